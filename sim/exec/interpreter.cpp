@@ -1,0 +1,1534 @@
+// Instruction semantics: what each decoded PTX instruction does to registers and memory for a
+// group of lanes. Control flow, barriers and warp synchronization hand over to kernel_run.cpp,
+// which owns the warp models.
+//
+// Sections:
+//   1. Operands and special registers
+//   2. Memory: address translation, loads, stores, atomics
+//   3. Arithmetic, logic, comparison, conversion (exec_alu)
+//   4. Warp-level operations (shfl, vote, match, redux, activemask)
+//   5. Built-in functions (vprintf, __assertfail, malloc, free)
+//   6. The dispatcher (exec_instr)
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+#include "sim/exec/convert.h"
+#include "sim/exec/kernel_run.h"
+#include "sim/exec/values.h"
+
+namespace synclab::sim {
+
+using ptx::AtomOp;
+using ptx::Cmp;
+using ptx::Op;
+using ptx::Operand;
+using ptx::Rounding;
+using ptx::Space;
+using ptx::SReg;
+using ptx::Type;
+
+#define FOR_LANES(mask)                                      \
+  for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {             \
+    const int lane = __builtin_ctz(m_);                      \
+    Lane& L = w.lanes[lane];                                 \
+    uint64_t* R = L.R();                                     \
+    (void)R;
+#define END_LANES }
+
+// ---------------------------------------------------------------------------------------------
+// 1. Operands and special registers
+// ---------------------------------------------------------------------------------------------
+
+uint64_t KernelRun::address(Lane& L, const Operand& o) {
+  uint64_t a = static_cast<uint64_t>(o.imm);
+  if (o.reg != Operand::kNoReg) a += L.R()[o.reg];
+  switch (o.base) {
+    case Operand::Base::LocalFrame: a += L.local_base; break;
+    case Operand::Base::ParamFrame: a += L.param_base; break;
+    default: break;
+  }
+  return a;
+}
+
+inline uint64_t KernelRun::operand(Warp& w, int lane, const Operand& o) {
+  Lane& L = w.lanes[lane];
+  switch (o.kind) {
+    case Operand::Kind::Reg: {
+      uint64_t v = L.regs[L.reg_base + o.reg];
+      return o.negate ? (v & 1) ^ 1 : v;
+    }
+    case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm);
+    case Operand::Kind::SpecialReg: return special(w, lane, o.sreg);
+    case Operand::Kind::Symbol:
+    case Operand::Kind::Addr: return address(L, o);
+    case Operand::Kind::Func: return static_cast<uint64_t>(o.imm);
+    default: return 0;
+  }
+}
+
+uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
+  const Lane& L = w.lanes[lane];
+  const Cta& c = *w.cta;
+  switch (r) {
+    case SReg::TidX: return L.tid[0];
+    case SReg::TidY: return L.tid[1];
+    case SReg::TidZ: return L.tid[2];
+    case SReg::NtidX: return p_.block.x;
+    case SReg::NtidY: return p_.block.y;
+    case SReg::NtidZ: return p_.block.z;
+    case SReg::CtaidX: return c.ctaid[0];
+    case SReg::CtaidY: return c.ctaid[1];
+    case SReg::CtaidZ: return c.ctaid[2];
+    case SReg::NctaidX: return p_.grid.x;
+    case SReg::NctaidY: return p_.grid.y;
+    case SReg::NctaidZ: return p_.grid.z;
+    case SReg::LaneId: return static_cast<uint64_t>(lane);
+    case SReg::WarpId: return w.index;
+    case SReg::NWarpId: return prof_.max_warps_per_sm;
+    case SReg::SmId: return c.sm;
+    case SReg::NSmId: return prof_.sm_count;
+    case SReg::GridId: return 1;
+    case SReg::LanemaskEq: return 1u << lane;
+    case SReg::LanemaskLe: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+    case SReg::LanemaskLt: return (1u << lane) - 1;
+    case SReg::LanemaskGe: return ~((1u << lane) - 1);
+    case SReg::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    case SReg::Clock: return static_cast<uint32_t>(sm_steps_[c.sm]);
+    case SReg::ClockHi: return static_cast<uint32_t>(sm_steps_[c.sm] >> 32);
+    case SReg::Clock64: return sm_steps_[c.sm];
+    case SReg::GlobalTimer: return static_cast<uint64_t>(sim_ns());
+    case SReg::GlobalTimerLo: return static_cast<uint32_t>(static_cast<uint64_t>(sim_ns()));
+    case SReg::GlobalTimerHi: return static_cast<uint32_t>(static_cast<uint64_t>(sim_ns()) >> 32);
+    case SReg::DynamicSmemSize: return p_.dynamic_shared;
+    case SReg::TotalSmemSize: return c.shared.size();
+    default: break;
+  }
+  int env = static_cast<int>(r) - static_cast<int>(SReg::EnvReg0);
+  if (env >= 0 && env < 32) {
+    // %envreg1/%envreg2 hold the address of the cooperative grid-barrier workspace.
+    if (env == 1) return grid_workspace_ & 0xffffffffu;
+    if (env == 2) return grid_workspace_ >> 32;
+    return 0;
+  }
+  return 0;
+}
+
+uint32_t KernelRun::guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I) {
+  if (I.guard == Operand::kNoReg) return mask;
+  uint32_t act = 0;
+  FOR_LANES(mask)
+    bool p = (R[I.guard] & 1) != 0;
+    if (p != I.guard_negated) act |= 1u << lane;
+  END_LANES
+  return act;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Memory
+// ---------------------------------------------------------------------------------------------
+
+uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uint32_t size, bool write,
+                              const ptx::Instr& I, uint64_t* generic_out) {
+  Lane& L = w.lanes[lane];
+  if (space == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      space = Space::Shared;
+      addr -= kSharedWindow;
+    } else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+      space = Space::Local;
+      addr -= kLocalWindow;
+    } else {
+      space = Space::Global;
+    }
+  }
+  if (size > 1 && (addr & (size - 1)) != 0) {
+    fault(w, lane, I, LaunchStatus::Fault, "misaligned address",
+          fmt::format("{} of {} bytes at {} address 0x{:x}, which is not a multiple of {}",
+                      write ? "write" : "read", size, space == Space::Shared ? "shared" : space == Space::Local ? "local" : "global",
+                      addr, size));
+    return nullptr;
+  }
+  switch (space) {
+    case Space::Shared:
+    case Space::SharedCluster: {
+      Cta& c = *w.cta;
+      if (addr + size > c.shared.size() || addr + size < addr) {
+        fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds shared memory access",
+              fmt::format("{} of {} bytes at shared offset 0x{:x}; the block has {} bytes of shared memory "
+                          "({} static + {} dynamic)",
+                          write ? "write" : "read", size, addr, c.shared.size(),
+                          c.shared.size() - p_.dynamic_shared, p_.dynamic_shared));
+        return nullptr;
+      }
+      if (generic_out) *generic_out = kSharedWindow + addr;
+      return c.shared.data() + addr;
+    }
+    case Space::Local: {
+      if (addr + size > L.local.size() || addr + size < addr) {
+        fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds local memory access",
+              fmt::format("{} of {} bytes at local offset 0x{:x}; the thread's local memory is {} bytes",
+                          write ? "write" : "read", size, addr, L.local.size()));
+        return nullptr;
+      }
+      if (generic_out) *generic_out = kLocalWindow + addr;
+      return L.local.data() + addr;
+    }
+    case Space::Global:
+    case Space::Const: {
+      if (!(w.cache_size && addr - w.cache_base < w.cache_size && size <= w.cache_size - (addr - w.cache_base))) {
+        const Allocation* a = sim_.memory().find(addr, size);
+        if (!a) {
+          std::string why;
+          if (const Allocation* f = sim_.memory().find_freed(addr))
+            why = fmt::format("the address is inside {} (freed): use after free", f->name);
+          else if (const Allocation* near = sim_.memory().find(addr, 1))
+            why = fmt::format("the access runs past the end of {} ({} bytes at 0x{:x})", near->name, near->size, near->base);
+          else if (addr < 4096)
+            why = "the address is near zero: a null pointer, or a host pointer never set";
+          else
+            why = "the address is not inside any allocation (a host pointer? a pointer past the end of an array?)";
+          fault(w, lane, I, LaunchStatus::Fault, "invalid global memory access",
+                fmt::format("{} of {} bytes at address 0x{:x}: {}", write ? "write" : "read", size, addr, why));
+          return nullptr;
+        }
+        w.cache_base = a->base;
+        w.cache_size = a->size;
+        w.cache_kind = a->kind;
+      }
+      if (generic_out) *generic_out = addr;
+      return reinterpret_cast<uint8_t*>(addr);
+    }
+    default:
+      fault(w, lane, I, LaunchStatus::Fault, "unsupported state space",
+            fmt::format("instruction {} uses a state space the simulator does not model", ptx::op_name(I.op)));
+      return nullptr;
+  }
+}
+
+uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const Operand& o, uint32_t size,
+                              const ptx::Instr& I) {
+  Lane& L = w.lanes[lane];
+  uint64_t a = address(L, o);
+  bool kernel_params = o.base == Operand::Base::KernelParams ||
+                       (o.base == Operand::Base::Absolute && fn.is_entry);
+  if (kernel_params) {
+    if (a + size > p_.params.size()) {
+      fault(w, lane, I, LaunchStatus::Fault, "kernel parameter access out of range",
+            fmt::format("{} bytes at parameter offset {}; the kernel's parameters take {} bytes", size, a,
+                        p_.params.size()));
+      return nullptr;
+    }
+    return const_cast<uint8_t*>(p_.params.data()) + a;
+  }
+  if (a + size > L.params.size()) {
+    fault(w, lane, I, LaunchStatus::Fault, "parameter access out of range",
+          fmt::format("{} bytes at parameter frame offset {}", size, a));
+    return nullptr;
+  }
+  return L.params.data() + a;
+}
+
+bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size,
+                           const ptx::Instr& I) {
+  uint64_t generic = 0;
+  uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
+  if (!p) return false;
+  if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+    // Mapped host memory may be written by host threads while the kernel runs.
+    uint64_t v = 0;
+    switch (size) {
+      case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
+      case 2: v = __atomic_load_n(reinterpret_cast<uint16_t*>(p), __ATOMIC_RELAXED); break;
+      case 4: v = __atomic_load_n(reinterpret_cast<uint32_t*>(p), __ATOMIC_RELAXED); break;
+      default: v = __atomic_load_n(reinterpret_cast<uint64_t*>(p), __ATOMIC_RELAXED); break;
+    }
+    std::memcpy(dst, &v, size);
+  } else {
+    std::memcpy(dst, p, size);
+  }
+  Lane& L = w.lanes[lane];
+  L.last_load_addr = generic;
+  L.last_load_line = I.user_line;
+  return true;
+}
+
+void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
+  hang_.visible_change(steps_);
+  LastWriter lw;
+  lw.addr = generic;
+  lw.cta = w.cta->linear;
+  lw.tid = w.lanes[lane].tid_linear;
+  lw.warp = w.index;
+  lw.lane = static_cast<uint32_t>(lane);
+  lw.line = I.user_line;
+  lw.ptx_line = I.ptx_line;
+  lw.file = I.user_file;
+  lw.valid = true;
+  hang_.record_writer(lw);
+}
+
+bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const void* src, uint32_t size,
+                            const ptx::Instr& I) {
+  uint64_t generic = 0;
+  uint8_t* p = translate(w, lane, sp, addr, size, true, I, &generic);
+  if (!p) return false;
+  if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) {
+    std::memcpy(p, src, size);
+    return true;
+  }
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "write to constant memory",
+          fmt::format("{} bytes at address 0x{:x} in {}", size, generic, "a __constant__ variable"));
+    return false;
+  }
+  if (std::memcmp(p, src, size) != 0) {
+    if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+      uint64_t v = 0;
+      std::memcpy(&v, src, size);
+      switch (size) {
+        case 1: __atomic_store_n(p, uint8_t(v), __ATOMIC_RELAXED); break;
+        case 2: __atomic_store_n(reinterpret_cast<uint16_t*>(p), uint16_t(v), __ATOMIC_RELAXED); break;
+        case 4: __atomic_store_n(reinterpret_cast<uint32_t*>(p), uint32_t(v), __ATOMIC_RELAXED); break;
+        default: __atomic_store_n(reinterpret_cast<uint64_t*>(p), v, __ATOMIC_RELAXED); break;
+      }
+    } else {
+      std::memcpy(p, src, size);
+    }
+    note_write(w, lane, generic, I);
+  }
+  return true;
+}
+
+namespace {
+
+// Extends a loaded value of `size` bytes by the instruction type's signedness.
+uint64_t extend_loaded(uint64_t v, uint32_t size, Type t) {
+  if (!ptx::type_is_signed(t) || size >= 8) return v;
+  const int shift = 64 - static_cast<int>(size) * 8;
+  return static_cast<uint64_t>((static_cast<int64_t>(v << shift)) >> shift);
+}
+
+uint32_t elem_size(Type t) {
+  uint32_t s = ptx::type_size(t);
+  return s == 0 ? 4 : s;
+}
+
+}  // namespace
+
+void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t es = elem_size(I.type);
+  const uint32_t n = I.vec ? I.vec : 1;
+  const Operand& d = I.dst[0];
+  const Operand& a = I.src[0];
+  FOR_LANES(act)
+    uint8_t buf[64] = {0};
+    if (I.space == Space::Param) {
+      uint8_t* p = param_ptr(w, lane, fn, a, es * n, I);
+      if (!p) return;
+      std::memcpy(buf, p, es * n);
+    } else {
+      if (!load_bytes(w, lane, I.space, address(L, a), buf, es * n, I)) return;
+    }
+    for (uint32_t e = 0; e < n; ++e) {
+      uint64_t v = 0;
+      std::memcpy(&v, buf + e * es, std::min<uint32_t>(es, 8));
+      v = extend_loaded(v, es, I.type);
+      uint32_t reg = d.kind == Operand::Kind::Vector ? d.vec[e] : d.reg;
+      if (reg != Operand::kNoReg) R[reg] = v;
+      if (es == 16 && d.kind == Operand::Kind::Vector) {  // .b128 into two 64-bit registers
+        uint64_t hi = 0;
+        std::memcpy(&hi, buf + 8, 8);
+        if (d.vec[1] != Operand::kNoReg) R[d.vec[1]] = hi;
+        break;
+      }
+    }
+  END_LANES
+}
+
+void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t es = elem_size(I.type);
+  const uint32_t n = I.vec ? I.vec : 1;
+  // PTX writes `st [addr], value`: the address is the first operand written, whichever list the
+  // parser put it in.
+  const Operand* a = &I.src[0];
+  const Operand* v = &I.src[1];
+  if (I.ndst > 0 && I.dst[0].kind == Operand::Kind::Addr) {
+    a = &I.dst[0];
+    v = &I.src[0];
+  }
+  FOR_LANES(act)
+    uint8_t buf[64] = {0};
+    for (uint32_t e = 0; e < n; ++e) {
+      uint64_t val;
+      if (v->kind == Operand::Kind::Vector) {
+        uint32_t reg = v->vec[e];
+        val = reg == Operand::kNoReg ? 0 : R[reg];
+      } else {
+        val = operand(w, lane, *v);
+      }
+      std::memcpy(buf + e * es, &val, std::min<uint32_t>(es, 8));
+    }
+    if (I.space == Space::Param) {
+      uint8_t* p = param_ptr(w, lane, fn, *a, es * n, I);
+      if (!p) return;
+      std::memcpy(p, buf, es * n);
+    } else {
+      if (!store_bytes(w, lane, I.space, address(L, *a), buf, es * n, I)) return;
+    }
+  END_LANES
+}
+
+namespace {
+
+template <class T>
+T atomic_apply(AtomOp op, T old, T b, T c, bool* changed_value_computed) {
+  switch (op) {
+    case AtomOp::Add: return static_cast<T>(old + b);
+    case AtomOp::Min: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
+    case AtomOp::Max: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::max(old, b)) : std::max(old, b);
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
+      case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
+      case AtomOp::And: return old & b;
+      case AtomOp::Or: return old | b;
+      case AtomOp::Xor: return old ^ b;
+      default: break;
+    }
+  }
+  return old;
+}
+
+template <class T>
+uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64_t cb, uint64_t* new_bits) {
+  using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+  U* up = reinterpret_cast<U*>(p);
+  const T b = from_bits<T>(bb), c = from_bits<T>(cb);
+  bool dummy = false;
+  if (host_shared) {
+    U cur = __atomic_load_n(up, __ATOMIC_SEQ_CST);
+    for (;;) {
+      T next = atomic_apply<T>(op, bitcast<T>(cur), b, c, &dummy);
+      U nb = bitcast<U>(next);
+      if (__atomic_compare_exchange_n(up, &cur, nb, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        *new_bits = nb;
+        return to_bits<T>(bitcast<T>(cur));
+      }
+    }
+  }
+  U cur;
+  std::memcpy(&cur, p, sizeof(U));
+  T next = atomic_apply<T>(op, bitcast<T>(cur), b, c, &dummy);
+  U nb = bitcast<U>(next);
+  std::memcpy(p, &nb, sizeof(U));
+  *new_bits = nb;
+  return to_bits<T>(bitcast<T>(cur));
+}
+
+}  // namespace
+
+void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const bool is_red = I.op == Op::Red;
+  const Operand& a = is_red ? (I.ndst && I.dst[0].kind == Operand::Kind::Addr ? I.dst[0] : I.src[0]) : I.src[0];
+  const int first_val = (is_red && !(I.ndst && I.dst[0].kind == Operand::Kind::Addr)) ? 1 : (is_red ? 0 : 1);
+  const uint32_t size = elem_size(I.type);
+  FOR_LANES(act)
+    uint64_t addr = address(L, a);
+    uint64_t generic = 0;
+    uint8_t* p = translate(w, lane, I.space, addr, size, true, I, &generic);
+    if (!p) return;
+    if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+      fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
+      return;
+    }
+    const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+    uint64_t b = operand(w, lane, I.src[first_val]);
+    uint64_t c = I.aop == AtomOp::Cas ? operand(w, lane, I.src[first_val + 1]) : 0;
+    uint64_t nb = 0, old = 0;
+    switch (I.type) {
+      case Type::S32: old = atomic_rmw<int32_t>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::U32: case Type::B32: old = atomic_rmw<uint32_t>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::S64: old = atomic_rmw<int64_t>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::U64: case Type::B64: old = atomic_rmw<uint64_t>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::F32: old = atomic_rmw<float>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::F64: old = atomic_rmw<double>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::F16: old = atomic_rmw<half_t>(p, host_shared, I.aop, b, c, &nb); break;
+      case Type::B16: case Type::U16: old = atomic_rmw<uint16_t>(p, host_shared, I.aop, b, c, &nb); break;
+      default:
+        fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
+              fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
+        return;
+    }
+    uint64_t old_cmp = old, nb_cmp = nb;
+    if (size < 8) {
+      old_cmp &= (1ull << (size * 8)) - 1;
+      nb_cmp &= (1ull << (size * 8)) - 1;
+    }
+    if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+    L.last_load_addr = generic;
+    L.last_load_line = I.user_line;
+    if (!is_red && I.ndst && I.dst[0].kind == Operand::Kind::Reg) R[I.dst[0].reg] = old;
+  END_LANES
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Arithmetic, logic, comparison, conversion
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+template <class T>
+bool compare(Cmp c, T a, T b) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half_t>) {
+    const bool unord = std::isnan(double(a)) || std::isnan(double(b));
+    switch (c) {
+      case Cmp::Eq: return !unord && a == b;
+      case Cmp::Ne: return !unord && a != b;
+      case Cmp::Lt: return !unord && a < b;
+      case Cmp::Le: return !unord && a <= b;
+      case Cmp::Gt: return !unord && a > b;
+      case Cmp::Ge: return !unord && a >= b;
+      case Cmp::Equ: return unord || a == b;
+      case Cmp::Neu: return unord || a != b;
+      case Cmp::Ltu: return unord || a < b;
+      case Cmp::Leu: return unord || a <= b;
+      case Cmp::Gtu: return unord || a > b;
+      case Cmp::Geu: return unord || a >= b;
+      case Cmp::Num: return !unord;
+      case Cmp::Nan: return unord;
+      default: return false;
+    }
+  } else {
+    using U = std::make_unsigned_t<T>;
+    switch (c) {
+      case Cmp::Eq: return a == b;
+      case Cmp::Ne: return a != b;
+      case Cmp::Lt: return a < b;
+      case Cmp::Le: return a <= b;
+      case Cmp::Gt: return a > b;
+      case Cmp::Ge: return a >= b;
+      case Cmp::Lo: return U(a) < U(b);
+      case Cmp::Ls: return U(a) <= U(b);
+      case Cmp::Hi: return U(a) > U(b);
+      case Cmp::Hs: return U(a) >= U(b);
+      default: return false;
+    }
+  }
+}
+
+bool compare_typed(Type t, Cmp c, uint64_t a, uint64_t b) {
+  switch (t) {
+    case Type::S16: return compare<int16_t>(c, int16_t(a), int16_t(b));
+    case Type::S32: return compare<int32_t>(c, int32_t(a), int32_t(b));
+    case Type::S64: return compare<int64_t>(c, int64_t(a), int64_t(b));
+    case Type::U16: case Type::B16: return compare<uint16_t>(c, uint16_t(a), uint16_t(b));
+    case Type::U32: case Type::B32: return compare<uint32_t>(c, uint32_t(a), uint32_t(b));
+    case Type::U64: case Type::B64: return compare<uint64_t>(c, a, b);
+    case Type::F32: return compare<float>(c, from_bits<float>(a), from_bits<float>(b));
+    case Type::F64: return compare<double>(c, from_bits<double>(a), from_bits<double>(b));
+    case Type::F16: return compare<half_t>(c, from_bits<half_t>(a), from_bits<half_t>(b));
+    case Type::Pred: return compare<uint8_t>(c, uint8_t(a & 1), uint8_t(b & 1));
+    default: return false;
+  }
+}
+
+bool combine(ptx::BoolOp op, bool r, bool c) {
+  switch (op) {
+    case ptx::BoolOp::And: return r && c;
+    case ptx::BoolOp::Or: return r || c;
+    case ptx::BoolOp::Xor: return r != c;
+    default: return r;
+  }
+}
+
+template <class T>
+T fmin_ptx(T a, T b) {
+  if (std::isnan(double(a))) return b;
+  if (std::isnan(double(b))) return a;
+  if (a == b) return std::signbit(double(a)) ? a : b;  // min(-0, +0) = -0
+  return a < b ? a : b;
+}
+template <class T>
+T fmax_ptx(T a, T b) {
+  if (std::isnan(double(a))) return b;
+  if (std::isnan(double(b))) return a;
+  if (a == b) return std::signbit(double(a)) ? b : a;
+  return a > b ? a : b;
+}
+
+template <class F>
+auto rounded(Rounding r, F f) {
+  int mode = FE_TONEAREST;
+  switch (r) {
+    case Rounding::Rz: mode = FE_TOWARDZERO; break;
+    case Rounding::Rm: mode = FE_DOWNWARD; break;
+    case Rounding::Rp: mode = FE_UPWARD; break;
+    default: return f();
+  }
+  int old = std::fegetround();
+  std::fesetround(mode);
+  auto v = f();
+  std::fesetround(old);
+  return v;
+}
+
+// Float operations of one precision, with .ftz and .sat.
+template <class T>
+uint64_t float_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb) {
+  using W = std::conditional_t<std::is_same_v<T, half_t>, float, T>;  // math in at least float
+  T a = from_bits<T>(ab), b = from_bits<T>(bb), c = from_bits<T>(cb);
+  if constexpr (std::is_same_v<T, float>) {
+    if (I.ftz) { a = ftz(a); b = ftz(b); c = ftz(c); }
+  }
+  T r{};
+  switch (I.op) {
+    case Op::Add: r = rounded(I.rnd, [&] { return T(a + b); }); break;
+    case Op::Sub: r = rounded(I.rnd, [&] { return T(a - b); }); break;
+    case Op::Mul: r = rounded(I.rnd, [&] { return T(a * b); }); break;
+    case Op::Mad:
+    case Op::Fma:
+      if constexpr (std::is_same_v<T, half_t>) r = T(std::fma(float(a), float(b), float(c)));
+      else r = rounded(I.rnd, [&] { return T(std::fma(a, b, c)); });
+      break;
+    case Op::Div: r = rounded(I.rnd, [&] { return T(a / b); }); break;
+    case Op::Abs: r = T(std::fabs(W(a))); break;
+    case Op::Neg: r = T(-a); break;
+    case Op::Min: r = fmin_ptx(a, b); break;
+    case Op::Max: r = fmax_ptx(a, b); break;
+    case Op::Rcp: r = rounded(I.rnd, [&] { return T(W(1) / W(a)); }); break;
+    case Op::Sqrt: r = rounded(I.rnd, [&] { return T(std::sqrt(W(a))); }); break;
+    case Op::Rsqrt: r = T(W(1) / std::sqrt(W(a))); break;
+    case Op::Ex2: r = T(std::exp2(W(a))); break;
+    case Op::Lg2: r = T(std::log2(W(a))); break;
+    case Op::Sin: r = T(std::sin(W(a))); break;
+    case Op::Cos: r = T(std::cos(W(a))); break;
+    case Op::Tanh: r = T(std::tanh(W(a))); break;
+    case Op::Copysign: r = T(std::copysign(double(b), double(a))); break;
+    default: break;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (I.ftz) r = ftz(r);
+  }
+  if (I.sat) {
+    if constexpr (std::is_same_v<T, half_t>) r = T(saturate(float(r)));
+    else r = saturate(r);
+  }
+  return to_bits<T>(r);
+}
+
+uint64_t half2_op(const ptx::Instr& I, uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t lo = float_op<half_t>(I, a & 0xffff, b & 0xffff, c & 0xffff);
+  uint64_t hi = float_op<half_t>(I, (a >> 16) & 0xffff, (b >> 16) & 0xffff, (c >> 16) & 0xffff);
+  return (lo & 0xffff) | ((hi & 0xffff) << 16);
+}
+
+template <class T>
+T sat_add(T a, T b) {
+  T r;
+  if (__builtin_add_overflow(a, b, &r)) return a < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+  return r;
+}
+template <class T>
+T sat_sub(T a, T b) {
+  T r;
+  if (__builtin_sub_overflow(a, b, &r)) return a < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+  return r;
+}
+
+// High half of a full-width product.
+template <class T>
+T mul_hi(T a, T b) {
+  if constexpr (sizeof(T) == 8) {
+    using W = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+    return static_cast<T>((W(a) * W(b)) >> 64);
+  } else {
+    using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    return static_cast<T>((W(a) * W(b)) >> (sizeof(T) * 8));
+  }
+}
+
+template <class T>
+uint64_t int_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb, bool* carry) {
+  using U = std::make_unsigned_t<T>;
+  const T a = static_cast<T>(ab), b = static_cast<T>(bb), c = static_cast<T>(cb);
+  constexpr int bits = sizeof(T) * 8;
+  switch (I.op) {
+    case Op::Add: {
+      if (I.sat) return to_bits<T>(sat_add<T>(a, b));
+      U r = U(a) + U(b);
+      if (I.carry_in) r += U(*carry ? 1 : 0);
+      if (I.has_cc) {
+        unsigned __int128 full = (unsigned __int128)(U(a)) + U(b) + (I.carry_in && *carry ? 1 : 0);
+        *carry = (full >> bits) != 0;
+      }
+      return to_bits<T>(T(r));
+    }
+    case Op::Sub: {
+      if (I.sat) return to_bits<T>(sat_sub<T>(a, b));
+      U borrow_in = (I.carry_in && *carry) ? 1 : 0;
+      U r = U(a) - U(b) - borrow_in;
+      if (I.has_cc) *carry = (unsigned __int128)(U(b)) + borrow_in > (unsigned __int128)(U(a));
+      return to_bits<T>(T(r));
+    }
+    case Op::Mul:
+      if (I.mul == ptx::MulMode::Hi) return to_bits<T>(mul_hi<T>(a, b));
+      if (I.mul == ptx::MulMode::Wide) {
+        if constexpr (sizeof(T) <= 4) {
+          using W = std::conditional_t<std::is_signed_v<T>,
+                                       std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
+                                       std::conditional_t<sizeof(T) == 4, uint64_t, uint32_t>>;
+          return to_bits<W>(W(a) * W(b));
+        }
+      }
+      return to_bits<T>(T(U(a) * U(b)));
+    case Op::Mad: {
+      if (I.mul == ptx::MulMode::Hi) {
+        U r = U(mul_hi<T>(a, b)) + U(c);
+        if (I.sat && std::is_signed_v<T>) return to_bits<T>(sat_add<T>(mul_hi<T>(a, b), c));
+        return to_bits<T>(T(r));
+      }
+      if (I.mul == ptx::MulMode::Wide) {
+        if constexpr (sizeof(T) <= 4) {
+          using W = std::conditional_t<std::is_signed_v<T>,
+                                       std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
+                                       std::conditional_t<sizeof(T) == 4, uint64_t, uint32_t>>;
+          using WU = std::make_unsigned_t<W>;
+          return to_bits<W>(W(WU(W(a) * W(b)) + WU(static_cast<W>(static_cast<std::make_signed_t<W>>(cb)))));
+        }
+      }
+      U prod = U(a) * U(b);
+      U r = prod + U(c) + ((I.carry_in && *carry) ? 1 : 0);
+      if (I.has_cc) {
+        unsigned __int128 full = (unsigned __int128)prod + U(c) + ((I.carry_in && *carry) ? 1 : 0);
+        *carry = (full >> bits) != 0;
+      }
+      return to_bits<T>(T(r));
+    }
+    case Op::Div:
+      if (b == 0) return to_bits<T>(T(~U(0)));
+      if constexpr (std::is_signed_v<T>) {
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return to_bits<T>(a);
+      }
+      return to_bits<T>(T(a / b));
+    case Op::Rem:
+      if (b == 0) return to_bits<T>(a);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return 0;
+      }
+      return to_bits<T>(T(a % b));
+    case Op::Abs:
+      if constexpr (std::is_signed_v<T>) return to_bits<T>(a < 0 ? T(U(0) - U(a)) : a);
+      return to_bits<T>(a);
+    case Op::Neg: return to_bits<T>(T(U(0) - U(a)));
+    case Op::Min: return to_bits<T>(std::min(a, b));
+    case Op::Max: return to_bits<T>(std::max(a, b));
+    case Op::Sad: {
+      U d = a > b ? U(a) - U(b) : U(b) - U(a);
+      return to_bits<T>(T(d + U(c)));
+    }
+    case Op::Mul24:
+    case Op::Mad24: {
+      int64_t x = std::is_signed_v<T> ? (int64_t(int32_t(uint32_t(a) << 8)) >> 8) : int64_t(uint32_t(a) & 0xffffff);
+      int64_t y = std::is_signed_v<T> ? (int64_t(int32_t(uint32_t(b) << 8)) >> 8) : int64_t(uint32_t(b) & 0xffffff);
+      int64_t p = x * y;
+      uint32_t r = I.mul == ptx::MulMode::Hi ? uint32_t(uint64_t(p) >> 16) : uint32_t(p);
+      if (I.op == Op::Mad24) r += uint32_t(c);
+      return to_bits<T>(T(r));
+    }
+    default: return 0;
+  }
+}
+
+template <class T>
+uint64_t shift_op(Op op, uint64_t ab, uint32_t n) {
+  constexpr uint32_t bits = sizeof(T) * 8;
+  T a = static_cast<T>(ab);
+  if (op == Op::Shl) return n >= bits ? 0 : to_bits<T>(T(std::make_unsigned_t<T>(a) << n));
+  if constexpr (std::is_signed_v<T>) {
+    if (n >= bits) return to_bits<T>(a < 0 ? T(-1) : T(0));
+    return to_bits<T>(T(a >> n));
+  }
+  return n >= bits ? 0 : to_bits<T>(T(a >> n));
+}
+
+uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, ptx::PrmtMode mode) {
+  const uint64_t bytes = (uint64_t(b) << 32) | a;
+  auto byte = [&](uint32_t i) { return uint32_t((bytes >> (8 * (i & 7))) & 0xff); };
+  uint32_t r = 0;
+  switch (mode) {
+    case ptx::PrmtMode::None:
+      for (int k = 0; k < 4; ++k) {
+        uint32_t sel = (c >> (4 * k)) & 0xf;
+        uint32_t v = byte(sel & 7);
+        if (sel & 8) v = (v & 0x80) ? 0xff : 0x00;  // replicate the sign bit
+        r |= v << (8 * k);
+      }
+      return r;
+    case ptx::PrmtMode::F4e: {
+      uint32_t s = c & 3;
+      for (int k = 0; k < 4; ++k) r |= byte(s + k) << (8 * k);
+      return r;
+    }
+    case ptx::PrmtMode::B4e: {
+      uint32_t s = c & 3;
+      for (int k = 0; k < 4; ++k) r |= byte((s - k + 8) & 7) << (8 * k);
+      return r;
+    }
+    case ptx::PrmtMode::Rc8: {
+      uint32_t v = byte(c & 3);
+      return v | v << 8 | v << 16 | v << 24;
+    }
+    case ptx::PrmtMode::Ecl: {
+      uint32_t s = c & 3;
+      for (uint32_t k = 0; k < 4; ++k) r |= byte(k >= s ? s : k) << (8 * k);
+      return r;
+    }
+    case ptx::PrmtMode::Ecr: {
+      uint32_t s = c & 3;
+      for (uint32_t k = 0; k < 4; ++k) r |= byte(k <= s ? s : k) << (8 * k);
+      return r;
+    }
+    case ptx::PrmtMode::Rc16: {
+      uint32_t s = c & 1;
+      uint32_t v = byte(2 * s) | byte(2 * s + 1) << 8;
+      return v | v << 16;
+    }
+  }
+  return r;
+}
+
+uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
+  uint64_t r = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (!(lut & (1u << i))) continue;
+    uint64_t term = ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    r |= term;
+  }
+  return r;
+}
+
+}  // namespace
+
+#define INT_DISPATCH(T_, CALL)                                         \
+  switch (T_) {                                                        \
+    case Type::S16: { using T = int16_t; CALL; } break;                \
+    case Type::U16: case Type::B16: { using T = uint16_t; CALL; } break; \
+    case Type::S32: { using T = int32_t; CALL; } break;                \
+    case Type::U32: case Type::B32: { using T = uint32_t; CALL; } break; \
+    case Type::S64: { using T = int64_t; CALL; } break;                \
+    case Type::U64: case Type::B64: { using T = uint64_t; CALL; } break; \
+    default: unsupported = true; break;                                \
+  }
+
+void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const Operand& d = I.dst[0];
+  bool unsupported = false;
+  auto src = [&](int lane, int i) { return operand(w, lane, I.src[i]); };
+
+  switch (I.op) {
+    case Op::Mov: {
+      const Operand& s = I.src[0];
+      if (d.kind == Operand::Kind::Vector) {  // unpack: mov.b64 {lo, hi}, x
+        const uint32_t es = ptx::type_size(I.type) * 8 / d.count;
+        FOR_LANES(act)
+          uint64_t v = operand(w, lane, s);
+          for (uint32_t e = 0; e < d.count; ++e)
+            if (d.vec[e] != Operand::kNoReg) R[d.vec[e]] = es >= 64 ? v : (v >> (e * es)) & ((1ull << es) - 1);
+        END_LANES
+      } else if (s.kind == Operand::Kind::Vector) {  // pack: mov.b64 x, {lo, hi}
+        const uint32_t es = ptx::type_size(I.type) * 8 / s.count;
+        FOR_LANES(act)
+          uint64_t v = 0;
+          for (uint32_t e = 0; e < s.count; ++e) {
+            uint64_t part = s.vec[e] == Operand::kNoReg ? 0 : R[s.vec[e]];
+            if (es < 64) part &= (1ull << es) - 1;
+            v |= part << (e * es);
+          }
+          R[d.reg] = v;
+        END_LANES
+      } else {
+        const bool pred = I.type == Type::Pred;
+        FOR_LANES(act)
+          uint64_t v = operand(w, lane, s);
+          R[d.reg] = pred ? (v & 1) : v;
+        END_LANES
+      }
+      return;
+    }
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Div: case Op::Rem:
+    case Op::Abs: case Op::Neg: case Op::Min: case Op::Max: case Op::Sad: case Op::Mul24:
+    case Op::Mad24: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2:
+    case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Tanh: case Op::Copysign: {
+      const int ns = I.nsrc;
+      if (I.type == Type::F32) {
+        FOR_LANES(act)
+          R[d.reg] = float_op<float>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        END_LANES
+        return;
+      }
+      if (I.type == Type::F64) {
+        FOR_LANES(act)
+          R[d.reg] = float_op<double>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        END_LANES
+        return;
+      }
+      if (I.type == Type::F16) {
+        FOR_LANES(act)
+          R[d.reg] = float_op<half_t>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        END_LANES
+        return;
+      }
+      if (I.type == Type::F16x2) {
+        FOR_LANES(act)
+          R[d.reg] = half2_op(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        END_LANES
+        return;
+      }
+      INT_DISPATCH(I.type, {
+        FOR_LANES(act)
+          bool carry = L.carry;
+          R[d.reg] = int_op<T>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0, &carry);
+          L.carry = carry;
+        END_LANES
+      });
+      break;
+    }
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: {
+      const bool pred = I.type == Type::Pred;
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0), b = I.nsrc > 1 ? src(lane, 1) : 0, r = 0;
+        switch (I.op) {
+          case Op::And: r = a & b; break;
+          case Op::Or: r = a | b; break;
+          case Op::Xor: r = a ^ b; break;
+          case Op::Not: r = ~a; break;
+          default: {
+            uint32_t sz = ptx::type_size(I.type) * 8;
+            uint64_t m = sz >= 64 ? ~0ull : (1ull << sz) - 1;
+            r = (a & m) == 0 ? 1 : 0;
+          }
+        }
+        R[d.reg] = pred ? (r & 1) : r;
+      END_LANES
+      return;
+    }
+    case Op::Lop3:
+      FOR_LANES(act)
+        R[d.reg] = lop3(src(lane, 0), src(lane, 1), src(lane, 2), uint32_t(src(lane, 3)));
+      END_LANES
+      return;
+    case Op::Shl: case Op::Shr:
+      INT_DISPATCH(I.type, {
+        FOR_LANES(act)
+          R[d.reg] = shift_op<T>(I.op, src(lane, 0), uint32_t(src(lane, 1)));
+        END_LANES
+      });
+      break;
+    case Op::Shf:
+      FOR_LANES(act)
+        uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1)), c = uint32_t(src(lane, 2));
+        const bool clamp = I.shf == ptx::ShfMode::LClamp || I.shf == ptx::ShfMode::RClamp;
+        uint32_t n = clamp ? std::min<uint32_t>(c, 32) : (c & 31);
+        uint64_t both = (uint64_t(b) << 32) | a;
+        const bool left = I.shf == ptx::ShfMode::LWrap || I.shf == ptx::ShfMode::LClamp;
+        R[d.reg] = left ? uint32_t((both << n) >> 32) : uint32_t(both >> n);
+      END_LANES
+      return;
+    case Op::Popc:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        R[d.reg] = ptx::type_size(I.type) == 8 ? __builtin_popcountll(a) : __builtin_popcount(uint32_t(a));
+      END_LANES
+      return;
+    case Op::Clz:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        if (ptx::type_size(I.type) == 8) R[d.reg] = a ? __builtin_clzll(a) : 64;
+        else R[d.reg] = uint32_t(a) ? __builtin_clz(uint32_t(a)) : 32;
+      END_LANES
+      return;
+    case Op::Brev:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0), r = 0;
+        const int n = ptx::type_size(I.type) * 8;
+        for (int i = 0; i < n; ++i)
+          if (a & (1ull << i)) r |= 1ull << (n - 1 - i);
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Bfind:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        const int n = ptx::type_size(I.type) * 8;
+        if (n == 32) a &= 0xffffffffull;
+        if (ptx::type_is_signed(I.type)) {
+          const bool neg = (a >> (n - 1)) & 1;
+          if (neg) a = ~a & (n == 64 ? ~0ull : (1ull << n) - 1);
+        }
+        int pos = -1;
+        for (int i = n - 1; i >= 0; --i)
+          if (a & (1ull << i)) { pos = i; break; }
+        uint32_t r = pos < 0 ? 0xffffffffu : (I.shiftamt ? uint32_t(n - 1 - pos) : uint32_t(pos));
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Bfe:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        uint32_t pos = uint32_t(src(lane, 1)) & 0xff, len = uint32_t(src(lane, 2)) & 0xff;
+        const uint32_t n = ptx::type_size(I.type) * 8;
+        uint64_t r = 0;
+        bool sign = false;
+        if (ptx::type_is_signed(I.type)) {
+          uint32_t sb = std::min(pos + len, n) - 1;
+          sign = len != 0 && ((a >> std::min(sb, n - 1)) & 1);
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+          bool bit;
+          if (i < len && pos + i < n) bit = (a >> (pos + i)) & 1;
+          else bit = ptx::type_is_signed(I.type) ? sign : false;
+          if (bit) r |= 1ull << i;
+        }
+        if (len == 0) r = 0;
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Bfi:
+      FOR_LANES(act)
+        uint64_t f = src(lane, 0), b = src(lane, 1);
+        uint32_t pos = uint32_t(src(lane, 2)) & 0xff, len = uint32_t(src(lane, 3)) & 0xff;
+        const uint32_t n = ptx::type_size(I.type) * 8;
+        uint64_t r = b;
+        for (uint32_t i = 0; i < len && pos + i < n; ++i) {
+          uint64_t bit = 1ull << (pos + i);
+          r = (r & ~bit) | (((f >> i) & 1) ? bit : 0);
+        }
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Prmt:
+      FOR_LANES(act)
+        R[d.reg] = prmt(uint32_t(src(lane, 0)), uint32_t(src(lane, 1)), uint32_t(src(lane, 2)), I.prmt);
+      END_LANES
+      return;
+    case Op::Fns:
+      FOR_LANES(act)
+        uint32_t mask = uint32_t(src(lane, 0)), base = uint32_t(src(lane, 1));
+        int32_t offset = int32_t(src(lane, 2));
+        uint32_t r = 0xffffffffu;
+        if (offset == 0) {
+          r = base < 32 ? base : 0xffffffffu;
+        } else if (offset > 0) {
+          int count = 0;
+          for (uint32_t i = base; i < 32; ++i)
+            if ((mask >> i) & 1 && ++count == offset) { r = i; break; }
+        } else {
+          int count = 0;
+          for (int i = int(base); i >= 0; --i)
+            if ((mask >> i) & 1 && --count == offset) { r = uint32_t(i); break; }
+        }
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Dp4a: case Op::Dp2a:
+      FOR_LANES(act)
+        uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1));
+        int64_t acc = int32_t(src(lane, 2));
+        const bool as = ptx::type_is_signed(I.type), bs = ptx::type_is_signed(I.type2);
+        if (I.op == Op::Dp4a) {
+          for (int k = 0; k < 4; ++k) {
+            int64_t x = as ? int8_t(a >> (8 * k)) : uint8_t(a >> (8 * k));
+            int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
+            acc += x * y;
+          }
+        } else {
+          for (int k = 0; k < 2; ++k) {
+            int64_t x = as ? int16_t(a >> (16 * k)) : uint16_t(a >> (16 * k));
+            int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
+            acc += x * y;
+          }
+        }
+        R[d.reg] = uint32_t(acc);
+      END_LANES
+      return;
+    case Op::Setp:
+      FOR_LANES(act)
+        bool r = compare_typed(I.type, I.cmp, src(lane, 0), src(lane, 1));
+        bool c = I.nsrc > 2 ? (src(lane, 2) & 1) : false;
+        R[d.reg] = combine(I.boolop, r, c);
+        if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = combine(I.boolop, !r, c);
+      END_LANES
+      return;
+    case Op::Set:
+      FOR_LANES(act)
+        bool r = compare_typed(I.type2, I.cmp, src(lane, 0), src(lane, 1));
+        if (I.nsrc > 2) r = combine(I.boolop, r, src(lane, 2) & 1);
+        R[d.reg] = I.type == Type::F32 ? (r ? to_bits(1.0f) : 0) : (r ? 0xffffffffu : 0);
+      END_LANES
+      return;
+    case Op::Selp:
+      FOR_LANES(act)
+        R[d.reg] = (src(lane, 2) & 1) ? src(lane, 0) : src(lane, 1);
+      END_LANES
+      return;
+    case Op::Slct:
+      FOR_LANES(act)
+        uint64_t c = src(lane, 2);
+        bool ge = I.type2 == Type::F32 ? !(from_bits<float>(c) < 0.0f) : int32_t(c) >= 0;
+        R[d.reg] = ge ? src(lane, 0) : src(lane, 1);
+      END_LANES
+      return;
+    case Op::Cvt:
+      FOR_LANES(act)
+        R[d.reg] = convert(src(lane, 0), I.type, I.type2, I.rnd, I.sat, I.ftz);
+      END_LANES
+      return;
+    case Op::Cvta: {
+      uint64_t base = 0;
+      switch (I.space) {
+        case Space::Shared: base = kSharedWindow; break;
+        case Space::Local: base = kLocalWindow; break;
+        default: base = 0; break;
+      }
+      const bool to_generic = I.cvta != ptx::CvtaDir::FromGeneric;
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        uint64_t r = to_generic ? a + base : a - base;
+        if (ptx::type_size(I.type) == 4) r &= 0xffffffffull;
+        R[d.reg] = r;
+      END_LANES
+      return;
+    }
+    case Op::Isspacep:
+      FOR_LANES(act)
+        uint64_t a = src(lane, 0);
+        bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
+        bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+        bool r = I.space == Space::Shared ? sh : I.space == Space::Local ? lo : (!sh && !lo);
+        R[d.reg] = r;
+      END_LANES
+      return;
+    case Op::Testp:
+      FOR_LANES(act)
+        double v = I.type == Type::F64 ? from_bits<double>(src(lane, 0)) : double(from_bits<float>(src(lane, 0)));
+        bool r = false;
+        switch (I.cmp) {  // the parser maps .finite/.infinite/.number/.notanumber/.normal/.subnormal
+          case Cmp::Num: r = !std::isnan(v); break;
+          case Cmp::Nan: r = std::isnan(v); break;
+          default: r = std::isfinite(v); break;
+        }
+        R[d.reg] = r;
+      END_LANES
+      return;
+    default:
+      unsupported = true;
+      break;
+  }
+  if (unsupported) {
+    int lane = __builtin_ctz(act);
+    fault(w, lane, I, LaunchStatus::Fault, "unsupported instruction form",
+          fmt::format("{} with type .{} is not modelled by the simulator", ptx::op_name(I.op), ptx::type_name(I.type)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Warp-level operations. `act` holds every participating lane (the caller has synchronized
+//    them under `its`).
+// ---------------------------------------------------------------------------------------------
+
+void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const Operand& d = I.dst[0];
+  switch (I.op) {
+    case Op::Activemask:
+      FOR_LANES(act)
+        R[d.reg] = act;
+      END_LANES
+      return;
+    case Op::Shfl: {
+      uint64_t vals[32];
+      FOR_LANES(act)
+        vals[lane] = operand(w, lane, I.src[0]);
+      END_LANES
+      FOR_LANES(act)
+        uint32_t b = uint32_t(operand(w, lane, I.src[1])), c = uint32_t(operand(w, lane, I.src[2]));
+        // c packs the segment mask (bits 8-12) and the clamp value (bits 0-4): PTX ISA, shfl.sync.
+        uint32_t seg_mask = (c >> 8) & 0x1f, clamp = c & 0x1f;
+        uint32_t max_lane = (uint32_t(lane) & seg_mask) | (clamp & ~seg_mask);
+        uint32_t min_lane = uint32_t(lane) & seg_mask;
+        int32_t j = lane;
+        bool pval = true;
+        switch (I.shfl) {
+          case ptx::ShflMode::Up: j = lane - int32_t(b); pval = j >= int32_t(max_lane); break;
+          case ptx::ShflMode::Down: j = lane + int32_t(b); pval = j <= int32_t(max_lane); break;
+          case ptx::ShflMode::Bfly: j = lane ^ int32_t(b); pval = j <= int32_t(max_lane); break;
+          case ptx::ShflMode::Idx: j = int32_t(min_lane | (b & ~seg_mask)); pval = j <= int32_t(max_lane); break;
+          default: break;
+        }
+        if (!pval) j = lane;
+        uint64_t v = ((act >> (j & 31)) & 1) ? vals[j & 31] : vals[lane];
+        R[d.reg] = v;
+        if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = pval;
+      END_LANES
+      return;
+    }
+    case Op::Vote: {
+      uint32_t ballot = 0;
+      FOR_LANES(act)
+        if (operand(w, lane, I.src[0]) & 1) ballot |= 1u << lane;
+      END_LANES
+      FOR_LANES(act)
+        uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
+        switch (I.vote) {
+          case ptx::VoteMode::Ballot: R[d.reg] = ballot & member; break;
+          case ptx::VoteMode::All: R[d.reg] = (ballot & member) == member; break;
+          case ptx::VoteMode::Any: R[d.reg] = (ballot & member) != 0; break;
+          case ptx::VoteMode::Uni: R[d.reg] = (ballot & member) == 0 || (ballot & member) == member; break;
+          default: break;
+        }
+      END_LANES
+      return;
+    }
+    case Op::Match: {
+      uint64_t vals[32];
+      FOR_LANES(act)
+        vals[lane] = operand(w, lane, I.src[0]);
+      END_LANES
+      const bool wide = ptx::type_size(I.type) == 8;
+      FOR_LANES(act)
+        uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
+        uint32_t same = 0;
+        for (uint32_t m = member; m; m &= m - 1) {
+          int j = __builtin_ctz(m);
+          bool eq = wide ? vals[j] == vals[lane] : uint32_t(vals[j]) == uint32_t(vals[lane]);
+          if (eq) same |= 1u << j;
+        }
+        if (I.match == ptx::MatchMode::All) {
+          bool all = same == member;
+          R[d.reg] = all ? member : 0;
+          if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = all;
+        } else {
+          R[d.reg] = same;
+        }
+      END_LANES
+      return;
+    }
+    case Op::Redux: {
+      uint32_t acc = 0;
+      bool first = true;
+      const bool sgn = ptx::type_is_signed(I.type);
+      FOR_LANES(act)
+        uint32_t v = uint32_t(operand(w, lane, I.src[0]));
+        if (first) { acc = v; first = false; continue; }
+        switch (I.redux) {
+          case ptx::ReduxOp::Add: acc += v; break;
+          case ptx::ReduxOp::Min: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+          case ptx::ReduxOp::Max: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+          case ptx::ReduxOp::And: acc &= v; break;
+          case ptx::ReduxOp::Or: acc |= v; break;
+          case ptx::ReduxOp::Xor: acc ^= v; break;
+          default: break;
+        }
+      END_LANES
+      FOR_LANES(act)
+        R[d.reg] = sgn ? to_bits<int32_t>(int32_t(acc)) : acc;
+      END_LANES
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Built-in functions
+// ---------------------------------------------------------------------------------------------
+
+std::string KernelRun::read_cstring(Warp& w, int lane, uint64_t addr, const ptx::Instr& I) {
+  std::string s;
+  for (int i = 0; i < 4096; ++i) {
+    char c = 0;
+    if (!load_bytes(w, lane, Space::Generic, addr + i, &c, 1, I)) return s;
+    if (c == 0) break;
+    s.push_back(c);
+  }
+  return s;
+}
+
+void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, const ptx::Instr& I) {
+  std::string f = read_cstring(w, lane, fmt_addr, I);
+  if (stop_) return;
+  std::string out;
+  uint64_t off = 0;
+  auto take = [&](uint32_t size, uint64_t* v) {
+    off = (off + size - 1) / size * size;
+    *v = 0;
+    bool ok = args != 0 && load_bytes(w, lane, Space::Generic, args + off, v, size, I);
+    off += size;
+    return ok;
+  };
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') {
+      out.push_back(f[i]);
+      continue;
+    }
+    size_t j = i + 1;
+    if (j < f.size() && f[j] == '%') {
+      out.push_back('%');
+      i = j;
+      continue;
+    }
+    std::string spec = "%";
+    while (j < f.size() && std::strchr("-+ #0123456789.*", f[j])) spec.push_back(f[j++]);
+    std::string len;
+    while (j < f.size() && std::strchr("hlLqjzt", f[j])) len.push_back(f[j++]);
+    if (j >= f.size()) break;
+    char conv = f[j];
+    i = j;
+    char buf[512];
+    uint64_t v = 0;
+    switch (conv) {
+      case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+        const bool wide = len == "l" || len == "ll" || len == "j" || len == "z" || len == "t" || len == "q";
+        if (!take(wide ? 8 : 4, &v)) return;
+        std::string s = spec + (wide ? "ll" : "") + conv;
+        if (conv == 'd' || conv == 'i') {
+          if (wide) std::snprintf(buf, sizeof buf, s.c_str(), static_cast<long long>(v));
+          else std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(static_cast<int32_t>(v)));
+        } else if (conv == 'c') {
+          std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(v & 0xff));
+        } else {
+          if (wide) std::snprintf(buf, sizeof buf, s.c_str(), static_cast<unsigned long long>(v));
+          else std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<unsigned>(v));
+        }
+        out += buf;
+        break;
+      }
+      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+        if (!take(8, &v)) return;
+        std::snprintf(buf, sizeof buf, (spec + conv).c_str(), from_bits<double>(v));
+        out += buf;
+        break;
+      }
+      case 'p': {
+        if (!take(8, &v)) return;
+        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+        out += buf;
+        break;
+      }
+      case 's': {
+        if (!take(8, &v)) return;
+        std::string s = v ? read_cstring(w, lane, v, I) : std::string("(null)");
+        if (stop_) return;
+        std::snprintf(buf, sizeof buf, (spec + 's').c_str(), s.c_str());
+        out += buf;
+        break;
+      }
+      default:
+        out += spec + len + conv;
+        break;
+    }
+  }
+  sim_.emit_printf(out);
+}
+
+void KernelRun::do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func,
+                              const ptx::Instr& I) {
+  std::string m = read_cstring(w, lane, msg, I);
+  std::string f = read_cstring(w, lane, file, I);
+  std::string fn = read_cstring(w, lane, func, I);
+  if (stop_) return;
+  const Lane& L = w.lanes[lane];
+  const Cta& c = *w.cta;
+  fault(w, lane, I, LaunchStatus::Assert, fmt::format("device assertion failed: {}", m),
+        fmt::format("{}:{}: {}: block [{},{},{}], thread [{},{},{}]: Assertion `{}` failed.", f, line, fn,
+                    c.ctaid[0], c.ctaid[1], c.ctaid[2], L.tid[0], L.tid[1], L.tid[2], m));
+}
+
+void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller,
+                                  const ptx::Function& callee, const ptx::CallSite& cs, const ptx::Instr& I) {
+  // Arguments of a call live in the caller's param frame (call-sequence .param variables).
+  auto arg = [&](int lane, size_t i, uint32_t size) -> uint64_t {
+    if (i >= cs.arg_ops.size()) return 0;
+    const Operand& o = cs.arg_ops[i];
+    if (o.kind == Operand::Kind::Symbol || o.kind == Operand::Kind::Addr) {
+      uint64_t v = 0;
+      uint8_t* p = param_ptr(w, lane, caller, o, size, I);
+      if (p) std::memcpy(&v, p, size);
+      return v;
+    }
+    return operand(w, lane, o);
+  };
+  auto set_ret = [&](int lane, uint64_t v, uint32_t size) {
+    if (cs.rets.empty()) return;
+    const ptx::Symbol& s = M_.symbols[cs.rets[0]];
+    Operand o;
+    o.kind = Operand::Kind::Addr;
+    o.imm = static_cast<int64_t>(s.offset);
+    o.base = caller.is_entry ? Operand::Base::ParamFrame : Operand::Base::ParamFrame;
+    uint8_t* p = param_ptr(w, lane, caller, o, size, I);
+    if (p) std::memcpy(p, &v, size);
+  };
+  const std::string& name = callee.name;
+  if (name == "vprintf") {
+    FOR_LANES(act)
+      do_vprintf(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), I);
+      if (stop_) return;
+      set_ret(lane, 0, 4);
+    END_LANES
+    return;
+  }
+  if (name == "__assertfail") {
+    FOR_LANES(act)
+      do_assertfail(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), uint32_t(arg(lane, 2, 4)), arg(lane, 3, 8), I);
+      return;
+    END_LANES
+    return;
+  }
+  if (name == "malloc") {
+    FOR_LANES(act)
+      uint64_t size = arg(lane, 0, 8);
+      void* p = size ? sim_.memory().allocate(size, AllocKind::Device, "device malloc") : nullptr;
+      set_ret(lane, reinterpret_cast<uint64_t>(p), 8);
+    END_LANES
+    return;
+  }
+  if (name == "free") {
+    FOR_LANES(act)
+      uint64_t p = arg(lane, 0, 8);
+      if (p && !sim_.memory().release(reinterpret_cast<void*>(p))) {
+        fault(w, lane, I, LaunchStatus::Fault, "invalid free in device code",
+              fmt::format("free(0x{:x}) of memory not allocated by device malloc (or freed twice)", p));
+        return;
+      }
+    END_LANES
+    return;
+  }
+  int lane = __builtin_ctz(act);
+  fault(w, lane, I, LaunchStatus::Fault, fmt::format("call of undefined device function '{}'", name),
+        "the function is declared .extern in the PTX but is not built into the simulator; "
+        "build all device code into one program (or with -rdc and link it together)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. The dispatcher
+// ---------------------------------------------------------------------------------------------
+
+void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t act = guard_mask(w, g.mask, I);
+  instrs_ += __builtin_popcount(act);
+  switch (I.op) {
+    case Op::Bra:
+      branch(w, g, act, static_cast<uint32_t>(I.src[0].imm));
+      return;
+    case Op::Brx: {
+      // brx.idx index, table: lanes that pick different entries leave in separate groups.
+      if (!act) { advance(w, g, g.mask); return; }
+      const int first_lane = __builtin_ctz(act);
+      const uint64_t t = static_cast<uint64_t>(I.src[1].imm);
+      if (t >= fn.branch_tables.size()) {
+        fault(w, first_lane, I, LaunchStatus::Fault, "brx.idx without a branch table", "");
+        return;
+      }
+      const auto& table = fn.branch_tables[t];
+      uint32_t remaining = act;
+      while (remaining) {
+        const int lane0 = __builtin_ctz(remaining);
+        const uint64_t idx = operand(w, lane0, I.src[0]);
+        if (idx >= table.size()) {
+          fault(w, lane0, I, LaunchStatus::Fault, "brx.idx index out of range",
+                fmt::format("index {} into a table of {} labels", idx, table.size()));
+          return;
+        }
+        uint32_t same = 0;
+        FOR_LANES(remaining)
+          if (operand(w, lane, I.src[0]) == idx) same |= 1u << lane;
+        END_LANES
+        if (same == act) {
+          branch(w, g, act, table[idx]);
+          return;
+        }
+        if (cfg_.model == WarpModel::Lockstep) {
+          fault(w, lane0, I, LaunchStatus::Fault, "divergent brx.idx under lockstep",
+                "lanes of one warp jump through a table to different targets; not modelled under lockstep");
+          return;
+        }
+        for (uint32_t m = same; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = table[idx];
+        w.converged = false;
+        remaining &= ~same;
+      }
+      return;
+    }
+    case Op::Call:
+      call(w, g, act, fn, I);
+      return;
+    case Op::Ret:
+      if (act != g.mask) advance(w, g, g.mask & ~act);
+      if (act) ret(w, g, act);
+      return;
+    case Op::Exit:
+      if (act != g.mask) advance(w, g, g.mask & ~act);
+      if (act) exit_lanes(w, g, act);
+      return;
+    case Op::Trap:
+      if (act) {
+        fault(w, __builtin_ctz(act), I, LaunchStatus::Trap, "trap instruction executed",
+              "the kernel executed trap (asm(\"trap;\") or __trap())");
+        return;
+      }
+      advance(w, g, g.mask);
+      return;
+    case Op::Brkpt:
+    case Op::Nop:
+    case Op::Prefetch:
+    case Op::Pmevent:
+    case Op::Membar:
+    case Op::Fence:
+      advance(w, g, g.mask);
+      return;
+    case Op::Nanosleep:
+      sm_steps_[w.cta->sm] += 1;
+      advance(w, g, g.mask);
+      return;
+    case Op::Bar:
+      if (!act) { advance(w, g, g.mask); return; }
+      block_at_barrier(w, g, act, I);
+      return;
+    case Op::BarWarpSync:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+    case Op::Redux:
+      if (!act) { advance(w, g, g.mask); return; }
+      warp_sync(w, g, act, fn, I);
+      return;
+    case Op::Activemask:
+      exec_warp_op(w, act, I);
+      advance(w, g, g.mask);
+      return;
+    case Op::Ld:
+    case Op::Ldu:
+      exec_ld(w, act, fn, I);
+      break;
+    case Op::St:
+      exec_st(w, act, fn, I);
+      break;
+    case Op::Atom:
+    case Op::Red:
+      exec_atom(w, act, I);
+      break;
+    default:
+      if (act) exec_alu(w, act, I);
+      break;
+  }
+  if (!stop_) advance(w, g, g.mask);
+}
+
+}  // namespace synclab::sim

@@ -1,0 +1,869 @@
+// One kernel launch: CTA dispatch, the step loop, the two warp models, barriers, warp
+// synchronization and progress reports.
+//
+// Sections:
+//   1. Set-up and CTA dispatch
+//   2. The step loop and group selection (its / lockstep)
+//   3. Control flow: advance, branch, call, ret, exit
+//   4. Barriers and warp synchronization
+//   5. Progress: deadlock and hang reports
+#include "sim/exec/kernel_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace synclab::sim {
+
+using ptx::Op;
+using ptx::Operand;
+
+namespace {
+constexpr uint32_t kExitPc = ptx::Function::kExitPc;
+
+std::string lane_list(uint32_t mask) {
+  std::string s;
+  for (int i = 0; i < 32;) {
+    if (!((mask >> i) & 1)) { ++i; continue; }
+    int j = i;
+    while (j + 1 < 32 && ((mask >> (j + 1)) & 1)) ++j;
+    if (!s.empty()) s += ",";
+    s += i == j ? fmt::format("{}", i) : fmt::format("{}-{}", i, j);
+    i = j + 1;
+  }
+  return s.empty() ? "none" : s;
+}
+
+uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 1. Set-up and CTA dispatch
+// ---------------------------------------------------------------------------------------------
+
+KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
+                     const DeviceProfile& prof, uint64_t pct_step_estimate)
+    : sim_(sim),
+      mod_(mod),
+      M_(*mod.module),
+      p_(p),
+      cfg_(cfg),
+      prof_(prof),
+      entry_(mod.module->functions[p.function]),
+      sched_(Scheduler::create(cfg, pct_step_estimate)) {
+  sm_load_.assign(prof.sm_count, 0);
+  sm_steps_.assign(prof.sm_count, 0);
+}
+
+void KernelRun::start_cta(uint64_t linear) {
+  auto cta = std::make_unique<Cta>();
+  Cta& c = *cta;
+  c.linear = linear;
+  c.ctaid[0] = static_cast<uint32_t>(linear % p_.grid.x);
+  c.ctaid[1] = static_cast<uint32_t>((linear / p_.grid.x) % p_.grid.y);
+  c.ctaid[2] = static_cast<uint32_t>(linear / (uint64_t(p_.grid.x) * p_.grid.y));
+  // The least loaded SM takes the block (lowest index on ties), as a hardware dispatcher would.
+  uint32_t sm = 0;
+  for (uint32_t i = 1; i < prof_.sm_count; ++i)
+    if (sm_load_[i] < sm_load_[sm]) sm = i;
+  c.sm = sm;
+  ++sm_load_[sm];
+  c.threads = threads_per_cta_;
+  c.live_threads = threads_per_cta_;
+  c.shared.assign(align_up(M_.static_shared_bytes, 16) + p_.dynamic_shared, 0);
+  c.warps.resize(warps_per_cta_);
+  for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
+    Warp& w = c.warps[wi];
+    w.cta = &c;
+    w.index = wi;
+    w.global_index = next_warp_serial_++;
+    for (int lane = 0; lane < 32; ++lane) {
+      uint32_t t = wi * 32 + lane;
+      if (t >= threads_per_cta_) break;
+      Lane& L = w.lanes[lane];
+      L.state = LaneState::Ready;
+      L.func = static_cast<uint32_t>(p_.function);
+      L.pc = 0;
+      L.tid_linear = t;
+      L.tid[0] = t % p_.block.x;
+      L.tid[1] = (t / p_.block.x) % p_.block.y;
+      L.tid[2] = t / (p_.block.x * p_.block.y);
+      L.regs.assign(entry_.regs.size() + 1, 0);
+      L.local.assign(align_up(entry_.local_bytes, 16), 0);
+      L.params.assign(align_up(entry_.param_bytes, 16), 0);
+      w.present_mask |= 1u << lane;
+      sched_->on_lane_start(w, lane);
+    }
+    w.ready_mask = w.present_mask;
+    w.runnable = w.present_mask;
+    w.stack.reset(static_cast<uint32_t>(p_.function), 0, w.present_mask);
+  }
+  for (Warp& w : c.warps) warps_.push_back(&w);
+  resident_.push_back(std::move(cta));
+  hang_.visible_change(steps_);
+}
+
+void KernelRun::dispatch_ctas() {
+  while (next_cta_ < total_ctas_) {
+    bool free_slot = false;
+    for (uint32_t i = 0; i < prof_.sm_count; ++i)
+      if (sm_load_[i] < ctas_per_sm_) free_slot = true;
+    if (!free_slot) return;
+    start_cta(next_cta_++);
+  }
+}
+
+void KernelRun::retire_cta(Cta& cta) {
+  cta.done = true;
+  --sm_load_[cta.sm];
+  ++retired_ctas_;
+  warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }),
+               warps_.end());
+  resident_.erase(std::remove_if(resident_.begin(), resident_.end(),
+                                 [&](const std::unique_ptr<Cta>& c) { return c.get() == &cta; }),
+                  resident_.end());
+  dispatch_ctas();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The step loop
+// ---------------------------------------------------------------------------------------------
+
+LaunchResult KernelRun::run() {
+  wall_start_ = std::chrono::steady_clock::now();
+  const uint64_t threads = p_.block.count();
+  auto invalid = [&](const std::string& msg) {
+    result_.status = LaunchStatus::InvalidConfiguration;
+    result_.message = msg;
+    return result_;
+  };
+  if (p_.grid.x == 0 || p_.grid.y == 0 || p_.grid.z == 0 || threads == 0)
+    return invalid(fmt::format("a launch dimension is zero (grid {}x{}x{}, block {}x{}x{})", p_.grid.x, p_.grid.y,
+                               p_.grid.z, p_.block.x, p_.block.y, p_.block.z));
+  if (threads > prof_.max_threads_per_block || p_.block.x > prof_.max_block[0] || p_.block.y > prof_.max_block[1] ||
+      p_.block.z > prof_.max_block[2])
+    return invalid(fmt::format("block {}x{}x{} = {} threads exceeds the device limit ({} threads, {}x{}x{})",
+                               p_.block.x, p_.block.y, p_.block.z, threads, prof_.max_threads_per_block,
+                               prof_.max_block[0], prof_.max_block[1], prof_.max_block[2]));
+  if (p_.grid.y > prof_.max_grid[1] || p_.grid.z > prof_.max_grid[2] || p_.grid.x > prof_.max_grid[0])
+    return invalid(fmt::format("grid {}x{}x{} exceeds the device limit", p_.grid.x, p_.grid.y, p_.grid.z));
+  const uint64_t shared = align_up(M_.static_shared_bytes, 16) + p_.dynamic_shared;
+  if (shared > prof_.shared_per_block_optin)
+    return invalid(fmt::format("the block needs {} bytes of shared memory ({} static + {} dynamic); the device "
+                               "allows {} per block",
+                               shared, M_.static_shared_bytes, p_.dynamic_shared, prof_.shared_per_block_optin));
+  threads_per_cta_ = static_cast<uint32_t>(threads);
+  warps_per_cta_ = (threads_per_cta_ + 31) / 32;
+  ctas_per_sm_ = sim_.max_active_blocks_per_sm(p_.module, p_.function, threads_per_cta_, p_.dynamic_shared);
+  if (ctas_per_sm_ == 0)
+    return invalid("the block does not fit on one SM of the device profile");
+  total_ctas_ = p_.grid.count();
+  if (p_.cooperative) {
+    if (total_ctas_ > uint64_t(ctas_per_sm_) * prof_.sm_count) {
+      result_.status = LaunchStatus::CooperativeTooLarge;
+      result_.message = fmt::format("cooperative launch of {} blocks, but only {} can be resident at once "
+                                    "({} SMs x {} blocks per SM)",
+                                    total_ctas_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count,
+                                    ctas_per_sm_);
+      return result_;
+    }
+    grid_workspace_ = reinterpret_cast<uint64_t>(
+        sim_.memory().allocate(64, AllocKind::Device, "cooperative grid barrier workspace"));
+  }
+
+  dispatch_ctas();
+  const bool lockstep = cfg_.model == WarpModel::Lockstep;
+  while (!stop_) {
+    if (warps_.empty()) break;  // every block has finished
+    size_t wi = sched_->pick_warp(warps_);
+    if (wi >= warps_.size()) {
+      report_deadlock();
+      break;
+    }
+    Warp& w = *warps_[wi];
+    Group g;
+    if (!pick_group(w, &g)) {  // nothing to run after all (lockstep stack popped)
+      continue;
+    }
+    Cta* cta = w.cta;
+    execute(w, g);
+    ++steps_;
+    ++sm_steps_[cta->sm];
+    sched_->on_step(w, g.mask, steps_);
+    if (cta->live_threads == 0 && !cta->done) retire_cta(*cta);
+    if (steps_ >= cfg_.budget && !stop_) {
+      Report r;
+      r.kind = ReportKind::Budget;
+      r.kernel = entry_.name;
+      r.title = fmt::format("the step budget of {} warp-steps ran out", cfg_.budget);
+      r.details = "no deadlock or spin was proven; the kernel may just be long. Raise the budget with "
+                  "--budget / SYNCLAB_BUDGET if it is meant to run longer.";
+      r.seed = cfg_.seed;
+      r.replay = replay_line();
+      result_.reports.push_back(r);
+      result_.status = LaunchStatus::BudgetExhausted;
+      result_.message = r.title;
+      stop_ = true;
+    }
+    (void)lockstep;
+  }
+  if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
+  result_.warp_steps = steps_;
+  result_.thread_instructions = instrs_;
+  uint64_t max_sm = 0;
+  for (uint64_t s : sm_steps_) max_sm = std::max(max_sm, s);
+  result_.simulated_ms = double(max_sm) / double(prof_.clock_khz);
+  return result_;
+}
+
+double KernelRun::sim_ns() const {
+  uint64_t max_sm = 0;
+  for (uint64_t s : sm_steps_) max_sm = std::max(max_sm, s);
+  return double(max_sm) * 1e6 / double(prof_.clock_khz);
+}
+
+void KernelRun::its_groups(Warp& w, std::vector<Group>* out) const {
+  out->clear();
+  for (uint32_t m = w.ready_mask; m; m &= m - 1) {
+    int lane = __builtin_ctz(m);
+    const Lane& L = w.lanes[lane];
+    bool placed = false;
+    for (Group& g : *out)
+      if (g.func == L.func && g.pc == L.pc) { g.mask |= 1u << lane; placed = true; break; }
+    if (!placed) out->push_back({L.func, L.pc, 1u << lane});
+  }
+  std::sort(out->begin(), out->end(), [](const Group& a, const Group& b) {
+    return a.func != b.func ? a.func < b.func : a.pc < b.pc;
+  });
+}
+
+bool KernelRun::pick_group(Warp& w, Group* g) {
+  if (cfg_.model == WarpModel::Lockstep) {
+    w.stack.pop_reconverged();
+    if (w.stack.empty()) { w.runnable = 0; return false; }
+    const StackEntry& t = w.stack.top();
+    g->func = t.func;
+    g->pc = t.pc;
+    g->mask = t.mask & w.ready_mask;
+    if (!g->mask) { w.runnable = 0; return false; }
+    return true;
+  }
+  if (w.converged) {
+    int lane = __builtin_ctz(w.ready_mask);
+    *g = {w.lanes[lane].func, w.lanes[lane].pc, w.ready_mask};
+    return true;
+  }
+  its_groups(w, &scratch_groups_);
+  if (scratch_groups_.size() == 1) {
+    w.converged = true;
+    *g = scratch_groups_[0];
+    return true;
+  }
+  scratch_masks_.clear();
+  scratch_yielded_.clear();
+  for (const Group& gr : scratch_groups_) {
+    scratch_masks_.push_back(gr.mask);
+    scratch_yielded_.push_back((gr.mask & w.yielded_mask) != 0);
+  }
+  size_t k = sched_->pick_group(w, scratch_masks_, scratch_yielded_);
+  *g = scratch_groups_[k];
+  // A yielded group lets every other group run once before it runs again.
+  if (!scratch_yielded_[k]) w.yielded_mask = 0;
+  else w.yielded_mask &= ~g->mask;
+  return true;
+}
+
+void KernelRun::execute(Warp& w, const Group& g) {
+  const ptx::Function& fn = M_.functions[g.func];
+  if (g.pc >= fn.code.size()) {
+    // Falling off the end of a function behaves as ret.
+    ret(w, g, g.mask);
+    return;
+  }
+  exec_instr(w, g, fn, fn.code[g.pc]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Control flow
+// ---------------------------------------------------------------------------------------------
+
+void KernelRun::advance(Warp& w, const Group& g, uint32_t mask) {
+  if (cfg_.model == WarpModel::Lockstep) {
+    StackEntry& t = w.stack.top();
+    t.pc = g.pc + 1;
+    for (uint32_t m = mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = g.pc + 1;
+    return;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
+  if (mask != g.mask) w.converged = false;
+}
+
+void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target) {
+  const uint32_t not_taken = g.mask & ~taken;
+  const bool backward = target <= g.pc;
+  if (cfg_.model == WarpModel::Lockstep) {
+    StackEntry& t = w.stack.top();
+    if (!not_taken) {
+      t.pc = target;
+    } else if (!taken) {
+      t.pc = g.pc + 1;
+    } else {
+      const ptx::Function& fn = M_.functions[g.func];
+      uint32_t rpc = fn.reconverge_pc.empty() ? kExitPc : fn.reconverge_pc[g.pc];
+      if (cfg_.lockstep_taken_first) w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
+      else w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
+    }
+    for (uint32_t m = taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = target;
+    for (uint32_t m = not_taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = g.pc + 1;
+    w.stack.pop_reconverged();
+    w.runnable = w.stack.empty() ? 0 : (w.stack.top().mask & w.ready_mask);
+    if (backward && taken && hang_.suspicious(steps_)) check_progress(w, taken);
+    return;
+  }
+  for (uint32_t m = taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = target;
+  for (uint32_t m = not_taken; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
+  if (taken && not_taken) w.converged = false;
+  if (backward && taken) {
+    if (!w.converged || taken != w.ready_mask) w.yielded_mask |= taken;
+    if (hang_.suspicious(steps_)) check_progress(w, taken);
+  }
+}
+
+void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  if (!act) { advance(w, g, g.mask); return; }
+  const ptx::CallSite& cs = fn.calls[I.call];
+  uint32_t callee_index = cs.callee;
+  if (callee_index == Operand::kNoReg || callee_index >= M_.functions.size()) {
+    // Indirect call: every active lane must call the same function.
+    int first = __builtin_ctz(act);
+    uint64_t target = w.lanes[first].R()[cs.target_reg];
+    callee_index = static_cast<uint32_t>(target);
+    if (callee_index >= M_.functions.size()) {
+      fault(w, first, I, LaunchStatus::Fault, "indirect call through an invalid function pointer",
+            fmt::format("target value 0x{:x}", target));
+      return;
+    }
+  }
+  const ptx::Function& callee = M_.functions[callee_index];
+  if (callee.is_extern || callee.code.empty()) {
+    exec_builtin_call(w, act, fn, callee, cs, I);
+    if (!stop_) advance(w, g, g.mask);
+    return;
+  }
+  if (act != g.mask) advance(w, g, g.mask & ~act);
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    if (L.frames.size() >= 1024) {
+      fault(w, lane, I, LaunchStatus::Fault, "call stack overflow",
+            fmt::format("more than 1024 nested calls of {} (unbounded recursion?)", callee.name));
+      return;
+    }
+    CallFrame f{g.func, g.pc + 1, I.call, L.reg_base, L.local_base, L.param_base};
+    const uint32_t new_reg = L.reg_base + static_cast<uint32_t>(fn.regs.size()) + 1;
+    const uint32_t new_local = static_cast<uint32_t>(align_up(L.local_base + fn.local_bytes, 16));
+    const uint32_t new_param = static_cast<uint32_t>(align_up(L.param_base + fn.param_bytes, 16));
+    if (L.regs.size() < new_reg + callee.regs.size() + 1) L.regs.resize(new_reg + callee.regs.size() + 1, 0);
+    if (L.local.size() < new_local + callee.local_bytes) L.local.resize(align_up(new_local + callee.local_bytes, 16), 0);
+    if (L.params.size() < new_param + callee.param_bytes) L.params.resize(align_up(new_param + callee.param_bytes, 16), 0);
+    // Copy the arguments from the caller's call-sequence params into the callee's params.
+    for (size_t i = 0; i < callee.params.size() && i < cs.arg_ops.size(); ++i) {
+      const ptx::Symbol& dst = M_.symbols[callee.params[i]];
+      const Operand& a = cs.arg_ops[i];
+      uint8_t* out = L.params.data() + new_param + dst.offset;
+      if (a.kind == Operand::Kind::Symbol || a.kind == Operand::Kind::Addr) {
+        const ptx::Symbol& src = M_.symbols[a.symbol];
+        uint64_t n = std::min(src.size, dst.size);
+        std::memcpy(out, L.params.data() + L.param_base + src.offset, n);
+      } else {
+        uint64_t v = operand(w, lane, a);
+        std::memcpy(out, &v, std::min<uint64_t>(dst.size, 8));
+      }
+    }
+    L.frames.push_back(f);
+    L.reg_base = new_reg;
+    L.local_base = new_local;
+    L.param_base = new_param;
+    L.func = callee_index;
+    L.pc = 0;
+  }
+  if (cfg_.model == WarpModel::Lockstep) {
+    StackEntry& t = w.stack.top();
+    t.pc = g.pc + 1;
+    uint32_t depth = static_cast<uint32_t>(w.lanes[__builtin_ctz(act)].frames.size());
+    w.stack.push({callee_index, 0, ReconvergenceStack::kExitPc, act, depth});
+  } else {
+    w.converged = false;
+  }
+}
+
+void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
+  uint32_t exiting = 0;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    if (L.frames.empty()) { exiting |= 1u << lane; continue; }
+    CallFrame f = L.frames.back();
+    L.frames.pop_back();
+    const ptx::Function& callee = M_.functions[L.func];
+    const ptx::Function& caller = M_.functions[f.func];
+    const ptx::CallSite& cs = caller.calls[f.call_site];
+    // Return values: callee's return params -> caller's call-sequence params.
+    for (size_t i = 0; i < callee.rets.size() && i < cs.rets.size(); ++i) {
+      const ptx::Symbol& src = M_.symbols[callee.rets[i]];
+      const ptx::Symbol& dst = M_.symbols[cs.rets[i]];
+      std::memcpy(L.params.data() + f.param_base + dst.offset, L.params.data() + L.param_base + src.offset,
+                  std::min(src.size, dst.size));
+    }
+    L.reg_base = f.reg_base;
+    L.local_base = f.local_base;
+    L.param_base = f.param_base;
+    L.func = f.func;
+    L.pc = f.return_pc;
+  }
+  if (exiting) {
+    exit_lanes(w, g, exiting);
+    act &= ~exiting;
+  }
+  if (!act) return;
+  if (cfg_.model == WarpModel::Lockstep) {
+    // The returning lanes leave the callee's entries; the caller's entry (already at the return
+    // PC) resumes when every lane that entered the call has returned.
+    StackEntry& t = w.stack.top();
+    t.mask &= ~act;
+    if (!t.mask) w.stack.pop();
+    w.stack.pop_reconverged();
+    w.runnable = w.stack.empty() ? 0 : (w.stack.top().mask & w.ready_mask);
+  } else {
+    w.converged = false;
+  }
+}
+
+void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
+  Cta& c = *w.cta;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    L.state = LaneState::Exited;
+    L.pc = kExitPc;
+    --c.live_threads;
+  }
+  w.exited_mask |= mask;
+  w.ready_mask &= ~mask;
+  w.yielded_mask &= ~mask;
+  if (cfg_.model == WarpModel::Lockstep) {
+    w.stack.remove_lanes(mask);
+    w.stack.pop_reconverged();
+    w.runnable = w.stack.empty() ? 0 : (w.stack.top().mask & w.ready_mask);
+  } else {
+    w.runnable = w.ready_mask;
+  }
+  hang_.visible_change(steps_);
+  // Barriers expecting every thread of the block now expect fewer.
+  for (uint32_t id = 0; id < 16; ++id)
+    if (c.barriers[id].arrived) try_release_barrier(c, id);
+  release_warp_sync_waiters(w);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Barriers and warp synchronization
+// ---------------------------------------------------------------------------------------------
+
+void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const ptx::Instr& I) {
+  Cta& c = *w.cta;
+  const int first = __builtin_ctz(act);
+  uint64_t id64 = operand(w, first, I.src[0]);
+  if (id64 > 15) {
+    fault(w, first, I, LaunchStatus::Fault, "invalid barrier number", fmt::format("barrier {} (valid: 0-15)", id64));
+    return;
+  }
+  const uint32_t id = static_cast<uint32_t>(id64);
+  uint32_t count = 0;
+  // bar.sync a{, b}; bar.red.op.pred p, a{, b}, {!}c: the thread count b is the second source
+  // operand when present and not the predicate.
+  const int nsrc_count = I.bar == ptx::BarKind::Red ? I.nsrc - 1 : I.nsrc;
+  if (nsrc_count >= 2) {
+    count = static_cast<uint32_t>(operand(w, first, I.src[1]));
+    if (count == 0 || count % 32 != 0 || count > c.threads + 31) {
+      fault(w, first, I, LaunchStatus::Fault, "invalid barrier thread count",
+            fmt::format("bar {} with {} threads: the count must be a non-zero multiple of 32 not above the "
+                        "block size ({})", id, count, c.threads));
+      return;
+    }
+  }
+  BarrierState& b = c.barriers[id];
+  if (b.arrived == 0) b.expected = count;
+  b.arrived += __builtin_popcount(act);
+  if (I.bar == ptx::BarKind::Red) {
+    for (uint32_t m = act; m; m &= m - 1) {
+      bool p = operand(w, __builtin_ctz(m), I.src[I.nsrc - 1]) & 1;
+      b.red_popc += p;
+      b.red_and = b.red_and && p;
+      b.red_or = b.red_or || p;
+    }
+  }
+  if (I.bar == ptx::BarKind::Arrive) {
+    advance(w, g, g.mask);
+    try_release_barrier(c, id);
+    return;
+  }
+  if (act != g.mask) advance(w, g, g.mask & ~act);
+  for (uint32_t m = act; m; m &= m - 1) {
+    Lane& L = w.lanes[__builtin_ctz(m)];
+    L.state = LaneState::AtBarrier;
+    L.barrier = static_cast<uint8_t>(id);
+  }
+  w.ready_mask &= ~act;
+  w.runnable = cfg_.model == WarpModel::Lockstep ? (w.stack.top().mask & w.ready_mask) : w.ready_mask;
+  try_release_barrier(c, id);
+}
+
+void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
+  BarrierState& b = c.barriers[id];
+  const uint32_t needed = b.expected ? b.expected : c.live_threads;
+  if (b.arrived < needed || b.arrived == 0) return;
+  const BarrierState done = b;
+  b = BarrierState{};
+  hang_.visible_change(steps_);
+  for (Warp& w : c.warps) {
+    uint32_t released = 0;
+    for (uint32_t m = w.present_mask & ~w.exited_mask & ~w.ready_mask; m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      Lane& L = w.lanes[lane];
+      if (L.state != LaneState::AtBarrier || L.barrier != id) continue;
+      const ptx::Instr& I = M_.functions[L.func].code[L.pc];
+      if (I.bar == ptx::BarKind::Red && I.ndst > 0) {
+        uint64_t v = 0;
+        switch (I.barred) {
+          case ptx::BarRedOp::Popc: v = done.red_popc; break;
+          case ptx::BarRedOp::And: v = done.red_and; break;
+          case ptx::BarRedOp::Or: v = done.red_or; break;
+          default: break;
+        }
+        L.R()[I.dst[0].reg] = v;
+      }
+      L.state = LaneState::Ready;
+      ++L.pc;
+      released |= 1u << lane;
+    }
+    if (!released) continue;
+    w.ready_mask |= released;
+    if (cfg_.model == WarpModel::Lockstep) {
+      StackEntry& t = w.stack.top();
+      if ((t.mask & released) && t.pc == w.lanes[__builtin_ctz(released)].pc - 1) t.pc += 1;
+      w.runnable = t.mask & w.ready_mask;
+    } else {
+      w.converged = false;
+      w.runnable = w.ready_mask;
+    }
+  }
+}
+
+void KernelRun::warp_sync(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  if (cfg_.model == WarpModel::Lockstep) {
+    // The active lanes are the warp: pre-Volta hardware had no finer synchronization.
+    if (I.op != Op::BarWarpSync) exec_warp_op(w, act, I);
+    advance(w, g, g.mask);
+    return;
+  }
+  // Independent thread scheduling: the instruction executes once every lane named in each
+  // participant's member mask (and still running) has arrived at it.
+  const bool any_barwarp = I.op == Op::BarWarpSync;
+  uint32_t waiting = 0;
+  for (uint32_t m = w.live_mask() & ~w.ready_mask; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    const Lane& L = w.lanes[lane];
+    if (L.state != LaneState::AtWarpSync) continue;
+    if (any_barwarp ? M_.functions[L.func].code[L.pc].op == Op::BarWarpSync : (L.func == g.func && L.pc == g.pc))
+      waiting |= 1u << lane;
+  }
+  const uint32_t all = act | waiting;
+  bool complete = true;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    uint32_t member = static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1]));
+    w.lanes[lane].sync_mask = member;
+    if ((member & w.live_mask() & ~all) != 0) complete = false;
+  }
+  for (uint32_t m = waiting; m; m &= m - 1) {
+    const Lane& L = w.lanes[__builtin_ctz(m)];
+    if ((L.sync_mask & w.live_mask() & ~all) != 0) complete = false;
+  }
+  if (act != g.mask) advance(w, g, g.mask & ~act);
+  if (!complete) {
+    for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
+    w.ready_mask &= ~act;
+    w.runnable = w.ready_mask;
+    w.converged = false;
+    return;
+  }
+  for (uint32_t m = waiting; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::Ready;
+  w.ready_mask |= waiting;
+  if (I.op != Op::BarWarpSync) exec_warp_op(w, all, I);
+  for (uint32_t m = all; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
+  w.converged = false;
+  w.runnable = w.ready_mask;
+  if (waiting) hang_.visible_change(steps_);
+}
+
+void KernelRun::release_warp_sync_waiters(Warp& w) {
+  // A lane that exited no longer holds back the warp-synchronous instructions that named it.
+  if (cfg_.model == WarpModel::Lockstep) return;
+  for (uint32_t m = w.live_mask() & ~w.ready_mask; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    if (L.state != LaneState::AtWarpSync) continue;
+    const ptx::Function& fn = M_.functions[L.func];
+    const ptx::Instr& I = fn.code[L.pc];
+    uint32_t waiting = 0;
+    for (uint32_t k = w.live_mask() & ~w.ready_mask; k; k &= k - 1) {
+      const int l2 = __builtin_ctz(k);
+      const Lane& L2 = w.lanes[l2];
+      if (L2.state == LaneState::AtWarpSync && L2.func == L.func && L2.pc == L.pc) waiting |= 1u << l2;
+    }
+    bool complete = true;
+    for (uint32_t k = waiting; k; k &= k - 1)
+      if (w.lanes[__builtin_ctz(k)].sync_mask & w.live_mask() & ~waiting) complete = false;
+    if (!complete) continue;
+    for (uint32_t k = waiting; k; k &= k - 1) w.lanes[__builtin_ctz(k)].state = LaneState::Ready;
+    w.ready_mask |= waiting;
+    if (I.op != Op::BarWarpSync) exec_warp_op(w, waiting, I);
+    for (uint32_t k = waiting; k; k &= k - 1) ++w.lanes[__builtin_ctz(k)].pc;
+    w.converged = false;
+    w.runnable = w.ready_mask;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Progress
+// ---------------------------------------------------------------------------------------------
+
+SourceLoc KernelRun::where(const ptx::Instr& I) const {
+  SourceLoc s;
+  s.ptx_line = I.ptx_line;
+  s.line = I.user_line;
+  if (I.user_file < M_.files.size()) s.file = M_.files[I.user_file].path;
+  return s;
+}
+
+std::string KernelRun::lane_name(const Warp& w, int lane) const {
+  const Lane& L = w.lanes[lane];
+  return fmt::format("block {} thread {} (warp {} lane {})", w.cta->linear, L.tid_linear, w.index, lane);
+}
+
+std::string KernelRun::replay_line() const {
+  std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
+  if (cfg_.sched != SchedPolicy::RoundRobin) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
+  if (cfg_.sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
+  if (cfg_.device != "teaching") s += fmt::format(" SYNCLAB_DEVICE={}", cfg_.device);
+  return s;
+}
+
+void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
+                      const std::string& details) {
+  if (stop_) return;
+  Report r;
+  r.kind = status == LaunchStatus::Trap ? ReportKind::Trap : status == LaunchStatus::Assert ? ReportKind::Assert : ReportKind::Fault;
+  r.kernel = entry_.name;
+  r.block = static_cast<int64_t>(w.cta->linear);
+  r.thread = w.lanes[lane].tid_linear;
+  r.where = where(I);
+  r.title = title;
+  r.details = fmt::format("{}: {} (instruction {})", lane_name(w, lane), details, ptx::op_name(I.op));
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  result_.reports.push_back(r);
+  result_.status = status;
+  result_.message = title;
+  stop_ = true;
+}
+
+bool KernelRun::check_progress(Warp& w, uint32_t lanes) {
+  const uint64_t epoch = hang_.epoch();
+  bool new_spin = false;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    const ptx::Function& fn = M_.functions[L.func];
+    uint64_t h = hash_registers(L.R(), fn.regs.size() + 1, L.func, L.pc);
+    if (L.spin_epoch == epoch && L.spin_func == L.func && L.spin_pc == L.pc && L.spin_hash == h) {
+      if (!L.spinning) new_spin = true;
+      L.spinning = true;
+    } else {
+      L.spinning = false;
+      L.spin_epoch = epoch;
+      L.spin_func = L.func;
+      L.spin_pc = L.pc;
+      L.spin_hash = h;
+    }
+  }
+  if (!new_spin) return false;
+  // Every live lane must be spinning (in this epoch) or unable to run.
+  bool host_memory = false;
+  bool simt_deadlock = false;
+  for (Warp* x : warps_) {
+    uint32_t running = x->runnable;
+    for (uint32_t m = x->live_mask(); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = x->lanes[lane];
+      const bool can_run = (running >> lane) & 1;
+      if (!can_run) continue;  // blocked at a barrier, a warp sync or a reconvergence point
+      if (!(L.spinning && L.spin_epoch == epoch)) return false;
+      if (const Allocation* a = sim_.memory().find(L.last_load_addr); a && a->kind == AllocKind::HostMapped)
+        host_memory = true;
+    }
+    if (cfg_.model == WarpModel::Lockstep && (x->live_mask() & ~running & x->ready_mask)) simt_deadlock = true;
+  }
+  if (host_memory) {
+    // The host may still write the polled word: give it time before calling this a hang.
+    using namespace std::chrono;
+    if (!host_grace_started_) {
+      host_grace_started_ = true;
+      host_grace_since_ = steady_clock::now();
+      return false;
+    }
+    if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
+  }
+  report_hang(simt_deadlock);
+  return true;
+}
+
+void KernelRun::report_hang(bool simt_deadlock) {
+  Report r;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  std::string details;
+  const Warp* first_w = nullptr;
+  int first_lane = -1;
+  for (Warp* x : warps_) {
+    uint32_t spin = 0;
+    for (uint32_t m = x->runnable; m; m &= m - 1) spin |= 1u << __builtin_ctz(m);
+    if (!spin) continue;
+    const int lane = __builtin_ctz(spin);
+    const Lane& L = x->lanes[lane];
+    if (!first_w) { first_w = x; first_lane = lane; }
+    const ptx::Instr& I = M_.functions[L.func].code[std::min<size_t>(L.pc, M_.functions[L.func].code.size() - 1)];
+    SourceLoc loc = where(I);
+    std::string line = fmt::format("block {} warp {}: lanes {} spin at {}:{}", x->cta->linear, x->index, lane_list(spin),
+                                   loc.file.empty() ? "?" : loc.file, loc.line);
+    if (L.last_load_addr) {
+      std::string what = fmt::format("0x{:x}", L.last_load_addr);
+      if (const Allocation* a = sim_.memory().find(L.last_load_addr))
+        what += fmt::format(" ({} + {})", a->name, L.last_load_addr - a->base);
+      line += fmt::format(", polling {}", what);
+      if (const LastWriter* lw = hang_.last_writer(L.last_load_addr)) {
+        std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";
+        line += fmt::format("; last written by block {} thread {} (warp {} lane {}) at {}:{}", lw->cta, lw->tid,
+                            lw->warp, lw->lane, file, lw->line);
+      } else {
+        line += "; nothing in this kernel wrote it since the spin began";
+      }
+    }
+    details += line + "\n";
+    if (cfg_.model == WarpModel::Lockstep) {
+      uint32_t parked = x->live_mask() & x->ready_mask & ~x->runnable;
+      if (parked) {
+        // Lanes waiting on the reconvergence stack: find where they wait.
+        uint32_t rpc = kExitPc;
+        for (const StackEntry& e : x->stack.entries())
+          if (e.mask & parked) { rpc = e.pc; break; }
+        const ptx::Function& fn = M_.functions[x->stack.top().func];
+        std::string at = "?";
+        if (rpc < fn.code.size()) {
+          SourceLoc l2 = where(fn.code[rpc]);
+          at = fmt::format("{}:{}", l2.file.empty() ? "?" : l2.file, l2.line);
+        }
+        details += fmt::format("block {} warp {}: lanes {} wait at the reconvergence point {} for lanes {} "
+                               "(lockstep: the warp runs one path at a time)\n",
+                               x->cta->linear, x->index, lane_list(parked), at, lane_list(spin));
+      }
+    }
+  }
+  if (first_w) {
+    const Lane& L = first_w->lanes[first_lane];
+    const ptx::Function& fn = M_.functions[L.func];
+    r.where = where(fn.code[std::min<size_t>(L.pc, fn.code.size() - 1)]);
+    r.block = static_cast<int64_t>(first_w->cta->linear);
+    r.thread = L.tid_linear;
+  }
+  if (next_cta_ < total_ctas_)
+    details += fmt::format("{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
+                           "({} SMs x {} per SM on device '{}')\n",
+                           total_ctas_ - next_cta_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count,
+                           ctas_per_sm_, prof_.name);
+  if (simt_deadlock) {
+    r.kind = ReportKind::Deadlock;
+    r.title = "SIMT deadlock: lanes spin on a word that a lane of their own warp, parked at a reconvergence "
+              "point, would change";
+  } else {
+    r.kind = ReportKind::Hang;
+    r.title = "hang: every running thread spins on memory that nothing can change any more";
+  }
+  if (!details.empty() && details.back() == '\n') details.pop_back();
+  r.details = details;
+  result_.reports.push_back(r);
+  result_.status = simt_deadlock ? LaunchStatus::Deadlock : LaunchStatus::Hang;
+  result_.message = r.title;
+  stop_ = true;
+}
+
+void KernelRun::report_deadlock() {
+  Report r;
+  r.kind = ReportKind::Deadlock;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  r.title = "deadlock: every remaining thread is blocked and none can wake";
+  std::string details;
+  for (Warp* x : warps_) {
+    std::vector<std::pair<std::string, uint32_t>> groups;  // description -> lanes
+    for (uint32_t m = x->live_mask(); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = x->lanes[lane];
+      const ptx::Function& fn = M_.functions[L.func];
+      std::string at = "?";
+      if (L.pc < fn.code.size()) {
+        SourceLoc loc = where(fn.code[L.pc]);
+        at = fmt::format("{}:{}", loc.file.empty() ? "?" : loc.file, loc.line);
+        if (r.where.ptx_line == 0) {
+          r.where = loc;
+          r.block = static_cast<int64_t>(x->cta->linear);
+          r.thread = L.tid_linear;
+        }
+      }
+      std::string what;
+      switch (L.state) {
+        case LaneState::AtBarrier: {
+          const BarrierState& b = x->cta->barriers[L.barrier];
+          what = fmt::format("wait at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
+                             b.expected ? b.expected : x->cta->live_threads, at);
+          break;
+        }
+        case LaneState::AtWarpSync:
+          what = fmt::format("wait at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
+                             lane_list(L.sync_mask & ~x->live_mask() ? L.sync_mask : L.sync_mask & ~x->ready_mask),
+                             L.sync_mask);
+          break;
+        default:
+          what = fmt::format("wait at the reconvergence point {} behind blocked lanes of their warp", at);
+          break;
+      }
+      bool found = false;
+      for (auto& gr : groups)
+        if (gr.first == what) { gr.second |= 1u << lane; found = true; }
+      if (!found) groups.push_back({what, 1u << lane});
+    }
+    for (auto& gr : groups)
+      details += fmt::format("block {} warp {}: lanes {} {}\n", x->cta->linear, x->index, lane_list(gr.second), gr.first);
+  }
+  if (!details.empty()) details.pop_back();
+  r.details = details;
+  result_.reports.push_back(r);
+  result_.status = LaunchStatus::Deadlock;
+  result_.message = r.title;
+  stop_ = true;
+}
+
+}  // namespace synclab::sim

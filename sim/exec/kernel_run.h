@@ -1,0 +1,140 @@
+// One kernel launch being executed: CTA dispatch onto virtual SMs, the step loop that asks the
+// scheduler which warp and which lanes run next, the warp models, and the instruction semantics
+// (interpreter.cpp). Faults, deadlocks and hangs end the run with a report.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/check/hang_detector.h"
+#include "sim/exec/config.h"
+#include "sim/exec/memory.h"
+#include "sim/exec/profile.h"
+#include "sim/exec/report.h"
+#include "sim/exec/simulator.h"
+#include "sim/exec/warp.h"
+#include "sim/ptx/ir.h"
+#include "sim/sched/scheduler.h"
+
+namespace synclab::sim {
+
+class Simulator;
+
+// A module after loading: the IR with symbols resolved, and the addresses of its variables.
+struct LoadedModuleView {
+  const ptx::Module* module = nullptr;
+  std::vector<uint64_t> symbol_address;  // per Module::symbols entry (global/const), else 0
+};
+
+class KernelRun {
+ public:
+  KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
+            const DeviceProfile& prof, uint64_t pct_step_estimate);
+  LaunchResult run();
+
+  // --- used by the interpreter -------------------------------------------------------------
+  struct Group {
+    uint32_t func, pc, mask;
+  };
+
+ private:
+  friend class Interpreter;
+
+  // Dispatch and the main loop (kernel_run.cpp).
+  void dispatch_ctas();
+  void start_cta(uint64_t linear);
+  void retire_cta(Cta& cta);
+  bool pick_group(Warp& w, Group* g);
+  void its_groups(Warp& w, std::vector<Group>* out) const;
+  void execute(Warp& w, const Group& g);
+
+  // Instruction semantics (interpreter.cpp). Returns false when the run must stop (fault).
+  void exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
+
+  // Control flow helpers (kernel_run.cpp).
+  void advance(Warp& w, const Group& g, uint32_t mask);
+  void branch(Warp& w, const Group& g, uint32_t taken, uint32_t target);
+  void call(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
+  void ret(Warp& w, const Group& g, uint32_t mask);
+  void exit_lanes(Warp& w, const Group& g, uint32_t mask);
+  void block_at_barrier(Warp& w, const Group& g, uint32_t mask, const ptx::Instr& I);
+  void try_release_barrier(Cta& cta, uint32_t id);
+  void warp_sync(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
+
+  // Memory (interpreter.cpp): translate a device address to host memory, or fault.
+  uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write,
+                     const ptx::Instr& I, uint64_t* generic_out = nullptr);
+  void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
+
+  // Reports.
+  void fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
+             const std::string& details);
+  SourceLoc where(const ptx::Instr& I) const;
+  std::string lane_name(const Warp& w, int lane) const;
+  std::string replay_line() const;
+  void report_deadlock();
+  void report_hang(bool simt_deadlock);
+  bool check_progress(Warp& w, uint32_t lanes);
+
+  // Device printf and assert (interpreter.cpp).
+  void do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
+  void do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func,
+                     const ptx::Instr& I);
+  std::string read_cstring(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
+
+  uint64_t special(const Warp& w, int lane, ptx::SReg r) const;
+  uint64_t operand(Warp& w, int lane, const ptx::Operand& o);
+  static uint64_t address(Lane& L, const ptx::Operand& o);
+  uint32_t guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I);
+  bool store_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, const void* src, uint32_t size,
+                   const ptx::Instr& I);
+  bool load_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, void* dst, uint32_t size,
+                  const ptx::Instr& I);
+  uint8_t* param_ptr(Warp& w, int lane, const ptx::Function& fn, const ptx::Operand& o, uint32_t size,
+                     const ptx::Instr& I);
+  void exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I);
+  void exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I);
+  void exec_atom(Warp& w, uint32_t act, const ptx::Instr& I);
+  void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
+  void exec_alu(Warp& w, uint32_t act, const ptx::Instr& I);
+  void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
+                         const ptx::CallSite& cs, const ptx::Instr& I);
+  void release_warp_sync_waiters(Warp& w);
+  double sim_ns() const;
+
+  Simulator& sim_;
+  const LoadedModuleView& mod_;
+  const ptx::Module& M_;
+  LaunchParams p_;
+  Config cfg_;
+  const DeviceProfile& prof_;
+  const ptx::Function& entry_;
+  std::unique_ptr<Scheduler> sched_;
+  HangDetector hang_;
+
+  uint32_t threads_per_cta_ = 0, warps_per_cta_ = 0, ctas_per_sm_ = 0;
+  uint64_t total_ctas_ = 0, next_cta_ = 0, retired_ctas_ = 0;
+  std::vector<uint32_t> sm_load_;            // resident CTAs per SM
+  std::vector<std::unique_ptr<Cta>> resident_;
+  std::vector<Warp*> warps_;                 // resident warps (scheduler's view)
+  uint32_t next_warp_serial_ = 0;
+
+  LaunchResult result_;
+  bool stop_ = false;
+  uint64_t steps_ = 0;
+  uint64_t instrs_ = 0;
+  std::vector<uint64_t> sm_steps_;
+  std::chrono::steady_clock::time_point wall_start_;
+  std::vector<Group> scratch_groups_;
+  bool host_grace_started_ = false;
+  std::chrono::steady_clock::time_point host_grace_since_;
+  uint64_t grid_workspace_ = 0;              // cooperative launches: grid barrier words
+  std::vector<uint32_t> scratch_masks_;
+  std::vector<bool> scratch_yielded_;
+};
+
+}  // namespace synclab::sim

@@ -1,0 +1,95 @@
+#include "sim/exec/memory.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace synclab::sim {
+
+const char* alloc_kind_name(AllocKind k) {
+  switch (k) {
+    case AllocKind::Device: return "device memory (cudaMalloc)";
+    case AllocKind::HostPinned: return "pinned host memory";
+    case AllocKind::HostMapped: return "mapped pinned host memory";
+    case AllocKind::ModuleGlobal: return "__device__ variable";
+    case AllocKind::ModuleConst: return "__constant__ variable";
+  }
+  return "?";
+}
+
+DeviceMemory::~DeviceMemory() {
+  // Memory still allocated at exit is released by the OS; module variables live as long as the
+  // process. Nothing to do: freeing here could race with host threads still reading mapped memory.
+}
+
+void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (size > limit_ || in_use_ + size > limit_) return nullptr;
+  uint64_t rounded = (size + 255) / 256 * 256;
+  if (rounded == 0) rounded = 256;
+  void* p = std::aligned_alloc(256, rounded);
+  if (!p) return nullptr;
+  std::memset(p, 0, rounded);
+  Allocation a;
+  a.base = reinterpret_cast<uint64_t>(p);
+  a.size = size;
+  a.kind = kind;
+  a.serial = ++serial_;
+  a.name = name.empty() ? std::string("allocation #") + std::to_string(a.serial) : name;
+  in_use_ += size;
+  // A new block may reuse the address of a freed one: forget the freed record there.
+  auto it = freed_.lower_bound(a.base);
+  while (it != freed_.end() && it->first < a.base + rounded) it = freed_.erase(it);
+  live_[a.base] = a;
+  return p;
+}
+
+bool DeviceMemory::release(void* ptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(reinterpret_cast<uint64_t>(ptr));
+  if (it == live_.end()) return false;
+  in_use_ -= it->second.size;
+  freed_[it->first] = it->second;
+  if (freed_.size() > 4096) freed_.erase(freed_.begin());
+  live_.erase(it);
+  std::free(ptr);
+  return true;
+}
+
+const Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.upper_bound(addr);
+  if (it == live_.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  if (addr >= a.base && addr - a.base < a.size && size <= a.size - (addr - a.base)) return &a;
+  return nullptr;
+}
+
+const Allocation* DeviceMemory::find_base(uint64_t addr) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(addr);
+  return it == live_.end() ? nullptr : &it->second;
+}
+
+const Allocation* DeviceMemory::find_freed(uint64_t addr) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = freed_.upper_bound(addr);
+  if (it == freed_.begin()) return nullptr;
+  --it;
+  if (addr - it->second.base < it->second.size) return &it->second;
+  return nullptr;
+}
+
+uint64_t DeviceMemory::bytes_in_use() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return in_use_;
+}
+
+std::vector<Allocation> DeviceMemory::live() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Allocation> out;
+  for (const auto& [base, a] : live_) out.push_back(a);
+  return out;
+}
+
+}  // namespace synclab::sim

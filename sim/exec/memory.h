@@ -1,0 +1,65 @@
+// The device address space. Global allocations, mapped host memory and module variables live in
+// host memory at their own addresses (unified addressing, as on CUDA). Every device access is
+// checked against this table before it touches memory, so a bad pointer becomes a reported
+// device fault rather than a host crash. Shared and local memory are separate per-CTA/per-thread
+// buffers, addressed through windows in the generic address space (see kSharedWindow).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace synclab::sim {
+
+// Generic addresses at or above these bases (outside any x86-64 user address) map to shared and
+// local memory; cvta adds/subtracts the base.
+constexpr uint64_t kSharedWindow = 0x1000'0000'0000'0000ull;
+constexpr uint64_t kLocalWindow = 0x2000'0000'0000'0000ull;
+constexpr uint64_t kWindowSize = 0x1000'0000'0000'0000ull;
+
+enum class AllocKind { Device, HostPinned, HostMapped, ModuleGlobal, ModuleConst };
+const char* alloc_kind_name(AllocKind k);
+
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t size = 0;
+  AllocKind kind = AllocKind::Device;
+  std::string name;          // "cudaMalloc #3 (1024 bytes)" or the variable's name
+  uint64_t serial = 0;
+  bool device_accessible() const { return kind != AllocKind::HostPinned; }
+};
+
+class DeviceMemory {
+ public:
+  DeviceMemory() = default;
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+  // Zero-filled, 256-byte aligned. Returns nullptr when size exceeds what is left.
+  void* allocate(uint64_t size, AllocKind kind, const std::string& name = "");
+  // false when ptr is not the base of a live allocation (double free, bad pointer).
+  bool release(void* ptr);
+  // The live allocation containing [addr, addr+size), or nullptr. Thread-safe.
+  const Allocation* find(uint64_t addr, uint64_t size = 1) const;
+  // The live allocation starting exactly at addr.
+  const Allocation* find_base(uint64_t addr) const;
+  // A freed allocation that once contained addr (for use-after-free messages), or nullptr.
+  const Allocation* find_freed(uint64_t addr) const;
+  uint64_t bytes_in_use() const;
+  uint64_t limit() const { return limit_; }
+  void set_limit(uint64_t bytes) { limit_ = bytes; }
+  std::vector<Allocation> live() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<uint64_t, Allocation> live_;   // by base
+  std::map<uint64_t, Allocation> freed_;  // most recent freed ranges, bounded
+  uint64_t in_use_ = 0;
+  uint64_t limit_ = 1ull << 34;
+  uint64_t serial_ = 0;
+};
+
+}  // namespace synclab::sim

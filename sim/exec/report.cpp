@@ -1,0 +1,51 @@
+#include "sim/exec/report.h"
+
+#include <fmt/format.h>
+
+namespace synclab::sim {
+
+const char* report_kind_name(ReportKind k) {
+  switch (k) {
+    case ReportKind::Fault: return "fault";
+    case ReportKind::Trap: return "trap";
+    case ReportKind::Assert: return "assert";
+    case ReportKind::Deadlock: return "deadlock";
+    case ReportKind::Hang: return "hang";
+    case ReportKind::Budget: return "budget";
+    case ReportKind::Race: return "race";
+    case ReportKind::Sync: return "sync";
+    case ReportKind::Init: return "init";
+    case ReportKind::Mem: return "mem";
+    case ReportKind::Info: return "info";
+  }
+  return "?";
+}
+
+std::string Report::render() const {
+  const char* sev = severity == Severity::Error ? "ERROR" : severity == Severity::Warning ? "WARNING" : "INFO";
+  std::string out = fmt::format("========= SyncLab {} ({}): {}\n", sev, report_kind_name(kind), title);
+  if (!kernel.empty()) {
+    out += fmt::format("=========     in kernel {}", kernel);
+    if (block >= 0) out += fmt::format(", block {}", block);
+    if (thread >= 0) out += fmt::format(", thread {}", thread);
+    out += "\n";
+  }
+  if (where.line || where.ptx_line) {
+    out += "=========     at ";
+    if (!where.file.empty() && where.line) out += fmt::format("{}:{}", where.file, where.line);
+    else out += "(no source line: build with -lineinfo)";
+    if (where.ptx_line) out += fmt::format(" (PTX line {})", where.ptx_line);
+    out += "\n";
+  }
+  size_t start = 0;
+  while (start < details.size()) {
+    size_t nl = details.find('\n', start);
+    if (nl == std::string::npos) nl = details.size();
+    out += "=========     " + details.substr(start, nl - start) + "\n";
+    start = nl + 1;
+  }
+  if (!replay.empty()) out += fmt::format("=========     replay with: {}\n", replay);
+  return out;
+}
+
+}  // namespace synclab::sim

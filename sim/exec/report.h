@@ -1,0 +1,36 @@
+// What the simulator tells the user: faults, deadlocks, hangs, and (later) checker findings.
+// Each report renders to a stable multi-line text on stderr and is kept for the control API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace synclab::sim {
+
+enum class ReportKind { Fault, Trap, Assert, Deadlock, Hang, Budget, Race, Sync, Init, Mem, Info };
+enum class Severity { Error, Warning, Info };
+
+struct SourceLoc {
+  std::string file;      // CUDA source file ("" when the PTX had no line info)
+  uint32_t line = 0;     // CUDA source line
+  uint32_t ptx_line = 0;
+};
+
+struct Report {
+  ReportKind kind = ReportKind::Info;
+  Severity severity = Severity::Error;
+  std::string kernel;
+  int64_t block = -1;      // linear block index, -1 when not one thread's
+  int64_t thread = -1;     // linear thread index within the block
+  SourceLoc where;
+  std::string title;       // one line: "Deadlock: every thread is blocked"
+  std::string details;     // further lines
+  uint64_t seed = 0;
+  std::string replay;      // how to replay: "SYNCLAB_MODEL=lockstep SYNCLAB_SCHED=pct SYNCLAB_SEED=7"
+
+  std::string render() const;  // the stable text format
+};
+
+const char* report_kind_name(ReportKind k);
+
+}  // namespace synclab::sim

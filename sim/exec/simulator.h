@@ -1,0 +1,110 @@
+// The simulator's face towards the runtime (simcudart) and the tools: load PTX modules, manage
+// device memory, launch kernels, read reports. One Simulator per process (a single virtual
+// device). Thread-safety: load_module/launch are called from the runtime's device thread;
+// memory() is internally locked and may be used from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/exec/config.h"
+#include "sim/exec/memory.h"
+#include "sim/exec/profile.h"
+#include "sim/exec/report.h"
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// Error raised when a module cannot be loaded (parse error, unsupported instruction, unresolved
+// symbol). what() is the full message, naming the PTX line and, when known, the CUDA line.
+struct LoadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LaunchParams {
+  int module = -1;
+  int function = -1;          // index into the module's functions (must be an .entry)
+  Dim3 grid, block;
+  uint64_t dynamic_shared = 0;
+  std::vector<uint8_t> params;  // packed in the entry's parameter layout (Symbol::offset)
+  bool cooperative = false;
+};
+
+enum class LaunchStatus {
+  Success,
+  InvalidConfiguration,   // zero dimension, too many threads, too much shared memory
+  CooperativeTooLarge,    // cooperative launch whose grid cannot be co-resident
+  Fault,                  // out-of-bounds / misaligned / invalid address
+  Trap,                   // trap instruction
+  Assert,                 // failed device assert
+  Deadlock,               // every thread blocked, none can wake
+  Hang,                   // threads spin on memory nothing will change
+  BudgetExhausted,        // the step budget ran out (last resort)
+  LoadFailure,            // kernel's module could not be used
+};
+const char* launch_status_name(LaunchStatus s);
+
+struct LaunchResult {
+  LaunchStatus status = LaunchStatus::Success;
+  std::string message;        // one line for cudaGetErrorString-like use when not Success
+  std::vector<Report> reports;
+  uint64_t warp_steps = 0;    // warp-instructions issued
+  uint64_t thread_instructions = 0;
+  double simulated_ms = 0;    // simulated time (for cudaEvent elapsed time)
+};
+
+class Simulator {
+ public:
+  static Simulator& instance();
+
+  Config& config() { return config_; }
+  const DeviceProfile& profile() const;
+  DeviceMemory& memory() { return memory_; }
+
+  // Parses, builds the CFG, lays out and allocates the module's globals and constants, and
+  // resolves every symbol. Throws LoadError. Returns the module handle.
+  int load_module(std::string_view ptx_text, const std::string& origin);
+  const ptx::Module& module(int handle) const;
+  int find_function(int module, const std::string& name) const;
+  // Address (in the device address space, which is the host's for global memory) of a
+  // module-scope .global/.const variable; 0 when absent.
+  uint64_t symbol_address(int module, const std::string& name, uint64_t* size = nullptr) const;
+
+  // Runs the kernel to completion on the calling thread.
+  LaunchResult launch(const LaunchParams& p);
+
+  // Largest number of CTAs of this shape that can be resident at once on the whole device
+  // (per SM limit * SM count); 0 when the block does not fit at all.
+  uint32_t max_resident_ctas(const LaunchParams& p) const;
+  uint32_t max_active_blocks_per_sm(int module, int function, uint32_t block_threads,
+                                    uint64_t dynamic_shared) const;
+
+  // Where device printf output goes (default: stdout, flushed per call).
+  void set_printf_sink(std::function<void(std::string_view)> sink) { printf_sink_ = std::move(sink); }
+  void emit_printf(std::string_view text) const;
+
+  // Reports of the last launch (for the control API).
+  const std::vector<Report>& last_reports() const { return last_reports_; }
+
+ private:
+  Simulator();
+  struct LoadedModule;
+  Config config_;
+  DeviceMemory memory_;
+  std::vector<std::unique_ptr<LoadedModule>> modules_;
+  std::vector<Report> last_reports_;
+  std::function<void(std::string_view)> printf_sink_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace synclab::sim

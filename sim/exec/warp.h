@@ -1,0 +1,98 @@
+// Thread, warp and CTA state of a running kernel.
+//
+// A lane keeps its own PC, call stack, registers and local memory, so the same state serves
+// both warp models: under `its` lanes are grouped by PC at every step; under `lockstep` the
+// warp's ReconvergenceStack decides which lanes run and the lanes' PCs follow its top entry.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/exec/memory.h"
+#include "sim/exec/reconvergence_stack.h"
+
+namespace synclab::sim {
+
+enum class LaneState : uint8_t {
+  Absent,      // no thread (last warp of a block smaller than a multiple of 32)
+  Ready,       // can execute its next instruction
+  AtBarrier,   // waiting at bar.sync / barrier.sync
+  AtWarpSync,  // waiting for the other lanes named in a .sync warp instruction's mask
+  Exited,
+};
+
+struct CallFrame {
+  uint32_t func;        // caller's function
+  uint32_t return_pc;   // caller's instruction after the call
+  uint32_t call_site;   // index into the caller's Function::calls
+  uint32_t reg_base, local_base, param_base;  // caller's bases
+};
+
+struct Lane {
+  LaneState state = LaneState::Absent;
+  uint32_t func = 0;    // function the lane is executing (index into the module)
+  uint32_t pc = 0;      // instruction index within that function
+  uint32_t reg_base = 0, local_base = 0, param_base = 0;
+  std::vector<uint64_t> regs;    // all frames' registers; the current frame starts at reg_base
+  std::vector<uint8_t> local;    // all frames' .local memory
+  std::vector<uint8_t> params;   // all frames' .param memory (function and call-sequence params)
+  std::vector<CallFrame> frames;
+  uint32_t tid[3] = {0, 0, 0};
+  uint32_t tid_linear = 0;
+  bool carry = false;            // condition code of add.cc/sub.cc/mad.cc
+  uint8_t barrier = 0;           // AtBarrier: which barrier
+  uint32_t sync_mask = 0;        // AtWarpSync: the member mask given
+  uint64_t pct_priority = 0;     // PCT: larger runs first
+
+  // Progress detection (see check/hang_detector.h).
+  uint64_t last_load_addr = 0;   // generic address of the last load/atomic
+  uint32_t last_load_line = 0;
+  uint32_t spin_func = ~0u, spin_pc = ~0u;
+  uint64_t spin_hash = 0, spin_epoch = ~0ull;
+  bool spinning = false;         // valid while the kernel's visible-change epoch is spin_epoch
+
+  uint64_t* R() { return regs.data() + reg_base; }
+};
+
+struct Cta;
+
+struct Warp {
+  Cta* cta = nullptr;
+  uint32_t index = 0;            // warp index within the CTA
+  uint32_t global_index = 0;     // index among all warps ever dispatched in this launch
+  Lane lanes[32];
+  uint32_t present_mask = 0;     // lanes that hold a thread
+  uint32_t ready_mask = 0;       // lanes in LaneState::Ready
+  uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
+  uint32_t exited_mask = 0;
+  ReconvergenceStack stack;      // lockstep only
+  // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
+  uint32_t yielded_mask = 0;
+  bool converged = true;         // ITS: every ready lane is at the same (func, pc)
+  // The global allocation touched last: most accesses hit it again, which spares the lookup.
+  uint64_t cache_base = 0, cache_size = 0;
+  AllocKind cache_kind = AllocKind::Device;
+
+  uint32_t live_mask() const { return present_mask & ~exited_mask; }
+};
+
+struct BarrierState {
+  uint32_t arrived = 0;          // threads that arrived (bar.sync and bar.arrive)
+  uint32_t expected = 0;         // 0 until the first arrival fixes it
+  uint32_t red_popc = 0;         // bar.red accumulators
+  bool red_and = true, red_or = false;
+};
+
+struct Cta {
+  uint64_t linear = 0;
+  uint32_t ctaid[3] = {0, 0, 0};
+  uint32_t sm = 0;
+  uint32_t threads = 0;          // threads in the block
+  uint32_t live_threads = 0;     // not yet exited
+  std::vector<uint8_t> shared;   // static then dynamic shared memory
+  std::vector<Warp> warps;
+  BarrierState barriers[16];
+  bool done = false;
+};
+
+}  // namespace synclab::sim

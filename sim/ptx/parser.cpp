@@ -1,0 +1,1854 @@
+// PTX parser: tokens -> Module. One pass over the tokens; names are resolved as they are read
+// (PTX declares everything before use), except labels, which are fixed up when their { } scope
+// closes. Layout (param/local/shared offsets) and the line table are filled in as declarations
+// and .loc directives are met; .file numbers are mapped to Module::files at the end because
+// nvcc writes the .file directives after the code.
+#include "sim/ptx/parser.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "sim/ptx/cfg.h"
+#include "sim/ptx/lexer.h"
+
+namespace synclab::sim::ptx {
+
+namespace {
+
+std::string cuda_suffix(const std::string& file, uint32_t line) {
+  if (file.empty() || line == 0) return "";
+  return " (CUDA source " + file + ":" + std::to_string(line) + ")";
+}
+
+}  // namespace
+
+ParseError::ParseError(std::string origin_, uint32_t ptx_line_, std::string cuda_file_,
+                       uint32_t cuda_line_, const std::string& message_)
+    : std::runtime_error(origin_ + (ptx_line_ ? ":" + std::to_string(ptx_line_) : std::string()) +
+                         ": " + message_ + cuda_suffix(cuda_file_, cuda_line_)),
+      origin(std::move(origin_)),
+      ptx_line(ptx_line_),
+      cuda_file(std::move(cuda_file_)),
+      cuda_line(cuda_line_),
+      message(message_) {}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Limits that keep hostile input from exhausting memory.
+// ---------------------------------------------------------------------------------------------
+constexpr uint64_t kMaxRegRange = 1u << 20;          // one .reg %r<N>
+constexpr uint64_t kMaxRegsPerFunction = 1u << 24;
+constexpr uint64_t kMaxVariableBytes = 1ull << 40;   // any declared variable
+constexpr uint64_t kMaxInitializedBytes = 1ull << 26;  // variables with an initializer (64 MiB)
+constexpr int kMaxInitDepth = 16;
+
+// Internal error: the line and message; parse_module adds origin and CUDA location.
+struct Fail {
+  uint32_t line;
+  std::string msg;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+// ---------------------------------------------------------------------------------------------
+
+// What kind of literal a number was: integer, 0f (f32 bits), 0d (f64 bits), decimal float
+// (stored as f64 bits).
+enum class Lit : uint8_t { Int, F32, F64, Dec };
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Integer literal: decimal, 0x hex, 0b binary, leading-0 octal; optional U suffix.
+bool parse_uint(std::string_view t, uint64_t& v) {
+  if (t.empty()) return false;
+  if (t.back() == 'U' || t.back() == 'u') t.remove_suffix(1);
+  if (t.empty()) return false;
+  unsigned base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) { base = 16; t.remove_prefix(2); }
+  else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B')) { base = 2; t.remove_prefix(2); }
+  else if (t.size() > 1 && t[0] == '0') { base = 8; t.remove_prefix(1); }
+  v = 0;
+  for (char c : t) {
+    int d = hex_digit(c);
+    if (d < 0 || static_cast<unsigned>(d) >= base) return false;
+    if (v > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+    v = v * base + d;
+  }
+  return true;
+}
+
+bool parse_number(std::string_view t, uint64_t& bits, Lit& kind) {
+  if (t.size() >= 2 && t[0] == '0' && (t[1] == 'f' || t[1] == 'F' || t[1] == 'd' || t[1] == 'D')) {
+    bool f32 = t[1] == 'f' || t[1] == 'F';
+    std::string_view h = t.substr(2);
+    if (h.size() != (f32 ? 8u : 16u)) return false;
+    bits = 0;
+    for (char c : h) {
+      int d = hex_digit(c);
+      if (d < 0) return false;
+      bits = bits << 4 | static_cast<uint64_t>(d);
+    }
+    kind = f32 ? Lit::F32 : Lit::F64;
+    return true;
+  }
+  if (parse_uint(t, bits)) { kind = Lit::Int; return true; }
+  // Decimal float: digits, one '.', optional exponent.
+  bool digits = false, dot = false, exp = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c >= '0' && c <= '9') digits = true;
+    else if (c == '.' && !dot && !exp) dot = true;
+    else if ((c == 'e' || c == 'E') && digits && !exp) {
+      exp = true;
+      if (i + 1 < t.size() && (t[i + 1] == '+' || t[i + 1] == '-')) ++i;
+      if (i + 1 >= t.size()) return false;
+    } else return false;
+  }
+  if (!digits || (!dot && !exp)) return false;
+  double d = std::strtod(std::string(t).c_str(), nullptr);
+  std::memcpy(&bits, &d, 8);
+  kind = Lit::Dec;
+  return true;
+}
+
+uint64_t f64_bits_to_f32_bits(uint64_t b) {
+  double d; std::memcpy(&d, &b, 8);
+  float f = static_cast<float>(d);
+  uint32_t r; std::memcpy(&r, &f, 4);
+  return r;
+}
+uint64_t f32_bits_to_f64_bits(uint64_t b) {
+  uint32_t u = static_cast<uint32_t>(b);
+  float f; std::memcpy(&f, &u, 4);
+  double d = f;
+  uint64_t r; std::memcpy(&r, &d, 8);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modifier vocabulary
+// ---------------------------------------------------------------------------------------------
+
+bool word_type(std::string_view w, Type& t) {
+  static const std::unordered_map<std::string_view, Type> kTypes = {
+      {"pred", Type::Pred}, {"b8", Type::B8},     {"b16", Type::B16},   {"b32", Type::B32},
+      {"b64", Type::B64},   {"b128", Type::B128}, {"u8", Type::U8},     {"u16", Type::U16},
+      {"u32", Type::U32},   {"u64", Type::U64},   {"s8", Type::S8},     {"s16", Type::S16},
+      {"s32", Type::S32},   {"s64", Type::S64},   {"f16", Type::F16},   {"f16x2", Type::F16x2},
+      {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64}};
+  auto it = kTypes.find(w);
+  if (it == kTypes.end()) return false;
+  t = it->second;
+  return true;
+}
+
+bool word_space(std::string_view w, Space& s) {
+  if (w == "global") s = Space::Global;
+  else if (w == "shared" || w == "shared::cta") s = Space::Shared;
+  else if (w == "shared::cluster") s = Space::SharedCluster;
+  else if (w == "local") s = Space::Local;
+  else if (w == "param" || w == "param::entry" || w == "param::func") s = Space::Param;
+  else if (w == "const") s = Space::Const;
+  else return false;
+  return true;
+}
+
+bool word_sem(std::string_view w, Sem& s) {
+  if (w == "weak") s = Sem::Weak;
+  else if (w == "volatile") s = Sem::Volatile;
+  else if (w == "relaxed") s = Sem::Relaxed;
+  else if (w == "acquire") s = Sem::Acquire;
+  else if (w == "release") s = Sem::Release;
+  else if (w == "acq_rel") s = Sem::AcqRel;
+  else if (w == "sc") s = Sem::Sc;
+  else if (w == "mmio") s = Sem::Mmio;
+  else return false;
+  return true;
+}
+
+bool word_scope(std::string_view w, Scope& s) {
+  if (w == "cta") s = Scope::Cta;
+  else if (w == "cluster") s = Scope::Cluster;
+  else if (w == "gpu") s = Scope::Gpu;
+  else if (w == "sys") s = Scope::Sys;
+  else return false;
+  return true;
+}
+
+bool word_rnd(std::string_view w, Rounding& r) {
+  static const std::unordered_map<std::string_view, Rounding> k = {
+      {"rn", Rounding::Rn},   {"rz", Rounding::Rz},   {"rm", Rounding::Rm},
+      {"rp", Rounding::Rp},   {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi},
+      {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}, {"rna", Rounding::Rna},
+      {"rs", Rounding::Rs}};
+  auto it = k.find(w);
+  if (it == k.end()) return false;
+  r = it->second;
+  return true;
+}
+
+bool word_cmp(std::string_view w, Cmp& c) {
+  static const std::unordered_map<std::string_view, Cmp> k = {
+      {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},
+      {"gt", Cmp::Gt},   {"ge", Cmp::Ge},   {"lo", Cmp::Lo},   {"ls", Cmp::Ls},
+      {"hi", Cmp::Hi},   {"hs", Cmp::Hs},   {"equ", Cmp::Equ}, {"neu", Cmp::Neu},
+      {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu},
+      {"num", Cmp::Num}, {"nan", Cmp::Nan}};
+  auto it = k.find(w);
+  if (it == k.end()) return false;
+  c = it->second;
+  return true;
+}
+
+bool word_aop(std::string_view w, AtomOp& a) {
+  static const std::unordered_map<std::string_view, AtomOp> k = {
+      {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},   {"inc", AtomOp::Inc},
+      {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},     {"xor", AtomOp::Xor},
+      {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
+  auto it = k.find(w);
+  if (it == k.end()) return false;
+  a = it->second;
+  return true;
+}
+
+// Cache and eviction hints: accepted, no effect on the simulation.
+bool word_cache_hint(std::string_view w) {
+  static const std::unordered_set<std::string_view> k = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+  return k.count(w) || w.substr(0, 4) == "L1::" || w.substr(0, 4) == "L2::" || w == "L1" ||
+         w == "L2";
+}
+
+bool word_sreg(std::string_view w, SReg& s) {
+  static const std::unordered_map<std::string_view, SReg> k = {
+      {"%tid.x", SReg::TidX},         {"%tid.y", SReg::TidY},
+      {"%tid.z", SReg::TidZ},         {"%ntid.x", SReg::NtidX},
+      {"%ntid.y", SReg::NtidY},       {"%ntid.z", SReg::NtidZ},
+      {"%ctaid.x", SReg::CtaidX},     {"%ctaid.y", SReg::CtaidY},
+      {"%ctaid.z", SReg::CtaidZ},     {"%nctaid.x", SReg::NctaidX},
+      {"%nctaid.y", SReg::NctaidY},   {"%nctaid.z", SReg::NctaidZ},
+      {"%laneid", SReg::LaneId},      {"%warpid", SReg::WarpId},
+      {"%nwarpid", SReg::NWarpId},    {"%smid", SReg::SmId},
+      {"%nsmid", SReg::NSmId},        {"%gridid", SReg::GridId},
+      {"%lanemask_eq", SReg::LanemaskEq}, {"%lanemask_le", SReg::LanemaskLe},
+      {"%lanemask_lt", SReg::LanemaskLt}, {"%lanemask_ge", SReg::LanemaskGe},
+      {"%lanemask_gt", SReg::LanemaskGt}, {"%clock", SReg::Clock},
+      {"%clock_hi", SReg::ClockHi},   {"%clock64", SReg::Clock64},
+      {"%globaltimer", SReg::GlobalTimer}, {"%globaltimer_lo", SReg::GlobalTimerLo},
+      {"%globaltimer_hi", SReg::GlobalTimerHi}, {"%dynamic_smem_size", SReg::DynamicSmemSize},
+      {"%total_smem_size", SReg::TotalSmemSize},
+      {"%reserved_smem_offset_begin", SReg::ReservedSmemBegin},
+      {"%reserved_smem_offset_end", SReg::ReservedSmemEnd},
+      {"%reserved_smem_offset_cap", SReg::ReservedSmemCap},
+      {"%reserved_smem_offset_0", SReg::ReservedSmemOffset0},
+      {"%reserved_smem_offset_1", SReg::ReservedSmemOffset1}};
+  auto it = k.find(w);
+  if (it != k.end()) { s = it->second; return true; }
+  if (w.substr(0, 7) == "%envreg" && w.size() > 7 && w.size() <= 9) {
+    uint64_t n;
+    if (!parse_uint(w.substr(7), n) || n >= 32 || (w.size() == 9 && w[7] == '0')) return false;
+    s = static_cast<SReg>(static_cast<unsigned>(SReg::EnvReg0) + n);
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instruction table
+// ---------------------------------------------------------------------------------------------
+
+// Modifier categories an opcode accepts generically (op-specific words are handled apart).
+enum : uint32_t {
+  kType = 1u << 0, kSpace = 1u << 1, kSem = 1u << 2, kScope = 1u << 3, kRnd = 1u << 4,
+  kFtz = 1u << 5, kSat = 1u << 6, kApprox = 1u << 7, kVec = 1u << 8, kCache = 1u << 9,
+  kUni = 1u << 10, kCc = 1u << 11, kMulMode = 1u << 12, kCmp = 1u << 13, kBool = 1u << 14,
+  kRelu = 1u << 15,
+};
+// Shape flags.
+enum : uint8_t {
+  fAddr0 = 1,    // src[0] must be an [address]
+  fDual = 2,     // dst may be written "a|b"
+  fTypes2 = 4,   // takes two types: type, type2
+  fCarryIn = 8,  // addc/subc/madc
+  fSpecial = 16, // operands parsed by a dedicated routine (bra, brx, call, bar)
+};
+
+struct OpDesc {
+  Op op;
+  uint8_t ndst, min_src, max_src;
+  uint32_t cats;
+  uint8_t flags;
+};
+
+const uint32_t kMem = kType | kSpace | kSem | kScope | kVec | kCache;
+const uint32_t kFloat = kRnd | kFtz | kSat;
+
+const std::unordered_map<std::string_view, OpDesc>& op_table() {
+  static const std::unordered_map<std::string_view, OpDesc> t = {
+      {"mov", {Op::Mov, 1, 1, 1, kType, 0}},
+      {"ld", {Op::Ld, 1, 1, 2, kMem, fAddr0}},
+      {"ldu", {Op::Ldu, 1, 1, 1, kMem, fAddr0}},
+      {"st", {Op::St, 0, 2, 3, kMem, fAddr0}},
+      {"cvta", {Op::Cvta, 1, 1, 1, kType | kSpace, 0}},
+      {"cvt", {Op::Cvt, 1, 1, 2, kType | kFloat | kRelu, fTypes2}},
+      {"prefetch", {Op::Prefetch, 0, 1, 1, kSpace | kCache, fAddr0}},
+      {"prefetchu", {Op::Prefetch, 0, 1, 1, kSpace | kCache, fAddr0}},
+      {"isspacep", {Op::Isspacep, 1, 1, 1, kSpace, 0}},
+      {"add", {Op::Add, 1, 2, 2, kType | kFloat | kCc | kRelu, 0}},
+      {"addc", {Op::Add, 1, 2, 2, kType | kCc, fCarryIn}},
+      {"sub", {Op::Sub, 1, 2, 2, kType | kFloat | kCc | kRelu, 0}},
+      {"subc", {Op::Sub, 1, 2, 2, kType | kCc, fCarryIn}},
+      {"mul", {Op::Mul, 1, 2, 2, kType | kFloat | kMulMode | kRelu, 0}},
+      {"mad", {Op::Mad, 1, 3, 3, kType | kFloat | kMulMode | kCc, 0}},
+      {"madc", {Op::Mad, 1, 3, 3, kType | kMulMode | kCc, fCarryIn}},
+      {"mul24", {Op::Mul24, 1, 2, 2, kType | kMulMode, 0}},
+      {"mad24", {Op::Mad24, 1, 3, 3, kType | kMulMode | kSat, 0}},
+      {"sad", {Op::Sad, 1, 3, 3, kType, 0}},
+      {"div", {Op::Div, 1, 2, 2, kType | kRnd | kFtz | kApprox, 0}},
+      {"rem", {Op::Rem, 1, 2, 2, kType, 0}},
+      {"abs", {Op::Abs, 1, 1, 1, kType | kFtz, 0}},
+      {"neg", {Op::Neg, 1, 1, 1, kType | kFtz, 0}},
+      {"min", {Op::Min, 1, 2, 3, kType | kFtz | kRelu, 0}},
+      {"max", {Op::Max, 1, 2, 3, kType | kFtz | kRelu, 0}},
+      {"fma", {Op::Fma, 1, 3, 3, kType | kFloat | kRelu, 0}},
+      {"rcp", {Op::Rcp, 1, 1, 1, kType | kRnd | kFtz | kApprox, 0}},
+      {"sqrt", {Op::Sqrt, 1, 1, 1, kType | kRnd | kFtz | kApprox, 0}},
+      {"rsqrt", {Op::Rsqrt, 1, 1, 1, kType | kFtz | kApprox, 0}},
+      {"ex2", {Op::Ex2, 1, 1, 1, kType | kFtz | kApprox, 0}},
+      {"lg2", {Op::Lg2, 1, 1, 1, kType | kFtz | kApprox, 0}},
+      {"sin", {Op::Sin, 1, 1, 1, kType | kFtz | kApprox, 0}},
+      {"cos", {Op::Cos, 1, 1, 1, kType | kFtz | kApprox, 0}},
+      {"tanh", {Op::Tanh, 1, 1, 1, kType | kApprox, 0}},
+      {"copysign", {Op::Copysign, 1, 2, 2, kType, 0}},
+      {"testp", {Op::Testp, 1, 1, 1, kType, 0}},
+      {"and", {Op::And, 1, 2, 2, kType, 0}},
+      {"or", {Op::Or, 1, 2, 2, kType, 0}},
+      {"xor", {Op::Xor, 1, 2, 2, kType, 0}},
+      {"not", {Op::Not, 1, 1, 1, kType, 0}},
+      {"cnot", {Op::Cnot, 1, 1, 1, kType, 0}},
+      {"lop3", {Op::Lop3, 1, 4, 4, kType, 0}},
+      {"shl", {Op::Shl, 1, 2, 2, kType, 0}},
+      {"shr", {Op::Shr, 1, 2, 2, kType, 0}},
+      {"shf", {Op::Shf, 1, 3, 3, kType, 0}},
+      {"popc", {Op::Popc, 1, 1, 1, kType, 0}},
+      {"clz", {Op::Clz, 1, 1, 1, kType, 0}},
+      {"brev", {Op::Brev, 1, 1, 1, kType, 0}},
+      {"bfind", {Op::Bfind, 1, 1, 1, kType, 0}},
+      {"bfe", {Op::Bfe, 1, 3, 3, kType, 0}},
+      {"bfi", {Op::Bfi, 1, 4, 4, kType, 0}},
+      {"prmt", {Op::Prmt, 1, 3, 3, kType, 0}},
+      {"fns", {Op::Fns, 1, 3, 3, kType, 0}},
+      {"dp4a", {Op::Dp4a, 1, 3, 3, kType, fTypes2}},
+      {"dp2a", {Op::Dp2a, 1, 3, 3, kType, fTypes2}},
+      {"bmsk", {Op::Bmsk, 1, 2, 2, kType, 0}},
+      {"szext", {Op::Szext, 1, 2, 2, kType, 0}},
+      {"setp", {Op::Setp, 1, 2, 3, kType | kCmp | kBool | kFtz, fDual}},
+      {"set", {Op::Set, 1, 2, 3, kType | kCmp | kBool | kFtz, fTypes2}},
+      {"selp", {Op::Selp, 1, 3, 3, kType, 0}},
+      {"slct", {Op::Slct, 1, 3, 3, kType | kFtz, fTypes2}},
+      {"bra", {Op::Bra, 0, 1, 1, kUni, fSpecial}},
+      {"brx", {Op::Brx, 0, 2, 2, kUni, fSpecial}},
+      {"call", {Op::Call, 0, 0, 0, kUni, fSpecial}},
+      {"ret", {Op::Ret, 0, 0, 0, kUni, 0}},
+      {"exit", {Op::Exit, 0, 0, 0, 0, 0}},
+      {"trap", {Op::Trap, 0, 0, 0, 0, 0}},
+      {"brkpt", {Op::Brkpt, 0, 0, 0, 0, 0}},
+      {"bar", {Op::Bar, 0, 1, 3, kType, fSpecial}},
+      {"barrier", {Op::Bar, 0, 1, 3, kType, fSpecial}},
+      {"membar", {Op::Membar, 0, 0, 0, 0, 0}},
+      {"fence", {Op::Fence, 0, 0, 0, kSem | kScope, 0}},
+      {"atom", {Op::Atom, 1, 2, 3, kMem, fAddr0}},
+      {"red", {Op::Red, 0, 2, 2, kMem, fAddr0}},
+      {"shfl", {Op::Shfl, 1, 4, 4, kType, fDual}},
+      {"vote", {Op::Vote, 1, 2, 2, kType, 0}},
+      {"match", {Op::Match, 1, 2, 2, kType, fDual}},
+      {"activemask", {Op::Activemask, 1, 0, 0, kType, 0}},
+      {"redux", {Op::Redux, 1, 2, 2, kType, 0}},
+      {"nanosleep", {Op::Nanosleep, 0, 1, 1, kType, 0}},
+      {"pmevent", {Op::Pmevent, 0, 1, 1, 0, 0}},
+  };
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser state
+// ---------------------------------------------------------------------------------------------
+
+// A pending use of a label inside a function: resolved when the { } scope that defines the
+// label closes (labels are block-scoped in PTX, so two inline-asm blocks may both use "DONE").
+struct LabelRef {
+  enum Kind : uint8_t { InstrOperand, TableEntry, TableRef } kind;
+  std::string_view name;
+  uint32_t line;
+  uint32_t a, b;  // Operand/TableRef: instr, src index; TableEntry: table, entry
+};
+struct LabelDef {
+  bool is_table;
+  uint32_t value;  // instruction index or branch table index
+};
+
+// One { } scope of a function body (the outermost holds the function's parameters).
+struct NameScope {
+  std::unordered_map<std::string_view, uint32_t> regs;  // single names
+  std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> ranges;  // %r<N>: base, N
+  std::unordered_map<std::string_view, uint32_t> syms;
+  std::unordered_map<std::string_view, LabelDef> labels;
+  std::unordered_set<std::string_view> protos;  // .callprototype / .calltargets names
+  std::vector<LabelRef> pending;
+  uint32_t open_line = 0;
+};
+
+// The .loc state: file numbers as written in .file (mapped to Module::files at the end).
+struct Loc {
+  uint32_t file = 0, line = 0, col = 0, ufile = 0, uline = 0;
+};
+
+// An operand as parsed, before it is placed in dst/src.
+struct POp {
+  Operand op;
+  Operand second;  // "a|b": b
+  bool has_second = false;
+  Lit lit = Lit::Int;
+  uint32_t line = 0;
+  std::string_view label;  // Label operands: the name, resolved when its scope closes
+};
+
+uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& origin) : text_(text) { m_.origin = origin; }
+
+  Module run();
+
+  // Location of the failure, for the error message.
+  Loc loc() const { return loc_; }
+  bool have_unsupported() const { return unsupported_count_ > 0; }
+  const Fail& first_unsupported() const { return first_unsupported_; }
+  Loc first_unsupported_loc() const { return first_unsupported_loc_; }
+  uint32_t unsupported_count() const { return unsupported_count_; }
+
+ private:
+  // ---- tokens ----
+  const Token& peek(size_t k = 0) const {
+    size_t i = pos_ + k;
+    return i < toks_.size() ? toks_[i] : toks_.back();
+  }
+  const Token& next() {
+    const Token& t = toks_[pos_];
+    if (t.kind != Tok::End) ++pos_;
+    return t;
+  }
+  bool accept(char c) {
+    if (peek().is(c)) { ++pos_; return true; }
+    return false;
+  }
+  bool accept_word(std::string_view w) {
+    if (peek().is(w)) { ++pos_; return true; }
+    return false;
+  }
+  [[noreturn]] void fail(const Token& t, const std::string& msg) const {
+    if (t.kind == Tok::End) throw Fail{t.line, "unexpected end of input (truncated PTX?): " + msg};
+    throw Fail{t.line, msg};
+  }
+  [[noreturn]] void fail_at(uint32_t line, const std::string& msg) const { throw Fail{line, msg}; }
+  static std::string show(const Token& t) {
+    if (t.kind == Tok::End) return "end of input";
+    return "'" + std::string(t.text.substr(0, 60)) + "'";
+  }
+  void expect(char c, const char* where) {
+    if (!accept(c)) fail(peek(), std::string("expected '") + c + "' " + where + ", found " + show(peek()));
+  }
+  std::string_view expect_word(const char* what) {
+    const Token& t = peek();
+    if (t.kind != Tok::Word) fail(t, std::string("expected ") + what + ", found " + show(t));
+    return next().text;
+  }
+  uint64_t expect_uint(const char* what) {
+    const Token& t = peek();
+    uint64_t v;
+    if (t.kind != Tok::Number || !parse_uint(t.text, v))
+      fail(t, std::string("expected ") + what + ", found " + show(t));
+    next();
+    return v;
+  }
+  void skip_to_semicolon() {
+    while (peek().kind != Tok::End && !peek().is(';')) next();
+    expect(';', "to end the statement");
+  }
+
+  // ---- module level ----
+  void parse_version();
+  void parse_file_directive();
+  void skip_braced_section();
+  void parse_function(bool is_entry, bool visible, bool is_extern);
+  uint32_t parse_param_decl(int32_t function, std::string_view* name_out = nullptr);
+  void parse_perf_directives(Function& fn);
+  void parse_variable(Space space, bool visible, bool is_extern, int32_t function);
+  void parse_initializer(Symbol& sym, uint64_t elem_size, bool sized, uint32_t line);
+  void parse_init_list(Symbol& sym, uint64_t elem_size, uint64_t& cursor, int depth);
+  void parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& cursor);
+  void place_symbol(uint32_t index);
+
+  // ---- function bodies ----
+  void parse_body(uint32_t fidx, const std::vector<std::pair<std::string_view, uint32_t>>& params);
+  void close_scope();
+  void parse_reg_decl();
+  void parse_loc();
+  void parse_label(std::string_view name, uint32_t line);
+  void parse_instruction();
+  void parse_operands(std::vector<POp>& out, bool label_operands);
+  POp parse_operand(bool label_operand);
+  Operand resolve_value(std::string_view name, uint32_t line);
+  bool lookup_reg(std::string_view name, uint32_t& reg) const;
+  uint32_t expect_reg_name(const Token& t);
+  void add_label_ref(LabelRef::Kind k, std::string_view name, uint32_t line, uint32_t a, uint32_t b);
+  void parse_call(Instr& in);
+  bool parse_bar(Instr& in, const std::vector<std::string_view>& mods, std::string_view base);
+  void place_operands(Instr& in, const OpDesc& d, std::vector<POp>& ops, const Token& optok);
+  void record_unsupported(uint32_t line, const std::string& msg);
+
+  // ---- end of module ----
+  void resolve_files();
+
+  std::string_view text_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  Module m_;
+
+  std::unordered_map<std::string_view, uint32_t> module_syms_;
+  std::unordered_map<std::string_view, uint32_t> funcs_;
+  std::vector<bool> defined_;  // per function: has a body
+  std::vector<std::pair<uint32_t, std::string>> file_dirs_;  // .file N "path"
+
+  // current function
+  Function* fn_ = nullptr;
+  uint32_t fidx_ = 0;
+  std::vector<NameScope> scopes_;
+  uint64_t frame_cursor_ = 0;  // next free byte of the param frame (callseq params)
+  Loc loc_;
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> loc_user_;  // (f,l,c) -> user
+
+  uint32_t unsupported_count_ = 0;
+  Fail first_unsupported_{0, ""};
+  Loc first_unsupported_loc_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Module level
+// ---------------------------------------------------------------------------------------------
+
+Module Parser::run() {
+  toks_ = tokenize(text_);
+  if (toks_.size() == 1) fail_at(0, "empty PTX input");
+  while (peek().kind != Tok::End) {
+    const Token& t = peek();
+    if (t.kind != Tok::Word) fail(t, "unexpected " + show(t) + " at module scope");
+    std::string_view w = t.text;
+    if (w == ".version") { next(); parse_version(); continue; }
+    if (w == ".target") {
+      next();
+      m_.target = std::string(expect_word("a target name"));
+      while (accept(',')) expect_word("a target option");
+      continue;
+    }
+    if (w == ".address_size") {
+      next();
+      uint64_t a = expect_uint("an address size");
+      if (a != 64 && a != 32) fail(t, "unsupported .address_size " + std::to_string(a));
+      m_.address_size = static_cast<uint32_t>(a);
+      continue;
+    }
+    if (w == ".file") { next(); parse_file_directive(); continue; }
+    if (w == ".section") { next(); skip_braced_section(); continue; }
+    if (w == ".pragma") { next(); skip_to_semicolon(); continue; }
+    bool visible = false, is_extern = false;
+    for (;;) {
+      if (accept_word(".visible")) visible = true;
+      else if (accept_word(".extern")) is_extern = true;
+      else if (accept_word(".weak") || accept_word(".common")) visible = true;
+      else break;
+    }
+    const Token& d = peek();
+    if (d.is(".entry") || d.is(".func")) {
+      next();
+      parse_function(d.text == ".entry", visible, is_extern);
+      continue;
+    }
+    Space sp;
+    if (d.kind == Tok::Word && d.text.size() > 1 && d.text[0] == '.' &&
+        word_space(d.text.substr(1), sp) && sp != Space::Param && sp != Space::Local) {
+      next();
+      parse_variable(sp, visible, is_extern, -1);
+      continue;
+    }
+    fail(d, "unexpected " + show(d) + " at module scope");
+  }
+  if (m_.version_major == 0 && m_.functions.empty() && m_.symbols.empty())
+    fail_at(0, "no PTX found (missing .version directive)");
+  for (uint32_t i = 0; i < m_.functions.size(); ++i)
+    if (defined_[i]) build_cfg(m_.functions[i]);
+  resolve_files();
+  return std::move(m_);
+}
+
+void Parser::parse_version() {
+  const Token& t = next();
+  std::string_view v = t.text;
+  size_t dot = v.find('.');
+  uint64_t a, b = 0;
+  if (t.kind != Tok::Number || !parse_uint(v.substr(0, dot), a) ||
+      (dot != std::string_view::npos && !parse_uint(v.substr(dot + 1), b)))
+    fail(t, "bad .version " + show(t));
+  if (a < 6 || a > 9) fail(t, "unsupported PTX ISA version " + std::string(v) + " (7.x-9.x expected)");
+  m_.version_major = static_cast<uint32_t>(a);
+  m_.version_minor = static_cast<uint32_t>(b);
+}
+
+void Parser::parse_file_directive() {
+  uint64_t id = expect_uint("a file number");
+  const Token& s = peek();
+  if (s.kind != Tok::String) fail(s, "expected a file name string after .file");
+  next();
+  if (id > 0xfffe) fail(s, "file number too large");
+  std::string path(s.text.substr(1, s.text.size() - 2));
+  // Optional timestamp and size.
+  while (accept(',')) expect_uint("a .file timestamp or size");
+  file_dirs_.push_back({static_cast<uint32_t>(id), std::move(path)});
+}
+
+// .section name { ... }: DWARF data, skipped by brace matching.
+void Parser::skip_braced_section() {
+  expect_word("a section name");
+  const Token& open = peek();
+  expect('{', "to open the section");
+  int depth = 1;
+  while (depth > 0) {
+    const Token& t = next();
+    if (t.kind == Tok::End) fail(t, "section opened at line " + std::to_string(open.line) + " is not closed");
+    if (t.is('{')) ++depth;
+    else if (t.is('}')) --depth;
+  }
+}
+
+// Function-scope and module-scope variables are all Symbols; this gives each its offset in
+// the address space that the parser lays out (shared, local); globals and constants are placed
+// by the loader.
+void Parser::place_symbol(uint32_t index) {
+  Symbol& s = m_.symbols[index];
+  if (s.space == Space::Shared && !s.is_dynamic_shared && !(s.is_extern && s.size == 0)) {
+    s.offset = align_up(m_.static_shared_bytes, s.align);
+    m_.static_shared_bytes = s.offset + s.size;
+  } else if (s.space == Space::Local && fn_) {
+    s.offset = align_up(fn_->local_bytes, s.align);
+    fn_->local_bytes = s.offset + s.size;
+    fn_->local_align = std::max(fn_->local_align, s.align);
+  }
+}
+
+// [.align N] [.v2|.v4] [.attribute(...)] .type name[dims] [= init] (, name...)* ;
+void Parser::parse_variable(Space space, bool visible, bool is_extern, int32_t function) {
+  uint64_t align = 0, vec = 1;
+  Type type = Type::None;
+  while (type == Type::None) {
+    const Token& t = peek();
+    if (t.is(".align")) {
+      next();
+      align = expect_uint("an alignment");
+      if (align == 0 || (align & (align - 1)) || align > 4096) fail(t, "bad alignment " + std::to_string(align));
+    } else if (t.is(".v2") || t.is(".v4") || t.is(".v8")) {
+      next();
+      vec = t.text[2] - '0';
+    } else if (t.is(".attribute")) {
+      next();
+      expect('(', "after .attribute");
+      while (!peek().is(')') && peek().kind != Tok::End) next();
+      expect(')', "to close .attribute");
+    } else if (t.is(".ptr")) {
+      next();
+    } else if (t.kind == Tok::Word && t.text.size() > 1 && t.text[0] == '.' && word_type(t.text.substr(1), type)) {
+      next();
+      if (type == Type::Pred) fail(t, "variables of type .pred are not supported");
+    } else if (t.is(".texref") || t.is(".surfref") || t.is(".samplerref")) {
+      fail(t, "unsupported variable type " + show(t));
+    } else {
+      fail(t, "expected a variable type, found " + show(t));
+    }
+  }
+  const uint64_t elem = type_size(type) * vec;
+  if (align == 0) align = elem;
+  for (;;) {
+    const Token& nt = peek();
+    std::string_view name = expect_word("a variable name");
+    if (name[0] == '.' || name[0] == '%') fail(nt, "bad variable name " + show(nt));
+    uint64_t count = 1;
+    bool sized = true;
+    while (accept('[')) {
+      if (accept(']')) { sized = false; count = 0; continue; }
+      uint64_t d = expect_uint("an array size");
+      expect(']', "to close the array size");
+      if (d != 0 && count > kMaxVariableBytes / d) fail(nt, "array too large");
+      count *= d;
+    }
+    if (count > kMaxVariableBytes / (elem ? elem : 1)) fail(nt, "variable too large");
+    Symbol s;
+    s.name = std::string(name);
+    s.space = space;
+    s.type = type;
+    s.align = static_cast<uint32_t>(align);
+    s.size = count * elem;
+    s.is_extern = is_extern;
+    s.visible = visible;
+    s.function = function;
+    s.decl_line = nt.line;
+    if (space == Space::Shared && is_extern && !sized) s.is_dynamic_shared = true;
+    if (accept('=')) parse_initializer(s, type_size(type), sized, nt.line);
+
+    uint32_t index = static_cast<uint32_t>(m_.symbols.size());
+    if (function < 0) {
+      auto [it, fresh] = module_syms_.emplace(name, index);
+      if (!fresh) {
+        // A repeated declaration (.extern then definition): keep one symbol.
+        Symbol& old = m_.symbols[it->second];
+        if (old.space != space) fail(nt, "'" + s.name + "' redeclared in a different state space");
+        if (old.is_extern && !is_extern) { s.offset = old.offset; old = std::move(s); }
+        if (!accept(',')) break;
+        continue;
+      }
+    } else {
+      auto [it, fresh] = scopes_.back().syms.emplace(name, index);
+      if (!fresh) fail(nt, "'" + s.name + "' redeclared in the same scope");
+    }
+    m_.symbols.push_back(std::move(s));
+    place_symbol(index);
+    if (!accept(',')) break;
+  }
+  expect(';', "after the variable declaration");
+}
+
+void Parser::parse_initializer(Symbol& sym, uint64_t elem_size, bool sized, uint32_t line) {
+  if (sym.space != Space::Global && sym.space != Space::Const)
+    fail_at(line, "initializers are only supported for .global and .const variables");
+  if (sized && sym.size > kMaxInitializedBytes) fail_at(line, "initialized variable too large");
+  if (elem_size == 0) fail_at(line, "bad initializer type");
+  uint64_t cursor = 0;
+  if (peek().is('{')) parse_init_list(sym, elem_size, cursor, 0);
+  else parse_init_element(sym, elem_size, cursor);
+  if (!sized) sym.size = cursor;                    // name[] = {...}
+  if (cursor > sym.size) fail_at(line, "too many initializers for '" + sym.name + "'");
+  sym.init.resize(sym.size, 0);                     // the rest is zero, as in C
+}
+
+void Parser::parse_init_list(Symbol& sym, uint64_t elem_size, uint64_t& cursor, int depth) {
+  const Token& open = peek();
+  if (depth >= kMaxInitDepth) fail(open, "initializer nested too deeply");
+  expect('{', "to open the initializer");
+  if (accept('}')) return;
+  do {
+    if (peek().is('{')) parse_init_list(sym, elem_size, cursor, depth + 1);
+    else parse_init_element(sym, elem_size, cursor);
+  } while (accept(','));
+  expect('}', "to close the initializer");
+}
+
+// One scalar: [-]number, name, name+off, generic(name[+off]).
+void Parser::parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& cursor) {
+  const Token& t = peek();
+  if (cursor + elem_size > kMaxInitializedBytes) fail(t, "initializer too large");
+  const uint64_t at = cursor;
+  cursor += elem_size;
+  if (sym.init.size() < cursor) sym.init.resize(cursor, 0);
+  if (t.kind == Tok::Word) {
+    bool generic = false;
+    if (t.is("generic")) {
+      next();
+      expect('(', "after generic");
+      generic = true;
+    }
+    const Token& nt = peek();
+    std::string_view name = expect_word("a variable or function name");
+    int64_t addend = 0;
+    if (peek().is('+') || peek().is('-')) {
+      bool neg = next().text[0] == '-';
+      uint64_t v = expect_uint("an address offset");
+      addend = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    }
+    if (generic) expect(')', "to close generic(");
+    Symbol::AddrInit ai{at, 0, addend, generic};
+    if (auto it = module_syms_.find(name); it != module_syms_.end()) ai.symbol = it->second;
+    else if (auto f = funcs_.find(name); f != funcs_.end()) { ai.symbol = f->second; ai.function = true; }
+    else fail(nt, "initializer names undeclared '" + std::string(name) + "'");
+    if (elem_size != 8 && elem_size != 4) fail(nt, "address initializer in a variable of " + std::to_string(elem_size) + "-byte elements");
+    sym.addr_inits.push_back(ai);
+    return;
+  }
+  bool neg = accept('-');
+  const Token& nt = peek();
+  uint64_t bits;
+  Lit lit;
+  if (nt.kind != Tok::Number || !parse_number(nt.text, bits, lit)) fail(nt, "bad initializer value " + show(nt));
+  next();
+  const bool is_float = type_is_float(sym.type);
+  if (is_float && sym.type == Type::F32) {
+    if (lit == Lit::F64 || lit == Lit::Dec) bits = f64_bits_to_f32_bits(bits);
+    if (neg) bits ^= 0x80000000u;
+  } else if (is_float && sym.type == Type::F64) {
+    if (lit == Lit::F32) bits = f32_bits_to_f64_bits(bits);
+    if (lit == Lit::Int) { double d = static_cast<double>(bits); std::memcpy(&bits, &d, 8); }
+    if (neg) bits ^= 0x8000000000000000ull;
+  } else {
+    if (lit == Lit::Dec) fail(nt, "floating-point initializer for an integer variable");
+    if (neg) bits = ~bits + 1;
+  }
+  for (uint64_t k = 0; k < elem_size && k < 8; ++k) sym.init[at + k] = static_cast<uint8_t>(bits >> (8 * k));
+}
+
+// .param [.align N] [.ptr [.space] [.align N]] .type name[dims]
+uint32_t Parser::parse_param_decl(int32_t function, std::string_view* name_out) {
+  const Token& t = peek();
+  if (t.is(".reg")) fail(t, ".reg parameters are not supported (only the .param ABI that nvcc uses)");
+  if (!accept_word(".param")) fail(t, "expected .param, found " + show(t));
+  uint64_t align = 0;
+  Type type = Type::None;
+  while (type == Type::None) {
+    const Token& a = peek();
+    Space ignored;
+    if (a.is(".align")) {
+      next();
+      uint64_t v = expect_uint("an alignment");
+      if (v == 0 || (v & (v - 1)) || v > 4096) fail(a, "bad alignment");
+      if (align == 0) align = v;  // .ptr's .align describes the pointee: first one wins
+    } else if (a.is(".ptr")) {
+      next();
+    } else if (a.kind == Tok::Word && a.text.size() > 1 && a.text[0] == '.' && word_space(a.text.substr(1), ignored)) {
+      next();
+    } else if (a.kind == Tok::Word && a.text.size() > 1 && a.text[0] == '.' && word_type(a.text.substr(1), type)) {
+      next();
+    } else {
+      fail(a, "expected a parameter type, found " + show(a));
+    }
+  }
+  const Token& nt = peek();
+  std::string_view name = expect_word("a parameter name");
+  if (name_out) *name_out = name;
+  uint64_t count = 1;
+  while (accept('[')) {
+    uint64_t d = expect_uint("an array size");
+    expect(']', "to close the array size");
+    if (d == 0 || count > (1u << 20) / d) fail(nt, "bad parameter array size");
+    count *= d;
+  }
+  Symbol s;
+  s.name = std::string(name);
+  s.space = Space::Param;
+  s.type = type;
+  s.size = count * type_size(type);
+  s.align = static_cast<uint32_t>(align ? align : std::max(1u, type_size(type)));
+  s.function = function;
+  s.decl_line = nt.line;
+  m_.symbols.push_back(std::move(s));
+  return static_cast<uint32_t>(m_.symbols.size() - 1);
+}
+
+void Parser::parse_perf_directives(Function& fn) {
+  for (;;) {
+    const Token& t = peek();
+    if (t.is(".maxntid") || t.is(".reqntid")) {
+      next();
+      uint32_t* dst = t.text == ".maxntid" ? fn.maxntid : fn.reqntid;
+      dst[0] = dst[1] = dst[2] = 1;
+      for (int k = 0; k < 3; ++k) {
+        uint64_t v = expect_uint("a thread count");
+        if (v > 0xffffffffu) fail(t, "thread count too large");
+        dst[k] = static_cast<uint32_t>(v);
+        if (!accept(',')) break;
+      }
+    } else if (t.is(".minnctapersm") || t.is(".maxnctapersm") || t.is(".maxnreg")) {
+      next();
+      uint64_t v = expect_uint("a number");
+      if (t.text == ".maxnreg") fn.maxnreg = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
+      else if (t.text == ".minnctapersm") fn.minnctapersm = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
+    } else if (t.is(".reqnctapercluster") || t.is(".maxclusterrank")) {
+      next();
+      do expect_uint("a number"); while (accept(','));
+    } else if (t.is(".explicitcluster") || t.is(".noreturn")) {
+      next();
+      if (t.text == ".noreturn") fn.noreturn = true;
+    } else if (t.is(".pragma")) {
+      next();
+      skip_to_semicolon();
+    } else {
+      return;
+    }
+  }
+}
+
+// .entry name (params) ... { body } | ;      .func [(rets)] name [(params)] ... { body } | ;
+void Parser::parse_function(bool is_entry, bool visible, bool is_extern) {
+  const uint32_t decl_line = toks_[pos_ - 1].line;
+  Function fn;
+  fn.is_entry = is_entry;
+  fn.visible = visible;
+  fn.is_extern = is_extern;
+  fn.decl_line = decl_line;
+
+  // The function's index is known up front so parameters can name their owner; the return
+  // parameters come before the name, so they are parsed after it.
+  uint32_t fidx;
+  std::vector<uint32_t> rets, params;
+  size_t rets_start = 0;
+  bool has_rets = false;
+  if (!is_entry && peek().is('(')) { has_rets = true; rets_start = pos_; }
+  // Skip the return list to find the name first (parameters are parsed after the index is set).
+  if (has_rets) {
+    int depth = 0;
+    do {
+      const Token& t = next();
+      if (t.kind == Tok::End) fail(t, "unterminated return parameter list");
+      if (t.is('(')) ++depth;
+      else if (t.is(')')) --depth;
+    } while (depth > 0);
+  }
+  const Token& nt = peek();
+  std::string_view name = expect_word("a function name");
+  if (name[0] == '.' || name[0] == '%') fail(nt, "bad function name " + show(nt));
+  auto it = funcs_.find(name);
+  const bool redeclared = it != funcs_.end();
+  if (redeclared) {
+    fidx = it->second;
+  } else {
+    fidx = static_cast<uint32_t>(m_.functions.size());
+    fn.name = std::string(name);
+    m_.functions.push_back(std::move(fn));
+    defined_.push_back(false);
+    funcs_.emplace(name, fidx);
+  }
+  const size_t after_name = pos_;
+  std::vector<std::string_view> views;  // names as written here, in rets-then-params order
+  auto parse_list = [&](std::vector<uint32_t>& out) {
+    expect('(', "to open the parameter list");
+    if (!accept(')')) {
+      do {
+        std::string_view v;
+        out.push_back(parse_param_decl(static_cast<int32_t>(fidx), &v));
+        views.push_back(v);
+      } while (accept(','));
+      expect(')', "to close the parameter list");
+    }
+  };
+  if (has_rets) {
+    pos_ = rets_start;
+    parse_list(rets);
+    pos_ = after_name;
+  }
+  if (peek().is('(')) parse_list(params);
+  if (rets.size() > 1) fail(nt, "functions with more than one return parameter are not supported");
+
+  Function& f = m_.functions[fidx];
+  if (redeclared) {
+    if (f.is_entry != is_entry) fail(nt, "'" + f.name + "' redeclared as a different kind of function");
+    if (f.params.size() != params.size() || f.rets.size() != rets.size())
+      fail(nt, "'" + f.name + "' redeclared with different parameters");
+    // Keep the first declaration's symbols (callers may already refer to them) but take the new
+    // names and layout: drop the fresh ones just appended.
+    for (size_t k = 0; k < params.size(); ++k) m_.symbols[f.params[k]] = m_.symbols[params[k]];
+    for (size_t k = 0; k < rets.size(); ++k) m_.symbols[f.rets[k]] = m_.symbols[rets[k]];
+    m_.symbols.resize(m_.symbols.size() - params.size() - rets.size());
+    f.visible = f.visible || visible;
+    f.is_extern = f.is_extern && is_extern;
+  } else {
+    f.params = params;
+    f.rets = rets;
+  }
+  // Layout of the function's own parameters: rets then params, each aligned.
+  uint64_t off = 0;
+  for (uint32_t s : f.rets) { off = align_up(off, m_.symbols[s].align); m_.symbols[s].offset = off; off += m_.symbols[s].size; }
+  for (uint32_t s : f.params) { off = align_up(off, m_.symbols[s].align); m_.symbols[s].offset = off; off += m_.symbols[s].size; }
+  f.own_param_bytes = off;
+  f.param_bytes = off;
+
+  parse_perf_directives(f);
+  if (accept(';')) return;  // declaration only
+  if (!peek().is('{')) fail(peek(), "expected '{' or ';' after the declaration of '" + f.name + "', found " + show(peek()));
+  if (defined_[fidx]) fail(nt, "redefinition of '" + f.name + "'");
+  defined_[fidx] = true;
+  f.is_extern = false;
+  f.decl_line = nt.line;
+  std::vector<std::pair<std::string_view, uint32_t>> named;
+  for (size_t k = 0; k < f.rets.size(); ++k) named.push_back({views[k], f.rets[k]});
+  for (size_t k = 0; k < f.params.size(); ++k) named.push_back({views[f.rets.size() + k], f.params[k]});
+  parse_body(fidx, named);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Function bodies
+// ---------------------------------------------------------------------------------------------
+
+void Parser::parse_body(uint32_t fidx, const std::vector<std::pair<std::string_view, uint32_t>>& params) {
+  fidx_ = fidx;
+  fn_ = &m_.functions[fidx];
+  loc_ = Loc{};
+  loc_user_.clear();
+  frame_cursor_ = fn_->param_bytes;
+  scopes_.clear();
+  scopes_.emplace_back();
+  scopes_.back().open_line = peek().line;
+  for (auto& [name, s] : params)
+    if (!scopes_.back().syms.emplace(name, s).second) fail_at(m_.symbols[s].decl_line, "duplicate parameter '" + std::string(name) + "'");
+  expect('{', "to open the function body");
+
+  while (!scopes_.empty()) {
+    const Token& t = peek();
+    if (t.kind == Tok::End)
+      fail(t, "body of '" + fn_->name + "' opened at line " + std::to_string(scopes_.front().open_line) + " is not closed");
+    if (t.is('{')) {
+      next();
+      scopes_.emplace_back();
+      scopes_.back().open_line = t.line;
+      continue;
+    }
+    if (t.is('}')) { next(); close_scope(); continue; }
+    if (t.is('@')) { parse_instruction(); continue; }
+    if (t.kind != Tok::Word) fail(t, "unexpected " + show(t) + " in the body of '" + fn_->name + "'");
+    if (peek(1).is(':')) {
+      std::string_view name = next().text;
+      next();
+      parse_label(name, t.line);
+      continue;
+    }
+    std::string_view w = t.text;
+    if (w[0] != '.') { parse_instruction(); continue; }
+    next();
+    Space sp;
+    if (w == ".reg") parse_reg_decl();
+    else if (w == ".loc") parse_loc();
+    else if (w == ".pragma") skip_to_semicolon();
+    else if (w == ".param") {
+      // A call-sequence parameter: laid out in this function's param frame.
+      --pos_;
+      std::string_view pname;
+      uint32_t s = parse_param_decl(static_cast<int32_t>(fidx_), &pname);
+      expect(';', "after the .param declaration");
+      Symbol& sym = m_.symbols[s];
+      if (!scopes_.back().syms.emplace(pname, s).second)
+        fail(t, "'" + sym.name + "' redeclared in the same scope");
+      sym.offset = align_up(frame_cursor_, sym.align);
+      frame_cursor_ = sym.offset + sym.size;
+      fn_->param_bytes = frame_cursor_;
+    } else if (word_space(w.substr(1), sp) && sp != Space::Param) {
+      parse_variable(sp, false, false, static_cast<int32_t>(fidx_));
+    } else if (w == ".section") {
+      fail(t, ".section inside a function body");
+    } else {
+      fail(t, "unsupported directive " + show(t) + " in the body of '" + fn_->name + "'");
+    }
+  }
+  fn_ = nullptr;
+}
+
+// Resolves the labels used in the closing scope that it defines; the rest move outwards.
+void Parser::close_scope() {
+  NameScope& s = scopes_.back();
+  std::vector<LabelRef> up;
+  for (const LabelRef& r : s.pending) {
+    auto it = s.labels.find(r.name);
+    if (it == s.labels.end()) { up.push_back(r); continue; }
+    const LabelDef& d = it->second;
+    const bool want_table = r.kind == LabelRef::TableRef;
+    if (d.is_table != want_table)
+      fail_at(r.line, "label '" + std::string(r.name) + (want_table ? "' is not a .branchtargets list" : "' names a .branchtargets list, not an instruction"));
+    if (r.kind == LabelRef::TableEntry) fn_->branch_tables[r.a][r.b] = d.value;
+    else fn_->code[r.a].src[r.b].imm = d.value;
+  }
+  scopes_.pop_back();
+  if (scopes_.empty()) {
+    if (!up.empty()) fail_at(up.front().line, "unknown label '" + std::string(up.front().name) + "'");
+    return;
+  }
+  auto& outer = scopes_.back().pending;
+  outer.insert(outer.end(), up.begin(), up.end());
+}
+
+void Parser::add_label_ref(LabelRef::Kind k, std::string_view name, uint32_t line, uint32_t a, uint32_t b) {
+  scopes_.back().pending.push_back(LabelRef{k, name, line, a, b});
+}
+
+// name: — an instruction label, or the name of a .callprototype/.calltargets/.branchtargets.
+void Parser::parse_label(std::string_view name, uint32_t line) {
+  NameScope& s = scopes_.back();
+  const Token& t = peek();
+  if (t.is(".callprototype") || t.is(".calltargets")) {
+    next();
+    s.protos.insert(name);
+    skip_to_semicolon();
+    return;
+  }
+  if (s.labels.count(name)) fail_at(line, "label '" + std::string(name) + "' defined twice");
+  if (t.is(".branchtargets")) {
+    next();
+    uint32_t table = static_cast<uint32_t>(fn_->branch_tables.size());
+    fn_->branch_tables.emplace_back();
+    s.labels[name] = LabelDef{true, table};
+    do {
+      const Token& lt = peek();
+      std::string_view target = expect_word("a label");
+      uint32_t entry = static_cast<uint32_t>(fn_->branch_tables[table].size());
+      fn_->branch_tables[table].push_back(0);
+      add_label_ref(LabelRef::TableEntry, target, lt.line, table, entry);
+    } while (accept(','));
+    expect(';', "after .branchtargets");
+    return;
+  }
+  s.labels[name] = LabelDef{false, static_cast<uint32_t>(fn_->code.size())};
+}
+
+// .reg [.type] name<N> | name, ... ;
+void Parser::parse_reg_decl() {
+  const Token& tt = peek();
+  Type type;
+  if (tt.is(".v2") || tt.is(".v4")) fail(tt, "vector registers are not supported");
+  if (tt.kind != Tok::Word || tt.text.size() < 2 || tt.text[0] != '.' || !word_type(tt.text.substr(1), type))
+    fail(tt, "expected a register type, found " + show(tt));
+  next();
+  NameScope& s = scopes_.back();
+  do {
+    const Token& nt = peek();
+    std::string_view name = expect_word("a register name");
+    if (name[0] == '.') fail(nt, "bad register name " + show(nt));
+    if (s.regs.count(name) || s.ranges.count(name) || s.syms.count(name))
+      fail(nt, "'" + std::string(name) + "' redeclared in the same scope");
+    if (accept('<')) {
+      uint64_t n = expect_uint("a register count");
+      expect('>', "to close the register range");
+      if (n > kMaxRegRange || fn_->regs.size() + n > kMaxRegsPerFunction) fail(nt, "too many registers");
+      uint32_t base = static_cast<uint32_t>(fn_->regs.size());
+      s.ranges.emplace(name, std::make_pair(base, static_cast<uint32_t>(n)));
+      for (uint64_t k = 0; k < n; ++k) fn_->regs.push_back({std::string(name) + std::to_string(k), type});
+    } else {
+      if (fn_->regs.size() + 1 > kMaxRegsPerFunction) fail(nt, "too many registers");
+      s.regs.emplace(name, static_cast<uint32_t>(fn_->regs.size()));
+      fn_->regs.push_back({std::string(name), type});
+    }
+  } while (accept(','));
+  expect(';', "after the register declaration");
+}
+
+// .loc file line col [, function_name label[+off]] [, inlined_at file line col]
+// The user's line: for an inlined .loc, the user line of the location it was inlined at. nvcc
+// writes the .loc of each enclosing call site just before (outermost first), so the most
+// recent .loc with that (file,line,col) carries the right user line.
+void Parser::parse_loc() {
+  const Token& t = peek();
+  uint64_t f = expect_uint("a .loc file number");
+  uint64_t l = expect_uint("a .loc line");
+  uint64_t c = expect_uint("a .loc column");
+  if (f > 0xffff || l > 0xffffffffu) fail(t, "bad .loc");
+  c = std::min<uint64_t>(c, 0xffff);
+  Loc n;
+  n.file = static_cast<uint32_t>(f);
+  n.line = static_cast<uint32_t>(l);
+  n.col = static_cast<uint32_t>(c);
+  n.ufile = n.file;
+  n.uline = n.line;
+  while (accept(',')) {
+    const Token& k = peek();
+    if (accept_word("function_name")) {
+      expect_word("a function name label");
+      if (accept('+')) expect_uint("an offset");
+    } else if (accept_word("inlined_at")) {
+      uint64_t f2 = expect_uint("a file number"), l2 = expect_uint("a line"), c2 = expect_uint("a column");
+      if (f2 > 0xffff || l2 > 0xffffffffu) fail(k, "bad inlined_at");
+      uint64_t key = f2 << 48 | (l2 & 0xffffffffu) << 16 | std::min<uint64_t>(c2, 0xffff);
+      auto it = loc_user_.find(key);
+      if (it != loc_user_.end()) { n.ufile = it->second.first; n.uline = it->second.second; }
+      else { n.ufile = static_cast<uint32_t>(f2); n.uline = static_cast<uint32_t>(l2); }
+    } else {
+      fail(k, "unexpected " + show(k) + " in .loc");
+    }
+  }
+  loc_ = n;
+  loc_user_[uint64_t(n.file) << 48 | uint64_t(n.line) << 16 | n.col] = {n.ufile, n.uline};
+}
+
+bool Parser::lookup_reg(std::string_view name, uint32_t& reg) const {
+  for (size_t k = scopes_.size(); k-- > 0;) {
+    const NameScope& s = scopes_[k];
+    if (auto it = s.regs.find(name); it != s.regs.end()) { reg = it->second; return true; }
+    if (s.ranges.empty()) { if (s.syms.count(name)) return false; continue; }
+    // name = prefix + index; try every split inside the trailing digits.
+    size_t d = name.size();
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') --d;
+    for (size_t cut = d; cut < name.size(); ++cut) {
+      std::string_view digits = name.substr(cut);
+      if (digits.size() > 1 && digits[0] == '0') continue;
+      auto it = s.ranges.find(name.substr(0, cut));
+      if (it == s.ranges.end()) continue;
+      uint64_t idx;
+      if (digits.size() <= 9 && parse_uint(digits, idx) && idx < it->second.second) {
+        reg = it->second.first + static_cast<uint32_t>(idx);
+        return true;
+      }
+    }
+    if (s.syms.count(name)) return false;  // shadowed by a variable
+  }
+  return false;
+}
+
+// A name in a value position: register, special register, variable, function, WARP_SZ.
+Operand Parser::resolve_value(std::string_view name, uint32_t line) {
+  Operand o;
+  uint32_t reg;
+  if (lookup_reg(name, reg)) { o.kind = Operand::Kind::Reg; o.reg = reg; return o; }
+  for (size_t k = scopes_.size(); k-- > 0;) {
+    auto it = scopes_[k].syms.find(name);
+    if (it != scopes_[k].syms.end()) { o.kind = Operand::Kind::Symbol; o.symbol = it->second; return o; }
+  }
+  SReg sr;
+  if (name[0] == '%' && word_sreg(name, sr)) { o.kind = Operand::Kind::SpecialReg; o.sreg = sr; return o; }
+  if (auto it = module_syms_.find(name); it != module_syms_.end()) {
+    o.kind = Operand::Kind::Symbol; o.symbol = it->second; return o;
+  }
+  if (auto it = funcs_.find(name); it != funcs_.end()) {
+    o.kind = Operand::Kind::Func; o.imm = it->second; return o;
+  }
+  if (name == "WARP_SZ") { o.kind = Operand::Kind::Imm; o.imm = 32; return o; }
+  if (name[0] == '%') fail_at(line, "undeclared register or unsupported special register '" + std::string(name) + "'");
+  fail_at(line, "undeclared identifier '" + std::string(name) + "'");
+}
+
+uint32_t Parser::expect_reg_name(const Token& t) {
+  if (t.kind != Tok::Word) fail(t, "expected a register, found " + show(t));
+  uint32_t r;
+  if (!lookup_reg(t.text, r)) fail(t, "undeclared register '" + std::string(t.text) + "'");
+  return r;
+}
+
+POp Parser::parse_operand(bool label_operand) {
+  POp p;
+  const Token& t = peek();
+  p.line = t.line;
+  if (t.is('{')) {  // vector {%r1, %r2, _}
+    next();
+    p.op.kind = Operand::Kind::Vector;
+    do {
+      const Token& e = next();
+      if (p.op.count >= 4) fail(e, "vectors of more than 4 elements are not supported");
+      if (e.is("_")) p.op.vec[p.op.count++] = Operand::kNoReg;
+      else p.op.vec[p.op.count++] = expect_reg_name(e);
+    } while (accept(','));
+    expect('}', "to close the vector operand");
+    return p;
+  }
+  if (t.is('[')) {  // [reg|sym|imm [+|- imm]]
+    next();
+    p.op.kind = Operand::Kind::Addr;
+    const Token& b = peek();
+    if (b.kind == Tok::Word) {
+      next();
+      Operand base = resolve_value(b.text, b.line);
+      if (base.kind == Operand::Kind::Reg) p.op.reg = base.reg;
+      else if (base.kind == Operand::Kind::Symbol) p.op.symbol = base.symbol;
+      else fail(b, "bad address base " + show(b));
+      if (peek().is('+') || peek().is('-')) {
+        bool neg = next().text[0] == '-';
+        if (accept('-')) neg = !neg;
+        uint64_t v = expect_uint("an address offset");
+        p.op.imm = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+      }
+    } else {
+      uint64_t v = expect_uint("an address");
+      p.op.imm = static_cast<int64_t>(v);
+    }
+    expect(']', "to close the address");
+    return p;
+  }
+  if (t.is('!')) {  // !%p
+    next();
+    const Token& r = peek();
+    uint32_t reg = expect_reg_name(r);
+    next();
+    if (fn_->regs[reg].type != Type::Pred) fail(r, "'!' applied to a non-predicate register");
+    p.op.kind = Operand::Kind::Reg;
+    p.op.reg = reg;
+    p.op.negate = true;
+    return p;
+  }
+  if (t.is('-') || t.kind == Tok::Number) {
+    bool neg = accept('-');
+    const Token& n = peek();
+    uint64_t bits;
+    if (n.kind != Tok::Number || !parse_number(n.text, bits, p.lit)) fail(n, "bad number " + show(n));
+    next();
+    if (neg) {
+      if (p.lit == Lit::Int) bits = ~bits + 1;
+      else if (p.lit == Lit::F32) bits ^= 0x80000000u;
+      else bits ^= 0x8000000000000000ull;
+    }
+    p.op.kind = Operand::Kind::Imm;
+    p.op.imm = static_cast<int64_t>(bits);
+    return p;
+  }
+  if (t.kind != Tok::Word) fail(t, "expected an operand, found " + show(t));
+  next();
+  if (label_operand) {
+    p.op.kind = Operand::Kind::Label;
+    p.label = t.text;
+    return p;  // the caller records the label reference
+  }
+  p.op = resolve_value(t.text, t.line);
+  if (accept('|')) {  // d|p
+    const Token& r = peek();
+    p.second.kind = Operand::Kind::Reg;
+    p.second.reg = expect_reg_name(r);
+    next();
+    p.has_second = true;
+  } else if (p.op.kind == Operand::Kind::Symbol && (peek().is('+') || peek().is('-'))) {
+    bool neg = next().text[0] == '-';
+    uint64_t v = expect_uint("an offset");
+    p.op.imm = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  }
+  return p;
+}
+
+void Parser::parse_operands(std::vector<POp>& out, bool label_operands) {
+  out.clear();
+  if (peek().is(';')) return;
+  do {
+    if (out.size() >= 8) fail(peek(), "too many operands");
+    out.push_back(parse_operand(label_operands));
+  } while (accept(','));
+}
+
+void Parser::record_unsupported(uint32_t line, const std::string& msg) {
+  if (unsupported_count_++ == 0) {
+    first_unsupported_ = Fail{line, msg};
+    first_unsupported_loc_ = loc_;
+  }
+}
+
+// [@[!]p] opcode[.mods] operands ;
+void Parser::parse_instruction() {
+  Instr in;
+  const Token& first = peek();
+  in.ptx_line = first.line;
+  if (accept('@')) {
+    bool neg = accept('!');
+    const Token& g = peek();
+    in.guard = expect_reg_name(g);
+    next();
+    if (fn_->regs[in.guard].type != Type::Pred) fail(g, "guard '" + std::string(g.text) + "' is not a predicate");
+    in.guard_negated = neg;
+  }
+  const Token& optok = peek();
+  if (optok.kind != Tok::Word || optok.text[0] == '.' || optok.text[0] == '%' || optok.text[0] == '$')
+    fail(optok, "expected an instruction, found " + show(optok));
+  next();
+  // Split "atom.global.cas.b32" into base and modifiers.
+  std::string_view full = optok.text;
+  std::vector<std::string_view> mods;
+  size_t dot = full.find('.');
+  std::string_view base = full.substr(0, dot);
+  while (dot != std::string_view::npos) {
+    size_t nd = full.find('.', dot + 1);
+    mods.push_back(full.substr(dot + 1, nd == std::string_view::npos ? nd : nd - dot - 1));
+    dot = nd;
+  }
+  const auto& table = op_table();
+  auto dit = table.find(base);
+  if (dit == table.end()) {
+    record_unsupported(optok.line, "unsupported instruction '" + std::string(full) + "'");
+    skip_to_semicolon();
+    return;
+  }
+  const OpDesc& d = dit->second;
+  in.op = d.op;
+  in.file = static_cast<uint16_t>(loc_.file);
+  in.line = loc_.line;
+  in.col = static_cast<uint16_t>(loc_.col);
+  in.user_file = static_cast<uint16_t>(loc_.ufile);
+  in.user_line = loc_.uline;
+  if (d.flags & fCarryIn) in.carry_in = true;
+
+  if (d.op == Op::Bar) {
+    if (parse_bar(in, mods, base)) fn_->code.push_back(in);
+    return;
+  }
+
+  // Modifiers: op-specific words first, then the generic categories the op accepts.
+  Type types[3];
+  int ntypes = 0;
+  bool bad = false, skip_rest = false;
+  bool has_sync = false;
+  for (std::string_view w : mods) {
+    if (skip_rest) break;
+    bool ok = true;
+    switch (d.op) {
+      case Op::Ld: ok = w == "nc" ? (in.nc = true) : false; break;
+      case Op::Cvta: ok = w == "to" ? (in.cvta = CvtaDir::FromGeneric, true) : false; break;
+      case Op::Atom: case Op::Red: ok = word_aop(w, in.aop) || (w == "noftz" && (in.noftz = true)); break;
+      case Op::Div: case Op::Rcp: case Op::Sqrt: ok = w == "full" && (in.full = true); break;
+      case Op::Min: case Op::Max: ok = (w == "NaN") && (in.nan = true); break;
+      case Op::Bfind: ok = w == "shiftamt" && (in.shiftamt = true); break;
+      case Op::Brx: ok = w == "idx"; break;
+      case Op::Dp2a: ok = w == "lo" || w == "hi"; if (ok) in.mul = w == "lo" ? MulMode::Lo : MulMode::Hi; break;
+      case Op::Bmsk: case Op::Szext:
+        ok = w == "clamp" || w == "wrap"; in.clamp = in.clamp || w == "clamp"; break;
+      case Op::Shf:
+        if (w == "l") in.shf = ShfMode::LWrap;
+        else if (w == "r") in.shf = ShfMode::RWrap;
+        else if (w == "wrap") {}
+        else if (w == "clamp") in.shf = in.shf == ShfMode::LWrap ? ShfMode::LClamp : ShfMode::RClamp;
+        else ok = false;
+        break;
+      case Op::Prmt: {
+        static const std::unordered_map<std::string_view, PrmtMode> k = {
+            {"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e}, {"rc8", PrmtMode::Rc8},
+            {"ecl", PrmtMode::Ecl}, {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
+        auto it = k.find(w);
+        ok = it != k.end();
+        if (ok) in.prmt = it->second;
+        break;
+      }
+      case Op::Testp: {
+        static const std::unordered_map<std::string_view, TestpMode> k = {
+            {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
+            {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
+            {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
+        auto it = k.find(w);
+        ok = it != k.end();
+        if (ok) in.testp = it->second;
+        break;
+      }
+      case Op::Membar:
+        if (w == "cta") in.scope = Scope::Cta;
+        else if (w == "gl") in.scope = Scope::Gpu;
+        else if (w == "sys") in.scope = Scope::Sys;
+        else if (w == "proxy") { in.proxy = true; skip_rest = true; }
+        else ok = false;
+        break;
+      case Op::Fence:
+        if (w == "proxy" || w == "mbarrier_init") { in.proxy = true; skip_rest = true; }
+        else ok = false;
+        break;
+      case Op::Shfl: {
+        if (w == "sync") has_sync = true;
+        else if (w == "up") in.shfl = ShflMode::Up;
+        else if (w == "down") in.shfl = ShflMode::Down;
+        else if (w == "bfly") in.shfl = ShflMode::Bfly;
+        else if (w == "idx") in.shfl = ShflMode::Idx;
+        else ok = false;
+        break;
+      }
+      case Op::Vote:
+        if (w == "sync") has_sync = true;
+        else if (w == "all") in.vote = VoteMode::All;
+        else if (w == "any") in.vote = VoteMode::Any;
+        else if (w == "uni") in.vote = VoteMode::Uni;
+        else if (w == "ballot") in.vote = VoteMode::Ballot;
+        else ok = false;
+        break;
+      case Op::Match:
+        if (w == "sync") has_sync = true;
+        else if (w == "any") in.match = MatchMode::Any;
+        else if (w == "all") in.match = MatchMode::All;
+        else ok = false;
+        break;
+      case Op::Redux: {
+        static const std::unordered_map<std::string_view, ReduxOp> k = {
+            {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
+            {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
+        if (w == "sync") { has_sync = true; break; }
+        auto it = k.find(w);
+        ok = it != k.end();
+        if (ok) in.redux = it->second;
+        break;
+      }
+      case Op::Setp: case Op::Set:
+        if (in.cmp == Cmp::None) ok = word_cmp(w, in.cmp);
+        else if (w == "and") in.boolop = BoolOp::And;
+        else if (w == "or") in.boolop = BoolOp::Or;
+        else if (w == "xor") in.boolop = BoolOp::Xor;
+        else ok = false;
+        break;
+      default: ok = false; break;
+    }
+    if (ok) continue;
+    const uint32_t c = d.cats;
+    Type ty;
+    Space sp;
+    if ((c & kType) && word_type(w, ty)) {
+      if (ntypes == 3) { bad = true; break; }
+      types[ntypes++] = ty;
+    } else if ((c & kSpace) && word_space(w, sp)) in.space = sp;
+    else if ((c & kSem) && word_sem(w, in.sem)) {}
+    else if ((c & kScope) && word_scope(w, in.scope)) {}
+    else if ((c & kRnd) && word_rnd(w, in.rnd)) {}
+    else if ((c & kFtz) && w == "ftz") in.ftz = true;
+    else if ((c & kSat) && (w == "sat" || w == "satfinite")) in.sat = true;
+    else if ((c & kApprox) && w == "approx") in.approx = true;
+    else if ((c & kRelu) && w == "relu") in.relu = true;
+    else if ((c & kVec) && (w == "v2" || w == "v4" || w == "v8")) in.vec = static_cast<uint8_t>(w[1] - '0');
+    else if ((c & kCache) && word_cache_hint(w)) {}
+    else if ((c & kUni) && w == "uni") in.uni = true;
+    else if ((c & kCc) && w == "cc") in.has_cc = true;
+    else if ((c & kMulMode) && (w == "lo" || w == "hi" || w == "wide"))
+      in.mul = w == "lo" ? MulMode::Lo : w == "hi" ? MulMode::Hi : MulMode::Wide;
+    else { bad = true; break; }
+  }
+  if (bad) {
+    record_unsupported(optok.line, "unsupported instruction '" + std::string(full) + "'");
+    skip_to_semicolon();
+    return;
+  }
+  if ((d.op == Op::Shfl || d.op == Op::Vote || d.op == Op::Match || d.op == Op::Redux) && !has_sync) {
+    record_unsupported(optok.line, "unsupported instruction '" + std::string(full) + "' (only the .sync form is supported)");
+    skip_to_semicolon();
+    return;
+  }
+  if (d.flags & fTypes2) {
+    if (ntypes != 2) fail(optok, "'" + std::string(full) + "' needs two types");
+    in.type = types[0];
+    in.type2 = types[1];
+  } else {
+    if (ntypes > 1) fail(optok, "'" + std::string(full) + "' has more than one type");
+    if (ntypes == 1) in.type = types[0];
+  }
+  if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red ||
+      in.op == Op::Prefetch) {
+    if (in.space == Space::None) in.space = Space::Generic;
+  }
+  if (in.op == Op::Cvta) {
+    if (in.space == Space::None) fail(optok, "cvta needs a state space");
+    if (in.cvta == CvtaDir::None) in.cvta = CvtaDir::ToGeneric;
+  }
+  if (in.op == Op::Isspacep && in.space == Space::None) fail(optok, "isspacep needs a state space");
+  if ((in.op == Op::Atom || in.op == Op::Red) && in.aop == AtomOp::None) fail(optok, "'" + std::string(full) + "' has no operation");
+  if ((in.op == Op::Shfl && in.shfl == ShflMode::None) || (in.op == Op::Vote && in.vote == VoteMode::None) ||
+      (in.op == Op::Match && in.match == MatchMode::None) || (in.op == Op::Redux && in.redux == ReduxOp::None) ||
+      ((in.op == Op::Setp || in.op == Op::Set) && in.cmp == Cmp::None) ||
+      (in.op == Op::Shf && in.shf == ShfMode::None) || (in.op == Op::Testp && in.testp == TestpMode::None) ||
+      (in.op == Op::Membar && in.scope == Scope::None && !in.proxy))
+    fail(optok, "incomplete instruction '" + std::string(full) + "'");
+
+  if (d.op == Op::Call) {
+    parse_call(in);
+    return;
+  }
+  const uint32_t index = static_cast<uint32_t>(fn_->code.size());
+  if (d.op == Op::Bra) {  // bra label;
+    POp target = parse_operand(true);
+    expect(';', "after the branch target");
+    in.nsrc = 1;
+    in.src[0].kind = Operand::Kind::Label;
+    add_label_ref(LabelRef::InstrOperand, target.label, target.line, index, 0);
+    fn_->code.push_back(in);
+    return;
+  }
+  if (d.op == Op::Brx) {  // brx.idx index, table;
+    const Token& it = peek();
+    in.src[0].kind = Operand::Kind::Reg;
+    in.src[0].reg = expect_reg_name(it);
+    next();
+    expect(',', "after the brx index");
+    POp table = parse_operand(true);
+    expect(';', "after the brx table");
+    in.nsrc = 2;
+    in.src[1].kind = Operand::Kind::Imm;
+    add_label_ref(LabelRef::TableRef, table.label, table.line, index, 1);
+    fn_->code.push_back(in);
+    return;
+  }
+  std::vector<POp> ops;
+  parse_operands(ops, false);
+  if (!peek().is(';')) fail(peek(), "expected ';' after '" + std::string(full) + "', found " + show(peek()));
+  next();
+  place_operands(in, d, ops, optok);
+  fn_->code.push_back(in);
+}
+
+// Checks the operand shape and fills dst/src; converts float literals to the operand's type.
+void Parser::place_operands(Instr& in, const OpDesc& d, std::vector<POp>& ops, const Token& optok) {
+  const std::string name(optok.text);
+  size_t nd = d.ndst;
+  if (ops.size() < nd + d.min_src || ops.size() > nd + d.max_src)
+    fail(optok, "wrong number of operands for '" + name + "'");
+  for (size_t k = 0; k < nd; ++k) {
+    const POp& p = ops[k];
+    if (p.op.kind != Operand::Kind::Reg && p.op.kind != Operand::Kind::Vector)
+      fail_at(p.line, "destination of '" + name + "' must be a register");
+    if (p.op.negate) fail_at(p.line, "'!' on a destination");
+    in.dst[0] = p.op;
+    in.ndst = 1;
+    if (p.has_second) {
+      if (!(d.flags & fDual)) fail_at(p.line, "'|' destination not allowed for '" + name + "'");
+      if (in.op == Op::Match && in.match != MatchMode::All) fail_at(p.line, "match.any has no predicate destination");
+      in.dst[1] = p.second;
+      in.ndst = 2;
+    }
+  }
+  for (size_t k = nd; k < ops.size(); ++k) {
+    if (ops[k].has_second) fail_at(ops[k].line, "'|' in a source operand");
+    in.src[in.nsrc++] = ops[k].op;
+  }
+  if ((d.flags & fAddr0) && in.src[0].kind != Operand::Kind::Addr)
+    fail(optok, "'" + name + "' needs an [address] operand");
+  for (size_t k = (d.flags & fAddr0) ? 1 : 0; k < in.nsrc; ++k)
+    if (in.src[k].kind == Operand::Kind::Addr) fail(optok, "unexpected [address] operand in '" + name + "'");
+  if (in.op != Op::Mov && in.op != Op::Ld && in.op != Op::Ldu && in.ndst && in.dst[0].kind == Operand::Kind::Vector &&
+      in.op != Op::Atom)
+    fail(optok, "vector destination not allowed for '" + name + "'");
+  if (in.op == Op::Mov && in.dst[0].kind == Operand::Kind::Vector && in.src[0].kind == Operand::Kind::Vector)
+    fail(optok, "mov between two vectors");
+
+  // Float literals take the type of the operand they feed.
+  for (size_t k = 0; k < in.nsrc; ++k) {
+    Operand& o = in.src[k];
+    if (o.kind != Operand::Kind::Imm) continue;
+    const Lit lit = ops[nd + k].lit;
+    if (lit == Lit::Int) continue;
+    Type t = in.type;
+    if (in.op == Op::Cvt || in.op == Op::Set) t = in.type2;
+    if (in.op == Op::Slct && k == 2) t = in.type2;
+    if (in.op == Op::Selp && k == 2) t = Type::Pred;
+    uint64_t bits = static_cast<uint64_t>(o.imm);
+    if (t == Type::F64) {
+      if (lit == Lit::F32) bits = f32_bits_to_f64_bits(bits);
+    } else if (t == Type::F32) {
+      if (lit == Lit::F64 || lit == Lit::Dec) bits = f64_bits_to_f32_bits(bits);
+    } else if (lit == Lit::Dec) {
+      fail(optok, "floating-point literal in '" + name + "'");
+    }
+    o.imm = static_cast<int64_t>(bits);
+  }
+}
+
+// bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; .arrive a, b; .red.op.type d, a{, b}, {!}c
+// bar.warp.sync mask.
+// Returns false for an unsupported form (recorded, skipped).
+bool Parser::parse_bar(Instr& in, const std::vector<std::string_view>& mods, std::string_view base) {
+  const Token& optok = toks_[pos_ - 1];
+  const std::string name(optok.text);
+  if (!mods.empty() && mods[0] == "warp") {
+    if (mods.size() != 2 || mods[1] != "sync") {
+      record_unsupported(optok.line, "unsupported instruction '" + name + "'");
+      skip_to_semicolon();
+      return false;
+    }
+    in.op = Op::BarWarpSync;
+    std::vector<POp> ops;
+    parse_operands(ops, false);
+    expect(';', "after bar.warp.sync");
+    if (ops.size() != 1 || (ops[0].op.kind != Operand::Kind::Reg && ops[0].op.kind != Operand::Kind::Imm))
+      fail(optok, "bar.warp.sync takes one member mask");
+    in.nsrc = 1;
+    in.src[0] = ops[0].op;
+    return true;
+  }
+  in.aligned = base == "bar";  // bar.sync == barrier.sync.aligned
+  for (std::string_view w : mods) {
+    Type t;
+    if (w == "sync") in.bar = BarKind::Sync;
+    else if (w == "arrive") in.bar = BarKind::Arrive;
+    else if (w == "red") in.bar = BarKind::Red;
+    else if (w == "aligned") in.aligned = true;
+    else if (w == "cta") {}
+    else if (in.bar == BarKind::Red && w == "popc") in.barred = BarRedOp::Popc;
+    else if (in.bar == BarKind::Red && w == "and") in.barred = BarRedOp::And;
+    else if (in.bar == BarKind::Red && w == "or") in.barred = BarRedOp::Or;
+    else if (word_type(w, t)) in.type = t;
+    else {
+      record_unsupported(optok.line, "unsupported instruction '" + name + "'");
+      skip_to_semicolon();
+      return false;
+    }
+  }
+  if (in.bar == BarKind::None || (in.bar == BarKind::Red && in.barred == BarRedOp::None))
+    fail(optok, "incomplete instruction '" + name + "'");
+  std::vector<POp> ops;
+  parse_operands(ops, false);
+  expect(';', ("after " + name).c_str());
+  size_t k = 0;
+  if (in.bar == BarKind::Red) {
+    if (ops.size() < 3 || ops.size() > 4) fail(optok, "wrong number of operands for '" + name + "'");
+    if (ops[0].op.kind != Operand::Kind::Reg) fail(optok, "destination of '" + name + "' must be a register");
+    in.dst[0] = ops[0].op;
+    in.ndst = 1;
+    k = 1;
+    in.src[0] = ops[k++].op;
+    if (ops.size() == 4) in.src[1] = ops[k++].op;
+    in.src[2] = ops[k++].op;
+    in.nsrc = 3;
+    if (in.src[2].kind != Operand::Kind::Reg || fn_->regs[in.src[2].reg].type != Type::Pred)
+      fail(optok, "the last operand of '" + name + "' must be a predicate");
+  } else {
+    if (ops.empty() || ops.size() > 2) fail(optok, "wrong number of operands for '" + name + "'");
+    if (in.bar == BarKind::Arrive && ops.size() != 2) fail(optok, "bar.arrive needs a thread count");
+    in.src[0] = ops[0].op;
+    if (ops.size() == 2) in.src[1] = ops[1].op;
+    in.nsrc = 2;
+  }
+  for (size_t j = 0; j < 2; ++j) {
+    Operand::Kind kd = in.src[j].kind;
+    if (kd != Operand::Kind::Reg && kd != Operand::Kind::Imm && kd != Operand::Kind::None)
+      fail(optok, "barrier id and thread count must be registers or immediates");
+  }
+  return true;
+}
+
+// call[.uni] [(ret),] target [, (args)] [, prototype];
+void Parser::parse_call(Instr& in) {
+  const Token& optok = toks_[pos_ - 1];
+  CallSite cs;
+  auto param_name = [&](std::vector<uint32_t>& syms, bool is_ret) {
+    const Token& t = peek();
+    Operand o;
+    if (t.kind == Tok::Word) {
+      next();
+      o = resolve_value(t.text, t.line);
+    } else {
+      o = parse_operand(false).op;
+    }
+    if (o.kind == Operand::Kind::Symbol && m_.symbols[o.symbol].space == Space::Param) {
+      syms.push_back(o.symbol);
+    } else {
+      if (is_ret) fail(t, "call return value must be a .param variable");
+      if (o.kind != Operand::Kind::Reg && o.kind != Operand::Kind::Imm) fail(t, "bad call argument " + show(t));
+      syms.push_back(Operand::kNoSymbol);
+    }
+    return o;
+  };
+  if (accept('(')) {
+    if (!accept(')')) {
+      do param_name(cs.rets, true); while (accept(','));
+      expect(')', "to close the call's return list");
+    }
+    expect(',', "after the call's return list");
+  }
+  const Token& tt = peek();
+  std::string_view target = expect_word("a call target");
+  Operand to = resolve_value(target, tt.line);
+  if (to.kind == Operand::Kind::Func) cs.callee = static_cast<uint32_t>(to.imm);
+  else if (to.kind == Operand::Kind::Reg) { cs.callee = Operand::kNoReg; cs.target_reg = to.reg; }
+  else fail(tt, "call target " + show(tt) + " is not a function");
+  if (accept(',')) {
+    if (accept('(')) {
+      if (!accept(')')) {
+        do cs.arg_ops.push_back(param_name(cs.args, false)); while (accept(','));
+        expect(')', "to close the call's argument list");
+      }
+      if (accept(',')) {
+        const Token& pt = peek();
+        std::string_view proto = expect_word("a call prototype");
+        bool known = false;
+        for (const NameScope& s : scopes_) known = known || s.protos.count(proto);
+        if (!known) fail(pt, "unknown call prototype '" + std::string(proto) + "'");
+      }
+    } else {
+      const Token& pt = peek();
+      std::string_view proto = expect_word("a call prototype");
+      bool known = false;
+      for (const NameScope& s : scopes_) known = known || s.protos.count(proto);
+      if (!known) fail(pt, "unknown call prototype '" + std::string(proto) + "'");
+    }
+  }
+  expect(';', "after the call");
+  if (cs.callee != Operand::kNoReg) {
+    const Function& callee = m_.functions[cs.callee];
+    if (callee.params.size() != cs.args.size() || callee.rets.size() != cs.rets.size())
+      fail(optok, "call to '" + callee.name + "' with " + std::to_string(cs.args.size()) + " argument(s) and " +
+                      std::to_string(cs.rets.size()) + " return value(s); it takes " +
+                      std::to_string(callee.params.size()) + " and " + std::to_string(callee.rets.size()));
+  }
+  in.call = static_cast<uint32_t>(fn_->calls.size());
+  in.nsrc = 1;
+  in.src[0] = to;
+  fn_->calls.push_back(std::move(cs));
+  fn_->code.push_back(in);
+}
+
+// ---------------------------------------------------------------------------------------------
+// End of module: .file numbers -> Module::files indexes.
+// ---------------------------------------------------------------------------------------------
+
+void Parser::resolve_files() {
+  std::unordered_map<uint32_t, uint16_t> index;
+  m_.files.clear();
+  m_.files.push_back(SourceFile{0, ""});
+  for (auto& [id, path] : file_dirs_) {
+    if (index.count(id)) continue;
+    index[id] = static_cast<uint16_t>(m_.files.size());
+    m_.files.push_back(SourceFile{id, path});
+  }
+  auto map = [&](uint16_t f) -> uint16_t {
+    auto it = index.find(f);
+    return it == index.end() ? 0 : it->second;
+  };
+  for (Function& fn : m_.functions)
+    for (Instr& in : fn.code) {
+      in.file = map(in.file);
+      in.user_file = map(in.user_file);
+      if (in.file == 0) in.line = in.col = 0;
+      if (in.user_file == 0) in.user_line = 0;
+    }
+}
+
+// The path of ".file N" found by scanning the raw text (for error messages; the parse may
+// have stopped before nvcc's .file directives at the end).
+std::string scan_file_path(std::string_view text, uint32_t id) {
+  if (id == 0) return "";
+  size_t p = 0;
+  while ((p = text.find(".file", p)) != std::string_view::npos) {
+    size_t q = p + 5;
+    p = q;
+    while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
+    size_t b = q;
+    while (q < text.size() && text[q] >= '0' && text[q] <= '9') ++q;
+    uint64_t n;
+    if (q == b || !parse_uint(text.substr(b, q - b), n) || n != id) continue;
+    while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
+    if (q >= text.size() || text[q] != '"') continue;
+    size_t e = text.find('"', q + 1);
+    if (e == std::string_view::npos) continue;
+    return std::string(text.substr(q + 1, e - q - 1));
+  }
+  return "";
+}
+
+}  // namespace
+
+Module parse_module(std::string_view text, const std::string& origin) {
+  Parser p(text, origin);
+  auto raise = [&](const Fail& f, const Loc& loc, const std::string& extra) -> ParseError {
+    std::string file = scan_file_path(text, loc.ufile);
+    return ParseError(origin, f.line, file, file.empty() ? 0 : loc.uline, f.msg + extra);
+  };
+  Module m;
+  try {
+    m = p.run();
+  } catch (const Fail& f) {
+    if (p.have_unsupported()) throw raise(p.first_unsupported(), p.first_unsupported_loc(), "");
+    throw raise(f, p.loc(), "");
+  } catch (const LexError& e) {
+    if (p.have_unsupported()) throw raise(p.first_unsupported(), p.first_unsupported_loc(), "");
+    throw ParseError(origin, e.line, "", 0, e.what());
+  } catch (const std::bad_alloc&) {
+    throw ParseError(origin, 0, "", 0, "out of memory while parsing");
+  }
+  if (p.have_unsupported()) {
+    uint32_t more = p.unsupported_count() - 1;
+    std::string extra = more ? " (and " + std::to_string(more) + " more unsupported instruction" + (more > 1 ? "s)" : ")") : "";
+    throw raise(p.first_unsupported(), p.first_unsupported_loc(), extra);
+  }
+  return m;
+}
+
+}  // namespace synclab::sim::ptx

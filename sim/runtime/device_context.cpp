@@ -1,0 +1,171 @@
+#include "sim/runtime/device_context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "sim/runtime/device_thread.h"
+#include "sim/runtime/error_state.h"
+#include "sim/runtime/registration.h"
+
+namespace synclab::rt {
+
+namespace {
+
+std::once_flag g_start_once;
+std::mutex g_profile_mutex;
+std::deque<sim::DeviceProfile> g_profile_snapshots;  // never shrinks: references stay valid
+std::atomic<const sim::DeviceProfile*> g_profile{nullptr};
+
+std::mutex g_clock_mutex;
+double g_clock_ms = 0;
+
+std::mutex g_reports_mutex;
+std::vector<sim::Report> g_reports;
+
+bool mentions(const std::string& text, const char* word) {
+  std::string lower(text.size(), ' ');
+  std::transform(text.begin(), text.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return lower.find(word) != std::string::npos;
+}
+
+}  // namespace
+
+void ensure_device_started() {
+  std::call_once(g_start_once, [] {
+    // The simulator reads SYNCLAB_* here (and exits with a message on a bad value) before the
+    // device thread exists. Creating it first also means it is destroyed after the device
+    // thread's exit handler has stopped the thread.
+    sim::Simulator::instance();
+    refresh_profile();
+    Registry::instance().load_all_registered();
+  });
+}
+
+sim::Simulator& simulator() { return sim::Simulator::instance(); }
+
+void refresh_profile() {
+  std::lock_guard<std::mutex> lock(g_profile_mutex);
+  g_profile_snapshots.push_back(sim::Simulator::instance().profile());
+  g_profile.store(&g_profile_snapshots.back(), std::memory_order_release);
+}
+
+const sim::DeviceProfile& profile() {
+  const sim::DeviceProfile* p = g_profile.load(std::memory_order_acquire);
+  if (!p) {
+    ensure_device_started();
+    p = g_profile.load(std::memory_order_acquire);
+  }
+  return *p;
+}
+
+uint32_t profile_arch() {
+  const auto& p = profile();
+  return uint32_t(p.cc_major * 10 + p.cc_minor);
+}
+
+double clock_now_ms() {
+  std::lock_guard<std::mutex> lock(g_clock_mutex);
+  return g_clock_ms;
+}
+
+void clock_advance_ms(double ms) {
+  if (!(ms > 0)) return;
+  std::lock_guard<std::mutex> lock(g_clock_mutex);
+  g_clock_ms += ms;
+}
+
+double copy_time_ms(uint64_t bytes, bool device_side) {
+  // A simple model, documented in docs: a PCIe 4.0 x16 link (about 25 GB/s) between host and
+  // device, the profile's DRAM bandwidth (2 transfers per memory clock) within the device, and
+  // a few microseconds of latency per copy.
+  if (device_side) {
+    const auto& p = profile();
+    double bytes_per_s = 2.0 * double(p.mem_clock_khz) * 1e3 * double(p.mem_bus_width) / 8.0;
+    if (bytes_per_s <= 0) bytes_per_s = 100e9;
+    return 0.002 + double(bytes) / bytes_per_s * 1e3;
+  }
+  return 0.005 + double(bytes) / 25e9 * 1e3;
+}
+
+void set_last_reports(std::vector<sim::Report> reports) {
+  std::lock_guard<std::mutex> lock(g_reports_mutex);
+  g_reports = std::move(reports);
+}
+
+std::vector<sim::Report> last_reports() {
+  std::lock_guard<std::mutex> lock(g_reports_mutex);
+  return g_reports;
+}
+
+void clear_last_reports() {
+  std::lock_guard<std::mutex> lock(g_reports_mutex);
+  g_reports.clear();
+}
+
+cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
+  *sticky = true;
+  switch (r.status) {
+    case sim::LaunchStatus::Success:
+      *sticky = false;
+      return cudaSuccess;
+    case sim::LaunchStatus::InvalidConfiguration:
+      *sticky = false;
+      return cudaErrorInvalidConfiguration;
+    case sim::LaunchStatus::CooperativeTooLarge:
+      *sticky = false;
+      return cudaErrorCooperativeLaunchTooLarge;
+    case sim::LaunchStatus::Fault: {
+      bool misaligned = mentions(r.message, "misaligned");
+      for (const auto& rep : r.reports)
+        if (rep.kind == sim::ReportKind::Fault && mentions(rep.title, "misaligned")) misaligned = true;
+      return misaligned ? cudaErrorMisalignedAddress : cudaErrorIllegalAddress;
+    }
+    case sim::LaunchStatus::Trap:
+      return cudaErrorLaunchFailure;
+    case sim::LaunchStatus::Assert:
+      return cudaErrorAssert;
+    case sim::LaunchStatus::Deadlock:
+    case sim::LaunchStatus::Hang:
+    case sim::LaunchStatus::BudgetExhausted:
+      // A GPU would spin until the watchdog (or the user) killed it.
+      return cudaErrorLaunchTimeout;
+    case sim::LaunchStatus::LoadFailure:
+      return cudaErrorInvalidPtx;
+  }
+  return cudaErrorUnknown;
+}
+
+void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
+  clock_advance_ms(r.simulated_ms);
+  // Every report once, as it happens (checker findings of a successful launch too).
+  if (!simulator().config().quiet && !r.reports.empty()) {
+    std::string text;
+    for (const auto& rep : r.reports) text += rep.render();
+    std::fputs(text.c_str(), stderr);
+    std::fflush(stderr);
+  }
+  set_last_reports(r.reports);
+  bool sticky = false;
+  cudaError_t err = launch_status_error(r, &sticky);
+  if (err == cudaSuccess) return;
+  if (!sticky) {
+    diag(fmt::format("launch of {} rejected: {} ({})", kernel,
+                     r.message.empty() ? error_string(err) : r.message, error_name(err)));
+    post_async_error(err);
+    return;
+  }
+  bool first = sticky_error() == cudaSuccess;
+  set_sticky_error(err);
+  if (first)
+    diag(fmt::format("kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
+                     "a GPU) until cudaDeviceReset",
+                     kernel, r.message.empty() ? error_string(err) : r.message, error_name(err)));
+}
+
+}  // namespace synclab::rt

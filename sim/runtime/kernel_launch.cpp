@@ -1,0 +1,176 @@
+#include "sim/runtime/kernel_launch.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <shared_mutex>
+
+#include <fmt/format.h>
+
+#include "sim/runtime/device_context.h"
+#include "sim/runtime/error_state.h"
+#include "sim/runtime/stream_table.h"
+
+namespace synclab::rt {
+
+std::string display_name(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return mangled;
+  std::string out = d;
+  std::free(d);
+  return out;
+}
+
+cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord** out, bool sticky_load) {
+  *out = nullptr;
+  if (!host_fun)
+    return fail(api, cudaErrorInvalidDeviceFunction, "the kernel function pointer is null");
+  KernelRecord* k = Registry::instance().find_kernel(host_fun);
+  if (!k) k = Registry::instance().kernel_from_handle(host_fun);  // a cudaKernel_t
+  if (!k)
+    return fail(api, cudaErrorInvalidDeviceFunction,
+                fmt::format("{} is not a __global__ function of this program (no kernel was "
+                            "registered for that host address); pass the kernel itself, e.g. "
+                            "(void*)myKernel",
+                            host_fun));
+  cudaError_t e = Registry::instance().ensure_loaded(k->fatbin, api, sticky_load);
+  if (e != cudaSuccess) return e;
+  if (!k->found)
+    return fail(api, cudaErrorInvalidDeviceFunction,
+                fmt::format("kernel {} is registered by the program, but the PTX of {} has no .entry "
+                            "named {}",
+                            display_name(k->name), k->fatbin->origin, k->name));
+  *out = k;
+  return cudaSuccess;
+}
+
+namespace {
+
+std::string dims(const dim3& d) { return fmt::format("({}, {}, {})", d.x, d.y, d.z); }
+
+}  // namespace
+
+cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest& req, void** args) {
+  if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
+  if (!k) return fail(api, cudaErrorInvalidDeviceFunction, "no kernel given");
+  const std::string kname = display_name(k->name);
+  if (!StreamTable::instance().valid_stream(req.stream))
+    return fail(api, cudaErrorInvalidResourceHandle,
+                fmt::format("launch of {}: stream {} is not a live stream (destroyed, or never "
+                            "created with cudaStreamCreate)",
+                            kname, static_cast<const void*>(req.stream)));
+  if (cudaError_t e = Registry::instance().ensure_loaded(k->fatbin, api, true); e != cudaSuccess) return e;
+  if (!k->found)
+    return fail(api, cudaErrorInvalidDeviceFunction,
+                fmt::format("kernel {} has no .entry in the PTX of {}", kname, k->fatbin->origin));
+  const KernelInfo& info = k->info;
+  const sim::DeviceProfile& prof = profile();
+
+  // ---- configuration, in the order CUDA checks it ----
+  const dim3& g = req.grid;
+  const dim3& b = req.block;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > prof.max_grid[0] || g.y > prof.max_grid[1] ||
+      g.z > prof.max_grid[2])
+    return fail(api, cudaErrorInvalidConfiguration,
+                fmt::format("launch of {}: grid {} is invalid; every dimension must be at least 1 "
+                            "and at most ({}, {}, {}) on this device",
+                            kname, dims(g), prof.max_grid[0], prof.max_grid[1], prof.max_grid[2]));
+  uint64_t threads = uint64_t(b.x) * b.y * b.z;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > prof.max_block[0] || b.y > prof.max_block[1] ||
+      b.z > prof.max_block[2] || threads > prof.max_threads_per_block)
+    return fail(api, cudaErrorInvalidConfiguration,
+                fmt::format("launch of {}: block {} is invalid ({} threads); the device allows at most "
+                            "{} threads per block and ({}, {}, {}) per dimension. Use smaller blocks "
+                            "and more of them",
+                            kname, dims(b), threads, prof.max_threads_per_block, prof.max_block[0],
+                            prof.max_block[1], prof.max_block[2]));
+  if (info.reqntid[0]) {
+    if (b.x != info.reqntid[0] || b.y != std::max(1u, info.reqntid[1]) || b.z != std::max(1u, info.reqntid[2]))
+      return fail(api, cudaErrorLaunchOutOfResources,
+                  fmt::format("launch of {}: block {} does not match the kernel's required block "
+                              "size ({}, {}, {}) (.reqntid)",
+                              kname, dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]),
+                              std::max(1u, info.reqntid[2])));
+  }
+  if (info.maxntid[0]) {
+    uint64_t cap = uint64_t(info.maxntid[0]) * std::max(1u, info.maxntid[1]) * std::max(1u, info.maxntid[2]);
+    if (threads > cap)
+      return fail(api, cudaErrorLaunchOutOfResources,
+                  fmt::format("launch of {}: {} threads per block exceed the kernel's "
+                              "__launch_bounds__ of {} threads",
+                              kname, threads, cap));
+  }
+  if (info.static_shared > prof.shared_per_block_optin)
+    return fail(api, cudaErrorLaunchOutOfResources,
+                fmt::format("kernel {} declares {} bytes of static __shared__ memory; the device has "
+                            "at most {} per block (a GPU build would fail in ptxas)",
+                            kname, info.static_shared, prof.shared_per_block_optin));
+  int attr = k->max_dynamic_shared.load();
+  uint64_t dyn_limit = attr >= 0 ? uint64_t(attr)
+                                 : (prof.shared_per_block > info.static_shared
+                                        ? prof.shared_per_block - info.static_shared
+                                        : 0);
+  if (req.dynamic_shared > dyn_limit)
+    return fail(api, cudaErrorInvalidValue,
+                fmt::format("launch of {}: {} bytes of dynamic shared memory requested, {} allowed "
+                            "({} static bytes already used; the default limit is {} per block). "
+                            "Above the default, call cudaFuncSetAttribute(kernel, "
+                            "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (up to {})",
+                            kname, req.dynamic_shared, dyn_limit, info.static_shared,
+                            prof.shared_per_block, prof.shared_per_block_optin - info.static_shared));
+  if (!info.params.empty() && !args)
+    return fail(api, cudaErrorInvalidValue,
+                fmt::format("launch of {}: the kernel takes {} parameters but the argument array is "
+                            "null",
+                            kname, info.params.size()));
+
+  // ---- parameters: each argument's bytes at its offset in the entry's buffer ----
+  sim::LaunchParams lp;
+  lp.module = info.module;
+  lp.function = info.function;
+  lp.grid = {g.x, g.y, g.z};
+  lp.block = {b.x, b.y, b.z};
+  lp.dynamic_shared = req.dynamic_shared;
+  lp.cooperative = req.cooperative;
+  lp.params.assign(info.param_bytes, 0);
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const auto& p = info.params[i];
+    if (p.size == 0) continue;
+    if (p.offset + p.size > lp.params.size())
+      return fail(api, cudaErrorInvalidValue,
+                  fmt::format("launch of {}: parameter {} lies outside the parameter buffer "
+                              "(simulator layout error)",
+                              kname, i));
+    if (!args[i])
+      return fail(api, cudaErrorInvalidValue,
+                  fmt::format("launch of {}: argument {} is a null pointer", kname, i));
+    std::memcpy(lp.params.data() + p.offset, args[i], p.size);
+  }
+
+  if (req.cooperative) {
+    uint32_t resident;
+    {
+      std::shared_lock<std::shared_mutex> lock(Registry::instance().module_mutex());
+      resident = simulator().max_resident_ctas(lp);
+    }
+    if (g.x * uint64_t(g.y) * g.z > resident)
+      return fail(api, cudaErrorCooperativeLaunchTooLarge,
+                  fmt::format("cooperative launch of {}: {} blocks cannot all be resident at once; "
+                              "this device holds at most {} blocks of {} threads ({} SMs). Use "
+                              "cudaOccupancyMaxActiveBlocksPerMultiprocessor * multiProcessorCount "
+                              "blocks at most",
+                              kname, g.x * uint64_t(g.y) * g.z, resident, threads, prof.sm_count));
+  }
+
+  StreamTable::instance().submit(req.stream, [kname, lp = std::move(lp)] {
+    // After a sticky error the device runs nothing more, as on a GPU.
+    if (sticky_error() != cudaSuccess) return;
+    sim::LaunchResult r = simulator().launch(lp);
+    finish_launch(kname, r);
+  });
+  return cudaSuccess;
+}
+
+}  // namespace synclab::rt

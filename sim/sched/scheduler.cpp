@@ -1,0 +1,125 @@
+#include "sim/sched/scheduler.h"
+
+#include <algorithm>
+
+#include "sim/exec/warp.h"
+
+namespace synclab::sim {
+
+namespace {
+
+// Round robin over warps; lowest-PC group first inside a warp, with backward-branch yield.
+class RoundRobinScheduler : public Scheduler {
+ public:
+  size_t pick_warp(const std::vector<Warp*>& warps) override {
+    // One step per warp in turn: continue after the position picked last time.
+    const size_t n = warps.size();
+    size_t i = next_ < n ? next_ : 0;
+    for (size_t k = 0; k < n; ++k, i = (i + 1 == n ? 0 : i + 1)) {
+      if (warps[i]->runnable) {
+        next_ = i + 1;
+        return i;
+      }
+    }
+    return n;
+  }
+  size_t pick_group(const Warp&, const std::vector<uint32_t>& masks,
+                    const std::vector<bool>& yielded) override {
+    for (size_t i = 0; i < masks.size(); ++i)
+      if (!yielded[i]) return i;
+    return 0;
+  }
+
+ private:
+  size_t next_ = 0;
+};
+
+class RandomScheduler : public Scheduler {
+ public:
+  explicit RandomScheduler(uint64_t seed) : rng_(seed) {}
+  size_t pick_warp(const std::vector<Warp*>& warps) override {
+    size_t n = 0;
+    for (const Warp* w : warps) n += w->runnable != 0;
+    if (n == 0) return warps.size();
+    size_t k = std::uniform_int_distribution<size_t>(0, n - 1)(rng_);
+    for (size_t i = 0; i < warps.size(); ++i)
+      if (warps[i]->runnable && k-- == 0) return i;
+    return 0;
+  }
+  size_t pick_group(const Warp&, const std::vector<uint32_t>& masks, const std::vector<bool>&) override {
+    return std::uniform_int_distribution<size_t>(0, masks.size() - 1)(rng_);
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+class PctScheduler : public Scheduler {
+ public:
+  PctScheduler(uint64_t seed, uint32_t depth, uint64_t expected_steps) : rng_(seed) {
+    uint64_t k = std::max<uint64_t>(expected_steps, 16);
+    for (uint32_t i = 1; i < depth; ++i)
+      change_points_.push_back(std::uniform_int_distribution<uint64_t>(1, k)(rng_));
+    std::sort(change_points_.begin(), change_points_.end());
+  }
+  bool uses_lane_priorities() const override { return true; }
+  void on_lane_start(Warp& w, int lane) override {
+    // Initial priorities lie above every change-point priority (which are 1..d-1).
+    w.lanes[lane].pct_priority = 1000 + (rng_() >> 8);
+  }
+  size_t pick_warp(const std::vector<Warp*>& warps) override {
+    size_t best = 0;
+    uint64_t best_p = 0;
+    bool found = false;
+    for (size_t i = 0; i < warps.size(); ++i) {
+      for (uint32_t m = warps[i]->runnable; m; m &= m - 1) {
+        uint64_t p = warps[i]->lanes[__builtin_ctz(m)].pct_priority;
+        if (!found || p > best_p) {
+          best = i;
+          best_p = p;
+          found = true;
+        }
+      }
+    }
+    return found ? best : warps.size();
+  }
+  size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks, const std::vector<bool>&) override {
+    size_t best = 0;
+    uint64_t best_p = 0;
+    for (size_t i = 0; i < masks.size(); ++i)
+      for (uint32_t m = masks[i]; m; m &= m - 1) {
+        uint64_t p = w.lanes[__builtin_ctz(m)].pct_priority;
+        if (p > best_p) {
+          best = i;
+          best_p = p;
+        }
+      }
+    return best;
+  }
+  void on_step(Warp& w, uint32_t mask, uint64_t step) override {
+    while (next_ < change_points_.size() && change_points_[next_] <= step) {
+      // Demote the lanes that just ran below every other lane: priority d-1-i after change i.
+      uint64_t low = change_points_.size() - next_;
+      for (uint32_t m = mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pct_priority = low;
+      ++next_;
+    }
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<uint64_t> change_points_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Scheduler> Scheduler::create(const Config& cfg, uint64_t expected_steps) {
+  switch (cfg.sched) {
+    case SchedPolicy::RoundRobin: return std::make_unique<RoundRobinScheduler>();
+    case SchedPolicy::Random: return std::make_unique<RandomScheduler>(cfg.seed);
+    case SchedPolicy::Pct: return std::make_unique<PctScheduler>(cfg.seed, cfg.pct_depth, expected_steps);
+  }
+  return std::make_unique<RoundRobinScheduler>();
+}
+
+}  // namespace synclab::sim

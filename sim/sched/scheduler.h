@@ -1,0 +1,41 @@
+// Scheduling policies: which resident warp issues next, and under `its` which of its lane groups.
+// All policies are deterministic functions of their seed, so a reported run replays exactly.
+//   rr      round robin over warps; inside a warp the group at the lowest PC runs, except that a
+//           group that just branched backwards yields once to the others (forward progress for
+//           spin loops, quick reconvergence otherwise).
+//   random  a uniformly random ready warp and group at every step.
+//   pct     probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
+//           ASPLOS 2010): random lane priorities, d-1 priority change points spread over the
+//           expected number of steps; the ready lane with the highest priority runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "sim/exec/config.h"
+
+namespace synclab::sim {
+
+struct Warp;
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  // Index into `warps` of the warp to step: one whose `runnable` mask is not zero; warps.size()
+  // when no warp can run.
+  virtual size_t pick_warp(const std::vector<Warp*>& warps) = 0;
+  // Under `its`: index of the group to run among `masks` (lanes per group, in PC order).
+  virtual size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks,
+                            const std::vector<bool>& yielded) = 0;
+  // A new lane starts (CTA dispatch): policies that rank lanes give it a priority.
+  virtual void on_lane_start(Warp& w, int lane) {}
+  // Called once per step with the lanes that ran.
+  virtual void on_step(Warp& w, uint32_t mask, uint64_t step) {}
+  virtual bool uses_lane_priorities() const { return false; }
+
+  static std::unique_ptr<Scheduler> create(const Config& cfg, uint64_t expected_steps);
+};
+
+}  // namespace synclab::sim
