@@ -32,7 +32,7 @@ struct LastWriter {
 
 class HangDetector {
  public:
-  static constexpr uint64_t kQuietSteps = 4096;
+  static constexpr uint64_t kQuietSteps = 1 << 16;
 
   HangDetector() : writers_(kWriterSlots) {}
 

@@ -35,7 +35,7 @@ using ptx::Type;
   for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {             \
     const int lane = __builtin_ctz(m_);                      \
     Lane& L = w.lanes[lane];                                 \
-    uint64_t* R = L.R();                                     \
+    uint64_t* R = w.regp[lane];                              \
     (void)R;
 #define END_LANES }
 
@@ -58,7 +58,7 @@ inline uint64_t KernelRun::operand(Warp& w, int lane, const Operand& o) {
   Lane& L = w.lanes[lane];
   switch (o.kind) {
     case Operand::Kind::Reg: {
-      uint64_t v = L.regs[L.reg_base + o.reg];
+      uint64_t v = w.regp[lane][o.reg];
       return o.negate ? (v & 1) ^ 1 : v;
     }
     case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm);
@@ -120,10 +120,12 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
 uint32_t KernelRun::guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I) {
   if (I.guard == Operand::kNoReg) return mask;
   uint32_t act = 0;
-  FOR_LANES(mask)
-    bool p = (R[I.guard] & 1) != 0;
-    if (p != I.guard_negated) act |= 1u << lane;
-  END_LANES
+  const uint32_t g = I.guard;
+  const uint64_t want = I.guard_negated ? 0 : 1;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    act |= uint32_t((w.regp[lane][g] & 1) == want) << lane;
+  }
   return act;
 }
 
@@ -319,12 +321,76 @@ uint32_t elem_size(Type t) {
 
 }  // namespace
 
+// Fast path of a scalar access: shared memory, or the global allocation the warp touched last
+// (not mapped host memory, which needs atomic access). Returns nullptr when the slow path must
+// decide (other spaces, a new allocation, any error).
+inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic) {
+  if (addr & (size - 1)) return nullptr;
+  if (sp == Space::Const && !write) sp = Space::Global;
+  if (sp == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      sp = Space::Shared;
+      addr -= kSharedWindow;
+    } else if (addr < kSharedWindow) {
+      sp = Space::Global;
+    } else {
+      return nullptr;
+    }
+  }
+  if (sp == Space::Shared) {
+    std::vector<uint8_t>& sh = w.cta->shared;
+    if (addr > sh.size() || sh.size() - addr < size) return nullptr;
+    *generic = kSharedWindow + addr;
+    return sh.data() + addr;
+  }
+  if (sp == Space::Global && w.cache_kind != AllocKind::HostMapped && (!write || w.cache_kind != AllocKind::ModuleConst) &&
+      addr - w.cache_base < w.cache_size && w.cache_size - (addr - w.cache_base) >= size) {
+    *generic = addr;
+    return reinterpret_cast<uint8_t*>(addr);
+  }
+  return nullptr;
+}
+
 void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t es = elem_size(I.type);
   const uint32_t n = I.vec ? I.vec : 1;
   const Operand& d = I.dst[0];
   const Operand& a = I.src[0];
+  const bool scalar = n == 1 && es <= 8 && d.kind == Operand::Kind::Reg && a.base == Operand::Base::Absolute &&
+                      I.space != Space::Param && I.space != Space::Local;
+  const bool track = hang_.suspicious(steps_);
+  if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+      a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
+    // A kernel parameter: the same value for every lane.
+    const uint64_t off = static_cast<uint64_t>(a.imm);
+    if (off + es <= p_.params.size()) {
+      uint64_t v = 0;
+      std::memcpy(&v, p_.params.data() + off, es);
+      v = extend_loaded(v, es, I.type);
+      for (uint32_t m = act; m; m &= m - 1) w.regp[__builtin_ctz(m)][d.reg] = v;
+      return;
+    }
+  }
   FOR_LANES(act)
+    if (scalar) {
+      uint64_t generic = 0;
+      const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm);
+      if (const uint8_t* p = fast_ptr(w, I.space, addr, es, false, &generic)) {
+        uint64_t v;
+        switch (es) {
+          case 1: v = *p; break;
+          case 2: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
+          case 4: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
+          default: std::memcpy(&v, p, 8); break;
+        }
+        R[d.reg] = extend_loaded(v, es, I.type);
+        if (track) {
+          L.last_load_addr = generic;
+          L.last_load_line = I.user_line;
+        }
+        continue;
+      }
+    }
     uint8_t buf[64] = {0};
     if (I.space == Space::Param) {
       uint8_t* p = param_ptr(w, lane, fn, a, es * n, I);
@@ -360,7 +426,21 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
     a = &I.dst[0];
     v = &I.src[0];
   }
+  const bool scalar = n == 1 && es <= 8 && v->kind != Operand::Kind::Vector && a->base == Operand::Base::Absolute &&
+                      a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   FOR_LANES(act)
+    if (scalar) {
+      uint64_t generic = 0;
+      const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm);
+      if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
+        const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
+        if (std::memcmp(p, &val, es) != 0) {  // little-endian: the low bytes are the value
+          std::memcpy(p, &val, es);
+          note_write(w, lane, generic, I);
+        }
+        continue;
+      }
+    }
     uint8_t buf[64] = {0};
     for (uint32_t e = 0; e < n; ++e) {
       uint64_t val;
@@ -817,6 +897,223 @@ uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
 
 }  // namespace
 
+// Fast paths for the instructions that dominate course kernels (integer and f32 arithmetic,
+// logic, shifts, comparisons, selects, moves): operands are gathered for all lanes first, then
+// computed in one tight loop, then written back. Everything else takes the general path below.
+void KernelRun::gather(Warp& w, uint32_t act, const Operand& o, uint64_t* out) {
+  switch (o.kind) {
+    case Operand::Kind::Reg:
+      if (o.negate) {
+        for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = (w.regp[l][o.reg] & 1) ^ 1; }
+      } else {
+        for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = w.regp[l][o.reg]; }
+      }
+      return;
+    case Operand::Kind::Imm:
+      for (uint32_t m = act; m; m &= m - 1) out[__builtin_ctz(m)] = static_cast<uint64_t>(o.imm);
+      return;
+    default:
+      for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = operand(w, l, o); }
+      return;
+  }
+}
+
+namespace {
+
+template <class F>
+inline void map1(Warp& w, uint32_t act, uint32_t d, const uint64_t* A, F f) {
+  for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); w.regp[l][d] = f(A[l]); }
+}
+
+// The common operand shapes (register, register) and (register, immediate) read straight from
+// the register file; any other shape was gathered into A/B/C first.
+struct Srcs {
+  const Operand* a;
+  const Operand* b;
+  const Operand* c;
+  const uint64_t* A;
+  const uint64_t* B;
+  const uint64_t* C;
+};
+
+inline bool plain_reg(const Operand& o) { return o.kind == Operand::Kind::Reg && !o.negate; }
+
+template <class F>
+inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
+  if (plain_reg(*s.a) && plain_reg(*s.b)) {
+    const uint32_t ra = s.a->reg, rb = s.b->reg;
+    for (uint32_t m = act; m; m &= m - 1) {
+      uint64_t* R = w.regp[__builtin_ctz(m)];
+      R[d] = f(R[ra], R[rb]);
+    }
+  } else if (plain_reg(*s.a) && s.b->kind == Operand::Kind::Imm) {
+    const uint32_t ra = s.a->reg;
+    const uint64_t ib = static_cast<uint64_t>(s.b->imm);
+    for (uint32_t m = act; m; m &= m - 1) {
+      uint64_t* R = w.regp[__builtin_ctz(m)];
+      R[d] = f(R[ra], ib);
+    }
+  } else {
+    for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); w.regp[l][d] = f(s.A[l], s.B[l]); }
+  }
+}
+template <class F>
+inline void map3(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
+  if (plain_reg(*s.a) && plain_reg(*s.b) && plain_reg(*s.c)) {
+    const uint32_t ra = s.a->reg, rb = s.b->reg, rc = s.c->reg;
+    for (uint32_t m = act; m; m &= m - 1) {
+      uint64_t* R = w.regp[__builtin_ctz(m)];
+      R[d] = f(R[ra], R[rb], R[rc]);
+    }
+  } else {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      w.regp[l][d] = f(s.A[l], s.B[l], s.C[l]);
+    }
+  }
+}
+
+template <class T>
+bool fast_int(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
+  using U = std::make_unsigned_t<T>;
+  const uint32_t d = I.dst[0].reg;
+  constexpr uint32_t bits = sizeof(T) * 8;
+  switch (I.op) {
+    case Op::Add: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) + U(b))); }); return true;
+    case Op::Sub: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) - U(b))); }); return true;
+    case Op::Mul:
+      if (I.mul == ptx::MulMode::Wide) {
+        if constexpr (sizeof(T) == 4) {
+          using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+          map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<W>(W(T(a)) * W(T(b))); });
+          return true;
+        }
+        return false;
+      }
+      if (I.mul == ptx::MulMode::Hi) return false;
+      map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) * U(b))); });
+      return true;
+    case Op::Mad:
+      if (I.mul == ptx::MulMode::Hi || I.mul == ptx::MulMode::Wide) return false;
+      map3(w, act, d, S, [](uint64_t a, uint64_t b, uint64_t c) { return to_bits<T>(T(U(a) * U(b) + U(c))); });
+      return true;
+    case Op::And: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a & b; }); return true;
+    case Op::Or: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a | b; }); return true;
+    case Op::Xor: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a ^ b; }); return true;
+    case Op::Min: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(std::min(T(a), T(b))); }); return true;
+    case Op::Max: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(std::max(T(a), T(b))); }); return true;
+    case Op::Shl:
+      map2(w, act, d, S, [](uint64_t a, uint64_t b) {
+        uint32_t n = uint32_t(b);
+        return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) << n));
+      });
+      return true;
+    case Op::Shr:
+      map2(w, act, d, S, [](uint64_t a, uint64_t b) {
+        uint32_t n = uint32_t(b);
+        if constexpr (std::is_signed_v<T>) return to_bits<T>(n >= bits ? (T(a) < 0 ? T(-1) : T(0)) : T(T(a) >> n));
+        return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) >> n));
+      });
+      return true;
+    case Op::Setp: {
+      if (I.boolop != ptx::BoolOp::None || I.ndst > 1) return false;
+      switch (I.cmp) {
+        case Cmp::Eq: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) == T(b)); }); return true;
+        case Cmp::Ne: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) != T(b)); }); return true;
+        case Cmp::Lt: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) < T(b)); }); return true;
+        case Cmp::Le: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) <= T(b)); }); return true;
+        case Cmp::Gt: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) > T(b)); }); return true;
+        case Cmp::Ge: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) >= T(b)); }); return true;
+        case Cmp::Lo: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) < U(b)); }); return true;
+        case Cmp::Ls: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) <= U(b)); }); return true;
+        case Cmp::Hi: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) > U(b)); }); return true;
+        case Cmp::Hs: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) >= U(b)); }); return true;
+        default: return false;
+      }
+    }
+    default: return false;
+  }
+}
+
+bool fast_f32(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
+  if (I.ftz || I.sat || (I.rnd != Rounding::None && I.rnd != Rounding::Rn)) return false;
+  const uint32_t d = I.dst[0].reg;
+  auto f = [](uint64_t x) { return from_bits<float>(x); };
+  switch (I.op) {
+    case Op::Add: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) + f(b)); }); return true;
+    case Op::Sub: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) - f(b)); }); return true;
+    case Op::Mul: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) * f(b)); }); return true;
+    case Op::Fma:
+    case Op::Mad:
+      map3(w, act, d, S, [&](uint64_t a, uint64_t b, uint64_t c) { return to_bits(std::fma(f(a), f(b), f(c))); });
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
+  if (I.has_cc || I.carry_in || I.sat) return false;
+  if (I.ndst < 1 || I.dst[0].kind != Operand::Kind::Reg) return false;
+  uint64_t A[32], B[32], C[32];
+  const Srcs S{&I.src[0], &I.src[1], &I.src[2], A, B, C};
+  switch (I.op) {
+    case Op::Mov:
+      if (I.src[0].kind == Operand::Kind::Vector || I.type == Type::Pred) return false;
+      if (plain_reg(I.src[0])) {
+        const uint32_t ra = I.src[0].reg, d = I.dst[0].reg;
+        for (uint32_t m = act; m; m &= m - 1) {
+          uint64_t* R = w.regp[__builtin_ctz(m)];
+          R[d] = R[ra];
+        }
+        return true;
+      }
+      gather(w, act, I.src[0], A);
+      map1(w, act, I.dst[0].reg, A, [](uint64_t a) { return a; });
+      return true;
+    case Op::Selp:
+      if (plain_reg(I.src[2]) && (plain_reg(I.src[0]) || I.src[0].kind == Operand::Kind::Imm) &&
+          (plain_reg(I.src[1]) || I.src[1].kind == Operand::Kind::Imm)) {
+        const uint32_t d = I.dst[0].reg, rc = I.src[2].reg;
+        const Operand &a = I.src[0], &b = I.src[1];
+        for (uint32_t m = act; m; m &= m - 1) {
+          uint64_t* R = w.regp[__builtin_ctz(m)];
+          uint64_t va = a.kind == Operand::Kind::Reg ? R[a.reg] : uint64_t(a.imm);
+          uint64_t vb = b.kind == Operand::Kind::Reg ? R[b.reg] : uint64_t(b.imm);
+          R[d] = (R[rc] & 1) ? va : vb;
+        }
+        return true;
+      }
+      return false;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::And: case Op::Or:
+    case Op::Xor: case Op::Min: case Op::Max: case Op::Shl: case Op::Shr: case Op::Setp:
+      break;
+    default:
+      return false;
+  }
+  if (I.nsrc < 2) return false;
+  // The generic loops read A/B/C: fill them unless the operand shape has its own loop.
+  const bool two_fast = plain_reg(I.src[0]) && (plain_reg(I.src[1]) || I.src[1].kind == Operand::Kind::Imm);
+  const bool three_fast = I.nsrc > 2 && plain_reg(I.src[0]) && plain_reg(I.src[1]) && plain_reg(I.src[2]);
+  const bool gathered = I.nsrc > 2 ? !three_fast : !two_fast;
+  if (gathered) {
+    gather(w, act, I.src[0], A);
+    gather(w, act, I.src[1], B);
+    if (I.nsrc > 2) gather(w, act, I.src[2], C);
+  }
+  switch (I.type) {
+    case Type::U32: case Type::B32: return fast_int<uint32_t>(w, act, I, S);
+    case Type::S32: return fast_int<int32_t>(w, act, I, S);
+    case Type::U64: case Type::B64: return fast_int<uint64_t>(w, act, I, S);
+    case Type::S64: return fast_int<int64_t>(w, act, I, S);
+    case Type::F32:
+      if (I.op == Op::Setp) return false;
+      return fast_f32(w, act, I, S);
+    default: return false;
+  }
+}
+
 #define INT_DISPATCH(T_, CALL)                                         \
   switch (T_) {                                                        \
     case Type::S16: { using T = int16_t; CALL; } break;                \
@@ -829,6 +1126,7 @@ uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut) {
   }
 
 void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
+  if (fast_alu(w, act, I)) return;
   const Operand& d = I.dst[0];
   bool unsupported = false;
   auto src = [&](int lane, int i) { return operand(w, lane, I.src[i]); };

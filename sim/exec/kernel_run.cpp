@@ -36,6 +36,14 @@ std::string lane_list(uint32_t mask) {
 }
 
 uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+// "lane 3" or "lanes 1-3,7", and the verb that agrees with it.
+std::string lanes_phrase(uint32_t mask) {
+  return (__builtin_popcount(mask) == 1 ? "lane " : "lanes ") + lane_list(mask);
+}
+const char* verb(uint32_t mask, const char* one, const char* many) {
+  return __builtin_popcount(mask) == 1 ? one : many;
+}
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -57,8 +65,17 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
 }
 
 void KernelRun::start_cta(uint64_t linear) {
-  auto cta = std::make_unique<Cta>();
+  // Blocks of one launch all have the same shape: reuse a retired block's storage.
+  std::unique_ptr<Cta> cta;
+  if (!cta_pool_.empty()) {
+    cta = std::move(cta_pool_.back());
+    cta_pool_.pop_back();
+  } else {
+    cta = std::make_unique<Cta>();
+  }
   Cta& c = *cta;
+  c.done = false;
+  for (auto& b : c.barriers) b = BarrierState{};
   c.linear = linear;
   c.ctaid[0] = static_cast<uint32_t>(linear % p_.grid.x);
   c.ctaid[1] = static_cast<uint32_t>((linear / p_.grid.x) % p_.grid.y);
@@ -78,10 +95,21 @@ void KernelRun::start_cta(uint64_t linear) {
     w.cta = &c;
     w.index = wi;
     w.global_index = next_warp_serial_++;
+    w.present_mask = w.exited_mask = w.yielded_mask = 0;
+    w.converged = true;
+    w.cfunc = static_cast<uint32_t>(p_.function);
+    w.cpc = 0;
+    w.cache_base = w.cache_size = 0;
     for (int lane = 0; lane < 32; ++lane) {
       uint32_t t = wi * 32 + lane;
       if (t >= threads_per_cta_) break;
       Lane& L = w.lanes[lane];
+      L.frames.clear();
+      L.reg_base = L.local_base = L.param_base = 0;
+      L.carry = false;
+      L.spinning = false;
+      L.spin_epoch = ~0ull;
+      L.last_load_addr = 0;
       L.state = LaneState::Ready;
       L.func = static_cast<uint32_t>(p_.function);
       L.pc = 0;
@@ -93,6 +121,7 @@ void KernelRun::start_cta(uint64_t linear) {
       L.local.assign(align_up(entry_.local_bytes, 16), 0);
       L.params.assign(align_up(entry_.param_bytes, 16), 0);
       w.present_mask |= 1u << lane;
+      w.sync_regp(lane);
       sched_->on_lane_start(w, lane);
     }
     w.ready_mask = w.present_mask;
@@ -120,9 +149,12 @@ void KernelRun::retire_cta(Cta& cta) {
   ++retired_ctas_;
   warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }),
                warps_.end());
-  resident_.erase(std::remove_if(resident_.begin(), resident_.end(),
-                                 [&](const std::unique_ptr<Cta>& c) { return c.get() == &cta; }),
-                  resident_.end());
+  for (auto& c : resident_)
+    if (c.get() == &cta) {
+      cta_pool_.push_back(std::move(c));
+      break;
+    }
+  resident_.erase(std::remove(resident_.begin(), resident_.end(), nullptr), resident_.end());
   dispatch_ctas();
 }
 
@@ -187,6 +219,7 @@ LaunchResult KernelRun::run() {
       continue;
     }
     Cta* cta = w.cta;
+    executing_ = &w;
     execute(w, g);
     ++steps_;
     ++sm_steps_[cta->sm];
@@ -250,13 +283,14 @@ bool KernelRun::pick_group(Warp& w, Group* g) {
     return true;
   }
   if (w.converged) {
-    int lane = __builtin_ctz(w.ready_mask);
-    *g = {w.lanes[lane].func, w.lanes[lane].pc, w.ready_mask};
+    *g = {w.cfunc, w.cpc, w.ready_mask};
     return true;
   }
   its_groups(w, &scratch_groups_);
   if (scratch_groups_.size() == 1) {
     w.converged = true;
+    w.cfunc = scratch_groups_[0].func;
+    w.cpc = scratch_groups_[0].pc;
     *g = scratch_groups_[0];
     return true;
   }
@@ -274,14 +308,74 @@ bool KernelRun::pick_group(Warp& w, Group* g) {
   return true;
 }
 
+namespace {
+// Instructions that only compute and move data: every lane of the group goes on to the next
+// instruction, so lane PCs need not be tracked one by one.
+bool is_plain(Op op) {
+  switch (op) {
+    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
+    case Op::Bar: case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
+      return false;
+    default:
+      return true;
+  }
+}
+}  // namespace
+
+// Lane PCs are tracked lazily: under `its` a converged warp keeps one PC (cfunc/cpc) for all its
+// ready lanes, and under `lockstep` the reconvergence stack holds the PCs. They are written into
+// the lanes before anything that looks at lanes one by one.
+void KernelRun::materialize(Warp& w) {
+  if (cfg_.model == WarpModel::Lockstep) {
+    for (const StackEntry& e : w.stack.entries())
+      for (uint32_t m = e.mask & w.ready_mask; m; m &= m - 1) {
+        Lane& L = w.lanes[__builtin_ctz(m)];
+        L.func = e.func;
+        L.pc = e.pc;
+      }
+    return;
+  }
+  if (!w.converged) return;
+  for (uint32_t m = w.ready_mask; m; m &= m - 1) {
+    Lane& L = w.lanes[__builtin_ctz(m)];
+    L.func = w.cfunc;
+    L.pc = w.cpc;
+  }
+}
+
 void KernelRun::execute(Warp& w, const Group& g) {
   const ptx::Function& fn = M_.functions[g.func];
   if (g.pc >= fn.code.size()) {
     // Falling off the end of a function behaves as ret.
+    for (uint32_t m = g.mask; m; m &= m - 1) {
+      Lane& L = w.lanes[__builtin_ctz(m)];
+      L.func = g.func;
+      L.pc = g.pc;
+    }
     ret(w, g, g.mask);
+    if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
+      const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
+      w.cfunc = L.func;
+      w.cpc = L.pc;
+    }
     return;
   }
-  exec_instr(w, g, fn, fn.code[g.pc]);
+  const ptx::Instr& I = fn.code[g.pc];
+  if (is_plain(I.op) || I.op == Op::Bra) {  // branch() keeps lane PCs itself
+    exec_instr(w, g, fn, I);
+    return;
+  }
+  for (uint32_t m = g.mask; m; m &= m - 1) {
+    Lane& L = w.lanes[__builtin_ctz(m)];
+    L.func = g.func;
+    L.pc = g.pc;
+  }
+  exec_instr(w, g, fn, I);
+  if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
+    const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
+    w.cfunc = L.func;
+    w.cpc = L.pc;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,7 +386,10 @@ void KernelRun::advance(Warp& w, const Group& g, uint32_t mask) {
   if (cfg_.model == WarpModel::Lockstep) {
     StackEntry& t = w.stack.top();
     t.pc = g.pc + 1;
-    for (uint32_t m = mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = g.pc + 1;
+    return;
+  }
+  if (w.converged && mask == g.mask) {
+    w.cpc = g.pc + 1;
     return;
   }
   for (uint32_t m = mask; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
@@ -303,6 +400,7 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
   const uint32_t not_taken = g.mask & ~taken;
   const bool backward = target <= g.pc;
   if (cfg_.model == WarpModel::Lockstep) {
+    // The stack holds the PCs; lanes learn theirs when someone looks (materialize).
     StackEntry& t = w.stack.top();
     if (!not_taken) {
       t.pc = target;
@@ -314,19 +412,24 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
       if (cfg_.lockstep_taken_first) w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
       else w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
     }
-    for (uint32_t m = taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = target;
-    for (uint32_t m = not_taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = g.pc + 1;
     w.stack.pop_reconverged();
     w.runnable = w.stack.empty() ? 0 : (w.stack.top().mask & w.ready_mask);
-    if (backward && taken && hang_.suspicious(steps_)) check_progress(w, taken);
+    if (backward && taken && hang_.suspicious(steps_)) check_progress(w, taken, g.func, target);
     return;
   }
+  if (w.converged && (!taken || !not_taken)) {
+    // A uniform branch keeps a converged warp converged: only its one PC moves.
+    w.cpc = taken ? target : g.pc + 1;
+    if (backward && taken && hang_.suspicious(steps_)) check_progress(w, taken, g.func, target);
+    return;
+  }
+  if (w.converged) materialize(w);
   for (uint32_t m = taken; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = target;
   for (uint32_t m = not_taken; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
   if (taken && not_taken) w.converged = false;
   if (backward && taken) {
     if (!w.converged || taken != w.ready_mask) w.yielded_mask |= taken;
-    if (hang_.suspicious(steps_)) check_progress(w, taken);
+    if (hang_.suspicious(steps_)) check_progress(w, taken, g.func, target);
   }
 }
 
@@ -387,6 +490,7 @@ void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function&
     L.param_base = new_param;
     L.func = callee_index;
     L.pc = 0;
+    w.sync_regp(lane);
   }
   if (cfg_.model == WarpModel::Lockstep) {
     StackEntry& t = w.stack.top();
@@ -421,6 +525,7 @@ void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
     L.param_base = f.param_base;
     L.func = f.func;
     L.pc = f.return_pc;
+    w.sync_regp(lane);
   }
   if (exiting) {
     exit_lanes(w, g, exiting);
@@ -480,10 +585,9 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   }
   const uint32_t id = static_cast<uint32_t>(id64);
   uint32_t count = 0;
-  // bar.sync a{, b}; bar.red.op.pred p, a{, b}, {!}c: the thread count b is the second source
-  // operand when present and not the predicate.
-  const int nsrc_count = I.bar == ptx::BarKind::Red ? I.nsrc - 1 : I.nsrc;
-  if (nsrc_count >= 2) {
+  // bar.sync a{, b}; bar.red.op.pred p, a{, b}, {!}c: the optional thread count b is src[1]
+  // (Kind::None when absent); bar.red's predicate is the last source.
+  if (I.src[1].kind != Operand::Kind::None) {
     count = static_cast<uint32_t>(operand(w, first, I.src[1]));
     if (count == 0 || count % 32 != 0 || count > c.threads + 31) {
       fault(w, first, I, LaunchStatus::Fault, "invalid barrier thread count",
@@ -528,6 +632,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   hang_.visible_change(steps_);
   for (Warp& w : c.warps) {
     uint32_t released = 0;
+    if (&w != executing_) materialize(w);
     for (uint32_t m = w.present_mask & ~w.exited_mask & ~w.ready_mask; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
       Lane& L = w.lanes[lane];
@@ -679,22 +784,22 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
   stop_ = true;
 }
 
-bool KernelRun::check_progress(Warp& w, uint32_t lanes) {
+bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc) {
   const uint64_t epoch = hang_.epoch();
   bool new_spin = false;
+  const ptx::Function& fn = M_.functions[func];
   for (uint32_t m = lanes; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
-    const ptx::Function& fn = M_.functions[L.func];
-    uint64_t h = hash_registers(L.R(), fn.regs.size() + 1, L.func, L.pc);
-    if (L.spin_epoch == epoch && L.spin_func == L.func && L.spin_pc == L.pc && L.spin_hash == h) {
+    uint64_t h = hash_registers(w.regp[lane], fn.regs.size() + 1, func, pc);
+    if (L.spin_epoch == epoch && L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
       if (!L.spinning) new_spin = true;
       L.spinning = true;
     } else {
       L.spinning = false;
       L.spin_epoch = epoch;
-      L.spin_func = L.func;
-      L.spin_pc = L.pc;
+      L.spin_func = func;
+      L.spin_pc = pc;
       L.spin_hash = h;
     }
   }
@@ -730,6 +835,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes) {
 }
 
 void KernelRun::report_hang(bool simt_deadlock) {
+  for (Warp* x : warps_) materialize(*x);
   Report r;
   r.kernel = entry_.name;
   r.seed = cfg_.seed;
@@ -746,8 +852,8 @@ void KernelRun::report_hang(bool simt_deadlock) {
     if (!first_w) { first_w = x; first_lane = lane; }
     const ptx::Instr& I = M_.functions[L.func].code[std::min<size_t>(L.pc, M_.functions[L.func].code.size() - 1)];
     SourceLoc loc = where(I);
-    std::string line = fmt::format("block {} warp {}: lanes {} spin at {}:{}", x->cta->linear, x->index, lane_list(spin),
-                                   loc.file.empty() ? "?" : loc.file, loc.line);
+    std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
+                                   verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
     if (L.last_load_addr) {
       std::string what = fmt::format("0x{:x}", L.last_load_addr);
       if (const Allocation* a = sim_.memory().find(L.last_load_addr))
@@ -775,9 +881,10 @@ void KernelRun::report_hang(bool simt_deadlock) {
           SourceLoc l2 = where(fn.code[rpc]);
           at = fmt::format("{}:{}", l2.file.empty() ? "?" : l2.file, l2.line);
         }
-        details += fmt::format("block {} warp {}: lanes {} wait at the reconvergence point {} for lanes {} "
+        details += fmt::format("block {} warp {}: {} {} at the reconvergence point {} for {} "
                                "(lockstep: the warp runs one path at a time)\n",
-                               x->cta->linear, x->index, lane_list(parked), at, lane_list(spin));
+                               x->cta->linear, x->index, lanes_phrase(parked), verb(parked, "waits", "wait"), at,
+                               lanes_phrase(spin));
       }
     }
   }
@@ -810,6 +917,7 @@ void KernelRun::report_hang(bool simt_deadlock) {
 }
 
 void KernelRun::report_deadlock() {
+  for (Warp* x : warps_) materialize(*x);
   Report r;
   r.kind = ReportKind::Deadlock;
   r.kernel = entry_.name;
@@ -837,17 +945,17 @@ void KernelRun::report_deadlock() {
       switch (L.state) {
         case LaneState::AtBarrier: {
           const BarrierState& b = x->cta->barriers[L.barrier];
-          what = fmt::format("wait at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
+          what = fmt::format("waiting at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
                              b.expected ? b.expected : x->cta->live_threads, at);
           break;
         }
         case LaneState::AtWarpSync:
-          what = fmt::format("wait at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
+          what = fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
                              lane_list(L.sync_mask & ~x->live_mask() ? L.sync_mask : L.sync_mask & ~x->ready_mask),
                              L.sync_mask);
           break;
         default:
-          what = fmt::format("wait at the reconvergence point {} behind blocked lanes of their warp", at);
+          what = fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
           break;
       }
       bool found = false;
@@ -856,7 +964,7 @@ void KernelRun::report_deadlock() {
       if (!found) groups.push_back({what, 1u << lane});
     }
     for (auto& gr : groups)
-      details += fmt::format("block {} warp {}: lanes {} {}\n", x->cta->linear, x->index, lane_list(gr.second), gr.first);
+      details += fmt::format("block {} warp {}: {} {}\n", x->cta->linear, x->index, lanes_phrase(gr.second), gr.first);
   }
   if (!details.empty()) details.pop_back();
   r.details = details;

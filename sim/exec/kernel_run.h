@@ -51,6 +51,7 @@ class KernelRun {
   bool pick_group(Warp& w, Group* g);
   void its_groups(Warp& w, std::vector<Group>* out) const;
   void execute(Warp& w, const Group& g);
+  void materialize(Warp& w);
 
   // Instruction semantics (interpreter.cpp). Returns false when the run must stop (fault).
   void exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
@@ -69,6 +70,7 @@ class KernelRun {
   uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write,
                      const ptx::Instr& I, uint64_t* generic_out = nullptr);
   void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
+  uint8_t* fast_ptr(Warp& w, ptx::Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic);
 
   // Reports.
   void fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
@@ -78,7 +80,7 @@ class KernelRun {
   std::string replay_line() const;
   void report_deadlock();
   void report_hang(bool simt_deadlock);
-  bool check_progress(Warp& w, uint32_t lanes);
+  bool check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc);
 
   // Device printf and assert (interpreter.cpp).
   void do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
@@ -101,6 +103,8 @@ class KernelRun {
   void exec_atom(Warp& w, uint32_t act, const ptx::Instr& I);
   void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
   void exec_alu(Warp& w, uint32_t act, const ptx::Instr& I);
+  bool fast_alu(Warp& w, uint32_t act, const ptx::Instr& I);
+  void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
   void release_warp_sync_waiters(Warp& w);
@@ -120,6 +124,8 @@ class KernelRun {
   uint64_t total_ctas_ = 0, next_cta_ = 0, retired_ctas_ = 0;
   std::vector<uint32_t> sm_load_;            // resident CTAs per SM
   std::vector<std::unique_ptr<Cta>> resident_;
+  std::vector<std::unique_ptr<Cta>> cta_pool_;  // retired blocks, reused by later ones
+  Warp* executing_ = nullptr;
   std::vector<Warp*> warps_;                 // resident warps (scheduler's view)
   uint32_t next_warp_serial_ = 0;
 

@@ -61,6 +61,8 @@ struct Warp {
   uint32_t index = 0;            // warp index within the CTA
   uint32_t global_index = 0;     // index among all warps ever dispatched in this launch
   Lane lanes[32];
+  uint64_t* regp[32] = {};       // lanes[i].R(), cached for the interpreter's inner loops
+  void sync_regp(int lane) { regp[lane] = lanes[lane].R(); }
   uint32_t present_mask = 0;     // lanes that hold a thread
   uint32_t ready_mask = 0;       // lanes in LaneState::Ready
   uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
@@ -68,7 +70,8 @@ struct Warp {
   ReconvergenceStack stack;      // lockstep only
   // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
   uint32_t yielded_mask = 0;
-  bool converged = true;         // ITS: every ready lane is at the same (func, pc)
+  bool converged = true;         // ITS: every ready lane is at the same (func, pc)...
+  uint32_t cfunc = 0, cpc = 0;   // ...which is this one; the ready lanes' own PCs may be stale
   // The global allocation touched last: most accesses hit it again, which spares the lookup.
   uint64_t cache_base = 0, cache_size = 0;
   AllocKind cache_kind = AllocKind::Device;

@@ -776,13 +776,19 @@ void Parser::parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& curso
     }
     const Token& nt = peek();
     std::string_view name = expect_word("a variable or function name");
+    // name+off, generic(name+off) and generic(name)+off
     int64_t addend = 0;
-    if (peek().is('+') || peek().is('-')) {
+    auto offset = [&] {
+      if (!peek().is('+') && !peek().is('-')) return;
       bool neg = next().text[0] == '-';
       uint64_t v = expect_uint("an address offset");
-      addend = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+      addend += neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    };
+    offset();
+    if (generic) {
+      expect(')', "to close generic(");
+      offset();
     }
-    if (generic) expect(')', "to close generic(");
     Symbol::AddrInit ai{at, 0, addend, generic};
     if (auto it = module_syms_.find(name); it != module_syms_.end()) ai.symbol = it->second;
     else if (auto f = funcs_.find(name); f != funcs_.end()) { ai.symbol = f->second; ai.function = true; }
@@ -812,31 +818,32 @@ void Parser::parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& curso
   for (uint64_t k = 0; k < elem_size && k < 8; ++k) sym.init[at + k] = static_cast<uint8_t>(bits >> (8 * k));
 }
 
-// .param [.align N] [.ptr [.space] [.align N]] .type name[dims]
+// .param [.align N] .type [.ptr [.space] [.align N]] name[dims]  (attributes in any order)
 uint32_t Parser::parse_param_decl(int32_t function, std::string_view* name_out) {
   const Token& t = peek();
   if (t.is(".reg")) fail(t, ".reg parameters are not supported (only the .param ABI that nvcc uses)");
   if (!accept_word(".param")) fail(t, "expected .param, found " + show(t));
   uint64_t align = 0;
+  bool after_ptr = false;  // a .align after .ptr gives the pointee's alignment: ignored
   Type type = Type::None;
-  while (type == Type::None) {
-    const Token& a = peek();
+  while (peek().kind == Tok::Word && peek().text[0] == '.') {
+    const Token& a = next();
     Space ignored;
+    Type ty;
     if (a.is(".align")) {
-      next();
       uint64_t v = expect_uint("an alignment");
       if (v == 0 || (v & (v - 1)) || v > 4096) fail(a, "bad alignment");
-      if (align == 0) align = v;  // .ptr's .align describes the pointee: first one wins
+      if (!after_ptr) align = v;
     } else if (a.is(".ptr")) {
-      next();
-    } else if (a.kind == Tok::Word && a.text.size() > 1 && a.text[0] == '.' && word_space(a.text.substr(1), ignored)) {
-      next();
-    } else if (a.kind == Tok::Word && a.text.size() > 1 && a.text[0] == '.' && word_type(a.text.substr(1), type)) {
-      next();
+      after_ptr = true;
+    } else if (a.text.size() > 1 && word_space(a.text.substr(1), ignored)) {
+    } else if (a.text.size() > 1 && word_type(a.text.substr(1), ty) && type == Type::None) {
+      type = ty;
     } else {
-      fail(a, "expected a parameter type, found " + show(a));
+      fail(a, "unexpected " + show(a) + " in a parameter declaration");
     }
   }
+  if (type == Type::None) fail(peek(), "expected a parameter type, found " + show(peek()));
   const Token& nt = peek();
   std::string_view name = expect_word("a parameter name");
   if (name_out) *name_out = name;
@@ -1221,7 +1228,7 @@ Operand Parser::resolve_value(std::string_view name, uint32_t line) {
     o.kind = Operand::Kind::Func; o.imm = it->second; return o;
   }
   if (name == "WARP_SZ") { o.kind = Operand::Kind::Imm; o.imm = 32; return o; }
-  if (name[0] == '%') fail_at(line, "undeclared register or unsupported special register '" + std::string(name) + "'");
+  if (name[0] == '%') fail_at(line, "undeclared register '" + std::string(name) + "' (or unsupported special register)");
   fail_at(line, "undeclared identifier '" + std::string(name) + "'");
 }
 

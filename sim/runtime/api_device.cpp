@@ -256,7 +256,7 @@ SIMCUDART_API cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 }
 
 SIMCUDART_API cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
-  if (unsigned(limit) >= 16 || limit_default(limit) == 0 && limit != cudaLimitPersistingL2CacheSize)
+  if (unsigned(limit) >= 16 || (limit_default(limit) == 0 && limit != cudaLimitPersistingL2CacheSize))
     return fail("cudaDeviceSetLimit", cudaErrorUnsupportedLimit,
                 fmt::format("limit {} is not supported by the simulator", int(limit)));
   std::lock_guard<std::mutex> lock(g_settings_mutex);
@@ -266,7 +266,7 @@ SIMCUDART_API cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
 
 SIMCUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (!value) return fail("cudaDeviceGetLimit", cudaErrorInvalidValue, "value is null");
-  if (unsigned(limit) >= 16 || limit_default(limit) == 0 && limit != cudaLimitPersistingL2CacheSize)
+  if (unsigned(limit) >= 16 || (limit_default(limit) == 0 && limit != cudaLimitPersistingL2CacheSize))
     return fail("cudaDeviceGetLimit", cudaErrorUnsupportedLimit,
                 fmt::format("limit {} is not supported by the simulator", int(limit)));
   std::lock_guard<std::mutex> lock(g_settings_mutex);

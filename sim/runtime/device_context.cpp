@@ -143,13 +143,7 @@ cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
 
 void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   clock_advance_ms(r.simulated_ms);
-  // Every report once, as it happens (checker findings of a successful launch too).
-  if (!simulator().config().quiet && !r.reports.empty()) {
-    std::string text;
-    for (const auto& rep : r.reports) text += rep.render();
-    std::fputs(text.c_str(), stderr);
-    std::fflush(stderr);
-  }
+  // The simulator has printed the reports (unless SYNCLAB_QUIET); keep them for the control API.
   set_last_reports(r.reports);
   bool sticky = false;
   cudaError_t err = launch_status_error(r, &sticky);

@@ -23,6 +23,12 @@ std::string display_name(const std::string& mangled) {
   return out;
 }
 
+namespace {
+
+std::string dims(const dim3& d) { return fmt::format("({}, {}, {})", d.x, d.y, d.z); }
+
+}  // namespace
+
 cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord** out, bool sticky_load) {
   *out = nullptr;
   if (!host_fun)
@@ -46,12 +52,6 @@ cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord**
   return cudaSuccess;
 }
 
-namespace {
-
-std::string dims(const dim3& d) { return fmt::format("({}, {}, {})", d.x, d.y, d.z); }
-
-}  // namespace
-
 cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest& req, void** args) {
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   if (!k) return fail(api, cudaErrorInvalidDeviceFunction, "no kernel given");
@@ -67,43 +67,47 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                 fmt::format("kernel {} has no .entry in the PTX of {}", kname, k->fatbin->origin));
   const KernelInfo& info = k->info;
   const sim::DeviceProfile& prof = profile();
+  // Messages start with the launch as written: "kernel(int*)<<<(1, 1, 1), (2048, 1, 1)>>>".
+  const std::string where_s = (std::strcmp(api, "kernel launch") == 0 ? std::string() : std::string(api) + ": ") +
+                              fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block));
+  const char* where = where_s.c_str();
 
   // ---- configuration, in the order CUDA checks it ----
   const dim3& g = req.grid;
   const dim3& b = req.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > prof.max_grid[0] || g.y > prof.max_grid[1] ||
       g.z > prof.max_grid[2])
-    return fail(api, cudaErrorInvalidConfiguration,
-                fmt::format("launch of {}: grid {} is invalid; every dimension must be at least 1 "
+    return fail(where, cudaErrorInvalidConfiguration,
+                fmt::format("the grid is invalid; every dimension must be at least 1 "
                             "and at most ({}, {}, {}) on this device",
-                            kname, dims(g), prof.max_grid[0], prof.max_grid[1], prof.max_grid[2]));
+                            prof.max_grid[0], prof.max_grid[1], prof.max_grid[2]));
   uint64_t threads = uint64_t(b.x) * b.y * b.z;
   if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > prof.max_block[0] || b.y > prof.max_block[1] ||
       b.z > prof.max_block[2] || threads > prof.max_threads_per_block)
-    return fail(api, cudaErrorInvalidConfiguration,
-                fmt::format("launch of {}: block {} is invalid ({} threads); the device allows at most "
+    return fail(where, cudaErrorInvalidConfiguration,
+                fmt::format("the block is invalid ({} threads); the device allows at most "
                             "{} threads per block and ({}, {}, {}) per dimension. Use smaller blocks "
                             "and more of them",
-                            kname, dims(b), threads, prof.max_threads_per_block, prof.max_block[0],
+                            threads, prof.max_threads_per_block, prof.max_block[0],
                             prof.max_block[1], prof.max_block[2]));
   if (info.reqntid[0]) {
     if (b.x != info.reqntid[0] || b.y != std::max(1u, info.reqntid[1]) || b.z != std::max(1u, info.reqntid[2]))
-      return fail(api, cudaErrorLaunchOutOfResources,
-                  fmt::format("launch of {}: block {} does not match the kernel's required block "
+      return fail(where, cudaErrorLaunchOutOfResources,
+                  fmt::format("the block {} does not match the kernel's required block "
                               "size ({}, {}, {}) (.reqntid)",
-                              kname, dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]),
+                              dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]),
                               std::max(1u, info.reqntid[2])));
   }
   if (info.maxntid[0]) {
     uint64_t cap = uint64_t(info.maxntid[0]) * std::max(1u, info.maxntid[1]) * std::max(1u, info.maxntid[2]);
     if (threads > cap)
-      return fail(api, cudaErrorLaunchOutOfResources,
-                  fmt::format("launch of {}: {} threads per block exceed the kernel's "
+      return fail(where, cudaErrorLaunchOutOfResources,
+                  fmt::format("{} threads per block exceed the kernel's "
                               "__launch_bounds__ of {} threads",
-                              kname, threads, cap));
+                              threads, cap));
   }
   if (info.static_shared > prof.shared_per_block_optin)
-    return fail(api, cudaErrorLaunchOutOfResources,
+    return fail(where, cudaErrorLaunchOutOfResources,
                 fmt::format("kernel {} declares {} bytes of static __shared__ memory; the device has "
                             "at most {} per block (a GPU build would fail in ptxas)",
                             kname, info.static_shared, prof.shared_per_block_optin));
@@ -113,18 +117,18 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                                         ? prof.shared_per_block - info.static_shared
                                         : 0);
   if (req.dynamic_shared > dyn_limit)
-    return fail(api, cudaErrorInvalidValue,
-                fmt::format("launch of {}: {} bytes of dynamic shared memory requested, {} allowed "
+    return fail(where, cudaErrorInvalidValue,
+                fmt::format("{} bytes of dynamic shared memory requested, {} allowed "
                             "({} static bytes already used; the default limit is {} per block). "
                             "Above the default, call cudaFuncSetAttribute(kernel, "
                             "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (up to {})",
-                            kname, req.dynamic_shared, dyn_limit, info.static_shared,
+                            req.dynamic_shared, dyn_limit, info.static_shared,
                             prof.shared_per_block, prof.shared_per_block_optin - info.static_shared));
   if (!info.params.empty() && !args)
-    return fail(api, cudaErrorInvalidValue,
-                fmt::format("launch of {}: the kernel takes {} parameters but the argument array is "
+    return fail(where, cudaErrorInvalidValue,
+                fmt::format("the kernel takes {} parameters but the argument array is "
                             "null",
-                            kname, info.params.size()));
+                            info.params.size()));
 
   // ---- parameters: each argument's bytes at its offset in the entry's buffer ----
   sim::LaunchParams lp;
@@ -139,13 +143,13 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
     const auto& p = info.params[i];
     if (p.size == 0) continue;
     if (p.offset + p.size > lp.params.size())
-      return fail(api, cudaErrorInvalidValue,
-                  fmt::format("launch of {}: parameter {} lies outside the parameter buffer "
+      return fail(where, cudaErrorInvalidValue,
+                  fmt::format("parameter {} lies outside the parameter buffer "
                               "(simulator layout error)",
-                              kname, i));
+                              i));
     if (!args[i])
-      return fail(api, cudaErrorInvalidValue,
-                  fmt::format("launch of {}: argument {} is a null pointer", kname, i));
+      return fail(where, cudaErrorInvalidValue,
+                  fmt::format("argument {} is a null pointer", i));
     std::memcpy(lp.params.data() + p.offset, args[i], p.size);
   }
 
@@ -156,12 +160,12 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
       resident = simulator().max_resident_ctas(lp);
     }
     if (g.x * uint64_t(g.y) * g.z > resident)
-      return fail(api, cudaErrorCooperativeLaunchTooLarge,
-                  fmt::format("cooperative launch of {}: {} blocks cannot all be resident at once; "
+      return fail(where, cudaErrorCooperativeLaunchTooLarge,
+                  fmt::format("cooperative launch: {} blocks cannot all be resident at once; "
                               "this device holds at most {} blocks of {} threads ({} SMs). Use "
                               "cudaOccupancyMaxActiveBlocksPerMultiprocessor * multiProcessorCount "
                               "blocks at most",
-                              kname, g.x * uint64_t(g.y) * g.z, resident, threads, prof.sm_count));
+                              g.x * uint64_t(g.y) * g.z, resident, threads, prof.sm_count));
   }
 
   StreamTable::instance().submit(req.stream, [kname, lp = std::move(lp)] {

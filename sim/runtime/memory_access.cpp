@@ -25,9 +25,9 @@ std::string describe_bad_device_range(const void* p, uint64_t n, const char* rol
   if (const sim::Allocation* a = mem.find(addr, 1)) {
     sim::Allocation c = *a;
     uint64_t off = addr - c.base;
-    return fmt::format("the {} range [{}, +{} bytes) runs {} bytes past the end of {} ({} bytes at "
-                       "0x{:x}, range starts at offset {})",
-                       role, p, n, off + n - c.size, c.name, c.size, c.base, off);
+    return fmt::format("the {} range [{}, +{} bytes) runs {} bytes past the end of {} at 0x{:x} "
+                       "(the range starts at offset {} of its {} bytes)",
+                       role, p, n, off + n - c.size, c.name, c.base, off, c.size);
   }
   if (const sim::Allocation* f = mem.find_freed(addr)) {
     sim::Allocation c = *f;

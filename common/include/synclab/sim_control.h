@@ -1,0 +1,118 @@
+// The simulator's control API, for tests and labs that want to steer or inspect the simulator.
+//
+// The same source compiles and links on both backends with nothing extra: the entry points are
+// weak symbols that simcudart (the simulator's CUDA runtime) defines. Linked with NVIDIA's
+// cudart they stay null, active() is false, the setters do nothing and there are no reports.
+//
+//   if (synclab::sim::active()) {
+//     synclab::sim::set_model("lockstep");
+//     synclab::sim::set_scheduler("pct", /*seed=*/7);
+//   }
+//   kernel<<<1, 32>>>(...);
+//   cudaDeviceSynchronize();
+//   for (int i = 0; i < synclab::sim::report_count(); ++i)
+//     std::puts(synclab::sim::report(i).c_str());
+//
+// Settings apply to the launches that follow the call (earlier launches are waited for first),
+// and stay in force until changed; they start from the SYNCLAB_* environment variables. The
+// reports are those of the most recent kernel launch that finished; reading them waits for the
+// launches already queued.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#if defined(SYNCLAB_SIM_CONTROL_IMPLEMENTATION)
+#define SYNCLAB_SIM_CONTROL_WEAK
+#else
+#define SYNCLAB_SIM_CONTROL_WEAK __attribute__((weak))
+#endif
+
+extern "C" {
+// 1 under the simulator.
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_active(void);
+// The setters return 0, or -1 for an invalid value (then synclab_sim_last_error says why).
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_model(const char* model);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_device(const char* profile);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_budget(uint64_t warp_steps);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_report_count(void);
+// Copy up to cap-1 bytes and a NUL into buf (buf may be null when cap is 0); return the full
+// length. Out-of-range indexes give 0.
+SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_report_text(int index, char* buf, size_t cap);
+SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_report_kind(int index, char* buf, size_t cap);
+SYNCLAB_SIM_CONTROL_WEAK void synclab_sim_clear_reports(void);
+SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_last_error(char* buf, size_t cap);
+}
+
+// The inline wrappers (not in simcudart's own implementation file, where the entry points are
+// definitions and the null checks would be pointless).
+#if !defined(SYNCLAB_SIM_CONTROL_IMPLEMENTATION)
+namespace synclab::sim {
+
+namespace detail {
+
+inline std::string fetch(size_t (*fn)(int, char*, size_t), int index) {
+  if (!fn) return {};
+  size_t n = fn(index, nullptr, 0);
+  if (n == 0) return {};
+  std::string s(n + 1, '\0');
+  fn(index, s.data(), s.size());
+  s.resize(n);
+  return s;
+}
+
+inline void check(int rc) {
+  if (rc == 0) return;
+  std::string why = "synclab::sim: invalid setting";
+  if (synclab_sim_last_error) {
+    size_t n = synclab_sim_last_error(nullptr, 0);
+    why.assign(n + 1, '\0');
+    synclab_sim_last_error(why.data(), why.size());
+    why.resize(n);
+  }
+  throw std::invalid_argument(why);
+}
+
+}  // namespace detail
+
+// True only when the program runs on the simulator.
+inline bool active() { return synclab_sim_active && synclab_sim_active() != 0; }
+
+// "its" (Volta and later: independent thread scheduling) or "lockstep" (pre-Volta SIMT).
+// Throws std::invalid_argument for any other name.
+inline void set_model(const char* model) {
+  if (synclab_sim_set_model) detail::check(synclab_sim_set_model(model));
+}
+
+// "rr", "random" or "pct" (probabilistic concurrency testing with depth pct_depth, 1..64).
+inline void set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth = 3) {
+  if (synclab_sim_set_scheduler) detail::check(synclab_sim_set_scheduler(policy, seed, pct_depth));
+}
+
+// A device profile name ("teaching", "h100", ...). Throws std::invalid_argument for an unknown one.
+inline void set_device(const char* profile) {
+  if (synclab_sim_set_device) detail::check(synclab_sim_set_device(profile));
+}
+
+// Warp-steps a launch may take before the simulator gives up (the last-resort hang check).
+inline void set_budget(uint64_t warp_steps) {
+  if (synclab_sim_set_budget) detail::check(synclab_sim_set_budget(warp_steps));
+}
+
+// Reports (faults, deadlocks, hangs, races, ...) of the last finished launch; 0 on a GPU.
+inline int report_count() { return synclab_sim_report_count ? synclab_sim_report_count() : 0; }
+// The report's text as printed on stderr; "" when out of range.
+inline std::string report(int i) { return detail::fetch(synclab_sim_report_text, i); }
+// "fault", "trap", "assert", "deadlock", "hang", "budget", "race", "sync", "init", "mem", "info".
+inline std::string report_kind(int i) { return detail::fetch(synclab_sim_report_kind, i); }
+inline void clear_reports() {
+  if (synclab_sim_clear_reports) synclab_sim_clear_reports();
+}
+
+}  // namespace synclab::sim
+#endif  // !SYNCLAB_SIM_CONTROL_IMPLEMENTATION
+
+#undef SYNCLAB_SIM_CONTROL_WEAK

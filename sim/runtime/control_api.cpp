@@ -1,0 +1,128 @@
+// The synclab_sim_* control API (common/include/synclab/sim_control.h): settings for the next
+// launches and the reports of the last one. Settings change the simulator's Config only while
+// the device thread is idle, so a running launch never sees them change.
+#define SYNCLAB_SIM_CONTROL_IMPLEMENTATION
+#include "synclab/sim_control.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sim/exec/config.h"
+#include "sim/exec/profile.h"
+#include "sim/runtime/device_context.h"
+#include "sim/runtime/device_thread.h"
+#include "sim/runtime/error_state.h"
+
+using namespace synclab::rt;
+namespace sim = synclab::sim;
+
+#define SIMCUDART_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+thread_local std::string t_last_error;
+
+int reject(const std::string& why) {
+  t_last_error = why;
+  diag("control API: " + why);
+  return -1;
+}
+
+// Waits for queued work, then lets fn change the configuration.
+template <typename Fn>
+void with_idle_device(Fn fn) {
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  fn(simulator().config());
+}
+
+size_t copy_out(const std::string& s, char* buf, size_t cap) {
+  if (buf && cap > 0) {
+    size_t n = std::min(s.size(), cap - 1);
+    std::memcpy(buf, s.data(), n);
+    buf[n] = '\0';
+  }
+  return s.size();
+}
+
+std::string profile_names() {
+  std::string names;
+  for (const auto& p : sim::device_profiles()) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
+}  // namespace
+
+SIMCUDART_API int synclab_sim_active(void) { return 1; }
+
+SIMCUDART_API int synclab_sim_set_model(const char* model) {
+  sim::WarpModel m;
+  if (!model || !sim::parse_model(model, &m))
+    return reject(fmt::format("set_model(\"{}\"): expected \"its\" or \"lockstep\"", model ? model : "(null)"));
+  with_idle_device([&](sim::Config& c) { c.model = m; });
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth) {
+  sim::SchedPolicy p;
+  if (!policy || !sim::parse_sched(policy, &p))
+    return reject(fmt::format("set_scheduler(\"{}\", ...): expected \"rr\", \"random\" or \"pct\"",
+                              policy ? policy : "(null)"));
+  if (pct_depth < 1 || pct_depth > 64)
+    return reject(fmt::format("set_scheduler: pct_depth {} must be between 1 and 64", pct_depth));
+  with_idle_device([&](sim::Config& c) {
+    c.sched = p;
+    c.seed = seed;
+    c.pct_depth = pct_depth;
+  });
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_set_device(const char* profile_name) {
+  if (!profile_name || !sim::find_profile(profile_name))
+    return reject(fmt::format("set_device(\"{}\"): unknown device profile; expected one of: {}",
+                              profile_name ? profile_name : "(null)", profile_names()));
+  with_idle_device([&](sim::Config& c) { c.device = profile_name; });
+  refresh_profile();
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_set_budget(uint64_t warp_steps) {
+  if (warp_steps == 0) return reject("set_budget(0): the budget must be at least 1 warp-step");
+  with_idle_device([&](sim::Config& c) { c.budget = warp_steps; });
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_report_count(void) {
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  return int(last_reports().size());
+}
+
+SIMCUDART_API size_t synclab_sim_report_text(int index, char* buf, size_t cap) {
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  auto reports = last_reports();
+  if (index < 0 || size_t(index) >= reports.size()) return copy_out("", buf, cap);
+  return copy_out(reports[size_t(index)].render(), buf, cap);
+}
+
+SIMCUDART_API size_t synclab_sim_report_kind(int index, char* buf, size_t cap) {
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  auto reports = last_reports();
+  if (index < 0 || size_t(index) >= reports.size()) return copy_out("", buf, cap);
+  return copy_out(sim::report_kind_name(reports[size_t(index)].kind), buf, cap);
+}
+
+SIMCUDART_API void synclab_sim_clear_reports(void) {
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  clear_last_reports();
+}
+
+SIMCUDART_API size_t synclab_sim_last_error(char* buf, size_t cap) { return copy_out(t_last_error, buf, cap); }

@@ -1,0 +1,147 @@
+// synclab-run: runs a program built by synclab-nvcc with the simulator configured from flags.
+// It validates each value, sets the SYNCLAB_* environment variables the simulator reads, and
+// replaces itself with the program (so exit codes and signals are the program's own).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/exec/config.h"
+#include "sim/exec/profile.h"
+
+namespace {
+
+std::string profile_names() {
+  std::string names;
+  for (const auto& p : synclab::sim::device_profiles()) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
+std::string check_list_error(const std::string& list) {
+  static const std::set<std::string> known = {"race", "sync", "init", "mem", "hang"};
+  if (list == "all" || list == "none") return {};
+  std::stringstream ss(list);
+  std::string item;
+  int count = 0;
+  while (std::getline(ss, item, ',')) {
+    ++count;
+    if (!known.count(item))
+      return "--check: '" + item + "' is not a checker; use all, none, or a comma-separated list of "
+             "race, sync, init, mem, hang";
+  }
+  if (count == 0) return "--check: empty list; use all, none, or e.g. race,sync";
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Runs a program built by synclab-nvcc on the SyncLab simulator with the given settings.\n"
+      "Each flag sets the SYNCLAB_* variable named in its help; unset flags leave the\n"
+      "environment as it is (defaults: its model, rr scheduler, checks on, no trace).\n\n"
+      "  synclab-run --model lockstep --sched pct --seed 7 -- ./prog arg1 arg2\n",
+      "synclab-run"};
+  app.prefix_command();  // everything from the program name on belongs to the program
+
+  std::string model, sched, device, trace, check, lockstep_order;
+  uint64_t seed = 0, budget = 0;
+  unsigned pct_depth = 0;
+  bool quiet = false, list_devices = false;
+
+  app.add_option("--model", model, "warp model: its (Volta+, a PC per thread) or lockstep (pre-Volta) [SYNCLAB_MODEL]")
+      ->check(CLI::IsMember({"its", "lockstep"}));
+  app.add_option("--sched", sched, "scheduler: rr, random or pct [SYNCLAB_SCHED]")
+      ->check(CLI::IsMember({"rr", "random", "pct"}));
+  app.add_option("--seed", seed, "scheduler seed; a report's seed replays its run [SYNCLAB_SEED]");
+  app.add_option("--pct-depth", pct_depth, "PCT bug depth d, 1..64 (default 3) [SYNCLAB_PCT_DEPTH]")
+      ->check(CLI::Range(1u, 64u));
+  app.add_option("--device", device, "device profile (" + profile_names() + ") [SYNCLAB_DEVICE]");
+  app.add_option("--budget", budget, "warp-steps per launch before giving up (last-resort hang check) [SYNCLAB_BUDGET]")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--trace", trace, "write a trace of the run to FILE [SYNCLAB_TRACE]");
+  app.add_option("--check", check, "checkers: all, none, or a list like race,sync,init,mem,hang [SYNCLAB_CHECK]");
+  app.add_option("--lockstep-order", lockstep_order,
+                 "lockstep: which side of a divergent branch runs first [SYNCLAB_LOCKSTEP_ORDER]")
+      ->check(CLI::IsMember({"taken", "fallthrough"}));
+  app.add_flag("--quiet", quiet, "do not print reports on stderr (the control API still sees them) [SYNCLAB_QUIET]");
+  app.add_flag("--list-devices", list_devices, "print the device profiles and exit");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (list_devices) {
+    for (const auto& p : synclab::sim::device_profiles())
+      std::printf("%-12s %s: cc %d.%d, %u SMs, %u CTAs / %u threads / %llu KiB shared per SM\n", p.name.c_str(),
+                  p.marketing.c_str(), p.cc_major, p.cc_minor, p.sm_count, p.max_ctas_per_sm,
+                  p.max_threads_per_sm, static_cast<unsigned long long>(p.shared_per_sm / 1024));
+    return 0;
+  }
+
+  std::vector<std::string> command = app.remaining();
+  if (!command.empty() && command.front() == "--") command.erase(command.begin());
+  if (command.empty()) {
+    std::fprintf(stderr, "synclab-run: no program given; usage: synclab-run [options] -- ./program [args]\n");
+    return 2;
+  }
+  if (!device.empty() && !synclab::sim::find_profile(device)) {
+    std::fprintf(stderr, "synclab-run: --device: unknown device profile '%s'; expected one of: %s\n", device.c_str(),
+                 profile_names().c_str());
+    return 2;
+  }
+  if (!check.empty()) {
+    std::string err = check_list_error(check);
+    if (!err.empty()) {
+      std::fprintf(stderr, "synclab-run: %s\n", err.c_str());
+      return 2;
+    }
+  }
+  if (!trace.empty()) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::absolute(fs::path(trace)).parent_path();
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      std::fprintf(stderr, "synclab-run: --trace: directory %s does not exist; create it first\n", dir.c_str());
+      return 2;
+    }
+    if (access(dir.c_str(), W_OK) != 0) {
+      std::fprintf(stderr, "synclab-run: --trace: cannot write in %s\n", dir.c_str());
+      return 2;
+    }
+  }
+
+  auto set = [](const char* name, const std::string& value) { setenv(name, value.c_str(), 1); };
+  if (!model.empty()) set("SYNCLAB_MODEL", model);
+  if (!sched.empty()) set("SYNCLAB_SCHED", sched);
+  if (app.count("--seed")) set("SYNCLAB_SEED", std::to_string(seed));
+  if (app.count("--pct-depth")) set("SYNCLAB_PCT_DEPTH", std::to_string(pct_depth));
+  if (!device.empty()) set("SYNCLAB_DEVICE", device);
+  if (app.count("--budget")) set("SYNCLAB_BUDGET", std::to_string(budget));
+  if (!trace.empty()) set("SYNCLAB_TRACE", trace);
+  if (!check.empty()) set("SYNCLAB_CHECK", check);
+  if (!lockstep_order.empty()) set("SYNCLAB_LOCKSTEP_ORDER", lockstep_order);
+  if (quiet) set("SYNCLAB_QUIET", "1");
+
+  std::vector<char*> cargv;
+  for (auto& s : command) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  execvp(cargv[0], cargv.data());
+  int err = errno;
+  std::string hint;
+  if (err == ENOENT && command.front().find('/') == std::string::npos)
+    hint = " (not found on PATH; for a program in this directory write ./" + command.front() + ")";
+  std::fprintf(stderr, "synclab-run: cannot run %s: %s%s\n", cargv[0], std::strerror(err), hint.c_str());
+  return err == ENOENT ? 127 : 126;
+}
