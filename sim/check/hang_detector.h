@@ -32,7 +32,11 @@ struct LastWriter {
 
 class HangDetector {
  public:
+  // Steps without a visible change before lanes are fingerprinted. Long enough that ordinary
+  // kernels never pay for fingerprints; priority schedulers use a shorter window, because there a
+  // spinning lane starves the others until it is found (see Scheduler::on_spin).
   static constexpr uint64_t kQuietSteps = 1 << 16;
+  void set_quiet_steps(uint64_t n) { quiet_steps_ = n; }
 
   HangDetector() : writers_(kWriterSlots) {}
 
@@ -41,7 +45,7 @@ class HangDetector {
     ++epoch_;
     last_change_step_ = step;
   }
-  bool suspicious(uint64_t step) const { return step - last_change_step_ > kQuietSteps; }
+  bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
 
   void record_writer(const LastWriter& w) { writers_[slot(w.addr)] = w; }
   const LastWriter* last_writer(uint64_t addr) const {
@@ -54,6 +58,7 @@ class HangDetector {
   static size_t slot(uint64_t addr) { return ((addr >> 2) * 0x9E3779B97F4A7C15ull) >> 48; }
   uint64_t epoch_ = 0;
   uint64_t last_change_step_ = 0;
+  uint64_t quiet_steps_ = kQuietSteps;
   std::vector<LastWriter> writers_;
 };
 

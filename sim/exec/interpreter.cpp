@@ -187,8 +187,12 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
           std::string why;
           if (const Allocation* f = sim_.memory().find_freed(addr))
             why = fmt::format("the address is inside {} (freed): use after free", f->name);
-          else if (const Allocation* near = sim_.memory().find(addr, 1))
-            why = fmt::format("the access runs past the end of {} ({} bytes at 0x{:x})", near->name, near->size, near->base);
+          else if (const Allocation* near = sim_.memory().nearest_below(addr);
+                   near && addr - near->base < near->size + 4096)
+            why = fmt::format("the access runs past the end of {} ({} bytes at 0x{:x}; offset {} is {} bytes past "
+                              "its end)",
+                              near->name, near->size, near->base, addr - near->base,
+                              addr + size - (near->base + near->size));
           else if (addr < 4096)
             why = "the address is near zero: a null pointer, or a host pointer never set";
           else

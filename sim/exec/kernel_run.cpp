@@ -62,6 +62,7 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       sched_(Scheduler::create(cfg, pct_step_estimate)) {
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
+  if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
 }
 
 void KernelRun::start_cta(uint64_t linear) {
@@ -788,6 +789,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   const uint64_t epoch = hang_.epoch();
   bool new_spin = false;
   const ptx::Function& fn = M_.functions[func];
+  uint32_t spinners = 0;
   for (uint32_t m = lanes; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
@@ -795,6 +797,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     if (L.spin_epoch == epoch && L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
       if (!L.spinning) new_spin = true;
       L.spinning = true;
+      spinners |= 1u << lane;
     } else {
       L.spinning = false;
       L.spin_epoch = epoch;
@@ -804,6 +807,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
   }
   if (!new_spin) return false;
+  sched_->on_spin(w, spinners);
   // Every live lane must be spinning (in this epoch) or unable to run.
   bool host_memory = false;
   bool simt_deadlock = false;

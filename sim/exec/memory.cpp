@@ -65,6 +65,13 @@ const Allocation* DeviceMemory::find(uint64_t addr, uint64_t size) const {
   return nullptr;
 }
 
+const Allocation* DeviceMemory::nearest_below(uint64_t addr) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.upper_bound(addr);
+  if (it == live_.begin()) return nullptr;
+  return &std::prev(it)->second;
+}
+
 const Allocation* DeviceMemory::find_base(uint64_t addr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(addr);

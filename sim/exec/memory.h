@@ -46,6 +46,8 @@ class DeviceMemory {
   const Allocation* find(uint64_t addr, uint64_t size = 1) const;
   // The live allocation starting exactly at addr.
   const Allocation* find_base(uint64_t addr) const;
+  // The live allocation with the highest base at or below addr (for "past the end" messages).
+  const Allocation* nearest_below(uint64_t addr) const;
   // A freed allocation that once contained addr (for use-after-free messages), or nullptr.
   const Allocation* find_freed(uint64_t addr) const;
   uint64_t bytes_in_use() const;

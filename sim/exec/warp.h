@@ -42,7 +42,7 @@ struct Lane {
   bool carry = false;            // condition code of add.cc/sub.cc/mad.cc
   uint8_t barrier = 0;           // AtBarrier: which barrier
   uint32_t sync_mask = 0;        // AtWarpSync: the member mask given
-  uint64_t pct_priority = 0;     // PCT: larger runs first
+  int64_t pct_priority = 0;      // PCT: larger runs first
 
   // Progress detection (see check/hang_detector.h).
   uint64_t last_load_addr = 0;   // generic address of the last load/atomic

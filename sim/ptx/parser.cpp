@@ -42,7 +42,7 @@ namespace {
 // Limits that keep hostile input from exhausting memory.
 // ---------------------------------------------------------------------------------------------
 constexpr uint64_t kMaxRegRange = 1u << 20;          // one .reg %r<N>
-constexpr uint64_t kMaxRegsPerFunction = 1u << 24;
+constexpr uint64_t kMaxRegsPerFunction = 1u << 21;
 constexpr uint64_t kMaxVariableBytes = 1ull << 40;   // any declared variable
 constexpr uint64_t kMaxInitializedBytes = 1ull << 26;  // variables with an initializer (64 MiB)
 constexpr int kMaxInitDepth = 16;
@@ -1152,7 +1152,8 @@ void Parser::parse_reg_decl() {
 // .loc file line col [, function_name label[+off]] [, inlined_at file line col]
 // The user's line: for an inlined .loc, the user line of the location it was inlined at. nvcc
 // writes the .loc of each enclosing call site just before (outermost first), so the most
-// recent .loc with that (file,line,col) carries the right user line.
+// recent .loc with that (file,line,col) carries the right user line. Line 0 marks
+// compiler-generated code: it keeps the user line of the code around it, the line reports show.
 void Parser::parse_loc() {
   const Token& t = peek();
   uint64_t f = expect_uint("a .loc file number");
@@ -1181,6 +1182,10 @@ void Parser::parse_loc() {
     } else {
       fail(k, "unexpected " + show(k) + " in .loc");
     }
+  }
+  if (n.line == 0 && n.ufile == n.file && n.uline == 0) {
+    n.ufile = loc_.ufile;
+    n.uline = loc_.uline;
   }
   loc_ = n;
   loc_user_[uint64_t(n.file) << 48 | uint64_t(n.line) << 16 | n.col] = {n.ufile, n.uline};
@@ -1849,6 +1854,8 @@ Module parse_module(std::string_view text, const std::string& origin) {
     throw ParseError(origin, e.line, "", 0, e.what());
   } catch (const std::bad_alloc&) {
     throw ParseError(origin, 0, "", 0, "out of memory while parsing");
+  } catch (const std::exception& e) {  // a bug here must still be a clear load failure
+    throw ParseError(origin, 0, "", 0, std::string("internal error in the PTX parser: ") + e.what());
   }
   if (p.have_unsupported()) {
     uint32_t more = p.unsupported_count() - 1;

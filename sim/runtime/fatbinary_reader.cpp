@@ -22,6 +22,8 @@ constexpr uint64_t kContainerHeaderSize = 16;
 constexpr uint64_t kMinEntryHeaderSize = 0x40;
 // No program embeds a gigabyte of device code; a larger size is a corrupt header.
 constexpr uint64_t kMaxFatbinSize = 1ull << 30;
+// Nor hundreds of megabytes of PTX in one entry: a bigger decompressed size is corrupt.
+constexpr uint64_t kMaxPtxSize = 256ull << 20;
 
 template <typename T>
 T read_at(const uint8_t* base, uint64_t off) {
@@ -185,7 +187,7 @@ std::string entry_text(const FatbinEntry& e, const std::string& what) {
     {
       unsigned long long n = ZSTD_getFrameContentSize(e.payload, e.payload_size);
       if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN) n = e.uncompressed_size;
-      if (n == 0 || n > kMaxFatbinSize)
+      if (n == 0 || n > kMaxPtxSize)
         throw FatbinError(fmt::format("{}: the Zstandard-compressed PTX entry is corrupt (size {})", what, n));
       out.resize(n);
       size_t got = ZSTD_decompress(out.data(), out.size(), e.payload, e.payload_size);
@@ -204,7 +206,8 @@ std::string entry_text(const FatbinEntry& e, const std::string& what) {
 #if SYNCLAB_HAVE_LZ4
     {
       uint64_t n = e.uncompressed_size;
-      if (n == 0 || n > kMaxFatbinSize || e.payload_size > uint64_t(INT32_MAX))
+      // LZ4 cannot expand more than 255:1.
+      if (n == 0 || n > kMaxPtxSize || n > e.payload_size * 255 + 64 || e.payload_size > uint64_t(INT32_MAX))
         throw FatbinError(fmt::format("{}: the LZ4-compressed PTX entry is corrupt (size {})", what, n));
       out.resize(n);
       int got = LZ4_decompress_safe(reinterpret_cast<const char*>(e.payload), out.data(),

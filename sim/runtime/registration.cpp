@@ -280,14 +280,14 @@ cudaError_t Registry::ensure_loaded(FatbinRecord* fb, const char* api, bool stic
     // Only at process exit, when the device thread no longer takes work.
     return fail(api, cudaErrorCudartUnloading, "the runtime is shutting down");
   }
-  if (!fb->message_printed.exchange(true)) {
-    diag(fmt::format("{}: {}", api, fb->load_message));
-    if (sticky)
-      diag(fmt::format("every launch from now on fails with {} (a sticky error, as a failed kernel "
-                       "image load would leave a CUDA context)",
-                       error_name(fb->load_error)));
+  if (!fb->message_printed.exchange(true)) diag(fmt::format("{}: {}", api, fb->load_message));
+  if (sticky) {
+    if (sticky_error() == cudaSuccess)
+      diag(fmt::format("{}: the kernel's module could not be loaded; every later CUDA call returns {} "
+                       "(a sticky error)",
+                       api, error_name(fb->load_error)));
+    set_sticky_error(fb->load_error);
   }
-  if (sticky) set_sticky_error(fb->load_error);
   return set_error(fb->load_error);
 }
 

@@ -1,6 +1,7 @@
 #include "sim/sched/scheduler.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "sim/exec/warp.h"
 
@@ -65,15 +66,15 @@ class PctScheduler : public Scheduler {
   bool uses_lane_priorities() const override { return true; }
   void on_lane_start(Warp& w, int lane) override {
     // Initial priorities lie above every change-point priority (which are 1..d-1).
-    w.lanes[lane].pct_priority = 1000 + (rng_() >> 8);
+    w.lanes[lane].pct_priority = 1000 + static_cast<int64_t>(rng_() >> 8);
   }
   size_t pick_warp(const std::vector<Warp*>& warps) override {
     size_t best = 0;
-    uint64_t best_p = 0;
+    int64_t best_p = 0;
     bool found = false;
     for (size_t i = 0; i < warps.size(); ++i) {
       for (uint32_t m = warps[i]->runnable; m; m &= m - 1) {
-        uint64_t p = warps[i]->lanes[__builtin_ctz(m)].pct_priority;
+        int64_t p = warps[i]->lanes[__builtin_ctz(m)].pct_priority;
         if (!found || p > best_p) {
           best = i;
           best_p = p;
@@ -85,10 +86,10 @@ class PctScheduler : public Scheduler {
   }
   size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks, const std::vector<bool>&) override {
     size_t best = 0;
-    uint64_t best_p = 0;
+    int64_t best_p = INT64_MIN;
     for (size_t i = 0; i < masks.size(); ++i)
       for (uint32_t m = masks[i]; m; m &= m - 1) {
-        uint64_t p = w.lanes[__builtin_ctz(m)].pct_priority;
+        int64_t p = w.lanes[__builtin_ctz(m)].pct_priority;
         if (p > best_p) {
           best = i;
           best_p = p;
@@ -96,10 +97,15 @@ class PctScheduler : public Scheduler {
       }
     return best;
   }
+  void on_spin(Warp& w, uint32_t lanes) override {
+    // A spinning lane waits for another: run it last (the most recently found spinner lowest),
+    // as PCT assumes of a thread that yields.
+    for (uint32_t m = lanes; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pct_priority = --spin_floor_;
+  }
   void on_step(Warp& w, uint32_t mask, uint64_t step) override {
     while (next_ < change_points_.size() && change_points_[next_] <= step) {
       // Demote the lanes that just ran below every other lane: priority d-1-i after change i.
-      uint64_t low = change_points_.size() - next_;
+      int64_t low = static_cast<int64_t>(change_points_.size() - next_);
       for (uint32_t m = mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pct_priority = low;
       ++next_;
     }
@@ -109,6 +115,7 @@ class PctScheduler : public Scheduler {
   std::mt19937_64 rng_;
   std::vector<uint64_t> change_points_;
   size_t next_ = 0;
+  int64_t spin_floor_ = 0;
 };
 
 }  // namespace

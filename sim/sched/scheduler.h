@@ -34,6 +34,9 @@ class Scheduler {
   // Called once per step with the lanes that ran.
   virtual void on_step(Warp& w, uint32_t mask, uint64_t step) {}
   virtual bool uses_lane_priorities() const { return false; }
+  // Lanes found spinning (their state repeats while nothing changes): a policy that would keep
+  // running them forever must let the others run.
+  virtual void on_spin(Warp& w, uint32_t lanes) {}
 
   static std::unique_ptr<Scheduler> create(const Config& cfg, uint64_t expected_steps);
 };

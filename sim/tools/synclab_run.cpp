@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    int rc = app.exit(e);  // prints the help, or the error and a pointer to --help
+    return rc == 0 ? 0 : 2;
   }
 
   if (list_devices) {

@@ -729,6 +729,11 @@ TEST_CASE("rest: recursive function frame and call sites", "[ptx]") {
   // st.param.b32 [func_retval0+0], %r8;  names the function's own return param
   const Instr& st = rec.code[at_line(rec, 80)];
   CHECK(st.src[0].symbol == rec.rets[0]);
+  // ".loc 1 0 42" (compiler-generated) keeps the user line of the code around it.
+  const Instr& gen = rec.code[at_line(rec, 43)];
+  CHECK(gen.line == 0);
+  CHECK(gen.user_line == 2);
+  CHECK(ends_with(m.files[gen.user_file].path, "src/rest.cu"));
   // The branch over the recursion reconverges at $L__BB0_2.
   CHECK(rec.reconverge_pc[at_line(rec, 40)] == at_line(rec, 80));
   const Symbol& str = sym(m, "$str");

@@ -1,0 +1,17 @@
+#include <cuda_runtime.h>
+
+__device__ int other_value;
+__device__ int triple(int x) { return 3 * x; }
+__global__ void other_kernel(int* out) { out[1] = triple(other_value); }
+
+void run_other(int* out) {
+  int seven = 7;
+  cudaMemcpyToSymbol(other_value, &seven, sizeof seven);
+  other_kernel<<<1, 1>>>(out);
+}
+
+int other_value_on_host() {
+  int v = 0;
+  cudaMemcpyFromSymbol(&v, other_value, sizeof v);
+  return v;
+}

@@ -1,0 +1,44 @@
+// A kernel that stores out of bounds leaves the device with a sticky error: the synchronize
+// after it and every later call return cudaErrorIllegalAddress until cudaDeviceReset. On the
+// simulator the report names the kernel and the CUDA line (the test checks stderr for both).
+#include "check.h"
+
+__global__ void fill_ones(int* p) { p[threadIdx.x] = 1; }
+
+__global__ void out_of_bounds_store(int* p, long long offset) {
+  if (threadIdx.x == 3) p[offset + threadIdx.x] = 42;  // OOB-STORE-LINE
+}
+
+int main() {
+  int* d = nullptr;
+  CHECK_OK(cudaMalloc(&d, 16 * sizeof(int)));
+  fill_ones<<<1, 16>>>(d);
+  CHECK_OK(cudaDeviceSynchronize());
+
+  // 1 GiB past a 64-byte allocation: unmapped on a GPU, outside every allocation here.
+  out_of_bounds_store<<<1, 32>>>(d, (1ll << 30) / 4);
+  CHECK_OK(cudaGetLastError());  // the launch itself was fine
+  CHECK_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+
+  // Sticky: everything fails with the same error now, and reading it does not clear it.
+  int h = 0;
+  CHECK_ERR(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaPeekAtLastError(), cudaErrorIllegalAddress);
+  int* more = nullptr;
+  CHECK_ERR(cudaMalloc(&more, 16), cudaErrorIllegalAddress);
+  fill_ones<<<1, 16>>>(d);
+  CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+
+  // A reset gives a working device back.
+  CHECK_OK(cudaDeviceReset());
+  CHECK_OK(cudaMalloc(&d, 16 * sizeof(int)));
+  fill_ones<<<1, 16>>>(d);
+  CHECK_OK(cudaDeviceSynchronize());
+  int back[16] = {};
+  CHECK_OK(cudaMemcpy(back, d, sizeof back, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 16; ++i) CHECK_EQ_INT(back[i], 1);
+  return finish("sticky_fault");
+}
