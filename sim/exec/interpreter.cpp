@@ -65,7 +65,7 @@ inline uint64_t KernelRun::operand(Warp& w, int lane, const Operand& o) {
     case Operand::Kind::SpecialReg: return special(w, lane, o.sreg);
     case Operand::Kind::Symbol:
     case Operand::Kind::Addr: return address(L, o);
-    case Operand::Kind::Func: return static_cast<uint64_t>(o.imm);
+    case Operand::Kind::Func: return kFunctionWindow + static_cast<uint64_t>(o.imm);
     default: return 0;
   }
 }
@@ -97,21 +97,22 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
     case SReg::LanemaskLt: return (1u << lane) - 1;
     case SReg::LanemaskGe: return ~((1u << lane) - 1);
     case SReg::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
-    case SReg::Clock: return static_cast<uint32_t>(sm_steps_[c.sm]);
-    case SReg::ClockHi: return static_cast<uint32_t>(sm_steps_[c.sm] >> 32);
-    case SReg::Clock64: return sm_steps_[c.sm];
-    case SReg::GlobalTimer: return static_cast<uint64_t>(sim_ns());
-    case SReg::GlobalTimerLo: return static_cast<uint32_t>(static_cast<uint64_t>(sim_ns()));
-    case SReg::GlobalTimerHi: return static_cast<uint32_t>(static_cast<uint64_t>(sim_ns()) >> 32);
+    case SReg::Clock: return static_cast<uint32_t>(clock_base_ + sm_steps_[c.sm]);
+    case SReg::ClockHi: return static_cast<uint32_t>((clock_base_ + sm_steps_[c.sm]) >> 32);
+    case SReg::Clock64: return clock_base_ + sm_steps_[c.sm];
+    case SReg::GlobalTimer: return time_base_ns_ + static_cast<uint64_t>(sim_ns());
+    case SReg::GlobalTimerLo: return static_cast<uint32_t>(time_base_ns_ + static_cast<uint64_t>(sim_ns()));
+    case SReg::GlobalTimerHi: return static_cast<uint32_t>((time_base_ns_ + static_cast<uint64_t>(sim_ns())) >> 32);
     case SReg::DynamicSmemSize: return p_.dynamic_shared;
     case SReg::TotalSmemSize: return c.shared.size();
     default: break;
   }
   int env = static_cast<int>(r) - static_cast<int>(SReg::EnvReg0);
   if (env >= 0 && env < 32) {
-    // %envreg1/%envreg2 hold the address of the cooperative grid-barrier workspace.
-    if (env == 1) return grid_workspace_ & 0xffffffffu;
-    if (env == 2) return grid_workspace_ >> 32;
+    // %envreg1 (high half) and %envreg2 (low half) hold the address of the cooperative
+    // grid-barrier workspace: cooperative_groups joins them with bfi.b64 ..., 32, 32.
+    if (env == 1) return grid_workspace_ >> 32;
+    if (env == 2) return grid_workspace_ & 0xffffffffu;
     return 0;
   }
   return 0;
@@ -1327,7 +1328,7 @@ void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
         int32_t offset = int32_t(src(lane, 2));
         uint32_t r = 0xffffffffu;
         if (offset == 0) {
-          r = base < 32 ? base : 0xffffffffu;
+          r = (base < 32 && ((mask >> base) & 1)) ? base : 0xffffffffu;
         } else if (offset > 0) {
           int count = 0;
           for (uint32_t i = base; i < 32; ++i)
@@ -1460,7 +1461,7 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
         vals[lane] = operand(w, lane, I.src[0]);
       END_LANES
       FOR_LANES(act)
-        uint32_t b = uint32_t(operand(w, lane, I.src[1])), c = uint32_t(operand(w, lane, I.src[2]));
+        uint32_t b = uint32_t(operand(w, lane, I.src[1])) & 0x1f, c = uint32_t(operand(w, lane, I.src[2]));
         // c packs the segment mask (bits 8-12) and the clamp value (bits 0-4): PTX ISA, shfl.sync.
         uint32_t seg_mask = (c >> 8) & 0x1f, clamp = c & 0x1f;
         uint32_t max_lane = (uint32_t(lane) & seg_mask) | (clamp & ~seg_mask);
@@ -1564,9 +1565,11 @@ std::string KernelRun::read_cstring(Warp& w, int lane, uint64_t addr, const ptx:
   return s;
 }
 
-void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, const ptx::Instr& I) {
+int KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, const ptx::Instr& I) {
+  if (fmt_addr == 0) return -1;
   std::string f = read_cstring(w, lane, fmt_addr, I);
-  if (stop_) return;
+  if (stop_) return -2;
+  int nargs = 0;
   std::string out;
   uint64_t off = 0;
   auto take = [&](uint32_t size, uint64_t* v) {
@@ -1574,6 +1577,7 @@ void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, 
     *v = 0;
     bool ok = args != 0 && load_bytes(w, lane, Space::Generic, args + off, v, size, I);
     off += size;
+    ++nargs;
     return ok;
   };
   for (size_t i = 0; i < f.size(); ++i) {
@@ -1599,7 +1603,7 @@ void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, 
     switch (conv) {
       case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
         const bool wide = len == "l" || len == "ll" || len == "j" || len == "z" || len == "t" || len == "q";
-        if (!take(wide ? 8 : 4, &v)) return;
+        if (!take(wide ? 8 : 4, &v)) return -2;
         std::string s = spec + (wide ? "ll" : "") + conv;
         if (conv == 'd' || conv == 'i') {
           if (wide) std::snprintf(buf, sizeof buf, s.c_str(), static_cast<long long>(v));
@@ -1614,21 +1618,21 @@ void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, 
         break;
       }
       case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
-        if (!take(8, &v)) return;
+        if (!take(8, &v)) return -2;
         std::snprintf(buf, sizeof buf, (spec + conv).c_str(), from_bits<double>(v));
         out += buf;
         break;
       }
       case 'p': {
-        if (!take(8, &v)) return;
+        if (!take(8, &v)) return -2;
         std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
         out += buf;
         break;
       }
       case 's': {
-        if (!take(8, &v)) return;
+        if (!take(8, &v)) return -2;
         std::string s = v ? read_cstring(w, lane, v, I) : std::string("(null)");
-        if (stop_) return;
+        if (stop_) return -2;
         std::snprintf(buf, sizeof buf, (spec + 's').c_str(), s.c_str());
         out += buf;
         break;
@@ -1639,6 +1643,7 @@ void KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, 
     }
   }
   sim_.emit_printf(out);
+  return nargs;
 }
 
 void KernelRun::do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func,
@@ -1681,9 +1686,9 @@ void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& ca
   const std::string& name = callee.name;
   if (name == "vprintf") {
     FOR_LANES(act)
-      do_vprintf(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), I);
+      int n = do_vprintf(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), I);
       if (stop_) return;
-      set_ret(lane, 0, 4);
+      set_ret(lane, static_cast<uint32_t>(n), 4);
     END_LANES
     return;
   }

@@ -51,7 +51,7 @@ const char* verb(uint32_t mask, const char* one, const char* many) {
 // ---------------------------------------------------------------------------------------------
 
 KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
-                     const DeviceProfile& prof, uint64_t pct_step_estimate)
+                     const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns)
     : sim_(sim),
       mod_(mod),
       M_(*mod.module),
@@ -63,6 +63,8 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
   if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
+  time_base_ns_ = time_base_ns;
+  clock_base_ = static_cast<uint64_t>(double(time_base_ns) * prof.clock_khz / 1e6);
 }
 
 void KernelRun::start_cta(uint64_t linear) {
@@ -353,7 +355,9 @@ void KernelRun::execute(Warp& w, const Group& g) {
       L.func = g.func;
       L.pc = g.pc;
     }
+    lane_pcs_live_ = true;
     ret(w, g, g.mask);
+    lane_pcs_live_ = false;
     if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
       const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
       w.cfunc = L.func;
@@ -371,7 +375,9 @@ void KernelRun::execute(Warp& w, const Group& g) {
     L.func = g.func;
     L.pc = g.pc;
   }
+  lane_pcs_live_ = true;
   exec_instr(w, g, fn, I);
+  lane_pcs_live_ = false;
   if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
     const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
     w.cfunc = L.func;
@@ -389,7 +395,7 @@ void KernelRun::advance(Warp& w, const Group& g, uint32_t mask) {
     t.pc = g.pc + 1;
     return;
   }
-  if (w.converged && mask == g.mask) {
+  if (w.converged && mask == g.mask && !lane_pcs_live_) {
     w.cpc = g.pc + 1;
     return;
   }
@@ -437,18 +443,39 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
 void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   if (!act) { advance(w, g, g.mask); return; }
   const ptx::CallSite& cs = fn.calls[I.call];
-  uint32_t callee_index = cs.callee;
-  if (callee_index == Operand::kNoReg || callee_index >= M_.functions.size()) {
-    // Indirect call: every active lane must call the same function.
-    int first = __builtin_ctz(act);
-    uint64_t target = w.lanes[first].R()[cs.target_reg];
-    callee_index = static_cast<uint32_t>(target);
-    if (callee_index >= M_.functions.size()) {
+  if (cs.callee != Operand::kNoReg && cs.callee < M_.functions.size()) {
+    call_one(w, g, act, fn, I, cs.callee, true);
+    return;
+  }
+  // Indirect call: lanes that hold different function pointers call different functions, one
+  // group after the other (under lockstep each group gets its own stack entry).
+  if (act != g.mask) advance(w, g, g.mask & ~act);
+  uint32_t remaining = act;
+  bool first_group = true;
+  while (remaining && !stop_) {
+    const int first = __builtin_ctz(remaining);
+    const uint64_t target = w.regp[first][cs.target_reg];
+    uint32_t same = 0;
+    for (uint32_t m = remaining; m; m &= m - 1)
+      if (w.regp[__builtin_ctz(m)][cs.target_reg] == target) same |= 1u << __builtin_ctz(m);
+    const uint64_t index = target - kFunctionWindow;
+    if (target < kFunctionWindow || index >= M_.functions.size()) {
       fault(w, first, I, LaunchStatus::Fault, "indirect call through an invalid function pointer",
-            fmt::format("target value 0x{:x}", target));
+            fmt::format("target value 0x{:x} is not the address of a device function{}", target,
+                        target == 0 ? " (a null function pointer)" : ""));
       return;
     }
+    Group sub = g;
+    sub.mask = first_group && same == act ? g.mask : same;
+    call_one(w, sub, same, fn, I, static_cast<uint32_t>(index), first_group);
+    first_group = false;
+    remaining &= ~same;
   }
+}
+
+void KernelRun::call_one(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I,
+                         uint32_t callee_index, bool set_return_pc) {
+  const ptx::CallSite& cs = fn.calls[I.call];
   const ptx::Function& callee = M_.functions[callee_index];
   if (callee.is_extern || callee.code.empty()) {
     exec_builtin_call(w, act, fn, callee, cs, I);
@@ -494,8 +521,7 @@ void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function&
     w.sync_regp(lane);
   }
   if (cfg_.model == WarpModel::Lockstep) {
-    StackEntry& t = w.stack.top();
-    t.pc = g.pc + 1;
+    if (set_return_pc) w.stack.top().pc = g.pc + 1;  // the caller's entry resumes there
     uint32_t depth = static_cast<uint32_t>(w.lanes[__builtin_ctz(act)].frames.size());
     w.stack.push({callee_index, 0, ReconvergenceStack::kExitPc, act, depth});
   } else {

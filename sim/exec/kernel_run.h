@@ -33,7 +33,7 @@ struct LoadedModuleView {
 class KernelRun {
  public:
   KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
-            const DeviceProfile& prof, uint64_t pct_step_estimate);
+            const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns = 0);
   LaunchResult run();
 
   // --- used by the interpreter -------------------------------------------------------------
@@ -60,6 +60,8 @@ class KernelRun {
   void advance(Warp& w, const Group& g, uint32_t mask);
   void branch(Warp& w, const Group& g, uint32_t taken, uint32_t target);
   void call(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
+  void call_one(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I,
+                uint32_t callee, bool set_return_pc);
   void ret(Warp& w, const Group& g, uint32_t mask);
   void exit_lanes(Warp& w, const Group& g, uint32_t mask);
   void block_at_barrier(Warp& w, const Group& g, uint32_t mask, const ptx::Instr& I);
@@ -83,7 +85,7 @@ class KernelRun {
   bool check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc);
 
   // Device printf and assert (interpreter.cpp).
-  void do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
+  int do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
   void do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func,
                      const ptx::Instr& I);
   std::string read_cstring(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
@@ -138,6 +140,9 @@ class KernelRun {
   std::vector<Group> scratch_groups_;
   bool host_grace_started_ = false;
   std::chrono::steady_clock::time_point host_grace_since_;
+  uint64_t time_base_ns_ = 0;                // simulated time before this launch
+  uint64_t clock_base_ = 0;                  // SM clock cycles before this launch
+  bool lane_pcs_live_ = false;               // lanes' own PCs are authoritative right now
   uint64_t grid_workspace_ = 0;              // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
   std::vector<bool> scratch_yielded_;

@@ -18,6 +18,9 @@ namespace synclab::sim {
 constexpr uint64_t kSharedWindow = 0x1000'0000'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0x2000'0000'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x1000'0000'0000'0000ull;
+// Device function pointers are kFunctionWindow + the function's index in its module: never 0,
+// never a valid data address.
+constexpr uint64_t kFunctionWindow = 0x3000'0000'0000'0000ull;
 
 enum class AllocKind { Device, HostPinned, HostMapped, ModuleGlobal, ModuleConst };
 const char* alloc_kind_name(AllocKind k);

@@ -136,14 +136,19 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
   for (size_t i = 0; i < M.symbols.size(); ++i) {
     const ptx::Symbol& s = M.symbols[i];
     if (!addr[i]) continue;
+    const uint64_t elem = std::max(4u, ptx::type_size(s.type));
     for (const auto& ai : s.addr_inits) {
-      uint64_t target = ai.symbol < addr.size() ? addr[ai.symbol] : 0;
-      if (!target) {
+      uint64_t target = 0;
+      if (ai.function) {
+        target = kFunctionWindow + ai.symbol;
+      } else {
+        target = ai.symbol < addr.size() ? addr[ai.symbol] : 0;
         const ptx::Symbol& t = M.symbols[ai.symbol];
-        if (t.space == Space::Shared) target = kSharedWindow + t.offset;
+        if (!target && t.space == Space::Shared) target = (ai.generic ? kSharedWindow : 0) + t.offset;
       }
       uint64_t v = target + static_cast<uint64_t>(ai.addend);
-      if (ai.offset + 8 <= s.size) std::memcpy(reinterpret_cast<uint8_t*>(addr[i]) + ai.offset, &v, 8);
+      const uint64_t n = std::min<uint64_t>(elem, 8);
+      if (ai.offset + n <= s.size) std::memcpy(reinterpret_cast<uint8_t*>(addr[i]) + ai.offset, &v, n);
     }
   }
   // Resolve every symbol operand.
@@ -215,8 +220,9 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   uint64_t estimate = 10000;
   if (auto it = lm.pct_estimates.find(fn.name); it != lm.pct_estimates.end()) estimate = it->second;
   Config cfg = config_;
-  KernelRun run(*this, lm.view, p, cfg, profile(), estimate);
+  KernelRun run(*this, lm.view, p, cfg, profile(), estimate, static_cast<uint64_t>(sim_time_ms_ * 1e6));
   LaunchResult r = run.run();
+  sim_time_ms_ += r.simulated_ms;
   if (r.status == LaunchStatus::Success) lm.pct_estimates[fn.name] = std::max<uint64_t>(r.warp_steps, 16);
   last_reports_ = r.reports;
   if (!cfg.quiet)

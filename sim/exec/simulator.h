@@ -103,6 +103,7 @@ class Simulator {
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   std::vector<Report> last_reports_;
+  double sim_time_ms_ = 0;  // simulated time of every launch so far (%globaltimer, %clock64)
   std::function<void(std::string_view)> printf_sink_;
   mutable std::mutex mutex_;
 };

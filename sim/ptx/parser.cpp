@@ -379,6 +379,176 @@ const std::unordered_map<std::string_view, OpDesc>& op_table() {
   return t;
 }
 
+// Words only some opcodes take (atom's operation, shfl's mode, ...). Returns false when `w`
+// is not one of them.
+bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest) {
+  switch (in.op) {
+    case Op::Ld:
+      if (w != "nc") return false;
+      in.nc = true;
+      return true;
+    case Op::Cvta:
+      if (w != "to") return false;
+      in.cvta = CvtaDir::FromGeneric;
+      return true;
+    case Op::Atom: case Op::Red:
+      if (w == "noftz") { in.noftz = true; return true; }
+      return word_aop(w, in.aop);
+    case Op::Div: case Op::Rcp: case Op::Sqrt:
+      if (w != "full") return false;
+      in.full = true;
+      return true;
+    case Op::Min: case Op::Max:
+      if (w != "NaN") return false;
+      in.nan = true;
+      return true;
+    case Op::Bfind:
+      if (w != "shiftamt") return false;
+      in.shiftamt = true;
+      return true;
+    case Op::Brx:
+      return w == "idx";
+    case Op::Dp2a:
+      if (w != "lo" && w != "hi") return false;
+      in.mul = w == "lo" ? MulMode::Lo : MulMode::Hi;
+      return true;
+    case Op::Bmsk: case Op::Szext:
+      if (w != "clamp" && w != "wrap") return false;
+      in.clamp = w == "clamp";
+      return true;
+    case Op::Shf:  // .l/.r then .wrap/.clamp
+      if (w == "l") in.shf = ShfMode::LWrap;
+      else if (w == "r") in.shf = ShfMode::RWrap;
+      else if (w == "clamp" && in.shf == ShfMode::LWrap) in.shf = ShfMode::LClamp;
+      else if (w == "clamp" && in.shf == ShfMode::RWrap) in.shf = ShfMode::RClamp;
+      else if (w != "wrap" || in.shf == ShfMode::None) return false;
+      return true;
+    case Op::Prmt: {
+      static const std::unordered_map<std::string_view, PrmtMode> k = {
+          {"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e}, {"rc8", PrmtMode::Rc8},
+          {"ecl", PrmtMode::Ecl}, {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
+      auto it = k.find(w);
+      if (it == k.end()) return false;
+      in.prmt = it->second;
+      return true;
+    }
+    case Op::Testp: {
+      static const std::unordered_map<std::string_view, TestpMode> k = {
+          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
+          {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
+          {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
+      auto it = k.find(w);
+      if (it == k.end()) return false;
+      in.testp = it->second;
+      return true;
+    }
+    case Op::Membar:  // membar.gl is the GPU scope
+      if (w == "cta") in.scope = Scope::Cta;
+      else if (w == "gl") in.scope = Scope::Gpu;
+      else if (w == "sys") in.scope = Scope::Sys;
+      else if (w == "proxy") { in.proxy = true; skip_rest = true; }
+      else return false;
+      return true;
+    case Op::Fence:  // fence.proxy.<kind>...: the proxy kinds do not matter to the simulator
+      if (w != "proxy" && w != "mbarrier_init") return false;
+      in.proxy = true;
+      skip_rest = true;
+      return true;
+    case Op::Shfl:
+      if (w == "sync") has_sync = true;
+      else if (w == "up") in.shfl = ShflMode::Up;
+      else if (w == "down") in.shfl = ShflMode::Down;
+      else if (w == "bfly") in.shfl = ShflMode::Bfly;
+      else if (w == "idx") in.shfl = ShflMode::Idx;
+      else return false;
+      return true;
+    case Op::Vote:
+      if (w == "sync") has_sync = true;
+      else if (w == "all") in.vote = VoteMode::All;
+      else if (w == "any") in.vote = VoteMode::Any;
+      else if (w == "uni") in.vote = VoteMode::Uni;
+      else if (w == "ballot") in.vote = VoteMode::Ballot;
+      else return false;
+      return true;
+    case Op::Match:
+      if (w == "sync") has_sync = true;
+      else if (w == "any") in.match = MatchMode::Any;
+      else if (w == "all") in.match = MatchMode::All;
+      else return false;
+      return true;
+    case Op::Redux: {
+      static const std::unordered_map<std::string_view, ReduxOp> k = {
+          {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
+          {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
+      if (w == "sync") { has_sync = true; return true; }
+      auto it = k.find(w);
+      if (it == k.end()) return false;
+      in.redux = it->second;
+      return true;
+    }
+    case Op::Setp: case Op::Set:  // .cmp then optional .and/.or/.xor
+      if (in.cmp == Cmp::None) return word_cmp(w, in.cmp);
+      if (w == "and") in.boolop = BoolOp::And;
+      else if (w == "or") in.boolop = BoolOp::Or;
+      else if (w == "xor") in.boolop = BoolOp::Xor;
+      else return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Modifiers shared by many opcodes, in the categories `cats` allows; types are collected in
+// order (cvt.f32.s32: destination, source).
+bool generic_modifier(Instr& in, uint32_t cats, std::string_view w, Type (&types)[3], int& ntypes) {
+  Type ty;
+  Space sp;
+  if ((cats & kType) && word_type(w, ty)) {
+    if (ntypes == 3) return false;
+    types[ntypes++] = ty;
+  } else if ((cats & kSpace) && word_space(w, sp)) in.space = sp;
+  else if ((cats & kSem) && word_sem(w, in.sem)) {}
+  else if ((cats & kScope) && word_scope(w, in.scope)) {}
+  else if ((cats & kRnd) && word_rnd(w, in.rnd)) {}
+  else if ((cats & kFtz) && w == "ftz") in.ftz = true;
+  else if ((cats & kSat) && (w == "sat" || w == "satfinite")) in.sat = true;
+  else if ((cats & kApprox) && w == "approx") in.approx = true;
+  else if ((cats & kRelu) && w == "relu") in.relu = true;
+  else if ((cats & kVec) && (w == "v2" || w == "v4" || w == "v8")) in.vec = static_cast<uint8_t>(w[1] - '0');
+  else if ((cats & kCache) && word_cache_hint(w)) {}
+  else if ((cats & kUni) && w == "uni") in.uni = true;
+  else if ((cats & kCc) && w == "cc") in.has_cc = true;
+  else if ((cats & kMulMode) && (w == "lo" || w == "hi" || w == "wide"))
+    in.mul = w == "lo" ? MulMode::Lo : w == "hi" ? MulMode::Hi : MulMode::Wide;
+  else return false;
+  return true;
+}
+
+// Defaults and required parts once all modifiers are read: nullptr when complete, else why not.
+const char* complete(Instr& in) {
+  switch (in.op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+      if (in.space == Space::None) in.space = Space::Generic;  // no space: generic addressing
+      if ((in.op == Op::Atom || in.op == Op::Red) && in.aop == AtomOp::None) return "has no operation";
+      return nullptr;
+    case Op::Cvta:
+      if (in.space == Space::None) return "needs a state space";
+      if (in.cvta == CvtaDir::None) in.cvta = CvtaDir::ToGeneric;
+      return nullptr;
+    case Op::Isspacep: return in.space == Space::None ? "needs a state space" : nullptr;
+    case Op::Shfl: return in.shfl == ShflMode::None ? "has no mode" : nullptr;
+    case Op::Vote: return in.vote == VoteMode::None ? "has no mode" : nullptr;
+    case Op::Match: return in.match == MatchMode::None ? "has no mode" : nullptr;
+    case Op::Redux: return in.redux == ReduxOp::None ? "has no operation" : nullptr;
+    case Op::Setp: case Op::Set: return in.cmp == Cmp::None ? "has no comparison" : nullptr;
+    case Op::Shf: return in.shf == ShfMode::None ? "has no direction" : nullptr;
+    case Op::Testp: return in.testp == TestpMode::None ? "has no test" : nullptr;
+    case Op::Membar: return in.scope == Scope::None && !in.proxy ? "has no level" : nullptr;
+    case Op::Fence: return in.sem == Sem::None && !in.proxy ? "has no ordering" : nullptr;
+    default: return nullptr;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Parser state
 // ---------------------------------------------------------------------------------------------
@@ -389,7 +559,7 @@ struct LabelRef {
   enum Kind : uint8_t { InstrOperand, TableEntry, TableRef } kind;
   std::string_view name;
   uint32_t line;
-  uint32_t a, b;  // Operand/TableRef: instr, src index; TableEntry: table, entry
+  uint32_t a, b;  // InstrOperand/TableRef: instr, src index; TableEntry: table, entry
 };
 struct LabelDef {
   bool is_table;
@@ -1398,125 +1568,11 @@ void Parser::parse_instruction() {
   // Modifiers: op-specific words first, then the generic categories the op accepts.
   Type types[3];
   int ntypes = 0;
-  bool bad = false, skip_rest = false;
-  bool has_sync = false;
+  bool has_sync = false, skip_rest = false;
   for (std::string_view w : mods) {
     if (skip_rest) break;
-    bool ok = true;
-    switch (d.op) {
-      case Op::Ld: ok = w == "nc" ? (in.nc = true) : false; break;
-      case Op::Cvta: ok = w == "to" ? (in.cvta = CvtaDir::FromGeneric, true) : false; break;
-      case Op::Atom: case Op::Red: ok = word_aop(w, in.aop) || (w == "noftz" && (in.noftz = true)); break;
-      case Op::Div: case Op::Rcp: case Op::Sqrt: ok = w == "full" && (in.full = true); break;
-      case Op::Min: case Op::Max: ok = (w == "NaN") && (in.nan = true); break;
-      case Op::Bfind: ok = w == "shiftamt" && (in.shiftamt = true); break;
-      case Op::Brx: ok = w == "idx"; break;
-      case Op::Dp2a: ok = w == "lo" || w == "hi"; if (ok) in.mul = w == "lo" ? MulMode::Lo : MulMode::Hi; break;
-      case Op::Bmsk: case Op::Szext:
-        ok = w == "clamp" || w == "wrap"; in.clamp = in.clamp || w == "clamp"; break;
-      case Op::Shf:
-        if (w == "l") in.shf = ShfMode::LWrap;
-        else if (w == "r") in.shf = ShfMode::RWrap;
-        else if (w == "wrap") {}
-        else if (w == "clamp") in.shf = in.shf == ShfMode::LWrap ? ShfMode::LClamp : ShfMode::RClamp;
-        else ok = false;
-        break;
-      case Op::Prmt: {
-        static const std::unordered_map<std::string_view, PrmtMode> k = {
-            {"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e}, {"rc8", PrmtMode::Rc8},
-            {"ecl", PrmtMode::Ecl}, {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
-        auto it = k.find(w);
-        ok = it != k.end();
-        if (ok) in.prmt = it->second;
-        break;
-      }
-      case Op::Testp: {
-        static const std::unordered_map<std::string_view, TestpMode> k = {
-            {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
-            {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
-            {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
-        auto it = k.find(w);
-        ok = it != k.end();
-        if (ok) in.testp = it->second;
-        break;
-      }
-      case Op::Membar:
-        if (w == "cta") in.scope = Scope::Cta;
-        else if (w == "gl") in.scope = Scope::Gpu;
-        else if (w == "sys") in.scope = Scope::Sys;
-        else if (w == "proxy") { in.proxy = true; skip_rest = true; }
-        else ok = false;
-        break;
-      case Op::Fence:
-        if (w == "proxy" || w == "mbarrier_init") { in.proxy = true; skip_rest = true; }
-        else ok = false;
-        break;
-      case Op::Shfl: {
-        if (w == "sync") has_sync = true;
-        else if (w == "up") in.shfl = ShflMode::Up;
-        else if (w == "down") in.shfl = ShflMode::Down;
-        else if (w == "bfly") in.shfl = ShflMode::Bfly;
-        else if (w == "idx") in.shfl = ShflMode::Idx;
-        else ok = false;
-        break;
-      }
-      case Op::Vote:
-        if (w == "sync") has_sync = true;
-        else if (w == "all") in.vote = VoteMode::All;
-        else if (w == "any") in.vote = VoteMode::Any;
-        else if (w == "uni") in.vote = VoteMode::Uni;
-        else if (w == "ballot") in.vote = VoteMode::Ballot;
-        else ok = false;
-        break;
-      case Op::Match:
-        if (w == "sync") has_sync = true;
-        else if (w == "any") in.match = MatchMode::Any;
-        else if (w == "all") in.match = MatchMode::All;
-        else ok = false;
-        break;
-      case Op::Redux: {
-        static const std::unordered_map<std::string_view, ReduxOp> k = {
-            {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
-            {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
-        if (w == "sync") { has_sync = true; break; }
-        auto it = k.find(w);
-        ok = it != k.end();
-        if (ok) in.redux = it->second;
-        break;
-      }
-      case Op::Setp: case Op::Set:
-        if (in.cmp == Cmp::None) ok = word_cmp(w, in.cmp);
-        else if (w == "and") in.boolop = BoolOp::And;
-        else if (w == "or") in.boolop = BoolOp::Or;
-        else if (w == "xor") in.boolop = BoolOp::Xor;
-        else ok = false;
-        break;
-      default: ok = false; break;
-    }
-    if (ok) continue;
-    const uint32_t c = d.cats;
-    Type ty;
-    Space sp;
-    if ((c & kType) && word_type(w, ty)) {
-      if (ntypes == 3) { bad = true; break; }
-      types[ntypes++] = ty;
-    } else if ((c & kSpace) && word_space(w, sp)) in.space = sp;
-    else if ((c & kSem) && word_sem(w, in.sem)) {}
-    else if ((c & kScope) && word_scope(w, in.scope)) {}
-    else if ((c & kRnd) && word_rnd(w, in.rnd)) {}
-    else if ((c & kFtz) && w == "ftz") in.ftz = true;
-    else if ((c & kSat) && (w == "sat" || w == "satfinite")) in.sat = true;
-    else if ((c & kApprox) && w == "approx") in.approx = true;
-    else if ((c & kRelu) && w == "relu") in.relu = true;
-    else if ((c & kVec) && (w == "v2" || w == "v4" || w == "v8")) in.vec = static_cast<uint8_t>(w[1] - '0');
-    else if ((c & kCache) && word_cache_hint(w)) {}
-    else if ((c & kUni) && w == "uni") in.uni = true;
-    else if ((c & kCc) && w == "cc") in.has_cc = true;
-    else if ((c & kMulMode) && (w == "lo" || w == "hi" || w == "wide"))
-      in.mul = w == "lo" ? MulMode::Lo : w == "hi" ? MulMode::Hi : MulMode::Wide;
-    else { bad = true; break; }
-  }
-  if (bad) {
+    if (op_modifier(in, w, has_sync, skip_rest)) continue;
+    if (generic_modifier(in, d.cats, w, types, ntypes)) continue;
     record_unsupported(optok.line, "unsupported instruction '" + std::string(full) + "'");
     skip_to_semicolon();
     return;
@@ -1534,22 +1590,7 @@ void Parser::parse_instruction() {
     if (ntypes > 1) fail(optok, "'" + std::string(full) + "' has more than one type");
     if (ntypes == 1) in.type = types[0];
   }
-  if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red ||
-      in.op == Op::Prefetch) {
-    if (in.space == Space::None) in.space = Space::Generic;
-  }
-  if (in.op == Op::Cvta) {
-    if (in.space == Space::None) fail(optok, "cvta needs a state space");
-    if (in.cvta == CvtaDir::None) in.cvta = CvtaDir::ToGeneric;
-  }
-  if (in.op == Op::Isspacep && in.space == Space::None) fail(optok, "isspacep needs a state space");
-  if ((in.op == Op::Atom || in.op == Op::Red) && in.aop == AtomOp::None) fail(optok, "'" + std::string(full) + "' has no operation");
-  if ((in.op == Op::Shfl && in.shfl == ShflMode::None) || (in.op == Op::Vote && in.vote == VoteMode::None) ||
-      (in.op == Op::Match && in.match == MatchMode::None) || (in.op == Op::Redux && in.redux == ReduxOp::None) ||
-      ((in.op == Op::Setp || in.op == Op::Set) && in.cmp == Cmp::None) ||
-      (in.op == Op::Shf && in.shf == ShfMode::None) || (in.op == Op::Testp && in.testp == TestpMode::None) ||
-      (in.op == Op::Membar && in.scope == Scope::None && !in.proxy))
-    fail(optok, "incomplete instruction '" + std::string(full) + "'");
+  if (const char* why = complete(in)) fail(optok, "'" + std::string(full) + "' " + why);
 
   if (d.op == Op::Call) {
     parse_call(in);
@@ -1571,11 +1612,11 @@ void Parser::parse_instruction() {
     in.src[0].reg = expect_reg_name(it);
     next();
     expect(',', "after the brx index");
-    POp table = parse_operand(true);
+    POp list = parse_operand(true);
     expect(';', "after the brx table");
     in.nsrc = 2;
     in.src[1].kind = Operand::Kind::Imm;
-    add_label_ref(LabelRef::TableRef, table.label, table.line, index, 1);
+    add_label_ref(LabelRef::TableRef, list.label, list.line, index, 1);
     fn_->code.push_back(in);
     return;
   }

@@ -141,7 +141,7 @@ SIMCUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaShare
 SIMCUDART_API cudaError_t cudaFuncGetName(const char** name, const void* func) {
   if (!name) return fail("cudaFuncGetName", cudaErrorInvalidValue, "name is null");
   KernelRecord* k = Registry::instance().find_kernel(func);
-  if (!k) return fail("cudaFuncGetName", cudaErrorInvalidDeviceFunction, "not a registered kernel");
+  if (!k) return fail("cudaFuncGetName", kNotAKernel, "not a registered kernel");
   *name = k->name.c_str();
   return cudaSuccess;
 }

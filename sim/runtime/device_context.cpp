@@ -116,7 +116,7 @@ cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
       return cudaSuccess;
     case sim::LaunchStatus::InvalidConfiguration:
       *sticky = false;
-      return cudaErrorInvalidConfiguration;
+      return kBadLaunchConfig;
     case sim::LaunchStatus::CooperativeTooLarge:
       *sticky = false;
       return cudaErrorCooperativeLaunchTooLarge;

@@ -144,8 +144,9 @@ cudaError_t take_async_error() {
 }
 
 cudaError_t last_error(bool reset) {
-  cudaError_t sticky = sticky_error();
-  if (sticky != cudaSuccess) return sticky;  // sticky errors are never cleared by a query
+  // As on CUDA 13 (measured on an H200, driver 580): the last error is what the calls of this
+  // thread returned. A kernel fault reaches it only through a call that returned the sticky
+  // error (a synchronize, a copy, a launch...), and reading it clears it even then.
   cudaError_t e = t_last_error;
   if (e == cudaSuccess) {
     e = reset ? take_async_error() : static_cast<cudaError_t>(g_async.load(std::memory_order_acquire));

@@ -1,7 +1,8 @@
 // The runtime's error bookkeeping, as CUDA defines it:
 //  - the last error of each host thread (cudaGetLastError returns and clears it);
 //  - a sticky error: a kernel that faulted, trapped, asserted, hung or deadlocked leaves the
-//    device unusable, and every later call returns that error until cudaDeviceReset;
+//    device unusable, and every later call that uses the device returns that error (and so
+//    makes it the thread's last error) until cudaDeviceReset;
 //  - an asynchronous non-sticky error: a launch that the device thread rejected after the call
 //    had returned (e.g. a configuration the simulator refused); the next synchronizing call or
 //    cudaGetLastError on any thread returns it once.
@@ -36,6 +37,16 @@ cudaError_t last_error(bool reset);
 
 // cudaDeviceReset: forget every error.
 void clear_errors();
+
+// The error codes that differ between CUDA 12's runtime and CUDA 13's (whose launches go
+// through __cudaLaunchKernel and the driver's checks). CUDA 13 values were measured on an H200
+// with driver 580 and cudart 13.0.
+constexpr cudaError_t kBadLaunchConfig =  // grid/block dimensions, too much shared memory
+    CUDART_VERSION >= 13000 ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
+constexpr cudaError_t kAboveLaunchBounds =  // more threads than __launch_bounds__ / .reqntid allow
+    CUDART_VERSION >= 13000 ? cudaErrorInvalidValue : cudaErrorLaunchOutOfResources;
+constexpr cudaError_t kNotAKernel =  // a host function pointer that is not a registered kernel
+    CUDART_VERSION >= 13000 ? cudaErrorInvalidResourceHandle : cudaErrorInvalidDeviceFunction;
 
 // The status a synchronizing call returns after its wait: the sticky error, else a pending
 // asynchronous error, else cudaSuccess. Records it as the thread's last error.

@@ -36,7 +36,7 @@ cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord**
   KernelRecord* k = Registry::instance().find_kernel(host_fun);
   if (!k) k = Registry::instance().kernel_from_handle(host_fun);  // a cudaKernel_t
   if (!k)
-    return fail(api, cudaErrorInvalidDeviceFunction,
+    return fail(api, kNotAKernel,
                 fmt::format("{} is not a __global__ function of this program (no kernel was "
                             "registered for that host address); pass the kernel itself, e.g. "
                             "(void*)myKernel",
@@ -56,35 +56,35 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   if (!k) return fail(api, cudaErrorInvalidDeviceFunction, "no kernel given");
   const std::string kname = display_name(k->name);
-  if (!StreamTable::instance().valid_stream(req.stream))
-    return fail(api, cudaErrorInvalidResourceHandle,
-                fmt::format("launch of {}: stream {} is not a live stream (destroyed, or never "
-                            "created with cudaStreamCreate)",
-                            kname, static_cast<const void*>(req.stream)));
-  if (cudaError_t e = Registry::instance().ensure_loaded(k->fatbin, api, true); e != cudaSuccess) return e;
-  if (!k->found)
-    return fail(api, cudaErrorInvalidDeviceFunction,
-                fmt::format("kernel {} has no .entry in the PTX of {}", kname, k->fatbin->origin));
-  const KernelInfo& info = k->info;
-  const sim::DeviceProfile& prof = profile();
   // Messages start with the launch as written: "kernel(int*)<<<(1, 1, 1), (2048, 1, 1)>>>".
   const std::string where_s = (std::strcmp(api, "kernel launch") == 0 ? std::string() : std::string(api) + ": ") +
                               fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block));
   const char* where = where_s.c_str();
+  if (!StreamTable::instance().valid_stream(req.stream))
+    return fail(where, cudaErrorInvalidResourceHandle,
+                fmt::format("stream {} is not a live stream (destroyed, or never created with "
+                            "cudaStreamCreate)",
+                            static_cast<const void*>(req.stream)));
+  if (cudaError_t e = Registry::instance().ensure_loaded(k->fatbin, where, true); e != cudaSuccess) return e;
+  if (!k->found)
+    return fail(where, cudaErrorInvalidDeviceFunction,
+                fmt::format("kernel {} has no .entry in the PTX of {}", kname, k->fatbin->origin));
+  const KernelInfo& info = k->info;
+  const sim::DeviceProfile& prof = profile();
 
   // ---- configuration, in the order CUDA checks it ----
   const dim3& g = req.grid;
   const dim3& b = req.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > prof.max_grid[0] || g.y > prof.max_grid[1] ||
       g.z > prof.max_grid[2])
-    return fail(where, cudaErrorInvalidConfiguration,
+    return fail(where, kBadLaunchConfig,
                 fmt::format("the grid is invalid; every dimension must be at least 1 "
                             "and at most ({}, {}, {}) on this device",
                             prof.max_grid[0], prof.max_grid[1], prof.max_grid[2]));
   uint64_t threads = uint64_t(b.x) * b.y * b.z;
   if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > prof.max_block[0] || b.y > prof.max_block[1] ||
       b.z > prof.max_block[2] || threads > prof.max_threads_per_block)
-    return fail(where, cudaErrorInvalidConfiguration,
+    return fail(where, kBadLaunchConfig,
                 fmt::format("the block is invalid ({} threads); the device allows at most "
                             "{} threads per block and ({}, {}, {}) per dimension. Use smaller blocks "
                             "and more of them",
@@ -92,7 +92,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                             prof.max_block[1], prof.max_block[2]));
   if (info.reqntid[0]) {
     if (b.x != info.reqntid[0] || b.y != std::max(1u, info.reqntid[1]) || b.z != std::max(1u, info.reqntid[2]))
-      return fail(where, cudaErrorLaunchOutOfResources,
+      return fail(where, kAboveLaunchBounds,
                   fmt::format("the block {} does not match the kernel's required block "
                               "size ({}, {}, {}) (.reqntid)",
                               dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]),
@@ -101,13 +101,13 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
   if (info.maxntid[0]) {
     uint64_t cap = uint64_t(info.maxntid[0]) * std::max(1u, info.maxntid[1]) * std::max(1u, info.maxntid[2]);
     if (threads > cap)
-      return fail(where, cudaErrorLaunchOutOfResources,
+      return fail(where, kAboveLaunchBounds,
                   fmt::format("{} threads per block exceed the kernel's "
                               "__launch_bounds__ of {} threads",
                               threads, cap));
   }
   if (info.static_shared > prof.shared_per_block_optin)
-    return fail(where, cudaErrorLaunchOutOfResources,
+    return fail(where, kBadLaunchConfig,
                 fmt::format("kernel {} declares {} bytes of static __shared__ memory; the device has "
                             "at most {} per block (a GPU build would fail in ptxas)",
                             kname, info.static_shared, prof.shared_per_block_optin));
@@ -117,7 +117,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                                         ? prof.shared_per_block - info.static_shared
                                         : 0);
   if (req.dynamic_shared > dyn_limit)
-    return fail(where, cudaErrorInvalidValue,
+    return fail(where, kBadLaunchConfig,
                 fmt::format("{} bytes of dynamic shared memory requested, {} allowed "
                             "({} static bytes already used; the default limit is {} per block). "
                             "Above the default, call cudaFuncSetAttribute(kernel, "

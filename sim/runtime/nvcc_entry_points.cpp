@@ -145,7 +145,7 @@ cudaError_t stub_launch(const char* api, cudaKernel_t kernel, dim3 gridDim, dim3
   if (!k) k = Registry::instance().find_kernel(kernel);
   if (!k) {
     if (cudaError_t s = synclab::rt::check_sticky(); s != cudaSuccess) return s;
-    return synclab::rt::fail(api, cudaErrorInvalidDeviceFunction,
+    return synclab::rt::fail(api, synclab::rt::kNotAKernel,
                              "the kernel handle does not name a registered kernel");
   }
   synclab::rt::LaunchRequest req;

@@ -10,6 +10,16 @@
 
 static int g_failed_checks = 0;
 
+// Launch errors that CUDA 13's runtime reports differently from CUDA 12's (measured on an H200,
+// driver 580, cudart 13.0: every bad configuration is cudaErrorInvalidValue there).
+#if CUDART_VERSION >= 13000
+#define BAD_LAUNCH_CONFIG cudaErrorInvalidValue
+#define NOT_A_KERNEL cudaErrorInvalidResourceHandle
+#else
+#define BAD_LAUNCH_CONFIG cudaErrorInvalidConfiguration
+#define NOT_A_KERNEL cudaErrorInvalidDeviceFunction
+#endif
+
 #define CHECK_ERR(call, expected)                                                                  \
   do {                                                                                             \
     cudaError_t got_ = (call);                                                                     \

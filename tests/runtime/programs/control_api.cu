@@ -7,7 +7,9 @@
 
 #include "synclab/sim_control.h"
 
-__global__ void touch(int* p, long long offset) { p[offset] = 1; }
+__global__ void touch(int* p, long long offset) {
+  p[offset] = 1;  // REPORT-LINE
+}
 
 int main() {
   int* d = nullptr;
@@ -66,7 +68,7 @@ int main() {
   CHECK_OK(cudaDeviceSynchronize());
 
   // A faulting launch leaves one report, readable without synchronizing first.
-  touch<<<1, 1>>>(d, 1 << 20);  // REPORT-LINE
+  touch<<<1, 1>>>(d, 1 << 20);
   CHECK_EQ_INT(synclab::sim::report_count(), 1);
   CHECK_TRUE(synclab::sim::report_kind(0) == "fault");
   std::string text = synclab::sim::report(0);

