@@ -43,12 +43,13 @@ using ptx::Type;
 // 1. Operands and special registers
 // ---------------------------------------------------------------------------------------------
 
-uint64_t KernelRun::address(Lane& L, const Operand& o) {
+uint64_t KernelRun::address(Lane& L, const Operand& o) const {
   uint64_t a = static_cast<uint64_t>(o.imm);
   if (o.reg != Operand::kNoReg) a += L.R()[o.reg];
   switch (o.base) {
     case Operand::Base::LocalFrame: a += L.local_base; break;
     case Operand::Base::ParamFrame: a += L.param_base; break;
+    case Operand::Base::DynamicShared: a += dyn_shared_base_; break;
     default: break;
   }
   return a;
@@ -164,7 +165,7 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
               fmt::format("{} of {} bytes at shared offset 0x{:x}; the block has {} bytes of shared memory "
                           "({} static + {} dynamic)",
                           write ? "write" : "read", size, addr, c.shared.size(),
-                          c.shared.size() - p_.dynamic_shared, p_.dynamic_shared));
+                          static_shared_, p_.dynamic_shared));
         return nullptr;
       }
       if (generic_out) *generic_out = kSharedWindow + addr;
@@ -361,8 +362,10 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const uint32_t n = I.vec ? I.vec : 1;
   const Operand& d = I.dst[0];
   const Operand& a = I.src[0];
-  const bool scalar = n == 1 && es <= 8 && d.kind == Operand::Kind::Reg && a.base == Operand::Base::Absolute &&
+  const bool scalar = n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+                      (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
+  const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   const bool track = hang_.suspicious(steps_);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
@@ -379,7 +382,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   FOR_LANES(act)
     if (scalar) {
       uint64_t generic = 0;
-      const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm);
+      const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm) + base_off;
       if (const uint8_t* p = fast_ptr(w, I.space, addr, es, false, &generic)) {
         uint64_t v;
         switch (es) {
@@ -431,12 +434,14 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
     a = &I.dst[0];
     v = &I.src[0];
   }
-  const bool scalar = n == 1 && es <= 8 && v->kind != Operand::Kind::Vector && a->base == Operand::Base::Absolute &&
+  const bool scalar = n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
+                      (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
+  const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   FOR_LANES(act)
     if (scalar) {
       uint64_t generic = 0;
-      const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm);
+      const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
       if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
         const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
         if (std::memcmp(p, &val, es) != 0) {  // little-endian: the low bytes are the value
@@ -686,8 +691,8 @@ uint64_t float_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb) {
     case Op::Div: r = rounded(I.rnd, [&] { return T(a / b); }); break;
     case Op::Abs: r = T(std::fabs(W(a))); break;
     case Op::Neg: r = T(-a); break;
-    case Op::Min: r = fmin_ptx(a, b); break;
-    case Op::Max: r = fmax_ptx(a, b); break;
+    case Op::Min: r = (I.nan && (std::isnan(double(a)) || std::isnan(double(b)))) ? T(NAN) : fmin_ptx(a, b); break;
+    case Op::Max: r = (I.nan && (std::isnan(double(a)) || std::isnan(double(b)))) ? T(NAN) : fmax_ptx(a, b); break;
     case Op::Rcp: r = rounded(I.rnd, [&] { return T(W(1) / W(a)); }); break;
     case Op::Sqrt: r = rounded(I.rnd, [&] { return T(std::sqrt(W(a))); }); break;
     case Op::Rsqrt: r = T(W(1) / std::sqrt(W(a))); break;
@@ -1317,6 +1322,30 @@ void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
         R[d.reg] = r;
       END_LANES
       return;
+    case Op::Bmsk:
+      // bmsk.b32 d, a, b: b ones starting at bit a (PTX ISA "bmsk"); .clamp limits both to 32,
+      // .wrap takes them modulo 32.
+      FOR_LANES(act)
+        uint32_t pos = uint32_t(src(lane, 0)), len = uint32_t(src(lane, 1));
+        if (I.clamp) { pos = std::min(pos, 32u); len = std::min(len, 32u); }
+        else { pos &= 31; len &= 31; }
+        uint64_t ones = len >= 64 ? ~0ull : ((1ull << len) - 1);
+        R[d.reg] = pos >= 32 ? 0u : uint32_t(ones << pos);
+      END_LANES
+      return;
+    case Op::Szext:
+      // szext.mode.{u32,s32} d, a, b: keep the low b bits of a, sign- or zero-extended.
+      FOR_LANES(act)
+        uint32_t a = uint32_t(src(lane, 0)), n = uint32_t(src(lane, 1));
+        n = I.clamp ? std::min(n, 32u) : (n & 31);
+        uint32_t r;
+        if (n >= 32) r = a;
+        else if (n == 0) r = 0;
+        else if (ptx::type_is_signed(I.type)) r = uint32_t(int32_t(a << (32 - n)) >> (32 - n));
+        else r = a & ((1u << n) - 1);
+        R[d.reg] = r;
+      END_LANES
+      return;
     case Op::Prmt:
       FOR_LANES(act)
         R[d.reg] = prmt(uint32_t(src(lane, 0)), uint32_t(src(lane, 1)), uint32_t(src(lane, 2)), I.prmt);
@@ -1423,9 +1452,13 @@ void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
       FOR_LANES(act)
         double v = I.type == Type::F64 ? from_bits<double>(src(lane, 0)) : double(from_bits<float>(src(lane, 0)));
         bool r = false;
-        switch (I.cmp) {  // the parser maps .finite/.infinite/.number/.notanumber/.normal/.subnormal
-          case Cmp::Num: r = !std::isnan(v); break;
-          case Cmp::Nan: r = std::isnan(v); break;
+        switch (I.testp) {
+          case ptx::TestpMode::Finite: r = std::isfinite(v); break;
+          case ptx::TestpMode::Infinite: r = std::isinf(v); break;
+          case ptx::TestpMode::Number: r = !std::isnan(v); break;
+          case ptx::TestpMode::NotANumber: r = std::isnan(v); break;
+          case ptx::TestpMode::Normal: r = std::isnormal(v); break;
+          case ptx::TestpMode::Subnormal: r = std::fpclassify(v) == FP_SUBNORMAL; break;
           default: r = std::isfinite(v); break;
         }
         R[d.reg] = r;

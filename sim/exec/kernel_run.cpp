@@ -91,7 +91,7 @@ void KernelRun::start_cta(uint64_t linear) {
   ++sm_load_[sm];
   c.threads = threads_per_cta_;
   c.live_threads = threads_per_cta_;
-  c.shared.assign(align_up(M_.static_shared_bytes, 16) + p_.dynamic_shared, 0);
+  c.shared.assign(dyn_shared_base_ + p_.dynamic_shared, 0);
   c.warps.resize(warps_per_cta_);
   for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
     Warp& w = c.warps[wi];
@@ -183,11 +183,13 @@ LaunchResult KernelRun::run() {
                                prof_.max_block[0], prof_.max_block[1], prof_.max_block[2]));
   if (p_.grid.y > prof_.max_grid[1] || p_.grid.z > prof_.max_grid[2] || p_.grid.x > prof_.max_grid[0])
     return invalid(fmt::format("grid {}x{}x{} exceeds the device limit", p_.grid.x, p_.grid.y, p_.grid.z));
-  const uint64_t shared = align_up(M_.static_shared_bytes, 16) + p_.dynamic_shared;
+  static_shared_ = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
+  dyn_shared_base_ = align_up(static_shared_, 16);
+  const uint64_t shared = dyn_shared_base_ + p_.dynamic_shared;
   if (shared > prof_.shared_per_block_optin)
     return invalid(fmt::format("the block needs {} bytes of shared memory ({} static + {} dynamic); the device "
                                "allows {} per block",
-                               shared, M_.static_shared_bytes, p_.dynamic_shared, prof_.shared_per_block_optin));
+                               shared, static_shared_, p_.dynamic_shared, prof_.shared_per_block_optin));
   threads_per_cta_ = static_cast<uint32_t>(threads);
   warps_per_cta_ = (threads_per_cta_ + 31) / 32;
   ctas_per_sm_ = sim_.max_active_blocks_per_sm(p_.module, p_.function, threads_per_cta_, p_.dynamic_shared);

@@ -28,6 +28,7 @@ class Simulator;
 struct LoadedModuleView {
   const ptx::Module* module = nullptr;
   std::vector<uint64_t> symbol_address;  // per Module::symbols entry (global/const), else 0
+  std::vector<uint64_t> static_shared;   // per function: bytes of static shared memory its kernel uses
 };
 
 class KernelRun {
@@ -92,7 +93,7 @@ class KernelRun {
 
   uint64_t special(const Warp& w, int lane, ptx::SReg r) const;
   uint64_t operand(Warp& w, int lane, const ptx::Operand& o);
-  static uint64_t address(Lane& L, const ptx::Operand& o);
+  uint64_t address(Lane& L, const ptx::Operand& o) const;
   uint32_t guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I);
   bool store_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, const void* src, uint32_t size,
                    const ptx::Instr& I);
@@ -140,6 +141,8 @@ class KernelRun {
   std::vector<Group> scratch_groups_;
   bool host_grace_started_ = false;
   std::chrono::steady_clock::time_point host_grace_since_;
+  uint64_t static_shared_ = 0;               // this kernel's static shared memory
+  uint64_t dyn_shared_base_ = 0;             // where its dynamic shared memory starts
   uint64_t time_base_ns_ = 0;                // simulated time before this launch
   uint64_t clock_base_ = 0;                  // SM clock cycles before this launch
   bool lane_pcs_live_ = false;               // lanes' own PCs are authoritative right now

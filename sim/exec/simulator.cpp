@@ -82,8 +82,12 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
       break;
     case Space::Shared:
     case Space::SharedCluster:
-      o.imm += static_cast<int64_t>(s.is_dynamic_shared ? align_up(M.static_shared_bytes, 16) : s.offset);
-      o.base = Operand::Base::Absolute;
+      if (s.is_dynamic_shared) {
+        o.base = Operand::Base::DynamicShared;  // starts after the launching kernel's static part
+      } else {
+        o.imm += static_cast<int64_t>(s.offset);
+        o.base = Operand::Base::Absolute;
+      }
       break;
     case Space::Local:
       o.imm += static_cast<int64_t>(s.offset);
@@ -107,7 +111,86 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
   }
 }
 
+// Lays out static shared memory per kernel. nvcc moves every __shared__ variable to module
+// scope, so the module-wide layout of the parser would make each kernel reserve the shared
+// memory of all kernels in its module (Thrust's modules exceed 48 KiB that way). Each variable
+// gets one offset, valid in every kernel that reaches it through direct calls; kernels that
+// share no variables overlap. static_shared[f] is then kernel f's size.
+void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared) {
+  const size_t nf = M.functions.size();
+  std::vector<std::vector<uint32_t>> uses(nf);   // shared symbols a function names
+  std::vector<std::vector<uint32_t>> callees(nf);
+  std::vector<bool> indirect(nf, false);
+  auto note = [&](size_t f, const Operand& o) {
+    if ((o.kind == Operand::Kind::Addr || o.kind == Operand::Kind::Symbol) && o.symbol < M.symbols.size()) {
+      const ptx::Symbol& s = M.symbols[o.symbol];
+      if ((s.space == Space::Shared || s.space == Space::SharedCluster) && !s.is_dynamic_shared)
+        uses[f].push_back(o.symbol);
+    }
+  };
+  for (size_t f = 0; f < nf; ++f) {
+    for (const ptx::Instr& I : M.functions[f].code) {
+      for (int k = 0; k < I.ndst; ++k) note(f, I.dst[k]);
+      for (int k = 0; k < I.nsrc; ++k) note(f, I.src[k]);
+    }
+    for (const ptx::CallSite& cs : M.functions[f].calls) {
+      if (cs.callee < nf) callees[f].push_back(cs.callee);
+      else indirect[f] = true;
+      for (const Operand& o : cs.arg_ops) note(f, o);
+    }
+  }
+  // Shared variables named in initializers (pointers to shared memory) belong to every kernel.
+  std::vector<bool> everywhere(M.symbols.size(), false);
+  for (const ptx::Symbol& s : M.symbols)
+    for (const auto& ai : s.addr_inits)
+      if (!ai.function && ai.symbol < M.symbols.size()) everywhere[ai.symbol] = true;
+  // Kernels reaching each symbol.
+  std::vector<std::vector<uint32_t>> kernels_of(M.symbols.size());
+  for (size_t k = 0; k < nf; ++k) {
+    if (!M.functions[k].is_entry) continue;
+    std::vector<bool> seen(nf, false);
+    std::vector<size_t> todo{k};
+    bool any_indirect = false;
+    while (!todo.empty()) {
+      size_t f = todo.back();
+      todo.pop_back();
+      if (seen[f]) continue;
+      seen[f] = true;
+      any_indirect = any_indirect || indirect[f];
+      for (uint32_t c : callees[f]) todo.push_back(c);
+    }
+    if (any_indirect) seen.assign(nf, true);  // a function pointer may lead anywhere
+    std::vector<bool> sym_seen(M.symbols.size(), false);
+    for (size_t f = 0; f < nf; ++f)
+      if (seen[f])
+        for (uint32_t sidx : uses[f])
+          if (!sym_seen[sidx]) {
+            sym_seen[sidx] = true;
+            kernels_of[sidx].push_back(static_cast<uint32_t>(k));
+          }
+    for (size_t sidx = 0; sidx < M.symbols.size(); ++sidx)
+      if (everywhere[sidx] && !sym_seen[sidx]) kernels_of[sidx].push_back(static_cast<uint32_t>(k));
+  }
+  std::vector<uint64_t>& end = *static_shared;
+  end.assign(nf, 0);
+  for (size_t sidx = 0; sidx < M.symbols.size(); ++sidx) {
+    ptx::Symbol& s = M.symbols[sidx];
+    if ((s.space != Space::Shared && s.space != Space::SharedCluster) || s.is_dynamic_shared) continue;
+    uint64_t off = 0;
+    for (uint32_t k : kernels_of[sidx]) off = std::max(off, end[k]);
+    off = align_up(off, std::max<uint32_t>(s.align, 1));
+    s.offset = off;
+    for (uint32_t k : kernels_of[sidx]) end[k] = off + s.size;
+  }
+}
+
 }  // namespace
+
+uint64_t Simulator::static_shared_bytes(int module, int function) const {
+  if (module < 0 || size_t(module) >= modules_.size()) return 0;
+  const auto& v = modules_[module]->view.static_shared;
+  return function >= 0 && size_t(function) < v.size() ? v[function] : 0;
+}
 
 int Simulator::load_module(std::string_view ptx_text, const std::string& origin) {
   auto lm = std::make_unique<LoadedModule>();
@@ -151,6 +234,7 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
       if (ai.offset + n <= s.size) std::memcpy(reinterpret_cast<uint8_t*>(addr[i]) + ai.offset, &v, n);
     }
   }
+  layout_shared_memory(M, &lm->view.static_shared);
   // Resolve every symbol operand.
   for (ptx::Function& f : M.functions) {
     for (ptx::Instr& I : f.code) {
@@ -190,8 +274,7 @@ uint32_t Simulator::max_active_blocks_per_sm(int module, int function, uint32_t 
   uint32_t n = prof.max_ctas_per_sm;
   n = std::min(n, prof.max_warps_per_sm / warps);
   n = std::min(n, prof.max_threads_per_sm / (warps * 32));
-  uint64_t shared = dynamic_shared;
-  if (module >= 0 && size_t(module) < modules_.size()) shared += align_up(modules_[module]->module.static_shared_bytes, 16);
+  uint64_t shared = dynamic_shared + align_up(static_shared_bytes(module, function), 16);
   if (shared > prof.shared_per_block_optin) return 0;
   if (shared > 0) n = std::min<uint64_t>(n, prof.shared_per_sm / shared);
   return n;

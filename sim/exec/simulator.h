@@ -88,6 +88,8 @@ class Simulator {
   uint32_t max_resident_ctas(const LaunchParams& p) const;
   uint32_t max_active_blocks_per_sm(int module, int function, uint32_t block_threads,
                                     uint64_t dynamic_shared) const;
+  // Static shared memory of a kernel (its own variables and those of the functions it calls).
+  uint64_t static_shared_bytes(int module, int function) const;
 
   // Where device printf output goes (default: stdout, flushed per call).
   void set_printf_sink(std::function<void(std::string_view)> sink) { printf_sink_ = std::move(sink); }

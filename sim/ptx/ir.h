@@ -147,7 +147,8 @@ struct Operand {
   // Filled in when the module is loaded (exec/linker): what imm is relative to for Addr and
   // Symbol operands that name a symbol. Absolute: imm is the address (global/const) or the
   // shared-window offset (shared).
-  enum class Base : uint8_t { Absolute, LocalFrame, ParamFrame, KernelParams };
+  enum class Base : uint8_t { Absolute, LocalFrame, ParamFrame, KernelParams,
+                              DynamicShared /* offset from the start of the kernel's dynamic shared memory */ };
   Base base = Base::Absolute;
 };
 
