@@ -10,10 +10,13 @@
 #     --expect-report RE the run must exit non-zero and its output must match RE
 #                        (extended regex, case-insensitive)
 #     --reject RE        the run's stderr must not match RE (case-insensitive)
+#     --same-as-gpu LOG NAME
+#                        stdout must equal program NAME's stdout in LOG, a log of a real GPU run
+#                        written by tests/gpu/run_corpus_on_gpu.sh (skipped if NAME is not in it)
 # Exit status 0 when every check holds; 1 otherwise, saying which check failed.
 set -u
 
-model="" runner="" pass="" expected="" expect_report="" reject=""
+model="" runner="" pass="" expected="" expect_report="" reject="" gpu_log="" gpu_name=""
 envs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --expected) expected=$2; shift 2 ;;
     --expect-report) expect_report=$2; shift 2 ;;
     --reject) reject=$2; shift 2 ;;
+    --same-as-gpu) gpu_log=$2; gpu_name=$3; shift 3 ;;
     --) shift; break ;;
     *) echo "run_conformance.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -78,6 +82,21 @@ if [ -n "$expected" ]; then
       diff "$expected" "$tmp/out.nopass"
       fail "stdout differs from $expected"
     fi
+  fi
+fi
+if [ -n "$gpu_log" ]; then
+  [ -f "$gpu_log" ] || fail "GPU log $gpu_log is missing"
+  awk -v name="$gpu_name" '
+    /^=== / { inside = ($2 == name); next }
+    /^#/ { next }
+    inside { print }' "$gpu_log" >"$tmp/gpu.out"
+  if grep -q "^=== $gpu_name " "$gpu_log"; then
+    if ! cmp -s "$tmp/gpu.out" "$tmp/out"; then
+      echo "--- diff GPU simulator"
+      diff "$tmp/gpu.out" "$tmp/out"
+      fail "stdout differs from the real GPU's ($(head -1 "$gpu_log" | sed 's/^# //'))"
+    fi
+    echo "stdout equals the real GPU's ($(head -1 "$gpu_log" | sed 's/^# device: //'))"
   fi
 fi
 echo "OK"
