@@ -834,8 +834,8 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       L.spin_hash = h;
     }
   }
-  if (!new_spin) return false;
-  sched_->on_spin(w, spinners);
+  if (!new_spin && !host_grace_started_) return false;
+  if (new_spin) sched_->on_spin(w, spinners);
   // Every live lane must be spinning (in this epoch) or unable to run.
   bool host_memory = false;
   bool simt_deadlock = false;
