@@ -878,7 +878,9 @@ void Parser::parse_variable(Space space, bool visible, bool is_extern, int32_t f
     s.size = count * elem;
     s.is_extern = is_extern;
     s.visible = visible;
-    s.function = function;
+    // .global/.const inside a function: function-scoped name, but static storage that the
+    // loader allocates like any module variable.
+    s.function = (space == Space::Global || space == Space::Const) ? -1 : function;
     s.decl_line = nt.line;
     if (space == Space::Shared && is_extern && !sized) s.is_dynamic_shared = true;
     if (accept('=')) parse_initializer(s, type_size(type), sized, nt.line);

@@ -50,7 +50,7 @@ SIMCUDART_API cudaError_t cudaGetDeviceCount(int* count) {
 SIMCUDART_API cudaError_t cudaSetDevice(int device) {
   if (cudaError_t e = check_device("cudaSetDevice", device); e != cudaSuccess) return e;
   ensure_device_started();
-  return check_sticky();
+  return cudaSuccess;  // selecting the device does not use it: no sticky error here
 }
 
 SIMCUDART_API cudaError_t cudaGetDevice(int* device) {

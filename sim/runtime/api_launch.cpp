@@ -85,7 +85,10 @@ SIMCUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
                                                       std::max(1u, info.reqntid[2]));
   attr->maxThreadsPerBlock = int(max_threads);
   attr->numRegs = int(info.regs);
-  attr->ptxVersion = int(info.ptx_version);
+  // ptxVersion is the virtual architecture the PTX was generated for (75 for compute_75), not
+  // the PTX ISA version; CUB picks its tuning policies from it. The "binary" is what the device
+  // runs, the PTX compiled (here: interpreted) for the profile's compute capability.
+  attr->ptxVersion = int(info.arch ? info.arch : uint32_t(p.cc_major * 10 + p.cc_minor));
   attr->binaryVersion = p.cc_major * 10 + p.cc_minor;
   attr->cacheModeCA = 0;
   int dyn = k->max_dynamic_shared.load();
@@ -107,7 +110,7 @@ SIMCUDART_API cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribu
         return fail("cudaFuncSetAttribute", cudaErrorInvalidValue,
                     fmt::format("cudaFuncAttributeMaxDynamicSharedMemorySize {} for {}: at most {} bytes "
                                 "(the opt-in limit {} minus {} static bytes)",
-                                value, display_name(k->name), cap, p.shared_per_block_optin,
+                                value, k->display, cap, p.shared_per_block_optin,
                                 k->info.static_shared));
       k->max_dynamic_shared.store(value);
       return cudaSuccess;

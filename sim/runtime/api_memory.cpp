@@ -22,7 +22,6 @@ namespace {
 
 std::mutex g_mutex;
 std::set<uint64_t> g_managed;                  // bases of cudaMallocManaged allocations
-std::map<uint64_t, uint64_t> g_registered;     // cudaHostRegister ranges: base -> size
 
 cudaError_t allocate(const char* api, void** ptr, size_t size, AllocKind kind) {
   if (!ptr) return fail(api, cudaErrorInvalidValue, "the output pointer is null");
@@ -44,18 +43,6 @@ cudaError_t allocate(const char* api, void** ptr, size_t size, AllocKind kind) {
   return cudaSuccess;
 }
 
-bool registered_range(const void* p, uint64_t n, uint64_t* base) {
-  auto a = reinterpret_cast<uint64_t>(p);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  auto it = g_registered.upper_bound(a);
-  if (it == g_registered.begin()) return false;
-  --it;
-  if (a - it->first < it->second && n <= it->second - (a - it->first)) {
-    if (base) *base = it->first;
-    return true;
-  }
-  return false;
-}
 
 // Synchronous copy: wait for earlier work, copy on this thread, charge the simulated time.
 cudaError_t copy_sync(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
@@ -77,19 +64,7 @@ cudaError_t copy_async(const char* api, void* dst, const void* src, size_t count
     return fail(api, cudaErrorInvalidResourceHandle, "the stream is not a live stream");
   CopyPlan plan;
   if (cudaError_t e = plan_copy(api, dst, src, count, kind, &plan); e != cudaSuccess) return e;
-  if (count == 0) return cudaSuccess;
-  std::string name = api;
-  StreamTable::instance().submit(stream, [=] {
-    if (sticky_error() != cudaSuccess) return;
-    std::string why;
-    if (!execute_copy(plan, dst, src, count, &why)) {
-      diag(name + ": " + why + " (reported asynchronously as cudaErrorInvalidValue)");
-      post_async_error(cudaErrorInvalidValue);
-      return;
-    }
-    clock_advance_ms(copy_time_ms(count, plan.dst_device && plan.src_device));
-  });
-  return cudaSuccess;
+  return copy_in_stream(api, stream, plan, dst, count, src, count, count, 1);
 }
 
 cudaError_t check_fill(const char* api, void* dev, size_t bytes) {
@@ -209,7 +184,7 @@ SIMCUDART_API cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, 
     *pDevice = pHost;  // unified addressing: the same address on both sides
     return cudaSuccess;
   }
-  if (registered_range(pHost, 1, nullptr)) {
+  if (in_registered_range(pHost, 1)) {
     *pDevice = pHost;
     return cudaSuccess;
   }
@@ -226,17 +201,9 @@ SIMCUDART_API cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int 
   if (!readable(ptr, size))
     return fail("cudaHostRegister", cudaErrorInvalidValue,
                 fmt::format("[{}, +{} bytes) is not accessible host memory", ptr, size));
-  auto a = reinterpret_cast<uint64_t>(ptr);
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = g_registered.lower_bound(a);
-    bool overlap = (it != g_registered.end() && it->first < a + size) ||
-                   (it != g_registered.begin() && std::prev(it)->first + std::prev(it)->second > a);
-    if (overlap)
-      return fail("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
-                  fmt::format("[{}, +{} bytes) overlaps memory registered before", ptr, size));
-    g_registered[a] = size;
-  }
+  if (!add_registered_range(ptr, size))
+    return fail("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
+                fmt::format("[{}, +{} bytes) overlaps memory registered before", ptr, size));
   (void)flags;
   static std::once_flag note;
   std::call_once(note, [] {
@@ -249,8 +216,7 @@ SIMCUDART_API cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int 
 
 SIMCUDART_API cudaError_t cudaHostUnregister(void* ptr) {
   SIMCUDART_PREAMBLE();
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_registered.erase(reinterpret_cast<uint64_t>(ptr)) == 0)
+  if (!remove_registered_range(ptr))
     return fail("cudaHostUnregister", cudaErrorHostMemoryNotRegistered,
                 fmt::format("{} was not registered with cudaHostRegister", ptr));
   return cudaSuccess;
@@ -294,7 +260,7 @@ SIMCUDART_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attrib
     }
     return cudaSuccess;
   }
-  if (ptr && registered_range(ptr, 1, nullptr)) {
+  if (ptr && in_registered_range(ptr, 1)) {
     attributes->type = cudaMemoryTypeHost;
     attributes->hostPointer = const_cast<void*>(ptr);
     attributes->devicePointer = const_cast<void*>(ptr);
@@ -405,20 +371,7 @@ SIMCUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void
     return fail(api, cudaErrorInvalidValue, describe_bad_device_range(dst, dext, "destination"));
   if (plan.src_device && !find_allocation(src, sext, nullptr))
     return fail(api, cudaErrorInvalidValue, describe_bad_device_range(src, sext, "source"));
-  StreamTable::instance().submit(stream, [=] {
-    if (sticky_error() != cudaSuccess) return;
-    for (size_t r = 0; r < height; ++r) {
-      std::string why;
-      if (!execute_copy(plan, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch,
-                        width, &why)) {
-        diag(std::string(api) + ": " + why + " (reported asynchronously as cudaErrorInvalidValue)");
-        post_async_error(cudaErrorInvalidValue);
-        return;
-      }
-    }
-    clock_advance_ms(copy_time_ms(uint64_t(width) * height, plan.dst_device && plan.src_device));
-  });
-  return cudaSuccess;
+  return copy_in_stream(api, stream, plan, dst, dpitch, src, spitch, width, height);
 }
 
 SIMCUDART_API cudaError_t cudaMemset(void* devPtr, int value, size_t count) {

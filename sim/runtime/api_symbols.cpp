@@ -84,18 +84,7 @@ cudaError_t to_symbol(const char* api, const void* symbol, const void* src, size
     clock_advance_ms(copy_time_ms(count, plan.src_device));
     return sync_status();
   }
-  std::string name = api;
-  StreamTable::instance().submit(stream, [=] {
-    if (sticky_error() != cudaSuccess) return;
-    std::string why;
-    if (!execute_copy(plan, dev, src, count, &why)) {
-      diag(name + ": " + why + " (reported asynchronously as cudaErrorInvalidValue)");
-      post_async_error(cudaErrorInvalidValue);
-      return;
-    }
-    clock_advance_ms(copy_time_ms(count, plan.src_device));
-  });
-  return cudaSuccess;
+  return copy_in_stream(api, stream, plan, dev, count, src, count, count, 1);
 }
 
 cudaError_t from_symbol(const char* api, void* dst, const void* symbol, size_t count, size_t offset,
@@ -120,18 +109,7 @@ cudaError_t from_symbol(const char* api, void* dst, const void* symbol, size_t c
     clock_advance_ms(copy_time_ms(count, plan.dst_device));
     return sync_status();
   }
-  std::string name = api;
-  StreamTable::instance().submit(stream, [=] {
-    if (sticky_error() != cudaSuccess) return;
-    std::string why;
-    if (!execute_copy(plan, dst, dev, count, &why)) {
-      diag(name + ": " + why + " (reported asynchronously as cudaErrorInvalidValue)");
-      post_async_error(cudaErrorInvalidValue);
-      return;
-    }
-    clock_advance_ms(copy_time_ms(count, plan.dst_device));
-  });
-  return cudaSuccess;
+  return copy_in_stream(api, stream, plan, dst, count, dev, count, count, 1);
 }
 
 }  // namespace

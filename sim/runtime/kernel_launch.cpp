@@ -10,6 +10,7 @@
 
 #include "sim/runtime/device_context.h"
 #include "sim/runtime/error_state.h"
+#include "sim/runtime/host_copy.h"
 #include "sim/runtime/stream_table.h"
 
 namespace synclab::rt {
@@ -47,7 +48,7 @@ cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord**
     return fail(api, cudaErrorInvalidDeviceFunction,
                 fmt::format("kernel {} is registered by the program, but the PTX of {} has no .entry "
                             "named {}",
-                            display_name(k->name), k->fatbin->origin, k->name));
+                            k->display, k->fatbin->origin, k->name));
   *out = k;
   return cudaSuccess;
 }
@@ -55,7 +56,7 @@ cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord**
 cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest& req, void** args) {
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   if (!k) return fail(api, cudaErrorInvalidDeviceFunction, "no kernel given");
-  const std::string kname = display_name(k->name);
+  const std::string& kname = k->display;
   // Messages start with the launch as written: "kernel(int*)<<<(1, 1, 1), (2048, 1, 1)>>>".
   const std::string where_s = (std::strcmp(api, "kernel launch") == 0 ? std::string() : std::string(api) + ": ") +
                               fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block));
@@ -124,6 +125,9 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                             "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (up to {})",
                             req.dynamic_shared, dyn_limit, info.static_shared,
                             prof.shared_per_block, prof.shared_per_block_optin - info.static_shared));
+  if (!info.params.empty() && args && !readable(args, info.params.size() * sizeof(void*)))
+    return fail(where, cudaErrorInvalidValue,
+                fmt::format("the argument array {} is not readable memory", static_cast<const void*>(args)));
   if (!info.params.empty() && !args)
     return fail(where, cudaErrorInvalidValue,
                 fmt::format("the kernel takes {} parameters but the argument array is "
@@ -147,10 +151,11 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                   fmt::format("parameter {} lies outside the parameter buffer "
                               "(simulator layout error)",
                               i));
-    if (!args[i])
+    if (!args[i] || !checked_copy(lp.params.data() + p.offset, args[i], p.size))
       return fail(where, cudaErrorInvalidValue,
-                  fmt::format("argument {} is a null pointer", i));
-    std::memcpy(lp.params.data() + p.offset, args[i], p.size);
+                  fmt::format("argument {} of {}: its pointer {} in the argument array does not point "
+                              "to {} readable bytes",
+                              i, info.params.size(), args[i], p.size));
   }
 
   if (req.cooperative) {

@@ -2,12 +2,18 @@
 
 #include <atomic>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "sim/runtime/device_context.h"
 #include "sim/runtime/error_state.h"
+#include "sim/runtime/device_thread.h"
 #include "sim/runtime/host_copy.h"
+#include "sim/runtime/stream_table.h"
 
 namespace synclab::rt {
 
@@ -91,6 +97,100 @@ bool execute_copy(const CopyPlan& plan, void* dst, const void* src, uint64_t n, 
       *why = fmt::format("the host destination range [{}, +{} bytes) is not writable memory", dst, n);
   }
   return false;
+}
+
+namespace {
+std::mutex g_registered_mutex;
+std::map<uint64_t, uint64_t> g_registered;  // base -> size
+}  // namespace
+
+bool add_registered_range(const void* p, uint64_t n) {
+  auto a = reinterpret_cast<uint64_t>(p);
+  std::lock_guard<std::mutex> lock(g_registered_mutex);
+  auto it = g_registered.lower_bound(a);
+  if (it != g_registered.end() && it->first < a + n) return false;
+  if (it != g_registered.begin() && std::prev(it)->first + std::prev(it)->second > a) return false;
+  g_registered[a] = n;
+  return true;
+}
+
+bool remove_registered_range(const void* p) {
+  std::lock_guard<std::mutex> lock(g_registered_mutex);
+  return g_registered.erase(reinterpret_cast<uint64_t>(p)) == 1;
+}
+
+bool in_registered_range(const void* p, uint64_t n) {
+  auto a = reinterpret_cast<uint64_t>(p);
+  std::lock_guard<std::mutex> lock(g_registered_mutex);
+  auto it = g_registered.upper_bound(a);
+  if (it == g_registered.begin()) return false;
+  --it;
+  return a - it->first < it->second && n <= it->second - (a - it->first);
+}
+
+bool is_pinned_host(const void* p, uint64_t n) {
+  sim::Allocation a;
+  if (find_allocation(p, n, &a))
+    return a.kind == sim::AllocKind::HostMapped || a.kind == sim::AllocKind::HostPinned;
+  return in_registered_range(p, n);
+}
+
+cudaError_t copy_in_stream(const char* api, cudaStream_t stream, const CopyPlan& plan, void* dst, size_t dpitch,
+                           const void* src, size_t spitch, size_t width, size_t rows) {
+  const uint64_t total = uint64_t(width) * rows;
+  if (total == 0) return cudaSuccess;
+  const uint64_t sext = rows ? uint64_t(spitch) * (rows - 1) + width : 0;
+  const uint64_t dext = rows ? uint64_t(dpitch) * (rows - 1) + width : 0;
+  const bool device_side = plan.dst_device && plan.src_device;
+  auto copy_rows = [=](const void* from, size_t from_pitch, std::string* why) {
+    for (size_t r = 0; r < rows; ++r)
+      if (!execute_copy(plan, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(from) + r * from_pitch,
+                        width, why))
+        return false;
+    return true;
+  };
+
+  // Into pageable host memory: synchronous, after the stream's earlier work.
+  if (!plan.dst_device && !is_pinned_host(dst, dext)) {
+    DeviceThread::instance().wait(StreamTable::instance().stream_ticket(stream));
+    if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
+    std::string why;
+    if (!copy_rows(src, spitch, &why)) return fail(api, cudaErrorInvalidValue, why);
+    clock_advance_ms(copy_time_ms(total, device_side));
+    return cudaSuccess;
+  }
+
+  // From pageable host memory: take the data now.
+  std::shared_ptr<std::vector<uint8_t>> staged;
+  if (!plan.src_device && !is_pinned_host(src, sext)) {
+    staged = std::make_shared<std::vector<uint8_t>>(sext);
+    for (size_t r = 0; r < rows; ++r)
+      if (!checked_copy(staged->data() + r * spitch, static_cast<const char*>(src) + r * spitch, width))
+        return fail(api, cudaErrorInvalidValue,
+                    fmt::format("the host source range [{}, +{} bytes) is not readable memory", src, sext));
+  }
+  std::string name = api;
+  StreamTable::instance().submit(stream, [=] {
+    if (sticky_error() != cudaSuccess) return;
+    std::string why;
+    CopyPlan p = plan;
+    const void* from = src;
+    if (staged) {
+      from = staged->data();
+      p.src_device = true;  // the staging buffer is ours: no checks needed
+    }
+    bool ok = true;
+    for (size_t r = 0; r < rows && ok; ++r)
+      ok = execute_copy(p, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(from) + r * spitch, width,
+                        &why);
+    if (!ok) {
+      diag(name + ": " + why + " (reported asynchronously as cudaErrorInvalidValue)");
+      post_async_error(cudaErrorInvalidValue);
+      return;
+    }
+    clock_advance_ms(copy_time_ms(total, device_side));
+  });
+  return cudaSuccess;
 }
 
 std::string allocation_name(const char* api, uint64_t bytes) {

@@ -36,4 +36,20 @@ bool execute_copy(const CopyPlan& plan, void* dst, const void* src, uint64_t n, 
 // The name a runtime allocation gets in reports: "cudaMalloc #3 (1024 bytes)".
 std::string allocation_name(const char* api, uint64_t bytes);
 
+// cudaHostRegister'ed ranges. add_ returns false when the range overlaps one registered before.
+bool add_registered_range(const void* p, uint64_t n);
+bool remove_registered_range(const void* p);
+bool in_registered_range(const void* p, uint64_t n);
+
+// Page-locked host memory: from cudaHostAlloc/cudaMallocHost, or registered.
+bool is_pinned_host(const void* p, uint64_t n);
+
+// An asynchronous copy in stream order, with CUDA's rules for pageable host memory: a copy
+// from pageable memory takes its data when the call is made (CUDA stages it), and a copy into
+// pageable memory returns only once it is done. Copies between device and pinned memory are
+// truly asynchronous. `rows` copies of `width` bytes, `dpitch`/`spitch` apart (1 row for 1D).
+// Returns the call's status (cudaSuccess, or the error of a synchronous part).
+cudaError_t copy_in_stream(const char* api, cudaStream_t stream, const CopyPlan& plan, void* dst, size_t dpitch,
+                           const void* src, size_t spitch, size_t width, size_t rows);
+
 }  // namespace synclab::rt

@@ -97,10 +97,11 @@ SIMCUDART_API void __cudaRegisterSurface(void**, const struct surfaceReference*,
 
 // Relocatable device code (-rdc): synclab-nvcc's link step defines nvcc's per-module
 // __cudaRegisterLinkedBinary_<id> functions (which the device link would have generated) as
-// calls to this one. Each module is registered as its own fatbinary.
+// calls to this one. The modules registered this way are joined into one when loaded.
 SIMCUDART_API void synclab_rt_register_linked_binary(void (*callback)(void**), void* fatbin_wrapper,
                                                      void* /*module_id*/, void (*/*dummy*/)(void*)) {
-  void** handle = __cudaRegisterFatBinary(fatbin_wrapper);
+  auto* fb = Registry::instance().add_fatbin(fatbin_wrapper, /*linked=*/true);
+  void** handle = &fb->handle_slot;
   if (callback) callback(handle);
   __cudaRegisterFatBinaryEnd(handle);
 }

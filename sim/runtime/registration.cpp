@@ -15,6 +15,8 @@
 #include "sim/runtime/device_thread.h"
 #include "sim/runtime/error_state.h"
 #include "sim/runtime/fatbinary_reader.h"
+#include "sim/runtime/kernel_launch.h"
+#include "sim/runtime/ptx_linker.h"
 
 namespace synclab::rt {
 
@@ -112,9 +114,10 @@ Registry& Registry::instance() {
   return *r;
 }
 
-FatbinRecord* Registry::add_fatbin(const void* wrapper) {
+FatbinRecord* Registry::add_fatbin(const void* wrapper, bool linked) {
   auto rec = std::make_unique<FatbinRecord>();
   rec->wrapper = wrapper;
+  rec->linked = linked;
   rec->origin = program_of(wrapper);
   FatbinRecord* p = rec.get();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -137,6 +140,7 @@ void Registry::add_kernel(FatbinRecord* fb, const void* host_fun, const char* na
   rec->fatbin = fb;
   rec->host_fun = host_fun;
   rec->name = name ? name : "";
+  rec->display = display_name(rec->name);
   std::lock_guard<std::mutex> lock(mutex_);
   KernelRecord* p = rec.get();
   kernels_.push_back(std::move(rec));
@@ -173,7 +177,9 @@ void Registry::add_var(FatbinRecord* fb, const void* host_var, const char* name,
 void Registry::end_fatbin(FatbinRecord* fb) {
   std::lock_guard<std::mutex> lock(mutex_);
   fb->ended = true;
-  if (device_started_ && fb->state.load() == 0 && fb->load_ticket == 0) queue_load_locked(fb);
+  // A library registered after the device started (dlopen) is loaded now. Not an -rdc module:
+  // its siblings may still be registering; it is loaded, joined with them, at its first use.
+  if (device_started_ && !fb->linked && fb->state.load() == 0 && fb->load_ticket == 0) queue_load_locked(fb);
 }
 
 void Registry::remove_fatbin(FatbinRecord* fb) {
@@ -202,10 +208,15 @@ VarRecord* Registry::find_var(const void* host_var) const {
 }
 
 void Registry::queue_load_locked(FatbinRecord* fb) {
+  std::vector<FatbinRecord*> group{fb};
+  if (fb->linked)
+    for (auto& f : fatbins_)
+      if (f.get() != fb && f->linked && f->ended && f->state.load() == 0 && f->load_ticket == 0)
+        group.push_back(f.get());
   // On the device thread (a host callback) submit() runs the load at once; the load takes no
   // lock of ours except module_mutex_, so holding mutex_ here is safe.
-  fb->load_ticket = DeviceThread::instance().submit([this, fb] { load_on_device_thread(fb); });
-  if (fb->load_ticket == 0) fb->load_ticket = 1;
+  uint64_t ticket = DeviceThread::instance().submit([this, group] { load_group_on_device_thread(group); });
+  for (FatbinRecord* f : group) f->load_ticket = ticket ? ticket : 1;
 }
 
 void Registry::load_all_registered() {
@@ -215,51 +226,101 @@ void Registry::load_all_registered() {
     if (f->ended && f->state.load() == 0 && f->load_ticket == 0) queue_load_locked(f.get());
 }
 
-void Registry::load_on_device_thread(FatbinRecord* fb) {
-  if (fb->state.load(std::memory_order_acquire) != 0) return;
+void Registry::fail_record(FatbinRecord* fb, cudaError_t code, const std::string& message) {
+  fb->load_error = code;
+  fb->load_message = message;
+  fb->state.store(2, std::memory_order_release);
+}
+
+void Registry::resolve_records(FatbinRecord* fb, int module) {
   sim::Simulator& sim = simulator();
-  std::string origin = fb->origin;
-  try {
-    Fatbin parsed = parse_fatbin_wrapper(fb->wrapper);
-    PtxImage img = select_ptx(parsed, profile_arch(), origin);
-    if (!img.source.empty()) origin += " (" + img.source + ")";
-    int module;
-    {
-      std::unique_lock<std::shared_mutex> lock(module_mutex_);
-      module = sim.load_module(img.text, origin);
+  const sim::ptx::Module& m = sim.module(module);
+  auto in_module = [&](const std::string& name) {
+    auto r = fb->renamed.find(name);
+    return r == fb->renamed.end() ? name : r->second;
+  };
+  for (KernelRecord* k : fb->kernels) {
+    int f = m.find_function(in_module(k->name));
+    if (f >= 0 && m.functions[size_t(f)].is_entry) {
+      k->info = describe_kernel(m, module, f);
+      k->found = true;
     }
-    const sim::ptx::Module& m = sim.module(module);
-    for (KernelRecord* k : fb->kernels) {
-      int f = m.find_function(k->name);
-      if (f >= 0 && m.functions[size_t(f)].is_entry) {
-        k->info = describe_kernel(m, module, f);
-        k->found = true;
-      }
-    }
-    for (VarRecord* v : fb->vars) {
-      uint64_t size = 0;
-      uint64_t addr = sim.symbol_address(module, v->name, &size);
-      v->device_address = addr;
-      if (addr && size) v->size = size;
-      if (addr && v->managed && v->managed_slot) *v->managed_slot = reinterpret_cast<void*>(addr);
-    }
-    fb->origin = origin;
-    fb->module = module;
-    fb->state.store(1, std::memory_order_release);
-  } catch (const FatbinError& e) {
-    fb->load_error = e.kind == FatbinError::Kind::Corrupt ? cudaErrorInvalidKernelImage
-                                                          : cudaErrorNoKernelImageForDevice;
-    fb->load_message = e.what();
-    fb->state.store(2, std::memory_order_release);
-  } catch (const sim::LoadError& e) {
-    fb->load_error = cudaErrorInvalidPtx;
-    fb->load_message = fmt::format("the simulator cannot load the device code of {}:\n{}", origin, e.what());
-    fb->state.store(2, std::memory_order_release);
-  } catch (const std::exception& e) {
-    fb->load_error = cudaErrorInvalidPtx;
-    fb->load_message = fmt::format("the simulator cannot load the device code of {}: {}", origin, e.what());
-    fb->state.store(2, std::memory_order_release);
   }
+  for (VarRecord* v : fb->vars) {
+    uint64_t size = 0;
+    uint64_t addr = sim.symbol_address(module, in_module(v->name), &size);
+    v->device_address = addr;
+    if (addr && size) v->size = size;
+    if (addr && v->managed && v->managed_slot) *v->managed_slot = reinterpret_cast<void*>(addr);
+  }
+  fb->module = module;
+  fb->state.store(1, std::memory_order_release);
+}
+
+void Registry::load_group_on_device_thread(const std::vector<FatbinRecord*>& all) {
+  std::vector<FatbinRecord*> group;
+  for (FatbinRecord* fb : all)
+    if (fb->state.load(std::memory_order_acquire) == 0) group.push_back(fb);
+  if (group.empty()) return;
+  sim::Simulator& sim = simulator();
+  auto fail_all = [&](cudaError_t code, const std::string& message) {
+    for (FatbinRecord* fb : group) fail_record(fb, code, message);
+  };
+
+  // The PTX of each fatbinary.
+  std::vector<PtxPart> parts;
+  std::vector<std::string> sources;
+  for (FatbinRecord* fb : group) {
+    try {
+      Fatbin parsed = parse_fatbin_wrapper(fb->wrapper);
+      PtxImage img = select_ptx(parsed, profile_arch(), fb->origin);
+      if (!img.source.empty()) {
+        fb->origin += " (" + img.source + ")";
+        sources.push_back(img.source);
+      }
+      parts.push_back({std::move(img.text), fb->origin});
+    } catch (const FatbinError& e) {
+      cudaError_t code = e.kind == FatbinError::Kind::Corrupt ? cudaErrorInvalidKernelImage
+                                                              : cudaErrorNoKernelImageForDevice;
+      if (group.size() == 1) return fail_record(fb, code, e.what());
+      return fail_all(code, fmt::format("{}\n(the -rdc modules of this program are loaded together, so none "
+                                        "of them can be used)",
+                                        e.what()));
+    }
+  }
+
+  // One module: as it is, or the -rdc modules joined.
+  std::string text, origin;
+  if (group.size() == 1) {
+    text = std::move(parts[0].text);
+    origin = group[0]->origin;
+  } else {
+    try {
+      LinkedPtx linked = link_ptx(parts);
+      text = std::move(linked.text);
+      for (size_t i = 0; i < group.size(); ++i) group[i]->renamed = std::move(linked.renamed[i]);
+    } catch (const PtxLinkError& e) {
+      return fail_all(cudaErrorInvalidPtx, fmt::format("joining the -rdc modules failed: {}", e.what()));
+    }
+    std::string list;
+    for (const auto& src : sources) list += (list.empty() ? "" : ", ") + src;
+    origin = fmt::format("{} (-rdc: {})", program_of(group[0]->wrapper), list.empty() ? "joined modules" : list);
+  }
+  int module;
+  try {
+    std::unique_lock<std::shared_mutex> lock(module_mutex_);
+    module = sim.load_module(text, origin);
+  } catch (const sim::LoadError& e) {
+    std::string hint = group.size() > 1 ? "" :
+        (group[0]->linked ? "\n(note: with -rdc, a module registered on its own was loaded without the "
+                            "others; see the -rdc notes of synclab-nvcc --help)" : "");
+    return fail_all(cudaErrorInvalidPtx,
+                    fmt::format("the simulator cannot load the device code of {}:\n{}{}", origin, e.what(), hint));
+  } catch (const std::exception& e) {
+    return fail_all(cudaErrorInvalidPtx,
+                    fmt::format("the simulator cannot load the device code of {}: {}", origin, e.what()));
+  }
+  for (FatbinRecord* fb : group) resolve_records(fb, module);
 }
 
 cudaError_t Registry::ensure_loaded(FatbinRecord* fb, const char* api, bool sticky) {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -48,6 +49,7 @@ struct KernelRecord {
   FatbinRecord* fatbin = nullptr;
   const void* host_fun = nullptr;
   std::string name;          // mangled device name
+  std::string display;       // demangled, for messages: "kernel(int*, float)"
   KernelInfo info;           // valid once the fatbinary is loaded and found == true
   bool found = false;
   // cudaFuncSetAttribute / cudaFuncSetCacheConfig settings.
@@ -73,6 +75,8 @@ struct FatbinRecord {
   std::string origin;              // "program (file.cu)" for messages
   bool ended = false;              // __cudaRegisterFatBinaryEnd seen: kernels and variables known
   bool unregistered = false;
+  bool linked = false;             // relocatable device code (-rdc): loaded joined with the others
+  std::map<std::string, std::string> renamed;  // internal names the -rdc join renamed
   // Load state: written on the device thread, read after a wait on the load's ticket.
   std::atomic<int> state{0};       // 0 not loaded, 1 loaded, 2 failed
   uint64_t load_ticket = 0;        // ticket of the queued load, 0 when none is queued
@@ -88,7 +92,7 @@ class Registry {
  public:
   static Registry& instance();
 
-  FatbinRecord* add_fatbin(const void* wrapper);
+  FatbinRecord* add_fatbin(const void* wrapper, bool linked = false);
   FatbinRecord* from_handle(void** handle) const;
   void add_kernel(FatbinRecord* fb, const void* host_fun, const char* name);
   void add_var(FatbinRecord* fb, const void* host_var, const char* name, uint64_t size, bool constant,
@@ -115,8 +119,12 @@ class Registry {
 
  private:
   Registry() = default;
+  // Queues the load of fb; for an -rdc module, of every -rdc module registered and not loaded
+  // yet, joined into one module (ptx_linker.h).
   void queue_load_locked(FatbinRecord* fb);
-  void load_on_device_thread(FatbinRecord* fb);
+  void load_group_on_device_thread(const std::vector<FatbinRecord*>& group);
+  void resolve_records(FatbinRecord* fb, int module);
+  static void fail_record(FatbinRecord* fb, cudaError_t code, const std::string& message);
 
   mutable std::mutex mutex_;
   std::shared_mutex module_mutex_;

@@ -525,7 +525,6 @@ TEST_CASE("misc: atomics and memory ordering", "[ptx]") {
   CHECK(cta.space == Space::Global);
   CHECK(a.code[at_line(a, 414)].scope == Scope::Sys);
 
-  const Function& r = func(m, "_Z8katomrefPiPj");
   auto find = [&](const Function& fn, Op op, Sem sem, Scope scope) {
     for (const Instr& in : fn.code)
       if (in.op == op && in.sem == sem && in.scope == scope) return true;
@@ -537,7 +536,6 @@ TEST_CASE("misc: atomics and memory ordering", "[ptx]") {
       if (find(fn, op, sem, scope)) return true;
     return false;
   };
-  (void)r;
   CHECK(anywhere(Op::Atom, Sem::Relaxed, Scope::Gpu));    // atom.add.relaxed.gpu.s32
   CHECK(anywhere(Op::St, Sem::Release, Scope::Gpu));      // st.release.gpu.b32
   CHECK(anywhere(Op::Ld, Sem::Acquire, Scope::Gpu));      // ld.acquire.gpu.b32
@@ -889,8 +887,6 @@ TEST_CASE("sync sm_90: semaphores, cooperative groups, volatile flags", "[ptx]")
   CHECK(vol_ld);
   CHECK(vol_st);
   // __shared__ float tile[32][33]; __shared__ int cnt;  -> 4224 + 4 bytes
-  const Function& bs = func(m, "_Z9bigsharedPf");
-  (void)bs;
   bool tile = false;
   for (const Symbol& s : m.symbols)
     if (s.name == "_ZZ9bigsharedPfE4tile") {

@@ -118,6 +118,15 @@ int main() {
     CHECK_ERR(cudaStreamSynchronize(gone), cudaErrorInvalidResourceHandle);
     store_index<<<1, 1, 0, gone>>>(d);
     CHECK_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    // Garbage handed to the runtime is an error, not a crash.
+    void* bad_args[] = {(void*)0x10};
+    CHECK_ERR(cudaLaunchKernel((const void*)store_index, dim3(1), dim3(1), bad_args, 0, nullptr), cudaErrorInvalidValue);
+    CHECK_ERR(cudaLaunchKernel((const void*)store_index, dim3(1), dim3(1), (void**)0x20, 0, nullptr),
+              cudaErrorInvalidValue);
+    CHECK_ERR(cudaStreamSynchronize((cudaStream_t)0xdeadbeef), cudaErrorInvalidResourceHandle);
+    CHECK_ERR(cudaEventRecord((cudaEvent_t)0xdeadbeef, nullptr), cudaErrorInvalidResourceHandle);
+    CHECK_ERR(cudaMemcpy((void*)0x30, d, 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);
   }
 
   CHECK_OK(cudaDeviceSynchronize());

@@ -123,6 +123,16 @@ int main() {
   cudaFuncAttributes attr;
   CHECK_OK(cudaFuncGetAttributes(&attr, grid_sum));
   CHECK_TRUE(attr.maxThreadsPerBlock > 0);
+#if defined(__CUDA_ARCH_LIST__)
+  {
+    // ptxVersion is a virtual architecture the program was built for (one of nvcc's arch list,
+    // e.g. 750 -> 75), which libraries like CUB use to pick their tuning.
+    const int archs[] = {__CUDA_ARCH_LIST__};
+    bool listed = false;
+    for (int a : archs) listed = listed || attr.ptxVersion * 10 == a;
+    CHECK_TRUE(listed);
+  }
+#endif
   CHECK_ERR(cudaFuncGetAttributes(&attr, (const void*)not_a_kernel), NOT_A_KERNEL);
   int per_sm = 0;
   CHECK_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_sum, 64, 0));

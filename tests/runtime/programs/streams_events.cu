@@ -56,6 +56,17 @@ int main() {
   CHECK_OK(cudaStreamSynchronize(s1));
   for (int i = 0; i < n; ++i) CHECK_EQ_INT(back[i], i + 13);
 
+  // Pageable host memory (CUDA's documented rules): an async copy from it takes the data before
+  // the call returns, and an async copy into it is complete when the call returns.
+  std::vector<int> staged(n, 1), seen(n, 0);
+  add_value<<<(n + 127) / 128, 128, 0, s1>>>(d, n, 0);  // some earlier work on the stream
+  CHECK_OK(cudaMemcpyAsync(d, staged.data(), n * sizeof(int), cudaMemcpyHostToDevice, s1));
+  for (int i = 0; i < n; ++i) staged[i] = 2;  // too late to be copied
+  add_value<<<(n + 127) / 128, 128, 0, s1>>>(d, n, 40);
+  CHECK_OK(cudaMemcpyAsync(seen.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s1));
+  for (int i = 0; i < n; ++i) CHECK_EQ_INT(seen[i], 41);  // no synchronize needed
+  CHECK_OK(cudaStreamSynchronize(s1));
+
   // Events: s2 waits for an event recorded on s1.
   cudaEvent_t start, stop, mark;
   CHECK_OK(cudaEventCreate(&start));
