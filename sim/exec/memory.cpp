@@ -43,10 +43,38 @@ void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& n
   return p;
 }
 
+bool DeviceMemory::register_range(void* ptr, uint64_t size, AllocKind kind, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const uint64_t base = reinterpret_cast<uint64_t>(ptr);
+  if (size == 0) return false;
+  auto it = live_.upper_bound(base + size - 1);
+  if (it != live_.begin()) {
+    const Allocation& prev = std::prev(it)->second;
+    if (prev.base + prev.size > base) return false;  // overlaps
+  }
+  Allocation a;
+  a.base = base;
+  a.size = size;
+  a.kind = kind;
+  a.serial = ++serial_;
+  a.owned = false;
+  a.name = name.empty() ? std::string("registered host memory #") + std::to_string(a.serial) : name;
+  live_[base] = a;
+  return true;
+}
+
+bool DeviceMemory::unregister_range(void* ptr) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(reinterpret_cast<uint64_t>(ptr));
+  if (it == live_.end() || it->second.owned) return false;
+  live_.erase(it);
+  return true;
+}
+
 bool DeviceMemory::release(void* ptr) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == live_.end()) return false;
+  if (it == live_.end() || !it->second.owned) return false;
   in_use_ -= it->second.size;
   freed_[it->first] = it->second;
   if (freed_.size() > 4096) freed_.erase(freed_.begin());

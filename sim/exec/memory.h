@@ -31,7 +31,7 @@ struct Allocation {
   AllocKind kind = AllocKind::Device;
   std::string name;          // "cudaMalloc #3 (1024 bytes)" or the variable's name
   uint64_t serial = 0;
-  bool device_accessible() const { return kind != AllocKind::HostPinned; }
+  bool owned = true;         // false for registered host memory (cudaHostRegister)
 };
 
 class DeviceMemory {
@@ -45,6 +45,10 @@ class DeviceMemory {
   void* allocate(uint64_t size, AllocKind kind, const std::string& name = "");
   // false when ptr is not the base of a live allocation (double free, bad pointer).
   bool release(void* ptr);
+  // Makes existing host memory addressable by kernels (cudaHostRegister) without owning it;
+  // false when the range overlaps a live allocation. unregister_range forgets it again.
+  bool register_range(void* ptr, uint64_t size, AllocKind kind, const std::string& name);
+  bool unregister_range(void* ptr);
   // The live allocation containing [addr, addr+size), or nullptr. Thread-safe.
   const Allocation* find(uint64_t addr, uint64_t size = 1) const;
   // The live allocation starting exactly at addr.

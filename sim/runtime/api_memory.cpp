@@ -205,12 +205,13 @@ SIMCUDART_API cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int 
     return fail("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
                 fmt::format("[{}, +{} bytes) overlaps memory registered before", ptr, size));
   (void)flags;
-  static std::once_flag note;
-  std::call_once(note, [] {
-      diag("note: cudaHostRegister'ed memory works for copies, but kernels in the simulator cannot "
-           "access it; allocate memory that kernels use with cudaHostAlloc(..., "
-           "cudaHostAllocMapped) or cudaMallocHost instead");
-  });
+  // Registered memory is mapped (unified addressing): kernels may use the host pointer itself.
+  if (!simulator().memory().register_range(ptr, size, AllocKind::HostMapped,
+                                           fmt::format("cudaHostRegister'ed memory at {}", ptr))) {
+    remove_registered_range(ptr);
+    return fail("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
+                fmt::format("[{}, +{} bytes) overlaps memory the device already knows", ptr, size));
+  }
   return cudaSuccess;
 }
 
@@ -219,6 +220,7 @@ SIMCUDART_API cudaError_t cudaHostUnregister(void* ptr) {
   if (!remove_registered_range(ptr))
     return fail("cudaHostUnregister", cudaErrorHostMemoryNotRegistered,
                 fmt::format("{} was not registered with cudaHostRegister", ptr));
+  simulator().memory().unregister_range(ptr);
   return cudaSuccess;
 }
 
