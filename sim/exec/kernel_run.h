@@ -52,6 +52,8 @@ class KernelRun {
   bool pick_group(Warp& w, Group* g);
   void its_groups(Warp& w, std::vector<Group>* out) const;
   void execute(Warp& w, const Group& g);
+  bool is_private(const ptx::Function& fn, uint32_t pc) const;
+  bool continue_group(Warp& w, Group* g);
   void materialize(Warp& w);
 
   // Instruction semantics (interpreter.cpp). Returns false when the run must stop (fault).
