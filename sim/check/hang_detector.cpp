@@ -2,10 +2,10 @@
 
 namespace synclab::sim {
 
-uint64_t hash_registers(const uint64_t* regs, size_t count, uint32_t func, uint32_t pc) {
+uint64_t hash_registers(const uint64_t* regs, size_t stride, size_t count, uint32_t func, uint32_t pc) {
   uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t(func) << 32 | pc);
   for (size_t i = 0; i < count; ++i) {
-    h ^= regs[i];
+    h ^= regs[i * stride];
     h *= 0x100000001b3ull;
     h ^= h >> 29;
   }

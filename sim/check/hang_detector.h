@@ -63,6 +63,6 @@ class HangDetector {
 };
 
 // Fingerprint of a lane's registers for spin detection.
-uint64_t hash_registers(const uint64_t* regs, size_t count, uint32_t func, uint32_t pc);
+uint64_t hash_registers(const uint64_t* regs, size_t stride, size_t count, uint32_t func, uint32_t pc);
 
 }  // namespace synclab::sim

@@ -35,7 +35,7 @@ using ptx::Type;
   for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {             \
     const int lane = __builtin_ctz(m_);                      \
     Lane& L = w.lanes[lane];                                 \
-    uint64_t* R = w.regp[lane];                              \
+    const LaneRegs R = w.regp[lane];                         \
     (void)R;
 #define END_LANES }
 
@@ -444,8 +444,22 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
       const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
       if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
         const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
-        if (std::memcmp(p, &val, es) != 0) {  // little-endian: the low bytes are the value
-          std::memcpy(p, &val, es);
+        // Little-endian: the value's low bytes are what is stored. Only a change is visible.
+        uint64_t old = 0;
+        bool changed;
+        switch (es) {
+          case 1: changed = *p != uint8_t(val); break;
+          case 2: { uint16_t x; std::memcpy(&x, p, 2); changed = x != uint16_t(val); break; }
+          case 4: { uint32_t x; std::memcpy(&x, p, 4); changed = x != uint32_t(val); break; }
+          default: std::memcpy(&old, p, 8); changed = old != val; break;
+        }
+        if (changed) {
+          switch (es) {
+            case 1: *p = uint8_t(val); break;
+            case 2: { uint16_t x = uint16_t(val); std::memcpy(p, &x, 2); break; }
+            case 4: { uint32_t x = uint32_t(val); std::memcpy(p, &x, 4); break; }
+            default: std::memcpy(p, &val, 8); break;
+          }
           note_write(w, lane, generic, I);
         }
         continue;
@@ -533,7 +547,8 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
   FOR_LANES(act)
     uint64_t addr = address(L, a);
     uint64_t generic = 0;
-    uint8_t* p = translate(w, lane, I.space, addr, size, true, I, &generic);
+    uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+    if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
     if (!p) return;
     if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
       fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
@@ -948,19 +963,51 @@ struct Srcs {
 
 inline bool plain_reg(const Operand& o) { return o.kind == Operand::Kind::Reg && !o.negate; }
 
+// Row-wise form: every lane of the warp shares its frame base, so each operand is one contiguous
+// row of 32 values. All 32 lanes are computed (the compiler vectorizes the loop) and only the
+// active ones are kept.
+template <class F>
+inline void rows2(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, uint64_t ib, F f) {
+  uint64_t out[32];
+  if (B) {
+    for (int l = 0; l < 32; ++l) out[l] = f(A[l], B[l]);
+  } else {
+    for (int l = 0; l < 32; ++l) out[l] = f(A[l], ib);
+  }
+  if (act == 0xffffffffu) {
+    for (int l = 0; l < 32; ++l) D[l] = out[l];
+  } else {
+    for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? out[l] : D[l];
+  }
+}
+template <class F>
+inline void rows3(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, const uint64_t* C, F f) {
+  uint64_t out[32];
+  for (int l = 0; l < 32; ++l) out[l] = f(A[l], B[l], C[l]);
+  if (act == 0xffffffffu) {
+    for (int l = 0; l < 32; ++l) D[l] = out[l];
+  } else {
+    for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? out[l] : D[l];
+  }
+}
+
 template <class F>
 inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
-  if (plain_reg(*s.a) && plain_reg(*s.b)) {
+  if (plain_reg(*s.a) && (plain_reg(*s.b) || s.b->kind == Operand::Kind::Imm) &&
+      w.uniform_base != Warp::kMixedBase && __builtin_popcount(act) > 4) {
+    const uint64_t* B = plain_reg(*s.b) ? w.row(s.b->reg) : nullptr;
+    rows2(act, w.row(d), w.row(s.a->reg), B, static_cast<uint64_t>(s.b->imm), f);
+  } else if (plain_reg(*s.a) && plain_reg(*s.b)) {
     const uint32_t ra = s.a->reg, rb = s.b->reg;
     for (uint32_t m = act; m; m &= m - 1) {
-      uint64_t* R = w.regp[__builtin_ctz(m)];
+      const LaneRegs R = w.regp[__builtin_ctz(m)];
       R[d] = f(R[ra], R[rb]);
     }
   } else if (plain_reg(*s.a) && s.b->kind == Operand::Kind::Imm) {
     const uint32_t ra = s.a->reg;
     const uint64_t ib = static_cast<uint64_t>(s.b->imm);
     for (uint32_t m = act; m; m &= m - 1) {
-      uint64_t* R = w.regp[__builtin_ctz(m)];
+      const LaneRegs R = w.regp[__builtin_ctz(m)];
       R[d] = f(R[ra], ib);
     }
   } else {
@@ -970,9 +1017,13 @@ inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
 template <class F>
 inline void map3(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
   if (plain_reg(*s.a) && plain_reg(*s.b) && plain_reg(*s.c)) {
+    if (w.uniform_base != Warp::kMixedBase && __builtin_popcount(act) > 4) {
+      rows3(act, w.row(d), w.row(s.a->reg), w.row(s.b->reg), w.row(s.c->reg), f);
+      return;
+    }
     const uint32_t ra = s.a->reg, rb = s.b->reg, rc = s.c->reg;
     for (uint32_t m = act; m; m &= m - 1) {
-      uint64_t* R = w.regp[__builtin_ctz(m)];
+      const LaneRegs R = w.regp[__builtin_ctz(m)];
       R[d] = f(R[ra], R[rb], R[rc]);
     }
   } else {
@@ -1071,10 +1122,22 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
   switch (I.op) {
     case Op::Mov:
       if (I.src[0].kind == Operand::Kind::Vector || I.type == Type::Pred) return false;
+      if (plain_reg(I.src[0]) && w.uniform_base != Warp::kMixedBase) {
+        uint64_t* D = w.row(I.dst[0].reg);
+        const uint64_t* A = w.row(I.src[0].reg);
+        for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? A[l] : D[l];
+        return true;
+      }
+      if (I.src[0].kind == Operand::Kind::Imm && w.uniform_base != Warp::kMixedBase) {
+        uint64_t* D = w.row(I.dst[0].reg);
+        const uint64_t v = static_cast<uint64_t>(I.src[0].imm);
+        for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? v : D[l];
+        return true;
+      }
       if (plain_reg(I.src[0])) {
         const uint32_t ra = I.src[0].reg, d = I.dst[0].reg;
         for (uint32_t m = act; m; m &= m - 1) {
-          uint64_t* R = w.regp[__builtin_ctz(m)];
+          const LaneRegs R = w.regp[__builtin_ctz(m)];
           R[d] = R[ra];
         }
         return true;
@@ -1088,7 +1151,7 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
         const uint32_t d = I.dst[0].reg, rc = I.src[2].reg;
         const Operand &a = I.src[0], &b = I.src[1];
         for (uint32_t m = act; m; m &= m - 1) {
-          uint64_t* R = w.regp[__builtin_ctz(m)];
+          const LaneRegs R = w.regp[__builtin_ctz(m)];
           uint64_t va = a.kind == Operand::Kind::Reg ? R[a.reg] : uint64_t(a.imm);
           uint64_t vb = b.kind == Operand::Kind::Reg ? R[b.reg] : uint64_t(b.imm);
           R[d] = (R[rc] & 1) ? va : vb;

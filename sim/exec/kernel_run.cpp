@@ -103,6 +103,8 @@ void KernelRun::start_cta(uint64_t linear) {
     w.cfunc = static_cast<uint32_t>(p_.function);
     w.cpc = 0;
     w.cache_base = w.cache_size = 0;
+    w.regs.assign((entry_.regs.size() + 1) * 32, 0);
+    w.uniform_base = 0;
     for (int lane = 0; lane < 32; ++lane) {
       uint32_t t = wi * 32 + lane;
       if (t >= threads_per_cta_) break;
@@ -120,7 +122,7 @@ void KernelRun::start_cta(uint64_t linear) {
       L.tid[0] = t % p_.block.x;
       L.tid[1] = (t / p_.block.x) % p_.block.y;
       L.tid[2] = t / (p_.block.x * p_.block.y);
-      L.regs.assign(entry_.regs.size() + 1, 0);
+
       L.local.assign(align_up(entry_.local_bytes, 16), 0);
       L.params.assign(align_up(entry_.param_bytes, 16), 0);
       w.present_mask |= 1u << lane;
@@ -541,7 +543,10 @@ void KernelRun::call_one(Warp& w, const Group& g, uint32_t act, const ptx::Funct
     const uint32_t new_reg = L.reg_base + static_cast<uint32_t>(fn.regs.size()) + 1;
     const uint32_t new_local = static_cast<uint32_t>(align_up(L.local_base + fn.local_bytes, 16));
     const uint32_t new_param = static_cast<uint32_t>(align_up(L.param_base + fn.param_bytes, 16));
-    if (L.regs.size() < new_reg + callee.regs.size() + 1) L.regs.resize(new_reg + callee.regs.size() + 1, 0);
+    if (w.regs.size() < (new_reg + callee.regs.size() + 1) * 32) {
+      w.regs.resize((new_reg + callee.regs.size() + 1) * 32, 0);
+      for (uint32_t k = w.present_mask; k; k &= k - 1) w.sync_regp(__builtin_ctz(k));  // storage moved
+    }
     if (L.local.size() < new_local + callee.local_bytes) L.local.resize(align_up(new_local + callee.local_bytes, 16), 0);
     if (L.params.size() < new_param + callee.param_bytes) L.params.resize(align_up(new_param + callee.param_bytes, 16), 0);
     // Copy the arguments from the caller's call-sequence params into the callee's params.
@@ -566,6 +571,7 @@ void KernelRun::call_one(Warp& w, const Group& g, uint32_t act, const ptx::Funct
     L.pc = 0;
     w.sync_regp(lane);
   }
+  w.update_uniform_base();
   if (cfg_.model == WarpModel::Lockstep) {
     if (set_return_pc) w.stack.top().pc = g.pc + 1;  // the caller's entry resumes there
     uint32_t depth = static_cast<uint32_t>(w.lanes[__builtin_ctz(act)].frames.size());
@@ -600,6 +606,7 @@ void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
     L.pc = f.return_pc;
     w.sync_regp(lane);
   }
+  w.update_uniform_base();
   if (exiting) {
     exit_lanes(w, g, exiting);
     act &= ~exiting;
@@ -629,6 +636,7 @@ void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   }
   w.exited_mask |= mask;
   w.ready_mask &= ~mask;
+  w.update_uniform_base();
   w.yielded_mask &= ~mask;
   if (cfg_.model == WarpModel::Lockstep) {
     w.stack.remove_lanes(mask);
@@ -865,7 +873,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   for (uint32_t m = lanes; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
-    uint64_t h = hash_registers(w.regp[lane], fn.regs.size() + 1, func, pc);
+    uint64_t h = hash_registers(w.regp[lane].base, 32, fn.regs.size() + 1, func, pc);
     if (L.spin_epoch == epoch && L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
       if (!L.spinning) new_spin = true;
       L.spinning = true;

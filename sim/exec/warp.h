@@ -13,6 +13,14 @@
 
 namespace synclab::sim {
 
+// One lane's view of its warp's register file, which is laid out register-major
+// (regs[slot * 32 + lane]) so that an instruction reads one register of all 32 lanes from
+// contiguous memory: register r of the lane is base[r * 32].
+struct LaneRegs {
+  uint64_t* base = nullptr;
+  uint64_t& operator[](uint32_t r) const { return base[size_t(r) * 32]; }
+};
+
 enum class LaneState : uint8_t {
   Absent,      // no thread (last warp of a block smaller than a multiple of 32)
   Ready,       // can execute its next instruction
@@ -32,8 +40,8 @@ struct Lane {
   LaneState state = LaneState::Absent;
   uint32_t func = 0;    // function the lane is executing (index into the module)
   uint32_t pc = 0;      // instruction index within that function
-  uint32_t reg_base = 0, local_base = 0, param_base = 0;
-  std::vector<uint64_t> regs;    // all frames' registers; the current frame starts at reg_base
+  uint32_t reg_base = 0, local_base = 0, param_base = 0;  // reg_base: first register slot of the frame
+  LaneRegs rp;                   // the current frame's registers (kept by Warp::sync_regp)
   std::vector<uint8_t> local;    // all frames' .local memory
   std::vector<uint8_t> params;   // all frames' .param memory (function and call-sequence params)
   std::vector<CallFrame> frames;
@@ -51,7 +59,7 @@ struct Lane {
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
   bool spinning = false;         // valid while the kernel's visible-change epoch is spin_epoch
 
-  uint64_t* R() { return regs.data() + reg_base; }
+  LaneRegs R() const { return rp; }
 };
 
 struct Cta;
@@ -61,8 +69,27 @@ struct Warp {
   uint32_t index = 0;            // warp index within the CTA
   uint32_t global_index = 0;     // index among all warps ever dispatched in this launch
   Lane lanes[32];
-  uint64_t* regp[32] = {};       // lanes[i].R(), cached for the interpreter's inner loops
-  void sync_regp(int lane) { regp[lane] = lanes[lane].R(); }
+  // Register file of every frame of every lane: slot-major, regs[slot * 32 + lane].
+  std::vector<uint64_t> regs;
+  LaneRegs regp[32];             // lanes[i].R(), cached for the interpreter's inner loops
+  // The reg_base every live lane shares (no calls, or the same call depth), or kMixedBase. While
+  // it is shared, an instruction's operands are whole contiguous rows: the vector fast paths.
+  static constexpr uint32_t kMixedBase = 0xffffffffu;
+  uint32_t uniform_base = 0;
+  void sync_regp(int lane) {
+    regp[lane].base = regs.data() + size_t(lanes[lane].reg_base) * 32 + lane;
+    lanes[lane].rp = regp[lane];
+  }
+  uint64_t* row(uint32_t reg) { return regs.data() + (size_t(uniform_base) + reg) * 32; }
+  void update_uniform_base() {
+    uint32_t b = kMixedBase;
+    for (uint32_t m = present_mask & ~exited_mask; m; m &= m - 1) {
+      uint32_t rb = lanes[__builtin_ctz(m)].reg_base;
+      if (b == kMixedBase) b = rb;
+      else if (b != rb) { uniform_base = kMixedBase; return; }
+    }
+    uniform_base = b == kMixedBase ? 0 : b;
+  }
   uint32_t present_mask = 0;     // lanes that hold a thread
   uint32_t ready_mask = 0;       // lanes in LaneState::Ready
   uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
