@@ -426,14 +426,9 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
 void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t es = elem_size(I.type);
   const uint32_t n = I.vec ? I.vec : 1;
-  // PTX writes `st [addr], value`: the address is the first operand written, whichever list the
-  // parser put it in.
+  // st [addr], value: the parser puts the address in src[0] and the value in src[1].
   const Operand* a = &I.src[0];
   const Operand* v = &I.src[1];
-  if (I.ndst > 0 && I.dst[0].kind == Operand::Kind::Addr) {
-    a = &I.dst[0];
-    v = &I.src[0];
-  }
   const bool scalar = n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
@@ -489,7 +484,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
 namespace {
 
 template <class T>
-T atomic_apply(AtomOp op, T old, T b, T c, bool* changed_value_computed) {
+T atomic_apply(AtomOp op, T old, T b, T c) {
   switch (op) {
     case AtomOp::Add: return static_cast<T>(old + b);
     case AtomOp::Min: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
@@ -516,11 +511,10 @@ uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64
   using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
   U* up = reinterpret_cast<U*>(p);
   const T b = from_bits<T>(bb), c = from_bits<T>(cb);
-  bool dummy = false;
   if (host_shared) {
     U cur = __atomic_load_n(up, __ATOMIC_SEQ_CST);
     for (;;) {
-      T next = atomic_apply<T>(op, bitcast<T>(cur), b, c, &dummy);
+      T next = atomic_apply<T>(op, bitcast<T>(cur), b, c);
       U nb = bitcast<U>(next);
       if (__atomic_compare_exchange_n(up, &cur, nb, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
         *new_bits = nb;
@@ -530,7 +524,7 @@ uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64
   }
   U cur;
   std::memcpy(&cur, p, sizeof(U));
-  T next = atomic_apply<T>(op, bitcast<T>(cur), b, c, &dummy);
+  T next = atomic_apply<T>(op, bitcast<T>(cur), b, c);
   U nb = bitcast<U>(next);
   std::memcpy(p, &nb, sizeof(U));
   *new_bits = nb;
@@ -541,8 +535,8 @@ uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64
 
 void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
   const bool is_red = I.op == Op::Red;
-  const Operand& a = is_red ? (I.ndst && I.dst[0].kind == Operand::Kind::Addr ? I.dst[0] : I.src[0]) : I.src[0];
-  const int first_val = (is_red && !(I.ndst && I.dst[0].kind == Operand::Kind::Addr)) ? 1 : (is_red ? 0 : 1);
+  // atom d, [a], b{, c} and red [a], b: the address is src[0] and the operands follow it.
+  const Operand& a = I.src[0];
   const uint32_t size = elem_size(I.type);
   FOR_LANES(act)
     uint64_t addr = address(L, a);
@@ -555,8 +549,8 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
       return;
     }
     const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
-    uint64_t b = operand(w, lane, I.src[first_val]);
-    uint64_t c = I.aop == AtomOp::Cas ? operand(w, lane, I.src[first_val + 1]) : 0;
+    uint64_t b = operand(w, lane, I.src[1]);
+    uint64_t c = I.aop == AtomOp::Cas ? operand(w, lane, I.src[2]) : 0;
     uint64_t nb = 0, old = 0;
     switch (I.type) {
       case Type::S32: old = atomic_rmw<int32_t>(p, host_shared, I.aop, b, c, &nb); break;
@@ -1775,7 +1769,7 @@ void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& ca
     Operand o;
     o.kind = Operand::Kind::Addr;
     o.imm = static_cast<int64_t>(s.offset);
-    o.base = caller.is_entry ? Operand::Base::ParamFrame : Operand::Base::ParamFrame;
+    o.base = Operand::Base::ParamFrame;  // call-sequence params live in the caller's frame
     uint8_t* p = param_ptr(w, lane, caller, o, size, I);
     if (p) std::memcpy(p, &v, size);
   };

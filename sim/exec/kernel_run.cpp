@@ -212,7 +212,6 @@ LaunchResult KernelRun::run() {
   }
 
   dispatch_ctas();
-  const bool lockstep = cfg_.model == WarpModel::Lockstep;
   while (!stop_) {
     if (warps_.empty()) break;  // every block has finished
     size_t wi = sched_->pick_warp(warps_);
@@ -256,7 +255,6 @@ LaunchResult KernelRun::run() {
       result_.message = r.title;
       stop_ = true;
     }
-    (void)lockstep;
   }
   if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
   result_.warp_steps = steps_;
@@ -1011,6 +1009,9 @@ void KernelRun::report_deadlock() {
   std::string details;
   for (Warp* x : warps_) {
     std::vector<std::pair<std::string, uint32_t>> groups;  // description -> lanes
+    uint32_t at_sync = 0;  // lanes waiting at a warp-synchronous instruction
+    for (uint32_t m = x->live_mask(); m; m &= m - 1)
+      if (x->lanes[__builtin_ctz(m)].state == LaneState::AtWarpSync) at_sync |= 1u << __builtin_ctz(m);
     for (uint32_t m = x->live_mask(); m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
       const Lane& L = x->lanes[lane];
@@ -1035,7 +1036,7 @@ void KernelRun::report_deadlock() {
         }
         case LaneState::AtWarpSync:
           what = fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
-                             lane_list(L.sync_mask & ~x->live_mask() ? L.sync_mask : L.sync_mask & ~x->ready_mask),
+                             lane_list(L.sync_mask & x->live_mask() & ~at_sync),
                              L.sync_mask);
           break;
         default:

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +55,7 @@ class KernelRun {
   bool continue_group(Warp& w, Group* g);
   void materialize(Warp& w);
 
-  // Instruction semantics (interpreter.cpp). Returns false when the run must stop (fault).
+  // Instruction semantics (interpreter.cpp). A fault sets stop_ and ends the run.
   void exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
 
   // Control flow helpers (kernel_run.cpp).

@@ -331,20 +331,31 @@ SIMCUDART_API cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* s
   return copy_sync("cudaMemcpyPeer", dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
+// Checks a 2-D copy: pitches and sizes, direction and sides, then the whole extent of each device
+// side. *empty is set when there is nothing to copy.
+static cudaError_t plan_copy_2d(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind, CopyPlan* plan, bool* empty) {
+  if (cudaError_t e = check_2d(api, width, height, dpitch, spitch); e != cudaSuccess) return e;
+  *empty = width == 0 || height == 0;
+  if (*empty) return cudaSuccess;
+  if (cudaError_t e = plan_copy(api, dst, src, 1, kind, plan); e != cudaSuccess) return e;
+  uint64_t dext = extent_2d(dpitch, width, height), sext = extent_2d(spitch, width, height);
+  if (plan->dst_device && !find_allocation(dst, dext, nullptr))
+    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(dst, dext, "destination"));
+  if (plan->src_device && !find_allocation(src, sext, nullptr))
+    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(src, sext, "source"));
+  return cudaSuccess;
+}
+
 SIMCUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                        size_t height, cudaMemcpyKind kind) {
   const char* api = "cudaMemcpy2D";
   SIMCUDART_PREAMBLE();
-  if (cudaError_t e = check_2d(api, width, height, dpitch, spitch); e != cudaSuccess) return e;
-  if (width == 0 || height == 0) return cudaSuccess;
-  // Direction and sides first, then the whole extent of each device side, then row by row.
   CopyPlan plan;
-  if (cudaError_t e = plan_copy(api, dst, src, 1, kind, &plan); e != cudaSuccess) return e;
-  uint64_t dext = extent_2d(dpitch, width, height), sext = extent_2d(spitch, width, height);
-  if (plan.dst_device && !find_allocation(dst, dext, nullptr))
-    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(dst, dext, "destination"));
-  if (plan.src_device && !find_allocation(src, sext, nullptr))
-    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(src, sext, "source"));
+  bool empty = false;
+  if (cudaError_t e = plan_copy_2d(api, dst, dpitch, src, spitch, width, height, kind, &plan, &empty);
+      e != cudaSuccess || empty)
+    return e;
   DeviceThread::instance().wait_idle();
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   for (size_t r = 0; r < height; ++r) {
@@ -364,15 +375,11 @@ SIMCUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void
   SIMCUDART_PREAMBLE();
   if (!StreamTable::instance().valid_stream(stream))
     return fail(api, cudaErrorInvalidResourceHandle, "the stream is not a live stream");
-  if (cudaError_t e = check_2d(api, width, height, dpitch, spitch); e != cudaSuccess) return e;
-  if (width == 0 || height == 0) return cudaSuccess;
   CopyPlan plan;
-  if (cudaError_t e = plan_copy(api, dst, src, 1, kind, &plan); e != cudaSuccess) return e;
-  uint64_t dext = extent_2d(dpitch, width, height), sext = extent_2d(spitch, width, height);
-  if (plan.dst_device && !find_allocation(dst, dext, nullptr))
-    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(dst, dext, "destination"));
-  if (plan.src_device && !find_allocation(src, sext, nullptr))
-    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(src, sext, "source"));
+  bool empty = false;
+  if (cudaError_t e = plan_copy_2d(api, dst, dpitch, src, spitch, width, height, kind, &plan, &empty);
+      e != cudaSuccess || empty)
+    return e;
   return copy_in_stream(api, stream, plan, dst, dpitch, src, spitch, width, height);
 }
 
