@@ -33,7 +33,10 @@ struct Row {
 
 template <class T>
 T* device_array(size_t n, const char* name) {
-  return static_cast<T*>(Simulator::instance().memory().allocate(n * sizeof(T), AllocKind::Device, name));
+  // The host fills these arrays directly, so they count as written (initcheck).
+  void* p = Simulator::instance().memory().allocate(n * sizeof(T), AllocKind::Device, name);
+  if (p) Simulator::instance().memory().mark_initialized(reinterpret_cast<uint64_t>(p), n * sizeof(T));
+  return static_cast<T*>(p);
 }
 
 void put(std::vector<uint8_t>& params, size_t offset, const void* p, size_t n) {
@@ -89,7 +92,7 @@ Row timed(int module, const char* name, Dim3 grid, Dim3 block, std::vector<uint8
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its";
+  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its", checks = "none";
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -100,9 +103,11 @@ int main(int argc, char** argv) {
     if (a == "--ptx") ptx_path = next();
     else if (a == "--json") json_path = next();
     else if (a == "--model") model = next();
+    else if (a == "--checks") checks = next();
     else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: sim_throughput [--model its|lockstep] [--repeat N] [--json FILE] [--ptx FILE]");
+      std::puts("usage: sim_throughput [--model its|lockstep] [--checks none|all|race,...] [--repeat N] [--json FILE] "
+                "[--ptx FILE]");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (try --help)\n", a.c_str());
@@ -114,7 +119,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--model must be its or lockstep\n");
     return 2;
   }
-  sim.config().checks = false;
+  if (checks == "none") {
+    sim.config().checks = false;
+  } else {
+    if (std::string why = check_list_problem(checks); !why.empty()) {
+      std::fprintf(stderr, "--checks: %s\n", why.c_str());
+      return 2;
+    }
+    sim.config().checks = true;
+    sim.config().check_list = checks;
+  }
   sim.config().sched = SchedPolicy::RoundRobin;
   std::ifstream f(ptx_path);
   if (!f) {
@@ -177,8 +191,8 @@ int main(int argc, char** argv) {
     rows.back().kernel = "lock_counter (1024 threads x 4 critical sections)";
   }
 
-  std::printf("simulator throughput, model %s, scheduler rr, device %s, checks off, median of %d\n", model.c_str(),
-              sim.profile().name.c_str(), repeat);
+  std::printf("simulator throughput, model %s, scheduler rr, device %s, checks %s, median of %d\n", model.c_str(),
+              sim.profile().name.c_str(), checks.c_str(), repeat);
   std::printf("%-52s %-14s %14s %12s %10s %14s %8s\n", "kernel", "launch", "thread-instr", "warp-steps", "seconds",
               "thr-instr/s", "check");
   bool all_ok = true;
@@ -190,7 +204,7 @@ int main(int argc, char** argv) {
   }
   if (!json_path.empty()) {
     std::ofstream j(json_path);
-    j << "{\n  \"model\": \"" << model << "\",\n  \"device_profile\": \"" << sim.profile().name
+    j << "{\n  \"model\": \"" << model << "\",\n  \"checks\": \"" << checks << "\",\n  \"device_profile\": \"" << sim.profile().name
       << "\",\n  \"repeat\": " << repeat << ",\n  \"kernels\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];

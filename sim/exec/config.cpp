@@ -83,14 +83,57 @@ Config Config::from_environment() {
     else if (s == "fallthrough") c.lockstep_taken_first = false;
     else bad_env("SYNCLAB_LOCKSTEP_ORDER", v, "taken or fallthrough");
   }
+  if (const char* v = std::getenv("SYNCLAB_DISPATCH"); v && *v) {
+    std::string s = v;
+    if (s == "order") c.dispatch = DispatchOrder::InOrder;
+    else if (s == "reverse") c.dispatch = DispatchOrder::Reverse;
+    else if (s == "random") c.dispatch = DispatchOrder::Random;
+    else bad_env("SYNCLAB_DISPATCH", v, "order, reverse or random");
+  }
   if (const char* v = std::getenv("SYNCLAB_CHECK"); v && *v) {
     std::string s = v;
     c.check_list = s;
     c.checks = !(s == "none" || s == "off" || s == "0");
+    if (c.checks) {
+      if (std::string why = check_list_problem(s); !why.empty()) bad_env("SYNCLAB_CHECK", v, why.c_str());
+    }
   }
   if (const char* v = std::getenv("SYNCLAB_TRACE"); v && *v) c.trace_path = v;
   if (const char* v = std::getenv("SYNCLAB_QUIET"); v && *v && std::string(v) != "0") c.quiet = true;
   return c;
+}
+
+bool Config::check_enabled(const char* name) const {
+  if (!checks) return false;
+  const std::string want = name;
+  size_t start = 0;
+  while (start <= check_list.size()) {
+    size_t comma = check_list.find(',', start);
+    if (comma == std::string::npos) comma = check_list.size();
+    const std::string item = check_list.substr(start, comma - start);
+    if (item == want || (item == "all" && want != "leak")) return true;
+    start = comma + 1;
+  }
+  return false;
+}
+
+std::string check_list_problem(const std::string& list) {
+  static const char* known[] = {"all", "race", "sync", "init", "mem", "leak", "hang"};
+  size_t start = 0;
+  int count = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    const std::string item = list.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) continue;
+    ++count;
+    bool ok = false;
+    for (const char* k : known) ok |= item == k;
+    if (!ok) return "'" + item + "' is not a checker; use all, none, or a comma-separated list of race, sync, init, mem, leak";
+  }
+  if (count == 0) return "empty list; use all, none, or e.g. race,sync";
+  return "";
 }
 
 }  // namespace synclab::sim

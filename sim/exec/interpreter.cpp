@@ -112,6 +112,7 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
   if (env >= 0 && env < 32) {
     // %envreg1 (high half) and %envreg2 (low half) hold the address of the cooperative
     // grid-barrier workspace: cooperative_groups joins them with bfi.b64 ..., 32, 32.
+    if ((env == 1 || env == 2) && !p_.cooperative) envreg_read_ = true;
     if (env == 1) return grid_workspace_ >> 32;
     if (env == 2) return grid_workspace_ & 0xffffffffu;
     return 0;
@@ -258,6 +259,11 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   } else {
     std::memcpy(dst, p, size);
   }
+  if (checking_) {
+    uint64_t v = 0;
+    std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
+    check_access(w, lane, generic, size, false, false, I, v);
+  }
   Lane& L = w.lanes[lane];
   L.last_load_addr = generic;
   L.last_load_line = I.user_line;
@@ -292,6 +298,11 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     fault(w, lane, I, LaunchStatus::Fault, "write to constant memory",
           fmt::format("{} bytes at address 0x{:x} in {}", size, generic, "a __constant__ variable"));
     return false;
+  }
+  if (checking_) {
+    uint64_t v = 0;
+    std::memcpy(&v, src, std::min<uint32_t>(size, 8));
+    check_access(w, lane, generic, size, true, false, I, v);
   }
   if (std::memcmp(p, src, size) != 0) {
     if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
@@ -392,6 +403,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
           default: std::memcpy(&v, p, 8); break;
         }
         R[d.reg] = extend_loaded(v, es, I.type);
+        if (checking_) check_access(w, lane, generic, es, false, false, I, v);
         if (track) {
           L.last_load_addr = generic;
           L.last_load_line = I.user_line;
@@ -439,6 +451,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
       const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
       if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
         const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
+        if (checking_) check_access(w, lane, generic, es, true, false, I, val);
         // Little-endian: the value's low bytes are what is stored. Only a change is visible.
         uint64_t old = 0;
         bool changed;
@@ -549,6 +562,7 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
       return;
     }
     const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+    if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
     uint64_t b = operand(w, lane, I.src[1]);
     uint64_t c = I.aop == AtomOp::Cas ? operand(w, lane, I.src[2]) : 0;
     uint64_t nb = 0, old = 0;
@@ -571,7 +585,11 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
       old_cmp &= (1ull << (size * 8)) - 1;
       nb_cmp &= (1ull << (size * 8)) - 1;
     }
-    if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+    if (old_cmp != nb_cmp) {
+      note_write(w, lane, generic, I);
+      if (checking_) check_atomic_write(w, lane, generic, I);
+    }
+    if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
     L.last_load_addr = generic;
     L.last_load_line = I.user_line;
     if (!is_red && I.ndst && I.dst[0].kind == Operand::Kind::Reg) R[I.dst[0].reg] = old;
@@ -1821,6 +1839,7 @@ void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& ca
 void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t act = guard_mask(w, g.mask, I);
   instrs_ += __builtin_popcount(act);
+  cur_loc_ = (g.func << 20) | g.pc;
   switch (I.op) {
     case Op::Bra:
       branch(w, g, act, static_cast<uint32_t>(I.src[0].imm));
@@ -1886,8 +1905,11 @@ void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, con
     case Op::Nop:
     case Op::Prefetch:
     case Op::Pmevent:
+      advance(w, g, g.mask);
+      return;
     case Op::Membar:
     case Op::Fence:
+      if (act) check_fence(w, act, I);
       advance(w, g, g.mask);
       return;
     case Op::Nanosleep:

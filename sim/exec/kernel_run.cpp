@@ -92,6 +92,7 @@ void KernelRun::start_cta(uint64_t linear) {
   c.threads = threads_per_cta_;
   c.live_threads = threads_per_cta_;
   c.shared.assign(dyn_shared_base_ + p_.dynamic_shared, 0);
+  if (race_) race_->start_cta(c);
   c.warps.resize(warps_per_cta_);
   for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
     Warp& w = c.warps[wi];
@@ -144,7 +145,8 @@ void KernelRun::dispatch_ctas() {
     for (uint32_t i = 0; i < prof_.sm_count; ++i)
       if (sm_load_[i] < ctas_per_sm_) free_slot = true;
     if (!free_slot) return;
-    start_cta(next_cta_++);
+    const uint64_t i = next_cta_++;
+    start_cta(dispatch_perm_.empty() ? (dispatch_reverse_ ? total_ctas_ - 1 - i : i) : dispatch_perm_[i]);
   }
 }
 
@@ -209,8 +211,34 @@ LaunchResult KernelRun::run() {
     }
     grid_workspace_ = reinterpret_cast<uint64_t>(
         sim_.memory().allocate(64, AllocKind::Device, "cooperative grid barrier workspace"));
+    sim_.memory().mark_initialized(grid_workspace_, 64);  // zeroed, as the driver does
   }
 
+  check_race_ = cfg_.check_enabled("race");
+  check_sync_ = cfg_.check_enabled("sync");
+  check_init_ = cfg_.check_enabled("init");
+  trace_begin();
+  checking_ = check_race_ || check_init_ || tw_ != nullptr;
+  if (checking_ || check_sync_)
+    race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, dyn_shared_base_ + p_.dynamic_shared);
+
+  DispatchOrder order = cfg_.dispatch;
+  if (order == DispatchOrder::Default)
+    order = cfg_.sched == SchedPolicy::RoundRobin ? DispatchOrder::InOrder : DispatchOrder::Random;
+  dispatch_reverse_ = order == DispatchOrder::Reverse;
+  if (order == DispatchOrder::Random && total_ctas_ > 1 && total_ctas_ <= (1u << 24)) {
+    dispatch_perm_.resize(total_ctas_);
+    for (uint64_t i = 0; i < total_ctas_; ++i) dispatch_perm_[i] = static_cast<uint32_t>(i);
+    uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    for (uint64_t i = total_ctas_ - 1; i > 0; --i) {  // Fisher-Yates with a splitmix64 stream
+      x += 0x9E3779B97F4A7C15ull;
+      uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      std::swap(dispatch_perm_[i], dispatch_perm_[z % (i + 1)]);
+    }
+  }
   dispatch_ctas();
   while (!stop_) {
     if (warps_.empty()) break;  // every block has finished
@@ -227,6 +255,10 @@ LaunchResult KernelRun::run() {
     Cta* cta = w.cta;
     executing_ = &w;
     execute(w, g);
+    if (tw_) {
+      trace_step(w, g);
+      if (reports_traced_ < result_.reports.size()) trace_reports();
+    }
     ++steps_;
     ++sm_steps_[cta->sm];
     sched_->on_step(w, g.mask, steps_);
@@ -236,6 +268,7 @@ LaunchResult KernelRun::run() {
     for (int burst = 0; burst < 64 && !stop_ && steps_ < cfg_.budget && is_private(M_.functions[g.func], g.pc); ++burst) {
       if (!continue_group(w, &g)) break;
       execute(w, g);
+      if (tw_) trace_step(w, g);
       ++steps_;
       ++sm_steps_[cta->sm];
       sched_->on_step(w, g.mask, steps_);
@@ -257,6 +290,16 @@ LaunchResult KernelRun::run() {
     }
   }
   if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
+  if (tw_) trace_end();
+  if (race_reports_ + race_warnings_ + sync_reports_ + init_reports_) {
+    std::string dup;
+    if (race_ && race_->duplicates()) dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", race_->duplicates());
+    result_.summary = fmt::format(
+        "========= SyncLab SUMMARY: kernel {}: {} race error{}, {} race warning{}, {} synchronization error{}, {} "
+        "uninitialized read{}{}\n",
+        entry_.name, race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_, race_warnings_ == 1 ? "" : "s",
+        sync_reports_, sync_reports_ == 1 ? "" : "s", init_reports_, init_reports_ == 1 ? "" : "s", dup);
+  }
   result_.warp_steps = steps_;
   result_.thread_instructions = instrs_;
   uint64_t max_sm = 0;
@@ -351,9 +394,15 @@ bool KernelRun::pick_group(Warp& w, Group* g) {
   }
   size_t k = sched_->pick_group(w, scratch_masks_, scratch_yielded_);
   *g = scratch_groups_[k];
-  // A yielded group lets every other group run once before it runs again.
-  if (!scratch_yielded_[k]) w.yielded_mask = 0;
-  else w.yielded_mask &= ~g->mask;
+  // A group that took a backward branch (a spin) yields until every other group has had its
+  // turn: its lanes stay marked while the others run, so two spinning groups cannot starve a
+  // third that would release them. When every group has yielded, the round starts over.
+  if (scratch_yielded_[k]) {
+    bool all = true;
+    for (bool y : scratch_yielded_) all = all && y;
+    if (all) w.yielded_mask = 0;
+    else w.yielded_mask &= ~g->mask;
+  }
   return true;
 }
 
@@ -634,6 +683,7 @@ void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   }
   w.exited_mask |= mask;
   w.ready_mask &= ~mask;
+  if (tw_) trace_simple(w, trace::EventKind::LaneExit, trace::kAllLanes, 0, mask, 0);
   w.update_uniform_base();
   w.yielded_mask &= ~mask;
   if (cfg_.model == WarpModel::Lockstep) {
@@ -678,6 +728,35 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   BarrierState& b = c.barriers[id];
   if (b.arrived == 0) b.expected = count;
   b.arrived += __builtin_popcount(act);
+  if (check_sync_ && I.bar != ptx::BarKind::Arrive && count == 0) {
+    // __syncthreads() must be reached by every thread of the block, at the same barrier.
+    const uint32_t pc = w.lanes[first].pc;
+    const uint32_t func = w.lanes[first].func;
+    if (cfg_.model == WarpModel::Lockstep && act != w.live_mask()) {
+      sync_report(w, first, I, Severity::Error, "barrier divergence: __syncthreads() in divergent code",
+                  fmt::format("only lanes {:#010x} of warp {} (block {}) reached this barrier; lanes {:#010x} are on "
+                              "another path. Pre-Volta GPUs count the warp as arrived and the barrier no longer "
+                              "separates what the block does before and after it.",
+                              act, w.index, c.linear, w.live_mask() & ~act));
+    } else if (b.func == ~0u) {
+      b.func = func;
+      b.pc = pc;
+    } else if (b.func != func || b.pc != pc) {
+      const ptx::Instr& other = M_.functions[b.func].code[b.pc];
+      SourceLoc o = where(other);
+      sync_report(w, first, I, Severity::Error, "barrier divergence: threads wait at different __syncthreads()",
+                  fmt::format("{} waits here while other threads of block {} wait at {}:{} (PTX line {}); a "
+                              "__syncthreads() in code that not every thread reaches (a branch, a loop with a "
+                              "thread-dependent bound, an early return) does not synchronize the block",
+                              lane_name(w, first), c.linear, o.file.empty() ? "?" : o.file, o.line, o.ptx_line));
+    }
+  }
+  if (tw_) trace_simple(w, trace::EventKind::BarrierArrive, trace::kAllLanes, static_cast<uint16_t>(id), act, c.linear);
+  if (race_ && check_race_) {
+    const bool partial = I.bar == ptx::BarKind::Arrive || (count != 0 && count < c.threads);
+    for (uint32_t m = act; m; m &= m - 1)
+      race_->barrier_arrive(c, w.lanes[__builtin_ctz(m)].tid_linear, id, partial);
+  }
   if (I.bar == ptx::BarKind::Red) {
     for (uint32_t m = act; m; m &= m - 1) {
       bool p = operand(w, __builtin_ctz(m), I.src[I.nsrc - 1]) & 1;
@@ -709,6 +788,11 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   const BarrierState done = b;
   b = BarrierState{};
   hang_.visible_change(steps_);
+  std::vector<uint32_t>* waiters = nullptr;
+  if (race_ && check_race_) {
+    waiters = &scratch_tids_;
+    waiters->clear();
+  }
   for (Warp& w : c.warps) {
     uint32_t released = 0;
     if (&w != executing_) materialize(w);
@@ -730,6 +814,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
       L.state = LaneState::Ready;
       ++L.pc;
       released |= 1u << lane;
+      if (waiters) waiters->push_back(L.tid_linear);
     }
     if (!released) continue;
     w.ready_mask |= released;
@@ -742,11 +827,40 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
       w.runnable = w.ready_mask;
     }
   }
+  if (waiters) race_->barrier_release(c, id, *waiters, c.live_threads);
+  if (tw_ && !c.warps.empty())
+    trace_simple(c.warps.front(), trace::EventKind::BarrierRelease, trace::kAllLanes, static_cast<uint16_t>(id),
+                 done.arrived, c.linear);
+}
+
+void KernelRun::check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I) {
+  if (!check_sync_) return;
+  const char* what = I.op == Op::BarWarpSync ? "__syncwarp" : ptx::op_name(I.op);
+  if (!(member >> lane & 1)) {
+    sync_report(w, lane, I, Severity::Error, fmt::format("{} with a mask that excludes the calling lane", what),
+                fmt::format("{} passes member mask {:#010x}, which does not contain its own lane {}; every lane "
+                            "that executes a .sync warp instruction must be named in its mask",
+                            lane_name(w, lane), member, lane));
+    return;
+  }
+  // Lanes that exited (or never existed) count as arrived, as on hardware. Under lockstep, lanes
+  // still running on another path of a branch cannot arrive at all.
+  if (cfg_.model == WarpModel::Lockstep && (member & ~here & w.live_mask())) {
+    sync_report(w, lane, I, Severity::Error, fmt::format("{} names lanes that are not active here", what),
+                fmt::format("{} passes member mask {:#010x}, but lanes {:#010x} of warp {} are on another path of a "
+                            "divergent branch; pre-Volta GPUs cannot wait for them",
+                            lane_name(w, lane), member, member & ~here & w.live_mask(), w.index));
+  }
 }
 
 void KernelRun::warp_sync(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model == WarpModel::Lockstep) {
     // The active lanes are the warp: pre-Volta hardware had no finer synchronization.
+    if (check_sync_)
+      for (uint32_t m = act; m; m &= m - 1) {
+        const int lane = __builtin_ctz(m);
+        check_member_mask(w, lane, static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1])), act, I);
+      }
     if (I.op != Op::BarWarpSync) exec_warp_op(w, act, I);
     advance(w, g, g.mask);
     return;
@@ -768,6 +882,7 @@ void KernelRun::warp_sync(Warp& w, const Group& g, uint32_t act, const ptx::Func
     const int lane = __builtin_ctz(m);
     uint32_t member = static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1]));
     w.lanes[lane].sync_mask = member;
+    if (check_sync_) check_member_mask(w, lane, member, all, I);
     if ((member & w.live_mask() & ~all) != 0) complete = false;
   }
   for (uint32_t m = waiting; m; m &= m - 1) {
@@ -784,6 +899,7 @@ void KernelRun::warp_sync(Warp& w, const Group& g, uint32_t act, const ptx::Func
   }
   for (uint32_t m = waiting; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::Ready;
   w.ready_mask |= waiting;
+  if (race_ && check_race_) race_->warp_sync(*w.cta, w.index, all);
   if (I.op != Op::BarWarpSync) exec_warp_op(w, all, I);
   for (uint32_t m = all; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
   w.converged = false;
@@ -810,8 +926,12 @@ void KernelRun::release_warp_sync_waiters(Warp& w) {
     for (uint32_t k = waiting; k; k &= k - 1)
       if (w.lanes[__builtin_ctz(k)].sync_mask & w.live_mask() & ~waiting) complete = false;
     if (!complete) continue;
-    for (uint32_t k = waiting; k; k &= k - 1) w.lanes[__builtin_ctz(k)].state = LaneState::Ready;
+    for (uint32_t k = waiting; k; k &= k - 1) {
+      const int l2 = __builtin_ctz(k);
+      w.lanes[l2].state = LaneState::Ready;
+    }
     w.ready_mask |= waiting;
+    if (race_ && check_race_) race_->warp_sync(*w.cta, w.index, waiting);
     if (I.op != Op::BarWarpSync) exec_warp_op(w, waiting, I);
     for (uint32_t k = waiting; k; k &= k - 1) ++w.lanes[__builtin_ctz(k)].pc;
     w.converged = false;
@@ -847,6 +967,28 @@ std::string KernelRun::replay_line() const {
 void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
                       const std::string& details) {
   if (stop_) return;
+  if (envreg_read_ && !p_.cooperative && status != LaunchStatus::Assert) {
+    // cooperative_groups::this_grid().sync() finds its workspace through %envreg1/2, which only
+    // a cooperative launch provides: without one it dereferences null or traps.
+    Report r;
+    r.kind = ReportKind::Sync;
+    r.kernel = entry_.name;
+    r.block = static_cast<int64_t>(w.cta->linear);
+    r.thread = w.lanes[lane].tid_linear;
+    r.where = where(I);
+    r.title = "grid synchronization without a cooperative launch";
+    r.details = fmt::format("{}: the kernel uses cooperative_groups::this_grid().sync() (or another grid-wide "
+                            "group), but was launched with <<<...>>>; launch it with cudaLaunchCooperativeKernel, "
+                            "with at most as many blocks as can be resident at once. (The fault that followed: {}: {})",
+                            lane_name(w, lane), title, details);
+    r.seed = cfg_.seed;
+    r.replay = replay_line();
+    result_.reports.push_back(r);
+    result_.status = status;
+    result_.message = r.title;
+    stop_ = true;
+    return;
+  }
   Report r;
   r.kind = status == LaunchStatus::Trap ? ReportKind::Trap : status == LaunchStatus::Assert ? ReportKind::Assert : ReportKind::Fault;
   r.kernel = entry_.name;
@@ -900,7 +1042,18 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       if (const Allocation* a = sim_.memory().find(L.last_load_addr); a && a->kind == AllocKind::HostMapped)
         host_memory = true;
     }
-    if (cfg_.model == WarpModel::Lockstep && (x->live_mask() & ~running & x->ready_mask)) simt_deadlock = true;
+    // A SIMT deadlock: the word a lane spins on was last written by a lane of its own warp that
+    // is now parked at a reconvergence point (the lock's winner). Parked lanes alone do not make
+    // one: a lane spinning on another block's write merely hangs.
+    const uint32_t parked = x->live_mask() & ~running & x->ready_mask;
+    if (cfg_.model == WarpModel::Lockstep && parked) {
+      for (uint32_t m = running; m; m &= m - 1) {
+        const Lane& L = x->lanes[__builtin_ctz(m)];
+        if (!L.last_load_addr) continue;
+        const LastWriter* lw = hang_.last_writer(L.last_load_addr);
+        if (lw && lw->cta == x->cta->linear && lw->warp == x->index && (parked >> lw->lane & 1)) simt_deadlock = true;
+      }
+    }
   }
   if (host_memory) {
     // The host may still write the polled word: give it time before calling this a hang.
@@ -934,6 +1087,15 @@ void KernelRun::report_hang(bool simt_deadlock) {
     if (!first_w) { first_w = x; first_lane = lane; }
     const ptx::Instr& I = M_.functions[L.func].code[std::min<size_t>(L.pc, M_.functions[L.func].code.size() - 1)];
     SourceLoc loc = where(I);
+    for (uint32_t m = spin; m && r.parties.size() < 64; m &= m - 1) {
+      Report::Party p;
+      p.block = static_cast<int64_t>(x->cta->linear);
+      p.warp = x->index;
+      p.lane = __builtin_ctz(m);
+      p.where = loc;
+      p.access = "spinning";
+      r.parties.push_back(p);
+    }
     std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
                                    verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
     if (L.last_load_addr) {

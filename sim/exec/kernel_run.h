@@ -6,10 +6,13 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "sim/check/hang_detector.h"
+#include "sim/check/race_detector.h"
+#include <synclab/trace_format.h>
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
@@ -28,6 +31,7 @@ struct LoadedModuleView {
   const ptx::Module* module = nullptr;
   std::vector<uint64_t> symbol_address;  // per Module::symbols entry (global/const), else 0
   std::vector<uint64_t> static_shared;   // per function: bytes of static shared memory its kernel uses
+  std::vector<std::vector<uint32_t>> shared_symbols;  // per kernel: the shared variables laid out for it
 };
 
 class KernelRun {
@@ -112,6 +116,33 @@ class KernelRun {
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
   void release_warp_sync_waiters(Warp& w);
+  void check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I);
+  // Checkers (interpreter.cpp): every shared/global access, fence and synchronization.
+  void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I,
+                    uint64_t value);
+  void check_fence(Warp& w, uint32_t act, const ptx::Instr& I);
+  void check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I);
+  void flush_findings();
+  std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const;
+  std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
+  void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
+                   const std::string& details);
+  // Trace recording (trace_recording.cpp); tw_ is null when not tracing.
+  struct TraceRegion {
+    uint64_t base, end, elem_bytes;
+    uint32_t id;
+    bool bits;
+  };
+  void trace_begin();
+  void trace_end();
+  void trace_step(const Warp& w, const Group& g);
+  void trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value);
+  void trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+                    const ptx::Instr& I);
+  void trace_region(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
+  void trace_simple(const Warp& w, trace::EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b);
+  void trace_reports();
+  void init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared);
   double sim_ns() const;
 
   Simulator& sim_;
@@ -149,6 +180,21 @@ class KernelRun {
   bool lane_pcs_live_ = false;               // lanes' own PCs are authoritative right now
   uint64_t grid_workspace_ = 0;              // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
+  std::unique_ptr<RaceDetector> race_;       // SYNCLAB_CHECK includes race
+  bool check_sync_ = false, check_init_ = false, check_race_ = false;
+  std::vector<uint32_t> scratch_tids_;
+  trace::Writer* tw_ = nullptr;
+  uint64_t launch_index_ = 0;
+  std::vector<TraceRegion> tregions_;
+  size_t reports_traced_ = 0;
+  std::vector<uint32_t> dispatch_perm_;      // random dispatch: the order blocks start in
+  bool dispatch_reverse_ = false;
+  bool checking_ = false;                    // race_ or check_init_: memory accesses are checked
+  uint32_t cur_loc_ = 0;                     // (function << 20) | pc of the instruction executing
+  uint64_t sync_reports_ = 0, race_reports_ = 0, race_warnings_ = 0, init_reports_ = 0;
+  std::set<std::pair<uint32_t, int>> sync_seen_;  // (instruction, kind) already reported
+  mutable bool envreg_read_ = false;
+  std::set<uint64_t> init_seen_;             // (instruction, space) already reported                 // the kernel read the grid-sync workspace registers
   std::vector<bool> scratch_yielded_;
 };
 

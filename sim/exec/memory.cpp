@@ -40,7 +40,68 @@ void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& n
   auto it = freed_.lower_bound(a.base);
   while (it != freed_.end() && it->first < a.base + rounded) it = freed_.erase(it);
   live_[a.base] = a;
+  if (kind == AllocKind::Device) mark_uninitialized(a.base, rounded);
+  else mark_initialized(a.base, rounded);
   return p;
+}
+
+uint64_t* DeviceMemory::init_page(uint64_t page, bool create) {
+  thread_local uint64_t cached_page = ~0ull;
+  thread_local uint64_t* cached_bits = nullptr;
+  thread_local const DeviceMemory* cached_owner = nullptr;
+  if (page == cached_page && cached_owner == this) return cached_bits;
+  std::lock_guard<std::mutex> lock(init_mutex_);
+  auto it = init_pages_.find(page);
+  if (it == init_pages_.end()) {
+    if (!create) return nullptr;
+    it = init_pages_.emplace(page, std::unique_ptr<uint64_t[]>(new uint64_t[(1u << kInitPageShift) / 64]())).first;
+  }
+  cached_page = page;
+  cached_bits = it->second.get();
+  cached_owner = this;
+  return cached_bits;
+}
+
+bool DeviceMemory::initialized(uint64_t addr, uint64_t n) {
+  for (uint64_t b = addr; b < addr + n; ++b) {
+    uint64_t* bits = init_page(b >> kInitPageShift, false);
+    if (!bits) return false;
+    const uint64_t i = b & ((1u << kInitPageShift) - 1);
+    if (!(bits[i / 64] >> (i % 64) & 1)) return false;
+  }
+  return true;
+}
+
+void DeviceMemory::mark_initialized(uint64_t addr, uint64_t n) {
+  for (uint64_t b = addr; b < addr + n;) {
+    uint64_t* bits = init_page(b >> kInitPageShift, true);
+    const uint64_t i = b & ((1u << kInitPageShift) - 1);
+    if (i % 64 == 0 && addr + n - b >= 64) {
+      bits[i / 64] = ~0ull;
+      b += 64;
+    } else {
+      bits[i / 64] |= 1ull << (i % 64);
+      ++b;
+    }
+  }
+}
+
+void DeviceMemory::mark_uninitialized(uint64_t addr, uint64_t n) {
+  for (uint64_t b = addr; b < addr + n;) {
+    uint64_t* bits = init_page(b >> kInitPageShift, false);
+    const uint64_t i = b & ((1u << kInitPageShift) - 1);
+    if (!bits) {  // nothing recorded on this page
+      b = ((b >> kInitPageShift) + 1) << kInitPageShift;
+      continue;
+    }
+    if (i % 64 == 0 && addr + n - b >= 64) {
+      bits[i / 64] = 0;
+      b += 64;
+    } else {
+      bits[i / 64] &= ~(1ull << (i % 64));
+      ++b;
+    }
+  }
 }
 
 bool DeviceMemory::register_range(void* ptr, uint64_t size, AllocKind kind, const std::string& name) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -62,7 +63,17 @@ class DeviceMemory {
   void set_limit(uint64_t bytes) { limit_ = bytes; }
   std::vector<Allocation> live() const;
 
+  // initcheck: which bytes of device memory have been written (by a kernel, a copy or a memset).
+  // Memory from cudaMalloc starts unwritten; the runtime marks what host copies write.
+  bool initialized(uint64_t addr, uint64_t n);
+  void mark_initialized(uint64_t addr, uint64_t n);
+  void mark_uninitialized(uint64_t addr, uint64_t n);
+
  private:
+  static constexpr int kInitPageShift = 16;  // 64 KiB of memory per page of bits
+  uint64_t* init_page(uint64_t page, bool create);
+  std::mutex init_mutex_;
+  std::map<uint64_t, std::unique_ptr<uint64_t[]>> init_pages_;
   mutable std::mutex mutex_;
   std::map<uint64_t, Allocation> live_;   // by base
   std::map<uint64_t, Allocation> freed_;  // most recent freed ranges, bounded

@@ -1,6 +1,9 @@
 #include "sim/exec/report.h"
 
+#include <cxxabi.h>
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 namespace synclab::sim {
 
@@ -19,6 +22,16 @@ const char* report_kind_name(ReportKind k) {
     case ReportKind::Info: return "info";
   }
   return "?";
+}
+
+std::string demangle_name(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (!d) return name;
+  std::string out = d;
+  std::free(d);
+  return out;
 }
 
 std::string Report::render() const {

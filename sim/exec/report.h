@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace synclab::sim {
 
@@ -27,10 +28,22 @@ struct Report {
   std::string details;     // further lines
   uint64_t seed = 0;
   std::string replay;      // how to replay: "SYNCLAB_MODEL=lockstep SYNCLAB_SCHED=pct SYNCLAB_SEED=7"
+  // The threads involved (both sides of a race, the spinning lanes of a hang), for traces and
+  // the visualizer; empty when only block/thread above matter.
+  struct Party {
+    int64_t block = -1, warp = -1, lane = -1;
+    SourceLoc where;
+    std::string access;    // "write", "read", "atomic", "spinning", ...
+  };
+  std::vector<Party> parties;
 
   std::string render() const;  // the stable text format
 };
 
 const char* report_kind_name(ReportKind k);
+
+// "reduce(int*, int)" from "_Z6reducePii", "kernel(int*)::s" from a static's mangled name; the
+// name itself when it is not mangled.
+std::string demangle_name(const std::string& name);
 
 }  // namespace synclab::sim

@@ -3,12 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
 
 #include "sim/exec/kernel_run.h"
 #include "sim/ptx/parser.h"
+#include <synclab/trace_writer.h>
 
 namespace synclab::sim {
 
@@ -48,6 +50,8 @@ Simulator::Simulator() : config_(Config::from_environment()) {
     std::fflush(stdout);
   });
 }
+
+Simulator::~Simulator() = default;
 
 const DeviceProfile& Simulator::profile() const {
   const DeviceProfile* p = find_profile(config_.device);
@@ -116,7 +120,8 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
 // memory of all kernels in its module (Thrust's modules exceed 48 KiB that way). Each variable
 // gets one offset, valid in every kernel that reaches it through direct calls; kernels that
 // share no variables overlap. static_shared[f] is then kernel f's size.
-void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared) {
+void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared,
+                          std::vector<std::vector<uint32_t>>* shared_symbols) {
   const size_t nf = M.functions.size();
   std::vector<std::vector<uint32_t>> uses(nf);   // shared symbols a function names
   std::vector<std::vector<uint32_t>> callees(nf);
@@ -173,6 +178,7 @@ void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared) 
   }
   std::vector<uint64_t>& end = *static_shared;
   end.assign(nf, 0);
+  shared_symbols->assign(nf, {});
   for (size_t sidx = 0; sidx < M.symbols.size(); ++sidx) {
     ptx::Symbol& s = M.symbols[sidx];
     if ((s.space != Space::Shared && s.space != Space::SharedCluster) || s.is_dynamic_shared) continue;
@@ -180,7 +186,10 @@ void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared) 
     for (uint32_t k : kernels_of[sidx]) off = std::max(off, end[k]);
     off = align_up(off, std::max<uint32_t>(s.align, 1));
     s.offset = off;
-    for (uint32_t k : kernels_of[sidx]) end[k] = off + s.size;
+    for (uint32_t k : kernels_of[sidx]) {
+      end[k] = off + s.size;
+      (*shared_symbols)[k].push_back(static_cast<uint32_t>(sidx));
+    }
   }
 }
 
@@ -234,7 +243,7 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
       if (ai.offset + n <= s.size) std::memcpy(reinterpret_cast<uint8_t*>(addr[i]) + ai.offset, &v, n);
     }
   }
-  layout_shared_memory(M, &lm->view.static_shared);
+  layout_shared_memory(M, &lm->view.static_shared, &lm->view.shared_symbols);
   // Resolve every symbol operand.
   for (ptx::Function& f : M.functions) {
     for (ptx::Instr& I : f.code) {
@@ -300,7 +309,11 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
     bad.message = fmt::format("'{}' is not a kernel (.entry)", fn.name);
     return bad;
   }
-  uint64_t estimate = 10000;
+  // PCT spreads its change points over the expected length of the launch. Before a kernel has
+  // run once, guess one pass of its code per warp (at most 10000 steps), so that a short kernel
+  // still gets change points inside it.
+  const uint64_t warps = p.grid.count() * ((p.block.count() + 31) / 32);
+  uint64_t estimate = std::clamp<uint64_t>(warps * std::max<size_t>(fn.code.size(), 1), 64, 10000);
   if (auto it = lm.pct_estimates.find(fn.name); it != lm.pct_estimates.end()) estimate = it->second;
   Config cfg = config_;
   KernelRun run(*this, lm.view, p, cfg, profile(), estimate, static_cast<uint64_t>(sim_time_ms_ * 1e6));
@@ -309,7 +322,10 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   if (r.status == LaunchStatus::Success) lm.pct_estimates[fn.name] = std::max<uint64_t>(r.warp_steps, 16);
   last_reports_ = r.reports;
   if (!cfg.quiet)
+  {
     for (const Report& rep : r.reports) std::fputs(rep.render().c_str(), stderr);
+    if (!r.summary.empty()) std::fputs(r.summary.c_str(), stderr);
+  }
   return r;
 }
 

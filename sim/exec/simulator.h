@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,6 +18,10 @@
 #include "sim/exec/profile.h"
 #include "sim/exec/report.h"
 #include "sim/ptx/ir.h"
+
+namespace synclab::trace {
+class Writer;
+}
 
 namespace synclab::sim {
 
@@ -58,6 +63,7 @@ struct LaunchResult {
   LaunchStatus status = LaunchStatus::Success;
   std::string message;        // one line for cudaGetErrorString-like use when not Success
   std::vector<Report> reports;
+  std::string summary;        // the checkers' one-line summary of the launch ("" when they found nothing)
   uint64_t warp_steps = 0;    // warp-instructions issued
   uint64_t thread_instructions = 0;
   double simulated_ms = 0;    // simulated time (for cudaEvent elapsed time)
@@ -95,17 +101,42 @@ class Simulator {
   void set_printf_sink(std::function<void(std::string_view)> sink) { printf_sink_ = std::move(sink); }
   void emit_printf(std::string_view text) const;
 
+  // Tracing (SYNCLAB_TRACE): the open trace, opened at the first launch that asks for one; null
+  // when the configuration has no trace or the file could not be written (said once on stderr).
+  trace::Writer* trace_writer(const Config& cfg);
+  void close_trace();
+  uint64_t next_launch_index() { return launch_index_++; }
+  bool module_traced(int module) { return !traced_modules_.insert(module).second; }
+  // Regions registered through synclab_region (synclab/regions.h), in registration order.
+  struct Region {
+    uint64_t base = 0, bytes = 0;
+    std::string name, kind;
+    unsigned elem_bits = 0;
+    std::vector<unsigned> dims;
+    uint32_t id = 0;
+  };
+  // Returns "" or why the region is refused.
+  std::string add_region(Region r);
+  std::vector<Region> regions() const;
+
   // Reports of the last launch (for the control API).
   const std::vector<Report>& last_reports() const { return last_reports_; }
 
  private:
   Simulator();
+  ~Simulator();
   struct LoadedModule;
   Config config_;
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   std::vector<Report> last_reports_;
-  double sim_time_ms_ = 0;  // simulated time of every launch so far (%globaltimer, %clock64)
+  double sim_time_ms_ = 0;
+  std::unique_ptr<trace::Writer> trace_;
+  bool trace_failed_ = false;
+  std::string trace_path_;
+  uint64_t launch_index_ = 0;
+  std::set<int> traced_modules_;
+  std::vector<Region> regions_;  // simulated time of every launch so far (%globaltimer, %clock64)
   std::function<void(std::string_view)> printf_sink_;
   mutable std::mutex mutex_;
 };

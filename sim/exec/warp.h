@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/exec/memory.h"
@@ -63,6 +64,7 @@ struct Lane {
 };
 
 struct Cta;
+struct RaceCta;  // sim/check/race_detector.h
 
 struct Warp {
   Cta* cta = nullptr;
@@ -109,6 +111,7 @@ struct Warp {
 struct BarrierState {
   uint32_t arrived = 0;          // threads that arrived (bar.sync and bar.arrive)
   uint32_t expected = 0;         // 0 until the first arrival fixes it
+  uint32_t func = ~0u, pc = ~0u; // where the first bar.sync of this phase waits (divergence check)
   uint32_t red_popc = 0;         // bar.red accumulators
   bool red_and = true, red_or = false;
 };
@@ -123,6 +126,7 @@ struct Cta {
   std::vector<Warp> warps;
   BarrierState barriers[16];
   bool done = false;
+  std::shared_ptr<RaceCta> race;  // the race detector's per-block state (checks on)
 };
 
 }  // namespace synclab::sim

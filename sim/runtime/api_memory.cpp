@@ -389,6 +389,7 @@ SIMCUDART_API cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   DeviceThread::instance().wait_idle();
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   std::memset(devPtr, value, count);
+    simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr), count);
   clock_advance_ms(copy_time_ms(count, true));
   return sync_status();
 }
@@ -402,6 +403,7 @@ SIMCUDART_API cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count,
   StreamTable::instance().submit(stream, [=] {
     if (sticky_error() != cudaSuccess) return;
     std::memset(devPtr, value, count);
+    simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr), count);
     clock_advance_ms(copy_time_ms(count, true));
   });
   return cudaSuccess;
@@ -415,7 +417,10 @@ SIMCUDART_API cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, si
   if (cudaError_t e = check_fill("cudaMemset2D", devPtr, extent_2d(pitch, width, height)); e != cudaSuccess) return e;
   DeviceThread::instance().wait_idle();
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
-  for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
+  for (size_t r = 0; r < height; ++r) {
+      std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
+      simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr) + r * pitch, width);
+    }
   return sync_status();
 }
 
@@ -431,7 +436,10 @@ SIMCUDART_API cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int valu
     return e;
   StreamTable::instance().submit(stream, [=] {
     if (sticky_error() != cudaSuccess) return;
-    for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
+    for (size_t r = 0; r < height; ++r) {
+      std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
+      simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr) + r * pitch, width);
+    }
   });
   return cudaSuccess;
 }

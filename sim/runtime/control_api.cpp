@@ -5,6 +5,7 @@
 #include "synclab/sim_control.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -126,3 +127,26 @@ SIMCUDART_API void synclab_sim_clear_reports(void) {
 }
 
 SIMCUDART_API size_t synclab_sim_last_error(char* buf, size_t cap) { return copy_out(t_last_error, buf, cap); }
+
+// ---- the regions API (common/include/synclab/regions.h) ----------------------------------------
+// regions.h validates the shape before calling; the simulator checks that the range is device
+// memory and records the region for traces (Region chunks and RegionUpdate events).
+SIMCUDART_API int synclab_sim_region(const void* ptr, size_t bytes, const char* name, const char* kind,
+                                     unsigned elem_bits, unsigned ndims, const unsigned* dims) {
+  if (!ptr || !name || !kind || (ndims && !dims) || ndims > 2) return reject("synclab_region: invalid arguments");
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  sim::Simulator::Region r;
+  r.base = reinterpret_cast<uint64_t>(ptr);
+  r.bytes = bytes;
+  r.name = name;
+  r.kind = kind;
+  r.elem_bits = elem_bits;
+  for (unsigned i = 0; i < ndims; ++i) r.dims.push_back(dims[i]);
+  std::string why = simulator().add_region(r);
+  if (!why.empty()) {
+    std::fprintf(stderr, "synclab_region: %s\n", why.c_str());
+    return reject(why);
+  }
+  return 0;
+}

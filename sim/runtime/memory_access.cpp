@@ -85,6 +85,7 @@ cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, c
 
 bool execute_copy(const CopyPlan& plan, void* dst, const void* src, uint64_t n, std::string* why) {
   if (n == 0) return true;
+  if (plan.dst_device) simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(dst), n);
   if (plan.dst_device && plan.src_device) {
     std::memmove(dst, src, n);
     return true;

@@ -27,19 +27,9 @@ std::string profile_names() {
 }
 
 std::string check_list_error(const std::string& list) {
-  static const std::set<std::string> known = {"race", "sync", "init", "mem", "hang"};
-  if (list == "all" || list == "none") return {};
-  std::stringstream ss(list);
-  std::string item;
-  int count = 0;
-  while (std::getline(ss, item, ',')) {
-    ++count;
-    if (!known.count(item))
-      return "--check: '" + item + "' is not a checker; use all, none, or a comma-separated list of "
-             "race, sync, init, mem, hang";
-  }
-  if (count == 0) return "--check: empty list; use all, none, or e.g. race,sync";
-  return {};
+  if (list == "none" || list == "off" || list == "0") return {};
+  std::string why = synclab::sim::check_list_problem(list);
+  return why.empty() ? why : "--check: " + why;
 }
 
 }  // namespace
@@ -53,7 +43,7 @@ int main(int argc, char** argv) {
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
-  std::string model, sched, device, trace, check, lockstep_order;
+  std::string model, sched, device, trace, check, lockstep_order, dispatch, trace_limit;
   uint64_t seed = 0, budget = 0;
   unsigned pct_depth = 0;
   bool quiet = false, list_devices = false;
@@ -69,6 +59,9 @@ int main(int argc, char** argv) {
   app.add_option("--budget", budget, "warp-steps per launch before giving up (last-resort hang check) [SYNCLAB_BUDGET]")
       ->check(CLI::PositiveNumber);
   app.add_option("--trace", trace, "write a trace of the run to FILE [SYNCLAB_TRACE]");
+  app.add_option("--trace-limit", trace_limit, "stop recording when the trace reaches this size, e.g. 200M (default 1G) [SYNCLAB_TRACE_LIMIT]");
+  app.add_option("--dispatch", dispatch, "order in which blocks start: order, reverse or random (default: order under rr, random under random/pct) [SYNCLAB_DISPATCH]")
+      ->check(CLI::IsMember({"order", "reverse", "random"}));
   app.add_option("--check", check, "checkers: all, none, or a list like race,sync,init,mem,hang [SYNCLAB_CHECK]");
   app.add_option("--lockstep-order", lockstep_order,
                  "lockstep: which side of a divergent branch runs first [SYNCLAB_LOCKSTEP_ORDER]")
@@ -133,6 +126,8 @@ int main(int argc, char** argv) {
   if (!trace.empty()) set("SYNCLAB_TRACE", trace);
   if (!check.empty()) set("SYNCLAB_CHECK", check);
   if (!lockstep_order.empty()) set("SYNCLAB_LOCKSTEP_ORDER", lockstep_order);
+  if (!dispatch.empty()) set("SYNCLAB_DISPATCH", dispatch);
+  if (!trace_limit.empty()) set("SYNCLAB_TRACE_LIMIT", trace_limit);
   if (quiet) set("SYNCLAB_QUIET", "1");
 
   std::vector<char*> cargv;

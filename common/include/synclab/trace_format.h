@@ -1,0 +1,102 @@
+// The SyncLab trace format: one versioned binary file for simulator and GPU runs.
+// docs/trace-format.md is the specification; this header is its C++ form, shared by the writers
+// (the simulator, trace.cuh on the GPU) and the reader (the viz, `synclab trace`).
+//
+// File = Preamble, then chunks until the end of the file. Each chunk is a ChunkHeader and
+// `bytes` of payload (padded with zeros to a multiple of 8). Chunk kinds:
+//   Header  (JSON, exactly one, first): program, backend, device profile, warp model, scheduler,
+//           seed, source files, function line tables.
+//   Kernel  (JSON, one per launch, before that launch's events): kernel name, launch index, grid
+//           and block shape, warps per block, dynamic shared memory; "recorded": false when the
+//           kernel filter left the launch's events out.
+//   Region  (JSON): a named region {id, name, kind, address, bytes, elem_bits, elem_bytes, dims}
+//           (elem_bits is 1 for lock-bits, where elem_bytes is 0).
+//   Report  (JSON): a checker or progress report {id, kind, severity, title, text, launch,
+//           parties:[{block, warp, lane, line, file, ptx_line, access}]}.
+//   Events  (binary): whole Event records, payload bytes a multiple of 32.
+//   Footer  (JSON, last when the writer closed cleanly): event count, dropped and filtered
+//           events, why recording stopped (size limit), wall time.
+// A file without a Footer was cut short (the program crashed or was killed); the reader keeps
+// every complete chunk before the damage and says so.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synclab::trace {
+
+constexpr char kMagic[8] = {'S', 'Y', 'N', 'C', 'T', 'R', 'C', '1'};
+constexpr uint32_t kVersion = 1;
+
+struct Preamble {        // 16 bytes
+  char magic[8];
+  uint32_t version;
+  uint32_t flags;        // bit 0: recorded on a GPU (trace.cuh); otherwise the simulator
+};
+
+enum class ChunkKind : uint32_t { Header = 1, Kernel = 2, Region = 3, Report = 4, Events = 5, Footer = 6 };
+
+struct ChunkHeader {     // 16 bytes
+  uint32_t kind;         // ChunkKind
+  uint32_t reserved;
+  uint64_t bytes;        // payload bytes that follow (before padding)
+};
+
+enum class EventKind : uint8_t {
+  WarpStep = 1,        // a: active mask (low 32) | pc (high 32); b: line (low 32) | function (bits 32-47) | file (48-63); aux: InstrClass
+  MemAccess = 2,       // lane; a: address; b: value (low `size` bytes); aux: MemAux bits
+  Atomic = 3,          // lane; a: address; b: old (low 32) | new (high 32) for 32-bit and smaller;
+                       //   aux: MemAux bits with kAux64. A 64-bit atomic is followed by an
+                       //   AtomicWide record: a = old, b = new.
+  AtomicWide = 4,
+  BarrierArrive = 5,   // a: lanes arriving (mask); b: block; aux: barrier id
+  BarrierRelease = 6,  // a: threads released; b: block; aux: barrier id; warp: first warp of the block
+  RegionUpdate = 7,    // lane (writer); a: element index; b: new value; aux: region id (bits
+                       //   0-7), and for a lock-bits region written a byte at a time, bits 8-11
+                       //   the bytes written (1..8): then a is the first bit and b the new bytes
+  KernelBegin = 8,     // a: launch index; b: total warps of the launch
+  KernelEnd = 9,       // a: launch index; b: status (0 ok, 1 fault, 2 deadlock, 3 hang, 4 budget)
+  Report = 10,         // a: report id (Report chunk); b: line; aux: report kind (ReportKindCode)
+  LaneExit = 11,       // a: lanes exiting (mask)
+  Mark = 12,           // a user mark (trace.cuh): a and b are the user's values; aux: tag
+  BlockPlacement = 13, // a: block linear index; b: SM the block ran on (%smid); warp: the block's first warp
+};
+
+// Instruction classes of WarpStep.aux.
+enum class InstrClass : uint16_t {
+  Alu = 0, Load = 1, Store = 2, Atomic = 3, Branch = 4, Barrier = 5, WarpSync = 6, Fence = 7,
+  Call = 8, Return = 9, Exit = 10, Other = 11,
+};
+
+// MemAccess / Atomic aux bits.
+constexpr uint16_t kAuxSpaceMask = 0x7;   // MemSpace
+constexpr uint16_t kAuxWrite = 0x8;
+constexpr uint16_t kAuxSizeShift = 4;     // log2(size in bytes) in bits 4..6
+constexpr uint16_t kAux64 = 0x80;         // Atomic: 64-bit, an AtomicWide record follows
+enum class MemSpace : uint16_t { Global = 0, Shared = 1, Local = 2, Const = 3, HostMapped = 4 };
+
+// RegionUpdate aux fields.
+constexpr uint16_t kRegionIdMask = 0xff;
+constexpr uint16_t kRegionBytesMask = 0xf00;
+constexpr uint16_t kRegionBytesShift = 8;
+
+enum class ReportKindCode : uint16_t {
+  Fault = 0, Trap = 1, Assert = 2, Deadlock = 3, Hang = 4, Budget = 5, Race = 6, Sync = 7,
+  Init = 8, Mem = 9, Info = 10,
+};
+
+// One event record: 32 bytes, little-endian, naturally aligned.
+struct Event {
+  uint64_t time;   // simulator: global warp-step counter; GPU: %globaltimer in ns
+  uint32_t warp;   // warp within the launch: block_linear * warps_per_block + warp_in_block
+  uint8_t kind;    // EventKind
+  uint8_t lane;    // 0..31, or kAllLanes for a whole-warp event
+  uint16_t aux;    // kind-specific
+  uint64_t a;
+  uint64_t b;
+};
+static_assert(sizeof(Event) == 32, "trace events are 32 bytes");
+constexpr uint8_t kAllLanes = 0xff;
+
+}  // namespace synclab::trace

@@ -1,0 +1,177 @@
+// The race detector: happens-before over shared, global and mapped host memory.
+//
+// Every thread carries what it knows about the others (a vector clock, shared between threads
+// whose knowledge is equal, as after a barrier). Synchronization adds knowledge:
+//   - a block-wide barrier: everything the block did before it (recorded compactly as the block's
+//     barrier phase), named barriers and bar.arrive: the arriving threads, one by one;
+//   - __syncwarp and the .sync warp intrinsics: the lanes named in the mask;
+//   - release/acquire: a release (st.release, atom.release, or a fence followed by a strong
+//     write) publishes the writer's knowledge at that address; an acquire (ld.acquire,
+//     atom.acquire, or a strong read followed by a fence) by another thread takes it, but only
+//     when each side's scope includes the other thread (.cta stops at the block);
+//   - kernel boundaries and host copies: shadow state starts empty at every launch.
+// Each 4-byte granule of shadow memory remembers its last write and the last two reads from
+// different threads (epoch: thread, clock, barrier phase, instruction, bytes). An access that
+// conflicts with a remembered one the thread does not know about is a race. Atomics never race
+// with atomics; strong (relaxed/acquire/release/volatile) accesses of different warps are
+// synchronization, not races. Under the lockstep model a warp's own accesses are ordered; under
+// its, lanes of one warp need __syncwarp, and such races are reported as warnings.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/exec/config.h"
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim {
+
+struct Warp;
+struct Cta;
+
+// What a thread knows about others. Immutable once shared (copy on write).
+struct VClock {
+  struct CtaEntry {
+    uint32_t cta, phase;  // every access of the block's threads made before its phase-th barrier
+  };
+  struct ThrEntry {
+    uint32_t gid, phase, clock;  // accesses of thread gid with clock <= clock
+  };
+  std::vector<CtaEntry> ctas;  // sorted by cta
+  std::vector<ThrEntry> thr;   // sorted by gid
+
+  uint32_t cta_phase(uint32_t cta) const;
+  uint32_t thr_clock(uint32_t gid) const;
+  void join(const VClock& o);
+  void add_cta(uint32_t cta, uint32_t phase);
+  void add_thr(uint32_t gid, uint32_t phase, uint32_t clock);
+  // Drops thread entries made redundant by block phases (tpc = threads per block).
+  void prune(uint32_t tpc);
+};
+using VCRef = std::shared_ptr<const VClock>;
+
+// One remembered access.
+struct Access {
+  uint32_t gid1 = 0;   // thread id + 1 (0: none)
+  uint32_t clock = 0;
+  uint32_t phase = 0;  // the thread's block barrier phase
+  uint32_t loc = 0;    // (function << 20) | pc
+  uint8_t mask = 0;    // bytes of the granule
+  uint8_t flags = 0;   // kWrite | kAtomic | kStrong | kVolatile
+};
+
+struct ShadowCell {
+  Access w, r1, r2;
+};
+
+struct RaceThread {
+  uint32_t clock = 1;
+  uint32_t phase = 0;
+  VCRef vc;                    // knowledge of others (null: none)
+  VCRef fence_rel;             // knowledge at the last fence: a later strong write releases it
+  ptx::Scope fence_scope = ptx::Scope::None;
+  bool fenced = false;         // executed a fence in this launch
+  // Knowledge taken from release states but not yet merged into vc. A spinning thread re-reads
+  // the same address whose release state only grows (read-modify-writes join into it), so the
+  // newest one replaces the held one instead of being merged every iteration; `merged` collects
+  // the others. acq: acquire operations (merged before vc is next used); pend_local/remote:
+  // strong reads waiting for a fence (same block / other blocks).
+  struct Lazy {
+    VCRef ref;
+    uint64_t key = 0, lineage = 0;
+    std::shared_ptr<VClock> merged;
+    bool empty() const { return !ref && !merged; }
+  };
+  Lazy acq, pend_local, pend_remote;
+  // The last synchronization that did not count because of its scope, for the report.
+  const ptx::Instr* scope_miss = nullptr;
+  uint32_t scope_miss_cta = 0;
+};
+
+struct RaceCta {
+  std::vector<RaceThread> t;
+  std::vector<ShadowCell> shared;
+  std::vector<uint64_t> shared_init;  // bit per shared byte: written in this block
+  uint32_t phase = 0;
+  struct Bar {
+    std::shared_ptr<VClock> acc;
+    std::vector<VClock::ThrEntry> arrivers;
+    bool partial = false;
+    uint32_t pc = ~0u, func = ~0u;  // the first arrival's instruction (divergence check)
+  } bars[16];
+};
+
+struct RaceFinding {
+  // The earlier access (from shadow) and the current one.
+  Access prev;
+  uint32_t cur_gid;
+  uint32_t cur_loc;
+  uint8_t cur_flags;
+  uint64_t addr;
+  bool shared;
+  bool warp_level;   // same warp, its model: a warning
+  const ptx::Instr* scope_miss = nullptr;
+  uint32_t scope_miss_cta = 0;
+};
+
+class RaceDetector {
+ public:
+  static constexpr uint8_t kWrite = 1, kAtomic = 2, kStrong = 4, kVolatile = 8;
+
+  RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes);
+
+  void start_cta(Cta& c);
+  // A data access of `size` bytes at `addr` (shared offset when shared, else the host address).
+  // Returns false when a new race was found (then take_finding()).
+  bool access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
+              uint32_t loc);
+  // Memory-order effects of strong accesses (after access()).
+  void strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I);
+  void strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw);
+  void plain_write(uint64_t key);
+  void fence(Cta& c, uint32_t tid, const ptx::Instr& I);
+  void barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial);
+  void barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);
+  void warp_sync(Cta& c, uint32_t warp, uint32_t lanes);
+
+  std::vector<RaceFinding>& findings() { return findings_; }
+  uint32_t threads_per_cta() const { return tpc_; }
+  uint64_t duplicates() const { return duplicates_; }
+
+ private:
+  bool known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a);
+  ShadowCell* global_cell(uint64_t addr);
+  bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
+             uint8_t mask, uint32_t loc, uint64_t addr, bool shared);
+  VCRef snapshot(RaceThread& t, uint32_t gid, uint32_t cta);
+  void settle(RaceThread& t);  // merges t.acq into t.vc
+  static void take(RaceThread::Lazy& z, const VCRef& v, uint64_t key, uint64_t lineage);
+  void drain(VCRef& vc, RaceThread::Lazy& z);
+
+  WarpModel model_;
+  uint32_t tpc_;
+  size_t shared_bytes_;
+  static constexpr int kPageShift = 14;  // 16 KiB of memory per shadow page
+  std::unordered_map<uint64_t, std::unique_ptr<ShadowCell[]>> pages_;
+  uint64_t last_page_ = ~0ull;
+  ShadowCell* last_cells_ = nullptr;
+  struct LocSync {
+    VCRef vc;
+    ptx::Scope scope = ptx::Scope::None;
+    uint32_t cta = 0;
+    const ptx::Instr* instr = nullptr;
+    uint64_t lineage = 0;  // changes whenever vc is replaced rather than grown
+  };
+  uint64_t next_lineage_ = 1;
+  std::unordered_map<uint64_t, LocSync> sync_;  // release state per synchronization address
+  std::vector<RaceFinding> findings_;
+  std::set<std::tuple<uint32_t, uint32_t, bool>> seen_;  // instruction pairs (and warp-level) already reported
+  uint64_t duplicates_ = 0;
+};
+
+}  // namespace synclab::sim

@@ -1,0 +1,256 @@
+// Where the interpreter meets the checkers: every shared/global access, fence, barrier and warp
+// synchronization is shown to the race detector (sim/check/race_detector.h) and the initcheck
+// shadow, and what they find becomes reports in the stable format.
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "sim/exec/kernel_run.h"
+
+namespace synclab::sim {
+
+using ptx::Op;
+using ptx::Sem;
+using ptx::Space;
+
+namespace {
+
+
+uint8_t sem_flags(const ptx::Instr& I) {
+  switch (I.sem) {
+    case Sem::Volatile: return RaceDetector::kVolatile;
+    case Sem::Relaxed:
+    case Sem::Acquire:
+    case Sem::Release:
+    case Sem::AcqRel:
+    case Sem::Sc: return RaceDetector::kStrong;
+    default: return 0;
+  }
+}
+
+const char* access_word(uint8_t flags) {
+  if (flags & RaceDetector::kAtomic) return "atomic";
+  if (flags & RaceDetector::kWrite) return (flags & RaceDetector::kVolatile) ? "volatile write" : "write";
+  return (flags & RaceDetector::kVolatile) ? "volatile read" : "read";
+}
+
+}  // namespace
+
+void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic,
+                             const ptx::Instr& I, uint64_t value) {
+  if (tw_ && !atomic && generic < kLocalWindow) trace_mem(w, lane, generic, size, write, value);
+  bool shared;
+  uint64_t off;
+  if (generic >= kSharedWindow) {
+    if (generic >= kLocalWindow) return;  // local memory is the thread's own
+    shared = true;
+    off = generic - kSharedWindow;
+  } else {
+    if (w.cache_kind == AllocKind::ModuleConst) return;
+    shared = false;
+    off = generic;
+  }
+  Cta& c = *w.cta;
+  if (!c.race) return;  // tracing without checks
+  const uint32_t tid = w.lanes[lane].tid_linear;
+  // initcheck: a read of bytes nobody wrote (shared memory of this block, cudaMalloc memory).
+  if (check_init_) {
+    if (shared) {
+      auto& bits = c.race->shared_init;
+      if (write || atomic) {
+        for (uint64_t b = off; b < off + size; ++b)
+          if (b / 64 < bits.size()) bits[b / 64] |= 1ull << (b % 64);
+      }
+      if (!write) {
+        bool init = true;
+        for (uint64_t b = off; b < off + size; ++b)
+          if (b / 64 < bits.size() && !(bits[b / 64] >> (b % 64) & 1)) init = false;
+        if (!init) init_report(w, lane, I, generic, size, true);
+      }
+    } else if (w.cache_kind == AllocKind::Device) {
+      if (!write || atomic) {
+        if (!sim_.memory().initialized(off, size)) init_report(w, lane, I, generic, size, false);
+      }
+      if (write || atomic) sim_.memory().mark_initialized(off, size);
+    }
+  }
+  if (!check_race_) return;
+  uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I);
+  if (write) flags |= RaceDetector::kWrite;
+  if (!race_->access(c, tid, w.index, shared, off, size, flags, cur_loc_)) flush_findings();
+  // Memory-order effects. Shared addresses are per block.
+  const uint64_t key = shared ? kSharedWindow + (c.linear << 32) + off : off;
+  if (atomic) {
+    // The release half waits for the result: a compare-and-swap that fails writes nothing
+    // (check_atomic_write).
+    race_->strong_read(c, tid, key, I);
+  } else if (flags & (RaceDetector::kStrong | RaceDetector::kVolatile)) {
+    if (write) race_->strong_write(c, tid, key, I, false);
+    else race_->strong_read(c, tid, key, I);
+  } else if (write) {
+    race_->plain_write(key);
+  }
+}
+
+void KernelRun::check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
+  if (!check_race_ || generic >= kLocalWindow || !w.cta->race) return;
+  const bool shared = generic >= kSharedWindow;
+  const uint64_t key = shared ? kSharedWindow + (w.cta->linear << 32) + (generic - kSharedWindow) : generic;
+  race_->strong_write(*w.cta, w.lanes[lane].tid_linear, key, I, true);
+}
+
+void KernelRun::check_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
+  if (!check_race_ || I.proxy) return;
+  for (uint32_t m = act; m; m &= m - 1) race_->fence(*w.cta, w.lanes[__builtin_ctz(m)].tid_linear, I);
+}
+
+std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {
+  if (shared) {
+    if (addr >= dyn_shared_base_ && p_.dynamic_shared)
+      return fmt::format("shared memory of block {}: dynamic shared memory (extern __shared__), byte {}", cta,
+                         addr - dyn_shared_base_);
+    static const std::vector<uint32_t> none;
+    const auto& mine = size_t(p_.function) < mod_.shared_symbols.size() ? mod_.shared_symbols[p_.function] : none;
+    for (uint32_t si : mine) {
+      const ptx::Symbol& s = M_.symbols[si];
+      if (!s.size) continue;
+      if (addr >= s.offset && addr < s.offset + s.size)
+        return fmt::format("shared memory of block {}: __shared__ {}, byte {}", cta, demangle_name(s.name),
+                           addr - s.offset);
+    }
+    return fmt::format("shared memory of block {}, offset 0x{:x}", cta, addr);
+  }
+  if (const Allocation* a = sim_.memory().find(addr, 1)) {
+    std::string name = a->kind == AllocKind::ModuleGlobal ? "__device__ " + demangle_name(a->name) : a->name;
+    return fmt::format("0x{:x}, byte {} of {}", addr, addr - a->base, name);
+  }
+  return fmt::format("0x{:x}", addr);
+}
+
+std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
+  const uint32_t tpc = threads_per_cta_;
+  const uint32_t block = gid / tpc, tid = gid % tpc;
+  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
+  std::string at = "(unknown instruction)";
+  if (func < M_.functions.size() && pc < M_.functions[func].code.size()) {
+    const ptx::Instr& I = M_.functions[func].code[pc];
+    SourceLoc s = where(I);
+    if (!s.file.empty() && s.line) at = fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line);
+    else at = fmt::format("PTX line {} (build with -lineinfo for the source line)", s.ptx_line);
+  }
+  return fmt::format("{} by block {} thread {} (warp {} lane {}) at {}", access_word(flags), block, tid, tid / 32,
+                     tid % 32, at);
+}
+
+void KernelRun::flush_findings() {
+  auto& fs = race_->findings();
+  for (const RaceFinding& f : fs) {
+    const bool warning = f.warp_level;
+    if (warning) ++race_warnings_;
+    else ++race_reports_;
+    if (race_warnings_ + race_reports_ > 50) continue;  // enough to read; the summary counts the rest
+    Report r;
+    r.kind = ReportKind::Race;
+    r.severity = warning ? Severity::Warning : Severity::Error;
+    r.kernel = entry_.name;
+    const uint32_t block = f.cur_gid / threads_per_cta_, tid = f.cur_gid % threads_per_cta_;
+    r.block = block;
+    r.thread = tid;
+    const uint32_t func = f.cur_loc >> 20, pc = f.cur_loc & 0xfffff;
+    if (func < M_.functions.size() && pc < M_.functions[func].code.size()) r.where = where(M_.functions[func].code[pc]);
+    const uint32_t pgid = f.prev.gid1 - 1;
+    const char* what = (f.prev.flags & RaceDetector::kAtomic) || (f.cur_flags & RaceDetector::kAtomic)
+                           ? "atomic and plain access"
+                           : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
+                                 ? "write-write"
+                                 : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
+    const bool insufficient_scope = f.scope_miss != nullptr && !warning;
+    r.title = fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
+                          warning ? std::string("warp-level ") + what : std::string(what),
+                          f.shared ? "shared" : "global");
+    std::string d;
+    d += fmt::format("address: {}\n", describe_address(f.addr, f.shared, block));
+    d += fmt::format("this access:  {}\n", describe_access(f.cur_gid, f.cur_loc, f.cur_flags));
+    d += fmt::format("races with:   {}\n", describe_access(pgid, f.prev.loc, f.prev.flags));
+    if (warning) {
+      d += "the two lanes are in the same warp: they only race under independent thread scheduling (Volta "
+           "and later), where lanes of a warp need __syncwarp() (or a .sync intrinsic) between the accesses;\n"
+           "under the lockstep model (pre-Volta) this code was ordered by the warp's single program counter";
+    } else if (insufficient_scope) {
+      const ptx::Instr& S = *f.scope_miss;
+      SourceLoc s = where(S);
+      d += fmt::format("the threads did synchronize, at {}:{} ({}), but with block scope (.cta: atomicCAS_block, "
+                       "__threadfence_block, ...): that orders threads of one block only, and the two accesses are "
+                       "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
+                       s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
+                       pgid / threads_per_cta_, block);
+    } else {
+      d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
+           "release (a fence or release store/atomic) by the first thread that the second thread acquired "
+           "(a fence or acquire load/atomic after reading it)";
+    }
+    d += fmt::format("\nfound under {} scheduling with seed {} (warp model {})", sched_name(cfg_.sched), cfg_.seed,
+                     model_name(cfg_.model));
+    r.details = d;
+    auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
+      Report::Party p;
+      p.block = gid / threads_per_cta_;
+      p.warp = (gid % threads_per_cta_) / 32;
+      p.lane = gid % 32;
+      const uint32_t fi = loc >> 20, pi = loc & 0xfffff;
+      if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) p.where = where(M_.functions[fi].code[pi]);
+      p.access = access_word(flags);
+      return p;
+    };
+    r.parties.push_back(party(f.cur_gid, f.cur_loc, f.cur_flags));
+    r.parties.push_back(party(pgid, f.prev.loc, f.prev.flags));
+    r.seed = cfg_.seed;
+    r.replay = replay_line();
+    result_.reports.push_back(r);
+  }
+  fs.clear();
+}
+
+void KernelRun::init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared) {
+  const uint64_t off = shared ? generic - kSharedWindow : generic;
+  const uint64_t key = (uint64_t(cur_loc_) << 1) | shared;
+  if (!init_seen_.insert(key).second) return;
+  ++init_reports_;
+  if (init_reports_ > 20) return;
+  Report r;
+  r.kind = ReportKind::Init;
+  r.kernel = entry_.name;
+  r.block = static_cast<int64_t>(w.cta->linear);
+  r.thread = w.lanes[lane].tid_linear;
+  r.where = where(I);
+  r.title = fmt::format("read of uninitialized {} memory", shared ? "shared" : "global");
+  r.details = fmt::format("{} reads {} bytes at {}, which nothing has written{}", lane_name(w, lane), size,
+                          describe_address(off, shared, w.cta->linear),
+                          shared ? " in this block (shared memory starts undefined in every block)"
+                                 : " (cudaMalloc memory starts undefined: copy or cudaMemset it first)");
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  result_.reports.push_back(r);
+}
+
+void KernelRun::sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
+                            const std::string& details) {
+  if (!check_sync_) return;
+  const uint32_t loc = static_cast<uint32_t>(&I - M_.functions[w.lanes[lane].func].code.data());
+  if (!sync_seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(title.size())}).second) return;
+  ++sync_reports_;
+  Report r;
+  r.kind = ReportKind::Sync;
+  r.severity = sev;
+  r.kernel = entry_.name;
+  r.block = static_cast<int64_t>(w.cta->linear);
+  r.thread = w.lanes[lane].tid_linear;
+  r.where = where(I);
+  r.title = title;
+  r.details = details;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  result_.reports.push_back(r);
+}
+
+}  // namespace synclab::sim

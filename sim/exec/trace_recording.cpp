@@ -1,0 +1,366 @@
+// Recording a trace of the simulator's run (SYNCLAB_TRACE, docs/trace-format.md): the file is
+// opened at the first launch that asks for one and closed at exit; each launch writes a Kernel
+// chunk and its events (warp steps, memory accesses, atomics, barriers, region updates, exits,
+// reports). The regions registered through synclab_region go into Region chunks.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <synclab/trace_writer.h>
+
+#include "sim/exec/kernel_run.h"
+
+namespace synclab::sim {
+
+using trace::Event;
+using trace::EventKind;
+using trace::InstrClass;
+
+namespace {
+
+std::string program_path() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "?";
+  buf[n] = '\0';
+  return buf;
+}
+
+std::vector<std::string> program_args() {
+  std::vector<std::string> out;
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  std::string arg;
+  while (std::getline(f, arg, '\0')) out.push_back(arg);
+  return out;
+}
+
+
+nlohmann::json region_chunk(const Simulator::Region& r) {
+  return trace::region_json(r.id, r.name, r.kind, r.base, r.bytes, r.elem_bits, r.dims);
+}
+
+InstrClass instr_class(ptx::Op op) {
+  using ptx::Op;
+  switch (op) {
+    case Op::Ld: case Op::Ldu: return InstrClass::Load;
+    case Op::St: return InstrClass::Store;
+    case Op::Atom: case Op::Red: return InstrClass::Atomic;
+    case Op::Bra: case Op::Brx: return InstrClass::Branch;
+    case Op::Bar: return InstrClass::Barrier;
+    case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux: return InstrClass::WarpSync;
+    case Op::Membar: case Op::Fence: return InstrClass::Fence;
+    case Op::Call: return InstrClass::Call;
+    case Op::Ret: return InstrClass::Return;
+    case Op::Exit: return InstrClass::Exit;
+    case Op::Nop: case Op::Trap: case Op::Brkpt: case Op::Nanosleep: case Op::Pmevent: case Op::Prefetch:
+      return InstrClass::Other;
+    default: return InstrClass::Alu;
+  }
+}
+
+uint16_t code_of(ReportKind k) { return static_cast<uint16_t>(k); }  // same order as ReportKindCode
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The file (Simulator)
+// ---------------------------------------------------------------------------------------------
+
+trace::Writer* Simulator::trace_writer(const Config& cfg) {
+  if (cfg.trace_path.empty()) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (trace_ && trace_path_ == cfg.trace_path) return trace_->recording() ? trace_.get() : nullptr;
+  if (trace_failed_ && trace_path_ == cfg.trace_path) return nullptr;
+  if (trace_) trace_->close();  // the control API switched files
+  trace_path_ = cfg.trace_path;
+  trace::WriterOptions opt;
+  std::string err;
+  if (!trace::parse_writer_options_from_env(&opt, &err)) {
+    std::fprintf(stderr, "SyncLab: not recording a trace: %s\n", err.c_str());
+    trace_failed_ = true;
+    return nullptr;
+  }
+  const DeviceProfile& prof = profile();
+  std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  nlohmann::json checks = nlohmann::json::array();
+  for (const char* c : {"race", "sync", "init", "mem"})
+    if (cfg.check_enabled(c)) checks.push_back(c);
+  nlohmann::json header = {
+      {"program", program_path()},
+      {"args", program_args()},
+      {"backend", "sim"},
+      {"created", date},
+      {"device",
+       {{"profile", prof.name},
+        {"name", prof.marketing},
+        {"sm_count", prof.sm_count},
+        {"max_ctas_per_sm", prof.max_ctas_per_sm},
+        {"max_threads_per_sm", prof.max_threads_per_sm},
+        {"shared_per_sm", prof.shared_per_sm},
+        {"compute_capability", fmt::format("{}.{}", prof.cc_major, prof.cc_minor)}}},
+      {"model", model_name(cfg.model)},
+      {"scheduler", sched_name(cfg.sched)},
+      {"seed", cfg.seed},
+      {"pct_depth", cfg.pct_depth},
+      {"checks", checks},
+      {"time_unit", "warp step"},
+  };
+  auto w = std::make_unique<trace::Writer>();
+  if (!w->open(cfg.trace_path, header, /*gpu=*/false, opt, &err)) {
+    std::fprintf(stderr, "SyncLab: not recording a trace: %s\n", err.c_str());
+    trace_failed_ = true;
+    return nullptr;
+  }
+  for (const Region& r : regions_) w->region(region_chunk(r));
+  trace_ = std::move(w);
+  static bool registered = false;
+  if (!registered) {
+    registered = true;
+    std::atexit([] { Simulator::instance().close_trace(); });
+  }
+  return trace_.get();
+}
+
+void Simulator::close_trace() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (trace_) {
+    trace_->close();
+    if (!config_.quiet)
+      std::fprintf(stderr, "SyncLab: trace written to %s (%llu events%s)\n", trace_->path().c_str(),
+                   static_cast<unsigned long long>(trace_->events_written()),
+                   trace_->events_dropped()
+                       ? fmt::format(", {} dropped after the size limit", trace_->events_dropped()).c_str()
+                       : "");
+    trace_.reset();
+  }
+}
+
+std::string Simulator::add_region(Region r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Region& o : regions_)
+    if (o.base == r.base && o.bytes == r.bytes && o.name == r.name && o.kind == r.kind && o.dims == r.dims) return "";
+  if (!memory_.find(r.base, std::max<uint64_t>(r.bytes, 1)))
+    return fmt::format("region '{}': [{:#x}, +{} bytes) is not inside one device allocation (cudaMalloc, a "
+                       "__device__ variable or mapped host memory)",
+                       r.name, r.base, r.bytes);
+  r.id = static_cast<uint32_t>(regions_.size());
+  regions_.push_back(r);
+  if (trace_) trace_->region(region_chunk(r));
+  return "";
+}
+
+std::vector<Simulator::Region> Simulator::regions() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return regions_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One launch (KernelRun)
+// ---------------------------------------------------------------------------------------------
+
+void KernelRun::trace_begin() {
+  tw_ = sim_.trace_writer(cfg_);
+  if (!tw_) return;
+  launch_index_ = sim_.next_launch_index();
+  nlohmann::json k = {
+      {"name", entry_.name},
+      {"display", demangle_name(entry_.name)},
+      {"launch", launch_index_},
+      {"grid", {p_.grid.x, p_.grid.y, p_.grid.z}},
+      {"block", {p_.block.x, p_.block.y, p_.block.z}},
+      {"threads_per_block", threads_per_cta_},
+      {"warps_per_block", warps_per_cta_},
+      {"dynamic_shared", p_.dynamic_shared},
+      {"static_shared", static_shared_},
+      {"cooperative", p_.cooperative},
+      {"module", p_.module},
+      {"resident_blocks_per_sm", ctas_per_sm_},
+  };
+  if (!sim_.module_traced(p_.module)) {
+    // The first launch from a module carries its source files and line table.
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& f : M_.files) files.push_back(f.path);
+    nlohmann::json funcs = nlohmann::json::array();
+    for (const ptx::Function& fn : M_.functions) {
+      nlohmann::json lines = nlohmann::json::array(), fids = nlohmann::json::array();
+      for (const ptx::Instr& I : fn.code) {
+        lines.push_back(I.user_line);
+        fids.push_back(I.user_file);
+      }
+      funcs.push_back({{"name", fn.name}, {"display", demangle_name(fn.name)}, {"lines", lines}, {"files", fids}});
+    }
+    k["files"] = files;
+    k["functions"] = funcs;
+  }
+  for (const Simulator::Region& r : sim_.regions()) {
+    TraceRegion t;
+    t.base = r.base;
+    t.end = r.base + r.bytes;
+    t.id = r.id;
+    t.bits = r.kind == "lock-bits";
+    const uint64_t n = r.dims.size() == 2 ? uint64_t(r.dims[0]) * r.dims[1] : (r.dims.empty() ? 1 : r.dims[0]);
+    t.elem_bytes = t.bits ? 0 : std::max<uint64_t>(1, r.bytes / std::max<uint64_t>(n, 1));
+    tregions_.push_back(t);
+  }
+  tw_->kernel(k);
+  Event e{};
+  e.time = 0;
+  e.kind = static_cast<uint8_t>(EventKind::KernelBegin);
+  e.lane = trace::kAllLanes;
+  e.a = launch_index_;
+  e.b = total_ctas_ * warps_per_cta_;
+  tw_->event(e);
+}
+
+void KernelRun::trace_step(const Warp& w, const Group& g) {
+  const ptx::Instr& I = M_.functions[g.func].code[g.pc];
+  Event e;
+  e.time = steps_;
+  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.kind = static_cast<uint8_t>(EventKind::WarpStep);
+  e.lane = trace::kAllLanes;
+  e.aux = static_cast<uint16_t>(instr_class(I.op));
+  e.a = uint64_t(g.mask) | (uint64_t(g.pc) << 32);
+  e.b = uint64_t(I.user_line) | (uint64_t(g.func & 0xffff) << 32) | (uint64_t(I.user_file) << 48);
+  tw_->event(e);
+}
+
+void KernelRun::trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value) {
+  Event e;
+  e.time = steps_;
+  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.kind = static_cast<uint8_t>(EventKind::MemAccess);
+  e.lane = static_cast<uint8_t>(lane);
+  trace::MemSpace sp = trace::MemSpace::Global;
+  if (generic >= kSharedWindow) sp = trace::MemSpace::Shared;
+  else if (w.cache_kind == AllocKind::HostMapped) sp = trace::MemSpace::HostMapped;
+  else if (w.cache_kind == AllocKind::ModuleConst) sp = trace::MemSpace::Const;
+  const uint32_t log2 = size >= 16 ? 4 : size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
+  e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | (write ? trace::kAuxWrite : 0) | (log2 << trace::kAuxSizeShift));
+  e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
+  e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
+  tw_->event(e);
+  if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) trace_region(w, lane, generic, size, e.b);
+}
+
+void KernelRun::trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+                             const ptx::Instr& I) {
+  Event e;
+  e.time = steps_;
+  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.kind = static_cast<uint8_t>(EventKind::Atomic);
+  e.lane = static_cast<uint8_t>(lane);
+  trace::MemSpace sp = generic >= kSharedWindow ? trace::MemSpace::Shared
+                       : w.cache_kind == AllocKind::HostMapped ? trace::MemSpace::HostMapped
+                                                              : trace::MemSpace::Global;
+  const uint32_t log2 = size >= 8 ? 3 : size >= 4 ? 2 : 1;
+  e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | trace::kAuxWrite | (log2 << trace::kAuxSizeShift) |
+                                (size == 8 ? trace::kAux64 : 0));
+  e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
+  if (size == 8) {
+    e.b = 0;
+    tw_->event(e);
+    Event w2 = e;
+    w2.kind = static_cast<uint8_t>(EventKind::AtomicWide);
+    w2.a = old;
+    w2.b = nw;
+    tw_->event(w2);
+  } else {
+    const uint64_t m = size >= 4 ? 0xffffffffull : (1ull << (size * 8)) - 1;
+    e.b = (old & m) | ((nw & m) << 32);
+    tw_->event(e);
+  }
+  if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) trace_region(w, lane, generic, size, nw);
+}
+
+void KernelRun::trace_region(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value) {
+  for (const TraceRegion& r : tregions_) {
+    if (generic < r.base || generic >= r.end) continue;
+    const uint64_t off = generic - r.base;
+    Event e;
+    e.time = steps_;
+    e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+    e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
+    e.lane = static_cast<uint8_t>(lane);
+    // lock-bits: a = first bit of the written bytes, aux bits 8..11 = bytes written;
+    // other kinds: a = element index.
+    e.aux = static_cast<uint16_t>((r.id & 0xff) | (r.bits ? (std::min<uint32_t>(size, 8) << 8) : 0));
+    e.a = r.bits ? off * 8 : off / r.elem_bytes;
+    e.b = value;
+    tw_->event(e);
+  }
+}
+
+void KernelRun::trace_simple(const Warp& w, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
+  Event e;
+  e.time = steps_;
+  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.kind = static_cast<uint8_t>(kind);
+  e.lane = lane;
+  e.aux = aux;
+  e.a = a;
+  e.b = b;
+  tw_->event(e);
+}
+
+void KernelRun::trace_reports() {
+  while (reports_traced_ < result_.reports.size()) {
+    const Report& r = result_.reports[reports_traced_++];
+    nlohmann::json parties = nlohmann::json::array();
+    for (const Report::Party& p : r.parties)
+      parties.push_back({{"block", p.block}, {"warp", p.warp}, {"lane", p.lane}, {"file", p.where.file},
+                         {"line", p.where.line}, {"ptx_line", p.where.ptx_line}, {"access", p.access}});
+    if (r.parties.empty() && r.block >= 0 && r.thread >= 0)
+      parties.push_back({{"block", r.block}, {"warp", r.thread / 32}, {"lane", r.thread % 32}, {"file", r.where.file},
+                         {"line", r.where.line}, {"ptx_line", r.where.ptx_line}, {"access", ""}});
+    nlohmann::json j = {
+        {"kind", report_kind_name(r.kind)},
+        {"severity", r.severity == Severity::Error ? "error" : r.severity == Severity::Warning ? "warning" : "info"},
+        {"title", r.title},
+        {"text", r.render()},
+        {"launch", launch_index_},
+        {"kernel", r.kernel},
+        {"block", r.block},
+        {"thread", r.thread},
+        {"file", r.where.file},
+        {"line", r.where.line},
+        {"ptx_line", r.where.ptx_line},
+        {"seed", r.seed},
+        {"replay", r.replay},
+        {"parties", parties},
+    };
+    const uint32_t id = tw_->report(j);
+    Event e;
+    e.time = steps_;
+    e.warp = r.block >= 0 ? static_cast<uint32_t>(r.block * warps_per_cta_ + (r.thread >= 0 ? r.thread / 32 : 0)) : 0;
+    e.kind = static_cast<uint8_t>(EventKind::Report);
+    e.lane = r.thread >= 0 ? static_cast<uint8_t>(r.thread % 32) : trace::kAllLanes;
+    e.aux = code_of(r.kind);
+    e.a = id;
+    e.b = r.where.line;
+    tw_->event(e);
+  }
+}
+
+void KernelRun::trace_end() {
+  trace_reports();
+  Event e{};
+  e.time = steps_;
+  e.kind = static_cast<uint8_t>(EventKind::KernelEnd);
+  e.lane = trace::kAllLanes;
+  e.a = launch_index_;
+  switch (result_.status) {
+    case LaunchStatus::Success: e.b = 0; break;
+    case LaunchStatus::Deadlock: e.b = 2; break;
+    case LaunchStatus::Hang: e.b = 3; break;
+    case LaunchStatus::BudgetExhausted: e.b = 4; break;
+    default: e.b = 1; break;
+  }
+  tw_->event(e);
+}
+
+}  // namespace synclab::sim
