@@ -95,7 +95,8 @@ Config Config::from_environment() {
     c.check_list = s;
     c.checks = !(s == "none" || s == "off" || s == "0");
     if (c.checks) {
-      if (std::string why = check_list_problem(s); !why.empty()) bad_env("SYNCLAB_CHECK", v, why.c_str());
+      if (!check_list_problem(s).empty())
+        bad_env("SYNCLAB_CHECK", v, "all, none, or a comma-separated list of race, sync, init, mem, leak");
     }
   }
   if (const char* v = std::getenv("SYNCLAB_TRACE"); v && *v) c.trace_path = v;

@@ -580,6 +580,13 @@ struct NameScope {
 // The .loc state: file numbers as written in .file (mapped to Module::files at the end).
 struct Loc {
   uint32_t file = 0, line = 0, col = 0, ufile = 0, uline = 0;
+  uint32_t node = 0;  // LocNode of this location (its inlining chain)
+};
+
+// One frame of an inlining chain: the location and the call site it was inlined at (parent, 0
+// for none). Node 0 is "no location".
+struct LocNode {
+  uint32_t file = 0, line = 0, parent = 0;
 };
 
 // An operand as parsed, before it is placed in dst/src.
@@ -707,6 +714,9 @@ class Parser {
   uint64_t frame_cursor_ = 0;  // next free byte of the param frame (callseq params)
   Loc loc_;
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> loc_user_;  // (f,l,c) -> user
+  std::unordered_map<uint64_t, uint32_t> loc_node_;   // (f,l,c) -> its latest LocNode
+  std::vector<LocNode> loc_nodes_{LocNode{}};
+  std::unordered_map<uint64_t, uint32_t> instr_node_;  // (function << 32 | PTX line) -> LocNode
 
   uint32_t unsupported_count_ = 0;
   Fail first_unsupported_{0, ""};
@@ -1177,6 +1187,7 @@ void Parser::parse_body(uint32_t fidx, const std::vector<std::pair<std::string_v
   fn_ = &m_.functions[fidx];
   loc_ = Loc{};
   loc_user_.clear();
+  loc_node_.clear();
   frame_cursor_ = fn_->param_bytes;
   scopes_.clear();
   scopes_.emplace_back();
@@ -1339,6 +1350,7 @@ void Parser::parse_loc() {
   n.col = static_cast<uint32_t>(c);
   n.ufile = n.file;
   n.uline = n.line;
+  uint32_t parent = 0;
   while (accept(',')) {
     const Token& k = peek();
     if (accept_word("function_name")) {
@@ -1351,6 +1363,12 @@ void Parser::parse_loc() {
       auto it = loc_user_.find(key);
       if (it != loc_user_.end()) { n.ufile = it->second.first; n.uline = it->second.second; }
       else { n.ufile = static_cast<uint32_t>(f2); n.uline = static_cast<uint32_t>(l2); }
+      if (auto pn = loc_node_.find(key); pn != loc_node_.end()) {
+        parent = pn->second;
+      } else {
+        loc_nodes_.push_back({static_cast<uint32_t>(f2), static_cast<uint32_t>(l2), 0});
+        parent = static_cast<uint32_t>(loc_nodes_.size() - 1);
+      }
     } else {
       fail(k, "unexpected " + show(k) + " in .loc");
     }
@@ -1358,9 +1376,14 @@ void Parser::parse_loc() {
   if (n.line == 0 && n.ufile == n.file && n.uline == 0) {
     n.ufile = loc_.ufile;
     n.uline = loc_.uline;
+    n.node = loc_.node;
+  } else {
+    loc_nodes_.push_back({n.file, n.line, parent});
+    n.node = static_cast<uint32_t>(loc_nodes_.size() - 1);
   }
   loc_ = n;
   loc_user_[uint64_t(n.file) << 48 | uint64_t(n.line) << 16 | n.col] = {n.ufile, n.uline};
+  loc_node_[uint64_t(n.file) << 48 | uint64_t(n.line) << 16 | n.col] = n.node;
 }
 
 bool Parser::lookup_reg(std::string_view name, uint32_t& reg) const {
@@ -1560,6 +1583,7 @@ void Parser::parse_instruction() {
   in.col = static_cast<uint16_t>(loc_.col);
   in.user_file = static_cast<uint16_t>(loc_.ufile);
   in.user_line = loc_.uline;
+  if (loc_.node) instr_node_[uint64_t(fidx_) << 32 | in.ptx_line] = loc_.node;
   if (d.flags & fCarryIn) in.carry_in = true;
 
   if (d.op == Op::Bar) {
@@ -1847,6 +1871,35 @@ void Parser::resolve_files() {
     auto it = index.find(f);
     return it == index.end() ? 0 : it->second;
   };
+  // The line a report shows: the innermost frame of the inlining chain that is in the user's
+  // own code (not a toolkit header such as the atomics or cooperative_groups), so a spin inside
+  // an inlined helper is reported at the helper's loop, not at the kernel's call. Without such
+  // a frame, the outermost one (the call from the kernel).
+  std::unordered_map<uint32_t, bool> system_file;
+  auto is_system = [&](uint32_t id) {
+    auto it = system_file.find(id);
+    if (it != system_file.end()) return it->second;
+    std::string path;
+    for (const auto& [fid, p] : file_dirs_)
+      if (fid == id) path = p;
+    const bool sys = path.rfind("/usr/include/", 0) == 0 || path.rfind("/usr/lib/", 0) == 0 ||
+                     (path.find("/include/") != std::string::npos && path.find("cuda") != std::string::npos);
+    system_file[id] = sys;
+    return sys;
+  };
+  for (uint32_t fi = 0; fi < m_.functions.size(); ++fi)
+    for (Instr& in : m_.functions[fi].code) {
+      auto it = instr_node_.find(uint64_t(fi) << 32 | in.ptx_line);
+      if (it == instr_node_.end()) continue;
+      for (uint32_t n = it->second; n; n = loc_nodes_[n].parent) {
+        const LocNode& ln = loc_nodes_[n];
+        if (ln.line && !is_system(ln.file)) {
+          in.user_file = static_cast<uint16_t>(ln.file);
+          in.user_line = ln.line;
+          break;
+        }
+      }
+    }
   for (Function& fn : m_.functions)
     for (Instr& in : fn.code) {
       in.file = map(in.file);

@@ -92,6 +92,27 @@ SIMCUDART_API int synclab_sim_set_device(const char* profile_name) {
   return 0;
 }
 
+SIMCUDART_API int synclab_sim_set_checks(const char* list) {
+  if (!list) return reject("set_checks(null): expected all, none, or a list such as \"race,sync\"");
+  const std::string s = list;
+  const bool off = s == "none" || s == "off" || s == "0";
+  if (!off) {
+    if (std::string why = sim::check_list_problem(s); !why.empty()) return reject("set_checks(\"" + s + "\"): " + why);
+  }
+  with_idle_device([&](sim::Config& c) {
+    c.checks = !off;
+    c.check_list = s;
+  });
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_set_trace(const char* path) {
+  const std::string p = path ? path : "";
+  with_idle_device([&](sim::Config& c) { c.trace_path = p; });
+  if (p.empty()) simulator().close_trace();
+  return 0;
+}
+
 SIMCUDART_API int synclab_sim_set_budget(uint64_t warp_steps) {
   if (warp_steps == 0) return reject("set_budget(0): the budget must be at least 1 warp-step");
   with_idle_device([&](sim::Config& c) { c.budget = warp_steps; });

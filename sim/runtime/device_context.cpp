@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
+#include <vector>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -36,12 +38,43 @@ bool mentions(const std::string& text, const char* word) {
 
 }  // namespace
 
+namespace {
+
+// SYNCLAB_CHECK=...,leak: at exit, the device and pinned allocations the program never freed.
+void leak_summary_at_exit() {
+  sim::Simulator& s = sim::Simulator::instance();
+  if (!s.config().check_enabled("leak")) return;
+  uint64_t bytes = 0;
+  std::vector<sim::Allocation> leaked;
+  for (const sim::Allocation& a : s.memory().live()) {
+    if (!a.owned) continue;
+    if (a.kind != sim::AllocKind::Device && a.kind != sim::AllocKind::HostPinned && a.kind != sim::AllocKind::HostMapped)
+      continue;
+    if (a.name.find("cooperative grid barrier") != std::string::npos) continue;
+    leaked.push_back(a);
+    bytes += a.size;
+  }
+  if (leaked.empty()) {
+    std::fprintf(stderr, "========= SyncLab LEAK SUMMARY: every allocation was freed\n");
+    return;
+  }
+  std::fprintf(stderr, "========= SyncLab WARNING (mem): %zu allocation%s (%llu bytes) never freed\n", leaked.size(),
+               leaked.size() == 1 ? "" : "s", static_cast<unsigned long long>(bytes));
+  for (const sim::Allocation& a : leaked)
+    std::fprintf(stderr, "=========     %s: %llu bytes at 0x%llx (%s)\n", a.name.c_str(),
+                 static_cast<unsigned long long>(a.size), static_cast<unsigned long long>(a.base),
+                 sim::alloc_kind_name(a.kind));
+}
+
+}  // namespace
+
 void ensure_device_started() {
   std::call_once(g_start_once, [] {
     // The simulator reads SYNCLAB_* here (and exits with a message on a bad value) before the
     // device thread exists. Creating it first also means it is destroyed after the device
     // thread's exit handler has stopped the thread.
     sim::Simulator::instance();
+    std::atexit(leak_summary_at_exit);  // after the simulator exists (a bad SYNCLAB_* exits first)
     refresh_profile();
     Registry::instance().load_all_registered();
   });

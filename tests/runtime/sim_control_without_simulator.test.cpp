@@ -15,6 +15,8 @@ TEST_CASE("without simcudart the control API is inert", "[sim_control]") {
   CHECK_NOTHROW(synclab::sim::set_scheduler("pct", 7, 3));
   CHECK_NOTHROW(synclab::sim::set_device("h100"));
   CHECK_NOTHROW(synclab::sim::set_budget(1000));
+  CHECK_NOTHROW(synclab::sim::set_checks("race"));
+  CHECK_NOTHROW(synclab::sim::set_trace("unused.trace"));
   CHECK(synclab::sim::report_count() == 0);
   CHECK(synclab::sim::report(0).empty());
   CHECK(synclab::sim::report_kind(0).empty());

@@ -38,6 +38,8 @@ SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_model(const char* model);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_device(const char* profile);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_budget(uint64_t warp_steps);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_checks(const char* list);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_trace(const char* path);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_report_count(void);
 // Copy up to cap-1 bytes and a NUL into buf (buf may be null when cap is 0); return the full
 // length. Out-of-range indexes give 0.
@@ -100,6 +102,18 @@ inline void set_device(const char* profile) {
 // Warp-steps a launch may take before the simulator gives up (the last-resort hang check).
 inline void set_budget(uint64_t warp_steps) {
   if (synclab_sim_set_budget) detail::check(synclab_sim_set_budget(warp_steps));
+}
+
+// Checkers for the next launches: "all", "none", or a list such as "race,sync" (see
+// docs/checkers.md). Throws std::invalid_argument for an unknown checker.
+inline void set_checks(const char* list) {
+  if (synclab_sim_set_checks) detail::check(synclab_sim_set_checks(list));
+}
+
+// Record the next launches into a trace file (docs/trace-format.md); "" stops recording and
+// closes the file. Launches keep going into the same file until the path changes.
+inline void set_trace(const char* path) {
+  if (synclab_sim_set_trace) detail::check(synclab_sim_set_trace(path));
 }
 
 // Reports (faults, deadlocks, hangs, races, ...) of the last finished launch; 0 on a GPU.
