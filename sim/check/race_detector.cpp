@@ -155,7 +155,7 @@ bool RaceDetector::known(RaceThread& t, uint32_t gid, uint32_t cta, const Access
   settle(t);
   if (t.vc) {
     if (t.vc->cta_phase(acta) > a.phase) return true;
-    if (t.vc->thr_clock(agid) >= a.clock) return true;
+    if (t.vc->thr_clock(sync_gid(agid)) >= a.clock) return true;
   }
   return false;
 }
@@ -201,7 +201,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
 bool RaceDetector::access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
                           uint32_t loc) {
   RaceCta& rc = *c.race;
-  RaceThread& t = rc.t[tid];
+  RaceThread& t = rc.t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const uint32_t gid = cta * tpc_ + tid;
   bool clean = true;
@@ -260,7 +260,7 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
   auto it = sync_.find(key);
   if (it == sync_.end() || !it->second.vc) return;
   const LocSync& L = it->second;
-  RaceThread& t = c.race->t[tid];
+  RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   if (L.cta != cta && (L.scope == Scope::Cta || s == Scope::Cta)) {
@@ -277,9 +277,9 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
 }
 
 void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw) {
-  RaceThread& t = c.race->t[tid];
+  RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
-  const uint32_t gid = cta * tpc_ + tid;
+  const uint32_t gid = cta * tpc_ + slot(tid);
   VCRef snap;
   Scope scope = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   if (releases(I.sem)) {
@@ -312,7 +312,7 @@ void RaceDetector::plain_write(uint64_t key) {
 }
 
 void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
-  RaceThread& t = c.race->t[tid];
+  RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = effective(I.scope);
   settle(t);
@@ -325,14 +325,14 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
       drain(t.vc, t.pend_remote);
     }
   }
-  t.fence_rel = snapshot(t, cta * tpc_ + tid, cta);
+  t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
   t.fence_scope = s;
   t.fenced = true;
 }
 
 void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial) {
   RaceCta& rc = *c.race;
-  RaceThread& t = rc.t[tid];
+  RaceThread& t = rc.t[slot(tid)];
   settle(t);
   auto& b = rc.bars[id & 15];
   if (!b.acc) b.acc = std::make_shared<VClock>();
@@ -342,7 +342,7 @@ void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partia
     b.acc->join(*t.vc);
   }
   const uint32_t cta = static_cast<uint32_t>(c.linear);
-  b.arrivers.push_back({cta * tpc_ + tid, t.phase, t.clock});
+  b.arrivers.push_back({cta * tpc_ + slot(tid), t.phase, t.clock});
   ++t.clock;
   b.partial |= partial;
 }
@@ -362,7 +362,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
   b.acc->prune(tpc_);
   VCRef shared = b.acc;
   for (uint32_t tid : waiters) {
-    RaceThread& t = rc.t[tid];
+    RaceThread& t = rc.t[slot(tid)];
     if (full) {
       t.vc = shared;
       t.phase = rc.phase;

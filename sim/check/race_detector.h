@@ -145,6 +145,13 @@ class RaceDetector {
 
  private:
   bool known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a);
+  // Under lockstep a warp is one thread of control: its lanes share one RaceThread (the first
+  // lane's slot), so a lane's release covers what its warp-mates did before it in the warp's
+  // single instruction stream, and an acquire by one lane orders the lanes that run after it.
+  uint32_t slot(uint32_t tid) const { return model_ == WarpModel::Lockstep ? tid & ~31u : tid; }
+  uint32_t sync_gid(uint32_t gid) const {
+    return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid;
+  }
   ShadowCell* global_cell(uint64_t addr);
   bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
              uint8_t mask, uint32_t loc, uint64_t addr, bool shared);

@@ -189,8 +189,10 @@ void KernelRun::flush_findings() {
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
     }
-    d += fmt::format("\nfound under {} scheduling with seed {} (warp model {})", sched_name(cfg_.sched), cfg_.seed,
-                     model_name(cfg_.model));
+    d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "
+                     "watch the interleaving, rerun with the settings below and SYNCLAB_TRACE=race.trace, then "
+                     "./synclab trace summary race.trace",
+                     steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
     r.details = d;
     auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
       Report::Party p;
