@@ -1,7 +1,7 @@
 // The trace options read from SYNCLAB_TRACE_* variables.
 #include <synclab/trace_writer.h>
 
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <cstdlib>
 

@@ -4,7 +4,7 @@
 #include <synclab/regions.h>
 #include <synclab/trace_writer.h>
 
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <functional>
 

@@ -8,7 +8,7 @@
 #include <synclab/trace_reader.h>
 #include <synclab/trace_writer.h>
 
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <algorithm>
 #include <map>

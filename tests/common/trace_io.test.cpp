@@ -4,7 +4,7 @@
 #include <synclab/trace_reader.h>
 #include <synclab/trace_writer.h>
 
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <cstring>
 #include <random>

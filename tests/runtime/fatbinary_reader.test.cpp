@@ -3,7 +3,7 @@
 // writes for the same source and architecture, for every compression nvcc offers; SASS-only and
 // undecodable containers are refused with a message that says how to rebuild; corrupt and
 // truncated containers are errors, never crashes.
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <cstdint>
 #include <cstring>

@@ -1,2 +1,2 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#define SYNCLAB_CATCH_MAIN
+#include <synclab/catch.h>

@@ -1,7 +1,7 @@
 // The -rdc PTX linker on small hand-written modules shaped like nvcc's output: one header, the
 // internal names that collide renamed (and only those), .weak copies dropped, .file / .loc /
 // inlined_at renumbered per module, duplicate .visible definitions refused.
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <regex>
 #include <string>

@@ -2,7 +2,7 @@
 // NVIDIA's cudart is linked instead): the weak entry points stay null, so the wrappers say
 // "not the simulator", the setters do nothing and there are no reports. This test binary links
 // neither cudart nor simcudart.
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include "synclab/sim_control.h"
 

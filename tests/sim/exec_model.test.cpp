@@ -1,6 +1,6 @@
 // The execution model: warp models, schedulers, barriers, warp synchronization, progress
 // reports, faults. Kernels are in kernels/exec_kernels.cu, compiled to PTX by the build.
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <cstring>
 #include <fstream>

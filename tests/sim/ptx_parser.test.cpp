@@ -2,7 +2,7 @@
 //
 // The expected values were read by hand off the committed nvcc output in tests/sim/ptx/ (see
 // regen.sh) and the CUDA sources in tests/sim/ptx/src/, or follow from the PTX ISA.
-#include <catch2/catch.hpp>
+#include <synclab/catch.h>
 
 #include <cstring>
 #include <fstream>
