@@ -106,6 +106,7 @@ void RaceDetector::start_cta(Cta& c) {
   rc.shared.assign((shared_bytes_ + 3) / 4, ShadowCell{});
   rc.shared_init.assign((shared_bytes_ + 63) / 64, 0);
   rc.phase = 0;
+  rc.split.clear();
   for (auto& b : rc.bars) b = RaceCta::Bar{};
 }
 
@@ -164,19 +165,24 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
                          uint8_t mask, uint32_t loc, uint64_t addr, bool shared) {
   if (!prev.gid1 || !(prev.mask & mask)) return true;
   if (!((prev.flags | flags) & kWrite)) return true;  // read/read
-  if ((prev.flags & kAtomic) && (flags & kAtomic)) return true;
   const uint32_t agid = prev.gid1 - 1;
+  // Atomics and strong accesses are atomic towards each other only within their scope:
+  // atomicAdd_block from two blocks on one word is two unsynchronized read-modify-writes.
+  const bool scope_clash = agid / tpc_ != cta && ((prev.flags | flags) & kCtaScope);
+  if ((prev.flags & kAtomic) && (flags & kAtomic) && !scope_clash) return true;
   if (agid == gid) return true;
   const bool same_warp = agid / tpc_ == cta && (agid % tpc_) / 32 == warp;
   if (same_warp && prev.loc == loc) return true;  // one instruction of one warp: lanes agree on the order
   constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;
   bool warp_level = same_warp && model_ == WarpModel::Its;
-  if ((prev.flags & kSync) && (flags & kSync)) {
+  if ((prev.flags & kSync) && (flags & kSync) && !scope_clash) {
     // Strong accesses synchronize rather than race. One exception: lanes of one warp passing
     // data through volatile shared memory with no fence and no __syncwarp at all, which is the
     // pre-Volta warp-synchronous idiom (the unrolled last warp of a reduction). Under ITS it
     // needs __syncwarp. Flags and locks between lanes (Peterson) use fences and stay silent.
-    if (!warp_level || !shared || t.fenced || (prev.flags & kAtomic) || (flags & kAtomic)) return true;
+    const bool both_volatile = (prev.flags & kVolatile) && (flags & kVolatile) &&
+                               !((prev.flags | flags) & (kAtomic | kStrong));
+    if (!warp_level || !shared || !both_volatile || t.fenced) return true;
   }
   if (known(t, gid, cta, prev)) return true;
   const uint32_t a = std::min(prev.loc, loc), b = std::max(prev.loc, loc);
@@ -223,23 +229,71 @@ bool RaceDetector::access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint
     cur.loc = loc;
     cur.mask = mask;
     cur.flags = flags;
-    const bool writes = flags & (kWrite | kAtomic);
-    clean &= check(t, gid, cta, warp, cell->w, flags, mask, loc, addr, shared);
-    if (writes) {
-      clean &= check(t, gid, cta, warp, cell->r1, flags | kWrite, mask, loc, addr, shared);
-      clean &= check(t, gid, cta, warp, cell->r2, flags | kWrite, mask, loc, addr, shared);
-      if (cell->w.gid1 == cur.gid1 || !(cell->w.mask & ~mask)) {
-        if (cell->w.gid1 == cur.gid1) cur.mask |= cell->w.mask;
-      }
-      cell->w = cur;
-      cell->r1 = cell->r2 = Access{};
-    } else if (cell->r1.gid1 == cur.gid1) {
-      cur.mask |= cell->r1.mask;
-      cell->r1 = cur;
-    } else {
-      cell->r2 = cell->r1;
-      cell->r1 = cur;
+    // A granule whose bytes have different histories is kept byte by byte (a char array
+    // written by several threads): split it the first time an access covers only part of
+    // what an earlier access of another epoch covered.
+    auto& split = shared ? rc.split : split_;
+    const uint64_t key = g;
+    if (cell->w.flags & kSplit) {
+      auto& bytes = split[key];
+      for (int b = 0; b < 4; ++b)
+        if (mask >> b & 1) {
+          Access one = cur;
+          one.mask = 1u << b;
+          clean &= update(bytes[b], one, t, gid, cta, warp, addr, shared);
+        }
+      continue;
     }
+    auto differs = [&](const Access& a) { return a.gid1 && a.mask != mask && !same_epoch(a, cur); };
+    if (mask != 0xF && (differs(cell->w) || differs(cell->r1) || differs(cell->r2))) {
+      auto& bytes = split[key];
+      for (int b = 0; b < 4; ++b) {
+        ShadowCell one{};
+        auto keep = [&](const Access& a, Access* out) {
+          if (a.gid1 && (a.mask >> b & 1)) {
+            *out = a;
+            out->mask = 1u << b;
+          }
+        };
+        keep(cell->w, &one.w);
+        keep(cell->r1, &one.r1);
+        keep(cell->r2, &one.r2);
+        bytes[b] = one;
+      }
+      *cell = ShadowCell{};
+      cell->w.flags = kSplit;
+      for (int b = 0; b < 4; ++b)
+        if (mask >> b & 1) {
+          Access one = cur;
+          one.mask = 1u << b;
+          clean &= update(bytes[b], one, t, gid, cta, warp, addr, shared);
+        }
+      continue;
+    }
+    clean &= update(*cell, cur, t, gid, cta, warp, addr, shared);
+  }
+  return clean;
+}
+
+bool RaceDetector::update(ShadowCell& cell, Access cur, RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp,
+                          uint64_t addr, bool shared) {
+  bool clean = true;
+  const uint8_t flags = cur.flags, mask = cur.mask;
+  const uint32_t loc = cur.loc;
+  const bool writes = flags & (kWrite | kAtomic);
+  clean &= check(t, gid, cta, warp, cell.w, flags, mask, loc, addr, shared);
+  if (writes) {
+    clean &= check(t, gid, cta, warp, cell.r1, flags | kWrite, mask, loc, addr, shared);
+    clean &= check(t, gid, cta, warp, cell.r2, flags | kWrite, mask, loc, addr, shared);
+    if (same_epoch(cell.w, cur)) cur.mask |= cell.w.mask;  // one epoch: the bytes share its history
+    cell.w = cur;
+    cell.r1 = cell.r2 = Access{};
+  } else if (cell.r1.gid1 == cur.gid1) {
+    if (same_epoch(cell.r1, cur)) cur.mask |= cell.r1.mask;
+    cell.r1 = cur;
+  } else {
+    cell.r2 = cell.r1;
+    cell.r1 = cur;
   }
   return clean;
 }
@@ -258,22 +312,32 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
 void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I) {
   if (sync_.empty()) return;
   auto it = sync_.find(key);
-  if (it == sync_.end() || !it->second.vc) return;
+  if (it == sync_.end() || it->second.empty()) return;
   const LocSync& L = it->second;
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
-  if (L.cta != cta && (L.scope == Scope::Cta || s == Scope::Cta)) {
-    t.scope_miss = L.scope == Scope::Cta ? L.instr : &I;
-    t.scope_miss_cta = L.cta;
-    return;
+  auto receive = [&](const VCRef& v, uint64_t lineage, bool local) {
+    if (acquires(I.sem)) take(t.acq, v, key, lineage);
+    else take(local ? t.pend_local : t.pend_remote, v, key, lineage);
+  };
+  for (const auto& n : L.narrow) {
+    if (n.cta == cta) {
+      receive(n.vc, n.lineage, true);
+    } else {  // a block-scope release by another block: no edge, but remember it for the report
+      t.scope_miss = L.narrow_instr;
+      t.scope_miss_cta = n.cta;
+    }
   }
-  if (acquires(I.sem)) {
-    take(t.acq, L.vc, key, L.lineage);
-    return;
+  if (L.wide) {
+    if (s != Scope::Cta || L.wide_cta == cta) {
+      receive(L.wide, L.lineage, L.wide_cta == cta);
+      if (L.wide_cta != cta) t.pend_remote_cta = L.wide_cta;
+    } else {  // a block-scope acquire of another block's release
+      t.scope_miss = &I;
+      t.scope_miss_cta = L.wide_cta;
+    }
   }
-  take(L.cta == cta ? t.pend_local : t.pend_remote, L.vc, key, L.lineage);
-  if (L.cta != cta) t.scope_miss_cta = L.cta;
 }
 
 void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw) {
@@ -293,18 +357,32 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     return;
   }
   LocSync& L = sync_[key];
-  if (!rmw || !L.vc) L.lineage = next_lineage_++;
-  if (rmw && L.vc) {
-    auto v = std::make_shared<VClock>(*L.vc);
+  if (!rmw) L = LocSync{};
+  if (scope == Scope::Cta) {
+    L.narrow_instr = &I;
+    for (auto& n : L.narrow)
+      if (n.cta == cta) {
+        auto j = std::make_shared<VClock>(*n.vc);
+        j->join(*snap);
+        j->prune(tpc_);
+        n.vc = std::move(j);
+        return;
+      }
+    L.narrow.push_back({cta, snap, next_lineage_++});
+    return;
+  }
+  if (L.wide) {
+    auto v = std::make_shared<VClock>(*L.wide);
     v->join(*snap);
     v->prune(tpc_);
-    L.vc = std::move(v);
+    L.wide = std::move(v);
+    if (L.wide_cta != cta) L.wide_cta = kManyCtas;
   } else {
-    L.vc = snap;
+    L.wide = snap;
+    L.wide_cta = cta;
+    L.lineage = next_lineage_++;
   }
-  L.scope = scope;
-  L.cta = cta;
-  L.instr = &I;
+  L.wide_instr = &I;
 }
 
 void RaceDetector::plain_write(uint64_t key) {
@@ -320,6 +398,7 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
   if (!t.pend_remote.empty()) {
     if (s == Scope::Cta) {
       t.scope_miss = &I;
+      t.scope_miss_cta = t.pend_remote_cta;
       t.pend_remote = RaceThread::Lazy{};
     } else {
       drain(t.vc, t.pend_remote);
@@ -336,10 +415,9 @@ void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partia
   settle(t);
   auto& b = rc.bars[id & 15];
   if (!b.acc) b.acc = std::make_shared<VClock>();
-  if (t.vc && !b.arrivers.empty() && rc.t[b.arrivers.back().gid % tpc_].vc == t.vc) {
-    // Same knowledge as the previous arrival (the usual case after an earlier barrier).
-  } else if (t.vc) {
+  if (t.vc && t.vc != b.last_joined) {  // arrivals usually share their knowledge: join it once
     b.acc->join(*t.vc);
+    b.last_joined = t.vc;
   }
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   b.arrivers.push_back({cta * tpc_ + slot(tid), t.phase, t.clock});

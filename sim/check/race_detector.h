@@ -18,6 +18,7 @@
 // its, lanes of one warp need __syncwarp, and such races are reported as warnings.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -88,6 +89,7 @@ struct RaceThread {
     bool empty() const { return !ref && !merged; }
   };
   Lazy acq, pend_local, pend_remote;
+  uint32_t pend_remote_cta = 0;  // a block whose release waits in pend_remote (for reports)
   // The last synchronization that did not count because of its scope, for the report.
   const ptx::Instr* scope_miss = nullptr;
   uint32_t scope_miss_cta = 0;
@@ -97,12 +99,14 @@ struct RaceCta {
   std::vector<RaceThread> t;
   std::vector<ShadowCell> shared;
   std::vector<uint64_t> shared_init;  // bit per shared byte: written in this block
+  std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
   uint32_t phase = 0;
   struct Bar {
     std::shared_ptr<VClock> acc;
     std::vector<VClock::ThrEntry> arrivers;
     bool partial = false;
     uint32_t pc = ~0u, func = ~0u;  // the first arrival's instruction (divergence check)
+    VCRef last_joined;              // the knowledge last joined into acc
   } bars[16];
 };
 
@@ -122,6 +126,8 @@ struct RaceFinding {
 class RaceDetector {
  public:
   static constexpr uint8_t kWrite = 1, kAtomic = 2, kStrong = 4, kVolatile = 8;
+  static constexpr uint8_t kCtaScope = 16;  // an atomic or strong access with .cta scope
+  static constexpr uint8_t kSplit = 128;    // ShadowCell::w only: the granule is kept per byte
 
   RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes);
 
@@ -153,6 +159,11 @@ class RaceDetector {
     return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid;
   }
   ShadowCell* global_cell(uint64_t addr);
+  static bool same_epoch(const Access& a, const Access& b) {
+    return a.gid1 == b.gid1 && a.clock == b.clock && a.phase == b.phase;
+  }
+  bool update(ShadowCell& cell, Access cur, RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, uint64_t addr,
+              bool shared);
   bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
              uint8_t mask, uint32_t loc, uint64_t addr, bool shared);
   VCRef snapshot(RaceThread& t, uint32_t gid, uint32_t cta);
@@ -165,14 +176,27 @@ class RaceDetector {
   size_t shared_bytes_;
   static constexpr int kPageShift = 14;  // 16 KiB of memory per shadow page
   std::unordered_map<uint64_t, std::unique_ptr<ShadowCell[]>> pages_;
+  std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split_;  // global granules kept per byte
   uint64_t last_page_ = ~0ull;
   ShadowCell* last_cells_ = nullptr;
+  // What the writes to one address have released: `wide` at device or system scope (any
+  // thread may acquire it), `narrow` at block scope, per releasing block (only that block's
+  // threads may). A read-modify-write joins into the state (a release sequence); a store
+  // replaces it.
+  static constexpr uint32_t kManyCtas = ~0u;
   struct LocSync {
-    VCRef vc;
-    ptx::Scope scope = ptx::Scope::None;
-    uint32_t cta = 0;
-    const ptx::Instr* instr = nullptr;
-    uint64_t lineage = 0;  // changes whenever vc is replaced rather than grown
+    VCRef wide;
+    uint32_t wide_cta = 0;  // the block that released `wide`, or kManyCtas
+    uint64_t lineage = 0;   // changes whenever `wide` is replaced rather than grown
+    const ptx::Instr* wide_instr = nullptr;
+    struct Narrow {
+      uint32_t cta;
+      VCRef vc;
+      uint64_t lineage;
+    };
+    std::vector<Narrow> narrow;
+    const ptx::Instr* narrow_instr = nullptr;
+    bool empty() const { return !wide && narrow.empty(); }
   };
   uint64_t next_lineage_ = 1;
   std::unordered_map<uint64_t, LocSync> sync_;  // release state per synchronization address

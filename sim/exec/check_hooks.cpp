@@ -57,15 +57,15 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   if (check_init_) {
     if (shared) {
       auto& bits = c.race->shared_init;
-      if (write || atomic) {
-        for (uint64_t b = off; b < off + size; ++b)
-          if (b / 64 < bits.size()) bits[b / 64] |= 1ull << (b % 64);
-      }
-      if (!write) {
+      if (!write || atomic) {  // an atomic reads the old value
         bool init = true;
         for (uint64_t b = off; b < off + size; ++b)
           if (b / 64 < bits.size() && !(bits[b / 64] >> (b % 64) & 1)) init = false;
         if (!init) init_report(w, lane, I, generic, size, true);
+      }
+      if (write || atomic) {
+        for (uint64_t b = off; b < off + size; ++b)
+          if (b / 64 < bits.size()) bits[b / 64] |= 1ull << (b % 64);
       }
     } else if (w.cache_kind == AllocKind::Device) {
       if (!write || atomic) {
@@ -77,6 +77,8 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   if (!check_race_) return;
   uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I);
   if (write) flags |= RaceDetector::kWrite;
+  if ((flags & (RaceDetector::kAtomic | RaceDetector::kStrong)) && I.scope == ptx::Scope::Cta)
+    flags |= RaceDetector::kCtaScope;
   if (!race_->access(c, tid, w.index, shared, off, size, flags, cur_loc_)) flush_findings();
   // Memory-order effects. Shared addresses are per block.
   const uint64_t key = shared ? kSharedWindow + (c.linear << 32) + off : off;
@@ -159,12 +161,19 @@ void KernelRun::flush_findings() {
     const uint32_t func = f.cur_loc >> 20, pc = f.cur_loc & 0xfffff;
     if (func < M_.functions.size() && pc < M_.functions[func].code.size()) r.where = where(M_.functions[func].code[pc]);
     const uint32_t pgid = f.prev.gid1 - 1;
-    const char* what = (f.prev.flags & RaceDetector::kAtomic) || (f.cur_flags & RaceDetector::kAtomic)
+    const bool both_atomic = (f.prev.flags & RaceDetector::kAtomic) && (f.cur_flags & RaceDetector::kAtomic);
+    const char* what = both_atomic ? "atomic-atomic"
+                       : (f.prev.flags & RaceDetector::kAtomic) || (f.cur_flags & RaceDetector::kAtomic)
                            ? "atomic and plain access"
                            : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
                                  ? "write-write"
                                  : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
-    const bool insufficient_scope = f.scope_miss != nullptr && !warning;
+    // "Insufficient scope" only when the failed synchronization was with the other access's
+    // block and the two accesses are in different blocks.
+    const bool cross_block = pgid / threads_per_cta_ != block;
+    const bool insufficient_scope =
+        !warning && cross_block &&
+        (both_atomic || (f.scope_miss != nullptr && f.scope_miss_cta == pgid / threads_per_cta_));
     r.title = fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                           warning ? std::string("warp-level ") + what : std::string(what),
                           f.shared ? "shared" : "global");
@@ -172,11 +181,16 @@ void KernelRun::flush_findings() {
     d += fmt::format("address: {}\n", describe_address(f.addr, f.shared, block));
     d += fmt::format("this access:  {}\n", describe_access(f.cur_gid, f.cur_loc, f.cur_flags));
     d += fmt::format("races with:   {}\n", describe_access(pgid, f.prev.loc, f.prev.flags));
-    if (warning) {
+    if (both_atomic) {
+      d += fmt::format("both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
+                       "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
+                       "scope, and the two are in blocks {} and {}; use the device-scope form",
+                       pgid / threads_per_cta_, block);
+    } else if (warning) {
       d += "the two lanes are in the same warp: they only race under independent thread scheduling (Volta "
            "and later), where lanes of a warp need __syncwarp() (or a .sync intrinsic) between the accesses;\n"
            "under the lockstep model (pre-Volta) this code was ordered by the warp's single program counter";
-    } else if (insufficient_scope) {
+    } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);
       d += fmt::format("the threads did synchronize, at {}:{} ({}), but with block scope (.cta: atomicCAS_block, "
@@ -239,7 +253,8 @@ void KernelRun::sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev
                             const std::string& details) {
   if (!check_sync_) return;
   const uint32_t loc = static_cast<uint32_t>(&I - M_.functions[w.lanes[lane].func].code.data());
-  if (!sync_seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(title.size())}).second) return;
+  if (!sync_seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(std::hash<std::string>()(title))}).second)
+    return;
   ++sync_reports_;
   Report r;
   r.kind = ReportKind::Sync;

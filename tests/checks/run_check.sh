@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# run_check.sh: runs one program of tests/checks on the simulator and checks what the checkers
+# said about it. Builds nothing.
+#
+#   run_check.sh --runner SYNCLAB_RUN --source FILE.cu MODE [options] -- PROGRAM [ARGS...]
+#
+# Modes
+#   --expect KIND   the run must print at least one report "========= SyncLab SEV (KIND): ..."
+#                   and every report it prints must be of that kind (and --severity, when
+#                   given). Unless --any-line, every report must also name a line of the source
+#                   that ends with the marker `// EXPECT(KIND)`: the "at FILE:LINE" line or, for
+#                   race and sync reports (which name two places), any FILE:LINE in the report;
+#                   and every marked line must be named by some report (see --some-marks).
+#   --clean         no "========= SyncLab" line at all, exit status 0 and a line "PASS NAME".
+#   --silent        no "========= SyncLab" line at all and exit status 0 (the program's own
+#                   result is not judged: a racy program run where its race cannot be seen).
+#
+# Options
+#   --runner PATH       synclab-run (required)
+#   --source FILE       the program's CUDA source (required)
+#   --name NAME         the name on the PASS line (default: the source's base name without .cu)
+#   --model M           its | lockstep
+#   --sched S           rr | random | pct
+#   --seeds A-B         run every seed from A to B; --expect: every seed must satisfy it (the
+#                       race is there whatever the schedule); --clean/--silent: every seed clean
+#   --pct-depth D       synclab-run --pct-depth
+#   --env VAR=VALUE     an environment variable for the program (repeatable)
+#   --severity S        --expect: the reports must have severity S (ERROR or WARNING)
+#   --title REGEX       --expect: at least one report's title must match REGEX (grep -E)
+#   --details REGEX     --expect: some line of the reports (stderr) must match REGEX (grep -E);
+#                       repeatable: every REGEX must match
+#   --any-line          --expect: do not check the source lines
+#   --some-marks        --expect: reports must name marked lines, but not every marked line
+#   --run-timeout SEC   kill a run after SEC seconds (default 120) and count it as failed
+# Exit status 0 when the expectation holds, 1 when it does not, 2 for a usage error.
+set -u
+
+runner="" source="" mode="" kind="" name="" model="" sched="" seeds="" pct_depth=""
+severity="" title_re="" any_line=0 some_marks=0 run_timeout=120
+envs=() details_res=()
+die() { echo "run_check.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runner) runner=$2; shift 2 ;;
+    --source) source=$2; shift 2 ;;
+    --name) name=$2; shift 2 ;;
+    --expect) mode=expect; kind=$2; shift 2 ;;
+    --clean) mode=clean; shift ;;
+    --silent) mode=silent; shift ;;
+    --model) model=$2; shift 2 ;;
+    --sched) sched=$2; shift 2 ;;
+    --seeds) seeds=$2; shift 2 ;;
+    --pct-depth) pct_depth=$2; shift 2 ;;
+    --env) envs+=("$2"); shift 2 ;;
+    --severity) severity=$2; shift 2 ;;
+    --title) title_re=$2; shift 2 ;;
+    --details) details_res+=("$2"); shift 2 ;;
+    --any-line) any_line=1; shift ;;
+    --some-marks) some_marks=1; shift ;;
+    --run-timeout) run_timeout=$2; shift 2 ;;
+    --) shift; break ;;
+    *) die "unknown option '$1'" ;;
+  esac
+done
+[ $# -ge 1 ] || die "no program given (... -- PROGRAM [ARGS])"
+program=$1; shift
+[ -n "$mode" ] || die "give --expect KIND, --clean or --silent"
+[ -n "$runner" ] && [ -x "$runner" ] || { echo "FAILED: runner '$runner' is missing (did it build?)"; exit 1; }
+[ -n "$source" ] && [ -f "$source" ] || { echo "FAILED: source '$source' is missing"; exit 1; }
+[ -x "$program" ] || { echo "FAILED: program '$program' is missing (did it build?)"; exit 1; }
+src_base=$(basename "$source")
+[ -n "$name" ] || name=${src_base%.cu}
+
+# The marked lines of the expected kind: "LINE" per line.
+marks=""
+if [ "$mode" = expect ] && [ $any_line -eq 0 ]; then
+  marks=$(grep -nE "//[[:space:]]*EXPECT\(${kind}\)[[:space:]]*\$" "$source" | cut -d: -f1)
+  [ -n "$marks" ] || { echo "FAILED: $src_base has no line marked // EXPECT($kind)"; exit 1; }
+fi
+
+if [ -n "$seeds" ]; then
+  [[ "$seeds" =~ ^([0-9]+)-([0-9]+)$ ]] || die "--seeds wants A-B"
+  seed_list=$(seq "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}")
+else
+  seed_list=none
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run_once() {
+  cmd=("$runner")
+  [ -n "$model" ] && cmd+=(--model "$model")
+  [ -n "$sched" ] && cmd+=(--sched "$sched")
+  [ "$1" != none ] && cmd+=(--seed "$1")
+  [ -n "$pct_depth" ] && cmd+=(--pct-depth "$pct_depth")
+  cmd+=(-- "$program")
+  cmd_text="${envs[*]:+${envs[*]} }${cmd[*]}"
+  env ${envs[@]+"${envs[@]}"} timeout -k 5 "$run_timeout" "${cmd[@]}" >"$tmp/out" 2>"$tmp/err"
+  status=$?
+}
+
+# One line per report: SEVERITY KIND AT_LINE LINES(comma separated, "-" for none) TITLE...
+# AT_LINE is the line of the "at" line in $src_base (0: another file or none); LINES are all
+# lines of $src_base the report names.
+list_reports() {
+  cat "$tmp/out" "$tmp/err" | awk -v base="$src_base" '
+    function lines_in(text,    n, w, i, word, file, out) {
+      out = ""
+      n = split(text, w, /[ \t,;()]+/)
+      for (i = 1; i <= n; i++) {
+        word = w[i]
+        sub(/[.:]+$/, "", word)
+        if (match(word, /:[0-9]+$/) == 0) continue
+        file = substr(word, 1, RSTART - 1)
+        if (file == base || substr(file, length(file) - length(base)) == "/" base)
+          out = out (out == "" ? "" : ",") substr(word, RSTART + 1)
+      }
+      return out
+    }
+    function flush() {
+      if (have) print sev, kind, (at == "" ? 0 : at), (all == "" ? "-" : all), title
+      have = 0
+    }
+    /^========= SyncLab SUMMARY:/ { flush(); next }
+    /^========= SyncLab [A-Z]+ \([a-z]+\):/ {
+      flush()
+      have = 1; at = ""; all = ""
+      sev = $3; kind = $4; gsub(/[():]/, "", kind)
+      title = $0; sub(/^========= SyncLab [A-Z]+ \([a-z]+\): */, "", title)
+      next
+    }
+    have && /^=========     / {
+      l = lines_in($0)
+      if (l != "") {
+        if (at == "" && $0 ~ /^=========     at /) { split(l, first, ","); at = first[1] }
+        all = all (all == "" ? "" : ",") l
+      }
+      next
+    }
+    have { flush() }
+    END { flush() }'
+}
+
+show_run() {
+  echo "\$ $cmd_text"
+  echo "--- stdout"; cat "$tmp/out"
+  echo "--- stderr"; cat "$tmp/err"
+  echo "--- exit status $status"
+}
+
+is_marked() {  # is_marked LINE
+  local m
+  for m in $marks; do [ "$m" = "$1" ] && return 0; done
+  return 1
+}
+
+# Sets `why` and returns 1 when the last run does not satisfy the mode.
+judge() {
+  why=""
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then why="killed after $run_timeout s"; return 1; fi
+  if [ "$mode" != expect ]; then
+    if grep -q '^========= SyncLab' "$tmp/out" "$tmp/err"; then why="a SyncLab report where none is expected"; return 1; fi
+    if [ $status -ne 0 ]; then why="exit status $status (expected 0)"; return 1; fi
+    if [ "$mode" = clean ] && ! grep -qxF "PASS $name" "$tmp/out"; then why="no line 'PASS $name'"; return 1; fi
+    return 0
+  fi
+  [ $status -lt 128 ] || { why="the program died with exit status $status"; return 1; }
+  local reports n=0 sev k at lines title line ok named="" m
+  reports=$(list_reports)
+  [ -n "$reports" ] || { why="no SyncLab report"; return 1; }
+  while read -r sev k at lines title; do
+    n=$((n + 1))
+    [ "$k" = "$kind" ] || { why="a ($k) report where only ($kind) is expected: $title"; return 1; }
+    [ -z "$severity" ] || [ "$sev" = "$severity" ] || { why="a report of severity $sev where $severity is expected: $title"; return 1; }
+    if [ $any_line -eq 0 ]; then
+      ok=0
+      if [ "$k" = race ] || [ "$k" = sync ]; then
+        for line in ${lines//,/ }; do is_marked "$line" && { ok=1; named="$named $line"; }; done
+      else
+        is_marked "$at" && { ok=1; named="$named $at"; }
+      fi
+      [ $ok -eq 1 ] || { why="a ($k) report naming no marked line of $src_base (at line $at; lines named: $lines): $title"; return 1; }
+    fi
+  done <<<"$reports"
+  if [ $any_line -eq 0 ] && [ $some_marks -eq 0 ]; then
+    for m in $marks; do
+      [[ " $named " == *" $m "* ]] || { why="no report names the marked line $src_base:$m"; return 1; }
+    done
+  fi
+  if [ -n "$title_re" ] && ! echo "$reports" | cut -d' ' -f5- | grep -qE -- "$title_re"; then
+    why="no report title matches /$title_re/"; return 1
+  fi
+  local re
+  for re in ${details_res[@]+"${details_res[@]}"}; do
+    grep -qE -- "$re" "$tmp/err" || { why="no report line matches /$re/"; return 1; }
+  done
+  why="$n report(s), all ($kind)${severity:+ $severity} at marked lines"
+  return 0
+}
+
+for s in $seed_list; do
+  run_once "$s" "$@"
+  label=$([ "$s" = none ] && echo "run" || echo "seed $s")
+  if ! judge; then
+    show_run
+    echo "reports found (severity, kind, at line, lines of $src_base named, title):"
+    list_reports | sed 's/^/    /'
+    echo "FAILED ($label): $why"
+    exit 1
+  fi
+  echo "$label: ok ($mode${kind:+ $kind}): ${why:-clean}"
+done
+[ "$seed_list" = none ] && show_run
+echo "OK"
+exit 0

@@ -1,0 +1,1207 @@
+// The visualizer's trace model (see model.h): indexing, replay with copy-on-write checkpoints,
+// lane states, navigation marks and timeline queries.
+#include "viz/core/model.h"
+
+#include "viz/core/replay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace synclab::viz {
+
+namespace {
+
+constexpr uint8_t K(EventKind k) { return static_cast<uint8_t>(k); }
+
+// Set bits of a 32-bit mask (without relying on the POPCNT instruction).
+inline uint32_t popcount32(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+// ---- defensive JSON access (a readable file may still hold fields of the wrong type) ----------
+
+std::string jstr(const nlohmann::json& j, const char* key, const std::string& dflt = "") {
+  if (!j.is_object()) return dflt;
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : dflt;
+}
+
+bool ju64(const nlohmann::json& j, const char* key, uint64_t* out) {
+  if (!j.is_object()) return false;
+  auto it = j.find(key);
+  if (it == j.end()) return false;
+  if (it->is_number_unsigned()) {
+    *out = it->get<uint64_t>();
+    return true;
+  }
+  if (it->is_number_integer()) {
+    int64_t v = it->get<int64_t>();
+    if (v < 0) return false;
+    *out = uint64_t(v);
+    return true;
+  }
+  return false;
+}
+
+int64_t ji64(const nlohmann::json& j, const char* key, int64_t dflt) {
+  if (!j.is_object()) return dflt;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return dflt;
+  return it->get<int64_t>();
+}
+
+std::vector<uint32_t> ju32_array(const nlohmann::json& j) {
+  std::vector<uint32_t> v;
+  if (!j.is_array()) return v;
+  v.reserve(j.size());
+  for (const auto& x : j) {
+    if (x.is_number_unsigned()) v.push_back(uint32_t(std::min<uint64_t>(x.get<uint64_t>(), 0xffffffffu)));
+    else if (x.is_number_integer() && x.get<int64_t>() >= 0) v.push_back(uint32_t(std::min<int64_t>(x.get<int64_t>(), 0xffffffff)));
+    else v.push_back(0);
+  }
+  return v;
+}
+
+// Visits events [begin, end) chunk by chunk.
+template <class F>
+void for_each_event(const trace::Trace& t, size_t begin, size_t end, F&& f) {
+  if (begin >= end || t.event_count() == 0) return;
+  end = std::min(end, t.event_count());
+  const auto& chunks = t.chunks();
+  for (size_t c = t.chunk_of(begin); c < chunks.size() && chunks[c].first < end; ++c) {
+    const trace::EventChunk& ch = chunks[c];
+    size_t lo = std::max(begin, ch.first) - ch.first;
+    size_t hi = std::min(end, ch.first + ch.count) - ch.first;
+    for (size_t k = lo; k < hi; ++k) f(ch.events[k], ch.first + k);
+  }
+}
+
+constexpr uint64_t kMaxWarpsGuess = 1u << 22;  // more warps than this are not believed
+constexpr uint64_t kMaxRegionCells = 1ull << 26;  // larger regions are not tracked
+
+}  // namespace
+
+// ---- names ---------------------------------------------------------------------------------------
+
+const char* launch_status_name(LaunchStatus s) {
+  switch (s) {
+    case LaunchStatus::Ok: return "ok";
+    case LaunchStatus::Fault: return "fault";
+    case LaunchStatus::Deadlock: return "deadlock";
+    case LaunchStatus::Hang: return "hang";
+    case LaunchStatus::Budget: return "budget exhausted";
+    case LaunchStatus::Unknown: return "unknown";
+    case LaunchStatus::Running: return "no end (cut short)";
+  }
+  return "unknown";
+}
+
+const char* lane_state_name(LaneState s) {
+  switch (s) {
+    case LaneState::Inactive: return "inactive";
+    case LaneState::Active: return "active";
+    case LaneState::MaskedOff: return "masked off";
+    case LaneState::AtBarrier: return "at barrier";
+    case LaneState::Spinning: return "spinning";
+    case LaneState::InCritical: return "in critical section";
+    case LaneState::Exited: return "exited";
+  }
+  return "unknown";
+}
+
+const char* mark_name(Mark m) {
+  switch (m) {
+    case Mark::Report: return "report";
+    case Mark::Acquire: return "acquire";
+    case Mark::Release: return "release";
+    case Mark::BarrierArrive: return "barrier arrive";
+    case Mark::BarrierRelease: return "barrier release";
+    case Mark::SpinStart: return "spin start";
+    case Mark::LaneExit: return "lane exit";
+    case Mark::WarpStep: return "warp step";
+    case Mark::RegionUpdate: return "region update";
+  }
+  return "unknown";
+}
+
+// ---- the model's data ----------------------------------------------------------------------------
+
+// A vector whose resize() leaves new elements uninitialized (they are all written right after).
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using RawVec = std::vector<T, UninitAllocator<T>>;
+
+using detail::Checkpoint;
+using detail::LaunchCtx;
+using detail::ReplayState;
+
+struct LaunchData {
+  LaunchCtx ctx;
+  // per-warp WarpSteps (CSR): steps of warp w are [step_off[w], step_off[w + 1])
+  std::vector<uint32_t> step_off;
+  RawVec<uint64_t> step_time;
+  RawVec<uint32_t> step_cursor;
+  RawVec<uint32_t> step_lanes;  // inclusive prefix sums of active-lane counts (mod 2^32)
+  // navigation marks (cursors, sorted), indexed by Mark
+  std::vector<uint32_t> marks[9];
+  // spans, sorted by (warp, first); spans of warp w are [span_off[w], span_off[w + 1])
+  std::vector<Span> spans;
+  std::vector<uint32_t> span_off;
+  std::vector<uint32_t> span_max_last;  // prefix max of `last` within the warp's spans
+  std::vector<uint64_t> span_max_end;   // prefix max of `end` within the warp's spans
+  std::vector<Checkpoint> checkpoints;
+  std::vector<uint32_t> reports;        // indices into Model reports
+  std::vector<uint32_t> active_warps;
+  uint64_t first_interesting = 0;
+  size_t checkpoint_bytes = 0;
+};
+
+struct Model::Impl {
+  std::unique_ptr<trace::Trace> trace;
+  HeaderInfo header;
+  std::string warning;
+  std::vector<LaunchInfo> launches;
+  std::vector<RegionInfo> regions;
+  std::vector<ReportInfo> reports;
+  std::vector<SourceModule> modules;
+  std::vector<LaunchData> data;
+  std::shared_ptr<detail::Zero> zero;
+  mutable std::mutex source_mu;
+  mutable std::map<std::string, std::unique_ptr<std::vector<std::string>>> sources;
+
+  const Event& ev(const LaunchInfo& L, uint64_t cursor) const { return trace->event(L.first_event + cursor); }
+};
+
+namespace {
+
+const Event kNoEvent{};
+const std::string kEmpty;
+const std::vector<uint32_t> kNoIndices;
+const std::vector<Span> kNoSpans;
+
+HeaderInfo parse_header(const trace::Trace& t) {
+  HeaderInfo h;
+  const nlohmann::json& j = t.header;
+  h.json = j;
+  h.program = jstr(j, "program");
+  h.gpu = t.gpu;
+  h.backend = jstr(j, "backend", t.gpu ? "gpu" : "sim");
+  if (j.is_object()) {
+    auto d = j.find("device");
+    if (d != j.end()) {
+      if (d->is_string()) h.device = d->get<std::string>();
+      else if (d->is_object()) {
+        h.device = jstr(*d, "name");
+        h.device_profile = jstr(*d, "profile");
+      }
+    }
+  }
+  h.model = jstr(j, "model");
+  h.scheduler = jstr(j, "scheduler");
+  h.has_seed = ju64(j, "seed", &h.seed);
+  h.time_unit = jstr(j, "time_unit", t.gpu ? "ns" : "warp step");
+  h.created = jstr(j, "created");
+  return h;
+}
+
+RegionInfo parse_region(const nlohmann::json& j, std::vector<std::string>* warnings) {
+  RegionInfo r;
+  uint64_t v = 0;
+  if (ju64(j, "id", &v)) r.id = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
+  r.name = jstr(j, "name");
+  r.kind_name = jstr(j, "kind");
+  r.kind = r.kind_name == "lock-bits" ? RegionKind::LockBits
+           : r.kind_name == "flags"   ? RegionKind::Flags
+           : r.kind_name == "matrix"  ? RegionKind::Matrix
+           : r.kind_name == "array"   ? RegionKind::Array
+                                      : RegionKind::Unknown;
+  ju64(j, "address", &r.address);
+  ju64(j, "bytes", &r.bytes);
+  if (ju64(j, "elem_bits", &v)) r.elem_bits = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
+  if (ju64(j, "elem_bytes", &v)) r.elem_bytes = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
+  std::vector<uint32_t> dims;
+  if (j.is_object()) {
+    auto d = j.find("dims");
+    if (d != j.end()) dims = ju32_array(*d);
+  }
+  if (dims.size() == 1) {
+    r.rows = 1;
+    r.cols = dims[0];
+  } else if (dims.size() >= 2) {
+    r.rows = dims[0];
+    r.cols = dims[1];
+  } else {
+    // no shape: one row of elements
+    const uint64_t n = r.kind == RegionKind::LockBits ? r.bytes * 8 : (r.elem_bytes ? r.bytes / r.elem_bytes : 0);
+    r.rows = 1;
+    r.cols = uint32_t(std::min<uint64_t>(n, 0xffffffffu));
+  }
+  r.cells = uint64_t(r.rows) * r.cols;
+  if (r.cells > kMaxRegionCells) {
+    warnings->push_back(fmt::format("region {} (\"{}\") has {} elements; regions above {} elements are not "
+                                    "tracked", r.id, r.name, r.cells, kMaxRegionCells));
+    r.cells = 0;
+  }
+  return r;
+}
+
+ReportInfo parse_report(const nlohmann::json& j) {
+  ReportInfo r;
+  r.json = j;
+  ju64(j, "id", &r.id);
+  r.kind = jstr(j, "kind");
+  r.severity = jstr(j, "severity");
+  r.title = jstr(j, "title");
+  r.text = jstr(j, "text");
+  r.file = jstr(j, "file");
+  r.line = ji64(j, "line", 0);
+  if (j.is_object()) {
+    auto p = j.find("parties");
+    if (p != j.end() && p->is_array())
+      for (const auto& q : *p) {
+        if (!q.is_object()) continue;
+        ReportParty party;
+        party.block = ji64(q, "block", -1);
+        party.warp = ji64(q, "warp", -1);
+        party.lane = int(ji64(q, "lane", -1));
+        party.line = ji64(q, "line", 0);
+        party.file = jstr(q, "file");
+        party.access = jstr(q, "access");
+        r.parties.push_back(std::move(party));
+      }
+  }
+  return r;
+}
+
+void parse_module(const nlohmann::json& k, SourceModule* m) {
+  auto f = k.find("files");
+  if (f != k.end() && f->is_array())
+    for (const auto& x : *f) m->files.push_back(x.is_string() ? x.get<std::string>() : std::string());
+  auto fn = k.find("functions");
+  if (fn != k.end() && fn->is_array())
+    for (const auto& x : *fn) {
+      SourceFunction s;
+      s.name = jstr(x, "name");
+      s.display = jstr(x, "display", s.name);
+      if (x.is_object()) {
+        auto l = x.find("lines");
+        if (l != x.end()) s.lines = ju32_array(*l);
+        auto ff = x.find("files");
+        if (ff != x.end()) s.files = ju32_array(*ff);
+      }
+      m->functions.push_back(std::move(s));
+    }
+}
+
+}  // namespace
+
+// ---- open ----------------------------------------------------------------------------------------
+
+Model::Model() : impl_(new Impl) {}
+Model::~Model() = default;
+
+std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, const ModelOptions& opt) {
+  std::string dummy;
+  if (!error) error = &dummy;
+  try {
+    std::unique_ptr<trace::Trace> t = trace::load(path, error);
+    if (!t) return nullptr;
+    std::unique_ptr<Model> m(new Model);
+    Impl& I = *m->impl_;
+    std::vector<std::string> warnings = t->warnings;
+    I.header = parse_header(*t);
+
+    // The derived intervals, computed on another core while this one replays.
+    const size_t nl = t->launches.size();
+    std::vector<std::vector<trace::Interval>> intervals(nl);
+    std::exception_ptr analysis_error;
+    const trace::Trace* tp = t.get();
+    auto analyze_all = [&]() {
+      try {
+        for (size_t l = 0; l < nl; ++l) intervals[l] = trace::analyze_launch(*tp, int(l), opt.analysis);
+      } catch (...) {
+        analysis_error = std::current_exception();
+      }
+    };
+    struct Joiner {  // joins the analysis thread on every way out of this function
+      std::thread t;
+      ~Joiner() {
+        if (t.joinable()) t.join();
+      }
+    } analyzer;
+    bool threaded = true;
+    try {
+      analyzer.t = std::thread(analyze_all);
+    } catch (...) {
+      threaded = false;
+    }
+
+    // Regions.
+    for (const nlohmann::json& j : t->regions) I.regions.push_back(parse_region(j, &warnings));
+    // Reports.
+    std::unordered_map<uint64_t, uint32_t> report_by_id;
+    for (const nlohmann::json& j : t->reports) {
+      I.reports.push_back(parse_report(j));
+      report_by_id.emplace(I.reports.back().id, uint32_t(I.reports.size() - 1));
+    }
+    // Launches and their source modules.
+    std::unordered_map<uint64_t, int> module_by_id;
+    I.launches.resize(nl);
+    for (size_t l = 0; l < nl; ++l) {
+      const trace::Launch& src = t->launches[l];
+      LaunchInfo& L = I.launches[l];
+      L.index = int(l);
+      L.json = src.json;
+      L.name = src.name;
+      L.display = src.display;
+      uint64_t v = l;
+      ju64(src.json, "launch", &v);
+      L.launch = v;
+      for (int d = 0; d < 3; ++d) {
+        L.grid[d] = src.grid[d];
+        L.block[d] = src.block[d];
+      }
+      const unsigned __int128 blocks = (unsigned __int128)L.grid[0] * L.grid[1] * L.grid[2];
+      L.blocks = blocks > ~0ull ? ~0ull : uint64_t(blocks);
+      const unsigned __int128 tpb128 = (unsigned __int128)L.block[0] * L.block[1] * L.block[2];
+      uint64_t tpb = tpb128 > 0xffffffffu ? 0xffffffffu : uint64_t(tpb128);
+      if (ju64(src.json, "threads_per_block", &v)) tpb = v;
+      L.threads_per_block = uint32_t(std::min<uint64_t>(tpb, 0xffffffffu));
+      uint64_t wpb = src.warps_per_block ? src.warps_per_block : (tpb + 31) / 32;
+      L.warps_per_block = uint32_t(std::min<uint64_t>(std::max<uint64_t>(wpb, 1), 0xffffffffu));
+      L.recorded = src.recorded;
+      L.first_event = src.first_event;
+      L.end_event = src.end_event;
+      L.steps = L.end_event - L.first_event;
+      uint64_t module_id = 0;
+      const bool has_module_id = ju64(src.json, "module", &module_id);
+      const bool has_source = src.json.is_object() && (src.json.contains("files") || src.json.contains("functions"));
+      if (has_source) {
+        SourceModule sm;
+        parse_module(src.json, &sm);
+        I.modules.push_back(std::move(sm));
+        L.module = int(I.modules.size() - 1);
+        if (has_module_id) module_by_id[module_id] = L.module;
+      } else if (has_module_id) {
+        auto it = module_by_id.find(module_id);
+        if (it != module_by_id.end()) L.module = it->second;
+      } else if (I.modules.size() == 1) {
+        L.module = 0;  // a writer that names no modules: the only one there is
+      }
+    }
+    if (t->launches.empty() && t->event_count() > 0)
+      warnings.push_back(fmt::format("{} events but no Kernel chunk: nothing to show", t->event_count()));
+    if (!t->launches.empty() && t->launches.front().first_event > 0)
+      warnings.push_back(fmt::format("{} events before the first Kernel chunk are not shown",
+                                     t->launches.front().first_event));
+
+    I.zero = std::make_shared<detail::Zero>();
+    I.data.resize(nl);
+    I.trace = std::move(t);
+    const trace::Trace& tr = *I.trace;
+
+    uint64_t skipped = 0;
+    for (size_t l = 0; l < nl; ++l) {
+      LaunchInfo& L = I.launches[l];
+      LaunchData& D = I.data[l];
+      if (L.steps >= 0xffffffffull) {
+        warnings.push_back(fmt::format("launch {} has {} events; only the first 4294967294 are shown", l, L.steps));
+        L.end_event = L.first_event + 0xfffffffeull;
+        L.steps = 0xfffffffeull;
+      }
+      // Pass 1: shape, status, WarpSteps per warp.
+      uint64_t begin_warps = 0;
+      bool begin_seen = false;
+      L.status = LaunchStatus::Running;
+      uint32_t max_warp = 0;
+      bool any_warp = false;
+      bool first = true;
+      std::vector<uint32_t> counts;  // WarpSteps per warp
+      std::vector<uint8_t> seen;     // warps with events
+      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t) {
+        if (first) {
+          L.first_time = e.time;
+          first = false;
+        }
+        L.last_time = e.time;
+        if (e.kind == K(EventKind::KernelBegin) && !begin_seen) {
+          begin_seen = true;
+          begin_warps = e.b;
+        } else if (e.kind == K(EventKind::KernelEnd)) {
+          L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
+        }
+        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd)) {
+          max_warp = std::max(max_warp, e.warp);
+          any_warp = true;
+          if (e.warp < kMaxWarpsGuess) {
+            if (e.warp >= counts.size()) {
+              counts.resize(std::max<size_t>(size_t(e.warp) + 1, 2 * counts.size()), 0);
+              seen.resize(counts.size(), 0);
+            }
+            seen[e.warp] = 1;
+            if (e.kind == K(EventKind::WarpStep)) ++counts[e.warp];
+          }
+        }
+      });
+      // The warp count: KernelBegin's, else the Kernel chunk's shape, else the highest warp seen.
+      const unsigned __int128 shape_warps = (unsigned __int128)L.blocks * L.warps_per_block;
+      uint64_t warps = 0;
+      if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess) warps = begin_warps;
+      else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess) warps = uint64_t(shape_warps);
+      else if (any_warp) warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
+      if (begin_warps > kMaxWarpsGuess || (begin_warps == 0 && shape_warps > kMaxWarpsGuess))
+        warnings.push_back(fmt::format("launch {} claims more than {} warps; showing {}", l, kMaxWarpsGuess, warps));
+      L.warps = uint32_t(warps);
+
+      LaunchCtx& C = D.ctx;
+      C.warps = L.warps;
+      C.warps_per_block = L.warps_per_block;
+      for (auto& x : C.region_index) x = -1;
+      for (size_t r = 0; r < I.regions.size(); ++r) {
+        const RegionInfo& R = I.regions[r];
+        if (R.id < 256 && C.region_index[R.id] < 0) C.region_index[R.id] = int16_t(r);
+        C.region_cells.push_back(R.cells);
+        C.region_bits.push_back(R.kind == RegionKind::LockBits);
+      }
+
+      counts.resize(L.warps, 0);  // warps past the launch's are skipped
+      seen.resize(L.warps, 0);
+      D.step_off.assign(size_t(L.warps) + 1, 0);
+      for (uint32_t w = 0; w < L.warps; ++w) D.step_off[w + 1] = D.step_off[w] + counts[w];
+      for (uint32_t w = 0; w < L.warps; ++w)
+        if (seen[w]) D.active_warps.push_back(w);
+      std::vector<uint32_t>().swap(counts);
+      std::vector<uint8_t>().swap(seen);
+      const size_t nsteps = D.step_off[L.warps];
+      D.step_time.resize(nsteps);
+      D.step_cursor.resize(nsteps);
+      D.step_lanes.resize(nsteps);
+      std::vector<uint32_t> fill(D.step_off.begin(), D.step_off.end() - 1);
+
+      // Pass 2: replay with checkpoints, marks, steps.
+      ReplayState rs;
+      detail::init_state(C, *I.zero, &rs);
+      D.checkpoints.push_back(Checkpoint{0, rs});
+      size_t cp_bytes = detail::table_bytes(rs);
+      size_t cloned = 0;
+      uint64_t last_cp = 0;
+      const double budget = std::max(0.0, opt.checkpoint_bytes_per_event);
+      const uint64_t kmin = std::max<uint32_t>(opt.min_checkpoint_interval, 1);
+      detail::Marks marks;
+      for (auto& v : D.marks) v.clear();
+      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+        const uint32_t c = uint32_t(index - L.first_event);
+        marks.acquire = marks.release = false;
+        if (!detail::apply(C, e, c, &rs, &cloned, &marks)) ++skipped;
+        switch (static_cast<EventKind>(e.kind)) {
+          case EventKind::WarpStep:
+            if (e.warp < L.warps) {
+              const uint32_t k = fill[e.warp]++;
+              D.step_time[k] = e.time;
+              D.step_cursor[k] = c;
+              const uint32_t prev = k > D.step_off[e.warp] ? D.step_lanes[k - 1] : 0;
+              D.step_lanes[k] = prev + popcount32(uint32_t(e.a));
+            }
+            break;
+          case EventKind::Report: {
+            D.marks[size_t(Mark::Report)].push_back(c);
+            auto it = report_by_id.find(e.a);
+            if (it != report_by_id.end()) {
+              ReportInfo& R = I.reports[it->second];
+              if (R.cursor == kNoCursor || R.launch != int(l)) {
+                R.launch = int(l);
+                R.cursor = c;
+                R.time = e.time;
+                if (R.line == 0) R.line = int64_t(e.b);
+              }
+            }
+            break;
+          }
+          case EventKind::BarrierArrive: D.marks[size_t(Mark::BarrierArrive)].push_back(c); break;
+          case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
+          case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
+          case EventKind::RegionUpdate:
+            D.marks[size_t(Mark::RegionUpdate)].push_back(c);
+            if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
+            if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);
+            break;
+          default: break;
+        }
+        // A checkpoint after this event while the checkpoints' memory stays within the budget.
+        const uint64_t applied = uint64_t(c) + 1;
+        if (applied - last_cp >= kmin) {
+          const size_t tb = detail::table_bytes(rs);
+          if (double(cp_bytes + cloned + tb) <= budget * double(applied)) {
+            cp_bytes += cloned + tb;
+            cloned = 0;
+            D.checkpoints.push_back(Checkpoint{applied, rs});
+            last_cp = applied;
+          }
+        }
+      });
+      D.checkpoint_bytes = cp_bytes + cloned;
+      for (auto& v : D.marks) v.shrink_to_fit();
+    }
+    if (skipped)
+      warnings.push_back(fmt::format("{} events name a warp, block or region element the launch does not have; "
+                                     "they were skipped", skipped));
+
+    if (threaded) analyzer.t.join();
+    else analyze_all();
+    if (analysis_error) std::rethrow_exception(analysis_error);
+
+    // Spans (compact intervals), per warp.
+    for (size_t l = 0; l < nl; ++l) {
+      const LaunchInfo& L = I.launches[l];
+      LaunchData& D = I.data[l];
+      std::vector<trace::Interval>& iv = intervals[l];
+      D.spans.reserve(iv.size());
+      for (const trace::Interval& x : iv) {
+        if (x.warp >= L.warps || x.first_event < L.first_event || x.last_event >= L.end_event) continue;
+        Span s;
+        s.kind = SpanKind(x.kind);
+        s.begin = x.begin;
+        s.end = std::max(x.end, x.begin);
+        s.first = uint32_t(x.first_event - L.first_event);
+        // Still open when the events ended: it lasts to the launch's last event (the analysis
+        // stretches an open spin's end time but leaves last_event at its last full iteration).
+        s.last = x.open_at_end ? uint32_t(L.steps - 1) : uint32_t(x.last_event - L.first_event);
+        s.warp = x.warp;
+        s.lanes = x.lanes;
+        s.open_at_end = x.open_at_end;
+        switch (x.kind) {
+          case trace::IntervalKind::BarrierWait: s.info = x.barrier; break;
+          case trace::IntervalKind::Spin:
+            s.info = x.line;
+            s.element = x.iterations;
+            break;
+          case trace::IntervalKind::CriticalSection:
+            s.info = x.region;
+            s.element = uint32_t(std::min<uint64_t>(x.element, 0xffffffffu));
+            s.lane = x.lane;
+            break;
+        }
+        D.spans.push_back(s);
+      }
+      std::vector<trace::Interval>().swap(iv);
+      std::sort(D.spans.begin(), D.spans.end(), [](const Span& a, const Span& b) {
+        if (a.warp != b.warp) return a.warp < b.warp;
+        if (a.first != b.first) return a.first < b.first;
+        if (a.begin != b.begin) return a.begin < b.begin;
+        return a.kind < b.kind;
+      });
+      D.spans.shrink_to_fit();
+      D.span_off.assign(size_t(L.warps) + 1, 0);
+      for (const Span& s : D.spans) ++D.span_off[s.warp + 1];
+      for (uint32_t w = 0; w < L.warps; ++w) D.span_off[w + 1] += D.span_off[w];
+      D.span_max_last.resize(D.spans.size());
+      D.span_max_end.resize(D.spans.size());
+      for (uint32_t w = 0; w < L.warps; ++w) {
+        uint32_t ml = 0;
+        uint64_t me = 0;
+        for (uint32_t i = D.span_off[w]; i < D.span_off[w + 1]; ++i) {
+          ml = std::max(ml, D.spans[i].last);
+          me = std::max(me, D.spans[i].end);
+          D.span_max_last[i] = ml;
+          D.span_max_end[i] = me;
+        }
+      }
+      std::vector<uint32_t>& spin_starts = D.marks[size_t(Mark::SpinStart)];
+      for (const Span& s : D.spans)
+        if (s.kind == SpanKind::Spin) spin_starts.push_back(s.first);
+      std::sort(spin_starts.begin(), spin_starts.end());
+      spin_starts.erase(std::unique(spin_starts.begin(), spin_starts.end()), spin_starts.end());
+      spin_starts.shrink_to_fit();
+
+      // Where the viewer opens.
+      const auto& rep = D.marks[size_t(Mark::Report)];
+      const auto& rel = D.marks[size_t(Mark::BarrierRelease)];
+      const auto& acq = D.marks[size_t(Mark::Acquire)];
+      if (!rep.empty()) D.first_interesting = rep.front();
+      else if (!rel.empty() || !acq.empty())
+        D.first_interesting = std::min(rel.empty() ? ~0u : rel.front(), acq.empty() ? ~0u : acq.front());
+      else D.first_interesting = 0;
+    }
+    // Reports per launch, in cursor order.
+    for (size_t r = 0; r < I.reports.size(); ++r) {
+      ReportInfo& R = I.reports[r];
+      if (R.launch < 0) {
+        // No Report event: the chunk's "launch" names the launch number.
+        uint64_t n = 0;
+        if (ju64(R.json, "launch", &n))
+          for (const LaunchInfo& L : I.launches)
+            if (L.launch == n) {
+              R.launch = L.index;
+              break;
+            }
+      }
+      if (R.launch >= 0 && size_t(R.launch) < nl) I.data[size_t(R.launch)].reports.push_back(uint32_t(r));
+    }
+    for (LaunchData& D : I.data)
+      std::stable_sort(D.reports.begin(), D.reports.end(),
+                       [&](uint32_t a, uint32_t b) { return I.reports[a].cursor < I.reports[b].cursor; });
+
+    for (size_t i = 0; i < warnings.size(); ++i) {
+      if (i) I.warning += '\n';
+      I.warning += warnings[i];
+    }
+    return m;
+  } catch (const std::bad_alloc&) {
+    *error = path + ": not enough memory to open the trace";
+  } catch (const std::exception& e) {
+    *error = path + ": " + e.what();
+  }
+  return nullptr;
+}
+
+// ---- plain accessors -----------------------------------------------------------------------------
+
+const std::string& Model::path() const { return impl_->trace->path; }
+const HeaderInfo& Model::header() const { return impl_->header; }
+bool Model::complete() const { return impl_->trace->complete; }
+const std::string& Model::warning() const { return impl_->warning; }
+uint64_t Model::total_events() const { return impl_->trace->event_count(); }
+const trace::Trace& Model::trace() const { return *impl_->trace; }
+const std::vector<LaunchInfo>& Model::launches() const { return impl_->launches; }
+const std::vector<RegionInfo>& Model::regions() const { return impl_->regions; }
+const std::vector<ReportInfo>& Model::reports() const { return impl_->reports; }
+const std::vector<SourceModule>& Model::modules() const { return impl_->modules; }
+
+static bool valid_launch(const Model::Impl& I, int launch) {
+  return launch >= 0 && size_t(launch) < I.launches.size();
+}
+
+const SourceModule* Model::module_of(int launch) const {
+  if (!valid_launch(*impl_, launch)) return nullptr;
+  const int m = impl_->launches[size_t(launch)].module;
+  return m >= 0 ? &impl_->modules[size_t(m)] : nullptr;
+}
+
+const std::string& Model::file_path(int launch, uint32_t file_id) const {
+  const SourceModule* m = module_of(launch);
+  return m && file_id < m->files.size() ? m->files[file_id] : kEmpty;
+}
+
+const SourceFunction* Model::function(int launch, uint32_t function_id) const {
+  const SourceModule* m = module_of(launch);
+  return m && function_id < m->functions.size() ? &m->functions[function_id] : nullptr;
+}
+
+const std::vector<uint32_t>& Model::launch_reports(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].reports : kNoIndices;
+}
+
+const Event& Model::event_at(int launch, uint64_t cursor) const {
+  if (!valid_launch(*impl_, launch)) return kNoEvent;
+  const LaunchInfo& L = impl_->launches[size_t(launch)];
+  if (cursor >= L.steps) return kNoEvent;
+  return impl_->ev(L, cursor);
+}
+
+uint64_t Model::time_of(int launch, uint64_t cursor) const { return event_at(launch, cursor).time; }
+
+uint64_t Model::cursor_at_time(int launch, uint64_t t) const {
+  if (!valid_launch(*impl_, launch)) return 0;
+  const LaunchInfo& L = impl_->launches[size_t(launch)];
+  if (L.steps == 0) return 0;
+  // first cursor whose time is > t, minus one
+  uint64_t lo = 0, hi = L.steps;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (impl_->ev(L, mid).time <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo == 0 ? 0 : lo - 1;
+}
+
+size_t Model::checkpoint_count(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].checkpoints.size() : 0;
+}
+
+size_t Model::memory_bytes() const {
+  const Impl& I = *impl_;
+  size_t b = sizeof(Impl) + I.trace->index_bytes();
+  for (const LaunchData& D : I.data) {
+    b += sizeof(LaunchData);
+    b += D.step_off.capacity() * 4 + D.step_time.capacity() * 8 + D.step_cursor.capacity() * 4 +
+         D.step_lanes.capacity() * 4;
+    for (const auto& m : D.marks) b += m.capacity() * 4;
+    b += D.spans.capacity() * sizeof(Span) + D.span_off.capacity() * 4 + D.span_max_last.capacity() * 4 +
+         D.span_max_end.capacity() * 8;
+    b += D.checkpoints.capacity() * sizeof(Checkpoint) + D.checkpoint_bytes;
+    b += D.reports.capacity() * 4 + D.active_warps.capacity() * 4;
+  }
+  return b;
+}
+
+// ---- lane states ---------------------------------------------------------------------------------
+
+namespace {
+
+// Lanes of warp w inside a spin (first <= c <= last) and lanes holding a lock bit at cursor c.
+void span_lanes(const LaunchData& D, uint32_t w, uint64_t c, uint32_t* spin, uint32_t* crit) {
+  *spin = *crit = 0;
+  if (w + 1 >= D.span_off.size()) return;
+  const uint32_t s = D.span_off[w], e = D.span_off[w + 1];
+  // last span (within the warp) with first <= c
+  auto it = std::upper_bound(D.spans.begin() + s, D.spans.begin() + e, c,
+                             [](uint64_t c, const Span& x) { return c < x.first; });
+  for (size_t i = size_t(it - D.spans.begin()); i > s; --i) {
+    const size_t k = i - 1;
+    if (D.span_max_last[k] < c) break;
+    const Span& x = D.spans[k];
+    if (x.kind == SpanKind::Spin) {
+      if (x.first <= c && c <= x.last) *spin |= x.lanes;
+    } else if (x.kind == SpanKind::CriticalSection) {
+      if (x.first <= c && (c < x.last || x.open_at_end) && x.lane < 32) *crit |= 1u << x.lane;
+    }
+  }
+}
+
+void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_t cursor, State* out,
+                const StateOptions& opt) {
+  const LaunchInfo& L = I.launches[size_t(launch)];
+  const LaunchData& D = I.data[size_t(launch)];
+  out->launch = launch;
+  out->cursor = L.steps ? cursor : kNoCursor;
+  out->event = L.steps ? I.ev(L, cursor) : Event{};
+  out->time = out->event.time;
+  const uint64_t c = cursor;
+  const bool any = L.steps > 0;
+
+  const uint32_t first = std::min(opt.first_warp, L.warps);
+  const uint32_t count = uint32_t(std::min<uint64_t>(opt.warp_count, uint64_t(L.warps) - first));
+  out->first_warp = first;
+  out->warps.resize(count);
+  const uint32_t wpb = std::max<uint32_t>(L.warps_per_block, 1);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t w = first + i;
+    WarpView& v = out->warps[i];
+    const detail::WarpRS& r = rs.warps.get(w);
+    v.warp = w;
+    v.block = w / wpb;
+    v.warp_in_block = w % wpb;
+    const uint64_t lane0 = uint64_t(v.warp_in_block) * 32;
+    const uint64_t tpb = L.threads_per_block;
+    v.exists = tpb >= lane0 + 32 ? 0xffffffffu : tpb > lane0 ? (1u << (tpb - lane0)) - 1 : 0u;
+    v.exited = r.exited;
+    v.at_barrier = r.at_barrier & ~r.exited;
+    v.barrier = r.barrier;
+    // The instruction the warp is executing: its last WarpStep, or the WarpStep that completes
+    // the events the warp had after it (same warp, same time: the simulator records an
+    // instruction's memory, region, barrier and exit events before its WarpStep).
+    uint32_t step = r.last_step;
+    v.executing = false;
+    if (r.last_event != detail::kNone && (r.last_step == detail::kNone || r.last_event > r.last_step) &&
+        size_t(w) + 1 < D.step_off.size()) {
+      const uint32_t* b = D.step_cursor.data() + D.step_off[w];
+      const uint32_t* e = D.step_cursor.data() + D.step_off[w + 1];
+      const uint32_t* n = std::upper_bound(b, e, r.last_event);
+      if (n != e && D.step_time[size_t(n - D.step_cursor.data())] == I.ev(L, r.last_event).time) {
+        step = *n;
+        v.executing = true;
+      }
+    }
+    v.has_step = step != detail::kNone;
+    if (v.has_step) {
+      const Event& s = I.ev(L, step);
+      v.last_mask = uint32_t(s.a);
+      v.pc = uint32_t(s.a >> 32);
+      v.line = uint32_t(s.b);
+      v.function = uint32_t(s.b >> 32) & 0xffffu;
+      v.file = uint32_t(s.b >> 48);
+      v.instr_class = s.aux;
+      v.last_step_time = s.time;
+      v.last_step_cursor = step;
+    } else {
+      v.last_mask = 0;
+      v.pc = v.line = v.function = v.file = 0;
+      v.instr_class = 0;
+      v.last_step_time = 0;
+      v.last_step_cursor = kNoCursor;
+    }
+    v.last_event_cursor = r.last_event != detail::kNone ? r.last_event : kNoCursor;
+    const uint32_t started = r.started | (v.executing ? v.last_mask : 0u);
+    v.started = started;
+    uint32_t spin = 0, crit = 0;
+    if (any) span_lanes(D, w, c, &spin, &crit);
+    v.spinning = spin & started & ~r.exited & ~v.at_barrier & ~crit;
+    v.critical = crit & started & ~r.exited & ~v.at_barrier;
+    for (int lane = 0; lane < 32; ++lane) {
+      const uint32_t bit = 1u << lane;
+      LaneState st;
+      if (r.exited & bit) st = LaneState::Exited;
+      else if (!(started & bit)) st = LaneState::Inactive;
+      else if (r.at_barrier & bit) st = LaneState::AtBarrier;
+      else if (crit & bit) st = LaneState::InCritical;
+      else if (spin & bit) st = LaneState::Spinning;
+      else if (v.last_mask & bit) st = LaneState::Active;
+      else st = LaneState::MaskedOff;
+      v.lanes[lane] = st;
+    }
+  }
+
+  if (!opt.regions) {
+    out->regions.clear();
+    return;
+  }
+  out->regions.resize(I.regions.size());
+  for (size_t r = 0; r < I.regions.size(); ++r) {
+    RegionView& rv = out->regions[r];
+    rv.region = int(r);
+    const uint64_t n = r < rs.regions.size() ? rs.regions[r].n : 0;
+    rv.cells.resize(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      const detail::CellRS& x = rs.regions[r].get(i);
+      CellView& cv = rv.cells[i];
+      cv.value = x.value;
+      if (x.writer != detail::kNone) {
+        const Event& e = I.ev(L, x.writer);
+        cv.writer_cursor = x.writer;
+        cv.writer_time = e.time;
+        cv.writer_warp = e.warp;
+        cv.writer_lane = e.lane;
+      } else {
+        cv.writer_cursor = kNoCursor;
+        cv.writer_time = 0;
+        cv.writer_warp = kNoWarp;
+        cv.writer_lane = kNoLane;
+      }
+      if (x.owner != detail::kNone) {
+        const Event& e = I.ev(L, x.owner);
+        cv.owner_cursor = x.owner;
+        cv.owner_warp = e.warp;
+        cv.owner_lane = e.lane;
+      } else {
+        cv.owner_cursor = kNoCursor;
+        cv.owner_warp = kNoWarp;
+        cv.owner_lane = kNoLane;
+      }
+      if (x.completion != detail::kNone) {
+        cv.completion_cursor = x.completion;
+        cv.completion_time = x.completion == x.writer ? cv.writer_time : I.ev(L, x.completion).time;
+      } else {
+        cv.completion_cursor = kNoCursor;
+        cv.completion_time = 0;
+      }
+    }
+  }
+}
+
+// The replay state after events 0..cursor: from the last checkpoint at or before it.
+void restore(const Model::Impl& I, const LaunchData& D, uint64_t applied, ReplayState* rs) {
+  auto it = std::upper_bound(D.checkpoints.begin(), D.checkpoints.end(), applied,
+                             [](uint64_t a, const Checkpoint& c) { return a < c.applied; });
+  const Checkpoint& cp = *(it - 1);  // checkpoints[0] has applied == 0
+  *rs = cp.state;
+}
+
+void replay(const Model::Impl& I, int launch, ReplayState* rs, uint64_t target_applied) {
+  const LaunchInfo& L = I.launches[size_t(launch)];
+  const LaunchData& D = I.data[size_t(launch)];
+  size_t cloned = 0;
+  const uint64_t from = rs->applied;
+  for_each_event(*I.trace, L.first_event + from, L.first_event + target_applied, [&](const Event& e, size_t index) {
+    detail::apply(D.ctx, e, uint32_t(index - L.first_event), rs, &cloned, nullptr);
+  });
+  rs->applied = std::max(from, target_applied);
+}
+
+}  // namespace
+
+void Model::state_at(int launch, uint64_t cursor, State* out, const StateOptions& opt) const {
+  if (!valid_launch(*impl_, launch)) {
+    *out = State{};
+    return;
+  }
+  const LaunchInfo& L = impl_->launches[size_t(launch)];
+  const LaunchData& D = impl_->data[size_t(launch)];
+  if (L.steps == 0) cursor = 0;
+  else if (cursor >= L.steps) cursor = L.steps - 1;
+  const uint64_t applied = L.steps ? cursor + 1 : 0;
+  ReplayState rs;
+  restore(*impl_, D, applied, &rs);
+  replay(*impl_, launch, &rs, applied);
+  build_view(*impl_, launch, rs, cursor, out, opt);
+}
+
+State Model::state_at(int launch, uint64_t cursor, const StateOptions& opt) const {
+  State s;
+  state_at(launch, cursor, &s, opt);
+  return s;
+}
+
+// ---- navigation ----------------------------------------------------------------------------------
+
+namespace {
+
+bool mark_matches(const Model::Impl& I, const LaunchInfo& L, Mark m, uint64_t c, uint32_t warp) {
+  if (warp == kNoWarp) return true;
+  const Event& e = I.ev(L, c);
+  if (m == Mark::BarrierRelease) return e.b == warp / std::max<uint32_t>(L.warps_per_block, 1);
+  return e.warp == warp;
+}
+
+}  // namespace
+
+uint64_t Model::next(int launch, uint64_t cursor, Mark m, uint32_t warp) const {
+  if (!valid_launch(*impl_, launch)) return kNoCursor;
+  const Impl& I = *impl_;
+  const LaunchInfo& L = I.launches[size_t(launch)];
+  const LaunchData& D = I.data[size_t(launch)];
+  const uint64_t from = cursor == kNoCursor ? 0 : cursor + 1;  // first candidate
+  if (from >= L.steps) return kNoCursor;
+  if (m == Mark::WarpStep) {
+    if (warp != kNoWarp) {
+      if (warp >= L.warps) return kNoCursor;
+      auto b = D.step_cursor.begin() + D.step_off[warp], e = D.step_cursor.begin() + D.step_off[warp + 1];
+      auto it = std::lower_bound(b, e, from);
+      return it == e ? kNoCursor : *it;
+    }
+    const auto& chunks = I.trace->chunks();
+    for (size_t ci = I.trace->chunk_of(L.first_event + from); ci < chunks.size(); ++ci) {
+      const trace::EventChunk& ch = chunks[ci];
+      if (ch.first >= L.end_event) break;
+      const size_t lo = std::max<size_t>(L.first_event + from, ch.first) - ch.first;
+      const size_t hi = std::min<size_t>(L.end_event, ch.first + ch.count) - ch.first;
+      for (size_t k = lo; k < hi; ++k)
+        if (ch.events[k].kind == K(EventKind::WarpStep)) return ch.first + k - L.first_event;
+    }
+    return kNoCursor;
+  }
+  const std::vector<uint32_t>& v = D.marks[size_t(m)];
+  for (auto it = std::lower_bound(v.begin(), v.end(), from); it != v.end(); ++it)
+    if (mark_matches(I, L, m, *it, warp)) return *it;
+  return kNoCursor;
+}
+
+uint64_t Model::prev(int launch, uint64_t cursor, Mark m, uint32_t warp) const {
+  if (!valid_launch(*impl_, launch)) return kNoCursor;
+  const Impl& I = *impl_;
+  const LaunchInfo& L = I.launches[size_t(launch)];
+  const LaunchData& D = I.data[size_t(launch)];
+  if (cursor == kNoCursor || cursor == 0 || L.steps == 0) return kNoCursor;
+  const uint64_t below = std::min<uint64_t>(cursor, L.steps);  // candidates < below
+  if (m == Mark::WarpStep) {
+    if (warp != kNoWarp) {
+      if (warp >= L.warps) return kNoCursor;
+      auto b = D.step_cursor.begin() + D.step_off[warp], e = D.step_cursor.begin() + D.step_off[warp + 1];
+      auto it = std::lower_bound(b, e, below);
+      return it == b ? kNoCursor : *(it - 1);
+    }
+    for (uint64_t c = below; c > 0; --c)
+      if (I.ev(L, c - 1).kind == K(EventKind::WarpStep)) return c - 1;
+    return kNoCursor;
+  }
+  const std::vector<uint32_t>& v = D.marks[size_t(m)];
+  for (auto it = std::lower_bound(v.begin(), v.end(), below); it != v.begin();) {
+    --it;
+    if (mark_matches(I, L, m, *it, warp)) return *it;
+  }
+  return kNoCursor;
+}
+
+uint64_t Model::first_interesting(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].first_interesting : 0;
+}
+
+// ---- timeline ------------------------------------------------------------------------------------
+
+const std::vector<Span>& Model::spans(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].spans : kNoSpans;
+}
+
+void Model::spans_in(int launch, uint32_t warp, uint64_t t0, uint64_t t1, std::vector<uint32_t>* out) const {
+  out->clear();
+  if (!valid_launch(*impl_, launch)) return;
+  const LaunchData& D = impl_->data[size_t(launch)];
+  if (size_t(warp) + 1 >= D.span_off.size() || t1 < t0) return;
+  const uint32_t s = D.span_off[warp], e = D.span_off[warp + 1];
+  // spans with begin <= t1 (begins grow with first cursors), scanning back while some earlier
+  // span may still reach t0
+  auto it = std::upper_bound(D.spans.begin() + s, D.spans.begin() + e, t1,
+                             [](uint64_t t, const Span& x) { return t < x.begin; });
+  size_t hi = size_t(it - D.spans.begin());
+  size_t lo = hi;
+  while (lo > s && D.span_max_end[lo - 1] >= t0) --lo;
+  for (size_t i = lo; i < hi; ++i)
+    if (D.spans[i].end >= t0 && D.spans[i].begin <= t1) out->push_back(uint32_t(i));
+}
+
+void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32_t buckets,
+                     std::vector<ActivityBucket>* out) const {
+  out->assign(buckets, ActivityBucket{});
+  if (!valid_launch(*impl_, launch) || buckets == 0 || t1 <= t0) return;
+  const LaunchData& D = impl_->data[size_t(launch)];
+  if (size_t(warp) + 1 >= D.step_off.size()) return;
+  const uint32_t s = D.step_off[warp], e = D.step_off[warp + 1];
+  if (s == e) return;
+  const uint64_t* times = D.step_time.data();
+  auto lanes_before = [&](size_t k) -> uint32_t { return k > s ? D.step_lanes[k - 1] : 0u; };
+  const unsigned __int128 span = t1 - t0;
+  size_t k0 = size_t(std::lower_bound(times + s, times + e, t0) - times);
+  const size_t kend = size_t(std::lower_bound(times + k0, times + e, t1) - times);
+  if (kend - k0 <= 8 * size_t(buckets)) {
+    // few steps in the window: visit them
+    for (size_t k = k0; k < kend; ++k) {
+      // the bucket b with t0 + span*b/B <= t < t0 + span*(b+1)/B
+      uint64_t b = uint64_t((unsigned __int128)(times[k] - t0) * buckets / span);
+      while (b + 1 < buckets && times[k] >= t0 + uint64_t(span * (b + 1) / buckets)) ++b;
+      while (b > 0 && times[k] < t0 + uint64_t(span * b / buckets)) --b;
+      ActivityBucket& x = (*out)[size_t(b)];
+      ++x.steps;
+      x.lanes += D.step_lanes[k] - lanes_before(k);
+    }
+    return;
+  }
+  for (uint32_t b = 0; b < buckets; ++b) {
+    const uint64_t hi_t = t0 + uint64_t(span * (b + 1) / buckets);
+    // galloping search from k0 for the first step at or after hi_t
+    size_t step = 1, lo = k0, hi = k0;
+    while (hi < e && times[hi] < hi_t) {
+      lo = hi;
+      hi = std::min<size_t>(e, hi + step);
+      step *= 2;
+    }
+    const size_t k1 = size_t(std::lower_bound(times + lo, times + hi, hi_t) - times);
+    (*out)[b].steps = uint32_t(k1 - k0);
+    (*out)[b].lanes = lanes_before(k1) - lanes_before(k0);
+    k0 = k1;
+  }
+}
+
+uint64_t Model::step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) const {
+  if (!valid_launch(*impl_, launch) || t1 <= t0) return 0;
+  const LaunchData& D = impl_->data[size_t(launch)];
+  if (size_t(warp) + 1 >= D.step_off.size()) return 0;
+  const uint64_t* b = D.step_time.data() + D.step_off[warp];
+  const uint64_t* e = D.step_time.data() + D.step_off[warp + 1];
+  return uint64_t(std::lower_bound(b, e, t1) - std::lower_bound(b, e, t0));
+}
+
+const std::vector<uint32_t>& Model::active_warps(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].active_warps : kNoIndices;
+}
+
+// ---- Player --------------------------------------------------------------------------------------
+
+struct Player::Impl {
+  const Model::Impl* m = nullptr;
+  int launch = -1;
+  ReplayState rs;
+  uint64_t cursor = kNoCursor;
+};
+
+Player::Player(const Model& m, int launch) : impl_(new Impl) {
+  impl_->m = m.impl_.get();
+  impl_->launch = valid_launch(*m.impl_, launch) ? launch : -1;
+  if (impl_->launch >= 0) {
+    impl_->rs = m.impl_->data[size_t(launch)].checkpoints.front().state;
+  }
+}
+Player::~Player() = default;
+Player::Player(Player&&) noexcept = default;
+Player& Player::operator=(Player&&) noexcept = default;
+
+int Player::launch() const { return impl_->launch; }
+uint64_t Player::cursor() const { return impl_->cursor; }
+
+void Player::seek(uint64_t cursor) {
+  Impl& P = *impl_;
+  if (P.launch < 0) return;
+  const Model::Impl& I = *P.m;
+  const LaunchInfo& L = I.launches[size_t(P.launch)];
+  const LaunchData& D = I.data[size_t(P.launch)];
+  if (L.steps == 0) {
+    P.cursor = 0;
+    return;
+  }
+  if (cursor >= L.steps) cursor = L.steps - 1;
+  const uint64_t target = cursor + 1;
+  // the checkpoint a fresh seek would start from
+  auto it = std::upper_bound(D.checkpoints.begin(), D.checkpoints.end(), target,
+                             [](uint64_t a, const Checkpoint& c) { return a < c.applied; });
+  const uint64_t cp = (it - 1)->applied;
+  if (!(P.rs.applied <= target && P.rs.applied >= cp)) P.rs = (it - 1)->state;
+  replay(I, P.launch, &P.rs, target);
+  P.cursor = cursor;
+}
+
+void Player::step(int64_t delta) {
+  Impl& P = *impl_;
+  if (P.launch < 0) return;
+  const LaunchInfo& L = P.m->launches[size_t(P.launch)];
+  if (L.steps == 0) return;
+  const int64_t cur = P.cursor == kNoCursor ? -1 : int64_t(P.cursor);
+  int64_t to = cur + delta;
+  if (to < 0) to = 0;
+  if (uint64_t(to) >= L.steps) to = int64_t(L.steps - 1);
+  seek(uint64_t(to));
+}
+
+void Player::state(State* out, const StateOptions& opt) const {
+  const Impl& P = *impl_;
+  if (P.launch < 0) {
+    *out = State{};
+    return;
+  }
+  const LaunchInfo& L = P.m->launches[size_t(P.launch)];
+  const uint64_t c = P.cursor == kNoCursor ? 0 : P.cursor;
+  if (P.cursor == kNoCursor && L.steps) {
+    ReplayState rs = P.rs;
+    replay(*P.m, P.launch, &rs, 1);
+    build_view(*P.m, P.launch, rs, 0, out, opt);
+    return;
+  }
+  build_view(*P.m, P.launch, P.rs, c, out, opt);
+}
+
+// ---- sources -------------------------------------------------------------------------------------
+
+const std::vector<std::string>* Model::source_lines(const std::string& path) const {
+  std::lock_guard<std::mutex> lock(impl_->source_mu);
+  auto it = impl_->sources.find(path);
+  if (it != impl_->sources.end()) return it->second.get();
+  std::unique_ptr<std::vector<std::string>> lines;
+  std::ifstream in(path);
+  if (in) {
+    lines = std::make_unique<std::vector<std::string>>();
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines->push_back(std::move(line));
+    }
+    if (in.bad()) lines.reset();
+  }
+  const std::vector<std::string>* r = lines.get();
+  impl_->sources.emplace(path, std::move(lines));
+  return r;
+}
+
+}  // namespace synclab::viz

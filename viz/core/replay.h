@@ -1,0 +1,200 @@
+// Internal to synclab_viz_core: the replay state of one launch (what the model knows after some
+// prefix of the launch's events) and how one event changes it. Stored as copy-on-write chunks so
+// that checkpoints share everything that did not change between them.
+#pragma once
+
+#include <synclab/trace_format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace synclab::viz::detail {
+
+constexpr uint32_t kNone = ~0u;  // "no cursor" inside the replay state (cursors fit 32 bits)
+constexpr unsigned kChunkShift = 5;
+constexpr size_t kChunk = size_t(1) << kChunkShift;
+
+// An array of T in chunks of kChunk, shared between copies until one of them writes.
+template <class T>
+struct Cow {
+  struct Chunk {
+    T v[kChunk];
+  };
+  std::vector<std::shared_ptr<Chunk>> chunks;
+  uint64_t n = 0;
+
+  void init(uint64_t count, const std::shared_ptr<Chunk>& zero) {
+    n = count;
+    chunks.assign(size_t((count + kChunk - 1) >> kChunkShift), zero);
+  }
+  const T& get(uint64_t i) const { return chunks[size_t(i >> kChunkShift)]->v[i & (kChunk - 1)]; }
+  // A writable element; clones its chunk when another copy shares it (adds to *cloned).
+  T& mut(uint64_t i, size_t* cloned) {
+    std::shared_ptr<Chunk>& c = chunks[size_t(i >> kChunkShift)];
+    if (c.use_count() != 1) {
+      c = std::make_shared<Chunk>(*c);
+      *cloned += sizeof(Chunk) + 32;  // the chunk and its control block
+    }
+    return c->v[i & (kChunk - 1)];
+  }
+  size_t table_bytes() const { return chunks.size() * sizeof(std::shared_ptr<Chunk>); }
+};
+
+struct WarpRS {
+  uint32_t started = 0;     // lanes named by any WarpStep / BarrierArrive / LaneExit so far
+  uint32_t exited = 0;
+  uint32_t at_barrier = 0;
+  uint32_t barrier = 0;     // barrier id of the at_barrier lanes
+  uint32_t last_step = kNone;   // cursor of the warp's last WarpStep
+  uint32_t last_event = kNone;  // cursor of the warp's last event (not counting BarrierRelease)
+};
+
+struct CellRS {
+  uint64_t value = 0;
+  uint32_t writer = kNone;      // cursor of the last update that wrote the cell
+  uint32_t owner = kNone;       // lock-bits: cursor of the update that set it 0 -> 1
+  uint32_t completion = kNone;  // cursor of the cell's first update
+  uint32_t pad = 0;
+};
+
+struct Zero {
+  std::shared_ptr<Cow<WarpRS>::Chunk> warps = std::make_shared<Cow<WarpRS>::Chunk>();
+  std::shared_ptr<Cow<CellRS>::Chunk> cells = std::make_shared<Cow<CellRS>::Chunk>();
+};
+
+struct ReplayState {
+  Cow<WarpRS> warps;
+  std::vector<Cow<CellRS>> regions;  // one per Model region, same order
+  uint64_t applied = 0;              // events of the launch applied so far
+};
+
+struct Checkpoint {
+  uint64_t applied = 0;
+  ReplayState state;
+};
+
+// What replay needs to know about a launch.
+struct LaunchCtx {
+  uint32_t warps = 0;
+  uint32_t warps_per_block = 1;
+  int16_t region_index[256];          // region id -> index into Model regions, -1: none
+  std::vector<uint64_t> region_cells;  // per region index
+  std::vector<bool> region_bits;       // lock-bits?
+};
+
+// Filled by apply() for the model's navigation marks.
+struct Marks {
+  bool acquire = false;  // a lock bit went 0 -> 1
+  bool release = false;  // a lock bit went 1 -> 0
+};
+
+inline void init_state(const LaunchCtx& C, const Zero& z, ReplayState* rs) {
+  rs->warps.init(C.warps, z.warps);
+  rs->regions.resize(C.region_cells.size());
+  for (size_t r = 0; r < C.region_cells.size(); ++r) rs->regions[r].init(C.region_cells[r], z.cells);
+  rs->applied = 0;
+}
+
+inline size_t table_bytes(const ReplayState& rs) {
+  size_t b = sizeof(ReplayState) + rs.warps.table_bytes();
+  for (const auto& r : rs.regions) b += sizeof(r) + r.table_bytes();
+  return b;
+}
+
+// Applies event e (launch cursor c) to *rs. Returns false when the event names a warp, block or
+// region element the launch does not have (it is then skipped, in part or whole).
+inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayState* rs, size_t* cloned,
+                  Marks* marks) {
+  using trace::EventKind;
+  rs->applied = uint64_t(c) + 1;
+  const EventKind kind = static_cast<EventKind>(e.kind);
+  if (kind == EventKind::KernelBegin || kind == EventKind::KernelEnd) return true;
+  if (kind == EventKind::BarrierRelease) {
+    // every warp of block b waiting at barrier aux
+    const uint64_t wpb = C.warps_per_block ? C.warps_per_block : 1;
+    if (e.b >= (uint64_t(C.warps) + wpb - 1) / wpb) return false;
+    const uint64_t w0 = e.b * wpb;
+    const uint64_t w1 = std::min<uint64_t>(w0 + wpb, C.warps);
+    for (uint64_t w = w0; w < w1; ++w) {
+      const WarpRS& r = rs->warps.get(w);
+      if (r.at_barrier && r.barrier == e.aux) {
+        WarpRS& m = rs->warps.mut(w, cloned);
+        m.at_barrier = 0;
+      }
+    }
+    return true;  // its warp is the block's first warp, which did not necessarily do anything
+  }
+  if (e.warp >= C.warps) return false;
+  bool ok = true;
+  switch (kind) {
+    case EventKind::WarpStep: {
+      WarpRS& w = rs->warps.mut(e.warp, cloned);
+      w.started |= uint32_t(e.a);
+      w.last_step = c;
+      w.last_event = c;
+      return true;
+    }
+    case EventKind::BarrierArrive: {
+      WarpRS& w = rs->warps.mut(e.warp, cloned);
+      w.started |= uint32_t(e.a);
+      w.at_barrier |= uint32_t(e.a);
+      w.barrier = e.aux;
+      w.last_event = c;
+      return true;
+    }
+    case EventKind::LaneExit: {
+      WarpRS& w = rs->warps.mut(e.warp, cloned);
+      w.started |= uint32_t(e.a);
+      w.exited |= uint32_t(e.a);
+      w.at_barrier &= ~uint32_t(e.a);
+      w.last_event = c;
+      return true;
+    }
+    case EventKind::RegionUpdate: {
+      const int ri = C.region_index[e.aux & trace::kRegionIdMask];
+      if (ri < 0) {
+        ok = false;
+        break;
+      }
+      Cow<CellRS>& cells = rs->regions[size_t(ri)];
+      const uint64_t n = cells.n;
+      const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
+      auto write = [&](uint64_t i, uint64_t v) {
+        CellRS& x = cells.mut(i, cloned);
+        if (C.region_bits[size_t(ri)]) {
+          v = v ? 1 : 0;
+          if (x.value == 0 && v == 1) {
+            x.owner = c;
+            if (marks) marks->acquire = true;
+          } else if (x.value == 1 && v == 0) {
+            x.owner = kNone;
+            if (marks) marks->release = true;
+          }
+        }
+        x.value = v;
+        x.writer = c;
+        if (x.completion == kNone) x.completion = c;
+      };
+      if (nbytes == 0 || !C.region_bits[size_t(ri)]) {
+        if (e.a < n) write(e.a, e.b);
+        else ok = false;
+      } else {
+        // whole bytes of a lock-bits region: a = first bit, bit k of b = element a + k
+        const unsigned bits = 8 * std::min(nbytes, 8u);
+        if (e.a >= n) {
+          ok = false;
+        } else {
+          for (unsigned k = 0; k < bits && e.a + k < n; ++k) write(e.a + k, (e.b >> k) & 1u);
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+  rs->warps.mut(e.warp, cloned).last_event = c;
+  return ok;
+}
+
+}  // namespace synclab::viz::detail
