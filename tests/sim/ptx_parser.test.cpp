@@ -1227,9 +1227,9 @@ TEST_CASE("line table: inlined_at chains and files named after the code", "[ptx]
   mov.u32 %r1, 4;
   ret;
 }
-  .file 3 "/inc/c.h"
+  .file 3 "/usr/local/cuda/include/c.h"
   .file 1 "/home/student/lock.cu", 1700000000, 1234
-  .file 2 "/inc/b.h"
+  .file 2 "/usr/local/cuda/include/b.h"
   .section .debug_str
   {
 $L__info_string0:
@@ -1241,7 +1241,8 @@ $L__info_string1:
   const Function& f = m.functions[0];
   REQUIRE(m.files.size() == 4);
   auto path = [&](uint16_t i) { return m.files[i].path; };
-  CHECK(path(f.code[0].file) == "/inc/c.h");
+  // Frames inside the toolkit's headers give way to the student's line they were inlined at.
+  CHECK(path(f.code[0].file) == "/usr/local/cuda/include/c.h");
   CHECK(f.code[0].line == 7);
   CHECK(path(f.code[0].user_file) == "/home/student/lock.cu");
   CHECK(f.code[0].user_line == 10);
@@ -1253,6 +1254,40 @@ $L__info_string1:
   CHECK(f.code[3].col == 5);
   CHECK(f.code[3].user_line == 11);
   CHECK(f.code[4].line == 11);  // .loc stays in effect
+}
+
+TEST_CASE("line table: a helper of the user's own inlined into the kernel keeps its own line", "[ptx]") {
+  // lock.cu:20 calls spin() (lock.cu:5), which calls atomicCAS from a toolkit header: reports
+  // show lock.cu:5, the loop in the helper, not the call site and not the header.
+  Module m = parse(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+  .reg .b32 %r<3>;
+  .loc 1 20 3
+  .loc 1 5 9, function_name $L__info_string0, inlined_at 1 20 3
+  .loc 2 90 1, function_name $L__info_string1, inlined_at 1 5 9
+  mov.u32 %r1, 1;
+  .loc 1 5 9, function_name $L__info_string0, inlined_at 1 20 3
+  mov.u32 %r1, 2;
+  ret;
+}
+  .file 1 "/home/student/lock.cu"
+  .file 2 "/usr/local/cuda/include/sm_20_atomic_functions.hpp"
+  .section .debug_str
+  {
+$L__info_string0:
+.b8 95,0
+$L__info_string1:
+.b8 95,0
+  }
+)");
+  const Function& f = m.functions[0];
+  CHECK(f.code[0].line == 90);
+  CHECK(m.files[f.code[0].user_file].path == "/home/student/lock.cu");
+  CHECK(f.code[0].user_line == 5);
+  CHECK(f.code[1].user_line == 5);
 }
 
 TEST_CASE("CFG: a branch inside an infinite loop reconverges inside the loop", "[ptx]") {
