@@ -2,13 +2,18 @@
 // host thread, with the checkers off, for three kernels typical of the labs (kernels.cu).
 // Each kernel's result is checked against a host reference before its time counts.
 //
-//   build/bin/sim_throughput [--model its|lockstep] [--repeat N] [--json FILE]
+//   build/bin/sim_throughput [--model its|lockstep] [--checks none|LIST] [--repeat N] [--json FILE]
+//                            [--only NAME] [--clock wall|cpu]
+//
+// --clock cpu times each launch by the CPU time of the launching thread (the simulator runs the
+// kernel on it) instead of wall time: steadier on a shared machine, for before/after comparisons.
 //
 // Prints a table; --json writes the numbers for bench/results/.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -21,6 +26,17 @@
 using namespace synclab::sim;
 
 namespace {
+
+bool g_cpu_clock = false;
+
+double now_seconds() {
+  if (g_cpu_clock) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 struct Row {
   std::string kernel;
@@ -70,9 +86,9 @@ Row timed(int module, const char* name, Dim3 grid, Dim3 block, std::vector<uint8
   bool ok = true;
   for (int r = 0; r < repeat; ++r) {
     reset();
-    auto t0 = std::chrono::steady_clock::now();
+    const double t0 = now_seconds();
     LaunchResult res = sim.launch(p);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = now_seconds() - t0;
     if (res.status != LaunchStatus::Success) {
       std::fprintf(stderr, "%s: launch failed: %s\n", name, res.message.c_str());
       ok = false;
@@ -92,7 +108,7 @@ Row timed(int module, const char* name, Dim3 grid, Dim3 block, std::vector<uint8
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its", checks = "none";
+  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its", checks = "none", only;
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -104,10 +120,19 @@ int main(int argc, char** argv) {
     else if (a == "--json") json_path = next();
     else if (a == "--model") model = next();
     else if (a == "--checks") checks = next();
+    else if (a == "--only") only = next();
+    else if (a == "--clock") {
+      const std::string c = next();
+      if (c != "wall" && c != "cpu") {
+        std::fprintf(stderr, "--clock must be wall or cpu\n");
+        return 2;
+      }
+      g_cpu_clock = c == "cpu";
+    }
     else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
     else if (a == "--help" || a == "-h") {
       std::puts("usage: sim_throughput [--model its|lockstep] [--checks none|all|race,...] [--repeat N] [--json FILE] "
-                "[--ptx FILE]");
+                "[--ptx FILE] [--only reduce_tree|scan_hillis|lock_counter] [--clock wall|cpu]");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (try --help)\n", a.c_str());
@@ -139,14 +164,16 @@ int main(int argc, char** argv) {
   ss << f.rdbuf();
   const int mod = sim.load_module(ss.str(), ptx_path);
   std::vector<Row> rows;
+  // --only NAME: time just the kernels whose name contains NAME (for profiling one of them).
+  auto wanted = [&](const char* name) { return only.empty() || std::strstr(name, only.c_str()) != nullptr; };
 
-  {  // 2^22-element reduction
+  if (wanted("reduce_tree")) {  // 2^22-element reduction
     const int n = 1 << 22;
     int* in = device_array<int>(n, "in");
     auto* out = device_array<unsigned long long>(1, "out");
     unsigned long long ref = 0;
     for (int i = 0; i < n; ++i) {
-      in[i] = (i * 7919) % 1000 - 500;
+      in[i] = static_cast<int>((static_cast<int64_t>(i) * 7919) % 1000) - 500;
       ref += static_cast<unsigned long long>(static_cast<long long>(in[i]));
     }
     uint64_t pin = reinterpret_cast<uint64_t>(in), pout = reinterpret_cast<uint64_t>(out);
@@ -156,7 +183,7 @@ int main(int argc, char** argv) {
                          [&] { return *out == ref; }));
     rows.back().kernel = "reduce_tree (2^22 ints)";
   }
-  {  // Hillis-Steele scan of 2^18 elements in blocks of 1024
+  if (wanted("scan_hillis")) {  // Hillis-Steele scan of 2^18 elements in blocks of 1024
     const int n = 1 << 18;
     int* in = device_array<int>(n, "in");
     int* out = device_array<int>(n, "out");
@@ -178,7 +205,7 @@ int main(int argc, char** argv) {
                          }));
     rows.back().kernel = "scan_hillis (2^18 ints, blocks of 1024)";
   }
-  {  // contended global lock
+  if (wanted("lock_counter")) {  // contended global lock
     int* lock = device_array<int>(1, "lock");
     int* counter = device_array<int>(1, "counter");
     const int rounds = 4;
@@ -191,8 +218,9 @@ int main(int argc, char** argv) {
     rows.back().kernel = "lock_counter (1024 threads x 4 critical sections)";
   }
 
-  std::printf("simulator throughput, model %s, scheduler rr, device %s, checks %s, median of %d\n", model.c_str(),
-              sim.profile().name.c_str(), checks.c_str(), repeat);
+  std::printf("simulator throughput, model %s, scheduler rr, device %s, checks %s, median of %d%s\n", model.c_str(),
+              sim.profile().name.c_str(), checks.c_str(), repeat,
+              g_cpu_clock ? " (thread CPU time)" : "");
   std::printf("%-52s %-14s %14s %12s %10s %14s %8s\n", "kernel", "launch", "thread-instr", "warp-steps", "seconds",
               "thr-instr/s", "check");
   bool all_ok = true;
@@ -205,7 +233,8 @@ int main(int argc, char** argv) {
   if (!json_path.empty()) {
     std::ofstream j(json_path);
     j << "{\n  \"model\": \"" << model << "\",\n  \"checks\": \"" << checks << "\",\n  \"device_profile\": \"" << sim.profile().name
-      << "\",\n  \"repeat\": " << repeat << ",\n  \"kernels\": [\n";
+      << "\",\n  \"clock\": \"" << (g_cpu_clock ? "cpu" : "wall") << "\",\n  \"repeat\": " << repeat
+      << ",\n  \"kernels\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       j << fmt::format("    {{\"kernel\": \"{}\", \"launch\": \"{}\", \"thread_instructions\": {}, \"warp_steps\": {}, "

@@ -47,19 +47,63 @@ class HangDetector {
   }
   bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
 
-  void record_writer(const LastWriter& w) { writers_[slot(w.addr)] = w; }
+  // The last writer of each address is kept in a table of fixed size (a later write to an address
+  // that maps to the same slot replaces it). `tid` is the thread's linear index in its block:
+  // threads form warps in that order, so its warp is tid / 32 and its lane tid % 32.
+  void record_writer(uint64_t addr, uint64_t cta, uint32_t tid, uint32_t line, uint32_t ptx_line, uint16_t file) {
+    record_writer_at(slot(addr), addr, cta, tid, line, ptx_line, file);
+  }
+  // The same, for a caller that computed slot(addr) itself (region_start: see slot).
+  static uint64_t region_start(uint64_t addr) { return ((addr >> 14) * 0x9E3779B97F4A7C15ull) >> 48; }
+  static size_t slot_in(uint64_t addr, uint64_t region_start) {
+    return ((addr >> 2) + region_start) & (kWriterSlots - 1);
+  }
+  void record_writer_at(size_t slot, uint64_t addr, uint64_t cta, uint32_t tid, uint32_t line, uint32_t ptx_line,
+                        uint16_t file) {
+    Entry& e = writers_[slot];
+    e.addr = addr;
+    e.cta = cta;
+    e.tid = tid;
+    e.line = line;
+    e.ptx_line = ptx_line;
+    e.file = file;
+    e.valid = true;
+  }
   const LastWriter* last_writer(uint64_t addr) const {
-    const LastWriter& w = writers_[slot(addr)];
-    return (w.valid && w.addr == addr) ? &w : nullptr;
+    const Entry& e = writers_[slot(addr)];
+    if (!e.valid || e.addr != addr) return nullptr;
+    found_.addr = e.addr;
+    found_.cta = e.cta;
+    found_.tid = e.tid;
+    found_.warp = e.tid / 32;
+    found_.lane = e.tid % 32;
+    found_.line = e.line;
+    found_.ptx_line = e.ptx_line;
+    found_.file = e.file;
+    found_.valid = true;
+    return &found_;
   }
 
  private:
+  // 32 bytes, two to a cache line.
+  struct Entry {
+    uint64_t addr = 0;
+    uint64_t cta = 0;
+    uint32_t tid = 0;
+    uint32_t line = 0;
+    uint32_t ptx_line = 0;
+    uint16_t file = 0;
+    bool valid = false;
+  };
   static constexpr size_t kWriterSlots = 1 << 16;
-  static size_t slot(uint64_t addr) { return ((addr >> 2) * 0x9E3779B97F4A7C15ull) >> 48; }
+  // Words of one 16 KiB region take consecutive slots (from a hashed start), so the lanes of a
+  // warp storing to consecutive words write neighbouring entries.
+  static size_t slot(uint64_t addr) { return slot_in(addr, region_start(addr)); }
   uint64_t epoch_ = 0;
   uint64_t last_change_step_ = 0;
   uint64_t quiet_steps_ = kQuietSteps;
-  std::vector<LastWriter> writers_;
+  std::vector<Entry> writers_;
+  mutable LastWriter found_;  // what last_writer returns
 };
 
 // Fingerprint of a lane's registers for spin detection.

@@ -9,6 +9,7 @@
 //   4. Warp-level operations (shfl, vote, match, redux, activemask)
 //   5. Built-in functions (vprintf, __assertfail, malloc, free)
 //   6. The dispatcher (exec_instr)
+#include <emmintrin.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,8 +37,36 @@ using ptx::Type;
     const int lane = __builtin_ctz(m_);                      \
     Lane& L = w.lanes[lane];                                 \
     const LaneRegs R = w.regp[lane];                         \
+    (void)L;                                                 \
     (void)R;
 #define END_LANES }
+
+namespace {
+// Row helpers for warps whose lanes share one frame base (Warp::row): 32 lanes, two per SSE2
+// register.
+alignas(16) constexpr uint64_t kPairMask[4][2] = {{0, 0}, {~0ull, 0}, {0, ~0ull}, {~0ull, ~0ull}};
+
+// D[l] = S[l] for the lanes in act, without a branch per lane.
+inline void blend_row(uint64_t* D, const uint64_t* S, uint32_t act) {
+  for (int l = 0; l < 32; l += 2) {
+    const __m128i m = _mm_load_si128(reinterpret_cast<const __m128i*>(kPairMask[(act >> l) & 3]));
+    const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(S + l));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(D + l));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(D + l), _mm_or_si128(_mm_and_si128(m, s), _mm_andnot_si128(m, d)));
+  }
+}
+// Bit l = bit 0 of P[l] (a predicate row).
+inline uint32_t row_bits(const uint64_t* P) {
+  uint32_t lo = 0, hi = 0;
+  for (int l = 0; l < 32; l += 4) {
+    const __m128i a = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(P + l)), 63);
+    const __m128i b = _mm_slli_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(P + l + 2)), 63);
+    lo |= uint32_t(_mm_movemask_pd(_mm_castsi128_pd(a))) << l;
+    hi |= uint32_t(_mm_movemask_pd(_mm_castsi128_pd(b))) << (l + 2);
+  }
+  return lo | hi;
+}
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // 1. Operands and special registers
@@ -120,10 +149,15 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
   return 0;
 }
 
-uint32_t KernelRun::guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I) {
+inline uint32_t KernelRun::guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I) {
   if (I.guard == Operand::kNoReg) return mask;
   uint32_t act = 0;
   const uint32_t g = I.guard;
+  if (w.uniform_base != Warp::kMixedBase) {
+    // One row: bit 0 of each lane's predicate, all 32 lanes at once.
+    act = row_bits(w.row(g));
+    return mask & (I.guard_negated ? ~act : act);
+  }
   const uint64_t want = I.guard_negated ? 0 : 1;
   for (uint32_t m = mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
@@ -264,25 +298,13 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
     check_access(w, lane, generic, size, false, false, I, v);
   }
-  Lane& L = w.lanes[lane];
-  L.last_load_addr = generic;
-  L.last_load_line = I.user_line;
+  w.last_load[lane] = generic;
   return true;
 }
 
 void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
   hang_.visible_change(steps_);
-  LastWriter lw;
-  lw.addr = generic;
-  lw.cta = w.cta->linear;
-  lw.tid = w.lanes[lane].tid_linear;
-  lw.warp = w.index;
-  lw.lane = static_cast<uint32_t>(lane);
-  lw.line = I.user_line;
-  lw.ptx_line = I.ptx_line;
-  lw.file = I.user_file;
-  lw.valid = true;
-  hang_.record_writer(lw);
+  hang_.record_writer(generic, w.cta->linear, w.lanes[lane].tid_linear, I.user_line, I.ptx_line, I.user_file);
 }
 
 bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const void* src, uint32_t size,
@@ -368,6 +390,175 @@ inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t s
   return nullptr;
 }
 
+// The row form of a scalar access (every lane shares its frame base, so the address operand is
+// one row A, or absent): fills X[l] = A[l] + off (off for every lane without A) and, when the
+// address of every active lane passes the rules of fast_ptr, returns true with the offsets that
+// turn an address into its host pointer (X[l] + host_off) and its generic address
+// (X[l] + gen_off). False when any lane needs the slow path, which then decides lane by lane
+// exactly as before (nothing has been touched yet).
+bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uint64_t off, uint64_t* X,
+                         uint32_t size, bool write, uint64_t* host_off, uint64_t* gen_off) {
+  if (sp == Space::Const && !write) sp = Space::Global;
+  const uint64_t x0 = (A ? A[__builtin_ctz(act)] : 0) + off;
+  uint64_t lo = 0;  // what the window starts at in the addresses of X
+  bool via_generic = false;
+  if (sp == Space::Generic) {
+    if (x0 >= kSharedWindow && x0 < kSharedWindow + kWindowSize) {
+      sp = Space::Shared;
+      lo = kSharedWindow;
+    } else if (x0 < kSharedWindow) {
+      sp = Space::Global;
+      via_generic = true;
+    } else {
+      return false;
+    }
+  }
+  uint64_t span;  // an address x is inside when x - lo <= span
+  if (sp == Space::Shared) {
+    std::vector<uint8_t>& sh = w.cta->shared;
+    if (sh.size() < size) return false;
+    span = sh.size() - size;
+    *host_off = reinterpret_cast<uintptr_t>(sh.data()) - lo;
+    *gen_off = kSharedWindow - lo;
+  } else if (sp == Space::Global) {
+    if ((x0 & (size - 1)) == 0 && !(x0 - w.cache_base < w.cache_size && w.cache_size - (x0 - w.cache_base) >= size)) {
+      // A new allocation: look it up as translate() would for the first lane.
+      const Allocation* al = sim_.memory().find(x0, size);
+      if (!al) return false;
+      w.cache_base = al->base;
+      w.cache_size = al->size;
+      w.cache_kind = al->kind;
+    }
+    if (w.cache_kind == AllocKind::HostMapped || (write && w.cache_kind == AllocKind::ModuleConst) ||
+        w.cache_size < size)
+      return false;
+    // Through a generic address, global memory is what lies below the shared window.
+    if (via_generic && (w.cache_base >= kSharedWindow || kSharedWindow - w.cache_base < w.cache_size)) return false;
+    lo = w.cache_base;
+    span = w.cache_size - size;
+    *host_off = 0;
+    *gen_off = 0;
+  } else {
+    return false;
+  }
+  if (span >> 63) return false;
+  // Two lanes at a time: with d = x - lo, a lane is outside when d > span, that is when d or
+  // span - d has its top bit set (span < 2^63), and misaligned when a = x & (size - 1) is not 0,
+  // that is when 0 - a has its top bit set.
+  const __m128i vlo = _mm_set1_epi64x(static_cast<long long>(lo));
+  const __m128i vspan = _mm_set1_epi64x(static_cast<long long>(span));
+  const __m128i valign = _mm_set1_epi64x(static_cast<long long>(size - 1));
+  const __m128i voff = _mm_set1_epi64x(static_cast<long long>(off));
+  const __m128i zero = _mm_setzero_si128();
+  uint32_t bad = 0;
+  // Only the pairs of lanes that hold an active lane (X of the others is left unset).
+  const int first_pair = __builtin_ctz(act) & ~1, end_pair = 32 - (__builtin_clz(act) & ~1);
+  for (int l = first_pair; l < end_pair; l += 2) {
+    const __m128i x = A ? _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(A + l)), voff) : voff;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(X + l), x);
+    const __m128i d = _mm_sub_epi64(x, vlo);
+    const __m128i t = _mm_or_si128(_mm_or_si128(d, _mm_sub_epi64(vspan, d)),
+                                   _mm_sub_epi64(zero, _mm_and_si128(x, valign)));
+    bad |= uint32_t(_mm_movemask_pd(_mm_castsi128_pd(t))) << l;
+  }
+  return (bad & act) == 0;
+}
+
+namespace {
+template <class T>
+inline void load_lanes(uint64_t* D, const uint64_t* X, uint32_t act, uint64_t host_off) {
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    T v;
+    std::memcpy(&v, reinterpret_cast<const void*>(X[l] + host_off), sizeof(T));
+    // Signed types sign-extend to 64 bits, the others zero-extend (extend_loaded).
+    D[l] = static_cast<uint64_t>(std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>(v));
+  }
+}
+}  // namespace
+
+// exec_ld's row form (see row_span). False: take the lane-by-lane path.
+bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es) {
+  const Operand& a = I.src[0];
+  alignas(16) uint64_t X[32];
+  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  uint64_t host_off, gen_off;
+  if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, false, &host_off,
+                &gen_off))
+    return false;
+  uint64_t* D = w.row(I.dst[0].reg);
+  const bool sgn = ptx::type_is_signed(I.type);
+  switch (es) {
+    case 1: sgn ? load_lanes<int8_t>(D, X, act, host_off) : load_lanes<uint8_t>(D, X, act, host_off); break;
+    case 2: sgn ? load_lanes<int16_t>(D, X, act, host_off) : load_lanes<uint16_t>(D, X, act, host_off); break;
+    case 4: sgn ? load_lanes<int32_t>(D, X, act, host_off) : load_lanes<uint32_t>(D, X, act, host_off); break;
+    default: load_lanes<uint64_t>(D, X, act, host_off); break;
+  }
+  if (hang_.suspicious(steps_)) {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      w.last_load[l] = X[l] + gen_off;
+    }
+  }
+  return true;
+}
+
+namespace {
+// Stores the low sizeof(T) bytes of v at p if they differ from what is there; true if they did.
+template <class T>
+inline bool store_changed(uint8_t* p, uint64_t v) {
+  T old, nw = static_cast<T>(v);
+  std::memcpy(&old, p, sizeof(T));
+  if (old == nw) return false;
+  std::memcpy(p, &nw, sizeof(T));
+  return true;
+}
+}  // namespace
+
+// exec_st's row form (see row_span): the lanes store in lane order, as the lane-by-lane path does.
+bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es) {
+  const Operand& a = I.src[0];
+  const Operand& v = I.src[1];
+  alignas(16) uint64_t X[32];
+  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  uint64_t host_off, gen_off;
+  if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
+                &gen_off))
+    return false;
+  const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
+  bool changed_any = false;
+  const uint64_t cta = w.cta->linear;
+  // Threads form warps in linear order: lane l of warp i is thread i * 32 + l of its block.
+  const uint32_t tid0 = w.index * 32;
+  uint64_t region = ~0ull, region_start = 0;  // HangDetector::slot, computed once per region
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    const uint64_t val = V ? V[l] : operand(w, l, v);
+    uint8_t* p = reinterpret_cast<uint8_t*>(X[l] + host_off);
+    bool changed;
+    switch (es) {
+      case 1: changed = store_changed<uint8_t>(p, val); break;
+      case 2: changed = store_changed<uint16_t>(p, val); break;
+      case 4: changed = store_changed<uint32_t>(p, val); break;
+      default: changed = store_changed<uint64_t>(p, val); break;
+    }
+    if (changed) {
+      // Only a change is visible to other threads (note_write, with one epoch step for the
+      // instruction).
+      const uint64_t generic = X[l] + gen_off;
+      if (generic >> 14 != region) {
+        region = generic >> 14;
+        region_start = HangDetector::region_start(generic);
+      }
+      hang_.record_writer_at(HangDetector::slot_in(generic, region_start), generic, cta, tid0 + l, I.user_line,
+                             I.ptx_line, I.user_file);
+      changed_any = true;
+    }
+  }
+  if (changed_any) hang_.visible_change(steps_);
+  return true;
+}
+
 void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t es = elem_size(I.type);
   const uint32_t n = I.vec ? I.vec : 1;
@@ -377,6 +568,10 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  if (!act) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !checking_ && w.uniform_base != Warp::kMixedBase &&
+      ld_rows(w, act, I, es))
+    return;
   const bool track = hang_.suspicious(steps_);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
@@ -404,10 +599,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
         }
         R[d.reg] = extend_loaded(v, es, I.type);
         if (checking_) check_access(w, lane, generic, es, false, false, I, v);
-        if (track) {
-          L.last_load_addr = generic;
-          L.last_load_line = I.user_line;
-        }
+        if (track) w.last_load[lane] = generic;
         continue;
       }
     }
@@ -445,6 +637,10 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  if (!act) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !checking_ && w.uniform_base != Warp::kMixedBase &&
+      st_rows(w, act, I, es))
+    return;
   FOR_LANES(act)
     if (scalar) {
       uint64_t generic = 0;
@@ -497,7 +693,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
 namespace {
 
 template <class T>
-T atomic_apply(AtomOp op, T old, T b, T c) {
+__attribute__((always_inline)) inline T atomic_apply(AtomOp op, T old, T b, T c) {
   switch (op) {
     case AtomOp::Add: return static_cast<T>(old + b);
     case AtomOp::Min: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
@@ -520,7 +716,8 @@ T atomic_apply(AtomOp op, T old, T b, T c) {
 }
 
 template <class T>
-uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64_t cb, uint64_t* new_bits) {
+__attribute__((always_inline)) inline uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb,
+                                                          uint64_t cb, uint64_t* new_bits) {
   using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
   U* up = reinterpret_cast<U*>(p);
   const T b = from_bits<T>(bb), c = from_bits<T>(cb);
@@ -546,9 +743,122 @@ uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb, uint64
 
 }  // namespace
 
-void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
+// One lane after the other, in lane order, with the value type T fixed for the whole loop.
+template <class T>
+void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   const bool is_red = I.op == Op::Red;
   // atom d, [a], b{, c} and red [a], b: the address is src[0] and the operands follow it.
+  const Operand& a = I.src[0];
+  const Operand& ob = I.src[1];
+  const Operand& oc = I.src[2];
+  const uint32_t size = elem_size(I.type);
+  const bool abs_addr = a.base == Operand::Base::Absolute;
+  const bool cas = I.aop == AtomOp::Cas;
+  const bool write_back = !is_red && I.ndst && I.dst[0].kind == Operand::Kind::Reg;
+  auto value = [&](int lane, const LaneRegs& R, const Operand& o) -> uint64_t {
+    if (o.kind == Operand::Kind::Reg && !o.negate) return R[o.reg];
+    if (o.kind == Operand::Kind::Imm) return static_cast<uint64_t>(o.imm);
+    return operand(w, lane, o);
+  };
+  if (abs_addr && !checking_ && !tw_ && w.uniform_base != Warp::kMixedBase && act) {
+    // Row form (see row_span): every lane's word is in shared memory or the warp's cached
+    // global allocation (not mapped host memory), so no lane can fault; the lanes still apply
+    // their operations one after the other, in lane order.
+    alignas(16) uint64_t X[32];
+    uint64_t host_off, gen_off;
+    if (row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, static_cast<uint64_t>(a.imm), X,
+                 size, true, &host_off, &gen_off)) {
+      // The operands, one row each: a register's row, or the values gathered first (an
+      // immediate, or any other operand form; these do not depend on what the lanes write).
+      alignas(16) uint64_t bv[32], cv[32];
+      auto operand_row = [&](const Operand& o, uint64_t* buf) -> const uint64_t* {
+        if (o.kind == Operand::Kind::Reg && !o.negate) return w.row(o.reg);
+        if (o.kind == Operand::Kind::Imm) {
+          for (int l = 0; l < 32; ++l) buf[l] = static_cast<uint64_t>(o.imm);
+        } else {
+          for (uint32_t m = act; m; m &= m - 1) buf[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), o);
+        }
+        return buf;
+      };
+      const uint64_t* B = operand_row(ob, bv);
+      const uint64_t* C = cas ? operand_row(oc, cv) : nullptr;
+      uint64_t* D = write_back ? w.row(I.dst[0].reg) : nullptr;
+      const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+      const uint64_t cta = w.cta->linear;
+      bool changed_any = false;
+      // The operation is fixed for the loop: each instantiation folds atomic_apply's switch.
+      auto lanes = [&](auto op_of) {
+        const AtomOp op = op_of();
+        for (uint32_t m = act; m; m &= m - 1) {
+          const int l = __builtin_ctz(m);
+          uint64_t nb = 0;
+          const uint64_t old =
+              atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
+          const uint64_t generic = X[l] + gen_off;
+          if ((old & keep) != (nb & keep)) {
+            // note_write, with one epoch step for the instruction.
+            hang_.record_writer(generic, cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
+            changed_any = true;
+          }
+          w.last_load[l] = generic;
+          if (D) D[l] = old;
+        }
+      };
+      switch (I.aop) {
+        case AtomOp::Cas: lanes([] { return AtomOp::Cas; }); break;
+        case AtomOp::Exch: lanes([] { return AtomOp::Exch; }); break;
+        case AtomOp::Add: lanes([] { return AtomOp::Add; }); break;
+        default: lanes([&] { return I.aop; }); break;
+      }
+      if (changed_any) hang_.visible_change(steps_);
+      return;
+    }
+  }
+  FOR_LANES(act)
+    const uint64_t addr = abs_addr ? static_cast<uint64_t>(a.imm) + (a.reg != Operand::kNoReg ? R[a.reg] : 0)
+                                   : address(L, a);
+    uint64_t generic = 0;
+    uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+    if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
+    if (!p) return;
+    if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+      fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
+      return;
+    }
+    const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+    if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
+    const uint64_t b = value(lane, R, ob);
+    const uint64_t c = cas ? value(lane, R, oc) : 0;
+    uint64_t nb = 0;
+    const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+    uint64_t old_cmp = old, nb_cmp = nb;
+    if (size < 8) {
+      old_cmp &= (1ull << (size * 8)) - 1;
+      nb_cmp &= (1ull << (size * 8)) - 1;
+    }
+    if (old_cmp != nb_cmp) {
+      note_write(w, lane, generic, I);
+      if (checking_) check_atomic_write(w, lane, generic, I);
+    }
+    if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+    w.last_load[lane] = generic;
+    if (write_back) R[I.dst[0].reg] = old;
+  END_LANES
+}
+
+void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
+  switch (I.type) {
+    case Type::S32: atom_lanes<int32_t>(w, act, I); return;
+    case Type::U32: case Type::B32: atom_lanes<uint32_t>(w, act, I); return;
+    case Type::S64: atom_lanes<int64_t>(w, act, I); return;
+    case Type::U64: case Type::B64: atom_lanes<uint64_t>(w, act, I); return;
+    case Type::F32: atom_lanes<float>(w, act, I); return;
+    case Type::F64: atom_lanes<double>(w, act, I); return;
+    case Type::F16: atom_lanes<half_t>(w, act, I); return;
+    case Type::B16: case Type::U16: atom_lanes<uint16_t>(w, act, I); return;
+    default: break;
+  }
+  // A type no atomic has: the first lane reports it, after the same address checks as above.
   const Operand& a = I.src[0];
   const uint32_t size = elem_size(I.type);
   FOR_LANES(act)
@@ -561,38 +871,12 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
       fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
       return;
     }
-    const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
     if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
-    uint64_t b = operand(w, lane, I.src[1]);
-    uint64_t c = I.aop == AtomOp::Cas ? operand(w, lane, I.src[2]) : 0;
-    uint64_t nb = 0, old = 0;
-    switch (I.type) {
-      case Type::S32: old = atomic_rmw<int32_t>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::U32: case Type::B32: old = atomic_rmw<uint32_t>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::S64: old = atomic_rmw<int64_t>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::U64: case Type::B64: old = atomic_rmw<uint64_t>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::F32: old = atomic_rmw<float>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::F64: old = atomic_rmw<double>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::F16: old = atomic_rmw<half_t>(p, host_shared, I.aop, b, c, &nb); break;
-      case Type::B16: case Type::U16: old = atomic_rmw<uint16_t>(p, host_shared, I.aop, b, c, &nb); break;
-      default:
-        fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
-              fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
-        return;
-    }
-    uint64_t old_cmp = old, nb_cmp = nb;
-    if (size < 8) {
-      old_cmp &= (1ull << (size * 8)) - 1;
-      nb_cmp &= (1ull << (size * 8)) - 1;
-    }
-    if (old_cmp != nb_cmp) {
-      note_write(w, lane, generic, I);
-      if (checking_) check_atomic_write(w, lane, generic, I);
-    }
-    if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
-    L.last_load_addr = generic;
-    L.last_load_line = I.user_line;
-    if (!is_red && I.ndst && I.dst[0].kind == Operand::Kind::Reg) R[I.dst[0].reg] = old;
+    operand(w, lane, I.src[1]);
+    if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
+    fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
+          fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
+    return;
   END_LANES
 }
 
@@ -976,37 +1260,52 @@ struct Srcs {
 inline bool plain_reg(const Operand& o) { return o.kind == Operand::Kind::Reg && !o.negate; }
 
 // Row-wise form: every lane of the warp shares its frame base, so each operand is one contiguous
-// row of 32 values. All 32 lanes are computed (the compiler vectorizes the loop) and only the
-// active ones are kept.
+// row of 32 values. row_apply sets D[l] = g(l) for the lanes in act: a full warp, or one run of
+// consecutive lanes, in one loop the compiler vectorizes; a nearly full warp computes all 32 lanes
+// and keeps the active ones; a sparse one goes lane by lane (without reading the rest of D).
+// (D may be A, B or C itself: every lane reads its own operands before its result is written,
+// so the loops carry no dependence from one lane to the next.)
+template <class G>
+__attribute__((always_inline)) inline void row_apply(uint32_t act, uint64_t* D, G g) {
+  if (act == 0xffffffffu) {
+#pragma GCC ivdep
+    for (int l = 0; l < 32; ++l) D[l] = g(l);
+    return;
+  }
+  const int lo = __builtin_ctz(act);
+  const uint32_t run = act >> lo;
+  if ((run & (run + 1)) == 0) {  // one run of consecutive lanes (often: lanes leave in order)
+    const int hi = lo + __builtin_popcount(act);
+#pragma GCC ivdep
+    for (int l = lo; l < hi; ++l) D[l] = g(l);
+    return;
+  }
+  if (__builtin_popcount(act) >= 24) {
+    alignas(16) uint64_t out[32];
+    for (int l = 0; l < 32; ++l) out[l] = g(l);
+    blend_row(D, out, act);
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    D[l] = g(l);
+  }
+}
+
 template <class F>
 inline void rows2(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, uint64_t ib, F f) {
-  uint64_t out[32];
-  if (B) {
-    for (int l = 0; l < 32; ++l) out[l] = f(A[l], B[l]);
-  } else {
-    for (int l = 0; l < 32; ++l) out[l] = f(A[l], ib);
-  }
-  if (act == 0xffffffffu) {
-    for (int l = 0; l < 32; ++l) D[l] = out[l];
-  } else {
-    for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? out[l] : D[l];
-  }
+  if (B) row_apply(act, D, [&](int l) { return f(A[l], B[l]); });
+  else row_apply(act, D, [&](int l) { return f(A[l], ib); });
 }
 template <class F>
 inline void rows3(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, const uint64_t* C, F f) {
-  uint64_t out[32];
-  for (int l = 0; l < 32; ++l) out[l] = f(A[l], B[l], C[l]);
-  if (act == 0xffffffffu) {
-    for (int l = 0; l < 32; ++l) D[l] = out[l];
-  } else {
-    for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? out[l] : D[l];
-  }
+  row_apply(act, D, [&](int l) { return f(A[l], B[l], C[l]); });
 }
 
 template <class F>
 inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
   if (plain_reg(*s.a) && (plain_reg(*s.b) || s.b->kind == Operand::Kind::Imm) &&
-      w.uniform_base != Warp::kMixedBase && __builtin_popcount(act) > 4) {
+      w.uniform_base != Warp::kMixedBase) {
     const uint64_t* B = plain_reg(*s.b) ? w.row(s.b->reg) : nullptr;
     rows2(act, w.row(d), w.row(s.a->reg), B, static_cast<uint64_t>(s.b->imm), f);
   } else if (plain_reg(*s.a) && plain_reg(*s.b)) {
@@ -1029,7 +1328,7 @@ inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
 template <class F>
 inline void map3(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
   if (plain_reg(*s.a) && plain_reg(*s.b) && plain_reg(*s.c)) {
-    if (w.uniform_base != Warp::kMixedBase && __builtin_popcount(act) > 4) {
+    if (w.uniform_base != Warp::kMixedBase) {
       rows3(act, w.row(d), w.row(s.a->reg), w.row(s.b->reg), w.row(s.c->reg), f);
       return;
     }
@@ -1046,79 +1345,175 @@ inline void map3(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
   }
 }
 
+// The operations of the fast paths on raw register values, one functor per (type, operation):
+// the generic fast path (fast_int, fast_f32) and the per-instruction handlers below use the same.
+enum FastOp : int {
+  kAdd, kSub, kMulLo, kMulWide, kAnd, kOr, kXor, kMin, kMax, kShl, kShr,  // arithmetic and logic
+  kEq, kNe, kLt, kLe, kGt, kGe, kLo, kLs, kHi, kHs,                       // setp comparisons
+  kNumIntOps
+};
+
+template <class T, int K>
+struct Int2 {
+  uint64_t operator()(uint64_t a, uint64_t b) const {
+    using U = std::make_unsigned_t<T>;
+    constexpr uint32_t bits = sizeof(T) * 8;
+    if constexpr (K == kAdd) return to_bits<T>(T(U(a) + U(b)));
+    else if constexpr (K == kSub) return to_bits<T>(T(U(a) - U(b)));
+    else if constexpr (K == kMulLo) return to_bits<T>(T(U(a) * U(b)));
+    else if constexpr (K == kMulWide) {
+      static_assert(sizeof(T) == 4, "mul.wide of 32-bit operands only");
+      using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+      return to_bits<W>(W(T(a)) * W(T(b)));
+    } else if constexpr (K == kAnd) return a & b;
+    else if constexpr (K == kOr) return a | b;
+    else if constexpr (K == kXor) return a ^ b;
+    else if constexpr (K == kMin) return to_bits<T>(std::min(T(a), T(b)));
+    else if constexpr (K == kMax) return to_bits<T>(std::max(T(a), T(b)));
+    else if constexpr (K == kShl) {
+      const uint32_t n = uint32_t(b);
+      return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) << n));
+    } else if constexpr (K == kShr) {
+      const uint32_t n = uint32_t(b);
+      if constexpr (std::is_signed_v<T>) return to_bits<T>(n >= bits ? (T(a) < 0 ? T(-1) : T(0)) : T(T(a) >> n));
+      else return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) >> n));
+    } else if constexpr (K == kEq) return uint64_t(T(a) == T(b));
+    else if constexpr (K == kNe) return uint64_t(T(a) != T(b));
+    else if constexpr (K == kLt) return uint64_t(T(a) < T(b));
+    else if constexpr (K == kLe) return uint64_t(T(a) <= T(b));
+    else if constexpr (K == kGt) return uint64_t(T(a) > T(b));
+    else if constexpr (K == kGe) return uint64_t(T(a) >= T(b));
+    else if constexpr (K == kLo) return uint64_t(U(a) < U(b));
+    else if constexpr (K == kLs) return uint64_t(U(a) <= U(b));
+    else if constexpr (K == kHi) return uint64_t(U(a) > U(b));
+    else return uint64_t(U(a) >= U(b));  // kHs
+  }
+};
+template <class T>
+struct IntMad {  // mad.lo
+  uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const {
+    using U = std::make_unsigned_t<T>;
+    return to_bits<T>(T(U(a) * U(b) + U(c)));
+  }
+};
+// f32 add, sub, mul (kAdd, kSub, kMulLo) without .ftz/.sat and with round-to-nearest.
+template <int K>
+struct F32x2 {
+  uint64_t operator()(uint64_t a, uint64_t b) const {
+    const float x = from_bits<float>(a), y = from_bits<float>(b);
+    if constexpr (K == kAdd) return to_bits(x + y);
+    else if constexpr (K == kSub) return to_bits(x - y);
+    else return to_bits(x * y);
+  }
+};
+struct F32Fma {
+  uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const {
+    return to_bits(std::fma(from_bits<float>(a), from_bits<float>(b), from_bits<float>(c)));
+  }
+};
+// and/or/xor.pred: the result keeps bit 0, as exec_alu does.
+template <int K>
+struct Pred2 {
+  uint64_t operator()(uint64_t a, uint64_t b) const {
+    if constexpr (K == kAnd) return (a & b) & 1;
+    else if constexpr (K == kOr) return (a | b) & 1;
+    else return (a ^ b) & 1;
+  }
+};
+
+// The FastOp of an integer instruction the fast paths handle, or -1.
+int int_fast_op(const ptx::Instr& I, bool wide_ok) {
+  switch (I.op) {
+    case Op::Add: return kAdd;
+    case Op::Sub: return kSub;
+    case Op::Mul:
+      if (I.mul == ptx::MulMode::Wide) return wide_ok ? kMulWide : -1;
+      if (I.mul == ptx::MulMode::Hi) return -1;
+      return kMulLo;
+    case Op::And: return kAnd;
+    case Op::Or: return kOr;
+    case Op::Xor: return kXor;
+    case Op::Min: return kMin;
+    case Op::Max: return kMax;
+    case Op::Shl: return kShl;
+    case Op::Shr: return kShr;
+    case Op::Setp:
+      if (I.boolop != ptx::BoolOp::None || I.ndst > 1) return -1;
+      switch (I.cmp) {
+        case Cmp::Eq: return kEq;
+        case Cmp::Ne: return kNe;
+        case Cmp::Lt: return kLt;
+        case Cmp::Le: return kLe;
+        case Cmp::Gt: return kGt;
+        case Cmp::Ge: return kGe;
+        case Cmp::Lo: return kLo;
+        case Cmp::Ls: return kLs;
+        case Cmp::Hi: return kHi;
+        case Cmp::Hs: return kHs;
+        default: return -1;
+      }
+    default: return -1;
+  }
+}
+
+template <class T, int K>
+inline void int2_case(Warp& w, uint32_t act, uint32_t d, const Srcs& S) {
+  map2(w, act, d, S, Int2<T, K>{});
+}
+
 template <class T>
 bool fast_int(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
-  using U = std::make_unsigned_t<T>;
   const uint32_t d = I.dst[0].reg;
-  constexpr uint32_t bits = sizeof(T) * 8;
-  switch (I.op) {
-    case Op::Add: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) + U(b))); }); return true;
-    case Op::Sub: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) - U(b))); }); return true;
-    case Op::Mul:
-      if (I.mul == ptx::MulMode::Wide) {
-        if constexpr (sizeof(T) == 4) {
-          using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
-          map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<W>(W(T(a)) * W(T(b))); });
-          return true;
-        }
-        return false;
+  if (I.op == Op::Mad) {
+    if (I.mul == ptx::MulMode::Hi || I.mul == ptx::MulMode::Wide) return false;
+    map3(w, act, d, S, IntMad<T>{});
+    return true;
+  }
+  switch (int_fast_op(I, sizeof(T) == 4)) {
+    case kAdd: int2_case<T, kAdd>(w, act, d, S); return true;
+    case kSub: int2_case<T, kSub>(w, act, d, S); return true;
+    case kMulLo: int2_case<T, kMulLo>(w, act, d, S); return true;
+    case kMulWide:
+      if constexpr (sizeof(T) == 4) {
+        int2_case<T, kMulWide>(w, act, d, S);
+        return true;
       }
-      if (I.mul == ptx::MulMode::Hi) return false;
-      map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(T(U(a) * U(b))); });
-      return true;
-    case Op::Mad:
-      if (I.mul == ptx::MulMode::Hi || I.mul == ptx::MulMode::Wide) return false;
-      map3(w, act, d, S, [](uint64_t a, uint64_t b, uint64_t c) { return to_bits<T>(T(U(a) * U(b) + U(c))); });
-      return true;
-    case Op::And: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a & b; }); return true;
-    case Op::Or: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a | b; }); return true;
-    case Op::Xor: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return a ^ b; }); return true;
-    case Op::Min: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(std::min(T(a), T(b))); }); return true;
-    case Op::Max: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return to_bits<T>(std::max(T(a), T(b))); }); return true;
-    case Op::Shl:
-      map2(w, act, d, S, [](uint64_t a, uint64_t b) {
-        uint32_t n = uint32_t(b);
-        return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) << n));
-      });
-      return true;
-    case Op::Shr:
-      map2(w, act, d, S, [](uint64_t a, uint64_t b) {
-        uint32_t n = uint32_t(b);
-        if constexpr (std::is_signed_v<T>) return to_bits<T>(n >= bits ? (T(a) < 0 ? T(-1) : T(0)) : T(T(a) >> n));
-        return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) >> n));
-      });
-      return true;
-    case Op::Setp: {
-      if (I.boolop != ptx::BoolOp::None || I.ndst > 1) return false;
-      switch (I.cmp) {
-        case Cmp::Eq: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) == T(b)); }); return true;
-        case Cmp::Ne: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) != T(b)); }); return true;
-        case Cmp::Lt: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) < T(b)); }); return true;
-        case Cmp::Le: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) <= T(b)); }); return true;
-        case Cmp::Gt: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) > T(b)); }); return true;
-        case Cmp::Ge: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(T(a) >= T(b)); }); return true;
-        case Cmp::Lo: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) < U(b)); }); return true;
-        case Cmp::Ls: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) <= U(b)); }); return true;
-        case Cmp::Hi: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) > U(b)); }); return true;
-        case Cmp::Hs: map2(w, act, d, S, [](uint64_t a, uint64_t b) { return uint64_t(U(a) >= U(b)); }); return true;
-        default: return false;
-      }
-    }
+      return false;
+    case kAnd: int2_case<T, kAnd>(w, act, d, S); return true;
+    case kOr: int2_case<T, kOr>(w, act, d, S); return true;
+    case kXor: int2_case<T, kXor>(w, act, d, S); return true;
+    case kMin: int2_case<T, kMin>(w, act, d, S); return true;
+    case kMax: int2_case<T, kMax>(w, act, d, S); return true;
+    case kShl: int2_case<T, kShl>(w, act, d, S); return true;
+    case kShr: int2_case<T, kShr>(w, act, d, S); return true;
+    case kEq: int2_case<T, kEq>(w, act, d, S); return true;
+    case kNe: int2_case<T, kNe>(w, act, d, S); return true;
+    case kLt: int2_case<T, kLt>(w, act, d, S); return true;
+    case kLe: int2_case<T, kLe>(w, act, d, S); return true;
+    case kGt: int2_case<T, kGt>(w, act, d, S); return true;
+    case kGe: int2_case<T, kGe>(w, act, d, S); return true;
+    case kLo: int2_case<T, kLo>(w, act, d, S); return true;
+    case kLs: int2_case<T, kLs>(w, act, d, S); return true;
+    case kHi: int2_case<T, kHi>(w, act, d, S); return true;
+    case kHs: int2_case<T, kHs>(w, act, d, S); return true;
     default: return false;
   }
 }
 
+bool f32_plain(const ptx::Instr& I) {
+  return !I.ftz && !I.sat && (I.rnd == Rounding::None || I.rnd == Rounding::Rn);
+}
+
 bool fast_f32(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
-  if (I.ftz || I.sat || (I.rnd != Rounding::None && I.rnd != Rounding::Rn)) return false;
+  if (!f32_plain(I)) return false;
   const uint32_t d = I.dst[0].reg;
-  auto f = [](uint64_t x) { return from_bits<float>(x); };
   switch (I.op) {
-    case Op::Add: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) + f(b)); }); return true;
-    case Op::Sub: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) - f(b)); }); return true;
-    case Op::Mul: map2(w, act, d, S, [&](uint64_t a, uint64_t b) { return to_bits(f(a) * f(b)); }); return true;
+    case Op::Add: map2(w, act, d, S, F32x2<kAdd>{}); return true;
+    case Op::Sub: map2(w, act, d, S, F32x2<kSub>{}); return true;
+    case Op::Mul: map2(w, act, d, S, F32x2<kMulLo>{}); return true;
     case Op::Fma:
     case Op::Mad:
-      map3(w, act, d, S, [&](uint64_t a, uint64_t b, uint64_t c) { return to_bits(std::fma(f(a), f(b), f(c))); });
+      map3(w, act, d, S, F32Fma{});
       return true;
     default: return false;
   }
@@ -1135,15 +1530,15 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
     case Op::Mov:
       if (I.src[0].kind == Operand::Kind::Vector || I.type == Type::Pred) return false;
       if (plain_reg(I.src[0]) && w.uniform_base != Warp::kMixedBase) {
-        uint64_t* D = w.row(I.dst[0].reg);
-        const uint64_t* A = w.row(I.src[0].reg);
-        for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? A[l] : D[l];
+        if (I.src[0].reg != I.dst[0].reg) {
+          const uint64_t* A = w.row(I.src[0].reg);
+          row_apply(act, w.row(I.dst[0].reg), [A](int l) { return A[l]; });
+        }
         return true;
       }
       if (I.src[0].kind == Operand::Kind::Imm && w.uniform_base != Warp::kMixedBase) {
-        uint64_t* D = w.row(I.dst[0].reg);
         const uint64_t v = static_cast<uint64_t>(I.src[0].imm);
-        for (int l = 0; l < 32; ++l) D[l] = ((act >> l) & 1) ? v : D[l];
+        row_apply(act, w.row(I.dst[0].reg), [v](int) { return v; });
         return true;
       }
       if (plain_reg(I.src[0])) {
@@ -1171,6 +1566,19 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
         return true;
       }
       return false;
+    case Op::Not: {
+      // not.pred keeps bit 0 only; other types complement all 64 bits, as exec_alu does.
+      const uint64_t keep = I.type == Type::Pred ? 1 : ~uint64_t(0);
+      const uint32_t d = I.dst[0].reg;
+      if (plain_reg(I.src[0]) && w.uniform_base != Warp::kMixedBase) {
+        const uint64_t* A = w.row(I.src[0].reg);
+        row_apply(act, w.row(d), [A, keep](int l) { return ~A[l] & keep; });
+        return true;
+      }
+      gather(w, act, I.src[0], A);
+      map1(w, act, d, A, [keep](uint64_t a) { return ~a & keep; });
+      return true;
+    }
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::And: case Op::Or:
     case Op::Xor: case Op::Min: case Op::Max: case Op::Shl: case Op::Shr: case Op::Setp:
       break;
@@ -1195,8 +1603,240 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
     case Type::F32:
       if (I.op == Op::Setp) return false;
       return fast_f32(w, act, I, S);
+    case Type::Pred: {
+      const uint32_t d = I.dst[0].reg;
+      switch (I.op) {
+        case Op::And: map2(w, act, d, S, Pred2<kAnd>{}); return true;
+        case Op::Or: map2(w, act, d, S, Pred2<kOr>{}); return true;
+        case Op::Xor: map2(w, act, d, S, Pred2<kXor>{}); return true;
+        default: return false;
+      }
+    }
     default: return false;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-instruction handlers: the common arithmetic forms (register/immediate operands, no carry or
+// saturation) get a handler of their own when the module is loaded (Instr::fast), so that the
+// dispatcher makes one indirect call where fast_alu would test the opcode, type, operand shapes
+// and comparison one after the other. Each handler does exactly what fast_alu does for its form.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+using FastHandler = void (*)(Warp&, uint32_t, const ptx::Instr&);
+enum Shape : int { kRR, kRI };  // register and register, register and immediate
+
+template <class F, int SH>
+void h_bin(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const F f{};
+  const uint32_t d = I.dst[0].reg, ra = I.src[0].reg;
+  if (w.uniform_base != Warp::kMixedBase) {
+    rows2(act, w.row(d), w.row(ra), SH == kRR ? w.row(I.src[1].reg) : nullptr, static_cast<uint64_t>(I.src[1].imm),
+          f);
+  } else if constexpr (SH == kRR) {
+    const uint32_t rb = I.src[1].reg;
+    for (uint32_t m = act; m; m &= m - 1) {
+      const LaneRegs R = w.regp[__builtin_ctz(m)];
+      R[d] = f(R[ra], R[rb]);
+    }
+  } else {
+    const uint64_t ib = static_cast<uint64_t>(I.src[1].imm);
+    for (uint32_t m = act; m; m &= m - 1) {
+      const LaneRegs R = w.regp[__builtin_ctz(m)];
+      R[d] = f(R[ra], ib);
+    }
+  }
+}
+
+template <class F>
+void h_tri(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const F f{};
+  const uint32_t d = I.dst[0].reg, ra = I.src[0].reg, rb = I.src[1].reg, rc = I.src[2].reg;
+  if (w.uniform_base != Warp::kMixedBase) {
+    rows3(act, w.row(d), w.row(ra), w.row(rb), w.row(rc), f);
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const LaneRegs R = w.regp[__builtin_ctz(m)];
+    R[d] = f(R[ra], R[rb], R[rc]);
+  }
+}
+
+void h_mov_rr(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const uint32_t d = I.dst[0].reg, ra = I.src[0].reg;
+  if (w.uniform_base != Warp::kMixedBase) {
+    if (ra != d) {
+      const uint64_t* A = w.row(ra);
+      row_apply(act, w.row(d), [A](int l) { return A[l]; });
+    }
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const LaneRegs R = w.regp[__builtin_ctz(m)];
+    R[d] = R[ra];
+  }
+}
+
+void h_mov_ri(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const uint32_t d = I.dst[0].reg;
+  const uint64_t v = static_cast<uint64_t>(I.src[0].imm);
+  if (w.uniform_base != Warp::kMixedBase) {
+    row_apply(act, w.row(d), [v](int) { return v; });
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) w.regp[__builtin_ctz(m)][d] = v;
+}
+
+// not: .pred keeps bit 0 only, other types complement all 64 bits.
+template <bool PRED>
+void h_not(Warp& w, uint32_t act, const ptx::Instr& I) {
+  constexpr uint64_t keep = PRED ? 1 : ~uint64_t(0);
+  const uint32_t d = I.dst[0].reg, ra = I.src[0].reg;
+  if (w.uniform_base != Warp::kMixedBase) {
+    const uint64_t* A = w.row(ra);
+    row_apply(act, w.row(d), [A](int l) { return ~A[l] & keep; });
+    return;
+  }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const LaneRegs R = w.regp[__builtin_ctz(m)];
+    R[d] = ~R[ra] & keep;
+  }
+}
+
+// Handler indexes (0 is "none").
+constexpr int kIntTypes = 4;  // s32, u32 (b32), s64, u64 (b64)
+constexpr int kHInt2 = 1;                                          // + (type * kNumIntOps + op) * 2 + shape
+constexpr int kHMad = kHInt2 + kIntTypes * kNumIntOps * 2;         // + type
+constexpr int kHF32 = kHMad + kIntTypes;                           // + (add|sub|mul) * 2 + shape
+constexpr int kHF32Fma = kHF32 + 6;
+constexpr int kHPred = kHF32Fma + 1;                               // + (and|or|xor) * 2 + shape
+constexpr int kHMovRR = kHPred + 6;
+constexpr int kHMovRI = kHMovRR + 1;
+constexpr int kHNotPred = kHMovRI + 1;
+constexpr int kHNot = kHNotPred + 1;
+constexpr int kNumHandlers = kHNot + 1;
+static_assert(kNumHandlers <= 256, "Instr::fast is one byte");
+
+template <int TI>
+using IntOfIndex = std::conditional_t<TI == 0, int32_t, std::conditional_t<TI == 1, uint32_t,
+                   std::conditional_t<TI == 2, int64_t, uint64_t>>>;
+
+template <size_t... N>
+void fill_int2(FastHandler* t, std::index_sequence<N...>) {
+  // N = (type * kNumIntOps + op) * 2 + shape; mul.wide exists for 32-bit types only.
+  ((t[kHInt2 + N] = (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2)
+                        ? nullptr
+                        : &h_bin<Int2<IntOfIndex<int(N / 2 / kNumIntOps)>,
+                                      (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2)
+                                          ? kAdd
+                                          : int(N / 2 % kNumIntOps)>,
+                                 int(N % 2)>),
+   ...);
+}
+
+struct HandlerTable {
+  FastHandler h[kNumHandlers] = {};
+  HandlerTable() {
+    fill_int2(h, std::make_index_sequence<kIntTypes * kNumIntOps * 2>{});
+    h[kHMad + 0] = &h_tri<IntMad<int32_t>>;
+    h[kHMad + 1] = &h_tri<IntMad<uint32_t>>;
+    h[kHMad + 2] = &h_tri<IntMad<int64_t>>;
+    h[kHMad + 3] = &h_tri<IntMad<uint64_t>>;
+    h[kHF32 + 0] = &h_bin<F32x2<kAdd>, kRR>;
+    h[kHF32 + 1] = &h_bin<F32x2<kAdd>, kRI>;
+    h[kHF32 + 2] = &h_bin<F32x2<kSub>, kRR>;
+    h[kHF32 + 3] = &h_bin<F32x2<kSub>, kRI>;
+    h[kHF32 + 4] = &h_bin<F32x2<kMulLo>, kRR>;
+    h[kHF32 + 5] = &h_bin<F32x2<kMulLo>, kRI>;
+    h[kHF32Fma] = &h_tri<F32Fma>;
+    h[kHPred + 0] = &h_bin<Pred2<kAnd>, kRR>;
+    h[kHPred + 1] = &h_bin<Pred2<kAnd>, kRI>;
+    h[kHPred + 2] = &h_bin<Pred2<kOr>, kRR>;
+    h[kHPred + 3] = &h_bin<Pred2<kOr>, kRI>;
+    h[kHPred + 4] = &h_bin<Pred2<kXor>, kRR>;
+    h[kHPred + 5] = &h_bin<Pred2<kXor>, kRI>;
+    h[kHMovRR] = &h_mov_rr;
+    h[kHMovRI] = &h_mov_ri;
+    h[kHNotPred] = &h_not<true>;
+    h[kHNot] = &h_not<false>;
+  }
+};
+const HandlerTable kHandlers;
+
+int int_type_index(Type t) {
+  switch (t) {
+    case Type::S32: return 0;
+    case Type::U32: case Type::B32: return 1;
+    case Type::S64: return 2;
+    case Type::U64: case Type::B64: return 3;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+// Mirrors fast_alu's decisions: a form gets a handler only where fast_alu would take the same
+// path for it.
+uint8_t fast_handler_index(const ptx::Instr& I) {
+  if (I.has_cc || I.carry_in || I.sat) return 0;
+  if (I.ndst < 1 || I.dst[0].kind != Operand::Kind::Reg) return 0;
+  const Operand& a = I.src[0];
+  const Operand& b = I.src[1];
+  switch (I.op) {
+    case Op::Mov:
+      if (a.kind == Operand::Kind::Vector || I.type == Type::Pred) return 0;
+      if (plain_reg(a)) return kHMovRR;
+      if (a.kind == Operand::Kind::Imm) return kHMovRI;
+      return 0;
+    case Op::Not:
+      if (!plain_reg(a)) return 0;
+      return I.type == Type::Pred ? kHNotPred : kHNot;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::And: case Op::Or:
+    case Op::Xor: case Op::Min: case Op::Max: case Op::Shl: case Op::Shr: case Op::Setp:
+      break;
+    default:
+      return 0;
+  }
+  if (I.nsrc < 2) return 0;
+  int shape = -1;  // kRR, kRI, or 2 for three registers
+  if (I.nsrc == 2) {
+    if (plain_reg(a) && plain_reg(b)) shape = kRR;
+    else if (plain_reg(a) && b.kind == Operand::Kind::Imm) shape = kRI;
+  } else if (I.nsrc == 3 && plain_reg(a) && plain_reg(b) && plain_reg(I.src[2])) {
+    shape = 2;
+  }
+  if (shape < 0) return 0;
+  if (const int ti = int_type_index(I.type); ti >= 0) {
+    if (I.op == Op::Mad) {
+      if (I.mul == ptx::MulMode::Hi || I.mul == ptx::MulMode::Wide || shape != 2) return 0;
+      return static_cast<uint8_t>(kHMad + ti);
+    }
+    if (I.op == Op::Fma || shape == 2) return 0;
+    const int k = int_fast_op(I, ti < 2);
+    if (k < 0) return 0;
+    return static_cast<uint8_t>(kHInt2 + (ti * kNumIntOps + k) * 2 + shape);
+  }
+  if (I.type == Type::F32) {
+    if (I.op == Op::Setp || !f32_plain(I)) return 0;
+    switch (I.op) {
+      case Op::Add: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 0 + shape);
+      case Op::Sub: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 2 + shape);
+      case Op::Mul: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 4 + shape);
+      case Op::Fma: case Op::Mad: return shape == 2 ? static_cast<uint8_t>(kHF32Fma) : 0;
+      default: return 0;
+    }
+  }
+  if (I.type == Type::Pred && shape != 2) {
+    switch (I.op) {
+      case Op::And: return static_cast<uint8_t>(kHPred + 0 + shape);
+      case Op::Or: return static_cast<uint8_t>(kHPred + 2 + shape);
+      case Op::Xor: return static_cast<uint8_t>(kHPred + 4 + shape);
+      default: return 0;
+    }
+  }
+  return 0;
 }
 
 #define INT_DISPATCH(T_, CALL)                                         \
@@ -1836,7 +2476,7 @@ void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& ca
 // 6. The dispatcher
 // ---------------------------------------------------------------------------------------------
 
-void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
+inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t act = guard_mask(w, g.mask, I);
   instrs_ += __builtin_popcount(act);
   cur_loc_ = (g.func << 20) | g.pc;
@@ -1948,6 +2588,69 @@ void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, con
       break;
   }
   if (!stop_) advance(w, g, g.mask);
+}
+
+
+// Runs the group's instruction (the step loop's one call per step); returns its Instr::exec flags
+// (0 when it fell off the function). The common arithmetic forms take their handler right here;
+// everything else goes through exec_instr, with lane PCs written into the lanes first for the
+// instructions that look at lanes one by one (see KernelRun::materialize).
+uint8_t KernelRun::execute(Warp& w, const Group& g) {
+  const CodeRef code = code_[g.func];
+  if (__builtin_expect(g.pc >= code.size, 0)) {
+    fall_off(w, g);
+    return 0;
+  }
+  const ptx::Instr& I = code.code[g.pc];
+  if (I.fast) {  // plain, private, never faults (see fast_handler_index)
+    const uint32_t act = guard_mask(w, g.mask, I);
+    instrs_ += __builtin_popcount(act);
+    cur_loc_ = (g.func << 20) | g.pc;
+    if (act) kHandlers.h[I.fast](w, act, I);
+    advance(w, g, g.mask);
+    return I.exec;
+  }
+  execute_general(w, g, I);
+  return I.exec;
+}
+
+// Falling off the end of a function behaves as ret.
+void KernelRun::fall_off(Warp& w, const Group& g) {
+  for (uint32_t m = g.mask; m; m &= m - 1) {
+    Lane& L = w.lanes[__builtin_ctz(m)];
+    L.func = g.func;
+    L.pc = g.pc;
+  }
+  lane_pcs_live_ = true;
+  ret(w, g, g.mask);
+  lane_pcs_live_ = false;
+  if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
+    const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
+    w.cfunc = L.func;
+    w.cpc = L.pc;
+  }
+}
+
+void KernelRun::execute_general(Warp& w, const Group& g, const ptx::Instr& I) {
+  const ptx::Function& fn = M_.functions[g.func];
+  const bool plain = I.exec & ptx::Instr::kExecPlain;  // (branch() keeps lane PCs itself)
+  if (!plain) {
+    for (uint32_t m = g.mask; m; m &= m - 1) {
+      Lane& L = w.lanes[__builtin_ctz(m)];
+      L.func = g.func;
+      L.pc = g.pc;
+    }
+    lane_pcs_live_ = true;
+  }
+  exec_instr(w, g, fn, I);
+  if (!plain) {
+    lane_pcs_live_ = false;
+    if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
+      const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
+      w.cfunc = L.func;
+      w.cpc = L.pc;
+    }
+  }
 }
 
 }  // namespace synclab::sim

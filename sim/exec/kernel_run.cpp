@@ -60,6 +60,9 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       prof_(prof),
       entry_(mod.module->functions[p.function]),
       sched_(Scheduler::create(cfg, pct_step_estimate)) {
+  rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
+  for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
+  sched_on_step_ = sched_->observes_steps();
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
   if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
@@ -100,6 +103,7 @@ void KernelRun::start_cta(uint64_t linear) {
     w.index = wi;
     w.global_index = next_warp_serial_++;
     w.present_mask = w.exited_mask = w.yielded_mask = 0;
+    w.bar_mask = 0;
     w.converged = true;
     w.cfunc = static_cast<uint32_t>(p_.function);
     w.cpc = 0;
@@ -115,7 +119,7 @@ void KernelRun::start_cta(uint64_t linear) {
       L.carry = false;
       L.spinning = false;
       L.spin_epoch = ~0ull;
-      L.last_load_addr = 0;
+      w.last_load[lane] = 0;
       L.state = LaneState::Ready;
       L.func = static_cast<uint32_t>(p_.function);
       L.pc = 0;
@@ -242,7 +246,7 @@ LaunchResult KernelRun::run() {
   dispatch_ctas();
   while (!stop_) {
     if (warps_.empty()) break;  // every block has finished
-    size_t wi = sched_->pick_warp(warps_);
+    size_t wi = rr_ ? rr_->pick_warp(warps_) : sched_->pick_warp(warps_);
     if (wi >= warps_.size()) {
       report_deadlock();
       break;
@@ -254,24 +258,25 @@ LaunchResult KernelRun::run() {
     }
     Cta* cta = w.cta;
     executing_ = &w;
-    execute(w, g);
+    uint8_t xf = execute(w, g);
     if (tw_) {
       trace_step(w, g);
       if (reports_traced_ < result_.reports.size()) trace_reports();
     }
     ++steps_;
-    ++sm_steps_[cta->sm];
-    sched_->on_step(w, g.mask, steps_);
+    uint64_t& sm_steps = sm_steps_[cta->sm];
+    ++sm_steps;
+    if (sched_on_step_) sched_->on_step(w, g.mask, steps_);
     // Instructions that touch only the group's own registers, parameters or local memory cannot
     // be observed by any other thread, so running the next ones right away gives the same set of
     // possible outcomes as interleaving them: a partial-order reduction that spares the scheduler.
-    for (int burst = 0; burst < 64 && !stop_ && steps_ < cfg_.budget && is_private(M_.functions[g.func], g.pc); ++burst) {
+    for (int burst = 0; burst < 64 && (xf & ptx::Instr::kExecPrivate) && !stop_ && steps_ < cfg_.budget; ++burst) {
       if (!continue_group(w, &g)) break;
-      execute(w, g);
+      xf = execute(w, g);
       if (tw_) trace_step(w, g);
       ++steps_;
-      ++sm_steps_[cta->sm];
-      sched_->on_step(w, g.mask, steps_);
+      ++sm_steps;
+      if (sched_on_step_) sched_->on_step(w, g.mask, steps_);
     }
     if (cta->live_threads == 0 && !cta->done) retire_cta(*cta);
     if (steps_ >= cfg_.budget && !stop_) {
@@ -314,9 +319,9 @@ double KernelRun::sim_ns() const {
   return double(max_sm) * 1e6 / double(prof_.clock_khz);
 }
 
-bool KernelRun::is_private(const ptx::Function& fn, uint32_t pc) const {
-  if (pc >= fn.code.size()) return false;
-  const ptx::Instr& I = fn.code[pc];
+namespace {
+// Instructions that touch only the group's own registers, parameters or local memory.
+bool private_instr(const ptx::Instr& I) {
   switch (I.op) {
     case Op::Ld:
     case Op::St:
@@ -331,9 +336,56 @@ bool KernelRun::is_private(const ptx::Function& fn, uint32_t pc) const {
   }
 }
 
+// Instructions that only compute and move data: every lane of the group goes on to the next
+// instruction, so lane PCs need not be tracked one by one.
+bool is_plain(Op op) {
+  switch (op) {
+    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
+    case Op::Bar: case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
+      return false;
+    default:
+      return true;
+  }
+}
+
+uint32_t elem_bytes(ptx::Type t) {
+  uint32_t s = ptx::type_size(t);
+  return s == 0 ? 4 : s;
+}
+
+// One register-sized value at [reg + imm] (or [symbol + imm]) in shared, global, const or generic
+// memory: the shape the interpreter's scalar load/store paths handle (see exec_ld/exec_st).
+bool scalar_access(const ptx::Instr& I) {
+  const uint32_t n = I.vec ? I.vec : 1;
+  if (n != 1 || elem_bytes(I.type) > 8 || I.space == ptx::Space::Param || I.space == ptx::Space::Local) return false;
+  if (I.op == Op::Ld || I.op == Op::Ldu) {
+    const Operand& a = I.src[0];
+    return I.dst[0].kind == Operand::Kind::Reg &&
+           (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared);
+  }
+  if (I.op == Op::St) {
+    const Operand& a = I.src[0];
+    return I.src[1].kind != Operand::Kind::Vector && a.kind == Operand::Kind::Addr &&
+           (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared);
+  }
+  return false;
+}
+}  // namespace
+
+void annotate_for_exec(ptx::Function& fn) {
+  for (ptx::Instr& I : fn.code) {
+    uint8_t f = ptx::Instr::kExecAnnotated;
+    if (private_instr(I)) f |= ptx::Instr::kExecPrivate;
+    if (is_plain(I.op) || I.op == Op::Bra) f |= ptx::Instr::kExecPlain;  // branch() keeps lane PCs itself
+    if (scalar_access(I)) f |= ptx::Instr::kExecLdScalar;
+    I.exec = f;
+    I.fast = fast_handler_index(I);
+  }
+}
+
 // After a private instruction: the same lanes' next instruction, if they are still together and
 // nothing else (reconvergence, a stack pop) must happen first.
-bool KernelRun::continue_group(Warp& w, Group* g) {
+inline bool KernelRun::continue_group(Warp& w, Group* g) {
   const uint32_t pc = g->pc + 1;
   if (cfg_.model == WarpModel::Lockstep) {
     if (w.stack.empty()) return false;
@@ -363,7 +415,7 @@ void KernelRun::its_groups(Warp& w, std::vector<Group>* out) const {
   });
 }
 
-bool KernelRun::pick_group(Warp& w, Group* g) {
+inline bool KernelRun::pick_group(Warp& w, Group* g) {
   if (cfg_.model == WarpModel::Lockstep) {
     w.stack.pop_reconverged();
     if (w.stack.empty()) { w.runnable = 0; return false; }
@@ -406,20 +458,6 @@ bool KernelRun::pick_group(Warp& w, Group* g) {
   return true;
 }
 
-namespace {
-// Instructions that only compute and move data: every lane of the group goes on to the next
-// instruction, so lane PCs need not be tracked one by one.
-bool is_plain(Op op) {
-  switch (op) {
-    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
-    case Op::Bar: case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
-      return false;
-    default:
-      return true;
-  }
-}
-}  // namespace
-
 // Lane PCs are tracked lazily: under `its` a converged warp keeps one PC (cfunc/cpc) for all its
 // ready lanes, and under `lockstep` the reconvergence stack holds the PCs. They are written into
 // the lanes before anything that looks at lanes one by one.
@@ -441,59 +479,11 @@ void KernelRun::materialize(Warp& w) {
   }
 }
 
-void KernelRun::execute(Warp& w, const Group& g) {
-  const ptx::Function& fn = M_.functions[g.func];
-  if (g.pc >= fn.code.size()) {
-    // Falling off the end of a function behaves as ret.
-    for (uint32_t m = g.mask; m; m &= m - 1) {
-      Lane& L = w.lanes[__builtin_ctz(m)];
-      L.func = g.func;
-      L.pc = g.pc;
-    }
-    lane_pcs_live_ = true;
-    ret(w, g, g.mask);
-    lane_pcs_live_ = false;
-    if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
-      const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
-      w.cfunc = L.func;
-      w.cpc = L.pc;
-    }
-    return;
-  }
-  const ptx::Instr& I = fn.code[g.pc];
-  if (is_plain(I.op) || I.op == Op::Bra) {  // branch() keeps lane PCs itself
-    exec_instr(w, g, fn, I);
-    return;
-  }
-  for (uint32_t m = g.mask; m; m &= m - 1) {
-    Lane& L = w.lanes[__builtin_ctz(m)];
-    L.func = g.func;
-    L.pc = g.pc;
-  }
-  lane_pcs_live_ = true;
-  exec_instr(w, g, fn, I);
-  lane_pcs_live_ = false;
-  if (cfg_.model == WarpModel::Its && w.converged && w.ready_mask) {
-    const Lane& L = w.lanes[__builtin_ctz(w.ready_mask)];
-    w.cfunc = L.func;
-    w.cpc = L.pc;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // 3. Control flow
 // ---------------------------------------------------------------------------------------------
 
-void KernelRun::advance(Warp& w, const Group& g, uint32_t mask) {
-  if (cfg_.model == WarpModel::Lockstep) {
-    StackEntry& t = w.stack.top();
-    t.pc = g.pc + 1;
-    return;
-  }
-  if (w.converged && mask == g.mask && !lane_pcs_live_) {
-    w.cpc = g.pc + 1;
-    return;
-  }
+void KernelRun::advance_lanes(Warp& w, const Group& g, uint32_t mask) {
   for (uint32_t m = mask; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
   if (mask != g.mask) w.converged = false;
 }
@@ -776,6 +766,14 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
     L.state = LaneState::AtBarrier;
     L.barrier = static_cast<uint8_t>(id);
   }
+  if (!w.bar_mask) {
+    w.bar_id = id;
+    w.bar_func = g.func;
+    w.bar_pc = g.pc;
+  } else if (w.bar_id != id || w.bar_func != g.func || w.bar_pc != g.pc) {
+    w.bar_id = Warp::kMixedBarrier;
+  }
+  w.bar_mask |= act;
   w.ready_mask &= ~act;
   w.runnable = cfg_.model == WarpModel::Lockstep ? (w.stack.top().mask & w.ready_mask) : w.ready_mask;
   try_release_barrier(c, id);
@@ -793,37 +791,81 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     waiters = &scratch_tids_;
     waiters->clear();
   }
+  auto red_value = [&](const ptx::Instr& I) -> uint64_t {
+    switch (I.barred) {
+      case ptx::BarRedOp::Popc: return done.red_popc;
+      case ptx::BarRedOp::And: return done.red_and;
+      case ptx::BarRedOp::Or: return done.red_or;
+      default: return 0;
+    }
+  };
   for (Warp& w : c.warps) {
     uint32_t released = 0;
     if (&w != executing_) materialize(w);
-    for (uint32_t m = w.present_mask & ~w.exited_mask & ~w.ready_mask; m; m &= m - 1) {
+    // Where the released lanes go on (all at one PC, the usual case, or not).
+    uint32_t rfunc = ~0u, rpc = ~0u;
+    bool one_pc = true;
+    if (w.bar_mask && w.bar_id == id) {
+      // Every lane of the warp that waits at a barrier waits at this one, at one instruction.
+      const ptx::Instr& I = M_.functions[w.bar_func].code[w.bar_pc];
+      const bool red = I.bar == ptx::BarKind::Red && I.ndst > 0;
+      for (uint32_t m = w.bar_mask; m; m &= m - 1) {
+        Lane& L = w.lanes[__builtin_ctz(m)];
+        if (red) L.R()[I.dst[0].reg] = red_value(I);
+        L.state = LaneState::Ready;
+        ++L.pc;
+        if (waiters) waiters->push_back(L.tid_linear);
+      }
+      released = w.bar_mask;
+      rfunc = w.bar_func;
+      rpc = w.bar_pc + 1;
+      w.bar_mask = 0;
+    }
+    const ptx::Instr* I_prev = nullptr;
+    uint32_t prev_func = ~0u, prev_pc = ~0u;
+    for (uint32_t m = released ? 0 : w.present_mask & ~w.exited_mask & ~w.ready_mask; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
       Lane& L = w.lanes[lane];
       if (L.state != LaneState::AtBarrier || L.barrier != id) continue;
-      const ptx::Instr& I = M_.functions[L.func].code[L.pc];
-      if (I.bar == ptx::BarKind::Red && I.ndst > 0) {
-        uint64_t v = 0;
-        switch (I.barred) {
-          case ptx::BarRedOp::Popc: v = done.red_popc; break;
-          case ptx::BarRedOp::And: v = done.red_and; break;
-          case ptx::BarRedOp::Or: v = done.red_or; break;
-          default: break;
-        }
-        L.R()[I.dst[0].reg] = v;
+      if (L.func != prev_func || L.pc != prev_pc) {
+        prev_func = L.func;
+        prev_pc = L.pc;
+        I_prev = &M_.functions[L.func].code[L.pc];
       }
+      const ptx::Instr& I = *I_prev;
+      if (I.bar == ptx::BarKind::Red && I.ndst > 0) L.R()[I.dst[0].reg] = red_value(I);
       L.state = LaneState::Ready;
       ++L.pc;
+      if (!released) {
+        rfunc = L.func;
+        rpc = L.pc;
+      } else if (L.func != rfunc || L.pc != rpc) {
+        one_pc = false;
+      }
       released |= 1u << lane;
       if (waiters) waiters->push_back(L.tid_linear);
     }
     if (!released) continue;
+    if (w.bar_mask & released) {
+      // Some lanes were released and others still wait (at another barrier): the summary of
+      // where they wait is no longer known.
+      w.bar_mask &= ~released;
+      w.bar_id = Warp::kMixedBarrier;
+    }
+    const uint32_t ready_before = w.ready_mask;
     w.ready_mask |= released;
     if (cfg_.model == WarpModel::Lockstep) {
       StackEntry& t = w.stack.top();
       if ((t.mask & released) && t.pc == w.lanes[__builtin_ctz(released)].pc - 1) t.pc += 1;
       w.runnable = t.mask & w.ready_mask;
     } else {
-      w.converged = false;
+      // When the released lanes are all the warp's ready lanes and stand at one PC, the warp is
+      // converged there: what its_groups would find at the warp's next step.
+      w.converged = !ready_before && one_pc;
+      if (w.converged) {
+        w.cfunc = rfunc;
+        w.cpc = rpc;
+      }
       w.runnable = w.ready_mask;
     }
   }
@@ -1039,7 +1081,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       const bool can_run = (running >> lane) & 1;
       if (!can_run) continue;  // blocked at a barrier, a warp sync or a reconvergence point
       if (!(L.spinning && L.spin_epoch == epoch)) return false;
-      if (const Allocation* a = sim_.memory().find(L.last_load_addr); a && a->kind == AllocKind::HostMapped)
+      if (const Allocation* a = sim_.memory().find(x->last_load[lane]); a && a->kind == AllocKind::HostMapped)
         host_memory = true;
     }
     // A SIMT deadlock: the word a lane spins on was last written by a lane of its own warp that
@@ -1048,9 +1090,9 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     const uint32_t parked = x->live_mask() & ~running & x->ready_mask;
     if (cfg_.model == WarpModel::Lockstep && parked) {
       for (uint32_t m = running; m; m &= m - 1) {
-        const Lane& L = x->lanes[__builtin_ctz(m)];
-        if (!L.last_load_addr) continue;
-        const LastWriter* lw = hang_.last_writer(L.last_load_addr);
+        const uint64_t polled = x->last_load[__builtin_ctz(m)];
+        if (!polled) continue;
+        const LastWriter* lw = hang_.last_writer(polled);
         if (lw && lw->cta == x->cta->linear && lw->warp == x->index && (parked >> lw->lane & 1)) simt_deadlock = true;
       }
     }
@@ -1098,12 +1140,12 @@ void KernelRun::report_hang(bool simt_deadlock) {
     }
     std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
                                    verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
-    if (L.last_load_addr) {
-      std::string what = fmt::format("0x{:x}", L.last_load_addr);
-      if (const Allocation* a = sim_.memory().find(L.last_load_addr))
-        what += fmt::format(" ({} + {})", a->name, L.last_load_addr - a->base);
+    if (const uint64_t polled = x->last_load[lane]) {
+      std::string what = fmt::format("0x{:x}", polled);
+      if (const Allocation* a = sim_.memory().find(polled))
+        what += fmt::format(" ({} + {})", a->name, polled - a->base);
       line += fmt::format(", polling {}", what);
-      if (const LastWriter* lw = hang_.last_writer(L.last_load_addr)) {
+      if (const LastWriter* lw = hang_.last_writer(polled)) {
         std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";
         line += fmt::format("; last written by block {} thread {} (warp {} lane {}) at {}:{}", lw->cta, lw->tid,
                             lw->warp, lw->lane, file, lw->line);

@@ -26,6 +26,12 @@ namespace synclab::sim {
 
 class Simulator;
 
+// Sets Instr::exec and Instr::fast for every instruction of a function (called once when its
+// module is loaded).
+void annotate_for_exec(ptx::Function& fn);
+// The interpreter's handler for an arithmetic instruction of a common form (Instr::fast), or 0.
+uint8_t fast_handler_index(const ptx::Instr& I);
+
 // A module after loading: the IR with symbols resolved, and the addresses of its variables.
 struct LoadedModuleView {
   const ptx::Module* module = nullptr;
@@ -54,8 +60,9 @@ class KernelRun {
   void retire_cta(Cta& cta);
   bool pick_group(Warp& w, Group* g);
   void its_groups(Warp& w, std::vector<Group>* out) const;
-  void execute(Warp& w, const Group& g);
-  bool is_private(const ptx::Function& fn, uint32_t pc) const;
+  uint8_t execute(Warp& w, const Group& g);
+  void execute_general(Warp& w, const Group& g, const ptx::Instr& I);
+  void fall_off(Warp& w, const Group& g);
   bool continue_group(Warp& w, Group* g);
   void materialize(Warp& w);
 
@@ -63,7 +70,16 @@ class KernelRun {
   void exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
 
   // Control flow helpers (kernel_run.cpp).
-  void advance(Warp& w, const Group& g, uint32_t mask);
+  void advance(Warp& w, const Group& g, uint32_t mask) {
+    if (cfg_.model == WarpModel::Lockstep) {
+      w.stack.top().pc = g.pc + 1;
+    } else if (w.converged && mask == g.mask && !lane_pcs_live_) {
+      w.cpc = g.pc + 1;
+    } else {
+      advance_lanes(w, g, mask);
+    }
+  }
+  void advance_lanes(Warp& w, const Group& g, uint32_t mask);
   void branch(Warp& w, const Group& g, uint32_t taken, uint32_t target);
   void call(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
   void call_one(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I,
@@ -79,6 +95,10 @@ class KernelRun {
                      const ptx::Instr& I, uint64_t* generic_out = nullptr);
   void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
   uint8_t* fast_ptr(Warp& w, ptx::Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic);
+  bool row_span(Warp& w, uint32_t act, ptx::Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
+                bool write, uint64_t* host_off, uint64_t* gen_off);
+  bool ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es);
+  bool st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es);
 
   // Reports.
   void fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
@@ -109,6 +129,8 @@ class KernelRun {
   void exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I);
   void exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I);
   void exec_atom(Warp& w, uint32_t act, const ptx::Instr& I);
+  template <class T>
+  void atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I);
   void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
   void exec_alu(Warp& w, uint32_t act, const ptx::Instr& I);
   bool fast_alu(Warp& w, uint32_t act, const ptx::Instr& I);
@@ -153,6 +175,13 @@ class KernelRun {
   const DeviceProfile& prof_;
   const ptx::Function& entry_;
   std::unique_ptr<Scheduler> sched_;
+  RoundRobinScheduler* rr_ = nullptr;        // sched_ when it is round robin (called directly)
+  struct CodeRef {
+    const ptx::Instr* code;
+    uint32_t size;
+  };
+  std::vector<CodeRef> code_;                // per function: its instructions (for the step loop)
+  bool sched_on_step_ = false;               // sched_ wants on_step
   HangDetector hang_;
 
   uint32_t threads_per_cta_ = 0, warps_per_cta_ = 0, ctas_per_sm_ = 0;

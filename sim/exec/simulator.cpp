@@ -252,6 +252,7 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
     }
     for (ptx::CallSite& cs : f.calls)
       for (Operand& o : cs.arg_ops) resolve(M, addr, o, origin, f.decl_line);
+    annotate_for_exec(f);
   }
   lm->view.module = &lm->module;
   std::lock_guard<std::mutex> lock(mutex_);

@@ -38,27 +38,27 @@ struct CallFrame {
 };
 
 struct Lane {
+  // What the step loop, barriers and grouping read come first (the lane's first cache line).
   LaneState state = LaneState::Absent;
+  uint8_t barrier = 0;           // AtBarrier: which barrier
+  bool carry = false;            // condition code of add.cc/sub.cc/mad.cc
+  bool spinning = false;         // valid while the kernel's visible-change epoch is spin_epoch
   uint32_t func = 0;    // function the lane is executing (index into the module)
   uint32_t pc = 0;      // instruction index within that function
   uint32_t reg_base = 0, local_base = 0, param_base = 0;  // reg_base: first register slot of the frame
+  uint32_t tid_linear = 0;
+  uint32_t sync_mask = 0;        // AtWarpSync: the member mask given
   LaneRegs rp;                   // the current frame's registers (kept by Warp::sync_regp)
+  uint32_t tid[3] = {0, 0, 0};
+  // Progress detection (see check/hang_detector.h; the lane's last load address is
+  // Warp::last_load).
+  uint32_t spin_func = ~0u, spin_pc = ~0u;
+  uint64_t spin_hash = 0, spin_epoch = ~0ull;
+  int64_t pct_priority = 0;      // PCT: larger runs first
+
   std::vector<uint8_t> local;    // all frames' .local memory
   std::vector<uint8_t> params;   // all frames' .param memory (function and call-sequence params)
   std::vector<CallFrame> frames;
-  uint32_t tid[3] = {0, 0, 0};
-  uint32_t tid_linear = 0;
-  bool carry = false;            // condition code of add.cc/sub.cc/mad.cc
-  uint8_t barrier = 0;           // AtBarrier: which barrier
-  uint32_t sync_mask = 0;        // AtWarpSync: the member mask given
-  int64_t pct_priority = 0;      // PCT: larger runs first
-
-  // Progress detection (see check/hang_detector.h).
-  uint64_t last_load_addr = 0;   // generic address of the last load/atomic
-  uint32_t last_load_line = 0;
-  uint32_t spin_func = ~0u, spin_pc = ~0u;
-  uint64_t spin_hash = 0, spin_epoch = ~0ull;
-  bool spinning = false;         // valid while the kernel's visible-change epoch is spin_epoch
 
   LaneRegs R() const { return rp; }
 };
@@ -67,17 +67,41 @@ struct Cta;
 struct RaceCta;  // sim/check/race_detector.h
 
 struct Warp {
+  // The fields the step loop reads at every step come first (the first cache lines of the warp).
   Cta* cta = nullptr;
   uint32_t index = 0;            // warp index within the CTA
   uint32_t global_index = 0;     // index among all warps ever dispatched in this launch
-  Lane lanes[32];
-  // Register file of every frame of every lane: slot-major, regs[slot * 32 + lane].
-  std::vector<uint64_t> regs;
-  LaneRegs regp[32];             // lanes[i].R(), cached for the interpreter's inner loops
+  uint32_t present_mask = 0;     // lanes that hold a thread
+  uint32_t ready_mask = 0;       // lanes in LaneState::Ready
+  uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
+  uint32_t exited_mask = 0;
+  // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
+  uint32_t yielded_mask = 0;
+  bool converged = true;         // ITS: every ready lane is at the same (func, pc)...
+  uint32_t cfunc = 0, cpc = 0;   // ...which is this one; the ready lanes' own PCs may be stale
   // The reg_base every live lane shares (no calls, or the same call depth), or kMixedBase. While
   // it is shared, an instruction's operands are whole contiguous rows: the vector fast paths.
   static constexpr uint32_t kMixedBase = 0xffffffffu;
   uint32_t uniform_base = 0;
+  // Register file of every frame of every lane: slot-major, regs[slot * 32 + lane].
+  std::vector<uint64_t> regs;
+  // The global allocation touched last: most accesses hit it again, which spares the lookup.
+  uint64_t cache_base = 0, cache_size = 0;
+  AllocKind cache_kind = AllocKind::Device;
+
+  // Lanes waiting at a barrier (LaneState::AtBarrier) and, while they all wait at the same one,
+  // its number and the instruction they wait at (bar_id is kMixedBarrier otherwise).
+  static constexpr uint32_t kMixedBarrier = 0xffffffffu;
+  uint32_t bar_mask = 0;
+  uint32_t bar_id = 0, bar_func = 0, bar_pc = 0;
+
+  ReconvergenceStack stack;      // lockstep only
+  LaneRegs regp[32];             // lanes[i].R(), cached for the interpreter's inner loops
+  // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
+  // here rather than in Lane so that a warp-wide access writes one contiguous row.
+  uint64_t last_load[32] = {};
+  Lane lanes[32];
+
   void sync_regp(int lane) {
     regp[lane].base = regs.data() + size_t(lanes[lane].reg_base) * 32 + lane;
     lanes[lane].rp = regp[lane];
@@ -92,19 +116,6 @@ struct Warp {
     }
     uniform_base = b == kMixedBase ? 0 : b;
   }
-  uint32_t present_mask = 0;     // lanes that hold a thread
-  uint32_t ready_mask = 0;       // lanes in LaneState::Ready
-  uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
-  uint32_t exited_mask = 0;
-  ReconvergenceStack stack;      // lockstep only
-  // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
-  uint32_t yielded_mask = 0;
-  bool converged = true;         // ITS: every ready lane is at the same (func, pc)...
-  uint32_t cfunc = 0, cpc = 0;   // ...which is this one; the ready lanes' own PCs may be stale
-  // The global allocation touched last: most accesses hit it again, which spares the lookup.
-  uint64_t cache_base = 0, cache_size = 0;
-  AllocKind cache_kind = AllocKind::Device;
-
   uint32_t live_mask() const { return present_mask & ~exited_mask; }
 };
 

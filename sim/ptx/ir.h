@@ -192,6 +192,17 @@ struct Instr {
   bool nan = false;         // min/max.NaN: NaN in, NaN out
   bool proxy = false;       // fence.proxy.* (orders proxies, not threads; sem/scope may be None)
   bool clamp = false;       // bmsk/szext .clamp (false = .wrap)
+  // Filled in when the module is loaded (exec/simulator.cpp calls annotate_for_exec), so that the
+  // interpreter's step loop tests a bit instead of switching on the opcode; 0 until then. (They
+  // sit in what was padding before `guard`, in the instruction's first cache line.)
+  enum ExecFlag : uint8_t {
+    kExecAnnotated = 1,  // the flags below are valid
+    kExecPrivate = 2,    // touches only the lanes' own registers, params or local memory
+    kExecPlain = 4,      // every lane of the group goes on to the next instruction (or a bra)
+    kExecLdScalar = 8,   // ld/st of one register-sized value at [reg+imm] in shared/global/generic
+  };
+  uint8_t exec = 0;
+  uint8_t fast = 0;         // the interpreter's handler for this arithmetic form (0: the general path)
 
   // Guard predicate: @%p or @!%p. guard == Operand::kNoReg means always executed.
   uint32_t guard = Operand::kNoReg;

@@ -9,32 +9,6 @@ namespace synclab::sim {
 
 namespace {
 
-// Round robin over warps; lowest-PC group first inside a warp, with backward-branch yield.
-class RoundRobinScheduler : public Scheduler {
- public:
-  size_t pick_warp(const std::vector<Warp*>& warps) override {
-    // One step per warp in turn: continue after the position picked last time.
-    const size_t n = warps.size();
-    size_t i = next_ < n ? next_ : 0;
-    for (size_t k = 0; k < n; ++k, i = (i + 1 == n ? 0 : i + 1)) {
-      if (warps[i]->runnable) {
-        next_ = i + 1;
-        return i;
-      }
-    }
-    return n;
-  }
-  size_t pick_group(const Warp&, const std::vector<uint32_t>& masks,
-                    const std::vector<bool>& yielded) override {
-    for (size_t i = 0; i < masks.size(); ++i)
-      if (!yielded[i]) return i;
-    return 0;
-  }
-
- private:
-  size_t next_ = 0;
-};
-
 class RandomScheduler : public Scheduler {
  public:
   explicit RandomScheduler(uint64_t seed) : rng_(seed) {}
@@ -64,6 +38,7 @@ class PctScheduler : public Scheduler {
     std::sort(change_points_.begin(), change_points_.end());
   }
   bool uses_lane_priorities() const override { return true; }
+  bool observes_steps() const override { return true; }
   void on_lane_start(Warp& w, int lane) override {
     // Initial priorities lie above every change-point priority (which are 1..d-1).
     w.lanes[lane].pct_priority = 1000 + static_cast<int64_t>(rng_() >> 8);

@@ -15,10 +15,9 @@
 #include <vector>
 
 #include "sim/exec/config.h"
+#include "sim/exec/warp.h"
 
 namespace synclab::sim {
-
-struct Warp;
 
 class Scheduler {
  public:
@@ -33,12 +32,40 @@ class Scheduler {
   virtual void on_lane_start(Warp& w, int lane) {}
   // Called once per step with the lanes that ran.
   virtual void on_step(Warp& w, uint32_t mask, uint64_t step) {}
+  // Whether on_step does anything: the step loop skips the call for policies that ignore it.
+  virtual bool observes_steps() const { return false; }
   virtual bool uses_lane_priorities() const { return false; }
   // Lanes found spinning (their state repeats while nothing changes): a policy that would keep
   // running them forever must let the others run.
   virtual void on_spin(Warp& w, uint32_t lanes) {}
 
   static std::unique_ptr<Scheduler> create(const Config& cfg, uint64_t expected_steps);
+};
+
+// Round robin over warps; lowest-PC group first inside a warp, with backward-branch yield.
+// Declared here (final) so that the step loop can call it without a virtual call.
+class RoundRobinScheduler final : public Scheduler {
+ public:
+  size_t pick_warp(const std::vector<Warp*>& warps) override {
+    // One step per warp in turn: continue after the position picked last time.
+    const size_t n = warps.size();
+    size_t i = next_ < n ? next_ : 0;
+    for (size_t k = 0; k < n; ++k, i = (i + 1 == n ? 0 : i + 1)) {
+      if (warps[i]->runnable) {
+        next_ = i + 1;
+        return i;
+      }
+    }
+    return n;
+  }
+  size_t pick_group(const Warp&, const std::vector<uint32_t>& masks, const std::vector<bool>& yielded) override {
+    for (size_t i = 0; i < masks.size(); ++i)
+      if (!yielded[i]) return i;
+    return 0;
+  }
+
+ private:
+  size_t next_ = 0;
 };
 
 }  // namespace synclab::sim
