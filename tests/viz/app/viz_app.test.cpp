@@ -1,0 +1,736 @@
+// Tests of synclab-viz: it is run as a program (a real window under Xvfb, or offscreen export),
+// and the colours of known cells are read back from its pixels. The expected states come from the
+// trace itself, read here with synclab::trace (not through the viz model): e.g. the event where
+// warp 0 arrives at the barrier, the lanes a spin interval names, the lock bits replayed from
+// the RegionUpdate events. The colours are the viewer's palette (viz/app/palette.h).
+//
+// Cell rectangles come from --dump-layout (JSON), pixels from the PNG the run wrote (window mode:
+// --screenshot of the back buffer; export: the exported PNG). Artifacts stay in VIZ_ARTIFACTS.
+#define SYNCLAB_CATCH_MAIN
+#include <stb/stb_image.h>
+#include <synclab/catch.h>
+#include <synclab/trace_analysis.h>
+#include <synclab/trace_reader.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "palette.h"
+
+namespace tr = synclab::trace;
+namespace pal = synclab::viz::palette;
+
+namespace {
+
+const std::string kArt = VIZ_ARTIFACTS;
+const std::string kTraces = VIZ_TRACES;
+// Offscreen runs get no display at all: export must not need one.
+const std::string kNoDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY ";
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+long file_size(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? long(st.st_size) : -1;
+}
+
+struct Run {
+  int status = -1;  // exit status; >= 128: killed by a signal (as the shell reports it)
+  std::string out, err;
+};
+
+// Runs synclab-viz ARGS (through /bin/sh, with an optional prefix such as "env ...").
+Run viz(const std::string& args, const std::string& prefix = "") {
+  static int n = 0;
+  const std::string base = kArt + "/run_" + std::to_string(getpid()) + "_" + std::to_string(n++);
+  const std::string cmd = prefix + std::string(VIZ_EXE) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int st = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  UNSCOPED_INFO("$ " << cmd << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  return r;
+}
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<uint8_t> px;
+  bool load(const std::string& path) {
+    int n = 0;
+    unsigned char* d = stbi_load(path.c_str(), &w, &h, &n, 4);
+    if (!d) return false;
+    px.assign(d, d + size_t(w) * h * 4);
+    stbi_image_free(d);
+    return true;
+  }
+  pal::Rgb at(int x, int y) const {
+    const uint8_t* p = &px[(size_t(y) * w + x) * 4];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+struct Cell {
+  float x0, y0, x1, y1;
+  pal::Rgb rgb;
+  std::string what;
+};
+
+struct Layout {
+  int w = 0, h = 0;
+  uint64_t cursor = 0;
+  std::map<std::string, Cell> cells;
+  bool load(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return false;
+    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded()) return false;
+    w = j["width"].get<int>();
+    h = j["height"].get<int>();
+    cursor = j["cursor"].get<uint64_t>();
+    for (const auto& c : j["cells"]) {
+      Cell cell{c["rect"][0].get<float>(),
+                c["rect"][1].get<float>(),
+                c["rect"][2].get<float>(),
+                c["rect"][3].get<float>(),
+                pal::Rgb{c["rgb"][0].get<uint8_t>(), c["rgb"][1].get<uint8_t>(), c["rgb"][2].get<uint8_t>()},
+                c["what"].get<std::string>()};
+      cells[c["id"].get<std::string>()] = cell;
+    }
+    return true;
+  }
+  bool has(const std::string& id) const { return cells.count(id) != 0; }
+};
+
+std::string rgb_str(pal::Rgb c) {
+  return "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
+}
+
+// The colour at the centre of a cell (the point --probe reads too).
+pal::Rgb centre(const Image& img, const Layout& lay, const std::string& id) {
+  auto it = lay.cells.find(id);
+  if (it == lay.cells.end()) FAIL("no cell " << id << " in the layout");
+  const Cell& c = it->second;
+  const int x = int((c.x0 + c.x1) * 0.5f), y = int((c.y0 + c.y1) * 0.5f);
+  REQUIRE(x >= 0);
+  REQUIRE(y >= 0);
+  REQUIRE(x < img.w);
+  REQUIRE(y < img.h);
+  return img.at(x, y);
+}
+
+#define CHECK_COLOUR(img, lay, id, expected)                                                  \
+  do {                                                                                        \
+    const pal::Rgb got_ = centre(img, lay, id);                                               \
+    INFO("cell " << (id) << ": got " << rgb_str(got_) << ", expected " << rgb_str(expected)); \
+    CHECK(got_ == (expected));                                                                \
+  } while (0)
+
+bool near(pal::Rgb a, pal::Rgb b, int tol) {
+  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
+}
+
+std::unique_ptr<tr::Trace> load_trace(const std::string& name) {
+  std::string err;
+  auto t = tr::load(kTraces + "/" + name, &err);
+  INFO(err);
+  REQUIRE(t);
+  REQUIRE(!t->launches.empty());
+  return t;
+}
+
+// Global index of the first event of a kind (and warp, unless ~0u) in launch 0; SIZE_MAX if none.
+size_t find_event(const tr::Trace& t, tr::EventKind k, uint32_t warp = ~0u, size_t from = 0) {
+  const tr::Launch& L = t.launches[0];
+  for (size_t i = std::max(from, L.first_event); i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind == uint8_t(k) && (warp == ~0u || e.warp == warp)) return i;
+  }
+  return SIZE_MAX;
+}
+
+// ---- barrier: warp 0 arrives first; warp 1 is diverged before ------------------------------------
+struct BarrierFacts {
+  uint64_t arrive0 = 0;   // cursor of warp 0's BarrierArrive
+  uint64_t diverged = 0;  // cursor of a WarpStep of warp 1 with half the lanes active
+  uint32_t diverged_mask = 0;
+};
+
+BarrierFacts barrier_facts() {
+  auto t = load_trace("barrier.trace");
+  const tr::Launch& L = t->launches[0];
+  BarrierFacts f;
+  const size_t a0 = find_event(*t, tr::EventKind::BarrierArrive, 0);
+  const size_t a1 = find_event(*t, tr::EventKind::BarrierArrive, 1);
+  const size_t rel = find_event(*t, tr::EventKind::BarrierRelease);
+  REQUIRE(a0 != SIZE_MAX);
+  REQUIRE(a1 != SIZE_MAX);
+  REQUIRE(rel != SIZE_MAX);
+  REQUIRE(a0 < a1);  // the program makes warp 0 wait for warp 1
+  REQUIRE(a1 < rel);
+  REQUIRE((t->event(a0).a >> 5 & 1) == 1);  // lane 5 arrives with warp 0
+  f.arrive0 = a0 - L.first_event;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t->event(i);
+    const uint32_t mask = uint32_t(e.a);
+    if (e.kind == uint8_t(tr::EventKind::WarpStep) && e.warp == 1 && (mask == 0x0000ffffu || mask == 0xffff0000u)) {
+      f.diverged = i - L.first_event;
+      f.diverged_mask = mask;
+      break;
+    }
+  }
+  REQUIRE(f.diverged_mask != 0);
+  return f;
+}
+
+void check_barrier_frame(const Image& img, const Layout& lay) {
+  // Warp 0 (all 32 lanes arrived) waits; warp 1 has not arrived.
+  for (int l : {0, 5, 31}) CHECK_COLOUR(img, lay, "lanes:0:" + std::to_string(l), pal::kLaneAtBarrier);
+  CHECK(lay.cells.at("lanes:0:5").what == "at barrier");
+  const pal::Rgb w1 = centre(img, lay, "lanes:1:5");
+  CHECK(w1 != pal::kLaneAtBarrier);
+  CHECK((w1 == pal::kLaneActive || w1 == pal::kLaneMaskedOff));
+}
+
+// ---- flagship: the naive lock under lockstep -----------------------------------------------------
+struct FlagshipFacts {
+  uint64_t report = 0;    // cursor of the Report event
+  int owner = -1;         // lane that set the lock bit
+  uint32_t spinners = 0;  // lanes of the spin still open at the end
+};
+
+FlagshipFacts flagship_facts() {
+  auto t = load_trace("flagship.trace");
+  const tr::Launch& L = t->launches[0];
+  FlagshipFacts f;
+  const size_t rep = find_event(*t, tr::EventKind::Report);
+  REQUIRE(rep != SIZE_MAX);
+  f.report = rep - L.first_event;
+  // The update that set bit 0 of the lock (byte-wide updates: bit k of b is element a + k).
+  for (size_t i = L.first_event; i < rep; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const bool sets0 = bytes ? (e.a == 0 && (e.b & 1)) : (e.a == 0 && e.b != 0);
+    if (sets0) f.owner = e.lane;
+  }
+  REQUIRE(f.owner >= 0);
+  REQUIRE(f.owner < 32);
+  for (const tr::Interval& iv : tr::analyze(*t))
+    if (iv.kind == tr::IntervalKind::Spin && iv.warp == 0 && iv.open_at_end) f.spinners |= iv.lanes;
+  REQUIRE(f.spinners != 0);
+  REQUIRE((f.spinners >> f.owner & 1) == 0);
+  return f;
+}
+
+void check_flagship_frame(const Image& img, const Layout& lay, const FlagshipFacts& f) {
+  CHECK_COLOUR(img, lay, "locks:0:0", pal::kLockHeld);  // the lock bit
+  CHECK_COLOUR(img, lay, "locks:0:1", pal::kLockFree);  // the next bit of the word: never set
+  CHECK_COLOUR(img, lay, "lanes:0:" + std::to_string(f.owner), pal::kLaneInCritical);
+  for (int l = 0; l < 32; ++l)
+    if (f.spinners >> l & 1) CHECK_COLOUR(img, lay, "lanes:0:" + std::to_string(l), pal::kLaneSpinning);
+}
+
+}  // namespace
+
+// ==== a real window (under Xvfb) ==================================================================
+
+TEST_CASE("window: warp 0 waiting at __syncthreads is drawn in the barrier colour", "[window]") {
+  const BarrierFacts f = barrier_facts();
+  const std::string png = kArt + "/window_barrier.png", json = kArt + "/window_barrier.json";
+  Run r = viz(kTraces + "/barrier.trace --step " + std::to_string(f.arrive0) +
+              " --exit-after-frames 6 --size 1280x800 --screenshot " + png + " --dump-layout " + json);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(img.w == 1280);
+  CHECK(img.h == 800);
+  CHECK(lay.cursor == f.arrive0);
+  check_barrier_frame(img, lay);
+}
+
+TEST_CASE("window: the lockstep naive lock shows the lock bit held and the warp-mates spinning", "[window]") {
+  const FlagshipFacts f = flagship_facts();
+  const std::string png = kArt + "/window_flagship.png", json = kArt + "/window_flagship.json";
+  Run r = viz(kTraces + "/flagship.trace --step " + std::to_string(f.report) +
+              " --exit-after-frames 6 --size 1280x800 --screenshot " + png + " --dump-layout " + json +
+              " --probe locks:0:0");
+  REQUIRE(r.status == 0);
+  // --probe prints the same pixel the test reads.
+  CHECK(r.out.find("probe locks:0:0 232 72 48 held") != std::string::npos);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  check_flagship_frame(img, lay, f);
+}
+
+// The event the window ended at ("window WxH, event N of launch L, F frames").
+uint64_t final_event(const Run& r) {
+  const size_t at = r.out.find(", event ");
+  REQUIRE(at != std::string::npos);
+  return std::strtoull(r.out.c_str() + at + 8, nullptr, 10);
+}
+
+TEST_CASE("window: keyboard shortcuts move the cursor", "[window]") {
+  auto t = load_trace("barrier.trace");
+  const tr::Launch& L = t->launches[0];
+  const uint64_t n = L.event_count();
+  const size_t rel = find_event(*t, tr::EventKind::BarrierRelease);
+  REQUIRE(rel != SIZE_MAX);
+  const std::string trace = kTraces + "/barrier.trace";
+  const std::string common = " --exit-after-frames 3 --size 900x600";
+  SECTION("arrows step one, Shift+arrows 100") {
+    Run r = viz(trace + " --step 10 --keys right,right,left,shift+right" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == 10 + 1 + 1 - 1 + 100);
+  }
+  SECTION("Home and End") {
+    Run r = viz(trace + " --step 10 --keys end" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == n - 1);
+    Run r2 = viz(trace + " --step 10 --keys home" + common);
+    REQUIRE(r2.status == 0);
+    CHECK(final_event(r2) == 0);
+  }
+  SECTION("b jumps to the barrier release, B back") {
+    Run r = viz(trace + " --step first --keys b" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == rel - L.first_event);
+    Run r2 = viz(trace + " --step last --keys B" + common);
+    REQUIRE(r2.status == 0);
+    CHECK(final_event(r2) == rel - L.first_event);
+  }
+  SECTION("n jumps to the next report") {
+    const FlagshipFacts f = flagship_facts();
+    Run r = viz(kTraces + "/flagship.trace --step first --keys n" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == f.report);
+  }
+  SECTION("Space plays") {
+    Run r = viz(trace + " --step first --keys up,up,up,up,space --exit-after-frames 60 --size 900x600");
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) > 0);
+  }
+}
+
+TEST_CASE("window: clicking a report jumps to it, clicking a lane selects it", "[window]") {
+  const FlagshipFacts f = flagship_facts();
+  const std::string trace = kTraces + "/flagship.trace", json = kArt + "/window_click_layout.json";
+  const std::string common = " --step first --size 1280x800 --exit-after-frames 4";
+  // Where the report row and lane 7 are (the layout does not depend on the clicks before them).
+  Run r0 = viz(trace + common + " --dump-layout " + json);
+  REQUIRE(r0.status == 0);
+  CHECK(r0.out.find("selected none") != std::string::npos);
+  Layout lay;
+  REQUIRE(lay.load(json));
+  REQUIRE(lay.has("reports:0"));
+  REQUIRE(lay.has("lanes:0:7"));
+  auto click = [&](const std::string& id) {
+    const Cell& c = lay.cells.at(id);
+    return "click:" + std::to_string(int((c.x0 + c.x1) / 2)) + ":" + std::to_string(int((c.y0 + c.y1) / 2));
+  };
+  Run r1 = viz(trace + common + " --keys " + click("reports:0"));
+  REQUIRE(r1.status == 0);
+  CHECK(final_event(r1) == f.report);
+  CHECK(r1.out.find("selected 0:") != std::string::npos);  // a lane the report names
+  Run r2 = viz(trace + common + " --keys " + click("lanes:0:7"));
+  REQUIRE(r2.status == 0);
+  CHECK(r2.out.find("selected 0:7") != std::string::npos);
+  CHECK(final_event(r2) == 0);
+}
+
+// ==== offscreen export (EGL, no display) ============================================================
+
+TEST_CASE("offscreen: PNG of the whole layout has the requested size and the barrier colours", "[offscreen]") {
+  const BarrierFacts f = barrier_facts();
+  const std::string png = kArt + "/offscreen_barrier.png", json = kArt + "/offscreen_barrier.json";
+  Run r = viz(kTraces + "/barrier.trace --export " + png + " --step " + std::to_string(f.arrive0) +
+                  " --size 1100x720 --offscreen egl --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("EGL") != std::string::npos);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(img.w == 1100);
+  CHECK(img.h == 720);
+  check_barrier_frame(img, lay);
+  // The timeline draws warp 0's barrier wait in the barrier colour.
+  auto t = load_trace("barrier.trace");
+  bool analysed = false;
+  for (const tr::Interval& iv : tr::analyze(*t)) analysed |= iv.kind == tr::IntervalKind::BarrierWait && iv.warp == 0;
+  REQUIRE(analysed);
+  int spans = 0;
+  for (const auto& [id, c] : lay.cells)
+    if (id.rfind("timeline:0:", 0) == 0 && c.what == "barrier wait" && c.x1 - c.x0 >= 3) {
+      ++spans;
+      CHECK_COLOUR(img, lay, id, pal::kSpanBarrier);
+    }
+  CHECK(spans >= 1);
+}
+
+TEST_CASE("offscreen: a diverged warp is split between active and masked-off lanes", "[offscreen]") {
+  const BarrierFacts f = barrier_facts();
+  const std::string png = kArt + "/offscreen_divergence.png", json = kArt + "/offscreen_divergence.json";
+  Run r = viz(kTraces + "/barrier.trace --export " + png + " --step " + std::to_string(f.diverged) +
+                  " --window lanes --size 900x300 --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(img.w == 900);
+  CHECK(img.h == 300);
+  for (int l = 0; l < 32; ++l)
+    CHECK_COLOUR(img, lay, "lanes:1:" + std::to_string(l),
+                 (f.diverged_mask >> l & 1) ? pal::kLaneActive : pal::kLaneMaskedOff);
+  // --window draws that window only.
+  for (const auto& [id, c] : lay.cells) CHECK(id.rfind("lanes:", 0) == 0);
+}
+
+TEST_CASE("offscreen: the flagship's lock bit is held at the report", "[offscreen]") {
+  const FlagshipFacts f = flagship_facts();
+  const std::string png = kArt + "/offscreen_flagship.png", json = kArt + "/offscreen_flagship.json";
+  Run r = viz(kTraces + "/flagship.trace --export " + png + " --step report:0 --dump-layout " + json, kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(lay.cursor == f.report);
+  check_flagship_frame(img, lay, f);
+  // The source window highlights the spinning warp's line (the right end of the line is clear of text).
+  REQUIRE(lay.has("source:line"));
+  const Cell& c = lay.cells.at("source:line");
+  CHECK(img.at(int(c.x1) - 6, int((c.y0 + c.y1) / 2)) == pal::kSourceLine);
+}
+
+TEST_CASE("offscreen: 32x32 lock bits match the bits replayed from the trace", "[offscreen]") {
+  auto t = load_trace("locks.trace");
+  const tr::Launch& L = t->launches[0];
+  REQUIRE(t->regions.size() == 1);
+  REQUIRE(t->regions[0]["dims"] == nlohmann::json({32, 32}));
+  // Replay the lock bits up to the 200th update that sets a bit; count the acquires on the way.
+  std::vector<int> bits(1024, 0);
+  size_t cursor = SIZE_MAX;
+  int acquires = 0;
+  for (size_t i = L.first_event; i < L.end_event && cursor == SIZE_MAX; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const unsigned n = bytes ? 8 * bytes : 1;
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t el = e.a + k;
+      if (el >= bits.size()) continue;
+      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
+      if (v && !bits[el]) ++acquires;
+      bits[el] = v;
+    }
+    if (acquires >= 200) cursor = i - L.first_event;
+  }
+  REQUIRE(cursor != SIZE_MAX);
+  int held = 0;
+  for (int b : bits) held += b;
+  REQUIRE(held > 0);     // some locks are held at that point ...
+  REQUIRE(held < 1024);  // ... and some are free
+  const std::string png = kArt + "/offscreen_locks.png", json = kArt + "/offscreen_locks.json";
+  Run r = viz(kTraces + "/locks.trace --export " + png + " --step " + std::to_string(cursor) +
+                  " --window locks --size 800x820 --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  int mismatches = 0;
+  for (int i = 0; i < 1024; ++i) {
+    const pal::Rgb want = bits[size_t(i)] ? pal::kLockHeld : pal::kLockFree;
+    const pal::Rgb got = centre(img, lay, "locks:0:" + std::to_string(i));
+    if (got != want) {
+      ++mismatches;
+      UNSCOPED_INFO("bit " << i << ": got " << rgb_str(got) << ", expected " << rgb_str(want));
+    }
+  }
+  CHECK(mismatches == 0);
+  // Drawn as 32 rows of 32: bit 32 is below bit 0.
+  const Cell& b0 = lay.cells.at("locks:0:0");
+  const Cell& b32 = lay.cells.at("locks:0:32");
+  CHECK(b32.y0 > b0.y1 - 0.5f);
+  CHECK(std::abs(b32.x0 - b0.x0) < 0.5f);
+}
+
+TEST_CASE("offscreen: the wavefront heat map shows completed and pending cells", "[offscreen]") {
+  auto t = load_trace("wavefront.trace");
+  const tr::Launch& L = t->launches[0];
+  REQUIRE(t->regions.size() == 1);
+  const int n = 16;
+  REQUIRE(t->regions[0]["dims"] == nlohmann::json({n, n}));
+  uint64_t first_time = t->event(L.first_event).time, last_time = first_time;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    first_time = std::min(first_time, t->event(i).time);
+    last_time = std::max(last_time, t->event(i).time);
+  }
+  // Each cell's first update (cursor, time).
+  std::vector<uint64_t> done_cursor(n * n, UINT64_MAX), done_time(n * n, 0);
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate) || e.a >= uint64_t(n * n)) continue;
+    if (done_cursor[e.a] == UINT64_MAX) {
+      done_cursor[e.a] = i - L.first_event;
+      done_time[e.a] = e.time;
+    }
+  }
+  for (uint64_t c : done_cursor) REQUIRE(c != UINT64_MAX);
+  const uint64_t cursor = done_cursor[7 * n + 8];  // the middle anti-diagonal
+  const std::string png = kArt + "/offscreen_wavefront.png", json = kArt + "/offscreen_wavefront.json";
+  Run r = viz(kTraces + "/wavefront.trace --export " + png + " --step " + std::to_string(cursor) +
+                  " --window wavefront --size 700x760 --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  int done = 0, pending = 0, bad = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::string id = "wavefront:0:" + std::to_string(i) + ":" + std::to_string(j);
+      const pal::Rgb got = centre(img, lay, id);
+      const size_t k = size_t(i * n + j);
+      pal::Rgb want;
+      if (done_cursor[k] <= cursor) {
+        ++done;
+        want = pal::heat(double(done_time[k] - first_time) / double(last_time - first_time));
+      } else {
+        ++pending;
+        want = pal::kHeatPending;
+      }
+      if (!near(got, want, 2)) {
+        ++bad;
+        UNSCOPED_INFO(id << ": got " << rgb_str(got) << ", expected " << rgb_str(want));
+      }
+    }
+  CHECK(bad == 0);
+  CHECK(done > 0);
+  CHECK(pending > 0);
+  // Early cells are darker than late ones on the ramp: (0,0) vs the last completed.
+  CHECK(centre(img, lay, "wavefront:0:0:0") != centre(img, lay, "wavefront:0:7:8"));
+}
+
+// ==== the GLFW fallback (a hidden window under a display) =========================================
+
+TEST_CASE("offscreen through a hidden GLFW window when asked (or when EGL is missing)", "[glfw]") {
+  const BarrierFacts f = barrier_facts();
+  const std::string png = kArt + "/glfw_barrier.png", json = kArt + "/glfw_barrier.json";
+  Run r = viz(kTraces + "/barrier.trace --export " + png + " --step " + std::to_string(f.arrive0) +
+              " --offscreen glfw --size 1000x700 --dump-layout " + json);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("hidden GLFW window") != std::string::npos);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(img.w == 1000);
+  check_barrier_frame(img, lay);
+  // Without a display the GLFW path fails with a message, not a crash.
+  Run r2 = viz(kTraces + "/barrier.trace --export " + kArt + "/glfw_nodisplay.png --offscreen glfw", kNoDisplay);
+  CHECK(r2.status == 1);
+  CHECK(r2.err.find("display") != std::string::npos);
+}
+
+// ==== animations ====================================================================================
+
+TEST_CASE("GIF and MP4 export through ffmpeg", "[video]") {
+  const std::string gif = kArt + "/wavefront.gif", mp4 = kArt + "/wavefront.mp4";
+  std::remove(gif.c_str());
+  std::remove(mp4.c_str());
+  Run r = viz(kTraces + "/wavefront.trace --export " + gif +
+                  " --from first --to last --fps 12 --max-frames 24 --window wavefront --size 320x340",
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  REQUIRE(file_size(gif) > 1000);
+  CHECK(slurp(gif).substr(0, 4) == "GIF8");
+  Run r2 =
+      viz(kTraces + "/wavefront.trace --export " + mp4 + " --from 0 --to last --fps 10 --max-frames 20 --size 641x481",
+          kNoDisplay);
+  REQUIRE(r2.status == 0);
+  REQUIRE(file_size(mp4) > 1000);
+  CHECK(slurp(mp4).substr(4, 4) == "ftyp");
+  // No ffmpeg: a clear message, no file.
+  Run r3 = viz(kTraces + "/wavefront.trace --export " + kArt + "/noffmpeg.gif --from 0 --to 10",
+               kNoDisplay + "SYNCLAB_FFMPEG=/nonexistent/ffmpeg ");
+  CHECK(r3.status == 1);
+  CHECK(r3.err.find("needs ffmpeg") != std::string::npos);
+  CHECK(!exists(kArt + "/noffmpeg.gif"));
+  Run r4 = viz(kTraces + "/wavefront.trace --export " + kArt + "/x.gif --from 5 --to 2", kNoDisplay);
+  CHECK(r4.status == 1);
+  Run r5 = viz(kTraces + "/wavefront.trace --export " + kArt + "/x.avi --from 0 --to 2", kNoDisplay);
+  CHECK(r5.status == 1);
+  CHECK(r5.err.find(".png") != std::string::npos);
+}
+
+// ==== bad input =====================================================================================
+
+TEST_CASE("malformed, truncated and damaged traces give a message and an exit status, never a crash", "[errors]") {
+  const std::string good = slurp(kTraces + "/barrier.trace");
+  REQUIRE(good.size() > 1000);
+  auto write = [](const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary);
+    f << bytes;
+  };
+  const std::string png = kArt + "/bad.png";
+
+  Run missing = viz(kArt + "/no-such.trace --export " + png, kNoDisplay);
+  CHECK(missing.status == 1);
+  CHECK(missing.err.find("no-such.trace") != std::string::npos);
+
+  write(kArt + "/empty.trace", "");
+  Run empty = viz(kArt + "/empty.trace --export " + png, kNoDisplay);
+  CHECK(empty.status == 1);
+  CHECK(empty.err.find("synclab-viz:") != std::string::npos);
+
+  write(kArt + "/text.trace", "this is not a trace at all\n");
+  Run text = viz(kArt + "/text.trace --export " + png, kNoDisplay);
+  CHECK(text.status == 1);
+  CHECK(!text.err.empty());
+
+  // Cut short anywhere: refused with a message, or shown with a "cut short" warning.
+  for (size_t cut : {size_t(4), size_t(16), size_t(24), size_t(40), size_t(200), good.size() / 3, good.size() / 2,
+                     good.size() - 40, good.size() - 1}) {
+    const std::string path = kArt + "/cut_" + std::to_string(cut) + ".trace";
+    write(path, good.substr(0, cut));
+    std::remove(png.c_str());
+    Run r = viz(path + " --export " + png, kNoDisplay);
+    INFO("cut at " << cut);
+    CHECK(r.status < 128);
+    CHECK((r.status == 0 || r.status == 1));
+    CHECK(!r.err.empty());
+    if (r.status == 0) {
+      CHECK(r.err.find("warning") != std::string::npos);
+      CHECK(exists(png));
+    }
+  }
+
+  // Damaged event records (random bytes over the events): still no crash.
+  uint64_t seed = 12345;
+  auto rnd = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(seed >> 33);
+  };
+  for (int variant = 0; variant < 6; ++variant) {
+    std::string bad = good;
+    for (int k = 0; k < 64; ++k) {
+      const size_t at = 512 + rnd() % (bad.size() - 512);
+      bad[at] = char(rnd() & 0xff);
+    }
+    const std::string path = kArt + "/damaged_" + std::to_string(variant) + ".trace";
+    write(path, bad);
+    Run r = viz(path + " --export " + png + " --step last", kNoDisplay);
+    INFO("variant " << variant);
+    CHECK(r.status < 128);
+  }
+
+  // An event whose time jumps far ahead, so the next one goes back in time (the timeline's
+  // queries assume sorted times): a warning, the picture, no crash.
+  {
+    std::string bad = good;
+    size_t at = 16;  // after the preamble: chunk headers (kind u32, reserved u32, bytes u64)
+    bool done = false;
+    while (at + 16 <= bad.size() && !done) {
+      uint32_t kind = 0;
+      uint64_t bytes = 0;
+      std::memcpy(&kind, &bad[at], 4);
+      std::memcpy(&bytes, &bad[at + 8], 8);
+      if (kind == 5 && bytes >= 64 * 32) {
+        const uint64_t far = 1ull << 40;
+        std::memcpy(&bad[at + 16 + 40 * 32], &far, 8);  // event 40's time
+        done = true;
+      }
+      at += 16 + ((bytes + 7) / 8) * 8;
+    }
+    REQUIRE(done);
+    write(kArt + "/backwards.trace", bad);
+    for (const char* w : {"timeline", "lanes"}) {
+      Run r = viz(kArt + "/backwards.trace --export " + png + " --step last --window " + w, kNoDisplay);
+      CHECK(r.status == 0);
+      CHECK(r.err.find("back in time") != std::string::npos);
+    }
+  }
+
+  // Bad options.
+  const std::string trace = kTraces + "/barrier.trace";
+  Run past = viz(trace + " --export " + png + " --step 999999999", kNoDisplay);
+  CHECK(past.status == 1);
+  CHECK(past.err.find("past the end") != std::string::npos);
+  Run word = viz(trace + " --export " + png + " --step soon", kNoDisplay);
+  CHECK(word.status == 1);
+  Run win = viz(trace + " --export " + png + " --window nope", kNoDisplay);
+  CHECK(win.status == 2);
+  CHECK(win.err.find("lanes") != std::string::npos);
+  Run size = viz(trace + " --export " + png + " --size 10x10", kNoDisplay);
+  CHECK(size.status == 2);
+  Run launch = viz(trace + " --export " + png + " --launch 7", kNoDisplay);
+  CHECK(launch.status == 1);
+  Run probe = viz(trace + " --export " + png + " --probe lanes:99:0", kNoDisplay);
+  CHECK(probe.status == 1);
+  // No display and no --export: a message that says how to export instead.
+  Run nodisp = viz(trace, kNoDisplay);
+  CHECK(nodisp.status == 1);
+  CHECK(nodisp.err.find("--export") != std::string::npos);
+}
+
+// ==== the source file is gone =======================================================================
+
+TEST_CASE("Source says so when the trace's source file is not on disk", "[source]") {
+  const std::string dir = kArt + "/moved_source";
+  REQUIRE(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()) == 0);
+  const std::string src = dir + "/prog.cu", exe = dir + "/prog", trace = dir + "/prog.trace";
+  REQUIRE(std::system(("cp " + std::string(VIZ_BARRIER_SRC) + " " + src).c_str()) == 0);
+  REQUIRE(std::system(
+              (std::string(VIZ_NVCC) + " -std=c++17 " + src + " -o " + exe + " >" + dir + "/build.log 2>&1").c_str()) ==
+          0);
+  REQUIRE(std::system(("SYNCLAB_TRACE=" + trace + " " + exe + " >" + dir + "/run.log 2>&1").c_str()) == 0);
+  // With the file present, the line is highlighted.
+  Run here =
+      viz(trace + " --export " + dir + "/here.png --window source --dump-layout " + dir + "/here.json", kNoDisplay);
+  REQUIRE(here.status == 0);
+  Layout lay;
+  REQUIRE(lay.load(dir + "/here.json"));
+  CHECK(lay.has("source:line"));
+  CHECK(!lay.has("source:missing"));
+  // Moved away: a message instead of a crash or an empty window.
+  REQUIRE(std::rename(src.c_str(), (src + ".moved").c_str()) == 0);
+  Run gone =
+      viz(trace + " --export " + dir + "/gone.png --window source --dump-layout " + dir + "/gone.json", kNoDisplay);
+  REQUIRE(gone.status == 0);
+  Layout lay2;
+  REQUIRE(lay2.load(dir + "/gone.json"));
+  CHECK(lay2.has("source:missing"));
+  CHECK(!lay2.has("source:line"));
+}

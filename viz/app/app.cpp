@@ -1,0 +1,637 @@
+// App: cursor, playback, shortcuts, the tiled layout and the main menu. The windows are in win_*.cpp.
+#include "app.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace synclab::viz::app {
+
+namespace {
+struct WindowName {
+  const char* title;
+  const char* key;
+};
+// Titles carry a stable ImGui id after "###" so the label can change without moving the window.
+constexpr WindowName kWindows[kWindowCount] = {
+    {"Playback", "playback"},   {"Warp lanes", "lanes"},  {"Lock bits & flags", "locks"},
+    {"Wavefront", "wavefront"}, {"Timeline", "timeline"}, {"Source", "source"},
+    {"Reports", "reports"},     {"Legend", "legend"},     {"Help", "help"},
+};
+}  // namespace
+
+const char* window_title(WindowId w) { return kWindows[int(w)].title; }
+const char* window_key(WindowId w) { return kWindows[int(w)].key; }
+bool window_from_key(const std::string& key, WindowId* out) {
+  for (int i = 0; i < kWindowCount; ++i)
+    if (key == kWindows[i].key) {
+      *out = WindowId(i);
+      return true;
+    }
+  return false;
+}
+std::string window_keys_list() {
+  std::string s;
+  for (int i = 0; i < kWindowCount; ++i) {
+    if (i) s += ", ";
+    s += kWindows[i].key;
+  }
+  return s;
+}
+
+// ---- layout recorder ------------------------------------------------------------------------------
+void LayoutRecorder::add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb, const char* what) {
+  if (!enabled) return;
+  LayoutCell c;
+  c.x0 = p0.x, c.y0 = p0.y, c.x1 = p1.x, c.y1 = p1.y;
+  c.rgb = rgb;
+  c.what = what ? what : "";
+  auto it = index_.find(id);
+  c.id = std::move(id);
+  if (it != index_.end()) {
+    cells_[it->second] = std::move(c);  // drawn twice in a frame: the last one is on top
+  } else {
+    index_.emplace(c.id, cells_.size());
+    cells_.push_back(std::move(c));
+  }
+}
+
+const LayoutCell* LayoutRecorder::find(const std::string& id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &cells_[it->second];
+}
+
+std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cursor) const {
+  nlohmann::json j;
+  j["width"] = width;
+  j["height"] = height;
+  j["launch"] = launch;
+  j["cursor"] = cursor;
+  nlohmann::json cells = nlohmann::json::array();
+  for (const LayoutCell& c : cells_)
+    cells.push_back(
+        {{"id", c.id}, {"rect", {c.x0, c.y0, c.x1, c.y1}}, {"rgb", {c.rgb.r, c.rgb.g, c.rgb.b}}, {"what", c.what}});
+  j["cells"] = std::move(cells);
+  return j.dump(1);
+}
+
+// ---- App ---------------------------------------------------------------------------------------
+App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
+  for (bool& o : open) o = true;
+  open[int(WindowId::Help)] = false;
+  // The first matrix region (else any 2-D region) is the wavefront's.
+  const auto& regions = model_->regions();
+  for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
+    if (regions[i].kind == RegionKind::Matrix) wavefront_ui.region = int(i);
+  for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
+    if (regions[i].rows > 1) wavefront_ui.region = int(i);
+  if (!model_->launches().empty()) set_launch(default_launch());
+}
+
+App::~App() = default;
+
+int App::default_launch() const {
+  const auto& ls = model_->launches();
+  for (const LaunchInfo& l : ls)
+    if (!model_->launch_reports(l.index).empty() && l.steps > 0) return l.index;
+  for (const LaunchInfo& l : ls)
+    if (l.steps > 0) return l.index;
+  return 0;
+}
+
+uint64_t App::steps() const { return model_->launches().empty() ? 0 : launch_info().steps; }
+
+void App::set_launch(int launch) {
+  if (launch < 0 || size_t(launch) >= model_->launches().size()) return;
+  launch_ = launch;
+  player_ = std::make_unique<Player>(*model_, launch_);
+  timeline_ui.launch = -1;  // re-fit the timeline
+  selection.clear();
+  times_ordered(launch_);  // warns now about a damaged trace
+  jump_first_interesting();
+}
+
+void App::seek(uint64_t c) {
+  const uint64_t n = steps();
+  if (n == 0) {
+    cursor_ = 0;
+    return;
+  }
+  cursor_ = std::min(c, n - 1);
+}
+
+void App::step(int64_t d) {
+  const uint64_t n = steps();
+  if (n == 0) return;
+  int64_t c = int64_t(cursor_) + d;
+  if (c < 0) c = 0;
+  if (uint64_t(c) >= n) c = int64_t(n - 1);
+  cursor_ = uint64_t(c);
+}
+
+bool App::jump(Mark m, bool forward, uint32_t warp) {
+  if (steps() == 0) return false;
+  uint64_t c = forward ? model_->next(launch_, cursor_, m, warp) : model_->prev(launch_, cursor_, m, warp);
+  if (c == kNoCursor) {
+    status_message = std::string("no ") + (forward ? "next " : "previous ") + mark_name(m) +
+                     (warp != kNoWarp ? " of warp " + std::to_string(warp) : std::string());
+    return false;
+  }
+  status_message.clear();
+  seek(c);
+  return true;
+}
+
+void App::jump_first_interesting() {
+  if (steps() == 0) {
+    cursor_ = 0;
+    return;
+  }
+  seek(model_->first_interesting(launch_));
+}
+
+void App::jump_to_report(size_t i) {
+  const auto& reps = model_->reports();
+  if (i >= reps.size()) return;
+  const ReportInfo& r = reps[i];
+  reports_ui.selected = int(i);
+  if (r.launch >= 0 && r.launch != launch_) {
+    launch_ = r.launch;
+    player_ = std::make_unique<Player>(*model_, launch_);
+    timeline_ui.launch = -1;
+    times_ordered(launch_);
+  }
+  if (r.cursor != kNoCursor) seek(r.cursor);
+  selection.clear();
+  for (const ReportParty& p : r.parties) {
+    if (p.warp < 0 || p.lane < 0 || p.lane > 31) continue;
+    selection.lanes[uint32_t(p.warp)] |= 1u << p.lane;
+    if (selection.warp == kNoWarp) {
+      selection.warp = uint32_t(p.warp);
+      selection.lane = p.lane;
+    }
+  }
+  lanes_ui.scroll_to_selected = true;
+  source_ui.scroll = true;
+}
+
+void App::select_lane(uint32_t warp, int lane) {
+  selection.warp = warp;
+  selection.lane = lane;
+  source_ui.scroll = true;
+}
+
+double App::time_fraction(uint64_t t) const {
+  if (model_->launches().empty()) return 0;
+  const LaunchInfo& l = launch_info();
+  if (l.last_time <= l.first_time) return 1.0;
+  return double(t - std::min(t, l.first_time)) / double(l.last_time - l.first_time);
+}
+
+bool App::times_ordered(int launch) {
+  const auto& ls = model_->launches();
+  if (launch < 0 || size_t(launch) >= ls.size()) return true;
+  if (times_ordered_.size() != ls.size()) times_ordered_.assign(ls.size(), -1);
+  int8_t& known = times_ordered_[size_t(launch)];
+  if (known < 0) {
+    known = 1;
+    const LaunchInfo& l = ls[size_t(launch)];
+    const synclab::trace::Trace& t = model_->trace();
+    uint64_t prev = 0;
+    for (size_t i = l.first_event; i < l.end_event && i < t.event_count(); ++i) {
+      const uint64_t time = t.event(i).time;
+      if (time < prev) {
+        known = 0;
+        std::fprintf(stderr,
+                     "synclab-viz: warning: launch %d: event %zu goes back in time (%llu after %llu): "
+                     "the trace is damaged; the timeline leaves out the warps' steps\n",
+                     launch, i - l.first_event, (unsigned long long)time, (unsigned long long)prev);
+        break;
+      }
+      prev = time;
+    }
+  }
+  return known == 1;
+}
+
+std::string App::thread_name(uint32_t warp, int lane) const {
+  const LaunchInfo& l = launch_info();
+  const uint32_t wpb = std::max<uint32_t>(1, l.warps_per_block);
+  const uint32_t block = warp / wpb, wib = warp % wpb;
+  char buf[160];
+  if (lane >= 0)
+    std::snprintf(buf, sizeof buf, "block %u thread %u (warp %u lane %d)", block, wib * 32 + unsigned(lane), warp,
+                  lane);
+  else
+    std::snprintf(buf, sizeof buf, "block %u warp %u (launch warp %u)", block, wib, warp);
+  return buf;
+}
+
+std::string App::describe_event(const Event& e) const {
+  using synclab::trace::EventKind;
+  char buf[256];
+  const auto k = EventKind(e.kind);
+  switch (k) {
+    case EventKind::WarpStep: {
+      static const char* classes[] = {"alu",       "load",  "store", "atomic", "branch", "barrier",
+                                      "warp-sync", "fence", "call",  "return", "exit",   "other"};
+      const char* cls = e.aux < 12 ? classes[e.aux] : "?";
+      std::snprintf(buf, sizeof buf, "warp step: warp %u, mask 0x%08x (%d lanes), line %u, %s", e.warp,
+                    unsigned(e.a & 0xffffffffu), __builtin_popcount(unsigned(e.a & 0xffffffffu)),
+                    unsigned(e.b & 0xffffffffu), cls);
+      break;
+    }
+    case EventKind::MemAccess:
+      std::snprintf(buf, sizeof buf, "%s: warp %u lane %u, address 0x%" PRIx64 ", value %" PRIu64,
+                    (e.aux & synclab::trace::kAuxWrite) ? "store" : "load", e.warp, e.lane, e.a, e.b);
+      break;
+    case EventKind::Atomic:
+      std::snprintf(buf, sizeof buf, "atomic: warp %u lane %u, address 0x%" PRIx64 ", %u -> %u", e.warp, e.lane, e.a,
+                    unsigned(e.b & 0xffffffffu), unsigned(e.b >> 32));
+      break;
+    case EventKind::AtomicWide:
+      std::snprintf(buf, sizeof buf, "atomic (64-bit): %" PRIu64 " -> %" PRIu64, e.a, e.b);
+      break;
+    case EventKind::BarrierArrive:
+      std::snprintf(buf, sizeof buf, "barrier %u arrive: warp %u, lanes 0x%08x (block %" PRIu64 ")", e.aux, e.warp,
+                    unsigned(e.a), e.b);
+      break;
+    case EventKind::BarrierRelease:
+      std::snprintf(buf, sizeof buf, "barrier %u release: block %" PRIu64 ", %" PRIu64 " threads", e.aux, e.b, e.a);
+      break;
+    case EventKind::RegionUpdate: {
+      const uint32_t rid = e.aux & synclab::trace::kRegionIdMask;
+      std::string name = "region " + std::to_string(rid);
+      for (const RegionInfo& r : model_->regions())
+        if (r.id == rid) name = r.name;
+      const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
+      if (bytes)
+        std::snprintf(buf, sizeof buf,
+                      "region update: %s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64 " by warp %u lane %u",
+                      name.c_str(), e.a, e.a + 8 * bytes - 1, e.b, e.warp, e.lane);
+      else
+        std::snprintf(buf, sizeof buf, "region update: %s[%" PRIu64 "] = %" PRIu64 " by warp %u lane %u", name.c_str(),
+                      e.a, e.b, e.warp, e.lane);
+      break;
+    }
+    case EventKind::KernelBegin:
+      std::snprintf(buf, sizeof buf, "kernel begin: launch %" PRIu64 ", %" PRIu64 " warps", e.a, e.b);
+      break;
+    case EventKind::KernelEnd:
+      std::snprintf(buf, sizeof buf, "kernel end: launch %" PRIu64 ", status %s", e.a,
+                    launch_status_name(LaunchStatus(std::min<uint64_t>(e.b, 5))));
+      break;
+    case EventKind::Report: {
+      const nlohmann::json* r = model_->trace().report_by_id(e.a);
+      std::string title =
+          r && r->contains("title") && (*r)["title"].is_string() ? (*r)["title"].get<std::string>() : std::string("?");
+      std::snprintf(buf, sizeof buf, "report %" PRIu64 " (line %" PRIu64 "): %.150s", e.a, e.b, title.c_str());
+      break;
+    }
+    case EventKind::LaneExit:
+      std::snprintf(buf, sizeof buf, "lanes exit: warp %u, lanes 0x%08x", e.warp, unsigned(e.a));
+      break;
+    case EventKind::Mark:
+      std::snprintf(buf, sizeof buf, "mark %u: warp %u, a %" PRIu64 ", b %" PRIu64, e.aux, e.warp, e.a, e.b);
+      break;
+    case EventKind::BlockPlacement:
+      std::snprintf(buf, sizeof buf, "block %" PRIu64 " placed on SM %" PRIu64, e.a, e.b);
+      break;
+    default:
+      std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);
+  }
+  return buf;
+}
+
+// ---- per-frame state --------------------------------------------------------------------------------
+void App::compute_state() {
+  if (!player_) {
+    state_ = State{};
+    return;
+  }
+  if (steps() > 0) player_->seek(cursor_);
+  StateOptions so;
+  so.first_warp = lanes_ui.first_visible;
+  so.warp_count = lanes_ui.visible + 2;
+  so.regions = true;
+  player_->state(&state_, so);
+  extra_state_.cursor = kNoCursor;
+}
+
+void App::ensure_warps(uint32_t first, uint32_t count) {
+  lanes_ui.first_visible = first;
+  lanes_ui.visible = count;
+  if (!player_ || model_->launches().empty()) return;
+  const uint32_t total = launch_info().warps;
+  const uint32_t end = std::min<uint64_t>(uint64_t(first) + count, total);
+  if (first >= state_.first_warp && end <= state_.first_warp + state_.warps.size()) return;
+  compute_state();
+}
+
+const WarpView* App::warp_view(uint32_t w) {
+  if (w >= state_.first_warp && w - state_.first_warp < state_.warps.size())
+    return &state_.warps[w - state_.first_warp];
+  if (!player_ || model_->launches().empty() || w >= launch_info().warps) return nullptr;
+  if (extra_state_.cursor == kNoCursor || extra_state_.first_warp != w || extra_state_.warps.empty()) {
+    StateOptions so;
+    so.first_warp = w;
+    so.warp_count = 1;
+    so.regions = false;
+    player_->state(&extra_state_, so);
+  }
+  return extra_state_.warps.empty() ? nullptr : &extra_state_.warps[0];
+}
+
+// ---- playback and shortcuts --------------------------------------------------------------------------
+void App::advance_playback(float dt) {
+  if (!playing) return;
+  if (steps() == 0 || cursor_ + 1 >= steps()) {
+    playing = false;
+    return;
+  }
+  play_accum_ += speed * double(dt);
+  if (play_accum_ >= 1.0) {
+    const double whole = std::floor(play_accum_);
+    play_accum_ -= whole;
+    step(int64_t(whole));
+    if (cursor_ + 1 >= steps()) playing = false;
+  }
+}
+
+const std::vector<Shortcut>& shortcuts() {
+  static const std::vector<Shortcut> list = {
+      {"Space", "play / pause"},
+      {"Right / Left", "step one event forward / back"},
+      {"Shift+Right / Shift+Left", "100 events forward / back"},
+      {"Page Down / Page Up", "10000 events forward / back"},
+      {"Home / End", "first / last event of the launch"},
+      {"Up / Down (or + / -)", "play faster / slower (x2)"},
+      {"n / N", "next / previous report"},
+      {"a / A", "next / previous lock acquire"},
+      {"r / R", "next / previous lock release"},
+      {"b / B", "next / previous barrier release"},
+      {"e / E", "next / previous event of the kind chosen in Playback"},
+      {"w / W", "next / previous step of the selected warp"},
+      {"i", "back to the first interesting event"},
+      {"f", "timeline: follow the cursor on / off"},
+      {"Escape", "clear the selection"},
+      {"F1 or ?", "this help"},
+      {"q", "quit"},
+  };
+  return list;
+}
+
+void App::handle_shortcuts() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  auto key = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), true); };
+  const bool shift = io.KeyShift;
+  if (key(ImGuiKey_Space)) {
+    if (!playing && steps() > 0 && cursor_ + 1 >= steps()) seek(0);
+    playing = !playing;
+  }
+  if (key(ImGuiKey_RightArrow)) step(shift ? 100 : 1);
+  if (key(ImGuiKey_LeftArrow)) step(shift ? -100 : -1);
+  if (key(ImGuiKey_PageDown)) step(10000);
+  if (key(ImGuiKey_PageUp)) step(-10000);
+  if (key(ImGuiKey_Home)) seek(0);
+  if (key(ImGuiKey_End) && steps() > 0) seek(steps() - 1);
+  if (key(ImGuiKey_UpArrow)) speed = std::min(speed * 2, 1e6);
+  if (key(ImGuiKey_DownArrow)) speed = std::max(speed / 2, 0.25);
+  if (key(ImGuiKey_Escape)) {
+    selection.clear();
+    open[int(WindowId::Help)] = false;
+  }
+  // F1: GLFW_KEY_F1 is 290 (the GLFW backend fills KeysDown by GLFW key code).
+  if (290 < IM_ARRAYSIZE(io.KeysDown) && ImGui::IsKeyPressed(290, false)) open[int(WindowId::Help)] ^= true;
+  for (ImWchar ch : io.InputQueueCharacters) {
+    const uint32_t sel = selection.warp;
+    switch (ch) {
+      case 'n':
+        jump(Mark::Report, true);
+        break;
+      case 'N':
+        jump(Mark::Report, false);
+        break;
+      case 'a':
+        jump(Mark::Acquire, true);
+        break;
+      case 'A':
+        jump(Mark::Acquire, false);
+        break;
+      case 'r':
+        jump(Mark::Release, true);
+        break;
+      case 'R':
+        jump(Mark::Release, false);
+        break;
+      case 'b':
+        jump(Mark::BarrierRelease, true);
+        break;
+      case 'B':
+        jump(Mark::BarrierRelease, false);
+        break;
+      case 'e':
+        jump(jump_kind, true, jump_same_warp ? sel : kNoWarp);
+        break;
+      case 'E':
+        jump(jump_kind, false, jump_same_warp ? sel : kNoWarp);
+        break;
+      case 'w':
+        if (sel != kNoWarp)
+          jump(Mark::WarpStep, true, sel);
+        else
+          status_message = "select a lane first (click a cell in Warp lanes)";
+        break;
+      case 'W':
+        if (sel != kNoWarp)
+          jump(Mark::WarpStep, false, sel);
+        else
+          status_message = "select a lane first (click a cell in Warp lanes)";
+        break;
+      case 'i':
+        jump_first_interesting();
+        break;
+      case 'f':
+        timeline_ui.follow = !timeline_ui.follow;
+        break;
+      case '?':
+        open[int(WindowId::Help)] ^= true;
+        break;
+      case '+':
+        speed = std::min(speed * 2, 1e6);
+        break;
+      case '-':
+        speed = std::max(speed / 2, 0.25);
+        break;
+      case 'q':
+        if (options.interactive) quit_requested = true;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// ---- layout -------------------------------------------------------------------------------------
+ImVec4 App::layout_rect(WindowId w) const {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float top = menu_height_;
+  const float W = d.x, H = d.y - top;
+  // The Playback window: a title bar and four rows of controls.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float play_h =
+      std::floor(ImGui::GetFrameHeight() + 4 * ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y + 2);
+  const float y0 = top + play_h, R = H - play_h;
+  const float left_w = std::floor(W * 0.5f);
+  const float right_w = W - left_w;
+  const float lanes_h = std::floor(R * 0.48f);
+  const float row1 = std::floor(R * 0.42f), row2 = std::floor(R * 0.33f), row3 = R - row1 - row2;
+  const float half = std::floor(right_w * 0.5f);
+  const float rep_w = std::floor(right_w * 0.62f);
+  switch (w) {
+    case WindowId::Playback:
+      return {0, top, W, play_h};
+    case WindowId::Lanes:
+      return {0, y0, left_w, lanes_h};
+    case WindowId::Timeline:
+      return {0, y0 + lanes_h, left_w, R - lanes_h};
+    case WindowId::Locks:
+      return {left_w, y0, half, row1};
+    case WindowId::Wavefront:
+      return {left_w + half, y0, right_w - half, row1};
+    case WindowId::Source:
+      return {left_w, y0 + row1, right_w, row2};
+    case WindowId::Reports:
+      return {left_w, y0 + row1 + row2, rep_w, row3};
+    case WindowId::Legend:
+      return {left_w + rep_w, y0 + row1 + row2, right_w - rep_w, row3};
+    case WindowId::Help:
+      return {W * 0.25f, top + H * 0.1f, W * 0.5f, H * 0.8f};
+    default:
+      return {0, 0, W, H};
+  }
+}
+
+void App::place_window(WindowId w) {
+  if (options.only_window) {
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize, ImGuiCond_Always);
+    return;
+  }
+  const ImVec4 r = layout_rect(w);
+  const ImGuiCond cond = (layout_dirty_ && w != WindowId::Help) ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
+  ImGui::SetNextWindowSize(ImVec2(r.z, r.w), cond);
+}
+
+bool App::drawn(WindowId w) const {
+  if (options.only_window) return *options.only_window == w;
+  return open[int(w)];
+}
+
+bool App::begin_window(WindowId w, ImGuiWindowFlags flags) {
+  place_window(w);
+  if (options.only_window) flags |= ImGuiWindowFlags_NoCollapse;
+  bool* p_open = options.only_window || w == WindowId::Playback ? nullptr : &open[int(w)];
+  return ImGui::Begin(window_title(w), p_open, flags);
+}
+
+void App::draw_menu() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  menu_height_ = ImGui::GetWindowSize().y;
+  if (ImGui::BeginMenu("View")) {
+    for (int i = 0; i < kWindowCount; ++i) {
+      if (WindowId(i) == WindowId::Playback) continue;
+      ImGui::MenuItem(kWindows[i].title, nullptr, &open[i]);
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset layout")) reset_layout();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Shortcuts and help", "F1")) open[int(WindowId::Help)] = true;
+    if (options.interactive && ImGui::MenuItem("Quit", "q")) quit_requested = true;
+    ImGui::EndMenu();
+  }
+  // The trace, on the right of the menu bar.
+  const HeaderInfo& h = model_->header();
+  std::string info = model_->path();
+  if (!h.model.empty()) info += "   model " + h.model;
+  if (!h.scheduler.empty()) info += "   sched " + h.scheduler;
+  if (h.has_seed) info += "   seed " + std::to_string(h.seed);
+  if (h.gpu) info += "   (recorded on a GPU: " + h.device + ")";
+  if (!model_->complete()) info += "   [cut short]";
+  const float w = ImGui::CalcTextSize(info.c_str()).x;
+  const float x = ImGui::GetWindowWidth() - w - 12;
+  if (x > ImGui::GetCursorPosX() + 20) ImGui::SetCursorPosX(x);
+  ImGui::TextDisabled("%s", info.c_str());
+  ImGui::EndMainMenuBar();
+}
+
+void App::frame(float dt) {
+  recorder.begin_frame();
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  if (display.x != last_display_.x || display.y != last_display_.y) {
+    layout_dirty_ = true;
+    last_display_ = display;
+  }
+  if (options.interactive) handle_shortcuts();
+  advance_playback(dt);
+  compute_state();
+
+  if (!options.only_window)
+    draw_menu();
+  else
+    menu_height_ = 0;
+
+  if (drawn(WindowId::Playback)) draw_playback_window(*this);
+  if (drawn(WindowId::Lanes)) draw_lanes_window(*this);
+  if (drawn(WindowId::Timeline)) draw_timeline_window(*this);
+  if (drawn(WindowId::Locks)) draw_locks_window(*this);
+  if (drawn(WindowId::Wavefront)) draw_wavefront_window(*this);
+  if (drawn(WindowId::Source)) draw_source_window(*this);
+  if (drawn(WindowId::Reports)) draw_reports_window(*this);
+  if (drawn(WindowId::Legend)) draw_legend_window(*this);
+  if (drawn(WindowId::Help)) draw_help_window(*this);
+  // The layout is forced on the first frames after a change (menu height settles in frame 1).
+  static_assert(kWindowCount == 9, "windows");
+  if (layout_dirty_ && ImGui::GetFrameCount() > 1) layout_dirty_ = false;
+}
+
+// ---- style ---------------------------------------------------------------------------------------
+void App::setup_imgui(float font_size) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is ours; nothing written next to the trace
+  ImGui::StyleColorsDark();
+  ImGuiStyle& s = ImGui::GetStyle();
+  s.WindowRounding = 3;
+  s.FrameRounding = 2;
+  s.WindowBorderSize = 1;
+  s.Colors[ImGuiCol_WindowBg].w = 1.0f;  // opaque: what is exported is what was drawn
+  // A scalable font when the system has one (Debian's fonts-dejavu-core), else ImGui's own.
+  io.Fonts->Clear();
+  static const char* candidates[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                     "/usr/share/fonts/TTF/DejaVuSans.ttf"};
+  bool loaded = false;
+  for (const char* f : candidates) {
+    struct stat st {};
+    if (::stat(f, &st) == 0 && io.Fonts->AddFontFromFileTTF(f, font_size)) {
+      loaded = true;
+      break;
+    }
+  }
+  if (!loaded) {
+    ImFontConfig cfg;
+    cfg.SizePixels = std::round(font_size / 13.0f) * 13.0f;  // ProggyClean is sharp at 13 px steps
+    if (cfg.SizePixels < 13) cfg.SizePixels = 13;
+    io.Fonts->AddFontDefault(&cfg);
+  }
+}
+
+}  // namespace synclab::viz::app

@@ -1,0 +1,222 @@
+// synclab-viz's application state and its ImGui windows. Nothing here knows whether it is drawn
+// into a real window (main.cpp, GLFW) or offscreen (renderer.h, export); both call App::frame()
+// between ImGui::NewFrame() and ImGui::Render().
+//
+// One file per window (win_*.cpp); they read the model (viz/core/model.h) and the App's cursor,
+// selection and per-frame State, and change them only through App's methods.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "palette.h"
+#include "viz/core/model.h"
+
+namespace synclab::viz::app {
+
+// The windows. Keys are what --window takes.
+enum class WindowId : int { Playback, Lanes, Locks, Wavefront, Timeline, Source, Reports, Legend, Help, Count };
+constexpr int kWindowCount = int(WindowId::Count);
+const char* window_title(WindowId w);  // "Warp lanes", ...
+const char* window_key(WindowId w);    // "lanes", ...
+// "lanes", "locks", "wavefront", "timeline", "source", "reports" (and "playback", "legend",
+// "help"); false for other names.
+bool window_from_key(const std::string& key, WindowId* out);
+std::string window_keys_list();  // "lanes, locks, ..." for messages
+
+// Cells drawn in the last frame, with their screen rectangles and the colour they were filled
+// with: what --dump-layout writes and --probe reads. Recording is off unless enabled.
+struct LayoutCell {
+  std::string id;  // "lanes:W:L", "locks:REGION:ELEMENT", "wavefront:REGION:ROW:COL",
+                   // "timeline:WARP:SPAN" ...
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  palette::Rgb rgb{0, 0, 0};
+  std::string what;  // "at barrier", "held", "pending", ...
+};
+class LayoutRecorder {
+ public:
+  bool enabled = false;
+  void begin_frame() {
+    cells_.clear();
+    index_.clear();
+  }
+  void add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb, const char* what);
+  const LayoutCell* find(const std::string& id) const;
+  const std::vector<LayoutCell>& cells() const { return cells_; }
+  // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}]}
+  std::string json(int width, int height, int launch, uint64_t cursor) const;
+
+ private:
+  std::vector<LayoutCell> cells_;
+  std::map<std::string, size_t> index_;
+};
+
+// Selected lanes: a primary (warp, lane) that the Source window follows, plus highlighted lanes
+// (a report's parties).
+struct Selection {
+  uint32_t warp = kNoWarp;
+  int lane = -1;
+  std::map<uint32_t, uint32_t> lanes;  // warp -> mask of highlighted lanes
+  bool has(uint32_t w, int l) const {
+    auto it = lanes.find(w);
+    return (it != lanes.end() && (it->second >> l & 1u)) || (w == warp && l == lane);
+  }
+  void clear() { *this = Selection{}; }
+};
+
+struct AppOptions {
+  // Draw only this window, covering the whole display (export --window); nullopt: the layout.
+  std::optional<WindowId> only_window;
+  bool interactive = true;  // a real window: keyboard shortcuts, menu "Quit"
+  float font_size = 15.0f;
+};
+
+class App {
+ public:
+  App(std::unique_ptr<Model> model, AppOptions opt);
+  ~App();
+
+  // Style and fonts for the current ImGui context (call once after ImGui::CreateContext()).
+  static void setup_imgui(float font_size);
+
+  // Builds one frame's windows. dt: seconds since the previous frame (playback).
+  void frame(float dt);
+
+  // ---- cursor -----------------------------------------------------------------------------------
+  const Model& model() const { return *model_; }
+  int launch() const { return launch_; }
+  const LaunchInfo& launch_info() const { return model_->launches()[size_t(launch_)]; }
+  uint64_t steps() const;
+  uint64_t cursor() const { return cursor_; }
+  void set_launch(int launch);  // and the cursor to its first interesting event
+  void seek(uint64_t cursor);   // clipped to the launch
+  void step(int64_t delta);
+  // Next (forward) / previous event of a kind, of `warp` only when given; false when none.
+  bool jump(Mark m, bool forward, uint32_t warp = kNoWarp);
+  void jump_first_interesting();
+  void jump_to_report(size_t report_index);  // its launch and cursor; selects its parties
+  // Launch to open first: the first one with a report, else the first with events.
+  int default_launch() const;
+
+  // ---- per-frame state ---------------------------------------------------------------------------
+  const State& state() const { return state_; }
+  // The view of warp w at the cursor (computed on demand when it is not in state()); nullptr
+  // when w is not a warp of the launch.
+  const WarpView* warp_view(uint32_t w);
+  // Makes state() cover warps [first, first + count) (recomputes it when it does not).
+  void ensure_warps(uint32_t first, uint32_t count);
+  // Source file of a WarpStep file id ("" when unknown).
+  const std::string& file_path(uint32_t file_id) const { return model_->file_path(launch_, file_id); }
+  // "WarpStep  warp 0  mask 0xffffffff  line 35 (branch)" for the event at the cursor.
+  std::string describe_event(const Event& e) const;
+  std::string thread_name(uint32_t warp, int lane) const;  // "block 0 thread 5 (warp 0 lane 5)"
+  // Normalised time in the launch, 0..1 (heat maps).
+  double time_fraction(uint64_t t) const;
+  // The launch's event times never decrease (false only in a damaged trace; the timeline then
+  // leaves out the per-step activity track, whose queries assume sorted times).
+  bool times_ordered(int launch);
+
+  // ---- selection ----------------------------------------------------------------------------------
+  Selection selection;
+  void select_lane(uint32_t warp, int lane);
+
+  // ---- playback -----------------------------------------------------------------------------------
+  bool playing = false;
+  double speed = 20.0;            // events per second
+  Mark jump_kind = Mark::Report;  // the kind "next/previous event" buttons and E use
+  bool jump_same_warp = false;    // ... only events of the selected warp
+
+  // ---- windows and layout --------------------------------------------------------------------------
+  AppOptions options;
+  bool open[kWindowCount];
+  void reset_layout() { layout_dirty_ = true; }
+  // Positions the next window (call before ImGui::Begin): the tiled layout, or the whole display.
+  void place_window(WindowId w);
+  // ImGui::Begin with the window's title and its placement; false: collapsed or closed (call
+  // ImGui::End() anyway, as with ImGui::Begin).
+  bool begin_window(WindowId w, ImGuiWindowFlags flags = 0);
+  bool drawn(WindowId w) const;  // the window is drawn this frame
+  LayoutRecorder recorder;
+  bool quit_requested = false;
+  std::string status_message;  // shown in the Playback window ("no next report")
+
+  // What the windows keep between frames.
+  struct LanesUi {
+    uint32_t first_visible = 0, visible = 64;  // rows the lanes window showed last frame
+    float cell = 14;
+    bool scroll_to_selected = false;
+  } lanes_ui;
+  struct TimelineUi {
+    double t0 = 0, t1 = 0;  // the visible time window ([t0, t1], t1 > t0 once set)
+    bool follow = true;     // keep the cursor in view
+    int launch = -1;
+    bool dragged = false;  // the mouse moved while pressed (a pan, not a click)
+  } timeline_ui;
+  struct SourceUi {
+    uint32_t last_line = 0;
+    std::string last_file;
+    bool scroll = true;
+  } source_ui;
+  struct WavefrontUi {
+    int region = -1;       // index into model().regions()
+    bool numbers = false;  // print completion steps in the cells
+  } wavefront_ui;
+  struct LocksUi {
+    bool words_as_grid = true;
+  } locks_ui;
+  struct ReportsUi {
+    int selected = -1;  // index into model().reports()
+  } reports_ui;
+
+ private:
+  void handle_shortcuts();
+  void advance_playback(float dt);
+  void compute_state();
+  void draw_menu();
+  ImVec4 layout_rect(WindowId w) const;  // x, y, width, height
+
+  std::unique_ptr<Model> model_;
+  int launch_ = 0;
+  uint64_t cursor_ = 0;
+  std::unique_ptr<Player> player_;
+  State state_;
+  State extra_state_;  // for warp_view() outside state_
+  double play_accum_ = 0;
+  bool layout_dirty_ = true;
+  ImVec2 last_display_{0, 0};
+  float menu_height_ = 0;
+  std::vector<int8_t> times_ordered_;  // per launch: -1 unknown, 0 no, 1 yes
+};
+
+// ---- windows (one file each) -------------------------------------------------------------------
+void draw_playback_window(App& app);
+void draw_lanes_window(App& app);
+void draw_locks_window(App& app);
+void draw_wavefront_window(App& app);
+void draw_timeline_window(App& app);
+void draw_source_window(App& app);
+void draw_reports_window(App& app);
+void draw_legend_window(App& app);
+void draw_help_window(App& app);
+
+// ---- small drawing helpers (ui.cpp) ---------------------------------------------------------------
+ImU32 col(palette::Rgb c, uint8_t alpha = 255);
+ImVec4 colf(palette::Rgb c);
+// A "(?)" that shows `text` in a tooltip when hovered; placed on the same line as the last item.
+void help_marker(const char* text);
+// A colour swatch with a label ("legend item").
+void legend_item(palette::Rgb c, const char* label, const char* tip = nullptr);
+// The shortcut list, shared by the Help window and docs.
+struct Shortcut {
+  const char* keys;
+  const char* what;
+};
+const std::vector<Shortcut>& shortcuts();
+
+}  // namespace synclab::viz::app

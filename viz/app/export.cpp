@@ -1,0 +1,361 @@
+// Export: stills (PNG, through stb_image_write) and animations (GIF, MP4: raw RGBA frames piped
+// into ffmpeg), rendered offscreen; and the command-line view options shared with the window mode.
+#include <spawn.h>
+#include <stb/stb_image_write.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "options.h"
+#include "renderer.h"
+
+extern char** environ;
+
+namespace synclab::viz::app {
+
+bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, std::string* error) {
+  const uint64_t n = app.steps();
+  const Model& m = app.model();
+  if (n == 0) {
+    *error = "launch " + std::to_string(app.launch()) + " has no events";
+    return false;
+  }
+  if (spec.empty() || spec == "interesting") {
+    *cursor = std::min(m.first_interesting(app.launch()), n - 1);
+    return true;
+  }
+  if (spec == "first") {
+    *cursor = 0;
+    return true;
+  }
+  if (spec == "last" || spec == "end") {
+    *cursor = n - 1;
+    return true;
+  }
+  if (spec.size() > 1 && spec.back() == '%') {
+    char* end = nullptr;
+    const double pct = std::strtod(spec.c_str(), &end);
+    if (!end || *end != '%' || !(pct >= 0 && pct <= 100)) {
+      *error = "'" + spec + "': a percentage of the launch must be 0% .. 100%";
+      return false;
+    }
+    *cursor = std::min<uint64_t>(n - 1, uint64_t(pct / 100.0 * double(n - 1) + 0.5));
+    return true;
+  }
+  if (spec.rfind("report:", 0) == 0) {
+    char* end = nullptr;
+    const unsigned long k = std::strtoul(spec.c_str() + 7, &end, 10);
+    const auto& reps = m.launch_reports(app.launch());
+    if (!end || *end || spec.size() == 7 || k >= reps.size()) {
+      *error = "'" + spec + "': launch " + std::to_string(app.launch()) + " has " + std::to_string(reps.size()) +
+               " report(s)";
+      return false;
+    }
+    const ReportInfo& r = m.reports()[reps[k]];
+    if (r.cursor == kNoCursor) {
+      *error = "'" + spec + "': that report has no event in the trace";
+      return false;
+    }
+    *cursor = r.cursor;
+    return true;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(spec.c_str(), &end, 10);
+  if (spec[0] == '-' || !end || *end || errno) {
+    *error = "'" + spec + "' is not an event number, 'P%', 'interesting', 'first', 'last' or 'report:K'";
+    return false;
+  }
+  if (v >= n) {
+    *error = "event " + spec + " is past the end of launch " + std::to_string(app.launch()) + " (events 0.." +
+             std::to_string(n - 1) + ")";
+    return false;
+  }
+  *cursor = v;
+  return true;
+}
+
+bool apply_view_options(App& app, const CliOptions& o, std::string* error) {
+  const Model& m = app.model();
+  if (m.launches().empty()) {
+    *error = "the trace has no kernel launches";
+    return false;
+  }
+  if (o.launch >= 0) {
+    if (size_t(o.launch) >= m.launches().size()) {
+      *error = "--launch " + std::to_string(o.launch) + ": the trace has " + std::to_string(m.launches().size()) +
+               " launch(es) (0.." + std::to_string(m.launches().size() - 1) + ")";
+      return false;
+    }
+    app.set_launch(o.launch);
+  }
+  if (o.report >= 0) {
+    if (size_t(o.report) >= m.reports().size()) {
+      *error = "--report " + std::to_string(o.report) + ": the trace has " + std::to_string(m.reports().size()) +
+               " report(s)";
+      return false;
+    }
+    app.jump_to_report(size_t(o.report));
+  }
+  if (!o.step.empty() || o.report < 0) {
+    uint64_t c = 0;
+    if (!resolve_cursor(app, o.step, &c, error)) {
+      *error = "--step " + *error;
+      return false;
+    }
+    app.seek(c);
+  }
+  if (!o.select.empty()) {
+    unsigned w = 0, l = 0;
+    char extra = 0;
+    if (std::sscanf(o.select.c_str(), "%u:%u%c", &w, &l, &extra) != 2 || l > 31 || w >= app.launch_info().warps) {
+      *error = "--select '" + o.select + "': expected WARP:LANE with a warp of the launch (0.." +
+               std::to_string(app.launch_info().warps ? app.launch_info().warps - 1 : 0) + ") and a lane 0..31";
+      return false;
+    }
+    app.select_lane(w, int(l));
+    app.lanes_ui.scroll_to_selected = true;
+  }
+  return true;
+}
+
+bool print_probes(const App& app, const std::vector<std::string>& probes, const std::vector<uint8_t>& rgba, int width,
+                  int height, std::string* error) {
+  for (const std::string& id : probes) {
+    const LayoutCell* c = app.recorder.find(id);
+    if (!c) {
+      *error = "--probe " + id +
+               ": no such cell was drawn (ids look like lanes:WARP:LANE, locks:REGION:ELEMENT, "
+               "wavefront:REGION:ROW:COL; --dump-layout lists them)";
+      return false;
+    }
+    const int x = int((c->x0 + c->x1) * 0.5f), y = int((c->y0 + c->y1) * 0.5f);
+    if (x < 0 || y < 0 || x >= width || y >= height) {
+      *error = "--probe " + id + ": the cell is outside the image";
+      return false;
+    }
+    const uint8_t* p = &rgba[(size_t(y) * width + x) * 4];
+    std::printf("probe %s %u %u %u %s\n", id.c_str(), p[0], p[1], p[2], c->what.c_str());
+  }
+  std::fflush(stdout);
+  return true;
+}
+
+bool write_layout(const App& app, const std::string& path, int width, int height, std::string* error) {
+  std::ofstream f(path);
+  f << app.recorder.json(width, height, app.launch(), app.cursor()) << "\n";
+  if (!f) {
+    *error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string* error) {
+  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
+    *error = "cannot write " + path + ": " + std::strerror(errno ? errno : EIO);
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string lower_ext(const std::string& path) {
+  const size_t dot = path.find_last_of('.');
+  const size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string e = path.substr(dot + 1);
+  for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+// ffmpeg from $SYNCLAB_FFMPEG, else from $PATH; "" when there is none.
+std::string find_ffmpeg() {
+  if (const char* env = std::getenv("SYNCLAB_FFMPEG")) return access(env, X_OK) == 0 ? env : "";
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    const std::string cand = dir + "/ffmpeg";
+    if (access(cand.c_str(), X_OK) == 0) return cand;
+    start = end + 1;
+  }
+  return "";
+}
+
+// A child process reading our frames on its stdin.
+class Pipe {
+ public:
+  bool start(const std::vector<std::string>& argv, std::string* error) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      *error = std::string("pipe: ") + std::strerror(errno);
+      return false;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const int rc = posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[0]);
+    if (rc != 0) {
+      close(fds[1]);
+      *error = "cannot run " + argv[0] + ": " + std::strerror(rc);
+      return false;
+    }
+    fd_ = fds[1];
+    return true;
+  }
+  bool write_all(const uint8_t* data, size_t n) {
+    while (n > 0) {
+      const ssize_t w = ::write(fd_, data, n);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return false;
+      }
+      data += w;
+      n -= size_t(w);
+    }
+    return true;
+  }
+  // Closes its stdin and waits; the exit status (-1 when killed by a signal).
+  int finish() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+};
+
+int fail(const std::string& msg) {
+  std::fprintf(stderr, "synclab-viz: %s\n", msg.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int run_export(App& app, const CliOptions& o) {
+  const std::string ext = lower_ext(o.export_path);
+  const bool still = ext == "png";
+  const bool video = ext == "gif" || ext == "mp4";
+  if (!still && !video)
+    return fail("--export " + o.export_path +
+                ": the file name must end in .png (a still), .gif or .mp4 (an animation)");
+
+  std::string err, ffmpeg;
+  uint64_t from = 0, to = 0;
+  if (video) {
+    ffmpeg = find_ffmpeg();
+    if (ffmpeg.empty())
+      return fail(
+          "--export " + o.export_path + " needs ffmpeg to encode the " + ext + ", and there is no ffmpeg on $PATH" +
+          (std::getenv("SYNCLAB_FFMPEG") ? " ($SYNCLAB_FFMPEG is set but not executable)" : "") +
+          ". Install it (sudo apt-get install ffmpeg, or scripts/bootstrap --gui); PNG export works without it.");
+    if (o.from.empty() || o.to.empty())
+      return fail("--export " + o.export_path + " needs --from A and --to B (events)");
+    if (!resolve_cursor(app, o.from, &from, &err)) return fail("--from " + err);
+    if (!resolve_cursor(app, o.to, &to, &err)) return fail("--to " + err);
+    if (to < from) return fail("--to must not be before --from");
+    if (!(o.fps > 0 && o.fps <= 240)) return fail("--fps must be in (0, 240]");
+  }
+
+  std::string note;
+  auto r = OffscreenRenderer::create(o.width, o.height, o.font_size, o.backend, &err, &note);
+  if (!r) return fail(err);
+  if (!note.empty()) std::fprintf(stderr, "synclab-viz: %s\n", note.c_str());
+  std::vector<uint8_t> rgba;
+
+  if (still) {
+    app.recorder.enabled = !o.dump_layout.empty() || !o.probes.empty();
+    r->render(app, 4);
+    r->read(&rgba);
+    if (!write_png(o.export_path, rgba, o.width, o.height, &err)) return fail(err);
+    if (!o.dump_layout.empty() && !write_layout(app, o.dump_layout, o.width, o.height, &err)) return fail(err);
+    if (!o.probes.empty() && !print_probes(app, o.probes, rgba, o.width, o.height, &err)) return fail(err);
+    std::printf("wrote %s (%dx%d, event %" PRIu64 " of launch %d, rendered with %s)\n", o.export_path.c_str(), o.width,
+                o.height, app.cursor(), app.launch(), r->context().kind());
+    return 0;
+  }
+
+  // Animation: frames from..to, evenly sampled down to max_frames.
+  const uint64_t span = to - from + 1;
+  const uint64_t frames = std::min<uint64_t>(span, uint64_t(std::max(1, o.max_frames)));
+  if (frames < span)
+    std::fprintf(stderr,
+                 "synclab-viz: %" PRIu64 " events in the range; exporting %" PRIu64
+                 " evenly spaced frames (--max-frames raises it)\n",
+                 span, frames);
+  std::vector<std::string> argv = {ffmpeg,
+                                   "-hide_banner",
+                                   "-loglevel",
+                                   "error",
+                                   "-y",
+                                   "-f",
+                                   "rawvideo",
+                                   "-pixel_format",
+                                   "rgba",
+                                   "-video_size",
+                                   std::to_string(o.width) + "x" + std::to_string(o.height),
+                                   "-framerate",
+                                   std::to_string(o.fps),
+                                   "-i",
+                                   "-"};
+  if (ext == "gif") {
+    argv.insert(argv.end(),
+                {"-vf", "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer", "-loop", "0"});
+  } else {
+    argv.insert(argv.end(), {"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                             "-movflags", "+faststart"});
+  }
+  argv.push_back(o.export_path);
+  std::signal(SIGPIPE, SIG_IGN);
+  Pipe pipe;
+  if (!pipe.start(argv, &err)) return fail(err);
+  r->render(app, 3);  // settle the layout once
+  bool write_ok = true;
+  for (uint64_t f = 0; f < frames && write_ok; ++f) {
+    const uint64_t c = frames == 1 ? from : from + (span - 1) * f / (frames - 1);
+    app.seek(c);
+    r->render(app, 2);
+    r->read(&rgba);
+    write_ok = pipe.write_all(rgba.data(), rgba.size());
+  }
+  const int status = pipe.finish();
+  if (!write_ok || status != 0)
+    return fail("ffmpeg (" + ffmpeg + ") failed to encode " + o.export_path +
+                (status > 0 ? " (exit status " + std::to_string(status) + "; its messages are above)" : " (it died)"));
+  struct stat st {};
+  if (::stat(o.export_path.c_str(), &st) != 0 || st.st_size == 0)
+    return fail("ffmpeg finished but " + o.export_path + " is missing or empty");
+  std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64
+              " of launch %d, rendered with %s)\n",
+              o.export_path.c_str(), o.width, o.height, frames, o.fps, from, to, app.launch(), r->context().kind());
+  return 0;
+}
+
+}  // namespace synclab::viz::app

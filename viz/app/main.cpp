@@ -1,0 +1,284 @@
+// synclab-viz: the SyncLab trace visualizer.
+//
+//   synclab-viz TRACE                                   the viewer (a window; needs a display)
+//   synclab-viz TRACE --export out.png --step N [--window NAME] [--size WxH]
+//   synclab-viz TRACE --export out.gif|out.mp4 --from A --to B [--fps F]
+//
+// Export renders offscreen (EGL surfaceless, no display needed; a hidden GLFW window when EGL is
+// not there). docs/viz.md has the details.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "options.h"
+#include "renderer.h"
+
+using namespace synclab::viz;
+using namespace synclab::viz::app;
+
+namespace {
+
+std::string glfw_error_text;
+
+// --keys: one key press (a character, or a named key with or without Shift).
+struct KeyPress {
+  ImWchar ch = 0;
+  bool click = false;  // "click:X:Y": the left button pressed and released at (x, y)
+  float x = 0, y = 0;
+  int key = -1;  // ImGuiKey_
+  bool shift = false;
+};
+
+bool parse_keys(const std::string& text, std::vector<KeyPress>* out, std::string* error) {
+  static const struct {
+    const char* name;
+    int key;
+  } names[] = {{"space", ImGuiKey_Space},  {"left", ImGuiKey_LeftArrow}, {"right", ImGuiKey_RightArrow},
+               {"up", ImGuiKey_UpArrow},   {"down", ImGuiKey_DownArrow}, {"home", ImGuiKey_Home},
+               {"end", ImGuiKey_End},      {"pageup", ImGuiKey_PageUp},  {"pagedown", ImGuiKey_PageDown},
+               {"escape", ImGuiKey_Escape}};
+  size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string tok = text.substr(start, end - start);
+    start = end + 1;
+    KeyPress k;
+    if (tok.rfind("click:", 0) == 0) {
+      char extra = 0;
+      if (std::sscanf(tok.c_str() + 6, "%f:%f%c", &k.x, &k.y, &extra) != 2) {
+        *error = "--keys: '" + tok + "': expected click:X:Y";
+        return false;
+      }
+      k.click = true;
+      out->push_back(k);
+      if (end == text.size()) break;
+      continue;
+    }
+    if (tok.rfind("shift+", 0) == 0) {
+      k.shift = true;
+      tok = tok.substr(6);
+    }
+    if (tok.size() == 1 && !k.shift) {
+      k.ch = ImWchar(tok[0]);
+    } else {
+      for (const auto& n : names)
+        if (tok == n.name) k.key = n.key;
+      if (k.key < 0) {
+        *error = "--keys: unknown key '" + tok + "'";
+        return false;
+      }
+    }
+    out->push_back(k);
+    if (end == text.size()) break;
+  }
+  return true;
+}
+void on_glfw_error(int, const char* text) { glfw_error_text = text ? text : "unknown error"; }
+
+int run_window(App& app, const CliOptions& o) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    const bool no_display = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY");
+    std::fprintf(stderr, "synclab-viz: cannot open a window: %s\n", glfw_error_text.c_str());
+    if (no_display)
+      std::fprintf(stderr,
+                   "  There is no display ($DISPLAY and $WAYLAND_DISPLAY are unset). Export a picture "
+                   "instead:\n    synclab-viz %s --export out.png\n  or run under a virtual display: "
+                   "xvfb-run -a synclab-viz ...\n",
+                   o.trace.c_str());
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  const std::string title = "SyncLab viz - " + o.trace;
+  GLFWwindow* window = glfwCreateWindow(o.width, o.height, title.c_str(), nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "synclab-viz: cannot create an OpenGL 3.3 window: %s\n", glfw_error_text.c_str());
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  App::setup_imgui(o.font_size);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    std::fprintf(stderr, "synclab-viz: the ImGui OpenGL3 backend could not start\n");
+    return 1;
+  }
+  app.recorder.enabled = !o.dump_layout.empty() || !o.probes.empty();
+
+  std::vector<KeyPress> keys;
+  {
+    std::string err;
+    if (!parse_keys(o.keys, &keys, &err)) {
+      std::fprintf(stderr, "synclab-viz: %s\n", err.c_str());
+      return 2;
+    }
+  }
+  const int exit_after = o.exit_after_frames > 0 ? std::max(o.exit_after_frames, 2 * int(keys.size()) + 5) : 0;
+  int rc = 0;
+  int frame = 0;
+  int busy_frames = 5;  // frames to draw before waiting for input again
+  std::vector<uint8_t> rgba;
+  while (!glfwWindowShouldClose(window) && !app.quit_requested) {
+    if (app.playing || busy_frames > 0 || exit_after > 0) {
+      glfwPollEvents();
+      if (busy_frames > 0) --busy_frames;
+    } else {
+      glfwWaitEventsTimeout(0.5);
+      busy_frames = 2;  // input may open a menu or tooltip that needs a second frame
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (!keys.empty() && frame >= 2) {  // --keys: press on even frames, release on odd ones
+      ImGuiIO& io = ImGui::GetIO();
+      const size_t k = size_t(frame - 2) / 2;
+      const bool press = (frame - 2) % 2 == 0;
+      if (k < keys.size()) {
+        const KeyPress& kp = keys[k];
+        if (kp.click) {
+          io.MousePos = ImVec2(kp.x, kp.y);
+          io.MouseDown[0] = press;
+        }
+        if (kp.ch && press) io.AddInputCharacter(kp.ch);
+        if (kp.key >= 0) io.KeysDown[io.KeyMap[kp.key]] = press;
+        io.KeyShift = press && kp.shift;
+      }
+    }
+    ImGui::NewFrame();
+    app.frame(ImGui::GetIO().DeltaTime);
+    ImGui::Render();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    gl_viewport(fw, fh);
+    gl_clear(0.06f, 0.06f, 0.07f);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frame;
+    if (exit_after > 0 && frame >= exit_after) {
+      std::string err;
+      gl_read_window(fw, fh, &rgba);
+      if (!o.screenshot.empty() && !write_png(o.screenshot, rgba, fw, fh, &err)) rc = 1;
+      if (rc == 0 && !o.dump_layout.empty() && !write_layout(app, o.dump_layout, fw, fh, &err)) rc = 1;
+      if (rc == 0 && !o.probes.empty() && !print_probes(app, o.probes, rgba, fw, fh, &err)) rc = 1;
+      if (rc != 0)
+        std::fprintf(stderr, "synclab-viz: %s\n", err.c_str());
+      else
+        std::printf("window %dx%d, event %" PRIu64 " of launch %d, %d frames, selected %s\n", fw, fh, app.cursor(),
+                    app.launch(), frame,
+                    app.selection.warp == kNoWarp
+                        ? "none"
+                        : (std::to_string(app.selection.warp) + ":" + std::to_string(app.selection.lane)).c_str());
+      break;
+    }
+    glfwSwapBuffers(window);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CliOptions o;
+  std::string window_name, size;
+  std::string backend = "auto";
+  CLI::App cli{
+      "synclab-viz: animate what the threads of a SyncLab trace did (docs/viz.md).\n"
+      "Without --export it opens the viewer (F1 there lists the keyboard shortcuts)."};
+  cli.add_option("trace", o.trace, "trace file (SYNCLAB_TRACE=FILE or synclab-run --trace FILE)")->required();
+  cli.add_option("--export", o.export_path,
+                 "render offscreen (no display needed) into FILE: .png (a still at --step), or .gif / .mp4 "
+                 "(an animation from --from to --to; needs ffmpeg)");
+  cli.add_option("--step", o.step,
+                 "the event to show: a number, a percentage of the launch ('50%'), 'interesting' (default: the "
+                 "first report, barrier release or lock acquire), 'first', 'last', or 'report:K'");
+  cli.add_option("--from", o.from, "animation: first event (same forms as --step)");
+  cli.add_option("--to", o.to, "animation: last event (same forms as --step)");
+  cli.add_option("--fps", o.fps, "animation: frames per second (default 10)");
+  cli.add_option("--max-frames", o.max_frames, "animation: at most this many frames, evenly spaced (default 600)");
+  cli.add_option("--window", window_name,
+                 "export just this window, full-frame: lanes, locks, wavefront, timeline, source, reports "
+                 "(also playback, legend, help)");
+  cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
+  cli.add_option("--launch", o.launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
+  cli.add_option("--select", o.select, "select lane WARP:LANE (the Source window follows it)");
+  cli.add_option("--report", o.report, "jump to report K (0-based, in the Reports list) and select its lanes");
+  cli.add_option("--font-size", o.font_size, "font size in pixels (default 15)")->check(CLI::Range(8.0f, 64.0f));
+  cli.add_option("--offscreen", backend,
+                 "offscreen OpenGL for --export: auto (EGL, else a hidden GLFW window), "
+                 "egl, glfw")
+      ->check(CLI::IsMember({"auto", "egl", "glfw"}));
+  cli.add_option("--dump-layout", o.dump_layout, "test hook: write the drawn cells' rectangles and colours as JSON");
+  cli.add_option("--probe", o.probes, "test hook: print the colour at the centre of a cell (e.g. lanes:0:5)")
+      ->allow_extra_args(false);
+  cli.add_option("--exit-after-frames", o.exit_after_frames,
+                 "test hook (window mode): draw N frames, then save --screenshot / probes and exit");
+  cli.add_option("--screenshot", o.screenshot, "test hook (window mode): PNG of the last frame");
+  cli.add_option("--keys", o.keys,
+                 "test hook (window mode): keys to press and clicks, e.g. n,right,shift+left,space,click:120:300");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e);
+  }
+  if (!size.empty()) {
+    char extra = 0;
+    if (std::sscanf(size.c_str(), "%dx%d%c", &o.width, &o.height, &extra) != 2 || o.width < 64 || o.height < 64 ||
+        o.width > 8192 || o.height > 8192) {
+      std::fprintf(stderr, "synclab-viz: --size '%s': expected WxH between 64x64 and 8192x8192\n", size.c_str());
+      return 2;
+    }
+  }
+  if (!window_name.empty()) {
+    WindowId w;
+    if (!window_from_key(window_name, &w)) {
+      std::fprintf(stderr, "synclab-viz: --window '%s': not a window name (%s)\n", window_name.c_str(),
+                   window_keys_list().c_str());
+      return 2;
+    }
+    o.window = w;
+  }
+  o.backend = backend == "egl"    ? OffscreenBackend::Egl
+              : backend == "glfw" ? OffscreenBackend::Glfw
+                                  : OffscreenBackend::Auto;
+
+  std::string err;
+  std::unique_ptr<Model> model = Model::open(o.trace, &err);
+  if (!model) {
+    std::fprintf(stderr, "synclab-viz: %s\n", err.c_str());
+    return 1;
+  }
+  if (!model->warning().empty()) std::fprintf(stderr, "synclab-viz: warning: %s\n", model->warning().c_str());
+  if (model->launches().empty()) {
+    std::fprintf(stderr, "synclab-viz: %s: the trace has no kernel launches: nothing to show\n", o.trace.c_str());
+    return 1;
+  }
+  AppOptions ao;
+  ao.only_window = o.window;
+  ao.interactive = o.export_path.empty();
+  ao.font_size = o.font_size;
+  App app(std::move(model), ao);
+  if (!apply_view_options(app, o, &err)) {
+    std::fprintf(stderr, "synclab-viz: %s\n", err.c_str());
+    return 1;
+  }
+  if (!o.export_path.empty()) return run_export(app, o);
+  return run_window(app, o);
+}

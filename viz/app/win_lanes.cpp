@@ -1,0 +1,135 @@
+// Warp lanes: one row per warp, 32 cells coloured by lane state, the warp's current source line
+// and active mask. A diverged warp shows as a row split between active and masked-off lanes.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <string>
+
+#include "app.h"
+
+namespace synclab::viz::app {
+
+namespace {
+std::string basename_of(const std::string& p) {
+  const size_t s = p.find_last_of('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+}  // namespace
+
+void draw_lanes_window(App& app) {
+  if (!app.begin_window(WindowId::Lanes)) {
+    ImGui::End();
+    return;
+  }
+  const Model& m = app.model();
+  if (m.launches().empty()) {
+    ImGui::TextDisabled("The trace has no kernel launches.");
+    ImGui::End();
+    return;
+  }
+  const LaunchInfo& L = app.launch_info();
+  ImGui::Text("%u warps (%" PRIu64 " blocks x %u warps)", L.warps, L.blocks, L.warps_per_block);
+  help_marker(
+      "One row per warp: its 32 lanes coloured by state (see Legend), then the warp's current "
+      "source line and active mask. Lanes of one warp split between green (active) and blue "
+      "(masked off) show divergence. Click a lane to select it; the Source window follows the "
+      "selected lane.");
+  ImGui::SameLine(0, 20);
+  if (ImGui::SmallButton("clear selection")) app.selection.clear();
+  help_marker("Forget the selected lanes (Escape).");
+
+  const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;
+  const float info_w = ImGui::CalcTextSize("line 0000  mask 0xffffffff (32)  ").x;
+  const float avail = ImGui::GetContentRegionAvail().x - label_w - info_w;
+  const float max_cell = app.options.only_window ? 40.0f : 26.0f;
+  float cell = std::floor((avail - 9.0f) / 32.0f) - 2;  // 32 cells, a 2-px gap each, 3 group gaps of 3 px
+  cell = std::max(5.0f, std::min(cell, max_cell));
+  const float gap = cell >= 10 ? 2.0f : 1.0f;
+  const float pitch = cell + gap;
+  const float group_gap = cell >= 10 ? 3.0f : 1.0f;  // after every 8 lanes
+  app.lanes_ui.cell = cell;
+  const float row_h = std::max(cell + gap + 1, ImGui::GetTextLineHeight() + 2);
+
+  // Lane numbers.
+  {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    for (int l = 0; l < 32; l += 8) {
+      char b[8];
+      std::snprintf(b, sizeof b, "%d", l);
+      const float x = p.x + label_w + l * pitch + (l / 8) * group_gap;
+      dl->AddText(ImVec2(x, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), b);
+    }
+    ImGui::Dummy(ImVec2(label_w + 32 * pitch, ImGui::GetTextLineHeight()));
+  }
+
+  ImGui::BeginChild("##lanes_rows", ImVec2(0, 0), false);
+  if (app.lanes_ui.scroll_to_selected && app.selection.warp != kNoWarp) {
+    ImGui::SetScrollY(std::max(0.0f, app.selection.warp * row_h - ImGui::GetWindowHeight() * 0.3f));
+    app.lanes_ui.scroll_to_selected = false;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(int(L.warps), row_h);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  while (clipper.Step()) {
+    const uint32_t first = uint32_t(clipper.DisplayStart);
+    const uint32_t count = uint32_t(clipper.DisplayEnd - clipper.DisplayStart);
+    app.ensure_warps(first, std::max<uint32_t>(count, 8));
+    for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+      const uint32_t w = uint32_t(row);
+      const WarpView* v = app.warp_view(w);
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const uint32_t wpb = std::max<uint32_t>(1, L.warps_per_block);
+      char label[32];
+      std::snprintf(label, sizeof label, "b%u w%u", w / wpb, w % wpb);
+      const bool sel_warp = app.selection.warp == w;
+      dl->AddText(ImVec2(p.x, p.y + (row_h - ImGui::GetTextLineHeight()) * 0.5f),
+                  sel_warp ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), label);
+      for (int l = 0; l < 32; ++l) {
+        const LaneState st = v ? v->lanes[l] : LaneState::Inactive;
+        const palette::Rgb c = palette::kLaneStates[int(st)];
+        const float x = p.x + label_w + l * pitch + (l / 8) * group_gap;
+        const ImVec2 a(x, p.y + 1), b(x + cell, p.y + 1 + cell);
+        dl->AddRectFilled(a, b, col(c));
+        if (app.selection.has(w, l)) {
+          const float t = cell >= 10 ? 2.0f : 1.0f;
+          dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), col(palette::kSelection), 0, 0, t);
+        }
+        if (app.recorder.enabled)
+          app.recorder.add("lanes:" + std::to_string(w) + ":" + std::to_string(l), a, b, c, lane_state_name(st));
+        if (ImGui::IsMouseHoveringRect(a, ImVec2(b.x + gap, b.y + gap)) && ImGui::IsWindowHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::TextUnformatted(app.thread_name(w, l).c_str());
+          ImGui::Text("state: %s", lane_state_name(st));
+          if (v && v->has_step) {
+            ImGui::Text("warp's current line %u (%s)", v->line, basename_of(app.file_path(v->file)).c_str());
+            ImGui::Text("active mask 0x%08x%s", v->last_mask, v->executing ? " (executing)" : "");
+          }
+          ImGui::TextDisabled("click to select");
+          ImGui::EndTooltip();
+          if (ImGui::IsMouseClicked(0)) app.select_lane(w, l);
+        }
+      }
+      // The warp's current line and mask.
+      if (v && v->has_step) {
+        char info[96];
+        std::snprintf(info, sizeof info, "line %u  mask 0x%08x (%d)", v->line, v->last_mask,
+                      __builtin_popcount(v->last_mask));
+        const float x = p.x + label_w + 32 * pitch + 3 * group_gap + 6;
+        const bool diverged =
+            v->last_mask != 0 && (v->last_mask | v->exited | v->at_barrier) != v->started && v->started != 0;
+        dl->AddText(ImVec2(x, p.y + (row_h - ImGui::GetTextLineHeight()) * 0.5f),
+                    diverged ? IM_COL32(150, 180, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), info);
+      } else if (v && v->exited == v->exists && v->exists) {
+        dl->AddText(ImVec2(p.x + label_w + 32 * pitch + 3 * group_gap + 6, p.y),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), "exited");
+      }
+      ImGui::Dummy(ImVec2(label_w + 32 * pitch + info_w, row_h));
+    }
+  }
+  clipper.End();
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace synclab::viz::app

@@ -1,0 +1,83 @@
+// Legend: what every colour means.
+#include "app.h"
+
+namespace synclab::viz::app {
+
+void draw_legend_window(App& app) {
+  if (!app.begin_window(WindowId::Legend)) {
+    ImGui::End();
+    return;
+  }
+  namespace p = palette;
+  ImGui::TextDisabled("Lanes");
+  help_marker(
+      "Colour of each lane cell in Warp lanes. When several apply, the first of exited, at "
+      "barrier, in critical section, spinning, active, masked off wins.");
+  if (ImGui::BeginTable("legend_lanes", 2)) {
+    const struct {
+      p::Rgb c;
+      const char* label;
+      const char* tip;
+    } lanes[] = {
+        {p::kLaneActive, "active", "in the active mask of the warp's current instruction"},
+        {p::kLaneMaskedOff, "masked off", "alive but not in the mask: diverged, or another thread group"},
+        {p::kLaneAtBarrier, "at barrier", "arrived at a barrier that has not released yet"},
+        {p::kLaneSpinning, "spinning", "in a loop that re-reads the same memory and changes nothing"},
+        {p::kLaneInCritical, "critical", "holds a lock bit (set it from 0 to 1)"},
+        {p::kLaneExited, "exited", "the thread has exited"},
+        {p::kLaneInactive, "not started", "no event of this lane yet (block not resident, or no such thread)"},
+    };
+    for (const auto& l : lanes) {
+      ImGui::TableNextColumn();
+      legend_item(l.c, l.label, l.tip);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Lock bits, flags");
+  if (ImGui::BeginTable("legend_locks", 2)) {
+    ImGui::TableNextColumn();
+    legend_item(p::kLockHeld, "lock held", "lock bit is 1");
+    ImGui::TableNextColumn();
+    legend_item(p::kLockFree, "lock free", "lock bit is 0");
+    ImGui::TableNextColumn();
+    legend_item(p::kFlagSet, "flag / word set", "non-zero");
+    ImGui::TableNextColumn();
+    legend_item(p::kFlagClear, "flag / word 0", "zero (or never written)");
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Timeline");
+  if (ImGui::BeginTable("legend_timeline", 2)) {
+    ImGui::TableNextColumn();
+    legend_item(p::kSpanBarrier, "barrier wait");
+    ImGui::TableNextColumn();
+    legend_item(p::kSpanSpin, "spin");
+    ImGui::TableNextColumn();
+    legend_item(p::kSpanCritical, "critical section");
+    ImGui::TableNextColumn();
+    legend_item(p::kActivity, "warp steps", "brighter: more lanes active");
+    ImGui::TableNextColumn();
+    legend_item(p::kReportMark, "report");
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Wavefront (completion time)");
+  {
+    const float h = ImGui::GetTextLineHeight();
+    const float w = std::max(60.0f, ImGui::GetContentRegionAvail().x - 80);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int n = 32;
+    for (int i = 0; i < n; ++i) {
+      const float x0 = p0.x + w * i / n, x1 = p0.x + w * (i + 1) / n;
+      dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1 + 0.5f, p0.y + h), col(p::heat((i + 0.5) / n)));
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::SameLine();
+    legend_item(p::kHeatPending, "pending");
+    ImGui::TextDisabled("early");
+    ImGui::SameLine(w - ImGui::CalcTextSize("late").x);
+    ImGui::TextDisabled("late");
+  }
+  ImGui::End();
+}
+
+}  // namespace synclab::viz::app

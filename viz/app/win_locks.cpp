@@ -1,0 +1,139 @@
+// Lock bits & flags: every lock-bits, flags and array region as a grid of cells (a lock-bits
+// region of 1024 bits as 32 x 32), held/free or set/clear, owner and last writer on hover.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+
+#include "app.h"
+
+namespace synclab::viz::app {
+
+namespace {
+
+bool shown_here(const RegionInfo& r) {
+  return r.kind == RegionKind::LockBits || r.kind == RegionKind::Flags || r.kind == RegionKind::Array;
+}
+
+// Grid shape: the region's own 2-D shape, else rows of 32 (one 32-bit word of lock bits per row).
+void grid_shape(const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
+  if (r.rows > 1 || r.cells <= 32) {
+    *rows = r.rows;
+    *cols = std::max<uint32_t>(1, r.cols);
+    return;
+  }
+  // About square, in whole 32-bit words: 1024 bits -> 32 x 32, 4096 flags -> 64 x 64.
+  uint32_t side = 32;
+  while (uint64_t(side) * side < r.cells) side += 32;
+  *cols = side;
+  *rows = uint32_t((r.cells + side - 1) / side);
+}
+
+// Does the event at the cursor write element i of region r?
+bool written_now(const Event& e, const RegionInfo& r, uint64_t i) {
+  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::RegionUpdate) return false;
+  if ((e.aux & synclab::trace::kRegionIdMask) != r.id) return false;
+  const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
+  if (bytes && r.kind == RegionKind::LockBits) return i >= e.a && i < e.a + 8ull * bytes;
+  return i == e.a;
+}
+
+}  // namespace
+
+void draw_locks_window(App& app) {
+  if (!app.begin_window(WindowId::Locks)) {
+    ImGui::End();
+    return;
+  }
+  const Model& m = app.model();
+  const State& s = app.state();
+  int shown = 0;
+  for (const RegionInfo& r : m.regions()) shown += shown_here(r);
+  if (shown == 0) {
+    ImGui::TextWrapped(
+        "No lock-bits, flags or array regions in this trace. A program names them with "
+        "synclab_region(ptr, bytes, \"locks\", \"lock-bits\", 32, 32) (synclab/regions.h).");
+    ImGui::End();
+    return;
+  }
+  ImGui::TextDisabled("%d region%s", shown, shown == 1 ? "" : "s");
+  help_marker(
+      "Each lock-bits region is a grid of bits (red: held, green: free); flags and arrays are "
+      "grids of words (yellow: non-zero). A white outline marks the cells the event at the cursor "
+      "wrote. Hover a cell for its value, owner and last writer; click a held lock to select its "
+      "owner lane.");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t ri = 0; ri < m.regions().size(); ++ri) {
+    const RegionInfo& r = m.regions()[ri];
+    if (!shown_here(r)) continue;
+    const RegionView* rv = ri < s.regions.size() ? &s.regions[ri] : nullptr;
+    uint32_t rows = 0, cols = 0;
+    grid_shape(r, &rows, &cols);
+    uint64_t held = 0;
+    if (rv)
+      for (const CellView& c : rv->cells) held += c.value != 0;
+    ImGui::Separator();
+    ImGui::Text("%s  (%s, %" PRIu64 " %s, %u x %u)", r.name.c_str(), r.kind_name.c_str(), r.cells,
+                r.kind == RegionKind::LockBits ? "bits" : "elements", rows, cols);
+    ImGui::SameLine();
+    ImGui::TextDisabled(r.kind == RegionKind::LockBits ? "%" PRIu64 " held" : "%" PRIu64 " non-zero", held);
+
+    const float avail_w = ImGui::GetContentRegionAvail().x - 4;
+    const float avail_h = ImGui::GetContentRegionAvail().y - 4;
+    float cell = std::floor(avail_w / cols) - 1;
+    if (shown == 1 && avail_h > 0) cell = std::min(cell, std::floor(avail_h / rows) - 1);
+    cell = std::max(3.0f, std::min(cell, app.options.only_window ? 48.0f : 28.0f));
+    const float gap = cell >= 8 ? 1.0f : 0.0f;
+    const float pitch = cell + gap;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const Event& e = s.event;
+    for (uint32_t row = 0; row < rows; ++row) {
+      for (uint32_t colm = 0; colm < cols; ++colm) {
+        const uint64_t i = uint64_t(row) * cols + colm;
+        if (i >= r.cells) break;
+        const CellView* c = rv && i < rv->cells.size() ? &rv->cells[i] : nullptr;
+        const uint64_t v = c ? c->value : 0;
+        palette::Rgb rgb;
+        const char* what;
+        if (r.kind == RegionKind::LockBits) {
+          rgb = v ? palette::kLockHeld : palette::kLockFree;
+          what = v ? "held" : "free";
+        } else {
+          rgb = v ? palette::kFlagSet : palette::kFlagClear;
+          what = v ? "set" : "clear";
+        }
+        const ImVec2 a(p.x + colm * pitch, p.y + row * pitch), b(a.x + cell, a.y + cell);
+        dl->AddRectFilled(a, b, col(rgb));
+        if (written_now(e, r, i) && cell >= 6)
+          dl->AddRect(a, b, col(palette::kCellWritten), 0, 0, cell >= 12 ? 2.0f : 1.0f);
+        if (c && c->owner_warp != kNoWarp && app.selection.has(c->owner_warp, c->owner_lane) && cell >= 6)
+          dl->AddRect(ImVec2(a.x + 2, a.y + 2), ImVec2(b.x - 2, b.y - 2), col(palette::kSelection));
+        if (app.recorder.enabled)
+          app.recorder.add("locks:" + std::to_string(ri) + ":" + std::to_string(i), a, b, rgb, what);
+        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, ImVec2(b.x + gap, b.y + gap))) {
+          ImGui::BeginTooltip();
+          ImGui::Text("%s[%" PRIu64 "]  (row %u, column %u)", r.name.c_str(), i, row, colm);
+          ImGui::Text("value %" PRIu64 "  (%s)", v, what);
+          if (c && c->owner_lane != kNoLane && c->owner_warp != kNoWarp)
+            ImGui::Text("owner: %s, since event %" PRIu64, app.thread_name(c->owner_warp, c->owner_lane).c_str(),
+                        c->owner_cursor);
+          if (c && c->writer_cursor != kNoCursor && c->writer_warp != kNoWarp)
+            ImGui::Text("last written by %s at event %" PRIu64,
+                        app.thread_name(c->writer_warp, c->writer_lane == kNoLane ? -1 : c->writer_lane).c_str(),
+                        c->writer_cursor);
+          else
+            ImGui::TextDisabled("not written yet");
+          if (c && c->owner_lane != kNoLane) ImGui::TextDisabled("click to select the owner");
+          ImGui::EndTooltip();
+          if (ImGui::IsMouseClicked(0) && c && c->owner_lane != kNoLane && c->owner_warp != kNoWarp) {
+            app.select_lane(c->owner_warp, c->owner_lane);
+            app.lanes_ui.scroll_to_selected = true;
+          }
+        }
+      }
+    }
+    ImGui::Dummy(ImVec2(cols * pitch, rows * pitch));
+  }
+  ImGui::End();
+}
+
+}  // namespace synclab::viz::app

@@ -1,0 +1,115 @@
+// Wavefront: a matrix region as a heat map of when each cell was completed (its first update),
+// dark where the cursor has not reached it yet, with the front (completed cells next to pending
+// ones) outlined.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+
+#include "app.h"
+
+namespace synclab::viz::app {
+
+void draw_wavefront_window(App& app) {
+  if (!app.begin_window(WindowId::Wavefront)) {
+    ImGui::End();
+    return;
+  }
+  const Model& m = app.model();
+  const auto& regions = m.regions();
+  std::vector<int> choices;
+  for (size_t i = 0; i < regions.size(); ++i)
+    if (regions[i].kind == RegionKind::Matrix || regions[i].rows > 1) choices.push_back(int(i));
+  if (choices.empty()) {
+    ImGui::TextWrapped(
+        "No matrix region in this trace. A program names one with "
+        "synclab_region(ptr, bytes, \"grid\", \"matrix\", rows, cols) (synclab/regions.h).");
+    ImGui::End();
+    return;
+  }
+  int& ri = app.wavefront_ui.region;
+  if (ri < 0 || size_t(ri) >= regions.size()) ri = choices.front();
+  const RegionInfo& r = regions[size_t(ri)];
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("region", r.name.c_str())) {
+    for (int c : choices) {
+      std::string label = regions[size_t(c)].name + " (" + regions[size_t(c)].kind_name + ")";
+      if (ImGui::Selectable(label.c_str(), c == ri)) ri = c;
+    }
+    ImGui::EndCombo();
+  }
+  help_marker(
+      "Which 2-D region to draw. Each cell is coloured by when it was first written (dark purple: "
+      "early, yellow: late); dark grey cells are not written yet at the cursor. White outlines mark "
+      "the front: written cells next to cells still pending.");
+  ImGui::SameLine();
+  ImGui::Checkbox("numbers", &app.wavefront_ui.numbers);
+  help_marker("Print each cell's completion time (event time) in it when the cell is big enough.");
+
+  const State& s = app.state();
+  const RegionView* rv = size_t(ri) < s.regions.size() ? &s.regions[size_t(ri)] : nullptr;
+  const uint32_t rows = std::max<uint32_t>(1, r.rows), cols = std::max<uint32_t>(1, r.cols);
+  uint64_t done = 0;
+  if (rv)
+    for (const CellView& c : rv->cells) done += c.completion_cursor != kNoCursor;
+  char done_text[64];
+  std::snprintf(done_text, sizeof done_text, "%" PRIu64 " of %" PRIu64 " cells done", done, r.cells);
+  ImGui::SameLine(0, 20);
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(done_text).x) ImGui::NewLine();
+  ImGui::TextUnformatted(done_text);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  float cell = std::floor(std::min((avail.x - 2) / cols, (avail.y - 2) / rows));
+  cell = std::max(1.0f, std::min(cell, 64.0f));
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  auto done_at = [&](uint32_t row, uint32_t c) {
+    const uint64_t i = uint64_t(row) * cols + c;
+    return rv && i < rv->cells.size() && rv->cells[i].completion_cursor != kNoCursor;
+  };
+  for (uint32_t row = 0; row < rows; ++row) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      const uint64_t i = uint64_t(row) * cols + c;
+      if (i >= r.cells) break;
+      const CellView* cv = rv && i < rv->cells.size() ? &rv->cells[i] : nullptr;
+      const bool is_done = cv && cv->completion_cursor != kNoCursor;
+      const palette::Rgb rgb = is_done ? palette::heat(app.time_fraction(cv->completion_time)) : palette::kHeatPending;
+      const ImVec2 a(p.x + c * cell, p.y + row * cell), b(a.x + cell, a.y + cell);
+      dl->AddRectFilled(a, b, col(rgb));
+      // The front: done, with a pending neighbour (right, below, left or above).
+      bool front = false;
+      if (is_done) {
+        front = (c + 1 < cols && !done_at(row, c + 1)) || (row + 1 < rows && !done_at(row + 1, c)) ||
+                (c > 0 && !done_at(row, c - 1)) || (row > 0 && !done_at(row - 1, c));
+        if (front && cell >= 5) dl->AddRect(a, b, col(palette::kHeatFront), 0, 0, cell >= 14 ? 2.0f : 1.0f);
+      }
+      if (app.wavefront_ui.numbers && is_done && cell >= 28) {
+        char t[24];
+        std::snprintf(t, sizeof t, "%" PRIu64, cv->completion_time);
+        dl->AddText(ImVec2(a.x + 2, a.y + 2), IM_COL32(0, 0, 0, 255), t);
+      }
+      if (app.recorder.enabled)
+        app.recorder.add("wavefront:" + std::to_string(ri) + ":" + std::to_string(row) + ":" + std::to_string(c), a, b,
+                         rgb, is_done ? (front ? "front" : "done") : "pending");
+      if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, b)) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%s[%u][%u]", r.name.c_str(), row, c);
+        if (is_done) {
+          ImGui::Text("completed at time %" PRIu64 " (event %" PRIu64 ")", cv->completion_time, cv->completion_cursor);
+          ImGui::Text("value %" PRIu64, cv->value);
+          if (cv->writer_warp != kNoWarp)
+            ImGui::Text("last written by %s",
+                        app.thread_name(cv->writer_warp, cv->writer_lane == kNoLane ? -1 : cv->writer_lane).c_str());
+          ImGui::TextDisabled("click to jump to its completion");
+        } else {
+          ImGui::TextDisabled("not completed yet");
+        }
+        ImGui::EndTooltip();
+        if (is_done && ImGui::IsMouseClicked(0)) app.seek(cv->completion_cursor);
+      }
+    }
+  }
+  ImGui::Dummy(ImVec2(cols * cell, rows * cell));
+  ImGui::End();
+}
+
+}  // namespace synclab::viz::app
