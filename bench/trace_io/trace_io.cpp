@@ -57,17 +57,6 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-Event make(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
-  Event e{};
-  e.time = time;
-  e.warp = warp;
-  e.kind = uint8_t(kind);
-  e.lane = lane;
-  e.aux = aux;
-  e.a = a;
-  e.b = b;
-  return e;
-}
 
 }  // namespace
 
@@ -109,33 +98,33 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(1);
     uint64_t t = 0;
     uint32_t pc[256] = {};
-    w.event(make(t, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 256));
+    w.event(make_event(t, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 256));
     written = 1;
     while (written + 8 < n) {
       const uint32_t warp = uint32_t(rng() % 256);
       ++t;
       const uint32_t p = pc[warp];
       pc[warp] = (p + 1) % 4;
-      w.event(make(t, warp, EventKind::WarpStep, kAllLanes, p == 0 ? 1 : 0, (uint64_t(10 + p) << 32) | 0xffffffffu, 20 + p));
+      w.event(make_event(t, warp, EventKind::WarpStep, kAllLanes, p == 0 ? 1 : 0, (uint64_t(10 + p) << 32) | 0xffffffffu, 20 + p));
       ++written;
       if (p == 0) {  // a load of a flag by 4 lanes
         for (uint8_t lane = 0; lane < 4; ++lane)
-          w.event(make(t, warp, EventKind::MemAccess, lane, uint16_t(2 << kAuxSizeShift), 0x10000 + 64 * (warp % 8), 0));
+          w.event(make_event(t, warp, EventKind::MemAccess, lane, uint16_t(2 << kAuxSizeShift), 0x10000 + 64 * (warp % 8), 0));
         written += 4;
       } else if (p == 2 && rng() % 16 == 0) {
-        w.event(make(t, warp, EventKind::Atomic, 0, uint16_t(kAuxWrite | (2 << kAuxSizeShift)), 0x20000,
+        w.event(make_event(t, warp, EventKind::Atomic, 0, uint16_t(kAuxWrite | (2 << kAuxSizeShift)), 0x20000,
                      (uint64_t(t) << 32) | (t - 1)));
         ++written;
       } else if (p == 3 && rng() % 64 == 0) {
-        w.event(make(t, warp, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, warp / 4));
+        w.event(make_event(t, warp, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, warp / 4));
         ++written;
       }
     }
     while (written + 1 < n) {
-      w.event(make(++t, 0, EventKind::Mark, 0, 0, written, 0));
+      w.event(make_event(++t, 0, EventKind::Mark, 0, 0, written, 0));
       ++written;
     }
-    w.event(make(++t, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 0));
+    w.event(make_event(++t, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 0));
     ++written;
     w.close();
     if (w.events_written() != n) {

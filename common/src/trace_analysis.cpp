@@ -335,18 +335,55 @@ class Spins {
 
 // ---- barrier waits and critical sections -----------------------------------------------------
 
+// A warp's lanes waiting at a barrier since `time` (event index `event`).
 struct Waiting {
   uint32_t warp;
   uint64_t time;
   size_t event;
   uint32_t lanes;
+
+  // The wait as an interval that ends at `end` (event `last`) with the release, or open.
+  Interval close(int launch, uint64_t block, uint32_t barrier, uint64_t end, size_t last, bool open) const {
+    Interval iv;
+    iv.kind = IntervalKind::BarrierWait;
+    iv.launch = launch;
+    iv.warp = warp;
+    iv.begin = time;
+    iv.end = std::max(end, time);
+    iv.first_event = event;
+    iv.last_event = last;
+    iv.open_at_end = open;
+    iv.lanes = lanes;
+    iv.block = block;
+    iv.barrier = barrier;
+    return iv;
+  }
 };
 
+// The lane holding a lock cell since `time` (event index `event`).
 struct Holder {
   uint32_t warp;
   uint8_t lane;
   uint64_t time;
   size_t event;
+
+  // The critical section as an interval that ends at `end` (event `last`) with the release, or open.
+  Interval close(int launch, uint64_t region, uint64_t element, uint64_t end, size_t last, bool open) const {
+    Interval iv;
+    iv.kind = IntervalKind::CriticalSection;
+    iv.launch = launch;
+    iv.warp = warp;
+    iv.begin = time;
+    iv.end = std::max(end, time);
+    iv.first_event = event;
+    iv.last_event = last;
+    iv.open_at_end = open;
+    iv.lanes = lane < 32 ? (1u << lane) : 0u;
+    iv.lane = lane;
+    iv.region = uint32_t(region);
+    iv.element = element;
+    return iv;
+  }
 };
 
 }  // namespace
@@ -418,20 +455,8 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
         if (!opt.barrier_waits) break;
         auto it = waiting.find({e.b, uint32_t(e.aux)});
         if (it == waiting.end()) break;
-        for (const Waiting& w : it->second) {
-          Interval iv;
-          iv.kind = IntervalKind::BarrierWait;
-          iv.launch = launch;
-          iv.warp = w.warp;
-          iv.begin = w.time;
-          iv.end = std::max(e.time, w.time);
-          iv.first_event = w.event;
-          iv.last_event = index;
-          iv.lanes = w.lanes;
-          iv.block = e.b;
-          iv.barrier = uint32_t(e.aux);
-          out.push_back(iv);
-        }
+        for (const Waiting& w : it->second)
+          out.push_back(w.close(launch, e.b, uint32_t(e.aux), e.time, index, false));
         waiting.erase(it);
         break;
       }
@@ -446,20 +471,7 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
             return;
           }
           if (it == cells.end()) return;
-          const Holder& h = it->second;
-          Interval iv;
-          iv.kind = IntervalKind::CriticalSection;
-          iv.launch = launch;
-          iv.warp = h.warp;
-          iv.begin = h.time;
-          iv.end = std::max(e.time, h.time);
-          iv.first_event = h.event;
-          iv.last_event = index;
-          iv.lanes = h.lane < 32 ? (1u << h.lane) : 0u;
-          iv.lane = h.lane;
-          iv.region = uint32_t(region);
-          iv.element = element;
-          out.push_back(iv);
+          out.push_back(it->second.close(launch, region, element, e.time, index, false));
           cells.erase(it);
         };
         const unsigned nbytes = (e.aux & kRegionBytesMask) >> kRegionBytesShift;
@@ -478,38 +490,9 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
   // What is still open when the launch's events end.
   if (opt.spins) spins.finish();
   for (auto& [key, list] : waiting)
-    for (const Waiting& w : list) {
-      Interval iv;
-      iv.kind = IntervalKind::BarrierWait;
-      iv.launch = launch;
-      iv.warp = w.warp;
-      iv.begin = w.time;
-      iv.end = std::max(last_time, w.time);
-      iv.first_event = w.event;
-      iv.last_event = last_index;
-      iv.open_at_end = true;
-      iv.lanes = w.lanes;
-      iv.block = key.first;
-      iv.barrier = key.second;
-      out.push_back(iv);
-    }
+    for (const Waiting& w : list) out.push_back(w.close(launch, key.first, key.second, last_time, last_index, true));
   for (auto& [region, cells] : held)
-    for (auto& [element, h] : cells) {
-      Interval iv;
-      iv.kind = IntervalKind::CriticalSection;
-      iv.launch = launch;
-      iv.warp = h.warp;
-      iv.begin = h.time;
-      iv.end = std::max(last_time, h.time);
-      iv.first_event = h.event;
-      iv.last_event = last_index;
-      iv.open_at_end = true;
-      iv.lanes = h.lane < 32 ? (1u << h.lane) : 0u;
-      iv.lane = h.lane;
-      iv.region = uint32_t(region);
-      iv.element = element;
-      out.push_back(iv);
-    }
+    for (auto& [element, h] : cells) out.push_back(h.close(launch, region, element, last_time, last_index, true));
   std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) {
     if (a.begin != b.begin) return a.begin < b.begin;
     if (a.warp != b.warp) return a.warp < b.warp;

@@ -1,7 +1,5 @@
 #include "sim/runtime/kernel_launch.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <shared_mutex>
@@ -14,15 +12,6 @@
 #include "sim/runtime/stream_table.h"
 
 namespace synclab::rt {
-
-std::string display_name(const std::string& mangled) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || !d) return mangled;
-  std::string out = d;
-  std::free(d);
-  return out;
-}
 
 namespace {
 

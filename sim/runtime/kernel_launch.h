@@ -26,7 +26,4 @@ cudaError_t launch_kernel(const char* api, KernelRecord* kernel, const LaunchReq
 // message naming `api`).
 cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord** out, bool sticky_load);
 
-// "kernel(int*, float)" from "_Z6kernelPif"; the name itself when it does not demangle.
-std::string display_name(const std::string& mangled);
-
 }  // namespace synclab::rt

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/exec/report.h"
 #include "sim/exec/simulator.h"
 #include "sim/ptx/ir.h"
 #include "sim/runtime/device_context.h"
@@ -140,7 +141,7 @@ void Registry::add_kernel(FatbinRecord* fb, const void* host_fun, const char* na
   rec->fatbin = fb;
   rec->host_fun = host_fun;
   rec->name = name ? name : "";
-  rec->display = display_name(rec->name);
+  rec->display = sim::demangle_name(rec->name);
   std::lock_guard<std::mutex> lock(mutex_);
   KernelRecord* p = rec.get();
   kernels_.push_back(std::move(rec));

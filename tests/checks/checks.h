@@ -1,34 +1,11 @@
-// Helpers for the checker test programs in tests/checks/: CUDA error checks, the verdict line
-// ("PASS name" / "FAIL name") and a few device helpers (named barriers through inline PTX, a busy
-// loop that delays a thread without synchronizing anything).
+// Helpers for the checker test programs in tests/checks/: the CUDA error checks and the verdict
+// line (common/include/synclab/cuda_check.h), and a few device helpers (named barriers through
+// inline PTX, a busy loop that delays a thread without synchronizing anything).
 #pragma once
 
-#include <cstdio>
-#include <cstdlib>
+#include <synclab/cuda_check.h>
 
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    cudaError_t err_ = (call);                                                                 \
-    if (err_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                \
-                   cudaGetErrorString(err_));                                                  \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-
-#define CHECK_KERNEL()                  \
-  do {                                  \
-    CHECK(cudaGetLastError());          \
-    CHECK(cudaDeviceSynchronize());     \
-  } while (0)
-
-// Prints the verdict line and returns the exit status for main().
-inline int verdict(const char* name, bool ok) {
-  std::printf("%s %s\n", ok ? "PASS" : "FAIL", name);
-  return ok ? 0 : 1;
-}
+using synclab::verdict;
 
 // Named barriers: `bar.sync id, count` waits until `count` threads (a multiple of 32) have
 // arrived at barrier `id`; `bar.arrive id, count` counts the caller as arrived without waiting.

@@ -35,7 +35,7 @@
 # Exit status 0 when the expectation holds, 1 when it does not, 2 for a usage error.
 set -u
 
-runner="" source="" mode="" kind="" name="" model="" sched="" seeds="" pct_depth=""
+runner="" source="" mode="" kind="" name="" model="" sched="" seeds="" pct_depth="" device=""
 severity="" title_re="" any_line=0 some_marks=0 run_timeout=120
 envs=() details_res=()
 die() { echo "run_check.sh: $*" >&2; exit 2; }
@@ -88,66 +88,9 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-run_once() {
-  cmd=("$runner")
-  [ -n "$model" ] && cmd+=(--model "$model")
-  [ -n "$sched" ] && cmd+=(--sched "$sched")
-  [ "$1" != none ] && cmd+=(--seed "$1")
-  [ -n "$pct_depth" ] && cmd+=(--pct-depth "$pct_depth")
-  cmd+=(-- "$program")
-  cmd_text="${envs[*]:+${envs[*]} }${cmd[*]}"
-  env ${envs[@]+"${envs[@]}"} timeout -k 5 "$run_timeout" "${cmd[@]}" >"$tmp/out" 2>"$tmp/err"
-  status=$?
-}
-
-# One line per report: SEVERITY KIND AT_LINE LINES(comma separated, "-" for none) TITLE...
-# AT_LINE is the line of the "at" line in $src_base (0: another file or none); LINES are all
-# lines of $src_base the report names.
-list_reports() {
-  cat "$tmp/out" "$tmp/err" | awk -v base="$src_base" '
-    function lines_in(text,    n, w, i, word, file, out) {
-      out = ""
-      n = split(text, w, /[ \t,;()]+/)
-      for (i = 1; i <= n; i++) {
-        word = w[i]
-        sub(/[.:]+$/, "", word)
-        if (match(word, /:[0-9]+$/) == 0) continue
-        file = substr(word, 1, RSTART - 1)
-        if (file == base || substr(file, length(file) - length(base)) == "/" base)
-          out = out (out == "" ? "" : ",") substr(word, RSTART + 1)
-      }
-      return out
-    }
-    function flush() {
-      if (have) print sev, kind, (at == "" ? 0 : at), (all == "" ? "-" : all), title
-      have = 0
-    }
-    /^========= SyncLab SUMMARY:/ { flush(); next }
-    /^========= SyncLab [A-Z]+ \([a-z]+\):/ {
-      flush()
-      have = 1; at = ""; all = ""
-      sev = $3; kind = $4; gsub(/[():]/, "", kind)
-      title = $0; sub(/^========= SyncLab [A-Z]+ \([a-z]+\): */, "", title)
-      next
-    }
-    have && /^=========     / {
-      l = lines_in($0)
-      if (l != "") {
-        if (at == "" && $0 ~ /^=========     at /) { split(l, first, ","); at = first[1] }
-        all = all (all == "" ? "" : ",") l
-      }
-      next
-    }
-    have { flush() }
-    END { flush() }'
-}
-
-show_run() {
-  echo "\$ $cmd_text"
-  echo "--- stdout"; cat "$tmp/out"
-  echo "--- stderr"; cat "$tmp/err"
-  echo "--- exit status $status"
-}
+# sim_run_once, sim_list_reports ("SEVERITY KIND AT_LINE OTHER_LINES TITLE" per report) and
+# sim_show_run.
+. "$(dirname "$0")/../common/sim_reports.sh"
 
 is_marked() {  # is_marked LINE
   local m
@@ -166,11 +109,13 @@ judge() {
     return 0
   fi
   [ $status -lt 128 ] || { why="the program died with exit status $status"; return 1; }
-  local reports n=0 sev k at lines title line ok named="" m
-  reports=$(list_reports)
+  local reports n=0 sev k at others lines title line ok named="" m
+  reports=$(sim_list_reports)
   [ -n "$reports" ] || { why="no SyncLab report"; return 1; }
-  while read -r sev k at lines title; do
+  while read -r sev k at others title; do
     n=$((n + 1))
+    lines=$([ "$at" != 0 ] && echo "$at")
+    [ "$others" != - ] && lines="${lines:+$lines,}$others"
     [ "$k" = "$kind" ] || { why="a ($k) report where only ($kind) is expected: $title"; return 1; }
     [ -z "$severity" ] || [ "$sev" = "$severity" ] || { why="a report of severity $sev where $severity is expected: $title"; return 1; }
     if [ $any_line -eq 0 ]; then
@@ -200,17 +145,17 @@ judge() {
 }
 
 for s in $seed_list; do
-  run_once "$s" "$@"
+  sim_run_once "$s" "$@"
   label=$([ "$s" = none ] && echo "run" || echo "seed $s")
   if ! judge; then
-    show_run
-    echo "reports found (severity, kind, at line, lines of $src_base named, title):"
-    list_reports | sed 's/^/    /'
+    sim_show_run
+    echo "reports found (severity, kind, at line, other lines of $src_base named, title):"
+    sim_list_reports | sed 's/^/    /'
     echo "FAILED ($label): $why"
     exit 1
   fi
   echo "$label: ok ($mode${kind:+ $kind}): ${why:-clean}"
 done
-[ "$seed_list" = none ] && show_run
+[ "$seed_list" = none ] && sim_show_run
 echo "OK"
 exit 0

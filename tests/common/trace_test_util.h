@@ -45,18 +45,9 @@ inline void write_all(const std::string& path, const std::vector<unsigned char>&
   write_all(path, v.data(), v.size());
 }
 
-inline Event ev(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a,
-                uint64_t b) {
-  Event e{};
-  e.time = time;
-  e.warp = warp;
-  e.kind = static_cast<uint8_t>(kind);
-  e.lane = lane;
-  e.aux = aux;
-  e.a = a;
-  e.b = b;
-  return e;
-}
+using synclab::trace::make_event;
+inline constexpr auto& ev = make_event;
+
 
 // WarpStep: mask, pc, line (function 0, file 0), instruction class.
 inline Event step(uint64_t time, uint32_t warp, uint32_t mask, uint32_t pc, uint32_t line,

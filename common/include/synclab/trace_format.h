@@ -99,4 +99,18 @@ struct Event {
 static_assert(sizeof(Event) == 32, "trace events are 32 bytes");
 constexpr uint8_t kAllLanes = 0xff;
 
+// An event from its fields (tools, tests and benchmarks that write traces by hand).
+inline Event make_event(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux,
+                        uint64_t a, uint64_t b) {
+  Event e{};
+  e.time = time;
+  e.warp = warp;
+  e.kind = static_cast<uint8_t>(kind);
+  e.lane = lane;
+  e.aux = aux;
+  e.a = a;
+  e.b = b;
+  return e;
+}
+
 }  // namespace synclab::trace

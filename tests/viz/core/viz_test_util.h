@@ -4,6 +4,8 @@
 
 #include "viz/core/model.h"
 
+#include "../../common/trace_test_util.h"
+
 #include <synclab/trace_writer.h>
 
 #include <cstdio>
@@ -21,6 +23,9 @@ namespace vt {
 using namespace synclab::viz;
 using synclab::trace::Event;
 using synclab::trace::EventKind;
+using tt::ev;
+using tt::read_all;
+using tt::write_all;
 
 // Runs a simulator build of a test program with SYNCLAB_TRACE (and SYNCLAB_MODEL); returns the
 // trace's path ("" when none was written) and the program's exit status in *status.
@@ -69,31 +74,9 @@ inline uint32_t marker_line(const std::string& src, const std::string& marker) {
   return 0;
 }
 
-inline std::vector<unsigned char> read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in), {});
-}
-
-inline void write_all(const std::string& path, const unsigned char* p, size_t n) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(p), std::streamsize(n));
-}
-
 inline std::string temp_path(const std::string& name) {
   mkdir(VIZ_TRACE_DIR, 0755);
   return std::string(VIZ_TRACE_DIR) + "/" + name + "-" + std::to_string(getpid()) + ".trace";
-}
-
-inline Event ev(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
-  Event e{};
-  e.time = time;
-  e.warp = warp;
-  e.kind = static_cast<uint8_t>(kind);
-  e.lane = lane;
-  e.aux = aux;
-  e.a = a;
-  e.b = b;
-  return e;
 }
 
 // A random (but well-formed) trace: `launches` launches of 2 blocks x 3 warps with lock bits,
