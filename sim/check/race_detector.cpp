@@ -1,6 +1,8 @@
 #include "sim/check/race_detector.h"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 
 #include "sim/exec/warp.h"
 
@@ -54,6 +56,44 @@ void VClock::join(const VClock& o) {
   }
 }
 
+int VClock::relate(const VClock& a, const VClock& b) {
+  int r = 0;
+  size_t i = 0, j = 0;
+  while (i < a.ctas.size() || j < b.ctas.size()) {
+    if (j == b.ctas.size() || (i < a.ctas.size() && a.ctas[i].cta < b.ctas[j].cta)) r |= 1, ++i;
+    else if (i == a.ctas.size() || b.ctas[j].cta < a.ctas[i].cta) r |= 2, ++j;
+    else {
+      if (a.ctas[i].phase != b.ctas[j].phase) r |= a.ctas[i].phase > b.ctas[j].phase ? 1 : 2;
+      ++i, ++j;
+    }
+  }
+  if (a.thr.size() == b.thr.size()) {
+    // Usually the same threads in both: compare clock by clock, without branches.
+    uint32_t gid_diff = 0, more = 0, less = 0, odd = 0;
+    for (size_t k = 0; k < a.thr.size(); ++k) {
+      const ThrEntry &x = a.thr[k], &y = b.thr[k];
+      gid_diff |= x.gid ^ y.gid;
+      more |= x.clock > y.clock;
+      less |= x.clock < y.clock;
+      odd |= (x.clock == y.clock) & (x.phase != y.phase);
+    }
+    if (!gid_diff) return odd ? 3 : r | (more ? 1 : 0) | (less ? 2 : 0);
+  }
+  i = j = 0;
+  while (i < a.thr.size() || j < b.thr.size()) {
+    if (r == 3) return r;
+    if (j == b.thr.size() || (i < a.thr.size() && a.thr[i].gid < b.thr[j].gid)) r |= 1, ++i;
+    else if (i == a.thr.size() || b.thr[j].gid < a.thr[i].gid) r |= 2, ++j;
+    else {
+      const ThrEntry &x = a.thr[i], &y = b.thr[j];
+      if (x.clock != y.clock) r |= x.clock > y.clock ? 1 : 2;
+      else if (x.phase != y.phase) r = 3;  // not expected; the plain join decides
+      ++i, ++j;
+    }
+  }
+  return r;
+}
+
 void VClock::add_cta(uint32_t cta, uint32_t phase) {
   auto it = std::lower_bound(ctas.begin(), ctas.end(), cta, [](const CtaEntry& e, uint32_t c) { return e.cta < c; });
   if (it != ctas.end() && it->cta == cta) it->phase = std::max(it->phase, phase);
@@ -84,10 +124,63 @@ bool acquires(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem:
 bool releases(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
 
 void join_into(VCRef& dst, const VClock& src, uint32_t tpc) {
+  // dst is pruned: when it already knows all that src does, the join is dst itself.
+  if (dst && !(VClock::relate(*dst, src) & 2)) return;
   auto v = std::make_shared<VClock>(dst ? *dst : VClock{});
   v->join(src);
   v->prune(tpc);
   dst = std::move(v);
+}
+
+// The same for a clock that is already pruned (every shared VCRef is): with no knowledge yet, or
+// the same knowledge, the result is src itself, so it is shared instead of copied.
+void join_into(VCRef& dst, const VCRef& src, uint32_t tpc) {
+  if (dst == src) return;
+  if (!dst) {
+    dst = src;
+    return;
+  }
+  const int r = VClock::relate(*dst, *src);
+  if (!(r & 2)) return;  // dst knows all that src does: the join is dst
+  if (!(r & 1)) {        // and the other way round: the join is src
+    dst = src;
+    return;
+  }
+  auto v = std::make_shared<VClock>(*dst);
+  v->join(*src);
+  v->prune(tpc);
+  dst = std::move(v);
+}
+
+// Arrays of global shadow cells (RaceDetector::GlobalPage), kept for the next launch.
+constexpr size_t kPoolMax = 2048;  // 160 MiB of 80 KiB arrays
+struct ArrayPool {
+  std::mutex m;
+  std::vector<Access*> free;
+};
+ArrayPool& array_pool() {
+  static ArrayPool* p = new ArrayPool;  // never destroyed: detectors may outlive static destruction
+  return *p;
+}
+Access* take_array(size_t cells) {
+  {
+    ArrayPool& p = array_pool();
+    std::lock_guard<std::mutex> lock(p.m);
+    if (!p.free.empty()) {
+      Access* a = p.free.back();
+      p.free.pop_back();
+      std::fill_n(a, cells, Access{});
+      return a;
+    }
+  }
+  return new Access[cells]();
+}
+void give_array(Access* a) {
+  if (!a) return;
+  ArrayPool& p = array_pool();
+  std::lock_guard<std::mutex> lock(p.m);
+  if (p.free.size() < kPoolMax) p.free.push_back(a);
+  else delete[] a;
 }
 
 }  // namespace
@@ -99,10 +192,20 @@ void join_into(VCRef& dst, const VClock& src, uint32_t tpc) {
 RaceDetector::RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes)
     : model_(model), tpc_(threads_per_cta), shared_bytes_(shared_bytes) {}
 
+RaceDetector::~RaceDetector() {
+  for (auto& [page, P] : pages_) {
+    give_array(P.w);
+    give_array(P.r1);
+    give_array(P.r2);
+  }
+}
+
 void RaceDetector::start_cta(Cta& c) {
   if (!c.race) c.race = std::make_shared<RaceCta>();
   RaceCta& rc = *c.race;
   rc.t.assign(tpc_, RaceThread{});
+  rc.sync.assign(tpc_, RaceThreadSync{});
+  for (uint32_t i = 0; i < tpc_; ++i) rc.t[i].s = &rc.sync[i];
   rc.shared.assign((shared_bytes_ + 3) / 4, ShadowCell{});
   rc.shared_init.assign((shared_bytes_ + 63) / 64, 0);
   rc.phase = 0;
@@ -110,20 +213,9 @@ void RaceDetector::start_cta(Cta& c) {
   for (auto& b : rc.bars) b = RaceCta::Bar{};
 }
 
-ShadowCell* RaceDetector::global_cell(uint64_t addr) {
-  const uint64_t page = addr >> kPageShift;
-  if (page != last_page_) {
-    auto& p = pages_[page];
-    if (!p) p.reset(new ShadowCell[(1u << kPageShift) / 4]());
-    last_page_ = page;
-    last_cells_ = p.get();
-  }
-  return last_cells_ + ((addr & ((1u << kPageShift) - 1)) >> 2);
-}
-
 void RaceDetector::take(RaceThread::Lazy& z, const VCRef& v, uint64_t key, uint64_t lineage) {
   if (z.ref && z.key == key && z.lineage == lineage) {
-    z.ref = v;  // the same address, only grown since: the new state includes the held one
+    if (z.ref != v) z.ref = v;  // the same address, only grown since: the new state includes the held one
     return;
   }
   if (z.ref) {
@@ -137,12 +229,12 @@ void RaceDetector::take(RaceThread::Lazy& z, const VCRef& v, uint64_t key, uint6
 
 void RaceDetector::drain(VCRef& vc, RaceThread::Lazy& z) {
   if (z.merged) join_into(vc, *z.merged, tpc_);
-  if (z.ref) join_into(vc, *z.ref, tpc_);
+  if (z.ref) join_into(vc, z.ref, tpc_);
   z = RaceThread::Lazy{};
 }
 
 void RaceDetector::settle(RaceThread& t) {
-  if (!t.acq.empty()) drain(t.vc, t.acq);
+  if (!t.s->acq.empty()) drain(t.vc, t.s->acq);
 }
 
 bool RaceDetector::known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a) {
@@ -179,10 +271,14 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
     // Strong accesses synchronize rather than race. One exception: lanes of one warp passing
     // data through volatile shared memory with no fence and no __syncwarp at all, which is the
     // pre-Volta warp-synchronous idiom (the unrolled last warp of a reduction). Under ITS it
-    // needs __syncwarp. Flags and locks between lanes (Peterson) use fences and stay silent.
+    // needs __syncwarp. Flags and locks between lanes (Peterson) use fences and stay silent:
+    // the current thread has fenced, or the earlier access wrote a flag right after a fence (a
+    // release: data before it is published, the reader's fence after its read is the acquire;
+    // if that is missing, the data race shows on the data itself).
     const bool both_volatile = (prev.flags & kVolatile) && (flags & kVolatile) &&
                                !((prev.flags | flags) & (kAtomic | kStrong));
-    if (!warp_level || !shared || !both_volatile || t.fenced) return true;
+    const bool released_flag = (prev.flags & (kWrite | kAfterFence)) == (kWrite | kAfterFence);
+    if (!warp_level || !shared || !both_volatile || t.fenced || released_flag) return true;
   }
   if (known(t, gid, cta, prev)) return true;
   const uint32_t a = std::min(prev.loc, loc), b = std::max(prev.loc, loc);
@@ -198,8 +294,8 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   f.addr = addr;
   f.shared = shared;
   f.warp_level = warp_level;
-  f.scope_miss = t.scope_miss;
-  f.scope_miss_cta = t.scope_miss_cta;
+  f.scope_miss = t.s->scope_miss;
+  f.scope_miss_cta = t.s->scope_miss_cta;
   findings_.push_back(f);
   return false;
 }
@@ -207,93 +303,147 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
 bool RaceDetector::access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
                           uint32_t loc) {
   RaceCta& rc = *c.race;
-  RaceThread& t = rc.t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
-  const uint32_t gid = cta * tpc_ + tid;
+  return access_lane(rc, rc.t[slot(tid)], cta, cta * tpc_ + tid, warp, shared, addr, size, flags, loc);
+}
+
+bool RaceDetector::access_row(Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
+                              uint32_t size, uint8_t flags, uint32_t loc) {
+  RaceCta& rc = *c.race;
+  const uint32_t cta = static_cast<uint32_t>(c.linear);
+  const uint32_t tid0 = warp * 32;
+  bool clean = true;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const uint32_t l = __builtin_ctz(m);
+    clean &= access_lane(rc, rc.t[slot(tid0 + l)], cta, cta * tpc_ + tid0 + l, warp, shared, addr[l] + adjust, size,
+                         flags, loc);
+  }
+  return clean;
+}
+
+inline __attribute__((always_inline)) bool RaceDetector::access_lane(RaceCta& rc, RaceThread& t, uint32_t cta,
+                                                                     uint32_t gid, uint32_t warp, bool shared,
+                                                                     uint64_t addr, uint32_t size, uint8_t flags,
+                                                                     uint32_t loc) {
+  if (t.fence_last) {
+    flags |= kAfterFence;
+    t.fence_last = false;
+  }
   bool clean = true;
   const uint64_t end = addr + size;
   for (uint64_t g = addr & ~3ull; g < end; g += 4) {
     const uint64_t lo = std::max(g, addr), hi = std::min(g + 4, end);
     const uint8_t mask = static_cast<uint8_t>(((1u << (hi - lo)) - 1) << (lo - g));
-    ShadowCell* cell;
     if (shared) {
       if ((g >> 2) >= rc.shared.size()) continue;
-      cell = &rc.shared[g >> 2];
-    } else {
-      cell = global_cell(g);
-    }
-    Access cur;
-    cur.gid1 = gid + 1;
-    cur.clock = t.clock;
-    cur.phase = t.phase;
-    cur.loc = loc;
-    cur.mask = mask;
-    cur.flags = flags;
-    // A granule whose bytes have different histories is kept byte by byte (a char array
-    // written by several threads): split it the first time an access covers only part of
-    // what an earlier access of another epoch covered.
-    auto& split = shared ? rc.split : split_;
-    const uint64_t key = g;
-    if (cell->w.flags & kSplit) {
-      auto& bytes = split[key];
-      for (int b = 0; b < 4; ++b)
-        if (mask >> b & 1) {
-          Access one = cur;
-          one.mask = 1u << b;
-          clean &= update(bytes[b], one, t, gid, cta, warp, addr, shared);
-        }
+      ShadowCell& cell = rc.shared[g >> 2];
+      clean &= access_cell(rc, cell.w, cell.r1, cell.r2, t, cta, gid, warp, true, addr, g, mask, flags, loc);
       continue;
     }
-    auto differs = [&](const Access& a) { return a.gid1 && a.mask != mask && !same_epoch(a, cur); };
-    if (mask != 0xF && (differs(cell->w) || differs(cell->r1) || differs(cell->r2))) {
-      auto& bytes = split[key];
-      for (int b = 0; b < 4; ++b) {
-        ShadowCell one{};
-        auto keep = [&](const Access& a, Access* out) {
-          if (a.gid1 && (a.mask >> b & 1)) {
-            *out = a;
-            out->mask = 1u << b;
-          }
-        };
-        keep(cell->w, &one.w);
-        keep(cell->r1, &one.r1);
-        keep(cell->r2, &one.r2);
-        bytes[b] = one;
-      }
-      *cell = ShadowCell{};
-      cell->w.flags = kSplit;
-      for (int b = 0; b < 4; ++b)
-        if (mask >> b & 1) {
-          Access one = cur;
-          one.mask = 1u << b;
-          clean &= update(bytes[b], one, t, gid, cta, warp, addr, shared);
-        }
+    // Global: an array the page does not have yet reads as empty cells; it is allocated when
+    // something is to be kept in it.
+    GlobalPage& P = global_page(g);
+    const uint32_t i = static_cast<uint32_t>((g & ((1u << kPageShift) - 1)) >> 2);
+    if ((flags & (kWrite | kAtomic)) && !P.w) {
+      // A page that is written gets all three arrays (what every page had before).
+      P.w = take_array(kPageCells);
+      if (!P.r1) P.r1 = take_array(kPageCells);
+      if (!P.r2) P.r2 = take_array(kPageCells);
+    }
+    if (P.w && P.r1 && P.r2) {
+      clean &= access_cell(rc, P.w[i], P.r1[i], P.r2[i], t, cta, gid, warp, false, addr, g, mask, flags, loc);
       continue;
     }
-    clean &= update(*cell, cur, t, gid, cta, warp, addr, shared);
+    Access ew, er1, er2;
+    Access& w = P.w ? P.w[i] : ew;
+    Access& r1 = P.r1 ? P.r1[i] : er1;
+    Access& r2 = P.r2 ? P.r2[i] : er2;
+    clean &= access_cell(rc, w, r1, r2, t, cta, gid, warp, false, addr, g, mask, flags, loc);
+    auto keep = [&](Access*& arr, const Access& a) {
+      if (!arr && (a.gid1 | a.flags)) (arr = take_array(kPageCells))[i] = a;
+    };
+    keep(P.w, ew);
+    keep(P.r1, er1);
+    keep(P.r2, er2);
   }
   return clean;
 }
 
-bool RaceDetector::update(ShadowCell& cell, Access cur, RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp,
-                          uint64_t addr, bool shared) {
+inline __attribute__((always_inline)) bool RaceDetector::access_cell(RaceCta& rc, Access& w, Access& r1, Access& r2,
+                                                                     RaceThread& t, uint32_t cta, uint32_t gid,
+                                                                     uint32_t warp, bool shared, uint64_t addr,
+                                                                     uint64_t g, uint8_t mask, uint8_t flags,
+                                                                     uint32_t loc) {
+  const Access cur{gid + 1, t.clock, t.phase, loc, mask, flags};
+  // A granule whose bytes have different histories is kept byte by byte (a char array
+  // written by several threads): split it the first time an access covers only part of
+  // what an earlier access of another epoch covered.
+  if (w.flags & kSplit) return access_split(rc, w, r1, r2, cur, t, cta, gid, warp, shared, addr, g, false);
+  auto differs = [&](const Access& a) { return a.gid1 && a.mask != mask && !same_epoch(a, cur); };
+  if (mask != 0xF && (differs(w) || differs(r1) || differs(r2)))
+    return access_split(rc, w, r1, r2, cur, t, cta, gid, warp, shared, addr, g, true);
+  return update(w, r1, r2, cur, t, gid, cta, warp, addr, shared);
+}
+
+bool RaceDetector::access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t,
+                                uint32_t cta, uint32_t gid, uint32_t warp, bool shared, uint64_t addr, uint64_t g,
+                                bool split_now) {
+  auto& bytes = (shared ? rc.split : split_)[g];
+  if (split_now) {
+    for (int b = 0; b < 4; ++b) {
+      ShadowCell one{};
+      auto keep = [&](const Access& a, Access* out) {
+        if (a.gid1 && (a.mask >> b & 1)) {
+          *out = a;
+          out->mask = 1u << b;
+        }
+      };
+      keep(w, &one.w);
+      keep(r1, &one.r1);
+      keep(r2, &one.r2);
+      bytes[b] = one;
+    }
+    w = r1 = r2 = Access{};
+    w.flags = kSplit;
+  }
+  bool clean = true;
+  for (int b = 0; b < 4; ++b)
+    if (cur.mask >> b & 1) {
+      Access one = cur;
+      one.mask = 1u << b;
+      ShadowCell& c = bytes[b];
+      clean &= update(c.w, c.r1, c.r2, one, t, gid, cta, warp, addr, shared);
+    }
+  return clean;
+}
+
+inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Access& r1, Access& r2, const Access& cur,
+                                                                RaceThread& t, uint32_t gid, uint32_t cta,
+                                                                uint32_t warp, uint64_t addr, bool shared) {
   bool clean = true;
   const uint8_t flags = cur.flags, mask = cur.mask;
   const uint32_t loc = cur.loc;
+  const uint32_t cbase = cta * tpc_;
   const bool writes = flags & (kWrite | kAtomic);
-  clean &= check(t, gid, cta, warp, cell.w, flags, mask, loc, addr, shared);
+  if (!quick_clean(w, t, cur.gid1, cbase, warp, flags, mask))
+    clean &= check(t, gid, cta, warp, w, flags, mask, loc, addr, shared);
   if (writes) {
-    clean &= check(t, gid, cta, warp, cell.r1, flags | kWrite, mask, loc, addr, shared);
-    clean &= check(t, gid, cta, warp, cell.r2, flags | kWrite, mask, loc, addr, shared);
-    if (same_epoch(cell.w, cur)) cur.mask |= cell.w.mask;  // one epoch: the bytes share its history
-    cell.w = cur;
-    cell.r1 = cell.r2 = Access{};
-  } else if (cell.r1.gid1 == cur.gid1) {
-    if (same_epoch(cell.r1, cur)) cur.mask |= cell.r1.mask;
-    cell.r1 = cur;
+    const uint8_t wf = flags | kWrite;
+    if (!quick_clean(r1, t, cur.gid1, cbase, warp, wf, mask))
+      clean &= check(t, gid, cta, warp, r1, wf, mask, loc, addr, shared);
+    if (!quick_clean(r2, t, cur.gid1, cbase, warp, wf, mask))
+      clean &= check(t, gid, cta, warp, r2, wf, mask, loc, addr, shared);
+    // One epoch: the bytes share its history.
+    const uint8_t m = same_epoch(w, cur) ? uint8_t(mask | w.mask) : mask;
+    w = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags};
+    if (r1.gid1) r1 = Access{};
+    if (r2.gid1) r2 = Access{};
+  } else if (r1.gid1 == cur.gid1) {
+    const uint8_t m = same_epoch(r1, cur) ? uint8_t(mask | r1.mask) : mask;
+    r1 = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags};
   } else {
-    cell.r2 = cell.r1;
-    cell.r1 = cur;
+    r2 = r1;
+    r1 = cur;
   }
   return clean;
 }
@@ -311,31 +461,31 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
 
 void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I) {
   if (sync_.empty()) return;
-  auto it = sync_.find(key);
-  if (it == sync_.end() || it->second.empty()) return;
-  const LocSync& L = it->second;
+  const LocSync* found = find_sync(key);
+  if (!found || found->empty()) return;
+  const LocSync& L = *found;
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   auto receive = [&](const VCRef& v, uint64_t lineage, bool local) {
-    if (acquires(I.sem)) take(t.acq, v, key, lineage);
-    else take(local ? t.pend_local : t.pend_remote, v, key, lineage);
+    if (acquires(I.sem)) take(t.s->acq, v, key, lineage);
+    else take(local ? t.s->pend_local : t.s->pend_remote, v, key, lineage);
   };
   for (const auto& n : L.narrow) {
     if (n.cta == cta) {
       receive(n.vc, n.lineage, true);
     } else {  // a block-scope release by another block: no edge, but remember it for the report
-      t.scope_miss = L.narrow_instr;
-      t.scope_miss_cta = n.cta;
+      t.s->scope_miss = L.narrow_instr;
+      t.s->scope_miss_cta = n.cta;
     }
   }
   if (L.wide) {
     if (s != Scope::Cta || L.wide_cta == cta) {
       receive(L.wide, L.lineage, L.wide_cta == cta);
-      if (L.wide_cta != cta) t.pend_remote_cta = L.wide_cta;
+      if (L.wide_cta != cta) t.s->pend_remote_cta = L.wide_cta;
     } else {  // a block-scope acquire of another block's release
-      t.scope_miss = &I;
-      t.scope_miss_cta = L.wide_cta;
+      t.s->scope_miss = &I;
+      t.s->scope_miss_cta = L.wide_cta;
     }
   }
 }
@@ -353,29 +503,24 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     scope = narrower(t.fence_scope, scope);
   }
   if (!snap) {
-    if (!rmw) sync_.erase(key);
+    if (!rmw) forget_sync(key);
     return;
   }
-  LocSync& L = sync_[key];
+  LocSync* found = find_sync(key);
+  LocSync& L = found ? *found : sync_[key];
   if (!rmw) L = LocSync{};
   if (scope == Scope::Cta) {
     L.narrow_instr = &I;
     for (auto& n : L.narrow)
       if (n.cta == cta) {
-        auto j = std::make_shared<VClock>(*n.vc);
-        j->join(*snap);
-        j->prune(tpc_);
-        n.vc = std::move(j);
+        join_into(n.vc, snap, tpc_);
         return;
       }
     L.narrow.push_back({cta, snap, next_lineage_++});
     return;
   }
   if (L.wide) {
-    auto v = std::make_shared<VClock>(*L.wide);
-    v->join(*snap);
-    v->prune(tpc_);
-    L.wide = std::move(v);
+    join_into(L.wide, snap, tpc_);
     if (L.wide_cta != cta) L.wide_cta = kManyCtas;
   } else {
     L.wide = snap;
@@ -385,8 +530,9 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
   L.wide_instr = &I;
 }
 
-void RaceDetector::plain_write(uint64_t key) {
-  if (!sync_.empty()) sync_.erase(key);
+void RaceDetector::forget_sync(uint64_t key) {
+  if (key == sync_key_) sync_key_ = ~0ull;
+  sync_.erase(key);
 }
 
 void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
@@ -394,19 +540,20 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = effective(I.scope);
   settle(t);
-  if (!t.pend_local.empty()) drain(t.vc, t.pend_local);
-  if (!t.pend_remote.empty()) {
+  if (!t.s->pend_local.empty()) drain(t.vc, t.s->pend_local);
+  if (!t.s->pend_remote.empty()) {
     if (s == Scope::Cta) {
-      t.scope_miss = &I;
-      t.scope_miss_cta = t.pend_remote_cta;
-      t.pend_remote = RaceThread::Lazy{};
+      t.s->scope_miss = &I;
+      t.s->scope_miss_cta = t.s->pend_remote_cta;
+      t.s->pend_remote = RaceThread::Lazy{};
     } else {
-      drain(t.vc, t.pend_remote);
+      drain(t.vc, t.s->pend_remote);
     }
   }
   t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
   t.fence_scope = s;
   t.fenced = true;
+  t.fence_last = true;
 }
 
 void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial) {
@@ -445,7 +592,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
       t.vc = shared;
       t.phase = rc.phase;
     } else if (t.vc && t.vc != shared) {
-      join_into(t.vc, *shared, tpc_);
+      join_into(t.vc, shared, tpc_);
     } else {
       t.vc = shared;
     }

@@ -49,6 +49,9 @@ struct VClock {
   uint32_t cta_phase(uint32_t cta) const;
   uint32_t thr_clock(uint32_t gid) const;
   void join(const VClock& o);
+  // Bit 1: a knows something b does not; bit 2: b knows something a does not (3 also when the
+  // two disagree in a way only join() settles).
+  static int relate(const VClock& a, const VClock& b);
   void add_cta(uint32_t cta, uint32_t phase);
   void add_thr(uint32_t gid, uint32_t phase, uint32_t clock);
   // Drops thread entries made redundant by block phases (tpc = threads per block).
@@ -70,13 +73,9 @@ struct ShadowCell {
   Access w, r1, r2;
 };
 
-struct RaceThread {
-  uint32_t clock = 1;
-  uint32_t phase = 0;
-  VCRef vc;                    // knowledge of others (null: none)
-  VCRef fence_rel;             // knowledge at the last fence: a later strong write releases it
-  ptx::Scope fence_scope = ptx::Scope::None;
-  bool fenced = false;         // executed a fence in this launch
+// What a thread takes from release states, kept apart from RaceThread so that the fields every
+// access reads (clock, phase) of a warp's 32 threads share few cache lines.
+struct RaceThreadSync {
   // Knowledge taken from release states but not yet merged into vc. A spinning thread re-reads
   // the same address whose release state only grows (read-modify-writes join into it), so the
   // newest one replaces the held one instead of being merged every iteration; `merged` collects
@@ -95,8 +94,21 @@ struct RaceThread {
   uint32_t scope_miss_cta = 0;
 };
 
+struct RaceThread {
+  uint32_t clock = 1;
+  uint32_t phase = 0;
+  ptx::Scope fence_scope = ptx::Scope::None;
+  bool fenced = false;         // executed a fence in this launch
+  bool fence_last = false;     // and no memory access since the last one
+  RaceThreadSync* s = nullptr; // this thread's entry of RaceCta::sync
+  VCRef vc;                    // knowledge of others (null: none)
+  VCRef fence_rel;             // knowledge at the last fence: a later strong write releases it
+  using Lazy = RaceThreadSync::Lazy;
+};
+
 struct RaceCta {
   std::vector<RaceThread> t;
+  std::vector<RaceThreadSync> sync;  // per thread, t[i].s
   std::vector<ShadowCell> shared;
   std::vector<uint64_t> shared_init;  // bit per shared byte: written in this block
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
@@ -127,6 +139,7 @@ class RaceDetector {
  public:
   static constexpr uint8_t kWrite = 1, kAtomic = 2, kStrong = 4, kVolatile = 8;
   static constexpr uint8_t kCtaScope = 16;  // an atomic or strong access with .cta scope
+  static constexpr uint8_t kAfterFence = 32;  // the thread's first memory access after a fence
   static constexpr uint8_t kSplit = 128;    // ShadowCell::w only: the granule is kept per byte
 
   RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes);
@@ -136,10 +149,18 @@ class RaceDetector {
   // Returns false when a new race was found (then take_finding()).
   bool access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
               uint32_t loc);
+  // The same for the active lanes of one warp instruction, in lane order (lane l is thread
+  // warp * 32 + l of the block, at addr[l] + adjust): what `act` calls of access() would do.
+  bool access_row(Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
+                  uint32_t size, uint8_t flags, uint32_t loc);
   // Memory-order effects of strong accesses (after access()).
   void strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I);
   void strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw);
-  void plain_write(uint64_t key);
+  void plain_write(uint64_t key) {
+    if (!sync_.empty()) forget_sync(key);
+  }
+  // Whether any address holds a release state (else plain writes have nothing to forget).
+  bool any_sync() const { return !sync_.empty(); }
   void fence(Cta& c, uint32_t tid, const ptx::Instr& I);
   void barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial);
   void barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);
@@ -148,9 +169,34 @@ class RaceDetector {
   std::vector<RaceFinding>& findings() { return findings_; }
   uint32_t threads_per_cta() const { return tpc_; }
   uint64_t duplicates() const { return duplicates_; }
+  ~RaceDetector();
+  RaceDetector(const RaceDetector&) = delete;
+  RaceDetector& operator=(const RaceDetector&) = delete;
 
  private:
   bool known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a);
+  // check()'s verdict "no race" where it needs nothing but the two epochs (and has no side
+  // effects): most accesses end here, without the divisions and the vector-clock lookup.
+  bool quick_clean(const Access& prev, const RaceThread& t, uint32_t gid1, uint32_t cbase, uint32_t warp,
+                   uint8_t flags, uint8_t mask) const {
+    if (!prev.gid1 || !(prev.mask & mask)) return true;
+    const uint8_t both = prev.flags | flags;
+    if (!(both & kWrite)) return true;                                        // read/read
+    if (prev.gid1 == gid1) return true;                                       // the same thread
+    if ((prev.flags & flags & kAtomic) && !(both & kCtaScope)) return true;   // atomic/atomic
+    const uint32_t rel = prev.gid1 - 1 - cbase;  // the earlier thread's index in this block
+    if (rel < tpc_) {
+      if (prev.phase < t.phase) return true;  // before a block-wide barrier this thread passed
+      if (model_ == WarpModel::Lockstep && (rel >> 5) == warp) return true;  // the same warp
+    }
+    return false;
+  }
+  bool access_lane(RaceCta& rc, RaceThread& t, uint32_t cta, uint32_t gid, uint32_t warp, bool shared, uint64_t addr,
+                   uint32_t size, uint8_t flags, uint32_t loc);
+  bool access_cell(RaceCta& rc, Access& w, Access& r1, Access& r2, RaceThread& t, uint32_t cta, uint32_t gid,
+                   uint32_t warp, bool shared, uint64_t addr, uint64_t g, uint8_t mask, uint8_t flags, uint32_t loc);
+  bool access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t, uint32_t cta,
+                    uint32_t gid, uint32_t warp, bool shared, uint64_t addr, uint64_t g, bool split_now);
   // Under lockstep a warp is one thread of control: its lanes share one RaceThread (the first
   // lane's slot), so a lane's release covers what its warp-mates did before it in the warp's
   // single instruction stream, and an acquire by one lane orders the lanes that run after it.
@@ -158,12 +204,11 @@ class RaceDetector {
   uint32_t sync_gid(uint32_t gid) const {
     return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid;
   }
-  ShadowCell* global_cell(uint64_t addr);
   static bool same_epoch(const Access& a, const Access& b) {
     return a.gid1 == b.gid1 && a.clock == b.clock && a.phase == b.phase;
   }
-  bool update(ShadowCell& cell, Access cur, RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, uint64_t addr,
-              bool shared);
+  bool update(Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t, uint32_t gid, uint32_t cta,
+              uint32_t warp, uint64_t addr, bool shared);
   bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
              uint8_t mask, uint32_t loc, uint64_t addr, bool shared);
   VCRef snapshot(RaceThread& t, uint32_t gid, uint32_t cta);
@@ -174,11 +219,29 @@ class RaceDetector {
   WarpModel model_;
   uint32_t tpc_;
   size_t shared_bytes_;
-  static constexpr int kPageShift = 14;  // 16 KiB of memory per shadow page
-  std::unordered_map<uint64_t, std::unique_ptr<ShadowCell[]>> pages_;
+  // Global shadow memory: per 16 KiB page, the cells' last writes, first and second reads in three
+  // arrays, each allocated when the page first needs it (memory that is only read, like a
+  // kernel's input, has no write array). Arrays come from a pool kept across launches: a fresh
+  // array per page and launch costs page faults.
+  static constexpr int kPageShift = 14;
+  static constexpr uint32_t kPageCells = (1u << kPageShift) / 4;
+  struct GlobalPage {
+    Access* w = nullptr;
+    Access* r1 = nullptr;
+    Access* r2 = nullptr;
+  };
+  GlobalPage& global_page(uint64_t addr) {
+    const uint64_t page = addr >> kPageShift;
+    if (page != last_page_) {
+      last_gpage_ = &pages_[page];  // node-based: the pointer stays valid
+      last_page_ = page;
+    }
+    return *last_gpage_;
+  }
+  std::unordered_map<uint64_t, GlobalPage> pages_;
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split_;  // global granules kept per byte
   uint64_t last_page_ = ~0ull;
-  ShadowCell* last_cells_ = nullptr;
+  GlobalPage* last_gpage_ = nullptr;
   // What the writes to one address have released: `wide` at device or system scope (any
   // thread may acquire it), `narrow` at block scope, per releasing block (only that block's
   // threads may). A read-modify-write joins into the state (a release sequence); a store
@@ -200,6 +263,18 @@ class RaceDetector {
   };
   uint64_t next_lineage_ = 1;
   std::unordered_map<uint64_t, LocSync> sync_;  // release state per synchronization address
+  // The entry found last (a spinning warp polls one address); ~0: none. Erasing forgets it.
+  uint64_t sync_key_ = ~0ull;
+  LocSync* sync_hit_ = nullptr;
+  LocSync* find_sync(uint64_t key) {
+    if (key == sync_key_) return sync_hit_;
+    auto it = sync_.find(key);
+    if (it == sync_.end()) return nullptr;
+    sync_key_ = key;
+    sync_hit_ = &it->second;
+    return sync_hit_;
+  }
+  void forget_sync(uint64_t key);
   std::vector<RaceFinding> findings_;
   std::set<std::tuple<uint32_t, uint32_t, bool>> seen_;  // instruction pairs (and warp-level) already reported
   uint64_t duplicates_ = 0;

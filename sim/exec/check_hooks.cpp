@@ -94,6 +94,35 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   }
 }
 
+void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                           const ptx::Instr& I) {
+  // The row forms of ld/st (interpreter.cpp) run only when no trace is recorded, and every
+  // active lane's address lies in one window: the block's shared memory or one global allocation.
+  const uint8_t sem = sem_flags(I);
+  Cta& c = *w.cta;
+  if (check_init_ || sem || !c.race) {
+    // What check_access does, lane by lane (a strong access's memory-order effects interleave
+    // with the next lane's check).
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      check_access(w, l, X[l] + gen_off, size, write, false, I, 0);
+    }
+    return;
+  }
+  if (!check_race_) return;
+  const bool shared = X[__builtin_ctz(act)] + gen_off >= kSharedWindow;
+  if (!shared && w.cache_kind == AllocKind::ModuleConst) return;
+  const uint64_t adjust = shared ? gen_off - kSharedWindow : gen_off;
+  const uint8_t flags = write ? RaceDetector::kWrite : 0;
+  if (!race_->access_row(c, w.index, act, X, adjust, shared, size, flags, cur_loc_)) flush_findings();
+  // A plain write ends what a release published at its address; only release states are read
+  // here, so doing it after the row's checks changes nothing.
+  if (write && race_->any_sync()) {
+    const uint64_t key_adjust = shared ? kSharedWindow + (c.linear << 32) + adjust : adjust;
+    for (uint32_t m = act; m; m &= m - 1) race_->plain_write(X[__builtin_ctz(m)] + key_adjust);
+  }
+}
+
 void KernelRun::check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
   if (!check_race_ || generic >= kLocalWindow || !w.cta->race) return;
   const bool shared = generic >= kSharedWindow;

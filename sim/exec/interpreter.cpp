@@ -230,8 +230,10 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
                               "its end)",
                               near->name, near->size, near->base, addr - near->base,
                               addr + size - (near->base + near->size));
-          else if (addr < 4096)
+          else if (addr < 4096) {
             why = "the address is near zero: a null pointer, or a host pointer never set";
+            null_page_fault_ = true;
+          }
           else
             why = "the address is not inside any allocation (a host pointer? a pointer past the end of an array?)";
           fault(w, lane, I, LaunchStatus::Fault, "invalid global memory access",
@@ -486,6 +488,7 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, false, &host_off,
                 &gen_off))
     return false;
+  if (checking_) check_rows(w, act, X, gen_off, es, false, I);
   uint64_t* D = w.row(I.dst[0].reg);
   const bool sgn = ptx::type_is_signed(I.type);
   switch (es) {
@@ -525,6 +528,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
                 &gen_off))
     return false;
+  if (checking_) check_rows(w, act, X, gen_off, es, true, I);
   const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
   bool changed_any = false;
   const uint64_t cta = w.cta->linear;
@@ -569,7 +573,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !checking_ && w.uniform_base != Warp::kMixedBase &&
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase &&
       ld_rows(w, act, I, es))
     return;
   const bool track = hang_.suspicious(steps_);
@@ -638,7 +642,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !checking_ && w.uniform_base != Warp::kMixedBase &&
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase &&
       st_rows(w, act, I, es))
     return;
   FOR_LANES(act)
@@ -760,7 +764,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     if (o.kind == Operand::Kind::Imm) return static_cast<uint64_t>(o.imm);
     return operand(w, lane, o);
   };
-  if (abs_addr && !checking_ && !tw_ && w.uniform_base != Warp::kMixedBase && act) {
+  if (abs_addr && !tw_ && w.uniform_base != Warp::kMixedBase && act) {
     // Row form (see row_span): every lane's word is in shared memory or the warp's cached
     // global allocation (not mapped host memory), so no lane can fault; the lanes still apply
     // their operations one after the other, in lane order.
@@ -792,14 +796,18 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
         for (uint32_t m = act; m; m &= m - 1) {
           const int l = __builtin_ctz(m);
           uint64_t nb = 0;
+          const uint64_t generic = X[l] + gen_off;
+          if (checking_) check_access(w, l, generic, size, true, true, I, 0);
           const uint64_t old =
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
-          const uint64_t generic = X[l] + gen_off;
           if ((old & keep) != (nb & keep)) {
             // note_write, with one epoch step for the instruction.
             hang_.record_writer(generic, cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
             changed_any = true;
           }
+          // As in the lane-by-lane path below: every read-modify-write but a failed
+          // compare-and-swap is a write for the race checker.
+          if (checking_ && !(cas && (old & keep) != (B[l] & keep))) check_atomic_write(w, l, generic, I);
           w.last_load[l] = generic;
           if (D) D[l] = old;
         }
@@ -831,15 +839,14 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     const uint64_t c = cas ? value(lane, R, oc) : 0;
     uint64_t nb = 0;
     const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-    uint64_t old_cmp = old, nb_cmp = nb;
-    if (size < 8) {
-      old_cmp &= (1ull << (size * 8)) - 1;
-      nb_cmp &= (1ull << (size * 8)) - 1;
-    }
-    if (old_cmp != nb_cmp) {
-      note_write(w, lane, generic, I);
-      if (checking_) check_atomic_write(w, lane, generic, I);
-    }
+    const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+    const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
+    if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+    // Every read-modify-write is a write in the memory model, also when it leaves the value as
+    // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
+    // continues release sequences. Only a failed compare-and-swap writes nothing.
+    const bool failed_cas = cas && old_cmp != (b & keep);
+    if (checking_ && !failed_cas) check_atomic_write(w, lane, generic, I);
     if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
     w.last_load[lane] = generic;
     if (write_back) R[I.dst[0].reg] = old;

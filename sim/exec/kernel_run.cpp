@@ -498,9 +498,22 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
       t.pc = target;
     } else if (!taken) {
       t.pc = g.pc + 1;
+    } else if (exits_thread(g.func, target) || exits_thread(g.func, g.pc + 1)) {
+      // One side jumps straight to the kernel's ret/exit (`if (t >= n) return;`): those lanes
+      // exit now, as `@p EXIT` does on hardware, whichever side the order setting runs first,
+      // and the others go on alone. Exited lanes no longer hold up barriers (PTX ISA, bar.sync).
+      const bool taken_exit = exits_thread(g.func, target);
+      t.pc = taken_exit ? g.pc + 1 : target;
+      exit_lanes(w, g, taken_exit ? taken : not_taken);  // pops the stack, sets runnable
+      if (backward && !taken_exit && hang_.suspicious(steps_)) check_progress(w, taken, g.func, target);
+      return;
     } else {
       const ptx::Function& fn = M_.functions[g.func];
       uint32_t rpc = fn.reconverge_pc.empty() ? kExitPc : fn.reconverge_pc[g.pc];
+      // Reconverging at the kernel's ret/exit would park lanes that are done at a point where
+      // they only exit: they would stay live and hold up every later __syncthreads() of the
+      // block. Such lanes exit when they get there instead (no reconvergence entry to wait in).
+      if (rpc != kExitPc && exits_thread(g.func, rpc)) rpc = kExitPc;
       if (cfg_.lockstep_taken_first) w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
       else w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
     }
@@ -523,6 +536,15 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
     if (!w.converged || taken != w.ready_mask) w.yielded_mask |= taken;
     if (hang_.suspicious(steps_)) check_progress(w, taken, g.func, target);
   }
+}
+
+bool KernelRun::exits_thread(uint32_t func, uint32_t pc) const {
+  const ptx::Function& fn = M_.functions[func];
+  if (pc >= fn.code.size()) return false;
+  const ptx::Instr& I = fn.code[pc];
+  if (I.guard != Operand::kNoReg) return false;
+  // `ret` ends the thread only in the kernel itself; in a device function it returns.
+  return I.op == Op::Exit || (I.op == Op::Ret && func == static_cast<uint32_t>(p_.function));
 }
 
 void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
@@ -885,8 +907,10 @@ void KernelRun::check_member_mask(Warp& w, int lane, uint32_t member, uint32_t h
                             lane_name(w, lane), member, lane));
     return;
   }
-  // Lanes that exited (or never existed) count as arrived, as on hardware. Under lockstep, lanes
-  // still running on another path of a branch cannot arrive at all.
+  // Lanes that have exited (or never existed) are not reported: CUDA requires only the
+  // non-exited lanes of the mask to execute the instruction (e.g. a full mask after an early
+  // return is legal), and the PTX ISA lets it complete without them.
+  // Under lockstep, lanes still running on another path of a branch cannot arrive at all.
   if (cfg_.model == WarpModel::Lockstep && (member & ~here & w.live_mask())) {
     sync_report(w, lane, I, Severity::Error, fmt::format("{} names lanes that are not active here", what),
                 fmt::format("{} passes member mask {:#010x}, but lanes {:#010x} of warp {} are on another path of a "
@@ -907,46 +931,87 @@ void KernelRun::warp_sync(Warp& w, const Group& g, uint32_t act, const ptx::Func
     advance(w, g, g.mask);
     return;
   }
-  // Independent thread scheduling: the instruction executes once every lane named in each
-  // participant's member mask (and still running) has arrived at it.
-  const bool any_barwarp = I.op == Op::BarWarpSync;
+  // Independent thread scheduling: a lane executes the instruction once every live lane named in
+  // its member mask has arrived (bar.warp.sync: at any __syncwarp, the lanes of a mask may meet
+  // at different calls; the other .sync instructions: at this one).
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    const uint32_t member = static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1]));
+    w.lanes[lane].sync_mask = member;
+  }
+  const uint32_t arrived = act | warp_sync_waiters(w, g.func, g.pc);
+  if (check_sync_)
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      check_member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I);
+    }
+  if (act != g.mask) advance(w, g, g.mask & ~act);
+  for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
+  w.ready_mask &= ~act;
+  w.converged = false;
+  complete_warp_syncs(w, arrived, act, I);
+  w.runnable = w.ready_mask;
+}
+
+uint32_t KernelRun::warp_sync_waiters(const Warp& w, uint32_t func, uint32_t pc) const {
+  const bool barwarp = M_.functions[func].code[pc].op == Op::BarWarpSync;
   uint32_t waiting = 0;
   for (uint32_t m = w.live_mask() & ~w.ready_mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     const Lane& L = w.lanes[lane];
     if (L.state != LaneState::AtWarpSync) continue;
-    if (any_barwarp ? M_.functions[L.func].code[L.pc].op == Op::BarWarpSync : (L.func == g.func && L.pc == g.pc))
+    if (barwarp ? M_.functions[L.func].code[L.pc].op == Op::BarWarpSync : (L.func == func && L.pc == pc))
       waiting |= 1u << lane;
   }
-  const uint32_t all = act | waiting;
-  bool complete = true;
-  for (uint32_t m = act; m; m &= m - 1) {
+  return waiting;
+}
+
+bool KernelRun::complete_warp_syncs(Warp& w, uint32_t arrived, uint32_t fresh, const ptx::Instr& I) {
+  // Lanes whose mask names a live lane that has not arrived keep waiting, and so do the lanes
+  // whose masks name those: what remains is every group whose own mask is complete. Groups with
+  // disjoint masks complete independently of each other.
+  const uint32_t live = w.live_mask();
+  uint32_t done = arrived;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t m = done; m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      if (w.lanes[lane].sync_mask & live & ~done) {
+        done &= ~(1u << lane);
+        changed = true;
+      }
+    }
+  }
+  if (!done) return false;
+  // Each group (lanes connected through their masks) synchronizes on its own: a warp_sync edge
+  // or a shuffle joins only the lanes of one mask.
+  for (uint32_t rest = done; rest;) {
+    uint32_t group = 1u << __builtin_ctz(rest), grown;
+    do {
+      grown = group;
+      for (uint32_t m = rest; m; m &= m - 1) {
+        const int lane = __builtin_ctz(m);
+        if ((group >> lane & 1) || (w.lanes[lane].sync_mask & group))
+          group |= (w.lanes[lane].sync_mask & rest) | 1u << lane;
+      }
+    } while (group != grown);
+    rest &= ~group;
+    if (race_ && check_race_) race_->warp_sync(*w.cta, w.index, group);
+    if (I.op != Op::BarWarpSync) exec_warp_op(w, group, I);
+  }
+  for (uint32_t m = done; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
-    uint32_t member = static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1]));
-    w.lanes[lane].sync_mask = member;
-    if (check_sync_) check_member_mask(w, lane, member, all, I);
-    if ((member & w.live_mask() & ~all) != 0) complete = false;
+    Lane& L = w.lanes[lane];
+    L.state = LaneState::Ready;
+    ++L.pc;
   }
-  for (uint32_t m = waiting; m; m &= m - 1) {
-    const Lane& L = w.lanes[__builtin_ctz(m)];
-    if ((L.sync_mask & w.live_mask() & ~all) != 0) complete = false;
-  }
-  if (act != g.mask) advance(w, g, g.mask & ~act);
-  if (!complete) {
-    for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
-    w.ready_mask &= ~act;
-    w.runnable = w.ready_mask;
-    w.converged = false;
-    return;
-  }
-  for (uint32_t m = waiting; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::Ready;
-  w.ready_mask |= waiting;
-  if (race_ && check_race_) race_->warp_sync(*w.cta, w.index, all);
-  if (I.op != Op::BarWarpSync) exec_warp_op(w, all, I);
-  for (uint32_t m = all; m; m &= m - 1) ++w.lanes[__builtin_ctz(m)].pc;
+  w.ready_mask |= done;
   w.converged = false;
   w.runnable = w.ready_mask;
-  if (waiting) hang_.visible_change(steps_);
+  // Lanes that waited go on: a change a spin check must see (a group that arrives and goes on
+  // together, as in a loop around __syncwarp(), changes nothing others can see).
+  if (done & ~fresh) hang_.visible_change(steps_);
+  return true;
 }
 
 void KernelRun::release_warp_sync_waiters(Warp& w) {
@@ -954,30 +1019,10 @@ void KernelRun::release_warp_sync_waiters(Warp& w) {
   if (cfg_.model == WarpModel::Lockstep) return;
   for (uint32_t m = w.live_mask() & ~w.ready_mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
-    Lane& L = w.lanes[lane];
+    const Lane& L = w.lanes[lane];
     if (L.state != LaneState::AtWarpSync) continue;
-    const ptx::Function& fn = M_.functions[L.func];
-    const ptx::Instr& I = fn.code[L.pc];
-    uint32_t waiting = 0;
-    for (uint32_t k = w.live_mask() & ~w.ready_mask; k; k &= k - 1) {
-      const int l2 = __builtin_ctz(k);
-      const Lane& L2 = w.lanes[l2];
-      if (L2.state == LaneState::AtWarpSync && L2.func == L.func && L2.pc == L.pc) waiting |= 1u << l2;
-    }
-    bool complete = true;
-    for (uint32_t k = waiting; k; k &= k - 1)
-      if (w.lanes[__builtin_ctz(k)].sync_mask & w.live_mask() & ~waiting) complete = false;
-    if (!complete) continue;
-    for (uint32_t k = waiting; k; k &= k - 1) {
-      const int l2 = __builtin_ctz(k);
-      w.lanes[l2].state = LaneState::Ready;
-    }
-    w.ready_mask |= waiting;
-    if (race_ && check_race_) race_->warp_sync(*w.cta, w.index, waiting);
-    if (I.op != Op::BarWarpSync) exec_warp_op(w, waiting, I);
-    for (uint32_t k = waiting; k; k &= k - 1) ++w.lanes[__builtin_ctz(k)].pc;
-    w.converged = false;
-    w.runnable = w.ready_mask;
+    const ptx::Instr& I = M_.functions[L.func].code[L.pc];
+    complete_warp_syncs(w, warp_sync_waiters(w, L.func, L.pc), 0, I);
   }
 }
 
@@ -1006,10 +1051,21 @@ std::string KernelRun::replay_line() const {
   return s;
 }
 
+bool KernelRun::grid_sync_fault(const ptx::Instr& I, LaunchStatus status) const {
+  if (!envreg_read_ || p_.cooperative || (status != LaunchStatus::Trap && status != LaunchStatus::Fault)) return false;
+  // Reading %envreg1/2 is not enough: grid.is_valid() reads them too, in a kernel that then
+  // goes on correctly. The fault must come from the toolkit's own code (the grid barrier inside
+  // cooperative_groups: its innermost source frame is a CUDA header, not the user's file)...
+  if (I.file != 0) return I.file != I.user_file;
+  // ...or, without line information, be what that code does with a null workspace: trap, or
+  // touch the first page.
+  return status == LaunchStatus::Trap || null_page_fault_;
+}
+
 void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
                       const std::string& details) {
   if (stop_) return;
-  if (envreg_read_ && !p_.cooperative && status != LaunchStatus::Assert) {
+  if (grid_sync_fault(I, status)) {
     // cooperative_groups::this_grid().sync() finds its workspace through %envreg1/2, which only
     // a cooperative launch provides: without one it dereferences null or traps.
     Report r;

@@ -86,6 +86,8 @@ class KernelRun {
                 uint32_t callee, bool set_return_pc);
   void ret(Warp& w, const Group& g, uint32_t mask);
   void exit_lanes(Warp& w, const Group& g, uint32_t mask);
+  // Lockstep: the instruction at (func, pc) is an unconditional kernel-level ret or an exit.
+  bool exits_thread(uint32_t func, uint32_t pc) const;
   void block_at_barrier(Warp& w, const Group& g, uint32_t mask, const ptx::Instr& I);
   void try_release_barrier(Cta& cta, uint32_t id);
   void warp_sync(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
@@ -103,6 +105,8 @@ class KernelRun {
   // Reports.
   void fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus status, const std::string& title,
              const std::string& details);
+  // The fault is cooperative_groups' grid sync failing in a launch that is not cooperative.
+  bool grid_sync_fault(const ptx::Instr& I, LaunchStatus status) const;
   SourceLoc where(const ptx::Instr& I) const;
   std::string lane_name(const Warp& w, int lane) const;
   std::string replay_line() const;
@@ -138,10 +142,18 @@ class KernelRun {
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
   void release_warp_sync_waiters(Warp& w);
+  // ITS: the lanes waiting (AtWarpSync) at a warp-synchronous instruction that can complete
+  // together with one at (func, pc); completes the groups of `arrived` whose masks are met.
+  uint32_t warp_sync_waiters(const Warp& w, uint32_t func, uint32_t pc) const;
+  // (fresh: the lanes that arrive with this step).
+  bool complete_warp_syncs(Warp& w, uint32_t arrived, uint32_t fresh, const ptx::Instr& I);
   void check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I);
   // Checkers (interpreter.cpp): every shared/global access, fence and synchronization.
   void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I,
                     uint64_t value);
+  // The same for the active lanes of a row-form ld/st (lane l at generic address X[l] + gen_off).
+  void check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                  const ptx::Instr& I);
   void check_fence(Warp& w, uint32_t act, const ptx::Instr& I);
   void check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I);
   void flush_findings();
@@ -222,8 +234,9 @@ class KernelRun {
   uint32_t cur_loc_ = 0;                     // (function << 20) | pc of the instruction executing
   uint64_t sync_reports_ = 0, race_reports_ = 0, race_warnings_ = 0, init_reports_ = 0;
   std::set<std::pair<uint32_t, int>> sync_seen_;  // (instruction, kind) already reported
-  mutable bool envreg_read_ = false;
-  std::set<uint64_t> init_seen_;             // (instruction, space) already reported                 // the kernel read the grid-sync workspace registers
+  mutable bool envreg_read_ = false;          // the kernel read the grid-sync workspace registers
+  bool null_page_fault_ = false;             // the fault being reported is an access below 4096
+  std::set<uint64_t> init_seen_;             // (instruction, space) already reported
   std::vector<bool> scratch_yielded_;
 };
 

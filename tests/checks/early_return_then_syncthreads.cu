@@ -1,24 +1,23 @@
-// PENDING (false sync report and false deadlock, lockstep). early_return_then_syncthreads: the
-// guard idiom `if (t >= n) return;` with n = 100 in blocks of 128 threads, followed by
-// __syncthreads() among the remaining threads. Warp 3 keeps lanes 0-3 and loses lanes 4-31.
-// The PTX ISA: bar.sync waits for the NON-EXITED threads of the CTA, and "as threads exit,
-// barriers waiting on all threads are checked ... if the exiting threads are holding up the
-// barrier, the barrier is released". The returning threads exit, the barrier completes. No
-// race either: each barrier orders the remaining threads' shared-memory exchange.
+// Regression test (once a false sync report and a false deadlock under lockstep).
+// early_return_then_syncthreads: the guard idiom `if (t >= n) return;` with n = 100 in blocks
+// of 128 threads, followed by __syncthreads() among the remaining threads. Warp 3 keeps lanes 0-3
+// and loses lanes 4-31. The PTX ISA: bar.sync waits for the NON-EXITED threads of the CTA, and
+// "as threads exit, barriers waiting on all threads are checked ... if the exiting threads are
+// holding up the barrier, the barrier is released". The returning threads exit, the barrier
+// completes. No race either: each barrier orders the remaining threads' shared-memory exchange.
 //
-// Expected (both models): no report; exit 0 and PASS.
+// Expected (both models, either SYNCLAB_LOCKSTEP_ORDER): no report; exit 0 and PASS.
 // Got under --model lockstep: SyncLab ERROR (sync): "barrier divergence: __syncthreads() in
 // divergent code ... lanes 0xfffffff0 are on another path", then SyncLab ERROR (deadlock).
-// (--model its is clean.)
 //
-// Why: under lockstep the lanes that take the `return` branch jump to the kernel's final `ret`,
-// which is also the branch's reconvergence point, so they wait there for their warp-mates instead
-// of exiting; they stay live, block_at_barrier() sees a partial warp, and the barrier waits for
-// them forever (c.live_threads counts them). Lanes that reach a `ret`/`exit` of the kernel should
-// exit even when it is the reconvergence point (pre-Volta hardware retires them with EXIT).
+// Why: the lanes that took the `return` branch jumped to the kernel's final `ret`, which was also
+// the branch's reconvergence point, so they waited there for their warp-mates instead of exiting
+// and held up the barrier. Now lanes that branch straight to a kernel-level ret/exit exit at the
+// branch (as `@p EXIT` does on hardware), and a branch whose reconvergence point is such an
+// instruction gets no reconvergence entry: its lanes exit when they reach it.
 //
 // Run: synclab-run --model lockstep -- ./early_return_then_syncthreads
-#include "../checks.h"
+#include "checks.h"
 
 constexpr int kThreads = 128;
 constexpr int kBlocks = 2;

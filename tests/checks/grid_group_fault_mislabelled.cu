@@ -1,23 +1,22 @@
-// PENDING (misleading report). grid_group_fault_mislabelled: a kernel that may be launched either
-// way synchronizes the grid only when it can: `if (grid.is_valid()) grid.sync();` (is_valid() is
-// false without a cooperative launch, so the <<<...>>> launch here never calls grid.sync()). It
-// then writes one element past the end of its buffer: an out-of-bounds access.
+// Regression test (once a misleading report). grid_group_fault_mislabelled: a kernel that may be
+// launched either way synchronizes the grid only when it can: `if (grid.is_valid()) grid.sync();`
+// (is_valid() is false without a cooperative launch, so the <<<...>>> launch here never calls
+// grid.sync()). It then writes one element past the end of its buffer: an out-of-bounds access.
 //
 // Expected: the report of the out-of-bounds write at the marked line (kind fault, as for any
 // out-of-bounds access; docs/checkers.md files these under memory errors).
 // Got: SyncLab ERROR (sync): "grid synchronization without a cooperative launch ... (The fault
-// that followed: ...)", which sends the student after a grid.sync() that does not exist.
+// that followed: ...)", which sent the student after a grid.sync() that does not exist.
 //
-// Why: KernelRun::fault() relabels EVERY fault of a non-cooperative launch as a grid-sync error
-// once the kernel has read %envreg1/%envreg2 (envreg_read_), and is_valid() reads them: it looks
-// at the grid-barrier workspace pointer. The relabelling should be limited to faults
-// that come from the grid barrier itself (a trap or a null-workspace access inside the
-// cooperative_groups grid sync).
+// Why: KernelRun::fault() relabelled EVERY fault of a non-cooperative launch as a grid-sync error
+// once the kernel had read %envreg1/%envreg2, and is_valid() reads them. Now only a fault inside
+// the toolkit's own code (the grid barrier of cooperative_groups: its innermost source frame is
+// a CUDA header) is relabelled; grid_sync_no_coop.cu keeps its sync report.
 //
 // Run: synclab-run -- ./grid_group_fault_mislabelled
 #include <cooperative_groups.h>
 
-#include "../checks.h"
+#include "checks.h"
 
 namespace cg = cooperative_groups;
 

@@ -1,22 +1,22 @@
-// PENDING (false alarm). warp_fence_flag_shared: message passing between two lanes of ONE warp
-// through shared memory with a volatile flag and __threadfence_block() on both sides (writer:
-// message, fence, flag = 1; reader: spin on the flag, fence, read the message). Volatile accesses
-// are strong (relaxed, system scope), the fences make release and acquire patterns at block
-// scope: correct under independent thread scheduling. docs/checkers.md: "Flags and locks between
-// lanes (Peterson) use fences and stay silent."
+// Regression test (once a false alarm). warp_fence_flag_shared: message passing between two lanes
+// of ONE warp through shared memory with a volatile flag and __threadfence_block() on both sides
+// (writer: message, fence, flag = 1; reader: spin on the flag, fence, read the message). Volatile
+// accesses are strong (relaxed, system scope), the fences make release and acquire patterns at
+// block scope: correct under independent thread scheduling. docs/checkers.md: "Flags and locks
+// between lanes (Peterson) use fences and stay silent."
 //
 // Expected (--model its): no report; exit 0 and PASS.
 // Got: SyncLab WARNING (race): warp-level read-after-write race on shared memory, between the
 // reader's volatile load of the flag and the writer's volatile store.
 //
-// Why: the volatile exemption in RaceDetector::check() depends on `t.fenced` of the thread making
-// the CURRENT access. The writer has fenced before its store, but the reader's fence comes after
-// its spin, so its loads of the flag (the acquire side) are checked like plain accesses, before
-// the fence that would make them an acquire. Only code in which both lanes fenced before
-// touching the flag (Peterson) stays silent.
+// Why: the volatile exemption in RaceDetector::check() looked only at `t.fenced` of the thread
+// making the CURRENT access. The reader fences after its spin (the acquire side), so its loads of
+// the flag were checked like a warp-synchronous data exchange. A volatile write that is the
+// writer's first memory access after a fence (a release) now exempts the reads of it too; if the
+// reader then skipped its fence, the race would show on the message, which is plain data.
 //
 // Run: synclab-run --model its -- ./warp_fence_flag_shared
-#include "../checks.h"
+#include "checks.h"
 
 __global__ void mp(int* out) {
   __shared__ int message;
