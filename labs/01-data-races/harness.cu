@@ -1,0 +1,196 @@
+// Lab 01 (data races): the harness's host side (provided). Each run_* function allocates,
+// launches one of the student file's kernels under the simulator's current settings, copies the
+// result back, and collects the simulator's reports after every launch (none on a GPU).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+#include <synclab/sim_control.h>
+
+#include "lab01.h"
+#include "lab01_kernels.cuh"
+
+namespace lab01 {
+
+using synclab::lab::last_reports;
+
+const char* const kGradeNames[kGrades] = {"S", "A", "B", "C", "D", "E", "U"};
+
+const char* name(HistogramKernel k) {
+  switch (k) {
+    case HistogramKernel::racy: return "racy";
+    case HistogramKernel::atomic: return "atomic";
+    case HistogramKernel::privatized: return "privatized";
+  }
+  return "?";
+}
+
+const char* name(RelaxKernel k) { return k == RelaxKernel::racy ? "racy" : "atomic"; }
+
+namespace {
+
+// Device memory that frees itself (a test that throws must not leak into the next one).
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  size_t count = 0;
+  explicit DeviceArray(size_t n) : count(n) { SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T))); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { cudaFree(ptr); }
+  size_t bytes() const { return count * sizeof(T); }
+  void upload(const std::vector<T>& v) {
+    SYNCLAB_LAB_CHECK(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const {
+    std::vector<T> v(count);
+    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+void check_shape(int blocks, int threads) {
+  if (blocks < 1 || threads < 1 || threads > 1024)
+    throw std::invalid_argument("launch shape <<<" + std::to_string(blocks) + ", " +
+                                std::to_string(threads) + ">>> is not valid");
+}
+
+// Records the launches between begin() and end() into a trace file when one is asked for.
+struct TraceScope {
+  bool on;
+  explicit TraceScope(const char* path) : on(path && *path) {
+    if (on) synclab::sim::set_trace(path);
+  }
+  ~TraceScope() {
+    if (on) synclab::sim::set_trace("");
+  }
+};
+
+// Waits for the launch, appends its reports; throws on a launch error (fault, hang, deadlock).
+void finish_launch(std::vector<Report>& reports) {
+  cudaError_t launch = cudaGetLastError();
+  cudaError_t sync = cudaDeviceSynchronize();
+  std::vector<Report> now = last_reports();
+  reports.insert(reports.end(), now.begin(), now.end());
+  SYNCLAB_LAB_CHECK(launch);
+  SYNCLAB_LAB_CHECK(sync);
+}
+
+}  // namespace
+
+IncrementResult run_increment(IncrementKernel kernel, int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  IncrementResult r;
+  DeviceArray<int> x(1);
+  x.upload({0});
+  if (trace) synclab_region(x.ptr, x.bytes(), "x", "array", 1);
+  TraceScope scope(trace);
+  if (kernel == IncrementKernel::racy) increment_racy<<<blocks, threads>>>(x.ptr);
+  else increment_fixed<<<blocks, threads>>>(x.ptr);
+  finish_launch(r.reports);
+  r.value = x.download()[0];
+  return r;
+}
+
+HistogramResult run_histogram(HistogramKernel kernel, const std::vector<int>& marks, int blocks,
+                              int threads, const char* trace) {
+  check_shape(blocks, threads);
+  HistogramResult r;
+  DeviceArray<int> d_marks(marks.size());
+  DeviceArray<unsigned> d_bins(kGrades);
+  d_marks.upload(marks);
+  d_bins.upload(std::vector<unsigned>(kGrades, 0));
+  if (trace) {
+    synclab_region(d_bins.ptr, d_bins.bytes(), "bins (S A B C D E U)", "array", kGrades);
+    synclab_region(d_marks.ptr, d_marks.bytes(), "marks", "array", marks.size());
+  }
+  TraceScope scope(trace);
+  const int n = int(marks.size());
+  switch (kernel) {
+    case HistogramKernel::racy: histogram_racy<<<blocks, threads>>>(d_marks.ptr, n, d_bins.ptr); break;
+    case HistogramKernel::atomic: histogram_atomic<<<blocks, threads>>>(d_marks.ptr, n, d_bins.ptr); break;
+    case HistogramKernel::privatized: histogram_privatized<<<blocks, threads>>>(d_marks.ptr, n, d_bins.ptr); break;
+  }
+  finish_launch(r.reports);
+  r.bins = d_bins.download();
+  return r;
+}
+
+namespace {
+
+struct DeviceGraph {
+  DeviceArray<int> row_start, neighbour;
+  DeviceArray<unsigned> weight;
+  explicit DeviceGraph(const Graph& g)
+      : row_start(g.row_start.size()), neighbour(g.neighbour.size()), weight(g.weight.size()) {
+    if (g.nodes < 1 || int(g.row_start.size()) != g.nodes + 1 || g.neighbour.size() != g.weight.size() ||
+        g.row_start.back() != int(g.neighbour.size()))
+      throw std::invalid_argument("malformed graph (row_start must have nodes+1 entries ending at the edge count)");
+    row_start.upload(g.row_start);
+    neighbour.upload(g.neighbour);
+    weight.upload(g.weight);
+  }
+};
+
+// One round on the device: out = in, then relax into out.
+void relax_on_device(RelaxKernel kernel, const DeviceGraph& dg, int nodes, const DeviceArray<unsigned>& in,
+                     DeviceArray<unsigned>& out, int blocks, int threads, RelaxResult& r) {
+  SYNCLAB_LAB_CHECK(cudaMemcpy(out.ptr, in.ptr, in.bytes(), cudaMemcpyDeviceToDevice));
+  if (kernel == RelaxKernel::racy)
+    relax_racy<<<blocks, threads>>>(dg.row_start.ptr, dg.neighbour.ptr, dg.weight.ptr, nodes, in.ptr, out.ptr);
+  else
+    relax_atomic<<<blocks, threads>>>(dg.row_start.ptr, dg.neighbour.ptr, dg.weight.ptr, nodes, in.ptr, out.ptr);
+  finish_launch(r.reports);
+  ++r.rounds;
+}
+
+}  // namespace
+
+RelaxResult run_relax_round(RelaxKernel kernel, const Graph& g, const std::vector<unsigned>& dist_in,
+                            int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  if (int(dist_in.size()) != g.nodes) throw std::invalid_argument("dist_in must have one entry per node");
+  RelaxResult r;
+  DeviceGraph dg(g);
+  DeviceArray<unsigned> in(g.nodes), out(g.nodes);
+  in.upload(dist_in);
+  if (trace) synclab_region(out.ptr, out.bytes(), "dist_out", "array", g.nodes);
+  TraceScope scope(trace);
+  relax_on_device(kernel, dg, g.nodes, in, out, blocks, threads, r);
+  r.dist = out.download();
+  return r;
+}
+
+RelaxResult run_sssp(RelaxKernel kernel, const Graph& g, int source, int blocks, int threads,
+                     const char* trace) {
+  check_shape(blocks, threads);
+  if (source < 0 || source >= g.nodes) throw std::invalid_argument("source is not a node");
+  RelaxResult r;
+  DeviceGraph dg(g);
+  DeviceArray<unsigned> a(g.nodes), b(g.nodes);
+  std::vector<unsigned> dist(g.nodes, kInfinity);
+  dist[source] = 0;
+  a.upload(dist);
+  if (trace) {
+    synclab_region(a.ptr, a.bytes(), "dist (even rounds)", "array", g.nodes);
+    synclab_region(b.ptr, b.bytes(), "dist (odd rounds)", "array", g.nodes);
+  }
+  TraceScope scope(trace);
+  DeviceArray<unsigned>* in = &a;
+  DeviceArray<unsigned>* out = &b;
+  for (int round = 0; round < g.nodes; ++round) {
+    relax_on_device(kernel, dg, g.nodes, *in, *out, blocks, threads, r);
+    std::vector<unsigned> next = out->download();
+    bool changed = next != dist;
+    dist.swap(next);
+    std::swap(in, out);
+    if (!changed) break;
+  }
+  r.dist = dist;
+  return r;
+}
+
+}  // namespace lab01

@@ -1,0 +1,74 @@
+// Lab 01 (data races): the harness's host API. Host C++ only, so the graded tests
+// (tests/labs/lab01.test.cpp) and the harness program (main.cu) both use it. Every run_* function
+// launches kernels under the simulator's current settings (synclab::lab::apply), copies the
+// result back and collects the simulator's reports after every launch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "synclab_lab.h"
+
+namespace lab01 {
+
+using synclab::lab::Report;
+
+// ---- task 1: ++x[0] -------------------------------------------------------------------------
+enum class IncrementKernel { racy, fixed };
+
+struct IncrementResult {
+  int value = 0;                 // x[0] after the kernel (x[0] starts at 0)
+  std::vector<Report> reports;
+};
+IncrementResult run_increment(IncrementKernel kernel, int blocks, int threads_per_block,
+                              const char* trace = nullptr);
+
+// The student's prediction (increment.cu): every final value x[0] can have after
+// increment_racy<<<blocks, threads_per_block>>> with x[0] == 0 before.
+std::vector<int> predicted_final_values(int blocks, int threads_per_block);
+
+// ---- task 2: the grading histogram ------------------------------------------------------------
+// Grades S, A, B, C, D, E, U from marks 0..100 (seed 004, classwork "Grading": S from 90, A from
+// 80, ..., E from 40, U below).
+constexpr int kGrades = 7;
+extern const char* const kGradeNames[kGrades];
+
+enum class HistogramKernel { racy, atomic, privatized };
+const char* name(HistogramKernel k);
+
+struct HistogramResult {
+  std::vector<unsigned> bins;    // kGrades counts, in the order S A B C D E U
+  std::vector<Report> reports;
+};
+HistogramResult run_histogram(HistogramKernel kernel, const std::vector<int>& marks, int blocks,
+                              int threads_per_block, const char* trace = nullptr);
+
+// ---- task 3: SSSP relaxation ------------------------------------------------------------------
+constexpr unsigned kInfinity = 0xffffffffu;
+
+// A directed graph in compressed sparse rows: the edges of node u are
+// neighbour[row_start[u] .. row_start[u+1]), with weight[] beside them.
+struct Graph {
+  int nodes = 0;
+  std::vector<int> row_start;
+  std::vector<int> neighbour;
+  std::vector<unsigned> weight;
+};
+
+enum class RelaxKernel { racy, atomic };
+const char* name(RelaxKernel k);
+
+struct RelaxResult {
+  std::vector<unsigned> dist;
+  int rounds = 0;                // launches made
+  std::vector<Report> reports;   // of every launch
+};
+// One round: dist_out starts as a copy of dist_in, then every node u relaxes its edges into it
+// (dist_out[v] = min(dist_out[v], dist_in[u] + w)).
+RelaxResult run_relax_round(RelaxKernel kernel, const Graph& g, const std::vector<unsigned>& dist_in,
+                            int blocks, int threads_per_block, const char* trace = nullptr);
+// Rounds until nothing changes (at most g.nodes rounds): shortest distances from source.
+RelaxResult run_sssp(RelaxKernel kernel, const Graph& g, int source, int blocks, int threads_per_block,
+                     const char* trace = nullptr);
+
+}  // namespace lab01

@@ -1,0 +1,313 @@
+// Lab 02 (Peterson and bakery): the harness's host side (provided). Each run_* function zeroes a
+// lock and a critical-section record, launches one kernel under the simulator's current
+// settings, and copies the record back. A launch the simulator finds stuck (hang, deadlock) is a
+// result here, not an error: v1 and v2 are supposed to get stuck in some schedules. After one,
+// the device is reset (the error is sticky, as on a GPU) so that the next run starts clean.
+// Also here: the four orderings of Peterson's lock (task 4) and an atomicCAS lock to compare with.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+#include <synclab/sim_control.h>
+
+#include "lab02.h"
+#include "lab02_kernels.cuh"
+
+namespace lab02 {
+
+using synclab::lab::last_reports;
+
+const char* const kOrderingText[kOrderings] = {
+    "flag[me]=1; victim=me; while (flag[other] && victim == me)",
+    "victim=me; flag[me]=1; while (flag[other] && victim == me)",
+    "victim=me; flag[me]=1; while (victim == me && flag[other])",
+    "flag[me]=1; victim=me; while (victim == me && flag[other])",
+};
+
+const char* name(Where w) {
+  switch (w) {
+    case Where::blocks: return "blocks";
+    case Where::warps: return "warps";
+    case Where::lanes: return "lanes";
+  }
+  return "?";
+}
+
+const char* name(TwoThreadKernel k) {
+  switch (k) {
+    case TwoThreadKernel::v1: return "v1";
+    case TwoThreadKernel::v2: return "v2";
+    case TwoThreadKernel::peterson: return "peterson";
+    case TwoThreadKernel::peterson_lanes: return "peterson_lanes";
+  }
+  return "?";
+}
+
+const char* name(Verdict v) {
+  switch (v) {
+    case Verdict::unknown: return "unknown";
+    case Verdict::safe: return "safe";
+    case Verdict::breaks: return "breaks";
+  }
+  return "?";
+}
+
+// ---- provided kernels: the four orderings and the atomic lock -----------------------------------
+
+__device__ inline void ordering_lock(TwoThreadLock* l, int me, int ordering) {
+  const int other = 1 - me;
+  if (ordering == 0 || ordering == 3) {
+    Ref(l->flag[me]).store(1);
+    Ref(l->victim).store(me);
+  } else {
+    Ref(l->victim).store(me);
+    Ref(l->flag[me]).store(1);
+  }
+  if (ordering <= 1) {
+    while (Ref(l->flag[other]).load() != 0 && Ref(l->victim).load() == me) {
+    }
+  } else {
+    while (Ref(l->victim).load() == me && Ref(l->flag[other]).load() != 0) {
+    }
+  }
+}
+
+__global__ void ordering_kernel(TwoThreadLock* l, CriticalState* cs, int rounds, int placement, int ordering) {
+  const int me = participant(placement, 2, 3u);
+  if (me < 0) return;
+  for (int r = 0; r < rounds; ++r) {
+    ordering_lock(l, me, ordering);
+    critical_section(cs, me, Ref(l->flag[me]).load() != 0);
+    Ref(l->flag[me]).store(0);
+  }
+}
+
+// The usual GPU lock: atomicCAS with acquire to take it, a release store to give it back.
+__global__ void atomic_lock_kernel(int* lock, CriticalState* cs, int n, int rounds, int placement) {
+  const int me = participant(placement, n, ~0u);
+  if (me < 0) return;
+  Ref word(*lock);
+  for (int r = 0; r < rounds; ++r) {
+    int expected = 0;
+    while (!word.compare_exchange_weak(expected, 1, cuda::memory_order_acquire, cuda::memory_order_relaxed))
+      expected = 0;
+    critical_section(cs, me, true);
+    word.store(0, cuda::memory_order_release);
+  }
+}
+
+namespace {
+
+// Device memory that frees itself (a test that throws must not leak into the next one).
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  size_t count = 0;
+  explicit DeviceArray(size_t n) : count(n) {
+    SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
+    SYNCLAB_LAB_CHECK(cudaMemset(ptr, 0, std::max<size_t>(n, 1) * sizeof(T)));
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { cudaFree(ptr); }  // after a stuck launch this fails quietly; the reset frees it
+  size_t bytes() const { return count * sizeof(T); }
+  std::vector<T> download() const {
+    std::vector<T> v(count);
+    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+// Records the launches while it lives into a trace file when one is asked for.
+struct TraceScope {
+  bool on;
+  explicit TraceScope(const char* path) : on(path && *path) {
+    if (on) synclab::sim::set_trace(path);
+  }
+  ~TraceScope() {
+    if (on) synclab::sim::set_trace("");
+  }
+};
+
+int launch_shape_check(Where where, int n) {
+  if (n < 1 || n > kMaxBakery) throw std::invalid_argument("the lock takes 1 to 32 threads, not " + std::to_string(n));
+  if (where == Where::warps && n > 32) throw std::invalid_argument("at most 32 warps in one block");
+  return n;
+}
+
+dim3 grid_of(Where where, int n) { return where == Where::blocks ? dim3(n) : dim3(1); }
+dim3 block_of(Where where, int n) {
+  return where == Where::blocks ? dim3(1) : where == Where::warps ? dim3(32 * n) : dim3(32);
+}
+int placement_of(Where where) {
+  return where == Where::blocks ? kBlocks : where == Where::warps ? kWarps : kLanes;
+}
+
+bool is_stuck_report(const Report& r) { return r.kind == "hang" || r.kind == "deadlock" || r.kind == "budget"; }
+
+// Waits for the launch and appends its reports. Returns false when the simulator found the
+// kernel stuck; throws on any other launch error (a fault in the kernel, a bad launch).
+bool finish_launch(LockRun& r) {
+  cudaError_t launch = cudaGetLastError();
+  cudaError_t sync = cudaDeviceSynchronize();
+  std::vector<Report> now = last_reports();
+  r.reports.insert(r.reports.end(), now.begin(), now.end());
+  SYNCLAB_LAB_CHECK(launch);
+  if (sync == cudaSuccess) return true;
+  if (std::any_of(now.begin(), now.end(), is_stuck_report)) {
+    r.stuck = true;
+    r.failure = cudaGetErrorString(sync);
+    return false;
+  }
+  SYNCLAB_LAB_CHECK(sync);
+  return true;
+}
+
+// After a stuck launch: clear the sticky error so that the next run can allocate again.
+void recover(const LockRun& r) {
+  if (!r.stuck) return;
+  cudaDeviceReset();
+  cudaGetLastError();
+}
+
+void read_record(const DeviceArray<CriticalState>& cs, LockRun& r) {
+  CriticalState h = cs.download()[0];
+  r.entries = h.entries;
+  r.counter = h.counter;
+  r.overlaps = h.overlaps;
+  r.bad_state = h.bad_state;
+  r.order.assign(h.log, h.log + std::min(h.entries, kMaxLog));
+}
+
+void name_two_thread_regions(TwoThreadLock* l, CriticalState* cs) {
+  synclab_region(&l->flag[0], 2 * sizeof(int), "flag[0] flag[1]", "flags", 2);
+  synclab_region(&l->victim, sizeof(int), "victim", "array", 1);
+  synclab_region(&cs->inside, sizeof(int), "inside the critical section", "array", 1);
+  synclab_region(&cs->counter, sizeof(int), "counter", "array", 1);
+}
+
+void launch_two(TwoThreadKernel k, Where where, TwoThreadLock* l, CriticalState* cs, int rounds, unsigned active) {
+  const int p = placement_of(where);
+  switch (k) {
+    case TwoThreadKernel::v1: v1_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, p, active); break;
+    case TwoThreadKernel::v2: v2_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, p, active); break;
+    case TwoThreadKernel::peterson:
+      peterson_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, p, active);
+      break;
+    case TwoThreadKernel::peterson_lanes: peterson_lanes_kernel<<<1, 32>>>(l, cs, rounds); break;
+  }
+}
+
+int popcount2(unsigned active) { return int(active & 1u) + int((active >> 1) & 1u); }
+
+}  // namespace
+
+LockRun run_two_thread(TwoThreadKernel k, Where where, int rounds, unsigned active, const char* trace) {
+  if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
+  LockRun r;
+  r.expected_entries = popcount2(active) * rounds;
+  {
+    DeviceArray<TwoThreadLock> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
+    TraceScope scope(trace);
+    launch_two(k, where, lock.ptr, cs.ptr, rounds, active);
+    if (finish_launch(r)) {
+      read_record(cs, r);
+      TwoThreadLock h = lock.download()[0];
+      r.words = {h.flag[0], h.flag[1], h.victim};
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_two_thread_sequence(TwoThreadKernel k, Where where, int rounds) {
+  if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
+  LockRun r;
+  r.expected_entries = 2 * rounds;
+  {
+    DeviceArray<TwoThreadLock> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    launch_two(k, where, lock.ptr, cs.ptr, rounds, 1u);
+    if (finish_launch(r)) {
+      launch_two(k, where, lock.ptr, cs.ptr, rounds, 2u);
+      if (finish_launch(r)) {
+        read_record(cs, r);
+        TwoThreadLock h = lock.download()[0];
+        r.words = {h.flag[0], h.flag[1], h.victim};
+      }
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
+  if (ordering < 0 || ordering >= kOrderings) throw std::invalid_argument("ordering is 0..3");
+  if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
+  LockRun r;
+  r.expected_entries = 2 * rounds;
+  {
+    DeviceArray<TwoThreadLock> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
+    TraceScope scope(trace);
+    ordering_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(lock.ptr, cs.ptr, rounds, placement_of(where), ordering);
+    if (finish_launch(r)) {
+      read_record(cs, r);
+      TwoThreadLock h = lock.download()[0];
+      r.words = {h.flag[0], h.flag[1], h.victim};
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_bakery(int n, Where where, int rounds, const char* trace) {
+  launch_shape_check(where, n);
+  if (rounds < 1 || n * rounds > kMaxLog) throw std::invalid_argument("threads x rounds must be at most " + std::to_string(kMaxLog));
+  LockRun r;
+  r.expected_entries = n * rounds;
+  {
+    DeviceArray<BakeryLock> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    if (trace) {
+      synclab_region(&lock.ptr->choosing[0], n * sizeof(int), "choosing", "flags", n);
+      synclab_region(&lock.ptr->label[0], n * sizeof(int), "label", "array", n);
+      synclab_region(&cs.ptr->inside, sizeof(int), "inside the critical section", "array", 1);
+      synclab_region(&cs.ptr->counter, sizeof(int), "counter", "array", 1);
+    }
+    TraceScope scope(trace);
+    bakery_kernel<<<grid_of(where, n), block_of(where, n)>>>(lock.ptr, cs.ptr, n, rounds, placement_of(where));
+    if (finish_launch(r)) {
+      read_record(cs, r);
+      BakeryLock h = lock.download()[0];
+      r.words.assign(h.choosing, h.choosing + n);
+      r.words.insert(r.words.end(), h.label, h.label + n);
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_atomic_lock(int n, Where where, int rounds) {
+  launch_shape_check(where, n);
+  if (rounds < 1) throw std::invalid_argument("rounds must be at least 1");
+  LockRun r;
+  r.expected_entries = n * rounds;
+  {
+    DeviceArray<int> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    atomic_lock_kernel<<<grid_of(where, n), block_of(where, n)>>>(lock.ptr, cs.ptr, n, rounds, placement_of(where));
+    if (finish_launch(r)) read_record(cs, r);
+  }
+  recover(r);
+  return r;
+}
+
+}  // namespace lab02

@@ -1,0 +1,233 @@
+// Lab 03 (atomic locks): the harness's host side (provided). Each run_* function allocates,
+// launches one of the student files' kernels under the simulator's current settings, copies the
+// result back, and collects the simulator's reports (none on a GPU). A launch that fails (the
+// naive lock's deadlock under lockstep, a fault) is an outcome here, not an exception: the result
+// says finished = false, and the device is reset so that the next run starts clean.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+#include <synclab/sim_control.h>
+
+#include "lab03.h"
+#include "lab03_kernels.cuh"
+
+namespace lab03 {
+
+using synclab::lab::last_reports;
+
+const char* name(CountKernel k) {
+  switch (k) {
+    case CountKernel::naive: return "count_naive";
+    case CountKernel::locked: return "count_locked";
+    case CountKernel::backoff: return "count_backoff";
+    case CountKernel::warp_aggregated: return "count_warp_aggregated";
+  }
+  return "?";
+}
+
+std::string puzzle_line(int thread, int which) {
+  return "Thread " + std::to_string(thread) + " succeeded " + std::to_string(which) + ".";
+}
+
+PuzzleOutput normalized(PuzzleOutput out) {
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+// Bumped by every device reset: memory allocated before it is gone and must not be freed again.
+int g_generation = 0;
+
+// Device memory that frees itself (a test that throws must not leak into the next one).
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  size_t count = 0;
+  int generation = g_generation;
+  explicit DeviceArray(size_t n) : count(n) {
+    SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() {
+    if (generation == g_generation) cudaFree(ptr);
+  }
+  size_t bytes() const { return count * sizeof(T); }
+  void upload(const std::vector<T>& v) {
+    SYNCLAB_LAB_CHECK(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void zero() { SYNCLAB_LAB_CHECK(cudaMemset(ptr, 0, std::max<size_t>(count, 1) * sizeof(T))); }
+  std::vector<T> download() const {
+    std::vector<T> v(count);
+    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+void check_shape(int blocks, int threads) {
+  if (blocks < 1 || threads < 1 || threads > 1024)
+    throw std::invalid_argument("launch shape <<<" + std::to_string(blocks) + ", " +
+                                std::to_string(threads) + ">>> is not valid");
+}
+
+// Records the launches in its lifetime into a trace file when one is asked for.
+struct TraceScope {
+  bool on;
+  explicit TraceScope(const char* path) : on(path && *path) {
+    if (on) synclab::sim::set_trace(path);
+  }
+  ~TraceScope() {
+    if (on) synclab::sim::set_trace("");
+  }
+};
+
+// Waits for the launch and keeps its reports. Returns false when it failed; then the error is in
+// `out` and the device has been reset (its memory is gone: do not copy back).
+bool finish_launch(Outcome& out) {
+  cudaError_t launch = cudaGetLastError();
+  cudaError_t sync = cudaDeviceSynchronize();
+  std::vector<Report> now = last_reports();
+  out.reports.insert(out.reports.end(), now.begin(), now.end());
+  cudaError_t err = launch != cudaSuccess ? launch : sync;
+  if (err == cudaSuccess) return true;
+  out.finished = false;
+  out.error = cudaGetErrorString(err);
+  cudaDeviceReset();
+  ++g_generation;
+  return false;
+}
+
+}  // namespace
+
+// ---- task 1 and 5 ---------------------------------------------------------------------------------
+CountResult run_count(CountKernel kernel, int blocks, int threads, int rounds, const char* trace) {
+  check_shape(blocks, threads);
+  CountResult r;
+  DeviceArray<int> words(3);  // lock, counter, sections
+  words.zero();
+  Counters c{words.ptr, words.ptr + 1, words.ptr + 2};
+  if (trace) {
+    synclab_region(c.lock, sizeof(int), "lock", "lock-bits", 32);
+    synclab_region(c.counter, 2 * sizeof(int), "counter, sections", "array", 2);
+  }
+  {
+    TraceScope scope(trace);
+    switch (kernel) {
+      case CountKernel::naive: count_naive<<<blocks, threads>>>(c, rounds); break;
+      case CountKernel::locked: count_locked<<<blocks, threads>>>(c, rounds); break;
+      case CountKernel::backoff: count_backoff<<<blocks, threads>>>(c, rounds); break;
+      case CountKernel::warp_aggregated: count_warp_aggregated<<<blocks, threads>>>(c, rounds); break;
+    }
+    if (!finish_launch(r)) return r;
+  }
+  std::vector<int> h = words.download();
+  r.lock = h[0];
+  r.counter = h[1];
+  r.sections = h[2];
+  return r;
+}
+
+// ---- task 2 -----------------------------------------------------------------------------------
+SingleResult run_single_grid(int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  SingleResult r;
+  DeviceArray<int> words(3);  // flag, entered, chosen
+  words.zero();
+  if (trace) {
+    synclab_region(words.ptr, sizeof(int), "single flag", "lock-bits", 32);
+    synclab_region(words.ptr + 1, 2 * sizeof(int), "entered, chosen", "array", 2);
+  }
+  {
+    TraceScope scope(trace);
+    single_grid<<<blocks, threads>>>(words.ptr, words.ptr + 1, words.ptr + 2);
+    if (!finish_launch(r)) return r;
+  }
+  std::vector<int> h = words.download();
+  r.entered = {h[1]};
+  r.chosen = {h[2]};
+  return r;
+}
+
+SingleResult run_single_per_block(int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  SingleResult r;
+  DeviceArray<int> entered(blocks), chosen(blocks);
+  entered.zero();
+  chosen.upload(std::vector<int>(blocks, -1));
+  if (trace) {
+    synclab_region(entered.ptr, entered.bytes(), "entered (per block)", "array", blocks);
+    synclab_region(chosen.ptr, chosen.bytes(), "chosen (per block)", "array", blocks);
+  }
+  {
+    TraceScope scope(trace);
+    single_per_block<<<blocks, threads>>>(entered.ptr, chosen.ptr);
+    if (!finish_launch(r)) return r;
+  }
+  r.entered = entered.download();
+  r.chosen = chosen.download();
+  return r;
+}
+
+// ---- task 3 -----------------------------------------------------------------------------------
+PuzzleResult run_puzzle(int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  PuzzleResult r;
+  const int n = blocks * threads;
+  DeviceArray<int> gg(1), lines(1), log(3 * size_t(n));
+  gg.zero();
+  lines.zero();
+  log.zero();
+  if (trace) synclab_region(gg.ptr, sizeof(int), "gg", "array", 1);
+  {
+    TraceScope scope(trace);
+    cas_puzzle<<<blocks, threads>>>(gg.ptr, log.ptr, lines.ptr);
+    if (!finish_launch(r)) return r;
+  }
+  const int count = std::min(lines.download()[0], 3 * n);
+  std::vector<int> h = log.download();
+  for (int i = 0; i < count; ++i) r.output.push_back(puzzle_line(h[i] / 4, h[i] % 4));
+  r.output = normalized(r.output);
+  return r;
+}
+
+// ---- task 4 -----------------------------------------------------------------------------------
+BucketResult run_buckets(const std::vector<int>& keys, int buckets, int blocks, int threads,
+                         unsigned backoff_ns, const char* trace) {
+  check_shape(blocks, threads);
+  if (buckets < 1) throw std::invalid_argument("need at least one bucket");
+  BucketResult r;
+  const int n = int(keys.size());
+  const int capacity = std::max(n, 1);  // room for every key in one bucket: no overflow to handle
+  DeviceArray<int> d_keys(keys.size()), locks(buckets), counts(buckets), items(size_t(buckets) * capacity);
+  d_keys.upload(keys);
+  locks.zero();
+  counts.zero();
+  items.zero();
+  if (trace) {
+    synclab_region(locks.ptr, locks.bytes(), "bucket locks", "lock-bits", 32, buckets);
+    synclab_region(counts.ptr, counts.bytes(), "bucket counts", "array", buckets);
+  }
+  BucketTable t{buckets, capacity, locks.ptr, counts.ptr, items.ptr};
+  {
+    TraceScope scope(trace);
+    insert_keys<<<blocks, threads>>>(d_keys.ptr, n, t, backoff_ns);
+    if (!finish_launch(r)) return r;
+  }
+  r.counts = counts.download();
+  r.locks = locks.download();
+  std::vector<int> all = items.download();
+  r.items.resize(buckets);
+  for (int b = 0; b < buckets; ++b) {
+    const int k = std::clamp(r.counts[b], 0, capacity);
+    r.items[b].assign(all.begin() + size_t(b) * capacity, all.begin() + size_t(b) * capacity + k);
+  }
+  return r;
+}
+
+}  // namespace lab03

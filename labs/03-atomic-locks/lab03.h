@@ -1,0 +1,70 @@
+// Lab 03 (atomic locks): the harness's host API. Host C++ only, so the graded tests
+// (tests/labs/lab03.test.cpp) and the harness program (main.cu) both use it. Every run_* function
+// launches kernels under the simulator's current settings (synclab::lab::apply), copies the
+// result back and collects the simulator's reports after every launch. A launch that ends in a
+// hang, a deadlock or a fault does not throw: the result says `finished = false` and carries the
+// error and the reports, because for this lab a deadlock is an outcome to look at.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "synclab_lab.h"
+
+namespace lab03 {
+
+using synclab::lab::Report;
+
+// What every run returns besides its data.
+struct Outcome {
+  bool finished = true;          // false: the launch failed (hang, deadlock, fault, bad launch)
+  std::string error;             // CUDA's message when it failed
+  std::vector<Report> reports;   // the simulator's reports of the launch (none on a GPU)
+};
+
+// ---- task 1 and 5: counting under one lock ---------------------------------------------------------
+enum class CountKernel { naive, locked, backoff, warp_aggregated };
+const char* name(CountKernel k);
+
+struct CountResult : Outcome {
+  int counter = 0;   // what the critical sections added up
+  int sections = 0;  // how many critical sections ran
+  int lock = 0;      // the lock word after the kernel (0 when released)
+};
+CountResult run_count(CountKernel kernel, int blocks, int threads_per_block, int rounds,
+                      const char* trace = nullptr);
+
+// The student's prediction (lock.cu, 1a).
+bool predicted_naive_finishes(const std::string& model, int blocks, int threads);
+
+// ---- task 2: single -----------------------------------------------------------------------------
+struct SingleResult : Outcome {
+  std::vector<int> entered;  // per block (single_per_block) or one entry (single_grid)
+  std::vector<int> chosen;
+};
+SingleResult run_single_grid(int blocks, int threads_per_block, const char* trace = nullptr);
+SingleResult run_single_per_block(int blocks, int threads_per_block, const char* trace = nullptr);
+
+// ---- task 3: the atomicCAS puzzle ---------------------------------------------------------------
+// One run's output: its lines ("Thread 3 succeeded 1."), sorted.
+using PuzzleOutput = std::vector<std::string>;
+std::string puzzle_line(int thread, int which);
+PuzzleOutput normalized(PuzzleOutput out);  // sorted
+struct PuzzleResult : Outcome {
+  PuzzleOutput output;  // sorted
+};
+PuzzleResult run_puzzle(int blocks, int threads_per_block, const char* trace = nullptr);
+
+// The student's prediction (puzzle.cu).
+std::vector<PuzzleOutput> predicted_puzzle_outputs(int blocks, int threads_per_block);
+
+// ---- task 4: the bucket table ---------------------------------------------------------------------
+struct BucketResult : Outcome {
+  std::vector<int> counts;                // per bucket
+  std::vector<std::vector<int>> items;    // per bucket, the first counts[b] items (clamped)
+  std::vector<int> locks;                 // the lock words after the kernel
+};
+BucketResult run_buckets(const std::vector<int>& keys, int buckets, int blocks, int threads_per_block,
+                         unsigned backoff_ns, const char* trace = nullptr);
+
+}  // namespace lab03

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Runs every graded test case of a lab's test program in its own process (as the grader does)
+# and checks the outcome the build expects:
+#
+#   check_graded.sh --expect pass -- BIN     every case passes (the solutions)
+#   check_graded.sh --expect fail -- BIN     every case fails (the untouched skeletons)
+#   check_graded.sh --expect-reject "CASE" --message REGEX [--message REGEX...] -- BIN
+#                                            the named case fails and its output matches every
+#                                            REGEX (extended grep, case-insensitive): a wrong
+#                                            solution is rejected with a message that points at
+#                                            the mistake
+#
+# Every case must carry a [pts:N] tag. Options: --timeout SECONDS per case (default 300),
+# --log DIR (keep each case's output there). Prints one line per case and a summary; exit 0 when
+# the expectation holds.
+set -uo pipefail
+
+expect="" reject="" timeout_s=300 logdir=""
+messages=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --expect) expect="$2"; shift 2 ;;
+    --expect-reject) expect=reject; reject="$2"; shift 2 ;;
+    --message) messages+=("$2"); shift 2 ;;
+    --timeout) timeout_s="$2"; shift 2 ;;
+    --log) logdir="$2"; shift 2 ;;
+    --) shift; break ;;
+    *) echo "check_graded.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+bin="${1:-}"
+case "$expect" in pass|fail|reject) ;; *) echo "check_graded.sh: --expect pass|fail or --expect-reject CASE" >&2; exit 2 ;; esac
+[ -x "$bin" ] || { echo "check_graded.sh: test program '$bin' not found or not executable (built?)" >&2; exit 2; }
+[ -z "$logdir" ] || mkdir -p "$logdir"
+
+# Catch2 2.x lists names with --list-test-names-only, 3.x with --list-tests --verbosity quiet.
+# (Catch2 2.x exits with the number of cases listed, so only the output counts.)
+names="$("$bin" --list-test-names-only 2>/dev/null)"
+if [ -z "$names" ] || grep -qiE 'unrecognised|unknown|error' <<<"$names"; then
+  names="$("$bin" --list-tests --verbosity quiet 2>/dev/null)"
+fi
+[ -n "$names" ] || { echo "check_graded.sh: cannot list the test cases of $bin" >&2; exit 2; }
+mapfile -t cases < <(sed -e 's/[[:space:]]*$//' -e '/^$/d' <<<"$names")
+[ ${#cases[@]} -gt 0 ] || { echo "check_graded.sh: $bin has no test cases" >&2; exit 2; }
+
+if [ "$expect" = reject ]; then
+  found=0
+  for c in "${cases[@]}"; do [ "$c" = "$reject" ] && found=1; done
+  [ $found = 1 ] || { echo "check_graded.sh: $bin has no test case named '$reject'" >&2; exit 2; }
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+bad=0 passed=0 failed=0 pts_total=0 pts_passed=0 i=0
+for c in "${cases[@]}"; do
+  i=$((i + 1))
+  listing="$("$bin" --list-tests "$c" 2>/dev/null)"
+  pts="$(grep -oE '\[pts:[0-9]+\]' <<<"$listing" | head -n 1 | tr -dc '0-9')"
+  if [ -z "$pts" ]; then
+    echo "ERROR   '$c' has no [pts:N] tag: every graded case must say what it is worth"
+    bad=1
+    pts=0
+  fi
+  out="$tmp/case$i.log"
+  timeout "$timeout_s" "$bin" "$c" >"$out" 2>&1
+  rc=$?
+  [ -z "$logdir" ] || cp "$out" "$logdir/case$i.log"
+  if grep -q "No test cases matched" "$out"; then
+    echo "ERROR   '$c' could not be selected by name (avoid , [ ] * ~ \\ in case names)"
+    bad=1
+    continue
+  fi
+  pts_total=$((pts_total + pts))
+  if [ $rc -eq 0 ]; then
+    passed=$((passed + 1)); pts_passed=$((pts_passed + pts)); verdict=PASS
+  else
+    failed=$((failed + 1)); verdict=FAIL
+    [ $rc -eq 124 ] && verdict="FAIL (timed out after ${timeout_s}s)"
+  fi
+  printf '%-7s [pts:%s] %s\n' "$verdict" "$pts" "$c"
+  case "$expect" in
+    pass)
+      if [ $rc -ne 0 ]; then
+        echo "        expected to pass; its output (last 40 lines):"
+        tail -n 40 "$out" | sed 's/^/        | /'
+        bad=1
+      fi ;;
+    fail)
+      if [ $rc -eq 0 ]; then
+        echo "        expected to FAIL on the untouched skeleton, but it passed: the test does not discriminate"
+        bad=1
+      fi ;;
+    reject)
+      if [ "$c" = "$reject" ]; then
+        if [ $rc -eq 0 ]; then
+          echo "        expected the grader to reject this wrong solution here, but the case passed"
+          bad=1
+        else
+          for m in "${messages[@]}"; do
+            # Catch2 may wrap long messages: match against the output with wrapped lines joined.
+            joined="$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' "$out")"
+            if ! grep -qiE -- "$m" <<<"$joined"; then
+              echo "        rejected, but the output does not match /$m/ (the message must point at the mistake):"
+              tail -n 40 "$out" | sed 's/^/        | /'
+              bad=1
+            else
+              echo "        rejected with a message matching /$m/:"
+              grep -ioE -m 1 -- ".{0,80}($m).{0,60}" <<<"$joined" | head -n 1 | sed 's/^/        > /'
+            fi
+          done
+        fi
+      fi ;;
+  esac
+done
+echo "$passed passed, $failed failed; $pts_passed of $pts_total points"
+if [ $bad -ne 0 ]; then
+  case "$expect" in
+    pass) echo "check_graded.sh: some graded cases fail on the reference solutions" ;;
+    fail) echo "check_graded.sh: some graded cases pass on the untouched skeletons" ;;
+    reject) echo "check_graded.sh: the wrong solution was not rejected as declared" ;;
+  esac
+  exit 1
+fi
+echo "check_graded.sh: as expected ($expect)"

@@ -1,0 +1,456 @@
+// Lab 02 (Peterson and bakery): the graded tests. Points are in the tags ([pts:N]); each case is
+// graded on its own (the grader runs it in its own process). On the simulator every case explores
+// schedules (rr, pct and random seeds under both warp models) with all checkers on: a lock must
+// keep mutual exclusion (never two threads inside, no lost counts, no race between critical
+// sections) AND make progress (every critical section done, no hang or deadlock) in every explored
+// schedule. The broken variants (v1, v2, the orderings) are graded against what exploration finds,
+// and exploration is checked first against a host model of the interleavings written here, apart
+// from the harness. On a GPU the cases repeat the runs that cannot hang and check the results.
+#include <synclab/catch.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab02.h"
+
+namespace {
+
+using synclab::lab::Exploration;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+// Runs are tiny (two threads, a few rounds): a lot of seeds stay fast.
+Exploration exploration(int seeds) {
+  Exploration e;
+  e.pct_seeds = seeds;
+  e.random_seeds = seeds;
+  e.gpu_runs = 50;
+  return e;
+}
+
+// The swapped orderings need one thread to stop between its two stores while the other runs
+// through its doorway; about one schedule in a hundred does that, so these explore more.
+constexpr int kOrderingSeeds = 100;
+constexpr int kLockSeeds = 60;
+
+bool is_stuck_kind(const Report& r) { return r.kind == "hang" || r.kind == "deadlock" || r.kind == "budget"; }
+
+std::vector<Report> checker_reports(const lab02::LockRun& r) {
+  std::vector<Report> out;
+  for (const Report& rep : r.reports)
+    if (!is_stuck_kind(rep)) out.push_back(rep);
+  return out;
+}
+
+// A race whose line is in the provided critical section: the lock let two critical sections
+// happen without ordering them.
+bool critical_sections_raced(const lab02::LockRun& r) {
+  for (const Report& rep : r.reports)
+    if (rep.kind == "race" && rep.short_where().rfind("lab02_kernels.cuh", 0) == 0) return true;
+  return false;
+}
+
+std::string order_text(const std::vector<int>& order) {
+  std::ostringstream o;
+  for (size_t i = 0; i < order.size() && i < 16; ++i) o << (i ? " " : "") << order[i];
+  if (order.size() > 16) o << " ...";
+  return o.str();
+}
+
+// What was wrong with a run of a lock that must be correct, or "" when nothing was.
+std::string lock_problem(const lab02::LockRun& r, const Schedule& s) {
+  std::ostringstream o;
+  const std::vector<Report> reps = checker_reports(r);
+  if (r.stuck) {
+    o << "the kernel never finished: " << r.failure;
+    for (const Report& rep : r.reports)
+      if (is_stuck_kind(rep)) { o << "\n  " << synclab::lab::brief(rep); break; }
+    o << "\n  (a correct lock makes progress: some thread that wants in always gets in)";
+  } else if (r.overlaps > 0) {
+    o << "MUTUAL EXCLUSION BROKEN: " << r.overlaps
+      << " time(s) a thread entered the critical section while another was inside";
+  } else if (critical_sections_raced(r)) {
+    o << "MUTUAL EXCLUSION BROKEN: the critical sections of two threads raced: nothing in the lock "
+         "ordered one before the other, first: "
+      << synclab::lab::brief(reps.front())
+      << "\n  (either both threads got past the lock together, or the lock words do not order memory: "
+         "a volatile or plain flag is not a release/acquire; use Ref, which is sequentially consistent)";
+  } else if (!reps.empty()) {
+    o << "the simulator reported " << reps.size() << " problem(s), first: " << synclab::lab::brief(reps.front());
+  } else if (r.counter != r.entries) {
+    o << "the plain counter in the critical section ended at " << r.counter << " after " << r.entries
+      << " critical sections: increments were lost, so two threads were inside at once";
+  } else if (r.bad_state > 0) {
+    o << r.bad_state << " critical section(s) ran while the lock's words said the thread did not hold it "
+      << "(words after the run:";
+    for (int w : r.words) o << " " << w;
+    o << ")";
+  } else if (r.entries != r.expected_entries) {
+    o << "only " << r.entries << " of " << r.expected_entries << " critical sections ran";
+  } else {
+    return "";
+  }
+  o << "\n  entry order: " << order_text(r.order) << "\n  replay: " << s.replay();
+  return o.str();
+}
+
+// ---- host model of the two-thread algorithms ------------------------------------------------------
+// Each thread is a small program of atomic steps over flag[0..1] and victim (sequentially
+// consistent: one step at a time, any interleaving). Every reachable state is visited once.
+// A waiting step that finds it must keep waiting changes nothing; a state where every unfinished
+// thread is at such a step is stuck for ever.
+enum class Algo { v1, v2, ordering0, ordering1, ordering2, ordering3 };
+
+struct ModelState {
+  int pc[2], round[2], reg[2];
+  int flag[2], victim;
+  bool operator<(const ModelState& o) const {
+    auto key = [](const ModelState& s) {
+      return std::vector<int>{s.pc[0], s.pc[1], s.round[0], s.round[1], s.reg[0], s.reg[1], s.flag[0], s.flag[1], s.victim};
+    };
+    return key(*this) < key(o);
+  }
+};
+
+struct ModelResult {
+  bool mutual_exclusion_broken = false;
+  bool can_get_stuck = false;
+};
+
+constexpr int kInCs = 100;  // pc of the critical section
+constexpr int kDone = 200;
+
+// One step of thread t; returns false when the step would only keep waiting.
+bool model_step(Algo a, ModelState& s, int t, int rounds) {
+  const int me = t, other = 1 - t;
+  int& pc = s.pc[t];
+  auto next_round = [&] {
+    pc = ++s.round[t] == rounds ? kDone : 0;
+  };
+  if (pc == kInCs) {  // leave and unlock
+    if (a == Algo::v2) s.victim = me;
+    else s.flag[me] = 0;
+    next_round();
+    return true;
+  }
+  switch (a) {
+    case Algo::v1:
+      if (pc == 0) { s.flag[me] = 1; pc = 1; return true; }
+      if (s.flag[other]) return false;
+      pc = kInCs;
+      return true;
+    case Algo::v2:
+      if (pc == 0) { s.victim = me; pc = 1; return true; }
+      if (s.victim == me) return false;
+      pc = kInCs;
+      return true;
+    default: break;
+  }
+  const int o = int(a) - int(Algo::ordering0);
+  const bool flag_first = o == 0 || o == 3, flag_test_first = o <= 1;
+  if (pc == 0) { if (flag_first) s.flag[me] = 1; else s.victim = me; pc = 1; return true; }
+  if (pc == 1) { if (flag_first) s.victim = me; else s.flag[me] = 1; pc = 2; return true; }
+  // The loop reads its two words one after the other, stopping early like && does.
+  const bool first_holds = flag_test_first ? s.flag[other] != 0 : s.victim == me;
+  const bool second_holds = flag_test_first ? s.victim == me : s.flag[other] != 0;
+  if (pc == 2) { pc = first_holds ? 3 : kInCs; return true; }
+  if (pc == 3) {
+    if (!second_holds) { pc = kInCs; return true; }
+    pc = 2;
+    return true;
+  }
+  return false;
+}
+
+ModelResult model_check(Algo a, int rounds, unsigned active = 3u) {
+  ModelResult res;
+  ModelState init{};
+  for (int t = 0; t < 2; ++t)
+    if (!((active >> t) & 1u)) init.pc[t] = kDone;
+  std::set<ModelState> seen{init};
+  std::vector<ModelState> work{init};
+  while (!work.empty()) {
+    ModelState s = work.back();
+    work.pop_back();
+    if (s.pc[0] == kInCs && s.pc[1] == kInCs) res.mutual_exclusion_broken = true;
+    bool any_move = false, all_done = true;
+    for (int t = 0; t < 2; ++t) {
+      if (s.pc[t] == kDone) continue;
+      all_done = false;
+      ModelState n = s;
+      if (!model_step(a, n, t, rounds)) continue;
+      any_move = true;
+      if (seen.insert(n).second) work.push_back(n);
+    }
+    if (!all_done && !any_move) res.can_get_stuck = true;
+  }
+  // (The Peterson loop's re-reads move between pc 2 and 3, so this stuck check only speaks for
+  // v1 and v2; for the orderings the graded question is mutual exclusion.)
+  return res;
+}
+
+// Peterson's lock (ordering 0) on a machine with a FIFO store buffer per thread (processor
+// consistency, seed 003): a store goes into the thread's buffer; a load reads the thread's own
+// newest buffered store to that word, else memory; at any time the oldest buffered store of a
+// thread may drain to memory. One round each. Returns whether both can be inside at once.
+bool peterson_breaks_with_store_buffers() {
+  struct Buffered { int var, value; };  // var: 0,1 = flag[0], flag[1]; 2 = victim
+  struct S {
+    int pc[2];
+    int mem[3];
+    std::vector<Buffered> buf[2];
+    std::vector<int> key() const {
+      std::vector<int> k{pc[0], pc[1], mem[0], mem[1], mem[2]};
+      for (int t = 0; t < 2; ++t) {
+        k.push_back(-1);
+        for (const Buffered& b : buf[t]) { k.push_back(b.var); k.push_back(b.value); }
+      }
+      return k;
+    }
+  };
+  auto load = [](const S& s, int t, int var) {
+    for (auto it = s.buf[t].rbegin(); it != s.buf[t].rend(); ++it)
+      if (it->var == var) return it->value;
+    return s.mem[var];
+  };
+  S init{};
+  std::set<std::vector<int>> seen{init.key()};
+  std::vector<S> work{init};
+  while (!work.empty()) {
+    S s = work.back();
+    work.pop_back();
+    if (s.pc[0] == 4 && s.pc[1] == 4) return true;
+    std::vector<S> next;
+    for (int t = 0; t < 2; ++t) {
+      const int me = t, other = 1 - t;
+      if (!s.buf[t].empty()) {  // drain
+        S n = s;
+        n.mem[n.buf[t].front().var] = n.buf[t].front().value;
+        n.buf[t].erase(n.buf[t].begin());
+        next.push_back(n);
+      }
+      S n = s;
+      switch (s.pc[t]) {
+        case 0: n.buf[t].push_back({me, 1}); n.pc[t] = 1; next.push_back(n); break;
+        case 1: n.buf[t].push_back({2, me}); n.pc[t] = 2; next.push_back(n); break;
+        case 2: n.pc[t] = load(s, t, other) != 0 ? 3 : 4; next.push_back(n); break;
+        case 3: n.pc[t] = load(s, t, 2) == me ? 2 : 4; next.push_back(n); break;
+        default: break;  // 4: inside, stays (we only ask whether both get in)
+      }
+    }
+    for (const S& n : next)
+      if (seen.insert(n.key()).second) work.push_back(n);
+  }
+  return false;
+}
+
+// ---- shared checks ----------------------------------------------------------------------------------
+
+// Every explored run of a lock that must be correct: mutual exclusion, progress, no report.
+template <class Run>
+void require_correct_everywhere(const std::string& what, const Exploration& e, Run run) {
+  int runs = 0;
+  for (const Schedule& s : synclab::lab::schedules(e)) {
+    synclab::lab::apply(s);
+    lab02::LockRun r = run(s);
+    ++runs;
+    const std::string problem = lock_problem(r, s);
+    if (!problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
+  }
+  SUCCEED(what << ": " << runs << " runs, each with mutual exclusion and every critical section done");
+}
+
+// ---- task 1: v1 -------------------------------------------------------------------------------------
+
+TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is alone", "[lab02][task1][pts:3]") {
+  // Alone: thread 0 runs all its rounds, then thread 1 (two launches on one lock).
+  require_correct_everywhere("v1, thread 0 alone then thread 1 alone, 3 rounds each", exploration(4),
+                             [](const Schedule&) {
+                               lab02::LockRun r = lab02::run_two_thread_sequence(lab02::TwoThreadKernel::v1, lab02::Where::warps, 3);
+                               if (!r.stuck && r.words.size() == 3 && (r.words[0] || r.words[1])) r.bad_state = std::max(r.bad_state, 1);
+                               return r;
+                             });
+  if (!synclab::lab::on_simulator()) return;  // together, v1 may deadlock for ever on a GPU
+  // Together: the runs that finish must keep mutual exclusion; a stuck run is allowed (task: v1
+  // can deadlock), but it must be stuck in the lock, with nobody inside.
+  for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds))) {
+    synclab::lab::apply(s);
+    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    if (r.stuck) {
+      std::vector<Report> reps = checker_reports(r);
+      if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << s.replay());
+      continue;
+    }
+    const std::string problem = lock_problem(r, s);
+    if (!problem.empty()) FAIL("v1, both threads, 2 rounds each:\n  " << problem);
+  }
+}
+
+TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[lab02][task1][pts:2]") {
+  if (!synclab::lab::on_simulator()) {
+    // On a GPU only the run that cannot hang: v1 must still raise and lower its flag.
+    lab02::LockRun r = lab02::run_two_thread_sequence(lab02::TwoThreadKernel::v1, lab02::Where::blocks, 2);
+    REQUIRE(lock_problem(r, {"gpu", "gpu", 1, 0}) == "");
+    return;
+  }
+  const ModelResult model = model_check(Algo::v1, 2);
+  INFO("host model of v1 (every interleaving of two threads, 2 rounds): "
+       << (model.can_get_stuck ? "can get stuck" : "never stuck") << ", mutual exclusion "
+       << (model.mutual_exclusion_broken ? "broken" : "kept"));
+  REQUIRE(model.can_get_stuck);
+  REQUIRE_FALSE(model.mutual_exclusion_broken);
+  int stuck = 0, runs = 0;
+  std::string where;
+  for (const Schedule& s : synclab::lab::schedules(exploration(8))) {
+    synclab::lab::apply(s);
+    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    ++runs;
+    if (r.stuck && !stuck++)
+      for (const Report& rep : r.reports)
+        if (is_stuck_kind(rep)) where = synclab::lab::brief(rep) + " (" + s.replay() + ")";
+  }
+  INFO("v1 with both threads at once (lane 0 of two warps), " << runs << " explored runs: " << stuck
+       << " stuck" << (where.empty() ? "" : ", first: " + where));
+  // Both flags up, both threads waiting for the other: your v1 must be able to get there.
+  CHECK(stuck > 0);
+  CHECK(stuck < runs);
+}
+
+// ---- task 2: v2 -------------------------------------------------------------------------------------
+
+TEST_CASE("lab02 task2 v2 keeps mutual exclusion when both threads take it once", "[lab02][task2][pts:2]") {
+  const ModelResult model = model_check(Algo::v2, 1);
+  INFO("host model of v2, one round each: " << (model.can_get_stuck ? "can get stuck" : "never stuck"));
+  REQUIRE_FALSE(model.can_get_stuck);
+  REQUIRE_FALSE(model.mutual_exclusion_broken);
+  require_correct_everywhere("v2, both threads (lane 0 of two warps), one round each", exploration(kLockSeeds),
+                             [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1); });
+}
+
+TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab02][task2][pts:2]") {
+  if (!synclab::lab::on_simulator()) {
+    // A GPU would wait for ever: check the run that cannot hang, with v2's words.
+    require_correct_everywhere("v2, both threads in two blocks, one round each", exploration(4),
+                               [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::blocks, 1); });
+    return;
+  }
+  REQUIRE(model_check(Algo::v2, 1, 1u).can_get_stuck);
+  for (const Schedule& s : synclab::lab::schedules(exploration(3))) {
+    synclab::lab::apply(s);
+    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
+    INFO("v2 with thread 0 alone under " << s.replay());
+    if (!r.stuck)
+      FAIL("thread 0 alone got through v2_lock (" << r.entries << " critical section(s)): in v2 a thread "
+           "waits until the other one makes itself the victim, so alone it must wait for ever");
+    // The simulator must say so (hang at the line of the wait), and nothing else.
+    bool hang_reported = false;
+    for (const Report& rep : r.reports) hang_reported |= is_stuck_kind(rep) && !rep.where.empty();
+    INFO("reports: " << (r.reports.empty() ? std::string("none") : synclab::lab::brief(r.reports.front())));
+    CHECK(hang_reported);
+    CHECK(checker_reports(r).empty());
+  }
+}
+
+// ---- task 3: Peterson -------------------------------------------------------------------------------
+
+TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads in different blocks",
+          "[lab02][task3][pts:3]") {
+  require_correct_everywhere("peterson, two blocks of one thread, 2 rounds each", exploration(kLockSeeds),
+                             [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::blocks, 2); });
+}
+
+TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads in different warps",
+          "[lab02][task3][pts:3]") {
+  require_correct_everywhere("peterson, lane 0 of two warps, 2 rounds each", exploration(kLockSeeds),
+                             [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::warps, 2); });
+  require_correct_everywhere("peterson, thread 0 alone then thread 1 alone", exploration(2), [](const Schedule&) {
+    return lab02::run_two_thread_sequence(lab02::TwoThreadKernel::peterson, lab02::Where::warps, 2);
+  });
+}
+
+TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its and gets stuck under lockstep",
+          "[lab02][task3][pts:2]") {
+  for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
+    synclab::lab::apply(s);
+    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
+    INFO("peterson_lock by lanes 0 and 1 of one warp under " << s.replay());
+    if (s.model != "lockstep") {  // its, or a GPU (Volta and later schedule lanes independently)
+      const std::string problem = lock_problem(r, s);
+      if (!problem.empty()) FAIL(problem);
+      continue;
+    }
+    // Lockstep: the lane that gets in leaves the loop and waits at the reconvergence point for
+    // its warp-mate, which spins on a flag only the waiting lane would lower.
+    if (!r.stuck)
+      FAIL("under lockstep the two lanes finished (" << r.entries << " critical sections, " << r.overlaps
+           << " overlaps): with a lock that waits, the lane that wins must wait at the reconvergence point "
+              "while the other spins; did your peterson_lock wait at all?");
+    const std::vector<Report> reps = checker_reports(r);
+    if (!reps.empty()) FAIL("unexpected report: " << synclab::lab::brief(reps.front()));
+  }
+}
+
+TEST_CASE("lab02 task3c peterson_lanes_kernel completes under both warp models", "[lab02][task3][pts:3]") {
+  require_correct_everywhere("peterson_lanes_kernel, lanes 0 and 1 of one warp, 3 rounds each", exploration(kLockSeeds / 2),
+                             [](const Schedule&) {
+                               return lab02::run_two_thread(lab02::TwoThreadKernel::peterson_lanes, lab02::Where::lanes, 3);
+                             });
+}
+
+// ---- task 4: the orderings ----------------------------------------------------------------------------
+
+TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with exploration", "[lab02][task4][pts:4]") {
+  for (int o = 0; o < lab02::kOrderings; ++o) {
+    const ModelResult model = model_check(Algo(int(Algo::ordering0) + o), 2);
+    const lab02::Verdict want = model.mutual_exclusion_broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
+    INFO("ordering " << o << ": " << lab02::kOrderingText[o]);
+    INFO("host model (every interleaving, 2 rounds): " << lab02::name(want));
+    if (synclab::lab::on_simulator()) {
+      int broken = 0, runs = 0;
+      std::string first;
+      for (const Schedule& s : synclab::lab::schedules(exploration(kOrderingSeeds))) {
+        synclab::lab::apply(s);
+        lab02::LockRun r = lab02::run_ordering(o, lab02::Where::warps, 2);
+        ++runs;
+        if (!r.stuck && (r.overlaps > 0 || critical_sections_raced(r)) && !broken++) first = s.replay();
+      }
+      const lab02::Verdict found = broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
+      INFO("exploration (" << runs << " runs): " << lab02::name(found)
+           << (broken ? " in " + std::to_string(broken) + " runs, first: " + first : std::string()));
+      INFO("(if exploration and the host model differ, the simulator is at fault, not you)");
+      REQUIRE(found == want);
+    }
+    const lab02::Verdict yours = lab02::ordering_verdict(o);
+    INFO("your verdict (ordering_verdict in two_thread_locks.cu): " << lab02::name(yours));
+    CHECK(yours == want);
+  }
+}
+
+TEST_CASE("lab02 task4b verdict on peterson with store buffers agrees with a store-buffer model", "[lab02][task4][pts:1]") {
+  const lab02::Verdict want = peterson_breaks_with_store_buffers() ? lab02::Verdict::breaks : lab02::Verdict::safe;
+  const lab02::Verdict yours = lab02::peterson_with_store_buffers();
+  INFO("host model of Peterson's lock with a FIFO store buffer per thread: " << lab02::name(want));
+  INFO("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours));
+  CHECK(yours == want);
+}
+
+// ---- task 5: the bakery --------------------------------------------------------------------------------
+
+TEST_CASE("lab02 task5 bakery keeps mutual exclusion and progress for 3 warps", "[lab02][task5][pts:3]") {
+  require_correct_everywhere("bakery, lane 0 of 3 warps, 2 rounds each", exploration(kLockSeeds / 2),
+                             [](const Schedule&) { return lab02::run_bakery(3, lab02::Where::warps, 2); });
+}
+
+TEST_CASE("lab02 task5 bakery keeps mutual exclusion and progress for 4 blocks and for 2 threads",
+          "[lab02][task5][pts:2]") {
+  require_correct_everywhere("bakery, 4 blocks of one thread, 2 rounds each", exploration(kLockSeeds / 4),
+                             [](const Schedule&) { return lab02::run_bakery(4, lab02::Where::blocks, 2); });
+  require_correct_everywhere("bakery, lane 0 of 2 warps, 3 rounds each", exploration(kLockSeeds / 4),
+                             [](const Schedule&) { return lab02::run_bakery(2, lab02::Where::warps, 3); });
+}
+
+}  // namespace

@@ -1,0 +1,419 @@
+// Lab 03 (atomic locks): the graded tests. Points are in the tags ([pts:N]); each case is graded
+// on its own (the grader runs it in its own process). On the simulator every case explores
+// schedules (rr, pct and random seeds under both warp models) with all checkers on: a lock must
+// keep mutual exclusion and make progress in every explored schedule (right counts, no hang or
+// deadlock, no report at all), within one warp, across warps and across blocks. On a GPU the same
+// cases repeat the run and check the results. Expected values come from the host references in
+// this file, written apart from the harness: an explicit-state model of the naive lock under both
+// warp models, an enumeration of the puzzle's interleavings, and a host hash table.
+#include <synclab/catch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lab03.h"
+
+namespace {
+
+using synclab::lab::Exploration;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+// Small enough that the whole lab's suite runs in well under two minutes on two cores.
+Exploration exploration(int seeds) {
+  Exploration e;
+  e.pct_seeds = seeds;
+  e.random_seeds = seeds;
+  e.gpu_runs = 20;
+  return e;
+}
+
+std::string shape_text(const char* kernel, int blocks, int threads) {
+  return std::string(kernel) + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>";
+}
+
+// A failed or noisy run as a failure message: what failed, the first report (with its details:
+// for a deadlock the lock word polled and who last wrote it), and the replay.
+std::string outcome_message(const lab03::Outcome& r, const Schedule& s, const std::string& what) {
+  std::ostringstream o;
+  o << what << " under " << s.replay() << ":\n";
+  if (!r.finished) o << "  the launch did not finish (" << r.error << ")\n";
+  if (!r.reports.empty()) {
+    o << "  the simulator reported " << r.reports.size() << " problem(s), first: "
+      << synclab::lab::brief(r.reports.front()) << "\n" << r.reports.front().text << "\n";
+    const std::string& k = r.reports.front().kind;
+    if (k == "deadlock" || k == "hang")
+      o << "  (a lane that won the lock must release it before its warp can reconverge: under lockstep the\n"
+           "   winner waits at the end of the loop for the lanes that spin on the lock it holds)\n";
+    else if (k == "race")
+      o << "  (a lock must order each critical section after the previous one: atomicCAS then\n"
+           "   __threadfence() to take it, __threadfence() then atomicExch to give it back, all of device scope)\n";
+  }
+  return o.str();
+}
+
+// ---- host references ------------------------------------------------------------------------
+
+// The naive lock (spin on atomicCAS, then critical section and unlock after the loop; one round)
+// as an explicit-state model. Lanes of one warp are interchangeable, so a warp's state is counts.
+//   its:      every thread on its own: spinning -> holding (CAS wins on a free lock) -> done (unlock).
+//   lockstep: a warp is one thread of control. While some lanes are in the loop, the warp runs the
+//             loop for them: the CAS of one of them may win (that lane leaves the loop and waits at
+//             the reconvergence point holding the lock). When no lane is left in the loop, the warp
+//             reconverges and its waiting lanes run the critical section and unlock.
+enum class Progress { always, never, sometimes };
+
+Progress host_naive_progress(const std::string& model, int blocks, int threads) {
+  // Warps and their lane counts.
+  // Under its the warps do not matter: all threads form one pool (and the state stays small).
+  std::vector<int> lanes;
+  if (model == "its") lanes.push_back(blocks * threads);
+  else
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < threads; t += 32) lanes.push_back(std::min(32, threads - t));
+  const int W = int(lanes.size());
+  // State: lock, then per warp (spinning, holding) counts; done = lanes - spinning - holding.
+  using State = std::vector<int>;
+  State start(1 + 2 * W, 0);
+  for (int w = 0; w < W; ++w) start[1 + 2 * w] = lanes[w];
+  auto successors = [&](const State& s) {
+    std::vector<State> next;
+    for (int w = 0; w < W; ++w) {
+      const int spin = s[1 + 2 * w], hold = s[2 + 2 * w];
+      if (model == "its") {
+        if (spin > 0 && s[0] == 0) { State n = s; n[0] = 1; n[1 + 2 * w]--; n[2 + 2 * w]++; next.push_back(n); }
+        if (hold > 0) { State n = s; n[0] = 0; n[2 + 2 * w]--; next.push_back(n); }
+      } else {
+        if (spin > 0) {
+          if (s[0] == 0) { State n = s; n[0] = 1; n[1 + 2 * w]--; n[2 + 2 * w]++; next.push_back(n); }
+        } else if (hold > 0) {
+          State n = s; n[0] = 0; n[2 + 2 * w] = 0; next.push_back(n);  // reconverged: CS and unlock
+        }
+      }
+    }
+    return next;
+  };
+  auto final_state = [&](const State& s) {
+    for (int w = 0; w < W; ++w)
+      if (s[1 + 2 * w] || s[2 + 2 * w]) return false;
+    return true;
+  };
+  // Reachable states and their edges.
+  std::map<State, std::vector<State>> graph;
+  std::vector<State> todo{start};
+  while (!todo.empty()) {
+    State s = todo.back();
+    todo.pop_back();
+    if (graph.count(s)) continue;
+    graph[s] = successors(s);
+    for (const State& n : graph[s]) todo.push_back(n);
+  }
+  // States from which the end can be reached (backwards from the final states).
+  std::set<State> can_finish;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [s, next] : graph) {
+      if (can_finish.count(s)) continue;
+      bool ok = final_state(s);
+      for (const State& n : next) ok = ok || can_finish.count(n);
+      if (ok) { can_finish.insert(s); grew = true; }
+    }
+  }
+  if (!can_finish.count(start)) return Progress::never;
+  for (const auto& [s, next] : graph)
+    if (!can_finish.count(s)) return Progress::sometimes;
+  return Progress::always;  // from every reachable state the kernel can still finish
+}
+
+// Every output of the puzzle kernel (three atomicCAS on gg per thread, see puzzle.cu) over every
+// interleaving of the threads' steps, in any order of the lanes of a warp: a depth-first search
+// over (step of each thread, gg, lines so far), remembering the states already seen.
+std::set<lab03::PuzzleOutput> host_puzzle_enumeration(int blocks, int threads) {
+  const int n = blocks * threads;
+  struct State {
+    std::vector<int> step;
+    int gg;
+    std::vector<std::string> lines;
+    bool operator<(const State& o) const { return std::tie(step, gg, lines) < std::tie(o.step, o.gg, o.lines); }
+  };
+  std::set<lab03::PuzzleOutput> outputs;
+  std::set<State> seen;
+  std::vector<State> todo{{std::vector<int>(n, 0), 0, {}}};
+  while (!todo.empty()) {
+    State s = todo.back();
+    todo.pop_back();
+    if (!seen.insert(s).second) continue;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+      if (s.step[i] == 3) continue;
+      any = true;
+      const int t = i % threads;  // threadIdx.x
+      State x = s;
+      const int compare = x.step[i] < 2 ? 0 : t, swap = x.step[i] < 2 ? t + 1 : -1;
+      if (x.gg == compare) {
+        x.gg = swap;
+        x.lines.push_back("Thread " + std::to_string(t) + " succeeded " + std::to_string(x.step[i] + 1) + ".");
+        std::sort(x.lines.begin(), x.lines.end());
+      }
+      x.step[i]++;
+      todo.push_back(x);
+    }
+    if (!any) outputs.insert(s.lines);
+  }
+  return outputs;
+}
+
+// The same outputs by the argument of the slide, for launches too large to enumerate: whoever
+// applies the first CAS (any thread w) leaves gg = w + 1, never 0 again; a thread w + 1 (if the
+// block has one) matches it in its third CAS, and the first such thread sets gg to -1.
+std::set<lab03::PuzzleOutput> host_puzzle_rule(int blocks, int threads) {
+  std::set<lab03::PuzzleOutput> outputs;
+  if (blocks < 1) return outputs;
+  for (int w = 0; w < threads; ++w) {
+    lab03::PuzzleOutput o{"Thread " + std::to_string(w) + " succeeded 1."};
+    if (w + 1 < threads) o.push_back("Thread " + std::to_string(w + 1) + " succeeded 3.");
+    std::sort(o.begin(), o.end());
+    outputs.insert(o);
+  }
+  return outputs;
+}
+
+std::string outputs_text(const std::set<lab03::PuzzleOutput>& outs, size_t limit = 6) {
+  std::ostringstream o;
+  size_t i = 0;
+  for (const lab03::PuzzleOutput& out : outs) {
+    if (i++ == limit) { o << "\n    ... (" << outs.size() << " in all)"; break; }
+    o << "\n    {";
+    for (size_t k = 0; k < out.size(); ++k) o << (k ? " / " : "") << out[k];
+    o << "}";
+  }
+  return outs.empty() ? "\n    (none)" : o.str();
+}
+
+// The bucket of a key: the multiplicative hash of lab03_kernels.cuh, written again here.
+int host_bucket(int key, int buckets) { return int((uint32_t(key) * 2654435761u >> 8) % uint32_t(buckets)); }
+
+std::vector<int> random_keys(int n, uint32_t seed) {
+  std::vector<int> keys(n);
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
+  for (int& k : keys) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    k = int(x % 1000003);
+  }
+  return keys;
+}
+
+// ---- task 1a: which naive launches finish ---------------------------------------------------------
+
+TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finish", "[lab03][task1][pts:2]") {
+  struct Shape {
+    const char* model;
+    int blocks, threads;
+  };
+  const Shape shapes[] = {{"lockstep", 1, 32}, {"its", 1, 32}, {"lockstep", 4, 1},
+                          {"lockstep", 2, 2},  {"its", 3, 40}, {"lockstep", 1, 1}};
+  for (const Shape& sh : shapes) {
+    const Progress model = host_naive_progress(sh.model, sh.blocks, sh.threads);
+    REQUIRE(model != Progress::sometimes);  // the shapes are chosen so that the answer is clear
+    const bool want = model == Progress::always;
+    const bool predicted = lab03::predicted_naive_finishes(sh.model, sh.blocks, sh.threads);
+    INFO(shape_text("count_naive", sh.blocks, sh.threads) << " under " << sh.model);
+    INFO("your prediction (predicted_naive_finishes in lock.cu): " << (predicted ? "finishes" : "never finishes"));
+    // Exploration must agree with the host model, or the comparison proves nothing. A GPU runs
+    // only the its launches (it has no lockstep mode).
+    Exploration e = exploration(2);
+    e.models = {sh.model};
+    e.gpu_runs = std::string(sh.model) == "its" ? 3 : 0;
+    for (const Schedule& s : synclab::lab::schedules(e)) {
+      synclab::lab::apply(s);
+      lab03::CountResult r = lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
+      INFO("the host model of the lock says " << (want ? "it always finishes" : "it never finishes")
+           << "; a run under " << s.replay() << (r.finished ? " finished" : " did not finish")
+           << " (if they differ, the simulator is at fault, not you)");
+      REQUIRE(r.finished == want);
+    }
+    CHECK(predicted == want);
+  }
+}
+
+// ---- task 1b/1c: count_locked --------------------------------------------------------------------
+
+void check_count(lab03::CountKernel kernel, int blocks, int threads, int rounds, int seeds) {
+  const int want = blocks * threads * rounds;
+  const int want_sections =
+      kernel == lab03::CountKernel::warp_aggregated ? blocks * ((threads + 31) / 32) * rounds : want;
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    synclab::lab::apply(s);
+    lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
+    const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
+                             " round(s)";
+    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    INFO(what << " under " << s.replay());
+    if (r.counter != want)
+      FAIL("the counter ended at " << r.counter << " but " << want
+                                   << " critical sections should each have added 1 (32 per warp when aggregated): "
+                                      "two threads were inside at once, or a section never ran");
+    if (r.sections != want_sections)
+      FAIL(r.sections << " critical sections ran, expected " << want_sections
+                      << (kernel == lab03::CountKernel::warp_aggregated
+                              ? " (one per warp and round: one lane takes the lock for its warp)"
+                              : " (one per thread and round)"));
+    if (r.lock != 0) FAIL("the lock word was left at " << r.lock << ": a holder never released it");
+  }
+  SUCCEED();
+}
+
+TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes within one warp",
+          "[lab03][task1][pts:3]") {
+  check_count(lab03::CountKernel::locked, 1, 32, 2, 4);
+  check_count(lab03::CountKernel::locked, 1, 5, 3, 4);
+}
+
+TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes across warps and blocks",
+          "[lab03][task1][pts:3]") {
+  check_count(lab03::CountKernel::locked, 1, 64, 1, 3);
+  check_count(lab03::CountKernel::locked, 3, 40, 1, 3);
+  check_count(lab03::CountKernel::locked, 4, 1, 3, 3);
+}
+
+// ---- task 2: single -----------------------------------------------------------------------------
+
+void check_single(bool per_block, int blocks, int threads, int seeds) {
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    synclab::lab::apply(s);
+    lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
+                                      : lab03::run_single_grid(blocks, threads);
+    const std::string what = shape_text(per_block ? "single_per_block" : "single_grid", blocks, threads);
+    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    INFO(what << " under " << s.replay());
+    REQUIRE(r.entered.size() == size_t(per_block ? blocks : 1));
+    for (size_t b = 0; b < r.entered.size(); ++b) {
+      const int limit = per_block ? threads : blocks * threads;
+      if (r.entered[b] != 1)
+        FAIL(r.entered[b] << " threads ran the single section" << (per_block ? " of block " + std::to_string(b) : "")
+                          << ", expected exactly 1" << (r.entered[b] > 1 ? " (was the flag reset?)" : ""));
+      if (r.chosen[b] < 0 || r.chosen[b] >= limit)
+        FAIL("chosen = " << r.chosen[b] << " is not a thread index of the " << (per_block ? "block" : "grid"));
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("lab03 task2a single_grid lets exactly one thread of the grid in under every schedule",
+          "[lab03][task2][pts:2]") {
+  check_single(false, 1, 32, 3);
+  check_single(false, 3, 40, 3);
+  check_single(false, 4, 1, 3);
+}
+
+TEST_CASE("lab03 task2b single_per_block lets exactly one thread of each block in under every schedule",
+          "[lab03][task2][pts:3]") {
+  check_single(true, 3, 40, 3);
+  check_single(true, 2, 64, 3);
+  check_single(true, 2, 1, 2);
+}
+
+// ---- task 3: the puzzle -------------------------------------------------------------------------
+
+// The student's prediction against the host reference, and against what running it shows.
+void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& reference) {
+  std::set<lab03::PuzzleOutput> seen;
+  for (const Schedule& s : synclab::lab::schedules(exploration(4))) {
+    synclab::lab::apply(s);
+    lab03::PuzzleResult r = lab03::run_puzzle(blocks, threads);
+    const std::string what = shape_text("cas_puzzle", blocks, threads);
+    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    seen.insert(r.output);
+  }
+  std::set<lab03::PuzzleOutput> predicted;
+  for (const lab03::PuzzleOutput& o : lab03::predicted_puzzle_outputs(blocks, threads))
+    predicted.insert(lab03::normalized(o));
+  INFO(shape_text("cas_puzzle", blocks, threads) << " with gg = 0 before");
+  INFO("your prediction (predicted_puzzle_outputs in puzzle.cu):" << outputs_text(predicted));
+  INFO("outputs found by running it:" << outputs_text(seen));
+  // What runs show must be possible: otherwise the simulator is at fault, not you.
+  INFO("the host reference allows:" << outputs_text(reference));
+  for (const lab03::PuzzleOutput& o : seen) REQUIRE(reference.count(o));
+  // Runs show some of the possible outputs (a warp's lanes apply an atomic in some order the
+  // hardware picks; the simulator and most GPUs take lane order): the prediction must contain
+  // every one of them and be exactly the set of outputs CUDA allows.
+  for (const lab03::PuzzleOutput& o : seen) CHECK(predicted.count(o));
+  CHECK(predicted == reference);
+}
+
+TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks of 32 threads",
+          "[lab03][task3][pts:3]") {
+  // Too many threads to enumerate: the argument of the slide, checked here against the
+  // enumeration on every launch of up to 6 threads.
+  for (int blocks = 1; blocks <= 3; ++blocks)
+    for (int threads = 1; blocks * threads <= 6; ++threads) {
+      INFO("host rule vs host enumeration for <<<" << blocks << ", " << threads << ">>>");
+      REQUIRE(host_puzzle_rule(blocks, threads) == host_puzzle_enumeration(blocks, threads));
+    }
+  check_puzzle(2, 32, host_puzzle_rule(2, 32));
+}
+
+TEST_CASE("lab03 task3 predict the outputs of the puzzle for small launches", "[lab03][task3][pts:2]") {
+  check_puzzle(3, 1, host_puzzle_enumeration(3, 1));
+  check_puzzle(1, 2, host_puzzle_enumeration(1, 2));
+  check_puzzle(2, 3, host_puzzle_enumeration(2, 3));
+}
+
+// ---- task 4: the bucket table ------------------------------------------------------------------
+
+void check_buckets(int n, int buckets, int blocks, int threads, unsigned backoff, int seeds) {
+  std::vector<int> keys = random_keys(n, uint32_t(n * 7 + buckets));
+  std::vector<std::multiset<int>> want(buckets);
+  for (int k : keys) want[host_bucket(k, buckets)].insert(k);
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    synclab::lab::apply(s);
+    lab03::BucketResult r = lab03::run_buckets(keys, buckets, blocks, threads, backoff);
+    const std::string what = shape_text("insert_keys", blocks, threads) + " of " + std::to_string(n) + " keys into " +
+                             std::to_string(buckets) + " buckets (backoff " + std::to_string(backoff) + " ns)";
+    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    INFO(what << " under " << s.replay());
+    for (int b = 0; b < buckets; ++b) {
+      if (r.counts[b] != int(want[b].size()))
+        FAIL("bucket " << b << " holds " << r.counts[b] << " keys, expected " << want[b].size()
+                       << " (two inserts into one bucket overlapped, or a key went to the wrong bucket)");
+      if (std::multiset<int>(r.items[b].begin(), r.items[b].end()) != want[b])
+        FAIL("bucket " << b << " holds other keys than the host table (a key was overwritten by another)");
+      if (r.locks[b] != 0) FAIL("bucket " << b << "'s lock was left at " << r.locks[b]);
+    }
+  }
+  SUCCEED();
+}
+
+TEST_CASE("lab03 task4 insert_keys fills every bucket exactly under heavy contention",
+          "[lab03][task4][pts:4]") {
+  check_buckets(32, 2, 1, 32, 0, 3);   // one warp: lanes want the same bucket in one iteration
+  check_buckets(96, 3, 2, 48, 0, 3);   // warps and blocks
+}
+
+TEST_CASE("lab03 task4 insert_keys with many buckets and blocks and with backoff", "[lab03][task4][pts:2]") {
+  check_buckets(160, 16, 4, 40, 0, 2);
+  check_buckets(96, 4, 3, 32, 64, 2);
+}
+
+// ---- task 5: contention ------------------------------------------------------------------------
+
+TEST_CASE("lab03 task5a count_backoff keeps mutual exclusion and finishes with backoff",
+          "[lab03][task5][pts:2]") {
+  check_count(lab03::CountKernel::backoff, 1, 32, 2, 3);
+  check_count(lab03::CountKernel::backoff, 3, 40, 1, 3);
+}
+
+TEST_CASE("lab03 task5b count_warp_aggregated takes the lock once per warp and round",
+          "[lab03][task5][pts:3]") {
+  check_count(lab03::CountKernel::warp_aggregated, 1, 32, 3, 3);
+  check_count(lab03::CountKernel::warp_aggregated, 3, 64, 2, 3);
+}
+
+}  // namespace
