@@ -112,7 +112,6 @@ void App::set_launch(int launch) {
   player_ = std::make_unique<Player>(*model_, launch_);
   timeline_ui.launch = -1;  // re-fit the timeline
   selection.clear();
-  times_ordered(launch_);  // warns now about a damaged trace
   jump_first_interesting();
 }
 
@@ -122,7 +121,9 @@ void App::seek(uint64_t c) {
     cursor_ = 0;
     return;
   }
-  cursor_ = std::min(c, n - 1);
+  const uint64_t to = std::min(c, n - 1);
+  if (to != cursor_) status_message.clear();  // it was about the event the cursor leaves
+  cursor_ = to;
 }
 
 void App::step(int64_t d) {
@@ -131,7 +132,7 @@ void App::step(int64_t d) {
   int64_t c = int64_t(cursor_) + d;
   if (c < 0) c = 0;
   if (uint64_t(c) >= n) c = int64_t(n - 1);
-  cursor_ = uint64_t(c);
+  seek(uint64_t(c));
 }
 
 bool App::jump(Mark m, bool forward, uint32_t warp) {
@@ -164,7 +165,6 @@ void App::jump_to_report(size_t i) {
     launch_ = r.launch;
     player_ = std::make_unique<Player>(*model_, launch_);
     timeline_ui.launch = -1;
-    times_ordered(launch_);
   }
   if (r.cursor != kNoCursor) seek(r.cursor);
   selection.clear();
@@ -193,30 +193,23 @@ double App::time_fraction(uint64_t t) const {
   return double(t - std::min(t, l.first_time)) / double(l.last_time - l.first_time);
 }
 
-bool App::times_ordered(int launch) {
-  const auto& ls = model_->launches();
-  if (launch < 0 || size_t(launch) >= ls.size()) return true;
-  if (times_ordered_.size() != ls.size()) times_ordered_.assign(ls.size(), -1);
-  int8_t& known = times_ordered_[size_t(launch)];
-  if (known < 0) {
-    known = 1;
-    const LaunchInfo& l = ls[size_t(launch)];
-    const synclab::trace::Trace& t = model_->trace();
-    uint64_t prev = 0;
-    for (size_t i = l.first_event; i < l.end_event && i < t.event_count(); ++i) {
-      const uint64_t time = t.event(i).time;
-      if (time < prev) {
-        known = 0;
-        std::fprintf(stderr,
-                     "synclab-viz: warning: launch %d: event %zu goes back in time (%llu after %llu): "
-                     "the trace is damaged; the timeline leaves out the warps' steps\n",
-                     launch, i - l.first_event, (unsigned long long)time, (unsigned long long)prev);
-        break;
-      }
-      prev = time;
-    }
-  }
-  return known == 1;
+void App::request_save_picture() {
+  // <trace name without .trace>.event<N>.png in the current directory
+  std::string stem = model_->path();
+  const size_t slash = stem.find_last_of('/');
+  if (slash != std::string::npos) stem = stem.substr(slash + 1);
+  const size_t dot = stem.rfind(".trace");
+  if (dot != std::string::npos && dot > 0 && dot + 6 == stem.size()) stem.resize(dot);
+  save_png = stem + ".event" + std::to_string(cursor_) + ".png";
+}
+
+std::string App::export_command(const std::string& png, int width, int height) const {
+  std::string cmd = "synclab-viz " + model_->path() + " --export " + png + " --step " + std::to_string(cursor_) +
+                    " --size " + std::to_string(width) + "x" + std::to_string(height);
+  if (launch_ != default_launch()) cmd += " --launch " + std::to_string(launch_);
+  if (selection.warp != kNoWarp && selection.lane >= 0)
+    cmd += " --select " + std::to_string(selection.warp) + ":" + std::to_string(selection.lane);
+  return cmd;
 }
 
 std::string App::thread_name(uint32_t warp, int lane) const {
@@ -378,6 +371,7 @@ const std::vector<Shortcut>& shortcuts() {
       {"e / E", "next / previous event of the kind chosen in Playback"},
       {"w / W", "next / previous step of the selected warp"},
       {"i", "back to the first interesting event"},
+      {"p", "save this picture as a PNG (and print the command line that exports it)"},
       {"f", "timeline: follow the cursor on / off"},
       {"Escape", "clear the selection"},
       {"F1 or ?", "this help"},
@@ -459,6 +453,9 @@ void App::handle_shortcuts() {
         break;
       case 'f':
         timeline_ui.follow = !timeline_ui.follow;
+        break;
+      case 'p':
+        request_save_picture();
         break;
       case '?':
         open[int(WindowId::Help)] ^= true;
@@ -552,6 +549,14 @@ void App::draw_menu() {
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) reset_layout();
+    ImGui::EndMenu();
+  }
+  if (options.interactive && ImGui::BeginMenu("Export")) {
+    if (ImGui::MenuItem("Save picture (PNG)", "p")) request_save_picture();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Writes what the window shows into <trace>.event<N>.png in the current directory and "
+          "prints the synclab-viz --export command that makes the same picture without a window.");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

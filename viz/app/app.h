@@ -118,9 +118,6 @@ class App {
   std::string thread_name(uint32_t warp, int lane) const;  // "block 0 thread 5 (warp 0 lane 5)"
   // Normalised time in the launch, 0..1 (heat maps).
   double time_fraction(uint64_t t) const;
-  // The launch's event times never decrease (false only in a damaged trace; the timeline then
-  // leaves out the per-step activity track, whose queries assume sorted times).
-  bool times_ordered(int launch);
 
   // ---- selection ----------------------------------------------------------------------------------
   Selection selection;
@@ -145,6 +142,11 @@ class App {
   LayoutRecorder recorder;
   bool quit_requested = false;
   std::string status_message;  // shown in the Playback window ("no next report")
+  // Window mode, "Save picture" (p): the PNG to write from the next frame drawn without the menu
+  // open (main.cpp reads the frame back), and the command line that exports the same picture.
+  std::string save_png;
+  void request_save_picture();
+  std::string export_command(const std::string& png, int width, int height) const;
 
   // What the windows keep between frames.
   struct LanesUi {
@@ -191,7 +193,6 @@ class App {
   bool layout_dirty_ = true;
   ImVec2 last_display_{0, 0};
   float menu_height_ = 0;
-  std::vector<int8_t> times_ordered_;  // per launch: -1 unknown, 0 no, 1 yes
 };
 
 // ---- windows (one file each) -------------------------------------------------------------------

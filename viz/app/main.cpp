@@ -133,6 +133,10 @@ int run_window(App& app, const CliOptions& o) {
   int frame = 0;
   int busy_frames = 5;  // frames to draw before waiting for input again
   std::vector<uint8_t> rgba;
+  int save_wait = 0;  // frames drawn since "Save picture" was asked for
+  // Opened at a report near the end of a long launch: say how to watch it happen.
+  if (app.cursor() > 0 && o.step.empty() && o.report < 0)
+    app.status_message = "Home, then Space: watch it happen from the first event";
   while (!glfwWindowShouldClose(window) && !app.quit_requested) {
     if (app.playing || busy_frames > 0 || exit_after > 0) {
       glfwPollEvents();
@@ -167,6 +171,23 @@ int run_window(App& app, const CliOptions& o) {
     gl_clear(0.06f, 0.06f, 0.07f);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frame;
+    // "Save picture": one more frame first, so that the menu that asked is closed.
+    if (!app.save_png.empty() && ++save_wait >= 2) {
+      std::string err;
+      gl_read_window(fw, fh, &rgba);
+      if (write_png(app.save_png, rgba, fw, fh, &err)) {
+        const std::string cmd = app.export_command(app.save_png, fw, fh);
+        std::printf("synclab-viz: wrote %s\n  the same picture without a window: %s\n", app.save_png.c_str(),
+                    cmd.c_str());
+        std::fflush(stdout);
+        app.status_message = "wrote " + app.save_png + " (the command line that exports it is on stdout)";
+      } else {
+        app.status_message = err;
+      }
+      app.save_png.clear();
+      save_wait = 0;
+      busy_frames = std::max(busy_frames, 2);
+    }
     if (exit_after > 0 && frame >= exit_after) {
       std::string err;
       gl_read_window(fw, fh, &rgba);

@@ -98,6 +98,10 @@ void draw_timeline_window(App& app) {
       const double half = std::max(8.0, std::max(now - a, b - now));  // the cursor in the middle
       ui.t0 = now - half;
       ui.t1 = now + half;
+      if (ui.t0 < 0) {  // near the start: no empty stretch before the launch
+        ui.t1 -= ui.t0;
+        ui.t0 = 0;
+      }
     }
   }
 
@@ -135,10 +139,11 @@ void draw_timeline_window(App& app) {
   }
 
   const std::vector<uint32_t>& warps = m.active_warps(launch);
-  const bool ordered = app.times_ordered(launch);
-  if (!ordered)
+  if (L.time_backsteps > 0)
     ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1),
-                       "Event times go backwards in this launch (a damaged trace): the steps track is left out.");
+                       "Event times go backwards at %" PRIu64 " events of this launch (a damaged trace): they are "
+                       "drawn at the latest earlier time.",
+                       L.time_backsteps);
   const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;
   const float line_h = ImGui::GetTextLineHeight();
   // Tracks grow (up to a text line each) when there are few warps to show.
@@ -197,7 +202,7 @@ void draw_timeline_window(App& app) {
       dl->AddRectFilled(ImVec2(plot_x0, p.y), ImVec2(plot_x1, p.y + row_h - 2), IM_COL32(30, 30, 36, 255));
       // Activity (bottom track).
       const double t0 = std::max(0.0, ui.t0), t1 = std::min(full, ui.t1);
-      if (t1 > t0 && ordered) {
+      if (t1 > t0) {
         const uint32_t nb = uint32_t(std::max(1.0, std::ceil((t1 - t0) / bucket_w)));
         m.activity(launch, w, uint64_t(t0 + origin), uint64_t(std::ceil(t1 + origin)), std::min(nb, buckets), &act);
         const double bw = (std::ceil(t1) - std::floor(t0)) / std::max<size_t>(1, act.size());

@@ -444,12 +444,22 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       bool first = true;
       std::vector<uint32_t> counts;  // WarpSteps per warp
       std::vector<uint8_t> seen;     // warps with events
-      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t) {
+      // Times should never decrease within a launch (docs/trace-format.md); a damaged file's may.
+      // The model then uses the latest time so far wherever it needs sorted times.
+      uint64_t back_at = 0, back_time = 0, back_prev = 0;
+      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
         if (first) {
-          L.first_time = e.time;
+          L.first_time = L.last_time = e.time;
           first = false;
         }
-        L.last_time = e.time;
+        if (e.time < L.last_time) {
+          if (L.time_backsteps++ == 0) {
+            back_at = index - L.first_event;
+            back_time = e.time;
+            back_prev = L.last_time;
+          }
+        }
+        L.last_time = std::max(L.last_time, e.time);
         if (e.kind == K(EventKind::KernelBegin) && !begin_seen) {
           begin_seen = true;
           begin_warps = e.b;
@@ -475,6 +485,11 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess) warps = begin_warps;
       else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess) warps = uint64_t(shape_warps);
       else if (any_warp) warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
+      if (L.time_backsteps > 0)
+        warnings.push_back(fmt::format(
+            "launch {}: event times go backwards at {} event(s), first at event {} (time {} after {}): "
+            "the trace is damaged; the timeline places such events at the latest earlier time",
+            l, L.time_backsteps, back_at, back_time, back_prev));
       if (begin_warps > kMaxWarpsGuess || (begin_warps == 0 && shape_warps > kMaxWarpsGuess))
         warnings.push_back(fmt::format("launch {} claims more than {} warps; showing {}", l, kMaxWarpsGuess, warps));
       L.warps = uint32_t(warps);
@@ -515,15 +530,17 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       const uint64_t kmin = std::max<uint32_t>(opt.min_checkpoint_interval, 1);
       detail::Marks marks;
       for (auto& v : D.marks) v.clear();
+      uint64_t latest_time = 0;  // step times must be sorted per warp (activity's binary search)
       for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
         const uint32_t c = uint32_t(index - L.first_event);
+        latest_time = std::max(latest_time, e.time);
         marks.acquire = marks.release = false;
         if (!detail::apply(C, e, c, &rs, &cloned, &marks)) ++skipped;
         switch (static_cast<EventKind>(e.kind)) {
           case EventKind::WarpStep:
             if (e.warp < L.warps) {
               const uint32_t k = fill[e.warp]++;
-              D.step_time[k] = e.time;
+              D.step_time[k] = latest_time;
               D.step_cursor[k] = c;
               const uint32_t prev = k > D.step_off[e.warp] ? D.step_lanes[k - 1] : 0;
               D.step_lanes[k] = prev + popcount32(uint32_t(e.a));
@@ -617,6 +634,16 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
         return a.kind < b.kind;
       });
       D.spans.shrink_to_fit();
+      if (L.time_backsteps > 0) {
+        // spans_in searches begins in cursor order: keep them sorted as on an undamaged trace
+        uint32_t w = kNoWarp;
+        uint64_t b = 0;
+        for (Span& s : D.spans) {
+          if (s.warp != w) w = s.warp, b = 0;
+          b = s.begin = std::max(s.begin, b);
+          s.end = std::max(s.end, s.begin);
+        }
+      }
       D.span_off.assign(size_t(L.warps) + 1, 0);
       for (const Span& s : D.spans) ++D.span_off[s.warp + 1];
       for (uint32_t w = 0; w < L.warps; ++w) D.span_off[w + 1] += D.span_off[w];
@@ -1074,7 +1101,7 @@ void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32
       uint64_t b = uint64_t((unsigned __int128)(times[k] - t0) * buckets / span);
       while (b + 1 < buckets && times[k] >= t0 + uint64_t(span * (b + 1) / buckets)) ++b;
       while (b > 0 && times[k] < t0 + uint64_t(span * b / buckets)) --b;
-      ActivityBucket& x = (*out)[size_t(b)];
+      ActivityBucket& x = (*out)[size_t(std::min<uint64_t>(b, buckets - 1))];  // never past the end
       ++x.steps;
       x.lanes += D.step_lanes[k] - lanes_before(k);
     }

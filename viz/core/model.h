@@ -82,6 +82,12 @@
 // warning. Bad values inside a readable file (a warp index beyond the launch, a region element
 // out of range, a JSON field of the wrong type) are skipped and counted in warning().
 //
+// Damaged times: event times never decrease within a launch in a well-formed trace. When they do
+// (LaunchInfo::time_backsteps > 0, also named in warning()), the timeline queries (activity,
+// step_count, spans_in) treat each event as happening at the latest time of the events up to it,
+// so they stay consistent; time_of() still gives the recorded time and cursor_at_time() some
+// cursor of the launch.
+//
 // Thread safety: a Model is immutable after open(); const member functions may be called from
 // several threads. A Player is for one thread.
 #pragma once
@@ -141,7 +147,11 @@ struct LaunchInfo {
   size_t first_event = 0;       // global event indices [first_event, end_event)
   size_t end_event = 0;
   uint64_t steps = 0;           // cursor positions: end_event - first_event
-  uint64_t first_time = 0, last_time = 0;  // Event::time of its first and last event
+  uint64_t first_time = 0;      // Event::time of its first event
+  uint64_t last_time = 0;       // the latest Event::time of its events (its last event's, unless
+                                // the times go backwards)
+  uint64_t time_backsteps = 0;  // events whose time is below an earlier event's: 0 in an
+                                // undamaged trace (see "Damaged times" below)
   LaunchStatus status = LaunchStatus::Running;  // KernelEnd "b"; Running: no KernelEnd recorded
   bool recorded = true;         // false: the kernel filter left its events out
   int module = -1;              // index into Model::modules() (its source files/line tables), -1: none

@@ -330,6 +330,48 @@ TEST_CASE("window: keyboard shortcuts move the cursor", "[window]") {
     REQUIRE(r.status == 0);
     CHECK(final_event(r) == f.report);
   }
+  SECTION("a jumps to the first lock acquire, A back to it") {
+    // The flagship's first acquire: the first update that sets bit 0 of the lock from 0.
+    auto ft = load_trace("flagship.trace");
+    const tr::Launch& FL = ft->launches[0];
+    uint64_t acquire = ~0ull;
+    for (size_t i = FL.first_event; i < FL.end_event && acquire == ~0ull; ++i) {
+      const tr::Event& e = ft->event(i);
+      if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+      const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+      if (bytes ? (e.a == 0 && (e.b & 1)) : (e.a == 0 && e.b != 0)) acquire = i - FL.first_event;
+    }
+    REQUIRE(acquire != ~0ull);
+    Run r = viz(kTraces + "/flagship.trace --step first --keys a" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == acquire);
+    Run r2 = viz(kTraces + "/flagship.trace --step last --keys A" + common);
+    REQUIRE(r2.status == 0);
+    CHECK(final_event(r2) == acquire);  // the only acquire: lane 0 never releases
+  }
+  SECTION("it opens at the first interesting event") {
+    // No report in the barrier trace: its first barrier release (it has no lock bits).
+    Run r = viz(trace + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == rel - L.first_event);
+    // The flagship: its deadlock report, and a hint on how to watch it from the start.
+    const FlagshipFacts f = flagship_facts();
+    Run r2 = viz(kTraces + "/flagship.trace" + common);
+    REQUIRE(r2.status == 0);
+    CHECK(final_event(r2) == f.report);
+  }
+  SECTION("p saves the picture and prints the command that exports it") {
+    const std::string dir = kArt + "/save_picture";
+    REQUIRE(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()) == 0);
+    Run r = viz(kTraces + "/barrier.trace --step 10 --keys p" + common, "cd " + dir + " && ");
+    REQUIRE(r.status == 0);
+    const std::string png = dir + "/barrier.event10.png";
+    Image img;
+    REQUIRE(img.load(png));
+    CHECK(img.w == 900);
+    CHECK(img.h == 600);
+    CHECK(r.out.find("--export barrier.event10.png --step 10 --size 900x600") != std::string::npos);
+  }
   SECTION("Space plays") {
     Run r = viz(trace + " --step first --keys up,up,up,up,space --exit-after-frames 60 --size 900x600");
     REQUIRE(r.status == 0);
@@ -656,8 +698,33 @@ TEST_CASE("malformed, truncated and damaged traces give a message and an exit st
     CHECK(r.status < 128);
   }
 
+  // Another format version, another magic, random bytes with a valid preamble: refused with a
+  // message naming the file.
+  {
+    std::string other = good;
+    const uint32_t version = 99;
+    std::memcpy(&other[8], &version, 4);
+    write(kArt + "/version.trace", other);
+    Run r = viz(kArt + "/version.trace --export " + png, kNoDisplay);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("version.trace") != std::string::npos);
+    CHECK(r.err.find("version") != std::string::npos);
+    std::string magic = good;
+    magic[0] = 'X';
+    write(kArt + "/magic.trace", magic);
+    Run m = viz(kArt + "/magic.trace --export " + png, kNoDisplay);
+    CHECK(m.status == 1);
+    CHECK(m.err.find("magic.trace") != std::string::npos);
+    std::string noise = good.substr(0, 16);
+    for (int k = 0; k < 4096; ++k) noise += char(rnd() & 0xff);
+    write(kArt + "/noise.trace", noise);
+    Run n = viz(kArt + "/noise.trace --export " + png, kNoDisplay);
+    CHECK(n.status == 1);
+    CHECK(n.err.find("noise.trace") != std::string::npos);
+  }
+
   // An event whose time jumps far ahead, so the next one goes back in time (the timeline's
-  // queries assume sorted times): a warning, the picture, no crash.
+  // queries need sorted times): a warning, the picture, no crash.
   {
     std::string bad = good;
     size_t at = 16;  // after the preamble: chunk headers (kind u32, reserved u32, bytes u64)
@@ -679,7 +746,7 @@ TEST_CASE("malformed, truncated and damaged traces give a message and an exit st
     for (const char* w : {"timeline", "lanes"}) {
       Run r = viz(kArt + "/backwards.trace --export " + png + " --step last --window " + w, kNoDisplay);
       CHECK(r.status == 0);
-      CHECK(r.err.find("back in time") != std::string::npos);
+      CHECK(r.err.find("go backwards") != std::string::npos);
     }
   }
 

@@ -5,6 +5,7 @@
 
 #include <synclab/catch.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace vt;
@@ -214,5 +215,112 @@ TEST_CASE("JSON chunks with missing fields or fields of the wrong type", "[viz][
   CHECK(s.regions[2].cells[3].value == 1);
   const State e = m->state_at(1, 0);
   CHECK(e.cursor == kNoCursor);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("event times that go backwards: a warning and consistent timeline queries, no crash", "[viz][robust]") {
+  // One block of two warps. Warp 0 steps at 10, 30, then (damaged) 5, then 40; warp 1 at 20,
+  // then (damaged) 2. The model places a step whose time went back at the latest time before it
+  // (30 for both), so by hand: warp 0 has steps at 10, 30, 30, 40 and warp 1 at 20, 30.
+  const std::string path = temp_path("backwards");
+  {
+    synclab::trace::Writer w;
+    std::string err;
+    REQUIRE(w.open(path, {{"program", "backwards"}, {"backend", "sim"}}, false, {}, &err));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {64, 1, 1}}, {"warps_per_block", 2}});
+    w.event(vt::ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, 2));
+    w.event(vt::ev(10, 0, EventKind::WarpStep, 0xff, 0, 0xffffffffull, 1));
+    w.event(vt::ev(20, 1, EventKind::WarpStep, 0xff, 0, 0x0000ffffull, 1));
+    w.event(vt::ev(30, 0, EventKind::WarpStep, 0xff, 0, 0xffffffffull, 2));
+    w.event(vt::ev(5, 0, EventKind::WarpStep, 0xff, 0, 0xffffffffull, 3));
+    w.event(vt::ev(2, 1, EventKind::WarpStep, 0xff, 0, 0x0000ffffull, 2));
+    w.event(vt::ev(40, 0, EventKind::WarpStep, 0xff, 0, 0x1ull, 4));
+    w.event(vt::ev(41, 0, EventKind::KernelEnd, 0xff, 0, 0, 0));
+    w.close();
+  }
+  std::string err;
+  auto m = Model::open(path, &err);
+  INFO(err);
+  REQUIRE(m);
+  CHECK(m->complete());
+  CHECK(m->warning().find("backwards") != std::string::npos);
+  REQUIRE(m->launches().size() == 1);
+  const LaunchInfo& L = m->launches()[0];
+  CHECK(L.time_backsteps == 2);
+  CHECK(L.first_time == 0);
+  CHECK(L.last_time == 41);  // the latest time, not the last event's before it
+
+  std::vector<ActivityBucket> act;
+  // One bucket per time unit over [0, 42).
+  m->activity(0, 0, 0, 42, 42, &act);
+  REQUIRE(act.size() == 42);
+  CHECK(act[10].steps == 1);
+  CHECK(act[30].steps == 2);
+  CHECK(act[30].lanes == 64);
+  CHECK(act[40].steps == 1);
+  CHECK(act[40].lanes == 1);
+  CHECK(act[5].steps == 0);
+  m->activity(0, 1, 0, 42, 42, &act);
+  CHECK(act[20].steps == 1);
+  CHECK(act[30].steps == 1);
+  CHECK(act[2].steps == 0);
+  // A window that starts after the damaged times: [25, 42) in 17 one-unit buckets.
+  m->activity(0, 0, 25, 42, 17, &act);
+  CHECK(act[5].steps == 2);   // time 30
+  CHECK(act[15].steps == 1);  // time 40
+  uint64_t total = 0;
+  for (const ActivityBucket& b : act) total += b.steps;
+  CHECK(total == 3);
+  CHECK(m->step_count(0, 0, 0, 30) == 1);
+  CHECK(m->step_count(0, 0, 30, 41) == 3);
+  CHECK(m->step_count(0, 1, 0, ~0ull) == 2);
+  // The recorded times themselves are kept.
+  CHECK(m->time_of(0, 4) == 5);
+  exercise(*m);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("many steps with shuffled times: bucketed activity counts every step once", "[viz][robust]") {
+  // 300 steps of warp 0 at pseudo-random times in [0, 1000): the model sorts them as running
+  // maxima, so every step lands in some bucket of [0, 1000] and the buckets add up to 300, for
+  // few buckets (the galloping path) and many (the per-step path).
+  const std::string path = temp_path("shuffled");
+  std::vector<uint64_t> times;
+  {
+    synclab::trace::Writer w;
+    std::string err;
+    REQUIRE(w.open(path, {{"program", "shuffled"}, {"backend", "sim"}}, false, {}, &err));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
+    w.event(vt::ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, 1));
+    std::mt19937 rng(3);
+    for (int i = 0; i < 300; ++i) {
+      times.push_back(rng() % 1000);
+      w.event(vt::ev(times.back(), 0, EventKind::WarpStep, 0xff, 0, 0x3ull, 1));
+    }
+    w.close();
+  }
+  std::string err;
+  auto m = Model::open(path, &err);
+  REQUIRE(m);
+  CHECK(m->launches()[0].time_backsteps > 0);
+  // Running maxima computed here, independently: how many fall in [0, 500) and [500, 1000].
+  uint64_t run = 0, low = 0;
+  for (uint64_t t : times) {
+    run = std::max(run, t);
+    low += run < 500;
+  }
+  std::vector<ActivityBucket> act;
+  for (uint32_t buckets : {1u, 2u, 7u, 1000u}) {
+    m->activity(0, 0, 0, 1000, buckets, &act);
+    uint64_t steps = 0, lanes = 0;
+    for (const ActivityBucket& b : act) steps += b.steps, lanes += b.lanes;
+    INFO(buckets << " buckets");
+    CHECK(steps == 300);
+    CHECK(lanes == 600);
+  }
+  m->activity(0, 0, 0, 1000, 2, &act);
+  CHECK(act[0].steps == low);
+  CHECK(act[1].steps == 300 - low);
+  exercise(*m);
   std::remove(path.c_str());
 }
