@@ -119,7 +119,9 @@ Row bucket_row(const std::string& name, const std::vector<int>& keys, int bucket
 }  // namespace
 
 int main(int argc, char** argv) {
-  int blocks = 0, threads = 256, rounds = 1, reps = 5;
+  // Default: one block of 64 threads per SM. With every thread of a larger grid contending for
+  // one lock word, a single launch takes seconds to minutes (bench/results/lab03_locks.md).
+  int blocks = 0, threads = 64, rounds = 1, reps = 5;
   unsigned backoff = 64;
   bool smoke = false;
   for (int i = 1; i < argc; ++i) {
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   if (smoke) blocks = 2, threads = 64, rounds = 1, reps = 1;
-  if (blocks == 0) blocks = prop.multiProcessorCount * 4;
+  if (blocks == 0) blocks = prop.multiProcessorCount;
   if (threads < 32 || threads > 1024 || threads % 32 || blocks < 1 || rounds < 1 || reps < 1) {
     std::fprintf(stderr, "usage: lab03_locks [--blocks B] [--threads 32..1024, a multiple of 32] [--rounds R] "
                          "[--reps N] [--backoff NS] [--smoke]\n");
