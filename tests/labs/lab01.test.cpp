@@ -225,13 +225,12 @@ TEST_CASE("lab01 task1b increment_fixed counts every thread under every schedule
       synclab::lab::apply(s);
       lab01::IncrementResult r = lab01::run_increment(lab01::IncrementKernel::fixed, shape[0], shape[1]);
       INFO("increment_fixed<<<" << shape[0] << ", " << shape[1] << ">>> under " << s.replay());
-      if (!r.reports.empty()) FAIL(report_message(r.reports, s, "increment_fixed"));
-      if (r.value != shape[0] * shape[1])
+      CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "increment_fixed"));
+      CHECKED_ELSE(!(r.value != shape[0] * shape[1]))
         FAIL("x[0] ended at " << r.value << " but " << shape[0] * shape[1]
                               << " threads each added 1: increments were lost (or never made)");
     }
   }
-  SUCCEED();
 }
 
 // ---- task 2: the histogram ----------------------------------------------------------------------
@@ -245,15 +244,14 @@ void check_histogram(lab01::HistogramKernel kernel, int n, int blocks, int threa
     std::string what = std::string("histogram_") + lab01::name(kernel) + "<<<" + std::to_string(blocks) + ", " +
                        std::to_string(threads) + ">>> over " + std::to_string(n) + " marks";
     INFO(what << " under " << s.replay());
-    if (!r.reports.empty()) FAIL(report_message(r.reports, s, what));
-    if (r.bins != want) {
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, what));
+    CHECKED_ELSE(!(r.bins != want)) {
       long long got = 0;
       for (unsigned b : r.bins) got += b;
       FAIL("counts " << bins_text(r.bins) << "\n  expected " << bins_text(want) << "\n  " << n - got
                      << " marks lost (negative: counted twice)");
     }
   }
-  SUCCEED();
 }
 
 // Atomics of one launch, by memory space, as the simulator recorded them.
@@ -284,7 +282,7 @@ AtomicCounts traced_privatized_atomics(const std::vector<int>& marks, int blocks
   const auto& footer = t->footer;
   const bool whole = t->complete && footer.is_object() && footer.value("dropped", uint64_t(1)) == 0 &&
                      footer.value("filtered", uint64_t(1)) == 0;
-  if (!whole)
+  CHECKED_ELSE(!(!whole))
     FAIL("the trace of histogram_privatized is not whole (cut short, or events left out by "
          "SYNCLAB_TRACE_LIMIT / SYNCLAB_TRACE_KINDS / _BLOCKS / _RANGES / _KERNELS): unset those "
          "variables, the check needs every atomic of the launch. Footer: "
@@ -297,7 +295,7 @@ AtomicCounts traced_privatized_atomics(const std::vector<int>& marks, int blocks
     if (launch) FAIL("the trace holds more than one launch of histogram_privatized (expected one)");
     launch = &l;
   }
-  if (!launch || !launch->recorded)
+  CHECKED_ELSE(!(!launch || !launch->recorded))
     FAIL("the trace holds no recorded launch of histogram_privatized (" << t->launches.size() << " launches)");
 
   AtomicCounts c;
@@ -327,15 +325,14 @@ void check_privatization(int n, int blocks, int threads) {
   const uint64_t allowed = uint64_t(lab01::kGrades) * uint64_t(blocks);
   INFO(what << ", one run recorded under SYNCLAB_MODEL=its SYNCLAB_SCHED=rr: " << c.global
             << " atomics on global memory, " << c.shared << " on shared memory");
-  if (c.global > allowed)
+  CHECKED_ELSE(!(c.global > allowed))
     FAIL(what << " made " << c.global << " atomics on global memory, but at most " << allowed << " are allowed ("
               << lab01::kGrades << " bins x " << blocks << " blocks): the counting must go to the block's bins "
               << "in shared memory (local[]), and only each block's totals to bins[] (it made " << c.shared
               << " atomics on shared memory)");
-  if (c.shared == 0)
+  CHECKED_ELSE(!(c.shared == 0))
     FAIL(what << " made no atomic on shared memory: the counting must go to the block's bins in shared memory "
               << "(local[]), with an atomic there, since several threads of a block count the same grade");
-  SUCCEED();
 }
 
 TEST_CASE("lab01 task2a histogram_atomic counts the 80 students under every schedule",
@@ -375,12 +372,11 @@ TEST_CASE("lab01 task3 relax_atomic computes one relaxation round exactly under 
     synclab::lab::apply(s);
     lab01::RelaxResult r = lab01::run_relax_round(lab01::RelaxKernel::atomic, g, in, 2, 64);
     INFO("one round of relax_atomic<<<2, 64>>> on a 96-node graph under " << s.replay());
-    if (!r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
-    if (r.dist != want)
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
+    CHECKED_ELSE(r.dist == want)
       FAIL("first wrong distance: " << first_difference(r.dist, want)
                                     << " (an offer was lost, or a larger one overwrote a smaller one)");
   }
-  SUCCEED();
 }
 
 TEST_CASE("lab01 task3 sssp with relax_atomic finds the shortest distances under every schedule",
@@ -392,10 +388,9 @@ TEST_CASE("lab01 task3 sssp with relax_atomic finds the shortest distances under
     lab01::RelaxResult r = lab01::run_sssp(lab01::RelaxKernel::atomic, g, 0, 2, 32);
     INFO("sssp from node 0 with relax_atomic<<<2, 32>>> on a 64-node graph under " << s.replay()
          << " (" << r.rounds << " rounds)");
-    if (!r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
-    if (r.dist != want) FAIL("first wrong distance: " << first_difference(r.dist, want));
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
+    CHECKED_ELSE(r.dist == want) FAIL("first wrong distance: " << first_difference(r.dist, want));
   }
-  SUCCEED();
 }
 
 }  // namespace

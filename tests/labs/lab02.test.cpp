@@ -259,9 +259,8 @@ void require_correct_everywhere(const std::string& what, const Exploration& e, R
     lab02::LockRun r = run(s);
     ++runs;
     const std::string problem = lock_problem(r, s);
-    if (!problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
+    CHECKED_ELSE(problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
   }
-  SUCCEED(what << ": " << runs << " runs, each with mutual exclusion and every critical section done");
 }
 
 // ---- task 1: v1 -------------------------------------------------------------------------------------
@@ -280,7 +279,7 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
   for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds))) {
     synclab::lab::apply(s);
     lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
-    if (r.stuck) {
+    CHECKED_ELSE(!(r.stuck)) {
       std::vector<Report> reps = checker_reports(r);
       if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << s.replay());
       continue;
@@ -343,7 +342,7 @@ TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab
     synclab::lab::apply(s);
     lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
     INFO("v2 with thread 0 alone under " << s.replay());
-    if (!r.stuck)
+    CHECKED_ELSE(!(!r.stuck))
       FAIL("thread 0 alone got through v2_lock (" << r.entries << " critical section(s)): in v2 a thread "
            "waits until the other one makes itself the victim, so alone it must wait for ever");
     // The simulator must say so (hang at the line of the wait), and nothing else.
@@ -385,7 +384,7 @@ TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its a
     }
     // Lockstep: the lane that gets in leaves the loop and waits at the reconvergence point for
     // its warp-mate, which spins on a flag only the waiting lane would lower.
-    if (!r.stuck)
+    CHECKED_ELSE(!(!r.stuck))
       FAIL("under lockstep the two lanes finished (" << r.entries << " critical sections, " << r.overlaps
            << " overlaps): with a lock that waits, the lane that wins must wait at the reconvergence point "
               "while the other spins; did your peterson_lock wait at all?");

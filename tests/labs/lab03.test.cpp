@@ -254,20 +254,19 @@ void check_count(lab03::CountKernel kernel, int blocks, int threads, int rounds,
     lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
     const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
                              " round(s)";
-    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
-    if (r.counter != want)
+    CHECKED_ELSE(!(r.counter != want))
       FAIL("the counter ended at " << r.counter << " but " << want
                                    << " critical sections should each have added 1 (32 per warp when aggregated): "
                                       "two threads were inside at once, or a section never ran");
-    if (r.sections != want_sections)
+    CHECKED_ELSE(!(r.sections != want_sections))
       FAIL(r.sections << " critical sections ran, expected " << want_sections
                       << (kernel == lab03::CountKernel::warp_aggregated
                               ? " (one per warp and round: one lane takes the lock for its warp)"
                               : " (one per thread and round)"));
-    if (r.lock != 0) FAIL("the lock word was left at " << r.lock << ": a holder never released it");
+    CHECKED_ELSE(r.lock == 0) FAIL("the lock word was left at " << r.lock << ": a holder never released it");
   }
-  SUCCEED();
 }
 
 TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes within one warp",
@@ -291,19 +290,18 @@ void check_single(bool per_block, int blocks, int threads, int seeds) {
     lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
                                       : lab03::run_single_grid(blocks, threads);
     const std::string what = shape_text(per_block ? "single_per_block" : "single_grid", blocks, threads);
-    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
     REQUIRE(r.entered.size() == size_t(per_block ? blocks : 1));
     for (size_t b = 0; b < r.entered.size(); ++b) {
       const int limit = per_block ? threads : blocks * threads;
-      if (r.entered[b] != 1)
+      CHECKED_ELSE(!(r.entered[b] != 1))
         FAIL(r.entered[b] << " threads ran the single section" << (per_block ? " of block " + std::to_string(b) : "")
                           << ", expected exactly 1" << (r.entered[b] > 1 ? " (was the flag reset?)" : ""));
-      if (r.chosen[b] < 0 || r.chosen[b] >= limit)
+      CHECKED_ELSE(!(r.chosen[b] < 0 || r.chosen[b] >= limit))
         FAIL("chosen = " << r.chosen[b] << " is not a thread index of the " << (per_block ? "block" : "grid"));
     }
   }
-  SUCCEED();
 }
 
 TEST_CASE("lab03 task2a single_grid lets exactly one thread of the grid in under every schedule",
@@ -377,18 +375,17 @@ void check_buckets(int n, int buckets, int blocks, int threads, unsigned backoff
     lab03::BucketResult r = lab03::run_buckets(keys, buckets, blocks, threads, backoff);
     const std::string what = shape_text("insert_keys", blocks, threads) + " of " + std::to_string(n) + " keys into " +
                              std::to_string(buckets) + " buckets (backoff " + std::to_string(backoff) + " ns)";
-    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
     for (int b = 0; b < buckets; ++b) {
-      if (r.counts[b] != int(want[b].size()))
+      CHECKED_ELSE(!(r.counts[b] != int(want[b].size())))
         FAIL("bucket " << b << " holds " << r.counts[b] << " keys, expected " << want[b].size()
                        << " (two inserts into one bucket overlapped, or a key went to the wrong bucket)");
-      if (std::multiset<int>(r.items[b].begin(), r.items[b].end()) != want[b])
+      CHECKED_ELSE(!(std::multiset<int>(r.items[b].begin(), r.items[b].end()) != want[b]))
         FAIL("bucket " << b << " holds other keys than the host table (a key was overwritten by another)");
-      if (r.locks[b] != 0) FAIL("bucket " << b << "'s lock was left at " << r.locks[b]);
+      CHECKED_ELSE(r.locks[b] == 0) FAIL("bucket " << b << "'s lock was left at " << r.locks[b]);
     }
   }
-  SUCCEED();
 }
 
 TEST_CASE("lab03 task4 insert_keys fills every bucket exactly under heavy contention",
