@@ -254,7 +254,7 @@ void check_count(lab03::CountKernel kernel, int blocks, int threads, int rounds,
     lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
     const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
                              " round(s)";
-    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
     CHECKED_ELSE(!(r.counter != want))
       FAIL("the counter ended at " << r.counter << " but " << want
@@ -290,7 +290,7 @@ void check_single(bool per_block, int blocks, int threads, int seeds) {
     lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
                                       : lab03::run_single_grid(blocks, threads);
     const std::string what = shape_text(per_block ? "single_per_block" : "single_grid", blocks, threads);
-    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
     REQUIRE(r.entered.size() == size_t(per_block ? blocks : 1));
     for (size_t b = 0; b < r.entered.size(); ++b) {
@@ -375,7 +375,7 @@ void check_buckets(int n, int buckets, int blocks, int threads, unsigned backoff
     lab03::BucketResult r = lab03::run_buckets(keys, buckets, blocks, threads, backoff);
     const std::string what = shape_text("insert_keys", blocks, threads) + " of " + std::to_string(n) + " keys into " +
                              std::to_string(buckets) + " buckets (backoff " + std::to_string(backoff) + " ns)";
-    CHECKED_ELSE(r.finished && r.reports.empty()) FAIL(outcome_message(r, s, what));
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
     INFO(what << " under " << s.replay());
     for (int b = 0; b < buckets; ++b) {
       CHECKED_ELSE(!(r.counts[b] != int(want[b].size())))
