@@ -116,16 +116,25 @@ CountResult run_count(CountKernel kernel, int blocks, int threads, int rounds, c
     synclab_region(c.lock, sizeof(int), "lock", "lock-bits", 32);
     synclab_region(c.counter, 2 * sizeof(int), "counter, sections", "array", 2);
   }
+  // The kernel's time, for the speed-graded case of task 5b (simulated time on the simulator).
+  cudaEvent_t t0 = nullptr, t1 = nullptr;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
   {
     TraceScope scope(trace);
+    cudaEventRecord(t0);
     switch (kernel) {
       case CountKernel::naive: count_naive<<<blocks, threads>>>(c, rounds); break;
       case CountKernel::locked: count_locked<<<blocks, threads>>>(c, rounds); break;
       case CountKernel::backoff: count_backoff<<<blocks, threads>>>(c, rounds); break;
       case CountKernel::warp_aggregated: count_warp_aggregated<<<blocks, threads>>>(c, rounds); break;
     }
-    if (!finish_launch(r)) return r;
+    if (cudaPeekAtLastError() == cudaSuccess) cudaEventRecord(t1);
+    if (!finish_launch(r)) return r;  // (the reset freed the events)
   }
+  if (cudaEventElapsedTime(&r.kernel_ms, t0, t1) != cudaSuccess) r.kernel_ms = 0;
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
   std::vector<int> h = words.download();
   r.lock = h[0];
   r.counter = h[1];

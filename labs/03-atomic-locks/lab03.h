@@ -30,6 +30,7 @@ struct CountResult : Outcome {
   int counter = 0;   // what the critical sections added up
   int sections = 0;  // how many critical sections ran
   int lock = 0;      // the lock word after the kernel (0 when released)
+  float kernel_ms = 0;  // the kernel's time (cudaEventElapsedTime; simulated on the simulator)
 };
 CountResult run_count(CountKernel kernel, int blocks, int threads_per_block, int rounds,
                       const char* trace = nullptr);

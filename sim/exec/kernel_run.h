@@ -112,6 +112,7 @@ class KernelRun {
   std::string replay_line() const;
   void report_deadlock();
   void report_hang(bool simt_deadlock);
+  void report_interrupted();
   bool check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc);
 
   // Device printf and assert (interpreter.cpp).

@@ -7,6 +7,7 @@
 // this file, written apart from the harness: an explicit-state model of the naive lock under both
 // warp models, an enumeration of the puzzle's interleavings, and a host hash table.
 #include <synclab/catch.h>
+#include <synclab/graded.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -335,15 +336,25 @@ void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& 
     predicted.insert(lab03::normalized(o));
   INFO(shape_text("cas_puzzle", blocks, threads) << " with gg = 0 before");
   INFO("your prediction (predicted_puzzle_outputs in puzzle.cu):" << outputs_text(predicted));
-  INFO("outputs found by running it:" << outputs_text(seen));
   // What runs show must be possible: otherwise the simulator is at fault, not you.
-  INFO("the host reference allows:" << outputs_text(reference));
-  for (const lab03::PuzzleOutput& o : seen) REQUIRE(reference.count(o));
+  for (const lab03::PuzzleOutput& o : seen) {
+    CHECKED_ELSE(reference.count(o) == 1)
+      FAIL("a run printed" << outputs_text(std::set<lab03::PuzzleOutput>{o})
+                           << ", which the host reference does not allow: the simulator is at fault, not you");
+  }
   // Runs show some of the possible outputs (a warp's lanes apply an atomic in some order the
   // hardware picks; the simulator and most GPUs take lane order): the prediction must contain
-  // every one of them and be exactly the set of outputs CUDA allows.
-  for (const lab03::PuzzleOutput& o : seen) CHECK(predicted.count(o));
-  CHECK(predicted == reference);
+  // every one of them and be exactly the set of outputs CUDA allows. The messages say how the
+  // prediction is off, not what the right set is: that is the task.
+  size_t unpredicted = 0;
+  for (const lab03::PuzzleOutput& o : seen) unpredicted += !predicted.count(o);
+  CHECKED_ELSE(unpredicted == 0) FAIL(unpredicted << " output(s) that runs printed are not in the prediction");
+  size_t missing = 0, extra = 0;
+  for (const lab03::PuzzleOutput& o : reference) missing += !predicted.count(o);
+  for (const lab03::PuzzleOutput& o : predicted) extra += !reference.count(o);
+  CHECKED_ELSE((missing == 0 && extra == 0))
+    FAIL("the prediction is not the set of outputs CUDA allows: it misses " << missing << " possible one(s) and lists "
+                                                                             << extra << " impossible one(s)");
 }
 
 TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks of 32 threads",
@@ -411,6 +422,26 @@ TEST_CASE("lab03 task5b count_warp_aggregated takes the lock once per warp and r
           "[lab03][task5][pts:3]") {
   check_count(lab03::CountKernel::warp_aggregated, 1, 32, 3, 3);
   check_count(lab03::CountKernel::warp_aggregated, 3, 64, 2, 3);
+}
+
+// Graded on speed: the grader runs this case on the reference solution too, in the same grading
+// run, and gives full marks within 1.2x of its time, proportionally less beyond (docs/grader.md).
+// On the simulator the time is the simulated one (the same on every machine).
+TEST_CASE("lab03 task5b count_warp_aggregated is about as fast as the reference",
+          "[lab03][task5][speed][pts:1]") {
+  const int blocks = 4, threads = 128, rounds = 4;
+  Schedule s{"its", "rr", 1, 3};
+  if (!synclab::lab::on_simulator()) s = Schedule{"gpu", "gpu", 1, 0};
+  synclab::lab::apply(s);
+  lab03::CountResult r = lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+  const std::string what = shape_text("count_warp_aggregated", blocks, threads) + " with 4 rounds";
+  CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
+  CHECKED_ELSE(!(r.counter != blocks * threads * rounds))
+    FAIL("the counter ended at " << r.counter << " but " << blocks * threads * rounds << " were expected");
+  CHECKED_ELSE(!(r.sections != blocks * (threads / 32) * rounds))
+    FAIL(r.sections << " critical sections ran, expected one per warp and round");
+  REQUIRE(r.kernel_ms > 0);
+  synclab::graded::record_time_ms(r.kernel_ms);
 }
 
 }  // namespace

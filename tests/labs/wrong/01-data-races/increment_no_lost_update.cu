@@ -3,7 +3,7 @@
 // WRONG-REPLACES: increment.cu
 // WRONG-FAILS: lab01 task1a predict every final value of the racy increment with 2 blocks of 1 thread
 // WRONG-MESSAGE: your prediction .*: \{2\}
-// WRONG-MESSAGE: found by running it: \{1, 2\}
+// WRONG-MESSAGE: not the set of possible final values: it misses 1 possible one
 //
 //
 // 1a. Predict every final value of x[0] after increment_racy<<<2,1>>> and <<<1,2>>>, starting

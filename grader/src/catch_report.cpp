@@ -1,0 +1,122 @@
+#include "catch_report.h"
+
+#include <fmt/format.h>
+
+#include <pugixml.hpp>
+#include <vector>
+
+namespace synclab::grade {
+
+namespace {
+
+std::string trim(std::string s) {
+  size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return {};
+  size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+// Lines of a Catch2 text block, each trimmed of the reporter's indentation.
+std::string dedent(const std::string& text, const std::string& indent) {
+  std::string out, line;
+  std::string t = trim(text);
+  size_t start = 0;
+  while (start <= t.size()) {
+    size_t nl = t.find('\n', start);
+    line = trim(t.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    out += indent + line + "\n";
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string first_line(const std::string& text) {
+  std::string t = trim(text);
+  return trim(t.substr(0, t.find('\n')));
+}
+
+std::string where(const pugi::xml_node& n) {
+  std::string file = n.attribute("filename").as_string();
+  std::string line = n.attribute("line").as_string();
+  if (file.empty()) return {};
+  return line.empty() ? file : file + ":" + line;
+}
+
+// Walks a <TestCase> or <Section>, collecting what failed. `infos` are the INFO messages in scope.
+void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::string& out, std::string& first, std::string& first_expr) {
+  for (pugi::xml_node c : node.children()) {
+    std::string tag = c.name();
+    if (tag == "Info") {
+      infos.push_back(trim(c.text().as_string()));
+    } else if (tag == "Section") {
+      std::vector<std::string> inner = infos;
+      collect(c, inner, out, first, first_expr);
+    } else if (tag == "Expression" && std::string(c.attribute("success").as_string()) == "false") {
+      out += fmt::format("{}: failed {}( {} )\n", where(c), c.attribute("type").as_string(),
+                         trim(c.child("Original").text().as_string()));
+      std::string expanded = trim(c.child("Expanded").text().as_string());
+      if (!expanded.empty()) out += "  with expansion:\n" + dedent(expanded, "    ");
+      for (const pugi::xml_node& e : c.children("Exception"))
+        out += "  unexpected exception:\n" + dedent(e.text().as_string(), "    ");
+      for (const pugi::xml_node& e : c.children("FatalErrorCondition"))
+        out += "  fatal error:\n" + dedent(e.text().as_string(), "    ");
+      for (const auto& i : infos) out += "  with message:\n" + dedent(i, "    ");
+      infos.clear();  // (the reporter writes the messages in scope again before the next result)
+      if (first_expr.empty())
+        first_expr = fmt::format("{}( {} ) is false: {}", c.attribute("type").as_string(),
+                                 trim(c.child("Original").text().as_string()),
+                                 first_line(c.child("Expanded").text().as_string()));
+    } else if (tag == "Failure") {
+      out += fmt::format("{}: failed:\n", where(c)) + dedent(c.text().as_string(), "  ");
+      for (const auto& i : infos) out += "  with message:\n" + dedent(i, "    ");
+      infos.clear();
+      if (first.empty()) first = first_line(c.text().as_string());
+    } else if (tag == "Exception") {
+      out += fmt::format("{}: unexpected exception:\n", where(c)) + dedent(c.text().as_string(), "  ");
+      if (first.empty()) first = "unexpected exception: " + first_line(c.text().as_string());
+    } else if (tag == "FatalErrorCondition") {
+      out += fmt::format("{}: fatal error:\n", where(c)) + dedent(c.text().as_string(), "  ");
+      if (first.empty()) first = "fatal error: " + first_line(c.text().as_string());
+    }
+  }
+}
+
+}  // namespace
+
+CaseReport read_case_report(const std::string& xml, const std::string& case_name) {
+  CaseReport r;
+  pugi::xml_document doc;
+  pugi::xml_parse_result pr = doc.load_buffer(xml.data(), xml.size());
+  // A report cut short (a crash, a kill) is not complete; what was parsed still says what failed.
+  r.parsed = bool(pr);
+  if (!pr) r.parse_error = xml.empty() ? "no report was written" : pr.description();
+  pugi::xml_node root = doc.child("Catch");
+  if (!root) root = doc.child("Catch2TestRun");  // Catch2 3.x
+  if (!root) {
+    r.parsed = false;
+    if (r.parse_error.empty()) r.parse_error = "not a Catch2 XML report";
+    return r;
+  }
+  std::vector<pugi::xml_node> cases;
+  for (pugi::xpath_node x : root.select_nodes(".//TestCase")) cases.push_back(x.node());
+  r.test_cases = int(cases.size());
+  for (const auto& c : cases) {
+    std::vector<std::string> infos;
+    std::string first_expr;
+    collect(c, infos, r.messages, r.first, first_expr);
+    if (r.first.empty()) r.first = first_expr;
+  }
+  if (cases.size() == 1) {
+    const pugi::xml_node& c = cases[0];
+    r.name_matches = std::string(c.attribute("name").as_string()) == case_name;
+    pugi::xml_node overall = c.child("OverallResult");
+    bool ok = overall && std::string(overall.attribute("success").as_string()) == "true";
+    pugi::xml_node totals = root.child("OverallResults");
+    if (totals) r.failures = totals.attribute("failures").as_int(-1);
+    r.success = ok && r.failures == 0;
+  }
+  return r;
+}
+
+}  // namespace synclab::grade

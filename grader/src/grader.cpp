@@ -1,0 +1,907 @@
+#include "grader.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "catch_report.h"
+#include "manifest.h"
+#include "sandbox.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace synclab::grade {
+
+namespace {
+
+constexpr double kSpeedSlack = 1.2;          // full marks within 1.2x of the reference's time
+constexpr uintmax_t kMaxStudentFile = 1 << 20;  // bytes
+constexpr size_t kMaxListedIgnored = 50;
+
+struct GradeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TestResult {
+  std::string name;
+  double max_score = 0;
+  double score = 0;
+  bool passed = false;
+  std::string output;
+  std::vector<std::string> tags;
+  std::string visibility = "visible";
+  bool speed = false;
+  double seconds = 0;
+};
+
+std::string read_file(const fs::path& p, size_t cap = 8 << 20) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return {};
+  std::string s(cap, '\0');
+  in.read(s.data(), std::streamsize(cap));
+  s.resize(size_t(in.gcount()));
+  return s;
+}
+
+std::string last_lines(const std::string& text, size_t n) {
+  size_t count = 0, pos = text.size();
+  while (pos > 0) {
+    size_t nl = text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) { pos = 0; break; }
+    if (nl + 1 < text.size() && ++count > n) { pos = nl + 1; break; }
+    pos = nl;
+  }
+  std::string out = text.substr(pos);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out += prefix + line + "\n";
+  return out;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
+  return s;
+}
+
+std::string points(double v) {
+  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", (long long)std::llround(v));
+  return fmt::format("{:.2f}", v);
+}
+
+void own(const fs::path& p, const Identity& id, mode_t mode) {
+  if (id.drop && chown(p.c_str(), id.uid, id.gid) != 0)
+    throw GradeError(fmt::format("cannot hand {} to the sandbox user: {}", p.string(), std::strerror(errno)));
+  chmod(p.c_str(), mode);
+}
+
+bool gpu_present() {
+  std::error_code ec;
+  if (fs::exists("/dev/nvidia0", ec)) return true;
+  if (fs::is_directory("/proc/driver/nvidia/gpus", ec) && !fs::is_empty("/proc/driver/nvidia/gpus", ec)) return true;
+  return false;
+}
+
+std::string find_program(const std::string& name, const std::vector<std::string>& extra_dirs = {}) {
+  std::vector<std::string> dirs = extra_dirs;
+  if (const char* path = std::getenv("PATH")) {
+    std::string p = path;
+    size_t start = 0;
+    while (start <= p.size()) {
+      size_t colon = p.find(':', start);
+      dirs.push_back(p.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  for (const auto& d : dirs) {
+    if (d.empty()) continue;
+    fs::path c = fs::path(d) / name;
+    if (access(c.c_str(), X_OK) == 0) return c.string();
+  }
+  return {};
+}
+
+// Symbols a student file has no business using: they open files, start processes, send signals,
+// change the environment or leave the process in ways that would let a submission act on the
+// grading itself. The graded tasks need none of them.
+const std::set<std::string> kDeniedSymbols = {
+    "fork", "vfork", "clone", "clone3", "execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle",
+    "fexecve", "posix_spawn", "posix_spawnp", "system", "popen", "open", "open64", "openat", "openat64",
+    "__open_2", "__open64_2", "__openat_2", "creat", "creat64", "fopen", "fopen64", "freopen", "freopen64",
+    "fdopen", "write", "pwrite", "pwrite64", "writev", "pwritev", "dup", "dup2", "dup3", "close", "fcntl",
+    "fcntl64", "unlink", "unlinkat", "remove", "rename", "renameat", "renameat2", "mkdir", "rmdir", "chmod",
+    "fchmod", "chown", "fchown", "truncate", "ftruncate", "link", "symlink", "kill", "killpg", "raise",
+    "signal", "sigaction", "setenv", "putenv", "unsetenv", "clearenv", "dlopen", "dlsym", "dlvsym", "syscall",
+    "ptrace", "mmap", "mmap64", "mprotect", "chdir", "fchdir", "setuid", "setgid", "seteuid", "setegid",
+    "prctl", "socket", "connect", "_exit", "_Exit", "quick_exit", "pthread_create", "sigprocmask",
+    "pthread_sigmask", "alarm", "setitimer", "setrlimit", "prlimit", "prlimit64", "fwrite_unlocked"};
+const std::vector<std::string> kDeniedFragments = {"basic_ofstream", "basic_fstream", "basic_filebuf",
+                                                   "10filesystem", "5Catch"};
+
+struct Dirs {
+  fs::path root, src, build, bin, run, metrics, hidden;
+};
+
+class Grading {
+ public:
+  explicit Grading(const Options& opt) : opt_(opt), t0_(std::chrono::steady_clock::now()) {}
+
+  int run() {
+    int status = 0;
+    try {
+      grade();
+    } catch (const std::exception& e) {
+      internal_error_ = e.what();
+      status = 2;
+    }
+    try {
+      write_results();
+    } catch (const std::exception& e) {
+      std::cerr << "synclab-grade: " << e.what() << "\n";
+      status = 2;
+    }
+    print_table();
+    cleanup();
+    return status;
+  }
+
+ private:
+  // ---------------------------------------------------------------------------------------------
+  void progress(const std::string& line) {
+    if (!opt_.quiet) std::cout << line << std::endl;
+  }
+
+  std::string shorten(std::string s) const {
+    if (!dirs_.src.empty()) s = replace_all(s, dirs_.src.string() + "/", "");
+    if (!dirs_.root.empty()) s = replace_all(s, dirs_.root.string(), "<work>");
+    if (!opt_.source_root.empty()) s = replace_all(s, opt_.source_root + "/", "");
+    return s;
+  }
+
+  std::vector<std::string> base_env(const fs::path& home) const {
+    std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home.string(),
+                                    "TMPDIR=" + home.string(), "LANG=C.UTF-8", "SYNCLAB_NO_CCACHE=1",
+                                    "CCACHE_DISABLE=1"};
+    for (const char* pass : {"SYNCLAB_CUDA_HOME", "CUDA_VISIBLE_DEVICES"})
+      if (const char* v = std::getenv(pass)) env.push_back(std::string(pass) + "=" + v);
+    return env;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  void grade() {
+    if (opt_.submission.empty()) throw GradeError("no submission directory was given (--submission DIR)");
+    manifest_ = find_manifest(opt_.grade_dir, opt_.lab);
+    choose_backend();
+    be_ = manifest_.backends.at(backend_);
+    identity_ = sandbox_identity();
+    progress(fmt::format("grading lab {} on the {} ({} backend){}", manifest_.lab,
+                         backend_ == "sim" ? "simulator" : "GPU", backend_,
+                         identity_.drop ? ", the submission runs as user nobody"
+                                        : " (not root: the submission runs as you)"));
+    make_dirs();
+    collect_submission();
+    list_cases();
+    if (!build_hidden()) return;
+    if (!build_submission()) return;
+    run_cases();
+  }
+
+  void choose_backend() {
+    const bool has_gpu_build = manifest_.backends.count("gpu") > 0;
+    if (opt_.backend == "sim" || opt_.backend == "gpu") {
+      backend_ = opt_.backend;
+    } else if (opt_.backend == "auto") {
+      backend_ = (has_gpu_build && gpu_present()) ? "gpu" : "sim";
+    } else {
+      throw GradeError(fmt::format("unknown backend '{}': use sim, gpu or auto", opt_.backend));
+    }
+    if (!manifest_.backends.count(backend_))
+      throw GradeError(fmt::format("this build has no {} programs for lab {} ({}); for the GPU build "
+                                   "configure with -DSYNCLAB_BUILD_GPU=ON (./synclab build --gpu)",
+                                   backend_, manifest_.lab, manifest_.path));
+    if (backend_ == "gpu" && !gpu_present())
+      throw GradeError("--backend gpu, but no CUDA device is present (/dev/nvidia0 is missing)");
+    if (backend_ == "gpu") {
+      std::string cuda = std::getenv("SYNCLAB_CUDA_HOME") ? std::getenv("SYNCLAB_CUDA_HOME") : "/usr/local/cuda";
+      sanitizer_ = find_program("compute-sanitizer", {cuda + "/bin", cuda + "/compute-sanitizer"});
+    }
+  }
+
+  void make_dirs() {
+    if (!opt_.work.empty()) {
+      dirs_.root = fs::absolute(opt_.work);
+      fs::create_directories(dirs_.root);
+    } else {
+      const char* tmp = std::getenv("TMPDIR");
+      std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/synclab-grade.XXXXXX";
+      std::vector<char> buf(templ.begin(), templ.end());
+      buf.push_back('\0');
+      if (!mkdtemp(buf.data())) throw GradeError(fmt::format("cannot create a work directory {}: {}", templ, std::strerror(errno)));
+      dirs_.root = buf.data();
+      made_work_ = true;
+    }
+    chmod(dirs_.root.c_str(), 0711);
+    dirs_.src = dirs_.root / "src";
+    dirs_.build = dirs_.root / "build";
+    dirs_.bin = dirs_.root / "bin";
+    dirs_.run = dirs_.root / "run";
+    dirs_.metrics = dirs_.root / "metrics";
+    dirs_.hidden = dirs_.root / "hidden";
+    for (const auto& d : {dirs_.src, dirs_.build, dirs_.bin, dirs_.run, dirs_.metrics, dirs_.hidden}) {
+      fs::remove_all(d);
+      fs::create_directories(d);
+    }
+    chmod(dirs_.src.c_str(), 0755);
+    chmod(dirs_.bin.c_str(), 0755);
+    chmod(dirs_.run.c_str(), 0711);
+    chmod(dirs_.metrics.c_str(), 0700);
+    own(dirs_.build, identity_, 0700);
+  }
+
+  void cleanup() {
+    if (dirs_.root.empty() || opt_.keep_work) {
+      if (!dirs_.root.empty() && opt_.keep_work) std::cout << "work directory kept: " << dirs_.root.string() << "\n";
+      return;
+    }
+    std::error_code ec;
+    if (made_work_) {
+      fs::remove_all(dirs_.root, ec);
+    } else {
+      for (const auto& d : {dirs_.src, dirs_.build, dirs_.bin, dirs_.run, dirs_.metrics, dirs_.hidden})
+        fs::remove_all(d, ec);
+    }
+  }
+
+  // ---- the submission ---------------------------------------------------------------------------
+  void collect_submission() {
+    fs::path sub = opt_.submission;
+    std::error_code ec;
+    if (!fs::is_directory(sub, ec))
+      throw GradeError(fmt::format("the submission directory {} does not exist or is not a directory", sub.string()));
+    sub = fs::canonical(sub);
+    // Every regular file of the submission (symbolic links are never followed).
+    std::vector<fs::path> all;
+    fs::recursive_directory_iterator it(sub, fs::directory_options::skip_permission_denied, ec), end;
+    size_t seen = 0;
+    for (; it != end && !ec; it.increment(ec)) {
+      if (++seen > 20000) break;
+      const auto& e = *it;
+      if (e.is_directory() && (e.path().filename() == ".git" || e.path().filename() == "node_modules")) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (e.is_symlink() || !e.is_regular_file()) continue;
+      all.push_back(fs::relative(e.path(), sub));
+    }
+    std::sort(all.begin(), all.end(), [](const fs::path& a, const fs::path& b) {
+      auto da = std::distance(a.begin(), a.end()), db = std::distance(b.begin(), b.end());
+      return da != db ? da < db : a < b;
+    });
+    std::set<fs::path> used;
+    for (const auto& f : manifest_.student_files) {
+      fs::path chosen;
+      for (const fs::path& c : {fs::path(f), fs::path("labs") / manifest_.lab / f, fs::path(manifest_.lab) / f}) {
+        if (std::find(all.begin(), all.end(), c) != all.end()) { chosen = c; break; }
+      }
+      if (chosen.empty())
+        for (const auto& p : all)
+          if (p.filename() == f) { chosen = p; break; }  // the shallowest one
+      fs::path dest = dirs_.src / f;
+      if (chosen.empty()) {
+        fs::copy_file(fs::path(manifest_.lab_dir) / f, dest, fs::copy_options::overwrite_existing);
+        missing_.push_back(f);
+      } else {
+        fs::path from = sub / chosen;
+        struct stat st {};
+        if (lstat(from.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+          throw GradeError(fmt::format("{} in the submission is not a regular file", chosen.string()));
+        if (uintmax_t(st.st_size) > kMaxStudentFile)
+          throw GradeError(fmt::format("{} in the submission is {} bytes; a student file may have at most {}",
+                                       chosen.string(), st.st_size, kMaxStudentFile));
+        fs::copy_file(from, dest, fs::copy_options::overwrite_existing);
+        used.insert(chosen);
+        taken_.push_back({f, chosen.string()});
+      }
+      chmod(dest.c_str(), 0644);
+    }
+    for (const auto& p : all)
+      if (!used.count(p)) ignored_.push_back(p.string());
+    for (const auto& [f, from] : taken_)
+      progress(fmt::format("  student file {} <- {}", f, from));
+    for (const auto& f : missing_)
+      progress(fmt::format("  student file {} is missing: the handed-out skeleton is graded in its place", f));
+    if (!ignored_.empty())
+      progress(fmt::format("  {} other file(s) ignored (not student files of this lab)", ignored_.size()));
+  }
+
+  // ---- the graded cases, from the trusted reference program ------------------------------------
+  std::vector<std::string> list_names(const std::string& program) {
+    auto listing = [&](std::vector<std::string> args) {
+      RunSpec spec;
+      spec.argv = {program};
+      spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+      spec.env = base_env(dirs_.run);
+      spec.cwd = dirs_.run.string();
+      spec.timeout_s = 60;
+      RunResult r = run_sandboxed(spec);
+      if (!r.started) throw GradeError(fmt::format("cannot run {}: {}", program, r.error));
+      return r.output;
+    };
+    std::string names = listing({"--list-test-names-only"});
+    std::regex bad("unrecognised|unknown|error", std::regex::icase);
+    if (names.empty() || std::regex_search(names, bad)) names = listing({"--list-tests", "--verbosity", "quiet"});
+    std::vector<std::string> out;
+    std::istringstream in(names);
+    std::string line;
+    while (std::getline(in, line)) {
+      while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
+      if (!line.empty()) out.push_back(line);
+    }
+    if (out.empty()) throw GradeError(fmt::format("{} lists no test cases", program));
+    return out;
+  }
+
+  std::vector<std::string> tags_of(const std::string& program, const std::string& name) {
+    RunSpec spec;
+    spec.argv = {program, "--list-tests", name};
+    spec.env = base_env(dirs_.run);
+    spec.cwd = dirs_.run.string();
+    spec.timeout_s = 60;
+    RunResult r = run_sandboxed(spec);
+    std::vector<std::string> tags;
+    std::istringstream in(r.output);
+    std::string line;
+    std::regex tag("\\[([^\\]]+)\\]");
+    while (std::getline(in, line)) {
+      size_t a = line.find_first_not_of(' ');
+      if (a == std::string::npos || line[a] != '[') continue;
+      for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) tags.push_back((*m)[1].str());
+    }
+    return tags;
+  }
+
+  void list_cases() {
+    public_names_ = list_names(be_.reference_tests);
+    if (!opt_.hidden.empty() && !manifest_.has_reference)
+      throw GradeError("hidden tests need the reference solutions, and this copy of the lab has none");
+    // With hidden tests the reference program is linked later; the public cases are known now.
+    for (const auto& n : public_names_) {
+      TestResult t;
+      t.name = n;
+      t.tags = tags_of(be_.reference_tests, n);
+      results_.push_back(t);
+    }
+  }
+
+  void finish_case_list() {
+    for (auto& t : results_) {
+      bool found = false;
+      for (const auto& tag : t.tags) {
+        std::smatch m;
+        if (std::regex_match(tag, m, std::regex("pts:([0-9]+(\\.[0-9]+)?)"))) {
+          t.max_score = std::stod(m[1].str());
+          found = true;
+        } else if (tag == "speed") {
+          t.speed = true;
+        } else if (tag.rfind("visibility:", 0) == 0) {
+          t.visibility = tag.substr(11);
+          static const std::set<std::string> ok = {"visible", "hidden", "after_due_date", "after_published"};
+          if (!ok.count(t.visibility))
+            throw GradeError(fmt::format("test case '{}' has the tag [{}]; the visibility must be one of visible, "
+                                         "hidden, after_due_date, after_published", t.name, tag));
+        }
+      }
+      if (!found)
+        throw GradeError(fmt::format("test case '{}' has no [pts:N] tag: every graded case must say what it is worth",
+                                     t.name));
+    }
+  }
+
+  // ---- hidden tests (the instructor's; trusted) ------------------------------------------------
+  bool build_hidden() {
+    reference_ = be_.reference_tests;
+    if (opt_.hidden.empty()) {
+      finish_case_list();
+      return true;
+    }
+    std::error_code ec;
+    if (!fs::is_directory(opt_.hidden, ec))
+      throw GradeError(fmt::format("the hidden tests directory {} does not exist", opt_.hidden));
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(opt_.hidden, ec))
+      if (e.is_regular_file() && e.path().extension() == ".cpp") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw GradeError(fmt::format("the hidden tests directory {} has no .cpp files", opt_.hidden));
+    progress(fmt::format("  compiling {} hidden test file(s) from {}", files.size(), opt_.hidden));
+    for (const auto& f : files) {
+      fs::path obj = dirs_.hidden / (f.filename().string() + ".o");
+      RunSpec spec;
+      spec.argv = be_.compiler;
+      spec.argv.insert(spec.argv.end(), be_.cpp_flags.begin(), be_.cpp_flags.end());
+      spec.argv.insert(spec.argv.end(), {"-c", fs::absolute(f).string(), "-o", obj.string()});
+      spec.argv[0] = resolve(spec.argv[0]);
+      spec.env = base_env(dirs_.hidden);
+      spec.cwd = dirs_.hidden.string();
+      spec.timeout_s = opt_.compile_timeout_s;
+      RunResult r = run_sandboxed(spec);
+      if (!r.started || r.exit_code != 0)
+        throw GradeError(fmt::format("the hidden test file {} does not compile:\n{}", f.string(),
+                                     last_lines(r.error + r.output, 40)));
+      hidden_objs_.push_back(obj.string());
+    }
+    // The reference program with the hidden tests, for the list of cases and speed references.
+    fs::path ref = dirs_.bin / "reference";
+    std::vector<std::string> objs;
+    for (const auto& f : manifest_.student_files) objs.push_back(be_.solution_objects.at(f));
+    RunResult r = link(ref, objs, /*sandboxed=*/false);
+    if (!r.started || r.exit_code != 0)
+      throw GradeError(fmt::format("the hidden tests do not link with the reference solution:\n{}",
+                                   last_lines(r.error + r.output, 40)));
+    reference_ = ref.string();
+    std::set<std::string> known(public_names_.begin(), public_names_.end());
+    for (const auto& n : list_names(reference_)) {
+      if (known.count(n)) continue;
+      TestResult t;
+      t.name = n;
+      t.tags = tags_of(reference_, n);
+      t.visibility = "after_published";
+      results_.push_back(t);
+    }
+    finish_case_list();
+    return true;
+  }
+
+  std::string resolve(const std::string& cmd) const {
+    if (cmd.find('/') != std::string::npos) return cmd;
+    std::string p = find_program(cmd);
+    return p.empty() ? cmd : p;
+  }
+
+  RunResult link(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed) {
+    RunSpec spec;
+    spec.argv = be_.linker;
+    spec.argv.insert(spec.argv.end(), be_.test_objects.begin(), be_.test_objects.end());
+    spec.argv.insert(spec.argv.end(), hidden_objs_.begin(), hidden_objs_.end());
+    spec.argv.insert(spec.argv.end(), be_.harness_objects.begin(), be_.harness_objects.end());
+    spec.argv.insert(spec.argv.end(), student_objs.begin(), student_objs.end());
+    spec.argv.insert(spec.argv.end(), be_.libs.begin(), be_.libs.end());
+    spec.argv.insert(spec.argv.end(), {"-o", out.string()});
+    spec.argv[0] = resolve(spec.argv[0]);
+    fs::path home = sandboxed ? dirs_.build : dirs_.hidden;
+    spec.env = base_env(home);
+    spec.cwd = home.string();
+    spec.timeout_s = opt_.compile_timeout_s;
+    if (sandboxed) spec.identity = identity_;
+    return run_sandboxed(spec);
+  }
+
+  // ---- building the submission ------------------------------------------------------------------
+  void fail_all(const std::string& why) {
+    for (auto& t : results_) {
+      t.passed = false;
+      t.score = 0;
+      t.output = why;
+    }
+  }
+
+  bool build_submission() {
+    std::vector<std::string> objs;
+    for (const auto& f : manifest_.student_files) {
+      progress(fmt::format("  compiling {}", f));
+      fs::path obj = dirs_.build / (f + ".o");
+      RunSpec spec;
+      spec.argv = be_.compiler;
+      spec.argv.insert(spec.argv.end(), be_.cu_flags.begin(), be_.cu_flags.end());
+      spec.argv.insert(spec.argv.end(), {"-c", (dirs_.src / f).string(), "-o", obj.string()});
+      spec.argv[0] = resolve(spec.argv[0]);
+      spec.env = base_env(dirs_.build);
+      spec.cwd = dirs_.build.string();
+      spec.timeout_s = opt_.compile_timeout_s;
+      spec.identity = identity_;
+      RunResult r = run_sandboxed(spec);
+      std::error_code ec;
+      if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
+        std::string why;
+        if (!r.started) why = "the compiler could not be started: " + r.error;
+        else if (r.timed_out) why = fmt::format("compiling took longer than {} s and was stopped", opt_.compile_timeout_s);
+        else why = "the compiler said:";
+        build_error_ = fmt::format("{} does not compile; {}\n{}", f, why, shorten(last_lines(r.output, 60)));
+        fail_all(fmt::format("not run: the submission did not compile ({}; see the top of the report)", f));
+        progress("  " + build_error_);
+        return false;
+      }
+      if (!check_symbols(f, obj)) return false;
+      objs.push_back(obj.string());
+    }
+    progress("  linking the graded tests");
+    fs::path built = dirs_.build / "tests";
+    RunResult r = link(built, objs, /*sandboxed=*/true);
+    std::error_code ec;
+    if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(built, ec)) {
+      build_error_ = fmt::format("the graded tests do not link with the submission (a function of the lab "
+                                 "renamed, removed or defined twice?); the linker said:\n{}",
+                                 shorten(last_lines(r.error + r.output, 40)));
+      fail_all("not run: the submission did not link (see the top of the report)");
+      progress("  " + build_error_);
+      return false;
+    }
+    // The program the cases run is the grader's copy: a case cannot replace it for the next one.
+    program_ = dirs_.bin / "tests";
+    fs::copy_file(built, program_, fs::copy_options::overwrite_existing);
+    chmod(program_.c_str(), 0755);
+    return true;
+  }
+
+  bool check_symbols(const std::string& file, const fs::path& obj) {
+    std::string nm = find_program("nm"), objdump = find_program("objdump");
+    if (nm.empty()) return true;  // binutils comes with g++; without it there is no check
+    RunSpec spec;
+    spec.argv = {nm, "-u", "-P", obj.string()};
+    spec.env = base_env(dirs_.run);
+    spec.cwd = dirs_.run.string();
+    spec.timeout_s = 60;
+    RunResult r = run_sandboxed(spec);
+    std::set<std::string> denied;
+    std::istringstream in(r.output);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::string sym = line.substr(0, line.find(' '));
+      std::string base = sym.substr(0, sym.find('@'));
+      if (kDeniedSymbols.count(base)) denied.insert(base);
+      for (const auto& frag : kDeniedFragments)
+        if (base.find(frag) != std::string::npos) denied.insert(base);
+    }
+    bool raw_syscall = false;
+    if (!objdump.empty()) {
+      spec.argv = {objdump, "-d", "--no-show-raw-insn", obj.string()};
+      RunResult d = run_sandboxed(spec);
+      std::regex sc("\\s(syscall|sysenter|int\\s+\\$0x80)\\b");
+      raw_syscall = std::regex_search(d.output, sc);
+    }
+    if (denied.empty() && !raw_syscall) return true;
+    std::string list;
+    for (const auto& s : denied) list += (list.empty() ? "" : ", ") + s;
+    build_error_ = fmt::format(
+        "{} is rejected: it uses {}{}{}. A student file may compute, launch kernels and print, but not open files, "
+        "start processes, send signals, change the environment or end the process: the graded tests decide the "
+        "score, and nothing else may act on them.",
+        file, list, (!list.empty() && raw_syscall) ? " and " : "", raw_syscall ? "raw system calls" : "");
+    fail_all(fmt::format("not run: {} uses what submissions may not use (see the top of the report)", file));
+    progress("  " + build_error_);
+    return false;
+  }
+
+  // ---- running the cases ------------------------------------------------------------------------
+  struct CaseRun {
+    RunResult run;
+    CaseReport report;
+    std::string metrics;
+  };
+
+  CaseRun run_case(const std::string& program, const std::string& name, int index, bool sandboxed,
+                   const std::vector<std::string>& wrapper = {}, double timeout_scale = 1) {
+    fs::path dir = dirs_.run / fmt::format("case{}{}", index, sandboxed ? "" : "-ref");
+    if (!wrapper.empty()) dir += "-" + fs::path(wrapper.size() > 2 ? wrapper[2] : "tool").filename().string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::path report = dir / "report.xml";
+    { std::ofstream touch(report); }
+    if (sandboxed) {
+      own(dir, identity_, 0700);
+      own(report, identity_, 0600);
+    }
+    fs::path metrics = dirs_.metrics / fmt::format("case{}{}.txt", index, sandboxed ? "" : "-ref");
+    int mfd = ::open(metrics.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (mfd < 0) throw GradeError(fmt::format("cannot create {}: {}", metrics.string(), std::strerror(errno)));
+    RunSpec spec;
+    spec.argv = wrapper;
+    spec.argv.insert(spec.argv.end(), {program, name, "--reporter", "xml", "--out", report.string()});
+    spec.env = base_env(dir);
+    spec.env.push_back("SYNCLAB_GRADE_METRICS_FD=4");
+    spec.cwd = dir.string();
+    spec.timeout_s = opt_.timeout_s * timeout_scale;
+    spec.memory_bytes = wrapper.empty() ? opt_.memory_mb << 20 : ~0ull;  // the sanitizer reserves much address space
+    spec.extra_fd = mfd;
+    if (sandboxed) spec.identity = identity_;
+    CaseRun c;
+    c.run = run_sandboxed(spec);
+    ::close(mfd);
+    c.report = read_case_report(read_file(report), name);
+    c.metrics = read_file(metrics, 4096);
+    return c;
+  }
+
+  static bool parse_time(const std::string& metrics, double* ms) {
+    std::smatch m;
+    static const std::regex re("time_ms ([-+0-9.eE]+)");
+    if (!std::regex_search(metrics, m, re)) return false;
+    try {
+      *ms = std::stod(m[1].str());
+    } catch (...) {
+      return false;
+    }
+    return std::isfinite(*ms) && *ms > 0;
+  }
+
+  std::string failure_text(const CaseRun& c) const {
+    const RunResult& r = c.run;
+    std::string why;
+    if (!r.started) {
+      why = "the test program could not be started: " + r.error;
+    } else if (r.timed_out) {
+      why = fmt::format("timed out: the case was still running after {} s and was stopped", points(opt_.timeout_s));
+      if (r.signal == SIGKILL) why += " (it did not end when asked; nothing below may say where it was)";
+    } else if (r.signal) {
+      why = "crashed: the test program was killed by " + signal_text(r.signal);
+    } else if (!c.report.parsed) {
+      why = fmt::format("the test program ended (exit status {}) without a complete report ({})", r.exit_code,
+                        c.report.parse_error);
+    } else if (c.report.test_cases != 1 || !c.report.name_matches) {
+      why = fmt::format("the report does not describe this test case ({} test case(s) in it)", c.report.test_cases);
+    } else if (c.report.success && r.exit_code != 0) {
+      why = fmt::format("the test program exited with status {} although its checks passed", r.exit_code);
+    } else {
+      why = c.report.first.empty() ? "failed" : "failed: " + shorten(c.report.first);
+    }
+    std::string out = why + "\n";
+    if (!c.report.messages.empty()) out += "\n" + shorten(c.report.messages);
+    // When the report is complete its messages say what went wrong; otherwise the end of the
+    // program's output may (the simulator's hang report, the last thing printed before a crash).
+    const bool report_complete = r.started && !r.timed_out && r.signal == 0 && c.report.parsed;
+    std::string tail = report_complete ? std::string() : last_lines(r.output, 30);
+    if (!tail.empty()) out += "\nthe program's output (last lines):\n" + indent(shorten(tail), "  | ");
+    return out;
+  }
+
+  static bool case_passed(const CaseRun& c) {
+    return c.run.started && !c.run.timed_out && c.run.signal == 0 && c.run.exit_code == 0 && c.report.parsed &&
+           c.report.test_cases == 1 && c.report.name_matches && c.report.success;
+  }
+
+  void run_cases() {
+    const size_t n = results_.size();
+    for (size_t i = 0; i < n; ++i) {
+      TestResult& t = results_[i];
+      progress(fmt::format("  [{}/{}] {}", i + 1, n, t.name));
+      CaseRun c = run_case(program_.string(), t.name, int(i), true);
+      t.seconds = c.run.seconds;
+      if (!case_passed(c)) {
+        t.passed = false;
+        t.score = 0;
+        t.output = failure_text(c);
+        continue;
+      }
+      t.passed = true;
+      t.score = t.max_score;
+      t.output = "passed";
+      if (backend_ == "gpu" && !t.speed && !sanitizer_.empty()) sanitize(t, int(i));
+      if (t.passed && t.speed) score_speed(t, c, int(i));
+    }
+  }
+
+  void sanitize(TestResult& t, int index) {
+    for (const char* tool : {"memcheck", "racecheck"}) {
+      std::vector<std::string> wrapper = {sanitizer_, "--tool", tool, "--error-exitcode", "97", "--print-limit", "20"};
+      CaseRun c = run_case(program_.string(), t.name, index, true, wrapper, 10);
+      if (c.run.exit_code == 97 || !case_passed(c)) {
+        t.passed = false;
+        t.score = 0;
+        t.output = fmt::format("failed under compute-sanitizer --tool {} (the plain run passed):\n", tool) +
+                   indent(shorten(last_lines(c.run.output, 60)), "  | ");
+        return;
+      }
+    }
+    t.output += " (and clean under compute-sanitizer memcheck and racecheck)";
+  }
+
+  void score_speed(TestResult& t, const CaseRun& c, int index) {
+    double mine = 0, ref = 0;
+    const char* unit = backend_ == "sim" ? "ms of simulated time" : "ms";
+    if (!parse_time(c.metrics, &mine)) {
+      t.passed = false;
+      t.score = 0;
+      t.output = "graded on speed, but the case recorded no time (synclab::graded::record_time_ms)";
+      return;
+    }
+    if (!manifest_.has_reference) {
+      t.output = fmt::format("correct; time {:.4g} {}. This copy of the lab has no reference solution to time "
+                             "against, so the speed part is not scored here: the course's grader gives full marks "
+                             "within {:.1f}x of the reference's time",
+                             mine, unit, kSpeedSlack);
+      return;
+    }
+    CaseRun r = run_case(reference_, t.name, index, false);
+    if (!case_passed(r) || !parse_time(r.metrics, &ref))
+      throw GradeError(fmt::format("the reference solution fails the speed case '{}' or records no time:\n{}", t.name,
+                                   failure_text(r)));
+    const double ratio = mine / ref;
+    if (ratio <= kSpeedSlack) {
+      t.score = t.max_score;
+    } else {
+      t.score = std::floor(t.max_score * kSpeedSlack / ratio * 100) / 100;
+    }
+    t.passed = t.score >= t.max_score;
+    t.output = fmt::format(
+        "correct; time {:.4g} {}, the reference solution's {:.4g} {} (measured in this run): {:.2f}x. Full marks "
+        "within {:.1f}x, proportionally less beyond: {} of {} points",
+        mine, unit, ref, unit, ratio, kSpeedSlack, points(t.score), points(t.max_score));
+  }
+
+  // ---- results ----------------------------------------------------------------------------------
+  double total() const {
+    double s = 0;
+    for (const auto& t : results_) s += t.score;
+    return std::round(s * 100) / 100;
+  }
+  double max_total() const {
+    double s = 0;
+    for (const auto& t : results_) s += t.max_score;
+    return s;
+  }
+
+  std::string summary() const {
+    std::string out;
+    if (!internal_error_.empty()) {
+      out += "The grader could not grade this submission:\n" + shorten(internal_error_) +
+             "\nThe score is 0 until it can; please tell the course staff.\n";
+      return out;
+    }
+    out += fmt::format("Lab {}, graded on the {} ({} backend).\n", manifest_.lab,
+                       backend_ == "sim" ? "SyncLab simulator" : "GPU", backend_);
+    out += "Student files:\n";
+    for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
+    for (const auto& f : missing_) out += fmt::format("  {}: not in the submission; the handed-out skeleton was graded\n", f);
+    if (!ignored_.empty()) {
+      out += fmt::format("Ignored ({} file(s) that are not student files of this lab):\n", ignored_.size());
+      for (size_t i = 0; i < ignored_.size() && i < kMaxListedIgnored; ++i) out += "  " + ignored_[i] + "\n";
+      if (ignored_.size() > kMaxListedIgnored) out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
+    }
+    if (!build_error_.empty()) out += "\n" + build_error_ + "\n";
+    size_t passed = 0;
+    for (const auto& t : results_) passed += t.passed;
+    out += fmt::format("\n{} of {} test cases passed; score {} of {}.\n", passed, results_.size(), points(total()),
+                       points(max_total()));
+    return out;
+  }
+
+  void write_results() {
+    json j;
+    j["score"] = internal_error_.empty() ? total() : 0.0;
+    j["execution_time"] =
+        int(std::lround(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count()));
+    j["output"] = summary();
+    j["visibility"] = "visible";
+    j["stdout_visibility"] = "hidden";
+    json tests = json::array();
+    if (internal_error_.empty()) {
+      for (const auto& t : results_) {
+        json x;
+        x["name"] = t.name;
+        x["score"] = t.score;
+        x["max_score"] = t.max_score;
+        x["status"] = t.passed ? "passed" : "failed";
+        x["output"] = t.output;
+        x["tags"] = t.tags;
+        x["visibility"] = t.visibility;
+        tests.push_back(x);
+      }
+    }
+    j["tests"] = tests;
+    json extra;
+    extra["lab"] = manifest_.lab;
+    extra["backend"] = backend_;
+    j["extra_data"] = extra;
+    fs::path out = opt_.results;
+    if (out.has_parent_path()) fs::create_directories(out.parent_path());
+    fs::path tmp = out;
+    tmp += fmt::format(".tmp.{}", getpid());
+    {
+      std::ofstream f(tmp);
+      if (!f) throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
+      f << j.dump(2) << "\n";
+      if (!f) throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
+    }
+    fs::rename(tmp, out);
+    results_written_ = out.string();
+  }
+
+  void print_table() const {
+    std::cout << "\n";
+    if (!internal_error_.empty()) {
+      std::cout << "synclab-grade: " << shorten(internal_error_) << "\n";
+    } else {
+      if (!build_error_.empty()) std::cout << build_error_ << "\n\n";
+      for (const auto& t : results_) {
+        std::string first = t.output.substr(0, t.output.find('\n'));
+        std::cout << fmt::format("{:<5} {:>5}/{:<3} {}\n", t.passed ? "PASS" : "FAIL", points(t.score),
+                                 points(t.max_score), t.name);
+        if (!t.passed || t.speed) std::cout << "              " << first << "\n";
+      }
+      std::cout << fmt::format("\nscore: {} of {} ({} backend)\n", points(total()), points(max_total()), backend_);
+    }
+    if (!results_written_.empty()) std::cout << "results: " << results_written_ << "\n";
+  }
+
+  const Options& opt_;
+  std::chrono::steady_clock::time_point t0_;
+  Manifest manifest_;
+  std::string backend_ = "sim";
+  Backend be_;
+  Identity identity_;
+  Dirs dirs_;
+  bool made_work_ = false;
+  std::string sanitizer_;
+  std::vector<std::pair<std::string, std::string>> taken_;
+  std::vector<std::string> missing_, ignored_;
+  std::vector<std::string> public_names_, hidden_objs_;
+  std::string reference_;
+  fs::path program_;
+  std::vector<TestResult> results_;
+  std::string build_error_, internal_error_, results_written_;
+};
+
+}  // namespace
+
+int run_grading(const Options& opt) {
+  Grading g(opt);
+  return g.run();
+}
+
+int normalize_results(const std::string& in, const std::string& out) {
+  std::ifstream f(in);
+  if (!f) {
+    std::cerr << "synclab-grade normalize: cannot read " << in << "\n";
+    return 2;
+  }
+  json j;
+  try {
+    j = json::parse(f);
+  } catch (const std::exception& e) {
+    std::cerr << "synclab-grade normalize: " << in << " is not valid JSON (" << e.what() << ")\n";
+    return 2;
+  }
+  // What differs from run to run: how long grading took, measured times on a GPU, and addresses.
+  j["execution_time"] = 0;
+  static const std::regex address("0x[0-9a-f]{10,}");  // (not Catch2's 8-digit values)
+  static const std::regex gpu_time("time ([0-9.eE+-]+) ms, the reference solution's ([0-9.eE+-]+) ms \\(");
+  if (j.contains("tests"))
+    for (auto& t : j["tests"])
+      if (t.contains("output") && t["output"].is_string())
+        t["output"] = std::regex_replace(
+            std::regex_replace(t["output"].get<std::string>(), gpu_time, "time T ms, the reference solution's R ms ("),
+            address, "0xADDRESS");
+  std::ofstream o(out);
+  o << j.dump(2) << "\n";
+  if (!o) {
+    std::cerr << "synclab-grade normalize: cannot write " << out << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace synclab::grade

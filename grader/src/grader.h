@@ -1,0 +1,36 @@
+// The grading pipeline: collect the submission's student files, build them against the lab's
+// pristine harness and graded tests (and an instructor's hidden tests), run each graded case in
+// its own sandboxed process, score it from Catch2's report, and write results.json.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace synclab::grade {
+
+struct Options {
+  std::string lab;          // "01" or "01-data-races"
+  std::string submission;   // directory with the student's files
+  std::string results;      // results.json to write
+  std::string hidden;       // directory of hidden Catch2 test files ("" for none)
+  std::string backend = "auto";  // sim | gpu | auto
+  std::string grade_dir;    // build/grade (the manifests)
+  std::string source_root;  // the repository (shortened to nothing in messages)
+  double timeout_s = 300;   // per test case
+  double compile_timeout_s = 180;
+  unsigned long long memory_mb = 8192;
+  std::string work;         // work directory to use ("" for a fresh one under $TMPDIR)
+  bool keep_work = false;
+  bool quiet = false;       // no progress lines (the table and the summary still print)
+};
+
+// Grades and writes the results file (in every case). Returns the process exit status: 0 when
+// grading ran (whatever the score), 2 when the grader itself could not (the results file then
+// says why, with a score of 0).
+int run_grading(const Options& opt);
+
+// Rewrites a results.json for comparison with an approved copy: execution times and measured
+// times become placeholders. Returns 0, or 2 with a message on stderr.
+int normalize_results(const std::string& in, const std::string& out);
+
+}  // namespace synclab::grade

@@ -1,0 +1,51 @@
+// Running untrusted programs (a submission's compiler run, its test program): each in its own
+// process group, with a wall-clock time limit, resource limits, a minimal environment, and as the
+// unprivileged user `nobody` when the grader runs as root.
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace synclab::grade {
+
+struct Identity {
+  bool drop = false;  // switch to uid/gid before exec (only possible as root)
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// `nobody` when running as root; otherwise the current user (drop = false).
+Identity sandbox_identity();
+
+struct RunSpec {
+  std::vector<std::string> argv;  // argv[0]: a path
+  std::string cwd;
+  std::vector<std::string> env;   // "NAME=value", the whole environment
+  double timeout_s = 300;
+  double grace_s = 10;            // after the time limit: SIGUSR1, then SIGKILL after this long
+  unsigned long long memory_bytes = 8ull << 30;  // RLIMIT_AS
+  unsigned long long file_bytes = 512ull << 20;  // RLIMIT_FSIZE
+  Identity identity;
+  int extra_fd = -1;              // passed to the program as fd 4 (a metrics file), or -1
+  size_t output_head = 16 << 10;  // keep this much of the start of stdout+stderr ...
+  size_t output_tail = 48 << 10;  // ... and of its end
+};
+
+struct RunResult {
+  bool started = false;  // false: could not start (error says why)
+  std::string error;
+  int exit_code = -1;    // when it exited
+  int signal = 0;        // when a signal ended it
+  bool timed_out = false;
+  double seconds = 0;
+  std::string output;    // stdout and stderr, merged (head and tail when long)
+  size_t output_dropped = 0;
+};
+
+RunResult run_sandboxed(const RunSpec& spec);
+
+// "SIGSEGV (segmentation fault)"
+std::string signal_text(int sig);
+
+}  // namespace synclab::grade

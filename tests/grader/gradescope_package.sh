@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `./synclab gradescope-package` writes a zip with setup.sh and run_autograder at its root; in a
+# directory laid out as Gradescope's /autograder (source/, submission/, results/), setup.sh builds
+# it and run_autograder grades: the reference solutions with the hidden tests get full marks, the
+# skeletons none, and a results.json planted beforehand is replaced.
+#
+#   gradescope_package.sh SOURCE_ROOT
+set -uo pipefail
+root="$(cd "$1" && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "gradescope_package.sh: FAILED: $*"; exit 1; }
+
+"$root/synclab" gradescope-package "$tmp/lab01.zip" --lab 01 --hidden "$root/tests/grader/hidden/01" ||
+  fail "gradescope-package exited with status $?"
+ag="$tmp/autograder"
+mkdir -p "$ag/source" "$ag/submission" "$ag/results"
+(cd "$ag/source" && cmake -E tar xf "$tmp/lab01.zip") || fail "the zip does not unpack"
+for f in setup.sh run_autograder; do
+  [ -x "$ag/source/$f" ] || fail "$f is not at the zip's root, or not executable"
+done
+[ ! -e "$ag/source/tests/grader/cases" ] || fail "the package holds the grader's test cases"
+[ -f "$ag/source/hidden/more_shapes.test.cpp" ] || fail "the package lacks the hidden tests"
+echo "ok: zip with setup.sh, run_autograder, the source and hidden/"
+
+export SYNCLAB_AUTOGRADER_ROOT="$ag"
+(cd "$ag/source" && ./setup.sh) >"$tmp/setup.log" 2>&1 || { tail -n 40 "$tmp/setup.log"; fail "setup.sh failed"; }
+echo "ok: setup.sh: $(grep '== setup.sh: ready' "$tmp/setup.log")"
+
+grade() {  # grade NAME EXPECTED_SCORE: run_autograder on what is in submission/
+  echo '{"score": 1000, "tests": []}' >"$ag/results/results.json"  # planted: must be replaced
+  "$ag/source/run_autograder" >"$tmp/$1.log" 2>&1 || { cat "$tmp/$1.log"; fail "run_autograder failed on $1"; }
+  python3 - "$ag/results/results.json" "$1" "$2" <<'PY' || fail "results.json for $1"
+import json, sys
+j = json.load(open(sys.argv[1]))
+name, want = sys.argv[2], float(sys.argv[3])
+tests = j["tests"]
+hidden = [t for t in tests if "hidden" in t["tags"]]
+assert j["score"] == want, f"{name}: score {j['score']}, expected {want}"
+assert len(hidden) == 2, f"{name}: {len(hidden)} hidden cases"
+assert {t["visibility"] for t in hidden} == {"after_published", "visible"}, [t["visibility"] for t in hidden]
+for key in ("score", "execution_time", "output", "visibility", "stdout_visibility", "tests"):
+    assert key in j, f"{name}: results.json lacks {key}"
+print(f"ok: {name}: score {j['score']} of {sum(t['max_score'] for t in tests)}, {len(tests)} cases ({len(hidden)} hidden)")
+PY
+}
+rm -rf "$ag/submission"/* && cp "$root"/solutions/01-data-races/*.cu "$ag/submission/"
+grade reference 25
+rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/labs/01-data-races" &&
+  cp "$root"/labs/01-data-races/*.cu "$ag/submission/labs/01-data-races/"
+grade skeleton 0

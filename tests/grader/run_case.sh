@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Grades one hostile (or ordinary) submission of tests/grader/cases/ and compares the normalized
+# results.json with the approved copy in tests/grader/approved/, the way Catch2 checks its
+# reporters against approved output.
+#
+#   run_case.sh GRADER CASE_DIR APPROVED_DIR [WORK_DIR]
+#
+# CASE_DIR/case.txt says what the submission is: "lab: NN", "base: solutions|labs" (the student
+# files it starts from), optionally "only: FILE..." (hand in just these), "timeout: SECONDS",
+# "hidden: DIR" (relative to tests/grader). Every other file in CASE_DIR is laid over the base,
+# keeping its relative path. With SYNCLAB_APPROVE=1 a differing result replaces the approved copy.
+set -uo pipefail
+
+grader="$1" case_dir="${2%/}" approved_dir="$3"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+name="$(basename "$case_dir")"
+spec="$case_dir/case.txt"
+[ -f "$spec" ] || { echo "run_case.sh: $spec is missing" >&2; exit 2; }
+field() { sed -n "s/^$1:[[:space:]]*//p" "$spec" | head -n 1; }
+lab="$(field lab)" base="$(field base)" only="$(field only)" timeout="$(field timeout)" hidden="$(field hidden)"
+labdir="$(ls -d "$root/$base/$lab"-*/ 2>/dev/null | head -n 1)"
+[ -n "$labdir" ] || { echo "run_case.sh: $spec: no $base/$lab-*/ directory" >&2; exit 2; }
+
+work="${4:-$(mktemp -d)}"
+mkdir -p "$work"
+trap 'rm -rf "$work"' EXIT
+sub="$work/submission"
+rm -rf "$sub"
+mkdir -p "$sub"
+# The base: the student files the grader will look for (from the lab's manifest), or only some.
+manifest="$(dirname "$(dirname "$grader")")/grade/$(basename "$labdir").json"
+files="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["student_files"]))' "$manifest" 2>/dev/null)" ||
+  files="$(sed -n 's/.*"student_files": \[\(.*\)\],*/\1/p' "$manifest" | tr -d '",')"
+[ -n "$only" ] && files="$only"
+for f in $files; do cp "$labdir/$f" "$sub/$f"; done
+# The overlay.
+(cd "$case_dir" && find . -type f ! -name case.txt -print0) | while IFS= read -r -d '' f; do
+  mkdir -p "$sub/$(dirname "$f")"
+  cp "$case_dir/$f" "$sub/$f"
+done
+
+args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet)
+[ -n "$timeout" ] && args+=(--timeout "$timeout")
+[ -n "$hidden" ] && args+=(--hidden "$here/$hidden")
+echo "\$ synclab-grade ${args[*]}"
+"$grader" "${args[@]}"
+rc=$?
+[ $rc -eq 0 ] || { echo "run_case.sh: the grader exited with status $rc (it must grade every submission)"; exit 1; }
+"$grader" normalize "$work/results.json" "$work/normalized.json" || exit 1
+
+approved="$approved_dir/$name.json"
+if [ ! -f "$approved" ] || ! diff -u "$approved" "$work/normalized.json" >"$work/diff.txt"; then
+  if [ "${SYNCLAB_APPROVE:-0}" = 1 ]; then
+    cp "$work/normalized.json" "$approved"
+    echo "run_case.sh: approved $approved"
+    exit 0
+  fi
+  if [ -f "$approved" ]; then
+    echo "run_case.sh: results.json differs from the approved $approved:"
+    cat "$work/diff.txt"
+  else
+    echo "run_case.sh: there is no approved $approved yet; this run gave:"
+    cat "$work/normalized.json"
+  fi
+  echo "(if the new result is right: SYNCLAB_APPROVE=1 ctest -R grader.case.$name, then review the diff)"
+  exit 1
+fi
+echo "run_case.sh: $name matches the approved results"
