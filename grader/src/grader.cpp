@@ -187,7 +187,7 @@ class Grading {
     std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home.string(),
                                     "TMPDIR=" + home.string(), "LANG=C.UTF-8", "SYNCLAB_NO_CCACHE=1",
                                     "CCACHE_DISABLE=1"};
-    for (const char* pass : {"SYNCLAB_CUDA_HOME", "CUDA_VISIBLE_DEVICES"})
+    for (const char* pass : {"SYNCLAB_CUDA_HOME", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
       if (const char* v = std::getenv(pass)) env.push_back(std::string(pass) + "=" + v);
     return env;
   }
@@ -204,6 +204,7 @@ class Grading {
                          identity_.drop ? ", the submission runs as user nobody"
                                         : " (not root: the submission runs as you)"));
     make_dirs();
+    check_sandbox_access();
     collect_submission();
     list_cases();
     if (!build_hidden()) return;
@@ -261,6 +262,33 @@ class Grading {
     chmod(dirs_.run.c_str(), 0711);
     chmod(dirs_.metrics.c_str(), 0700);
     own(dirs_.build, identity_, 0700);
+  }
+
+  // The sandbox user must read the lab's build (objects, compiler, libraries). Under a private
+  // directory (a home directory of mode 700) it cannot: then the submission runs as the invoking
+  // user, and the output says so.
+  void check_sandbox_access() {
+    if (!identity_.drop) return;
+    std::vector<std::string> paths = {be_.reference_tests, be_.linker[0]};
+    paths.insert(paths.end(), be_.test_objects.begin(), be_.test_objects.end());
+    for (const auto& p : paths) {
+      RunSpec spec;
+      spec.argv = {"/usr/bin/test", "-r", p};
+      spec.env = base_env(dirs_.build);
+      spec.cwd = dirs_.build.string();
+      spec.timeout_s = 30;
+      spec.identity = identity_;
+      RunResult r = run_sandboxed(spec);
+      if (r.started && r.exit_code == 0) continue;
+      sandbox_note_ = fmt::format(
+          "Note: the user nobody cannot read {} (a directory above it is private), so the submission ran as "
+          "root, not sandboxed as nobody. For course grading, keep SyncLab where every user can read it.",
+          shorten(p));
+      progress("  " + sandbox_note_);
+      identity_ = Identity{};
+      own(dirs_.build, identity_, 0700);
+      return;
+    }
   }
 
   void cleanup() {
@@ -441,7 +469,7 @@ class Grading {
     for (const auto& f : files) {
       fs::path obj = dirs_.hidden / (f.filename().string() + ".o");
       RunSpec spec;
-      spec.argv = be_.compiler;
+      spec.argv = without_ccache(be_.compiler);
       spec.argv.insert(spec.argv.end(), be_.cpp_flags.begin(), be_.cpp_flags.end());
       spec.argv.insert(spec.argv.end(), {"-c", fs::absolute(f).string(), "-o", obj.string()});
       spec.argv[0] = resolve(spec.argv[0]);
@@ -476,6 +504,13 @@ class Grading {
     return true;
   }
 
+  // A compiler command without its ccache launcher: the grader compiles without a cache (the
+  // sandbox user must not share one), and a machine may have the compiler but not ccache.
+  static std::vector<std::string> without_ccache(std::vector<std::string> cmd) {
+    if (cmd.size() > 1 && fs::path(cmd[0]).filename() == "ccache") cmd.erase(cmd.begin());
+    return cmd;
+  }
+
   std::string resolve(const std::string& cmd) const {
     if (cmd.find('/') != std::string::npos) return cmd;
     std::string p = find_program(cmd);
@@ -484,7 +519,7 @@ class Grading {
 
   RunResult link(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed) {
     RunSpec spec;
-    spec.argv = be_.linker;
+    spec.argv = without_ccache(be_.linker);
     spec.argv.insert(spec.argv.end(), be_.test_objects.begin(), be_.test_objects.end());
     spec.argv.insert(spec.argv.end(), hidden_objs_.begin(), hidden_objs_.end());
     spec.argv.insert(spec.argv.end(), be_.harness_objects.begin(), be_.harness_objects.end());
@@ -515,7 +550,7 @@ class Grading {
       progress(fmt::format("  compiling {}", f));
       fs::path obj = dirs_.build / (f + ".o");
       RunSpec spec;
-      spec.argv = be_.compiler;
+      spec.argv = without_ccache(be_.compiler);
       spec.argv.insert(spec.argv.end(), be_.cu_flags.begin(), be_.cu_flags.end());
       spec.argv.insert(spec.argv.end(), {"-c", (dirs_.src / f).string(), "-o", obj.string()});
       spec.argv[0] = resolve(spec.argv[0]);
@@ -781,6 +816,7 @@ class Grading {
       for (size_t i = 0; i < ignored_.size() && i < kMaxListedIgnored; ++i) out += "  " + ignored_[i] + "\n";
       if (ignored_.size() > kMaxListedIgnored) out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
     }
+    if (!sandbox_note_.empty()) out += "\n" + sandbox_note_ + "\n";
     if (!build_error_.empty()) out += "\n" + build_error_ + "\n";
     size_t passed = 0;
     for (const auto& t : results_) passed += t.passed;
@@ -862,7 +898,7 @@ class Grading {
   std::string reference_;
   fs::path program_;
   std::vector<TestResult> results_;
-  std::string build_error_, internal_error_, results_written_;
+  std::string build_error_, internal_error_, results_written_, sandbox_note_;
 };
 
 }  // namespace
@@ -887,6 +923,10 @@ int normalize_results(const std::string& in, const std::string& out) {
   }
   // What differs from run to run: how long grading took, measured times on a GPU, and addresses.
   j["execution_time"] = 0;
+  // Where the tree is decides whether the sandbox user can read it; the note says which ran.
+  static const std::regex sandbox_note("\nNote: the user nobody cannot read [^\n]*\n");
+  if (j.contains("output") && j["output"].is_string())
+    j["output"] = std::regex_replace(j["output"].get<std::string>(), sandbox_note, "");
   static const std::regex address("0x[0-9a-f]{10,}");  // (not Catch2's 8-digit values)
   static const std::regex gpu_time("time ([0-9.eE+-]+) ms, the reference solution's ([0-9.eE+-]+) ms \\(");
   if (j.contains("tests"))
