@@ -97,9 +97,14 @@ function(_synclab_lab_object out backend src objdir)
   else()
     set(what "nvcc (GPU)")
   endif()
+  # Compiled from the source root with the root-relative path, so that __FILE__ (in Catch2's
+  # reports and the harness's messages, which the grader's approved results quote) reads
+  # "tests/labs/lab01.test.cpp" whatever the checkout's location and whether ccache (which makes
+  # paths relative) is installed.
   add_custom_command(
     OUTPUT ${obj}
-    COMMAND ${compiler} ${flags} -c ${src} -o ${obj}
+    COMMAND ${compiler} ${flags} -c ${rel} -o ${obj}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
     DEPENDS ${src} ${deps}
     COMMENT "${what}: compiling ${rel}"
     VERBATIM)

@@ -660,7 +660,9 @@ class Grading {
     spec.env.push_back("SYNCLAB_GRADE_METRICS_FD=4");
     spec.cwd = dir.string();
     spec.timeout_s = opt_.timeout_s * timeout_scale;
-    spec.memory_bytes = wrapper.empty() ? opt_.memory_mb << 20 : ~0ull;  // the sanitizer reserves much address space
+    // The CUDA driver (and compute-sanitizer) reserve far more address space than any useful
+    // limit: on the GPU there is none.
+    spec.memory_bytes = backend_ == "gpu" ? ~0ull : opt_.memory_mb << 20;
     spec.extra_fd = mfd;
     if (sandboxed) spec.identity = identity_;
     CaseRun c;
@@ -734,7 +736,7 @@ class Grading {
       t.passed = true;
       t.score = t.max_score;
       t.output = "passed";
-      if (backend_ == "gpu" && !t.speed && !sanitizer_.empty()) sanitize(t, int(i));
+      if (backend_ == "gpu" && !t.speed && !sanitizer_.empty() && opt_.sanitizer) sanitize(t, int(i));
       if (t.passed && t.speed) score_speed(t, c, int(i));
     }
   }

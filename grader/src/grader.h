@@ -22,6 +22,7 @@ struct Options {
   std::string work;         // work directory to use ("" for a fresh one under $TMPDIR)
   bool keep_work = false;
   bool quiet = false;       // no progress lines (the table and the summary still print)
+  bool sanitizer = true;    // on the GPU, also run passed cases under compute-sanitizer
 };
 
 // Grades and writes the results file (in every case). Returns the process exit status: 0 when

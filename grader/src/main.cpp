@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
   grade->add_option("--work", opt.work, "work directory (default: a new one under $TMPDIR)");
   grade->add_flag("--keep-work", opt.keep_work, "keep the work directory");
   grade->add_flag("--quiet", opt.quiet, "no progress lines");
+  bool no_sanitizer = false;
+  grade->add_flag("--no-sanitizer", no_sanitizer, "on the GPU: plain runs only, no compute-sanitizer");
 
   std::string norm_in, norm_out;
   CLI::App* norm = app.add_subcommand("normalize", "rewrite a results.json without run-to-run differences");
@@ -59,5 +61,6 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
+  opt.sanitizer = !no_sanitizer;
   return synclab::grade::run_grading(opt);
 }
