@@ -44,6 +44,23 @@ std::string where(const pugi::xml_node& n) {
 }
 
 // Walks a <TestCase> or <Section>, collecting what failed. `infos` are the INFO messages in scope.
+// Sections nest a few levels in real reports; a report nested deeper than this was not written by
+// Catch2 and is not read further (it would otherwise exhaust the stack).
+constexpr int kMaxDepth = 64;
+
+bool too_deep(const pugi::xml_node& root) {
+  // Iteratively: the depth of the deepest element.
+  std::vector<std::pair<pugi::xml_node, int>> stack = {{root, 0}};
+  while (!stack.empty()) {
+    auto [n, d] = stack.back();
+    stack.pop_back();
+    if (d > kMaxDepth) return true;
+    for (pugi::xml_node c = n.first_child(); c; c = c.next_sibling())
+      if (c.type() == pugi::node_element) stack.push_back({c, d + 1});
+  }
+  return false;
+}
+
 void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::string& out, std::string& first, std::string& first_expr) {
   for (pugi::xml_node c : node.children()) {
     std::string tag = c.name();
@@ -98,6 +115,20 @@ CaseReport read_case_report(const std::string& xml, const std::string& case_name
     if (r.parse_error.empty()) r.parse_error = "not a Catch2 XML report";
     return r;
   }
+  // One document: a single root element and nothing else of substance around it.
+  int elements = 0;
+  for (pugi::xml_node c = doc.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_element || c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) ++elements;
+  if (elements != 1) {
+    r.parsed = false;
+    r.parse_error = "more than one document in the report";
+    return r;
+  }
+  if (too_deep(root)) {
+    r.parsed = false;
+    r.parse_error = "the report is nested too deeply to be Catch2's";
+    return r;
+  }
   std::vector<pugi::xml_node> cases;
   for (pugi::xpath_node x : root.select_nodes(".//TestCase")) cases.push_back(x.node());
   r.test_cases = int(cases.size());
@@ -117,6 +148,15 @@ CaseReport read_case_report(const std::string& xml, const std::string& case_name
     r.success = ok && r.failures == 0;
   }
   return r;
+}
+
+std::string catch_test_spec(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == ',' || c == '[' || c == ']' || c == '\\' || c == '"' || c == '~' || c == '*') out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 }  // namespace synclab::grade

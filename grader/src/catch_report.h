@@ -20,4 +20,8 @@ struct CaseReport {
 // `xml` is the report's text; `case_name` the case that was selected.
 CaseReport read_case_report(const std::string& xml, const std::string& case_name);
 
+// A test case's name as a Catch2 test spec that selects exactly that case: the characters the
+// spec syntax gives a meaning ("," "[" "]" "\\" quotes "~" "*") escaped with a backslash.
+std::string catch_test_spec(const std::string& name);
+
 }  // namespace synclab::grade

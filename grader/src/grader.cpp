@@ -23,6 +23,8 @@
 
 #include "catch_report.h"
 #include "manifest.h"
+#include "host_source_check.h"
+#include "object_check.h"
 #include "sandbox.h"
 
 namespace fs = std::filesystem;
@@ -35,6 +37,7 @@ namespace {
 constexpr double kSpeedSlack = 1.2;          // full marks within 1.2x of the reference's time
 constexpr uintmax_t kMaxStudentFile = 1 << 20;  // bytes
 constexpr size_t kMaxListedIgnored = 50;
+constexpr size_t kMaxReport = 16 << 20;        // a case's XML report, bytes
 
 struct GradeError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -58,6 +61,27 @@ std::string read_file(const fs::path& p, size_t cap = 8 << 20) {
   std::string s(cap, '\0');
   in.read(s.data(), std::streamsize(cap));
   s.resize(size_t(in.gcount()));
+  return s;
+}
+
+// A file the sandboxed program could have replaced: never through a symbolic link, and at most
+// `cap` bytes (more than that is treated as no file).
+std::string read_private(const fs::path& p, size_t cap) {
+  int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return {};
+  struct stat st {};
+  std::string s;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && uintmax_t(st.st_size) <= cap) {
+    s.resize(size_t(st.st_size));
+    size_t got = 0;
+    while (got < s.size()) {
+      ssize_t n = ::read(fd, s.data() + got, s.size() - got);
+      if (n <= 0) break;
+      got += size_t(n);
+    }
+    s.resize(got);
+  }
+  ::close(fd);
   return s;
 }
 
@@ -126,23 +150,6 @@ std::string find_program(const std::string& name, const std::vector<std::string>
   return {};
 }
 
-// Symbols a student file has no business using: they open files, start processes, send signals,
-// change the environment or leave the process in ways that would let a submission act on the
-// grading itself. The graded tasks need none of them.
-const std::set<std::string> kDeniedSymbols = {
-    "fork", "vfork", "clone", "clone3", "execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle",
-    "fexecve", "posix_spawn", "posix_spawnp", "system", "popen", "open", "open64", "openat", "openat64",
-    "__open_2", "__open64_2", "__openat_2", "creat", "creat64", "fopen", "fopen64", "freopen", "freopen64",
-    "fdopen", "write", "pwrite", "pwrite64", "writev", "pwritev", "dup", "dup2", "dup3", "close", "fcntl",
-    "fcntl64", "unlink", "unlinkat", "remove", "rename", "renameat", "renameat2", "mkdir", "rmdir", "chmod",
-    "fchmod", "chown", "fchown", "truncate", "ftruncate", "link", "symlink", "kill", "killpg", "raise",
-    "signal", "sigaction", "setenv", "putenv", "unsetenv", "clearenv", "dlopen", "dlsym", "dlvsym", "syscall",
-    "ptrace", "mmap", "mmap64", "mprotect", "chdir", "fchdir", "setuid", "setgid", "seteuid", "setegid",
-    "prctl", "socket", "connect", "_exit", "_Exit", "quick_exit", "pthread_create", "sigprocmask",
-    "pthread_sigmask", "alarm", "setitimer", "setrlimit", "prlimit", "prlimit64", "fwrite_unlocked"};
-const std::vector<std::string> kDeniedFragments = {"basic_ofstream", "basic_fstream", "basic_filebuf",
-                                                   "10filesystem", "5Catch"};
-
 struct Dirs {
   fs::path root, src, build, bin, run, metrics, hidden;
 };
@@ -201,10 +208,11 @@ class Grading {
     identity_ = sandbox_identity();
     progress(fmt::format("grading lab {} on the {} ({} backend){}", manifest_.lab,
                          backend_ == "sim" ? "simulator" : "GPU", backend_,
-                         identity_.drop ? ", the submission runs as user nobody"
+                         identity_.drop ? ", the submission runs as an unprivileged user (" + identity_.name + ")"
                                         : " (not root: the submission runs as you)"));
     make_dirs();
     check_sandbox_access();
+    check_guard();
     collect_submission();
     list_cases();
     if (!build_hidden()) return;
@@ -281,14 +289,44 @@ class Grading {
       RunResult r = run_sandboxed(spec);
       if (r.started && r.exit_code == 0) continue;
       sandbox_note_ = fmt::format(
-          "Note: the user nobody cannot read {} (a directory above it is private), so the submission ran as "
-          "root, not sandboxed as nobody. For course grading, keep SyncLab where every user can read it.",
+          "Note: an unprivileged user cannot read {} (a directory above it is private), so the submission ran "
+          "as root, not as an unprivileged user. For course grading, keep SyncLab where every user can read it.",
           shorten(p));
       progress("  " + sandbox_note_);
       identity_ = Identity{};
       own(dirs_.build, identity_, 0700);
       return;
     }
+  }
+
+  // The system-call filter (libsynclab_guard.so, preloaded into the test programs): does it work
+  // here? Its self-test installs it in a trivial program and checks that fork() is refused.
+  void check_guard() {
+    std::error_code ec;
+    std::string why;
+    if (opt_.guard_library.empty() || !fs::exists(opt_.guard_library, ec)) {
+      why = "libsynclab_guard.so was not built";
+    } else {
+      RunSpec spec;
+      spec.argv = {fs::exists("/usr/bin/true") ? "/usr/bin/true" : "/bin/true"};
+      spec.env = base_env(dirs_.run);
+      spec.env.push_back("LD_PRELOAD=" + opt_.guard_library);
+      spec.env.push_back("SYNCLAB_GUARD=selftest");
+      spec.cwd = dirs_.run.string();
+      spec.timeout_s = 30;
+      spec.identity = identity_;
+      RunResult r = run_sandboxed(spec);
+      if (r.started && r.exit_code == 0) {
+        guard_ = true;
+        return;
+      }
+      why = r.started ? last_lines(r.output, 3) : r.error;
+      if (why.empty()) why = fmt::format("its self-test exited with status {}", r.exit_code);
+    }
+    guard_note_ = fmt::format("Note: the system-call filter is not available here ({}), so the test programs ran "
+                              "without it.",
+                              why);
+    progress("  " + guard_note_);
   }
 
   void cleanup() {
@@ -323,8 +361,14 @@ class Grading {
         it.disable_recursion_pending();
         continue;
       }
-      if (e.is_symlink() || !e.is_regular_file()) continue;
-      all.push_back(fs::relative(e.path(), sub));
+      if (e.is_symlink() || !e.is_regular_file()) {
+        if (!e.is_directory() || e.is_symlink())
+          skipped_[e.path().filename().string()] =
+              fmt::format("{} in the submission is {}", e.path().lexically_relative(sub).string(),
+                          e.is_symlink() ? "a symbolic link, which is never followed" : "not a regular file");
+        continue;
+      }
+      all.push_back(e.path().lexically_relative(sub));
     }
     std::sort(all.begin(), all.end(), [](const fs::path& a, const fs::path& b) {
       auto da = std::distance(a.begin(), a.end()), db = std::distance(b.begin(), b.end());
@@ -362,7 +406,8 @@ class Grading {
     for (const auto& [f, from] : taken_)
       progress(fmt::format("  student file {} <- {}", f, from));
     for (const auto& f : missing_)
-      progress(fmt::format("  student file {} is missing: the handed-out skeleton is graded in its place", f));
+      progress(fmt::format("  student file {} is missing{}: the handed-out skeleton is graded in its place", f,
+                           skipped_.count(f) ? " (" + skipped_.at(f) + ")" : ""));
     if (!ignored_.empty())
       progress(fmt::format("  {} other file(s) ignored (not student files of this lab)", ignored_.size()));
   }
@@ -396,7 +441,7 @@ class Grading {
 
   std::vector<std::string> tags_of(const std::string& program, const std::string& name) {
     RunSpec spec;
-    spec.argv = {program, "--list-tests", name};
+    spec.argv = {program, "--list-tests", catch_test_spec(name)};
     spec.env = base_env(dirs_.run);
     spec.cwd = dirs_.run.string();
     spec.timeout_s = 60;
@@ -466,6 +511,20 @@ class Grading {
     std::sort(files.begin(), files.end());
     if (files.empty()) throw GradeError(fmt::format("the hidden tests directory {} has no .cpp files", opt_.hidden));
     progress(fmt::format("  compiling {} hidden test file(s) from {}", files.size(), opt_.hidden));
+    if (identity_.drop) {
+      // The submission runs as another user: it should not be able to read them (and print them).
+      RunSpec probe;
+      probe.argv = {"/usr/bin/test", "-r", fs::absolute(files[0]).string()};
+      probe.env = base_env(dirs_.run);
+      probe.cwd = dirs_.run.string();
+      probe.timeout_s = 30;
+      probe.identity = identity_;
+      RunResult pr = run_sandboxed(probe);
+      if (pr.started && pr.exit_code == 0)
+        std::cout << "  note (for the course staff): the hidden tests in " << opt_.hidden
+                  << " are readable by every user, so a submission could read them; make the directory private "
+                     "(chmod 700), as gradescope-package's setup.sh does\n";
+    }
     for (const auto& f : files) {
       fs::path obj = dirs_.hidden / (f.filename().string() + ".o");
       RunSpec spec;
@@ -552,12 +611,18 @@ class Grading {
       RunSpec spec;
       spec.argv = without_ccache(be_.compiler);
       spec.argv.insert(spec.argv.end(), be_.cu_flags.begin(), be_.cu_flags.end());
+      fs::path deps = dirs_.build / (f + ".d");
+      fs::path keep = dirs_.build / (f + ".keep");
+      fs::create_directories(keep);
+      own(keep, identity_, 0700);
+      spec.argv.insert(spec.argv.end(), {"-MD", "-MF", deps.string(), "--keep", "--keep-dir", keep.string()});
       spec.argv.insert(spec.argv.end(), {"-c", (dirs_.src / f).string(), "-o", obj.string()});
       spec.argv[0] = resolve(spec.argv[0]);
       spec.env = base_env(dirs_.build);
       spec.cwd = dirs_.build.string();
       spec.timeout_s = opt_.compile_timeout_s;
       spec.identity = identity_;
+      spec.processes = 512;
       RunResult r = run_sandboxed(spec);
       std::error_code ec;
       if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
@@ -570,7 +635,24 @@ class Grading {
         progress("  " + build_error_);
         return false;
       }
-      if (!check_symbols(f, obj)) return false;
+      // What the file may include, contain and call (all three, so that one report lists everything).
+      std::vector<std::string> problems = check_includes(deps);
+      for (const auto& p : check_host_code(f, keep)) problems.push_back(p);
+      for (const auto& p : check_object(f, obj)) problems.push_back(p);
+      if (!problems.empty()) {
+        std::string list;
+        for (const auto& p : problems) list += "  - " + p + "\n";
+        build_error_ = fmt::format(
+            "{} is rejected:\n{}A student file may compute, launch kernels and print. It may include the other "
+            "student files, the lab's headers and the CUDA and C++ headers; it may not open files, start processes "
+            "or threads, send signals, change the environment, replace functions of the libraries or of the tests, "
+            "run code before main or at exit, or contain assembly in its host code (inline PTX in __device__ and "
+            "__global__ functions is fine). The graded tests alone decide the score.",
+            f, list);
+        fail_all(fmt::format("not run: {} breaks the rules for student files (see the top of the report)", f));
+        progress("  " + build_error_);
+        return false;
+      }
       objs.push_back(obj.string());
     }
     progress("  linking the graded tests");
@@ -592,43 +674,107 @@ class Grading {
     return true;
   }
 
-  bool check_symbols(const std::string& file, const fs::path& obj) {
-    std::string nm = find_program("nm"), objdump = find_program("objdump");
-    if (nm.empty()) return true;  // binutils comes with g++; without it there is no check
+  // What the student file included (the compiler's dependency list): the other student files, the
+  // lab's own headers (its include directories), the CUDA toolkit's and the system's, and nothing
+  // else; in particular no file of the reference solutions or of the tests.
+  std::vector<std::string> check_includes(const fs::path& deps) {
+    std::string text = read_private(deps, 4 << 20);
+    if (text.empty()) throw GradeError(fmt::format("the compiler wrote no dependency list ({})", deps.string()));
+    std::vector<fs::path> roots = {dirs_.src, "/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+    const char* cuda = std::getenv("SYNCLAB_CUDA_HOME");
+    roots.push_back(cuda && *cuda ? cuda : "/usr/local/cuda");
+    for (size_t i = 0; i < be_.cu_flags.size(); ++i) {
+      const std::string& a = be_.cu_flags[i];
+      if (a == "-I" && i + 1 < be_.cu_flags.size()) roots.push_back(be_.cu_flags[i + 1]);
+      else if (a.rfind("-I", 0) == 0 && a.size() > 2) roots.push_back(a.substr(2));
+    }
+    std::error_code ec;
+    for (auto& r : roots) {
+      fs::path c = fs::weakly_canonical(r, ec);
+      if (!ec) r = c;
+    }
+    // Make syntax: "target: dep dep \" continued; spaces in names escaped with a backslash.
+    std::vector<std::string> words;
+    std::string w;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
+        ++i;
+        c = ' ';
+      } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+        w += ' ';
+        ++i;
+        continue;
+      }
+      if (std::isspace((unsigned char)c)) {
+        if (!w.empty()) words.push_back(w);
+        w.clear();
+      } else {
+        w += c;
+      }
+    }
+    if (!w.empty()) words.push_back(w);
+    std::vector<std::string> outside;
+    bool after_colon = false;
+    for (const auto& word : words) {
+      if (!after_colon) {
+        if (!word.empty() && word.back() == ':') after_colon = true;
+        else if (word == ":") after_colon = true;
+        continue;
+      }
+      fs::path d = word;
+      if (d.is_relative()) d = dirs_.build / d;
+      fs::path c = fs::weakly_canonical(d, ec);
+      if (ec) c = d.lexically_normal();
+      bool ok = false;
+      for (const auto& r : roots) {
+        auto rel = c.lexically_relative(r);
+        if (!rel.empty() && *rel.begin() != "..") ok = true;
+      }
+      if (!ok) outside.push_back("includes " + shorten(c.string()) + ", which is not part of the lab as handed out");
+    }
+    return outside;
+  }
+
+  // The host half of the student file as nvcc's front end left it (host_source_check.h).
+  std::vector<std::string> check_host_code(const std::string& file, const fs::path& keep) {
+    fs::path host = keep / (fs::path(file).stem().string() + ".cudafe1.cpp");
+    std::string text = read_private(host, 256 << 20);
+    if (text.empty()) throw GradeError(fmt::format("the compiler left no host code of {} to check ({})", file, host.string()));
+    std::error_code ec;
+    const fs::path src = fs::weakly_canonical(dirs_.src, ec);
+    auto is_student = [&](const std::string& name) {
+      fs::path p = name;
+      if (p.is_relative()) p = dirs_.build / p;
+      fs::path c = fs::weakly_canonical(p, ec);
+      if (ec) c = p.lexically_normal();
+      auto rel = c.lexically_relative(src);
+      return !rel.empty() && *rel.begin() != "..";
+    };
+    std::vector<std::string> problems = check_host_source(text, is_student);
+    fs::remove_all(keep, ec);  // (large; only the object is needed from here on)
+    return problems;
+  }
+
+  // The compiled student file against the rules of object_check.h.
+  std::vector<std::string> check_object(const std::string& file, const fs::path& obj) {
+    std::string objdump = find_program("objdump");
+    if (objdump.empty())
+      throw GradeError("objdump (Debian package binutils, installed with g++) is missing: the grader needs it to "
+                       "check what a student file calls");
     RunSpec spec;
-    spec.argv = {nm, "-u", "-P", obj.string()};
-    spec.env = base_env(dirs_.run);
-    spec.cwd = dirs_.run.string();
+    spec.argv = {objdump, "-d", "-w", "--no-show-raw-insn", obj.string()};
+    spec.env = base_env(dirs_.build);
+    spec.cwd = dirs_.build.string();
     spec.timeout_s = 60;
-    RunResult r = run_sandboxed(spec);
-    std::set<std::string> denied;
-    std::istringstream in(r.output);
-    std::string line;
-    while (std::getline(in, line)) {
-      std::string sym = line.substr(0, line.find(' '));
-      std::string base = sym.substr(0, sym.find('@'));
-      if (kDeniedSymbols.count(base)) denied.insert(base);
-      for (const auto& frag : kDeniedFragments)
-        if (base.find(frag) != std::string::npos) denied.insert(base);
-    }
-    bool raw_syscall = false;
-    if (!objdump.empty()) {
-      spec.argv = {objdump, "-d", "--no-show-raw-insn", obj.string()};
-      RunResult d = run_sandboxed(spec);
-      std::regex sc("\\s(syscall|sysenter|int\\s+\\$0x80)\\b");
-      raw_syscall = std::regex_search(d.output, sc);
-    }
-    if (denied.empty() && !raw_syscall) return true;
-    std::string list;
-    for (const auto& s : denied) list += (list.empty() ? "" : ", ") + s;
-    build_error_ = fmt::format(
-        "{} is rejected: it uses {}{}{}. A student file may compute, launch kernels and print, but not open files, "
-        "start processes, send signals, change the environment or end the process: the graded tests decide the "
-        "score, and nothing else may act on them.",
-        file, list, (!list.empty() && raw_syscall) ? " and " : "", raw_syscall ? "raw system calls" : "");
-    fail_all(fmt::format("not run: {} uses what submissions may not use (see the top of the report)", file));
-    progress("  " + build_error_);
-    return false;
+    spec.identity = identity_;
+    RunResult d = run_sandboxed(spec);
+    if (!d.started || d.timed_out || d.exit_code != 0)
+      throw GradeError(fmt::format("objdump could not read the compiled {}: {}", file,
+                                   last_lines(d.error + d.output, 10)));
+    ObjectCheck c = check_student_object(obj.string(), d.output);
+    if (!c.error.empty()) throw GradeError(fmt::format("cannot check the compiled {}: {}", file, c.error));
+    return c.problems;
   }
 
   // ---- running the cases ------------------------------------------------------------------------
@@ -655,9 +801,16 @@ class Grading {
     if (mfd < 0) throw GradeError(fmt::format("cannot create {}: {}", metrics.string(), std::strerror(errno)));
     RunSpec spec;
     spec.argv = wrapper;
-    spec.argv.insert(spec.argv.end(), {program, name, "--reporter", "xml", "--out", report.string()});
+    spec.argv.insert(spec.argv.end(), {program, catch_test_spec(name), "--reporter", "xml", "--out", report.string()});
     spec.env = base_env(dir);
     spec.env.push_back("SYNCLAB_GRADE_METRICS_FD=4");
+    // Programs linked with the student's files run under the system-call filter (not the
+    // sanitizer, which starts the program itself).
+    if (sandboxed && wrapper.empty() && guard_) {
+      spec.env.push_back("LD_PRELOAD=" + opt_.guard_library);
+      spec.env.push_back("SYNCLAB_GUARD=require");
+    }
+    spec.processes = 512;
     spec.cwd = dir.string();
     spec.timeout_s = opt_.timeout_s * timeout_scale;
     // The CUDA driver (and compute-sanitizer) reserve far more address space than any useful
@@ -668,15 +821,18 @@ class Grading {
     CaseRun c;
     c.run = run_sandboxed(spec);
     ::close(mfd);
-    c.report = read_case_report(read_file(report), name);
+    c.report = read_case_report(read_private(report, kMaxReport), name);
     c.metrics = read_file(metrics, 4096);
     return c;
   }
 
+  // The case's one time record ("time_ms T" on a line of its own, written once by
+  // synclab::graded::record_time_ms after the case checked its result). Anything else in the
+  // channel (a second record, other text) makes the time invalid.
   static bool parse_time(const std::string& metrics, double* ms) {
+    static const std::regex re("time_ms ([-+0-9.eE]+)\n");
     std::smatch m;
-    static const std::regex re("time_ms ([-+0-9.eE]+)");
-    if (!std::regex_search(metrics, m, re)) return false;
+    if (!std::regex_match(metrics, m, re)) return false;
     try {
       *ms = std::stod(m[1].str());
     } catch (...) {
@@ -762,7 +918,10 @@ class Grading {
     if (!parse_time(c.metrics, &mine)) {
       t.passed = false;
       t.score = 0;
-      t.output = "graded on speed, but the case recorded no time (synclab::graded::record_time_ms)";
+      t.output = c.metrics.empty()
+                     ? "graded on speed, but the case recorded no time (synclab::graded::record_time_ms)"
+                     : "graded on speed, but the case's time record is not the one record the test writes "
+                       "(something else wrote to it): no time, no points";
       return;
     }
     if (!manifest_.has_reference) {
@@ -812,13 +971,16 @@ class Grading {
                        backend_ == "sim" ? "SyncLab simulator" : "GPU", backend_);
     out += "Student files:\n";
     for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
-    for (const auto& f : missing_) out += fmt::format("  {}: not in the submission; the handed-out skeleton was graded\n", f);
+    for (const auto& f : missing_)
+      out += fmt::format("  {}: {}; the handed-out skeleton was graded\n", f,
+                         skipped_.count(f) ? skipped_.at(f) : "not in the submission");
     if (!ignored_.empty()) {
       out += fmt::format("Ignored ({} file(s) that are not student files of this lab):\n", ignored_.size());
       for (size_t i = 0; i < ignored_.size() && i < kMaxListedIgnored; ++i) out += "  " + ignored_[i] + "\n";
       if (ignored_.size() > kMaxListedIgnored) out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
     }
     if (!sandbox_note_.empty()) out += "\n" + sandbox_note_ + "\n";
+    if (!guard_note_.empty()) out += "\n" + guard_note_ + "\n";
     if (!build_error_.empty()) out += "\n" + build_error_ + "\n";
     size_t passed = 0;
     for (const auto& t : results_) passed += t.passed;
@@ -856,15 +1018,37 @@ class Grading {
     j["extra_data"] = extra;
     fs::path out = opt_.results;
     if (out.has_parent_path()) fs::create_directories(out.parent_path());
-    fs::path tmp = out;
-    tmp += fmt::format(".tmp.{}", getpid());
-    {
-      std::ofstream f(tmp);
-      if (!f) throw std::runtime_error(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
-      f << j.dump(2) << "\n";
-      if (!f) throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
+    // A new file of its own (never one somebody prepared), renamed over the results: a reader
+    // never sees half of it.
+    std::string templ = out.string() + ".tmp.XXXXXX";
+    std::vector<char> name(templ.begin(), templ.end());
+    name.push_back('\0');
+    int fd = mkstemp(name.data());
+    if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", templ, std::strerror(errno)));
+    fs::path tmp = name.data();
+    const std::string text = j.dump(2) + "\n";
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += size_t(n);
     }
-    fs::rename(tmp, out);
+    fchmod(fd, 0644);
+    const bool written = done == text.size() && fsync(fd) == 0;
+    ::close(fd);
+    std::error_code ec;
+    if (!written) {
+      fs::remove(tmp, ec);
+      throw std::runtime_error(fmt::format("writing {} failed", tmp.string()));
+    }
+    // Something other than a file in its place (a directory a test program made) goes first.
+    if (fs::exists(fs::symlink_status(out, ec)) && !fs::is_regular_file(fs::symlink_status(out, ec)))
+      fs::remove_all(out, ec);
+    fs::rename(tmp, out, ec);
+    if (ec) {
+      fs::remove(tmp, ec);
+      throw std::runtime_error(fmt::format("cannot write {}: {}", out.string(), ec.message()));
+    }
     results_written_ = out.string();
   }
 
@@ -896,11 +1080,13 @@ class Grading {
   std::string sanitizer_;
   std::vector<std::pair<std::string, std::string>> taken_;
   std::vector<std::string> missing_, ignored_;
+  std::map<std::string, std::string> skipped_;  // file name -> why a file of that name was not taken
   std::vector<std::string> public_names_, hidden_objs_;
   std::string reference_;
   fs::path program_;
   std::vector<TestResult> results_;
-  std::string build_error_, internal_error_, results_written_, sandbox_note_;
+  std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
+  bool guard_ = false;
 };
 
 }  // namespace
@@ -926,7 +1112,7 @@ int normalize_results(const std::string& in, const std::string& out) {
   // What differs from run to run: how long grading took, measured times on a GPU, and addresses.
   j["execution_time"] = 0;
   // Where the tree is decides whether the sandbox user can read it; the note says which ran.
-  static const std::regex sandbox_note("\nNote: the user nobody cannot read [^\n]*\n");
+  static const std::regex sandbox_note("\nNote: an unprivileged user cannot read [^\n]*\n");
   if (j.contains("output") && j["output"].is_string())
     j["output"] = std::regex_replace(j["output"].get<std::string>(), sandbox_note, "");
   static const std::regex address("0x[0-9a-f]{10,}");  // (not Catch2's 8-digit values)
@@ -944,6 +1130,40 @@ int normalize_results(const std::string& in, const std::string& out) {
     return 2;
   }
   return 0;
+}
+
+int check_objects_command(const std::vector<std::string>& objects) {
+  std::string objdump = find_program("objdump");
+  if (objdump.empty()) {
+    std::cerr << "synclab-grade check-object: objdump (binutils) is missing\n";
+    return 2;
+  }
+  int status = 0;
+  for (const auto& obj : objects) {
+    RunSpec spec;
+    spec.argv = {objdump, "-d", "-w", "--no-show-raw-insn", obj};
+    spec.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
+    spec.timeout_s = 60;
+    RunResult d = run_sandboxed(spec);
+    ObjectCheck c;
+    if (!d.started || d.exit_code != 0) {
+      c.error = "objdump failed: " + last_lines(d.error + d.output, 5);
+    } else {
+      c = check_student_object(obj, d.output);
+    }
+    if (!c.error.empty()) {
+      std::cout << obj << ": cannot check: " << c.error << "\n";
+      status = 2;
+      continue;
+    }
+    if (c.problems.empty()) {
+      std::cout << obj << ": ok\n";
+      continue;
+    }
+    for (const auto& p : c.problems) std::cout << obj << ": " << p << "\n";
+    if (status == 0) status = 1;
+  }
+  return status;
 }
 
 }  // namespace synclab::grade

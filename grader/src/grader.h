@@ -23,6 +23,7 @@ struct Options {
   bool keep_work = false;
   bool quiet = false;       // no progress lines (the table and the summary still print)
   bool sanitizer = true;    // on the GPU, also run passed cases under compute-sanitizer
+  std::string guard_library;  // libsynclab_guard.so (preloaded into the test programs)
 };
 
 // Grades and writes the results file (in every case). Returns the process exit status: 0 when
@@ -33,5 +34,9 @@ int run_grading(const Options& opt);
 // Rewrites a results.json for comparison with an approved copy: execution times and measured
 // times become placeholders. Returns 0, or 2 with a message on stderr.
 int normalize_results(const std::string& in, const std::string& out);
+
+// Checks compiled student files against the rules of object_check.h and prints what breaks them.
+// Returns 0 when none does, 1 when one does, 2 when a file cannot be checked.
+int check_objects_command(const std::vector<std::string>& objects);
 
 }  // namespace synclab::grade

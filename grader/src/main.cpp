@@ -2,6 +2,7 @@
 //
 //   synclab-grade grade --lab 01 --submission DIR [--results FILE] [--hidden DIR] [--backend auto]
 //   synclab-grade normalize RESULTS OUT      (for comparing with approved results)
+//   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
 
   synclab::grade::Options opt;
   opt.grade_dir = (own_build_dir() / "grade").string();
+  opt.guard_library = (own_build_dir() / "lib" / "libsynclab_guard.so").string();
 #ifdef SYNCLAB_SOURCE_DIR
   opt.source_root = SYNCLAB_SOURCE_DIR;
 #endif
@@ -55,12 +57,18 @@ int main(int argc, char** argv) {
   norm->add_option("results", norm_in, "results.json")->required();
   norm->add_option("out", norm_out, "where to write")->required();
 
+  std::vector<std::string> objects;
+  CLI::App* check = app.add_subcommand(
+      "check-object", "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
+  check->add_option("objects", objects, "object files")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
+  if (check->parsed()) return synclab::grade::check_objects_command(objects);
   opt.sanitizer = !no_sanitizer;
   return synclab::grade::run_grading(opt);
 }

@@ -1,6 +1,8 @@
 // Running untrusted programs (a submission's compiler run, its test program): each in its own
-// process group, with a wall-clock time limit, resource limits, a minimal environment, and as the
-// unprivileged user `nobody` when the grader runs as root.
+// process group, with a wall-clock time limit, resource limits, a minimal environment, and, when
+// the grader runs as root, as an unprivileged user that this grading alone uses (no other process
+// runs as it, so that when a program ends everything left of it can be killed, and two gradings
+// on one machine cannot reach each other's files or processes).
 #pragma once
 
 #include <string>
@@ -10,13 +12,20 @@
 namespace synclab::grade {
 
 struct Identity {
-  bool drop = false;  // switch to uid/gid before exec (only possible as root)
+  bool drop = false;       // switch to uid/gid before exec (only possible as root)
+  bool exclusive = false;  // this grading alone uses uid: after each run, all its processes are killed
   uid_t uid = 0;
   gid_t gid = 0;
+  std::string name;        // for messages: "uid 62417" or "nobody"
 };
 
-// `nobody` when running as root; otherwise the current user (drop = false).
+// When running as root: an unused uid (and gid) of 62000-64999 that no account names and no
+// process runs as, claimed for this process's lifetime with a lock file; `nobody` when none is
+// free. Otherwise the current user (drop = false).
 Identity sandbox_identity();
+
+// Kills every process running as `id` (when it is exclusive): what a program left behind.
+void kill_leftovers(const Identity& id);
 
 struct RunSpec {
   std::vector<std::string> argv;  // argv[0]: a path
@@ -28,6 +37,7 @@ struct RunSpec {
   unsigned long long file_bytes = 512ull << 20;  // RLIMIT_FSIZE
   Identity identity;
   int extra_fd = -1;              // passed to the program as fd 4 (a metrics file), or -1
+  unsigned long long processes = 0;  // RLIMIT_NPROC for an exclusive identity (0: none)
   size_t output_head = 16 << 10;  // keep this much of the start of stdout+stderr ...
   size_t output_tail = 48 << 10;  // ... and of its end
 };

@@ -27,8 +27,12 @@ echo "ok: zip with setup.sh, run_autograder, the source and hidden/"
 export SYNCLAB_AUTOGRADER_ROOT="$ag"
 (cd "$ag/source" && ./setup.sh) >"$tmp/setup.log" 2>&1 || { tail -n 40 "$tmp/setup.log"; fail "setup.sh failed"; }
 echo "ok: setup.sh: $(grep '== setup.sh: ready' "$tmp/setup.log")"
+for d in solutions hidden tests/labs/wrong; do
+  [ -n "$(find "$ag/source/$d" -perm /o+r -print -quit)" ] && fail "$d is readable by other users after setup.sh"
+done
+echo "ok: solutions/, hidden/ and tests/labs/wrong/ are root's alone after setup.sh"
 
-grade() {  # grade NAME EXPECTED_SCORE: run_autograder on what is in submission/
+grade() {  # grade NAME EXPECTED_SCORE [TEXT]: run_autograder on what is in submission/; TEXT in its output
   echo '{"score": 1000, "tests": []}' >"$ag/results/results.json"  # planted: must be replaced
   "$ag/source/run_autograder" >"$tmp/$1.log" 2>&1 || { cat "$tmp/$1.log"; fail "run_autograder failed on $1"; }
   python3 - "$ag/results/results.json" "$1" "$2" <<'PY' || fail "results.json for $1"
@@ -44,9 +48,32 @@ for key in ("score", "execution_time", "output", "visibility", "stdout_visibilit
     assert key in j, f"{name}: results.json lacks {key}"
 print(f"ok: {name}: score {j['score']} of {sum(t['max_score'] for t in tests)}, {len(tests)} cases ({len(hidden)} hidden)")
 PY
+  if [ -n "${3:-}" ]; then
+    grep -qF -- "$3" "$ag/results/results.json" || fail "$1: results.json does not say '$3'"
+    echo "ok: $1: results.json says '$3'"
+  fi
 }
 rm -rf "$ag/submission"/* && cp "$root"/solutions/01-data-races/*.cu "$ag/submission/"
 grade reference 25
 rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/labs/01-data-races" &&
   cp "$root"/labs/01-data-races/*.cu "$ag/submission/labs/01-data-races/"
 grade skeleton 0
+# A submission that includes the reference solution instead of solving the lab.
+rm -rf "$ag/submission"/* && cp "$root"/solutions/01-data-races/*.cu "$ag/submission/" &&
+  printf '#include "../../solutions/01-data-races/histogram.cu"\n' >"$ag/submission/histogram.cu"
+# (solutions/ is root's alone after setup.sh: the compiler, run as the submission's user, cannot read it)
+grade includes-reference 0 "Permission denied"
+
+# When the grader dies without writing results.json, run_autograder still writes one.
+mv "$ag/source/build/bin/synclab-grade" "$tmp/synclab-grade.real"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$ag/source/build/bin/synclab-grade"
+chmod 755 "$ag/source/build/bin/synclab-grade"
+echo '{"score": 1000, "tests": []}' >"$ag/results/results.json"
+"$ag/source/run_autograder" >"$tmp/crash.log" 2>&1 && fail "run_autograder succeeded although the grader crashed"
+python3 - "$ag/results/results.json" <<'PY' || fail "no fallback results.json after a grader crash"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["score"] == 0 and "stopped before it could write results" in j["output"], j
+print("ok: a crashed grader still leaves a results.json with score 0 that says so")
+PY
+mv "$tmp/synclab-grade.real" "$ag/source/build/bin/synclab-grade"

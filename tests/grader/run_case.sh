@@ -35,9 +35,11 @@ files="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])
 [ -n "$only" ] && files="$only"
 for f in $files; do cp "$labdir/$f" "$sub/$f"; done
 # The overlay.
-(cd "$case_dir" && find . -type f ! -name case.txt -print0) | while IFS= read -r -d '' f; do
+# (Symbolic links stay links: the grader must not follow them.)
+(cd "$case_dir" && find . ! -type d ! -name case.txt -print0) | while IFS= read -r -d '' f; do
   mkdir -p "$sub/$(dirname "$f")"
-  cp "$case_dir/$f" "$sub/$f"
+  rm -f "$sub/$f"
+  cp -P "$case_dir/$f" "$sub/$f"
 done
 
 args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet)

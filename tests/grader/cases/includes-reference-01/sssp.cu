@@ -1,0 +1,1 @@
+#include "../../solutions/01-data-races/sssp.cu"

@@ -1,0 +1,187 @@
+// The grader's parts on their own (grader/src): Catch2 report reading (incomplete, forged and
+// hostile reports), test specs for awkward names, the scan of a student file's host code, the
+// system-call filter libsynclab_guard.so (a probe program run under it), and the sandbox's
+// cleanup of processes a program leaves behind.
+#define SYNCLAB_CATCH_MAIN
+#include <synclab/catch.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "catch_report.h"
+#include "host_source_check.h"
+#include "sandbox.h"
+
+using namespace synclab::grade;
+
+namespace {
+
+std::string passing_report(const std::string& name) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Catch name=\"tests\">\n  <Group name=\"tests\">\n"
+         "    <TestCase name=\"" + name + "\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n"
+         "      <OverallResult success=\"true\"/>\n    </TestCase>\n"
+         "    <OverallResults successes=\"3\" failures=\"0\" expectedFailures=\"0\"/>\n  </Group>\n"
+         "  <OverallResults successes=\"3\" failures=\"0\" expectedFailures=\"0\"/>\n</Catch>\n";
+}
+
+}  // namespace
+
+TEST_CASE("a complete passing report of the selected case passes", "[grader][report]") {
+  CaseReport r = read_case_report(passing_report("case one"), "case one");
+  CHECK(r.parsed);
+  CHECK(r.name_matches);
+  CHECK(r.success);
+  CHECK_FALSE(read_case_report(passing_report("case one"), "case two").name_matches);
+}
+
+TEST_CASE("a report cut short, or of two documents, is not complete", "[grader][report]") {
+  const std::string full = passing_report("c");
+  CHECK_FALSE(read_case_report(full.substr(0, full.size() / 2), "c").parsed);
+  CHECK_FALSE(read_case_report(full + full, "c").parsed);
+  CHECK_FALSE(read_case_report("", "c").parsed);
+  CHECK_FALSE(read_case_report("<NotCatch/>", "c").parsed);
+}
+
+TEST_CASE("a report nested hundreds of thousands deep is refused without exhausting the stack",
+          "[grader][report]") {
+  std::string xml = "<Catch name=\"t\"><Group name=\"t\"><TestCase name=\"c\">";
+  const int depth = 300000;
+  for (int i = 0; i < depth; ++i) xml += "<Section name=\"s\">";
+  for (int i = 0; i < depth; ++i) xml += "</Section>";
+  xml += "<OverallResult success=\"true\"/></TestCase></Group>"
+         "<OverallResults successes=\"1\" failures=\"0\"/></Catch>";
+  CaseReport r = read_case_report(xml, "c");
+  CHECK_FALSE(r.parsed);
+  CHECK_FALSE(r.success);
+}
+
+TEST_CASE("test specs escape what Catch2's spec syntax gives a meaning", "[grader][spec]") {
+  CHECK(catch_test_spec("plain name") == "plain name");
+  CHECK(catch_test_spec("a, b") == "a\\, b");
+  CHECK(catch_test_spec("x[1]") == "x\\[1\\]");
+  CHECK(catch_test_spec("q\"d\"") == "q\\\"d\\\"");
+  CHECK(catch_test_spec("~not") == "\\~not");
+  CHECK(catch_test_spec("a\\b*") == "a\\\\b\\*");
+}
+
+TEST_CASE("the host-code scan finds assembly and placement attributes in the student's lines only",
+          "[grader][host]") {
+  auto student = [](const std::string& f) { return f == "/w/src/histogram.cu"; };
+  const std::string text =
+      "# 1 \"/usr/include/string.h\"\n"
+      "extern void *memchr(void *, int, unsigned long) __asm__(\"memchr\");\n"
+      "# 10 \"/w/src/histogram.cu\"\n"
+      "void k(int *p) ;\n"
+      "#if 0\n"
+      "# 10\n"
+      "{ __asm__ volatile(\"membar.gl;\"); p[0] = 1; }\n"
+      "#endif\n"
+      "# 14 \"/w/src/histogram.cu\"\n"
+      "int sections = 0;\n"
+      "int host() { int x = 0; __asm__ volatile(\"\" : \"+r\" (x) :); return x; }\n"
+      "__attribute((section(\".text\"))) const unsigned char code[] = {(15), (5), (195)};\n"
+      "[[gnu::naked]] void bare() { }\n";
+  std::vector<std::string> p = check_host_source(text, student);
+  REQUIRE(p.size() == 3);
+  CHECK(p[0] == "histogram.cu:15: assembly in host code");
+  CHECK(p[1] == "histogram.cu:16: an attribute that places code or data (section) in host code");
+  CHECK(p[2] == "histogram.cu:17: an attribute that places code or data (naked) in host code");
+  // Device code (inside #if 0) and the system headers' asm labels are fine.
+  CHECK(check_host_source("# 1 \"/w/src/histogram.cu\"\n#if 0\n{ asm(\"x\"); }\n#endif\nint y;\n", student).empty());
+}
+
+TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and sockets",
+          "[grader][guard]") {
+  char dir[] = "/tmp/synclab-guard-test.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  RunSpec spec;
+  spec.argv = {SYNCLAB_GUARD_PROBE};
+  spec.env = {"PATH=/usr/bin:/bin", "LD_PRELOAD=" SYNCLAB_GUARD_LIBRARY, "SYNCLAB_GUARD=require"};
+  spec.cwd = dir;
+  spec.timeout_s = 60;
+  RunResult r = run_sandboxed(spec);
+  INFO(r.output);
+  REQUIRE(r.started);
+  CHECK(r.exit_code == 0);
+  for (const char* refused : {"fork refused EPERM", "kill-other refused EPERM",
+                              "socket refused EPERM", "ptrace refused EPERM", "set-dumpable refused EPERM",
+                              "setsid refused EPERM"})
+    CHECK(r.output.find(refused) != std::string::npos);
+  for (const char* allowed : {"kill-self allowed", "thread allowed", "file-write allowed", "dumpable 0"})
+    CHECK(r.output.find(allowed) != std::string::npos);
+
+  CHECK(r.output.find("execve refused EPERM") != std::string::npos);
+
+  // Without the filter the same probe may do all of it (the probe itself is not the reason).
+  spec.env = {"PATH=/usr/bin:/bin"};
+  RunResult free_run = run_sandboxed(spec);
+  UNSCOPED_INFO("without the filter: " + free_run.output);
+  CHECK(free_run.output.find("fork allowed") != std::string::npos);
+  CHECK(free_run.output.find("socket allowed") != std::string::npos);
+  CHECK(free_run.output.find("execve refused EACCES") != std::string::npos);
+  std::string cleanup = std::string("rm -rf ") + dir;
+  CHECK(std::system(cleanup.c_str()) == 0);
+}
+
+TEST_CASE("a grading's own user: what a program leaves running is killed when it ends", "[grader][sandbox]") {
+  if (geteuid() != 0) {
+    WARN("not root: no user of its own to switch to; skipped");
+    return;
+  }
+  Identity id = sandbox_identity();
+  REQUIRE(id.drop);
+  REQUIRE(id.exclusive);
+  char dir[] = "/tmp/synclab-sandbox-test.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  chmod(dir, 0777);
+  RunSpec spec;
+  // A child in a session of its own: outside the process group the sandbox kills.
+  spec.argv = {"/bin/sh", "-c", "setsid sleep 300 >/dev/null 2>&1 < /dev/null & echo started"};
+  spec.env = {"PATH=/usr/bin:/bin"};
+  spec.cwd = dir;
+  spec.timeout_s = 30;
+  spec.identity = id;
+  RunResult r = run_sandboxed(spec);
+  CHECK(r.output.find("started") != std::string::npos);
+  // Processes of that user that still run (a killed one is a zombie until its parent reaps it).
+  auto running_as = [&](uid_t uid) {
+    int n = 0;
+    DIR* d = opendir("/proc");
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+      const std::string base = std::string("/proc/") + e->d_name;
+      struct stat st {};
+      if (stat(base.c_str(), &st) != 0 || st.st_uid != uid) continue;
+      std::string stat_line;
+      if (FILE* f = std::fopen((base + "/stat").c_str(), "r")) {
+        char buf[512] = {};
+        if (std::fgets(buf, sizeof buf, f)) stat_line = buf;
+        std::fclose(f);
+      }
+      const size_t paren = stat_line.rfind(')');
+      if (paren != std::string::npos && paren + 2 < stat_line.size() && stat_line[paren + 2] == 'Z') continue;
+      ++n;
+    }
+    closedir(d);
+    return n;
+  };
+  int left = running_as(id.uid);
+  for (int i = 0; i < 250 && left > 0; ++i) {  // (a killed process may take a moment to go)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    left = running_as(id.uid);
+  }
+  CHECK(left == 0);
+  // Another grading on this machine gets another user.
+  Identity other = sandbox_identity();
+  CHECK(other.uid != id.uid);
+  rmdir(dir);
+}

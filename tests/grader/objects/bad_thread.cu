@@ -1,0 +1,3 @@
+// expect: uses std::thread
+#include <thread>
+void background() { std::thread([] {}).detach(); }
