@@ -130,7 +130,7 @@ void print_summary(const Summary& s) {
     std::printf("  MUTUAL EXCLUSION BROKEN: two threads inside at once in %d runs, first:\n    %s\n", s.overlapping,
                 s.first_overlap.c_str());
   if (s.unordered)
-    std::printf("  MUTUAL EXCLUSION BROKEN: the critical sections of the two threads raced (nothing in the lock\n"
+    std::printf("  MUTUAL EXCLUSION BROKEN: the critical sections of two threads raced (nothing in the lock\n"
                 "  ordered them) in %d runs, first:\n    %s\n", s.unordered, s.first_unordered.c_str());
   if (s.lost) std::printf("  the plain counter lost increments in %d runs, first:\n    %s\n", s.lost, s.first_lost.c_str());
   if (s.bad_state)

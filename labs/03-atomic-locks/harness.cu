@@ -36,16 +36,25 @@ std::string puzzle_line(int thread, int which) {
   return "Thread " + std::to_string(thread) + " succeeded " + std::to_string(which) + ".";
 }
 
+namespace {
+// A line's sort key: by thread number, then by which CAS ("Thread 9" before "Thread 10"); other
+// text after them.
+std::tuple<int, int, int, std::string> line_key(const std::string& line) {
+  int thread = 0, which = 0;
+  if (std::sscanf(line.c_str(), "Thread %d succeeded %d.", &thread, &which) == 2)
+    return std::make_tuple(0, thread, which, std::string());
+  return std::make_tuple(1, 0, 0, line);
+}
+bool line_less(const std::string& a, const std::string& b) { return line_key(a) < line_key(b); }
+}  // namespace
+
 PuzzleOutput normalized(PuzzleOutput out) {
-  // By thread number, then by which CAS ("Thread 9" before "Thread 10"); other text after.
-  auto key = [](const std::string& line) {
-    int thread = 0, which = 0;
-    if (std::sscanf(line.c_str(), "Thread %d succeeded %d.", &thread, &which) == 2)
-      return std::make_tuple(0, thread, which, std::string());
-    return std::make_tuple(1, 0, 0, line);
-  };
-  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
+  std::sort(out.begin(), out.end(), line_less);
   return out;
+}
+
+bool output_less(const PuzzleOutput& a, const PuzzleOutput& b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), line_less);
 }
 
 std::vector<int> random_keys(int n, uint32_t seed) {

@@ -52,6 +52,8 @@ SingleResult run_single_per_block(int blocks, int threads_per_block, const char*
 using PuzzleOutput = std::vector<std::string>;
 std::string puzzle_line(int thread, int which);
 PuzzleOutput normalized(PuzzleOutput out);  // sorted by thread number, then by which CAS
+// Orders outputs (of normalized lines) the same way, line by line: for listing them.
+bool output_less(const PuzzleOutput& a, const PuzzleOutput& b);
 struct PuzzleResult : Outcome {
   PuzzleOutput output;  // sorted
 };

@@ -16,6 +16,7 @@
 // over the same schedules (rr, pct and random seeds; both warp models unless --model says
 // otherwise); on a GPU it repeats the run. Every failure names the command that replays it.
 // --trace records one run (the first explored schedule that shows --show) for synclab-viz.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -285,6 +286,13 @@ std::string output_text(const lab03::PuzzleOutput& o) {
   return t.empty() ? "(nothing)" : t;
 }
 
+// Outputs listed by thread number ("Thread 9" before "Thread 10").
+std::vector<lab03::PuzzleOutput> in_order(const std::set<lab03::PuzzleOutput>& outputs) {
+  std::vector<lab03::PuzzleOutput> v(outputs.begin(), outputs.end());
+  std::sort(v.begin(), v.end(), lab03::output_less);
+  return v;
+}
+
 bool puzzle_shape(const Args& a, int blocks, int threads) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 4));
   const std::string args = "puzzle " + shape_args(blocks, threads);
@@ -302,11 +310,11 @@ bool puzzle_shape(const Args& a, int blocks, int threads) {
     predicted.insert(lab03::normalized(o));
   std::printf("cas_puzzle<<<%d, %d>>>, %s: %zu different output(s)\n", blocks, threads,
               synclab::lab::describe(ss).c_str(), seen.size());
-  for (const lab03::PuzzleOutput& o : seen)
+  for (const lab03::PuzzleOutput& o : in_order(seen))
     std::printf("  seen:      %s%s\n    first in: %s\n", output_text(o).c_str(),
                 predicted.count(o) ? "" : "   <- not in your prediction", first_with[o].c_str());
   int unseen = 0;
-  for (const lab03::PuzzleOutput& o : predicted)
+  for (const lab03::PuzzleOutput& o : in_order(predicted))
     if (!seen.count(o) && ++unseen <= 4) std::printf("  predicted: %s (not seen here)\n", output_text(o).c_str());
   if (unseen > 4) std::printf("  ... and %d more predicted outputs not seen here\n", unseen - 4);
   if (predicted.empty()) std::printf("  your prediction (predicted_puzzle_outputs in puzzle.cu): none yet (TODO 3)\n");

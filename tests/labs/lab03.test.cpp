@@ -200,7 +200,9 @@ std::set<lab03::PuzzleOutput> host_puzzle_rule(int blocks, int threads) {
 std::string outputs_text(const std::set<lab03::PuzzleOutput>& outs, size_t limit = 6) {
   std::ostringstream o;
   size_t i = 0;
-  for (const lab03::PuzzleOutput& out : outs) {
+  std::vector<lab03::PuzzleOutput> listed(outs.begin(), outs.end());
+  std::sort(listed.begin(), listed.end(), lab03::output_less);  // "Thread 9" before "Thread 10"
+  for (const lab03::PuzzleOutput& out : listed) {
     if (i++ == limit) { o << "\n    ... (" << outs.size() << " in all)"; break; }
     o << "\n    {";
     for (size_t k = 0; k < out.size(); ++k) o << (k ? " / " : "") << out[k];
