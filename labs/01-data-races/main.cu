@@ -79,14 +79,15 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
   const int show = int(a.num("show", -1));
   const std::string trace = a.get("trace", "");
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab01::IncrementResult r = lab01::run_increment(kernel, blocks, threads);
+    lab01::IncrementResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_increment(kernel, blocks, threads);
+    });
     if (seen.insert(r.value).second) first_with[r.value] = replay(args, s);
     if (!r.reports.empty() && first_report.empty()) first_report = replay(args, s);
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     if (!trace.empty() && !g_traced && r.value == show) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab01::run_increment(kernel, blocks, threads); });
       lab01::run_increment(kernel, blocks, threads, trace.c_str());
       g_traced = true;
     }
@@ -158,8 +159,9 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
   std::string worst_replay, first_report;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab01::HistogramResult r = lab01::run_histogram(kernel, marks, blocks, threads);
+    lab01::HistogramResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_histogram(kernel, marks, blocks, threads);
+    });
     if (!r.reports.empty() && first_report.empty()) first_report = replay(args, s);
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     long long counted = 0;
@@ -174,7 +176,7 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
     }
     if (!trace.empty() && !g_traced && (a.get("show", "lost") != "lost" || counted < n)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab01::run_histogram(kernel, marks, blocks, threads); });
       lab01::run_histogram(kernel, marks, blocks, threads, trace.c_str());
       g_traced = true;
     }
@@ -273,9 +275,10 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
   std::string first_wrong, first_report;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab01::RelaxResult r = sh.round ? lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads)
-                                    : lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads);
+    lab01::RelaxResult r = synclab::lab::run_under(s, [&] {
+      return sh.round ? lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads)
+                      : lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads);
+    });
     if (!r.reports.empty() && first_report.empty()) first_report = replay(args, s);
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     const bool wrong = r.dist != want;
@@ -289,7 +292,10 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
     }
     if (!trace.empty() && !g_traced && (a.get("show", "any") == "any" || wrong)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] {
+        if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads);
+        else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads);
+      });
       if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads, trace.c_str());
       else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads, trace.c_str());
       g_traced = true;

@@ -78,8 +78,7 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
   const std::string trace = a.get("trace", ""), show = a.get("show", "any");
   bool traced = false;
   for (const Schedule& sc : ss) {
-    synclab::lab::apply(sc);
-    lab02::LockRun r = run(nullptr);
+    lab02::LockRun r = synclab::lab::run_under(sc, [&] { return run(nullptr); });
     ++s.runs;
     for (const Report& rep : r.reports) {
       bool stuck_kind = rep.kind == "hang" || rep.kind == "deadlock" || rep.kind == "budget";
@@ -106,7 +105,7 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
     bool wanted = show == "any" || (show == "stuck" && r.stuck) || (show == "overlap" && !r.stuck && r.overlaps > 0);
     if (!trace.empty() && !traced && wanted) {
       std::printf("recording %s with %s\n", trace.c_str(), sc.replay().c_str());
-      synclab::lab::apply(sc);
+      synclab::lab::apply_fresh(sc, [&] { run(nullptr); });
       run(trace.c_str());
       traced = true;
     }

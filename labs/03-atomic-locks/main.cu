@@ -87,14 +87,15 @@ bool naive_shape(const Args& a, const std::vector<std::string>& models, int bloc
   const std::string show = a.get("show", "deadlock"), trace = a.get("trace", "");
   const std::string args = "naive " + shape_args(blocks, threads);
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1);
+    });
     finished[s.model].insert(r.finished);
     if (!first_run.count(s.model)) first_run[s.model] = replay(args, s);
     reports[s.model].insert(reports[s.model].end(), r.reports.begin(), r.reports.end());
     if (wants_trace(a, r.finished == (show == "finished"))) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1); });
       lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1, trace.c_str());
       g_traced = true;
     }
@@ -154,8 +155,9 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(kernel, blocks, threads, rounds);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
@@ -167,7 +169,7 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab03::run_count(kernel, blocks, threads, rounds); });
       lab03::run_count(kernel, blocks, threads, rounds, trace.c_str());
       g_traced = true;
     }
@@ -236,9 +238,9 @@ bool single_shape(const Args& a, bool per_block, int blocks, int threads, int se
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
-                                      : lab03::run_single_grid(blocks, threads);
+    lab03::SingleResult r = synclab::lab::run_under(s, [&] {
+      return per_block ? lab03::run_single_per_block(blocks, threads) : lab03::run_single_grid(blocks, threads);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
@@ -300,8 +302,7 @@ bool puzzle_shape(const Args& a, int blocks, int threads) {
   std::map<lab03::PuzzleOutput, std::string> first_with;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::PuzzleResult r = lab03::run_puzzle(blocks, threads);
+    lab03::PuzzleResult r = synclab::lab::run_under(s, [&] { return lab03::run_puzzle(blocks, threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     if (r.finished && seen.insert(r.output).second) first_with[r.output] = replay(args, s);
   }
@@ -358,8 +359,9 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::BucketResult r = lab03::run_buckets(keys, nb, blocks, threads, sh.backoff);
+    lab03::BucketResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_buckets(keys, nb, blocks, threads, sh.backoff);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
@@ -375,7 +377,7 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab03::run_buckets(keys, nb, blocks, threads, sh.backoff); });
       lab03::run_buckets(keys, nb, blocks, threads, sh.backoff, trace.c_str());
       g_traced = true;
     }

@@ -5,9 +5,10 @@
 // uses it.
 //
 //   for (const synclab::lab::Schedule& s : synclab::lab::schedules(exploration)) {
-//     synclab::lab::apply(s);               // model, scheduler, seed, checkers on
-//     Result r = run_something(...);         // the harness collects reports after each launch
-//     ... check r.value, r.reports, and say s.replay() when something is wrong
+//     // model, scheduler, seed, checkers on; then the run (the harness collects reports after
+//     // each launch)
+//     Result r = synclab::lab::run_under(s, [&] { return run_something(...); });
+//     ... check r.value, r.reports, and print replay_command(...) when something is wrong
 //   }
 //
 // Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands
@@ -147,6 +148,33 @@ inline void apply(const Schedule& s, const char* checks = "all") {
   synclab::sim::set_scheduler(s.policy.c_str(), s.seed, s.pct_depth);
   synclab::sim::set_checks(checks);
   synclab::sim::clear_reports();
+}
+
+// Under pct the simulator spreads its priority change points over the length of the kernel's
+// previous finished launch in this process, so the same pct seed gives another run after other
+// launches than in a fresh process: a run found while exploring would not replay on its own.
+// apply_fresh(s, warm_up) first runs `warm_up` (the same launches; the result is dropped) under
+// round robin and its with the checkers off, then applies s: every pct run then starts from the
+// length of that run, wherever it runs, and the harness's --sched pct --seed S replays it.
+// (When the warm-up does not finish, the length stays that of the kernel's last launch that did.)
+template <class Fn>
+void apply_fresh(const Schedule& s, Fn warm_up, const char* checks = "all") {
+  if (s.policy == "pct" && !s.on_gpu() && on_simulator()) {
+    apply(Schedule{"its", "rr", 1, s.pct_depth}, "none");
+    try {
+      warm_up();
+    } catch (const std::exception&) {
+      // a launch that fails under round robin fails in its own explored run too
+    }
+  }
+  apply(s, checks);
+}
+
+// apply_fresh(s, run, checks), then run() under s: its result.
+template <class Fn>
+auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltype(run()) {
+  apply_fresh(s, run, checks);
+  return run();
 }
 
 // ---- 2. Reports --------------------------------------------------------------------------------

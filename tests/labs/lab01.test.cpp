@@ -190,8 +190,9 @@ std::string first_difference(const std::vector<unsigned>& got, const std::vector
 void check_prediction(int blocks, int threads, const std::set<int>& model_outcomes) {
   std::set<int> seen;
   for (const Schedule& s : synclab::lab::schedules(exploration(12))) {
-    synclab::lab::apply(s, "none");  // racy by design: only its final values matter here
-    seen.insert(lab01::run_increment(lab01::IncrementKernel::racy, blocks, threads).value);
+    seen.insert(synclab::lab::run_under(s, [&] {
+      return lab01::run_increment(lab01::IncrementKernel::racy, blocks, threads);
+    }, "none").value);  // racy by design: only its final values matter here
   }
   std::vector<int> p = lab01::predicted_final_values(blocks, threads);
   std::set<int> predicted(p.begin(), p.end());
@@ -233,8 +234,9 @@ TEST_CASE("lab01 task1b increment_fixed counts every thread under every schedule
   const int shapes[][2] = {{2, 1}, {1, 2}, {3, 40}};
   for (const auto& shape : shapes) {
     for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-      synclab::lab::apply(s);
-      lab01::IncrementResult r = lab01::run_increment(lab01::IncrementKernel::fixed, shape[0], shape[1]);
+      lab01::IncrementResult r = synclab::lab::run_under(s, [&] {
+        return lab01::run_increment(lab01::IncrementKernel::fixed, shape[0], shape[1]);
+      });
       const std::string cmd = replay("increment --kernel fixed " + shape_args(shape[0], shape[1]), s);
       INFO("increment_fixed<<<" << shape[0] << ", " << shape[1] << ">>>, replay: " << cmd);
       CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "increment_fixed"));
@@ -251,8 +253,9 @@ void check_histogram(lab01::HistogramKernel kernel, int n, int blocks, int threa
   std::vector<int> marks = test_marks(n, blocks);
   std::vector<unsigned> want = host_histogram(marks);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab01::HistogramResult r = lab01::run_histogram(kernel, marks, blocks, threads);
+    lab01::HistogramResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_histogram(kernel, marks, blocks, threads);
+    });
     std::string what = std::string("histogram_") + lab01::name(kernel) + "<<<" + std::to_string(blocks) + ", " +
                        std::to_string(threads) + ">>> over " + std::to_string(n) + " marks";
     const std::string cmd = replay(std::string("histogram --kernel ") + lab01::name(kernel) + " --marks " +
@@ -385,8 +388,9 @@ TEST_CASE("lab01 task3 relax_atomic computes one relaxation round exactly under 
     REQUIRE(in[v] == (v % 2 == 0 ? unsigned(v * 3 + 5) : lab01::kInfinity));
   std::vector<unsigned> want = host_round(g, in);
   for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-    synclab::lab::apply(s);
-    lab01::RelaxResult r = lab01::run_relax_round(lab01::RelaxKernel::atomic, g, in, 2, 64);
+    lab01::RelaxResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_relax_round(lab01::RelaxKernel::atomic, g, in, 2, 64);
+    });
     const std::string cmd = replay("sssp --kernel atomic --round --nodes 96 --data-seed 7 " + shape_args(2, 64), s);
     INFO("one round of relax_atomic<<<2, 64>>> on a 96-node graph, replay: " << cmd);
     CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "relax_atomic"));
@@ -401,8 +405,9 @@ TEST_CASE("lab01 task3 sssp with relax_atomic finds the shortest distances under
   lab01::Graph g = test_graph(64, 3);
   std::vector<unsigned> want = host_dijkstra(g, 0);
   for (const Schedule& s : synclab::lab::schedules(exploration(3))) {
-    synclab::lab::apply(s);
-    lab01::RelaxResult r = lab01::run_sssp(lab01::RelaxKernel::atomic, g, 0, 2, 32);
+    lab01::RelaxResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_sssp(lab01::RelaxKernel::atomic, g, 0, 2, 32);
+    });
     const std::string cmd = replay("sssp --kernel atomic --nodes 64 --data-seed 3 " + shape_args(2, 32), s);
     INFO("sssp from node 0 with relax_atomic<<<2, 32>>> on a 64-node graph (" << r.rounds << " rounds), replay: " << cmd);
     CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "relax_atomic"));

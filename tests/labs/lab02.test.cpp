@@ -263,8 +263,7 @@ template <class Run>
 void require_correct_everywhere(const std::string& what, const std::string& args, const Exploration& e, Run run) {
   int runs = 0;
   for (const Schedule& s : synclab::lab::schedules(e)) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = run(s);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] { return run(s); });
     ++runs;
     const std::string problem = lock_problem(r, replay(args, s));
     CHECKED_ELSE(problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
@@ -285,8 +284,9 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
   // Together: the runs that finish must keep mutual exclusion; a stuck run is allowed (task: v1
   // can deadlock), but it must be stuck in the lock, with nobody inside.
   for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    });
     if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
       std::vector<Report> reps = checker_reports(r);
       if (!reps.empty())
@@ -314,8 +314,9 @@ TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[la
   int stuck = 0, runs = 0;
   std::string where;
   for (const Schedule& s : synclab::lab::schedules(exploration(8))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    });
     ++runs;
     if (r.stuck && !stuck++)
       for (const Report& rep : r.reports)
@@ -349,8 +350,9 @@ TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab
   }
   REQUIRE(model_check(Algo::v2, 1, 1u).can_get_stuck);
   for (const Schedule& s : synclab::lab::schedules(exploration(3))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
+    });
     INFO("v2 with thread 0 alone, replay: " << replay("v2 --where warps", s));
     CHECKED_ELSE(!(!r.stuck))
       FAIL("thread 0 alone got through v2_lock (" << r.entries << " critical section(s)): in v2 a thread "
@@ -387,8 +389,9 @@ TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads
 TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its and gets stuck under lockstep",
           "[lab02][task3][pts:2]") {
   for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
+    });
     const std::string cmd = replay("peterson --where lanes --rounds 2", s);
     INFO("peterson_lock by lanes 0 and 1 of one warp, replay: " << cmd);
     if (s.model != "lockstep") {  // its, or a GPU (Volta and later schedule lanes independently)
@@ -428,8 +431,7 @@ TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with ex
       int broken = 0, runs = 0;
       std::string first;
       for (const Schedule& s : synclab::lab::schedules(exploration(kOrderingSeeds))) {
-        synclab::lab::apply(s);
-        lab02::LockRun r = lab02::run_ordering(o, lab02::Where::warps, 2);
+        lab02::LockRun r = synclab::lab::run_under(s, [&] { return lab02::run_ordering(o, lab02::Where::warps, 2); });
         ++runs;
         if (!r.stuck && (r.overlaps > 0 || critical_sections_raced(r)) && !broken++)
           first = replay("orderings --ordering " + std::to_string(o) + " --rounds 2", s);

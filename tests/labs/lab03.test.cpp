@@ -243,8 +243,9 @@ TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finis
     e.models = {sh.model};
     e.gpu_runs = std::string(sh.model) == "its" ? 3 : 0;
     for (const Schedule& s : synclab::lab::schedules(e)) {
-      synclab::lab::apply(s);
-      lab03::CountResult r = lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
+      lab03::CountResult r = synclab::lab::run_under(s, [&] {
+        return lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
+      });
       CHECKED_ELSE(r.finished == want)
         FAIL(shape_text("count_naive", sh.blocks, sh.threads)
              << ": the host model of the lock says " << (want ? "it always finishes" : "it never finishes")
@@ -268,8 +269,9 @@ void check_count(lab03::CountKernel kernel, const std::string& command, int bloc
   const int want_sections =
       kernel == lab03::CountKernel::warp_aggregated ? blocks * ((threads + 31) / 32) * rounds : want;
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(kernel, blocks, threads, rounds);
+    });
     const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
                              " round(s)";
     const std::string cmd = replay(command + " " + shape_args(blocks, threads) + " --rounds " + std::to_string(rounds), s);
@@ -305,9 +307,9 @@ TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes across w
 
 void check_single(bool per_block, int blocks, int threads, int seeds) {
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
-                                      : lab03::run_single_grid(blocks, threads);
+    lab03::SingleResult r = synclab::lab::run_under(s, [&] {
+      return per_block ? lab03::run_single_per_block(blocks, threads) : lab03::run_single_grid(blocks, threads);
+    });
     const std::string what = shape_text(per_block ? "single_per_block" : "single_grid", blocks, threads);
     const std::string cmd = replay("single " + shape_args(blocks, threads), s);
     CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
@@ -344,8 +346,7 @@ TEST_CASE("lab03 task2b single_per_block lets exactly one thread of each block i
 void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& reference) {
   std::set<lab03::PuzzleOutput> seen;
   for (const Schedule& s : synclab::lab::schedules(exploration(4))) {
-    synclab::lab::apply(s);
-    lab03::PuzzleResult r = lab03::run_puzzle(blocks, threads);
+    lab03::PuzzleResult r = synclab::lab::run_under(s, [&] { return lab03::run_puzzle(blocks, threads); });
     const std::string what = shape_text("cas_puzzle", blocks, threads);
     if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, replay("puzzle " + shape_args(blocks, threads), s), what));
     seen.insert(r.output);
@@ -402,8 +403,9 @@ void check_buckets(int n, int buckets, int blocks, int threads, unsigned backoff
   std::vector<std::multiset<int>> want(buckets);
   for (int k : keys) want[host_bucket(k, buckets)].insert(k);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::BucketResult r = lab03::run_buckets(keys, buckets, blocks, threads, backoff);
+    lab03::BucketResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_buckets(keys, buckets, blocks, threads, backoff);
+    });
     const std::string what = shape_text("insert_keys", blocks, threads) + " of " + std::to_string(n) + " keys into " +
                              std::to_string(buckets) + " buckets (backoff " + std::to_string(backoff) + " ns)";
     const std::string cmd = replay("buckets --keys " + std::to_string(n) + " --buckets " + std::to_string(buckets) + " " +
@@ -454,8 +456,9 @@ TEST_CASE("lab03 task5b count_warp_aggregated is about as fast as the reference"
   const int blocks = 4, threads = 128, rounds = 4;
   Schedule s{"its", "rr", 1, 3};
   if (!synclab::lab::on_simulator()) s = Schedule{"gpu", "gpu", 1, 0};
-  synclab::lab::apply(s);
-  lab03::CountResult r = lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+  lab03::CountResult r = synclab::lab::run_under(s, [&] {
+    return lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+  });
   const std::string what = shape_text("count_warp_aggregated", blocks, threads) + " with 4 rounds";
   const std::string cmd = replay("contention --kernel aggregated " + shape_args(blocks, threads) + " --rounds 4", s);
   CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
