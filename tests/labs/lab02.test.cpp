@@ -446,8 +446,8 @@ TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with ex
              << ": the simulator is at fault, not you");
     }
     const lab02::Verdict yours = lab02::ordering_verdict(o);
-    CHECKED_ELSE(yours == want)
-      FAIL("your verdict (ordering_verdict(" << o << ") in two_thread_locks.cu): " << lab02::name(yours)
+    CHECKED_ELSE((yours == want))  // FAIL_CHECK: every ordering's verdict is reported
+      FAIL_CHECK("your verdict (ordering_verdict(" << o << ") in two_thread_locks.cu): " << lab02::name(yours)
            << " -- it disagrees with what exploring every schedule finds for this ordering\n"
               "  watch it: build/bin/sim/lab02 orderings --ordering " << o << " --rounds 2");
   }
@@ -457,7 +457,7 @@ TEST_CASE("lab02 task4b verdict on peterson with store buffers agrees with a sto
   const lab02::Verdict want = peterson_breaks_with_store_buffers() ? lab02::Verdict::breaks : lab02::Verdict::safe;
   const lab02::Verdict yours = lab02::peterson_with_store_buffers();
   // As in 4a, the message does not say the right verdict.
-  CHECKED_ELSE(yours == want)
+  CHECKED_ELSE((yours == want))
     FAIL("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours)
          << " -- it disagrees with a model of Peterson's lock where each thread's stores wait in a FIFO store "
             "buffer\n  (the simulator runs sequentially consistent schedules only: reason it out, README task 4b)");

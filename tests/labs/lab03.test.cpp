@@ -253,8 +253,8 @@ TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finis
              << replay("naive " + shape_args(sh.blocks, sh.threads), s) << "): the simulator is at fault, not you");
     }
     // The message says which prediction disagrees and how to watch the launch, not the answer.
-    CHECKED_ELSE(predicted == want)
-      FAIL(shape_text("count_naive", sh.blocks, sh.threads)
+    CHECKED_ELSE((predicted == want))  // FAIL_CHECK: every launch's prediction is reported
+      FAIL_CHECK(shape_text("count_naive", sh.blocks, sh.threads)
            << " under " << sh.model << ": your prediction (predicted_naive_finishes in lock.cu) says it "
            << (predicted ? "finishes" : "never finishes") << " -- that disagrees with what exploring its schedules finds"
            << "\n  watch it: " << watch);
