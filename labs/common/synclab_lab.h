@@ -381,16 +381,12 @@ inline Exploration exploration_from(const Args& a, int default_seeds, int defaul
       throw std::invalid_argument("--sched takes rr, pct or random, not '" + v + "'");
     e.only_policy = v;
   }
-  if (setting("seed", "SYNCLAB_SEED", v)) {
+  // A seed only picks a pct or random run (SYNCLAB_SEED without one of those is not used).
+  const bool seeded = e.only_policy == "pct" || e.only_policy == "random";
+  if ((a.has("seed") || seeded) && setting("seed", "SYNCLAB_SEED", v)) {
+    if (!seeded) throw std::invalid_argument("--seed needs --sched pct or --sched random");
     e.only_seed = uint64_t(number("--seed", v));
-    if (e.only_policy.empty()) {
-      if (a.has("seed")) throw std::invalid_argument("--seed needs --sched pct or --sched random");
-      e.only_seed = 0;  // SYNCLAB_SEED alone: the simulator's default rr takes no seed
-    } else if (e.only_policy == "rr") {
-      e.only_seed = 0;  // rr takes no seed
-    } else if (e.only_seed == 0) {
-      throw std::invalid_argument("--seed needs a seed >= 1");
-    }
+    if (e.only_seed == 0) throw std::invalid_argument("--seed needs a seed >= 1");
   }
   if (setting("depth", "SYNCLAB_PCT_DEPTH", v)) {
     e.pct_depth = unsigned(number("--depth", v));
