@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,40 @@ const char* name(HistogramKernel k) {
 }
 
 const char* name(RelaxKernel k) { return k == RelaxKernel::racy ? "racy" : "atomic"; }
+
+std::vector<int> class_marks(int n, uint32_t seed) {
+  std::vector<int> marks(std::max(n, 0));
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
+  for (int& m : marks) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    m = int(x % 101);
+  }
+  return marks;
+}
+
+Graph hub_graph(int nodes, uint32_t seed) {
+  if (nodes < 1) throw std::invalid_argument("a graph needs at least one node");
+  Graph g;
+  g.nodes = nodes;
+  uint64_t x = 0x2545f4914f6cdd1dull ^ seed;
+  auto next = [&x] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
+  g.row_start.push_back(0);
+  for (int u = 0; u < nodes; ++u) {
+    if (u + 1 < nodes) { g.neighbour.push_back(u + 1); g.weight.push_back(unsigned(50 + next() % 50)); }
+    g.neighbour.push_back(int(next() % unsigned(std::min(nodes, 4))));  // a hub: nodes 0..3
+    g.weight.push_back(unsigned(1 + next() % 40));
+    g.neighbour.push_back(int(next() % unsigned(nodes)));
+    g.weight.push_back(unsigned(1 + next() % 40));
+    g.row_start.push_back(int(g.neighbour.size()));
+  }
+  return g;
+}
+
+std::vector<unsigned> half_known(int nodes) {
+  std::vector<unsigned> d(std::max(nodes, 0), kInfinity);
+  for (int v = 0; v < nodes; v += 2) d[v] = unsigned(v * 3 + 5);
+  return d;
+}
 
 namespace {
 

@@ -6,8 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <synclab/regions.h>
@@ -34,9 +36,35 @@ std::string puzzle_line(int thread, int which) {
   return "Thread " + std::to_string(thread) + " succeeded " + std::to_string(which) + ".";
 }
 
+namespace {
+// A line's sort key: by thread number, then by which CAS ("Thread 9" before "Thread 10"); other
+// text after them.
+std::tuple<int, int, int, std::string> line_key(const std::string& line) {
+  int thread = 0, which = 0;
+  if (std::sscanf(line.c_str(), "Thread %d succeeded %d.", &thread, &which) == 2)
+    return std::make_tuple(0, thread, which, std::string());
+  return std::make_tuple(1, 0, 0, line);
+}
+bool line_less(const std::string& a, const std::string& b) { return line_key(a) < line_key(b); }
+}  // namespace
+
 PuzzleOutput normalized(PuzzleOutput out) {
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(), line_less);
   return out;
+}
+
+bool output_less(const PuzzleOutput& a, const PuzzleOutput& b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), line_less);
+}
+
+std::vector<int> random_keys(int n, uint32_t seed) {
+  std::vector<int> keys(std::max(n, 0));
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
+  for (int& k : keys) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    k = int(x % 1000003);
+  }
+  return keys;
 }
 
 namespace {

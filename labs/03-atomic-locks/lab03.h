@@ -6,6 +6,7 @@
 // error and the reports, because for this lab a deadlock is an outcome to look at.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,12 @@ SingleResult run_single_grid(int blocks, int threads_per_block, const char* trac
 SingleResult run_single_per_block(int blocks, int threads_per_block, const char* trace = nullptr);
 
 // ---- task 3: the atomicCAS puzzle ---------------------------------------------------------------
-// One run's output: its lines ("Thread 3 succeeded 1."), sorted.
+// One run's output: its lines ("Thread 3 succeeded 1."), sorted by thread, then by which CAS.
 using PuzzleOutput = std::vector<std::string>;
 std::string puzzle_line(int thread, int which);
-PuzzleOutput normalized(PuzzleOutput out);  // sorted
+PuzzleOutput normalized(PuzzleOutput out);  // sorted by thread number, then by which CAS
+// Orders outputs (of normalized lines) the same way, line by line: for listing them.
+bool output_less(const PuzzleOutput& a, const PuzzleOutput& b);
 struct PuzzleResult : Outcome {
   PuzzleOutput output;  // sorted
 };
@@ -65,6 +68,11 @@ struct BucketResult : Outcome {
   std::vector<std::vector<int>> items;    // per bucket, the first counts[b] items (clamped)
   std::vector<int> locks;                 // the lock words after the kernel
 };
+// n keys from a fixed generator (xorshift from `seed`). The graded tests and `lab03 buckets` insert
+// the same keys, so a test's replay line runs the same data.
+std::vector<int> random_keys(int n, uint32_t seed);
+// The seed both use for n keys into `buckets` buckets (`--data-seed` overrides it).
+inline uint32_t keys_seed(int n, int buckets) { return uint32_t(n * 7 + buckets); }
 BucketResult run_buckets(const std::vector<int>& keys, int buckets, int blocks, int threads_per_block,
                          unsigned backoff_ns, const char* trace = nullptr);
 

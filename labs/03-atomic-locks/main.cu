@@ -1,18 +1,24 @@
 // Lab 03 (atomic locks): the harness program (provided). One sub-command per task; each runs the
 // student's code, checks the result against a host reference, and says what went wrong.
 //
-//   lab03 naive      [--blocks B --threads T] [--models its,lockstep] [--show deadlock|finished --trace FILE]
-//   lab03 lock       [--blocks B --threads T] [--rounds R] [--kernel locked|naive] [--show finished --trace FILE]
+//   lab03 naive      [--blocks B --threads T] [--show deadlock|finished --trace FILE]
+//   lab03 lock       [--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished --trace FILE]
 //   lab03 single     [--blocks B --threads T]
 //   lab03 puzzle     [--blocks B --threads T]
-//   lab03 buckets    [--keys N --buckets K --blocks B --threads T --backoff NS] [--show finished --trace FILE]
-//   lab03 contention [--blocks B --threads T --rounds R]
+//   lab03 buckets    [--keys N --buckets K --blocks B --threads T --backoff NS --data-seed S]
+//                    [--show finished --trace FILE]
+//   lab03 contention [--kernel backoff|aggregated] [--blocks B --threads T --rounds R]
 //   lab03 all        every task's check
+//   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
+//   --seed S, ...)
 //
-// On the simulator the commands explore schedules (rr, pct and random seeds; both warp models
-// unless --models says otherwise); on a GPU they repeat the run. --trace records one run (the
-// first explored schedule that shows --show) as a trace for synclab-viz.
+// Without shape options a command runs the launch shapes and inputs of the task's graded tests,
+// over the same schedules (rr, pct and random seeds; both warp models unless --model says
+// otherwise); on a GPU it repeats the run. Every failure names the command that replays it.
+// --trace records one run (the first explored schedule that shows --show) for synclab-viz.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -29,28 +35,20 @@ using synclab::lab::Schedule;
 
 namespace {
 
-Exploration exploration(const Args& a, int default_seeds) {
-  Exploration e;
-  e.pct_seeds = e.random_seeds = int(a.num("seeds", default_seeds));
-  e.gpu_runs = int(a.num("runs", 5));
-  if (a.has("models")) {
-    e.models.clear();
-    std::stringstream ss(a.get("models", ""));
-    for (std::string m; std::getline(ss, m, ',');)
-      if (m == "its" || m == "lockstep") e.models.push_back(m);
-      else throw std::invalid_argument("--models takes its, lockstep or its,lockstep");
-  }
-  return e;
+Exploration exploration(const Args& a, int default_seeds) { return synclab::lab::exploration_from(a, default_seeds, 5); }
+
+// The command that replays one run of this program.
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab03", args, s); }
+
+std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
 }
 
-std::string explored_what(const std::vector<Schedule>& ss) {
-  if (ss.empty()) return "nothing";
-  if (ss[0].on_gpu()) return std::to_string(ss.size()) + " runs on the GPU";
-  std::set<std::string> models;
-  for (const Schedule& s : ss) models.insert(s.model);
-  std::string m;
-  for (const std::string& x : models) m += (m.empty() ? "" : " and ") + x;
-  return std::to_string(ss.size()) + " schedules (rr, pct and random seeds; " + m + ")";
+// "did not finish: it deadlocked" from a failed run's reports (the simulator stops a stuck launch
+// and CUDA reports it as a timeout); CUDA's message when no report says why.
+std::string not_finished(const lab03::Outcome& r) {
+  const std::string how = synclab::lab::stuck_word(r.reports);
+  return how.empty() ? "did not finish (" + r.error + ")" : "did not finish: it " + how;
 }
 
 // Prints the distinct reports (kind, line) of a list, at most `limit`, and the first one whole.
@@ -69,39 +67,45 @@ void print_first_report(const std::vector<Report>& rs) {
   std::printf("  the first report in full:\n%s\n", rs.front().text.c_str());
 }
 
-bool wants_trace(const Args& a, bool traced, bool shows) {
-  return a.has("trace") && !traced && shows;
-}
+// One trace per program run, even when a command runs several shapes.
+bool g_traced = false;
+
+bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
 
 void announce_trace(const Schedule& s, const std::string& trace) {
   std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
 }
 
 // ---- task 1a: the naive lock ---------------------------------------------------------------------
-bool naive_shape(const Args& a, int blocks, int threads) {
-  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 2));
+bool naive_shape(const Args& a, const std::vector<std::string>& models, int blocks, int threads) {
+  Exploration e = exploration(a, 2);
+  if (!a.has("model") && !a.has("models") && !std::getenv("SYNCLAB_MODEL")) e.models = models;
+  std::vector<Schedule> ss = synclab::lab::schedules(e);
   std::map<std::string, std::set<bool>> finished;  // per model: the outcomes seen
   std::map<std::string, std::vector<Report>> reports;
+  std::map<std::string, std::string> first_run;    // per model: the first run's replay
   const std::string show = a.get("show", "deadlock"), trace = a.get("trace", "");
-  bool traced = false;
+  const std::string args = "naive " + shape_args(blocks, threads);
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1);
+    });
     finished[s.model].insert(r.finished);
+    if (!first_run.count(s.model)) first_run[s.model] = replay(args, s);
     reports[s.model].insert(reports[s.model].end(), r.reports.begin(), r.reports.end());
-    if (wants_trace(a, traced, r.finished == (show == "finished"))) {
+    if (wants_trace(a, r.finished == (show == "finished"))) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1); });
       lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1, trace.c_str());
-      traced = true;
+      g_traced = true;
     }
   }
-  std::printf("count_naive<<<%d, %d>>>, %s:\n", blocks, threads, explored_what(ss).c_str());
+  std::printf("count_naive<<<%d, %d>>>, %s:\n", blocks, threads, synclab::lab::describe(ss).c_str());
   bool ok = true;
   for (const auto& [model, seen] : finished) {
     const char* what = seen == std::set<bool>{true} ? "always finished"
                        : seen == std::set<bool>{false} ? "never finished" : "finished in some runs only";
-    std::printf("  %s: %s\n", model.c_str(), what);
+    std::printf("  %s: %s (one run: %s)\n", model.c_str(), what, first_run[model].c_str());
     if (!reports[model].empty()) print_reports(reports[model], 2);
     if (seen.size() == 1) {
       bool p = lab03::predicted_naive_finishes(model, blocks, threads);
@@ -116,49 +120,62 @@ bool naive_shape(const Args& a, int blocks, int threads) {
       print_first_report(rs);
       break;
     }
-  if (a.has("trace") && !traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
+  if (a.has("trace") && !g_traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
   return ok;
 }
 
 bool cmd_naive(const Args& a) {
+  const std::vector<std::string> both{"its", "lockstep"};
   if (a.has("blocks") || a.has("threads"))
-    return naive_shape(a, int(a.num("blocks", 1)), int(a.num("threads", 32)));
-  bool ok = naive_shape(a, 1, 32);
-  ok &= naive_shape(a, 4, 1);
-  ok &= naive_shape(a, 2, 2);
+    return naive_shape(a, both, int(a.num("blocks", 1)), int(a.num("threads", 32)));
+  // The graded launches, each under the model the graded test asks about.
+  bool ok = naive_shape(a, both, 1, 32);
+  ok &= naive_shape(a, {"lockstep"}, 4, 1);
+  ok &= naive_shape(a, {"lockstep"}, 2, 2);
+  ok &= naive_shape(a, {"its"}, 3, 40);
+  ok &= naive_shape(a, {"lockstep"}, 1, 1);
   return ok;
 }
 
 // ---- task 1c and 5: counting under a lock -------------------------------------------------------
-bool count_shape(const Args& a, lab03::CountKernel kernel, int blocks, int threads, int rounds) {
-  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 3));
+struct CountShape {
+  int blocks, threads, rounds, seeds;
+};
+
+bool count_shape(const Args& a, const std::string& command, lab03::CountKernel kernel, const char* kernel_arg,
+                 const CountShape& sh) {
+  const int blocks = sh.blocks, threads = sh.threads, rounds = sh.rounds;
+  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
   const int want = blocks * threads * rounds;
   const int want_sections = kernel == lab03::CountKernel::warp_aggregated ? blocks * ((threads + 31) / 32) * rounds : want;
+  const std::string args = command + " --kernel " + kernel_arg + " " + shape_args(blocks, threads) + " --rounds " +
+                           std::to_string(rounds);
   const std::string trace = a.get("trace", "");
-  bool traced = false;
   int bad = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(kernel, blocks, threads, rounds);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
-    if (!r.finished) what = "did not finish (" + r.error + ")";
+    if (!r.finished) what = not_finished(r);
     else if (r.counter != want) what = "counter " + std::to_string(r.counter) + ", expected " + std::to_string(want);
     else if (r.sections != want_sections)
       what = std::to_string(r.sections) + " critical sections, expected " + std::to_string(want_sections);
     else if (r.lock != 0) what = "the lock word was left at " + std::to_string(r.lock);
-    if (!what.empty() && !bad++) first_bad = what + " under " + s.replay();
-    if (wants_trace(a, traced, r.finished)) {
+    else if (!r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
+      synclab::lab::apply_fresh(s, [&] { lab03::run_count(kernel, blocks, threads, rounds); });
       lab03::run_count(kernel, blocks, threads, rounds, trace.c_str());
-      traced = true;
+      g_traced = true;
     }
   }
   std::printf("%s<<<%d, %d>>>, %d round(s), %s:\n", lab03::name(kernel), blocks, threads, rounds,
-              explored_what(ss).c_str());
+              synclab::lab::describe(ss).c_str());
   if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
   else std::printf("  every run counted %d in %d critical sections\n", want, want_sections);
   if (!reports.empty()) {
@@ -168,50 +185,65 @@ bool count_shape(const Args& a, lab03::CountKernel kernel, int blocks, int threa
   return bad == 0 && reports.empty();
 }
 
-lab03::CountKernel count_kernel(const Args& a, const std::string& fallback) {
-  std::string k = a.get("kernel", fallback);
+lab03::CountKernel count_kernel(const std::string& k) {
   if (k == "naive") return lab03::CountKernel::naive;
   if (k == "locked") return lab03::CountKernel::locked;
   if (k == "backoff") return lab03::CountKernel::backoff;
   if (k == "aggregated") return lab03::CountKernel::warp_aggregated;
-  throw std::invalid_argument("--kernel is naive, locked, backoff or aggregated");
+  throw std::invalid_argument("--kernel is naive, locked, backoff or aggregated, not '" + k + "'");
 }
 
+bool has_shape(const Args& a) { return a.has("blocks") || a.has("threads") || a.has("rounds"); }
+
+// Graded (task 1): one warp of 32 (2 rounds) and a warp of 5 (3 rounds), 4 seeds; two warps,
+// three blocks of 40 (1 round), four blocks of one thread (3 rounds), 3 seeds.
 bool cmd_lock(const Args& a) {
-  lab03::CountKernel k = count_kernel(a, "locked");
-  const int rounds = int(a.num("rounds", 2));
-  if (a.has("blocks") || a.has("threads"))
-    return count_shape(a, k, int(a.num("blocks", 1)), int(a.num("threads", 32)), rounds);
-  bool ok = count_shape(a, k, 1, 32, rounds);  // one warp
-  ok &= count_shape(a, k, 1, 64, rounds);      // two warps
-  ok &= count_shape(a, k, 3, 40, rounds);      // blocks, and a part-full warp
+  const std::string k = a.get("kernel", "locked");
+  const lab03::CountKernel kernel = count_kernel(k);
+  if (has_shape(a))
+    return count_shape(a, "lock", kernel, k.c_str(),
+                       {int(a.num("blocks", 1)), int(a.num("threads", 32)), int(a.num("rounds", 2)), 4});
+  bool ok = true;
+  for (const CountShape& sh : std::vector<CountShape>{{1, 32, 2, 4}, {1, 5, 3, 4}, {1, 64, 1, 3}, {3, 40, 1, 3}, {4, 1, 3, 3}})
+    ok &= count_shape(a, "lock", kernel, k.c_str(), sh);
   return ok;
 }
 
+// Graded (task 5): backoff <<<1,32>>> 2 rounds and <<<3,40>>> 1 round; aggregated <<<1,32>>> 3
+// rounds and <<<3,64>>> 2 rounds; 3 seeds each.
 bool cmd_contention(const Args& a) {
-  const int rounds = int(a.num("rounds", 2));
-  if (a.has("kernel"))
-    return count_shape(a, count_kernel(a, "backoff"), int(a.num("blocks", 2)), int(a.num("threads", 64)), rounds);
-  bool ok = count_shape(a, lab03::CountKernel::backoff, 1, 32, rounds);
-  ok &= count_shape(a, lab03::CountKernel::backoff, 3, 40, rounds);
-  ok &= count_shape(a, lab03::CountKernel::warp_aggregated, 1, 32, rounds);
-  ok &= count_shape(a, lab03::CountKernel::warp_aggregated, 3, 64, rounds);
+  std::vector<std::string> kernels{"backoff", "aggregated"};
+  if (a.has("kernel")) kernels = {a.get("kernel", "")};
+  bool ok = true;
+  for (const std::string& k : kernels) {
+    const lab03::CountKernel kernel = count_kernel(k);
+    if (has_shape(a)) {
+      ok &= count_shape(a, "contention", kernel, k.c_str(),
+                        {int(a.num("blocks", 2)), int(a.num("threads", 64)), int(a.num("rounds", 2)), 3});
+      continue;
+    }
+    const std::vector<CountShape> shapes = kernel == lab03::CountKernel::warp_aggregated
+                                               ? std::vector<CountShape>{{1, 32, 3, 3}, {3, 64, 2, 3}}
+                                               : std::vector<CountShape>{{1, 32, 2, 3}, {3, 40, 1, 3}};
+    for (const CountShape& sh : shapes) ok &= count_shape(a, "contention", kernel, k.c_str(), sh);
+  }
   return ok;
 }
 
 // ---- task 2: single -----------------------------------------------------------------------------
-bool single_shape(const Args& a, bool per_block, int blocks, int threads) {
-  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 3));
+bool single_shape(const Args& a, bool per_block, int blocks, int threads, int seeds) {
+  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, seeds));
+  const std::string args = "single " + shape_args(blocks, threads);
   int bad = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
-                                      : lab03::run_single_grid(blocks, threads);
+    lab03::SingleResult r = synclab::lab::run_under(s, [&] {
+      return per_block ? lab03::run_single_per_block(blocks, threads) : lab03::run_single_grid(blocks, threads);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
-    if (!r.finished) what = "did not finish (" + r.error + ")";
+    if (!r.finished) what = not_finished(r);
     for (size_t b = 0; what.empty() && b < r.entered.size(); ++b) {
       const int limit = per_block ? threads : blocks * threads;
       if (r.entered[b] != 1)
@@ -219,10 +251,11 @@ bool single_shape(const Args& a, bool per_block, int blocks, int threads) {
       else if (r.chosen[b] < 0 || r.chosen[b] >= limit)
         what = "chosen = " + std::to_string(r.chosen[b]) + " is not a thread of the launch";
     }
-    if (!what.empty() && !bad++) first_bad = what + " under " + s.replay();
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", per_block ? "single_per_block" : "single_grid", blocks, threads,
-              explored_what(ss).c_str());
+              synclab::lab::describe(ss).c_str());
   if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
   else std::printf("  in every run exactly one thread%s ran the section\n", per_block ? " per block" : "");
   if (!reports.empty()) {
@@ -232,11 +265,20 @@ bool single_shape(const Args& a, bool per_block, int blocks, int threads) {
   return bad == 0 && reports.empty();
 }
 
+// Graded (task 2): single_grid <<<1,32>>>, <<<3,40>>>, <<<4,1>>> (3 seeds); single_per_block
+// <<<3,40>>>, <<<2,64>>> (3 seeds), <<<2,1>>> (2 seeds).
 bool cmd_single(const Args& a) {
-  if (a.has("blocks") || a.has("threads"))
-    return single_shape(a, false, int(a.num("blocks", 3)), int(a.num("threads", 40))) &
-           single_shape(a, true, int(a.num("blocks", 3)), int(a.num("threads", 40)));
-  return single_shape(a, false, 3, 40) & single_shape(a, true, 3, 40) & single_shape(a, true, 2, 1);
+  if (a.has("blocks") || a.has("threads")) {
+    const int b = int(a.num("blocks", 3)), t = int(a.num("threads", 40));
+    return single_shape(a, false, b, t, 3) & single_shape(a, true, b, t, 3);
+  }
+  bool ok = single_shape(a, false, 1, 32, 3);
+  ok &= single_shape(a, false, 3, 40, 3);
+  ok &= single_shape(a, false, 4, 1, 3);
+  ok &= single_shape(a, true, 3, 40, 3);
+  ok &= single_shape(a, true, 2, 64, 3);
+  ok &= single_shape(a, true, 2, 1, 2);
+  return ok;
 }
 
 // ---- task 3: the puzzle -------------------------------------------------------------------------
@@ -246,25 +288,34 @@ std::string output_text(const lab03::PuzzleOutput& o) {
   return t.empty() ? "(nothing)" : t;
 }
 
+// Outputs listed by thread number ("Thread 9" before "Thread 10").
+std::vector<lab03::PuzzleOutput> in_order(const std::set<lab03::PuzzleOutput>& outputs) {
+  std::vector<lab03::PuzzleOutput> v(outputs.begin(), outputs.end());
+  std::sort(v.begin(), v.end(), lab03::output_less);
+  return v;
+}
+
 bool puzzle_shape(const Args& a, int blocks, int threads) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 4));
+  const std::string args = "puzzle " + shape_args(blocks, threads);
   std::set<lab03::PuzzleOutput> seen;
+  std::map<lab03::PuzzleOutput, std::string> first_with;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::PuzzleResult r = lab03::run_puzzle(blocks, threads);
+    lab03::PuzzleResult r = synclab::lab::run_under(s, [&] { return lab03::run_puzzle(blocks, threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
-    if (r.finished) seen.insert(r.output);
+    if (r.finished && seen.insert(r.output).second) first_with[r.output] = replay(args, s);
   }
   std::set<lab03::PuzzleOutput> predicted;
   for (const lab03::PuzzleOutput& o : lab03::predicted_puzzle_outputs(blocks, threads))
     predicted.insert(lab03::normalized(o));
   std::printf("cas_puzzle<<<%d, %d>>>, %s: %zu different output(s)\n", blocks, threads,
-              explored_what(ss).c_str(), seen.size());
-  for (const lab03::PuzzleOutput& o : seen)
-    std::printf("  seen:      %s%s\n", output_text(o).c_str(), predicted.count(o) ? "" : "   <- not in your prediction");
+              synclab::lab::describe(ss).c_str(), seen.size());
+  for (const lab03::PuzzleOutput& o : in_order(seen))
+    std::printf("  seen:      %s%s\n    first in: %s\n", output_text(o).c_str(),
+                predicted.count(o) ? "" : "   <- not in your prediction", first_with[o].c_str());
   int unseen = 0;
-  for (const lab03::PuzzleOutput& o : predicted)
+  for (const lab03::PuzzleOutput& o : in_order(predicted))
     if (!seen.count(o) && ++unseen <= 4) std::printf("  predicted: %s (not seen here)\n", output_text(o).c_str());
   if (unseen > 4) std::printf("  ... and %d more predicted outputs not seen here\n", unseen - 4);
   if (predicted.empty()) std::printf("  your prediction (predicted_puzzle_outputs in puzzle.cu): none yet (TODO 3)\n");
@@ -279,42 +330,41 @@ bool puzzle_shape(const Args& a, int blocks, int threads) {
   return !predicted.empty() && contains;
 }
 
+// Graded (task 3): <<<2,32>>>, <<<3,1>>>, <<<1,2>>>, <<<2,3>>>, 4 seeds.
 bool cmd_puzzle(const Args& a) {
   if (a.has("blocks") || a.has("threads"))
     return puzzle_shape(a, int(a.num("blocks", 2)), int(a.num("threads", 32)));
-  return puzzle_shape(a, 2, 32) & puzzle_shape(a, 1, 2) & puzzle_shape(a, 3, 1);
+  return puzzle_shape(a, 2, 32) & puzzle_shape(a, 3, 1) & puzzle_shape(a, 1, 2) & puzzle_shape(a, 2, 3);
 }
 
 // ---- task 4: buckets ----------------------------------------------------------------------------
-std::vector<int> some_keys(int n, unsigned seed) {
-  std::vector<int> k(n);
-  unsigned x = seed * 2246822519u + 7u;
-  for (int& v : k) {
-    x = x * 1103515245u + 12345u;
-    v = int((x >> 4) & 0xfffff);
-  }
-  return k;
-}
+struct BucketShape {
+  int keys, buckets, blocks, threads;
+  unsigned backoff;
+  int seeds;
+};
 
-bool cmd_buckets(const Args& a) {
-  const int n = int(a.num("keys", 96)), nb = int(a.num("buckets", 3));
-  const int blocks = int(a.num("blocks", 2)), threads = int(a.num("threads", 32));
-  const unsigned backoff = unsigned(a.num("backoff", 0));
-  std::vector<int> keys = some_keys(n, unsigned(a.num("data-seed", 3)));
+bool buckets_shape(const Args& a, const BucketShape& sh) {
+  const int n = sh.keys, nb = sh.buckets, blocks = sh.blocks, threads = sh.threads;
+  const uint32_t data_seed = uint32_t(a.num("data-seed", lab03::keys_seed(n, nb)));
+  std::vector<int> keys = lab03::random_keys(n, data_seed);
   std::vector<std::multiset<int>> want(nb);
   for (int k : keys) want[lab03::bucket_of(k, nb)].insert(k);
-  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 3));
+  std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
+  std::string args = "buckets --keys " + std::to_string(n) + " --buckets " + std::to_string(nb) + " " +
+                     shape_args(blocks, threads) + " --backoff " + std::to_string(sh.backoff);
+  if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
   const std::string trace = a.get("trace", "");
-  bool traced = false;
   int bad = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    synclab::lab::apply(s);
-    lab03::BucketResult r = lab03::run_buckets(keys, nb, blocks, threads, backoff);
+    lab03::BucketResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_buckets(keys, nb, blocks, threads, sh.backoff);
+    });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
-    if (!r.finished) what = "did not finish (" + r.error + ")";
+    if (!r.finished) what = not_finished(r);
     for (int b = 0; what.empty() && b < nb; ++b) {
       std::multiset<int> got(r.items[b].begin(), r.items[b].end());
       if (r.counts[b] != int(want[b].size()))
@@ -323,16 +373,17 @@ bool cmd_buckets(const Args& a) {
       else if (got != want[b]) what = "bucket " + std::to_string(b) + " holds other keys than it should";
       else if (r.locks[b] != 0) what = "bucket " + std::to_string(b) + "'s lock was left taken";
     }
-    if (!what.empty() && !bad++) first_bad = what + " under " + s.replay();
-    if (wants_trace(a, traced, r.finished)) {
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply(s);
-      lab03::run_buckets(keys, nb, blocks, threads, backoff, trace.c_str());
-      traced = true;
+      synclab::lab::apply_fresh(s, [&] { lab03::run_buckets(keys, nb, blocks, threads, sh.backoff); });
+      lab03::run_buckets(keys, nb, blocks, threads, sh.backoff, trace.c_str());
+      g_traced = true;
     }
   }
   std::printf("insert_keys<<<%d, %d>>>: %d keys into %d buckets, backoff %u ns, %s:\n", blocks, threads, n, nb,
-              backoff, explored_what(ss).c_str());
+              sh.backoff, synclab::lab::describe(ss).c_str());
   if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
   else std::printf("  every run filled every bucket exactly\n");
   if (!reports.empty()) {
@@ -342,20 +393,46 @@ bool cmd_buckets(const Args& a) {
   return bad == 0 && reports.empty();
 }
 
+// Graded (task 4): 32 keys into 2 buckets <<<1,32>>>, 96 into 3 <<<2,48>>> (3 seeds); 160 into
+// 16 <<<4,40>>>, 96 into 4 <<<3,32>>> with 64 ns backoff (2 seeds).
+bool cmd_buckets(const Args& a) {
+  if (a.has("keys") || a.has("buckets") || a.has("blocks") || a.has("threads") || a.has("backoff") ||
+      a.has("data-seed")) {
+    const BucketShape sh{int(a.num("keys", 96)), int(a.num("buckets", 3)), int(a.num("blocks", 2)),
+                         int(a.num("threads", 48)), unsigned(a.num("backoff", 0)), 3};
+    if (sh.keys < 0 || sh.buckets < 1) throw std::invalid_argument("--keys needs at least 0 and --buckets at least 1");
+    return buckets_shape(a, sh);
+  }
+  bool ok = true;
+  for (const BucketShape& sh : std::vector<BucketShape>{{32, 2, 1, 32, 0, 3}, {96, 3, 2, 48, 0, 3},
+                                                        {160, 16, 4, 40, 0, 2}, {96, 4, 3, 32, 64, 2}})
+    ok &= buckets_shape(a, sh);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab03", "Lab 03: atomic locks (labs/03-atomic-locks/README.md)");
-  cmds.add("naive", "[--blocks B --threads T] [--models its,lockstep]",
-           "task 1a: does the CPU-style lock finish? compare with your prediction", cmd_naive);
-  cmds.add("lock", "[--blocks B --threads T] [--rounds R] [--kernel locked|naive]",
-           "task 1b/1c: count_locked must count right, finish and stay silent", cmd_lock);
-  cmds.add("single", "[--blocks B --threads T]", "task 2: exactly one thread (per grid, per block)", cmd_single);
-  cmds.add("puzzle", "[--blocks B --threads T]", "task 3: the atomicCAS puzzle against your prediction",
-           cmd_puzzle);
-  cmds.add("buckets", "[--keys N --buckets K --blocks B --threads T --backoff NS]",
-           "task 4: the per-bucket lock table against a host table", cmd_buckets);
-  cmds.add("contention", "[--kernel backoff|aggregated --blocks B --threads T]",
-           "task 5: backoff and warp-aggregated locking", cmd_contention);
+  cmds.add("naive", "[--blocks B --threads T] [--show deadlock|finished --trace FILE]",
+           "task 1a: does the CPU-style lock finish? compare with your prediction (default: the graded\n"
+           "      launches <<<1,32>>> under both models, <<<4,1>>>, <<<2,2>>>, <<<1,1>>> lockstep, <<<3,40>>> its)",
+           {"blocks", "threads", "show", "trace"}, cmd_naive);
+  cmds.add("lock", "[--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished --trace FILE]",
+           "task 1b/1c: count_locked must count right, finish and stay silent (default: the graded\n"
+           "      <<<1,32>>> 2 rounds, <<<1,5>>> 3, <<<1,64>>> 1, <<<3,40>>> 1, <<<4,1>>> 3)",
+           {"kernel", "blocks", "threads", "rounds", "show", "trace"}, cmd_lock);
+  cmds.add("single", "[--blocks B --threads T]",
+           "task 2: exactly one thread (per grid, per block; default: the graded shapes)", {"blocks", "threads"},
+           cmd_single);
+  cmds.add("puzzle", "[--blocks B --threads T]",
+           "task 3: the atomicCAS puzzle against your prediction (default <<<2,32>>>, <<<3,1>>>, <<<1,2>>>, <<<2,3>>>)",
+           {"blocks", "threads"}, cmd_puzzle);
+  cmds.add("buckets", "[--keys N --buckets K --blocks B --threads T --backoff NS --data-seed S] [--show finished --trace FILE]",
+           "task 4: the per-bucket lock table against a host table (default: the graded four tables)",
+           {"keys", "buckets", "blocks", "threads", "backoff", "data-seed", "show", "trace"}, cmd_buckets);
+  cmds.add("contention", "[--kernel backoff|aggregated] [--blocks B --threads T --rounds R]",
+           "task 5: backoff and warp-aggregated locking (default: the graded shapes of both)",
+           {"kernel", "blocks", "threads", "rounds"}, cmd_contention);
   return cmds.run(argc, argv);
 }

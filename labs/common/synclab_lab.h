@@ -5,14 +5,16 @@
 // uses it.
 //
 //   for (const synclab::lab::Schedule& s : synclab::lab::schedules(exploration)) {
-//     synclab::lab::apply(s);               // model, scheduler, seed, checkers on
-//     Result r = run_something(...);         // the harness collects reports after each launch
-//     ... check r.value, r.reports, and say s.replay() when something is wrong
+//     // model, scheduler, seed, checkers on; then the run (the harness collects reports after
+//     // each launch)
+//     Result r = synclab::lab::run_under(s, [&] { return run_something(...); });
+//     ... check r.value, r.reports, and print replay_command(...) when something is wrong
 //   }
 //
 // Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,16 +40,32 @@ struct Schedule {
   unsigned pct_depth = 3;
 
   bool on_gpu() const { return model == "gpu"; }
-  // The environment that replays this run of the harness program, e.g.
-  // "SYNCLAB_MODEL=its SYNCLAB_SCHED=pct SYNCLAB_SEED=7 SYNCLAB_PCT_DEPTH=3".
-  std::string replay() const {
-    if (on_gpu()) return "GPU run " + std::to_string(seed) + " (a GPU run cannot be replayed)";
-    std::string s = "SYNCLAB_MODEL=" + model + " SYNCLAB_SCHED=" + policy;
-    if (policy != "rr") s += " SYNCLAB_SEED=" + std::to_string(seed);
-    if (policy == "pct") s += " SYNCLAB_PCT_DEPTH=" + std::to_string(pct_depth);
+  // The harness options that run exactly this schedule, e.g. "--model its --sched pct --seed 7"
+  // (the pct depth only when it is not the default 3). Empty on a GPU.
+  std::string options() const {
+    if (on_gpu()) return "";
+    std::string s = "--model " + model + " --sched " + policy;
+    if (policy != "rr") s += " --seed " + std::to_string(seed);
+    if (policy == "pct" && pct_depth != 3) s += " --depth " + std::to_string(pct_depth);
     return s;
   }
+  // This run's settings for a message: the harness options above, or "GPU run N" on a GPU.
+  std::string replay() const {
+    if (on_gpu()) return "GPU run " + std::to_string(seed) + " (a GPU run cannot be replayed)";
+    return options();
+  }
 };
+
+// The command line that runs exactly this schedule with a lab's harness program, e.g.
+// replay_command("lab02", "peterson --where warps --rounds 2", s) is
+// "build/bin/sim/lab02 peterson --where warps --rounds 2 --model its --sched pct --seed 12".
+// `args` must name the sub-command and every option the run depends on.
+inline std::string replay_command(const std::string& program, const std::string& args, const Schedule& s) {
+  if (s.on_gpu())
+    return "GPU run " + std::to_string(s.seed) + " (a GPU run cannot be replayed; explore it on the simulator: " +
+           "build/bin/sim/" + program + " " + args + ")";
+  return "build/bin/sim/" + program + " " + args + " " + s.options();
+}
 
 // How much to explore. On the simulator: for every model, seeds 1..pct_seeds under pct and
 // 1..random_seeds under random (plus one rr run when rr is true). On a GPU: gpu_runs runs.
@@ -58,6 +76,10 @@ struct Exploration {
   bool rr = true;
   unsigned pct_depth = 3;
   int gpu_runs = 20;
+  // Narrowing (the harness's --sched and --seed): only this policy ("" = all), and with pct or
+  // random only this seed (0 = seeds 1..pct_seeds / 1..random_seeds).
+  std::string only_policy;
+  uint64_t only_seed = 0;
 };
 
 inline bool on_simulator() { return synclab::sim::active(); }
@@ -68,12 +90,55 @@ inline std::vector<Schedule> schedules(const Exploration& e) {
     for (int i = 1; i <= e.gpu_runs; ++i) out.push_back({"gpu", "gpu", uint64_t(i), 0});
     return out;
   }
+  auto wanted = [&](const char* p) { return e.only_policy.empty() || e.only_policy == p; };
   for (const std::string& m : e.models) {
-    if (e.rr) out.push_back({m, "rr", 1, e.pct_depth});
-    for (int i = 1; i <= e.pct_seeds; ++i) out.push_back({m, "pct", uint64_t(i), e.pct_depth});
-    for (int i = 1; i <= e.random_seeds; ++i) out.push_back({m, "random", uint64_t(i), e.pct_depth});
+    if (e.only_policy == "rr" || (e.only_policy.empty() && e.rr)) out.push_back({m, "rr", 1, e.pct_depth});
+    for (const char* p : {"pct", "random"}) {
+      if (!wanted(p)) continue;
+      if (e.only_seed) {
+        out.push_back({m, p, e.only_seed, e.pct_depth});
+        continue;
+      }
+      const int n = std::string(p) == "pct" ? e.pct_seeds : e.random_seeds;
+      for (int i = 1; i <= n; ++i) out.push_back({m, p, uint64_t(i), e.pct_depth});
+    }
   }
   return out;
+}
+
+// What a list of schedules covers, for a summary line: "34 schedules (rr; pct seeds 1-8; random
+// seeds 1-8; models its and lockstep)", "1 schedule (pct seed 12; model its)", "20 runs on the GPU".
+inline std::string describe(const std::vector<Schedule>& ss) {
+  if (ss.empty()) return "no schedule";
+  if (ss[0].on_gpu()) return std::to_string(ss.size()) + (ss.size() == 1 ? " run" : " runs") + " on the GPU";
+  std::vector<std::string> models;
+  std::map<std::string, std::vector<uint64_t>> seeds;  // policy -> seeds (in order, per model)
+  for (const Schedule& s : ss) {
+    if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
+    std::vector<uint64_t>& v = seeds[s.policy];
+    if (std::find(v.begin(), v.end(), s.seed) == v.end()) v.push_back(s.seed);
+  }
+  std::string out = std::to_string(ss.size()) + (ss.size() == 1 ? " schedule (" : " schedules (");
+  for (const char* p : {"rr", "pct", "random"}) {
+    auto it = seeds.find(p);
+    if (it == seeds.end()) continue;
+    out += p;
+    if (std::string(p) != "rr") {
+      std::vector<uint64_t> v = it->second;
+      std::sort(v.begin(), v.end());
+      const bool range = v.back() - v.front() + 1 == v.size();
+      if (v.size() == 1) out += " seed " + std::to_string(v[0]);
+      else if (range) out += " seeds " + std::to_string(v.front()) + "-" + std::to_string(v.back());
+      else {
+        out += " seeds";
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : " ") + std::to_string(v[i]);
+      }
+    }
+    out += "; ";
+  }
+  out += models.size() == 1 ? "model " : "models ";
+  for (size_t i = 0; i < models.size(); ++i) out += (i ? " and " : "") + models[i];
+  return out + ")";
 }
 
 // Applies a schedule to the launches that follow, with every checker on. No-op on a GPU.
@@ -83,6 +148,33 @@ inline void apply(const Schedule& s, const char* checks = "all") {
   synclab::sim::set_scheduler(s.policy.c_str(), s.seed, s.pct_depth);
   synclab::sim::set_checks(checks);
   synclab::sim::clear_reports();
+}
+
+// Under pct the simulator spreads its priority change points over the length of the kernel's
+// previous finished launch in this process, so the same pct seed gives another run after other
+// launches than in a fresh process: a run found while exploring would not replay on its own.
+// apply_fresh(s, warm_up) first runs `warm_up` (the same launches; the result is dropped) under
+// round robin and its with the checkers off, then applies s: every pct run then starts from the
+// length of that run, wherever it runs, and the harness's --sched pct --seed S replays it.
+// (When the warm-up does not finish, the length stays that of the kernel's last launch that did.)
+template <class Fn>
+void apply_fresh(const Schedule& s, Fn warm_up, const char* checks = "all") {
+  if (s.policy == "pct" && !s.on_gpu() && on_simulator()) {
+    apply(Schedule{"its", "rr", 1, s.pct_depth}, "none");
+    try {
+      warm_up();
+    } catch (const std::exception&) {
+      // a launch that fails under round robin fails in its own explored run too
+    }
+  }
+  apply(s, checks);
+}
+
+// apply_fresh(s, run, checks), then run() under s: its result.
+template <class Fn>
+auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltype(run()) {
+  apply_fresh(s, run, checks);
+  return run();
 }
 
 // ---- 2. Reports --------------------------------------------------------------------------------
@@ -146,6 +238,18 @@ inline std::string brief(const Report& r) {
   return s;
 }
 
+// How a launch that did not finish got stuck, from its reports: "deadlocked" (every thread
+// blocked for good), "hung (spinning)" (threads spinning while nothing they wait for changes),
+// "ran out of its step budget", or "" when no report says.
+inline std::string stuck_word(const std::vector<Report>& rs) {
+  for (const Report& r : rs) {
+    if (r.kind == "deadlock") return "deadlocked";
+    if (r.kind == "hang") return "hung (spinning)";
+    if (r.kind == "budget") return "ran out of its step budget";
+  }
+  return "";
+}
+
 // ---- 3. Errors ---------------------------------------------------------------------------------
 
 // Thrown by SYNCLAB_LAB_CHECK: a CUDA call failed (a fault in a kernel, a hang or deadlock the
@@ -175,16 +279,33 @@ namespace synclab::lab {
 
 // ---- 4. Sub-commands ---------------------------------------------------------------------------
 
-// Options of a sub-command: "--name value" pairs and "--flag" switches.
+// The options every exploring sub-command takes (exploration_from reads them).
+inline const std::vector<std::string>& exploration_options() {
+  static const std::vector<std::string> names{"seeds", "model", "models", "sched", "seed", "depth", "runs"};
+  return names;
+}
+
+// Options of a sub-command: "--name value" pairs and "--flag" switches. With a list of valid
+// names, any other option is an error that lists the valid ones.
 class Args {
  public:
   Args(int argc, char** argv, int first) {
     for (int i = first; i < argc; ++i) {
       std::string a = argv[i];
-      if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "'");
+      if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "' (options start with --)");
       a = a.substr(2);
       if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) values_[a] = argv[++i];
       else values_[a] = "";
+    }
+  }
+  // Throws std::invalid_argument naming the first option not in `valid`.
+  void only(const std::vector<std::string>& valid) const {
+    for (const auto& kv : values_) {
+      if (std::find(valid.begin(), valid.end(), kv.first) != valid.end()) continue;
+      std::string list;
+      for (const std::string& v : valid) list += (list.empty() ? "--" : ", --") + v;
+      throw std::invalid_argument("unknown option '--" + kv.first + "'; valid options: " +
+                                  (list.empty() ? std::string("none") : list));
     }
   }
   bool has(const std::string& k) const { return values_.count(k) != 0; }
@@ -205,23 +326,111 @@ class Args {
   std::map<std::string, std::string> values_;
 };
 
+// The exploration a harness command runs. By default the graded tests' own: rr, then seeds
+// 1..default_seeds of pct and of random, under both warp models. The options narrow or widen it:
+//   --seeds N                     pct and random seeds 1..N
+//   --model M (or --models M)     its, lockstep, or its,lockstep
+//   --sched rr|pct|random         only that scheduler; with --seed S only that seed, so
+//   --seed S                      "--model its --sched pct --seed 7" is exactly one run
+//   --depth D                     pct's depth (default 3)
+//   --runs N                      on a GPU: the number of runs (default default_gpu_runs)
+// SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED and SYNCLAB_PCT_DEPTH, when set, act as --model,
+// --sched, --seed and --depth (the options win), so a simulator report's "replay with:" line
+// works too.
+inline Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20) {
+  Exploration e;
+  auto setting = [&](const char* option, const char* env, std::string& value) {
+    if (a.has(option)) {
+      value = a.get(option, "");
+      if (value.empty()) throw std::invalid_argument(std::string("--") + option + " needs a value");
+      return true;
+    }
+    const char* v = std::getenv(env);
+    if (!v || !*v) return false;
+    value = v;
+    static std::map<std::string, bool> noted;
+    if (!noted[env]) {
+      std::printf("(%s=%s from the environment: as --%s %s)\n", env, v, option, v);
+      noted[env] = true;
+    }
+    return true;
+  };
+  auto number = [](const std::string& option, const std::string& v) {
+    char* end = nullptr;
+    long long n = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end || n < 0) throw std::invalid_argument(option + " needs a whole number >= 0, not '" + v + "'");
+    return n;
+  };
+  e.pct_seeds = e.random_seeds = int(a.num("seeds", default_seeds));
+  if (e.pct_seeds < 0) throw std::invalid_argument("--seeds needs a number >= 0");
+  e.gpu_runs = int(a.num("runs", default_gpu_runs));
+  std::string v;
+  if (a.has("model") && a.has("models")) throw std::invalid_argument("give --model or --models, not both");
+  if (setting(a.has("models") ? "models" : "model", "SYNCLAB_MODEL", v)) {
+    e.models.clear();
+    std::stringstream list(v);
+    for (std::string m; std::getline(list, m, ',');) {
+      if (m != "its" && m != "lockstep")
+        throw std::invalid_argument("--model takes its, lockstep or its,lockstep, not '" + v + "'");
+      if (std::find(e.models.begin(), e.models.end(), m) == e.models.end()) e.models.push_back(m);
+    }
+    if (e.models.empty()) throw std::invalid_argument("--model takes its, lockstep or its,lockstep");
+  }
+  if (setting("sched", "SYNCLAB_SCHED", v)) {
+    if (v != "rr" && v != "pct" && v != "random")
+      throw std::invalid_argument("--sched takes rr, pct or random, not '" + v + "'");
+    e.only_policy = v;
+  }
+  // A seed only picks a pct or random run (SYNCLAB_SEED without one of those is not used).
+  const bool seeded = e.only_policy == "pct" || e.only_policy == "random";
+  if ((a.has("seed") || seeded) && setting("seed", "SYNCLAB_SEED", v)) {
+    if (!seeded) throw std::invalid_argument("--seed needs --sched pct or --sched random");
+    e.only_seed = uint64_t(number("--seed", v));
+    if (e.only_seed == 0) throw std::invalid_argument("--seed needs a seed >= 1");
+  }
+  if (setting("depth", "SYNCLAB_PCT_DEPTH", v)) {
+    e.pct_depth = unsigned(number("--depth", v));
+    if (e.pct_depth < 1) throw std::invalid_argument("--depth needs a depth >= 1");
+  }
+  return e;
+}
+
 // A harness program's sub-commands: `prog NAME [--options]`, `prog help`, `prog all` (every
-// command marked for it, in order). A command returns true when its own checks passed.
+// command marked for it, in order). A command returns true when its own checks passed. Each
+// command lists the options it takes (exploring commands add exploration_options()); any other
+// option is a usage error.
 class Commands {
  public:
   using Fn = std::function<bool(const Args&)>;
   Commands(std::string program, std::string about) : program_(std::move(program)), about_(std::move(about)) {}
-  void add(const std::string& name, const std::string& usage, const std::string& help, Fn fn,
-           bool in_all = true) {
-    list_.push_back({name, usage, help, std::move(fn), in_all});
+  // `options`: the option names it takes, without "--"; `explores`: it takes the exploration
+  // options too.
+  void add(const std::string& name, const std::string& usage, const std::string& help,
+           std::vector<std::string> options, Fn fn, bool explores = true, bool in_all = true) {
+    if (explores) options.insert(options.end(), exploration_options().begin(), exploration_options().end());
+    list_.push_back({name, usage, help, std::move(options), std::move(fn), in_all});
   }
   void usage(FILE* f) const {
     std::fprintf(f, "%s\n\nusage: %s COMMAND [options]\n\ncommands:\n", about_.c_str(), program_.c_str());
-    for (const Entry& e : list_)
-      std::fprintf(f, "  %-40s %s\n", (e.name + (e.usage.empty() ? "" : " " + e.usage)).c_str(), e.help.c_str());
-    std::fprintf(f, "  %-40s %s\n  %-40s %s\n", "all", "run every task's check, in order", "help", "this text");
-    std::fprintf(f, "\nOn the simulator, SYNCLAB_MODEL / SYNCLAB_SCHED / SYNCLAB_SEED choose the run "
-                    "(docs/simulator.md);\nexploring commands set them per run themselves.\n");
+    for (const Entry& e : list_) {
+      std::fprintf(f, "  %s %s\n", e.name.c_str(), e.usage.c_str());
+      std::fprintf(f, "      %s\n", e.help.c_str());
+    }
+    std::fprintf(f, "  all [exploration options]\n      run every task's check, in order\n  help\n      this text\n");
+    std::fprintf(f,
+                 "\nexploration options (every command above; by default a command explores the same schedules\n"
+                 "as the task's graded tests):\n"
+                 "  --seeds N                 pct and random seeds 1..N (under each warp model, after one rr run)\n"
+                 "  --model its|lockstep      one warp model (--models is the same; its,lockstep: both, the default)\n"
+                 "  --sched rr|pct|random     only that scheduler\n"
+                 "  --seed S                  with --sched pct or random: only seed S\n"
+                 "  --depth D                 pct's depth (default 3)\n"
+                 "  --runs N                  on a GPU: repeat the run N times (a GPU cannot explore)\n"
+                 "A failing graded test prints the command that replays its run, e.g.\n"
+                 "  build/bin/sim/%s COMMAND ... --model its --sched pct --seed 12\n"
+                 "SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED and SYNCLAB_PCT_DEPTH, when set, act as --model,\n"
+                 "--sched, --seed and --depth (the options win); docs/simulator.md describes the settings.\n",
+                 program_.c_str());
   }
   // Returns the process exit status: 0 when the command's checks passed, 1 when not, 2 for a
   // usage error.
@@ -231,12 +440,13 @@ class Commands {
     if (cmd == "help" || cmd == "--help" || cmd == "-h") { usage(stdout); return 0; }
     try {
       if (cmd == "all") {
-        Args none(argc, argv, 2);
+        Args options(argc, argv, 2);
+        options.only(exploration_options());
         int failed = 0;
         for (const Entry& e : list_) {
           if (!e.in_all) continue;
           std::printf("==== %s %s\n", program_.c_str(), e.name.c_str());
-          bool ok = guarded(e, none);
+          bool ok = guarded(e, options);
           std::printf("==== %s: %s\n\n", e.name.c_str(), ok ? "OK" : "NOT YET");
           failed += !ok;
         }
@@ -244,9 +454,14 @@ class Commands {
         return failed ? 1 : 0;
       }
       for (const Entry& e : list_)
-        if (e.name == cmd) return guarded(e, Args(argc, argv, 2)) ? 0 : 1;
+        if (e.name == cmd) {
+          Args options(argc, argv, 2);
+          options.only(e.options);
+          return guarded(e, options) ? 0 : 1;
+        }
     } catch (const std::invalid_argument& ex) {
-      std::fprintf(stderr, "%s %s: %s\n", program_.c_str(), cmd.c_str(), ex.what());
+      std::fprintf(stderr, "%s %s: %s\n(%s help: the commands and their options)\n", program_.c_str(), cmd.c_str(),
+                   ex.what(), program_.c_str());
       return 2;
     }
     std::fprintf(stderr, "%s: unknown command '%s'\n\n", program_.c_str(), cmd.c_str());
@@ -257,6 +472,7 @@ class Commands {
  private:
   struct Entry {
     std::string name, usage, help;
+    std::vector<std::string> options;
     Fn fn;
     bool in_all;
   };

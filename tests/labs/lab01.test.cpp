@@ -59,11 +59,19 @@ std::string set_text(const std::set<int>& s) {
   return o.str();
 }
 
+// The harness command that runs one schedule of a case: `args` names the sub-command and every
+// option the run depends on (shape, input); the schedule adds --model/--sched/--seed.
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab01", args, s); }
+
+std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
+}
+
 // The first report of a run, as a failure message that points at the line and the replay.
-std::string report_message(const std::vector<Report>& rs, const Schedule& s, const std::string& what) {
+std::string report_message(const std::vector<Report>& rs, const std::string& replay_line, const std::string& what) {
   std::ostringstream o;
   o << what << ": the simulator reported " << rs.size() << " problem(s), first: "
-    << synclab::lab::brief(rs.front()) << "\n  replay: " << s.replay()
+    << synclab::lab::brief(rs.front()) << "\n  replay: " << replay_line
     << "\n  (a race must be gone under every schedule, not merely unlucky in most)";
   return o.str();
 }
@@ -110,18 +118,13 @@ int host_grade(int mark) {
   return 6;
 }
 
-std::vector<int> random_marks(int n, uint32_t seed) {
-  std::vector<int> marks(n);
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
-  for (int& m : marks) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    m = int(x % 101);
-  }
+// The marks a histogram case counts (the same for the counting and the privatization check): the
+// harness's generator, so that `lab01 histogram` with the case's shape counts the same marks.
+std::vector<int> test_marks(int n, int blocks) {
+  std::vector<int> marks = lab01::class_marks(n, lab01::marks_seed(n, blocks));
+  REQUIRE(marks.size() == size_t(n));
   return marks;
 }
-
-// The marks a histogram case counts (the same for the counting and the privatization check).
-std::vector<int> test_marks(int n, int blocks) { return random_marks(n, uint32_t(n * 31 + blocks)); }
 
 std::vector<unsigned> host_histogram(const std::vector<int>& marks) {
   std::vector<unsigned> bins(lab01::kGrades, 0);
@@ -136,22 +139,12 @@ std::string bins_text(const std::vector<unsigned>& b) {
   return o.str();
 }
 
-// A graph where many nodes point at the same few targets from different warps (so a lost update
-// in a relaxation round shows), plus a chain so that everything is reachable.
+// The graphs: the harness's lab01::hub_graph (many nodes point at the same few hubs from
+// different warps, so a lost update in a round shows), so that `lab01 sssp` runs the same graph.
 lab01::Graph test_graph(int nodes, uint32_t seed) {
-  lab01::Graph g;
-  g.nodes = nodes;
-  uint64_t x = 0x2545f4914f6cdd1dull ^ seed;
-  auto next = [&x] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
-  g.row_start.push_back(0);
-  for (int u = 0; u < nodes; ++u) {
-    if (u + 1 < nodes) { g.neighbour.push_back(u + 1); g.weight.push_back(50 + next() % 50); }
-    g.neighbour.push_back(int(next() % 4));                  // a hub: nodes 0..3
-    g.weight.push_back(1 + next() % 40);
-    g.neighbour.push_back(int(next() % unsigned(nodes)));
-    g.weight.push_back(1 + next() % 40);
-    g.row_start.push_back(int(g.neighbour.size()));
-  }
+  lab01::Graph g = lab01::hub_graph(nodes, seed);
+  REQUIRE(g.nodes == nodes);
+  REQUIRE(g.row_start.size() == size_t(nodes) + 1);
   return g;
 }
 
@@ -183,11 +176,12 @@ std::vector<unsigned> host_round(const lab01::Graph& g, const std::vector<unsign
   return out;
 }
 
+std::string dist_text(unsigned d) { return d == lab01::kInfinity ? "unreachable" : std::to_string(d); }
+
 std::string first_difference(const std::vector<unsigned>& got, const std::vector<unsigned>& want) {
   for (size_t v = 0; v < want.size(); ++v)
     if (got[v] != want[v])
-      return "node " + std::to_string(v) + ": got " + std::to_string(got[v]) + ", expected " +
-             std::to_string(want[v]);
+      return "node " + std::to_string(v) + ": got " + dist_text(got[v]) + ", expected " + dist_text(want[v]);
   return "none";
 }
 
@@ -196,8 +190,9 @@ std::string first_difference(const std::vector<unsigned>& got, const std::vector
 void check_prediction(int blocks, int threads, const std::set<int>& model_outcomes) {
   std::set<int> seen;
   for (const Schedule& s : synclab::lab::schedules(exploration(12))) {
-    synclab::lab::apply(s, "none");  // racy by design: only its final values matter here
-    seen.insert(lab01::run_increment(lab01::IncrementKernel::racy, blocks, threads).value);
+    seen.insert(synclab::lab::run_under(s, [&] {
+      return lab01::run_increment(lab01::IncrementKernel::racy, blocks, threads);
+    }, "none").value);  // racy by design: only its final values matter here
   }
   std::vector<int> p = lab01::predicted_final_values(blocks, threads);
   std::set<int> predicted(p.begin(), p.end());
@@ -209,7 +204,9 @@ void check_prediction(int blocks, int threads, const std::set<int>& model_outcom
     CHECKED_ELSE(seen == model_outcomes)
       FAIL("exploration found " << set_text(seen) << " but the host model of the interleavings gives "
                                 << set_text(model_outcomes) << ": the simulator is at fault, not you");
-    CHECKED_ELSE((predicted == seen)) FAIL("the prediction is not the set of possible final values: " << how_off(predicted, seen));
+    CHECKED_ELSE((predicted == seen))
+      FAIL("the prediction is not the set of possible final values: " << how_off(predicted, seen)
+           << "\n  see them: build/bin/sim/lab01 increment " << shape_args(blocks, threads));
   } else {
     // A GPU shows some of the possible values, never all: the prediction must contain what it
     // showed and equal the host model.
@@ -237,10 +234,12 @@ TEST_CASE("lab01 task1b increment_fixed counts every thread under every schedule
   const int shapes[][2] = {{2, 1}, {1, 2}, {3, 40}};
   for (const auto& shape : shapes) {
     for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-      synclab::lab::apply(s);
-      lab01::IncrementResult r = lab01::run_increment(lab01::IncrementKernel::fixed, shape[0], shape[1]);
-      INFO("increment_fixed<<<" << shape[0] << ", " << shape[1] << ">>> under " << s.replay());
-      CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "increment_fixed"));
+      lab01::IncrementResult r = synclab::lab::run_under(s, [&] {
+        return lab01::run_increment(lab01::IncrementKernel::fixed, shape[0], shape[1]);
+      });
+      const std::string cmd = replay("increment --kernel fixed " + shape_args(shape[0], shape[1]), s);
+      INFO("increment_fixed<<<" << shape[0] << ", " << shape[1] << ">>>, replay: " << cmd);
+      CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "increment_fixed"));
       CHECKED_ELSE(!(r.value != shape[0] * shape[1]))
         FAIL("x[0] ended at " << r.value << " but " << shape[0] * shape[1]
                               << " threads each added 1: increments were lost (or never made)");
@@ -254,15 +253,19 @@ void check_histogram(lab01::HistogramKernel kernel, int n, int blocks, int threa
   std::vector<int> marks = test_marks(n, blocks);
   std::vector<unsigned> want = host_histogram(marks);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab01::HistogramResult r = lab01::run_histogram(kernel, marks, blocks, threads);
+    lab01::HistogramResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_histogram(kernel, marks, blocks, threads);
+    });
     std::string what = std::string("histogram_") + lab01::name(kernel) + "<<<" + std::to_string(blocks) + ", " +
                        std::to_string(threads) + ">>> over " + std::to_string(n) + " marks";
-    INFO(what << " under " << s.replay());
-    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, what));
+    const std::string cmd = replay(std::string("histogram --kernel ") + lab01::name(kernel) + " --marks " +
+                                       std::to_string(n) + " " + shape_args(blocks, threads), s);
+    INFO(what << ", replay: " << cmd);
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, what));
     CHECKED_ELSE(!(r.bins != want)) {
       long long got = 0;
       for (unsigned b : r.bins) got += b;
+      if (got == 0) FAIL("every count is 0: the kernel counted nothing (is its TODO done?)");
       FAIL("counts " << bins_text(r.bins) << "\n  expected " << bins_text(want) << "\n  " << n - got
                      << " marks lost (negative: counted twice)");
     }
@@ -338,7 +341,7 @@ void check_privatization(int n, int blocks, int threads) {
   const std::vector<int> marks = test_marks(n, blocks);
   const AtomicCounts c = traced_privatized_atomics(marks, blocks, threads);
   const uint64_t allowed = uint64_t(lab01::kGrades) * uint64_t(blocks);
-  INFO(what << ", one run recorded under SYNCLAB_MODEL=its SYNCLAB_SCHED=rr: " << c.global
+  INFO(what << ", one run recorded under --model its --sched rr: " << c.global
             << " atomics on global memory, " << c.shared << " on shared memory");
   CHECKED_ELSE(!(c.global > allowed))
     FAIL(what << " made " << c.global << " atomics on global memory, but at most " << allowed << " are allowed ("
@@ -380,14 +383,17 @@ TEST_CASE("lab01 task3 relax_atomic computes one relaxation round exactly under 
           "[lab01][task3][pts:3]") {
   lab01::Graph g = test_graph(96, 7);
   // A round from a state where many nodes know a distance: many offers meet at the hubs.
-  std::vector<unsigned> in(g.nodes, lab01::kInfinity);
-  for (int v = 0; v < g.nodes; v += 2) in[v] = unsigned(v * 3 + 5);
+  std::vector<unsigned> in = lab01::half_known(g.nodes);
+  for (int v = 0; v < g.nodes; ++v)  // (the harness's start; checked, since the expected round is computed from it)
+    REQUIRE(in[v] == (v % 2 == 0 ? unsigned(v * 3 + 5) : lab01::kInfinity));
   std::vector<unsigned> want = host_round(g, in);
   for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-    synclab::lab::apply(s);
-    lab01::RelaxResult r = lab01::run_relax_round(lab01::RelaxKernel::atomic, g, in, 2, 64);
-    INFO("one round of relax_atomic<<<2, 64>>> on a 96-node graph under " << s.replay());
-    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
+    lab01::RelaxResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_relax_round(lab01::RelaxKernel::atomic, g, in, 2, 64);
+    });
+    const std::string cmd = replay("sssp --kernel atomic --round --nodes 96 --data-seed 7 " + shape_args(2, 64), s);
+    INFO("one round of relax_atomic<<<2, 64>>> on a 96-node graph, replay: " << cmd);
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "relax_atomic"));
     CHECKED_ELSE(r.dist == want)
       FAIL("first wrong distance: " << first_difference(r.dist, want)
                                     << " (an offer was lost, or a larger one overwrote a smaller one)");
@@ -399,11 +405,12 @@ TEST_CASE("lab01 task3 sssp with relax_atomic finds the shortest distances under
   lab01::Graph g = test_graph(64, 3);
   std::vector<unsigned> want = host_dijkstra(g, 0);
   for (const Schedule& s : synclab::lab::schedules(exploration(3))) {
-    synclab::lab::apply(s);
-    lab01::RelaxResult r = lab01::run_sssp(lab01::RelaxKernel::atomic, g, 0, 2, 32);
-    INFO("sssp from node 0 with relax_atomic<<<2, 32>>> on a 64-node graph under " << s.replay()
-         << " (" << r.rounds << " rounds)");
-    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, s, "relax_atomic"));
+    lab01::RelaxResult r = synclab::lab::run_under(s, [&] {
+      return lab01::run_sssp(lab01::RelaxKernel::atomic, g, 0, 2, 32);
+    });
+    const std::string cmd = replay("sssp --kernel atomic --nodes 64 --data-seed 3 " + shape_args(2, 32), s);
+    INFO("sssp from node 0 with relax_atomic<<<2, 32>>> on a 64-node graph (" << r.rounds << " rounds), replay: " << cmd);
+    CHECKED_ELSE(r.reports.empty()) FAIL(report_message(r.reports, cmd, "relax_atomic"));
     CHECKED_ELSE(r.dist == want) FAIL("first wrong distance: " << first_difference(r.dist, want));
   }
 }

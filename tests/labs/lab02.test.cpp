@@ -37,6 +37,10 @@ Exploration exploration(int seeds) {
 constexpr int kOrderingSeeds = 100;
 constexpr int kLockSeeds = 60;
 
+// The harness command that runs one schedule of a case: `args` names the sub-command and the
+// options that fix the run (where, rounds, threads); the schedule adds --model/--sched/--seed.
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab02", args, s); }
+
 bool is_stuck_kind(const Report& r) { return r.kind == "hang" || r.kind == "deadlock" || r.kind == "budget"; }
 
 std::vector<Report> checker_reports(const lab02::LockRun& r) {
@@ -61,12 +65,15 @@ std::string order_text(const std::vector<int>& order) {
   return o.str();
 }
 
-// What was wrong with a run of a lock that must be correct, or "" when nothing was.
-std::string lock_problem(const lab02::LockRun& r, const Schedule& s) {
+// What was wrong with a run of a lock that must be correct, or "" when nothing was. `replay_line`
+// is the command that replays the run.
+std::string lock_problem(const lab02::LockRun& r, const std::string& replay_line) {
   std::ostringstream o;
   const std::vector<Report> reps = checker_reports(r);
   if (r.stuck) {
-    o << "the kernel never finished: " << r.failure;
+    const std::string how = synclab::lab::stuck_word(r.reports);
+    if (how.empty()) o << "the kernel never finished (" << r.failure << ")";
+    else o << "the kernel never finished: it " << how << " (the simulator stopped it)";
     for (const Report& rep : r.reports)
       if (is_stuck_kind(rep)) { o << "\n  " << synclab::lab::brief(rep); break; }
     o << "\n  (a correct lock makes progress: some thread that wants in always gets in)";
@@ -94,7 +101,7 @@ std::string lock_problem(const lab02::LockRun& r, const Schedule& s) {
   } else {
     return "";
   }
-  o << "\n  entry order: " << order_text(r.order) << "\n  replay: " << s.replay();
+  o << "\n  entry order: " << order_text(r.order) << "\n  replay: " << replay_line;
   return o.str();
 }
 
@@ -251,14 +258,14 @@ bool peterson_breaks_with_store_buffers() {
 // ---- shared checks ----------------------------------------------------------------------------------
 
 // Every explored run of a lock that must be correct: mutual exclusion, progress, no report.
+// `args`: the harness sub-command and options that run the same launch (see replay()).
 template <class Run>
-void require_correct_everywhere(const std::string& what, const Exploration& e, Run run) {
+void require_correct_everywhere(const std::string& what, const std::string& args, const Exploration& e, Run run) {
   int runs = 0;
   for (const Schedule& s : synclab::lab::schedules(e)) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = run(s);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] { return run(s); });
     ++runs;
-    const std::string problem = lock_problem(r, s);
+    const std::string problem = lock_problem(r, replay(args, s));
     CHECKED_ELSE(problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
   }
 }
@@ -267,7 +274,7 @@ void require_correct_everywhere(const std::string& what, const Exploration& e, R
 
 TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is alone", "[lab02][task1][pts:3]") {
   // Alone: thread 0 runs all its rounds, then thread 1 (two launches on one lock).
-  require_correct_everywhere("v1, thread 0 alone then thread 1 alone, 3 rounds each", exploration(4),
+  require_correct_everywhere("v1, thread 0 alone then thread 1 alone, 3 rounds each", "v1 --where warps --rounds 3", exploration(4),
                              [](const Schedule&) {
                                lab02::LockRun r = lab02::run_two_thread_sequence(lab02::TwoThreadKernel::v1, lab02::Where::warps, 3);
                                if (!r.stuck && r.words.size() == 3 && (r.words[0] || r.words[1])) r.bad_state = std::max(r.bad_state, 1);
@@ -277,14 +284,16 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
   // Together: the runs that finish must keep mutual exclusion; a stuck run is allowed (task: v1
   // can deadlock), but it must be stuck in the lock, with nobody inside.
   for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    });
     if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
       std::vector<Report> reps = checker_reports(r);
-      if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << s.replay());
+      if (!reps.empty())
+        FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << replay("v1 --where warps --rounds 2", s));
       continue;
     }
-    const std::string problem = lock_problem(r, s);
+    const std::string problem = lock_problem(r, replay("v1 --where warps --rounds 2", s));
     if (!problem.empty()) FAIL("v1, both threads, 2 rounds each:\n  " << problem);
   }
 }
@@ -293,7 +302,7 @@ TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[la
   if (!synclab::lab::on_simulator()) {
     // On a GPU only the run that cannot hang: v1 must still raise and lower its flag.
     lab02::LockRun r = lab02::run_two_thread_sequence(lab02::TwoThreadKernel::v1, lab02::Where::blocks, 2);
-    REQUIRE(lock_problem(r, {"gpu", "gpu", 1, 0}) == "");
+    REQUIRE(lock_problem(r, "GPU run 1") == "");
     return;
   }
   const ModelResult model = model_check(Algo::v1, 2);
@@ -305,15 +314,17 @@ TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[la
   int stuck = 0, runs = 0;
   std::string where;
   for (const Schedule& s : synclab::lab::schedules(exploration(8))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
+    });
     ++runs;
     if (r.stuck && !stuck++)
       for (const Report& rep : r.reports)
-        if (is_stuck_kind(rep)) where = synclab::lab::brief(rep) + " (" + s.replay() + ")";
+        if (is_stuck_kind(rep)) where = synclab::lab::brief(rep) + "\n  replay: " + replay("v1 --where warps --rounds 2", s);
   }
   INFO("v1 with both threads at once (lane 0 of two warps), " << runs << " explored runs: " << stuck
-       << " stuck" << (where.empty() ? "" : ", first: " + where));
+       << " stuck" << (where.empty() ? "" : ", first: " + where)
+       << "\n  explore them: build/bin/sim/lab02 v1 --where warps --rounds 2 --seeds 8");
   // Both flags up, both threads waiting for the other: your v1 must be able to get there.
   CHECK(stuck > 0);
   CHECK(stuck < runs);
@@ -326,22 +337,23 @@ TEST_CASE("lab02 task2 v2 keeps mutual exclusion when both threads take it once"
   INFO("host model of v2, one round each: " << (model.can_get_stuck ? "can get stuck" : "never stuck"));
   REQUIRE_FALSE(model.can_get_stuck);
   REQUIRE_FALSE(model.mutual_exclusion_broken);
-  require_correct_everywhere("v2, both threads (lane 0 of two warps), one round each", exploration(kLockSeeds),
+  require_correct_everywhere("v2, both threads (lane 0 of two warps), one round each", "v2 --where warps", exploration(kLockSeeds),
                              [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1); });
 }
 
 TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab02][task2][pts:2]") {
   if (!synclab::lab::on_simulator()) {
     // A GPU would wait for ever: check the run that cannot hang, with v2's words.
-    require_correct_everywhere("v2, both threads in two blocks, one round each", exploration(4),
+    require_correct_everywhere("v2, both threads in two blocks, one round each", "v2 --where blocks", exploration(4),
                                [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::blocks, 1); });
     return;
   }
   REQUIRE(model_check(Algo::v2, 1, 1u).can_get_stuck);
   for (const Schedule& s : synclab::lab::schedules(exploration(3))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
-    INFO("v2 with thread 0 alone under " << s.replay());
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1, 1u);
+    });
+    INFO("v2 with thread 0 alone, replay: " << replay("v2 --where warps", s));
     CHECKED_ELSE(!(!r.stuck))
       FAIL("thread 0 alone got through v2_lock (" << r.entries << " critical section(s)): in v2 a thread "
            "waits until the other one makes itself the victim, so alone it must wait for ever");
@@ -358,15 +370,18 @@ TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab
 
 TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads in different blocks",
           "[lab02][task3][pts:3]") {
-  require_correct_everywhere("peterson, two blocks of one thread, 2 rounds each", exploration(kLockSeeds),
+  require_correct_everywhere("peterson, two blocks of one thread, 2 rounds each", "peterson --where blocks --rounds 2",
+                             exploration(kLockSeeds),
                              [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::blocks, 2); });
 }
 
 TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads in different warps",
           "[lab02][task3][pts:3]") {
-  require_correct_everywhere("peterson, lane 0 of two warps, 2 rounds each", exploration(kLockSeeds),
+  require_correct_everywhere("peterson, lane 0 of two warps, 2 rounds each", "peterson --where warps --rounds 2",
+                             exploration(kLockSeeds),
                              [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::warps, 2); });
-  require_correct_everywhere("peterson, thread 0 alone then thread 1 alone", exploration(2), [](const Schedule&) {
+  require_correct_everywhere("peterson, thread 0 alone then thread 1 alone", "peterson --where warps --rounds 2",
+                             exploration(2), [](const Schedule&) {
     return lab02::run_two_thread_sequence(lab02::TwoThreadKernel::peterson, lab02::Where::warps, 2);
   });
 }
@@ -374,11 +389,13 @@ TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads
 TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its and gets stuck under lockstep",
           "[lab02][task3][pts:2]") {
   for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
-    synclab::lab::apply(s);
-    lab02::LockRun r = lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
-    INFO("peterson_lock by lanes 0 and 1 of one warp under " << s.replay());
+    lab02::LockRun r = synclab::lab::run_under(s, [&] {
+      return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
+    });
+    const std::string cmd = replay("peterson --where lanes --rounds 2", s);
+    INFO("peterson_lock by lanes 0 and 1 of one warp, replay: " << cmd);
     if (s.model != "lockstep") {  // its, or a GPU (Volta and later schedule lanes independently)
-      const std::string problem = lock_problem(r, s);
+      const std::string problem = lock_problem(r, cmd);
       if (!problem.empty()) FAIL(problem);
       continue;
     }
@@ -394,7 +411,8 @@ TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its a
 }
 
 TEST_CASE("lab02 task3c peterson_lanes_kernel completes under both warp models", "[lab02][task3][pts:3]") {
-  require_correct_everywhere("peterson_lanes_kernel, lanes 0 and 1 of one warp, 3 rounds each", exploration(kLockSeeds / 2),
+  require_correct_everywhere("peterson_lanes_kernel, lanes 0 and 1 of one warp, 3 rounds each", "peterson-lanes --rounds 3",
+                             exploration(kLockSeeds / 2),
                              [](const Schedule&) {
                                return lab02::run_two_thread(lab02::TwoThreadKernel::peterson_lanes, lab02::Where::lanes, 3);
                              });
@@ -403,52 +421,63 @@ TEST_CASE("lab02 task3c peterson_lanes_kernel completes under both warp models",
 // ---- task 4: the orderings ----------------------------------------------------------------------------
 
 TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with exploration", "[lab02][task4][pts:4]") {
+  // The messages say which verdict disagrees and how to watch the ordering run, not what the
+  // right verdict is: that is the task.
   for (int o = 0; o < lab02::kOrderings; ++o) {
     const ModelResult model = model_check(Algo(int(Algo::ordering0) + o), 2);
     const lab02::Verdict want = model.mutual_exclusion_broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
     INFO("ordering " << o << ": " << lab02::kOrderingText[o]);
-    INFO("host model (every interleaving, 2 rounds): " << lab02::name(want));
     if (synclab::lab::on_simulator()) {
       int broken = 0, runs = 0;
       std::string first;
       for (const Schedule& s : synclab::lab::schedules(exploration(kOrderingSeeds))) {
-        synclab::lab::apply(s);
-        lab02::LockRun r = lab02::run_ordering(o, lab02::Where::warps, 2);
+        lab02::LockRun r = synclab::lab::run_under(s, [&] { return lab02::run_ordering(o, lab02::Where::warps, 2); });
         ++runs;
-        if (!r.stuck && (r.overlaps > 0 || critical_sections_raced(r)) && !broken++) first = s.replay();
+        if (!r.stuck && (r.overlaps > 0 || critical_sections_raced(r)) && !broken++)
+          first = replay("orderings --ordering " + std::to_string(o) + " --rounds 2", s);
       }
       const lab02::Verdict found = broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
-      INFO("exploration (" << runs << " runs): " << lab02::name(found)
-           << (broken ? " in " + std::to_string(broken) + " runs, first: " + first : std::string()));
-      INFO("(if exploration and the host model differ, the simulator is at fault, not you)");
-      REQUIRE(found == want);
+      // Exploration must agree with the host model of every interleaving, or the comparison
+      // below proves nothing.
+      CHECKED_ELSE(found == want)
+        FAIL("exploration (" << runs << " runs) found " << lab02::name(found)
+             << (broken ? " in " + std::to_string(broken) + " runs, first: " + first : std::string())
+             << ", but the host model of every interleaving (2 rounds) says " << lab02::name(want)
+             << ": the simulator is at fault, not you");
     }
     const lab02::Verdict yours = lab02::ordering_verdict(o);
-    INFO("your verdict (ordering_verdict in two_thread_locks.cu): " << lab02::name(yours));
-    CHECK(yours == want);
+    CHECKED_ELSE((yours == want))  // FAIL_CHECK: every ordering's verdict is reported
+      FAIL_CHECK("your verdict (ordering_verdict(" << o << ") in two_thread_locks.cu): " << lab02::name(yours)
+           << " -- it disagrees with what exploring every schedule finds for this ordering\n"
+              "  watch it: build/bin/sim/lab02 orderings --ordering " << o << " --rounds 2");
   }
 }
 
 TEST_CASE("lab02 task4b verdict on peterson with store buffers agrees with a store-buffer model", "[lab02][task4][pts:1]") {
   const lab02::Verdict want = peterson_breaks_with_store_buffers() ? lab02::Verdict::breaks : lab02::Verdict::safe;
   const lab02::Verdict yours = lab02::peterson_with_store_buffers();
-  INFO("host model of Peterson's lock with a FIFO store buffer per thread: " << lab02::name(want));
-  INFO("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours));
-  CHECK(yours == want);
+  // As in 4a, the message does not say the right verdict.
+  CHECKED_ELSE((yours == want))
+    FAIL("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours)
+         << " -- it disagrees with a model of Peterson's lock where each thread's stores wait in a FIFO store "
+            "buffer\n  (the simulator runs sequentially consistent schedules only: reason it out, README task 4b)");
 }
 
 // ---- task 5: the bakery --------------------------------------------------------------------------------
 
 TEST_CASE("lab02 task5 bakery keeps mutual exclusion and progress for 3 warps", "[lab02][task5][pts:3]") {
-  require_correct_everywhere("bakery, lane 0 of 3 warps, 2 rounds each", exploration(kLockSeeds / 2),
+  require_correct_everywhere("bakery, lane 0 of 3 warps, 2 rounds each", "bakery --threads 3 --where warps --rounds 2",
+                             exploration(kLockSeeds / 2),
                              [](const Schedule&) { return lab02::run_bakery(3, lab02::Where::warps, 2); });
 }
 
 TEST_CASE("lab02 task5 bakery keeps mutual exclusion and progress for 4 blocks and for 2 threads",
           "[lab02][task5][pts:2]") {
-  require_correct_everywhere("bakery, 4 blocks of one thread, 2 rounds each", exploration(kLockSeeds / 4),
+  require_correct_everywhere("bakery, 4 blocks of one thread, 2 rounds each", "bakery --threads 4 --where blocks --rounds 2",
+                             exploration(kLockSeeds / 4),
                              [](const Schedule&) { return lab02::run_bakery(4, lab02::Where::blocks, 2); });
-  require_correct_everywhere("bakery, lane 0 of 2 warps, 3 rounds each", exploration(kLockSeeds / 4),
+  require_correct_everywhere("bakery, lane 0 of 2 warps, 3 rounds each", "bakery --threads 2 --where warps --rounds 3",
+                             exploration(kLockSeeds / 4),
                              [](const Schedule&) { return lab02::run_bakery(2, lab02::Where::warps, 3); });
 }
 

@@ -40,12 +40,24 @@ std::string shape_text(const char* kernel, int blocks, int threads) {
   return std::string(kernel) + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>";
 }
 
+// The harness command that runs one schedule of a case: `args` names the sub-command and the
+// options that fix the run (kernel, shape, rounds, input); the schedule adds --model/--sched/--seed.
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab03", args, s); }
+
+std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
+}
+
 // A failed or noisy run as a failure message: what failed, the first report (with its details:
-// for a deadlock the lock word polled and who last wrote it), and the replay.
-std::string outcome_message(const lab03::Outcome& r, const Schedule& s, const std::string& what) {
+// for a deadlock the lock word polled and who last wrote it), and the command that replays it.
+std::string outcome_message(const lab03::Outcome& r, const std::string& replay_line, const std::string& what) {
   std::ostringstream o;
-  o << what << " under " << s.replay() << ":\n";
-  if (!r.finished) o << "  the launch did not finish (" << r.error << ")\n";
+  o << what << "\n  replay: " << replay_line << "\n";
+  if (!r.finished) {
+    const std::string how = synclab::lab::stuck_word(r.reports);
+    if (how.empty()) o << "  the launch did not finish (" << r.error << ")\n";
+    else o << "  the launch did not finish: it " << how << " (the simulator stopped it)\n";
+  }
   if (!r.reports.empty()) {
     o << "  the simulator reported " << r.reports.size() << " problem(s), first: "
       << synclab::lab::brief(r.reports.front()) << "\n" << r.reports.front().text << "\n";
@@ -166,7 +178,7 @@ std::set<lab03::PuzzleOutput> host_puzzle_enumeration(int blocks, int threads) {
       x.step[i]++;
       todo.push_back(x);
     }
-    if (!any) outputs.insert(s.lines);
+    if (!any) outputs.insert(lab03::normalized(s.lines));
   }
   return outputs;
 }
@@ -180,8 +192,7 @@ std::set<lab03::PuzzleOutput> host_puzzle_rule(int blocks, int threads) {
   for (int w = 0; w < threads; ++w) {
     lab03::PuzzleOutput o{"Thread " + std::to_string(w) + " succeeded 1."};
     if (w + 1 < threads) o.push_back("Thread " + std::to_string(w + 1) + " succeeded 3.");
-    std::sort(o.begin(), o.end());
-    outputs.insert(o);
+    outputs.insert(lab03::normalized(o));
   }
   return outputs;
 }
@@ -189,7 +200,9 @@ std::set<lab03::PuzzleOutput> host_puzzle_rule(int blocks, int threads) {
 std::string outputs_text(const std::set<lab03::PuzzleOutput>& outs, size_t limit = 6) {
   std::ostringstream o;
   size_t i = 0;
-  for (const lab03::PuzzleOutput& out : outs) {
+  std::vector<lab03::PuzzleOutput> listed(outs.begin(), outs.end());
+  std::sort(listed.begin(), listed.end(), lab03::output_less);  // "Thread 9" before "Thread 10"
+  for (const lab03::PuzzleOutput& out : listed) {
     if (i++ == limit) { o << "\n    ... (" << outs.size() << " in all)"; break; }
     o << "\n    {";
     for (size_t k = 0; k < out.size(); ++k) o << (k ? " / " : "") << out[k];
@@ -201,13 +214,11 @@ std::string outputs_text(const std::set<lab03::PuzzleOutput>& outs, size_t limit
 // The bucket of a key: the multiplicative hash of lab03_kernels.cuh, written again here.
 int host_bucket(int key, int buckets) { return int((uint32_t(key) * 2654435761u >> 8) % uint32_t(buckets)); }
 
-std::vector<int> random_keys(int n, uint32_t seed) {
-  std::vector<int> keys(n);
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
-  for (int& k : keys) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    k = int(x % 1000003);
-  }
+// The keys a case inserts: the harness's generator, so that `lab03 buckets` with the case's table
+// inserts the same keys.
+std::vector<int> test_keys(int n, int buckets) {
+  std::vector<int> keys = lab03::random_keys(n, lab03::keys_seed(n, buckets));
+  REQUIRE(keys.size() == size_t(n));
   return keys;
 }
 
@@ -225,38 +236,47 @@ TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finis
     REQUIRE(model != Progress::sometimes);  // the shapes are chosen so that the answer is clear
     const bool want = model == Progress::always;
     const bool predicted = lab03::predicted_naive_finishes(sh.model, sh.blocks, sh.threads);
-    INFO(shape_text("count_naive", sh.blocks, sh.threads) << " under " << sh.model);
-    INFO("your prediction (predicted_naive_finishes in lock.cu): " << (predicted ? "finishes" : "never finishes"));
+    const std::string watch = "build/bin/sim/lab03 naive " + shape_args(sh.blocks, sh.threads) + " --model " + sh.model;
     // Exploration must agree with the host model, or the comparison proves nothing. A GPU runs
     // only the its launches (it has no lockstep mode).
     Exploration e = exploration(2);
     e.models = {sh.model};
     e.gpu_runs = std::string(sh.model) == "its" ? 3 : 0;
     for (const Schedule& s : synclab::lab::schedules(e)) {
-      synclab::lab::apply(s);
-      lab03::CountResult r = lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
-      INFO("the host model of the lock says " << (want ? "it always finishes" : "it never finishes")
-           << "; a run under " << s.replay() << (r.finished ? " finished" : " did not finish")
-           << " (if they differ, the simulator is at fault, not you)");
-      REQUIRE(r.finished == want);
+      lab03::CountResult r = synclab::lab::run_under(s, [&] {
+        return lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
+      });
+      CHECKED_ELSE(r.finished == want)
+        FAIL(shape_text("count_naive", sh.blocks, sh.threads)
+             << ": the host model of the lock says " << (want ? "it always finishes" : "it never finishes")
+             << ", but a run " << (r.finished ? "finished" : "did not finish") << " (replay: "
+             << replay("naive " + shape_args(sh.blocks, sh.threads), s) << "): the simulator is at fault, not you");
     }
-    CHECK(predicted == want);
+    // The message says which prediction disagrees and how to watch the launch, not the answer.
+    CHECKED_ELSE((predicted == want))  // FAIL_CHECK: every launch's prediction is reported
+      FAIL_CHECK(shape_text("count_naive", sh.blocks, sh.threads)
+           << " under " << sh.model << ": your prediction (predicted_naive_finishes in lock.cu) says it "
+           << (predicted ? "finishes" : "never finishes") << " -- that disagrees with what exploring its schedules finds"
+           << "\n  watch it: " << watch);
   }
 }
 
 // ---- task 1b/1c: count_locked --------------------------------------------------------------------
 
-void check_count(lab03::CountKernel kernel, int blocks, int threads, int rounds, int seeds) {
+// `command`: the harness command that runs this kernel ("lock --kernel locked", "contention --kernel backoff").
+void check_count(lab03::CountKernel kernel, const std::string& command, int blocks, int threads, int rounds, int seeds) {
   const int want = blocks * threads * rounds;
   const int want_sections =
       kernel == lab03::CountKernel::warp_aggregated ? blocks * ((threads + 31) / 32) * rounds : want;
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::CountResult r = lab03::run_count(kernel, blocks, threads, rounds);
+    lab03::CountResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_count(kernel, blocks, threads, rounds);
+    });
     const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
                              " round(s)";
-    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
-    INFO(what << " under " << s.replay());
+    const std::string cmd = replay(command + " " + shape_args(blocks, threads) + " --rounds " + std::to_string(rounds), s);
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
+    INFO(what << ", replay: " << cmd);
     CHECKED_ELSE(!(r.counter != want))
       FAIL("the counter ended at " << r.counter << " but " << want
                                    << " critical sections should each have added 1 (32 per warp when aggregated): "
@@ -272,27 +292,28 @@ void check_count(lab03::CountKernel kernel, int blocks, int threads, int rounds,
 
 TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes within one warp",
           "[lab03][task1][pts:3]") {
-  check_count(lab03::CountKernel::locked, 1, 32, 2, 4);
-  check_count(lab03::CountKernel::locked, 1, 5, 3, 4);
+  check_count(lab03::CountKernel::locked, "lock --kernel locked", 1, 32, 2, 4);
+  check_count(lab03::CountKernel::locked, "lock --kernel locked", 1, 5, 3, 4);
 }
 
 TEST_CASE("lab03 task1 count_locked keeps mutual exclusion and finishes across warps and blocks",
           "[lab03][task1][pts:3]") {
-  check_count(lab03::CountKernel::locked, 1, 64, 1, 3);
-  check_count(lab03::CountKernel::locked, 3, 40, 1, 3);
-  check_count(lab03::CountKernel::locked, 4, 1, 3, 3);
+  check_count(lab03::CountKernel::locked, "lock --kernel locked", 1, 64, 1, 3);
+  check_count(lab03::CountKernel::locked, "lock --kernel locked", 3, 40, 1, 3);
+  check_count(lab03::CountKernel::locked, "lock --kernel locked", 4, 1, 3, 3);
 }
 
 // ---- task 2: single -----------------------------------------------------------------------------
 
 void check_single(bool per_block, int blocks, int threads, int seeds) {
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::SingleResult r = per_block ? lab03::run_single_per_block(blocks, threads)
-                                      : lab03::run_single_grid(blocks, threads);
+    lab03::SingleResult r = synclab::lab::run_under(s, [&] {
+      return per_block ? lab03::run_single_per_block(blocks, threads) : lab03::run_single_grid(blocks, threads);
+    });
     const std::string what = shape_text(per_block ? "single_per_block" : "single_grid", blocks, threads);
-    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
-    INFO(what << " under " << s.replay());
+    const std::string cmd = replay("single " + shape_args(blocks, threads), s);
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
+    INFO(what << ", replay: " << cmd);
     REQUIRE(r.entered.size() == size_t(per_block ? blocks : 1));
     for (size_t b = 0; b < r.entered.size(); ++b) {
       const int limit = per_block ? threads : blocks * threads;
@@ -325,10 +346,9 @@ TEST_CASE("lab03 task2b single_per_block lets exactly one thread of each block i
 void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& reference) {
   std::set<lab03::PuzzleOutput> seen;
   for (const Schedule& s : synclab::lab::schedules(exploration(4))) {
-    synclab::lab::apply(s);
-    lab03::PuzzleResult r = lab03::run_puzzle(blocks, threads);
+    lab03::PuzzleResult r = synclab::lab::run_under(s, [&] { return lab03::run_puzzle(blocks, threads); });
     const std::string what = shape_text("cas_puzzle", blocks, threads);
-    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, s, what));
+    if (!r.finished || !r.reports.empty()) FAIL(outcome_message(r, replay("puzzle " + shape_args(blocks, threads), s), what));
     seen.insert(r.output);
   }
   std::set<lab03::PuzzleOutput> predicted;
@@ -354,7 +374,8 @@ void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& 
   for (const lab03::PuzzleOutput& o : predicted) extra += !reference.count(o);
   CHECKED_ELSE((missing == 0 && extra == 0))
     FAIL("the prediction is not the set of outputs CUDA allows: it misses " << missing << " possible one(s) and lists "
-                                                                             << extra << " impossible one(s)");
+                                                                             << extra << " impossible one(s)"
+         << "\n  see what runs print: build/bin/sim/lab03 puzzle " << shape_args(blocks, threads));
 }
 
 TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks of 32 threads",
@@ -378,16 +399,19 @@ TEST_CASE("lab03 task3 predict the outputs of the puzzle for small launches", "[
 // ---- task 4: the bucket table ------------------------------------------------------------------
 
 void check_buckets(int n, int buckets, int blocks, int threads, unsigned backoff, int seeds) {
-  std::vector<int> keys = random_keys(n, uint32_t(n * 7 + buckets));
+  std::vector<int> keys = test_keys(n, buckets);
   std::vector<std::multiset<int>> want(buckets);
   for (int k : keys) want[host_bucket(k, buckets)].insert(k);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    synclab::lab::apply(s);
-    lab03::BucketResult r = lab03::run_buckets(keys, buckets, blocks, threads, backoff);
+    lab03::BucketResult r = synclab::lab::run_under(s, [&] {
+      return lab03::run_buckets(keys, buckets, blocks, threads, backoff);
+    });
     const std::string what = shape_text("insert_keys", blocks, threads) + " of " + std::to_string(n) + " keys into " +
                              std::to_string(buckets) + " buckets (backoff " + std::to_string(backoff) + " ns)";
-    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
-    INFO(what << " under " << s.replay());
+    const std::string cmd = replay("buckets --keys " + std::to_string(n) + " --buckets " + std::to_string(buckets) + " " +
+                                       shape_args(blocks, threads) + " --backoff " + std::to_string(backoff), s);
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
+    INFO(what << ", replay: " << cmd);
     for (int b = 0; b < buckets; ++b) {
       CHECKED_ELSE(!(r.counts[b] != int(want[b].size())))
         FAIL("bucket " << b << " holds " << r.counts[b] << " keys, expected " << want[b].size()
@@ -414,14 +438,14 @@ TEST_CASE("lab03 task4 insert_keys with many buckets and blocks and with backoff
 
 TEST_CASE("lab03 task5a count_backoff keeps mutual exclusion and finishes with backoff",
           "[lab03][task5][pts:2]") {
-  check_count(lab03::CountKernel::backoff, 1, 32, 2, 3);
-  check_count(lab03::CountKernel::backoff, 3, 40, 1, 3);
+  check_count(lab03::CountKernel::backoff, "contention --kernel backoff", 1, 32, 2, 3);
+  check_count(lab03::CountKernel::backoff, "contention --kernel backoff", 3, 40, 1, 3);
 }
 
 TEST_CASE("lab03 task5b count_warp_aggregated takes the lock once per warp and round",
           "[lab03][task5][pts:3]") {
-  check_count(lab03::CountKernel::warp_aggregated, 1, 32, 3, 3);
-  check_count(lab03::CountKernel::warp_aggregated, 3, 64, 2, 3);
+  check_count(lab03::CountKernel::warp_aggregated, "contention --kernel aggregated", 1, 32, 3, 3);
+  check_count(lab03::CountKernel::warp_aggregated, "contention --kernel aggregated", 3, 64, 2, 3);
 }
 
 // Graded on speed: the grader runs this case on the reference solution too, in the same grading
@@ -432,10 +456,12 @@ TEST_CASE("lab03 task5b count_warp_aggregated is about as fast as the reference"
   const int blocks = 4, threads = 128, rounds = 4;
   Schedule s{"its", "rr", 1, 3};
   if (!synclab::lab::on_simulator()) s = Schedule{"gpu", "gpu", 1, 0};
-  synclab::lab::apply(s);
-  lab03::CountResult r = lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+  lab03::CountResult r = synclab::lab::run_under(s, [&] {
+    return lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+  });
   const std::string what = shape_text("count_warp_aggregated", blocks, threads) + " with 4 rounds";
-  CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, s, what));
+  const std::string cmd = replay("contention --kernel aggregated " + shape_args(blocks, threads) + " --rounds 4", s);
+  CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
   CHECKED_ELSE(!(r.counter != blocks * threads * rounds))
     FAIL("the counter ended at " << r.counter << " but " << blocks * threads * rounds << " were expected");
   CHECKED_ELSE(!(r.sections != blocks * (threads / 32) * rounds))

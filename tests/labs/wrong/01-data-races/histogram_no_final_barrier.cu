@@ -4,7 +4,7 @@
 // WRONG-REPLACES: histogram.cu
 // WRONG-FAILS: lab01 task2b histogram_privatized counts the 80 students under every schedule
 // WRONG-MESSAGE: race at histogram_no_final_barrier\.cu:[0-9]+
-// WRONG-MESSAGE: replay: SYNCLAB_MODEL=
+// WRONG-MESSAGE: replay: build/bin/sim/lab01 histogram --kernel privatized .*--model [a-z]+ --sched [a-z]+
 //
 //
 // 2a. histogram_atomic: every count with a global atomic.

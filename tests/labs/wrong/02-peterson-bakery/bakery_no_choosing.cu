@@ -5,7 +5,7 @@
 // WRONG-REPLACES: bakery.cu
 // WRONG-FAILS: lab02 task5 bakery keeps mutual exclusion and progress for 3 warps
 // WRONG-MESSAGE: MUTUAL EXCLUSION BROKEN
-// WRONG-MESSAGE: replay: SYNCLAB_MODEL=
+// WRONG-MESSAGE: replay: build/bin/sim/lab02 bakery --threads 3 --where warps --rounds 2 --model [a-z]+ --sched [a-z]+
 //
 //
 // Lab 02, task 5: Lamport's bakery lock for n threads (seed 004, slides "Bakery algorithm" and

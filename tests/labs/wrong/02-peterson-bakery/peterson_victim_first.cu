@@ -4,7 +4,7 @@
 // WRONG-REPLACES: two_thread_locks.cu
 // WRONG-FAILS: lab02 task3a peterson keeps mutual exclusion and progress for threads in different warps
 // WRONG-MESSAGE: MUTUAL EXCLUSION BROKEN
-// WRONG-MESSAGE: replay: SYNCLAB_MODEL=
+// WRONG-MESSAGE: replay: build/bin/sim/lab02 peterson --where warps --rounds 2 --model [a-z]+ --sched [a-z]+
 //
 //
 // Lab 02, tasks 1-4: mutual exclusion for two threads with only loads and stores (seed 004,

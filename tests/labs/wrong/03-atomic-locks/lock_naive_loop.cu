@@ -6,7 +6,7 @@
 // WRONG-FAILS: lab03 task1 count_locked keeps mutual exclusion and finishes within one warp
 // WRONG-MESSAGE: (deadlock|hang) at lock_naive_loop\.cu:[0-9]+
 // WRONG-MESSAGE: polling 0x[0-9a-f]+ .*last written by block [0-9]+ thread [0-9]+
-// WRONG-MESSAGE: replay: SYNCLAB_MODEL=lockstep|under SYNCLAB_MODEL=lockstep
+// WRONG-MESSAGE: replay: build/bin/sim/lab03 lock --kernel locked --blocks 1 --threads (32|5) --rounds [0-9]+ --model lockstep
 //
 // Lab 03, task 1: a spin lock made of atomicCAS (seed 004, slides "Lock using atomicCAS"; seed 000,
 // section 4.4.1 "SIMD deadlock" and Listing 7).
