@@ -466,7 +466,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
         } else if (e.kind == K(EventKind::KernelEnd)) {
           L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
         }
-        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd)) {
+        const bool snapshot = e.kind == K(EventKind::RegionUpdate) && (e.aux & trace::kRegionSnapshot);
+        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot) {
           max_warp = std::max(max_warp, e.warp);
           any_warp = true;
           if (e.warp < kMaxWarpsGuess) {
@@ -564,6 +565,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
           case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
           case EventKind::RegionUpdate:
+            if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
             D.marks[size_t(Mark::RegionUpdate)].push_back(c);
             if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
             if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);

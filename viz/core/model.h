@@ -47,7 +47,10 @@
 //   Exited > AtBarrier > InCritical > Spinning > Active > MaskedOff   (Inactive: none applies)
 //
 // ---- Regions (State::regions[r].cells[i]) -----------------------------------------------------
-// The trace records changes, not initial contents: every cell starts at value 0 with no writer.
+// Every cell starts at value 0 with no writer. A simulator trace then gives each launch's
+// starting contents (what host copies, memsets and earlier launches left there): RegionUpdate
+// events with trace::kRegionSnapshot right after KernelBegin. They set values only (no writer,
+// owner or completion, no navigation mark, no warp); the launch's own writes follow.
 //   lock-bits  one cell per bit; value 0/1. A byte-wide RegionUpdate writes each bit it covers
 //              (bits past the region's element count are ignored). writer = the last update
 //              that wrote the bit (changed or not); owner = the lane whose update set it 0 -> 1
