@@ -371,6 +371,12 @@ class Model {
   // Where the viewer opens: the launch's first Report event; else its first barrier release or
   // lock acquire (whichever is earlier); else 0.
   uint64_t first_interesting(int launch) const;
+  // The first cursor at which the regions (indices into regions()) together reach their largest
+  // total over the launch: NonZero counts the cells that are non-zero (lock bits held, flags set,
+  // elements not 0), Sum adds the cells' values. kNoCursor when the total is never above 0.
+  // (synclab-viz --step most:REGIONS / max:REGIONS: "the moment the most locks are held".)
+  enum class PeakMeasure : uint8_t { NonZero, Sum };
+  uint64_t peak(int launch, const std::vector<int>& regions, PeakMeasure how) const;
 
   // -- timeline
   // All spans of the launch, sorted by (warp, first).

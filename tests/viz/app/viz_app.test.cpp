@@ -527,6 +527,57 @@ TEST_CASE("offscreen: 32x32 lock bits match the bits replayed from the trace", "
   CHECK(std::abs(b32.x0 - b0.x0) < 0.5f);
 }
 
+TEST_CASE("offscreen: --step most:REGION exports where the most lock bits are held", "[offscreen]") {
+  // The expected event, replayed here from the trace's RegionUpdate events.
+  auto t = load_trace("locks.trace");
+  const tr::Launch& L = t->launches[0];
+  std::vector<int> bits(1024, 0);
+  int held = 0, best = 0;
+  size_t best_cursor = SIZE_MAX;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const unsigned n = bytes ? 8 * bytes : 1;
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t el = e.a + k;
+      if (el >= bits.size()) continue;
+      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
+      held += v - bits[el];
+      bits[el] = v;
+    }
+    if (held > best) {
+      best = held;
+      best_cursor = i - L.first_event;
+    }
+  }
+  REQUIRE(best_cursor != SIZE_MAX);
+  REQUIRE(best > 1);
+  const std::string name = t->regions[0]["name"].get<std::string>();
+  const std::string png = kArt + "/offscreen_most.png", json = kArt + "/offscreen_most.json";
+  // The whole name, and the start of it.
+  for (const std::string& spec : {"most:" + name, "most:" + name.substr(0, 2), std::string("most")}) {
+    Run r = viz(kTraces + "/locks.trace --export " + png + " --step '" + spec + "' --window locks --size 800x820 " +
+                    "--dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("event " + std::to_string(best_cursor) + " of launch 0") != std::string::npos);
+    Layout lay;
+    Image img;
+    REQUIRE(lay.load(json));
+    REQUIRE(img.load(png));
+    CHECK(lay.cursor == best_cursor);
+    int red = 0;
+    for (int i = 0; i < 1024; ++i) red += centre(img, lay, "locks:0:" + std::to_string(i)) == pal::kLockHeld;
+    CHECK(red == best);
+  }
+  // A region the trace does not have: an error that lists the ones it has.
+  Run bad = viz(kTraces + "/locks.trace --export " + png + " --step most:nosuchregion", kNoDisplay);
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("nosuchregion") != std::string::npos);
+  CHECK(bad.err.find("\"" + name + "\"") != std::string::npos);
+}
+
 TEST_CASE("offscreen: the wavefront heat map shows completed and pending cells", "[offscreen]") {
   auto t = load_trace("wavefront.trace");
   const tr::Launch& L = t->launches[0];
