@@ -463,6 +463,8 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
       case EventKind::RegionUpdate: {
         const uint64_t region = e.aux & kRegionIdMask;
         if (!opt.critical_sections || !lock_regions.count(region)) break;
+        // A bit already set when the launch began has no holder in this launch.
+        if (e.aux & kRegionSnapshot) break;
         auto& cells = held[region];
         auto update = [&](uint64_t element, bool set) {
           auto it = cells.find(element);

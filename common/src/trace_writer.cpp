@@ -354,6 +354,8 @@ bool Writer::accept(const Event& e) {
   const auto kind = static_cast<EventKind>(e.kind);
   if (kind == EventKind::KernelBegin || kind == EventKind::KernelEnd || kind == EventKind::Report)
     return true;
+  // A region's contents at the launch's start belong to no block.
+  if (kind == EventKind::RegionUpdate && (e.aux & kRegionSnapshot)) return true;
   if ((opt_.block_first >= 0 || opt_.block_last >= 0) && warps_per_block_ != 0) {
     uint64_t block = e.warp / warps_per_block_;
     if (kind == EventKind::BarrierRelease || kind == EventKind::BarrierArrive) block = e.b;

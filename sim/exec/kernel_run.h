@@ -169,6 +169,7 @@ class KernelRun {
     bool bits;
   };
   void trace_begin();
+  void trace_snapshot();  // the regions' contents as the launch begins
   void trace_end();
   void trace_step(const Warp& w, const Group& g);
   void trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value);

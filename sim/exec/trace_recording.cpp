@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <synclab/trace_writer.h>
@@ -214,6 +216,48 @@ void KernelRun::trace_begin() {
   e.a = launch_index_;
   e.b = total_ctas_ * warps_per_cta_;
   tw_->event(e);
+  trace_snapshot();
+}
+
+// The named regions' contents as this launch finds them: whatever put them there (cudaMemcpy,
+// cudaMemset, a host store into mapped memory, an earlier launch, data copied before the region
+// was named) is not a device write the launch records, so without this the viewer would start
+// every launch from zeros. One RegionUpdate with kRegionSnapshot per non-zero element (lock-bits:
+// per non-zero group of up to 8 bytes), time 0, warp 0, lane kAllLanes. A region whose memory was
+// freed since it was named is skipped.
+void KernelRun::trace_snapshot() {
+  for (const TraceRegion& r : tregions_) {
+    const uint64_t bytes = r.end - r.base;
+    if (bytes == 0 || !sim_.memory().find(r.base, bytes)) continue;
+    const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
+    auto emit = [&](uint16_t aux, uint64_t a, uint64_t b) {
+      Event e{};
+      e.time = 0;
+      e.warp = 0;
+      e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
+      e.lane = trace::kAllLanes;
+      e.aux = static_cast<uint16_t>((r.id & trace::kRegionIdMask) | trace::kRegionSnapshot | aux);
+      e.a = a;
+      e.b = b;
+      tw_->event(e);
+    };
+    if (r.bits) {
+      for (uint64_t off = 0; off < bytes; off += 8) {
+        const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(8, bytes - off));
+        uint64_t v = 0;
+        std::memcpy(&v, mem + off, n);
+        if (v != 0) emit(static_cast<uint16_t>(n << trace::kRegionBytesShift), off * 8, v);
+      }
+    } else {
+      const uint64_t eb = std::max<uint64_t>(r.elem_bytes, 1);
+      const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(eb, 8));
+      for (uint64_t i = 0; i < bytes / eb; ++i) {
+        uint64_t v = 0;
+        std::memcpy(&v, mem + i * eb, n);
+        if (v != 0) emit(0, i, v);
+      }
+    }
+  }
 }
 
 void KernelRun::trace_step(const Warp& w, const Group& g) {

@@ -263,7 +263,14 @@ std::string App::describe_event(const Event& e) const {
       for (const RegionInfo& r : model_->regions())
         if (r.id == rid) name = r.name;
       const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
-      if (bytes)
+      if (e.aux & synclab::trace::kRegionSnapshot) {
+        if (bytes)
+          std::snprintf(buf, sizeof buf, "launch start: %s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64
+                        " (contents before the kernel ran)", name.c_str(), e.a, e.a + 8 * bytes - 1, e.b);
+        else
+          std::snprintf(buf, sizeof buf, "launch start: %s[%" PRIu64 "] = %" PRIu64 " (contents before the kernel ran)",
+                        name.c_str(), e.a, e.b);
+      } else if (bytes)
         std::snprintf(buf, sizeof buf,
                       "region update: %s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64 " by warp %u lane %u",
                       name.c_str(), e.a, e.a + 8 * bytes - 1, e.b, e.warp, e.lane);

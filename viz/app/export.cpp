@@ -22,12 +22,82 @@ extern char** environ;
 
 namespace synclab::viz::app {
 
+namespace {
+
+// "most[:R,R...]" / "max[:R,R...]": the regions named (each an exact name or the start of exactly
+// one name; none: every region) into *out. false and *error when a name matches no region or
+// several.
+bool peak_regions(const Model& m, const std::string& list, std::vector<int>* out, std::string* error) {
+  const auto& regs = m.regions();
+  if (regs.empty()) {
+    *error = "the trace has no regions";
+    return false;
+  }
+  if (list.empty()) {
+    for (size_t i = 0; i < regs.size(); ++i) out->push_back(int(i));
+    return true;
+  }
+  auto names = [&]() {
+    std::string t;
+    for (const RegionInfo& r : regs) t += (t.empty() ? "\"" : ", \"") + r.name + "\"";
+    return t;
+  };
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string want = list.substr(start, end - start);
+    start = end + 1;
+    int exact = -1;
+    std::vector<int> prefixed;
+    for (size_t i = 0; i < regs.size(); ++i) {
+      if (regs[i].name == want) exact = int(i);
+      else if (!want.empty() && regs[i].name.rfind(want, 0) == 0) prefixed.push_back(int(i));
+    }
+    if (exact >= 0) {
+      out->push_back(exact);
+    } else if (prefixed.size() == 1) {
+      out->push_back(prefixed[0]);
+    } else {
+      *error = "region '" + want + "' " + (prefixed.empty() ? "is not in the trace" : "names several regions") +
+               " (regions: " + names() + "; give a whole name or the start of one)";
+      return false;
+    }
+    if (end == list.size()) break;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, std::string* error) {
   const uint64_t n = app.steps();
   const Model& m = app.model();
   if (n == 0) {
     *error = "launch " + std::to_string(app.launch()) + " has no events";
     return false;
+  }
+  for (const char* word : {"most", "max"}) {
+    const std::string w = word;
+    if (spec != w && spec.rfind(w + ":", 0) != 0) continue;
+    std::vector<int> regions;
+    if (!peak_regions(m, spec.size() > w.size() ? spec.substr(w.size() + 1) : "", &regions, error)) {
+      *error = "'" + spec + "': " + *error;
+      return false;
+    }
+    const uint64_t c = m.peak(app.launch(), regions,
+                              w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum);
+    if (c == kNoCursor) {
+      // Nothing to show there (a lab's TODO not done yet): the default moment, and say so.
+      *cursor = std::min(m.first_interesting(app.launch()), n - 1);
+      std::fprintf(stderr,
+                   "synclab-viz: '%s': those regions stay 0 in launch %d; showing the first interesting event "
+                   "(%" PRIu64 ") instead\n",
+                   spec.c_str(), app.launch(), *cursor);
+      return true;
+    }
+    *cursor = std::min(c, n - 1);
+    return true;
   }
   if (spec.empty() || spec == "interesting") {
     *cursor = std::min(m.first_interesting(app.launch()), n - 1);
@@ -72,7 +142,8 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
   errno = 0;
   const unsigned long long v = std::strtoull(spec.c_str(), &end, 10);
   if (spec[0] == '-' || !end || *end || errno) {
-    *error = "'" + spec + "' is not an event number, 'P%', 'interesting', 'first', 'last' or 'report:K'";
+    *error = "'" + spec + "' is not an event number, 'P%', 'interesting', 'first', 'last', 'report:K', "
+             "'most:REGIONS' or 'max:REGIONS'";
     return false;
   }
   if (v >= n) {

@@ -40,7 +40,11 @@ struct CliOptions {
 
 // Cursor specs: a number (event index in the launch), "P%" (that far into the launch),
 // "interesting" (the first interesting event), "first", "last", "report:K" (the K-th report's
-// event, 0-based, in the launch's order).
+// event, 0-based, in the launch's order), "most:R,R..." (the first event at which the regions
+// named have the most non-zero cells: lock bits held, flags set) and "max:R,R..." (the first at
+// which their values add up to the most); R is a region's name or the start of exactly one
+// region's name, none means every region. When those regions stay 0, "most"/"max" fall back to
+// "interesting" with a note on stderr.
 bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, std::string* error);
 
 // Applies --launch, --step, --report and --select to a new App. false and *error when one is bad.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 
 #include "app.h"
 
@@ -62,6 +63,42 @@ void draw_locks_window(App& app) {
       "wrote. Hover a cell for its value, owner and last writer; click a held lock to select its "
       "owner lane.");
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Cell size: as wide as the window allows (at most 28 pixels, 48 for the window alone). When
+  // the regions then do not all fit the window's height, the ones taller than 2 rows get a
+  // smaller cell, the largest at which everything fits (at least 4 pixels; below that the
+  // window scrolls), so that a tall lock-bits grid does not push its own rows and the regions
+  // below it out of view.
+  const float max_cell = app.options.only_window ? 48.0f : 28.0f;
+  const float avail_w = ImGui::GetContentRegionAvail().x - 4;
+  auto width_cell = [&](uint32_t cols) {
+    return std::max(3.0f, std::min(std::floor(avail_w / cols) - 1, max_cell));
+  };
+  float tall_cap = max_cell;
+  {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float title_h = ImGui::GetTextLineHeightWithSpacing() + 3 * st.ItemSpacing.y + 1;
+    float avail_h = ImGui::GetContentRegionAvail().y - 4;
+    auto need = [&](float cap) {  // height of every region with the tall ones capped at cap
+      float h = 0;
+      for (const RegionInfo& r : m.regions()) {
+        if (!shown_here(r)) continue;
+        uint32_t rows = 0, cols = 0;
+        grid_shape(r, &rows, &cols);
+        float c = width_cell(cols);
+        if (rows > 2) c = std::min(c, cap);
+        h += title_h + rows * (c + (c >= 8 ? 1.0f : 0.0f));
+      }
+      return h;
+    };
+    if (shown > 1 && need(max_cell) > avail_h) {
+      tall_cap = 4;
+      for (float c = max_cell - 1; c >= 4; c -= 1)
+        if (need(c) <= avail_h) {
+          tall_cap = c;
+          break;
+        }
+    }
+  }
   for (size_t ri = 0; ri < m.regions().size(); ++ri) {
     const RegionInfo& r = m.regions()[ri];
     if (!shown_here(r)) continue;
@@ -77,11 +114,10 @@ void draw_locks_window(App& app) {
     ImGui::SameLine();
     ImGui::TextDisabled(r.kind == RegionKind::LockBits ? "%" PRIu64 " held" : "%" PRIu64 " non-zero", held);
 
-    const float avail_w = ImGui::GetContentRegionAvail().x - 4;
     const float avail_h = ImGui::GetContentRegionAvail().y - 4;
-    float cell = std::floor(avail_w / cols) - 1;
-    if (shown == 1 && avail_h > 0) cell = std::min(cell, std::floor(avail_h / rows) - 1);
-    cell = std::max(3.0f, std::min(cell, app.options.only_window ? 48.0f : 28.0f));
+    float cell = width_cell(cols);
+    if (shown == 1 && avail_h > 0) cell = std::max(3.0f, std::min(cell, std::floor(avail_h / rows) - 1));
+    if (rows > 2) cell = std::min(cell, tall_cap);
     const float gap = cell >= 8 ? 1.0f : 0.0f;
     const float pitch = cell + gap;
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -103,6 +139,15 @@ void draw_locks_window(App& app) {
         }
         const ImVec2 a(p.x + colm * pitch, p.y + row * pitch), b(a.x + cell, a.y + cell);
         dl->AddRectFilled(a, b, col(rgb));
+        // An array element's value, when it fits in the cell (counts, tickets, "2 inside").
+        if (r.kind == RegionKind::Array && cell >= 16) {
+          char t[24];
+          std::snprintf(t, sizeof t, "%" PRIu64, v);
+          const ImVec2 ts = ImGui::CalcTextSize(t);
+          if (ts.x <= cell - 2 && ts.y <= cell)
+            dl->AddText(ImVec2(a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f),
+                        v ? IM_COL32(0, 0, 0, 255) : IM_COL32(150, 150, 160, 255), t);
+        }
         if (written_now(e, r, i) && cell >= 6)
           dl->AddRect(a, b, col(palette::kCellWritten), 0, 0, cell >= 12 ? 2.0f : 1.0f);
         if (c && c->owner_warp != kNoWarp && app.selection.has(c->owner_warp, c->owner_lane) && cell >= 6)

@@ -466,7 +466,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
         } else if (e.kind == K(EventKind::KernelEnd)) {
           L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
         }
-        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd)) {
+        const bool snapshot = e.kind == K(EventKind::RegionUpdate) && (e.aux & trace::kRegionSnapshot);
+        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot) {
           max_warp = std::max(max_warp, e.warp);
           any_warp = true;
           if (e.warp < kMaxWarpsGuess) {
@@ -564,6 +565,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
           case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
           case EventKind::RegionUpdate:
+            if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
             D.marks[size_t(Mark::RegionUpdate)].push_back(c);
             if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
             if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);
@@ -1056,6 +1058,43 @@ uint64_t Model::prev(int launch, uint64_t cursor, Mark m, uint32_t warp) const {
 
 uint64_t Model::first_interesting(int launch) const {
   return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].first_interesting : 0;
+}
+
+// ---- region peaks --------------------------------------------------------------------------------
+
+uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure how) const {
+  if (!valid_launch(*impl_, launch)) return kNoCursor;
+  const Impl& I = *impl_;
+  const LaunchInfo& L = I.launches[size_t(launch)];
+  const LaunchData& D = I.data[size_t(launch)];
+  std::vector<bool> wanted(I.regions.size(), false);
+  for (int r : regions)
+    if (r >= 0 && size_t(r) < I.regions.size()) wanted[size_t(r)] = true;
+  const LaunchCtx& C = D.ctx;
+  ReplayState rs = D.checkpoints.front().state;  // the state before the launch's first event
+  size_t cloned = 0;
+  auto weight = [&](uint64_t v) -> uint64_t { return how == PeakMeasure::NonZero ? (v != 0) : v; };
+  // Every cell's weight changes only through RegionUpdate events: keep a running total.
+  unsigned __int128 total = 0, best = 0;
+  uint64_t best_cursor = kNoCursor;
+  for_each_event(*I.trace, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+    if (e.kind != K(EventKind::RegionUpdate)) return;
+    const int ri = C.region_index[e.aux & trace::kRegionIdMask];
+    if (ri < 0 || !wanted[size_t(ri)]) return;
+    const detail::Cow<detail::CellRS>& cells = rs.regions[size_t(ri)];
+    const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
+    const uint64_t lo = e.a;
+    const uint64_t hi = std::min<uint64_t>(cells.n, nbytes && C.region_bits[size_t(ri)] ? e.a + 8ull * std::min(nbytes, 8u)
+                                                                                        : e.a + 1);
+    for (uint64_t i = lo; i < hi; ++i) total -= weight(cells.get(i).value);
+    detail::apply(C, e, uint32_t(index - L.first_event), &rs, &cloned, nullptr);
+    for (uint64_t i = lo; i < hi; ++i) total += weight(cells.get(i).value);
+    if (total > best) {
+      best = total;
+      best_cursor = index - L.first_event;
+    }
+  });
+  return best_cursor;
 }
 
 // ---- timeline ------------------------------------------------------------------------------------

@@ -47,7 +47,10 @@
 //   Exited > AtBarrier > InCritical > Spinning > Active > MaskedOff   (Inactive: none applies)
 //
 // ---- Regions (State::regions[r].cells[i]) -----------------------------------------------------
-// The trace records changes, not initial contents: every cell starts at value 0 with no writer.
+// Every cell starts at value 0 with no writer. A simulator trace then gives each launch's
+// starting contents (what host copies, memsets and earlier launches left there): RegionUpdate
+// events with trace::kRegionSnapshot right after KernelBegin. They set values only (no writer,
+// owner or completion, no navigation mark, no warp); the launch's own writes follow.
 //   lock-bits  one cell per bit; value 0/1. A byte-wide RegionUpdate writes each bit it covers
 //              (bits past the region's element count are ignored). writer = the last update
 //              that wrote the bit (changed or not); owner = the lane whose update set it 0 -> 1
@@ -368,6 +371,12 @@ class Model {
   // Where the viewer opens: the launch's first Report event; else its first barrier release or
   // lock acquire (whichever is earlier); else 0.
   uint64_t first_interesting(int launch) const;
+  // The first cursor at which the regions (indices into regions()) together reach their largest
+  // total over the launch: NonZero counts the cells that are non-zero (lock bits held, flags set,
+  // elements not 0), Sum adds the cells' values. kNoCursor when the total is never above 0.
+  // (synclab-viz --step most:REGIONS / max:REGIONS: "the moment the most locks are held".)
+  enum class PeakMeasure : uint8_t { NonZero, Sum };
+  uint64_t peak(int launch, const std::vector<int>& regions, PeakMeasure how) const;
 
   // -- timeline
   // All spans of the launch, sorted by (warp, first).

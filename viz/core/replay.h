@@ -5,6 +5,7 @@
 
 #include <synclab/trace_format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -103,6 +104,27 @@ inline size_t table_bytes(const ReplayState& rs) {
   return b;
 }
 
+// A RegionUpdate with kRegionSnapshot: the region's contents when the launch began. It sets the
+// values only: no writer, owner or completion (nobody in this launch wrote them), and no warp.
+inline bool apply_snapshot(const LaunchCtx& C, const trace::Event& e, ReplayState* rs, size_t* cloned) {
+  const int ri = C.region_index[e.aux & trace::kRegionIdMask];
+  if (ri < 0) return false;
+  Cow<CellRS>& cells = rs->regions[size_t(ri)];
+  const uint64_t n = cells.n;
+  if (e.a >= n) return false;
+  const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
+  if (nbytes == 0 || !C.region_bits[size_t(ri)]) {
+    cells.mut(e.a, cloned).value = C.region_bits[size_t(ri)] ? (e.b ? 1 : 0) : e.b;
+    return true;
+  }
+  const unsigned bits = 8 * std::min(nbytes, 8u);
+  for (unsigned k = 0; k < bits && e.a + k < n; ++k) {
+    const uint64_t v = (e.b >> k) & 1u;
+    if (cells.get(e.a + k).value != v) cells.mut(e.a + k, cloned).value = v;
+  }
+  return true;
+}
+
 // Applies event e (launch cursor c) to *rs. Returns false when the event names a warp, block or
 // region element the launch does not have (it is then skipped, in part or whole).
 inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayState* rs, size_t* cloned,
@@ -126,6 +148,8 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
     }
     return true;  // its warp is the block's first warp, which did not necessarily do anything
   }
+  if (kind == EventKind::RegionUpdate && (e.aux & trace::kRegionSnapshot))
+    return apply_snapshot(C, e, rs, cloned);
   if (e.warp >= C.warps) return false;
   bool ok = true;
   switch (kind) {

@@ -54,7 +54,8 @@ enum class EventKind : uint8_t {
   BarrierRelease = 6,  // a: threads released; b: block; aux: barrier id; warp: first warp of the block
   RegionUpdate = 7,    // lane (writer); a: element index; b: new value; aux: region id (bits
                        //   0-7), and for a lock-bits region written a byte at a time, bits 8-11
-                       //   the bytes written (1..8): then a is the first bit and b the new bytes
+                       //   the bytes written (1..8): then a is the first bit and b the new bytes;
+                       //   bit 12 (kRegionSnapshot): the contents when the launch began, not a write
   KernelBegin = 8,     // a: launch index; b: total warps of the launch
   KernelEnd = 9,       // a: launch index; b: status (0 ok, 1 fault, 2 deadlock, 3 hang, 4 budget)
   Report = 10,         // a: report id (Report chunk); b: line; aux: report kind (ReportKindCode)
@@ -80,6 +81,10 @@ enum class MemSpace : uint16_t { Global = 0, Shared = 1, Local = 2, Const = 3, H
 constexpr uint16_t kRegionIdMask = 0xff;
 constexpr uint16_t kRegionBytesMask = 0xf00;
 constexpr uint16_t kRegionBytesShift = 8;
+// Set on the RegionUpdate events right after a launch's KernelBegin that give a region's contents
+// as the launch found them (host copies and memsets, earlier launches): lane kAllLanes, warp 0,
+// no writer. Elements they do not name were zero.
+constexpr uint16_t kRegionSnapshot = 0x1000;
 
 enum class ReportKindCode : uint16_t {
   Fault = 0, Trap = 1, Assert = 2, Deadlock = 3, Hang = 4, Budget = 5, Race = 6, Sync = 7,

@@ -11,6 +11,7 @@
 #include <synclab/catch.h>
 #include <synclab/trace_analysis.h>
 #include <synclab/trace_reader.h>
+#include <synclab/trace_writer.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -525,6 +526,110 @@ TEST_CASE("offscreen: 32x32 lock bits match the bits replayed from the trace", "
   const Cell& b32 = lay.cells.at("locks:0:32");
   CHECK(b32.y0 > b0.y1 - 0.5f);
   CHECK(std::abs(b32.x0 - b0.x0) < 0.5f);
+}
+
+TEST_CASE("offscreen: --step most:REGION exports where the most lock bits are held", "[offscreen]") {
+  // The expected event, replayed here from the trace's RegionUpdate events.
+  auto t = load_trace("locks.trace");
+  const tr::Launch& L = t->launches[0];
+  std::vector<int> bits(1024, 0);
+  int held = 0, best = 0;
+  size_t best_cursor = SIZE_MAX;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const unsigned n = bytes ? 8 * bytes : 1;
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t el = e.a + k;
+      if (el >= bits.size()) continue;
+      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
+      held += v - bits[el];
+      bits[el] = v;
+    }
+    if (held > best) {
+      best = held;
+      best_cursor = i - L.first_event;
+    }
+  }
+  REQUIRE(best_cursor != SIZE_MAX);
+  REQUIRE(best > 1);
+  const std::string name = t->regions[0]["name"].get<std::string>();
+  const std::string png = kArt + "/offscreen_most.png", json = kArt + "/offscreen_most.json";
+  // The whole name, and the start of it.
+  for (const std::string& spec : {"most:" + name, "most:" + name.substr(0, 2), std::string("most")}) {
+    Run r = viz(kTraces + "/locks.trace --export " + png + " --step '" + spec + "' --window locks --size 800x820 " +
+                    "--dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("event " + std::to_string(best_cursor) + " of launch 0") != std::string::npos);
+    Layout lay;
+    Image img;
+    REQUIRE(lay.load(json));
+    REQUIRE(img.load(png));
+    CHECK(lay.cursor == best_cursor);
+    int red = 0;
+    for (int i = 0; i < 1024; ++i) red += centre(img, lay, "locks:0:" + std::to_string(i)) == pal::kLockHeld;
+    CHECK(red == best);
+  }
+  // A region the trace does not have: an error that lists the ones it has.
+  Run bad = viz(kTraces + "/locks.trace --export " + png + " --step most:nosuchregion", kNoDisplay);
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("nosuchregion") != std::string::npos);
+  CHECK(bad.err.find("\"" + name + "\"") != std::string::npos);
+}
+
+TEST_CASE("offscreen: a tall lock-bits grid and the array below it both fit the whole layout", "[offscreen]") {
+  // A hand-written trace: 128 lock bits shaped 32 x 4 (32 rows) with bits 0, 32, 64 and 96 held,
+  // and a 4-element array 3, 0, 5, 7 named after it. At the default size, with every window
+  // open, both must be drawn inside the Lock bits window: each cell's centre pixel has the
+  // colour of its value.
+  const std::string trace = kArt + "/tall_regions.trace";
+  {
+    tr::Writer w;
+    std::string err;
+    REQUIRE(w.open(trace, {{"program", "tall"}, {"backend", "sim"}}, false, {}, &err));
+    w.region(tr::region_json(0, "tall locks", "lock-bits", 0x1000, 16, 1, {32, 4}));
+    w.region(tr::region_json(1, "counts", "array", 0x2000, 16, 32, {4}));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
+    uint64_t t = 0;
+    w.event(tr::make_event(t, 0, tr::EventKind::KernelBegin, 0xff, 0, 0, 1));
+    for (uint64_t bit : {0, 32, 64, 96}) {
+      w.event(tr::make_event(++t, 0, tr::EventKind::WarpStep, 0xff, 3, 0xffffffffull, 1));
+      w.event(tr::make_event(t, 0, tr::EventKind::RegionUpdate, uint8_t(bit / 32), 0, bit, 1));
+    }
+    const uint64_t counts[4] = {3, 0, 5, 7};
+    for (uint64_t i = 0; i < 4; ++i)
+      if (counts[i]) w.event(tr::make_event(++t, 0, tr::EventKind::RegionUpdate, 0, 1, i, counts[i]));
+    w.event(tr::make_event(++t, 0, tr::EventKind::KernelEnd, 0xff, 0, 0, 0));
+    w.close();
+  }
+  const std::string png = kArt + "/tall_regions.png", json = kArt + "/tall_regions.json";
+  Run r = viz(trace + " --export " + png + " --step last --dump-layout " + json, kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  for (int i = 0; i < 128; ++i)
+    CHECK_COLOUR(img, lay, "locks:0:" + std::to_string(i), i % 32 == 0 ? pal::kLockHeld : pal::kLockFree);
+  for (int i = 0; i < 4; ++i) {
+    const Cell& c = lay.cells.at("locks:1:" + std::to_string(i));
+    // the value is written in the middle of an array cell: look near its top-left corner
+    const pal::Rgb got = img.at(int(c.x0) + 2, int(c.y0) + 2);
+    CHECK(got == (i == 1 ? pal::kFlagClear : pal::kFlagSet));
+  }
+  // The array sits below the last row of the grid, not on top of it.
+  CHECK(lay.cells.at("locks:1:0").y0 > lay.cells.at("locks:0:127").y1);
+  // Its elements show their values: dark text inside the yellow cell of counts[3] = 7.
+  const Cell& c3 = lay.cells.at("locks:1:3");
+  int dark = 0;
+  for (int y = int(c3.y0) + 1; y < int(c3.y1) - 1; ++y)
+    for (int x = int(c3.x0) + 1; x < int(c3.x1) - 1; ++x) {
+      const pal::Rgb p = img.at(x, y);
+      dark += p.r < 60 && p.g < 60 && p.b < 60;
+    }
+  CHECK(dark > 3);
 }
 
 TEST_CASE("offscreen: the wavefront heat map shows completed and pending cells", "[offscreen]") {
