@@ -31,9 +31,18 @@ std::string dedent(const std::string& text, const std::string& indent) {
   return out;
 }
 
+// The first line of a message; when it only introduces what follows ("..., run 1:"), with the
+// next line joined to it, so that a one-line summary still says what went wrong.
 std::string first_line(const std::string& text) {
   std::string t = trim(text);
-  return trim(t.substr(0, t.find('\n')));
+  const size_t nl = t.find('\n');
+  std::string first = trim(t.substr(0, nl));
+  if (nl != std::string::npos && !first.empty() && first.back() == ':') {
+    std::string rest = trim(t.substr(nl + 1));
+    std::string second = trim(rest.substr(0, rest.find('\n')));
+    if (!second.empty()) first += " " + second;
+  }
+  return first;
 }
 
 std::string where(const pugi::xml_node& n) {

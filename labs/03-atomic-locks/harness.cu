@@ -247,7 +247,7 @@ BucketResult run_buckets(const std::vector<int>& keys, int buckets, int blocks, 
   counts.zero();
   items.zero();
   if (trace) {
-    synclab_region(locks.ptr, locks.bytes(), "bucket locks", "lock-bits", 32, buckets);
+    synclab_region(locks.ptr, locks.bytes(), "bucket locks", "lock-bits", buckets, 32);  // one row per lock word
     synclab_region(counts.ptr, counts.bytes(), "bucket counts", "array", buckets);
   }
   BucketTable t{buckets, capacity, locks.ptr, counts.ptr, items.ptr};

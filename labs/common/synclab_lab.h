@@ -150,23 +150,10 @@ inline void apply(const Schedule& s, const char* checks = "all") {
   synclab::sim::clear_reports();
 }
 
-// Under pct the simulator spreads its priority change points over the length of the kernel's
-// previous finished launch in this process, so the same pct seed gives another run after other
-// launches than in a fresh process: a run found while exploring would not replay on its own.
-// apply_fresh(s, warm_up) first runs `warm_up` (the same launches; the result is dropped) under
-// round robin and its with the checkers off, then applies s: every pct run then starts from the
-// length of that run, wherever it runs, and the harness's --sched pct --seed S replays it.
-// (When the warm-up does not finish, the length stays that of the kernel's last launch that did.)
+// Applies s for a run of `run` (kept for the harness's and the tests' call sites: a pct run
+// depends on its launch and seed alone, so no warm-up is needed for it to replay on its own).
 template <class Fn>
-void apply_fresh(const Schedule& s, Fn warm_up, const char* checks = "all") {
-  if (s.policy == "pct" && !s.on_gpu() && on_simulator()) {
-    apply(Schedule{"its", "rr", 1, s.pct_depth}, "none");
-    try {
-      warm_up();
-    } catch (const std::exception&) {
-      // a launch that fails under round robin fails in its own explored run too
-    }
-  }
+void apply_fresh(const Schedule& s, Fn /*run*/, const char* checks = "all") {
   apply(s, checks);
 }
 

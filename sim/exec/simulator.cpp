@@ -36,7 +36,6 @@ const char* launch_status_name(LaunchStatus s) {
 struct Simulator::LoadedModule {
   ptx::Module module;
   LoadedModuleView view;
-  std::map<std::string, uint64_t> pct_estimates;  // kernel -> steps of its last launch
 };
 
 Simulator& Simulator::instance() {
@@ -310,17 +309,16 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
     bad.message = fmt::format("'{}' is not a kernel (.entry)", fn.name);
     return bad;
   }
-  // PCT spreads its change points over the expected length of the launch. Before a kernel has
-  // run once, guess one pass of its code per warp (at most 10000 steps), so that a short kernel
-  // still gets change points inside it.
+  // PCT spreads its change points over the expected length of the launch: one pass of the
+  // kernel's code per warp (64 to 10000 steps). It depends on the launch alone (its kernel and
+  // shape), never on what ran before in the process, so that a pct run found among many launches
+  // replays with its seed in a fresh process.
   const uint64_t warps = p.grid.count() * ((p.block.count() + 31) / 32);
-  uint64_t estimate = std::clamp<uint64_t>(warps * std::max<size_t>(fn.code.size(), 1), 64, 10000);
-  if (auto it = lm.pct_estimates.find(fn.name); it != lm.pct_estimates.end()) estimate = it->second;
+  const uint64_t estimate = std::clamp<uint64_t>(warps * std::max<size_t>(fn.code.size(), 1), 64, 10000);
   Config cfg = config_;
   KernelRun run(*this, lm.view, p, cfg, profile(), estimate, static_cast<uint64_t>(sim_time_ms_ * 1e6));
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
-  if (r.status == LaunchStatus::Success) lm.pct_estimates[fn.name] = std::max<uint64_t>(r.warp_steps, 16);
   last_reports_ = r.reports;
   if (!cfg.quiet)
   {
