@@ -6,8 +6,9 @@
 //   - no new processes (fork, vfork, clone without CLONE_THREAD; clone3 answers ENOSYS so that
 //     the C library falls back to clone for threads) and no execve;
 //   - signals only to itself; no ptrace, no reading or writing another process's memory;
-//   - no sockets, no new sessions or process groups, no namespaces, mounts, modules, io_uring,
-//     BPF or perf events;
+//   - no network (sockets other than AF_UNIX, which the CUDA driver opens and listens on; no
+//     connect or accept), no new sessions or process groups, no namespaces, mounts, modules,
+//     io_uring, BPF or perf events;
 //   - it also makes the process non-dumpable, so that processes of the same user cannot open
 //     its /proc files, and the filter keeps it so.
 // Everything else (files, memory, threads, time) is left to the sandbox's user and limits.
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,8 +46,8 @@
 
 static const int denied[] = {
     SYS_fork,           SYS_vfork,          SYS_execve,          SYS_execveat,        SYS_ptrace,
-    SYS_process_vm_readv, SYS_process_vm_writev, SYS_tkill,       SYS_socket,          SYS_socketpair,
-    SYS_connect,        SYS_bind,           SYS_listen,          SYS_accept,          SYS_accept4,
+    SYS_process_vm_readv, SYS_process_vm_writev, SYS_tkill,       SYS_socketpair,      SYS_connect,
+    SYS_accept,         SYS_accept4,
     SYS_setsid,         SYS_setpgid,        SYS_unshare,         SYS_setns,           SYS_mount,
     SYS_umount2,        SYS_pivot_root,     SYS_chroot,          SYS_keyctl,          SYS_add_key,
     SYS_request_key,    SYS_bpf,            SYS_perf_event_open, SYS_userfaultfd,     SYS_io_uring_setup,
@@ -69,6 +71,13 @@ static int install(void) {
     prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)denied[i], 0, 1);
     prog[n++] = (struct sock_filter)RET(ERRNO(EPERM));
   }
+  // socket: local (AF_UNIX) only, which the CUDA driver creates, binds and listens on at start-up;
+  // with connect and accept refused, nothing can talk to it or through it.
+  prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4);
+  prog[n++] = (struct sock_filter)LOAD_ARG0_LO;
+  prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0);
+  prog[n++] = (struct sock_filter)RET(ERRNO(EPERM));
+  prog[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
   // clone3: "not implemented", so that pthread_create falls back to clone.
   prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
   prog[n++] = (struct sock_filter)RET(ERRNO(ENOSYS));

@@ -38,6 +38,25 @@ constexpr double kSpeedSlack = 1.2;          // full marks within 1.2x of the re
 constexpr uintmax_t kMaxStudentFile = 1 << 20;  // bytes
 constexpr size_t kMaxListedIgnored = 50;
 constexpr size_t kMaxReport = 16 << 20;        // a case's XML report, bytes
+// In a student release's lab directory: "case name<TAB>simulated ms" of the reference solution's
+// speed cases (written by `synclab-grade reference-times` when the release is made).
+constexpr const char* kReferenceTimes = "reference-times.tsv";
+
+std::map<std::string, double> read_reference_times(const fs::path& file) {
+  std::map<std::string, double> out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t tab = line.rfind('\t');
+    if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
+    try {
+      const double ms = std::stod(line.substr(tab + 1));
+      if (std::isfinite(ms) && ms > 0) out[line.substr(0, tab)] = ms;
+    } catch (...) {
+    }
+  }
+  return out;
+}
 
 struct GradeError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -738,10 +757,16 @@ class Grading {
 
   // The host half of the student file as nvcc's front end left it (host_source_check.h).
   std::vector<std::string> check_host_code(const std::string& file, const fs::path& keep) {
-    fs::path host = keep / (fs::path(file).stem().string() + ".cudafe1.cpp");
-    std::string text = read_private(host, 256 << 20);
-    if (text.empty()) throw GradeError(fmt::format("the compiler left no host code of {} to check ({})", file, host.string()));
+    // FILE.cudafe1.cpp, or FILE.compute_NN.cudafe1.cpp when several architectures are built.
     std::error_code ec;
+    std::string text;
+    for (const auto& e : fs::directory_iterator(keep, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > 12 && n.compare(n.size() - 12, 12, ".cudafe1.cpp") == 0) text += read_private(e.path(), 256 << 20);
+    }
+    if (text.empty())
+      throw GradeError(fmt::format("the compiler left no host code of {} to check (no *.cudafe1.cpp in {})", file,
+                                   keep.string()));
     const fs::path src = fs::weakly_canonical(dirs_.src, ec);
     auto is_student = [&](const std::string& name) {
       fs::path p = name;
@@ -901,11 +926,33 @@ class Grading {
     for (const char* tool : {"memcheck", "racecheck"}) {
       std::vector<std::string> wrapper = {sanitizer_, "--tool", tool, "--error-exitcode", "97", "--print-limit", "20"};
       CaseRun c = run_case(program_.string(), t.name, index, true, wrapper, 10);
-      if (c.run.exit_code == 97 || !case_passed(c)) {
+      if (c.run.exit_code == 97) {
         t.passed = false;
         t.score = 0;
-        t.output = fmt::format("failed under compute-sanitizer --tool {} (the plain run passed):\n", tool) +
+        t.output = fmt::format("compute-sanitizer --tool {} reported errors (the plain run passed):\n", tool) +
                    indent(shorten(last_lines(c.run.output, 60)), "  | ");
+        return;
+      }
+      // A case that makes no CUDA call (a prediction checked on the host) gives the tool nothing
+      // to instrument: it says so and exits non-zero, though the case's own report passed.
+      const bool nothing_to_check = c.run.output.find("terminated before first instrumented API call") !=
+                                        std::string::npos &&
+                                    c.report.parsed && c.report.success && c.report.name_matches && !c.run.timed_out &&
+                                    c.run.signal == 0;
+      if (nothing_to_check) {
+        t.output += " (it makes no CUDA call: nothing for compute-sanitizer to check)";
+        return;
+      }
+      if (!case_passed(c)) {
+        // The tool found nothing, but the case failed when run under it (its slower timing gives
+        // other interleavings): that failure is the submission's.
+        t.passed = false;
+        t.score = 0;
+        t.output = fmt::format("failed when run again under compute-sanitizer --tool {}, which found no error "
+                               "itself (the plain run passed; the tool's slower timing gave another "
+                               "interleaving): ",
+                               tool) +
+                   failure_text(c);
         return;
       }
     }
@@ -924,17 +971,26 @@ class Grading {
                        "(something else wrote to it): no time, no points";
       return;
     }
+    std::string where = "measured in this run";
     if (!manifest_.has_reference) {
-      t.output = fmt::format("correct; time {:.4g} {}. This copy of the lab has no reference solution to time "
-                             "against, so the speed part is not scored here: the course's grader gives full marks "
-                             "within {:.1f}x of the reference's time",
-                             mine, unit, kSpeedSlack);
-      return;
+      // A student release: the reference's simulated time, recorded when the release was made
+      // (the simulator's time is the same on every machine), else no speed score here.
+      const std::map<std::string, double> recorded = read_reference_times(fs::path(manifest_.lab_dir) / kReferenceTimes);
+      if (backend_ != "sim" || !recorded.count(t.name)) {
+        t.output = fmt::format("correct; time {:.4g} {}. This copy of the lab has no reference solution to time "
+                               "against, so the speed part is not scored here: the course's grader gives full marks "
+                               "within {:.1f}x of the reference's time",
+                               mine, unit, kSpeedSlack);
+        return;
+      }
+      ref = recorded.at(t.name);
+      where = "recorded in this release's " + std::string(kReferenceTimes);
+    } else {
+      CaseRun r = run_case(reference_, t.name, index, false);
+      if (!case_passed(r) || !parse_time(r.metrics, &ref))
+        throw GradeError(fmt::format("the reference solution fails the speed case '{}' or records no time:\n{}",
+                                     t.name, failure_text(r)));
     }
-    CaseRun r = run_case(reference_, t.name, index, false);
-    if (!case_passed(r) || !parse_time(r.metrics, &ref))
-      throw GradeError(fmt::format("the reference solution fails the speed case '{}' or records no time:\n{}", t.name,
-                                   failure_text(r)));
     const double ratio = mine / ref;
     if (ratio <= kSpeedSlack) {
       t.score = t.max_score;
@@ -943,9 +999,9 @@ class Grading {
     }
     t.passed = t.score >= t.max_score;
     t.output = fmt::format(
-        "correct; time {:.4g} {}, the reference solution's {:.4g} {} (measured in this run): {:.2f}x. Full marks "
+        "correct; time {:.4g} {}, the reference solution's {:.4g} {} ({}): {:.2f}x. Full marks "
         "within {:.1f}x, proportionally less beyond: {} of {} points",
-        mine, unit, ref, unit, ratio, kSpeedSlack, points(t.score), points(t.max_score));
+        mine, unit, ref, unit, where, ratio, kSpeedSlack, points(t.score), points(t.max_score));
   }
 
   // ---- results ----------------------------------------------------------------------------------
@@ -1117,18 +1173,99 @@ int normalize_results(const std::string& in, const std::string& out) {
     j["output"] = std::regex_replace(j["output"].get<std::string>(), sandbox_note, "");
   static const std::regex address("0x[0-9a-f]{10,}");  // (not Catch2's 8-digit values)
   static const std::regex gpu_time("time ([0-9.eE+-]+) ms, the reference solution's ([0-9.eE+-]+) ms \\(");
+  // Where a stopped kernel's threads were depends on when the time limit struck: which PTX
+  // instruction of the spinning loop (the source line stays the same).
+  static const std::regex ptx_line("PTX line [0-9]+");
   if (j.contains("tests"))
     for (auto& t : j["tests"])
-      if (t.contains("output") && t["output"].is_string())
-        t["output"] = std::regex_replace(
+      if (t.contains("output") && t["output"].is_string()) {
+        std::string o = std::regex_replace(
             std::regex_replace(t["output"].get<std::string>(), gpu_time, "time T ms, the reference solution's R ms ("),
             address, "0xADDRESS");
+        if (o.rfind("timed out:", 0) == 0) o = std::regex_replace(o, ptx_line, "PTX line N");
+        t["output"] = o;
+      }
   std::ofstream o(out);
   o << j.dump(2) << "\n";
   if (!o) {
     std::cerr << "synclab-grade normalize: cannot write " << out << "\n";
     return 2;
   }
+  return 0;
+}
+
+int reference_times_command(const Options& opt, const std::string& out_path) {
+  Manifest m;
+  try {
+    m = find_manifest(opt.grade_dir, opt.lab);
+  } catch (const std::exception& e) {
+    std::cerr << "synclab-grade reference-times: " << e.what() << "\n";
+    return 2;
+  }
+  if (!m.has_reference || !m.backends.count("sim")) {
+    std::cerr << "synclab-grade reference-times: lab " << m.lab << " has no reference solution in this build\n";
+    return 2;
+  }
+  const std::string program = m.backends.at("sim").reference_tests;
+  char dir_template[] = "/tmp/synclab-reference-times.XXXXXX";
+  if (!mkdtemp(dir_template)) {
+    std::cerr << "synclab-grade reference-times: cannot create a work directory\n";
+    return 2;
+  }
+  const fs::path dir = dir_template;
+  auto run = [&](std::vector<std::string> args, int fd) {
+    RunSpec spec;
+    spec.argv = {program};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir.string(), "LANG=C.UTF-8",
+                "SYNCLAB_GRADE_METRICS_FD=4"};
+    spec.cwd = dir.string();
+    spec.timeout_s = 600;
+    spec.extra_fd = fd;
+    return run_sandboxed(spec);
+  };
+  // The speed cases: [speed] in the tag listing.
+  RunResult list = run({"[speed]", "--list-test-names-only"}, -1);
+  std::vector<std::string> names;
+  std::istringstream in(list.output);
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
+    if (!line.empty()) names.push_back(line);
+  }
+  std::string text = "# The reference solution's simulated times for lab " + m.lab +
+                     "'s speed-graded cases (synclab-grade reference-times): case<TAB>ms\n";
+  int status = 0;
+  for (const auto& name : names) {
+    const fs::path metrics = dir / "metrics.txt";
+    int fd = ::open(metrics.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    RunResult r = run({catch_test_spec(name)}, fd);
+    ::close(fd);
+    double ms = 0;
+    std::smatch mt;
+    const std::string got = read_file(metrics);
+    static const std::regex re("time_ms ([-+0-9.eE]+)\n");
+    if (r.exit_code != 0 || !std::regex_match(got, mt, re) || (ms = std::stod(mt[1].str())) <= 0) {
+      std::cerr << "synclab-grade reference-times: the reference fails '" << name << "' or records no time\n";
+      status = 2;
+      continue;
+    }
+    text += fmt::format("{}\t{:.9g}\n", name, ms);
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (status != 0) return status;
+  if (names.empty()) {
+    std::cout << "lab " << m.lab << " has no speed-graded cases: nothing written\n";
+    return 0;
+  }
+  std::ofstream o(out_path);
+  o << text;
+  if (!o) {
+    std::cerr << "synclab-grade reference-times: cannot write " << out_path << "\n";
+    return 2;
+  }
+  std::cout << out_path << ": " << names.size() << " speed case(s)\n";
   return 0;
 }
 

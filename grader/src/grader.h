@@ -35,6 +35,10 @@ int run_grading(const Options& opt);
 // times become placeholders. Returns 0, or 2 with a message on stderr.
 int normalize_results(const std::string& in, const std::string& out);
 
+// Writes the reference solution's simulated time for each of lab opt.lab's speed-graded cases to
+// `out` (case<TAB>ms): what a student release grades speed against. Returns 0, or 2 with a message.
+int reference_times_command(const Options& opt, const std::string& out);
+
 // Checks compiled student files against the rules of object_check.h and prints what breaks them.
 // Returns 0 when none does, 1 when one does, 2 when a file cannot be checked.
 int check_objects_command(const std::vector<std::string>& objects);

@@ -57,6 +57,12 @@ int main(int argc, char** argv) {
   norm->add_option("results", norm_in, "results.json")->required();
   norm->add_option("out", norm_out, "where to write")->required();
 
+  std::string times_lab, times_out;
+  CLI::App* times = app.add_subcommand(
+      "reference-times", "write the reference's simulated times of a lab's speed cases (for a student release)");
+  times->add_option("--lab", times_lab, "the lab: 01, 1 or 01-data-races")->required();
+  times->add_option("out", times_out, "file to write (labs/NN-topic/reference-times.tsv of the release)")->required();
+
   std::vector<std::string> objects;
   CLI::App* check = app.add_subcommand(
       "check-object", "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
@@ -69,6 +75,10 @@ int main(int argc, char** argv) {
   }
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
   if (check->parsed()) return synclab::grade::check_objects_command(objects);
+  if (times->parsed()) {
+    opt.lab = times_lab;
+    return synclab::grade::reference_times_command(opt, times_out);
+  }
   opt.sanitizer = !no_sanitizer;
   return synclab::grade::run_grading(opt);
 }

@@ -54,3 +54,23 @@ assert j["score"] == 0, f"score {j['score']} for the skeletons"
 assert all(t["status"] == "failed" for t in tests)
 print(f"ok: the skeletons score {j['score']} of {sum(t['max_score'] for t in tests)} in the release")
 PY
+
+# Speed is scored in the release as in the course's grader: against the reference's simulated
+# time recorded when the release was made (labs/03-atomic-locks/reference-times.tsv). The
+# reference's own contention.cu is 1.00x of it; the slow one of tests/grader/cases/slow-03 is not.
+[ -s labs/03-atomic-locks/reference-times.tsv ] || fail "the release has no labs/03-atomic-locks/reference-times.tsv"
+speed_case() {  # speed_case CONTENTION_CU EXPECTED_SCORE
+  rm -rf "$tmp/sub" && mkdir -p "$tmp/sub" && cp "$root"/solutions/03-atomic-locks/*.cu "$tmp/sub/" && cp "$1" "$tmp/sub/contention.cu"
+  ./synclab grade --lab 03 --submission "$tmp/sub" --quiet --results "$tmp/speed.json" >"$tmp/speed.log" 2>&1 ||
+    { cat "$tmp/speed.log"; fail "grading lab 03 in the release failed"; }
+  python3 - "$tmp/speed.json" "$2" <<'PY' || fail "the release's speed score for $1"
+import json, sys
+j = json.load(open(sys.argv[1]))
+[t] = [t for t in j["tests"] if "speed" in t["tags"]]
+assert "recorded in this release's reference-times.tsv" in t["output"], t["output"]
+assert abs(t["score"] - float(sys.argv[2])) < 1e-9, (t["score"], t["output"])
+print(f"ok: speed case in the release: {t['score']} of {t['max_score']}: {t['output'][:110]}")
+PY
+}
+speed_case "$root/solutions/03-atomic-locks/contention.cu" 1
+speed_case "$root/tests/grader/cases/slow-03/contention.cu" "$(python3 -c 'import json; print([t["score"] for t in json.load(open("'"$root"'/tests/grader/approved/slow-03.json"))["tests"] if "speed" in t["tags"]][0])')"

@@ -99,7 +99,7 @@ TEST_CASE("the host-code scan finds assembly and placement attributes in the stu
   CHECK(check_host_source("# 1 \"/w/src/histogram.cu\"\n#if 0\n{ asm(\"x\"); }\n#endif\nint y;\n", student).empty());
 }
 
-TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and sockets",
+TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and the network",
           "[grader][guard]") {
   char dir[] = "/tmp/synclab-guard-test.XXXXXX";
   REQUIRE(mkdtemp(dir));
@@ -112,11 +112,12 @@ TEST_CASE("the system-call filter refuses processes, signals to others, ptrace a
   INFO(r.output);
   REQUIRE(r.started);
   CHECK(r.exit_code == 0);
-  for (const char* refused : {"fork refused EPERM", "kill-other refused EPERM",
-                              "socket refused EPERM", "ptrace refused EPERM", "set-dumpable refused EPERM",
+  for (const char* refused : {"fork refused EPERM", "kill-other refused EPERM", "socket-inet refused EPERM",
+                              "connect refused EPERM", "ptrace refused EPERM", "set-dumpable refused EPERM",
                               "setsid refused EPERM"})
     CHECK(r.output.find(refused) != std::string::npos);
-  for (const char* allowed : {"kill-self allowed", "thread allowed", "file-write allowed", "dumpable 0"})
+  for (const char* allowed : {"kill-self allowed", "socket-unix allowed", "thread allowed", "file-write allowed",
+                              "dumpable 0"})
     CHECK(r.output.find(allowed) != std::string::npos);
 
   CHECK(r.output.find("execve refused EPERM") != std::string::npos);
@@ -126,7 +127,8 @@ TEST_CASE("the system-call filter refuses processes, signals to others, ptrace a
   RunResult free_run = run_sandboxed(spec);
   UNSCOPED_INFO("without the filter: " + free_run.output);
   CHECK(free_run.output.find("fork allowed") != std::string::npos);
-  CHECK(free_run.output.find("socket allowed") != std::string::npos);
+  CHECK(free_run.output.find("socket-inet allowed") != std::string::npos);
+  CHECK(free_run.output.find("connect refused ECONNREFUSED") != std::string::npos);
   CHECK(free_run.output.find("execve refused EACCES") != std::string::npos);
   std::string cleanup = std::string("rm -rf ") + dir;
   CHECK(std::system(cleanup.c_str()) == 0);

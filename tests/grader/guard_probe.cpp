@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,8 +47,19 @@ int main() {
   say("kill-self", r == 0, errno);
 
   errno = 0;
-  int s = socket(AF_UNIX, SOCK_STREAM, 0);
-  say("socket", s >= 0, errno);
+  int s = socket(AF_INET, SOCK_STREAM, 0);
+  say("socket-inet", s >= 0, errno);
+  errno = 0;
+  s = socket(AF_UNIX, SOCK_STREAM, 0);
+  say("socket-unix", s >= 0, errno);
+  if (s >= 0) {
+    sockaddr_un peer {};
+    peer.sun_family = AF_UNIX;
+    std::strcpy(peer.sun_path + 1, "synclab-guard-probe");  // (abstract: no file)
+    errno = 0;
+    int c = connect(s, reinterpret_cast<sockaddr*>(&peer), sizeof peer);
+    say("connect", c == 0, errno);
+  }
 
   errno = 0;
   long t = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);

@@ -467,7 +467,21 @@ TEST_CASE("lab03 task5b count_warp_aggregated is about as fast as the reference"
   CHECKED_ELSE(!(r.sections != blocks * (threads / 32) * rounds))
     FAIL(r.sections << " critical sections ran, expected one per warp and round");
   REQUIRE(r.kernel_ms > 0);
-  synclab::graded::record_time_ms(r.kernel_ms);
+  double ms = r.kernel_ms;
+  if (!synclab::lab::on_simulator()) {
+    // On a GPU one launch is noise (the first also loads the module): the median of 11 timed
+    // launches after it. The simulator's time is the same every run, so one launch is enough.
+    std::vector<double> times;
+    for (int i = 0; i < 11; ++i) {
+      lab03::CountResult again = lab03::run_count(lab03::CountKernel::warp_aggregated, blocks, threads, rounds);
+      REQUIRE(again.finished);
+      REQUIRE(again.counter == blocks * threads * rounds);
+      times.push_back(again.kernel_ms);
+    }
+    std::sort(times.begin(), times.end());
+    ms = times[times.size() / 2];
+  }
+  synclab::graded::record_time_ms(ms);
 }
 
 }  // namespace
