@@ -9,7 +9,7 @@ set -uo pipefail
 root="$(cd "$1" && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"  # as on Gradescope: the sandbox user (nobody) reads the build
+chmod 755 "$tmp"  # as on Gradescope: the submission's unprivileged user reads the build
 fail() { echo "export_student.sh: FAILED: $*"; exit 1; }
 out="$tmp/release"
 
