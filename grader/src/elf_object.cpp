@@ -44,6 +44,14 @@ const ElfSymbol* ElfObject::function_at(uint32_t section, uint64_t offset) const
   return best;
 }
 
+bool ElfObject::in_code(const ElfSymbol& s) const {
+  return !s.undefined() && s.section < sections.size() && sections[s.section].executable();
+}
+
+bool ElfObject::in_data(const ElfSymbol& s) const {
+  return !s.undefined() && s.section < sections.size() && !sections[s.section].executable();
+}
+
 std::string ElfObject::describe(const ElfRelocation& r) const {
   if (r.symbol >= symbols.size()) return "?";
   const ElfSymbol& s = symbols[r.symbol];

@@ -43,6 +43,9 @@ struct ElfObject {
   // The function symbol of `section` that covers `offset` (the nearest one that starts at or
   // before it when sizes are missing), or nullptr.
   const ElfSymbol* function_at(uint32_t section, uint64_t offset) const;
+  // Whether `s` is defined in a section of this object that holds code (executable) or data.
+  bool in_code(const ElfSymbol& s) const;
+  bool in_data(const ElfSymbol& s) const;
   // "name", or for a section symbol "section+0x..".
   std::string describe(const ElfRelocation& r) const;
 };

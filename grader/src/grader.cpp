@@ -74,15 +74,6 @@ struct TestResult {
   double seconds = 0;
 };
 
-std::string read_file(const fs::path& p, size_t cap = 8 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return {};
-  std::string s(cap, '\0');
-  in.read(s.data(), std::streamsize(cap));
-  s.resize(size_t(in.gcount()));
-  return s;
-}
-
 // A file the sandboxed program could have replaced: never through a symbolic link, and at most
 // `cap` bytes (more than that is treated as no file).
 std::string read_private(const fs::path& p, size_t cap) {
@@ -102,6 +93,49 @@ std::string read_private(const fs::path& p, size_t cap) {
   }
   ::close(fd);
   return s;
+}
+
+std::string last_lines(const std::string& text, size_t n);
+
+// A case's one time record ("time_ms T" on a line of its own, written once by
+// synclab::graded::record_time_ms after the case checked its result). Anything else in the
+// channel (a second record, other text) makes the time invalid.
+bool parse_time(const std::string& metrics, double* ms) {
+  static const std::regex re("time_ms ([-+0-9.eE]+)\n");
+  std::smatch m;
+  if (!std::regex_match(metrics, m, re)) return false;
+  try {
+    *ms = std::stod(m[1].str());
+  } catch (...) {
+    return false;
+  }
+  return std::isfinite(*ms) && *ms > 0;
+}
+
+// The lines of a listing that are not blank, without trailing white space.
+std::vector<std::string> non_empty_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+// Disassembles a compiled student file with objdump, run as `base` says (its user, environment,
+// directory), and checks it against the rules of object_check.h.
+ObjectCheck disassemble_and_check(const std::string& objdump, const std::string& obj, RunSpec base) {
+  base.argv = {objdump, "-d", "-w", "--no-show-raw-insn", obj};
+  base.timeout_s = 60;
+  RunResult d = run_sandboxed(base);
+  if (!d.started || d.timed_out || d.exit_code != 0) {
+    ObjectCheck c;
+    c.error = "objdump could not read it: " + last_lines(d.error + d.output, 10);
+    return c;
+  }
+  return check_student_object(obj, d.output);
 }
 
 std::string last_lines(const std::string& text, size_t n) {
@@ -294,19 +328,24 @@ class Grading {
   // The sandbox user must read the lab's build (objects, compiler, libraries). Under a private
   // directory (a home directory of mode 700) it cannot: then the submission runs as the invoking
   // user, and the output says so.
+  // Whether the submission's user can read `path`.
+  bool readable_by_submission(const std::string& path) {
+    RunSpec spec;
+    spec.argv = {"/usr/bin/test", "-r", path};
+    spec.env = base_env(dirs_.run);
+    spec.cwd = dirs_.run.string();
+    spec.timeout_s = 30;
+    spec.identity = identity_;
+    RunResult r = run_sandboxed(spec);
+    return r.started && r.exit_code == 0;
+  }
+
   void check_sandbox_access() {
     if (!identity_.drop) return;
     std::vector<std::string> paths = {be_.reference_tests, be_.linker[0]};
     paths.insert(paths.end(), be_.test_objects.begin(), be_.test_objects.end());
     for (const auto& p : paths) {
-      RunSpec spec;
-      spec.argv = {"/usr/bin/test", "-r", p};
-      spec.env = base_env(dirs_.build);
-      spec.cwd = dirs_.build.string();
-      spec.timeout_s = 30;
-      spec.identity = identity_;
-      RunResult r = run_sandboxed(spec);
-      if (r.started && r.exit_code == 0) continue;
+      if (readable_by_submission(p)) continue;
       sandbox_note_ = fmt::format(
           "Note: an unprivileged user cannot read {} (a directory above it is private), so the submission ran "
           "as root, not as an unprivileged user. For course grading, keep SyncLab where every user can read it.",
@@ -447,13 +486,7 @@ class Grading {
     std::string names = listing({"--list-test-names-only"});
     std::regex bad("unrecognised|unknown|error", std::regex::icase);
     if (names.empty() || std::regex_search(names, bad)) names = listing({"--list-tests", "--verbosity", "quiet"});
-    std::vector<std::string> out;
-    std::istringstream in(names);
-    std::string line;
-    while (std::getline(in, line)) {
-      while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
-      if (!line.empty()) out.push_back(line);
-    }
+    std::vector<std::string> out = non_empty_lines(names);
     if (out.empty()) throw GradeError(fmt::format("{} lists no test cases", program));
     return out;
   }
@@ -530,20 +563,11 @@ class Grading {
     std::sort(files.begin(), files.end());
     if (files.empty()) throw GradeError(fmt::format("the hidden tests directory {} has no .cpp files", opt_.hidden));
     progress(fmt::format("  compiling {} hidden test file(s) from {}", files.size(), opt_.hidden));
-    if (identity_.drop) {
-      // The submission runs as another user: it should not be able to read them (and print them).
-      RunSpec probe;
-      probe.argv = {"/usr/bin/test", "-r", fs::absolute(files[0]).string()};
-      probe.env = base_env(dirs_.run);
-      probe.cwd = dirs_.run.string();
-      probe.timeout_s = 30;
-      probe.identity = identity_;
-      RunResult pr = run_sandboxed(probe);
-      if (pr.started && pr.exit_code == 0)
-        std::cout << "  note (for the course staff): the hidden tests in " << opt_.hidden
-                  << " are readable by every user, so a submission could read them; make the directory private "
-                     "(chmod 700), as gradescope-package's setup.sh does\n";
-    }
+    // The submission runs as another user: it should not be able to read them (and print them).
+    if (identity_.drop && readable_by_submission(fs::absolute(files[0]).string()))
+      std::cout << "  note (for the course staff): the hidden tests in " << opt_.hidden
+                << " are readable by every user, so a submission could read them; make the directory private "
+                   "(chmod 700), as gradescope-package's setup.sh does\n";
     for (const auto& f : files) {
       fs::path obj = dirs_.hidden / (f.filename().string() + ".o");
       RunSpec spec;
@@ -788,16 +812,10 @@ class Grading {
       throw GradeError("objdump (Debian package binutils, installed with g++) is missing: the grader needs it to "
                        "check what a student file calls");
     RunSpec spec;
-    spec.argv = {objdump, "-d", "-w", "--no-show-raw-insn", obj.string()};
     spec.env = base_env(dirs_.build);
     spec.cwd = dirs_.build.string();
-    spec.timeout_s = 60;
     spec.identity = identity_;
-    RunResult d = run_sandboxed(spec);
-    if (!d.started || d.timed_out || d.exit_code != 0)
-      throw GradeError(fmt::format("objdump could not read the compiled {}: {}", file,
-                                   last_lines(d.error + d.output, 10)));
-    ObjectCheck c = check_student_object(obj.string(), d.output);
+    ObjectCheck c = disassemble_and_check(objdump, obj.string(), spec);
     if (!c.error.empty()) throw GradeError(fmt::format("cannot check the compiled {}: {}", file, c.error));
     return c.problems;
   }
@@ -847,23 +865,8 @@ class Grading {
     c.run = run_sandboxed(spec);
     ::close(mfd);
     c.report = read_case_report(read_private(report, kMaxReport), name);
-    c.metrics = read_file(metrics, 4096);
+    c.metrics = read_private(metrics, 4096);
     return c;
-  }
-
-  // The case's one time record ("time_ms T" on a line of its own, written once by
-  // synclab::graded::record_time_ms after the case checked its result). Anything else in the
-  // channel (a second record, other text) makes the time invalid.
-  static bool parse_time(const std::string& metrics, double* ms) {
-    static const std::regex re("time_ms ([-+0-9.eE]+)\n");
-    std::smatch m;
-    if (!std::regex_match(metrics, m, re)) return false;
-    try {
-      *ms = std::stod(m[1].str());
-    } catch (...) {
-      return false;
-    }
-    return std::isfinite(*ms) && *ms > 0;
   }
 
   std::string failure_text(const CaseRun& c) const {
@@ -1225,14 +1228,7 @@ int reference_times_command(const Options& opt, const std::string& out_path) {
     return run_sandboxed(spec);
   };
   // The speed cases: [speed] in the tag listing.
-  RunResult list = run({"[speed]", "--list-test-names-only"}, -1);
-  std::vector<std::string> names;
-  std::istringstream in(list.output);
-  std::string line;
-  while (std::getline(in, line)) {
-    while (!line.empty() && std::isspace((unsigned char)line.back())) line.pop_back();
-    if (!line.empty()) names.push_back(line);
-  }
+  const std::vector<std::string> names = non_empty_lines(run({"[speed]", "--list-test-names-only"}, -1).output);
   std::string text = "# The reference solution's simulated times for lab " + m.lab +
                      "'s speed-graded cases (synclab-grade reference-times): case<TAB>ms\n";
   int status = 0;
@@ -1242,10 +1238,7 @@ int reference_times_command(const Options& opt, const std::string& out_path) {
     RunResult r = run({catch_test_spec(name)}, fd);
     ::close(fd);
     double ms = 0;
-    std::smatch mt;
-    const std::string got = read_file(metrics);
-    static const std::regex re("time_ms ([-+0-9.eE]+)\n");
-    if (r.exit_code != 0 || !std::regex_match(got, mt, re) || (ms = std::stod(mt[1].str())) <= 0) {
+    if (r.exit_code != 0 || !parse_time(read_private(metrics, 4096), &ms)) {
       std::cerr << "synclab-grade reference-times: the reference fails '" << name << "' or records no time\n";
       status = 2;
       continue;
@@ -1278,16 +1271,8 @@ int check_objects_command(const std::vector<std::string>& objects) {
   int status = 0;
   for (const auto& obj : objects) {
     RunSpec spec;
-    spec.argv = {objdump, "-d", "-w", "--no-show-raw-insn", obj};
     spec.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
-    spec.timeout_s = 60;
-    RunResult d = run_sandboxed(spec);
-    ObjectCheck c;
-    if (!d.started || d.exit_code != 0) {
-      c.error = "objdump failed: " + last_lines(d.error + d.output, 5);
-    } else {
-      c = check_student_object(obj, d.output);
-    }
+    ObjectCheck c = disassemble_and_check(objdump, obj, spec);
     if (!c.error.empty()) {
       std::cout << obj << ": cannot check: " << c.error << "\n";
       status = 2;

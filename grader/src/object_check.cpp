@@ -192,8 +192,7 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
 
   // Data where code runs (an array of machine code placed in an executable section).
   for (const auto& s : o.symbols)
-    if (s.type == STT_OBJECT && s.section != SHN_UNDEF && s.section < o.sections.size() &&
-        o.sections[s.section].executable())
+    if (s.type == STT_OBJECT && o.in_code(s))
       problem(fmt::format("places data ({}) in the executable section {}", readable(s.name), o.sections[s.section].name));
 
   // 3. Code that runs before main or at exit.
@@ -203,6 +202,11 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
         starts_with(sec.name, ".preinit_array") || starts_with(sec.name, ".ctors") || starts_with(sec.name, ".dtors"))
       problem(fmt::format("has a {} section: functions that run before main or at exit", sec.name));
   }
+  auto static_object = [&](const std::string& callee) {
+    problem(fmt::format("has a global or static object that needs construction or destruction (it calls {}); use "
+                        "constants, or values computed inside the functions",
+                        readable(callee)));
+  };
   auto function_name = [&](const ElfRelocation& r) -> std::string {
     const ElfSymbol& y = o.symbols[r.symbol];
     if (y.type == STT_SECTION) {
@@ -231,13 +235,8 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
                           "where it is needed instead",
                           readable(fn)));
     } else if (is_static_init(fn)) {
-      const bool data = (y.type == STT_SECTION || y.type == STT_OBJECT || y.type == STT_NOTYPE) &&
-                        y.section != SHN_UNDEF && y.section < o.sections.size() &&
-                        !o.sections[y.section].executable();
-      if (!data && !kStaticInitTargets.count(target) && !is_static_init(target))
-        problem(fmt::format("has a global or static object that needs construction or destruction (it calls {}); "
-                            "use constants, or values computed inside the functions",
-                            readable(target)));
+      const bool data = (y.type == STT_SECTION || y.type == STT_OBJECT || y.type == STT_NOTYPE) && o.in_data(y);
+      if (!data && !kStaticInitTargets.count(target) && !is_static_init(target)) static_object(target);
     }
   }
   // The static initialisation may call only itself and the iostream initialisation, also through
@@ -248,14 +247,8 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
     for (const auto& t : refs) {
       if (t == fn || is_static_init(t) || kStaticInitTargets.count(t)) continue;
       bool data = false;
-      for (const auto& y : o.symbols)
-        if (y.name == t && y.section != SHN_UNDEF && y.section < o.sections.size() &&
-            !o.sections[y.section].executable())
-          data = true;
-      if (!data)
-        problem(fmt::format("has a global or static object that needs construction or destruction (it calls {}); "
-                            "use constants, or values computed inside the functions",
-                            readable(t)));
+      for (const auto& y : o.symbols) data = data || (y.name == t && o.in_data(y));
+      if (!data) static_object(t);
     }
   }
   for (const auto& s : d.raw_syscalls) problem(fmt::format("makes raw system calls ({})", s));

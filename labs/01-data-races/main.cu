@@ -87,7 +87,7 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     if (!trace.empty() && !g_traced && r.value == show) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] { lab01::run_increment(kernel, blocks, threads); });
+      synclab::lab::apply(s);
       lab01::run_increment(kernel, blocks, threads, trace.c_str());
       g_traced = true;
     }
@@ -176,7 +176,7 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
     }
     if (!trace.empty() && !g_traced && (a.get("show", "lost") != "lost" || counted < n)) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] { lab01::run_histogram(kernel, marks, blocks, threads); });
+      synclab::lab::apply(s);
       lab01::run_histogram(kernel, marks, blocks, threads, trace.c_str());
       g_traced = true;
     }
@@ -292,10 +292,7 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
     }
     if (!trace.empty() && !g_traced && (a.get("show", "any") == "any" || wrong)) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] {
-        if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads);
-        else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads);
-      });
+      synclab::lab::apply(s);
       if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads, trace.c_str());
       else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads, trace.c_str());
       g_traced = true;

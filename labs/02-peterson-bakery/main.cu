@@ -105,7 +105,7 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
     bool wanted = show == "any" || (show == "stuck" && r.stuck) || (show == "overlap" && !r.stuck && r.overlaps > 0);
     if (!trace.empty() && !traced && wanted) {
       std::printf("recording %s with %s\n", trace.c_str(), sc.replay().c_str());
-      synclab::lab::apply_fresh(sc, [&] { run(nullptr); });
+      synclab::lab::apply(sc);
       run(trace.c_str());
       traced = true;
     }

@@ -95,7 +95,7 @@ bool naive_shape(const Args& a, const std::vector<std::string>& models, int bloc
     reports[s.model].insert(reports[s.model].end(), r.reports.begin(), r.reports.end());
     if (wants_trace(a, r.finished == (show == "finished"))) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] { lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1); });
+      synclab::lab::apply(s);
       lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1, trace.c_str());
       g_traced = true;
     }
@@ -169,7 +169,7 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] { lab03::run_count(kernel, blocks, threads, rounds); });
+      synclab::lab::apply(s);
       lab03::run_count(kernel, blocks, threads, rounds, trace.c_str());
       g_traced = true;
     }
@@ -377,7 +377,7 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
-      synclab::lab::apply_fresh(s, [&] { lab03::run_buckets(keys, nb, blocks, threads, sh.backoff); });
+      synclab::lab::apply(s);
       lab03::run_buckets(keys, nb, blocks, threads, sh.backoff, trace.c_str());
       g_traced = true;
     }

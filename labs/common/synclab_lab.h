@@ -150,17 +150,10 @@ inline void apply(const Schedule& s, const char* checks = "all") {
   synclab::sim::clear_reports();
 }
 
-// Applies s for a run of `run` (kept for the harness's and the tests' call sites: a pct run
-// depends on its launch and seed alone, so no warm-up is needed for it to replay on its own).
-template <class Fn>
-void apply_fresh(const Schedule& s, Fn /*run*/, const char* checks = "all") {
-  apply(s, checks);
-}
-
-// apply_fresh(s, run, checks), then run() under s: its result.
+// apply(s, checks), then run() under s: its result.
 template <class Fn>
 auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltype(run()) {
-  apply_fresh(s, run, checks);
+  apply(s, checks);
   return run();
 }
 

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <mutex>
 
 namespace synclab::sim {
@@ -1286,17 +1287,14 @@ void KernelRun::report_hang(bool simt_deadlock) {
   stop_ = true;
 }
 
-void KernelRun::report_interrupted() {
-  for (Warp* x : warps_) materialize(*x);
-  Report r;
-  r.kind = ReportKind::Hang;
-  r.kernel = entry_.name;
-  r.seed = cfg_.seed;
-  r.replay = replay_line();
-  r.title = "interrupted: the time limit ran out while this kernel was still running";
-  std::string details = "where the threads were when it was stopped (a loop that never ends shows up here):\n";
+// One line per warp and group of its live lanes that `describe(warp, lane, "file:line")` puts in
+// the same words: "block B warp W: lanes ... WORDS". The first lane with a source location becomes
+// the report's place.
+std::string KernelRun::describe_lanes(
+    Report& r, const std::function<std::string(const Warp&, int, const std::string&)>& describe) {
+  std::string details;
   for (Warp* x : warps_) {
-    std::vector<std::pair<std::string, uint32_t>> groups;  // file:line -> lanes
+    std::vector<std::pair<std::string, uint32_t>> groups;  // words -> lanes
     for (uint32_t m = x->live_mask(); m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
       const Lane& L = x->lanes[lane];
@@ -1311,16 +1309,29 @@ void KernelRun::report_interrupted() {
           r.thread = L.tid_linear;
         }
       }
+      const std::string words = describe(*x, lane, at);
       bool found = false;
       for (auto& gr : groups)
-        if (gr.first == at) { gr.second |= 1u << lane; found = true; }
-      if (!found) groups.push_back({at, 1u << lane});
+        if (gr.first == words) { gr.second |= 1u << lane; found = true; }
+      if (!found) groups.push_back({words, 1u << lane});
     }
     for (auto& gr : groups)
-      details += fmt::format("block {} warp {}: {} at {}\n", x->cta->linear, x->index, lanes_phrase(gr.second), gr.first);
+      details += fmt::format("block {} warp {}: {} {}\n", x->cta->linear, x->index, lanes_phrase(gr.second), gr.first);
   }
-  details.pop_back();
-  r.details = details;
+  if (!details.empty()) details.pop_back();
+  return details;
+}
+
+void KernelRun::report_interrupted() {
+  for (Warp* x : warps_) materialize(*x);
+  Report r;
+  r.kind = ReportKind::Hang;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  r.title = "interrupted: the time limit ran out while this kernel was still running";
+  r.details = "where the threads were when it was stopped (a loop that never ends shows up here):\n" +
+              describe_lanes(r, [](const Warp&, int, const std::string& at) { return "at " + at; });
   result_.reports.push_back(r);
   result_.status = LaunchStatus::Hang;
   result_.message = r.title;
@@ -1335,53 +1346,25 @@ void KernelRun::report_deadlock() {
   r.seed = cfg_.seed;
   r.replay = replay_line();
   r.title = "deadlock: every remaining thread is blocked and none can wake";
-  std::string details;
-  for (Warp* x : warps_) {
-    std::vector<std::pair<std::string, uint32_t>> groups;  // description -> lanes
-    uint32_t at_sync = 0;  // lanes waiting at a warp-synchronous instruction
-    for (uint32_t m = x->live_mask(); m; m &= m - 1)
-      if (x->lanes[__builtin_ctz(m)].state == LaneState::AtWarpSync) at_sync |= 1u << __builtin_ctz(m);
-    for (uint32_t m = x->live_mask(); m; m &= m - 1) {
-      const int lane = __builtin_ctz(m);
-      const Lane& L = x->lanes[lane];
-      const ptx::Function& fn = M_.functions[L.func];
-      std::string at = "?";
-      if (L.pc < fn.code.size()) {
-        SourceLoc loc = where(fn.code[L.pc]);
-        at = fmt::format("{}:{}", loc.file.empty() ? "?" : loc.file, loc.line);
-        if (r.where.ptx_line == 0) {
-          r.where = loc;
-          r.block = static_cast<int64_t>(x->cta->linear);
-          r.thread = L.tid_linear;
-        }
+  r.details = describe_lanes(r, [this](const Warp& x, int lane, const std::string& at) {
+    const Lane& L = x.lanes[lane];
+    switch (L.state) {
+      case LaneState::AtBarrier: {
+        const BarrierState& b = x.cta->barriers[L.barrier];
+        return fmt::format("waiting at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
+                           b.expected ? b.expected : x.cta->live_threads, at);
       }
-      std::string what;
-      switch (L.state) {
-        case LaneState::AtBarrier: {
-          const BarrierState& b = x->cta->barriers[L.barrier];
-          what = fmt::format("waiting at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
-                             b.expected ? b.expected : x->cta->live_threads, at);
-          break;
-        }
-        case LaneState::AtWarpSync:
-          what = fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
-                             lane_list(L.sync_mask & x->live_mask() & ~at_sync),
-                             L.sync_mask);
-          break;
-        default:
-          what = fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
-          break;
+      case LaneState::AtWarpSync: {
+        uint32_t at_sync = 0;  // lanes of the warp waiting at a warp-synchronous instruction
+        for (uint32_t m = x.live_mask(); m; m &= m - 1)
+          if (x.lanes[__builtin_ctz(m)].state == LaneState::AtWarpSync) at_sync |= 1u << __builtin_ctz(m);
+        return fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
+                           lane_list(L.sync_mask & x.live_mask() & ~at_sync), L.sync_mask);
       }
-      bool found = false;
-      for (auto& gr : groups)
-        if (gr.first == what) { gr.second |= 1u << lane; found = true; }
-      if (!found) groups.push_back({what, 1u << lane});
+      default:
+        return fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
     }
-    for (auto& gr : groups)
-      details += fmt::format("block {} warp {}: {} {}\n", x->cta->linear, x->index, lanes_phrase(gr.second), gr.first);
-  }
-  if (!details.empty()) details.pop_back();
-  r.details = details;
+  });
   result_.reports.push_back(r);
   result_.status = LaunchStatus::Deadlock;
   result_.message = r.title;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -113,6 +114,8 @@ class KernelRun {
   void report_deadlock();
   void report_hang(bool simt_deadlock);
   void report_interrupted();
+  std::string describe_lanes(Report& r,
+                             const std::function<std::string(const Warp&, int, const std::string&)>& describe);
   bool check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc);
 
   // Device printf and assert (interpreter.cpp).

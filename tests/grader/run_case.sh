@@ -15,32 +15,15 @@ grader="$1" case_dir="${2%/}" approved_dir="$3"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 name="$(basename "$case_dir")"
-spec="$case_dir/case.txt"
-[ -f "$spec" ] || { echo "run_case.sh: $spec is missing" >&2; exit 2; }
-field() { sed -n "s/^$1:[[:space:]]*//p" "$spec" | head -n 1; }
-lab="$(field lab)" base="$(field base)" only="$(field only)" timeout="$(field timeout)" hidden="$(field hidden)"
-labdir="$(ls -d "$root/$base/$lab"-*/ 2>/dev/null | head -n 1)"
-[ -n "$labdir" ] || { echo "run_case.sh: $spec: no $base/$lab-*/ directory" >&2; exit 2; }
+# shellcheck source=case_submission.sh
+. "$here/case_submission.sh"
 
 work="${4:-$(mktemp -d)}"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 sub="$work/submission"
-rm -rf "$sub"
-mkdir -p "$sub"
-# The base: the student files the grader will look for (from the lab's manifest), or only some.
-manifest="$(dirname "$(dirname "$grader")")/grade/$(basename "$labdir").json"
-files="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["student_files"]))' "$manifest" 2>/dev/null)" ||
-  files="$(sed -n 's/.*"student_files": \[\(.*\)\],*/\1/p' "$manifest" | tr -d '",')"
-[ -n "$only" ] && files="$only"
-for f in $files; do cp "$labdir/$f" "$sub/$f"; done
-# The overlay.
-# (Symbolic links stay links: the grader must not follow them.)
-(cd "$case_dir" && find . ! -type d ! -name case.txt -print0) | while IFS= read -r -d '' f; do
-  mkdir -p "$sub/$(dirname "$f")"
-  rm -f "$sub/$f"
-  cp -P "$case_dir/$f" "$sub/$f"
-done
+case_submission "$root" "$case_dir" "$(dirname "$(dirname "$grader")")/grade" "$sub" || exit 2
+lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
 
 args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet)
 [ -n "$timeout" ] && args+=(--timeout "$timeout")

@@ -32,24 +32,16 @@ trap 'rm -rf "$work"' EXIT
   [ -x "$sanitizer" ] && "$sanitizer" --version | head -n 2
 } >"$out/device.txt" 2>&1
 
+# shellcheck source=case_submission.sh
+. "$root/tests/grader/case_submission.sh"
 status=0
 for name in "${cases[@]}"; do
   dir="$root/tests/grader/cases/$name"
   spec="$dir/case.txt"
   [ -f "$spec" ] || { echo "run_gpu.sh: no case $name" >&2; status=1; continue; }
-  field() { sed -n "s/^$1:[[:space:]]*//p" "$spec" | head -n 1; }
-  lab="$(field lab)" base="$(field base)" only="$(field only)" timeout="$(field timeout)" hidden="$(field hidden)"
-  labdir="$(ls -d "$root/$base/$lab"-*/ | head -n 1)"
-  manifest="$build/grade/$(basename "$labdir").json"
-  files="$(sed -n 's/.*"student_files": \[\(.*\)\],*/\1/p' "$manifest" | tr -d '",')"
-  [ -n "$only" ] && files="$only"
   sub="$work/$name"
-  mkdir -p "$sub"
-  for f in $files; do cp "$labdir/$f" "$sub/$f"; done
-  (cd "$dir" && find . -type f ! -name case.txt -print0) | while IFS= read -r -d '' f; do
-    mkdir -p "$sub/$(dirname "$f")"
-    cp "$dir/$f" "$sub/$f"
-  done
+  case_submission "$root" "$dir" "$build/grade" "$sub" || { status=1; continue; }
+  lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
   args=(grade --lab "$lab" --submission "$sub" --results "$out/$name.json" --backend gpu)
   [ -n "$timeout" ] || timeout="${SYNCLAB_GRADE_TIMEOUT:-}"  # (the environment may set one for all)
   [ -n "$timeout" ] && args+=(--timeout "$timeout")

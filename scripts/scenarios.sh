@@ -1,0 +1,21 @@
+# Reading a lab's scenarios.txt (docs/labs-authoring.md, "Scenarios"); sourced by ./synclab
+# (scenario) and scripts/build-slides, so that both read the file the same way.
+#   program: P
+#   NAME | harness arguments with {trace} | what it shows [| synclab-viz options]
+
+# scenario_program FILE: P of the "program:" line (nothing when there is none).
+scenario_program() { sed -n 's/^program:[[:space:]]*//p' "$1" | head -n 1; }
+
+# scenario_lines FILE: the scenario lines (no comments, blank lines or the program line).
+scenario_lines() { grep -vE '^[[:space:]]*(#|$|program:)' "$1"; }
+
+# scenario_viz_options OPTIONS ARRAY: splits a scenario's synclab-viz options as the shell would
+# (quotes respected) into the array named ARRAY. Status 1, with the reason on stderr, when they
+# cannot be split (an unmatched quote).
+scenario_viz_options() {
+  local -n _opts="$2"
+  local words
+  _opts=()
+  words="$(xargs -r printf '%s\n' <<<"$1" 2>&1)" || { echo "$words" >&2; return 1; }
+  [ -z "$words" ] || mapfile -t _opts <<<"$words"
+}
