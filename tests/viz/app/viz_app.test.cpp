@@ -253,6 +253,29 @@ void check_flagship_frame(const Image& img, const Layout& lay, const FlagshipFac
     if (f.spinners >> l & 1) CHECK_COLOUR(img, lay, "lanes:0:" + std::to_string(l), pal::kLaneSpinning);
 }
 
+// Replays the lock-bit region of a launch from its RegionUpdate events: `bits` holds each bit;
+// after each update, `after(index)` is called (return false to stop). Returns the number of bits
+// that went from free to held on the way.
+template <class Fn>
+int replay_lock_bits(const tr::Trace& t, const tr::Launch& L, std::vector<int>& bits, Fn after) {
+  int acquires = 0;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const unsigned n = bytes ? 8 * bytes : 1;
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t el = e.a + k;
+      if (el >= bits.size()) continue;
+      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
+      if (v && !bits[el]) ++acquires;
+      bits[el] = v;
+    }
+    if (!after(i, acquires)) break;
+  }
+  return acquires;
+}
+
 }  // namespace
 
 // ==== a real window (under Xvfb) ==================================================================
@@ -482,21 +505,10 @@ TEST_CASE("offscreen: 32x32 lock bits match the bits replayed from the trace", "
   // Replay the lock bits up to the 200th update that sets a bit; count the acquires on the way.
   std::vector<int> bits(1024, 0);
   size_t cursor = SIZE_MAX;
-  int acquires = 0;
-  for (size_t i = L.first_event; i < L.end_event && cursor == SIZE_MAX; ++i) {
-    const tr::Event& e = t->event(i);
-    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
-    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
-    const unsigned n = bytes ? 8 * bytes : 1;
-    for (unsigned k = 0; k < n; ++k) {
-      const uint64_t el = e.a + k;
-      if (el >= bits.size()) continue;
-      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
-      if (v && !bits[el]) ++acquires;
-      bits[el] = v;
-    }
+  replay_lock_bits(*t, L, bits, [&](size_t i, int acquires) {
     if (acquires >= 200) cursor = i - L.first_event;
-  }
+    return cursor == SIZE_MAX;
+  });
   REQUIRE(cursor != SIZE_MAX);
   int held = 0;
   for (int b : bits) held += b;
@@ -533,25 +545,17 @@ TEST_CASE("offscreen: --step most:REGION exports where the most lock bits are he
   auto t = load_trace("locks.trace");
   const tr::Launch& L = t->launches[0];
   std::vector<int> bits(1024, 0);
-  int held = 0, best = 0;
+  int best = 0;
   size_t best_cursor = SIZE_MAX;
-  for (size_t i = L.first_event; i < L.end_event; ++i) {
-    const tr::Event& e = t->event(i);
-    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
-    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
-    const unsigned n = bytes ? 8 * bytes : 1;
-    for (unsigned k = 0; k < n; ++k) {
-      const uint64_t el = e.a + k;
-      if (el >= bits.size()) continue;
-      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
-      held += v - bits[el];
-      bits[el] = v;
-    }
+  replay_lock_bits(*t, L, bits, [&](size_t i, int) {
+    int held = 0;
+    for (int b : bits) held += b;
     if (held > best) {
       best = held;
       best_cursor = i - L.first_event;
     }
-  }
+    return true;
+  });
   REQUIRE(best_cursor != SIZE_MAX);
   REQUIRE(best > 1);
   const std::string name = t->regions[0]["name"].get<std::string>();
