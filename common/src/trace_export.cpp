@@ -169,11 +169,15 @@ void write_summary(const Trace& t, std::ostream& out) {
   }
 
   out << fmt::format("\nreports: {}\n", t.reports.size());
+  bool races = false;
   for (const nlohmann::json& r : t.reports) {
     out << fmt::format("  report {} ({}, {}): {}\n", field(r, "id"), field(r, "kind"),
                        field(r, "severity"), field(r, "title"));
     out << fmt::format("    launch {}, lines: {}\n", field(r, "launch"), report_lines(r));
+    races |= field(r, "kind") == "race";
   }
+  if (races)
+    out << "  (a race's accesses in the order they happened: synclab-trace interleaving FILE --report N)\n";
 
   out << "\n";
   if (t.complete) {

@@ -1,6 +1,9 @@
 // synclab-trace: look into a SyncLab trace file.
 //   synclab-trace summary FILE                  text summary (launches, events, regions, reports)
 //   synclab-trace export --chrome FILE OUT.json Chrome trace-event JSON (open in Perfetto)
+//   synclab-trace interleaving FILE [--report N] [--address A] [--all]
+//                                               a race's accesses in order, with the sync between
+#include <synclab/interleaving.h>
 #include <synclab/trace_export.h>
 #include <synclab/trace_reader.h>
 
@@ -48,6 +51,19 @@ int run(int argc, char** argv) {
   exp->add_option("FILE", file, "trace file")->required();
   exp->add_option("OUT", out_path, "output file (- for stdout)")->required();
 
+  synclab::trace::InterleavingRequest ireq;
+  auto* inter = app.add_subcommand(
+      "interleaving",
+      "print the accesses behind a race report (default: the first race report) or to an address, in the "
+      "order they happened, with the synchronization of the threads involved in between");
+  inter->add_option("FILE", file, "trace file")->required();
+  inter->add_option("--report", ireq.report, "report N, as `summary` numbers them (a race, or any report that names an address)");
+  inter->add_option("--address", ireq.address,
+                    "the memory to follow: 0x7f00 (hex), 32512 (decimal) or shared:OFFSET (a block's shared memory)");
+  inter->add_option("--block", ireq.block, "with --address shared:OFFSET: whose shared memory (default: the first block that uses it)");
+  inter->add_option("--launch", ireq.launch, "with --address alone: which launch (0, 1, ...; default: the first that accesses it)");
+  inter->add_flag("--all", ireq.all, "every access in the launch, not only the window around the race");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -59,6 +75,20 @@ int run(int argc, char** argv) {
     auto t = open_or_explain(file);
     if (!t) return 1;
     synclab::trace::write_summary(*t, std::cout);
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  if (inter->parsed()) {
+    auto t = open_or_explain(file);
+    if (!t) return 1;
+    if (!t->warning.empty()) std::fprintf(stderr, "synclab-trace: warning: %s\n", t->warning.c_str());
+    synclab::trace::Interleaving il;
+    std::string error;
+    if (!synclab::trace::find_interleaving(*t, ireq, &il, &error)) {
+      std::fprintf(stderr, "synclab-trace interleaving: %s: %s\n", file.c_str(), error.c_str());
+      return 1;
+    }
+    synclab::trace::write_interleaving(*t, il, std::cout);
     std::cout.flush();
     return std::cout ? 0 : 1;
   }

@@ -39,6 +39,7 @@ expect("${out}"
   "region 1: data array 16 at 0x4000, 64 bytes\n"
   "report 0 \\(race, error\\): data race on x\n"
   "lines: lock.cu:33\n"
+  "synclab-trace interleaving FILE --report N"
   "complete: yes")
 
 # a file cut short: a partial summary and a warning, exit 0
@@ -51,6 +52,26 @@ run_tool(1 out summary ${WORK}/not-a-trace.bin)
 expect("${out}" "synclab-trace: .*not-a-trace.bin: byte 0: not a SyncLab trace")
 run_tool(1 out summary ${WORK}/does-not-exist.trace)
 expect("${out}" "does-not-exist.trace: cannot open")
+
+# interleaving: the sample's race names no access in its events (line 33 has none) and no
+# address: a message and exit 1; with an address, the accesses to it (warp 0's three loads of the
+# flag merged into one line, then warp 3's lanes 0-1), the barrier of block 0 before them
+run_tool(1 out interleaving ${TRACE})
+expect("${out}" "report 0 \\(race: data race on x\\) names no memory address" "--address A")
+run_tool(0 out interleaving ${TRACE} --address 0x2000)
+expect("${out}" "location: global 0x2000, 4 bytes\n"
+  "block 0 +\\| barrier 0 released \\(64 threads\\)\n"
+  "block 0 thread 0 \\(warp 0 lane 0\\) +load 0 \\(3 times, the last at event [0-9]+\\) +line 40\n"
+  "block 1 threads 32-33 \\(warp 1 lanes 0-1\\) +load 0 \\(5 times, the last at event [0-9]+\\) +line 20\n")
+run_tool(1 out interleaving ${TRACE} --address 0x5000)
+expect("${out}" "address 0x5000 is outside every region and every range the trace's accesses touch; known: "
+  "region \"locks\" 0x3000 \\(\\+128 bytes\\)")
+run_tool(1 out interleaving ${TRACE} --report 3)
+expect("${out}" "there is no report 3: the trace's reports are 0")
+run_tool(1 out interleaving ${CUT})
+expect("${out}" "warning: .*cut short" "interleaving: .*cut.trace: the trace has no reports")
+run_tool(1 out interleaving ${WORK}/not-a-trace.bin)
+expect("${out}" "synclab-trace: .*not-a-trace.bin: byte 0: not a SyncLab trace")
 
 # the Chrome export parses as JSON and has the warp tracks and the slices
 run_tool(0 out export --chrome ${TRACE} ${OUT})

@@ -167,17 +167,69 @@ void App::jump_to_report(size_t i) {
     timeline_ui.launch = -1;
   }
   if (r.cursor != kNoCursor) seek(r.cursor);
+  reports_ui.access = -1;
   selection.clear();
-  for (const ReportParty& p : r.parties) {
-    if (p.warp < 0 || p.lane < 0 || p.lane > 31) continue;
-    selection.lanes[uint32_t(p.warp)] |= 1u << p.lane;
-    if (selection.warp == kNoWarp) {
-      selection.warp = uint32_t(p.warp);
-      selection.lane = p.lane;
+  // A race's two accesses name their threads exactly (a party's lane may be counted across the
+  // grid); other reports select the lanes their parties name.
+  const synclab::trace::Interleaving* il = report_interleaving(i);
+  if (il && il->racing[0] >= 0 && il->launch == launch_) {
+    for (int k : il->racing) {
+      if (k < 0) continue;
+      const synclab::trace::InterleavingItem& it = il->items[size_t(k)];
+      if (it.lane > 31) continue;
+      selection.lanes[it.warp] |= 1u << it.lane;
+      if (selection.warp == kNoWarp) {
+        selection.warp = it.warp;
+        selection.lane = it.lane;
+      }
+    }
+  } else {
+    for (const ReportParty& p : r.parties) {
+      if (p.warp < 0 || p.lane < 0 || p.lane > 31) continue;
+      selection.lanes[uint32_t(p.warp)] |= 1u << p.lane;
+      if (selection.warp == kNoWarp) {
+        selection.warp = uint32_t(p.warp);
+        selection.lane = p.lane;
+      }
     }
   }
   lanes_ui.scroll_to_selected = true;
   source_ui.scroll = true;
+}
+
+const synclab::trace::Interleaving* App::report_interleaving(size_t i, std::string* why) {
+  const auto& reps = model_->reports();
+  if (i >= reps.size()) return nullptr;
+  auto it = interleavings_.find(i);
+  if (it == interleavings_.end()) {
+    CachedInterleaving c;
+    synclab::trace::InterleavingRequest req;
+    req.report = int64_t(reps[i].id);
+    c.ok = synclab::trace::find_interleaving(model_->trace(), req, &c.il, &c.why);
+    // A launch index of the trace is a launch index of the model (both in file order).
+    if (c.ok && (c.il.launch < 0 || size_t(c.il.launch) >= model_->launches().size())) {
+      c.ok = false;
+      c.why = "its accesses are in no launch the viewer shows";
+    }
+    it = interleavings_.emplace(i, std::move(c)).first;
+  }
+  if (!it->second.ok) {
+    if (why) *why = it->second.why;
+    return nullptr;
+  }
+  return &it->second.il;
+}
+
+void App::jump_to_access(size_t k) {
+  if (reports_ui.selected < 0) return;
+  const synclab::trace::Interleaving* il = report_interleaving(size_t(reports_ui.selected));
+  if (!il || k >= il->items.size()) return;
+  const synclab::trace::InterleavingItem& it = il->items[k];
+  reports_ui.access = int(k);
+  if (il->launch != launch_) set_launch(il->launch);
+  seek(it.cursor);
+  if (it.lane <= 31) select_lane(it.warp, it.lane);
+  lanes_ui.scroll_to_selected = true;
 }
 
 void App::select_lane(uint32_t warp, int lane) {
@@ -495,7 +547,10 @@ ImVec4 App::layout_rect(WindowId w) const {
   const float left_w = std::floor(W * 0.5f);
   const float right_w = W - left_w;
   const float lanes_h = std::floor(R * 0.48f);
-  const float row1 = std::floor(R * 0.42f), row2 = std::floor(R * 0.33f), row3 = R - row1 - row2;
+  // A selected report with accesses to list gets a taller Reports window (from Source and the
+  // region windows).
+  const float row1 = std::floor(R * (reports_tall_ ? 0.28f : 0.42f)),
+              row2 = std::floor(R * (reports_tall_ ? 0.18f : 0.33f)), row3 = R - row1 - row2;
   const float half = std::floor(right_w * 0.5f);
   const float rep_w = std::floor(right_w * 0.62f);
   switch (w) {
@@ -596,6 +651,11 @@ void App::frame(float dt) {
   if (options.interactive) handle_shortcuts();
   advance_playback(dt);
   compute_state();
+  const bool tall = reports_ui.selected >= 0 && report_interleaving(size_t(reports_ui.selected)) != nullptr;
+  if (tall != reports_tall_) {
+    reports_tall_ = tall;
+    layout_dirty_ = true;
+  }
 
   if (!options.only_window)
     draw_menu();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <imgui.h>
+#include <synclab/interleaving.h>
 
 #include <cstdint>
 #include <map>
@@ -101,6 +102,11 @@ class App {
   bool jump(Mark m, bool forward, uint32_t warp = kNoWarp);
   void jump_first_interesting();
   void jump_to_report(size_t report_index);  // its launch and cursor; selects its parties
+  // The interleaving of report i (synclab/interleaving.h), computed once per report: nullptr when
+  // the report names no accesses (then *why, if given, says so).
+  const synclab::trace::Interleaving* report_interleaving(size_t report_index, std::string* why = nullptr);
+  // Moves the cursor to item k of the selected report's interleaving and selects its lane.
+  void jump_to_access(size_t item);
   // Launch to open first: the first one with a report, else the first with events.
   int default_launch() const;
 
@@ -174,6 +180,7 @@ class App {
   } locks_ui;
   struct ReportsUi {
     int selected = -1;  // index into model().reports()
+    int access = -1;    // the interleaving item last clicked (-1: none)
   } reports_ui;
 
  private:
@@ -193,6 +200,13 @@ class App {
   bool layout_dirty_ = true;
   ImVec2 last_display_{0, 0};
   float menu_height_ = 0;
+  struct CachedInterleaving {
+    bool ok = false;
+    synclab::trace::Interleaving il;
+    std::string why;
+  };
+  std::map<size_t, CachedInterleaving> interleavings_;  // by report index
+  bool reports_tall_ = false;  // the layout gives Reports more room (a report's accesses listed)
 };
 
 // ---- windows (one file each) -------------------------------------------------------------------

@@ -3,7 +3,8 @@
 # needed). Records the traces first, with the simulator:
 #   - the flagship: tests/fixtures/naive_intra_warp_lock.cu under lockstep (it deadlocks);
 #   - a 32x32 wavefront (tests/viz/app/programs/vizapp_wavefront.cu);
-#   - 1024 contended lock bits (vizapp_locks.cu) and a barrier with a diverged warp (vizapp_barrier.cu).
+#   - 1024 contended lock bits (vizapp_locks.cu) and a barrier with a diverged warp (vizapp_barrier.cu);
+#   - a lost update, ++x[0] in two blocks (vizapp_lost_update.cu), for the Reports window.
 #
 #   viz/app/make_screenshots.sh [BUILD_DIR]      (default: build; configured with the --gui packages)
 set -euo pipefail
@@ -16,7 +17,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 [ -f "$build/build.ninja" ] || { echo "make_screenshots: $build is not a configured build directory" >&2; exit 1; }
 echo "building the viewer and the programs in $build ..."
 cmake --build "$build" -j "$jobs" --target synclab-viz naive_intra_warp_lock vizapp_prog_wavefront \
-  vizapp_prog_locks vizapp_prog_barrier >/dev/null
+  vizapp_prog_locks vizapp_prog_barrier vizapp_prog_lost_update >/dev/null
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -26,7 +27,8 @@ SYNCLAB_MODEL=lockstep SYNCLAB_TRACE="$tmp/flagship.trace" "$sim/naive_intra_war
 SYNCLAB_TRACE="$tmp/wavefront.trace" "$sim/vizapp_prog_wavefront" 32 >/dev/null 2>&1
 SYNCLAB_TRACE="$tmp/locks.trace" "$sim/vizapp_prog_locks" >/dev/null 2>&1
 SYNCLAB_TRACE="$tmp/barrier.trace" "$sim/vizapp_prog_barrier" >/dev/null 2>&1
-for t in flagship wavefront locks barrier; do
+SYNCLAB_TRACE="$tmp/lost_update.trace" "$sim/vizapp_prog_lost_update" >/dev/null 2>&1
+for t in flagship wavefront locks barrier lost_update; do
   [ -s "$tmp/$t.trace" ] || { echo "make_screenshots: no trace from $t" >&2; exit 1; }
 done
 
@@ -50,7 +52,7 @@ shot viz-locks.png locks --window locks --size 760x780 --step 55%
 shot viz-wavefront.png wavefront --window wavefront --size 640x700 --step 45%
 shot viz-timeline.png locks --window timeline --size 1200x520 --step 55%
 shot viz-source.png flagship --window source --size 900x380 --select 0:1
-shot viz-reports.png flagship --window reports --size 1000x420 --report 0
+shot viz-reports.png lost_update --window reports --size 1000x420 --report 0
 shot viz-legend.png flagship --window legend --size 420x420
 shot viz-help.png flagship --window help --size 760x720
 # An animation of the wavefront, for slides.

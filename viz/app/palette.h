@@ -54,6 +54,8 @@ constexpr Rgb kSpanCritical{176, 88, 232};  // critical section (as kLaneInCriti
 constexpr Rgb kActivity{110, 170, 230};     // warp steps (brightness: average active lanes)
 constexpr Rgb kCursor{255, 255, 255};       // the cursor line
 constexpr Rgb kReportMark{255, 64, 160};    // a report
+constexpr Rgb kAccessMark{64, 224, 224};    // an access of the selected report's interleaving
+constexpr Rgb kRaceMark{255, 240, 80};      // ... one of the two racing accesses
 constexpr Rgb kSelection{255, 255, 255};    // outline of selected lanes
 constexpr Rgb kSourceLine{90, 70, 20};      // the selected lane's line (background)
 constexpr Rgb kSourceOther{40, 60, 90};     // lines where other warps are

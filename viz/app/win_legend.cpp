@@ -57,6 +57,9 @@ void draw_legend_window(App& app) {
     legend_item(p::kActivity, "warp steps", "brighter: more lanes active");
     ImGui::TableNextColumn();
     legend_item(p::kReportMark, "report");
+    legend_item(p::kAccessMark, "access",
+                "An access to the memory of the report selected in Reports (its interleaving)");
+    legend_item(p::kRaceMark, "racing access", "One of the two accesses the selected race report names");
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Wavefront (completion time)");

@@ -1,10 +1,89 @@
 // Reports: the checkers' and progress reports. Clicking one jumps to its event and selects the
-// lanes it names.
+// lanes it names; below the list, the selected report's accesses in the order they happened (the
+// same list as `synclab-trace interleaving`, synclab/interleaving.h): clicking one moves the
+// cursor to it. Then the report's full text.
 #include <cinttypes>
 
 #include "app.h"
 
 namespace synclab::viz::app {
+
+namespace {
+
+using synclab::trace::Interleaving;
+using synclab::trace::InterleavingItem;
+using synclab::trace::InterleavingItemKind;
+
+bool is_access(const InterleavingItem& it) {
+  return it.kind == InterleavingItemKind::Load || it.kind == InterleavingItemKind::Store ||
+         it.kind == InterleavingItemKind::Atomic;
+}
+
+// The selected report's interleaving: one row per item, racing accesses marked; a click moves the
+// cursor there. Rows are recorded as "reports:access:K" (what: the item's text).
+void draw_interleaving(App& app, const Interleaving& il, float height) {
+  ImGui::Text("Accesses to %s, in the order they happened", il.place.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", il.location.c_str());
+  help_marker(
+      "The accesses to the memory the selected report is about, in trace order, with the "
+      "synchronization of the threads involved in between (barriers, fences, acquire/release "
+      "accesses, atomics elsewhere). >> marks the two accesses a race report names; they are also "
+      "marked on the Timeline (yellow; other accesses cyan). Click a row to move the cursor there. "
+      "The same list, with more around it: synclab-trace interleaving TRACE --report N (--all).");
+  if (!ImGui::BeginTable("interleaving", 4,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                             ImGuiTableFlags_SizingFixedFit,
+                         ImVec2(0, height)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("event", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("thread", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("access", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  if (il.hidden_before) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("(%zu earlier)", il.hidden_before);
+  }
+  const bool same_launch = il.launch == app.launch();
+  for (size_t k = 0; k < il.items.size(); ++k) {
+    const InterleavingItem& it = il.items[k];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    char label[48];
+    std::snprintf(label, sizeof label, "%s%" PRIu64 "##acc%zu", it.racing ? ">> " : "   ", it.cursor, k);
+    const bool here = same_launch && app.cursor() >= it.cursor && app.cursor() <= it.last_cursor;
+    if (ImGui::Selectable(label, here, ImGuiSelectableFlags_SpanAllColumns)) app.jump_to_access(k);
+    const std::string text = synclab::trace::interleaving_item_text(it);
+    if (app.recorder.enabled && ImGui::IsItemVisible())  // rows scrolled out of view are not there to click
+      app.recorder.add("reports:access:" + std::to_string(k), ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                       it.racing ? palette::kRaceMark : palette::kAccessMark, text.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("event %" PRIu64 " of the launch: click to move the cursor there", it.cursor);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(synclab::trace::interleaving_thread_name(it, true).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", synclab::trace::interleaving_thread_name(it).c_str());
+    ImGui::TableNextColumn();
+    if (is_access(it))
+      ImGui::TextColored(colf(it.racing ? palette::kRaceMark : palette::kAccessMark), "%s", text.c_str());
+    else
+      ImGui::TextDisabled("%s", text.c_str());
+    ImGui::TableNextColumn();
+    if (it.line && it.kind != InterleavingItemKind::Barrier && it.kind != InterleavingItemKind::Report)
+      ImGui::Text("%u", it.line);
+  }
+  if (il.hidden_after) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("(%zu later)", il.hidden_after);
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
 
 void draw_reports_window(App& app) {
   const Model& m = app.model();
@@ -23,12 +102,23 @@ void draw_reports_window(App& app) {
     ImGui::End();
     return;
   }
-  ImGui::TextDisabled("click a report to jump to it");
-  help_marker(
-      "Reports from the simulator's checkers and progress monitor (races, hangs, deadlocks, ...). "
-      "Clicking one moves the cursor to its event and selects the lanes it names (white outlines "
-      "in Warp lanes); its full text is shown below the list.");
-  const float list_h = app.reports_ui.selected >= 0 ? ImGui::GetContentRegionAvail().y * 0.5f : 0;
+  const int sel = app.reports_ui.selected >= 0 && size_t(app.reports_ui.selected) < reps.size()
+                      ? app.reports_ui.selected
+                      : -1;
+  if (sel < 0) {  // once one is selected, the room is the accesses'
+    ImGui::TextDisabled("click a report to jump to it");
+    help_marker(
+        "Reports from the simulator's checkers and progress monitor (races, hangs, deadlocks, ...). "
+        "Clicking one moves the cursor to its event and selects the lanes it names (white outlines "
+        "in Warp lanes); below the list come the accesses it is about, in order, then its full text.");
+  }
+  std::string why;
+  const Interleaving* il = sel >= 0 ? app.report_interleaving(size_t(sel), &why) : nullptr;
+  // With a report selected the list keeps a few rows; the accesses get most of the rest.
+  const float row_h = ImGui::GetTextLineHeightWithSpacing() + 2;
+  const float avail = ImGui::GetContentRegionAvail().y;
+  float list_h = 0;
+  if (sel >= 0) list_h = std::min(avail * (il ? 0.3f : 0.5f), row_h * float(reps.size() + 1) + 4);
   if (ImGui::BeginTable(
           "reports", 5,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable,
@@ -67,12 +157,42 @@ void draw_reports_window(App& app) {
     }
     ImGui::EndTable();
   }
-  if (app.reports_ui.selected >= 0 && size_t(app.reports_ui.selected) < reps.size()) {
-    const ReportInfo& r = reps[size_t(app.reports_ui.selected)];
+  if (sel >= 0) {
+    const ReportInfo& r = reps[size_t(sel)];
     ImGui::Separator();
-    ImGui::BeginChild("##report_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGui::TextUnformatted(r.text.c_str());
-    ImGui::EndChild();
+    if (il) {
+      // Rows for the items, the table's header, the location line; the explanation below.
+      const float want = row_h * (float(il->items.size()) + 1 + (il->hidden_before > 0) + (il->hidden_after > 0)) + 4;
+      // Below the table: the explanation (wrapped) and the "Report text" header.
+      const ImGuiStyle& st = ImGui::GetStyle();
+      const float left = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() -
+                         ImGui::GetFrameHeightWithSpacing() - 2 * st.ItemSpacing.y;
+      const float expl = il->explanation.empty()
+                             ? 0
+                             : ImGui::CalcTextSize(il->explanation.c_str(), nullptr, false,
+                                                   ImGui::GetContentRegionAvail().x)
+                                       .y +
+                                   st.ItemSpacing.y;
+      draw_interleaving(app, *il, std::max(row_h * 3, std::min(want, left - expl)));
+      if (!il->explanation.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(il->explanation.c_str());
+        ImGui::PopTextWrapPos();
+      }
+    } else if (!why.empty()) {
+      // The library's advice on command-line options means nothing here.
+      const size_t advice = why.find(": give one with --address");
+      if (advice != std::string::npos) why.resize(advice);
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("No accesses to list: %s.", why.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    // With accesses listed the full text is one click away; without, it is what there is to read.
+    if (ImGui::CollapsingHeader("Report text", il ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+      ImGui::BeginChild("##report_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+      ImGui::TextUnformatted(r.text.c_str());
+      ImGui::EndChild();
+    }
   }
   ImGui::End();
 }

@@ -1,6 +1,7 @@
 // Timeline: one row per warp over time. Each row has three tracks: barrier waits and spins (top),
 // critical sections (middle), and the warp's steps (bottom, brighter when more lanes were
-// active). The cursor is a white line; reports are magenta ticks. Wheel zooms around the mouse,
+// active). The cursor is a white line; reports are magenta ticks; the accesses of the report
+// selected in Reports are cyan bars (the two racing ones yellow). Wheel zooms around the mouse,
 // dragging pans, clicking moves the cursor.
 #include <algorithm>
 #include <cinttypes>
@@ -185,6 +186,11 @@ void draw_timeline_window(App& app) {
   const uint32_t buckets = uint32_t(std::max(1.0f, plot_w / 2));
   const double bucket_w = (ui.t1 - ui.t0) / buckets;
   const auto& reps = m.launch_reports(launch);
+  // The selected report's accesses (Reports window), marked on their warps' rows.
+  const synclab::trace::Interleaving* il =
+      app.reports_ui.selected >= 0 ? app.report_interleaving(size_t(app.reports_ui.selected)) : nullptr;
+  if (il && il->launch != launch) il = nullptr;
+  const synclab::trace::InterleavingItem* hovered_access = nullptr;
   const Span* hovered = nullptr;
   uint32_t hovered_warp = kNoWarp;
   ImGuiListClipper clipper;
@@ -244,6 +250,26 @@ void draw_timeline_window(App& app) {
         dl->AddTriangleFilled(ImVec2(x - 4, p.y), ImVec2(x + 4, p.y), ImVec2(x, p.y + sub + 2),
                               col(palette::kReportMark));
       }
+      // Accesses of the selected report: a bar across the row, yellow for the two racing ones.
+      if (il) {
+        for (size_t k = 0; k < il->items.size(); ++k) {
+          const synclab::trace::InterleavingItem& it = il->items[k];
+          const bool access = it.kind == synclab::trace::InterleavingItemKind::Load ||
+                              it.kind == synclab::trace::InterleavingItemKind::Store ||
+                              it.kind == synclab::trace::InterleavingItemKind::Atomic;
+          if (!access || it.warp != w) continue;
+          const float x = x_of(double(it.time) - origin + 0.5);
+          const float half = it.racing ? 2.5f : 1.5f;
+          const ImVec2 a(x - half, p.y), b(x + half, p.y + row_h - 2);
+          const palette::Rgb c = it.racing ? palette::kRaceMark : palette::kAccessMark;
+          dl->AddRectFilled(a, b, col(c));
+          if (app.recorder.enabled && x >= plot_x0 && x <= plot_x1)
+            app.recorder.add("timeline:access:" + std::to_string(k), a, b, c,
+                             synclab::trace::interleaving_item_text(it).c_str());
+          if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(a.x - 2, a.y), ImVec2(b.x + 2, b.y)))
+            hovered_access = &it;
+        }
+      }
       dl->PopClipRect();
       ImGui::Dummy(ImVec2(label_w + plot_w, row_h));
     }
@@ -264,7 +290,14 @@ void draw_timeline_window(App& app) {
   // Mouse: hover, click, drag, wheel.
   ImGuiIO& io = ImGui::GetIO();
   const bool over_plot = ImGui::IsWindowHovered() && io.MousePos.x >= plot_x0 && io.MousePos.x <= plot_x1;
-  if (hovered) {
+  if (hovered_access) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s%s", hovered_access->racing ? "racing access: " : "",
+                synclab::trace::interleaving_item_text(*hovered_access).c_str());
+    ImGui::Text("%s, line %u", synclab::trace::interleaving_thread_name(*hovered_access).c_str(), hovered_access->line);
+    ImGui::TextDisabled("event %" PRIu64 " (the selected report's accesses are in Reports)", hovered_access->cursor);
+    ImGui::EndTooltip();
+  } else if (hovered) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(span_label(app, *hovered).c_str());
     ImGui::Text("%s", app.thread_name(hovered_warp, -1).c_str());
@@ -291,7 +324,9 @@ void draw_timeline_window(App& app) {
       ui.t1 -= dt;
       ui.follow = false;
     } else if (ImGui::IsMouseReleased(0) && !ui.dragged) {
-      if (hovered) {
+      if (hovered_access) {
+        app.seek(hovered_access->cursor);
+      } else if (hovered) {
         app.seek(hovered->first);
       } else {
         const double t = t_of(io.MousePos.x) + origin;

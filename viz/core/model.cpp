@@ -691,6 +691,12 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
             }
       }
       if (R.launch >= 0 && size_t(R.launch) < nl) I.data[size_t(R.launch)].reports.push_back(uint32_t(r));
+      // A party's "warp" is written as the warp within its block: the viewer wants Event::warp.
+      if (R.launch >= 0 && size_t(R.launch) < nl) {
+        const uint64_t wpb = I.launches[size_t(R.launch)].warps_per_block;
+        for (ReportParty& p : R.parties)
+          if (wpb && p.block >= 0 && p.warp >= 0 && uint64_t(p.warp) < wpb) p.warp = p.block * int64_t(wpb) + p.warp;
+      }
     }
     for (LaunchData& D : I.data)
       std::stable_sort(D.reports.begin(), D.reports.end(),

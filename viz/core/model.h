@@ -176,7 +176,8 @@ struct RegionInfo {
 
 struct ReportParty {
   int64_t block = -1;
-  int64_t warp = -1;            // warp within the launch (as Event::warp), -1 unknown
+  int64_t warp = -1;            // warp within the launch (as Event::warp; the chunk's warp within
+                                // the block is converted), -1 unknown
   int lane = -1;
   int64_t line = 0;
   std::string file;

@@ -45,7 +45,7 @@ struct ChunkHeader {     // 16 bytes
 
 enum class EventKind : uint8_t {
   WarpStep = 1,        // a: active mask (low 32) | pc (high 32); b: line (low 32) | function (bits 32-47) | file (48-63); aux: InstrClass
-  MemAccess = 2,       // lane; a: address; b: value (low `size` bytes); aux: MemAux bits
+  MemAccess = 2,       // lane; a: address; b: value (low `size` bytes); aux: MemAux bits, memory order
   Atomic = 3,          // lane; a: address; b: old (low 32) | new (high 32) for 32-bit and smaller;
                        //   aux: MemAux bits with kAux64. A 64-bit atomic is followed by an
                        //   AtomicWide record: a = old, b = new.
@@ -57,7 +57,7 @@ enum class EventKind : uint8_t {
                        //   the bytes written (1..8): then a is the first bit and b the new bytes;
                        //   bit 12 (kRegionSnapshot): the contents when the launch began, not a write
   KernelBegin = 8,     // a: launch index; b: total warps of the launch
-  KernelEnd = 9,       // a: launch index; b: status (0 ok, 1 fault, 2 deadlock, 3 hang, 4 budget)
+  KernelEnd = 9,       // a: launch index; b: KernelEndStatus
   Report = 10,         // a: report id (Report chunk); b: line; aux: report kind (ReportKindCode)
   LaneExit = 11,       // a: lanes exiting (mask)
   Mark = 12,           // a user mark (trace.cuh): a and b are the user's values; aux: tag
@@ -76,6 +76,14 @@ constexpr uint16_t kAuxWrite = 0x8;
 constexpr uint16_t kAuxSizeShift = 4;     // log2(size in bytes) in bits 4..6
 constexpr uint16_t kAux64 = 0x80;         // Atomic: 64-bit, an AtomicWide record follows
 enum class MemSpace : uint16_t { Global = 0, Shared = 1, Local = 2, Const = 3, HostMapped = 4 };
+// MemAccess / Atomic aux bits 8-10: the instruction's memory order (simulator traces). 0 is a
+// plain access, and also what GPU traces and older simulator traces hold.
+constexpr uint16_t kAuxOrderShift = 8;
+constexpr uint16_t kAuxOrderMask = 0x700;
+enum class MemOrder : uint16_t { Plain = 0, Volatile = 1, Relaxed = 2, Acquire = 3, Release = 4, AcqRel = 5, Sc = 6 };
+// Bits 11-12: the scope of a non-plain order: 0 none, 1 block (.cta), 2 device (.gpu, .cluster), 3 system.
+constexpr uint16_t kAuxScopeShift = 11;
+constexpr uint16_t kAuxScopeMask = 0x1800;
 
 // RegionUpdate aux fields.
 constexpr uint16_t kRegionIdMask = 0xff;
@@ -86,9 +94,12 @@ constexpr uint16_t kRegionBytesShift = 8;
 // no writer. Elements they do not name were zero.
 constexpr uint16_t kRegionSnapshot = 0x1000;
 
+// How a launch ended (KernelEnd's b).
+enum class KernelEndStatus : uint64_t { Ok = 0, Fault = 1, Deadlock = 2, Hang = 3, Budget = 4 };
+
 enum class ReportKindCode : uint16_t {
   Fault = 0, Trap = 1, Assert = 2, Deadlock = 3, Hang = 4, Budget = 5, Race = 6, Sync = 7,
-  Init = 8, Mem = 9, Info = 10,
+  Init = 8, Mem = 9 /* no longer written: memory errors are faults */, Info = 10,
 };
 
 // One event record: 32 bytes, little-endian, naturally aligned.

@@ -910,3 +910,106 @@ TEST_CASE("Source says so when the trace's source file is not on disk", "[source
   CHECK(lay2.has("source:missing"));
   CHECK(!lay2.has("source:line"));
 }
+
+// ==== a race report's accesses (the Reports window's interleaving) ==================================
+
+namespace {
+
+// The accesses to region "x" of lost_update.trace, read from the events: launch cursors, warps,
+// whether each is a store, and the value. The program adds 1 to x[0] == 0 in two blocks.
+struct LostUpdateFacts {
+  std::vector<uint64_t> cursors;
+  std::vector<uint32_t> warps;
+  std::vector<bool> stores;
+  std::vector<uint64_t> values;
+};
+
+LostUpdateFacts lost_update_facts() {
+  auto t = load_trace("lost_update.trace");
+  uint64_t x = 0;
+  for (const nlohmann::json& r : t->regions)
+    if (r.value("name", "") == "x") x = r.value("address", uint64_t(0));
+  REQUIRE(x != 0);
+  const tr::Launch& L = t->launches[0];
+  LostUpdateFacts f;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind != uint8_t(tr::EventKind::MemAccess) || e.a != x) continue;
+    f.cursors.push_back(i - L.first_event);
+    f.warps.push_back(e.warp);
+    f.stores.push_back((e.aux & tr::kAuxWrite) != 0);
+    f.values.push_back(e.b);
+  }
+  // The schedule the scenario is about: both loads (of 0) before both stores (of 1).
+  REQUIRE(f.cursors.size() == 4);
+  REQUIRE(f.stores == std::vector<bool>{false, false, true, true});
+  REQUIRE(f.values == std::vector<uint64_t>{0, 0, 1, 1});
+  return f;
+}
+
+// The Reports window's access rows (id "reports:access:K") that are loads or stores, top to bottom.
+std::vector<const Cell*> access_rows(const Layout& lay) {
+  std::vector<const Cell*> rows;
+  for (int k = 0; k < 64; ++k) {
+    auto it = lay.cells.find("reports:access:" + std::to_string(k));
+    if (it == lay.cells.end()) continue;
+    if (it->second.what.rfind("load", 0) == 0 || it->second.what.rfind("store", 0) == 0) rows.push_back(&it->second);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("Reports lists a race's accesses in order, and the timeline marks them", "[interleaving]") {
+  const LostUpdateFacts f = lost_update_facts();
+  const std::string png = kArt + "/lost_update.png", json = kArt + "/lost_update.json";
+  Run r = viz(kTraces + "/lost_update.trace --export " + png + " --report 0 --dump-layout " + json, kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  // load 0, load 0, store 1, store 1: one row each, top to bottom.
+  const std::vector<const Cell*> rows = access_rows(lay);
+  REQUIRE(rows.size() == 4);
+  for (size_t k = 0; k < 4; ++k) {
+    INFO("row " << k << ": " << rows[k]->what);
+    CHECK(rows[k]->what == std::string(f.stores[k] ? "store " : "load ") + std::to_string(f.values[k]));
+    if (k) CHECK(rows[k]->y0 > rows[k - 1]->y0);
+    // Visible: inside the picture, not scrolled away.
+    CHECK(rows[k]->y1 <= float(img.h));
+  }
+  // The timeline marks each access on its warp's row; two of them (the report's pair) in yellow.
+  int race = 0, other = 0;
+  for (int k = 0; k < 64; ++k) {
+    const std::string id = "timeline:access:" + std::to_string(k);
+    if (!lay.has(id)) continue;
+    const pal::Rgb c = centre(img, lay, id);
+    if (c == pal::kRaceMark) ++race;
+    else if (c == pal::kAccessMark) ++other;
+    else FAIL("timeline mark " << id << " has colour " << rgb_str(c));
+  }
+  CHECK(race == 2);
+  CHECK(other == 2);
+}
+
+TEST_CASE("clicking an access in Reports moves the cursor to it and selects its lane", "[interleaving]") {
+  const LostUpdateFacts f = lost_update_facts();
+  const std::string trace = kTraces + "/lost_update.trace", json = kArt + "/lost_update_window.json";
+  const std::string common = " --report 0 --size 1280x800 --exit-after-frames 6";
+  Run r0 = viz(trace + common + " --dump-layout " + json);
+  REQUIRE(r0.status == 0);
+  Layout lay;
+  REQUIRE(lay.load(json));
+  const std::vector<const Cell*> rows = access_rows(lay);
+  REQUIRE(rows.size() == 4);
+  for (size_t k : {size_t(0), size_t(2), size_t(3)}) {
+    const Cell& c = *rows[k];
+    const std::string click =
+        "click:" + std::to_string(int((c.x0 + c.x1) / 2)) + ":" + std::to_string(int((c.y0 + c.y1) / 2));
+    Run r = viz(trace + common + " --keys " + click);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == f.cursors[k]);
+    CHECK(r.out.find("selected " + std::to_string(f.warps[k]) + ":0") != std::string::npos);
+  }
+}

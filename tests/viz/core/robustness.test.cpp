@@ -324,3 +324,33 @@ TEST_CASE("many steps with shuffled times: bucketed activity counts every step o
   exercise(*m);
   std::remove(path.c_str());
 }
+
+TEST_CASE("report parties: a warp within its block becomes the launch's warp", "[viz][robust]") {
+  // The simulator writes a party's warp as the warp within its block; the windows compare it with
+  // Event::warp. 2 blocks of 3 warps: block 1's warp 1 is the launch's warp 4.
+  tt::TempFile f("parties.trace");
+  synclab::trace::Writer w;
+  std::string err;
+  REQUIRE(w.open(f.path, {{"program", "parties"}}, false, synclab::trace::WriterOptions{}, &err));
+  w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {2, 1, 1}}, {"block", {96, 1, 1}}, {"warps_per_block", 3}});
+  w.event(ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, 6));
+  w.event(tt::step(1, 4, 0xffffffffu, 0, 1));
+  const uint32_t id = w.report({{"kind", "race"},
+                                {"launch", 0},
+                                {"parties",
+                                 {{{"block", 1}, {"warp", 1}, {"lane", 2}},
+                                  {{"block", 0}, {"warp", 2}, {"lane", 0}},
+                                  {{"block", 1}, {"warp", 5}, {"lane", 1}}}}});
+  w.event(ev(2, 4, EventKind::Report, 2, 6, id, 1));
+  w.event(ev(3, 0, EventKind::KernelEnd, 0xff, 0, 0, 0));
+  w.close();
+  std::unique_ptr<Model> m = Model::open(f.path, &err);
+  INFO(err);
+  REQUIRE(m);
+  REQUIRE(m->reports().size() == 1);
+  const auto& ps = m->reports()[0].parties;
+  REQUIRE(ps.size() == 3);
+  CHECK(ps[0].warp == 4);
+  CHECK(ps[1].warp == 2);
+  CHECK(ps[2].warp == 5);  // not a warp within a block of 3: taken as the launch's warp
+}
