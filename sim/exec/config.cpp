@@ -1,8 +1,10 @@
 #include "sim/exec/config.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "sim/exec/profile.h"
 
@@ -91,50 +93,101 @@ Config Config::from_environment() {
     else bad_env("SYNCLAB_DISPATCH", v, "order, reverse or random");
   }
   if (const char* v = std::getenv("SYNCLAB_CHECK"); v && *v) {
-    std::string s = v;
-    c.check_list = s;
-    c.checks = !(s == "none" || s == "off" || s == "0");
-    if (c.checks) {
-      if (!check_list_problem(s).empty())
-        bad_env("SYNCLAB_CHECK", v, "all, none, or a comma-separated list of race, sync, init, mem, leak");
-    }
+    if (!check_list_problem(v).empty()) bad_env("SYNCLAB_CHECK", v, check_list_syntax().c_str());
+    c.check_list = v;
+    c.checks = !check_list_is_none(v);
   }
   if (const char* v = std::getenv("SYNCLAB_TRACE"); v && *v) c.trace_path = v;
   if (const char* v = std::getenv("SYNCLAB_QUIET"); v && *v && std::string(v) != "0") c.quiet = true;
+  if (const char* v = std::getenv("SYNCLAB_FAST"); v && *v) {
+    const std::string s = v;
+    if (s == "0") c.fast = false;
+    else if (s != "1") bad_env("SYNCLAB_FAST", v, "1 (the interpreter's fast paths, the default) or 0 (the general path only)");
+  }
+  if (const char* v = std::getenv("SYNCLAB_REPORTS"); v && *v) {
+    const std::string s = v;
+    if (s == "all") c.reports_all = true;
+    else if (s != "once") bad_env("SYNCLAB_REPORTS", v, "once (each report once per launch and line pair) or all");
+  }
+  if (const char* v = std::getenv("SYNCLAB_ERROR_EXITCODE"); v && *v) {
+    // Exit statuses are 8 bits; decimal only, so that "010" is not silently 8.
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end != '\0' || n < 0 || n > 255 || !std::isdigit(static_cast<unsigned char>(v[0])))
+      bad_env("SYNCLAB_ERROR_EXITCODE", v,
+              "an exit status 0..255 for a program whose kernels produced error reports (0: keep the "
+              "program's own; default 1)");
+    c.error_exitcode = static_cast<int>(n);
+  }
   return c;
+}
+
+const std::vector<CheckerInfo>& checkers() {
+  // "hang" and "mem" are not here on purpose: deadlock/hang detection and bounds checking are
+  // always on (they decide how a launch ends), so a switch for them would do nothing.
+  // Never destroyed: the leak summary asks for it from an exit handler.
+  static const auto* list = new std::vector<CheckerInfo>{
+      {"race", true, "data races in shared and global memory"},
+      {"sync", true, "barrier and warp-mask mistakes"},
+      {"init", true, "reads of uninitialized memory"},
+      {"leak", false, "device allocations never freed, listed at exit (not in all)"},
+  };
+  return *list;
+}
+
+std::string checker_names() {
+  std::string out;
+  for (const CheckerInfo& c : checkers()) out += (out.empty() ? "" : ", ") + std::string(c.name);
+  return out;
+}
+
+std::string check_list_syntax() { return "all, none, or a comma-separated list of " + checker_names(); }
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    items.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+const CheckerInfo* find_checker(const std::string& name) {
+  for (const CheckerInfo& c : checkers())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+bool check_list_is_none(const std::string& list) { return list == "none"; }
+
+std::string check_list_problem(const std::string& list) {
+  if (check_list_is_none(list)) return "";
+  int count = 0;
+  for (const std::string& item : split_list(list)) {
+    if (item.empty()) continue;
+    ++count;
+    if (item == "none") return "'none' cannot be combined with checker names; use none alone, or " + check_list_syntax();
+    if (item != "all" && !find_checker(item))
+      return "'" + item + "' is not a checker; use " + check_list_syntax();
+  }
+  if (count == 0) return "empty list; use " + check_list_syntax();
+  return "";
 }
 
 bool Config::check_enabled(const char* name) const {
   if (!checks) return false;
-  const std::string want = name;
-  size_t start = 0;
-  while (start <= check_list.size()) {
-    size_t comma = check_list.find(',', start);
-    if (comma == std::string::npos) comma = check_list.size();
-    const std::string item = check_list.substr(start, comma - start);
-    if (item == want || (item == "all" && want != "leak")) return true;
-    start = comma + 1;
-  }
+  const CheckerInfo* c = find_checker(name);
+  if (!c) return false;
+  for (const std::string& item : split_list(check_list))
+    if (item == c->name || (item == "all" && c->in_all)) return true;
   return false;
-}
-
-std::string check_list_problem(const std::string& list) {
-  static const char* known[] = {"all", "race", "sync", "init", "mem", "leak", "hang"};
-  size_t start = 0;
-  int count = 0;
-  while (start <= list.size()) {
-    size_t comma = list.find(',', start);
-    if (comma == std::string::npos) comma = list.size();
-    const std::string item = list.substr(start, comma - start);
-    start = comma + 1;
-    if (item.empty()) continue;
-    ++count;
-    bool ok = false;
-    for (const char* k : known) ok |= item == k;
-    if (!ok) return "'" + item + "' is not a checker; use all, none, or a comma-separated list of race, sync, init, mem, leak";
-  }
-  if (count == 0) return "empty list; use all, none, or e.g. race,sync";
-  return "";
 }
 
 }  // namespace synclab::sim

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace synclab::sim {
 
@@ -23,23 +24,49 @@ struct Config {
   bool lockstep_taken_first = true;    // lockstep: which side of a divergent branch runs first
   DispatchOrder dispatch = DispatchOrder::Default;  // SYNCLAB_DISPATCH: default = in order under rr,
                                                     // random under the random and pct schedulers
-  bool checks = true;                  // SYNCLAB_CHECK: race/sync/init/mem checkers
-  std::string check_list = "all";
+  bool checks = true;                  // SYNCLAB_CHECK: false for "none"
+  std::string check_list = "all";      // the list as given (names from checkers())
   std::string trace_path;              // SYNCLAB_TRACE: empty = no trace
   bool quiet = false;                  // SYNCLAB_QUIET: no report text on stderr
+  // SYNCLAB_REPORTS=all: every report instance is kept and printed. The default (once) keeps one
+  // report per launch and pair of lines (with a count of the others) and prints a report that
+  // an earlier launch of the process already printed only once (sim/exec/report_log.h).
+  bool reports_all = false;
+  // SYNCLAB_FAST=0: the interpreter's fast paths (arithmetic handlers, row forms of ld/st, the
+  // scalar load/store path, fast_alu) are off and every instruction takes the general path. The
+  // results must not differ: the conformance corpus runs both ways (tests/CMakeLists.txt).
+  bool fast = true;
+  // SYNCLAB_ERROR_EXITCODE: the exit status of a program that exits 0 although its kernels
+  // produced error reports (0: the program's own status stands). See sim/runtime/exit_status.h.
+  int error_exitcode = 1;
 
   // Reads SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
-  // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE,
-  // SYNCLAB_QUIET. An invalid value prints a message naming the variable and exits with 2.
+  // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
+  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE.
+  // An invalid value prints a message naming the variable and its allowed values and exits with 2.
   static Config from_environment();
 
-  // Whether one checker ("race", "sync", "init", "mem", "leak") is on. "all" turns on every
-  // checker except "leak" (the leak summary at exit is asked for by name: all,leak).
+  // Whether one checker of checkers() is on. "all" turns on every checker whose in_all is set.
   bool check_enabled(const char* name) const;
 };
 
-// "" when every item of a SYNCLAB_CHECK list is known, else a message naming the bad item.
+// The switchable checkers: the one list that SYNCLAB_CHECK, synclab-run --check, the control
+// API's set_checks, their error messages and synclab-run --help take their names from.
+struct CheckerInfo {
+  const char* name;
+  bool in_all;        // turned on by "all" (the default)
+  const char* what;   // a few words for help texts
+};
+const std::vector<CheckerInfo>& checkers();
+// "race, sync, init, leak": the names, for messages.
+std::string checker_names();
+// What a check list may be: "all, none, or a comma-separated list of race, sync, init, leak".
+std::string check_list_syntax();
+// "" when a SYNCLAB_CHECK value is valid ("all", "none", or a list of checker names, "all" among
+// them), else a message naming the bad item and the allowed names.
 std::string check_list_problem(const std::string& list);
+// Whether a valid check list turns every checker off ("none").
+bool check_list_is_none(const std::string& list);
 
 const char* model_name(WarpModel m);
 const char* sched_name(SchedPolicy s);

@@ -1,6 +1,8 @@
 // The synclab_sim_* control API (common/include/synclab/sim_control.h): settings for the next
 // launches and the reports of the last one. Settings change the simulator's Config only while
-// the device thread is idle, so a running launch never sees them change.
+// the device thread is idle, so a running launch never sees them change. A program that reads
+// the reports or chooses the checkers here judges the reports itself, so its exit status stays
+// its own (sim/runtime/exit_status.h).
 #define SYNCLAB_SIM_CONTROL_IMPLEMENTATION
 #include "synclab/sim_control.h"
 
@@ -17,6 +19,7 @@
 #include "sim/runtime/device_context.h"
 #include "sim/runtime/device_thread.h"
 #include "sim/runtime/error_state.h"
+#include "sim/runtime/exit_status.h"
 
 using namespace synclab::rt;
 namespace sim = synclab::sim;
@@ -93,12 +96,11 @@ SIMCUDART_API int synclab_sim_set_device(const char* profile_name) {
 }
 
 SIMCUDART_API int synclab_sim_set_checks(const char* list) {
-  if (!list) return reject("set_checks(null): expected all, none, or a list such as \"race,sync\"");
+  exit_status_program_decides();
+  if (!list) return reject("set_checks(null): expected " + sim::check_list_syntax());
   const std::string s = list;
-  const bool off = s == "none" || s == "off" || s == "0";
-  if (!off) {
-    if (std::string why = sim::check_list_problem(s); !why.empty()) return reject("set_checks(\"" + s + "\"): " + why);
-  }
+  if (std::string why = sim::check_list_problem(s); !why.empty()) return reject("set_checks(\"" + s + "\"): " + why);
+  const bool off = sim::check_list_is_none(s);
   with_idle_device([&](sim::Config& c) {
     c.checks = !off;
     c.check_list = s;
@@ -120,12 +122,14 @@ SIMCUDART_API int synclab_sim_set_budget(uint64_t warp_steps) {
 }
 
 SIMCUDART_API int synclab_sim_report_count(void) {
+  exit_status_program_decides();
   ensure_device_started();
   DeviceThread::instance().wait_idle();
   return int(last_reports().size());
 }
 
 SIMCUDART_API size_t synclab_sim_report_text(int index, char* buf, size_t cap) {
+  exit_status_program_decides();
   ensure_device_started();
   DeviceThread::instance().wait_idle();
   auto reports = last_reports();
@@ -134,6 +138,7 @@ SIMCUDART_API size_t synclab_sim_report_text(int index, char* buf, size_t cap) {
 }
 
 SIMCUDART_API size_t synclab_sim_report_kind(int index, char* buf, size_t cap) {
+  exit_status_program_decides();
   ensure_device_started();
   DeviceThread::instance().wait_idle();
   auto reports = last_reports();
@@ -142,6 +147,7 @@ SIMCUDART_API size_t synclab_sim_report_kind(int index, char* buf, size_t cap) {
 }
 
 SIMCUDART_API void synclab_sim_clear_reports(void) {
+  exit_status_program_decides();
   ensure_device_started();
   DeviceThread::instance().wait_idle();
   clear_last_reports();

@@ -13,6 +13,7 @@
 
 #include "sim/runtime/device_thread.h"
 #include "sim/runtime/error_state.h"
+#include "sim/runtime/exit_status.h"
 #include "sim/runtime/registration.h"
 
 namespace synclab::rt {
@@ -58,7 +59,7 @@ void leak_summary_at_exit() {
     std::fprintf(stderr, "========= SyncLab LEAK SUMMARY: every allocation was freed\n");
     return;
   }
-  std::fprintf(stderr, "========= SyncLab WARNING (mem): %zu allocation%s (%llu bytes) never freed\n", leaked.size(),
+  std::fprintf(stderr, "========= SyncLab WARNING (leak): %zu allocation%s (%llu bytes) never freed\n", leaked.size(),
                leaked.size() == 1 ? "" : "s", static_cast<unsigned long long>(bytes));
   for (const sim::Allocation& a : leaked)
     std::fprintf(stderr, "=========     %s: %llu bytes at 0x%llx (%s)\n", a.name.c_str(),
@@ -73,7 +74,7 @@ void ensure_device_started() {
     // The simulator reads SYNCLAB_* here (and exits with a message on a bad value) before the
     // device thread exists. Creating it first also means it is destroyed after the device
     // thread's exit handler has stopped the thread.
-    sim::Simulator::instance();
+    exit_status_configure(sim::Simulator::instance().config());
     std::atexit(leak_summary_at_exit);  // after the simulator exists (a bad SYNCLAB_* exits first)
     refresh_profile();
     Registry::instance().load_all_registered();
@@ -176,7 +177,9 @@ cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
 
 void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   clock_advance_ms(r.simulated_ms);
-  // The simulator has printed the reports (unless SYNCLAB_QUIET); keep them for the control API.
+  // The simulator has printed the reports (unless SYNCLAB_QUIET); keep them for the control API
+  // and count the errors for the exit status.
+  exit_status_count(r);
   set_last_reports(r.reports);
   bool sticky = false;
   cudaError_t err = launch_status_error(r, &sticky);

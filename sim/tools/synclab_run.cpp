@@ -1,6 +1,8 @@
 // synclab-run: runs a program built by synclab-nvcc with the simulator configured from flags.
 // It validates each value, sets the SYNCLAB_* environment variables the simulator reads, and
-// replaces itself with the program (so exit codes and signals are the program's own).
+// replaces itself with the program, so its exit status is the program's: simcudart inside the
+// program turns a 0 into SYNCLAB_ERROR_EXITCODE (--error-exitcode) when kernels produced error
+// reports (sim/runtime/exit_status.h).
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,9 +29,18 @@ std::string profile_names() {
 }
 
 std::string check_list_error(const std::string& list) {
-  if (list == "none" || list == "off" || list == "0") return {};
   std::string why = synclab::sim::check_list_problem(list);
   return why.empty() ? why : "--check: " + why;
+}
+
+// --check's help: the checker names and what each finds, from the parser's own list.
+std::string check_help() {
+  std::string all, each;
+  for (const auto& c : synclab::sim::checkers()) {
+    if (c.in_all) all += (all.empty() ? "" : ", ") + std::string(c.name);
+    each += std::string("\n    ") + c.name + ": " + c.what;
+  }
+  return "checkers: " + synclab::sim::check_list_syntax() + " (default all: " + all + ") [SYNCLAB_CHECK]" + each;
 }
 
 }  // namespace
@@ -39,13 +50,17 @@ int main(int argc, char** argv) {
       "Runs a program built by synclab-nvcc on the SyncLab simulator with the given settings.\n"
       "Each flag sets the SYNCLAB_* variable named in its help; unset flags leave the\n"
       "environment as it is (defaults: its model, rr scheduler, checks on, no trace).\n\n"
-      "  synclab-run --model lockstep --sched pct --seed 7 -- ./prog arg1 arg2\n",
+      "  synclab-run --model lockstep --sched pct --seed 7 -- ./prog arg1 arg2\n\n"
+      "Exit status: the program's own, except that a program exiting 0 after its kernels produced\n"
+      "an error report (race, sync, init, fault, hang, deadlock, ...) exits with --error-exitcode\n"
+      "(default 1); warnings do not count. A program that reads the reports through the control\n"
+      "API keeps its own status. 2: a bad option; 127/126: the program could not be started.\n",
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
   std::string model, sched, device, trace, check, lockstep_order, dispatch, trace_limit;
   uint64_t seed = 0, budget = 0;
-  unsigned pct_depth = 0;
+  unsigned pct_depth = 0, error_exitcode = 0;
   bool quiet = false, list_devices = false;
 
   app.add_option("--model", model, "warp model: its (Volta+, a PC per thread) or lockstep (pre-Volta) [SYNCLAB_MODEL]")
@@ -62,10 +77,14 @@ int main(int argc, char** argv) {
   app.add_option("--trace-limit", trace_limit, "stop recording when the trace reaches this size, e.g. 200M (default 1G) [SYNCLAB_TRACE_LIMIT]");
   app.add_option("--dispatch", dispatch, "order in which blocks start: order, reverse or random (default: order under rr, random under random/pct) [SYNCLAB_DISPATCH]")
       ->check(CLI::IsMember({"order", "reverse", "random"}));
-  app.add_option("--check", check, "checkers: all, none, or a list like race,sync,init,mem,hang [SYNCLAB_CHECK]");
+  app.add_option("--check", check, check_help());
   app.add_option("--lockstep-order", lockstep_order,
                  "lockstep: which side of a divergent branch runs first [SYNCLAB_LOCKSTEP_ORDER]")
       ->check(CLI::IsMember({"taken", "fallthrough"}));
+  app.add_option("--error-exitcode", error_exitcode,
+                 "exit status when kernels produced error reports and the program exited 0; 0: keep the "
+                 "program's own (default 1) [SYNCLAB_ERROR_EXITCODE]")
+      ->check(CLI::Range(0u, 255u));
   app.add_flag("--quiet", quiet, "do not print reports on stderr (the control API still sees them) [SYNCLAB_QUIET]");
   app.add_flag("--list-devices", list_devices, "print the device profiles and exit");
 
@@ -129,6 +148,7 @@ int main(int argc, char** argv) {
   if (!dispatch.empty()) set("SYNCLAB_DISPATCH", dispatch);
   if (!trace_limit.empty()) set("SYNCLAB_TRACE_LIMIT", trace_limit);
   if (quiet) set("SYNCLAB_QUIET", "1");
+  if (app.count("--error-exitcode")) set("SYNCLAB_ERROR_EXITCODE", std::to_string(error_exitcode));
 
   std::vector<char*> cargv;
   for (auto& s : command) cargv.push_back(s.data());
