@@ -45,6 +45,19 @@ std::string first_line(const std::string& text) {
   return first;
 }
 
+// The headline of an exception's text: the simulator's word on why the run stopped ("simulator:
+// hang at histogram.cu:20 (...)", written by the labs' CUDA checks) when there is one, followed by
+// the failed call; else the first line.
+std::string exception_headline(const std::string& text) {
+  const std::string t = trim(text);
+  size_t at = t.find("simulator: ");
+  std::string first = first_line(t);
+  if (at == std::string::npos) return "unexpected exception: " + first;
+  const size_t end = t.find('\n', at);
+  std::string cause = trim(t.substr(at, end == std::string::npos ? std::string::npos : end - at));
+  return cause + "; unexpected exception: " + first;
+}
+
 std::string where(const pugi::xml_node& n) {
   std::string file = n.attribute("filename").as_string();
   std::string line = n.attribute("line").as_string();
@@ -83,10 +96,16 @@ void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::s
                          trim(c.child("Original").text().as_string()));
       std::string expanded = trim(c.child("Expanded").text().as_string());
       if (!expanded.empty()) out += "  with expansion:\n" + dedent(expanded, "    ");
-      for (const pugi::xml_node& e : c.children("Exception"))
+      // An exception thrown while the expression was evaluated (Catch2 then reports the placeholder
+      // expression "{Unknown expression after the reported line}"): the exception is the cause.
+      for (const pugi::xml_node& e : c.children("Exception")) {
         out += "  unexpected exception:\n" + dedent(e.text().as_string(), "    ");
-      for (const pugi::xml_node& e : c.children("FatalErrorCondition"))
+        if (first.empty()) first = exception_headline(e.text().as_string());
+      }
+      for (const pugi::xml_node& e : c.children("FatalErrorCondition")) {
         out += "  fatal error:\n" + dedent(e.text().as_string(), "    ");
+        if (first.empty()) first = "fatal error: " + first_line(e.text().as_string());
+      }
       for (const auto& i : infos) out += "  with message:\n" + dedent(i, "    ");
       infos.clear();  // (the reporter writes the messages in scope again before the next result)
       if (first_expr.empty())
@@ -100,7 +119,7 @@ void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::s
       if (first.empty()) first = first_line(c.text().as_string());
     } else if (tag == "Exception") {
       out += fmt::format("{}: unexpected exception:\n", where(c)) + dedent(c.text().as_string(), "  ");
-      if (first.empty()) first = "unexpected exception: " + first_line(c.text().as_string());
+      if (first.empty()) first = exception_headline(c.text().as_string());
     } else if (tag == "FatalErrorCondition") {
       out += fmt::format("{}: fatal error:\n", where(c)) + dedent(c.text().as_string(), "  ");
       if (first.empty()) first = "fatal error: " + first_line(c.text().as_string());

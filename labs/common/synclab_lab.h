@@ -161,7 +161,7 @@ auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltyp
 
 // One simulator report (docs/simulator.md, docs/checkers.md), split into the parts a test checks.
 struct Report {
-  std::string kind;    // "race", "sync", "init", "mem", "hang", "deadlock", "fault", ...
+  std::string kind;    // "race", "sync", "init", "hang", "deadlock", "fault", ...
   bool error = true;   // ERROR (false: WARNING, e.g. a race between lanes of one warp under its)
   std::string title;   // the first line after "(kind): "
   std::string where;   // "file.cu:LINE" of the report ("" when it names no line)

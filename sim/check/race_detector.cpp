@@ -264,7 +264,10 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   if ((prev.flags & kAtomic) && (flags & kAtomic) && !scope_clash) return true;
   if (agid == gid) return true;
   const bool same_warp = agid / tpc_ == cta && (agid % tpc_) / 32 == warp;
-  if (same_warp && prev.loc == loc) return true;  // one instruction of one warp: lanes agree on the order
+  // One execution of one instruction by lanes of a warp: the interpreter reports its collisions
+  // (KernelRun::check_store_collisions). A later execution of the same instruction is an
+  // ordinary pair of accesses below (ordered under lockstep, needs __syncwarp under its).
+  if (same_warp && prev.loc == loc && prev.step == step_) return true;
   constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;
   bool warp_level = same_warp && model_ == WarpModel::Its;
   if ((prev.flags & kSync) && (flags & kSync) && !scope_clash) {
@@ -282,9 +285,10 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   }
   if (known(t, gid, cta, prev)) return true;
   const uint32_t a = std::min(prev.loc, loc), b = std::max(prev.loc, loc);
-  if (!seen_.insert({a, b, warp_level}).second) {
-    ++duplicates_;
-    return true;
+  auto seen = seen_.try_emplace({a, b, warp_level}, 0);
+  if (!seen.second) {
+    ++seen.first->second;
+    if (!report_all_) return true;
   }
   RaceFinding f;
   f.prev = prev;
@@ -296,8 +300,19 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   f.warp_level = warp_level;
   f.scope_miss = t.s->scope_miss;
   f.scope_miss_cta = t.s->scope_miss_cta;
+  f.heard_gid1 = t.s->heard_gid1;
+  f.heard_write_loc = t.s->heard_write_loc;
+  f.heard_read_loc = t.s->heard_read_loc;
+  f.heard_fenced = t.s->heard_fenced;
+  f.unacquired = !t.s->pend_local.empty() || !t.s->pend_remote.empty();
   findings_.push_back(f);
   return false;
+}
+
+uint64_t RaceDetector::repeats(const RaceFinding& f) const {
+  const uint32_t a = std::min(f.prev.loc, f.cur_loc), b = std::max(f.prev.loc, f.cur_loc);
+  auto it = seen_.find({a, b, f.warp_level});
+  return it == seen_.end() ? 0 : it->second;
 }
 
 bool RaceDetector::access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
@@ -374,7 +389,7 @@ inline __attribute__((always_inline)) bool RaceDetector::access_cell(RaceCta& rc
                                                                      uint32_t warp, bool shared, uint64_t addr,
                                                                      uint64_t g, uint8_t mask, uint8_t flags,
                                                                      uint32_t loc) {
-  const Access cur{gid + 1, t.clock, t.phase, loc, mask, flags};
+  const Access cur{gid + 1, t.clock, t.phase, loc, mask, flags, step_};
   // A granule whose bytes have different histories is kept byte by byte (a char array
   // written by several threads): split it the first time an access covers only part of
   // what an earlier access of another epoch covered.
@@ -425,6 +440,14 @@ inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Acces
   const uint32_t loc = cur.loc;
   const uint32_t cbase = cta * tpc_;
   const bool writes = flags & (kWrite | kAtomic);
+  constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;
+  if ((flags & kSync) && (w.flags & kSync) && w.gid1 && w.gid1 != cur.gid1 && (w.mask & mask) &&
+      (!(flags & kWrite) || (flags & kAtomic))) {
+    t.s->heard_gid1 = w.gid1;
+    t.s->heard_write_loc = w.loc;
+    t.s->heard_read_loc = loc;
+    t.s->heard_fenced = false;
+  }
   if (!quick_clean(w, t, cur.gid1, cbase, warp, flags, mask))
     clean &= check(t, gid, cta, warp, w, flags, mask, loc, addr, shared);
   if (writes) {
@@ -435,12 +458,12 @@ inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Acces
       clean &= check(t, gid, cta, warp, r2, wf, mask, loc, addr, shared);
     // One epoch: the bytes share its history.
     const uint8_t m = same_epoch(w, cur) ? uint8_t(mask | w.mask) : mask;
-    w = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags};
+    w = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags, cur.step};
     if (r1.gid1) r1 = Access{};
     if (r2.gid1) r2 = Access{};
   } else if (r1.gid1 == cur.gid1) {
     const uint8_t m = same_epoch(r1, cur) ? uint8_t(mask | r1.mask) : mask;
-    r1 = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags};
+    r1 = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags, cur.step};
   } else {
     r2 = r1;
     r1 = cur;
@@ -550,6 +573,7 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
       drain(t.vc, t.s->pend_remote);
     }
   }
+  if (t.s->heard_gid1) t.s->heard_fenced = true;
   t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
   t.fence_scope = s;
   t.fenced = true;

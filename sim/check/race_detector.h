@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -67,7 +68,14 @@ struct Access {
   uint32_t loc = 0;    // (function << 20) | pc
   uint8_t mask = 0;    // bytes of the granule
   uint8_t flags = 0;   // kWrite | kAtomic | kStrong | kVolatile
+  // The low bits of the launch's warp-step counter when the access was made: two lanes' accesses
+  // at one instruction with the same step are one execution of it (their collisions are the
+  // interpreter's to report, see KernelRun::check_store_collisions); a different step is a later
+  // execution, which under its is ordered only by synchronization. A wrapped-around match only
+  // ever silences a pair, never invents one.
+  uint16_t step = 0;
 };
+static_assert(sizeof(Access) == 20, "shadow cells stay three 20-byte accesses");
 
 struct ShadowCell {
   Access w, r1, r2;
@@ -92,6 +100,12 @@ struct RaceThreadSync {
   // The last synchronization that did not count because of its scope, for the report.
   const ptx::Instr* scope_miss = nullptr;
   uint32_t scope_miss_cta = 0;
+  // The last value this thread read through an atomic, strong or volatile access that another
+  // thread had written the same way (a lock handed over, a flag raised): who wrote it (gid + 1)
+  // and the two instructions. When such threads still race, what they lack is release/acquire
+  // ordering on that hand-over, and the report says so.
+  uint32_t heard_gid1 = 0, heard_write_loc = 0, heard_read_loc = 0;
+  bool heard_fenced = false;  // and this thread has fenced since that read (its acquire side is there)
 };
 
 struct RaceThread {
@@ -133,6 +147,11 @@ struct RaceFinding {
   bool warp_level;   // same warp, its model: a warning
   const ptx::Instr* scope_miss = nullptr;
   uint32_t scope_miss_cta = 0;
+  // The current thread's last hand-over (RaceThreadSync::heard_*; heard_gid1 0: none), and
+  // whether it holds a release it read but has not acquired (no fence after the read yet).
+  uint32_t heard_gid1 = 0, heard_write_loc = 0, heard_read_loc = 0;
+  bool heard_fenced = false;
+  bool unacquired = false;
 };
 
 class RaceDetector {
@@ -166,9 +185,15 @@ class RaceDetector {
   void barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);
   void warp_sync(Cta& c, uint32_t warp, uint32_t lanes);
 
+  // Every racing pair of accesses becomes a finding, not only the first of each pair of
+  // instructions (SYNCLAB_REPORTS=all).
+  void set_report_all(bool all) { report_all_ = all; }
+  // The warp step whose accesses follow (see Access::step).
+  void set_step(uint64_t step) { step_ = static_cast<uint16_t>(step); }
   std::vector<RaceFinding>& findings() { return findings_; }
+  // How many more times the pair of instructions of a reported finding raced in this launch.
+  uint64_t repeats(const RaceFinding& f) const;
   uint32_t threads_per_cta() const { return tpc_; }
-  uint64_t duplicates() const { return duplicates_; }
   ~RaceDetector();
   RaceDetector(const RaceDetector&) = delete;
   RaceDetector& operator=(const RaceDetector&) = delete;
@@ -276,8 +301,10 @@ class RaceDetector {
   }
   void forget_sync(uint64_t key);
   std::vector<RaceFinding> findings_;
-  std::set<std::tuple<uint32_t, uint32_t, bool>> seen_;  // instruction pairs (and warp-level) already reported
-  uint64_t duplicates_ = 0;
+  // Instruction pairs (and warp-level) already reported, with how many more times each raced.
+  std::map<std::tuple<uint32_t, uint32_t, bool>, uint64_t> seen_;
+  uint16_t step_ = 0;
+  bool report_all_ = false;
 };
 
 }  // namespace synclab::sim

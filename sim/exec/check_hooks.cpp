@@ -75,6 +75,7 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
     }
   }
   if (!check_race_) return;
+  race_->set_step(steps_);
   uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I);
   if (write) flags |= RaceDetector::kWrite;
   if ((flags & (RaceDetector::kAtomic | RaceDetector::kStrong)) && I.scope == ptx::Scope::Cta)
@@ -114,6 +115,7 @@ void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t ge
   if (!shared && w.cache_kind == AllocKind::ModuleConst) return;
   const uint64_t adjust = shared ? gen_off - kSharedWindow : gen_off;
   const uint8_t flags = write ? RaceDetector::kWrite : 0;
+  race_->set_step(steps_);
   if (!race_->access_row(c, w.index, act, X, adjust, shared, size, flags, cur_loc_)) flush_findings();
   // A plain write ends what a release published at its address; only release states are read
   // here, so doing it after the row's checks changes nothing.
@@ -158,6 +160,25 @@ std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta
   return fmt::format("0x{:x}", addr);
 }
 
+SourceLoc KernelRun::where_of(uint32_t loc) const {
+  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
+  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return {};
+  return where(M_.functions[func].code[pc]);
+}
+
+std::string KernelRun::line_of(uint32_t loc) const {
+  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
+  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return "instruction";
+  const ptx::Instr& I = M_.functions[func].code[pc];
+  SourceLoc s = where(I);
+  if (!s.file.empty() && s.line) {
+    const size_t slash = s.file.find_last_of('/');
+    return fmt::format("{} at {}:{}", ptx::op_name(I.op), slash == std::string::npos ? s.file : s.file.substr(slash + 1),
+                       s.line);
+  }
+  return fmt::format("{} at PTX line {}", ptx::op_name(I.op), s.ptx_line);
+}
+
 std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
   const uint32_t tpc = threads_per_cta_;
   const uint32_t block = gid / tpc, tid = gid % tpc;
@@ -177,6 +198,12 @@ void KernelRun::flush_findings() {
   auto& fs = race_->findings();
   for (const RaceFinding& f : fs) {
     const bool warning = f.warp_level;
+    // A warp-level pair at a store whose lanes collided (s[i]++ by a warp) is the same bug: the
+    // collision report's advice (atomics) fixes both, __syncwarp would fix neither.
+    if (warning && (collisions_.count(f.cur_loc) || collisions_.count(f.prev.loc))) {
+      ++race_suppressed_;
+      continue;
+    }
     if (warning) ++race_warnings_;
     else ++race_reports_;
     if (race_warnings_ + race_reports_ > 50) continue;  // enough to read; the summary counts the rest
@@ -215,10 +242,34 @@ void KernelRun::flush_findings() {
                        "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
                        "scope, and the two are in blocks {} and {}; use the device-scope form",
                        pgid / threads_per_cta_, block);
+    } else if (f.unacquired && !insufficient_scope) {
+      d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
+           "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
+           "read that sees the flag is what orders the accesses after it";
+    } else if (f.heard_gid1 && f.heard_fenced && !insufficient_scope) {
+      const uint32_t hg = f.heard_gid1 - 1;
+      d += fmt::format(
+          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), and this "
+          "thread fenced after taking over, but the other side did not release: put __threadfence() before the "
+          "store or atomic that hands over (the unlock, the flag store), or make it a release "
+          "(cuda::atomic_ref with memory_order_release){}",
+          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc),
+          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
+    } else if (f.heard_gid1 && !insufficient_scope) {
+      const uint32_t hg = f.heard_gid1 - 1;
+      d += fmt::format(
+          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), but "
+          "without release/acquire ordering, so the hand-over does not order the accesses around it: put "
+          "__threadfence() before the store or atomic that hands over (the unlock, the flag store) and after the "
+          "read that takes over (the lock, the flag load), or use cuda::atomic_ref with memory_order_release "
+          "and memory_order_acquire{}",
+          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc),
+          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
     } else if (warning) {
-      d += "the two lanes are in the same warp: they only race under independent thread scheduling (Volta "
-           "and later), where lanes of a warp need __syncwarp() (or a .sync intrinsic) between the accesses;\n"
-           "under the lockstep model (pre-Volta) this code was ordered by the warp's single program counter";
+      d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
+           "thread scheduling (its, Volta and later) lanes of a warp are ordered only by __syncwarp() (or a "
+           ".sync intrinsic) that both pass between the accesses; under the lockstep model (before Volta) "
+           "these two instructions were ordered by the warp's single program counter";
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);
@@ -228,20 +279,27 @@ void KernelRun::flush_findings() {
                        s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
                        pgid / threads_per_cta_, block);
     } else {
+      const SourceLoc a = r.where, b = where_of(f.prev.loc);
+      const bool plain = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
+      if (plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line)
+        d += fmt::format("both accesses are on line {}: if that line updates what it reads (x++, x += v), "
+                         "another thread's store can come between one thread's read and its store, and updates "
+                         "are lost: make the update one atomic operation (atomicAdd, atomicMax, ...); otherwise ",
+                         a.line);
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
     }
     d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "
                      "watch the interleaving, rerun with the settings below and SYNCLAB_TRACE=race.trace, then "
-                     "./synclab trace summary race.trace",
+                     "./synclab trace interleaving race.trace",
                      steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
     r.details = d;
     auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
       Report::Party p;
       p.block = gid / threads_per_cta_;
       p.warp = (gid % threads_per_cta_) / 32;
-      p.lane = gid % 32;
+      p.lane = (gid % threads_per_cta_) % 32;
       const uint32_t fi = loc >> 20, pi = loc & 0xfffff;
       if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) p.where = where(M_.functions[fi].code[pi]);
       p.access = access_word(flags);
@@ -251,9 +309,99 @@ void KernelRun::flush_findings() {
     r.parties.push_back(party(pgid, f.prev.loc, f.prev.flags));
     r.seed = cfg_.seed;
     r.replay = replay_line();
+    race_report_findings_.emplace_back(result_.reports.size(), f);
     result_.reports.push_back(r);
   }
   fs.clear();
+}
+
+void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes,
+                                       uint32_t writers, const uint64_t* values) {
+  const bool shared = generic >= kSharedWindow && generic < kSharedWindow + kWindowSize;
+  const uint64_t off = shared ? generic - kSharedWindow : generic;
+  const uint32_t loc = cur_loc_;
+  auto known = collisions_.find(loc);
+  if (known != collisions_.end()) {  // one report per store instruction and launch
+    ++known->second.more;
+    if (!cfg_.reports_all) return;
+  } else {
+    known = collisions_.emplace(loc, Collision{result_.reports.size(), 0}).first;
+  }
+  if (++race_reports_ + race_warnings_ > 50) {  // as flush_findings: enough to read
+    if (!known->second.more) known->second.report = SIZE_MAX;
+    return;
+  }
+  const int first = __builtin_ctz(writers), count = __builtin_popcount(writers);
+  Report r;
+  r.kind = ReportKind::Race;
+  r.severity = Severity::Error;
+  r.kernel = entry_.name;
+  r.block = static_cast<int64_t>(w.cta->linear);
+  r.thread = w.lanes[first].tid_linear;
+  r.where = where(I);
+  r.title = fmt::format("lost update: {} lanes of one warp stored to one {} memory address in one instruction",
+                        count, shared ? "shared" : "global");
+  std::string d;
+  d += fmt::format("address: {}\n", describe_address(off, shared, w.cta->linear));
+  std::string what = "stored there";
+  bool same = values != nullptr;
+  if (values) {
+    for (uint32_t m = writers; m; m &= m - 1)
+      if (values[__builtin_ctz(m)] != values[first]) same = false;
+    if (same) {
+      what = fmt::format("each stored {} there", values[first]);
+    } else {
+      std::string list;
+      int shown = 0;
+      for (uint32_t m = writers; m && shown < 8; m &= m - 1, ++shown) {
+        const int l = __builtin_ctz(m);
+        list += fmt::format("{}lane {}: {}", shown ? ", " : "", l, values[l]);
+      }
+      if (count > 8) list += ", ...";
+      what = fmt::format("stored different values there ({})", list);
+    }
+  }
+  d += fmt::format("{} of warp {} (block {}, threads {}-{}) {} in this one {}-byte store\n",
+                   lanes_phrase(writers), w.index, w.cta->linear, w.index * 32, w.index * 32 + 31, what, bytes);
+  d += "lanes of a warp are ordered between instructions, never within one: only one lane's store takes effect, "
+       "under every warp model and on every GPU, and the other lanes' updates are lost\n";
+  if (same)
+    d += "if each lane stored what it had read there plus its own change (s[i]++, s[i] += v), all but one of "
+         "those changes are lost: use atomicAdd(&s[i], v), or give each lane a slot of its own and combine the "
+         "slots afterwards; if it is a flag that every lane sets to the same value, let one lane store it";
+  else
+    d += "if the lanes were adding to one total or counter, use atomicAdd (atomicMax, ...) on it, or give each "
+         "lane a slot of its own and combine the slots afterwards; if one value should win, choose the lane "
+         "that stores it (or use atomicExch) so that the winner is defined";
+  d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {})", steps_,
+                   sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+  r.details = d;
+  for (uint32_t m = writers; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    Report::Party p;
+    p.block = static_cast<int64_t>(w.cta->linear);
+    p.warp = w.index;
+    p.lane = l;
+    p.where = r.where;
+    p.access = "write";
+    r.parties.push_back(p);
+  }
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  result_.reports.push_back(r);
+}
+
+void KernelRun::note_repeats() {
+  if (cfg_.reports_all) return;  // every instance was reported
+  auto add = [&](size_t index, uint64_t more) {
+    if (!more || index >= result_.reports.size()) return;
+    result_.reports[index].details +=
+        fmt::format("\n... and {} more like it in this launch (other threads, addresses or executions of the same "
+                    "lines; SYNCLAB_REPORTS=all prints every report)",
+                    more);
+  };
+  for (const auto& c : collisions_) add(c.second.report, c.second.more);
+  for (const auto& f : race_report_findings_) add(f.first, race_ ? race_->repeats(f.second) : 0);
 }
 
 void KernelRun::init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared) {

@@ -528,6 +528,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
                 &gen_off))
     return false;
+  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es, X, gen_off);
   if (checking_) check_rows(w, act, X, gen_off, es, true, I);
   const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
   bool changed_any = false;
@@ -568,7 +569,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const uint32_t n = I.vec ? I.vec : 1;
   const Operand& d = I.dst[0];
   const Operand& a = I.src[0];
-  const bool scalar = n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+  const bool scalar = cfg_.fast && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
                       (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
@@ -631,13 +632,91 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   END_LANES
 }
 
+// Lanes of one warp are ordered between the instructions they execute together, never within
+// one: when two lanes of this store write the same bytes, only one lane's value survives, under
+// every warp model and on every GPU. Found here, before the store, where every lane's address and
+// value are at hand; the race detector leaves such pairs to this check (Access::step).
+void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes,
+                                       const uint64_t* G, uint64_t g_off) {
+  // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
+  // and parameter memory is each thread's own.
+  using ptx::Sem;
+  if (I.sem != Sem::None && I.sem != Sem::Weak && I.sem != Sem::Volatile) return;
+  if (I.space == Space::Local || I.space == Space::Param) return;
+  if (G) {  // the row form: every lane in one window; most rows rise without overlap
+    uint64_t end = 0;
+    bool first = true, rising = true;
+    for (uint32_t m = act; m && rising; m &= m - 1) {
+      const uint64_t x = G[__builtin_ctz(m)];
+      rising = first || x >= end;
+      end = x + bytes;
+      first = false;
+    }
+    if (rising) return;
+  }
+  // Every lane's generic address: the row form's (G[l] + g_off), or computed here.
+  const Operand& a = I.src[0];
+  uint64_t A[32];
+  uint32_t lanes = 0;
+  bool ordered = true;  // addresses rise with the lane number without overlap: the common case
+  uint64_t prev_end = 0;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    uint64_t x;
+    if (G) {
+      x = G[l] + g_off;
+    } else {
+      x = address(w.lanes[l], a);
+      if (I.space == Space::Shared || I.space == Space::SharedCluster) x += kSharedWindow;
+    }
+    if (x >= kLocalWindow && x < kLocalWindow + kWindowSize) continue;
+    A[l] = x;
+    if (lanes && x < prev_end) ordered = false;
+    prev_end = x + bytes;
+    lanes |= 1u << l;
+  }
+  if (ordered) return;
+  // Lanes in address order (at most 32: insertion sort), then the first address two lanes share.
+  int order[32], k = 0;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    int j = k++;
+    while (j > 0 && A[order[j - 1]] > A[l]) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = l;
+  }
+  for (int i = 1; i < k; ++i) {
+    const uint64_t at = A[order[i]];
+    if (at >= A[order[i - 1]] + bytes) continue;
+    // Every lane whose bytes cover `at`, and what each stored (scalar stores only).
+    uint32_t writers = 0;
+    uint64_t V[32] = {0};
+    const Operand& v = I.src[1];
+    const bool scalar = v.kind != Operand::Kind::Vector && bytes <= 8;
+    for (int j = 0; j < k; ++j) {
+      const int l = order[j];
+      if (A[l] <= at && at < A[l] + bytes) {
+        writers |= 1u << l;
+        if (scalar) {
+          V[l] = operand(w, l, v);
+          if (bytes < 8) V[l] &= (1ull << (8 * bytes)) - 1;
+        }
+      }
+    }
+    report_store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
+    return;
+  }
+}
+
 void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t es = elem_size(I.type);
   const uint32_t n = I.vec ? I.vec : 1;
   // st [addr], value: the parser puts the address in src[0] and the value in src[1].
   const Operand* a = &I.src[0];
   const Operand* v = &I.src[1];
-  const bool scalar = n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
+  const bool scalar = cfg_.fast && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
@@ -645,6 +724,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase &&
       st_rows(w, act, I, es))
     return;
+  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
     if (scalar) {
       uint64_t generic = 0;
@@ -1858,7 +1938,7 @@ uint8_t fast_handler_index(const ptx::Instr& I) {
   }
 
 void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
-  if (fast_alu(w, act, I)) return;
+  if (cfg_.fast && fast_alu(w, act, I)) return;
   const Operand& d = I.dst[0];
   bool unsupported = false;
   auto src = [&](int lane, int i) { return operand(w, lane, I.src[i]); };

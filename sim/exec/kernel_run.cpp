@@ -8,6 +8,7 @@
 //   4. Barriers and warp synchronization
 //   5. Progress: deadlock and hang reports
 #include "sim/exec/kernel_run.h"
+#include "sim/exec/launch_config.h"
 
 #include <fmt/format.h>
 
@@ -26,25 +27,9 @@ using ptx::Operand;
 namespace {
 constexpr uint32_t kExitPc = ptx::Function::kExitPc;
 
-std::string lane_list(uint32_t mask) {
-  std::string s;
-  for (int i = 0; i < 32;) {
-    if (!((mask >> i) & 1)) { ++i; continue; }
-    int j = i;
-    while (j + 1 < 32 && ((mask >> (j + 1)) & 1)) ++j;
-    if (!s.empty()) s += ",";
-    s += i == j ? fmt::format("{}", i) : fmt::format("{}-{}", i, j);
-    i = j + 1;
-  }
-  return s.empty() ? "none" : s;
-}
-
 uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
-// "lane 3" or "lanes 1-3,7", and the verb that agrees with it.
-std::string lanes_phrase(uint32_t mask) {
-  return (__builtin_popcount(mask) == 1 ? "lane " : "lanes ") + lane_list(mask);
-}
+// The verb that agrees with lanes_phrase(mask).
 const char* verb(uint32_t mask, const char* one, const char* many) {
   return __builtin_popcount(mask) == 1 ? one : many;
 }
@@ -205,23 +190,10 @@ LaunchResult KernelRun::run() {
     result_.message = msg;
     return result_;
   };
-  if (p_.grid.x == 0 || p_.grid.y == 0 || p_.grid.z == 0 || threads == 0)
-    return invalid(fmt::format("a launch dimension is zero (grid {}x{}x{}, block {}x{}x{})", p_.grid.x, p_.grid.y,
-                               p_.grid.z, p_.block.x, p_.block.y, p_.block.z));
-  if (threads > prof_.max_threads_per_block || p_.block.x > prof_.max_block[0] || p_.block.y > prof_.max_block[1] ||
-      p_.block.z > prof_.max_block[2])
-    return invalid(fmt::format("block {}x{}x{} = {} threads exceeds the device limit ({} threads, {}x{}x{})",
-                               p_.block.x, p_.block.y, p_.block.z, threads, prof_.max_threads_per_block,
-                               prof_.max_block[0], prof_.max_block[1], prof_.max_block[2]));
-  if (p_.grid.y > prof_.max_grid[1] || p_.grid.z > prof_.max_grid[2] || p_.grid.x > prof_.max_grid[0])
-    return invalid(fmt::format("grid {}x{}x{} exceeds the device limit", p_.grid.x, p_.grid.y, p_.grid.z));
   static_shared_ = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
   dyn_shared_base_ = align_up(static_shared_, 16);
-  const uint64_t shared = dyn_shared_base_ + p_.dynamic_shared;
-  if (shared > prof_.shared_per_block_optin)
-    return invalid(fmt::format("the block needs {} bytes of shared memory ({} static + {} dynamic); the device "
-                               "allows {} per block",
-                               shared, static_shared_, p_.dynamic_shared, prof_.shared_per_block_optin));
+  if (LaunchShapeCheck bad = check_launch_shape(prof_, p_.grid, p_.block, static_shared_, p_.dynamic_shared))
+    return invalid(bad.message);
   threads_per_cta_ = static_cast<uint32_t>(threads);
   warps_per_cta_ = (threads_per_cta_ + 31) / 32;
   ctas_per_sm_ = sim_.max_active_blocks_per_sm(p_.module, p_.function, threads_per_cta_, p_.dynamic_shared);
@@ -249,6 +221,7 @@ LaunchResult KernelRun::run() {
   checking_ = check_race_ || check_init_ || tw_ != nullptr;
   if (checking_ || check_sync_)
     race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, dyn_shared_base_ + p_.dynamic_shared);
+  if (race_) race_->set_report_all(cfg_.reports_all);
 
   DispatchOrder order = cfg_.dispatch;
   if (order == DispatchOrder::Default)
@@ -324,14 +297,20 @@ LaunchResult KernelRun::run() {
     }
   }
   if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
+  note_repeats();
   if (tw_) trace_end();
   if (race_reports_ + race_warnings_ + sync_reports_ + init_reports_) {
+    // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update
+    // report explains are not counted).
+    uint64_t more = 0;
+    for (const auto& f : race_report_findings_) more += race_->repeats(f.second);
+    for (const auto& c : collisions_) more += c.second.more;
     std::string dup;
-    if (race_ && race_->duplicates()) dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", race_->duplicates());
+    if (more && !cfg_.reports_all) dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", more);
     result_.summary = fmt::format(
         "========= SyncLab SUMMARY: kernel {}: {} race error{}, {} race warning{}, {} synchronization error{}, {} "
         "uninitialized read{}{}\n",
-        entry_.name, race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_, race_warnings_ == 1 ? "" : "s",
+        demangle_name(entry_.name), race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_, race_warnings_ == 1 ? "" : "s",
         sync_reports_, sync_reports_ == 1 ? "" : "s", init_reports_, init_reports_ == 1 ? "" : "s", dup);
   }
   result_.warp_steps = steps_;
@@ -401,14 +380,14 @@ bool scalar_access(const ptx::Instr& I) {
 }
 }  // namespace
 
-void annotate_for_exec(ptx::Function& fn) {
+void annotate_for_exec(ptx::Function& fn, bool fast) {
   for (ptx::Instr& I : fn.code) {
     uint8_t f = ptx::Instr::kExecAnnotated;
     if (private_instr(I)) f |= ptx::Instr::kExecPrivate;
     if (is_plain(I.op) || I.op == Op::Bra) f |= ptx::Instr::kExecPlain;  // branch() keeps lane PCs itself
-    if (scalar_access(I)) f |= ptx::Instr::kExecLdScalar;
+    if (fast && scalar_access(I)) f |= ptx::Instr::kExecLdScalar;
     I.exec = f;
-    I.fast = fast_handler_index(I);
+    I.fast = fast ? fast_handler_index(I) : 0;
   }
 }
 
@@ -1064,6 +1043,13 @@ SourceLoc KernelRun::where(const ptx::Instr& I) const {
   s.ptx_line = I.ptx_line;
   s.line = I.user_line;
   if (I.user_file < M_.files.size()) s.file = M_.files[I.user_file].path;
+  // The call sites in the user's files, a few at most (a chain of inlined helpers).
+  for (uint32_t f = I.inlined_at; f && f < M_.inline_frames.size() && s.inlined_into.size() < 4;
+       f = M_.inline_frames[f].parent) {
+    const ptx::InlineFrame& F = M_.inline_frames[f];
+    if (F.file && F.line && F.file < M_.files.size())
+      s.inlined_into.push_back(fmt::format("{}:{}", M_.files[F.file].path, F.line));
+  }
   return s;
 }
 
@@ -1196,6 +1182,28 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   return true;
 }
 
+// Whether the innermost loop around instruction `pc` (from the nearest backward branch at or
+// after it to that branch's target) contains an instruction that reads memory. True when no such
+// loop is found: then nothing is claimed.
+bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
+  for (size_t b = pc; b < fn.code.size(); ++b) {
+    const ptx::Instr& B = fn.code[b];
+    if (B.op != Op::Bra || B.src[0].kind != ptx::Operand::Kind::Label) continue;
+    const uint64_t target = static_cast<uint64_t>(B.src[0].imm);
+    if (target > pc) continue;
+    for (size_t i = target; i <= b; ++i) {
+      switch (fn.code[i].op) {
+        case Op::Ld: case Op::Ldu: case Op::Atom: case Op::Call: case Op::Bar: case Op::BarWarpSync:
+        case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux: case Op::Nanosleep:
+          return true;
+        default: break;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
 void KernelRun::report_hang(bool simt_deadlock) {
   for (Warp* x : warps_) materialize(*x);
   Report r;
@@ -1205,6 +1213,7 @@ void KernelRun::report_hang(bool simt_deadlock) {
   std::string details;
   const Warp* first_w = nullptr;
   int first_lane = -1;
+  int loops_without_loads = 0;
   for (Warp* x : warps_) {
     uint32_t spin = 0;
     for (uint32_t m = x->runnable; m; m &= m - 1) spin |= 1u << __builtin_ctz(m);
@@ -1225,7 +1234,11 @@ void KernelRun::report_hang(bool simt_deadlock) {
     }
     std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
                                    verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
-    if (const uint64_t polled = x->last_load[lane]) {
+    if (!loop_reads_memory(M_.functions[L.func], L.pc)) {
+      ++loops_without_loads;
+      line += "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
+              "register, so no other thread can ever end it";
+    } else if (const uint64_t polled = x->last_load[lane]) {
       std::string what = fmt::format("0x{:x}", polled);
       if (const Allocation* a = sim_.memory().find(polled))
         what += fmt::format(" ({} + {})", a->name, polled - a->base);
@@ -1275,6 +1288,14 @@ void KernelRun::report_hang(bool simt_deadlock) {
     r.kind = ReportKind::Deadlock;
     r.title = "SIMT deadlock: lanes spin on a word that a lane of their own warp, parked at a reconvergence "
               "point, would change";
+  } else if (loops_without_loads) {
+    r.kind = ReportKind::Hang;
+    r.title = "hang: threads spin in a loop that reads no memory, so nothing another thread does can end it";
+    details += "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
+               "load) in a register and reads it once, before the loop; the loop then tests that register for "
+               "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
+               "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
+               "acquire/release\n";
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";

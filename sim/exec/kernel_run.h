@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -28,8 +29,9 @@ namespace synclab::sim {
 class Simulator;
 
 // Sets Instr::exec and Instr::fast for every instruction of a function (called once when its
-// module is loaded).
-void annotate_for_exec(ptx::Function& fn);
+// module is loaded). fast = false (SYNCLAB_FAST=0) leaves every instruction to the general
+// interpreter: no arithmetic handlers, no row forms of ld/st.
+void annotate_for_exec(ptx::Function& fn, bool fast);
 // The interpreter's handler for an arithmetic instruction of a common form (Instr::fast), or 0.
 uint8_t fast_handler_index(const ptx::Instr& I);
 
@@ -53,8 +55,6 @@ class KernelRun {
   };
 
  private:
-  friend class Interpreter;
-
   // Dispatch and the main loop (kernel_run.cpp).
   void dispatch_ctas();
   void start_cta(uint64_t linear);
@@ -113,6 +113,7 @@ class KernelRun {
   std::string replay_line() const;
   void report_deadlock();
   void report_hang(bool simt_deadlock);
+  static bool loop_reads_memory(const ptx::Function& fn, uint32_t pc);
   void report_interrupted();
   std::string describe_lanes(Report& r,
                              const std::function<std::string(const Warp&, int, const std::string&)>& describe);
@@ -159,10 +160,21 @@ class KernelRun {
   void check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                   const ptx::Instr& I);
   void check_fence(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Lanes of one store instruction writing the same bytes (interpreter.cpp), before the store's
+  // other checks: lane l at generic address G[l] + g_off (the row form's addresses), or, with G
+  // null, computed from the instruction. Its report (check_hooks.cpp), at a generic address:
+  // `values` per lane, or null when the store is not of one scalar.
+  void check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
+                              uint64_t g_off);
+  void report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
+                              const uint64_t* values);
   void check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I);
   void flush_findings();
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const;
   std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
+  // "atom at lock.cu:12" for an instruction given as (function << 20) | pc.
+  std::string line_of(uint32_t loc) const;
+  SourceLoc where_of(uint32_t loc) const;  // where() of that instruction ({} when none)
   void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
                    const std::string& details);
   // Trace recording (trace_recording.cpp); tw_ is null when not tracing.
@@ -242,6 +254,17 @@ class KernelRun {
   mutable bool envreg_read_ = false;          // the kernel read the grid-sync workspace registers
   bool null_page_fault_ = false;             // the fault being reported is an access below 4096
   std::set<uint64_t> init_seen_;             // (instruction, space) already reported
+  // Store instructions whose lanes collided: the report's index in result_.reports and how many
+  // more executions of the instruction collided in this launch.
+  struct Collision {
+    size_t report;  // SIZE_MAX: not reported (too many reports already)
+    uint64_t more = 0;
+  };
+  std::map<uint32_t, Collision> collisions_;
+  uint64_t race_suppressed_ = 0;
+  std::vector<std::pair<size_t, RaceFinding>> race_report_findings_;  // race reports and their findings             // warp-level warnings a collision report explains
+  // Appends "... and N more like it in this launch" to the reports that stood for several.
+  void note_repeats();
   std::vector<bool> scratch_yielded_;
 };
 

@@ -8,13 +8,18 @@
 
 namespace synclab::sim {
 
-enum class ReportKind { Fault, Trap, Assert, Deadlock, Hang, Budget, Race, Sync, Init, Mem, Info };
+// The values are the trace's report codes (trace::ReportKindCode); 9 is kept free for traces
+// written when a "mem" kind existed (nothing produced it: memory errors are faults).
+enum class ReportKind { Fault = 0, Trap, Assert, Deadlock, Hang, Budget, Race, Sync, Init, Info = 10 };
 enum class Severity { Error, Warning, Info };
 
 struct SourceLoc {
   std::string file;      // CUDA source file ("" when the PTX had no line info)
   uint32_t line = 0;     // CUDA source line
   uint32_t ptx_line = 0;
+  // The call sites the line was inlined into, innermost first ("lock.cu:62"): the student's own
+  // loop when the line is inside a helper the compiler inlined.
+  std::vector<std::string> inlined_into;
 };
 
 struct Report {
@@ -45,5 +50,10 @@ const char* report_kind_name(ReportKind k);
 // "reduce(int*, int)" from "_Z6reducePii", "kernel(int*)::s" from a static's mangled name; the
 // name itself when it is not mangled.
 std::string demangle_name(const std::string& name);
+
+// "1-3,7" (the lanes of a 32-bit mask, ranges joined), "none" for an empty mask.
+std::string lane_list(uint32_t mask);
+// "lane 3" or "lanes 1-3,7".
+std::string lanes_phrase(uint32_t mask);
 
 }  // namespace synclab::sim

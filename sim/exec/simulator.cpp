@@ -251,7 +251,7 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
     }
     for (ptx::CallSite& cs : f.calls)
       for (Operand& o : cs.arg_ops) resolve(M, addr, o, origin, f.decl_line);
-    annotate_for_exec(f);
+    annotate_for_exec(f, config_.fast);
   }
   lm->view.module = &lm->module;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -319,12 +319,7 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   KernelRun run(*this, lm.view, p, cfg, profile(), estimate, static_cast<uint64_t>(sim_time_ms_ * 1e6));
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
-  last_reports_ = r.reports;
-  if (!cfg.quiet)
-  {
-    for (const Report& rep : r.reports) std::fputs(rep.render().c_str(), stderr);
-    if (!r.summary.empty()) std::fputs(r.summary.c_str(), stderr);
-  }
+  if (!cfg.quiet) report_log_.print(r, cfg.reports_all, stderr);
   return r;
 }
 

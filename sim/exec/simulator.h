@@ -17,6 +17,7 @@
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
 #include "sim/exec/report.h"
+#include "sim/exec/report_log.h"
 #include "sim/ptx/ir.h"
 
 namespace synclab::trace {
@@ -119,9 +120,6 @@ class Simulator {
   std::string add_region(Region r);
   std::vector<Region> regions() const;
 
-  // Reports of the last launch (for the control API).
-  const std::vector<Report>& last_reports() const { return last_reports_; }
-
  private:
   Simulator();
   ~Simulator();
@@ -129,7 +127,7 @@ class Simulator {
   Config config_;
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
-  std::vector<Report> last_reports_;
+  ReportLog report_log_;  // what has been printed of the reports (SYNCLAB_REPORTS)
   double sim_time_ms_ = 0;
   std::unique_ptr<trace::Writer> trace_;
   bool trace_failed_ = false;

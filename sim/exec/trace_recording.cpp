@@ -62,7 +62,40 @@ InstrClass instr_class(ptx::Op op) {
   }
 }
 
-uint16_t code_of(ReportKind k) { return static_cast<uint16_t>(k); }  // same order as ReportKindCode
+// A report's kind in a trace is its ReportKind's value: the two enums must list the kinds in one
+// order, which these assertions hold to.
+uint16_t code_of(ReportKind k) { return static_cast<uint16_t>(k); }
+static_assert(uint16_t(ReportKind::Fault) == uint16_t(trace::ReportKindCode::Fault) &&
+                  uint16_t(ReportKind::Trap) == uint16_t(trace::ReportKindCode::Trap) &&
+                  uint16_t(ReportKind::Assert) == uint16_t(trace::ReportKindCode::Assert) &&
+                  uint16_t(ReportKind::Deadlock) == uint16_t(trace::ReportKindCode::Deadlock) &&
+                  uint16_t(ReportKind::Hang) == uint16_t(trace::ReportKindCode::Hang) &&
+                  uint16_t(ReportKind::Budget) == uint16_t(trace::ReportKindCode::Budget) &&
+                  uint16_t(ReportKind::Race) == uint16_t(trace::ReportKindCode::Race) &&
+                  uint16_t(ReportKind::Sync) == uint16_t(trace::ReportKindCode::Sync) &&
+                  uint16_t(ReportKind::Init) == uint16_t(trace::ReportKindCode::Init) &&
+                  uint16_t(ReportKind::Info) == uint16_t(trace::ReportKindCode::Info),
+              "ReportKind and trace::ReportKindCode list the report kinds in the same order");
+
+// MemAccess/Atomic aux bits 8-12: the memory order and scope, so readers can tell an acquire or a
+// release (synchronization) from a plain access (`synclab-trace interleaving`).
+uint16_t order_bits(const ptx::Instr& I) {
+  using ptx::Sem;
+  trace::MemOrder o = trace::MemOrder::Plain;
+  switch (I.sem) {
+    case Sem::Volatile: o = trace::MemOrder::Volatile; break;
+    case Sem::Relaxed: o = trace::MemOrder::Relaxed; break;
+    case Sem::Acquire: o = trace::MemOrder::Acquire; break;
+    case Sem::Release: o = trace::MemOrder::Release; break;
+    case Sem::AcqRel: o = trace::MemOrder::AcqRel; break;
+    case Sem::Sc: o = trace::MemOrder::Sc; break;
+    default: return 0;
+  }
+  const uint16_t scope = I.scope == ptx::Scope::Cta ? 1
+                         : (I.scope == ptx::Scope::Gpu || I.scope == ptx::Scope::Cluster) ? 2
+                         : I.scope == ptx::Scope::Sys ? 3 : 0;
+  return static_cast<uint16_t>((static_cast<uint16_t>(o) << trace::kAuxOrderShift) | (scope << trace::kAuxScopeShift));
+}
 
 }  // namespace
 
@@ -89,8 +122,8 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   nlohmann::json checks = nlohmann::json::array();
-  for (const char* c : {"race", "sync", "init", "mem"})
-    if (cfg.check_enabled(c)) checks.push_back(c);
+  for (const CheckerInfo& c : checkers())
+    if (cfg.check_enabled(c.name)) checks.push_back(c.name);
   nlohmann::json header = {
       {"program", program_path()},
       {"args", program_args()},
@@ -285,6 +318,9 @@ void KernelRun::trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t si
   else if (w.cache_kind == AllocKind::ModuleConst) sp = trace::MemSpace::Const;
   const uint32_t log2 = size >= 16 ? 4 : size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
   e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | (write ? trace::kAuxWrite : 0) | (log2 << trace::kAuxSizeShift));
+  // cur_loc_ is the instruction executing (set before every instruction runs).
+  const uint32_t fi = cur_loc_ >> 20, pi = cur_loc_ & 0xfffff;
+  if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) e.aux |= order_bits(M_.functions[fi].code[pi]);
   e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
   e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
   tw_->event(e);
@@ -303,7 +339,7 @@ void KernelRun::trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t
                                                               : trace::MemSpace::Global;
   const uint32_t log2 = size >= 8 ? 3 : size >= 4 ? 2 : 1;
   e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | trace::kAuxWrite | (log2 << trace::kAuxSizeShift) |
-                                (size == 8 ? trace::kAux64 : 0));
+                                (size == 8 ? trace::kAux64 : 0) | order_bits(I));
   e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
   if (size == 8) {
     e.b = 0;
@@ -397,13 +433,15 @@ void KernelRun::trace_end() {
   e.kind = static_cast<uint8_t>(EventKind::KernelEnd);
   e.lane = trace::kAllLanes;
   e.a = launch_index_;
+  trace::KernelEndStatus end = trace::KernelEndStatus::Fault;
   switch (result_.status) {
-    case LaunchStatus::Success: e.b = 0; break;
-    case LaunchStatus::Deadlock: e.b = 2; break;
-    case LaunchStatus::Hang: e.b = 3; break;
-    case LaunchStatus::BudgetExhausted: e.b = 4; break;
-    default: e.b = 1; break;
+    case LaunchStatus::Success: end = trace::KernelEndStatus::Ok; break;
+    case LaunchStatus::Deadlock: end = trace::KernelEndStatus::Deadlock; break;
+    case LaunchStatus::Hang: end = trace::KernelEndStatus::Hang; break;
+    case LaunchStatus::BudgetExhausted: end = trace::KernelEndStatus::Budget; break;
+    default: break;
   }
+  e.b = static_cast<uint64_t>(end);
   tw_->event(e);
 }
 

@@ -227,6 +227,9 @@ struct Instr {
   // inlined.
   uint16_t user_file = 0;
   uint32_t user_line = 0;
+  // When user_line is inside an inlined function: the call site it was inlined at, an index into
+  // Module::inline_frames (0: not inlined, or inlined into nothing but toolkit code).
+  uint32_t inlined_at = 0;
 };
 
 // A call site: call (ret), callee, (args). The parameters are .param variables declared in the
@@ -332,6 +335,14 @@ struct SourceFile {
   std::string path;
 };
 
+// One call site of an inlining chain (.loc ... inlined_at): a source line and the call site that
+// one was inlined at in turn (parent, 0 for none). Entry 0 is "none".
+struct InlineFrame {
+  uint16_t file = 0;  // Module::files index
+  uint32_t line = 0;
+  uint32_t parent = 0;
+};
+
 struct Module {
   std::string origin;             // where the text came from (for messages)
   uint32_t version_major = 0, version_minor = 0;  // .version
@@ -340,6 +351,7 @@ struct Module {
   std::vector<Function> functions;
   std::vector<Symbol> symbols;    // all variables, module- and function-scope
   std::vector<SourceFile> files;  // index = Instr::file; files[0] is the unknown file
+  std::vector<InlineFrame> inline_frames{InlineFrame{}};  // Instr::inlined_at chains
   uint64_t static_shared_bytes = 0;  // layout of module-scope + all functions' .shared vars
 
   int find_function(const std::string& name) const {

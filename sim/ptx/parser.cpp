@@ -1896,10 +1896,15 @@ void Parser::resolve_files() {
         if (ln.line && !is_system(ln.file)) {
           in.user_file = static_cast<uint16_t>(ln.file);
           in.user_line = ln.line;
+          in.inlined_at = ln.parent;
           break;
         }
       }
     }
+  m_.inline_frames.clear();
+  for (const LocNode& ln : loc_nodes_)
+    m_.inline_frames.push_back({is_system(ln.file) ? uint16_t(0) : map(static_cast<uint16_t>(ln.file)), ln.line,
+                                ln.parent});
   for (Function& fn : m_.functions)
     for (Instr& in : fn.code) {
       in.file = map(in.file);

@@ -1,5 +1,7 @@
 #include "sim/runtime/kernel_launch.h"
 
+#include "sim/exec/launch_config.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <shared_mutex>
@@ -65,21 +67,11 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
   // ---- configuration, in the order CUDA checks it ----
   const dim3& g = req.grid;
   const dim3& b = req.block;
-  if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > prof.max_grid[0] || g.y > prof.max_grid[1] ||
-      g.z > prof.max_grid[2])
-    return fail(where, kBadLaunchConfig,
-                fmt::format("the grid is invalid; every dimension must be at least 1 "
-                            "and at most ({}, {}, {}) on this device",
-                            prof.max_grid[0], prof.max_grid[1], prof.max_grid[2]));
-  uint64_t threads = uint64_t(b.x) * b.y * b.z;
-  if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > prof.max_block[0] || b.y > prof.max_block[1] ||
-      b.z > prof.max_block[2] || threads > prof.max_threads_per_block)
-    return fail(where, kBadLaunchConfig,
-                fmt::format("the block is invalid ({} threads); the device allows at most "
-                            "{} threads per block and ({}, {}, {}) per dimension. Use smaller blocks "
-                            "and more of them",
-                            threads, prof.max_threads_per_block, prof.max_block[0],
-                            prof.max_block[1], prof.max_block[2]));
+  const uint64_t threads = uint64_t(b.x) * b.y * b.z;
+  const sim::LaunchShapeCheck shape =
+      sim::check_launch_shape(prof, sim::Dim3{g.x, g.y, g.z}, sim::Dim3{b.x, b.y, b.z}, info.static_shared, 0);
+  if (shape.problem == sim::LaunchShapeProblem::Grid || shape.problem == sim::LaunchShapeProblem::Block)
+    return fail(where, kBadLaunchConfig, shape.message);
   if (info.reqntid[0]) {
     if (b.x != info.reqntid[0] || b.y != std::max(1u, info.reqntid[1]) || b.z != std::max(1u, info.reqntid[2]))
       return fail(where, kAboveLaunchBounds,
@@ -96,7 +88,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                               "__launch_bounds__ of {} threads",
                               threads, cap));
   }
-  if (info.static_shared > prof.shared_per_block_optin)
+  if (shape.problem == sim::LaunchShapeProblem::SharedMemory)
     return fail(where, kBadLaunchConfig,
                 fmt::format("kernel {} declares {} bytes of static __shared__ memory; the device has "
                             "at most {} per block (a GPU build would fail in ptxas)",

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -36,48 +35,6 @@ uint32_t parse_target_arch(const std::string& target) {
   return static_cast<uint32_t>(std::strtoul(target.c_str() + p + 3, nullptr, 10));
 }
 
-// Static shared memory a kernel uses: the .shared variables referenced by it and by every
-// function it calls. nvcc places a kernel's __shared__ variables at module scope, so the
-// module's total would overstate each kernel's share.
-uint64_t kernel_static_shared(const sim::ptx::Module& m, uint32_t entry) {
-  using sim::ptx::Operand;
-  std::set<uint32_t> syms;
-  std::vector<uint32_t> work{entry};
-  std::set<uint32_t> seen{entry};
-  auto note = [&](const Operand& op) {
-    if ((op.kind == Operand::Kind::Addr || op.kind == Operand::Kind::Symbol) &&
-        op.symbol != Operand::kNoSymbol && op.symbol < m.symbols.size()) {
-      const auto& s = m.symbols[op.symbol];
-      if (s.space == sim::ptx::Space::Shared && !s.is_dynamic_shared) syms.insert(op.symbol);
-    }
-  };
-  while (!work.empty()) {
-    uint32_t f = work.back();
-    work.pop_back();
-    if (f >= m.functions.size()) continue;
-    const auto& fn = m.functions[f];
-    for (const auto& ins : fn.code) {
-      for (int i = 0; i < ins.ndst; ++i) note(ins.dst[i]);
-      for (int i = 0; i < ins.nsrc; ++i) note(ins.src[i]);
-    }
-    for (const auto& cs : fn.calls) {
-      for (const auto& op : cs.arg_ops) note(op);
-      if (cs.callee < m.functions.size() && seen.insert(cs.callee).second) work.push_back(cs.callee);
-    }
-    // Function-scope .shared variables of this function.
-    for (uint32_t i = 0; i < m.symbols.size(); ++i)
-      if (m.symbols[i].function == int32_t(f) && m.symbols[i].space == sim::ptx::Space::Shared &&
-          !m.symbols[i].is_dynamic_shared)
-        syms.insert(i);
-  }
-  uint64_t total = 0;
-  for (uint32_t i : syms) {
-    uint64_t a = std::max<uint32_t>(1, m.symbols[i].align);
-    total = (total + a - 1) / a * a + m.symbols[i].size;
-  }
-  return total;
-}
-
 KernelInfo describe_kernel(const sim::ptx::Module& m, int module, int function) {
   KernelInfo k;
   const auto& fn = m.functions[size_t(function)];
@@ -96,7 +53,9 @@ KernelInfo describe_kernel(const sim::ptx::Module& m, int module, int function) 
     k.reqntid[i] = fn.reqntid[i];
     k.maxntid[i] = fn.maxntid[i];
   }
-  k.static_shared = kernel_static_shared(m, uint32_t(function));
+  // The simulator's own layout of the kernel's shared variables (sim/exec/simulator.cpp), so that
+  // the launch checks here and the run agree on the size.
+  k.static_shared = simulator().static_shared_bytes(module, function);
   k.local_bytes = fn.local_bytes;
   for (const auto& s : m.symbols)
     if (s.space == sim::ptx::Space::Const && s.function < 0) k.const_bytes += s.size;

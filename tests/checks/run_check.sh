@@ -29,6 +29,8 @@
 #   --title REGEX       --expect: at least one report's title must match REGEX (grep -E)
 #   --details REGEX     --expect: some line of the reports (stderr) must match REGEX (grep -E);
 #                       repeatable: every REGEX must match
+#   --absent REGEX      --expect: no line of the reports may match REGEX (advice that would not
+#                       help); repeatable
 #   --any-line          --expect: do not check the source lines
 #   --some-marks        --expect: reports must name marked lines, but not every marked line
 #   --run-timeout SEC   kill a run after SEC seconds (default 120) and count it as failed
@@ -37,7 +39,7 @@ set -u
 
 runner="" source="" mode="" kind="" name="" model="" sched="" seeds="" pct_depth="" device=""
 severity="" title_re="" any_line=0 some_marks=0 run_timeout=120
-envs=() details_res=()
+envs=() details_res=() absent_res=()
 die() { echo "run_check.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
     --severity) severity=$2; shift 2 ;;
     --title) title_re=$2; shift 2 ;;
     --details) details_res+=("$2"); shift 2 ;;
+    --absent) absent_res+=("$2"); shift 2 ;;
     --any-line) any_line=1; shift ;;
     --some-marks) some_marks=1; shift ;;
     --run-timeout) run_timeout=$2; shift 2 ;;
@@ -139,6 +142,9 @@ judge() {
   local re
   for re in ${details_res[@]+"${details_res[@]}"}; do
     grep -qE -- "$re" "$tmp/err" || { why="no report line matches /$re/"; return 1; }
+  done
+  for re in ${absent_res[@]+"${absent_res[@]}"}; do
+    ! grep -qE -- "$re" "$tmp/err" || { why="a report line matches /$re/, which must not appear"; return 1; }
   done
   why="$n report(s), all ($kind)${severity:+ $severity} at marked lines"
   return 0

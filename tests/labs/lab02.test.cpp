@@ -94,10 +94,16 @@ std::string lock_problem(const lab02::LockRun& r, const std::string& replay_line
   } else if (r.bad_state > 0) {
     o << r.bad_state << " critical section(s) ran while the lock's words said the thread did not hold it "
       << "(words after the run:";
-    for (int w : r.words) o << " " << w;
+    bool all_zero = true;
+    for (int w : r.words) {
+      o << " " << w;
+      all_zero = all_zero && w == 0;
+    }
     o << ")";
+    if (all_zero) o << " (the lock never wrote its words: is its TODO done?)";
   } else if (r.entries != r.expected_entries) {
     o << "only " << r.entries << " of " << r.expected_entries << " critical sections ran";
+    if (r.entries == 0) o << " (is the lock's TODO done?)";
   } else {
     return "";
   }
@@ -326,8 +332,13 @@ TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[la
        << " stuck" << (where.empty() ? "" : ", first: " + where)
        << "\n  explore them: build/bin/sim/lab02 v1 --where warps --rounds 2 --seeds 8");
   // Both flags up, both threads waiting for the other: your v1 must be able to get there.
-  CHECK(stuck > 0);
-  CHECK(stuck < runs);
+  CHECKED_ELSE(stuck > 0)
+    FAIL_CHECK("no explored run of v1 got stuck (" << runs << " runs): in v1 each thread raises its own flag and "
+               "then waits while the other's flag is up, so two threads at once can both wait for ever "
+               "(is v1_lock's TODO done?)");
+  CHECKED_ELSE(stuck < runs)
+    FAIL_CHECK("every explored run of v1 got stuck (" << runs << " runs): a thread whose partner's flag is down "
+               "must get in");
 }
 
 // ---- task 2: v2 -------------------------------------------------------------------------------------

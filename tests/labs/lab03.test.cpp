@@ -50,17 +50,21 @@ std::string shape_args(int blocks, int threads) {
 
 // A failed or noisy run as a failure message: what failed, the first report (with its details:
 // for a deadlock the lock word polled and who last wrote it), and the command that replays it.
-std::string outcome_message(const lab03::Outcome& r, const std::string& replay_line, const std::string& what) {
+// The failure message of a launch that did not finish or was reported: its first line says what
+// ran and why it failed (the grader shows that line first), then the replay line, the first
+// report and advice. `todo`: a hint naming the TODO when the outcome looks untouched ("" = none).
+std::string outcome_message(const lab03::Outcome& r, const std::string& replay_line, const std::string& what,
+                            const std::string& todo = "") {
   std::ostringstream o;
-  o << what << "\n  replay: " << replay_line << "\n";
-  if (!r.finished) {
-    const std::string how = synclab::lab::stuck_word(r.reports);
-    if (how.empty()) o << "  the launch did not finish (" << r.error << ")\n";
-    else o << "  the launch did not finish: it " << how << " (the simulator stopped it)\n";
-  }
+  const std::string how = synclab::lab::stuck_word(r.reports);
+  o << what << ": ";
+  if (!r.finished) o << "the launch did not finish" << (how.empty() ? " (" + r.error + ")" : ": it " + how);
+  else o << "the simulator reported " << r.reports.size() << " problem(s)";
+  if (!r.reports.empty()) o << "; first: " << synclab::lab::brief(r.reports.front());
+  if (!todo.empty()) o << " (" << todo << ")";
+  o << "\n  replay: " << replay_line << "\n";
   if (!r.reports.empty()) {
-    o << "  the simulator reported " << r.reports.size() << " problem(s), first: "
-      << synclab::lab::brief(r.reports.front()) << "\n" << r.reports.front().text << "\n";
+    o << r.reports.front().text << "\n";
     const std::string& k = r.reports.front().kind;
     if (k == "deadlock" || k == "hang")
       o << "  (a lane that won the lock must release it before its warp can reconverge: under lockstep the\n"
@@ -275,7 +279,13 @@ void check_count(lab03::CountKernel kernel, const std::string& command, int bloc
     const std::string what = shape_text(lab03::name(kernel), blocks, threads) + " with " + std::to_string(rounds) +
                              " round(s)";
     const std::string cmd = replay(command + " " + shape_args(blocks, threads) + " --rounds " + std::to_string(rounds), s);
-    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what));
+    // An untouched skeleton: try_lock never succeeds (the lock word stays 0 while threads wait for
+    // it), or the critical section runs without the lock (races on the counter).
+    std::string todo;
+    if (!r.finished && r.lock == 0) todo = "the lock word is still 0 while threads wait for it: is try_lock's TODO(1b) done?";
+    else if (r.finished && !r.reports.empty() && r.reports.front().kind == "race")
+      todo = std::string("are the TODOs of ") + lab03::name(kernel) + " and of try_lock/unlock done?";
+    CHECKED_ELSE((r.finished && r.reports.empty())) FAIL(outcome_message(r, cmd, what, todo));
     INFO(what << ", replay: " << cmd);
     CHECKED_ELSE(!(r.counter != want))
       FAIL("the counter ended at " << r.counter << " but " << want
@@ -319,7 +329,9 @@ void check_single(bool per_block, int blocks, int threads, int seeds) {
       const int limit = per_block ? threads : blocks * threads;
       CHECKED_ELSE(!(r.entered[b] != 1))
         FAIL(r.entered[b] << " threads ran the single section" << (per_block ? " of block " + std::to_string(b) : "")
-                          << ", expected exactly 1" << (r.entered[b] > 1 ? " (was the flag reset?)" : ""));
+                          << ", expected exactly 1"
+                          << (r.entered[b] > 1 ? " (was the flag reset?)"
+                                               : r.entered[b] == 0 ? " (is the TODO of task 2 done?)" : ""));
       CHECKED_ELSE(!(r.chosen[b] < 0 || r.chosen[b] >= limit))
         FAIL("chosen = " << r.chosen[b] << " is not a thread index of the " << (per_block ? "block" : "grid"));
     }
@@ -368,7 +380,9 @@ void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& 
   // prediction is off, not what the right set is: that is the task.
   size_t unpredicted = 0;
   for (const lab03::PuzzleOutput& o : seen) unpredicted += !predicted.count(o);
-  CHECKED_ELSE(unpredicted == 0) FAIL(unpredicted << " output(s) that runs printed are not in the prediction");
+  CHECKED_ELSE(unpredicted == 0)
+    FAIL(unpredicted << " output(s) that runs printed are not in the prediction"
+                     << (predicted.empty() ? " (the prediction is empty: is the TODO of task 3 done?)" : ""));
   size_t missing = 0, extra = 0;
   for (const lab03::PuzzleOutput& o : reference) missing += !predicted.count(o);
   for (const lab03::PuzzleOutput& o : predicted) extra += !reference.count(o);

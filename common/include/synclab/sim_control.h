@@ -120,7 +120,7 @@ inline void set_trace(const char* path) {
 inline int report_count() { return synclab_sim_report_count ? synclab_sim_report_count() : 0; }
 // The report's text as printed on stderr; "" when out of range.
 inline std::string report(int i) { return detail::fetch(synclab_sim_report_text, i); }
-// "fault", "trap", "assert", "deadlock", "hang", "budget", "race", "sync", "init", "mem", "info".
+// "fault", "trap", "assert", "deadlock", "hang", "budget", "race", "sync", "init", "info".
 inline std::string report_kind(int i) { return detail::fetch(synclab_sim_report_kind, i); }
 inline void clear_reports() {
   if (synclab_sim_clear_reports) synclab_sim_clear_reports();
