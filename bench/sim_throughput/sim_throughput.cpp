@@ -113,14 +113,22 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
-      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
       return argv[++i];
     };
-    if (a == "--ptx") ptx_path = next();
-    else if (a == "--json") json_path = next();
-    else if (a == "--model") model = next();
-    else if (a == "--checks") checks = next();
-    else if (a == "--only") only = next();
+    if (a == "--ptx")
+      ptx_path = next();
+    else if (a == "--json")
+      json_path = next();
+    else if (a == "--model")
+      model = next();
+    else if (a == "--checks")
+      checks = next();
+    else if (a == "--only")
+      only = next();
     else if (a == "--clock") {
       const std::string c = next();
       if (c != "wall" && c != "cpu") {
@@ -128,11 +136,12 @@ int main(int argc, char** argv) {
         return 2;
       }
       g_cpu_clock = c == "cpu";
-    }
-    else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
+    } else if (a == "--repeat")
+      repeat = std::max(1, std::atoi(next().c_str()));
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: sim_throughput [--model its|lockstep] [--checks none|all|race,...] [--repeat N] [--json FILE] "
-                "[--ptx FILE] [--only reduce_tree|scan_hillis|lock_counter] [--clock wall|cpu]");
+      std::puts(
+          "usage: sim_throughput [--model its|lockstep] [--checks none|all|race,...] [--repeat N] [--json FILE] "
+          "[--ptx FILE] [--only reduce_tree|scan_hillis|lock_counter] [--clock wall|cpu]");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (try --help)\n", a.c_str());
@@ -178,9 +187,9 @@ int main(int argc, char** argv) {
     }
     uint64_t pin = reinterpret_cast<uint64_t>(in), pout = reinterpret_cast<uint64_t>(out);
     int fn = sim.find_function(mod, "_Z11reduce_treePKiPyi");
-    rows.push_back(timed(mod, "_Z11reduce_treePKiPyi", {256, 1, 1}, {256, 1, 1},
-                         pack(mod, fn, {{&pin, 8}, {&pout, 8}, {&n, 4}}), repeat, [&] { *out = 0; },
-                         [&] { return *out == ref; }));
+    rows.push_back(timed(
+        mod, "_Z11reduce_treePKiPyi", {256, 1, 1}, {256, 1, 1}, pack(mod, fn, {{&pin, 8}, {&pout, 8}, {&n, 4}}), repeat,
+        [&] { *out = 0; }, [&] { return *out == ref; }));
     rows.back().kernel = "reduce_tree (2^22 ints)";
   }
   if (wanted("scan_hillis")) {  // Hillis-Steele scan of 2^18 elements in blocks of 1024
@@ -190,19 +199,19 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) in[i] = (i % 13) - 6;
     uint64_t pin = reinterpret_cast<uint64_t>(in), pout = reinterpret_cast<uint64_t>(out);
     int fn = sim.find_function(mod, "_Z11scan_hillisPKiPii");
-    rows.push_back(timed(mod, "_Z11scan_hillisPKiPii", {n / 1024, 1, 1}, {1024, 1, 1},
-                         pack(mod, fn, {{&pin, 8}, {&pout, 8}, {&n, 4}}), repeat,
-                         [&] { std::memset(out, 0, n * sizeof(int)); },
-                         [&] {
-                           for (int b = 0; b < n; b += 1024) {
-                             int run = 0;
-                             for (int i = b; i < b + 1024; ++i) {
-                               run += in[i];
-                               if (out[i] != run) return false;
-                             }
-                           }
-                           return true;
-                         }));
+    rows.push_back(timed(
+        mod, "_Z11scan_hillisPKiPii", {n / 1024, 1, 1}, {1024, 1, 1}, pack(mod, fn, {{&pin, 8}, {&pout, 8}, {&n, 4}}),
+        repeat, [&] { std::memset(out, 0, n * sizeof(int)); },
+        [&] {
+          for (int b = 0; b < n; b += 1024) {
+            int run = 0;
+            for (int i = b; i < b + 1024; ++i) {
+              run += in[i];
+              if (out[i] != run) return false;
+            }
+          }
+          return true;
+        }));
     rows.back().kernel = "scan_hillis (2^18 ints, blocks of 1024)";
   }
   if (wanted("lock_counter")) {  // contended global lock
@@ -212,15 +221,18 @@ int main(int argc, char** argv) {
     const Dim3 grid{8, 1, 1}, block{128, 1, 1};
     uint64_t pl = reinterpret_cast<uint64_t>(lock), pc = reinterpret_cast<uint64_t>(counter);
     int fn = sim.find_function(mod, "_Z12lock_counterPiS_i");
-    rows.push_back(timed(mod, "_Z12lock_counterPiS_i", grid, block, pack(mod, fn, {{&pl, 8}, {&pc, 8}, {&rounds, 4}}),
-                         repeat, [&] { *lock = 0; *counter = 0; },
-                         [&] { return *counter == int(grid.x * block.x) * rounds && *lock == 0; }));
+    rows.push_back(timed(
+        mod, "_Z12lock_counterPiS_i", grid, block, pack(mod, fn, {{&pl, 8}, {&pc, 8}, {&rounds, 4}}), repeat,
+        [&] {
+          *lock = 0;
+          *counter = 0;
+        },
+        [&] { return *counter == int(grid.x * block.x) * rounds && *lock == 0; }));
     rows.back().kernel = "lock_counter (1024 threads x 4 critical sections)";
   }
 
   std::printf("simulator throughput, model %s, scheduler rr, device %s, checks %s, median of %d%s\n", model.c_str(),
-              sim.profile().name.c_str(), checks.c_str(), repeat,
-              g_cpu_clock ? " (thread CPU time)" : "");
+              sim.profile().name.c_str(), checks.c_str(), repeat, g_cpu_clock ? " (thread CPU time)" : "");
   std::printf("%-52s %-14s %14s %12s %10s %14s %8s\n", "kernel", "launch", "thread-instr", "warp-steps", "seconds",
               "thr-instr/s", "check");
   bool all_ok = true;
@@ -232,16 +244,17 @@ int main(int argc, char** argv) {
   }
   if (!json_path.empty()) {
     std::ofstream j(json_path);
-    j << "{\n  \"model\": \"" << model << "\",\n  \"checks\": \"" << checks << "\",\n  \"device_profile\": \"" << sim.profile().name
-      << "\",\n  \"clock\": \"" << (g_cpu_clock ? "cpu" : "wall") << "\",\n  \"repeat\": " << repeat
-      << ",\n  \"kernels\": [\n";
+    j << "{\n  \"model\": \"" << model << "\",\n  \"checks\": \"" << checks << "\",\n  \"device_profile\": \""
+      << sim.profile().name << "\",\n  \"clock\": \"" << (g_cpu_clock ? "cpu" : "wall")
+      << "\",\n  \"repeat\": " << repeat << ",\n  \"kernels\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
-      j << fmt::format("    {{\"kernel\": \"{}\", \"launch\": \"{}\", \"thread_instructions\": {}, \"warp_steps\": {}, "
-                       "\"seconds\": {:.4f}, \"thread_instructions_per_second\": {:.4e}, \"correct\": {}}}{}\n",
-                       r.kernel, r.shape, r.thread_instructions, r.warp_steps, r.seconds,
-                       r.seconds > 0 ? r.thread_instructions / r.seconds : 0.0, r.correct ? "true" : "false",
-                       i + 1 < rows.size() ? "," : "");
+      j << fmt::format(
+          "    {{\"kernel\": \"{}\", \"launch\": \"{}\", \"thread_instructions\": {}, \"warp_steps\": {}, "
+          "\"seconds\": {:.4f}, \"thread_instructions_per_second\": {:.4e}, \"correct\": {}}}{}\n",
+          r.kernel, r.shape, r.thread_instructions, r.warp_steps, r.seconds,
+          r.seconds > 0 ? r.thread_instructions / r.seconds : 0.0, r.correct ? "true" : "false",
+          i + 1 < rows.size() ? "," : "");
     }
     j << "  ]\n}\n";
   }

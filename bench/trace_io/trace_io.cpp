@@ -25,9 +25,7 @@ using namespace synclab::trace;
 
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // kB values of VmRSS, RssAnon, RssFile.
 struct Rss {
@@ -39,9 +37,12 @@ Rss rss() {
   std::string line;
   while (std::getline(in, line)) {
     long v = 0;
-    if (std::sscanf(line.c_str(), "VmRSS: %ld", &v) == 1) r.vm = v;
-    else if (std::sscanf(line.c_str(), "RssAnon: %ld", &v) == 1) r.anon = v;
-    else if (std::sscanf(line.c_str(), "RssFile: %ld", &v) == 1) r.file = v;
+    if (std::sscanf(line.c_str(), "VmRSS: %ld", &v) == 1)
+      r.vm = v;
+    else if (std::sscanf(line.c_str(), "RssAnon: %ld", &v) == 1)
+      r.anon = v;
+    else if (std::sscanf(line.c_str(), "RssFile: %ld", &v) == 1)
+      r.file = v;
   }
   return r;
 }
@@ -57,7 +58,6 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,10 +67,14 @@ int main(int argc, char** argv) {
   bool keep = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--events" && i + 1 < argc) n = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--file" && i + 1 < argc) path = argv[++i];
-    else if (a == "--out" && i + 1 < argc) out_md = argv[++i];
-    else if (a == "--keep") keep = true;
+    if (a == "--events" && i + 1 < argc)
+      n = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--file" && i + 1 < argc)
+      path = argv[++i];
+    else if (a == "--out" && i + 1 < argc)
+      out_md = argv[++i];
+    else if (a == "--keep")
+      keep = true;
     else {
       std::fprintf(stderr, "usage: trace_io [--events N] [--file PATH] [--out RESULTS.md] [--keep]\n");
       return 2;
@@ -88,13 +92,13 @@ int main(int argc, char** argv) {
     WriterOptions opt;
     opt.size_limit = 1ull << 40;
     std::string err;
-    if (!w.open(path, {{"program", "trace_io bench"}, {"model", "its"}, {"scheduler", "rr"}, {"seed", 1}},
-                false, opt, &err)) {
+    if (!w.open(path, {{"program", "trace_io bench"}, {"model", "its"}, {"scheduler", "rr"}, {"seed", 1}}, false, opt,
+                &err)) {
       std::fprintf(stderr, "trace_io: %s\n", err.c_str());
       return 1;
     }
-    w.kernel({{"name", "synthetic"}, {"launch", 0}, {"grid", {64, 1, 1}}, {"block", {128, 1, 1}},
-              {"warps_per_block", 4}});
+    w.kernel(
+        {{"name", "synthetic"}, {"launch", 0}, {"grid", {64, 1, 1}}, {"block", {128, 1, 1}}, {"warps_per_block", 4}});
     std::mt19937_64 rng(1);
     uint64_t t = 0;
     uint32_t pc[256] = {};
@@ -105,15 +109,17 @@ int main(int argc, char** argv) {
       ++t;
       const uint32_t p = pc[warp];
       pc[warp] = (p + 1) % 4;
-      w.event(make_event(t, warp, EventKind::WarpStep, kAllLanes, p == 0 ? 1 : 0, (uint64_t(10 + p) << 32) | 0xffffffffu, 20 + p));
+      w.event(make_event(t, warp, EventKind::WarpStep, kAllLanes, p == 0 ? 1 : 0,
+                         (uint64_t(10 + p) << 32) | 0xffffffffu, 20 + p));
       ++written;
       if (p == 0) {  // a load of a flag by 4 lanes
         for (uint8_t lane = 0; lane < 4; ++lane)
-          w.event(make_event(t, warp, EventKind::MemAccess, lane, uint16_t(2 << kAuxSizeShift), 0x10000 + 64 * (warp % 8), 0));
+          w.event(make_event(t, warp, EventKind::MemAccess, lane, uint16_t(2 << kAuxSizeShift),
+                             0x10000 + 64 * (warp % 8), 0));
         written += 4;
       } else if (p == 2 && rng() % 16 == 0) {
         w.event(make_event(t, warp, EventKind::Atomic, 0, uint16_t(kAuxWrite | (2 << kAuxSizeShift)), 0x20000,
-                     (uint64_t(t) << 32) | (t - 1)));
+                           (uint64_t(t) << 32) | (t - 1)));
         ++written;
       } else if (p == 3 && rng() % 64 == 0) {
         w.event(make_event(t, warp, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, warp / 4));
@@ -204,7 +210,8 @@ int main(int argc, char** argv) {
                 tr->chunks().size(), open_s);
   r << buf;
   std::snprintf(buf, sizeof buf,
-                "| reader memory after open (VmRSS growth / events) | %.4f bytes per event (anonymous %.4f, file-backed %.4f) | <= 32 |\n",
+                "| reader memory after open (VmRSS growth / events) | %.4f bytes per event (anonymous %.4f, "
+                "file-backed %.4f) | <= 32 |\n",
                 per_event_open, double(after_open.anon - before.anon) * 1024.0 / double(n),
                 double(after_open.file - before.file) * 1024.0 / double(n));
   r << buf;
@@ -215,7 +222,8 @@ int main(int argc, char** argv) {
                 anon_per_event_scan);
   r << buf;
   std::snprintf(buf, sizeof buf,
-                "| after reading every event: file-backed pages mapped / events | %.2f bytes per event | (the file itself, page cache) |\n",
+                "| after reading every event: file-backed pages mapped / events | %.2f bytes per event | (the file "
+                "itself, page cache) |\n",
                 file_per_event_scan);
   r << buf;
   std::snprintf(buf, sizeof buf, "| sequential scan of all events (event(i)) | %.3f s (%.0f M events/s) | |\n", scan_s,

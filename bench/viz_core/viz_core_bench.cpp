@@ -33,9 +33,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // kB of anonymous / file-backed resident memory (/proc/self/status).
 void rss(long* anon_kb, long* file_kb) {
@@ -80,7 +78,7 @@ uint64_t write_mixed(const std::string& path, uint64_t target) {
   Gen g;
   std::string err;
   nlohmann::json header = {{"program", "viz_core_bench"}, {"backend", "sim"}, {"model", "its"},
-                           {"scheduler", "rr"}, {"seed", 1}, {"device", {{"name", "teaching"}}},
+                           {"scheduler", "rr"},           {"seed", 1},        {"device", {{"name", "teaching"}}},
                            {"time_unit", "warp step"}};
   trace::WriterOptions opt;
   opt.size_limit = 1ull << 40;
@@ -92,14 +90,22 @@ uint64_t write_mixed(const std::string& path, uint64_t target) {
   g.w.region(trace::region_json(1, "grid", "matrix", kGridBase, 64 * 64 * 4, 32, {64, 64}));
   std::vector<uint32_t> lines(64);
   for (uint32_t i = 0; i < 64; ++i) lines[i] = 10 + i / 2;
-  g.w.kernel({{"name", "bench_kernel"}, {"display", "bench_kernel(int*)"}, {"launch", 0}, {"grid", {kBlocks, 1, 1}},
-              {"block", {128, 1, 1}}, {"warps_per_block", kWpb}, {"files", {"bench.cu"}},
-              {"functions", {{{"name", "bench_kernel"}, {"display", "bench_kernel(int*)"}, {"lines", lines},
-                              {"files", std::vector<uint32_t>(64, 0)}}}}});
+  g.w.kernel({{"name", "bench_kernel"},
+              {"display", "bench_kernel(int*)"},
+              {"launch", 0},
+              {"grid", {kBlocks, 1, 1}},
+              {"block", {128, 1, 1}},
+              {"warps_per_block", kWpb},
+              {"files", {"bench.cu"}},
+              {"functions",
+               {{{"name", "bench_kernel"},
+                 {"display", "bench_kernel(int*)"},
+                 {"lines", lines},
+                 {"files", std::vector<uint32_t>(64, 0)}}}}});
   g.put(ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, kWarps));
   std::mt19937_64 rng(12345);
   struct WarpSim {
-    int phase = 0;          // 0 compute, 1 trying the lock, 2 holding it, 3 at barrier
+    int phase = 0;  // 0 compute, 1 trying the lock, 2 holding it, 3 at barrier
     uint32_t pc = 0, iter = 0, hold = 0, lock = 0, spin_pc = 0;
   };
   std::vector<WarpSim> ws(kWarps);
@@ -121,7 +127,8 @@ uint64_t write_mixed(const std::string& path, uint64_t target) {
           } else if (r < 12) {
             g.step(warp, ~0u, s.pc, lines[s.pc], trace::InstrClass::Load);
             for (uint8_t l = 0; l < 32; ++l)
-              g.put(ev(g.time - 1, warp, EventKind::MemAccess, l, 2 << 4, kDataBase + 4 * (warp * 32 + l), rng() & 0xff));
+              g.put(
+                  ev(g.time - 1, warp, EventKind::MemAccess, l, 2 << 4, kDataBase + 4 * (warp * 32 + l), rng() & 0xff));
           } else if (r < 14) {
             g.step(warp, ~0u, s.pc, lines[s.pc], trace::InstrClass::Store);
             for (uint8_t l = 0; l < 32; ++l) {
@@ -209,7 +216,10 @@ uint64_t write_steps_only(const std::string& path, uint64_t target) {
     std::fprintf(stderr, "%s\n", err.c_str());
     std::exit(1);
   }
-  g.w.kernel({{"name", "alu_kernel"}, {"launch", 0}, {"grid", {kBlocks, 1, 1}}, {"block", {128, 1, 1}},
+  g.w.kernel({{"name", "alu_kernel"},
+              {"launch", 0},
+              {"grid", {kBlocks, 1, 1}},
+              {"block", {128, 1, 1}},
               {"warps_per_block", kWpb}});
   g.put(ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, kWarps));
   std::mt19937 rng(3);
@@ -282,11 +292,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--events") big = std::stoull(next());
-    else if (a == "--frame-events") small = std::stoull(next());
-    else if (a == "--dir") dir = next();
-    else if (a == "--frames") frames = std::stoi(next());
-    else if (a == "--keep") keep = true;
+    if (a == "--events")
+      big = std::stoull(next());
+    else if (a == "--frame-events")
+      small = std::stoull(next());
+    else if (a == "--dir")
+      dir = next();
+    else if (a == "--frames")
+      frames = std::stoi(next());
+    else if (a == "--keep")
+      keep = true;
     else {
       std::fprintf(stderr, "usage: %s [--events N] [--frame-events N] [--dir DIR] [--frames N] [--keep]\n", argv[0]);
       return 2;
@@ -308,10 +323,10 @@ int main(int argc, char** argv) {
   // ---- open and memory
   for (int rep = 0; rep < 2; ++rep) {  // the first run also warms the page cache
     const OpenResult r = measure_open(big_path);
-    std::printf("mixed %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event; model's own count %.2f "
-                "B/event; %zu checkpoints, %zu spans\n",
-                (unsigned long long)r.events, r.seconds, r.anon_per_event, r.accounted_per_event, r.checkpoints,
-                r.spans);
+    std::printf(
+        "mixed %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event; model's own count %.2f "
+        "B/event; %zu checkpoints, %zu spans\n",
+        (unsigned long long)r.events, r.seconds, r.anon_per_event, r.accounted_per_event, r.checkpoints, r.spans);
   }
   for (const std::string& path : {big_path, steps_path}) {
     // where the time goes: the derived intervals alone, and the model without them
@@ -327,9 +342,10 @@ int main(int argc, char** argv) {
   }
   {
     const OpenResult r = measure_open(steps_path);
-    std::printf("steps-only %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event; model's own count "
-                "%.2f B/event; %zu checkpoints\n",
-                (unsigned long long)r.events, r.seconds, r.anon_per_event, r.accounted_per_event, r.checkpoints);
+    std::printf(
+        "steps-only %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event; model's own count "
+        "%.2f B/event; %zu checkpoints\n",
+        (unsigned long long)r.events, r.seconds, r.anon_per_event, r.accounted_per_event, r.checkpoints);
   }
 
   // ---- frames on the 1M-event trace

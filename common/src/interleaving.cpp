@@ -16,11 +16,11 @@ namespace synclab::trace {
 
 namespace {
 
-constexpr size_t kShownBefore = 6;       // accesses listed before the earlier racing access
-constexpr size_t kShownNoRace = 16;      // accesses listed before a non-race report's event
-constexpr size_t kShownAddress = 40;     // accesses listed for an address alone
-constexpr size_t kSyncRun = 8;           // longer runs of synchronization items are cut
-constexpr size_t kStepSearch = 4096;     // events searched for an access's WarpStep
+constexpr size_t kShownBefore = 6;    // accesses listed before the earlier racing access
+constexpr size_t kShownNoRace = 16;   // accesses listed before a non-race report's event
+constexpr size_t kShownAddress = 40;  // accesses listed for an address alone
+constexpr size_t kSyncRun = 8;        // longer runs of synchronization items are cut
+constexpr size_t kStepSearch = 4096;  // events searched for an access's WarpStep
 
 // ---- 1. small helpers ------------------------------------------------------------------------
 
@@ -188,8 +188,10 @@ std::vector<Party> parties_of(const LaunchView& v, const nlohmann::json& report)
     party.line = line > 0 ? uint32_t(line) : 0;
     party.lane = lane >= 0 && lane < 32 ? int(lane) : -1;
     if (warp >= 0) {
-      if (v.wpb && block >= 0 && uint64_t(warp) < v.wpb) party.warp = uint32_t(uint64_t(block) * v.wpb + uint64_t(warp));
-      else party.warp = uint32_t(warp);
+      if (v.wpb && block >= 0 && uint64_t(warp) < v.wpb)
+        party.warp = uint32_t(uint64_t(block) * v.wpb + uint64_t(warp));
+      else
+        party.warp = uint32_t(warp);
       party.valid = true;
     }
     out.push_back(party);
@@ -231,8 +233,8 @@ int report_launch(const Trace& t, const nlohmann::json& r, uint64_t id, size_t* 
 
 // The last access before `before` (exclusive), back to `from`, by the thread, of the wanted kind,
 // at the line (when known), touching `loc` (when given). Lane -1: any lane of the warp.
-size_t find_access(const LaunchView& v, size_t from, size_t before, uint32_t warp, int lane, Want want,
-                   uint32_t line, const Location* loc) {
+size_t find_access(const LaunchView& v, size_t from, size_t before, uint32_t warp, int lane, Want want, uint32_t line,
+                   const Location* loc) {
   const Trace& t = *v.t;
   std::string file;
   for (size_t i = before; i > from; --i) {
@@ -256,7 +258,8 @@ size_t find_access_same_step(const LaunchView& v, size_t at, uint32_t warp, int 
   const uint64_t time = t.event(at).time;
   for (size_t i = at + 1; i < v.L->end_event && t.event(i).time == time; ++i) {
     const Event& e = t.event(i);
-    if (is_access(e) && e.warp == warp && (lane < 0 || e.lane == lane) && wanted(e, want) && v.touches(e, loc)) return i;
+    if (is_access(e) && e.warp == warp && (lane < 0 || e.lane == lane) && wanted(e, want) && v.touches(e, loc))
+      return i;
   }
   return SIZE_MAX;
 }
@@ -309,9 +312,10 @@ bool locate_race(const LaunchView& v, const nlohmann::json& report, size_t rep_e
     // when blocks are not whole warps; say so only when that cannot be the reason.
     const uint64_t tpb = uint64_t(v.L->block[0]) * v.L->block[1] * v.L->block[2];
     if (p != SIZE_MAX && prev.lane >= 0 && tpb % 32 == 0)
-      out->notes.push_back(fmt::format("the report's second thread is lane {} of its warp, which made no such access; "
-                                       "lane {} of that warp did, and is shown",
-                                       prev.lane, t.event(p).lane));
+      out->notes.push_back(
+          fmt::format("the report's second thread is lane {} of its warp, which made no such access; "
+                      "lane {} of that warp did, and is shown",
+                      prev.lane, t.event(p).lane));
   }
   if (p == SIZE_MAX) {
     out->notes.push_back("the other access the report names is not in the trace (filtered out?)");
@@ -353,8 +357,10 @@ std::vector<Range> merge_ranges(std::vector<Range> rs) {
   std::sort(rs.begin(), rs.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
   std::vector<Range> out;
   for (const Range& r : rs) {
-    if (!out.empty() && r.lo <= out.back().hi) out.back().hi = std::max(out.back().hi, r.hi);
-    else out.push_back(r);
+    if (!out.empty() && r.lo <= out.back().hi)
+      out.back().hi = std::max(out.back().hi, r.hi);
+    else
+      out.push_back(r);
   }
   return out;
 }
@@ -381,7 +387,8 @@ std::string region_text(const Trace& t, uint64_t addr, bool brief = false) {
     const std::string name = json_string(r, "name");
     // Names like "flag[0] flag[1]" are quoted so the index reads as one.
     const std::string shown = name.find_first_of(" [") == std::string::npos ? name : "\"" + name + "\"";
-    if (brief) return eb > 0 ? fmt::format("{}[{}]", shown, (addr - lo) / uint64_t(eb)) : fmt::format("{}+{}", shown, addr - lo);
+    if (brief)
+      return eb > 0 ? fmt::format("{}[{}]", shown, (addr - lo) / uint64_t(eb)) : fmt::format("{}+{}", shown, addr - lo);
     if (eb > 0) return fmt::format("region \"{}\" element {}", name, (addr - lo) / uint64_t(eb));
     return fmt::format("region \"{}\" byte {}", name, addr - lo);
   }
@@ -488,7 +495,7 @@ bool is_location_access(const InterleavingItem& it) {
 }
 
 struct Involved {
-  std::set<uint64_t> threads;   // thread_key
+  std::set<uint64_t> threads;  // thread_key
   std::set<uint32_t> warps;
   std::set<int64_t> blocks;
   bool same_warp_race = false;  // the two racing threads share a warp: warp syncs matter
@@ -518,8 +525,8 @@ std::vector<InterleavingItem> collect(const LaunchView& v, const Location& loc, 
     if (is_access(e)) {
       if (v.touches(e, loc)) {
         // (Lanes of the later racing access's own instruction are still listed.)
-        const bool same_instr = own_after != SIZE_MAX && e.warp == t.event(own_after).warp &&
-                                e.time == t.event(own_after).time;
+        const bool same_instr =
+            own_after != SIZE_MAX && e.warp == t.event(own_after).warp && e.time == t.event(own_after).time;
         if (own_after != SIZE_MAX && i > own_after && !same_instr && !inv.threads.count(thread_key(e.warp, e.lane))) {
           if (!others.repeat) {
             others.event = i;
@@ -547,8 +554,8 @@ std::vector<InterleavingItem> collect(const LaunchView& v, const Location& loc, 
       it.what = fmt::format("barrier {} released ({} threads)", e.aux, e.a);
       flush_others();
       out.push_back(std::move(it));
-    } else if (k == EventKind::WarpStep &&
-               (e.aux == uint16_t(InstrClass::Fence) || (e.aux == uint16_t(InstrClass::WarpSync) && inv.same_warp_race))) {
+    } else if (k == EventKind::WarpStep && (e.aux == uint16_t(InstrClass::Fence) ||
+                                            (e.aux == uint16_t(InstrClass::WarpSync) && inv.same_warp_race))) {
       if (!inv.warps.count(e.warp)) continue;
       int lane = -1;
       for (uint64_t key : inv.threads)
@@ -704,7 +711,8 @@ std::string explain(const std::vector<InterleavingItem>& acc, const Interleaving
   for (size_t u = 0; u < ups.size(); ++u) {
     if (u == seed || ups[u].read != ups[seed].read) continue;
     bool overlaps = true;
-    for (const Update& g : group) overlaps &= ups[u].load < g.store && g.load < ups[u].store && ups[u].thread != g.thread;
+    for (const Update& g : group)
+      overlaps &= ups[u].load < g.store && g.load < ups[u].store && ups[u].thread != g.thread;
     if (overlaps) group.push_back(ups[u]);
   }
   if (group.size() < 2) return "";
@@ -733,8 +741,8 @@ std::string explain(const std::vector<InterleavingItem>& acc, const Interleaving
     const uint64_t w = group[0].wrote;
     if (w == v + 1)
       return fmt::format("{}; each stored {}, so {} increment{} {} lost: the value is {} after them, not {}.", who,
-                         value_text(w), count_word(lost), lost == 1 ? "" : "s", lost == 1 ? "is" : "are",
-                         value_text(w), value_text(v + group.size()));
+                         value_text(w), count_word(lost), lost == 1 ? "" : "s", lost == 1 ? "is" : "are", value_text(w),
+                         value_text(v + group.size()));
     return fmt::format("{}; each stored {}, so the update{} of {} of them {} lost.", who, value_text(w),
                        lost == 1 ? "" : "s", count_word(lost), lost == 1 ? "is" : "are");
   }
@@ -743,10 +751,11 @@ std::string explain(const std::vector<InterleavingItem>& acc, const Interleaving
   for (size_t i = 0; i < group.size() && i < 4; ++i)
     stores += fmt::format("{}{}", i ? ", " : "", value_text(group[i].wrote));
   if (group.size() > 4) stores += ", ...";
-  return fmt::format("{}; they stored {} in that order, so the last store ({}'s {}) overwrote the others, computed "
-                     "from the same {}: {} update{} {} lost.",
-                     who, stores, short_thread(last), value_text(last.value), value_text(v), count_word(lost),
-                     lost == 1 ? "" : "s", lost == 1 ? "is" : "are");
+  return fmt::format(
+      "{}; they stored {} in that order, so the last store ({}'s {}) overwrote the others, computed "
+      "from the same {}: {} update{} {} lost.",
+      who, stores, short_thread(last), value_text(last.value), value_text(v), count_word(lost), lost == 1 ? "" : "s",
+      lost == 1 ? "is" : "are");
 }
 
 }  // namespace
@@ -776,8 +785,10 @@ bool parse_interleaving_address(const std::string& text, uint64_t* address, bool
   for (size_t i = at; i < s.size(); ++i) {
     const char c = char(std::tolower(static_cast<unsigned char>(s[i])));
     int d = -1;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
     if (d < 0 || v > (~0ull - uint64_t(d)) / uint64_t(base)) {
       *error = fmt::format("'{}' is not an address: expected hex (0x7f00), decimal (32512) or shared:OFFSET", text);
       return false;
@@ -800,15 +811,17 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
   if (report_id < 0 && req.address.empty()) {
     for (const nlohmann::json& r : t.reports) {
       int64_t id = -1;
-      if (json_string(r, "kind") == "race" && json_int(r, "id", &id) && (report_id < 0 || id < report_id)) report_id = id;
+      if (json_string(r, "kind") == "race" && json_int(r, "id", &id) && (report_id < 0 || id < report_id))
+        report_id = id;
     }
     if (report_id < 0) {
       *error = t.reports.empty()
                    ? "the trace has no reports; give an address to follow (--address 0x...; `synclab-trace summary` "
                      "lists the regions)"
-                   : fmt::format("the trace has no race report (it has {} other report{}); pick one with --report N "
-                                 "(`synclab-trace summary` numbers them) or an address with --address A",
-                                 t.reports.size(), t.reports.size() == 1 ? "" : "s");
+                   : fmt::format(
+                         "the trace has no race report (it has {} other report{}); pick one with --report N "
+                         "(`synclab-trace summary` numbers them) or an address with --address A",
+                         t.reports.size(), t.reports.size() == 1 ? "" : "s");
       return false;
     }
     il.picked_default = true;
@@ -821,11 +834,11 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
         int64_t id = -1;
         if (json_int(r, "id", &id)) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
       }
-      *error = t.reports.empty()
-                   ? fmt::format("there is no report {}: the trace has no reports", report_id)
-                   : fmt::format("there is no report {}: the trace's reports are {} (as `synclab-trace summary` "
-                                 "numbers them)",
-                                 report_id, ids);
+      *error = t.reports.empty() ? fmt::format("there is no report {}: the trace has no reports", report_id)
+                                 : fmt::format(
+                                       "there is no report {}: the trace's reports are {} (as `synclab-trace summary` "
+                                       "numbers them)",
+                                       report_id, ids);
       return false;
     }
     il.report = report_id;
@@ -881,8 +894,7 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
               "report {} ({}{}{}) names no memory address{}: give one with --address A (`synclab-trace summary` "
               "lists the regions)",
               report_id, il.report_kind.empty() ? "no kind" : il.report_kind, il.report_title.empty() ? "" : ": ",
-              il.report_title,
-              il.report_kind == "race" ? " and the trace has no access of its threads" : "");
+              il.report_title, il.report_kind == "race" ? " and the trace has no access of its threads" : "");
           return false;
         }
       }
@@ -955,7 +967,8 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
           continue;
         a = r["address"].get<uint64_t>();
         n = r["bytes"].get<uint64_t>();
-        known += fmt::format("{}region \"{}\" 0x{:x} (+{} bytes)", known.empty() ? "" : ", ", json_string(r, "name"), a, n);
+        known +=
+            fmt::format("{}region \"{}\" 0x{:x} (+{} bytes)", known.empty() ? "" : ", ", json_string(r, "name"), a, n);
       }
       if (!accessed.empty()) known += std::string(known.empty() ? "" : "; ") + "accessed: " + ranges_text(accessed, 6);
       if (!shared_accessed.empty())
@@ -995,8 +1008,9 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
         il.report_kind = "race";
         il.report_title = json_string(r, "title");
         il.notes = rp.notes;
-        il.notes.push_back(fmt::format("report {} is a race on these bytes{}", id,
-                                       req.all ? "; >> marks its two accesses" : ": the window is around its two accesses"));
+        il.notes.push_back(
+            fmt::format("report {} is a race on these bytes{}", id,
+                        req.all ? "; >> marks its two accesses" : ": the window is around its two accesses"));
         break;
       }
     }
@@ -1157,7 +1171,8 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
         if (i < stop && n > limit && is_location_access(it) && !own) {
           --n;
           bool front = true;  // nothing but synchronization kept so far
-          for (const InterleavingItem& k : kept) front &= !is_location_access(k) && k.kind != InterleavingItemKind::Elided;
+          for (const InterleavingItem& k : kept)
+            front &= !is_location_access(k) && k.kind != InterleavingItemKind::Elided;
           if (front) {
             hidden_before += it.repeat;
             kept.clear();  // synchronization before the first access shown says nothing
@@ -1196,8 +1211,10 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
   il.hidden_after = hidden_after;
   for (size_t i = 0; i < il.items.size(); ++i)
     if (il.items[i].racing) {
-      if (il.racing[0] < 0) il.racing[0] = int(i);
-      else il.racing[1] = int(i);
+      if (il.racing[0] < 0)
+        il.racing[0] = int(i);
+      else
+        il.racing[1] = int(i);
     }
   return true;
 }
@@ -1220,15 +1237,13 @@ std::string interleaving_thread_name(const InterleavingItem& it, bool brief) {
       while (j + 1 < 32 && ((it.lanes >> (j + 1)) & 1)) ++j;
       const std::string sep = lanes.empty() ? "" : ",";
       lanes += sep + (i == j ? fmt::format("{}", i) : fmt::format("{}-{}", i, j));
-      if (base >= 0)
-        threads += sep + (i == j ? fmt::format("{}", base + i) : fmt::format("{}-{}", base + i, base + j));
+      if (base >= 0) threads += sep + (i == j ? fmt::format("{}", base + i) : fmt::format("{}-{}", base + i, base + j));
       i = j + 1;
     }
     if (base >= 0 && brief) return fmt::format("block {} threads {}", it.block, threads);
     // Warp 0 of a block: thread numbers are the lane numbers, said once.
     if (base == 0) return fmt::format("block {} threads {} (warp 0)", it.block, threads);
-    if (base >= 0)
-      return fmt::format("block {} threads {} (warp {} lanes {})", it.block, threads, base / 32, lanes);
+    if (base >= 0) return fmt::format("block {} threads {} (warp {} lanes {})", it.block, threads, base / 32, lanes);
     return fmt::format("warp {} lanes {}", it.warp, lanes);
   }
   if (it.block >= 0 && it.thread >= 0 && brief) return fmt::format("block {} thread {}", it.block, it.thread);
@@ -1241,24 +1256,21 @@ std::string interleaving_item_text(const InterleavingItem& it) {
   std::string s;
   switch (it.kind) {
     case InterleavingItemKind::Load:
-    case InterleavingItemKind::Store:
-      s = fmt::format("{} {}", it.what, value_text(it.value));
-      break;
+    case InterleavingItemKind::Store: s = fmt::format("{} {}", it.what, value_text(it.value)); break;
     case InterleavingItemKind::Atomic:
       s = fmt::format("{} {} -> {}", it.what, value_text(it.value), value_text(it.new_value));
       break;
     case InterleavingItemKind::SyncAccess: {
       const std::string at = it.space == MemSpace::Shared ? fmt::format("shared 0x{:x}", it.address)
-                             : it.place.empty()             ? fmt::format("0x{:x}", it.address)
-                                                            : it.place;
+                             : it.place.empty()           ? fmt::format("0x{:x}", it.address)
+                                                          : it.place;
       if (it.what.find("atomic") != std::string::npos)
         s = fmt::format("{} {} -> {} at {}", it.what, value_text(it.value), value_text(it.new_value), at);
       else
         s = fmt::format("{} {} at {}", it.what, value_text(it.value), at);
       break;
     }
-    default:
-      s = it.what;
+    default: s = it.what;
   }
   if (it.repeat > 1 && it.kind != InterleavingItemKind::Elided)
     s += fmt::format(" ({} times, the last at event {})", it.repeat, it.last_cursor);
@@ -1271,9 +1283,10 @@ void write_interleaving(const Trace& t, const Interleaving& il, std::ostream& ou
                        il.report_title);
     if (il.picked_default && il.race_reports == 1) out << "  the only race report in this trace\n";
     if (il.picked_default && il.race_reports > 1)
-      out << fmt::format("  the first of {} race reports in this trace; --report N shows another (N as "
-                         "`synclab-trace summary` numbers them)\n",
-                         il.race_reports);
+      out << fmt::format(
+          "  the first of {} race reports in this trace; --report N shows another (N as "
+          "`synclab-trace summary` numbers them)\n",
+          il.race_reports);
   }
   if (il.launch >= 0 && size_t(il.launch) < t.launches.size()) {
     const Launch& L = t.launches[size_t(il.launch)];
@@ -1300,7 +1313,10 @@ void write_interleaving(const Trace& t, const Interleaving& il, std::ostream& ou
     if (it.kind == InterleavingItemKind::Elided) text += " (--all shows them)";
     // Synchronization is indented under "access" so the accesses stand out.
     if (!is_location_access(it))
-      text = (it.kind == InterleavingItemKind::Report ? "- " : it.kind == InterleavingItemKind::Elided ? ". " : "| ") + text;
+      text = (it.kind == InterleavingItemKind::Report   ? "- "
+              : it.kind == InterleavingItemKind::Elided ? ". "
+                                                        : "| ") +
+             text;
     std::string src;
     if (it.line && it.kind != InterleavingItemKind::Report && it.kind != InterleavingItemKind::Barrier)
       src = it.file.empty() ? fmt::format("line {}", it.line) : fmt::format("{}:{}", base_name(it.file), it.line);
@@ -1315,7 +1331,8 @@ void write_interleaving(const Trace& t, const Interleaving& il, std::ostream& ou
   if (il.items.empty()) out << "   (no events in this window)\n";
   if (!il.explanation.empty()) out << "\n" << il.explanation << "\n";
   bool sync = false;
-  for (const InterleavingItem& it : il.items) sync |= !is_location_access(it) && it.kind != InterleavingItemKind::Report;
+  for (const InterleavingItem& it : il.items)
+    sync |= !is_location_access(it) && it.kind != InterleavingItemKind::Report;
   out << "\nevent: its number in the launch (synclab-viz TRACE --step EVENT shows it)";
   if (il.racing[0] >= 0) out << "; >>: the two accesses the report names";
   if (sync) out << "; |: synchronization of the threads involved";

@@ -16,8 +16,7 @@ namespace {
 constexpr uint8_t K(EventKind k) { return static_cast<uint8_t>(k); }
 
 std::pair<size_t, size_t> launch_range(const Trace& t, int launch) {
-  if (launch < 0)
-    return {0, t.launches.empty() ? t.event_count() : t.launches.front().first_event};
+  if (launch < 0) return {0, t.launches.empty() ? t.event_count() : t.launches.front().first_event};
   if (size_t(launch) >= t.launches.size()) return {0, 0};
   const Launch& l = t.launches[size_t(launch)];
   return {l.first_event, l.end_event};
@@ -51,7 +50,7 @@ struct Run {
   uint64_t begin_time = 0, end_time = 0;
   size_t begin_event = 0, end_event = 0;
   uint64_t pc = 0, sig = 0;
-  uint64_t branch_pc = 0;      // the highest pc an iteration jumped back from
+  uint64_t branch_pc = 0;  // the highest pc an iteration jumped back from
   uint32_t func = 0;
   uint32_t line = 0, lanes = 0, iterations = 0, refs = 0;
   uint32_t warp = 0;
@@ -61,7 +60,7 @@ struct Run {
 // Lanes that step together (one WarpStep's active mask) and their loop state.
 struct Group {
   uint32_t mask = 0;
-  uint64_t stamp = 0;          // the warp's step counter at this group's last step
+  uint64_t stamp = 0;  // the warp's step counter at this group's last step
   bool has_pc = false;
   uint64_t last_pc = 0;
   uint32_t last_func = 0;
@@ -71,14 +70,14 @@ struct Group {
   uint64_t iter_pc = 0, iter_begin_time = 0, iter_sig = 0;
   size_t iter_begin_event = 0;
   bool iter_clean = true, iter_read = false;
-  int run = -1;                // index into the Spins::runs, -1: none
+  int run = -1;  // index into the Spins::runs, -1: none
 };
 
 struct WarpState {
   std::vector<Group> groups;
   uint64_t lane_stamp[32] = {};
   uint64_t counter = 0;
-  int cur = -1;                // group of the last WarpStep
+  int cur = -1;  // group of the last WarpStep
   bool atomic64_pending = false;
 };
 
@@ -431,7 +430,7 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
   }
 
   Spins spins(launch, opt.min_spin_iterations, &out);
-  std::map<std::pair<uint64_t, uint32_t>, std::vector<Waiting>> waiting;  // (block, barrier id)
+  std::map<std::pair<uint64_t, uint32_t>, std::vector<Waiting>> waiting;    // (block, barrier id)
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, Holder>> held;  // region -> element
   uint64_t last_time = 0;
   size_t last_index = begin;
@@ -455,8 +454,7 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
         if (!opt.barrier_waits) break;
         auto it = waiting.find({e.b, uint32_t(e.aux)});
         if (it == waiting.end()) break;
-        for (const Waiting& w : it->second)
-          out.push_back(w.close(launch, e.b, uint32_t(e.aux), e.time, index, false));
+        for (const Waiting& w : it->second) out.push_back(w.close(launch, e.b, uint32_t(e.aux), e.time, index, false));
         waiting.erase(it);
         break;
       }
@@ -546,8 +544,7 @@ LaunchStats launch_stats(const Trace& t, int launch) {
       case EventKind::Report: break;
       default: break;
     }
-    if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) &&
-        e.kind != K(EventKind::Report))
+    if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && e.kind != K(EventKind::Report))
       warps.insert(e.warp);
   });
   s.warps = warps.size();

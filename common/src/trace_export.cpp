@@ -42,8 +42,8 @@ const char* status_name(uint64_t s) {
 std::string launch_title(const Trace& t, int launch) {
   if (launch < 0) return "before the first launch";
   const Launch& l = t.launches[size_t(launch)];
-  return fmt::format("launch {}: {} grid {} block {}", launch, l.display.empty() ? "?" : l.display,
-                     dim3_text(l.grid), dim3_text(l.block));
+  return fmt::format("launch {}: {} grid {} block {}", launch, l.display.empty() ? "?" : l.display, dim3_text(l.grid),
+                     dim3_text(l.block));
 }
 
 // Lines named by a report's parties, "12, 14" (or "-").
@@ -122,7 +122,8 @@ void write_summary(const Trace& t, std::ostream& out) {
     out << fmt::format("  events: {}\n", s.events);
     std::string kinds;
     for (unsigned k = 1; k < 16; ++k)
-      if (s.by_kind[k]) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", event_kind_name(uint8_t(k)), s.by_kind[k]);
+      if (s.by_kind[k])
+        kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", event_kind_name(uint8_t(k)), s.by_kind[k]);
     if (s.by_kind[0]) kinds += fmt::format("{}unknown {}", kinds.empty() ? "" : ", ", s.by_kind[0]);
     if (!kinds.empty()) out << "  by kind: " << kinds << "\n";
     out << fmt::format("  warps seen: {}\n", s.warps);
@@ -171,19 +172,17 @@ void write_summary(const Trace& t, std::ostream& out) {
   out << fmt::format("\nreports: {}\n", t.reports.size());
   bool races = false;
   for (const nlohmann::json& r : t.reports) {
-    out << fmt::format("  report {} ({}, {}): {}\n", field(r, "id"), field(r, "kind"),
-                       field(r, "severity"), field(r, "title"));
+    out << fmt::format("  report {} ({}, {}): {}\n", field(r, "id"), field(r, "kind"), field(r, "severity"),
+                       field(r, "title"));
     out << fmt::format("    launch {}, lines: {}\n", field(r, "launch"), report_lines(r));
     races |= field(r, "kind") == "race";
   }
-  if (races)
-    out << "  (a race's accesses in the order they happened: synclab-trace interleaving FILE --report N)\n";
+  if (races) out << "  (a race's accesses in the order they happened: synclab-trace interleaving FILE --report N)\n";
 
   out << "\n";
   if (t.complete) {
-    out << fmt::format("complete: yes ({} events, {} dropped, {} filtered out{})\n",
-                       field(t.footer, "events"), field(t.footer, "dropped"),
-                       field(t.footer, "filtered"),
+    out << fmt::format("complete: yes ({} events, {} dropped, {} filtered out{})\n", field(t.footer, "events"),
+                       field(t.footer, "dropped"), field(t.footer, "filtered"),
                        t.footer.contains("stopped") && t.footer["stopped"].is_string()
                            ? "; recording stopped: " + t.footer["stopped"].get<std::string>()
                            : std::string());
@@ -195,8 +194,7 @@ void write_summary(const Trace& t, std::ostream& out) {
 
 // ---- Chrome trace-event JSON -------------------------------------------------------------------
 
-bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
-                       const AnalysisOptions& opt) {
+bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error, const AnalysisOptions& opt) {
   // GPU times are absolute nanoseconds: shift them so the first event is at 0 (doubles in
   // microseconds keep their precision that way).
   uint64_t t0 = 0;
@@ -209,9 +207,7 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
     if (!t.gpu) return double(time);
     return double(time - std::min(time, t0)) / 1000.0;
   };
-  auto dur_us = [&](uint64_t b, uint64_t e) -> double {
-    return t.gpu ? double(e - b) / 1000.0 : double(e - b);
-  };
+  auto dur_us = [&](uint64_t b, uint64_t e) -> double { return t.gpu ? double(e - b) / 1000.0 : double(e - b); };
 
   bool first = true;
   auto emit = [&](const nlohmann::json& j) {
@@ -219,11 +215,11 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
     first = false;
   };
   out << "{\"displayTimeUnit\":\"ns\",\"otherData\":";
-  nlohmann::json other = {{"program", t.header.value("program", nlohmann::json())},
-                          {"backend", t.gpu ? "gpu" : "sim"},
-                          {"time_unit", t.gpu ? "1 us = 1 us of %globaltimer (first event at 0)"
-                                              : "1 us = 1 simulator warp-step"},
-                          {"complete", t.complete}};
+  nlohmann::json other = {
+      {"program", t.header.value("program", nlohmann::json())},
+      {"backend", t.gpu ? "gpu" : "sim"},
+      {"time_unit", t.gpu ? "1 us = 1 us of %globaltimer (first event at 0)" : "1 us = 1 simulator warp-step"},
+      {"complete", t.complete}};
   for (const char* k : {"model", "scheduler", "seed", "device"})
     if (t.header.contains(k)) other[k] = t.header[k];
   out << other.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -241,15 +237,15 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
     // Warps seen in the launch's events; each gets its track even without slices.
     std::set<uint32_t> warps;
     std::vector<size_t> reports;
-    for (size_t c = begin < end ? t.chunk_of(begin) : t.chunks().size(); c < t.chunks().size() && t.chunks()[c].first < end; ++c) {
+    for (size_t c = begin < end ? t.chunk_of(begin) : t.chunks().size();
+         c < t.chunks().size() && t.chunks()[c].first < end; ++c) {
       const EventChunk& ch = t.chunks()[c];
       for (size_t k = 0; k < ch.count; ++k) {
         const Event& e = ch.events[k];
         const size_t i = ch.first + k;
         if (i < begin || i >= end) continue;
         if (e.kind == uint8_t(EventKind::Report)) reports.push_back(i);
-        if (e.kind != uint8_t(EventKind::KernelBegin) && e.kind != uint8_t(EventKind::KernelEnd))
-          warps.insert(e.warp);
+        if (e.kind != uint8_t(EventKind::KernelBegin) && e.kind != uint8_t(EventKind::KernelEnd)) warps.insert(e.warp);
       }
     }
     std::vector<Interval> ivs = analyze_launch(t, l, opt);
@@ -266,8 +262,10 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
       uint64_t sub = 0;
       while (sub < ends.size() && ends[sub] > iv.begin) ++sub;
       if (sub == ends.size()) {
-        if (ends.size() < kSubTracks) ends.push_back(0);
-        else sub = kSubTracks - 1;
+        if (ends.size() < kSubTracks)
+          ends.push_back(0);
+        else
+          sub = kSubTracks - 1;
       }
       ends[sub] = std::max(ends[sub], iv.end);
       used[{iv.warp, sub}] = true;
@@ -289,9 +287,14 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
           if (iv.lane != kAllLanes) args["lane"] = iv.lane;
           break;
       }
-      emit({{"ph", "X"}, {"name", interval_name(t, iv)}, {"cat", interval_kind_name(iv.kind)},
-            {"pid", pid}, {"tid", tid_of(iv.warp, sub)}, {"ts", us(iv.begin)},
-            {"dur", dur_us(iv.begin, iv.end)}, {"args", args}});
+      emit({{"ph", "X"},
+            {"name", interval_name(t, iv)},
+            {"cat", interval_kind_name(iv.kind)},
+            {"pid", pid},
+            {"tid", tid_of(iv.warp, sub)},
+            {"ts", us(iv.begin)},
+            {"dur", dur_us(iv.begin, iv.end)},
+            {"args", args}});
     }
     for (size_t i : reports) {
       const Event& e = t.event(i);
@@ -302,18 +305,34 @@ bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
         args["kind"] = r->value("kind", nlohmann::json());
         args["text"] = r->value("text", nlohmann::json());
       }
-      emit({{"ph", "i"}, {"s", "t"}, {"name", title}, {"cat", "report"}, {"pid", pid},
-            {"tid", tid_of(e.warp, 0)}, {"ts", us(e.time)}, {"args", args}});
+      emit({{"ph", "i"},
+            {"s", "t"},
+            {"name", title},
+            {"cat", "report"},
+            {"pid", pid},
+            {"tid", tid_of(e.warp, 0)},
+            {"ts", us(e.time)},
+            {"args", args}});
     }
     for (uint32_t w : warps) {
       std::string name = warp_track_name(t, l, w);
       emit({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid_of(w, 0)}, {"args", {{"name", name}}}});
-      emit({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", tid_of(w, 0)}, {"args", {{"sort_index", tid_of(w, 0)}}}});
+      emit({{"ph", "M"},
+            {"name", "thread_sort_index"},
+            {"pid", pid},
+            {"tid", tid_of(w, 0)},
+            {"args", {{"sort_index", tid_of(w, 0)}}}});
       for (uint64_t sub = 1; sub < kSubTracks; ++sub) {
         if (!used.count({w, sub})) continue;
-        emit({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid_of(w, sub)},
+        emit({{"ph", "M"},
+              {"name", "thread_name"},
+              {"pid", pid},
+              {"tid", tid_of(w, sub)},
               {"args", {{"name", fmt::format("{} ({})", name, sub + 1)}}}});
-        emit({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", tid_of(w, sub)},
+        emit({{"ph", "M"},
+              {"name", "thread_sort_index"},
+              {"pid", pid},
+              {"tid", tid_of(w, sub)},
               {"args", {{"sort_index", tid_of(w, sub)}}}});
       }
     }

@@ -131,8 +131,7 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
   if (std::memcmp(pre.magic, kMagic, sizeof pre.magic) != 0)
     return fail(0, "not a SyncLab trace (the file does not start with \"SYNCTRC1\")");
   if (pre.version != kVersion)
-    return fail(8, fmt::format("format version {}; this reader reads version {}", pre.version,
-                               kVersion));
+    return fail(8, fmt::format("format version {}; this reader reads version {}", pre.version, kVersion));
   t->version = pre.version;
   t->gpu = (pre.flags & 1u) != 0;
 
@@ -154,14 +153,13 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
     const uint64_t room = left - sizeof(ChunkHeader);
     const char* kname = chunk_kind_name(ch.kind);
     if (ch.bytes > room) {
-      cut = fmt::format("the {} chunk at byte {} claims {} bytes but only {} remain in the file",
-                        kname, off, ch.bytes, room);
+      cut = fmt::format("the {} chunk at byte {} claims {} bytes but only {} remain in the file", kname, off, ch.bytes,
+                        room);
       break;
     }
     const uint64_t padded = ch.bytes + (8 - ch.bytes % 8) % 8;
     if (padded > room) {
-      cut = fmt::format("the {} chunk at byte {} is missing its padding at the end of the file",
-                        kname, off);
+      cut = fmt::format("the {} chunk at byte {} is missing its padding at the end of the file", kname, off);
       break;
     }
     const unsigned char* payload = base + off + sizeof(ChunkHeader);
@@ -243,9 +241,10 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
         default: break;
       }
     } else {
-      warn(fmt::format("{}: byte {}: skipped a chunk of unknown kind {} ({} bytes; written by a "
-                       "newer SyncLab?)",
-                       path, off, ch.kind, ch.bytes));
+      warn(
+          fmt::format("{}: byte {}: skipped a chunk of unknown kind {} ({} bytes; written by a "
+                      "newer SyncLab?)",
+                      path, off, ch.kind, ch.bytes));
     }
     off += sizeof(ChunkHeader) + padded;
     if (t->complete) break;
@@ -263,20 +262,21 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
   }
 
   if (!have_header)
-    return fail(sizeof(Preamble), cut.empty() ? std::string("no Header chunk")
-                                              : "no complete Header chunk: " + cut);
+    return fail(sizeof(Preamble), cut.empty() ? std::string("no Header chunk") : "no complete Header chunk: " + cut);
   if (t->complete && off < size)
     warn(fmt::format("{}: byte {}: ignored {} bytes after the Footer chunk", path, off, size - off));
   if (!cut.empty()) {
-    warn(fmt::format("{}: trace is cut short after {} events: {}; kept every complete chunk "
-                     "before byte {} (no Footer: the program probably crashed or was killed "
-                     "while writing)",
-                     path, events, cut, off));
+    warn(
+        fmt::format("{}: trace is cut short after {} events: {}; kept every complete chunk "
+                    "before byte {} (no Footer: the program probably crashed or was killed "
+                    "while writing)",
+                    path, events, cut, off));
   } else if (!t->complete) {
-    warn(fmt::format("{}: trace is cut short after {} events: no Footer chunk at the end (the "
-                     "program stopped before closing the trace: a crash, a kill, or a hang "
-                     "that was interrupted)",
-                     path, events));
+    warn(
+        fmt::format("{}: trace is cut short after {} events: no Footer chunk at the end (the "
+                    "program stopped before closing the trace: a crash, a kill, or a hang "
+                    "that was interrupted)",
+                    path, events));
   }
   for (size_t i = 0; i < t->warnings.size(); ++i) {
     if (i) t->warning += '\n';

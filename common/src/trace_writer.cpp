@@ -115,12 +115,18 @@ bool parse_size(const std::string& text, uint64_t* bytes) {
   std::string unit = s.substr(digits);
   for (char& c : unit) c = char(std::toupper(static_cast<unsigned char>(c)));
   unsigned shift = 0;
-  if (unit.empty() || unit == "B") shift = 0;
-  else if (unit == "K" || unit == "KB" || unit == "KIB") shift = 10;
-  else if (unit == "M" || unit == "MB" || unit == "MIB") shift = 20;
-  else if (unit == "G" || unit == "GB" || unit == "GIB") shift = 30;
-  else if (unit == "T" || unit == "TB" || unit == "TIB") shift = 40;
-  else return false;
+  if (unit.empty() || unit == "B")
+    shift = 0;
+  else if (unit == "K" || unit == "KB" || unit == "KIB")
+    shift = 10;
+  else if (unit == "M" || unit == "MB" || unit == "MIB")
+    shift = 20;
+  else if (unit == "G" || unit == "GB" || unit == "GIB")
+    shift = 30;
+  else if (unit == "T" || unit == "TB" || unit == "TIB")
+    shift = 40;
+  else
+    return false;
   uint64_t v = 0;
   if (!parse_u64(s.substr(0, digits), &v) || v == 0) return false;
   if (shift && v > (~0ull >> shift)) return false;
@@ -128,8 +134,7 @@ bool parse_size(const std::string& text, uint64_t* bytes) {
   return true;
 }
 
-bool parse_writer_option(const std::string& name, const std::string& value, WriterOptions* opt,
-                         std::string* error) {
+bool parse_writer_option(const std::string& name, const std::string& value, WriterOptions* opt, std::string* error) {
   auto bad = [&](const std::string& why) {
     if (error) *error = fmt::format("{}=\"{}\": {}", name, value, why);
     return false;
@@ -137,8 +142,7 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
   const std::string v = trim(value);
   if (name == "SYNCLAB_TRACE_LIMIT") {
     uint64_t b = 0;
-    if (!parse_size(v, &b))
-      return bad("expected a size in bytes, optionally with K, M or G (e.g. 512M, 4G)");
+    if (!parse_size(v, &b)) return bad("expected a size in bytes, optionally with K, M or G (e.g. 512M, 4G)");
     opt->size_limit = b;
     return true;
   }
@@ -156,8 +160,7 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
     size_t dash = v.find('-');
     bool ok = dash == std::string::npos
                   ? parse_u64(v, &first) && (last = first, true)
-                  : parse_u64(trim(v.substr(0, dash)), &first) &&
-                        parse_u64(trim(v.substr(dash + 1)), &last);
+                  : parse_u64(trim(v.substr(0, dash)), &first) && parse_u64(trim(v.substr(dash + 1)), &last);
     if (!ok || first > last || last > uint64_t(INT64_MAX))
       return bad("expected a block range first-last (e.g. 0-3) or one block number");
     opt->block_first = int64_t(first);
@@ -185,10 +188,10 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
       if (k.empty()) continue;
       uint32_t b = kind_bits(k);
       if (!b)
-        return bad(fmt::format(
-            "unknown event kind \"{}\" (known: all, step, mem, atomic, barrier, region, kernel, "
-            "report, exit, mark, placement)",
-            k));
+        return bad(
+            fmt::format("unknown event kind \"{}\" (known: all, step, mem, atomic, barrier, region, kernel, "
+                        "report, exit, mark, placement)",
+                        k));
       bits |= b;
     }
     if (!bits) return bad("expected event kinds separated by commas");
@@ -200,9 +203,8 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
 }
 
 bool parse_writer_options_from_env(WriterOptions* opt, std::string* error) {
-  static const char* const kVars[] = {"SYNCLAB_TRACE_LIMIT", "SYNCLAB_TRACE_KERNELS",
-                                      "SYNCLAB_TRACE_BLOCKS", "SYNCLAB_TRACE_RANGES",
-                                      "SYNCLAB_TRACE_KINDS"};
+  static const char* const kVars[] = {"SYNCLAB_TRACE_LIMIT", "SYNCLAB_TRACE_KERNELS", "SYNCLAB_TRACE_BLOCKS",
+                                      "SYNCLAB_TRACE_RANGES", "SYNCLAB_TRACE_KINDS"};
   WriterOptions o = *opt;
   for (const char* var : kVars) {
     const char* v = std::getenv(var);
@@ -215,9 +217,8 @@ bool parse_writer_options_from_env(WriterOptions* opt, std::string* error) {
 
 // ---- region JSON -------------------------------------------------------------------------------
 
-nlohmann::json region_json(uint32_t id, const std::string& name, const std::string& kind,
-                           uint64_t address, uint64_t bytes, unsigned elem_bits,
-                           const std::vector<unsigned>& dims) {
+nlohmann::json region_json(uint32_t id, const std::string& name, const std::string& kind, uint64_t address,
+                           uint64_t bytes, unsigned elem_bits, const std::vector<unsigned>& dims) {
   return nlohmann::json{{"id", id},
                         {"name", name},
                         {"kind", kind},
@@ -230,16 +231,15 @@ nlohmann::json region_json(uint32_t id, const std::string& name, const std::stri
 
 nlohmann::json region_json(uint32_t id, const synclab::RegionInfo& r) {
   std::vector<unsigned> dims(r.dims, r.dims + std::min(r.ndims, 2u));
-  return region_json(id, r.name, r.kind, reinterpret_cast<uintptr_t>(r.ptr), r.bytes, r.elem_bits,
-                     dims);
+  return region_json(id, r.name, r.kind, reinterpret_cast<uintptr_t>(r.ptr), r.bytes, r.elem_bits, dims);
 }
 
 // ---- Writer ------------------------------------------------------------------------------------
 
 Writer::~Writer() { close(); }
 
-bool Writer::open(const std::string& path, const nlohmann::json& header, bool gpu,
-                  const WriterOptions& opt, std::string* error) {
+bool Writer::open(const std::string& path, const nlohmann::json& header, bool gpu, const WriterOptions& opt,
+                  std::string* error) {
   close();
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) {
@@ -275,8 +275,7 @@ bool Writer::open(const std::string& path, const nlohmann::json& header, bool gp
   if (!h.contains("recording")) {
     nlohmann::json rec = {{"size_limit", opt.size_limit}};
     if (!opt.kernels.empty()) rec["kernels"] = opt.kernels;
-    if (opt.block_first >= 0 || opt.block_last >= 0)
-      rec["blocks"] = {opt.block_first, opt.block_last};
+    if (opt.block_first >= 0 || opt.block_last >= 0) rec["blocks"] = {opt.block_first, opt.block_last};
     if (!opt.address_ranges.empty()) {
       nlohmann::json rs = nlohmann::json::array();
       for (const auto& r : opt.address_ranges) rs.push_back({r.first, r.second});
@@ -295,8 +294,7 @@ bool Writer::open(const std::string& path, const nlohmann::json& header, bool gp
     ok = file_ != nullptr && stopped_.empty();
   }
   if (!ok) {
-    if (error)
-      *error = fmt::format("cannot write trace file {}: {}", path, std::strerror(errno ? errno : EIO));
+    if (error) *error = fmt::format("cannot write trace file {}: {}", path, std::strerror(errno ? errno : EIO));
     if (file_) std::fclose(file_);
     file_ = nullptr;
     recording_ = false;
@@ -312,8 +310,7 @@ bool Writer::write_chunk(ChunkKind kind, const void* data, uint64_t bytes) {
   h.bytes = bytes;
   static const char zeros[8] = {};
   const uint64_t pad = (8 - bytes % 8) % 8;
-  bool ok = std::fwrite(&h, sizeof h, 1, file_) == 1 &&
-            (bytes == 0 || std::fwrite(data, 1, bytes, file_) == bytes) &&
+  bool ok = std::fwrite(&h, sizeof h, 1, file_) == 1 && (bytes == 0 || std::fwrite(data, 1, bytes, file_) == bytes) &&
             (pad == 0 || std::fwrite(zeros, 1, pad, file_) == pad);
   if (!ok) {
     int err = errno;
@@ -341,19 +338,17 @@ void Writer::stop(const std::string& why, bool size_limit) {
                  "Raise the limit with SYNCLAB_TRACE_LIMIT (e.g. SYNCLAB_TRACE_LIMIT=4G), or "
                  "record less with SYNCLAB_TRACE_KERNELS, SYNCLAB_TRACE_BLOCKS, "
                  "SYNCLAB_TRACE_RANGES or SYNCLAB_TRACE_KINDS.\n",
-                 path_.c_str(), human_bytes(opt_.size_limit).c_str(),
-                 static_cast<unsigned long long>(opt_.size_limit),
+                 path_.c_str(), human_bytes(opt_.size_limit).c_str(), static_cast<unsigned long long>(opt_.size_limit),
                  static_cast<unsigned long long>(written_ + pending_.size()));
   } else {
-    std::fprintf(stderr, "synclab: trace %s: %s; recording stopped after %llu events.\n",
-                 path_.c_str(), why.c_str(), static_cast<unsigned long long>(written_));
+    std::fprintf(stderr, "synclab: trace %s: %s; recording stopped after %llu events.\n", path_.c_str(), why.c_str(),
+                 static_cast<unsigned long long>(written_));
   }
 }
 
 bool Writer::accept(const Event& e) {
   const auto kind = static_cast<EventKind>(e.kind);
-  if (kind == EventKind::KernelBegin || kind == EventKind::KernelEnd || kind == EventKind::Report)
-    return true;
+  if (kind == EventKind::KernelBegin || kind == EventKind::KernelEnd || kind == EventKind::Report) return true;
   // A region's contents at the launch's start belong to no block.
   if (kind == EventKind::RegionUpdate && (e.aux & kRegionSnapshot)) return true;
   if ((opt_.block_first >= 0 || opt_.block_last >= 0) && warps_per_block_ != 0) {
@@ -420,7 +415,8 @@ void Writer::kernel(const nlohmann::json& k) {
   }
   warps_per_block_ = 0;
   auto it = j.find("warps_per_block");
-  if (it != j.end() && it->is_number_unsigned()) warps_per_block_ = it->get<uint64_t>();
+  if (it != j.end() && it->is_number_unsigned())
+    warps_per_block_ = it->get<uint64_t>();
   else if (it != j.end() && it->is_number_integer() && it->get<int64_t>() > 0)
     warps_per_block_ = uint64_t(it->get<int64_t>());
   last_atomic_kept_ = true;

@@ -46,8 +46,7 @@ int run(int argc, char** argv) {
   bool chrome = false;
   std::string out_path;
   auto* exp = app.add_subcommand("export", "export FILE for another viewer");
-  exp->add_flag("--chrome", chrome,
-                "Chrome trace-event JSON: open it in https://ui.perfetto.dev or chrome://tracing");
+  exp->add_flag("--chrome", chrome, "Chrome trace-event JSON: open it in https://ui.perfetto.dev or chrome://tracing");
   exp->add_option("FILE", file, "trace file")->required();
   exp->add_option("OUT", out_path, "output file (- for stdout)")->required();
 
@@ -57,11 +56,14 @@ int run(int argc, char** argv) {
       "print the accesses behind a race report (default: the first race report) or to an address, in the "
       "order they happened, with the synchronization of the threads involved in between");
   inter->add_option("FILE", file, "trace file")->required();
-  inter->add_option("--report", ireq.report, "report N, as `summary` numbers them (a race, or any report that names an address)");
+  inter->add_option("--report", ireq.report,
+                    "report N, as `summary` numbers them (a race, or any report that names an address)");
   inter->add_option("--address", ireq.address,
                     "the memory to follow: 0x7f00 (hex), 32512 (decimal) or shared:OFFSET (a block's shared memory)");
-  inter->add_option("--block", ireq.block, "with --address shared:OFFSET: whose shared memory (default: the first block that uses it)");
-  inter->add_option("--launch", ireq.launch, "with --address alone: which launch (0, 1, ...; default: the first that accesses it)");
+  inter->add_option("--block", ireq.block,
+                    "with --address shared:OFFSET: whose shared memory (default: the first block that uses it)");
+  inter->add_option("--launch", ireq.launch,
+                    "with --address alone: which launch (0, 1, ...; default: the first that accesses it)");
   inter->add_flag("--all", ireq.all, "every access in the launch, not only the window around the race");
 
   try {
@@ -115,8 +117,8 @@ int run(int argc, char** argv) {
       ok = ok && !out.fail();
     }
     if (!ok) {
-      std::fprintf(stderr, "synclab-trace: writing %s failed%s%s\n", out_path.c_str(),
-                   error.empty() ? "" : ": ", error.c_str());
+      std::fprintf(stderr, "synclab-trace: writing %s failed%s%s\n", out_path.c_str(), error.empty() ? "" : ": ",
+                   error.c_str());
       return 1;
     }
     if (out_path != "-")

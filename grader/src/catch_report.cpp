@@ -83,7 +83,8 @@ bool too_deep(const pugi::xml_node& root) {
   return false;
 }
 
-void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::string& out, std::string& first, std::string& first_expr) {
+void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::string& out, std::string& first,
+             std::string& first_expr) {
   for (pugi::xml_node c : node.children()) {
     std::string tag = c.name();
     if (tag == "Info") {

@@ -7,14 +7,14 @@
 namespace synclab::grade {
 
 struct CaseReport {
-  bool parsed = false;     // the document is complete and well formed
+  bool parsed = false;  // the document is complete and well formed
   std::string parse_error;
-  int test_cases = 0;      // <TestCase> elements found
+  int test_cases = 0;  // <TestCase> elements found
   bool name_matches = false;
-  bool success = false;    // the case's <OverallResult success="true"> and no failures overall
-  int failures = -1;       // from the last <OverallResults>, -1 when absent
-  std::string messages;    // the failed checks, failures, exceptions and fatal errors, readable
-  std::string first;       // one line: the first of them
+  bool success = false;  // the case's <OverallResult success="true"> and no failures overall
+  int failures = -1;     // from the last <OverallResults>, -1 when absent
+  std::string messages;  // the failed checks, failures, exceptions and fatal errors, readable
+  std::string first;     // one line: the first of them
 };
 
 // `xml` is the report's text; `case_name` the case that was selected.

@@ -20,9 +20,9 @@ struct ElfSection {
 
 struct ElfSymbol {
   std::string name;
-  uint8_t type = 0;     // STT_*
-  uint8_t binding = 0;  // STB_*
-  uint16_t section = 0; // SHN_UNDEF, SHN_ABS, ... or a section index
+  uint8_t type = 0;      // STT_*
+  uint8_t binding = 0;   // STB_*
+  uint16_t section = 0;  // SHN_UNDEF, SHN_ABS, ... or a section index
   uint64_t value = 0, size = 0;
   bool undefined() const;
 };

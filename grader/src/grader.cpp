@@ -34,10 +34,10 @@ namespace synclab::grade {
 
 namespace {
 
-constexpr double kSpeedSlack = 1.2;          // full marks within 1.2x of the reference's time
+constexpr double kSpeedSlack = 1.2;             // full marks within 1.2x of the reference's time
 constexpr uintmax_t kMaxStudentFile = 1 << 20;  // bytes
 constexpr size_t kMaxListedIgnored = 50;
-constexpr size_t kMaxReport = 16 << 20;        // a case's XML report, bytes
+constexpr size_t kMaxReport = 16 << 20;  // a case's XML report, bytes
 // In a student release's lab directory: "case name<TAB>simulated ms" of the reference solution's
 // speed cases (written by `synclab-grade reference-times` when the release is made).
 constexpr const char* kReferenceTimes = "reference-times.tsv";
@@ -142,8 +142,14 @@ std::string last_lines(const std::string& text, size_t n) {
   size_t count = 0, pos = text.size();
   while (pos > 0) {
     size_t nl = text.rfind('\n', pos - 1);
-    if (nl == std::string::npos) { pos = 0; break; }
-    if (nl + 1 < text.size() && ++count > n) { pos = nl + 1; break; }
+    if (nl == std::string::npos) {
+      pos = 0;
+      break;
+    }
+    if (nl + 1 < text.size() && ++count > n) {
+      pos = nl + 1;
+      break;
+    }
     pos = nl;
   }
   std::string out = text.substr(pos);
@@ -244,8 +250,11 @@ class Grading {
   }
 
   std::vector<std::string> base_env(const fs::path& home) const {
-    std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home.string(),
-                                    "TMPDIR=" + home.string(), "LANG=C.UTF-8", "SYNCLAB_NO_CCACHE=1",
+    std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin",
+                                    "HOME=" + home.string(),
+                                    "TMPDIR=" + home.string(),
+                                    "LANG=C.UTF-8",
+                                    "SYNCLAB_NO_CCACHE=1",
                                     "CCACHE_DISABLE=1"};
     for (const char* pass : {"SYNCLAB_CUDA_HOME", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
       if (const char* v = std::getenv(pass)) env.push_back(std::string(pass) + "=" + v);
@@ -283,9 +292,10 @@ class Grading {
       throw GradeError(fmt::format("unknown backend '{}': use sim, gpu or auto", opt_.backend));
     }
     if (!manifest_.backends.count(backend_))
-      throw GradeError(fmt::format("this build has no {} programs for lab {} ({}); for the GPU build "
-                                   "configure with -DSYNCLAB_BUILD_GPU=ON (./synclab build --gpu)",
-                                   backend_, manifest_.lab, manifest_.path));
+      throw GradeError(
+          fmt::format("this build has no {} programs for lab {} ({}); for the GPU build "
+                      "configure with -DSYNCLAB_BUILD_GPU=ON (./synclab build --gpu)",
+                      backend_, manifest_.lab, manifest_.path));
     if (backend_ == "gpu" && !gpu_present())
       throw GradeError("--backend gpu, but no CUDA device is present (/dev/nvidia0 is missing)");
     if (backend_ == "gpu") {
@@ -303,7 +313,8 @@ class Grading {
       std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/synclab-grade.XXXXXX";
       std::vector<char> buf(templ.begin(), templ.end());
       buf.push_back('\0');
-      if (!mkdtemp(buf.data())) throw GradeError(fmt::format("cannot create a work directory {}: {}", templ, std::strerror(errno)));
+      if (!mkdtemp(buf.data()))
+        throw GradeError(fmt::format("cannot create a work directory {}: {}", templ, std::strerror(errno)));
       dirs_.root = buf.data();
       made_work_ = true;
     }
@@ -381,9 +392,10 @@ class Grading {
       why = r.started ? last_lines(r.output, 3) : r.error;
       if (why.empty()) why = fmt::format("its self-test exited with status {}", r.exit_code);
     }
-    guard_note_ = fmt::format("Note: the system-call filter is not available here ({}), so the test programs ran "
-                              "without it.",
-                              why);
+    guard_note_ = fmt::format(
+        "Note: the system-call filter is not available here ({}), so the test programs ran "
+        "without it.",
+        why);
     progress("  " + guard_note_);
   }
 
@@ -436,11 +448,17 @@ class Grading {
     for (const auto& f : manifest_.student_files) {
       fs::path chosen;
       for (const fs::path& c : {fs::path(f), fs::path("labs") / manifest_.lab / f, fs::path(manifest_.lab) / f}) {
-        if (std::find(all.begin(), all.end(), c) != all.end()) { chosen = c; break; }
+        if (std::find(all.begin(), all.end(), c) != all.end()) {
+          chosen = c;
+          break;
+        }
       }
       if (chosen.empty())
         for (const auto& p : all)
-          if (p.filename() == f) { chosen = p; break; }  // the shallowest one
+          if (p.filename() == f) {
+            chosen = p;
+            break;
+          }  // the shallowest one
       fs::path dest = dirs_.src / f;
       if (chosen.empty()) {
         fs::copy_file(fs::path(manifest_.lab_dir) / f, dest, fs::copy_options::overwrite_existing);
@@ -461,8 +479,7 @@ class Grading {
     }
     for (const auto& p : all)
       if (!used.count(p)) ignored_.push_back(p.string());
-    for (const auto& [f, from] : taken_)
-      progress(fmt::format("  student file {} <- {}", f, from));
+    for (const auto& [f, from] : taken_) progress(fmt::format("  student file {} <- {}", f, from));
     for (const auto& f : missing_)
       progress(fmt::format("  student file {} is missing{}: the handed-out skeleton is graded in its place", f,
                            skipped_.count(f) ? " (" + skipped_.at(f) + ")" : ""));
@@ -537,13 +554,15 @@ class Grading {
           t.visibility = tag.substr(11);
           static const std::set<std::string> ok = {"visible", "hidden", "after_due_date", "after_published"};
           if (!ok.count(t.visibility))
-            throw GradeError(fmt::format("test case '{}' has the tag [{}]; the visibility must be one of visible, "
-                                         "hidden, after_due_date, after_published", t.name, tag));
+            throw GradeError(
+                fmt::format("test case '{}' has the tag [{}]; the visibility must be one of visible, "
+                            "hidden, after_due_date, after_published",
+                            t.name, tag));
         }
       }
       if (!found)
-        throw GradeError(fmt::format("test case '{}' has no [pts:N] tag: every graded case must say what it is worth",
-                                     t.name));
+        throw GradeError(
+            fmt::format("test case '{}' has no [pts:N] tag: every graded case must say what it is worth", t.name));
     }
   }
 
@@ -670,9 +689,12 @@ class Grading {
       std::error_code ec;
       if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
         std::string why;
-        if (!r.started) why = "the compiler could not be started: " + r.error;
-        else if (r.timed_out) why = fmt::format("compiling took longer than {} s and was stopped", opt_.compile_timeout_s);
-        else why = "the compiler said:";
+        if (!r.started)
+          why = "the compiler could not be started: " + r.error;
+        else if (r.timed_out)
+          why = fmt::format("compiling took longer than {} s and was stopped", opt_.compile_timeout_s);
+        else
+          why = "the compiler said:";
         build_error_ = fmt::format("{} does not compile; {}\n{}", f, why, shorten(last_lines(r.output, 60)));
         fail_all(fmt::format("not run: the submission did not compile ({}; see the top of the report)", f));
         progress("  " + build_error_);
@@ -703,9 +725,10 @@ class Grading {
     RunResult r = link(built, objs, /*sandboxed=*/true);
     std::error_code ec;
     if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(built, ec)) {
-      build_error_ = fmt::format("the graded tests do not link with the submission (a function of the lab "
-                                 "renamed, removed or defined twice?); the linker said:\n{}",
-                                 shorten(last_lines(r.error + r.output, 40)));
+      build_error_ = fmt::format(
+          "the graded tests do not link with the submission (a function of the lab "
+          "renamed, removed or defined twice?); the linker said:\n{}",
+          shorten(last_lines(r.error + r.output, 40)));
       fail_all("not run: the submission did not link (see the top of the report)");
       progress("  " + build_error_);
       return false;
@@ -728,8 +751,10 @@ class Grading {
     roots.push_back(cuda && *cuda ? cuda : "/usr/local/cuda");
     for (size_t i = 0; i < be_.cu_flags.size(); ++i) {
       const std::string& a = be_.cu_flags[i];
-      if (a == "-I" && i + 1 < be_.cu_flags.size()) roots.push_back(be_.cu_flags[i + 1]);
-      else if (a.rfind("-I", 0) == 0 && a.size() > 2) roots.push_back(a.substr(2));
+      if (a == "-I" && i + 1 < be_.cu_flags.size())
+        roots.push_back(be_.cu_flags[i + 1]);
+      else if (a.rfind("-I", 0) == 0 && a.size() > 2)
+        roots.push_back(a.substr(2));
     }
     std::error_code ec;
     for (auto& r : roots) {
@@ -761,8 +786,10 @@ class Grading {
     bool after_colon = false;
     for (const auto& word : words) {
       if (!after_colon) {
-        if (!word.empty() && word.back() == ':') after_colon = true;
-        else if (word == ":") after_colon = true;
+        if (!word.empty() && word.back() == ':')
+          after_colon = true;
+        else if (word == ":")
+          after_colon = true;
         continue;
       }
       fs::path d = word;
@@ -789,8 +816,8 @@ class Grading {
       if (n.size() > 12 && n.compare(n.size() - 12, 12, ".cudafe1.cpp") == 0) text += read_private(e.path(), 256 << 20);
     }
     if (text.empty())
-      throw GradeError(fmt::format("the compiler left no host code of {} to check (no *.cudafe1.cpp in {})", file,
-                                   keep.string()));
+      throw GradeError(
+          fmt::format("the compiler left no host code of {} to check (no *.cudafe1.cpp in {})", file, keep.string()));
     const fs::path src = fs::weakly_canonical(dirs_.src, ec);
     auto is_student = [&](const std::string& name) {
       fs::path p = name;
@@ -809,8 +836,9 @@ class Grading {
   std::vector<std::string> check_object(const std::string& file, const fs::path& obj) {
     std::string objdump = find_program("objdump");
     if (objdump.empty())
-      throw GradeError("objdump (Debian package binutils, installed with g++) is missing: the grader needs it to "
-                       "check what a student file calls");
+      throw GradeError(
+          "objdump (Debian package binutils, installed with g++) is missing: the grader needs it to "
+          "check what a student file calls");
     RunSpec spec;
     spec.env = base_env(dirs_.build);
     spec.cwd = dirs_.build.string();
@@ -938,10 +966,9 @@ class Grading {
       }
       // A case that makes no CUDA call (a prediction checked on the host) gives the tool nothing
       // to instrument: it says so and exits non-zero, though the case's own report passed.
-      const bool nothing_to_check = c.run.output.find("terminated before first instrumented API call") !=
-                                        std::string::npos &&
-                                    c.report.parsed && c.report.success && c.report.name_matches && !c.run.timed_out &&
-                                    c.run.signal == 0;
+      const bool nothing_to_check =
+          c.run.output.find("terminated before first instrumented API call") != std::string::npos && c.report.parsed &&
+          c.report.success && c.report.name_matches && !c.run.timed_out && c.run.signal == 0;
       if (nothing_to_check) {
         t.output += " (it makes no CUDA call: nothing for compute-sanitizer to check)";
         return;
@@ -951,10 +978,11 @@ class Grading {
         // other interleavings): that failure is the submission's.
         t.passed = false;
         t.score = 0;
-        t.output = fmt::format("failed when run again under compute-sanitizer --tool {}, which found no error "
-                               "itself (the plain run passed; the tool's slower timing gave another "
-                               "interleaving): ",
-                               tool) +
+        t.output = fmt::format(
+                       "failed when run again under compute-sanitizer --tool {}, which found no error "
+                       "itself (the plain run passed; the tool's slower timing gave another "
+                       "interleaving): ",
+                       tool) +
                    failure_text(c);
         return;
       }
@@ -978,12 +1006,14 @@ class Grading {
     if (!manifest_.has_reference) {
       // A student release: the reference's simulated time, recorded when the release was made
       // (the simulator's time is the same on every machine), else no speed score here.
-      const std::map<std::string, double> recorded = read_reference_times(fs::path(manifest_.lab_dir) / kReferenceTimes);
+      const std::map<std::string, double> recorded =
+          read_reference_times(fs::path(manifest_.lab_dir) / kReferenceTimes);
       if (backend_ != "sim" || !recorded.count(t.name)) {
-        t.output = fmt::format("correct; time {:.4g} {}. This copy of the lab has no reference solution to time "
-                               "against, so the speed part is not scored here: the course's grader gives full marks "
-                               "within {:.1f}x of the reference's time",
-                               mine, unit, kSpeedSlack);
+        t.output = fmt::format(
+            "correct; time {:.4g} {}. This copy of the lab has no reference solution to time "
+            "against, so the speed part is not scored here: the course's grader gives full marks "
+            "within {:.1f}x of the reference's time",
+            mine, unit, kSpeedSlack);
         return;
       }
       ref = recorded.at(t.name);
@@ -991,8 +1021,8 @@ class Grading {
     } else {
       CaseRun r = run_case(reference_, t.name, index, false);
       if (!case_passed(r) || !parse_time(r.metrics, &ref))
-        throw GradeError(fmt::format("the reference solution fails the speed case '{}' or records no time:\n{}",
-                                     t.name, failure_text(r)));
+        throw GradeError(fmt::format("the reference solution fails the speed case '{}' or records no time:\n{}", t.name,
+                                     failure_text(r)));
     }
     const double ratio = mine / ref;
     if (ratio <= kSpeedSlack) {
@@ -1036,7 +1066,8 @@ class Grading {
     if (!ignored_.empty()) {
       out += fmt::format("Ignored ({} file(s) that are not student files of this lab):\n", ignored_.size());
       for (size_t i = 0; i < ignored_.size() && i < kMaxListedIgnored; ++i) out += "  " + ignored_[i] + "\n";
-      if (ignored_.size() > kMaxListedIgnored) out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
+      if (ignored_.size() > kMaxListedIgnored)
+        out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
     }
     if (!sandbox_note_.empty()) out += "\n" + sandbox_note_ + "\n";
     if (!guard_note_.empty()) out += "\n" + guard_note_ + "\n";

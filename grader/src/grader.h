@@ -9,20 +9,20 @@
 namespace synclab::grade {
 
 struct Options {
-  std::string lab;          // "01" or "01-data-races"
-  std::string submission;   // directory with the student's files
-  std::string results;      // results.json to write
-  std::string hidden;       // directory of hidden Catch2 test files ("" for none)
+  std::string lab;               // "01" or "01-data-races"
+  std::string submission;        // directory with the student's files
+  std::string results;           // results.json to write
+  std::string hidden;            // directory of hidden Catch2 test files ("" for none)
   std::string backend = "auto";  // sim | gpu | auto
-  std::string grade_dir;    // build/grade (the manifests)
-  std::string source_root;  // the repository (shortened to nothing in messages)
-  double timeout_s = 300;   // per test case
+  std::string grade_dir;         // build/grade (the manifests)
+  std::string source_root;       // the repository (shortened to nothing in messages)
+  double timeout_s = 300;        // per test case
   double compile_timeout_s = 180;
   unsigned long long memory_mb = 8192;
-  std::string work;         // work directory to use ("" for a fresh one under $TMPDIR)
+  std::string work;  // work directory to use ("" for a fresh one under $TMPDIR)
   bool keep_work = false;
-  bool quiet = false;       // no progress lines (the table and the summary still print)
-  bool sanitizer = true;    // on the GPU, also run passed cases under compute-sanitizer
+  bool quiet = false;         // no progress lines (the table and the summary still print)
+  bool sanitizer = true;      // on the GPU, also run passed cases under compute-sanitizer
   std::string guard_library;  // libsynclab_guard.so (preloaded into the test programs)
 };
 

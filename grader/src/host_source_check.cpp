@@ -24,8 +24,10 @@ std::vector<std::string> check_host_source(const std::string& cudafe,
   while (std::getline(in, line)) {
     std::smatch m;
     if (skipping > 0) {
-      if (std::regex_match(line, m, conditional)) ++skipping;
-      else if (std::regex_match(line, endif)) --skipping;
+      if (std::regex_match(line, m, conditional))
+        ++skipping;
+      else if (std::regex_match(line, endif))
+        --skipping;
       // (line markers inside do not matter: one follows the #endif)
       continue;
     }

@@ -14,6 +14,7 @@ namespace synclab::grade {
 // `is_student(file)`: whether a file named by a line marker is one of the student's files; only
 // their lines are checked (the system headers declare functions with asm labels). Returns one
 // line per problem: "histogram.cu:12: assembly in host code".
-std::vector<std::string> check_host_source(const std::string& cudafe, const std::function<bool(const std::string&)>& is_student);
+std::vector<std::string> check_host_source(const std::string& cudafe,
+                                           const std::function<bool(const std::string&)>& is_student);
 
 }  // namespace synclab::grade

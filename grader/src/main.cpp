@@ -25,8 +25,9 @@ fs::path own_build_dir() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"synclab-grade: grades a lab submission on the simulator (or a GPU) and writes results.json "
-               "in Gradescope's format"};
+  CLI::App app{
+      "synclab-grade: grades a lab submission on the simulator (or a GPU) and writes results.json "
+      "in Gradescope's format"};
   app.require_subcommand(1);
 
   synclab::grade::Options opt;
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> objects;
   CLI::App* check = app.add_subcommand(
-      "check-object", "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
+      "check-object",
+      "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
   check->add_option("objects", objects, "object files")->required();
 
   try {

@@ -53,7 +53,8 @@ Manifest load_manifest(const std::string& path) {
       be.libs = strings(b, "libs", where);
       be.test_objects = strings(b, "test_objects", where);
       be.harness_objects = strings(b, "harness_objects", where);
-      for (const auto& [file, obj] : b.at("solution_objects").items()) be.solution_objects[file] = obj.get<std::string>();
+      for (const auto& [file, obj] : b.at("solution_objects").items())
+        be.solution_objects[file] = obj.get<std::string>();
       be.reference_tests = b.at("reference_tests").get<std::string>();
       m.backends[name] = be;
     }
@@ -70,7 +71,8 @@ Manifest find_manifest(const std::string& grade_dir, const std::string& which) {
   std::vector<std::string> labs;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(grade_dir, ec))
-    if (e.path().extension() == ".json" && e.path().stem().string().size() > 3) labs.push_back(e.path().stem().string());
+    if (e.path().extension() == ".json" && e.path().stem().string().size() > 3)
+      labs.push_back(e.path().stem().string());
   std::sort(labs.begin(), labs.end());
   if (labs.empty())
     throw std::runtime_error(fmt::format("no lab manifests in {} (is the build complete? ./synclab build)", grade_dir));

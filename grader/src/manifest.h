@@ -16,10 +16,10 @@ struct Backend {
   std::vector<std::string> cpp_flags;  // for test .cpp files (hidden tests)
   std::vector<std::string> linker;     // command and flags
   std::vector<std::string> libs;
-  std::vector<std::string> test_objects;     // graded tests + Catch2 main
-  std::vector<std::string> harness_objects;  // provided harness
+  std::vector<std::string> test_objects;                // graded tests + Catch2 main
+  std::vector<std::string> harness_objects;             // provided harness
   std::map<std::string, std::string> solution_objects;  // student file -> reference object
-  std::string reference_tests;  // graded tests linked with the reference solutions
+  std::string reference_tests;                          // graded tests linked with the reference solutions
 };
 
 struct Manifest {

@@ -22,59 +22,71 @@ const std::set<std::string> kAllowedC = {
     // process end (an early exit leaves the test report unfinished: the case fails)
     "exit", "abort", "__assert_fail",
     // memory and strings
-    "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "memcpy", "memmove", "memset",
-    "memcmp", "memchr", "strlen", "strnlen", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strcpy",
-    "strncpy", "strcat", "strncat", "strdup", "strtol", "strtoul", "strtoll", "strtoull", "strtod", "strtof",
-    "atoi", "atol", "atoll", "atof", "abs", "labs", "llabs", "div", "qsort", "bsearch", "rand", "srand",
-    "rand_r", "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc", "__ctype_toupper_loc", "tolower",
-    "toupper", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isprint", "ispunct",
+    "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "memcpy", "memmove", "memset", "memcmp",
+    "memchr", "strlen", "strnlen", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strcpy", "strncpy", "strcat",
+    "strncat", "strdup", "strtol", "strtoul", "strtoll", "strtoull", "strtod", "strtof", "atoi", "atol", "atoll",
+    "atof", "abs", "labs", "llabs", "div", "qsort", "bsearch", "rand", "srand", "rand_r", "__errno_location",
+    "__ctype_b_loc", "__ctype_tolower_loc", "__ctype_toupper_loc", "tolower", "toupper", "isdigit", "isalpha",
+    "isalnum", "isspace", "isupper", "islower", "isprint", "ispunct",
     // formatted output to stdout and stderr
     "printf", "puts", "putchar", "fprintf", "vfprintf", "vprintf", "fputs", "fputc", "putc", "fflush", "fwrite",
-    "fwrite_unlocked", "fputs_unlocked", "fputc_unlocked", "putc_unlocked", "putchar_unlocked",
-    "sprintf", "snprintf", "vsprintf", "vsnprintf", "stdout", "stderr", "__printf_chk", "__fprintf_chk",
-    "__sprintf_chk", "__snprintf_chk", "__vfprintf_chk", "__vprintf_chk", "__vsprintf_chk",
-    "__vsnprintf_chk",
+    "fwrite_unlocked", "fputs_unlocked", "fputc_unlocked", "putc_unlocked", "putchar_unlocked", "sprintf", "snprintf",
+    "vsprintf", "vsnprintf", "stdout", "stderr", "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk",
+    "__vfprintf_chk", "__vprintf_chk", "__vsprintf_chk", "__vsnprintf_chk",
     // fortified memory functions and the stack protector
-    "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk", "__strncpy_chk", "__strcat_chk",
-    "__strncat_chk", "__stack_chk_fail",
+    "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk", "__strncpy_chk", "__strcat_chk", "__strncat_chk",
+    "__stack_chk_fail",
     // time (read only)
     "clock", "time", "clock_gettime",
     // maths
-    "sqrt", "sqrtf", "cbrt", "cbrtf", "pow", "powf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2",
-    "log2f", "log10", "log10f", "floor", "floorf", "ceil", "ceilf", "fabs", "fabsf", "fmin", "fminf", "fmax",
-    "fmaxf", "fmod", "fmodf", "round", "roundf", "lround", "lroundf", "llround", "llroundf", "trunc", "truncf",
-    "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2",
-    "atan2f", "sinh", "cosh", "tanh", "hypot", "hypotf", "frexp", "ldexp", "modf", "nan", "nanf",
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "pow", "powf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f",
+    "log10", "log10f", "floor", "floorf", "ceil", "ceilf", "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf", "fmod",
+    "fmodf", "round", "roundf", "lround", "lroundf", "llround", "llroundf", "trunc", "truncf", "sin", "sinf", "cos",
+    "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "cosh", "tanh",
+    "hypot", "hypotf", "frexp", "ldexp", "modf", "nan", "nanf",
     // the C++ runtime
     "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_begin_catch", "__cxa_end_catch",
     "__cxa_rethrow", "__cxa_throw", "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_pure_virtual",
-    "__cxa_deleted_virtual", "__cxa_bad_cast", "__cxa_bad_typeid", "__cxa_get_exception_ptr",
-    "__gxx_personality_v0", "_Unwind_Resume", "__tls_get_addr", "_GLOBAL_OFFSET_TABLE_",
+    "__cxa_deleted_virtual", "__cxa_bad_cast", "__cxa_bad_typeid", "__cxa_get_exception_ptr", "__gxx_personality_v0",
+    "_Unwind_Resume", "__tls_get_addr", "_GLOBAL_OFFSET_TABLE_",
     // allowed only where the compiler puts them (checked below)
     "atexit", "__cxa_atexit", "__dso_handle"};
 
 // Parts of mangled C++ names a student file may not refer to: threads, files and the filesystem,
 // handlers that run later, and the test framework's and SyncLab's own functions (the control API
 // that switches the checkers off, the speed-case timer).
-const std::vector<std::pair<std::string, std::string>> kDeniedCxx = {
-    {"St6thread", "std::thread"},
-    {"St7jthread", "std::jthread"},
-    {"St11this_thread", "std::this_thread"},
-    {"10filesystem", "std::filesystem"},
-    {"filebuf", "file streams"},
-    {"fstream", "file streams"},
-    {"__basic_file", "file streams"},
-    {"set_terminate", "std::set_terminate"},
-    {"set_unexpected", "std::set_unexpected"},
-    {"set_new_handler", "std::set_new_handler"},
-    {"5Catch", "Catch2's internals"},
-    {"7synclab", "SyncLab's own functions"}};
+const std::vector<std::pair<std::string, std::string>> kDeniedCxx = {{"St6thread", "std::thread"},
+                                                                     {"St7jthread", "std::jthread"},
+                                                                     {"St11this_thread", "std::this_thread"},
+                                                                     {"10filesystem", "std::filesystem"},
+                                                                     {"filebuf", "file streams"},
+                                                                     {"fstream", "file streams"},
+                                                                     {"__basic_file", "file streams"},
+                                                                     {"set_terminate", "std::set_terminate"},
+                                                                     {"set_unexpected", "std::set_unexpected"},
+                                                                     {"set_new_handler", "std::set_new_handler"},
+                                                                     {"5Catch", "Catch2's internals"},
+                                                                     {"7synclab", "SyncLab's own functions"}};
 
 // C-named data a student file may not define (the C library's: defining one replaces it).
-const std::set<std::string> kReservedData = {"stdin", "stdout", "stderr", "environ", "__environ", "optarg",
-                                             "optind", "opterr", "optopt", "program_invocation_name",
-                                             "program_invocation_short_name", "__progname", "__progname_full",
-                                             "daylight", "timezone", "tzname", "signgam", "errno"};
+const std::set<std::string> kReservedData = {"stdin",
+                                             "stdout",
+                                             "stderr",
+                                             "environ",
+                                             "__environ",
+                                             "optarg",
+                                             "optind",
+                                             "opterr",
+                                             "optopt",
+                                             "program_invocation_name",
+                                             "program_invocation_short_name",
+                                             "__progname",
+                                             "__progname_full",
+                                             "daylight",
+                                             "timezone",
+                                             "tzname",
+                                             "signgam",
+                                             "errno"};
 
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
@@ -104,8 +116,8 @@ bool is_static_init(const std::string& fn) {
 }
 
 // The iostream initialisation (a static std::ios_base::Init per file that includes <iostream>).
-const std::set<std::string> kStaticInitTargets = {"_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev",
-                                                  "__cxa_atexit", "__dso_handle"};
+const std::set<std::string> kStaticInitTargets = {"_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev", "__cxa_atexit",
+                                                  "__dso_handle"};
 
 struct Disassembly {
   // function name -> names it refers to in <...> (without +offsets)
@@ -169,9 +181,9 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
     if (starts_with(n, "_Z")) {
       if (n.find("5Catch") != std::string::npos) {
         problem(fmt::format("defines {}, a name of Catch2's", readable(n)));
-      } else if (strong && (starts_with(n, "_ZNSt") || starts_with(n, "_ZNKSt") || starts_with(n, "_ZSt") ||
-                            starts_with(n, "_ZN9__gnu_cxx") || starts_with(n, "_ZN7synclab") ||
-                            starts_with(n, "_ZNK7synclab"))) {
+      } else if (strong &&
+                 (starts_with(n, "_ZNSt") || starts_with(n, "_ZNKSt") || starts_with(n, "_ZSt") ||
+                  starts_with(n, "_ZN9__gnu_cxx") || starts_with(n, "_ZN7synclab") || starts_with(n, "_ZNK7synclab"))) {
         problem(fmt::format("defines {}, a function of the C++ library or of SyncLab, replacing it", readable(n)));
       } else if (strong && (starts_with(n, "_Znw") || starts_with(n, "_Zna") || starts_with(n, "_Zdl") ||
                             starts_with(n, "_Zda"))) {
@@ -184,16 +196,18 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
     } else if (s.type == STT_OBJECT) {
       problem(fmt::format("defines the global variable {}, a name of the C library's", n));
     } else {
-      problem(fmt::format("defines the C-linkage function {} (extern \"C\", or an assembler label), which could "
-                          "replace a function of the C library: give it C++ linkage inside a namespace",
-                          n));
+      problem(
+          fmt::format("defines the C-linkage function {} (extern \"C\", or an assembler label), which could "
+                      "replace a function of the C library: give it C++ linkage inside a namespace",
+                      n));
     }
   }
 
   // Data where code runs (an array of machine code placed in an executable section).
   for (const auto& s : o.symbols)
     if (s.type == STT_OBJECT && o.in_code(s))
-      problem(fmt::format("places data ({}) in the executable section {}", readable(s.name), o.sections[s.section].name));
+      problem(
+          fmt::format("places data ({}) in the executable section {}", readable(s.name), o.sections[s.section].name));
 
   // 3. Code that runs before main or at exit.
   for (size_t i = 0; i < o.sections.size(); ++i) {
@@ -203,9 +217,10 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
       problem(fmt::format("has a {} section: functions that run before main or at exit", sec.name));
   }
   auto static_object = [&](const std::string& callee) {
-    problem(fmt::format("has a global or static object that needs construction or destruction (it calls {}); use "
-                        "constants, or values computed inside the functions",
-                        readable(callee)));
+    problem(
+        fmt::format("has a global or static object that needs construction or destruction (it calls {}); use "
+                    "constants, or values computed inside the functions",
+                    readable(callee)));
   };
   auto function_name = [&](const ElfRelocation& r) -> std::string {
     const ElfSymbol& y = o.symbols[r.symbol];
@@ -231,9 +246,10 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
     if (target == "atexit" && !is_nvcc_registration(fn)) {
       problem(fmt::format("registers a function to run at exit (atexit, in {})", readable(fn)));
     } else if ((target == "__cxa_atexit" || target == "__dso_handle") && !is_static_init(fn)) {
-      problem(fmt::format("has a static object with a destructor inside a function ({}); compute the value "
-                          "where it is needed instead",
-                          readable(fn)));
+      problem(
+          fmt::format("has a static object with a destructor inside a function ({}); compute the value "
+                      "where it is needed instead",
+                      readable(fn)));
     } else if (is_static_init(fn)) {
       const bool data = (y.type == STT_SECTION || y.type == STT_OBJECT || y.type == STT_NOTYPE) && o.in_data(y);
       if (!data && !kStaticInitTargets.count(target) && !is_static_init(target)) static_object(target);

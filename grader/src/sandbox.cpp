@@ -50,8 +50,8 @@ Identity sandbox_identity() {
     const uid_t uid = kFirst + (start + k) % kCount;
     if (getpwuid(uid) || getgrgid(gid_t(uid))) continue;
     // Claimed while this process lives (flock ends with it); a stale file claims nothing.
-    int fd = open(fmt::format("/tmp/.synclab-grade-uid-{}.lock", uid).c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-                  0600);
+    int fd = open(fmt::format("/tmp/.synclab-grade-uid-{}.lock", uid).c_str(),
+                  O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) continue;
     struct stat st {};
     if (fstat(fd, &st) != 0 || st.st_uid != 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -266,7 +266,7 @@ RunResult run_sandboxed(const RunSpec& spec) {
     while ((n = read(out[0], buf, sizeof buf)) > 0) keep(buf, size_t(n));
   }
   close(out[0]);
-  kill(-pid, SIGKILL);  // anything the program left running
+  kill(-pid, SIGKILL);            // anything the program left running
   kill_leftovers(spec.identity);  // ... also outside its process group
   res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   res.output = head;

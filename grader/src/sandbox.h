@@ -16,7 +16,7 @@ struct Identity {
   bool exclusive = false;  // this grading alone uses uid: after each run, all its processes are killed
   uid_t uid = 0;
   gid_t gid = 0;
-  std::string name;        // for messages: "uid 62417" or "nobody"
+  std::string name;  // for messages: "uid 62417" or "nobody"
 };
 
 // When running as root: an unused uid (and gid) of 62000-64999 that no account names and no
@@ -30,26 +30,26 @@ void kill_leftovers(const Identity& id);
 struct RunSpec {
   std::vector<std::string> argv;  // argv[0]: a path
   std::string cwd;
-  std::vector<std::string> env;   // "NAME=value", the whole environment
+  std::vector<std::string> env;  // "NAME=value", the whole environment
   double timeout_s = 300;
-  double grace_s = 10;            // after the time limit: SIGUSR1, then SIGKILL after this long
+  double grace_s = 10;                           // after the time limit: SIGUSR1, then SIGKILL after this long
   unsigned long long memory_bytes = 8ull << 30;  // RLIMIT_AS
   unsigned long long file_bytes = 512ull << 20;  // RLIMIT_FSIZE
   Identity identity;
-  int extra_fd = -1;              // passed to the program as fd 4 (a metrics file), or -1
+  int extra_fd = -1;                 // passed to the program as fd 4 (a metrics file), or -1
   unsigned long long processes = 0;  // RLIMIT_NPROC for an exclusive identity (0: none)
-  size_t output_head = 16 << 10;  // keep this much of the start of stdout+stderr ...
-  size_t output_tail = 48 << 10;  // ... and of its end
+  size_t output_head = 16 << 10;     // keep this much of the start of stdout+stderr ...
+  size_t output_tail = 48 << 10;     // ... and of its end
 };
 
 struct RunResult {
   bool started = false;  // false: could not start (error says why)
   std::string error;
-  int exit_code = -1;    // when it exited
-  int signal = 0;        // when a signal ended it
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it
   bool timed_out = false;
   double seconds = 0;
-  std::string output;    // stdout and stderr, merged (head and tail when long)
+  std::string output;  // stdout and stderr, merged (head and tail when long)
   size_t output_dropped = 0;
 };
 

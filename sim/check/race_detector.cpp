@@ -31,8 +31,10 @@ void VClock::join(const VClock& o) {
     out.reserve(ctas.size() + o.ctas.size());
     size_t i = 0, j = 0;
     while (i < ctas.size() || j < o.ctas.size()) {
-      if (j == o.ctas.size() || (i < ctas.size() && ctas[i].cta < o.ctas[j].cta)) out.push_back(ctas[i++]);
-      else if (i == ctas.size() || o.ctas[j].cta < ctas[i].cta) out.push_back(o.ctas[j++]);
+      if (j == o.ctas.size() || (i < ctas.size() && ctas[i].cta < o.ctas[j].cta))
+        out.push_back(ctas[i++]);
+      else if (i == ctas.size() || o.ctas[j].cta < ctas[i].cta)
+        out.push_back(o.ctas[j++]);
       else {
         out.push_back({ctas[i].cta, std::max(ctas[i].phase, o.ctas[j].phase)});
         ++i, ++j;
@@ -45,8 +47,10 @@ void VClock::join(const VClock& o) {
     out.reserve(thr.size() + o.thr.size());
     size_t i = 0, j = 0;
     while (i < thr.size() || j < o.thr.size()) {
-      if (j == o.thr.size() || (i < thr.size() && thr[i].gid < o.thr[j].gid)) out.push_back(thr[i++]);
-      else if (i == thr.size() || o.thr[j].gid < thr[i].gid) out.push_back(o.thr[j++]);
+      if (j == o.thr.size() || (i < thr.size() && thr[i].gid < o.thr[j].gid))
+        out.push_back(thr[i++]);
+      else if (i == thr.size() || o.thr[j].gid < thr[i].gid)
+        out.push_back(o.thr[j++]);
       else {
         out.push_back(thr[i].clock >= o.thr[j].clock ? thr[i] : o.thr[j]);
         ++i, ++j;
@@ -60,8 +64,10 @@ int VClock::relate(const VClock& a, const VClock& b) {
   int r = 0;
   size_t i = 0, j = 0;
   while (i < a.ctas.size() || j < b.ctas.size()) {
-    if (j == b.ctas.size() || (i < a.ctas.size() && a.ctas[i].cta < b.ctas[j].cta)) r |= 1, ++i;
-    else if (i == a.ctas.size() || b.ctas[j].cta < a.ctas[i].cta) r |= 2, ++j;
+    if (j == b.ctas.size() || (i < a.ctas.size() && a.ctas[i].cta < b.ctas[j].cta))
+      r |= 1, ++i;
+    else if (i == a.ctas.size() || b.ctas[j].cta < a.ctas[i].cta)
+      r |= 2, ++j;
     else {
       if (a.ctas[i].phase != b.ctas[j].phase) r |= a.ctas[i].phase > b.ctas[j].phase ? 1 : 2;
       ++i, ++j;
@@ -82,12 +88,16 @@ int VClock::relate(const VClock& a, const VClock& b) {
   i = j = 0;
   while (i < a.thr.size() || j < b.thr.size()) {
     if (r == 3) return r;
-    if (j == b.thr.size() || (i < a.thr.size() && a.thr[i].gid < b.thr[j].gid)) r |= 1, ++i;
-    else if (i == a.thr.size() || b.thr[j].gid < a.thr[i].gid) r |= 2, ++j;
+    if (j == b.thr.size() || (i < a.thr.size() && a.thr[i].gid < b.thr[j].gid))
+      r |= 1, ++i;
+    else if (i == a.thr.size() || b.thr[j].gid < a.thr[i].gid)
+      r |= 2, ++j;
     else {
       const ThrEntry &x = a.thr[i], &y = b.thr[j];
-      if (x.clock != y.clock) r |= x.clock > y.clock ? 1 : 2;
-      else if (x.phase != y.phase) r = 3;  // not expected; the plain join decides
+      if (x.clock != y.clock)
+        r |= x.clock > y.clock ? 1 : 2;
+      else if (x.phase != y.phase)
+        r = 3;  // not expected; the plain join decides
       ++i, ++j;
     }
   }
@@ -96,8 +106,10 @@ int VClock::relate(const VClock& a, const VClock& b) {
 
 void VClock::add_cta(uint32_t cta, uint32_t phase) {
   auto it = std::lower_bound(ctas.begin(), ctas.end(), cta, [](const CtaEntry& e, uint32_t c) { return e.cta < c; });
-  if (it != ctas.end() && it->cta == cta) it->phase = std::max(it->phase, phase);
-  else ctas.insert(it, {cta, phase});
+  if (it != ctas.end() && it->cta == cta)
+    it->phase = std::max(it->phase, phase);
+  else
+    ctas.insert(it, {cta, phase});
 }
 
 void VClock::add_thr(uint32_t gid, uint32_t phase, uint32_t clock) {
@@ -111,15 +123,16 @@ void VClock::add_thr(uint32_t gid, uint32_t phase, uint32_t clock) {
 
 void VClock::prune(uint32_t tpc) {
   if (ctas.empty() || thr.empty()) return;
-  thr.erase(std::remove_if(thr.begin(), thr.end(),
-                           [&](const ThrEntry& e) { return e.phase < cta_phase(e.gid / tpc); }),
+  thr.erase(std::remove_if(thr.begin(), thr.end(), [&](const ThrEntry& e) { return e.phase < cta_phase(e.gid / tpc); }),
             thr.end());
 }
 
 namespace {
 
 Scope effective(Scope s) { return s == Scope::None ? Scope::Gpu : s; }
-Scope narrower(Scope a, Scope b) { return static_cast<int>(effective(a)) < static_cast<int>(effective(b)) ? effective(a) : effective(b); }
+Scope narrower(Scope a, Scope b) {
+  return static_cast<int>(effective(a)) < static_cast<int>(effective(b)) ? effective(a) : effective(b);
+}
 bool acquires(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
 bool releases(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
 
@@ -179,8 +192,10 @@ void give_array(Access* a) {
   if (!a) return;
   ArrayPool& p = array_pool();
   std::lock_guard<std::mutex> lock(p.m);
-  if (p.free.size() < kPoolMax) p.free.push_back(a);
-  else delete[] a;
+  if (p.free.size() < kPoolMax)
+    p.free.push_back(a);
+  else
+    delete[] a;
 }
 
 }  // namespace
@@ -278,8 +293,8 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
     // the current thread has fenced, or the earlier access wrote a flag right after a fence (a
     // release: data before it is published, the reader's fence after its read is the acquire;
     // if that is missing, the data race shows on the data itself).
-    const bool both_volatile = (prev.flags & kVolatile) && (flags & kVolatile) &&
-                               !((prev.flags | flags) & (kAtomic | kStrong));
+    const bool both_volatile =
+        (prev.flags & kVolatile) && (flags & kVolatile) && !((prev.flags | flags) & (kAtomic | kStrong));
     const bool released_flag = (prev.flags & (kWrite | kAfterFence)) == (kWrite | kAfterFence);
     if (!warp_level || !shared || !both_volatile || t.fenced || released_flag) return true;
   }
@@ -481,7 +496,6 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
   return v;
 }
 
-
 void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I) {
   if (sync_.empty()) return;
   const LocSync* found = find_sync(key);
@@ -491,8 +505,10 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   auto receive = [&](const VCRef& v, uint64_t lineage, bool local) {
-    if (acquires(I.sem)) take(t.s->acq, v, key, lineage);
-    else take(local ? t.s->pend_local : t.s->pend_remote, v, key, lineage);
+    if (acquires(I.sem))
+      take(t.s->acq, v, key, lineage);
+    else
+      take(local ? t.s->pend_local : t.s->pend_remote, v, key, lineage);
   };
   for (const auto& n : L.narrow) {
     if (n.cta == cta) {

@@ -62,7 +62,7 @@ using VCRef = std::shared_ptr<const VClock>;
 
 // One remembered access.
 struct Access {
-  uint32_t gid1 = 0;   // thread id + 1 (0: none)
+  uint32_t gid1 = 0;  // thread id + 1 (0: none)
   uint32_t clock = 0;
   uint32_t phase = 0;  // the thread's block barrier phase
   uint32_t loc = 0;    // (function << 20) | pc
@@ -112,11 +112,11 @@ struct RaceThread {
   uint32_t clock = 1;
   uint32_t phase = 0;
   ptx::Scope fence_scope = ptx::Scope::None;
-  bool fenced = false;         // executed a fence in this launch
-  bool fence_last = false;     // and no memory access since the last one
-  RaceThreadSync* s = nullptr; // this thread's entry of RaceCta::sync
-  VCRef vc;                    // knowledge of others (null: none)
-  VCRef fence_rel;             // knowledge at the last fence: a later strong write releases it
+  bool fenced = false;          // executed a fence in this launch
+  bool fence_last = false;      // and no memory access since the last one
+  RaceThreadSync* s = nullptr;  // this thread's entry of RaceCta::sync
+  VCRef vc;                     // knowledge of others (null: none)
+  VCRef fence_rel;              // knowledge at the last fence: a later strong write releases it
   using Lazy = RaceThreadSync::Lazy;
 };
 
@@ -124,7 +124,7 @@ struct RaceCta {
   std::vector<RaceThread> t;
   std::vector<RaceThreadSync> sync;  // per thread, t[i].s
   std::vector<ShadowCell> shared;
-  std::vector<uint64_t> shared_init;  // bit per shared byte: written in this block
+  std::vector<uint64_t> shared_init;                              // bit per shared byte: written in this block
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
   uint32_t phase = 0;
   struct Bar {
@@ -144,7 +144,7 @@ struct RaceFinding {
   uint8_t cur_flags;
   uint64_t addr;
   bool shared;
-  bool warp_level;   // same warp, its model: a warning
+  bool warp_level;  // same warp, its model: a warning
   const ptx::Instr* scope_miss = nullptr;
   uint32_t scope_miss_cta = 0;
   // The current thread's last hand-over (RaceThreadSync::heard_*; heard_gid1 0: none), and
@@ -157,9 +157,9 @@ struct RaceFinding {
 class RaceDetector {
  public:
   static constexpr uint8_t kWrite = 1, kAtomic = 2, kStrong = 4, kVolatile = 8;
-  static constexpr uint8_t kCtaScope = 16;  // an atomic or strong access with .cta scope
+  static constexpr uint8_t kCtaScope = 16;    // an atomic or strong access with .cta scope
   static constexpr uint8_t kAfterFence = 32;  // the thread's first memory access after a fence
-  static constexpr uint8_t kSplit = 128;    // ShadowCell::w only: the granule is kept per byte
+  static constexpr uint8_t kSplit = 128;      // ShadowCell::w only: the granule is kept per byte
 
   RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes);
 
@@ -202,14 +202,14 @@ class RaceDetector {
   bool known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a);
   // check()'s verdict "no race" where it needs nothing but the two epochs (and has no side
   // effects): most accesses end here, without the divisions and the vector-clock lookup.
-  bool quick_clean(const Access& prev, const RaceThread& t, uint32_t gid1, uint32_t cbase, uint32_t warp,
-                   uint8_t flags, uint8_t mask) const {
+  bool quick_clean(const Access& prev, const RaceThread& t, uint32_t gid1, uint32_t cbase, uint32_t warp, uint8_t flags,
+                   uint8_t mask) const {
     if (!prev.gid1 || !(prev.mask & mask)) return true;
     const uint8_t both = prev.flags | flags;
-    if (!(both & kWrite)) return true;                                        // read/read
-    if (prev.gid1 == gid1) return true;                                       // the same thread
-    if ((prev.flags & flags & kAtomic) && !(both & kCtaScope)) return true;   // atomic/atomic
-    const uint32_t rel = prev.gid1 - 1 - cbase;  // the earlier thread's index in this block
+    if (!(both & kWrite)) return true;                                       // read/read
+    if (prev.gid1 == gid1) return true;                                      // the same thread
+    if ((prev.flags & flags & kAtomic) && !(both & kCtaScope)) return true;  // atomic/atomic
+    const uint32_t rel = prev.gid1 - 1 - cbase;                              // the earlier thread's index in this block
     if (rel < tpc_) {
       if (prev.phase < t.phase) return true;  // before a block-wide barrier this thread passed
       if (model_ == WarpModel::Lockstep && (rel >> 5) == warp) return true;  // the same warp
@@ -226,16 +226,14 @@ class RaceDetector {
   // lane's slot), so a lane's release covers what its warp-mates did before it in the warp's
   // single instruction stream, and an acquire by one lane orders the lanes that run after it.
   uint32_t slot(uint32_t tid) const { return model_ == WarpModel::Lockstep ? tid & ~31u : tid; }
-  uint32_t sync_gid(uint32_t gid) const {
-    return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid;
-  }
+  uint32_t sync_gid(uint32_t gid) const { return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid; }
   static bool same_epoch(const Access& a, const Access& b) {
     return a.gid1 == b.gid1 && a.clock == b.clock && a.phase == b.phase;
   }
   bool update(Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t, uint32_t gid, uint32_t cta,
               uint32_t warp, uint64_t addr, bool shared);
-  bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
-             uint8_t mask, uint32_t loc, uint64_t addr, bool shared);
+  bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags, uint8_t mask,
+             uint32_t loc, uint64_t addr, bool shared);
   VCRef snapshot(RaceThread& t, uint32_t gid, uint32_t cta);
   void settle(RaceThread& t);  // merges t.acq into t.vc
   static void take(RaceThread::Lazy& z, const VCRef& v, uint64_t key, uint64_t lineage);

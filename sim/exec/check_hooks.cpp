@@ -15,7 +15,6 @@ using ptx::Space;
 
 namespace {
 
-
 uint8_t sem_flags(const ptx::Instr& I) {
   switch (I.sem) {
     case Sem::Volatile: return RaceDetector::kVolatile;
@@ -88,8 +87,10 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
     // (check_atomic_write).
     race_->strong_read(c, tid, key, I);
   } else if (flags & (RaceDetector::kStrong | RaceDetector::kVolatile)) {
-    if (write) race_->strong_write(c, tid, key, I, false);
-    else race_->strong_read(c, tid, key, I);
+    if (write)
+      race_->strong_write(c, tid, key, I, false);
+    else
+      race_->strong_read(c, tid, key, I);
   } else if (write) {
     race_->plain_write(key);
   }
@@ -173,8 +174,8 @@ std::string KernelRun::line_of(uint32_t loc) const {
   SourceLoc s = where(I);
   if (!s.file.empty() && s.line) {
     const size_t slash = s.file.find_last_of('/');
-    return fmt::format("{} at {}:{}", ptx::op_name(I.op), slash == std::string::npos ? s.file : s.file.substr(slash + 1),
-                       s.line);
+    return fmt::format("{} at {}:{}", ptx::op_name(I.op),
+                       slash == std::string::npos ? s.file : s.file.substr(slash + 1), s.line);
   }
   return fmt::format("{} at PTX line {}", ptx::op_name(I.op), s.ptx_line);
 }
@@ -187,8 +188,10 @@ std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags
   if (func < M_.functions.size() && pc < M_.functions[func].code.size()) {
     const ptx::Instr& I = M_.functions[func].code[pc];
     SourceLoc s = where(I);
-    if (!s.file.empty() && s.line) at = fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line);
-    else at = fmt::format("PTX line {} (build with -lineinfo for the source line)", s.ptx_line);
+    if (!s.file.empty() && s.line)
+      at = fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line);
+    else
+      at = fmt::format("PTX line {} (build with -lineinfo for the source line)", s.ptx_line);
   }
   return fmt::format("{} by block {} thread {} (warp {} lane {}) at {}", access_word(flags), block, tid, tid / 32,
                      tid % 32, at);
@@ -204,8 +207,10 @@ void KernelRun::flush_findings() {
       ++race_suppressed_;
       continue;
     }
-    if (warning) ++race_warnings_;
-    else ++race_reports_;
+    if (warning)
+      ++race_warnings_;
+    else
+      ++race_reports_;
     if (race_warnings_ + race_reports_ > 50) continue;  // enough to read; the summary counts the rest
     Report r;
     r.kind = ReportKind::Race;
@@ -221,27 +226,28 @@ void KernelRun::flush_findings() {
     const char* what = both_atomic ? "atomic-atomic"
                        : (f.prev.flags & RaceDetector::kAtomic) || (f.cur_flags & RaceDetector::kAtomic)
                            ? "atomic and plain access"
-                           : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
-                                 ? "write-write"
-                                 : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
+                       : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
+                           ? "write-write"
+                           : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
     const bool cross_block = pgid / threads_per_cta_ != block;
     const bool insufficient_scope =
         !warning && cross_block &&
         (both_atomic || (f.scope_miss != nullptr && f.scope_miss_cta == pgid / threads_per_cta_));
-    r.title = fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
-                          warning ? std::string("warp-level ") + what : std::string(what),
-                          f.shared ? "shared" : "global");
+    r.title =
+        fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
+                    warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
     std::string d;
     d += fmt::format("address: {}\n", describe_address(f.addr, f.shared, block));
     d += fmt::format("this access:  {}\n", describe_access(f.cur_gid, f.cur_loc, f.cur_flags));
     d += fmt::format("races with:   {}\n", describe_access(pgid, f.prev.loc, f.prev.flags));
     if (both_atomic) {
-      d += fmt::format("both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
-                       "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
-                       "scope, and the two are in blocks {} and {}; use the device-scope form",
-                       pgid / threads_per_cta_, block);
+      d += fmt::format(
+          "both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
+          "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
+          "scope, and the two are in blocks {} and {}; use the device-scope form",
+          pgid / threads_per_cta_, block);
     } else if (f.unacquired && !insufficient_scope) {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
@@ -273,27 +279,30 @@ void KernelRun::flush_findings() {
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);
-      d += fmt::format("the threads did synchronize, at {}:{} ({}), but with block scope (.cta: atomicCAS_block, "
-                       "__threadfence_block, ...): that orders threads of one block only, and the two accesses are "
-                       "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
-                       s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
-                       pgid / threads_per_cta_, block);
+      d += fmt::format(
+          "the threads did synchronize, at {}:{} ({}), but with block scope (.cta: atomicCAS_block, "
+          "__threadfence_block, ...): that orders threads of one block only, and the two accesses are "
+          "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
+          s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
+          pgid / threads_per_cta_, block);
     } else {
       const SourceLoc a = r.where, b = where_of(f.prev.loc);
       const bool plain = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
       if (plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line)
-        d += fmt::format("both accesses are on line {}: if that line updates what it reads (x++, x += v), "
-                         "another thread's store can come between one thread's read and its store, and updates "
-                         "are lost: make the update one atomic operation (atomicAdd, atomicMax, ...); otherwise ",
-                         a.line);
+        d += fmt::format(
+            "both accesses are on line {}: if that line updates what it reads (x++, x += v), "
+            "another thread's store can come between one thread's read and its store, and updates "
+            "are lost: make the update one atomic operation (atomicAdd, atomicMax, ...); otherwise ",
+            a.line);
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
     }
-    d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "
-                     "watch the interleaving, rerun with the settings below and SYNCLAB_TRACE=race.trace, then "
-                     "./synclab trace interleaving race.trace",
-                     steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+    d += fmt::format(
+        "\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "
+        "watch the interleaving, rerun with the settings below and SYNCLAB_TRACE=race.trace, then "
+        "./synclab trace interleaving race.trace",
+        steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
     r.details = d;
     auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
       Report::Party p;
@@ -315,8 +324,8 @@ void KernelRun::flush_findings() {
   fs.clear();
 }
 
-void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes,
-                                       uint32_t writers, const uint64_t* values) {
+void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
+                                       const uint64_t* values) {
   const bool shared = generic >= kSharedWindow && generic < kSharedWindow + kWindowSize;
   const uint64_t off = shared ? generic - kSharedWindow : generic;
   const uint32_t loc = cur_loc_;
@@ -339,8 +348,8 @@ void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t ge
   r.block = static_cast<int64_t>(w.cta->linear);
   r.thread = w.lanes[first].tid_linear;
   r.where = where(I);
-  r.title = fmt::format("lost update: {} lanes of one warp stored to one {} memory address in one instruction",
-                        count, shared ? "shared" : "global");
+  r.title = fmt::format("lost update: {} lanes of one warp stored to one {} memory address in one instruction", count,
+                        shared ? "shared" : "global");
   std::string d;
   d += fmt::format("address: {}\n", describe_address(off, shared, w.cta->linear));
   std::string what = "stored there";
@@ -361,8 +370,8 @@ void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t ge
       what = fmt::format("stored different values there ({})", list);
     }
   }
-  d += fmt::format("{} of warp {} (block {}, threads {}-{}) {} in this one {}-byte store\n",
-                   lanes_phrase(writers), w.index, w.cta->linear, w.index * 32, w.index * 32 + 31, what, bytes);
+  d += fmt::format("{} of warp {} (block {}, threads {}-{}) {} in this one {}-byte store\n", lanes_phrase(writers),
+                   w.index, w.cta->linear, w.index * 32, w.index * 32 + 31, what, bytes);
   d += "lanes of a warp are ordered between instructions, never within one: only one lane's store takes effect, "
        "under every warp model and on every GPU, and the other lanes' updates are lost\n";
   if (same)
@@ -395,10 +404,10 @@ void KernelRun::note_repeats() {
   if (cfg_.reports_all) return;  // every instance was reported
   auto add = [&](size_t index, uint64_t more) {
     if (!more || index >= result_.reports.size()) return;
-    result_.reports[index].details +=
-        fmt::format("\n... and {} more like it in this launch (other threads, addresses or executions of the same "
-                    "lines; SYNCLAB_REPORTS=all prints every report)",
-                    more);
+    result_.reports[index].details += fmt::format(
+        "\n... and {} more like it in this launch (other threads, addresses or executions of the same "
+        "lines; SYNCLAB_REPORTS=all prints every report)",
+        more);
   };
   for (const auto& c : collisions_) add(c.second.report, c.second.more);
   for (const auto& f : race_report_findings_) add(f.first, race_ ? race_->repeats(f.second) : 0);

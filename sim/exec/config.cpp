@@ -22,15 +22,30 @@ const char* sched_name(SchedPolicy s) {
 }
 
 bool parse_model(const std::string& s, WarpModel* out) {
-  if (s == "its") { *out = WarpModel::Its; return true; }
-  if (s == "lockstep") { *out = WarpModel::Lockstep; return true; }
+  if (s == "its") {
+    *out = WarpModel::Its;
+    return true;
+  }
+  if (s == "lockstep") {
+    *out = WarpModel::Lockstep;
+    return true;
+  }
   return false;
 }
 
 bool parse_sched(const std::string& s, SchedPolicy* out) {
-  if (s == "rr") { *out = SchedPolicy::RoundRobin; return true; }
-  if (s == "random") { *out = SchedPolicy::Random; return true; }
-  if (s == "pct") { *out = SchedPolicy::Pct; return true; }
+  if (s == "rr") {
+    *out = SchedPolicy::RoundRobin;
+    return true;
+  }
+  if (s == "random") {
+    *out = SchedPolicy::Random;
+    return true;
+  }
+  if (s == "pct") {
+    *out = SchedPolicy::Pct;
+    return true;
+  }
   return false;
 }
 
@@ -81,16 +96,23 @@ Config Config::from_environment() {
   }
   if (const char* v = std::getenv("SYNCLAB_LOCKSTEP_ORDER"); v && *v) {
     std::string s = v;
-    if (s == "taken") c.lockstep_taken_first = true;
-    else if (s == "fallthrough") c.lockstep_taken_first = false;
-    else bad_env("SYNCLAB_LOCKSTEP_ORDER", v, "taken or fallthrough");
+    if (s == "taken")
+      c.lockstep_taken_first = true;
+    else if (s == "fallthrough")
+      c.lockstep_taken_first = false;
+    else
+      bad_env("SYNCLAB_LOCKSTEP_ORDER", v, "taken or fallthrough");
   }
   if (const char* v = std::getenv("SYNCLAB_DISPATCH"); v && *v) {
     std::string s = v;
-    if (s == "order") c.dispatch = DispatchOrder::InOrder;
-    else if (s == "reverse") c.dispatch = DispatchOrder::Reverse;
-    else if (s == "random") c.dispatch = DispatchOrder::Random;
-    else bad_env("SYNCLAB_DISPATCH", v, "order, reverse or random");
+    if (s == "order")
+      c.dispatch = DispatchOrder::InOrder;
+    else if (s == "reverse")
+      c.dispatch = DispatchOrder::Reverse;
+    else if (s == "random")
+      c.dispatch = DispatchOrder::Random;
+    else
+      bad_env("SYNCLAB_DISPATCH", v, "order, reverse or random");
   }
   if (const char* v = std::getenv("SYNCLAB_CHECK"); v && *v) {
     if (!check_list_problem(v).empty()) bad_env("SYNCLAB_CHECK", v, check_list_syntax().c_str());
@@ -101,13 +123,17 @@ Config Config::from_environment() {
   if (const char* v = std::getenv("SYNCLAB_QUIET"); v && *v && std::string(v) != "0") c.quiet = true;
   if (const char* v = std::getenv("SYNCLAB_FAST"); v && *v) {
     const std::string s = v;
-    if (s == "0") c.fast = false;
-    else if (s != "1") bad_env("SYNCLAB_FAST", v, "1 (the interpreter's fast paths, the default) or 0 (the general path only)");
+    if (s == "0")
+      c.fast = false;
+    else if (s != "1")
+      bad_env("SYNCLAB_FAST", v, "1 (the interpreter's fast paths, the default) or 0 (the general path only)");
   }
   if (const char* v = std::getenv("SYNCLAB_REPORTS"); v && *v) {
     const std::string s = v;
-    if (s == "all") c.reports_all = true;
-    else if (s != "once") bad_env("SYNCLAB_REPORTS", v, "once (each report once per launch and line pair) or all");
+    if (s == "all")
+      c.reports_all = true;
+    else if (s != "once")
+      bad_env("SYNCLAB_REPORTS", v, "once (each report once per launch and line pair) or all");
   }
   if (const char* v = std::getenv("SYNCLAB_ERROR_EXITCODE"); v && *v) {
     // Exit statuses are 8 bits; decimal only, so that "010" is not silently 8.
@@ -173,9 +199,9 @@ std::string check_list_problem(const std::string& list) {
   for (const std::string& item : split_list(list)) {
     if (item.empty()) continue;
     ++count;
-    if (item == "none") return "'none' cannot be combined with checker names; use none alone, or " + check_list_syntax();
-    if (item != "all" && !find_checker(item))
-      return "'" + item + "' is not a checker; use " + check_list_syntax();
+    if (item == "none")
+      return "'none' cannot be combined with checker names; use none alone, or " + check_list_syntax();
+    if (item != "all" && !find_checker(item)) return "'" + item + "' is not a checker; use " + check_list_syntax();
   }
   if (count == 0) return "empty list; use " + check_list_syntax();
   return "";

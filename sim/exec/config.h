@@ -18,16 +18,16 @@ struct Config {
   WarpModel model = WarpModel::Its;
   SchedPolicy sched = SchedPolicy::RoundRobin;
   uint64_t seed = 1;
-  uint32_t pct_depth = 3;              // PCT bug depth d (number of priority change points + 1)
-  uint64_t budget = 2'000'000'000ull;  // warp-steps per launch before giving up (last resort)
-  std::string device = "teaching";     // device profile name
-  bool lockstep_taken_first = true;    // lockstep: which side of a divergent branch runs first
+  uint32_t pct_depth = 3;                           // PCT bug depth d (number of priority change points + 1)
+  uint64_t budget = 2'000'000'000ull;               // warp-steps per launch before giving up (last resort)
+  std::string device = "teaching";                  // device profile name
+  bool lockstep_taken_first = true;                 // lockstep: which side of a divergent branch runs first
   DispatchOrder dispatch = DispatchOrder::Default;  // SYNCLAB_DISPATCH: default = in order under rr,
                                                     // random under the random and pct schedulers
-  bool checks = true;                  // SYNCLAB_CHECK: false for "none"
-  std::string check_list = "all";      // the list as given (names from checkers())
-  std::string trace_path;              // SYNCLAB_TRACE: empty = no trace
-  bool quiet = false;                  // SYNCLAB_QUIET: no report text on stderr
+  bool checks = true;                               // SYNCLAB_CHECK: false for "none"
+  std::string check_list = "all";                   // the list as given (names from checkers())
+  std::string trace_path;                           // SYNCLAB_TRACE: empty = no trace
+  bool quiet = false;                               // SYNCLAB_QUIET: no report text on stderr
   // SYNCLAB_REPORTS=all: every report instance is kept and printed. The default (once) keeps one
   // report per launch and pair of lines (with a count of the others) and prints a report that
   // an earlier launch of the process already printed only once (sim/exec/report_log.h).
@@ -42,8 +42,9 @@ struct Config {
 
   // Reads SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
-  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE.
-  // An invalid value prints a message naming the variable and its allowed values and exits with 2.
+  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST,
+  // SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and its allowed values and exits
+  // with 2.
   static Config from_environment();
 
   // Whether one checker of checkers() is on. "all" turns on every checker whose in_all is set.
@@ -54,8 +55,8 @@ struct Config {
 // API's set_checks, their error messages and synclab-run --help take their names from.
 struct CheckerInfo {
   const char* name;
-  bool in_all;        // turned on by "all" (the default)
-  const char* what;   // a few words for help texts
+  bool in_all;       // turned on by "all" (the default)
+  const char* what;  // a few words for help texts
 };
 const std::vector<CheckerInfo>& checkers();
 // "race, sync, init, leak": the names, for messages.

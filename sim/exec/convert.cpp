@@ -18,24 +18,46 @@ struct Num {
   enum Kind { Signed, Unsigned, Floating } kind;
   int64_t s = 0;
   uint64_t u = 0;
-  double f = 0;   // f16/f32 widen exactly
+  double f = 0;  // f16/f32 widen exactly
   bool is_f32 = false;
 };
 
 Num read(uint64_t b, Type t, bool ftz_in) {
   Num n{Num::Unsigned};
   switch (t) {
-    case Type::S8: n = {Num::Signed}; n.s = int8_t(b); break;
-    case Type::S16: n = {Num::Signed}; n.s = int16_t(b); break;
-    case Type::S32: n = {Num::Signed}; n.s = int32_t(b); break;
-    case Type::S64: n = {Num::Signed}; n.s = int64_t(b); break;
-    case Type::U8: case Type::B8: n.u = uint8_t(b); break;
-    case Type::U16: case Type::B16: n.u = uint16_t(b); break;
-    case Type::U32: case Type::B32: n.u = uint32_t(b); break;
-    case Type::U64: case Type::B64: n.u = b; break;
+    case Type::S8:
+      n = {Num::Signed};
+      n.s = int8_t(b);
+      break;
+    case Type::S16:
+      n = {Num::Signed};
+      n.s = int16_t(b);
+      break;
+    case Type::S32:
+      n = {Num::Signed};
+      n.s = int32_t(b);
+      break;
+    case Type::S64:
+      n = {Num::Signed};
+      n.s = int64_t(b);
+      break;
+    case Type::U8:
+    case Type::B8: n.u = uint8_t(b); break;
+    case Type::U16:
+    case Type::B16: n.u = uint16_t(b); break;
+    case Type::U32:
+    case Type::B32: n.u = uint32_t(b); break;
+    case Type::U64:
+    case Type::B64: n.u = b; break;
     case Type::Pred: n.u = b & 1; break;
-    case Type::F16: n = {Num::Floating}; n.f = double(from_bits<half_t>(b)); break;
-    case Type::BF16: n = {Num::Floating}; n.f = double(bitcast<float>(uint32_t(uint16_t(b)) << 16)); break;
+    case Type::F16:
+      n = {Num::Floating};
+      n.f = double(from_bits<half_t>(b));
+      break;
+    case Type::BF16:
+      n = {Num::Floating};
+      n.f = double(bitcast<float>(uint32_t(uint16_t(b)) << 16));
+      break;
     case Type::F32: {
       n = {Num::Floating};
       float f = from_bits<float>(b);
@@ -43,7 +65,10 @@ Num read(uint64_t b, Type t, bool ftz_in) {
       n.is_f32 = true;
       break;
     }
-    case Type::F64: n = {Num::Floating}; n.f = from_bits<double>(b); break;
+    case Type::F64:
+      n = {Num::Floating};
+      n.f = from_bits<double>(b);
+      break;
     default: break;
   }
   return n;
@@ -51,9 +76,12 @@ Num read(uint64_t b, Type t, bool ftz_in) {
 
 int mode_of(Rounding r) {
   switch (r) {
-    case Rounding::Rz: case Rounding::Rzi: return FE_TOWARDZERO;
-    case Rounding::Rm: case Rounding::Rmi: return FE_DOWNWARD;
-    case Rounding::Rp: case Rounding::Rpi: return FE_UPWARD;
+    case Rounding::Rz:
+    case Rounding::Rzi: return FE_TOWARDZERO;
+    case Rounding::Rm:
+    case Rounding::Rmi: return FE_DOWNWARD;
+    case Rounding::Rp:
+    case Rounding::Rpi: return FE_UPWARD;
     default: return FE_TONEAREST;
   }
 }
@@ -119,10 +147,14 @@ uint64_t convert(uint64_t b, Type dst, Type src, Rounding rnd, bool sat, bool ft
       case Type::S16: return float_to_int<int16_t>(n.f, rnd);
       case Type::S32: return float_to_int<int32_t>(n.f, rnd);
       case Type::S64: return float_to_int<int64_t>(n.f, rnd);
-      case Type::U8: case Type::B8: return float_to_int<uint8_t>(n.f, rnd);
-      case Type::U16: case Type::B16: return float_to_int<uint16_t>(n.f, rnd);
-      case Type::U32: case Type::B32: return float_to_int<uint32_t>(n.f, rnd);
-      case Type::U64: case Type::B64: return float_to_int<uint64_t>(n.f, rnd);
+      case Type::U8:
+      case Type::B8: return float_to_int<uint8_t>(n.f, rnd);
+      case Type::U16:
+      case Type::B16: return float_to_int<uint16_t>(n.f, rnd);
+      case Type::U32:
+      case Type::B32: return float_to_int<uint32_t>(n.f, rnd);
+      case Type::U64:
+      case Type::B64: return float_to_int<uint64_t>(n.f, rnd);
       default: return 0;
     }
   }
@@ -132,10 +164,14 @@ uint64_t convert(uint64_t b, Type dst, Type src, Rounding rnd, bool sat, bool ft
       case Type::S16: return int_to_int<int16_t>(n, sat);
       case Type::S32: return int_to_int<int32_t>(n, sat);
       case Type::S64: return int_to_int<int64_t>(n, sat);
-      case Type::U8: case Type::B8: return int_to_int<uint8_t>(n, sat);
-      case Type::U16: case Type::B16: return int_to_int<uint16_t>(n, sat);
-      case Type::U32: case Type::B32: return int_to_int<uint32_t>(n, sat);
-      case Type::U64: case Type::B64: return int_to_int<uint64_t>(n, sat);
+      case Type::U8:
+      case Type::B8: return int_to_int<uint8_t>(n, sat);
+      case Type::U16:
+      case Type::B16: return int_to_int<uint16_t>(n, sat);
+      case Type::U32:
+      case Type::B32: return int_to_int<uint32_t>(n, sat);
+      case Type::U64:
+      case Type::B64: return int_to_int<uint64_t>(n, sat);
       case Type::Pred: return (n.kind == Num::Signed ? n.s != 0 : n.u != 0) ? 1 : 0;
       default: return 0;
     }
@@ -145,13 +181,11 @@ uint64_t convert(uint64_t b, Type dst, Type src, Rounding rnd, bool sat, bool ft
     // Integer to float: round once, directly from the integer.
     switch (dst) {
       case Type::F64:
-        return to_bits(with_rounding(rnd, [&] {
-          return n.kind == Num::Signed ? static_cast<double>(n.s) : static_cast<double>(n.u);
-        }));
+        return to_bits(with_rounding(
+            rnd, [&] { return n.kind == Num::Signed ? static_cast<double>(n.s) : static_cast<double>(n.u); }));
       case Type::F32: {
-        float f = with_rounding(rnd, [&] {
-          return n.kind == Num::Signed ? static_cast<float>(n.s) : static_cast<float>(n.u);
-        });
+        float f = with_rounding(
+            rnd, [&] { return n.kind == Num::Signed ? static_cast<float>(n.s) : static_cast<float>(n.u); });
         if (sat) f = saturate(f);
         return to_bits(f);
       }
@@ -170,8 +204,7 @@ uint64_t convert(uint64_t b, Type dst, Type src, Rounding rnd, bool sat, bool ft
   }
   // Float to float.
   double x = n.f;
-  const bool integral = rnd == Rounding::Rni || rnd == Rounding::Rzi || rnd == Rounding::Rmi ||
-                        rnd == Rounding::Rpi;
+  const bool integral = rnd == Rounding::Rni || rnd == Rounding::Rzi || rnd == Rounding::Rmi || rnd == Rounding::Rpi;
   if (integral) x = round_integral(x, rnd);
   switch (dst) {
     case Type::F64: {
@@ -180,8 +213,10 @@ uint64_t convert(uint64_t b, Type dst, Type src, Rounding rnd, bool sat, bool ft
     }
     case Type::F32: {
       float f;
-      if (src == Type::F64) f = with_rounding(integral ? Rounding::Rn : rnd, [&] { return static_cast<float>(x); });
-      else f = static_cast<float>(x);
+      if (src == Type::F64)
+        f = with_rounding(integral ? Rounding::Rn : rnd, [&] { return static_cast<float>(x); });
+      else
+        f = static_cast<float>(x);
       if (ftz_flag) f = ftz(f);
       if (sat) f = saturate(f);
       return to_bits(f);

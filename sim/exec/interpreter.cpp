@@ -32,12 +32,12 @@ using ptx::Space;
 using ptx::SReg;
 using ptx::Type;
 
-#define FOR_LANES(mask)                                      \
-  for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) {             \
-    const int lane = __builtin_ctz(m_);                      \
-    Lane& L = w.lanes[lane];                                 \
-    const LaneRegs R = w.regp[lane];                         \
-    (void)L;                                                 \
+#define FOR_LANES(mask)                          \
+  for (uint32_t m_ = (mask); m_; m_ &= m_ - 1) { \
+    const int lane = __builtin_ctz(m_);          \
+    Lane& L = w.lanes[lane];                     \
+    const LaneRegs R = w.regp[lane];             \
+    (void)L;                                     \
     (void)R;
 #define END_LANES }
 
@@ -186,8 +186,11 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
   }
   if (size > 1 && (addr & (size - 1)) != 0) {
     fault(w, lane, I, LaunchStatus::Fault, "misaligned address",
-          fmt::format("{} of {} bytes at {} address 0x{:x}, which is not a multiple of {}",
-                      write ? "write" : "read", size, space == Space::Shared ? "shared" : space == Space::Local ? "local" : "global",
+          fmt::format("{} of {} bytes at {} address 0x{:x}, which is not a multiple of {}", write ? "write" : "read",
+                      size,
+                      space == Space::Shared  ? "shared"
+                      : space == Space::Local ? "local"
+                                              : "global",
                       addr, size));
     return nullptr;
   }
@@ -199,8 +202,7 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
         fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds shared memory access",
               fmt::format("{} of {} bytes at shared offset 0x{:x}; the block has {} bytes of shared memory "
                           "({} static + {} dynamic)",
-                          write ? "write" : "read", size, addr, c.shared.size(),
-                          static_shared_, p_.dynamic_shared));
+                          write ? "write" : "read", size, addr, c.shared.size(), static_shared_, p_.dynamic_shared));
         return nullptr;
       }
       if (generic_out) *generic_out = kSharedWindow + addr;
@@ -226,15 +228,14 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
             why = fmt::format("the address is inside {} (freed): use after free", f->name);
           else if (const Allocation* near = sim_.memory().nearest_below(addr);
                    near && addr - near->base < near->size + 4096)
-            why = fmt::format("the access runs past the end of {} ({} bytes at 0x{:x}; offset {} is {} bytes past "
-                              "its end)",
-                              near->name, near->size, near->base, addr - near->base,
-                              addr + size - (near->base + near->size));
+            why = fmt::format(
+                "the access runs past the end of {} ({} bytes at 0x{:x}; offset {} is {} bytes past "
+                "its end)",
+                near->name, near->size, near->base, addr - near->base, addr + size - (near->base + near->size));
           else if (addr < 4096) {
             why = "the address is near zero: a null pointer, or a host pointer never set";
             null_page_fault_ = true;
-          }
-          else
+          } else
             why = "the address is not inside any allocation (a host pointer? a pointer past the end of an array?)";
           fault(w, lane, I, LaunchStatus::Fault, "invalid global memory access",
                 fmt::format("{} of {} bytes at address 0x{:x}: {}", write ? "write" : "read", size, addr, why));
@@ -258,8 +259,7 @@ uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const 
                               const ptx::Instr& I) {
   Lane& L = w.lanes[lane];
   uint64_t a = address(L, o);
-  bool kernel_params = o.base == Operand::Base::KernelParams ||
-                       (o.base == Operand::Base::Absolute && fn.is_entry);
+  bool kernel_params = o.base == Operand::Base::KernelParams || (o.base == Operand::Base::Absolute && fn.is_entry);
   if (kernel_params) {
     if (a + size > p_.params.size()) {
       fault(w, lane, I, LaunchStatus::Fault, "kernel parameter access out of range",
@@ -277,8 +277,7 @@ uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const 
   return L.params.data() + a;
 }
 
-bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size,
-                           const ptx::Instr& I) {
+bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I) {
   uint64_t generic = 0;
   uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
   if (!p) return false;
@@ -384,8 +383,9 @@ inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t s
     *generic = kSharedWindow + addr;
     return sh.data() + addr;
   }
-  if (sp == Space::Global && w.cache_kind != AllocKind::HostMapped && (!write || w.cache_kind != AllocKind::ModuleConst) &&
-      addr - w.cache_base < w.cache_size && w.cache_size - (addr - w.cache_base) >= size) {
+  if (sp == Space::Global && w.cache_kind != AllocKind::HostMapped &&
+      (!write || w.cache_kind != AllocKind::ModuleConst) && addr - w.cache_base < w.cache_size &&
+      w.cache_size - (addr - w.cache_base) >= size) {
     *generic = addr;
     return reinterpret_cast<uint8_t*>(addr);
   }
@@ -398,8 +398,8 @@ inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t s
 // turn an address into its host pointer (X[l] + host_off) and its generic address
 // (X[l] + gen_off). False when any lane needs the slow path, which then decides lane by lane
 // exactly as before (nothing has been touched yet).
-bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uint64_t off, uint64_t* X,
-                         uint32_t size, bool write, uint64_t* host_off, uint64_t* gen_off) {
+bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
+                         bool write, uint64_t* host_off, uint64_t* gen_off) {
   if (sp == Space::Const && !write) sp = Space::Global;
   const uint64_t x0 = (A ? A[__builtin_ctz(act)] : 0) + off;
   uint64_t lo = 0;  // what the window starts at in the addresses of X
@@ -459,8 +459,8 @@ bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uin
     const __m128i x = A ? _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(A + l)), voff) : voff;
     _mm_storeu_si128(reinterpret_cast<__m128i*>(X + l), x);
     const __m128i d = _mm_sub_epi64(x, vlo);
-    const __m128i t = _mm_or_si128(_mm_or_si128(d, _mm_sub_epi64(vspan, d)),
-                                   _mm_sub_epi64(zero, _mm_and_si128(x, valign)));
+    const __m128i t =
+        _mm_or_si128(_mm_or_si128(d, _mm_sub_epi64(vspan, d)), _mm_sub_epi64(zero, _mm_and_si128(x, valign)));
     bad |= uint32_t(_mm_movemask_pd(_mm_castsi128_pd(t))) << l;
   }
   return (bad & act) == 0;
@@ -574,8 +574,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase &&
-      ld_rows(w, act, I, es))
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es))
     return;
   const bool track = hang_.suspicious(steps_);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
@@ -591,44 +590,54 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
     }
   }
   FOR_LANES(act)
-    if (scalar) {
-      uint64_t generic = 0;
-      const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm) + base_off;
-      if (const uint8_t* p = fast_ptr(w, I.space, addr, es, false, &generic)) {
-        uint64_t v;
-        switch (es) {
-          case 1: v = *p; break;
-          case 2: { uint16_t x; std::memcpy(&x, p, 2); v = x; break; }
-          case 4: { uint32_t x; std::memcpy(&x, p, 4); v = x; break; }
-          default: std::memcpy(&v, p, 8); break;
+  if (scalar) {
+    uint64_t generic = 0;
+    const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm) + base_off;
+    if (const uint8_t* p = fast_ptr(w, I.space, addr, es, false, &generic)) {
+      uint64_t v;
+      switch (es) {
+        case 1: v = *p; break;
+        case 2: {
+          uint16_t x;
+          std::memcpy(&x, p, 2);
+          v = x;
+          break;
         }
-        R[d.reg] = extend_loaded(v, es, I.type);
-        if (checking_) check_access(w, lane, generic, es, false, false, I, v);
-        if (track) w.last_load[lane] = generic;
-        continue;
+        case 4: {
+          uint32_t x;
+          std::memcpy(&x, p, 4);
+          v = x;
+          break;
+        }
+        default: std::memcpy(&v, p, 8); break;
       }
+      R[d.reg] = extend_loaded(v, es, I.type);
+      if (checking_) check_access(w, lane, generic, es, false, false, I, v);
+      if (track) w.last_load[lane] = generic;
+      continue;
     }
-    uint8_t buf[64] = {0};
-    if (I.space == Space::Param) {
-      uint8_t* p = param_ptr(w, lane, fn, a, es * n, I);
-      if (!p) return;
-      std::memcpy(buf, p, es * n);
-    } else {
-      if (!load_bytes(w, lane, I.space, address(L, a), buf, es * n, I)) return;
+  }
+  uint8_t buf[64] = {0};
+  if (I.space == Space::Param) {
+    uint8_t* p = param_ptr(w, lane, fn, a, es * n, I);
+    if (!p) return;
+    std::memcpy(buf, p, es * n);
+  } else {
+    if (!load_bytes(w, lane, I.space, address(L, a), buf, es * n, I)) return;
+  }
+  for (uint32_t e = 0; e < n; ++e) {
+    uint64_t v = 0;
+    std::memcpy(&v, buf + e * es, std::min<uint32_t>(es, 8));
+    v = extend_loaded(v, es, I.type);
+    uint32_t reg = d.kind == Operand::Kind::Vector ? d.vec[e] : d.reg;
+    if (reg != Operand::kNoReg) R[reg] = v;
+    if (es == 16 && d.kind == Operand::Kind::Vector) {  // .b128 into two 64-bit registers
+      uint64_t hi = 0;
+      std::memcpy(&hi, buf + 8, 8);
+      if (d.vec[1] != Operand::kNoReg) R[d.vec[1]] = hi;
+      break;
     }
-    for (uint32_t e = 0; e < n; ++e) {
-      uint64_t v = 0;
-      std::memcpy(&v, buf + e * es, std::min<uint32_t>(es, 8));
-      v = extend_loaded(v, es, I.type);
-      uint32_t reg = d.kind == Operand::Kind::Vector ? d.vec[e] : d.reg;
-      if (reg != Operand::kNoReg) R[reg] = v;
-      if (es == 16 && d.kind == Operand::Kind::Vector) {  // .b128 into two 64-bit registers
-        uint64_t hi = 0;
-        std::memcpy(&hi, buf + 8, 8);
-        if (d.vec[1] != Operand::kNoReg) R[d.vec[1]] = hi;
-        break;
-      }
-    }
+  }
   END_LANES
 }
 
@@ -636,8 +645,8 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
 // one: when two lanes of this store write the same bytes, only one lane's value survives, under
 // every warp model and on every GPU. Found here, before the store, where every lane's address and
 // value are at hand; the race detector leaves such pairs to this check (Access::step).
-void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes,
-                                       const uint64_t* G, uint64_t g_off) {
+void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
+                                       uint64_t g_off) {
   // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
   // and parameter memory is each thread's own.
   using ptx::Sem;
@@ -721,56 +730,76 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase &&
-      st_rows(w, act, I, es))
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !tw_ && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es))
     return;
   if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
-    if (scalar) {
-      uint64_t generic = 0;
-      const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
-      if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
-        const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
-        if (checking_) check_access(w, lane, generic, es, true, false, I, val);
-        // Little-endian: the value's low bytes are what is stored. Only a change is visible.
-        uint64_t old = 0;
-        bool changed;
+  if (scalar) {
+    uint64_t generic = 0;
+    const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
+    if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
+      const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
+      if (checking_) check_access(w, lane, generic, es, true, false, I, val);
+      // Little-endian: the value's low bytes are what is stored. Only a change is visible.
+      uint64_t old = 0;
+      bool changed;
+      switch (es) {
+        case 1: changed = *p != uint8_t(val); break;
+        case 2: {
+          uint16_t x;
+          std::memcpy(&x, p, 2);
+          changed = x != uint16_t(val);
+          break;
+        }
+        case 4: {
+          uint32_t x;
+          std::memcpy(&x, p, 4);
+          changed = x != uint32_t(val);
+          break;
+        }
+        default:
+          std::memcpy(&old, p, 8);
+          changed = old != val;
+          break;
+      }
+      if (changed) {
         switch (es) {
-          case 1: changed = *p != uint8_t(val); break;
-          case 2: { uint16_t x; std::memcpy(&x, p, 2); changed = x != uint16_t(val); break; }
-          case 4: { uint32_t x; std::memcpy(&x, p, 4); changed = x != uint32_t(val); break; }
-          default: std::memcpy(&old, p, 8); changed = old != val; break;
-        }
-        if (changed) {
-          switch (es) {
-            case 1: *p = uint8_t(val); break;
-            case 2: { uint16_t x = uint16_t(val); std::memcpy(p, &x, 2); break; }
-            case 4: { uint32_t x = uint32_t(val); std::memcpy(p, &x, 4); break; }
-            default: std::memcpy(p, &val, 8); break;
+          case 1: *p = uint8_t(val); break;
+          case 2: {
+            uint16_t x = uint16_t(val);
+            std::memcpy(p, &x, 2);
+            break;
           }
-          note_write(w, lane, generic, I);
+          case 4: {
+            uint32_t x = uint32_t(val);
+            std::memcpy(p, &x, 4);
+            break;
+          }
+          default: std::memcpy(p, &val, 8); break;
         }
-        continue;
+        note_write(w, lane, generic, I);
       }
+      continue;
     }
-    uint8_t buf[64] = {0};
-    for (uint32_t e = 0; e < n; ++e) {
-      uint64_t val;
-      if (v->kind == Operand::Kind::Vector) {
-        uint32_t reg = v->vec[e];
-        val = reg == Operand::kNoReg ? 0 : R[reg];
-      } else {
-        val = operand(w, lane, *v);
-      }
-      std::memcpy(buf + e * es, &val, std::min<uint32_t>(es, 8));
-    }
-    if (I.space == Space::Param) {
-      uint8_t* p = param_ptr(w, lane, fn, *a, es * n, I);
-      if (!p) return;
-      std::memcpy(p, buf, es * n);
+  }
+  uint8_t buf[64] = {0};
+  for (uint32_t e = 0; e < n; ++e) {
+    uint64_t val;
+    if (v->kind == Operand::Kind::Vector) {
+      uint32_t reg = v->vec[e];
+      val = reg == Operand::kNoReg ? 0 : R[reg];
     } else {
-      if (!store_bytes(w, lane, I.space, address(L, *a), buf, es * n, I)) return;
+      val = operand(w, lane, *v);
     }
+    std::memcpy(buf + e * es, &val, std::min<uint32_t>(es, 8));
+  }
+  if (I.space == Space::Param) {
+    uint8_t* p = param_ptr(w, lane, fn, *a, es * n, I);
+    if (!p) return;
+    std::memcpy(p, buf, es * n);
+  } else {
+    if (!store_bytes(w, lane, I.space, address(L, *a), buf, es * n, I)) return;
+  }
   END_LANES
 }
 
@@ -780,8 +809,10 @@ template <class T>
 __attribute__((always_inline)) inline T atomic_apply(AtomOp op, T old, T b, T c) {
   switch (op) {
     case AtomOp::Add: return static_cast<T>(old + b);
-    case AtomOp::Min: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
-    case AtomOp::Max: return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::max(old, b)) : std::max(old, b);
+    case AtomOp::Min:
+      return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
+    case AtomOp::Max:
+      return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::max(old, b)) : std::max(old, b);
     case AtomOp::Exch: return b;
     case AtomOp::Cas: return old == b ? c : old;
     default: break;
@@ -903,67 +934,70 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     }
   }
   FOR_LANES(act)
-    const uint64_t addr = abs_addr ? static_cast<uint64_t>(a.imm) + (a.reg != Operand::kNoReg ? R[a.reg] : 0)
-                                   : address(L, a);
-    uint64_t generic = 0;
-    uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
-    if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
-    if (!p) return;
-    if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
-      fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
-      return;
-    }
-    const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
-    if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
-    const uint64_t b = value(lane, R, ob);
-    const uint64_t c = cas ? value(lane, R, oc) : 0;
-    uint64_t nb = 0;
-    const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-    const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
-    const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
-    if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
-    // Every read-modify-write is a write in the memory model, also when it leaves the value as
-    // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
-    // continues release sequences. Only a failed compare-and-swap writes nothing.
-    const bool failed_cas = cas && old_cmp != (b & keep);
-    if (checking_ && !failed_cas) check_atomic_write(w, lane, generic, I);
-    if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
-    w.last_load[lane] = generic;
-    if (write_back) R[I.dst[0].reg] = old;
+  const uint64_t addr =
+      abs_addr ? static_cast<uint64_t>(a.imm) + (a.reg != Operand::kNoReg ? R[a.reg] : 0) : address(L, a);
+  uint64_t generic = 0;
+  uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+  if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
+  if (!p) return;
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
+    return;
+  }
+  const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+  if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
+  const uint64_t b = value(lane, R, ob);
+  const uint64_t c = cas ? value(lane, R, oc) : 0;
+  uint64_t nb = 0;
+  const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+  const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+  const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
+  if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+  // Every read-modify-write is a write in the memory model, also when it leaves the value as
+  // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
+  // continues release sequences. Only a failed compare-and-swap writes nothing.
+  const bool failed_cas = cas && old_cmp != (b & keep);
+  if (checking_ && !failed_cas) check_atomic_write(w, lane, generic, I);
+  if (tw_) trace_atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+  w.last_load[lane] = generic;
+  if (write_back) R[I.dst[0].reg] = old;
   END_LANES
 }
 
 void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
   switch (I.type) {
     case Type::S32: atom_lanes<int32_t>(w, act, I); return;
-    case Type::U32: case Type::B32: atom_lanes<uint32_t>(w, act, I); return;
+    case Type::U32:
+    case Type::B32: atom_lanes<uint32_t>(w, act, I); return;
     case Type::S64: atom_lanes<int64_t>(w, act, I); return;
-    case Type::U64: case Type::B64: atom_lanes<uint64_t>(w, act, I); return;
+    case Type::U64:
+    case Type::B64: atom_lanes<uint64_t>(w, act, I); return;
     case Type::F32: atom_lanes<float>(w, act, I); return;
     case Type::F64: atom_lanes<double>(w, act, I); return;
     case Type::F16: atom_lanes<half_t>(w, act, I); return;
-    case Type::B16: case Type::U16: atom_lanes<uint16_t>(w, act, I); return;
+    case Type::B16:
+    case Type::U16: atom_lanes<uint16_t>(w, act, I); return;
     default: break;
   }
   // A type no atomic has: the first lane reports it, after the same address checks as above.
   const Operand& a = I.src[0];
   const uint32_t size = elem_size(I.type);
   FOR_LANES(act)
-    uint64_t addr = address(L, a);
-    uint64_t generic = 0;
-    uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
-    if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
-    if (!p) return;
-    if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
-      fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
-      return;
-    }
-    if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
-    operand(w, lane, I.src[1]);
-    if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
-    fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
-          fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
+  uint64_t addr = address(L, a);
+  uint64_t generic = 0;
+  uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+  if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
+  if (!p) return;
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
     return;
+  }
+  if (checking_) check_access(w, lane, generic, size, true, true, I, 0);
+  operand(w, lane, I.src[1]);
+  if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
+  fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
+        fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
+  return;
   END_LANES
 }
 
@@ -1017,9 +1051,12 @@ bool compare_typed(Type t, Cmp c, uint64_t a, uint64_t b) {
     case Type::S16: return compare<int16_t>(c, int16_t(a), int16_t(b));
     case Type::S32: return compare<int32_t>(c, int32_t(a), int32_t(b));
     case Type::S64: return compare<int64_t>(c, int64_t(a), int64_t(b));
-    case Type::U16: case Type::B16: return compare<uint16_t>(c, uint16_t(a), uint16_t(b));
-    case Type::U32: case Type::B32: return compare<uint32_t>(c, uint32_t(a), uint32_t(b));
-    case Type::U64: case Type::B64: return compare<uint64_t>(c, a, b);
+    case Type::U16:
+    case Type::B16: return compare<uint16_t>(c, uint16_t(a), uint16_t(b));
+    case Type::U32:
+    case Type::B32: return compare<uint32_t>(c, uint32_t(a), uint32_t(b));
+    case Type::U64:
+    case Type::B64: return compare<uint64_t>(c, a, b);
     case Type::F32: return compare<float>(c, from_bits<float>(a), from_bits<float>(b));
     case Type::F64: return compare<double>(c, from_bits<double>(a), from_bits<double>(b));
     case Type::F16: return compare<half_t>(c, from_bits<half_t>(a), from_bits<half_t>(b));
@@ -1074,7 +1111,11 @@ uint64_t float_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb) {
   using W = std::conditional_t<std::is_same_v<T, half_t>, float, T>;  // math in at least float
   T a = from_bits<T>(ab), b = from_bits<T>(bb), c = from_bits<T>(cb);
   if constexpr (std::is_same_v<T, float>) {
-    if (I.ftz) { a = ftz(a); b = ftz(b); c = ftz(c); }
+    if (I.ftz) {
+      a = ftz(a);
+      b = ftz(b);
+      c = ftz(c);
+    }
   }
   T r{};
   switch (I.op) {
@@ -1083,8 +1124,10 @@ uint64_t float_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb) {
     case Op::Mul: r = rounded(I.rnd, [&] { return T(a * b); }); break;
     case Op::Mad:
     case Op::Fma:
-      if constexpr (std::is_same_v<T, half_t>) r = T(std::fma(float(a), float(b), float(c)));
-      else r = rounded(I.rnd, [&] { return T(std::fma(a, b, c)); });
+      if constexpr (std::is_same_v<T, half_t>)
+        r = T(std::fma(float(a), float(b), float(c)));
+      else
+        r = rounded(I.rnd, [&] { return T(std::fma(a, b, c)); });
       break;
     case Op::Div: r = rounded(I.rnd, [&] { return T(a / b); }); break;
     case Op::Abs: r = T(std::fabs(W(a))); break;
@@ -1106,8 +1149,10 @@ uint64_t float_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb) {
     if (I.ftz) r = ftz(r);
   }
   if (I.sat) {
-    if constexpr (std::is_same_v<T, half_t>) r = T(saturate(float(r)));
-    else r = saturate(r);
+    if constexpr (std::is_same_v<T, half_t>)
+      r = T(saturate(float(r)));
+    else
+      r = saturate(r);
   }
   return to_bits<T>(r);
 }
@@ -1170,8 +1215,7 @@ uint64_t int_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb, bool
       if (I.mul == ptx::MulMode::Hi) return to_bits<T>(mul_hi<T>(a, b));
       if (I.mul == ptx::MulMode::Wide) {
         if constexpr (sizeof(T) <= 4) {
-          using W = std::conditional_t<std::is_signed_v<T>,
-                                       std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
+          using W = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
                                        std::conditional_t<sizeof(T) == 4, uint64_t, uint32_t>>;
           return to_bits<W>(W(a) * W(b));
         }
@@ -1185,8 +1229,7 @@ uint64_t int_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb, bool
       }
       if (I.mul == ptx::MulMode::Wide) {
         if constexpr (sizeof(T) <= 4) {
-          using W = std::conditional_t<std::is_signed_v<T>,
-                                       std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
+          using W = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, int64_t, int32_t>,
                                        std::conditional_t<sizeof(T) == 4, uint64_t, uint32_t>>;
           using WU = std::make_unsigned_t<W>;
           return to_bits<W>(W(WU(W(a) * W(b)) + WU(static_cast<W>(static_cast<std::make_signed_t<W>>(cb)))));
@@ -1312,16 +1355,25 @@ void KernelRun::gather(Warp& w, uint32_t act, const Operand& o, uint64_t* out) {
   switch (o.kind) {
     case Operand::Kind::Reg:
       if (o.negate) {
-        for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = (w.regp[l][o.reg] & 1) ^ 1; }
+        for (uint32_t m = act; m; m &= m - 1) {
+          const int l = __builtin_ctz(m);
+          out[l] = (w.regp[l][o.reg] & 1) ^ 1;
+        }
       } else {
-        for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = w.regp[l][o.reg]; }
+        for (uint32_t m = act; m; m &= m - 1) {
+          const int l = __builtin_ctz(m);
+          out[l] = w.regp[l][o.reg];
+        }
       }
       return;
     case Operand::Kind::Imm:
       for (uint32_t m = act; m; m &= m - 1) out[__builtin_ctz(m)] = static_cast<uint64_t>(o.imm);
       return;
     default:
-      for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); out[l] = operand(w, l, o); }
+      for (uint32_t m = act; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        out[l] = operand(w, l, o);
+      }
       return;
   }
 }
@@ -1330,7 +1382,10 @@ namespace {
 
 template <class F>
 inline void map1(Warp& w, uint32_t act, uint32_t d, const uint64_t* A, F f) {
-  for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); w.regp[l][d] = f(A[l]); }
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    w.regp[l][d] = f(A[l]);
+  }
 }
 
 // The common operand shapes (register, register) and (register, immediate) read straight from
@@ -1381,8 +1436,10 @@ __attribute__((always_inline)) inline void row_apply(uint32_t act, uint64_t* D, 
 
 template <class F>
 inline void rows2(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, uint64_t ib, F f) {
-  if (B) row_apply(act, D, [&](int l) { return f(A[l], B[l]); });
-  else row_apply(act, D, [&](int l) { return f(A[l], ib); });
+  if (B)
+    row_apply(act, D, [&](int l) { return f(A[l], B[l]); });
+  else
+    row_apply(act, D, [&](int l) { return f(A[l], ib); });
 }
 template <class F>
 inline void rows3(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* B, const uint64_t* C, F f) {
@@ -1391,8 +1448,7 @@ inline void rows3(uint32_t act, uint64_t* D, const uint64_t* A, const uint64_t* 
 
 template <class F>
 inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
-  if (plain_reg(*s.a) && (plain_reg(*s.b) || s.b->kind == Operand::Kind::Imm) &&
-      w.uniform_base != Warp::kMixedBase) {
+  if (plain_reg(*s.a) && (plain_reg(*s.b) || s.b->kind == Operand::Kind::Imm) && w.uniform_base != Warp::kMixedBase) {
     const uint64_t* B = plain_reg(*s.b) ? w.row(s.b->reg) : nullptr;
     rows2(act, w.row(d), w.row(s.a->reg), B, static_cast<uint64_t>(s.b->imm), f);
   } else if (plain_reg(*s.a) && plain_reg(*s.b)) {
@@ -1409,7 +1465,10 @@ inline void map2(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
       R[d] = f(R[ra], ib);
     }
   } else {
-    for (uint32_t m = act; m; m &= m - 1) { const int l = __builtin_ctz(m); w.regp[l][d] = f(s.A[l], s.B[l]); }
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      w.regp[l][d] = f(s.A[l], s.B[l]);
+    }
   }
 }
 template <class F>
@@ -1435,8 +1494,27 @@ inline void map3(Warp& w, uint32_t act, uint32_t d, const Srcs& s, F f) {
 // The operations of the fast paths on raw register values, one functor per (type, operation):
 // the generic fast path (fast_int, fast_f32) and the per-instruction handlers below use the same.
 enum FastOp : int {
-  kAdd, kSub, kMulLo, kMulWide, kAnd, kOr, kXor, kMin, kMax, kShl, kShr,  // arithmetic and logic
-  kEq, kNe, kLt, kLe, kGt, kGe, kLo, kLs, kHi, kHs,                       // setp comparisons
+  kAdd,
+  kSub,
+  kMulLo,
+  kMulWide,
+  kAnd,
+  kOr,
+  kXor,
+  kMin,
+  kMax,
+  kShl,
+  kShr,  // arithmetic and logic
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kLo,
+  kLs,
+  kHi,
+  kHs,  // setp comparisons
   kNumIntOps
 };
 
@@ -1445,35 +1523,55 @@ struct Int2 {
   uint64_t operator()(uint64_t a, uint64_t b) const {
     using U = std::make_unsigned_t<T>;
     constexpr uint32_t bits = sizeof(T) * 8;
-    if constexpr (K == kAdd) return to_bits<T>(T(U(a) + U(b)));
-    else if constexpr (K == kSub) return to_bits<T>(T(U(a) - U(b)));
-    else if constexpr (K == kMulLo) return to_bits<T>(T(U(a) * U(b)));
+    if constexpr (K == kAdd)
+      return to_bits<T>(T(U(a) + U(b)));
+    else if constexpr (K == kSub)
+      return to_bits<T>(T(U(a) - U(b)));
+    else if constexpr (K == kMulLo)
+      return to_bits<T>(T(U(a) * U(b)));
     else if constexpr (K == kMulWide) {
       static_assert(sizeof(T) == 4, "mul.wide of 32-bit operands only");
       using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
       return to_bits<W>(W(T(a)) * W(T(b)));
-    } else if constexpr (K == kAnd) return a & b;
-    else if constexpr (K == kOr) return a | b;
-    else if constexpr (K == kXor) return a ^ b;
-    else if constexpr (K == kMin) return to_bits<T>(std::min(T(a), T(b)));
-    else if constexpr (K == kMax) return to_bits<T>(std::max(T(a), T(b)));
+    } else if constexpr (K == kAnd)
+      return a & b;
+    else if constexpr (K == kOr)
+      return a | b;
+    else if constexpr (K == kXor)
+      return a ^ b;
+    else if constexpr (K == kMin)
+      return to_bits<T>(std::min(T(a), T(b)));
+    else if constexpr (K == kMax)
+      return to_bits<T>(std::max(T(a), T(b)));
     else if constexpr (K == kShl) {
       const uint32_t n = uint32_t(b);
       return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) << n));
     } else if constexpr (K == kShr) {
       const uint32_t n = uint32_t(b);
-      if constexpr (std::is_signed_v<T>) return to_bits<T>(n >= bits ? (T(a) < 0 ? T(-1) : T(0)) : T(T(a) >> n));
-      else return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) >> n));
-    } else if constexpr (K == kEq) return uint64_t(T(a) == T(b));
-    else if constexpr (K == kNe) return uint64_t(T(a) != T(b));
-    else if constexpr (K == kLt) return uint64_t(T(a) < T(b));
-    else if constexpr (K == kLe) return uint64_t(T(a) <= T(b));
-    else if constexpr (K == kGt) return uint64_t(T(a) > T(b));
-    else if constexpr (K == kGe) return uint64_t(T(a) >= T(b));
-    else if constexpr (K == kLo) return uint64_t(U(a) < U(b));
-    else if constexpr (K == kLs) return uint64_t(U(a) <= U(b));
-    else if constexpr (K == kHi) return uint64_t(U(a) > U(b));
-    else return uint64_t(U(a) >= U(b));  // kHs
+      if constexpr (std::is_signed_v<T>)
+        return to_bits<T>(n >= bits ? (T(a) < 0 ? T(-1) : T(0)) : T(T(a) >> n));
+      else
+        return n >= bits ? uint64_t(0) : to_bits<T>(T(U(a) >> n));
+    } else if constexpr (K == kEq)
+      return uint64_t(T(a) == T(b));
+    else if constexpr (K == kNe)
+      return uint64_t(T(a) != T(b));
+    else if constexpr (K == kLt)
+      return uint64_t(T(a) < T(b));
+    else if constexpr (K == kLe)
+      return uint64_t(T(a) <= T(b));
+    else if constexpr (K == kGt)
+      return uint64_t(T(a) > T(b));
+    else if constexpr (K == kGe)
+      return uint64_t(T(a) >= T(b));
+    else if constexpr (K == kLo)
+      return uint64_t(U(a) < U(b));
+    else if constexpr (K == kLs)
+      return uint64_t(U(a) <= U(b));
+    else if constexpr (K == kHi)
+      return uint64_t(U(a) > U(b));
+    else
+      return uint64_t(U(a) >= U(b));  // kHs
   }
 };
 template <class T>
@@ -1488,9 +1586,12 @@ template <int K>
 struct F32x2 {
   uint64_t operator()(uint64_t a, uint64_t b) const {
     const float x = from_bits<float>(a), y = from_bits<float>(b);
-    if constexpr (K == kAdd) return to_bits(x + y);
-    else if constexpr (K == kSub) return to_bits(x - y);
-    else return to_bits(x * y);
+    if constexpr (K == kAdd)
+      return to_bits(x + y);
+    else if constexpr (K == kSub)
+      return to_bits(x - y);
+    else
+      return to_bits(x * y);
   }
 };
 struct F32Fma {
@@ -1502,9 +1603,12 @@ struct F32Fma {
 template <int K>
 struct Pred2 {
   uint64_t operator()(uint64_t a, uint64_t b) const {
-    if constexpr (K == kAnd) return (a & b) & 1;
-    else if constexpr (K == kOr) return (a | b) & 1;
-    else return (a ^ b) & 1;
+    if constexpr (K == kAnd)
+      return (a & b) & 1;
+    else if constexpr (K == kOr)
+      return (a | b) & 1;
+    else
+      return (a ^ b) & 1;
   }
 };
 
@@ -1587,9 +1691,7 @@ bool fast_int(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
   }
 }
 
-bool f32_plain(const ptx::Instr& I) {
-  return !I.ftz && !I.sat && (I.rnd == Rounding::None || I.rnd == Rounding::Rn);
-}
+bool f32_plain(const ptx::Instr& I) { return !I.ftz && !I.sat && (I.rnd == Rounding::None || I.rnd == Rounding::Rn); }
 
 bool fast_f32(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
   if (!f32_plain(I)) return false;
@@ -1599,9 +1701,7 @@ bool fast_f32(Warp& w, uint32_t act, const ptx::Instr& I, const Srcs& S) {
     case Op::Sub: map2(w, act, d, S, F32x2<kSub>{}); return true;
     case Op::Mul: map2(w, act, d, S, F32x2<kMulLo>{}); return true;
     case Op::Fma:
-    case Op::Mad:
-      map3(w, act, d, S, F32Fma{});
-      return true;
+    case Op::Mad: map3(w, act, d, S, F32Fma{}); return true;
     default: return false;
   }
 }
@@ -1666,11 +1766,20 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
       map1(w, act, d, A, [keep](uint64_t a) { return ~a & keep; });
       return true;
     }
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::And: case Op::Or:
-    case Op::Xor: case Op::Min: case Op::Max: case Op::Shl: case Op::Shr: case Op::Setp:
-      break;
-    default:
-      return false;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Fma:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Min:
+    case Op::Max:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Setp: break;
+    default: return false;
   }
   if (I.nsrc < 2) return false;
   // The generic loops read A/B/C: fill them unless the operand shape has its own loop.
@@ -1683,9 +1792,11 @@ bool KernelRun::fast_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
     if (I.nsrc > 2) gather(w, act, I.src[2], C);
   }
   switch (I.type) {
-    case Type::U32: case Type::B32: return fast_int<uint32_t>(w, act, I, S);
+    case Type::U32:
+    case Type::B32: return fast_int<uint32_t>(w, act, I, S);
     case Type::S32: return fast_int<int32_t>(w, act, I, S);
-    case Type::U64: case Type::B64: return fast_int<uint64_t>(w, act, I, S);
+    case Type::U64:
+    case Type::B64: return fast_int<uint64_t>(w, act, I, S);
     case Type::S64: return fast_int<int64_t>(w, act, I, S);
     case Type::F32:
       if (I.op == Op::Setp) return false;
@@ -1720,8 +1831,7 @@ void h_bin(Warp& w, uint32_t act, const ptx::Instr& I) {
   const F f{};
   const uint32_t d = I.dst[0].reg, ra = I.src[0].reg;
   if (w.uniform_base != Warp::kMixedBase) {
-    rows2(act, w.row(d), w.row(ra), SH == kRR ? w.row(I.src[1].reg) : nullptr, static_cast<uint64_t>(I.src[1].imm),
-          f);
+    rows2(act, w.row(d), w.row(ra), SH == kRR ? w.row(I.src[1].reg) : nullptr, static_cast<uint64_t>(I.src[1].imm), f);
   } else if constexpr (SH == kRR) {
     const uint32_t rb = I.src[1].reg;
     for (uint32_t m = act; m; m &= m - 1) {
@@ -1793,12 +1903,12 @@ void h_not(Warp& w, uint32_t act, const ptx::Instr& I) {
 }
 
 // Handler indexes (0 is "none").
-constexpr int kIntTypes = 4;  // s32, u32 (b32), s64, u64 (b64)
-constexpr int kHInt2 = 1;                                          // + (type * kNumIntOps + op) * 2 + shape
-constexpr int kHMad = kHInt2 + kIntTypes * kNumIntOps * 2;         // + type
-constexpr int kHF32 = kHMad + kIntTypes;                           // + (add|sub|mul) * 2 + shape
+constexpr int kIntTypes = 4;                                // s32, u32 (b32), s64, u64 (b64)
+constexpr int kHInt2 = 1;                                   // + (type * kNumIntOps + op) * 2 + shape
+constexpr int kHMad = kHInt2 + kIntTypes * kNumIntOps * 2;  // + type
+constexpr int kHF32 = kHMad + kIntTypes;                    // + (add|sub|mul) * 2 + shape
 constexpr int kHF32Fma = kHF32 + 6;
-constexpr int kHPred = kHF32Fma + 1;                               // + (and|or|xor) * 2 + shape
+constexpr int kHPred = kHF32Fma + 1;  // + (and|or|xor) * 2 + shape
 constexpr int kHMovRR = kHPred + 6;
 constexpr int kHMovRI = kHMovRR + 1;
 constexpr int kHNotPred = kHMovRI + 1;
@@ -1807,19 +1917,20 @@ constexpr int kNumHandlers = kHNot + 1;
 static_assert(kNumHandlers <= 256, "Instr::fast is one byte");
 
 template <int TI>
-using IntOfIndex = std::conditional_t<TI == 0, int32_t, std::conditional_t<TI == 1, uint32_t,
-                   std::conditional_t<TI == 2, int64_t, uint64_t>>>;
+using IntOfIndex =
+    std::conditional_t<TI == 0, int32_t,
+                       std::conditional_t<TI == 1, uint32_t, std::conditional_t<TI == 2, int64_t, uint64_t>>>;
 
 template <size_t... N>
 void fill_int2(FastHandler* t, std::index_sequence<N...>) {
   // N = (type * kNumIntOps + op) * 2 + shape; mul.wide exists for 32-bit types only.
-  ((t[kHInt2 + N] = (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2)
-                        ? nullptr
-                        : &h_bin<Int2<IntOfIndex<int(N / 2 / kNumIntOps)>,
-                                      (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2)
-                                          ? kAdd
-                                          : int(N / 2 % kNumIntOps)>,
-                                 int(N % 2)>),
+  ((t[kHInt2 + N] =
+        (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2)
+            ? nullptr
+            : &h_bin<Int2<IntOfIndex<int(N / 2 / kNumIntOps)>,
+                          (int(N / 2 % kNumIntOps) == kMulWide && N / 2 / kNumIntOps >= 2) ? kAdd
+                                                                                           : int(N / 2 % kNumIntOps)>,
+                     int(N % 2)>),
    ...);
 }
 
@@ -1855,9 +1966,11 @@ const HandlerTable kHandlers;
 int int_type_index(Type t) {
   switch (t) {
     case Type::S32: return 0;
-    case Type::U32: case Type::B32: return 1;
+    case Type::U32:
+    case Type::B32: return 1;
     case Type::S64: return 2;
-    case Type::U64: case Type::B64: return 3;
+    case Type::U64:
+    case Type::B64: return 3;
     default: return -1;
   }
 }
@@ -1880,17 +1993,28 @@ uint8_t fast_handler_index(const ptx::Instr& I) {
     case Op::Not:
       if (!plain_reg(a)) return 0;
       return I.type == Type::Pred ? kHNotPred : kHNot;
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::And: case Op::Or:
-    case Op::Xor: case Op::Min: case Op::Max: case Op::Shl: case Op::Shr: case Op::Setp:
-      break;
-    default:
-      return 0;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Fma:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Min:
+    case Op::Max:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Setp: break;
+    default: return 0;
   }
   if (I.nsrc < 2) return 0;
   int shape = -1;  // kRR, kRI, or 2 for three registers
   if (I.nsrc == 2) {
-    if (plain_reg(a) && plain_reg(b)) shape = kRR;
-    else if (plain_reg(a) && b.kind == Operand::Kind::Imm) shape = kRI;
+    if (plain_reg(a) && plain_reg(b))
+      shape = kRR;
+    else if (plain_reg(a) && b.kind == Operand::Kind::Imm)
+      shape = kRI;
   } else if (I.nsrc == 3 && plain_reg(a) && plain_reg(b) && plain_reg(I.src[2])) {
     shape = 2;
   }
@@ -1911,7 +2035,8 @@ uint8_t fast_handler_index(const ptx::Instr& I) {
       case Op::Add: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 0 + shape);
       case Op::Sub: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 2 + shape);
       case Op::Mul: return shape == 2 ? 0 : static_cast<uint8_t>(kHF32 + 4 + shape);
-      case Op::Fma: case Op::Mad: return shape == 2 ? static_cast<uint8_t>(kHF32Fma) : 0;
+      case Op::Fma:
+      case Op::Mad: return shape == 2 ? static_cast<uint8_t>(kHF32Fma) : 0;
       default: return 0;
     }
   }
@@ -1926,15 +2051,36 @@ uint8_t fast_handler_index(const ptx::Instr& I) {
   return 0;
 }
 
-#define INT_DISPATCH(T_, CALL)                                         \
-  switch (T_) {                                                        \
-    case Type::S16: { using T = int16_t; CALL; } break;                \
-    case Type::U16: case Type::B16: { using T = uint16_t; CALL; } break; \
-    case Type::S32: { using T = int32_t; CALL; } break;                \
-    case Type::U32: case Type::B32: { using T = uint32_t; CALL; } break; \
-    case Type::S64: { using T = int64_t; CALL; } break;                \
-    case Type::U64: case Type::B64: { using T = uint64_t; CALL; } break; \
-    default: unsupported = true; break;                                \
+#define INT_DISPATCH(T_, CALL)          \
+  switch (T_) {                         \
+    case Type::S16: {                   \
+      using T = int16_t;                \
+      CALL;                             \
+    } break;                            \
+    case Type::U16:                     \
+    case Type::B16: {                   \
+      using T = uint16_t;               \
+      CALL;                             \
+    } break;                            \
+    case Type::S32: {                   \
+      using T = int32_t;                \
+      CALL;                             \
+    } break;                            \
+    case Type::U32:                     \
+    case Type::B32: {                   \
+      using T = uint32_t;               \
+      CALL;                             \
+    } break;                            \
+    case Type::S64: {                   \
+      using T = int64_t;                \
+      CALL;                             \
+    } break;                            \
+    case Type::U64:                     \
+    case Type::B64: {                   \
+      using T = uint64_t;               \
+      CALL;                             \
+    } break;                            \
+    default: unsupported = true; break; \
   }
 
 void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
@@ -1949,280 +2095,327 @@ void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
       if (d.kind == Operand::Kind::Vector) {  // unpack: mov.b64 {lo, hi}, x
         const uint32_t es = ptx::type_size(I.type) * 8 / d.count;
         FOR_LANES(act)
-          uint64_t v = operand(w, lane, s);
-          for (uint32_t e = 0; e < d.count; ++e)
-            if (d.vec[e] != Operand::kNoReg) R[d.vec[e]] = es >= 64 ? v : (v >> (e * es)) & ((1ull << es) - 1);
+        uint64_t v = operand(w, lane, s);
+        for (uint32_t e = 0; e < d.count; ++e)
+          if (d.vec[e] != Operand::kNoReg) R[d.vec[e]] = es >= 64 ? v : (v >> (e * es)) & ((1ull << es) - 1);
         END_LANES
       } else if (s.kind == Operand::Kind::Vector) {  // pack: mov.b64 x, {lo, hi}
         const uint32_t es = ptx::type_size(I.type) * 8 / s.count;
         FOR_LANES(act)
-          uint64_t v = 0;
-          for (uint32_t e = 0; e < s.count; ++e) {
-            uint64_t part = s.vec[e] == Operand::kNoReg ? 0 : R[s.vec[e]];
-            if (es < 64) part &= (1ull << es) - 1;
-            v |= part << (e * es);
-          }
-          R[d.reg] = v;
+        uint64_t v = 0;
+        for (uint32_t e = 0; e < s.count; ++e) {
+          uint64_t part = s.vec[e] == Operand::kNoReg ? 0 : R[s.vec[e]];
+          if (es < 64) part &= (1ull << es) - 1;
+          v |= part << (e * es);
+        }
+        R[d.reg] = v;
         END_LANES
       } else {
         const bool pred = I.type == Type::Pred;
         FOR_LANES(act)
-          uint64_t v = operand(w, lane, s);
-          R[d.reg] = pred ? (v & 1) : v;
+        uint64_t v = operand(w, lane, s);
+        R[d.reg] = pred ? (v & 1) : v;
         END_LANES
       }
       return;
     }
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Div: case Op::Rem:
-    case Op::Abs: case Op::Neg: case Op::Min: case Op::Max: case Op::Sad: case Op::Mul24:
-    case Op::Mad24: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2:
-    case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Tanh: case Op::Copysign: {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Div:
+    case Op::Rem:
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Min:
+    case Op::Max:
+    case Op::Sad:
+    case Op::Mul24:
+    case Op::Mad24:
+    case Op::Fma:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Copysign: {
       const int ns = I.nsrc;
       if (I.type == Type::F32) {
         FOR_LANES(act)
-          R[d.reg] = float_op<float>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        R[d.reg] = float_op<float>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
         END_LANES
         return;
       }
       if (I.type == Type::F64) {
         FOR_LANES(act)
-          R[d.reg] = float_op<double>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        R[d.reg] = float_op<double>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
         END_LANES
         return;
       }
       if (I.type == Type::F16) {
         FOR_LANES(act)
-          R[d.reg] = float_op<half_t>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        R[d.reg] = float_op<half_t>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
         END_LANES
         return;
       }
       if (I.type == Type::F16x2) {
         FOR_LANES(act)
-          R[d.reg] = half2_op(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
+        R[d.reg] = half2_op(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0);
         END_LANES
         return;
       }
       INT_DISPATCH(I.type, {
         FOR_LANES(act)
-          bool carry = L.carry;
-          R[d.reg] = int_op<T>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0, &carry);
-          L.carry = carry;
+        bool carry = L.carry;
+        R[d.reg] = int_op<T>(I, src(lane, 0), ns > 1 ? src(lane, 1) : 0, ns > 2 ? src(lane, 2) : 0, &carry);
+        L.carry = carry;
         END_LANES
       });
       break;
     }
-    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: {
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Cnot: {
       const bool pred = I.type == Type::Pred;
       FOR_LANES(act)
-        uint64_t a = src(lane, 0), b = I.nsrc > 1 ? src(lane, 1) : 0, r = 0;
-        switch (I.op) {
-          case Op::And: r = a & b; break;
-          case Op::Or: r = a | b; break;
-          case Op::Xor: r = a ^ b; break;
-          case Op::Not: r = ~a; break;
-          default: {
-            uint32_t sz = ptx::type_size(I.type) * 8;
-            uint64_t m = sz >= 64 ? ~0ull : (1ull << sz) - 1;
-            r = (a & m) == 0 ? 1 : 0;
-          }
+      uint64_t a = src(lane, 0), b = I.nsrc > 1 ? src(lane, 1) : 0, r = 0;
+      switch (I.op) {
+        case Op::And: r = a & b; break;
+        case Op::Or: r = a | b; break;
+        case Op::Xor: r = a ^ b; break;
+        case Op::Not: r = ~a; break;
+        default: {
+          uint32_t sz = ptx::type_size(I.type) * 8;
+          uint64_t m = sz >= 64 ? ~0ull : (1ull << sz) - 1;
+          r = (a & m) == 0 ? 1 : 0;
         }
-        R[d.reg] = pred ? (r & 1) : r;
+      }
+      R[d.reg] = pred ? (r & 1) : r;
       END_LANES
       return;
     }
     case Op::Lop3:
       FOR_LANES(act)
-        R[d.reg] = lop3(src(lane, 0), src(lane, 1), src(lane, 2), uint32_t(src(lane, 3)));
+      R[d.reg] = lop3(src(lane, 0), src(lane, 1), src(lane, 2), uint32_t(src(lane, 3)));
       END_LANES
       return;
-    case Op::Shl: case Op::Shr:
+    case Op::Shl:
+    case Op::Shr:
       INT_DISPATCH(I.type, {
         FOR_LANES(act)
-          R[d.reg] = shift_op<T>(I.op, src(lane, 0), uint32_t(src(lane, 1)));
+        R[d.reg] = shift_op<T>(I.op, src(lane, 0), uint32_t(src(lane, 1)));
         END_LANES
       });
       break;
     case Op::Shf:
       FOR_LANES(act)
-        uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1)), c = uint32_t(src(lane, 2));
-        const bool clamp = I.shf == ptx::ShfMode::LClamp || I.shf == ptx::ShfMode::RClamp;
-        uint32_t n = clamp ? std::min<uint32_t>(c, 32) : (c & 31);
-        uint64_t both = (uint64_t(b) << 32) | a;
-        const bool left = I.shf == ptx::ShfMode::LWrap || I.shf == ptx::ShfMode::LClamp;
-        R[d.reg] = left ? uint32_t((both << n) >> 32) : uint32_t(both >> n);
+      uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1)), c = uint32_t(src(lane, 2));
+      const bool clamp = I.shf == ptx::ShfMode::LClamp || I.shf == ptx::ShfMode::RClamp;
+      uint32_t n = clamp ? std::min<uint32_t>(c, 32) : (c & 31);
+      uint64_t both = (uint64_t(b) << 32) | a;
+      const bool left = I.shf == ptx::ShfMode::LWrap || I.shf == ptx::ShfMode::LClamp;
+      R[d.reg] = left ? uint32_t((both << n) >> 32) : uint32_t(both >> n);
       END_LANES
       return;
     case Op::Popc:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        R[d.reg] = ptx::type_size(I.type) == 8 ? __builtin_popcountll(a) : __builtin_popcount(uint32_t(a));
+      uint64_t a = src(lane, 0);
+      R[d.reg] = ptx::type_size(I.type) == 8 ? __builtin_popcountll(a) : __builtin_popcount(uint32_t(a));
       END_LANES
       return;
     case Op::Clz:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        if (ptx::type_size(I.type) == 8) R[d.reg] = a ? __builtin_clzll(a) : 64;
-        else R[d.reg] = uint32_t(a) ? __builtin_clz(uint32_t(a)) : 32;
+      uint64_t a = src(lane, 0);
+      if (ptx::type_size(I.type) == 8)
+        R[d.reg] = a ? __builtin_clzll(a) : 64;
+      else
+        R[d.reg] = uint32_t(a) ? __builtin_clz(uint32_t(a)) : 32;
       END_LANES
       return;
     case Op::Brev:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0), r = 0;
-        const int n = ptx::type_size(I.type) * 8;
-        for (int i = 0; i < n; ++i)
-          if (a & (1ull << i)) r |= 1ull << (n - 1 - i);
-        R[d.reg] = r;
+      uint64_t a = src(lane, 0), r = 0;
+      const int n = ptx::type_size(I.type) * 8;
+      for (int i = 0; i < n; ++i)
+        if (a & (1ull << i)) r |= 1ull << (n - 1 - i);
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Bfind:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        const int n = ptx::type_size(I.type) * 8;
-        if (n == 32) a &= 0xffffffffull;
-        if (ptx::type_is_signed(I.type)) {
-          const bool neg = (a >> (n - 1)) & 1;
-          if (neg) a = ~a & (n == 64 ? ~0ull : (1ull << n) - 1);
+      uint64_t a = src(lane, 0);
+      const int n = ptx::type_size(I.type) * 8;
+      if (n == 32) a &= 0xffffffffull;
+      if (ptx::type_is_signed(I.type)) {
+        const bool neg = (a >> (n - 1)) & 1;
+        if (neg) a = ~a & (n == 64 ? ~0ull : (1ull << n) - 1);
+      }
+      int pos = -1;
+      for (int i = n - 1; i >= 0; --i)
+        if (a & (1ull << i)) {
+          pos = i;
+          break;
         }
-        int pos = -1;
-        for (int i = n - 1; i >= 0; --i)
-          if (a & (1ull << i)) { pos = i; break; }
-        uint32_t r = pos < 0 ? 0xffffffffu : (I.shiftamt ? uint32_t(n - 1 - pos) : uint32_t(pos));
-        R[d.reg] = r;
+      uint32_t r = pos < 0 ? 0xffffffffu : (I.shiftamt ? uint32_t(n - 1 - pos) : uint32_t(pos));
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Bfe:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        uint32_t pos = uint32_t(src(lane, 1)) & 0xff, len = uint32_t(src(lane, 2)) & 0xff;
-        const uint32_t n = ptx::type_size(I.type) * 8;
-        uint64_t r = 0;
-        bool sign = false;
-        if (ptx::type_is_signed(I.type)) {
-          uint32_t sb = std::min(pos + len, n) - 1;
-          sign = len != 0 && ((a >> std::min(sb, n - 1)) & 1);
-        }
-        for (uint32_t i = 0; i < n; ++i) {
-          bool bit;
-          if (i < len && pos + i < n) bit = (a >> (pos + i)) & 1;
-          else bit = ptx::type_is_signed(I.type) ? sign : false;
-          if (bit) r |= 1ull << i;
-        }
-        if (len == 0) r = 0;
-        R[d.reg] = r;
+      uint64_t a = src(lane, 0);
+      uint32_t pos = uint32_t(src(lane, 1)) & 0xff, len = uint32_t(src(lane, 2)) & 0xff;
+      const uint32_t n = ptx::type_size(I.type) * 8;
+      uint64_t r = 0;
+      bool sign = false;
+      if (ptx::type_is_signed(I.type)) {
+        uint32_t sb = std::min(pos + len, n) - 1;
+        sign = len != 0 && ((a >> std::min(sb, n - 1)) & 1);
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        bool bit;
+        if (i < len && pos + i < n)
+          bit = (a >> (pos + i)) & 1;
+        else
+          bit = ptx::type_is_signed(I.type) ? sign : false;
+        if (bit) r |= 1ull << i;
+      }
+      if (len == 0) r = 0;
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Bfi:
       FOR_LANES(act)
-        uint64_t f = src(lane, 0), b = src(lane, 1);
-        uint32_t pos = uint32_t(src(lane, 2)) & 0xff, len = uint32_t(src(lane, 3)) & 0xff;
-        const uint32_t n = ptx::type_size(I.type) * 8;
-        uint64_t r = b;
-        for (uint32_t i = 0; i < len && pos + i < n; ++i) {
-          uint64_t bit = 1ull << (pos + i);
-          r = (r & ~bit) | (((f >> i) & 1) ? bit : 0);
-        }
-        R[d.reg] = r;
+      uint64_t f = src(lane, 0), b = src(lane, 1);
+      uint32_t pos = uint32_t(src(lane, 2)) & 0xff, len = uint32_t(src(lane, 3)) & 0xff;
+      const uint32_t n = ptx::type_size(I.type) * 8;
+      uint64_t r = b;
+      for (uint32_t i = 0; i < len && pos + i < n; ++i) {
+        uint64_t bit = 1ull << (pos + i);
+        r = (r & ~bit) | (((f >> i) & 1) ? bit : 0);
+      }
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Bmsk:
       // bmsk.b32 d, a, b: b ones starting at bit a (PTX ISA "bmsk"); .clamp limits both to 32,
       // .wrap takes them modulo 32.
       FOR_LANES(act)
-        uint32_t pos = uint32_t(src(lane, 0)), len = uint32_t(src(lane, 1));
-        if (I.clamp) { pos = std::min(pos, 32u); len = std::min(len, 32u); }
-        else { pos &= 31; len &= 31; }
-        uint64_t ones = len >= 64 ? ~0ull : ((1ull << len) - 1);
-        R[d.reg] = pos >= 32 ? 0u : uint32_t(ones << pos);
+      uint32_t pos = uint32_t(src(lane, 0)), len = uint32_t(src(lane, 1));
+      if (I.clamp) {
+        pos = std::min(pos, 32u);
+        len = std::min(len, 32u);
+      } else {
+        pos &= 31;
+        len &= 31;
+      }
+      uint64_t ones = len >= 64 ? ~0ull : ((1ull << len) - 1);
+      R[d.reg] = pos >= 32 ? 0u : uint32_t(ones << pos);
       END_LANES
       return;
     case Op::Szext:
       // szext.mode.{u32,s32} d, a, b: keep the low b bits of a, sign- or zero-extended.
       FOR_LANES(act)
-        uint32_t a = uint32_t(src(lane, 0)), n = uint32_t(src(lane, 1));
-        n = I.clamp ? std::min(n, 32u) : (n & 31);
-        uint32_t r;
-        if (n >= 32) r = a;
-        else if (n == 0) r = 0;
-        else if (ptx::type_is_signed(I.type)) r = uint32_t(int32_t(a << (32 - n)) >> (32 - n));
-        else r = a & ((1u << n) - 1);
-        R[d.reg] = r;
+      uint32_t a = uint32_t(src(lane, 0)), n = uint32_t(src(lane, 1));
+      n = I.clamp ? std::min(n, 32u) : (n & 31);
+      uint32_t r;
+      if (n >= 32)
+        r = a;
+      else if (n == 0)
+        r = 0;
+      else if (ptx::type_is_signed(I.type))
+        r = uint32_t(int32_t(a << (32 - n)) >> (32 - n));
+      else
+        r = a & ((1u << n) - 1);
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Prmt:
       FOR_LANES(act)
-        R[d.reg] = prmt(uint32_t(src(lane, 0)), uint32_t(src(lane, 1)), uint32_t(src(lane, 2)), I.prmt);
+      R[d.reg] = prmt(uint32_t(src(lane, 0)), uint32_t(src(lane, 1)), uint32_t(src(lane, 2)), I.prmt);
       END_LANES
       return;
     case Op::Fns:
       FOR_LANES(act)
-        uint32_t mask = uint32_t(src(lane, 0)), base = uint32_t(src(lane, 1));
-        int32_t offset = int32_t(src(lane, 2));
-        uint32_t r = 0xffffffffu;
-        if (offset == 0) {
-          r = (base < 32 && ((mask >> base) & 1)) ? base : 0xffffffffu;
-        } else if (offset > 0) {
-          int count = 0;
-          for (uint32_t i = base; i < 32; ++i)
-            if ((mask >> i) & 1 && ++count == offset) { r = i; break; }
-        } else {
-          int count = 0;
-          for (int i = int(base); i >= 0; --i)
-            if ((mask >> i) & 1 && --count == offset) { r = uint32_t(i); break; }
-        }
-        R[d.reg] = r;
+      uint32_t mask = uint32_t(src(lane, 0)), base = uint32_t(src(lane, 1));
+      int32_t offset = int32_t(src(lane, 2));
+      uint32_t r = 0xffffffffu;
+      if (offset == 0) {
+        r = (base < 32 && ((mask >> base) & 1)) ? base : 0xffffffffu;
+      } else if (offset > 0) {
+        int count = 0;
+        for (uint32_t i = base; i < 32; ++i)
+          if ((mask >> i) & 1 && ++count == offset) {
+            r = i;
+            break;
+          }
+      } else {
+        int count = 0;
+        for (int i = int(base); i >= 0; --i)
+          if ((mask >> i) & 1 && --count == offset) {
+            r = uint32_t(i);
+            break;
+          }
+      }
+      R[d.reg] = r;
       END_LANES
       return;
-    case Op::Dp4a: case Op::Dp2a:
+    case Op::Dp4a:
+    case Op::Dp2a:
       FOR_LANES(act)
-        uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1));
-        int64_t acc = int32_t(src(lane, 2));
-        const bool as = ptx::type_is_signed(I.type), bs = ptx::type_is_signed(I.type2);
-        if (I.op == Op::Dp4a) {
-          for (int k = 0; k < 4; ++k) {
-            int64_t x = as ? int8_t(a >> (8 * k)) : uint8_t(a >> (8 * k));
-            int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
-            acc += x * y;
-          }
-        } else {
-          for (int k = 0; k < 2; ++k) {
-            int64_t x = as ? int16_t(a >> (16 * k)) : uint16_t(a >> (16 * k));
-            int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
-            acc += x * y;
-          }
+      uint32_t a = uint32_t(src(lane, 0)), b = uint32_t(src(lane, 1));
+      int64_t acc = int32_t(src(lane, 2));
+      const bool as = ptx::type_is_signed(I.type), bs = ptx::type_is_signed(I.type2);
+      if (I.op == Op::Dp4a) {
+        for (int k = 0; k < 4; ++k) {
+          int64_t x = as ? int8_t(a >> (8 * k)) : uint8_t(a >> (8 * k));
+          int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
+          acc += x * y;
         }
-        R[d.reg] = uint32_t(acc);
+      } else {
+        for (int k = 0; k < 2; ++k) {
+          int64_t x = as ? int16_t(a >> (16 * k)) : uint16_t(a >> (16 * k));
+          int64_t y = bs ? int8_t(b >> (8 * k)) : uint8_t(b >> (8 * k));
+          acc += x * y;
+        }
+      }
+      R[d.reg] = uint32_t(acc);
       END_LANES
       return;
     case Op::Setp:
       FOR_LANES(act)
-        bool r = compare_typed(I.type, I.cmp, src(lane, 0), src(lane, 1));
-        bool c = I.nsrc > 2 ? (src(lane, 2) & 1) : false;
-        R[d.reg] = combine(I.boolop, r, c);
-        if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = combine(I.boolop, !r, c);
+      bool r = compare_typed(I.type, I.cmp, src(lane, 0), src(lane, 1));
+      bool c = I.nsrc > 2 ? (src(lane, 2) & 1) : false;
+      R[d.reg] = combine(I.boolop, r, c);
+      if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = combine(I.boolop, !r, c);
       END_LANES
       return;
     case Op::Set:
       FOR_LANES(act)
-        bool r = compare_typed(I.type2, I.cmp, src(lane, 0), src(lane, 1));
-        if (I.nsrc > 2) r = combine(I.boolop, r, src(lane, 2) & 1);
-        R[d.reg] = I.type == Type::F32 ? (r ? to_bits(1.0f) : 0) : (r ? 0xffffffffu : 0);
+      bool r = compare_typed(I.type2, I.cmp, src(lane, 0), src(lane, 1));
+      if (I.nsrc > 2) r = combine(I.boolop, r, src(lane, 2) & 1);
+      R[d.reg] = I.type == Type::F32 ? (r ? to_bits(1.0f) : 0) : (r ? 0xffffffffu : 0);
       END_LANES
       return;
     case Op::Selp:
       FOR_LANES(act)
-        R[d.reg] = (src(lane, 2) & 1) ? src(lane, 0) : src(lane, 1);
+      R[d.reg] = (src(lane, 2) & 1) ? src(lane, 0) : src(lane, 1);
       END_LANES
       return;
     case Op::Slct:
       FOR_LANES(act)
-        uint64_t c = src(lane, 2);
-        bool ge = I.type2 == Type::F32 ? !(from_bits<float>(c) < 0.0f) : int32_t(c) >= 0;
-        R[d.reg] = ge ? src(lane, 0) : src(lane, 1);
+      uint64_t c = src(lane, 2);
+      bool ge = I.type2 == Type::F32 ? !(from_bits<float>(c) < 0.0f) : int32_t(c) >= 0;
+      R[d.reg] = ge ? src(lane, 0) : src(lane, 1);
       END_LANES
       return;
     case Op::Cvt:
       FOR_LANES(act)
-        R[d.reg] = convert(src(lane, 0), I.type, I.type2, I.rnd, I.sat, I.ftz);
+      R[d.reg] = convert(src(lane, 0), I.type, I.type2, I.rnd, I.sat, I.ftz);
       END_LANES
       return;
     case Op::Cvta: {
@@ -2234,41 +2427,39 @@ void KernelRun::exec_alu(Warp& w, uint32_t act, const ptx::Instr& I) {
       }
       const bool to_generic = I.cvta != ptx::CvtaDir::FromGeneric;
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        uint64_t r = to_generic ? a + base : a - base;
-        if (ptx::type_size(I.type) == 4) r &= 0xffffffffull;
-        R[d.reg] = r;
+      uint64_t a = src(lane, 0);
+      uint64_t r = to_generic ? a + base : a - base;
+      if (ptx::type_size(I.type) == 4) r &= 0xffffffffull;
+      R[d.reg] = r;
       END_LANES
       return;
     }
     case Op::Isspacep:
       FOR_LANES(act)
-        uint64_t a = src(lane, 0);
-        bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
-        bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
-        bool r = I.space == Space::Shared ? sh : I.space == Space::Local ? lo : (!sh && !lo);
-        R[d.reg] = r;
+      uint64_t a = src(lane, 0);
+      bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
+      bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+      bool r = I.space == Space::Shared ? sh : I.space == Space::Local ? lo : (!sh && !lo);
+      R[d.reg] = r;
       END_LANES
       return;
     case Op::Testp:
       FOR_LANES(act)
-        double v = I.type == Type::F64 ? from_bits<double>(src(lane, 0)) : double(from_bits<float>(src(lane, 0)));
-        bool r = false;
-        switch (I.testp) {
-          case ptx::TestpMode::Finite: r = std::isfinite(v); break;
-          case ptx::TestpMode::Infinite: r = std::isinf(v); break;
-          case ptx::TestpMode::Number: r = !std::isnan(v); break;
-          case ptx::TestpMode::NotANumber: r = std::isnan(v); break;
-          case ptx::TestpMode::Normal: r = std::isnormal(v); break;
-          case ptx::TestpMode::Subnormal: r = std::fpclassify(v) == FP_SUBNORMAL; break;
-          default: r = std::isfinite(v); break;
-        }
-        R[d.reg] = r;
+      double v = I.type == Type::F64 ? from_bits<double>(src(lane, 0)) : double(from_bits<float>(src(lane, 0)));
+      bool r = false;
+      switch (I.testp) {
+        case ptx::TestpMode::Finite: r = std::isfinite(v); break;
+        case ptx::TestpMode::Infinite: r = std::isinf(v); break;
+        case ptx::TestpMode::Number: r = !std::isnan(v); break;
+        case ptx::TestpMode::NotANumber: r = std::isnan(v); break;
+        case ptx::TestpMode::Normal: r = std::isnormal(v); break;
+        case ptx::TestpMode::Subnormal: r = std::fpclassify(v) == FP_SUBNORMAL; break;
+        default: r = std::isfinite(v); break;
+      }
+      R[d.reg] = r;
       END_LANES
       return;
-    default:
-      unsupported = true;
-      break;
+    default: unsupported = true; break;
   }
   if (unsupported) {
     int lane = __builtin_ctz(act);
@@ -2287,74 +2478,86 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
   switch (I.op) {
     case Op::Activemask:
       FOR_LANES(act)
-        R[d.reg] = act;
+      R[d.reg] = act;
       END_LANES
       return;
     case Op::Shfl: {
       uint64_t vals[32];
       FOR_LANES(act)
-        vals[lane] = operand(w, lane, I.src[0]);
+      vals[lane] = operand(w, lane, I.src[0]);
       END_LANES
       FOR_LANES(act)
-        uint32_t b = uint32_t(operand(w, lane, I.src[1])) & 0x1f, c = uint32_t(operand(w, lane, I.src[2]));
-        // c packs the segment mask (bits 8-12) and the clamp value (bits 0-4): PTX ISA, shfl.sync.
-        uint32_t seg_mask = (c >> 8) & 0x1f, clamp = c & 0x1f;
-        uint32_t max_lane = (uint32_t(lane) & seg_mask) | (clamp & ~seg_mask);
-        uint32_t min_lane = uint32_t(lane) & seg_mask;
-        int32_t j = lane;
-        bool pval = true;
-        switch (I.shfl) {
-          case ptx::ShflMode::Up: j = lane - int32_t(b); pval = j >= int32_t(max_lane); break;
-          case ptx::ShflMode::Down: j = lane + int32_t(b); pval = j <= int32_t(max_lane); break;
-          case ptx::ShflMode::Bfly: j = lane ^ int32_t(b); pval = j <= int32_t(max_lane); break;
-          case ptx::ShflMode::Idx: j = int32_t(min_lane | (b & ~seg_mask)); pval = j <= int32_t(max_lane); break;
-          default: break;
-        }
-        if (!pval) j = lane;
-        uint64_t v = ((act >> (j & 31)) & 1) ? vals[j & 31] : vals[lane];
-        R[d.reg] = v;
-        if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = pval;
+      uint32_t b = uint32_t(operand(w, lane, I.src[1])) & 0x1f, c = uint32_t(operand(w, lane, I.src[2]));
+      // c packs the segment mask (bits 8-12) and the clamp value (bits 0-4): PTX ISA, shfl.sync.
+      uint32_t seg_mask = (c >> 8) & 0x1f, clamp = c & 0x1f;
+      uint32_t max_lane = (uint32_t(lane) & seg_mask) | (clamp & ~seg_mask);
+      uint32_t min_lane = uint32_t(lane) & seg_mask;
+      int32_t j = lane;
+      bool pval = true;
+      switch (I.shfl) {
+        case ptx::ShflMode::Up:
+          j = lane - int32_t(b);
+          pval = j >= int32_t(max_lane);
+          break;
+        case ptx::ShflMode::Down:
+          j = lane + int32_t(b);
+          pval = j <= int32_t(max_lane);
+          break;
+        case ptx::ShflMode::Bfly:
+          j = lane ^ int32_t(b);
+          pval = j <= int32_t(max_lane);
+          break;
+        case ptx::ShflMode::Idx:
+          j = int32_t(min_lane | (b & ~seg_mask));
+          pval = j <= int32_t(max_lane);
+          break;
+        default: break;
+      }
+      if (!pval) j = lane;
+      uint64_t v = ((act >> (j & 31)) & 1) ? vals[j & 31] : vals[lane];
+      R[d.reg] = v;
+      if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = pval;
       END_LANES
       return;
     }
     case Op::Vote: {
       uint32_t ballot = 0;
       FOR_LANES(act)
-        if (operand(w, lane, I.src[0]) & 1) ballot |= 1u << lane;
+      if (operand(w, lane, I.src[0]) & 1) ballot |= 1u << lane;
       END_LANES
       FOR_LANES(act)
-        uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
-        switch (I.vote) {
-          case ptx::VoteMode::Ballot: R[d.reg] = ballot & member; break;
-          case ptx::VoteMode::All: R[d.reg] = (ballot & member) == member; break;
-          case ptx::VoteMode::Any: R[d.reg] = (ballot & member) != 0; break;
-          case ptx::VoteMode::Uni: R[d.reg] = (ballot & member) == 0 || (ballot & member) == member; break;
-          default: break;
-        }
+      uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
+      switch (I.vote) {
+        case ptx::VoteMode::Ballot: R[d.reg] = ballot & member; break;
+        case ptx::VoteMode::All: R[d.reg] = (ballot & member) == member; break;
+        case ptx::VoteMode::Any: R[d.reg] = (ballot & member) != 0; break;
+        case ptx::VoteMode::Uni: R[d.reg] = (ballot & member) == 0 || (ballot & member) == member; break;
+        default: break;
+      }
       END_LANES
       return;
     }
     case Op::Match: {
       uint64_t vals[32];
       FOR_LANES(act)
-        vals[lane] = operand(w, lane, I.src[0]);
+      vals[lane] = operand(w, lane, I.src[0]);
       END_LANES
       const bool wide = ptx::type_size(I.type) == 8;
       FOR_LANES(act)
-        uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
-        uint32_t same = 0;
-        for (uint32_t m = member; m; m &= m - 1) {
-          int j = __builtin_ctz(m);
-          bool eq = wide ? vals[j] == vals[lane] : uint32_t(vals[j]) == uint32_t(vals[lane]);
-          if (eq) same |= 1u << j;
-        }
-        if (I.match == ptx::MatchMode::All) {
-          bool all = same == member;
-          R[d.reg] = all ? member : 0;
-          if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = all;
-        } else {
-          R[d.reg] = same;
-        }
+      uint32_t member = uint32_t(operand(w, lane, I.src[I.nsrc - 1])) & act;
+      uint32_t same = 0;
+      for (uint32_t m = member; m; m &= m - 1) {
+        int j = __builtin_ctz(m);
+        bool eq = wide ? vals[j] == vals[lane] : uint32_t(vals[j]) == uint32_t(vals[lane]);
+        if (eq) same |= 1u << j;
+      }
+      if (I.match == ptx::MatchMode::All) {
+        bool all = same == member;
+        R[d.reg] = all ? member : 0;
+        if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = all;
+      } else {
+        R[d.reg] = same;
+      }
       END_LANES
       return;
     }
@@ -2363,25 +2566,28 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
       bool first = true;
       const bool sgn = ptx::type_is_signed(I.type);
       FOR_LANES(act)
-        uint32_t v = uint32_t(operand(w, lane, I.src[0]));
-        if (first) { acc = v; first = false; continue; }
-        switch (I.redux) {
-          case ptx::ReduxOp::Add: acc += v; break;
-          case ptx::ReduxOp::Min: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
-          case ptx::ReduxOp::Max: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
-          case ptx::ReduxOp::And: acc &= v; break;
-          case ptx::ReduxOp::Or: acc |= v; break;
-          case ptx::ReduxOp::Xor: acc ^= v; break;
-          default: break;
-        }
+      uint32_t v = uint32_t(operand(w, lane, I.src[0]));
+      if (first) {
+        acc = v;
+        first = false;
+        continue;
+      }
+      switch (I.redux) {
+        case ptx::ReduxOp::Add: acc += v; break;
+        case ptx::ReduxOp::Min: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+        case ptx::ReduxOp::Max: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+        case ptx::ReduxOp::And: acc &= v; break;
+        case ptx::ReduxOp::Or: acc |= v; break;
+        case ptx::ReduxOp::Xor: acc ^= v; break;
+        default: break;
+      }
       END_LANES
       FOR_LANES(act)
-        R[d.reg] = sgn ? to_bits<int32_t>(int32_t(acc)) : acc;
+      R[d.reg] = sgn ? to_bits<int32_t>(int32_t(acc)) : acc;
       END_LANES
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -2436,23 +2642,40 @@ int KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, c
     char buf[512];
     uint64_t v = 0;
     switch (conv) {
-      case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+      case 'd':
+      case 'i':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o':
+      case 'c': {
         const bool wide = len == "l" || len == "ll" || len == "j" || len == "z" || len == "t" || len == "q";
         if (!take(wide ? 8 : 4, &v)) return -2;
         std::string s = spec + (wide ? "ll" : "") + conv;
         if (conv == 'd' || conv == 'i') {
-          if (wide) std::snprintf(buf, sizeof buf, s.c_str(), static_cast<long long>(v));
-          else std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(static_cast<int32_t>(v)));
+          if (wide)
+            std::snprintf(buf, sizeof buf, s.c_str(), static_cast<long long>(v));
+          else
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(static_cast<int32_t>(v)));
         } else if (conv == 'c') {
           std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<int>(v & 0xff));
         } else {
-          if (wide) std::snprintf(buf, sizeof buf, s.c_str(), static_cast<unsigned long long>(v));
-          else std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<unsigned>(v));
+          if (wide)
+            std::snprintf(buf, sizeof buf, s.c_str(), static_cast<unsigned long long>(v));
+          else
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<unsigned>(v));
         }
         out += buf;
         break;
       }
-      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G':
+      case 'a':
+      case 'A': {
         if (!take(8, &v)) return -2;
         std::snprintf(buf, sizeof buf, (spec + conv).c_str(), from_bits<double>(v));
         out += buf;
@@ -2472,9 +2695,7 @@ int KernelRun::do_vprintf(Warp& w, int lane, uint64_t fmt_addr, uint64_t args, c
         out += buf;
         break;
       }
-      default:
-        out += spec + len + conv;
-        break;
+      default: out += spec + len + conv; break;
     }
   }
   sim_.emit_printf(out);
@@ -2490,12 +2711,12 @@ void KernelRun::do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, ui
   const Lane& L = w.lanes[lane];
   const Cta& c = *w.cta;
   fault(w, lane, I, LaunchStatus::Assert, fmt::format("device assertion failed: {}", m),
-        fmt::format("{}:{}: {}: block [{},{},{}], thread [{},{},{}]: Assertion `{}` failed.", f, line, fn,
-                    c.ctaid[0], c.ctaid[1], c.ctaid[2], L.tid[0], L.tid[1], L.tid[2], m));
+        fmt::format("{}:{}: {}: block [{},{},{}], thread [{},{},{}]: Assertion `{}` failed.", f, line, fn, c.ctaid[0],
+                    c.ctaid[1], c.ctaid[2], L.tid[0], L.tid[1], L.tid[2], m));
 }
 
-void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller,
-                                  const ptx::Function& callee, const ptx::CallSite& cs, const ptx::Instr& I) {
+void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
+                                  const ptx::CallSite& cs, const ptx::Instr& I) {
   // Arguments of a call live in the caller's param frame (call-sequence .param variables).
   auto arg = [&](int lane, size_t i, uint32_t size) -> uint64_t {
     if (i >= cs.arg_ops.size()) return 0;
@@ -2521,35 +2742,35 @@ void KernelRun::exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& ca
   const std::string& name = callee.name;
   if (name == "vprintf") {
     FOR_LANES(act)
-      int n = do_vprintf(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), I);
-      if (stop_) return;
-      set_ret(lane, static_cast<uint32_t>(n), 4);
+    int n = do_vprintf(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), I);
+    if (stop_) return;
+    set_ret(lane, static_cast<uint32_t>(n), 4);
     END_LANES
     return;
   }
   if (name == "__assertfail") {
     FOR_LANES(act)
-      do_assertfail(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), uint32_t(arg(lane, 2, 4)), arg(lane, 3, 8), I);
-      return;
+    do_assertfail(w, lane, arg(lane, 0, 8), arg(lane, 1, 8), uint32_t(arg(lane, 2, 4)), arg(lane, 3, 8), I);
+    return;
     END_LANES
     return;
   }
   if (name == "malloc") {
     FOR_LANES(act)
-      uint64_t size = arg(lane, 0, 8);
-      void* p = size ? sim_.memory().allocate(size, AllocKind::Device, "device malloc") : nullptr;
-      set_ret(lane, reinterpret_cast<uint64_t>(p), 8);
+    uint64_t size = arg(lane, 0, 8);
+    void* p = size ? sim_.memory().allocate(size, AllocKind::Device, "device malloc") : nullptr;
+    set_ret(lane, reinterpret_cast<uint64_t>(p), 8);
     END_LANES
     return;
   }
   if (name == "free") {
     FOR_LANES(act)
-      uint64_t p = arg(lane, 0, 8);
-      if (p && !sim_.memory().release(reinterpret_cast<void*>(p))) {
-        fault(w, lane, I, LaunchStatus::Fault, "invalid free in device code",
-              fmt::format("free(0x{:x}) of memory not allocated by device malloc (or freed twice)", p));
-        return;
-      }
+    uint64_t p = arg(lane, 0, 8);
+    if (p && !sim_.memory().release(reinterpret_cast<void*>(p))) {
+      fault(w, lane, I, LaunchStatus::Fault, "invalid free in device code",
+            fmt::format("free(0x{:x}) of memory not allocated by device malloc (or freed twice)", p));
+      return;
+    }
     END_LANES
     return;
   }
@@ -2568,12 +2789,13 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
   instrs_ += __builtin_popcount(act);
   cur_loc_ = (g.func << 20) | g.pc;
   switch (I.op) {
-    case Op::Bra:
-      branch(w, g, act, static_cast<uint32_t>(I.src[0].imm));
-      return;
+    case Op::Bra: branch(w, g, act, static_cast<uint32_t>(I.src[0].imm)); return;
     case Op::Brx: {
       // brx.idx index, table: lanes that pick different entries leave in separate groups.
-      if (!act) { advance(w, g, g.mask); return; }
+      if (!act) {
+        advance(w, g, g.mask);
+        return;
+      }
       const int first_lane = __builtin_ctz(act);
       const uint64_t t = static_cast<uint64_t>(I.src[1].imm);
       if (t >= fn.branch_tables.size()) {
@@ -2592,7 +2814,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
         }
         uint32_t same = 0;
         FOR_LANES(remaining)
-          if (operand(w, lane, I.src[0]) == idx) same |= 1u << lane;
+        if (operand(w, lane, I.src[0]) == idx) same |= 1u << lane;
         END_LANES
         if (same == act) {
           branch(w, g, act, table[idx]);
@@ -2609,9 +2831,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       }
       return;
     }
-    case Op::Call:
-      call(w, g, act, fn, I);
-      return;
+    case Op::Call: call(w, g, act, fn, I); return;
     case Op::Ret:
       if (act != g.mask) advance(w, g, g.mask & ~act);
       if (act) ret(w, g, act);
@@ -2631,9 +2851,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Brkpt:
     case Op::Nop:
     case Op::Prefetch:
-    case Op::Pmevent:
-      advance(w, g, g.mask);
-      return;
+    case Op::Pmevent: advance(w, g, g.mask); return;
     case Op::Membar:
     case Op::Fence:
       if (act) check_fence(w, act, I);
@@ -2644,7 +2862,10 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       advance(w, g, g.mask);
       return;
     case Op::Bar:
-      if (!act) { advance(w, g, g.mask); return; }
+      if (!act) {
+        advance(w, g, g.mask);
+        return;
+      }
       block_at_barrier(w, g, act, I);
       return;
     case Op::BarWarpSync:
@@ -2652,7 +2873,10 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Vote:
     case Op::Match:
     case Op::Redux:
-      if (!act) { advance(w, g, g.mask); return; }
+      if (!act) {
+        advance(w, g, g.mask);
+        return;
+      }
       warp_sync(w, g, act, fn, I);
       return;
     case Op::Activemask:
@@ -2660,23 +2884,16 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       advance(w, g, g.mask);
       return;
     case Op::Ld:
-    case Op::Ldu:
-      exec_ld(w, act, fn, I);
-      break;
-    case Op::St:
-      exec_st(w, act, fn, I);
-      break;
+    case Op::Ldu: exec_ld(w, act, fn, I); break;
+    case Op::St: exec_st(w, act, fn, I); break;
     case Op::Atom:
-    case Op::Red:
-      exec_atom(w, act, I);
-      break;
+    case Op::Red: exec_atom(w, act, I); break;
     default:
       if (act) exec_alu(w, act, I);
       break;
   }
   if (!stop_) advance(w, g, g.mask);
 }
-
 
 // Runs the group's instruction (the step loop's one call per step); returns its Instr::exec flags
 // (0 when it fell off the function). The common arithmetic forms take their handler right here;

@@ -167,8 +167,7 @@ void KernelRun::retire_cta(Cta& cta) {
   cta.done = true;
   --sm_load_[cta.sm];
   ++retired_ctas_;
-  warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }),
-               warps_.end());
+  warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }), warps_.end());
   for (auto& c : resident_)
     if (c.get() == &cta) {
       cta_pool_.push_back(std::move(c));
@@ -197,20 +196,19 @@ LaunchResult KernelRun::run() {
   threads_per_cta_ = static_cast<uint32_t>(threads);
   warps_per_cta_ = (threads_per_cta_ + 31) / 32;
   ctas_per_sm_ = sim_.max_active_blocks_per_sm(p_.module, p_.function, threads_per_cta_, p_.dynamic_shared);
-  if (ctas_per_sm_ == 0)
-    return invalid("the block does not fit on one SM of the device profile");
+  if (ctas_per_sm_ == 0) return invalid("the block does not fit on one SM of the device profile");
   total_ctas_ = p_.grid.count();
   if (p_.cooperative) {
     if (total_ctas_ > uint64_t(ctas_per_sm_) * prof_.sm_count) {
       result_.status = LaunchStatus::CooperativeTooLarge;
-      result_.message = fmt::format("cooperative launch of {} blocks, but only {} can be resident at once "
-                                    "({} SMs x {} blocks per SM)",
-                                    total_ctas_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count,
-                                    ctas_per_sm_);
+      result_.message = fmt::format(
+          "cooperative launch of {} blocks, but only {} can be resident at once "
+          "({} SMs x {} blocks per SM)",
+          total_ctas_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count, ctas_per_sm_);
       return result_;
     }
-    grid_workspace_ = reinterpret_cast<uint64_t>(
-        sim_.memory().allocate(64, AllocKind::Device, "cooperative grid barrier workspace"));
+    grid_workspace_ =
+        reinterpret_cast<uint64_t>(sim_.memory().allocate(64, AllocKind::Device, "cooperative grid barrier workspace"));
     sim_.memory().mark_initialized(grid_workspace_, 64);  // zeroed, as the driver does
   }
 
@@ -286,8 +284,9 @@ LaunchResult KernelRun::run() {
       r.kind = ReportKind::Budget;
       r.kernel = entry_.name;
       r.title = fmt::format("the step budget of {} warp-steps ran out", cfg_.budget);
-      r.details = "no deadlock or spin was proven; the kernel may just be long. Raise the budget with "
-                  "--budget / SYNCLAB_BUDGET if it is meant to run longer.";
+      r.details =
+          "no deadlock or spin was proven; the kernel may just be long. Raise the budget with "
+          "--budget / SYNCLAB_BUDGET if it is meant to run longer.";
       r.seed = cfg_.seed;
       r.replay = replay_line();
       result_.reports.push_back(r);
@@ -306,12 +305,14 @@ LaunchResult KernelRun::run() {
     for (const auto& f : race_report_findings_) more += race_->repeats(f.second);
     for (const auto& c : collisions_) more += c.second.more;
     std::string dup;
-    if (more && !cfg_.reports_all) dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", more);
+    if (more && !cfg_.reports_all)
+      dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", more);
     result_.summary = fmt::format(
         "========= SyncLab SUMMARY: kernel {}: {} race error{}, {} race warning{}, {} synchronization error{}, {} "
         "uninitialized read{}{}\n",
-        demangle_name(entry_.name), race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_, race_warnings_ == 1 ? "" : "s",
-        sync_reports_, sync_reports_ == 1 ? "" : "s", init_reports_, init_reports_ == 1 ? "" : "s", dup);
+        demangle_name(entry_.name), race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_,
+        race_warnings_ == 1 ? "" : "s", sync_reports_, sync_reports_ == 1 ? "" : "s", init_reports_,
+        init_reports_ == 1 ? "" : "s", dup);
   }
   result_.warp_steps = steps_;
   result_.thread_instructions = instrs_;
@@ -332,15 +333,30 @@ namespace {
 bool private_instr(const ptx::Instr& I) {
   switch (I.op) {
     case Op::Ld:
-    case Op::St:
-      return I.space == ptx::Space::Param || I.space == ptx::Space::Local;
-    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Brkpt:
-    case Op::Bar: case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
-    case Op::Activemask: case Op::Atom: case Op::Red: case Op::Ldu: case Op::Membar: case Op::Fence:
-    case Op::Nanosleep: case Op::Prefetch: case Op::Pmevent:
-      return false;
-    default:
-      return true;
+    case Op::St: return I.space == ptx::Space::Param || I.space == ptx::Space::Local;
+    case Op::Bra:
+    case Op::Brx:
+    case Op::Call:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap:
+    case Op::Brkpt:
+    case Op::Bar:
+    case Op::BarWarpSync:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+    case Op::Redux:
+    case Op::Activemask:
+    case Op::Atom:
+    case Op::Red:
+    case Op::Ldu:
+    case Op::Membar:
+    case Op::Fence:
+    case Op::Nanosleep:
+    case Op::Prefetch:
+    case Op::Pmevent: return false;
+    default: return true;
   }
 }
 
@@ -348,11 +364,19 @@ bool private_instr(const ptx::Instr& I) {
 // instruction, so lane PCs need not be tracked one by one.
 bool is_plain(Op op) {
   switch (op) {
-    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
-    case Op::Bar: case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
-      return false;
-    default:
-      return true;
+    case Op::Bra:
+    case Op::Brx:
+    case Op::Call:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap:
+    case Op::Bar:
+    case Op::BarWarpSync:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+    case Op::Redux: return false;
+    default: return true;
   }
 }
 
@@ -415,23 +439,32 @@ void KernelRun::its_groups(Warp& w, std::vector<Group>* out) const {
     const Lane& L = w.lanes[lane];
     bool placed = false;
     for (Group& g : *out)
-      if (g.func == L.func && g.pc == L.pc) { g.mask |= 1u << lane; placed = true; break; }
+      if (g.func == L.func && g.pc == L.pc) {
+        g.mask |= 1u << lane;
+        placed = true;
+        break;
+      }
     if (!placed) out->push_back({L.func, L.pc, 1u << lane});
   }
-  std::sort(out->begin(), out->end(), [](const Group& a, const Group& b) {
-    return a.func != b.func ? a.func < b.func : a.pc < b.pc;
-  });
+  std::sort(out->begin(), out->end(),
+            [](const Group& a, const Group& b) { return a.func != b.func ? a.func < b.func : a.pc < b.pc; });
 }
 
 inline bool KernelRun::pick_group(Warp& w, Group* g) {
   if (cfg_.model == WarpModel::Lockstep) {
     w.stack.pop_reconverged();
-    if (w.stack.empty()) { w.runnable = 0; return false; }
+    if (w.stack.empty()) {
+      w.runnable = 0;
+      return false;
+    }
     const StackEntry& t = w.stack.top();
     g->func = t.func;
     g->pc = t.pc;
     g->mask = t.mask & w.ready_mask;
-    if (!g->mask) { w.runnable = 0; return false; }
+    if (!g->mask) {
+      w.runnable = 0;
+      return false;
+    }
     return true;
   }
   if (w.converged) {
@@ -460,8 +493,10 @@ inline bool KernelRun::pick_group(Warp& w, Group* g) {
   if (scratch_yielded_[k]) {
     bool all = true;
     for (bool y : scratch_yielded_) all = all && y;
-    if (all) w.yielded_mask = 0;
-    else w.yielded_mask &= ~g->mask;
+    if (all)
+      w.yielded_mask = 0;
+    else
+      w.yielded_mask &= ~g->mask;
   }
   return true;
 }
@@ -522,8 +557,10 @@ void KernelRun::branch(Warp& w, const Group& g, uint32_t taken, uint32_t target)
       // they only exit: they would stay live and hold up every later __syncthreads() of the
       // block. Such lanes exit when they get there instead (no reconvergence entry to wait in).
       if (rpc != kExitPc && exits_thread(g.func, rpc)) rpc = kExitPc;
-      if (cfg_.lockstep_taken_first) w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
-      else w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
+      if (cfg_.lockstep_taken_first)
+        w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
+      else
+        w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
     }
     w.stack.pop_reconverged();
     w.runnable = w.stack.empty() ? 0 : (w.stack.top().mask & w.ready_mask);
@@ -556,7 +593,10 @@ bool KernelRun::exits_thread(uint32_t func, uint32_t pc) const {
 }
 
 void KernelRun::call(Warp& w, const Group& g, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
-  if (!act) { advance(w, g, g.mask); return; }
+  if (!act) {
+    advance(w, g, g.mask);
+    return;
+  }
   const ptx::CallSite& cs = fn.calls[I.call];
   if (cs.callee != Operand::kNoReg && cs.callee < M_.functions.size()) {
     call_one(w, g, act, fn, I, cs.callee, true);
@@ -614,8 +654,10 @@ void KernelRun::call_one(Warp& w, const Group& g, uint32_t act, const ptx::Funct
       w.regs.resize((new_reg + callee.regs.size() + 1) * 32, 0);
       for (uint32_t k = w.present_mask; k; k &= k - 1) w.sync_regp(__builtin_ctz(k));  // storage moved
     }
-    if (L.local.size() < new_local + callee.local_bytes) L.local.resize(align_up(new_local + callee.local_bytes, 16), 0);
-    if (L.params.size() < new_param + callee.param_bytes) L.params.resize(align_up(new_param + callee.param_bytes, 16), 0);
+    if (L.local.size() < new_local + callee.local_bytes)
+      L.local.resize(align_up(new_local + callee.local_bytes, 16), 0);
+    if (L.params.size() < new_param + callee.param_bytes)
+      L.params.resize(align_up(new_param + callee.param_bytes, 16), 0);
     // Copy the arguments from the caller's call-sequence params into the callee's params.
     for (size_t i = 0; i < callee.params.size() && i < cs.arg_ops.size(); ++i) {
       const ptx::Symbol& dst = M_.symbols[callee.params[i]];
@@ -653,7 +695,10 @@ void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
   for (uint32_t m = act; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
-    if (L.frames.empty()) { exiting |= 1u << lane; continue; }
+    if (L.frames.empty()) {
+      exiting |= 1u << lane;
+      continue;
+    }
     CallFrame f = L.frames.back();
     L.frames.pop_back();
     const ptx::Function& callee = M_.functions[L.func];
@@ -741,7 +786,8 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
     if (count == 0 || count % 32 != 0 || count > c.threads + 31) {
       fault(w, first, I, LaunchStatus::Fault, "invalid barrier thread count",
             fmt::format("bar {} with {} threads: the count must be a non-zero multiple of 32 not above the "
-                        "block size ({})", id, count, c.threads));
+                        "block size ({})",
+                        id, count, c.threads));
       return;
     }
   }
@@ -774,8 +820,7 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   if (tw_) trace_simple(w, trace::EventKind::BarrierArrive, trace::kAllLanes, static_cast<uint16_t>(id), act, c.linear);
   if (race_ && check_race_) {
     const bool partial = I.bar == ptx::BarKind::Arrive || (count != 0 && count < c.threads);
-    for (uint32_t m = act; m; m &= m - 1)
-      race_->barrier_arrive(c, w.lanes[__builtin_ctz(m)].tid_linear, id, partial);
+    for (uint32_t m = act; m; m &= m - 1) race_->barrier_arrive(c, w.lanes[__builtin_ctz(m)].tid_linear, id, partial);
   }
   if (I.bar == ptx::BarKind::Red) {
     for (uint32_t m = act; m; m &= m - 1) {
@@ -1090,10 +1135,11 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
     r.thread = w.lanes[lane].tid_linear;
     r.where = where(I);
     r.title = "grid synchronization without a cooperative launch";
-    r.details = fmt::format("{}: the kernel uses cooperative_groups::this_grid().sync() (or another grid-wide "
-                            "group), but was launched with <<<...>>>; launch it with cudaLaunchCooperativeKernel, "
-                            "with at most as many blocks as can be resident at once. (The fault that followed: {}: {})",
-                            lane_name(w, lane), title, details);
+    r.details = fmt::format(
+        "{}: the kernel uses cooperative_groups::this_grid().sync() (or another grid-wide "
+        "group), but was launched with <<<...>>>; launch it with cudaLaunchCooperativeKernel, "
+        "with at most as many blocks as can be resident at once. (The fault that followed: {}: {})",
+        lane_name(w, lane), title, details);
     r.seed = cfg_.seed;
     r.replay = replay_line();
     result_.reports.push_back(r);
@@ -1103,7 +1149,9 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
     return;
   }
   Report r;
-  r.kind = status == LaunchStatus::Trap ? ReportKind::Trap : status == LaunchStatus::Assert ? ReportKind::Assert : ReportKind::Fault;
+  r.kind = status == LaunchStatus::Trap     ? ReportKind::Trap
+           : status == LaunchStatus::Assert ? ReportKind::Assert
+                                            : ReportKind::Fault;
   r.kernel = entry_.name;
   r.block = static_cast<int64_t>(w.cta->linear);
   r.thread = w.lanes[lane].tid_linear;
@@ -1193,9 +1241,17 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
     if (target > pc) continue;
     for (size_t i = target; i <= b; ++i) {
       switch (fn.code[i].op) {
-        case Op::Ld: case Op::Ldu: case Op::Atom: case Op::Call: case Op::Bar: case Op::BarWarpSync:
-        case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux: case Op::Nanosleep:
-          return true;
+        case Op::Ld:
+        case Op::Ldu:
+        case Op::Atom:
+        case Op::Call:
+        case Op::Bar:
+        case Op::BarWarpSync:
+        case Op::Shfl:
+        case Op::Vote:
+        case Op::Match:
+        case Op::Redux:
+        case Op::Nanosleep: return true;
         default: break;
       }
     }
@@ -1220,7 +1276,10 @@ void KernelRun::report_hang(bool simt_deadlock) {
     if (!spin) continue;
     const int lane = __builtin_ctz(spin);
     const Lane& L = x->lanes[lane];
-    if (!first_w) { first_w = x; first_lane = lane; }
+    if (!first_w) {
+      first_w = x;
+      first_lane = lane;
+    }
     const ptx::Instr& I = M_.functions[L.func].code[std::min<size_t>(L.pc, M_.functions[L.func].code.size() - 1)];
     SourceLoc loc = where(I);
     for (uint32_t m = spin; m && r.parties.size() < 64; m &= m - 1) {
@@ -1236,8 +1295,9 @@ void KernelRun::report_hang(bool simt_deadlock) {
                                    verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
     if (!loop_reads_memory(M_.functions[L.func], L.pc)) {
       ++loops_without_loads;
-      line += "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
-              "register, so no other thread can ever end it";
+      line +=
+          "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
+          "register, so no other thread can ever end it";
     } else if (const uint64_t polled = x->last_load[lane]) {
       std::string what = fmt::format("0x{:x}", polled);
       if (const Allocation* a = sim_.memory().find(polled))
@@ -1258,17 +1318,20 @@ void KernelRun::report_hang(bool simt_deadlock) {
         // Lanes waiting on the reconvergence stack: find where they wait.
         uint32_t rpc = kExitPc;
         for (const StackEntry& e : x->stack.entries())
-          if (e.mask & parked) { rpc = e.pc; break; }
+          if (e.mask & parked) {
+            rpc = e.pc;
+            break;
+          }
         const ptx::Function& fn = M_.functions[x->stack.top().func];
         std::string at = "?";
         if (rpc < fn.code.size()) {
           SourceLoc l2 = where(fn.code[rpc]);
           at = fmt::format("{}:{}", l2.file.empty() ? "?" : l2.file, l2.line);
         }
-        details += fmt::format("block {} warp {}: {} {} at the reconvergence point {} for {} "
-                               "(lockstep: the warp runs one path at a time)\n",
-                               x->cta->linear, x->index, lanes_phrase(parked), verb(parked, "waits", "wait"), at,
-                               lanes_phrase(spin));
+        details += fmt::format(
+            "block {} warp {}: {} {} at the reconvergence point {} for {} "
+            "(lockstep: the warp runs one path at a time)\n",
+            x->cta->linear, x->index, lanes_phrase(parked), verb(parked, "waits", "wait"), at, lanes_phrase(spin));
       }
     }
   }
@@ -1280,22 +1343,24 @@ void KernelRun::report_hang(bool simt_deadlock) {
     r.thread = L.tid_linear;
   }
   if (next_cta_ < total_ctas_)
-    details += fmt::format("{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
-                           "({} SMs x {} per SM on device '{}')\n",
-                           total_ctas_ - next_cta_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count,
-                           ctas_per_sm_, prof_.name);
+    details += fmt::format(
+        "{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
+        "({} SMs x {} per SM on device '{}')\n",
+        total_ctas_ - next_cta_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count, ctas_per_sm_, prof_.name);
   if (simt_deadlock) {
     r.kind = ReportKind::Deadlock;
-    r.title = "SIMT deadlock: lanes spin on a word that a lane of their own warp, parked at a reconvergence "
-              "point, would change";
+    r.title =
+        "SIMT deadlock: lanes spin on a word that a lane of their own warp, parked at a reconvergence "
+        "point, would change";
   } else if (loops_without_loads) {
     r.kind = ReportKind::Hang;
     r.title = "hang: threads spin in a loop that reads no memory, so nothing another thread does can end it";
-    details += "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
-               "load) in a register and reads it once, before the loop; the loop then tests that register for "
-               "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
-               "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
-               "acquire/release\n";
+    details +=
+        "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
+        "load) in a register and reads it once, before the loop; the loop then tests that register for "
+        "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
+        "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
+        "acquire/release\n";
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";
@@ -1333,7 +1398,10 @@ std::string KernelRun::describe_lanes(
       const std::string words = describe(*x, lane, at);
       bool found = false;
       for (auto& gr : groups)
-        if (gr.first == words) { gr.second |= 1u << lane; found = true; }
+        if (gr.first == words) {
+          gr.second |= 1u << lane;
+          found = true;
+        }
       if (!found) groups.push_back({words, 1u << lane});
     }
     for (auto& gr : groups)
@@ -1382,8 +1450,7 @@ void KernelRun::report_deadlock() {
         return fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
                            lane_list(L.sync_mask & x.live_mask() & ~at_sync), L.sync_mask);
       }
-      default:
-        return fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
+      default: return fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
     }
   });
   result_.reports.push_back(r);

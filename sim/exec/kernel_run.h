@@ -38,8 +38,8 @@ uint8_t fast_handler_index(const ptx::Instr& I);
 // A module after loading: the IR with symbols resolved, and the addresses of its variables.
 struct LoadedModuleView {
   const ptx::Module* module = nullptr;
-  std::vector<uint64_t> symbol_address;  // per Module::symbols entry (global/const), else 0
-  std::vector<uint64_t> static_shared;   // per function: bytes of static shared memory its kernel uses
+  std::vector<uint64_t> symbol_address;               // per Module::symbols entry (global/const), else 0
+  std::vector<uint64_t> static_shared;                // per function: bytes of static shared memory its kernel uses
   std::vector<std::vector<uint32_t>> shared_symbols;  // per kernel: the shared variables laid out for it
 };
 
@@ -83,8 +83,8 @@ class KernelRun {
   void advance_lanes(Warp& w, const Group& g, uint32_t mask);
   void branch(Warp& w, const Group& g, uint32_t taken, uint32_t target);
   void call(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
-  void call_one(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I,
-                uint32_t callee, bool set_return_pc);
+  void call_one(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I, uint32_t callee,
+                bool set_return_pc);
   void ret(Warp& w, const Group& g, uint32_t mask);
   void exit_lanes(Warp& w, const Group& g, uint32_t mask);
   // Lockstep: the instruction at (func, pc) is an unconditional kernel-level ret or an exit.
@@ -94,8 +94,8 @@ class KernelRun {
   void warp_sync(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
 
   // Memory (interpreter.cpp): translate a device address to host memory, or fault.
-  uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write,
-                     const ptx::Instr& I, uint64_t* generic_out = nullptr);
+  uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write, const ptx::Instr& I,
+                     uint64_t* generic_out = nullptr);
   void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
   uint8_t* fast_ptr(Warp& w, ptx::Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic);
   bool row_span(Warp& w, uint32_t act, ptx::Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
@@ -121,8 +121,7 @@ class KernelRun {
 
   // Device printf and assert (interpreter.cpp).
   int do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
-  void do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func,
-                     const ptx::Instr& I);
+  void do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func, const ptx::Instr& I);
   std::string read_cstring(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
 
   uint64_t special(const Warp& w, int lane, ptx::SReg r) const;
@@ -131,8 +130,7 @@ class KernelRun {
   uint32_t guard_mask(Warp& w, uint32_t mask, const ptx::Instr& I);
   bool store_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, const void* src, uint32_t size,
                    const ptx::Instr& I);
-  bool load_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, void* dst, uint32_t size,
-                  const ptx::Instr& I);
+  bool load_bytes(Warp& w, int lane, ptx::Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I);
   uint8_t* param_ptr(Warp& w, int lane, const ptx::Function& fn, const ptx::Operand& o, uint32_t size,
                      const ptx::Instr& I);
   void exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I);
@@ -204,22 +202,22 @@ class KernelRun {
   const DeviceProfile& prof_;
   const ptx::Function& entry_;
   std::unique_ptr<Scheduler> sched_;
-  RoundRobinScheduler* rr_ = nullptr;        // sched_ when it is round robin (called directly)
+  RoundRobinScheduler* rr_ = nullptr;  // sched_ when it is round robin (called directly)
   struct CodeRef {
     const ptx::Instr* code;
     uint32_t size;
   };
-  std::vector<CodeRef> code_;                // per function: its instructions (for the step loop)
-  bool sched_on_step_ = false;               // sched_ wants on_step
+  std::vector<CodeRef> code_;   // per function: its instructions (for the step loop)
+  bool sched_on_step_ = false;  // sched_ wants on_step
   HangDetector hang_;
 
   uint32_t threads_per_cta_ = 0, warps_per_cta_ = 0, ctas_per_sm_ = 0;
   uint64_t total_ctas_ = 0, next_cta_ = 0, retired_ctas_ = 0;
-  std::vector<uint32_t> sm_load_;            // resident CTAs per SM
+  std::vector<uint32_t> sm_load_;  // resident CTAs per SM
   std::vector<std::unique_ptr<Cta>> resident_;
   std::vector<std::unique_ptr<Cta>> cta_pool_;  // retired blocks, reused by later ones
   Warp* executing_ = nullptr;
-  std::vector<Warp*> warps_;                 // resident warps (scheduler's view)
+  std::vector<Warp*> warps_;  // resident warps (scheduler's view)
   uint32_t next_warp_serial_ = 0;
 
   LaunchResult result_;
@@ -231,29 +229,29 @@ class KernelRun {
   std::vector<Group> scratch_groups_;
   bool host_grace_started_ = false;
   std::chrono::steady_clock::time_point host_grace_since_;
-  uint64_t static_shared_ = 0;               // this kernel's static shared memory
-  uint64_t dyn_shared_base_ = 0;             // where its dynamic shared memory starts
-  uint64_t time_base_ns_ = 0;                // simulated time before this launch
-  uint64_t clock_base_ = 0;                  // SM clock cycles before this launch
-  bool lane_pcs_live_ = false;               // lanes' own PCs are authoritative right now
-  uint64_t grid_workspace_ = 0;              // cooperative launches: grid barrier words
+  uint64_t static_shared_ = 0;    // this kernel's static shared memory
+  uint64_t dyn_shared_base_ = 0;  // where its dynamic shared memory starts
+  uint64_t time_base_ns_ = 0;     // simulated time before this launch
+  uint64_t clock_base_ = 0;       // SM clock cycles before this launch
+  bool lane_pcs_live_ = false;    // lanes' own PCs are authoritative right now
+  uint64_t grid_workspace_ = 0;   // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
-  std::unique_ptr<RaceDetector> race_;       // SYNCLAB_CHECK includes race
+  std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
   bool check_sync_ = false, check_init_ = false, check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
   trace::Writer* tw_ = nullptr;
   uint64_t launch_index_ = 0;
   std::vector<TraceRegion> tregions_;
   size_t reports_traced_ = 0;
-  std::vector<uint32_t> dispatch_perm_;      // random dispatch: the order blocks start in
+  std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;
-  bool checking_ = false;                    // race_ or check_init_: memory accesses are checked
-  uint32_t cur_loc_ = 0;                     // (function << 20) | pc of the instruction executing
+  bool checking_ = false;  // race_ or check_init_: memory accesses are checked
+  uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing
   uint64_t sync_reports_ = 0, race_reports_ = 0, race_warnings_ = 0, init_reports_ = 0;
   std::set<std::pair<uint32_t, int>> sync_seen_;  // (instruction, kind) already reported
-  mutable bool envreg_read_ = false;          // the kernel read the grid-sync workspace registers
-  bool null_page_fault_ = false;             // the fault being reported is an access below 4096
-  std::set<uint64_t> init_seen_;             // (instruction, space) already reported
+  mutable bool envreg_read_ = false;              // the kernel read the grid-sync workspace registers
+  bool null_page_fault_ = false;                  // the fault being reported is an access below 4096
+  std::set<uint64_t> init_seen_;                  // (instruction, space) already reported
   // Store instructions whose lanes collided: the report's index in result_.reports and how many
   // more executions of the instruction collided in this launch.
   struct Collision {
@@ -262,7 +260,8 @@ class KernelRun {
   };
   std::map<uint32_t, Collision> collisions_;
   uint64_t race_suppressed_ = 0;
-  std::vector<std::pair<size_t, RaceFinding>> race_report_findings_;  // race reports and their findings             // warp-level warnings a collision report explains
+  std::vector<std::pair<size_t, RaceFinding>> race_report_findings_;  // race reports and their findings             //
+                                                                      // warp-level warnings a collision report explains
   // Appends "... and N more like it in this launch" to the reports that stood for several.
   void note_repeats();
   std::vector<bool> scratch_yielded_;

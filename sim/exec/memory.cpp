@@ -40,8 +40,10 @@ void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& n
   auto it = freed_.lower_bound(a.base);
   while (it != freed_.end() && it->first < a.base + rounded) it = freed_.erase(it);
   live_[a.base] = a;
-  if (kind == AllocKind::Device) mark_uninitialized(a.base, rounded);
-  else mark_initialized(a.base, rounded);
+  if (kind == AllocKind::Device)
+    mark_uninitialized(a.base, rounded);
+  else
+    mark_initialized(a.base, rounded);
   return p;
 }
 

@@ -30,9 +30,9 @@ struct Allocation {
   uint64_t base = 0;
   uint64_t size = 0;
   AllocKind kind = AllocKind::Device;
-  std::string name;          // "cudaMalloc #3 (1024 bytes)" or the variable's name
+  std::string name;  // "cudaMalloc #3 (1024 bytes)" or the variable's name
   uint64_t serial = 0;
-  bool owned = true;         // false for registered host memory (cudaHostRegister)
+  bool owned = true;  // false for registered host memory (cudaHostRegister)
 };
 
 class DeviceMemory {

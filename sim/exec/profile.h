@@ -9,8 +9,8 @@
 namespace synclab::sim {
 
 struct DeviceProfile {
-  std::string name;          // "teaching", "h100", ...
-  std::string marketing;     // what cudaDeviceProp::name reports
+  std::string name;       // "teaching", "h100", ...
+  std::string marketing;  // what cudaDeviceProp::name reports
   int cc_major = 7, cc_minor = 5;
   uint32_t sm_count = 1;
   uint32_t max_ctas_per_sm = 1;

@@ -16,9 +16,9 @@ namespace synclab::sim {
 struct StackEntry {
   uint32_t func;
   uint32_t pc;
-  uint32_t rpc;        // reconvergence PC; kNoRpc for the base entry
+  uint32_t rpc;  // reconvergence PC; kNoRpc for the base entry
   uint32_t mask;
-  uint32_t depth;      // call depth of the lanes when the entry was created
+  uint32_t depth;  // call depth of the lanes when the entry was created
 };
 
 class ReconvergenceStack {
@@ -36,8 +36,7 @@ class ReconvergenceStack {
   const std::vector<StackEntry>& entries() const { return entries_; }
 
   // Splits the top entry at a divergent branch: lanes `first` run before lanes `second`.
-  void diverge(uint32_t rpc, uint32_t first_pc, uint32_t first_mask, uint32_t second_pc,
-               uint32_t second_mask) {
+  void diverge(uint32_t rpc, uint32_t first_pc, uint32_t first_mask, uint32_t second_pc, uint32_t second_mask) {
     StackEntry& t = entries_.back();
     const uint32_t func = t.func, depth = t.depth;
     t.pc = rpc;

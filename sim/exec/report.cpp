@@ -64,8 +64,10 @@ std::string Report::render() const {
   }
   if (where.line || where.ptx_line) {
     out += "=========     at ";
-    if (!where.file.empty() && where.line) out += fmt::format("{}:{}", where.file, where.line);
-    else out += "(no source line: build with -lineinfo)";
+    if (!where.file.empty() && where.line)
+      out += fmt::format("{}:{}", where.file, where.line);
+    else
+      out += "(no source line: build with -lineinfo)";
     if (where.ptx_line) out += fmt::format(" (PTX line {})", where.ptx_line);
     for (const std::string& call : where.inlined_into) out += fmt::format(", inlined into {}", call);
     out += "\n";

@@ -14,8 +14,8 @@ enum class ReportKind { Fault = 0, Trap, Assert, Deadlock, Hang, Budget, Race, S
 enum class Severity { Error, Warning, Info };
 
 struct SourceLoc {
-  std::string file;      // CUDA source file ("" when the PTX had no line info)
-  uint32_t line = 0;     // CUDA source line
+  std::string file;   // CUDA source file ("" when the PTX had no line info)
+  uint32_t line = 0;  // CUDA source line
   uint32_t ptx_line = 0;
   // The call sites the line was inlined into, innermost first ("lock.cu:62"): the student's own
   // loop when the line is inside a helper the compiler inlined.
@@ -26,19 +26,19 @@ struct Report {
   ReportKind kind = ReportKind::Info;
   Severity severity = Severity::Error;
   std::string kernel;
-  int64_t block = -1;      // linear block index, -1 when not one thread's
-  int64_t thread = -1;     // linear thread index within the block
+  int64_t block = -1;   // linear block index, -1 when not one thread's
+  int64_t thread = -1;  // linear thread index within the block
   SourceLoc where;
-  std::string title;       // one line: "Deadlock: every thread is blocked"
-  std::string details;     // further lines
+  std::string title;    // one line: "Deadlock: every thread is blocked"
+  std::string details;  // further lines
   uint64_t seed = 0;
-  std::string replay;      // how to replay: "SYNCLAB_MODEL=lockstep SYNCLAB_SCHED=pct SYNCLAB_SEED=7"
+  std::string replay;  // how to replay: "SYNCLAB_MODEL=lockstep SYNCLAB_SCHED=pct SYNCLAB_SEED=7"
   // The threads involved (both sides of a race, the spinning lanes of a hang), for traces and
   // the visualizer; empty when only block/thread above matter.
   struct Party {
     int64_t block = -1, warp = -1, lane = -1;
     SourceLoc where;
-    std::string access;    // "write", "read", "atomic", "spinning", ...
+    std::string access;  // "write", "read", "atomic", "spinning", ...
   };
   std::vector<Party> parties;
 

@@ -32,9 +32,10 @@ void ReportLog::print(const LaunchResult& r, bool all, std::FILE* out) {
         ++repeats_;
         if (!told_) {
           told_ = true;
-          std::fputs("========= SyncLab: later launches repeat reports printed above; each is printed once "
-                     "(SYNCLAB_REPORTS=all prints every one)\n",
-                     out);
+          std::fputs(
+              "========= SyncLab: later launches repeat reports printed above; each is printed once "
+              "(SYNCLAB_REPORTS=all prints every one)\n",
+              out);
         }
         continue;
       }

@@ -77,9 +77,10 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
     case Space::Global:
     case Space::Const:
       if (addr[o.symbol] == 0)
-        throw LoadError(fmt::format("{}:{}: the variable '{}' is declared .extern and defined nowhere in this "
-                                    "module (build with -rdc and link the module that defines it)",
-                                    origin, ptx_line, s.name));
+        throw LoadError(
+            fmt::format("{}:{}: the variable '{}' is declared .extern and defined nowhere in this "
+                        "module (build with -rdc and link the module that defines it)",
+                        origin, ptx_line, s.name));
       o.imm += static_cast<int64_t>(addr[o.symbol]);
       o.base = Operand::Base::Absolute;
       break;
@@ -109,8 +110,8 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
       break;
     }
     default:
-      throw LoadError(fmt::format("{}:{}: the variable '{}' is in a state space the simulator does not model",
-                                  origin, ptx_line, s.name));
+      throw LoadError(fmt::format("{}:{}: the variable '{}' is in a state space the simulator does not model", origin,
+                                  ptx_line, s.name));
   }
 }
 
@@ -122,7 +123,7 @@ void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o
 void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared,
                           std::vector<std::vector<uint32_t>>* shared_symbols) {
   const size_t nf = M.functions.size();
-  std::vector<std::vector<uint32_t>> uses(nf);   // shared symbols a function names
+  std::vector<std::vector<uint32_t>> uses(nf);  // shared symbols a function names
   std::vector<std::vector<uint32_t>> callees(nf);
   std::vector<bool> indirect(nf, false);
   auto note = [&](size_t f, const Operand& o) {
@@ -138,8 +139,10 @@ void layout_shared_memory(ptx::Module& M, std::vector<uint64_t>* static_shared,
       for (int k = 0; k < I.nsrc; ++k) note(f, I.src[k]);
     }
     for (const ptx::CallSite& cs : M.functions[f].calls) {
-      if (cs.callee < nf) callees[f].push_back(cs.callee);
-      else indirect[f] = true;
+      if (cs.callee < nf)
+        callees[f].push_back(cs.callee);
+      else
+        indirect[f] = true;
       for (const Operand& o : cs.arg_ops) note(f, o);
     }
   }
@@ -217,8 +220,8 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
     if (s.function >= 0 || s.is_extern) continue;
     if (s.space != Space::Global && s.space != Space::Const) continue;
     const uint64_t size = s.size ? s.size : 1;
-    void* p = memory_.allocate(size, s.space == Space::Const ? AllocKind::ModuleConst : AllocKind::ModuleGlobal,
-                               s.name);
+    void* p =
+        memory_.allocate(size, s.space == Space::Const ? AllocKind::ModuleConst : AllocKind::ModuleGlobal, s.name);
     if (!p) throw LoadError(fmt::format("{}: cannot allocate {} bytes for the variable '{}'", origin, size, s.name));
     if (!s.init.empty()) std::memcpy(p, s.init.data(), std::min<uint64_t>(size, s.init.size()));
     addr[i] = reinterpret_cast<uint64_t>(p);

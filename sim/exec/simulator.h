@@ -39,7 +39,7 @@ struct LoadError : std::runtime_error {
 
 struct LaunchParams {
   int module = -1;
-  int function = -1;          // index into the module's functions (must be an .entry)
+  int function = -1;  // index into the module's functions (must be an .entry)
   Dim3 grid, block;
   uint64_t dynamic_shared = 0;
   std::vector<uint8_t> params;  // packed in the entry's parameter layout (Symbol::offset)
@@ -48,26 +48,26 @@ struct LaunchParams {
 
 enum class LaunchStatus {
   Success,
-  InvalidConfiguration,   // zero dimension, too many threads, too much shared memory
-  CooperativeTooLarge,    // cooperative launch whose grid cannot be co-resident
-  Fault,                  // out-of-bounds / misaligned / invalid address
-  Trap,                   // trap instruction
-  Assert,                 // failed device assert
-  Deadlock,               // every thread blocked, none can wake
-  Hang,                   // threads spin on memory nothing will change
-  BudgetExhausted,        // the step budget ran out (last resort)
-  LoadFailure,            // kernel's module could not be used
+  InvalidConfiguration,  // zero dimension, too many threads, too much shared memory
+  CooperativeTooLarge,   // cooperative launch whose grid cannot be co-resident
+  Fault,                 // out-of-bounds / misaligned / invalid address
+  Trap,                  // trap instruction
+  Assert,                // failed device assert
+  Deadlock,              // every thread blocked, none can wake
+  Hang,                  // threads spin on memory nothing will change
+  BudgetExhausted,       // the step budget ran out (last resort)
+  LoadFailure,           // kernel's module could not be used
 };
 const char* launch_status_name(LaunchStatus s);
 
 struct LaunchResult {
   LaunchStatus status = LaunchStatus::Success;
-  std::string message;        // one line for cudaGetErrorString-like use when not Success
+  std::string message;  // one line for cudaGetErrorString-like use when not Success
   std::vector<Report> reports;
-  std::string summary;        // the checkers' one-line summary of the launch ("" when they found nothing)
-  uint64_t warp_steps = 0;    // warp-instructions issued
+  std::string summary;      // the checkers' one-line summary of the launch ("" when they found nothing)
+  uint64_t warp_steps = 0;  // warp-instructions issued
   uint64_t thread_instructions = 0;
-  double simulated_ms = 0;    // simulated time (for cudaEvent elapsed time)
+  double simulated_ms = 0;  // simulated time (for cudaEvent elapsed time)
 };
 
 class Simulator {
@@ -93,8 +93,7 @@ class Simulator {
   // Largest number of CTAs of this shape that can be resident at once on the whole device
   // (per SM limit * SM count); 0 when the block does not fit at all.
   uint32_t max_resident_ctas(const LaunchParams& p) const;
-  uint32_t max_active_blocks_per_sm(int module, int function, uint32_t block_threads,
-                                    uint64_t dynamic_shared) const;
+  uint32_t max_active_blocks_per_sm(int module, int function, uint32_t block_threads, uint64_t dynamic_shared) const;
   // Static shared memory of a kernel (its own variables and those of the functions it calls).
   uint64_t static_shared_bytes(int module, int function) const;
 

@@ -38,7 +38,6 @@ std::vector<std::string> program_args() {
   return out;
 }
 
-
 nlohmann::json region_chunk(const Simulator::Region& r) {
   return trace::region_json(r.id, r.name, r.kind, r.base, r.bytes, r.elem_bits, r.dims);
 }
@@ -46,18 +45,30 @@ nlohmann::json region_chunk(const Simulator::Region& r) {
 InstrClass instr_class(ptx::Op op) {
   using ptx::Op;
   switch (op) {
-    case Op::Ld: case Op::Ldu: return InstrClass::Load;
+    case Op::Ld:
+    case Op::Ldu: return InstrClass::Load;
     case Op::St: return InstrClass::Store;
-    case Op::Atom: case Op::Red: return InstrClass::Atomic;
-    case Op::Bra: case Op::Brx: return InstrClass::Branch;
+    case Op::Atom:
+    case Op::Red: return InstrClass::Atomic;
+    case Op::Bra:
+    case Op::Brx: return InstrClass::Branch;
     case Op::Bar: return InstrClass::Barrier;
-    case Op::BarWarpSync: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux: return InstrClass::WarpSync;
-    case Op::Membar: case Op::Fence: return InstrClass::Fence;
+    case Op::BarWarpSync:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+    case Op::Redux: return InstrClass::WarpSync;
+    case Op::Membar:
+    case Op::Fence: return InstrClass::Fence;
     case Op::Call: return InstrClass::Call;
     case Op::Ret: return InstrClass::Return;
     case Op::Exit: return InstrClass::Exit;
-    case Op::Nop: case Op::Trap: case Op::Brkpt: case Op::Nanosleep: case Op::Pmevent: case Op::Prefetch:
-      return InstrClass::Other;
+    case Op::Nop:
+    case Op::Trap:
+    case Op::Brkpt:
+    case Op::Nanosleep:
+    case Op::Pmevent:
+    case Op::Prefetch: return InstrClass::Other;
     default: return InstrClass::Alu;
   }
 }
@@ -91,9 +102,10 @@ uint16_t order_bits(const ptx::Instr& I) {
     case Sem::Sc: o = trace::MemOrder::Sc; break;
     default: return 0;
   }
-  const uint16_t scope = I.scope == ptx::Scope::Cta ? 1
+  const uint16_t scope = I.scope == ptx::Scope::Cta                                       ? 1
                          : (I.scope == ptx::Scope::Gpu || I.scope == ptx::Scope::Cluster) ? 2
-                         : I.scope == ptx::Scope::Sys ? 3 : 0;
+                         : I.scope == ptx::Scope::Sys                                     ? 3
+                                                                                          : 0;
   return static_cast<uint16_t>((static_cast<uint16_t>(o) << trace::kAuxOrderShift) | (scope << trace::kAuxScopeShift));
 }
 
@@ -179,9 +191,10 @@ std::string Simulator::add_region(Region r) {
   for (const Region& o : regions_)
     if (o.base == r.base && o.bytes == r.bytes && o.name == r.name && o.kind == r.kind && o.dims == r.dims) return "";
   if (!memory_.find(r.base, std::max<uint64_t>(r.bytes, 1)))
-    return fmt::format("region '{}': [{:#x}, +{} bytes) is not inside one device allocation (cudaMalloc, a "
-                       "__device__ variable or mapped host memory)",
-                       r.name, r.base, r.bytes);
+    return fmt::format(
+        "region '{}': [{:#x}, +{} bytes) is not inside one device allocation (cudaMalloc, a "
+        "__device__ variable or mapped host memory)",
+        r.name, r.base, r.bytes);
   r.id = static_cast<uint32_t>(regions_.size());
   regions_.push_back(r);
   if (trace_) trace_->region(region_chunk(r));
@@ -313,11 +326,15 @@ void KernelRun::trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t si
   e.kind = static_cast<uint8_t>(EventKind::MemAccess);
   e.lane = static_cast<uint8_t>(lane);
   trace::MemSpace sp = trace::MemSpace::Global;
-  if (generic >= kSharedWindow) sp = trace::MemSpace::Shared;
-  else if (w.cache_kind == AllocKind::HostMapped) sp = trace::MemSpace::HostMapped;
-  else if (w.cache_kind == AllocKind::ModuleConst) sp = trace::MemSpace::Const;
+  if (generic >= kSharedWindow)
+    sp = trace::MemSpace::Shared;
+  else if (w.cache_kind == AllocKind::HostMapped)
+    sp = trace::MemSpace::HostMapped;
+  else if (w.cache_kind == AllocKind::ModuleConst)
+    sp = trace::MemSpace::Const;
   const uint32_t log2 = size >= 16 ? 4 : size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
-  e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | (write ? trace::kAuxWrite : 0) | (log2 << trace::kAuxSizeShift));
+  e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | (write ? trace::kAuxWrite : 0) |
+                                (log2 << trace::kAuxSizeShift));
   // cur_loc_ is the instruction executing (set before every instruction runs).
   const uint32_t fi = cur_loc_ >> 20, pi = cur_loc_ & 0xfffff;
   if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) e.aux |= order_bits(M_.functions[fi].code[pi]);
@@ -334,9 +351,9 @@ void KernelRun::trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t
   e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
   e.kind = static_cast<uint8_t>(EventKind::Atomic);
   e.lane = static_cast<uint8_t>(lane);
-  trace::MemSpace sp = generic >= kSharedWindow ? trace::MemSpace::Shared
+  trace::MemSpace sp = generic >= kSharedWindow                ? trace::MemSpace::Shared
                        : w.cache_kind == AllocKind::HostMapped ? trace::MemSpace::HostMapped
-                                                              : trace::MemSpace::Global;
+                                                               : trace::MemSpace::Global;
   const uint32_t log2 = size >= 8 ? 3 : size >= 4 ? 2 : 1;
   e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | trace::kAuxWrite | (log2 << trace::kAuxSizeShift) |
                                 (size == 8 ? trace::kAux64 : 0) | order_bits(I));
@@ -392,14 +409,26 @@ void KernelRun::trace_reports() {
     const Report& r = result_.reports[reports_traced_++];
     nlohmann::json parties = nlohmann::json::array();
     for (const Report::Party& p : r.parties)
-      parties.push_back({{"block", p.block}, {"warp", p.warp}, {"lane", p.lane}, {"file", p.where.file},
-                         {"line", p.where.line}, {"ptx_line", p.where.ptx_line}, {"access", p.access}});
+      parties.push_back({{"block", p.block},
+                         {"warp", p.warp},
+                         {"lane", p.lane},
+                         {"file", p.where.file},
+                         {"line", p.where.line},
+                         {"ptx_line", p.where.ptx_line},
+                         {"access", p.access}});
     if (r.parties.empty() && r.block >= 0 && r.thread >= 0)
-      parties.push_back({{"block", r.block}, {"warp", r.thread / 32}, {"lane", r.thread % 32}, {"file", r.where.file},
-                         {"line", r.where.line}, {"ptx_line", r.where.ptx_line}, {"access", ""}});
+      parties.push_back({{"block", r.block},
+                         {"warp", r.thread / 32},
+                         {"lane", r.thread % 32},
+                         {"file", r.where.file},
+                         {"line", r.where.line},
+                         {"ptx_line", r.where.ptx_line},
+                         {"access", ""}});
     nlohmann::json j = {
         {"kind", report_kind_name(r.kind)},
-        {"severity", r.severity == Severity::Error ? "error" : r.severity == Severity::Warning ? "warning" : "info"},
+        {"severity", r.severity == Severity::Error     ? "error"
+                     : r.severity == Severity::Warning ? "warning"
+                                                       : "info"},
         {"title", r.title},
         {"text", r.render()},
         {"launch", launch_index_},

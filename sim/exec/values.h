@@ -22,20 +22,30 @@ inline To bitcast(From f) {
 
 template <class T>
 inline T from_bits(uint64_t b) {
-  if constexpr (std::is_same_v<T, float>) return bitcast<float>(uint32_t(b));
-  else if constexpr (std::is_same_v<T, double>) return bitcast<double>(b);
-  else if constexpr (std::is_same_v<T, half_t>) return bitcast<half_t>(uint16_t(b));
-  else return static_cast<T>(b);
+  if constexpr (std::is_same_v<T, float>)
+    return bitcast<float>(uint32_t(b));
+  else if constexpr (std::is_same_v<T, double>)
+    return bitcast<double>(b);
+  else if constexpr (std::is_same_v<T, half_t>)
+    return bitcast<half_t>(uint16_t(b));
+  else
+    return static_cast<T>(b);
 }
 
 template <class T>
 inline uint64_t to_bits(T v) {
-  if constexpr (std::is_same_v<T, float>) return bitcast<uint32_t>(v);
-  else if constexpr (std::is_same_v<T, double>) return bitcast<uint64_t>(v);
-  else if constexpr (std::is_same_v<T, half_t>) return bitcast<uint16_t>(v);
-  else if constexpr (std::is_same_v<T, bool>) return v ? 1 : 0;
-  else if constexpr (std::is_signed_v<T>) return static_cast<uint64_t>(static_cast<int64_t>(v));
-  else return static_cast<uint64_t>(v);
+  if constexpr (std::is_same_v<T, float>)
+    return bitcast<uint32_t>(v);
+  else if constexpr (std::is_same_v<T, double>)
+    return bitcast<uint64_t>(v);
+  else if constexpr (std::is_same_v<T, half_t>)
+    return bitcast<uint16_t>(v);
+  else if constexpr (std::is_same_v<T, bool>)
+    return v ? 1 : 0;
+  else if constexpr (std::is_signed_v<T>)
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  else
+    return static_cast<uint64_t>(v);
 }
 
 // Flush a subnormal to a zero of the same sign (.ftz).

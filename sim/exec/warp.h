@@ -31,33 +31,33 @@ enum class LaneState : uint8_t {
 };
 
 struct CallFrame {
-  uint32_t func;        // caller's function
-  uint32_t return_pc;   // caller's instruction after the call
-  uint32_t call_site;   // index into the caller's Function::calls
+  uint32_t func;                              // caller's function
+  uint32_t return_pc;                         // caller's instruction after the call
+  uint32_t call_site;                         // index into the caller's Function::calls
   uint32_t reg_base, local_base, param_base;  // caller's bases
 };
 
 struct Lane {
   // What the step loop, barriers and grouping read come first (the lane's first cache line).
   LaneState state = LaneState::Absent;
-  uint8_t barrier = 0;           // AtBarrier: which barrier
-  bool carry = false;            // condition code of add.cc/sub.cc/mad.cc
-  bool spinning = false;         // valid while the kernel's visible-change epoch is spin_epoch
-  uint32_t func = 0;    // function the lane is executing (index into the module)
-  uint32_t pc = 0;      // instruction index within that function
+  uint8_t barrier = 0;                                    // AtBarrier: which barrier
+  bool carry = false;                                     // condition code of add.cc/sub.cc/mad.cc
+  bool spinning = false;                                  // valid while the kernel's visible-change epoch is spin_epoch
+  uint32_t func = 0;                                      // function the lane is executing (index into the module)
+  uint32_t pc = 0;                                        // instruction index within that function
   uint32_t reg_base = 0, local_base = 0, param_base = 0;  // reg_base: first register slot of the frame
   uint32_t tid_linear = 0;
-  uint32_t sync_mask = 0;        // AtWarpSync: the member mask given
-  LaneRegs rp;                   // the current frame's registers (kept by Warp::sync_regp)
+  uint32_t sync_mask = 0;  // AtWarpSync: the member mask given
+  LaneRegs rp;             // the current frame's registers (kept by Warp::sync_regp)
   uint32_t tid[3] = {0, 0, 0};
   // Progress detection (see check/hang_detector.h; the lane's last load address is
   // Warp::last_load).
   uint32_t spin_func = ~0u, spin_pc = ~0u;
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
-  int64_t pct_priority = 0;      // PCT: larger runs first
+  int64_t pct_priority = 0;  // PCT: larger runs first
 
-  std::vector<uint8_t> local;    // all frames' .local memory
-  std::vector<uint8_t> params;   // all frames' .param memory (function and call-sequence params)
+  std::vector<uint8_t> local;   // all frames' .local memory
+  std::vector<uint8_t> params;  // all frames' .param memory (function and call-sequence params)
   std::vector<CallFrame> frames;
 
   LaneRegs R() const { return rp; }
@@ -69,16 +69,16 @@ struct RaceCta;  // sim/check/race_detector.h
 struct Warp {
   // The fields the step loop reads at every step come first (the first cache lines of the warp).
   Cta* cta = nullptr;
-  uint32_t index = 0;            // warp index within the CTA
-  uint32_t global_index = 0;     // index among all warps ever dispatched in this launch
-  uint32_t present_mask = 0;     // lanes that hold a thread
-  uint32_t ready_mask = 0;       // lanes in LaneState::Ready
-  uint32_t runnable = 0;         // lanes the warp model lets run now (scheduler's view)
+  uint32_t index = 0;         // warp index within the CTA
+  uint32_t global_index = 0;  // index among all warps ever dispatched in this launch
+  uint32_t present_mask = 0;  // lanes that hold a thread
+  uint32_t ready_mask = 0;    // lanes in LaneState::Ready
+  uint32_t runnable = 0;      // lanes the warp model lets run now (scheduler's view)
   uint32_t exited_mask = 0;
   // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
   uint32_t yielded_mask = 0;
-  bool converged = true;         // ITS: every ready lane is at the same (func, pc)...
-  uint32_t cfunc = 0, cpc = 0;   // ...which is this one; the ready lanes' own PCs may be stale
+  bool converged = true;        // ITS: every ready lane is at the same (func, pc)...
+  uint32_t cfunc = 0, cpc = 0;  // ...which is this one; the ready lanes' own PCs may be stale
   // The reg_base every live lane shares (no calls, or the same call depth), or kMixedBase. While
   // it is shared, an instruction's operands are whole contiguous rows: the vector fast paths.
   static constexpr uint32_t kMixedBase = 0xffffffffu;
@@ -95,8 +95,8 @@ struct Warp {
   uint32_t bar_mask = 0;
   uint32_t bar_id = 0, bar_func = 0, bar_pc = 0;
 
-  ReconvergenceStack stack;      // lockstep only
-  LaneRegs regp[32];             // lanes[i].R(), cached for the interpreter's inner loops
+  ReconvergenceStack stack;  // lockstep only
+  LaneRegs regp[32];         // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
   uint64_t last_load[32] = {};
@@ -111,8 +111,12 @@ struct Warp {
     uint32_t b = kMixedBase;
     for (uint32_t m = present_mask & ~exited_mask; m; m &= m - 1) {
       uint32_t rb = lanes[__builtin_ctz(m)].reg_base;
-      if (b == kMixedBase) b = rb;
-      else if (b != rb) { uniform_base = kMixedBase; return; }
+      if (b == kMixedBase)
+        b = rb;
+      else if (b != rb) {
+        uniform_base = kMixedBase;
+        return;
+      }
     }
     uniform_base = b == kMixedBase ? 0 : b;
   }
@@ -120,10 +124,10 @@ struct Warp {
 };
 
 struct BarrierState {
-  uint32_t arrived = 0;          // threads that arrived (bar.sync and bar.arrive)
-  uint32_t expected = 0;         // 0 until the first arrival fixes it
-  uint32_t func = ~0u, pc = ~0u; // where the first bar.sync of this phase waits (divergence check)
-  uint32_t red_popc = 0;         // bar.red accumulators
+  uint32_t arrived = 0;           // threads that arrived (bar.sync and bar.arrive)
+  uint32_t expected = 0;          // 0 until the first arrival fixes it
+  uint32_t func = ~0u, pc = ~0u;  // where the first bar.sync of this phase waits (divergence check)
+  uint32_t red_popc = 0;          // bar.red accumulators
   bool red_and = true, red_or = false;
 };
 
@@ -131,9 +135,9 @@ struct Cta {
   uint64_t linear = 0;
   uint32_t ctaid[3] = {0, 0, 0};
   uint32_t sm = 0;
-  uint32_t threads = 0;          // threads in the block
-  uint32_t live_threads = 0;     // not yet exited
-  std::vector<uint8_t> shared;   // static then dynamic shared memory
+  uint32_t threads = 0;         // threads in the block
+  uint32_t live_threads = 0;    // not yet exited
+  std::vector<uint8_t> shared;  // static then dynamic shared memory
   std::vector<Warp> warps;
   BarrierState barriers[16];
   bool done = false;

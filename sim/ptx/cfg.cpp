@@ -9,7 +9,11 @@ namespace {
 
 bool ends_block(const Instr& in) {
   switch (in.op) {
-    case Op::Bra: case Op::Brx: case Op::Ret: case Op::Exit: case Op::Trap: return true;
+    case Op::Bra:
+    case Op::Brx:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap: return true;
     default: return false;
   }
 }
@@ -41,7 +45,8 @@ void build_cfg(Function& fn) {
   for (uint32_t i = 0; i < n; ++i) {
     const Instr& in = fn.code[i];
     branch_targets(fn, in, targets);
-    for (uint32_t t : targets) if (t < n) leader[t] = 1;
+    for (uint32_t t : targets)
+      if (t < n) leader[t] = 1;
     if (ends_block(in)) leader[i + 1] = 1;
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -58,7 +63,10 @@ void build_cfg(Function& fn) {
   // 2. Edges. to_exit marks blocks that flow into the virtual exit.
   std::vector<char> to_exit(nb, 0);
   auto add_edge = [&](uint32_t a, uint32_t target_pc) {
-    if (target_pc >= n) { to_exit[a] = 1; return; }  // falls off the end: implicit return
+    if (target_pc >= n) {
+      to_exit[a] = 1;
+      return;
+    }  // falls off the end: implicit return
     uint32_t b = fn.block_of[target_pc];
     auto& s = fn.blocks[a].succs;
     if (std::find(s.begin(), s.end(), b) == s.end()) {
@@ -90,16 +98,24 @@ void build_cfg(Function& fn) {
       uint32_t x = work.back();
       work.pop_back();
       for (uint32_t p : fn.blocks[x].preds)
-        if (!reaches[p]) { reaches[p] = 1; work.push_back(p); }
+        if (!reaches[p]) {
+          reaches[p] = 1;
+          work.push_back(p);
+        }
     }
   };
-  for (uint32_t b = 0; b < nb; ++b) if (to_exit[b]) mark_from(b);
+  for (uint32_t b = 0; b < nb; ++b)
+    if (to_exit[b]) mark_from(b);
   for (uint32_t b = nb; b-- > 0;)
-    if (!reaches[b]) { to_exit[b] = 1; mark_from(b); }
+    if (!reaches[b]) {
+      to_exit[b] = 1;
+      mark_from(b);
+    }
 
   // rsucc(x): successors in the reversed graph = preds in the CFG; exit's are the to_exit blocks.
   std::vector<uint32_t> exit_preds;
-  for (uint32_t b = 0; b < nb; ++b) if (to_exit[b]) exit_preds.push_back(b);
+  for (uint32_t b = 0; b < nb; ++b)
+    if (to_exit[b]) exit_preds.push_back(b);
   auto rsuccs = [&](uint32_t x) -> const std::vector<uint32_t>& {
     return x == exit_node ? exit_preds : fn.blocks[x].preds;
   };
@@ -119,7 +135,10 @@ void build_cfg(Function& fn) {
       const auto& ch = rsuccs(x);
       if (k < ch.size()) {
         uint32_t c = ch[k++];
-        if (!seen[c]) { seen[c] = 1; stack.push_back({c, 0}); }
+        if (!seen[c]) {
+          seen[c] = 1;
+          stack.push_back({c, 0});
+        }
       } else {
         po_num[x] = static_cast<uint32_t>(order.size());
         order.push_back(x);
@@ -151,7 +170,10 @@ void build_cfg(Function& fn) {
       };
       for (uint32_t s : fn.blocks[x].succs) consider(s);
       if (to_exit[x]) consider(exit_node);
-      if (nd != kUndef && idom[x] != nd) { idom[x] = nd; changed = true; }
+      if (nd != kUndef && idom[x] != nd) {
+        idom[x] = nd;
+        changed = true;
+      }
     }
   }
 

@@ -25,41 +25,82 @@ namespace synclab::sim::ptx {
 enum class Type : uint8_t {
   None,
   Pred,
-  B8, B16, B32, B64, B128,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, F32, F64,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  F32,
+  F64,
 };
 
 // Size in bytes of a value of this type (Pred counts as 1).
 constexpr unsigned type_size(Type t) {
   switch (t) {
-    case Type::Pred: case Type::B8: case Type::U8: case Type::S8: return 1;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2:
+    case Type::Pred:
+    case Type::B8:
+    case Type::U8:
+    case Type::S8: return 1;
+    case Type::B16:
+    case Type::U16:
+    case Type::S16:
+    case Type::F16:
+    case Type::BF16: return 2;
+    case Type::B32:
+    case Type::U32:
+    case Type::S32:
+    case Type::F32:
+    case Type::F16x2:
     case Type::BF16x2: return 4;
-    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
+    case Type::B64:
+    case Type::U64:
+    case Type::S64:
+    case Type::F64: return 8;
     case Type::B128: return 16;
     case Type::None: return 0;
   }
   return 0;
 }
-constexpr bool type_is_signed(Type t) {
-  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
-}
+constexpr bool type_is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }
 constexpr bool type_is_float(Type t) {
-  return t == Type::F16 || t == Type::F32 || t == Type::F64 || t == Type::BF16 ||
-         t == Type::F16x2 || t == Type::BF16x2;
+  return t == Type::F16 || t == Type::F32 || t == Type::F64 || t == Type::BF16 || t == Type::F16x2 || t == Type::BF16x2;
 }
 
 enum class Space : uint8_t { None, Generic, Global, Shared, SharedCluster, Local, Param, Const, Tex };
 
 // Comparison of setp/set/slct.
 enum class Cmp : uint8_t {
-  None, Eq, Ne, Lt, Le, Gt, Ge,   // signed/float ordered
-  Lo, Ls, Hi, Hs,                 // unsigned
-  Equ, Neu, Ltu, Leu, Gtu, Geu,   // float unordered
-  Num, Nan,
+  None,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,  // signed/float ordered
+  Lo,
+  Ls,
+  Hi,
+  Hs,  // unsigned
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,  // float unordered
+  Num,
+  Nan,
 };
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna, Rs };
@@ -69,7 +110,7 @@ enum class MulMode : uint8_t { None, Lo, Hi, Wide };
 enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc, Mmio };
 enum class Scope : uint8_t { None, Cta, Cluster, Gpu, Sys };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
-enum class BarKind : uint8_t { None, Sync, Arrive, Red };      // bar.sync / barrier.sync = Sync
+enum class BarKind : uint8_t { None, Sync, Arrive, Red };  // bar.sync / barrier.sync = Sync
 enum class BarRedOp : uint8_t { None, Popc, And, Or };
 enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
@@ -83,22 +124,89 @@ enum class TestpMode : uint8_t { None, Finite, Infinite, Number, NotANumber, Nor
 enum class Op : uint8_t {
   Nop,
   // data movement
-  Mov, Ld, Ldu, St, Cvta, Cvt, Prefetch, Isspacep,
+  Mov,
+  Ld,
+  Ldu,
+  St,
+  Cvta,
+  Cvt,
+  Prefetch,
+  Isspacep,
   // integer and float arithmetic
-  Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max, Fma,
-  Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Copysign, Testp,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Sad,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  Fma,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Ex2,
+  Lg2,
+  Sin,
+  Cos,
+  Tanh,
+  Copysign,
+  Testp,
   // bit manipulation
-  And, Or, Xor, Not, Cnot, Lop3, Shl, Shr, Shf, Popc, Clz, Brev, Bfind, Bfe, Bfi, Prmt,
-  Fns, Dp4a, Dp2a,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Lop3,
+  Shl,
+  Shr,
+  Shf,
+  Popc,
+  Clz,
+  Brev,
+  Bfind,
+  Bfe,
+  Bfi,
+  Prmt,
+  Fns,
+  Dp4a,
+  Dp2a,
   // comparison and selection
-  Setp, Set, Selp, Slct,
+  Setp,
+  Set,
+  Selp,
+  Slct,
   // control flow
-  Bra, Brx, Call, Ret, Exit, Trap, Brkpt,
+  Bra,
+  Brx,
+  Call,
+  Ret,
+  Exit,
+  Trap,
+  Brkpt,
   // synchronization and communication
-  Bar, BarWarpSync, Membar, Fence, Atom, Red, Shfl, Vote, Match, Activemask, Redux,
-  Nanosleep, Pmevent,
+  Bar,
+  BarWarpSync,
+  Membar,
+  Fence,
+  Atom,
+  Red,
+  Shfl,
+  Vote,
+  Match,
+  Activemask,
+  Redux,
+  Nanosleep,
+  Pmevent,
   // appended by the parser (PTX 7.6+ bit-mask helpers)
-  Bmsk, Szext,
+  Bmsk,
+  Szext,
   Count_
 };
 
@@ -108,15 +216,44 @@ enum class Op : uint8_t {
 
 // Special registers. The component (x/y/z) is folded in.
 enum class SReg : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
-  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
-  Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi,
-  DynamicSmemSize, TotalSmemSize,
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  GridId,
+  LanemaskEq,
+  LanemaskLe,
+  LanemaskLt,
+  LanemaskGe,
+  LanemaskGt,
+  Clock,
+  ClockHi,
+  Clock64,
+  GlobalTimer,
+  GlobalTimerLo,
+  GlobalTimerHi,
+  DynamicSmemSize,
+  TotalSmemSize,
   EnvReg0,  // %envreg0..31 are EnvReg0 + n
   // Appended by the parser: the shared memory reserved by the system (sm_80+), which
   // cooperative_groups uses as scratch (%reserved_smem_offset_begin/_end/_cap/_0/_1).
-  ReservedSmemBegin = EnvReg0 + 32, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset0,
+  ReservedSmemBegin = EnvReg0 + 32,
+  ReservedSmemEnd,
+  ReservedSmemCap,
+  ReservedSmemOffset0,
   ReservedSmemOffset1,
   Count_,
 };
@@ -124,21 +261,21 @@ enum class SReg : uint8_t {
 struct Operand {
   enum class Kind : uint8_t {
     None,
-    Reg,      // reg: register index within the function
-    Imm,      // imm: the value's bits (floats as their IEEE bits in the instruction's type)
+    Reg,         // reg: register index within the function
+    Imm,         // imm: the value's bits (floats as their IEEE bits in the instruction's type)
     SpecialReg,  // sreg
-    Addr,     // [reg + imm] or [symbol + imm]; reg == kNoReg when absent; symbol == kNoSymbol
-    Symbol,   // the address of a variable, as a value (mov.u64 %rd, var;)
-    Label,    // branch target: imm = instruction index within the function
-    Vector,   // {r0, r1, r2, r3}: vec[0..count) register indexes (kNoReg for "_")
-    Func,     // a function name as a value (call targets): imm = function index
+    Addr,        // [reg + imm] or [symbol + imm]; reg == kNoReg when absent; symbol == kNoSymbol
+    Symbol,      // the address of a variable, as a value (mov.u64 %rd, var;)
+    Label,       // branch target: imm = instruction index within the function
+    Vector,      // {r0, r1, r2, r3}: vec[0..count) register indexes (kNoReg for "_")
+    Func,        // a function name as a value (call targets): imm = function index
   };
   static constexpr uint32_t kNoReg = 0xffffffffu;
   static constexpr uint32_t kNoSymbol = 0xffffffffu;
 
   Kind kind = Kind::None;
-  bool negate = false;        // !%p as a predicate source
-  uint8_t count = 0;          // Vector: number of elements
+  bool negate = false;  // !%p as a predicate source
+  uint8_t count = 0;    // Vector: number of elements
   SReg sreg = SReg::TidX;
   uint32_t reg = kNoReg;
   uint32_t symbol = kNoSymbol;  // index into Module::symbols
@@ -147,8 +284,13 @@ struct Operand {
   // Filled in when the module is loaded (exec/linker): what imm is relative to for Addr and
   // Symbol operands that name a symbol. Absolute: imm is the address (global/const) or the
   // shared-window offset (shared).
-  enum class Base : uint8_t { Absolute, LocalFrame, ParamFrame, KernelParams,
-                              DynamicShared /* offset from the start of the kernel's dynamic shared memory */ };
+  enum class Base : uint8_t {
+    Absolute,
+    LocalFrame,
+    ParamFrame,
+    KernelParams,
+    DynamicShared /* offset from the start of the kernel's dynamic shared memory */
+  };
   Base base = Base::Absolute;
 };
 
@@ -177,21 +319,21 @@ struct Instr {
   ShfMode shf = ShfMode::None;
   PrmtMode prmt = PrmtMode::None;
   CvtaDir cvta = CvtaDir::None;
-  uint8_t vec = 1;          // .v2/.v4 width of ld/st
+  uint8_t vec = 1;  // .v2/.v4 width of ld/st
   bool ftz = false, sat = false, approx = false, full = false;
-  bool uni = false;         // bra.uni / call.uni
-  bool nc = false;          // ld.global.nc
-  bool aligned = false;     // bar.sync.aligned / barrier.sync.aligned
-  bool has_cc = false;      // .cc carry flags (add.cc, addc): see exec for semantics
-  bool carry_in = false;    // addc / subc / madc
-  bool shiftamt = false;    // bfind.shiftamt
+  bool uni = false;       // bra.uni / call.uni
+  bool nc = false;        // ld.global.nc
+  bool aligned = false;   // bar.sync.aligned / barrier.sync.aligned
+  bool has_cc = false;    // .cc carry flags (add.cc, addc): see exec for semantics
+  bool carry_in = false;  // addc / subc / madc
+  bool shiftamt = false;  // bfind.shiftamt
   bool noftz = false;
   bool relu = false;
   // Appended by the parser:
   TestpMode testp = TestpMode::None;
-  bool nan = false;         // min/max.NaN: NaN in, NaN out
-  bool proxy = false;       // fence.proxy.* (orders proxies, not threads; sem/scope may be None)
-  bool clamp = false;       // bmsk/szext .clamp (false = .wrap)
+  bool nan = false;    // min/max.NaN: NaN in, NaN out
+  bool proxy = false;  // fence.proxy.* (orders proxies, not threads; sem/scope may be None)
+  bool clamp = false;  // bmsk/szext .clamp (false = .wrap)
   // Filled in when the module is loaded (exec/simulator.cpp calls annotate_for_exec), so that the
   // interpreter's step loop tests a bit instead of switching on the opcode; 0 until then. (They
   // sit in what was padding before `guard`, in the instruction's first cache line.)
@@ -202,7 +344,7 @@ struct Instr {
     kExecLdScalar = 8,   // ld/st of one register-sized value at [reg+imm] in shared/global/generic
   };
   uint8_t exec = 0;
-  uint8_t fast = 0;         // the interpreter's handler for this arithmetic form (0: the general path)
+  uint8_t fast = 0;  // the interpreter's handler for this arithmetic form (0: the general path)
 
   // Guard predicate: @%p or @!%p. guard == Operand::kNoReg means always executed.
   uint32_t guard = Operand::kNoReg;
@@ -218,9 +360,9 @@ struct Instr {
   uint32_t call = 0xffffffffu;
 
   // Where it came from.
-  uint32_t ptx_line = 0;    // 1-based line in the PTX text
-  uint16_t file = 0;        // Module::files index of the CUDA source (0 = unknown)
-  uint32_t line = 0;        // CUDA source line from the innermost .loc (0 = unknown)
+  uint32_t ptx_line = 0;  // 1-based line in the PTX text
+  uint16_t file = 0;      // Module::files index of the CUDA source (0 = unknown)
+  uint32_t line = 0;      // CUDA source line from the innermost .loc (0 = unknown)
   uint16_t col = 0;
   // The outermost source line when the instruction was inlined (.loc ... inlined_at): this is
   // the line in the student's file, the one reports show first. Same as file/line when not
@@ -236,11 +378,11 @@ struct Instr {
 // caller (usually inside a { } callseq block), given by symbol index, or registers for
 // indirect-call targets.
 struct CallSite {
-  uint32_t callee = 0xffffffffu;  // Module::functions index; kNoReg if indirect
+  uint32_t callee = 0xffffffffu;          // Module::functions index; kNoReg if indirect
   uint32_t target_reg = Operand::kNoReg;  // indirect call through a register
-  std::vector<uint32_t> rets;     // symbol indexes of the caller's .param return variables
-  std::vector<uint32_t> args;     // symbol indexes (or registers when args_are_regs)
-  std::vector<Operand> arg_ops;   // the arguments as written (symbol or register or immediate)
+  std::vector<uint32_t> rets;             // symbol indexes of the caller's .param return variables
+  std::vector<uint32_t> args;             // symbol indexes (or registers when args_are_regs)
+  std::vector<Operand> arg_ops;           // the arguments as written (symbol or register or immediate)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -252,21 +394,27 @@ struct CallSite {
 struct Symbol {
   std::string name;
   Space space = Space::None;
-  Type type = Type::None;       // element type
+  Type type = Type::None;  // element type
   uint32_t align = 1;
-  uint64_t size = 0;            // bytes; 0 for extern unsized arrays (dynamic shared memory)
+  uint64_t size = 0;  // bytes; 0 for extern unsized arrays (dynamic shared memory)
   bool is_extern = false;
   bool is_dynamic_shared = false;  // extern .shared x[]
   bool visible = false;
-  int32_t function = -1;        // owning function for function-scope symbols, -1 at module scope
-  std::vector<uint8_t> init;    // initializer bytes (global/const); empty when none
+  int32_t function = -1;      // owning function for function-scope symbols, -1 at module scope
+  std::vector<uint8_t> init;  // initializer bytes (global/const); empty when none
   // Initializer entries that are addresses of other symbols (generic(sym) or sym in
   // .u64 arrays): byte offset within init, symbol index, addend.
   // function == true: `symbol` is a Module::functions index (a function pointer, e.g. a
   // __device__ table of function pointers), not a Module::symbols index.
-  struct AddrInit { uint64_t offset; uint32_t symbol; int64_t addend; bool generic; bool function = false; };
+  struct AddrInit {
+    uint64_t offset;
+    uint32_t symbol;
+    int64_t addend;
+    bool generic;
+    bool function = false;
+  };
   std::vector<AddrInit> addr_inits;
-  uint32_t decl_line = 0;       // PTX line of the declaration
+  uint32_t decl_line = 0;  // PTX line of the declaration
 
   // Filled in by the layout step of the parser for function-relative spaces:
   //  Param of an entry: offset in the kernel parameter buffer;
@@ -282,31 +430,31 @@ struct Symbol {
 // ---------------------------------------------------------------------------------------------
 
 struct BasicBlock {
-  uint32_t first = 0, last = 0;          // instruction index range [first, last]
-  std::vector<uint32_t> succs, preds;    // block indexes
-  int32_t ipdom = -1;                    // immediate post-dominator block, -1 = function exit
+  uint32_t first = 0, last = 0;        // instruction index range [first, last]
+  std::vector<uint32_t> succs, preds;  // block indexes
+  int32_t ipdom = -1;                  // immediate post-dominator block, -1 = function exit
 };
 
 struct RegisterInfo {
-  std::string name;   // as written, e.g. "%r12" or "%p3"
+  std::string name;  // as written, e.g. "%r12" or "%p3"
   Type type = Type::None;
 };
 
 struct Function {
   std::string name;
   bool is_entry = false;
-  bool is_extern = false;       // declaration only (e.g. vprintf): a builtin or undefined
+  bool is_extern = false;  // declaration only (e.g. vprintf): a builtin or undefined
   bool visible = false;
-  std::vector<uint32_t> params;   // symbol indexes, in order
-  std::vector<uint32_t> rets;     // symbol indexes of return parameters (.func only)
-  uint64_t param_bytes = 0;       // size of the parameter buffer (entry) / param frame (func)
-  uint64_t local_bytes = 0;       // size of the per-thread local frame (.local variables)
+  std::vector<uint32_t> params;  // symbol indexes, in order
+  std::vector<uint32_t> rets;    // symbol indexes of return parameters (.func only)
+  uint64_t param_bytes = 0;      // size of the parameter buffer (entry) / param frame (func)
+  uint64_t local_bytes = 0;      // size of the per-thread local frame (.local variables)
   uint32_t local_align = 1;
-  std::vector<RegisterInfo> regs; // register file layout; the index is Operand::reg
+  std::vector<RegisterInfo> regs;  // register file layout; the index is Operand::reg
   std::vector<Instr> code;
   std::vector<CallSite> calls;
   std::vector<BasicBlock> blocks;
-  std::vector<uint32_t> block_of;   // instruction index -> block index
+  std::vector<uint32_t> block_of;  // instruction index -> block index
   // Reconvergence point of the branch at instruction i: the first instruction of the immediate
   // post-dominator of i's block, or kExitPc when it is the function's exit.
   static constexpr uint32_t kExitPc = 0xffffffffu;
@@ -321,7 +469,7 @@ struct Function {
   // for a .func its params and return params.
   uint64_t own_param_bytes = 0;
   uint32_t minnctapersm = 0, maxnreg = 0;
-  bool noreturn = false;          // .noreturn
+  bool noreturn = false;  // .noreturn
   // brx.idx jump tables (.branchtargets): instruction indexes; brx's src[1].imm indexes this.
   std::vector<std::vector<uint32_t>> branch_tables;
 };
@@ -331,7 +479,7 @@ struct Function {
 // ---------------------------------------------------------------------------------------------
 
 struct SourceFile {
-  uint32_t id = 0;     // the number in .file N
+  uint32_t id = 0;  // the number in .file N
   std::string path;
 };
 
@@ -344,15 +492,15 @@ struct InlineFrame {
 };
 
 struct Module {
-  std::string origin;             // where the text came from (for messages)
+  std::string origin;                             // where the text came from (for messages)
   uint32_t version_major = 0, version_minor = 0;  // .version
-  std::string target;             // .target, e.g. "sm_75"
+  std::string target;                             // .target, e.g. "sm_75"
   uint32_t address_size = 64;
   std::vector<Function> functions;
-  std::vector<Symbol> symbols;    // all variables, module- and function-scope
-  std::vector<SourceFile> files;  // index = Instr::file; files[0] is the unknown file
+  std::vector<Symbol> symbols;                            // all variables, module- and function-scope
+  std::vector<SourceFile> files;                          // index = Instr::file; files[0] is the unknown file
   std::vector<InlineFrame> inline_frames{InlineFrame{}};  // Instr::inlined_at chains
-  uint64_t static_shared_bytes = 0;  // layout of module-scope + all functions' .shared vars
+  uint64_t static_shared_bytes = 0;                       // layout of module-scope + all functions' .shared vars
 
   int find_function(const std::string& name) const {
     for (size_t i = 0; i < functions.size(); ++i)

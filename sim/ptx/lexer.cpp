@@ -7,19 +7,18 @@ namespace synclab::sim::ptx {
 namespace {
 
 bool is_word_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%' || c == '.';
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word_char(char c) { return is_word_start(c) || is_digit(c); }
-bool is_alnum(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 std::string describe_byte(unsigned char c) {
   char buf[32];
-  if (c >= 0x21 && c < 0x7f) std::snprintf(buf, sizeof buf, "'%c'", c);
-  else std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
+  if (c >= 0x21 && c < 0x7f)
+    std::snprintf(buf, sizeof buf, "'%c'", c);
+  else
+    std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
   return buf;
 }
 
@@ -34,8 +33,15 @@ std::vector<Token> tokenize(std::string_view s) {
 
   while (i < n) {
     char c = s[i];
-    if (c == '\n') { ++line; ++i; continue; }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { ++i; continue; }
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
     if (c == '/' && i + 1 < n && s[i + 1] == '/') {
       while (i < n && s[i] != '\n') ++i;
       continue;
@@ -43,7 +49,10 @@ std::vector<Token> tokenize(std::string_view s) {
     if (c == '/' && i + 1 < n && s[i + 1] == '*') {
       uint32_t start = line;
       i += 2;
-      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) { if (s[i] == '\n') ++line; ++i; }
+      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) {
+        if (s[i] == '\n') ++line;
+        ++i;
+      }
       if (i + 1 >= n) throw LexError(start, "unterminated /* comment");
       i += 2;
       continue;
@@ -52,9 +61,15 @@ std::vector<Token> tokenize(std::string_view s) {
     if (is_word_start(c)) {
       ++i;
       for (;;) {
-        if (i < n && is_word_char(s[i])) { ++i; continue; }
+        if (i < n && is_word_char(s[i])) {
+          ++i;
+          continue;
+        }
         // "::" joins state-space/cache qualifiers: shared::cta, L2::cache_hint.
-        if (i + 2 < n && s[i] == ':' && s[i + 1] == ':' && is_word_char(s[i + 2])) { i += 2; continue; }
+        if (i + 2 < n && s[i] == ':' && s[i + 1] == ':' && is_word_char(s[i + 2])) {
+          i += 2;
+          continue;
+        }
         break;
       }
       push(Tok::Word, b, i);
@@ -62,13 +77,12 @@ std::vector<Token> tokenize(std::string_view s) {
     }
     if (is_digit(c)) {
       bool hexlike = c == '0' && i + 1 < n &&
-                     (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'f' || s[i + 1] == 'F' ||
-                      s[i + 1] == 'd' || s[i + 1] == 'D');
+                     (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'f' || s[i + 1] == 'F' || s[i + 1] == 'd' ||
+                      s[i + 1] == 'D');
       ++i;
       while (i < n && (is_alnum(s[i]) || s[i] == '.' || s[i] == '_')) {
         // decimal exponent sign: 1.5e-3
-        if (!hexlike && (s[i] == 'e' || s[i] == 'E') && i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-'))
-          ++i;
+        if (!hexlike && (s[i] == 'e' || s[i] == 'E') && i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-')) ++i;
         ++i;
       }
       push(Tok::Number, b, i);
@@ -83,13 +97,28 @@ std::vector<Token> tokenize(std::string_view s) {
       continue;
     }
     switch (c) {
-      case ',': case ';': case ':': case '(': case ')': case '[': case ']': case '{': case '}':
-      case '<': case '>': case '|': case '!': case '@': case '+': case '-': case '=': case '*':
+      case ',':
+      case ';':
+      case ':':
+      case '(':
+      case ')':
+      case '[':
+      case ']':
+      case '{':
+      case '}':
+      case '<':
+      case '>':
+      case '|':
+      case '!':
+      case '@':
+      case '+':
+      case '-':
+      case '=':
+      case '*':
         ++i;
         push(Tok::Punct, b, i);
         continue;
-      default:
-        throw LexError(line, "unexpected " + describe_byte(static_cast<unsigned char>(c)));
+      default: throw LexError(line, "unexpected " + describe_byte(static_cast<unsigned char>(c)));
     }
   }
   out.push_back({Tok::End, line, s.substr(n)});

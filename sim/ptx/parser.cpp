@@ -26,10 +26,10 @@ std::string cuda_suffix(const std::string& file, uint32_t line) {
 
 }  // namespace
 
-ParseError::ParseError(std::string origin_, uint32_t ptx_line_, std::string cuda_file_,
-                       uint32_t cuda_line_, const std::string& message_)
-    : std::runtime_error(origin_ + (ptx_line_ ? ":" + std::to_string(ptx_line_) : std::string()) +
-                         ": " + message_ + cuda_suffix(cuda_file_, cuda_line_)),
+ParseError::ParseError(std::string origin_, uint32_t ptx_line_, std::string cuda_file_, uint32_t cuda_line_,
+                       const std::string& message_)
+    : std::runtime_error(origin_ + (ptx_line_ ? ":" + std::to_string(ptx_line_) : std::string()) + ": " + message_ +
+                         cuda_suffix(cuda_file_, cuda_line_)),
       origin(std::move(origin_)),
       ptx_line(ptx_line_),
       cuda_file(std::move(cuda_file_)),
@@ -41,9 +41,9 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Limits that keep hostile input from exhausting memory.
 // ---------------------------------------------------------------------------------------------
-constexpr uint64_t kMaxRegRange = 1u << 20;          // one .reg %r<N>
+constexpr uint64_t kMaxRegRange = 1u << 20;  // one .reg %r<N>
 constexpr uint64_t kMaxRegsPerFunction = 1u << 21;
-constexpr uint64_t kMaxVariableBytes = 1ull << 40;   // any declared variable
+constexpr uint64_t kMaxVariableBytes = 1ull << 40;     // any declared variable
 constexpr uint64_t kMaxInitializedBytes = 1ull << 26;  // variables with an initializer (64 MiB)
 constexpr int kMaxInitDepth = 16;
 
@@ -74,9 +74,16 @@ bool parse_uint(std::string_view t, uint64_t& v) {
   if (t.back() == 'U' || t.back() == 'u') t.remove_suffix(1);
   if (t.empty()) return false;
   unsigned base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) { base = 16; t.remove_prefix(2); }
-  else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B')) { base = 2; t.remove_prefix(2); }
-  else if (t.size() > 1 && t[0] == '0') { base = 8; t.remove_prefix(1); }
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  } else if (t.size() > 2 && t[0] == '0' && (t[1] == 'b' || t[1] == 'B')) {
+    base = 2;
+    t.remove_prefix(2);
+  } else if (t.size() > 1 && t[0] == '0') {
+    base = 8;
+    t.remove_prefix(1);
+  }
   v = 0;
   for (char c : t) {
     int d = hex_digit(c);
@@ -101,18 +108,24 @@ bool parse_number(std::string_view t, uint64_t& bits, Lit& kind) {
     kind = f32 ? Lit::F32 : Lit::F64;
     return true;
   }
-  if (parse_uint(t, bits)) { kind = Lit::Int; return true; }
+  if (parse_uint(t, bits)) {
+    kind = Lit::Int;
+    return true;
+  }
   // Decimal float: digits, one '.', optional exponent.
   bool digits = false, dot = false, exp = false;
   for (size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
-    if (c >= '0' && c <= '9') digits = true;
-    else if (c == '.' && !dot && !exp) dot = true;
+    if (c >= '0' && c <= '9')
+      digits = true;
+    else if (c == '.' && !dot && !exp)
+      dot = true;
     else if ((c == 'e' || c == 'E') && digits && !exp) {
       exp = true;
       if (i + 1 < t.size() && (t[i + 1] == '+' || t[i + 1] == '-')) ++i;
       if (i + 1 >= t.size()) return false;
-    } else return false;
+    } else
+      return false;
   }
   if (!digits || (!dot && !exp)) return false;
   double d = std::strtod(std::string(t).c_str(), nullptr);
@@ -122,16 +135,20 @@ bool parse_number(std::string_view t, uint64_t& bits, Lit& kind) {
 }
 
 uint64_t f64_bits_to_f32_bits(uint64_t b) {
-  double d; std::memcpy(&d, &b, 8);
+  double d;
+  std::memcpy(&d, &b, 8);
   float f = static_cast<float>(d);
-  uint32_t r; std::memcpy(&r, &f, 4);
+  uint32_t r;
+  std::memcpy(&r, &f, 4);
   return r;
 }
 uint64_t f32_bits_to_f64_bits(uint64_t b) {
   uint32_t u = static_cast<uint32_t>(b);
-  float f; std::memcpy(&f, &u, 4);
+  float f;
+  std::memcpy(&f, &u, 4);
   double d = f;
-  uint64_t r; std::memcpy(&r, &d, 8);
+  uint64_t r;
+  std::memcpy(&r, &d, 8);
   return r;
 }
 
@@ -141,11 +158,10 @@ uint64_t f32_bits_to_f64_bits(uint64_t b) {
 
 bool word_type(std::string_view w, Type& t) {
   static const std::unordered_map<std::string_view, Type> kTypes = {
-      {"pred", Type::Pred}, {"b8", Type::B8},     {"b16", Type::B16},   {"b32", Type::B32},
-      {"b64", Type::B64},   {"b128", Type::B128}, {"u8", Type::U8},     {"u16", Type::U16},
-      {"u32", Type::U32},   {"u64", Type::U64},   {"s8", Type::S8},     {"s16", Type::S16},
-      {"s32", Type::S32},   {"s64", Type::S64},   {"f16", Type::F16},   {"f16x2", Type::F16x2},
-      {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64}};
+      {"pred", Type::Pred},   {"b8", Type::B8},     {"b16", Type::B16},       {"b32", Type::B32}, {"b64", Type::B64},
+      {"b128", Type::B128},   {"u8", Type::U8},     {"u16", Type::U16},       {"u32", Type::U32}, {"u64", Type::U64},
+      {"s8", Type::S8},       {"s16", Type::S16},   {"s32", Type::S32},       {"s64", Type::S64}, {"f16", Type::F16},
+      {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64}};
   auto it = kTypes.find(w);
   if (it == kTypes.end()) return false;
   t = it->second;
@@ -153,44 +169,64 @@ bool word_type(std::string_view w, Type& t) {
 }
 
 bool word_space(std::string_view w, Space& s) {
-  if (w == "global") s = Space::Global;
-  else if (w == "shared" || w == "shared::cta") s = Space::Shared;
-  else if (w == "shared::cluster") s = Space::SharedCluster;
-  else if (w == "local") s = Space::Local;
-  else if (w == "param" || w == "param::entry" || w == "param::func") s = Space::Param;
-  else if (w == "const") s = Space::Const;
-  else return false;
+  if (w == "global")
+    s = Space::Global;
+  else if (w == "shared" || w == "shared::cta")
+    s = Space::Shared;
+  else if (w == "shared::cluster")
+    s = Space::SharedCluster;
+  else if (w == "local")
+    s = Space::Local;
+  else if (w == "param" || w == "param::entry" || w == "param::func")
+    s = Space::Param;
+  else if (w == "const")
+    s = Space::Const;
+  else
+    return false;
   return true;
 }
 
 bool word_sem(std::string_view w, Sem& s) {
-  if (w == "weak") s = Sem::Weak;
-  else if (w == "volatile") s = Sem::Volatile;
-  else if (w == "relaxed") s = Sem::Relaxed;
-  else if (w == "acquire") s = Sem::Acquire;
-  else if (w == "release") s = Sem::Release;
-  else if (w == "acq_rel") s = Sem::AcqRel;
-  else if (w == "sc") s = Sem::Sc;
-  else if (w == "mmio") s = Sem::Mmio;
-  else return false;
+  if (w == "weak")
+    s = Sem::Weak;
+  else if (w == "volatile")
+    s = Sem::Volatile;
+  else if (w == "relaxed")
+    s = Sem::Relaxed;
+  else if (w == "acquire")
+    s = Sem::Acquire;
+  else if (w == "release")
+    s = Sem::Release;
+  else if (w == "acq_rel")
+    s = Sem::AcqRel;
+  else if (w == "sc")
+    s = Sem::Sc;
+  else if (w == "mmio")
+    s = Sem::Mmio;
+  else
+    return false;
   return true;
 }
 
 bool word_scope(std::string_view w, Scope& s) {
-  if (w == "cta") s = Scope::Cta;
-  else if (w == "cluster") s = Scope::Cluster;
-  else if (w == "gpu") s = Scope::Gpu;
-  else if (w == "sys") s = Scope::Sys;
-  else return false;
+  if (w == "cta")
+    s = Scope::Cta;
+  else if (w == "cluster")
+    s = Scope::Cluster;
+  else if (w == "gpu")
+    s = Scope::Gpu;
+  else if (w == "sys")
+    s = Scope::Sys;
+  else
+    return false;
   return true;
 }
 
 bool word_rnd(std::string_view w, Rounding& r) {
   static const std::unordered_map<std::string_view, Rounding> k = {
-      {"rn", Rounding::Rn},   {"rz", Rounding::Rz},   {"rm", Rounding::Rm},
-      {"rp", Rounding::Rp},   {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi},
-      {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}, {"rna", Rounding::Rna},
-      {"rs", Rounding::Rs}};
+      {"rn", Rounding::Rn},   {"rz", Rounding::Rz},   {"rm", Rounding::Rm},   {"rp", Rounding::Rp},
+      {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi}, {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi},
+      {"rna", Rounding::Rna}, {"rs", Rounding::Rs}};
   auto it = k.find(w);
   if (it == k.end()) return false;
   r = it->second;
@@ -199,11 +235,9 @@ bool word_rnd(std::string_view w, Rounding& r) {
 
 bool word_cmp(std::string_view w, Cmp& c) {
   static const std::unordered_map<std::string_view, Cmp> k = {
-      {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},
-      {"gt", Cmp::Gt},   {"ge", Cmp::Ge},   {"lo", Cmp::Lo},   {"ls", Cmp::Ls},
-      {"hi", Cmp::Hi},   {"hs", Cmp::Hs},   {"equ", Cmp::Equ}, {"neu", Cmp::Neu},
-      {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu},
-      {"num", Cmp::Num}, {"nan", Cmp::Nan}};
+      {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},   {"gt", Cmp::Gt},   {"ge", Cmp::Ge},
+      {"lo", Cmp::Lo},   {"ls", Cmp::Ls},   {"hi", Cmp::Hi},   {"hs", Cmp::Hs},   {"equ", Cmp::Equ}, {"neu", Cmp::Neu},
+      {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu}, {"num", Cmp::Num}, {"nan", Cmp::Nan}};
   auto it = k.find(w);
   if (it == k.end()) return false;
   c = it->second;
@@ -212,9 +246,8 @@ bool word_cmp(std::string_view w, Cmp& c) {
 
 bool word_aop(std::string_view w, AtomOp& a) {
   static const std::unordered_map<std::string_view, AtomOp> k = {
-      {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},   {"inc", AtomOp::Inc},
-      {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},     {"xor", AtomOp::Xor},
-      {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
+      {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},   {"dec", AtomOp::Dec},
+      {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
   auto it = k.find(w);
   if (it == k.end()) return false;
   a = it->second;
@@ -224,35 +257,51 @@ bool word_aop(std::string_view w, AtomOp& a) {
 // Cache and eviction hints: accepted, no effect on the simulation.
 bool word_cache_hint(std::string_view w) {
   static const std::unordered_set<std::string_view> k = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
-  return k.count(w) || w.substr(0, 4) == "L1::" || w.substr(0, 4) == "L2::" || w == "L1" ||
-         w == "L2";
+  return k.count(w) || w.substr(0, 4) == "L1::" || w.substr(0, 4) == "L2::" || w == "L1" || w == "L2";
 }
 
 bool word_sreg(std::string_view w, SReg& s) {
-  static const std::unordered_map<std::string_view, SReg> k = {
-      {"%tid.x", SReg::TidX},         {"%tid.y", SReg::TidY},
-      {"%tid.z", SReg::TidZ},         {"%ntid.x", SReg::NtidX},
-      {"%ntid.y", SReg::NtidY},       {"%ntid.z", SReg::NtidZ},
-      {"%ctaid.x", SReg::CtaidX},     {"%ctaid.y", SReg::CtaidY},
-      {"%ctaid.z", SReg::CtaidZ},     {"%nctaid.x", SReg::NctaidX},
-      {"%nctaid.y", SReg::NctaidY},   {"%nctaid.z", SReg::NctaidZ},
-      {"%laneid", SReg::LaneId},      {"%warpid", SReg::WarpId},
-      {"%nwarpid", SReg::NWarpId},    {"%smid", SReg::SmId},
-      {"%nsmid", SReg::NSmId},        {"%gridid", SReg::GridId},
-      {"%lanemask_eq", SReg::LanemaskEq}, {"%lanemask_le", SReg::LanemaskLe},
-      {"%lanemask_lt", SReg::LanemaskLt}, {"%lanemask_ge", SReg::LanemaskGe},
-      {"%lanemask_gt", SReg::LanemaskGt}, {"%clock", SReg::Clock},
-      {"%clock_hi", SReg::ClockHi},   {"%clock64", SReg::Clock64},
-      {"%globaltimer", SReg::GlobalTimer}, {"%globaltimer_lo", SReg::GlobalTimerLo},
-      {"%globaltimer_hi", SReg::GlobalTimerHi}, {"%dynamic_smem_size", SReg::DynamicSmemSize},
-      {"%total_smem_size", SReg::TotalSmemSize},
-      {"%reserved_smem_offset_begin", SReg::ReservedSmemBegin},
-      {"%reserved_smem_offset_end", SReg::ReservedSmemEnd},
-      {"%reserved_smem_offset_cap", SReg::ReservedSmemCap},
-      {"%reserved_smem_offset_0", SReg::ReservedSmemOffset0},
-      {"%reserved_smem_offset_1", SReg::ReservedSmemOffset1}};
+  static const std::unordered_map<std::string_view, SReg> k = {{"%tid.x", SReg::TidX},
+                                                               {"%tid.y", SReg::TidY},
+                                                               {"%tid.z", SReg::TidZ},
+                                                               {"%ntid.x", SReg::NtidX},
+                                                               {"%ntid.y", SReg::NtidY},
+                                                               {"%ntid.z", SReg::NtidZ},
+                                                               {"%ctaid.x", SReg::CtaidX},
+                                                               {"%ctaid.y", SReg::CtaidY},
+                                                               {"%ctaid.z", SReg::CtaidZ},
+                                                               {"%nctaid.x", SReg::NctaidX},
+                                                               {"%nctaid.y", SReg::NctaidY},
+                                                               {"%nctaid.z", SReg::NctaidZ},
+                                                               {"%laneid", SReg::LaneId},
+                                                               {"%warpid", SReg::WarpId},
+                                                               {"%nwarpid", SReg::NWarpId},
+                                                               {"%smid", SReg::SmId},
+                                                               {"%nsmid", SReg::NSmId},
+                                                               {"%gridid", SReg::GridId},
+                                                               {"%lanemask_eq", SReg::LanemaskEq},
+                                                               {"%lanemask_le", SReg::LanemaskLe},
+                                                               {"%lanemask_lt", SReg::LanemaskLt},
+                                                               {"%lanemask_ge", SReg::LanemaskGe},
+                                                               {"%lanemask_gt", SReg::LanemaskGt},
+                                                               {"%clock", SReg::Clock},
+                                                               {"%clock_hi", SReg::ClockHi},
+                                                               {"%clock64", SReg::Clock64},
+                                                               {"%globaltimer", SReg::GlobalTimer},
+                                                               {"%globaltimer_lo", SReg::GlobalTimerLo},
+                                                               {"%globaltimer_hi", SReg::GlobalTimerHi},
+                                                               {"%dynamic_smem_size", SReg::DynamicSmemSize},
+                                                               {"%total_smem_size", SReg::TotalSmemSize},
+                                                               {"%reserved_smem_offset_begin", SReg::ReservedSmemBegin},
+                                                               {"%reserved_smem_offset_end", SReg::ReservedSmemEnd},
+                                                               {"%reserved_smem_offset_cap", SReg::ReservedSmemCap},
+                                                               {"%reserved_smem_offset_0", SReg::ReservedSmemOffset0},
+                                                               {"%reserved_smem_offset_1", SReg::ReservedSmemOffset1}};
   auto it = k.find(w);
-  if (it != k.end()) { s = it->second; return true; }
+  if (it != k.end()) {
+    s = it->second;
+    return true;
+  }
   if (w.substr(0, 7) == "%envreg" && w.size() > 7 && w.size() <= 9) {
     uint64_t n;
     if (!parse_uint(w.substr(7), n) || n >= 32 || (w.size() == 9 && w[7] == '0')) return false;
@@ -268,18 +317,30 @@ bool word_sreg(std::string_view w, SReg& s) {
 
 // Modifier categories an opcode accepts generically (op-specific words are handled apart).
 enum : uint32_t {
-  kType = 1u << 0, kSpace = 1u << 1, kSem = 1u << 2, kScope = 1u << 3, kRnd = 1u << 4,
-  kFtz = 1u << 5, kSat = 1u << 6, kApprox = 1u << 7, kVec = 1u << 8, kCache = 1u << 9,
-  kUni = 1u << 10, kCc = 1u << 11, kMulMode = 1u << 12, kCmp = 1u << 13, kBool = 1u << 14,
+  kType = 1u << 0,
+  kSpace = 1u << 1,
+  kSem = 1u << 2,
+  kScope = 1u << 3,
+  kRnd = 1u << 4,
+  kFtz = 1u << 5,
+  kSat = 1u << 6,
+  kApprox = 1u << 7,
+  kVec = 1u << 8,
+  kCache = 1u << 9,
+  kUni = 1u << 10,
+  kCc = 1u << 11,
+  kMulMode = 1u << 12,
+  kCmp = 1u << 13,
+  kBool = 1u << 14,
   kRelu = 1u << 15,
 };
 // Shape flags.
 enum : uint8_t {
-  fAddr0 = 1,    // src[0] must be an [address]
-  fDual = 2,     // dst may be written "a|b"
-  fTypes2 = 4,   // takes two types: type, type2
-  fCarryIn = 8,  // addc/subc/madc
-  fSpecial = 16, // operands parsed by a dedicated routine (bra, brx, call, bar)
+  fAddr0 = 1,     // src[0] must be an [address]
+  fDual = 2,      // dst may be written "a|b"
+  fTypes2 = 4,    // takes two types: type, type2
+  fCarryIn = 8,   // addc/subc/madc
+  fSpecial = 16,  // operands parsed by a dedicated routine (bra, brx, call, bar)
 };
 
 struct OpDesc {
@@ -391,14 +452,21 @@ bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest)
       if (w != "to") return false;
       in.cvta = CvtaDir::FromGeneric;
       return true;
-    case Op::Atom: case Op::Red:
-      if (w == "noftz") { in.noftz = true; return true; }
+    case Op::Atom:
+    case Op::Red:
+      if (w == "noftz") {
+        in.noftz = true;
+        return true;
+      }
       return word_aop(w, in.aop);
-    case Op::Div: case Op::Rcp: case Op::Sqrt:
+    case Op::Div:
+    case Op::Rcp:
+    case Op::Sqrt:
       if (w != "full") return false;
       in.full = true;
       return true;
-    case Op::Min: case Op::Max:
+    case Op::Min:
+    case Op::Max:
       if (w != "NaN") return false;
       in.nan = true;
       return true;
@@ -406,22 +474,27 @@ bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest)
       if (w != "shiftamt") return false;
       in.shiftamt = true;
       return true;
-    case Op::Brx:
-      return w == "idx";
+    case Op::Brx: return w == "idx";
     case Op::Dp2a:
       if (w != "lo" && w != "hi") return false;
       in.mul = w == "lo" ? MulMode::Lo : MulMode::Hi;
       return true;
-    case Op::Bmsk: case Op::Szext:
+    case Op::Bmsk:
+    case Op::Szext:
       if (w != "clamp" && w != "wrap") return false;
       in.clamp = w == "clamp";
       return true;
     case Op::Shf:  // .l/.r then .wrap/.clamp
-      if (w == "l") in.shf = ShfMode::LWrap;
-      else if (w == "r") in.shf = ShfMode::RWrap;
-      else if (w == "clamp" && in.shf == ShfMode::LWrap) in.shf = ShfMode::LClamp;
-      else if (w == "clamp" && in.shf == ShfMode::RWrap) in.shf = ShfMode::RClamp;
-      else if (w != "wrap" || in.shf == ShfMode::None) return false;
+      if (w == "l")
+        in.shf = ShfMode::LWrap;
+      else if (w == "r")
+        in.shf = ShfMode::RWrap;
+      else if (w == "clamp" && in.shf == ShfMode::LWrap)
+        in.shf = ShfMode::LClamp;
+      else if (w == "clamp" && in.shf == ShfMode::RWrap)
+        in.shf = ShfMode::RClamp;
+      else if (w != "wrap" || in.shf == ShfMode::None)
+        return false;
       return true;
     case Op::Prmt: {
       static const std::unordered_map<std::string_view, PrmtMode> k = {
@@ -443,11 +516,17 @@ bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest)
       return true;
     }
     case Op::Membar:  // membar.gl is the GPU scope
-      if (w == "cta") in.scope = Scope::Cta;
-      else if (w == "gl") in.scope = Scope::Gpu;
-      else if (w == "sys") in.scope = Scope::Sys;
-      else if (w == "proxy") { in.proxy = true; skip_rest = true; }
-      else return false;
+      if (w == "cta")
+        in.scope = Scope::Cta;
+      else if (w == "gl")
+        in.scope = Scope::Gpu;
+      else if (w == "sys")
+        in.scope = Scope::Sys;
+      else if (w == "proxy") {
+        in.proxy = true;
+        skip_rest = true;
+      } else
+        return false;
       return true;
     case Op::Fence:  // fence.proxy.<kind>...: the proxy kinds do not matter to the simulator
       if (w != "proxy" && w != "mbarrier_init") return false;
@@ -455,46 +534,69 @@ bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest)
       skip_rest = true;
       return true;
     case Op::Shfl:
-      if (w == "sync") has_sync = true;
-      else if (w == "up") in.shfl = ShflMode::Up;
-      else if (w == "down") in.shfl = ShflMode::Down;
-      else if (w == "bfly") in.shfl = ShflMode::Bfly;
-      else if (w == "idx") in.shfl = ShflMode::Idx;
-      else return false;
+      if (w == "sync")
+        has_sync = true;
+      else if (w == "up")
+        in.shfl = ShflMode::Up;
+      else if (w == "down")
+        in.shfl = ShflMode::Down;
+      else if (w == "bfly")
+        in.shfl = ShflMode::Bfly;
+      else if (w == "idx")
+        in.shfl = ShflMode::Idx;
+      else
+        return false;
       return true;
     case Op::Vote:
-      if (w == "sync") has_sync = true;
-      else if (w == "all") in.vote = VoteMode::All;
-      else if (w == "any") in.vote = VoteMode::Any;
-      else if (w == "uni") in.vote = VoteMode::Uni;
-      else if (w == "ballot") in.vote = VoteMode::Ballot;
-      else return false;
+      if (w == "sync")
+        has_sync = true;
+      else if (w == "all")
+        in.vote = VoteMode::All;
+      else if (w == "any")
+        in.vote = VoteMode::Any;
+      else if (w == "uni")
+        in.vote = VoteMode::Uni;
+      else if (w == "ballot")
+        in.vote = VoteMode::Ballot;
+      else
+        return false;
       return true;
     case Op::Match:
-      if (w == "sync") has_sync = true;
-      else if (w == "any") in.match = MatchMode::Any;
-      else if (w == "all") in.match = MatchMode::All;
-      else return false;
+      if (w == "sync")
+        has_sync = true;
+      else if (w == "any")
+        in.match = MatchMode::Any;
+      else if (w == "all")
+        in.match = MatchMode::All;
+      else
+        return false;
       return true;
     case Op::Redux: {
-      static const std::unordered_map<std::string_view, ReduxOp> k = {
-          {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
-          {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
-      if (w == "sync") { has_sync = true; return true; }
+      static const std::unordered_map<std::string_view, ReduxOp> k = {{"add", ReduxOp::Add}, {"min", ReduxOp::Min},
+                                                                      {"max", ReduxOp::Max}, {"and", ReduxOp::And},
+                                                                      {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
+      if (w == "sync") {
+        has_sync = true;
+        return true;
+      }
       auto it = k.find(w);
       if (it == k.end()) return false;
       in.redux = it->second;
       return true;
     }
-    case Op::Setp: case Op::Set:  // .cmp then optional .and/.or/.xor
+    case Op::Setp:
+    case Op::Set:  // .cmp then optional .and/.or/.xor
       if (in.cmp == Cmp::None) return word_cmp(w, in.cmp);
-      if (w == "and") in.boolop = BoolOp::And;
-      else if (w == "or") in.boolop = BoolOp::Or;
-      else if (w == "xor") in.boolop = BoolOp::Xor;
-      else return false;
+      if (w == "and")
+        in.boolop = BoolOp::And;
+      else if (w == "or")
+        in.boolop = BoolOp::Or;
+      else if (w == "xor")
+        in.boolop = BoolOp::Xor;
+      else
+        return false;
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -506,28 +608,42 @@ bool generic_modifier(Instr& in, uint32_t cats, std::string_view w, Type (&types
   if ((cats & kType) && word_type(w, ty)) {
     if (ntypes == 3) return false;
     types[ntypes++] = ty;
-  } else if ((cats & kSpace) && word_space(w, sp)) in.space = sp;
-  else if ((cats & kSem) && word_sem(w, in.sem)) {}
-  else if ((cats & kScope) && word_scope(w, in.scope)) {}
-  else if ((cats & kRnd) && word_rnd(w, in.rnd)) {}
-  else if ((cats & kFtz) && w == "ftz") in.ftz = true;
-  else if ((cats & kSat) && (w == "sat" || w == "satfinite")) in.sat = true;
-  else if ((cats & kApprox) && w == "approx") in.approx = true;
-  else if ((cats & kRelu) && w == "relu") in.relu = true;
-  else if ((cats & kVec) && (w == "v2" || w == "v4" || w == "v8")) in.vec = static_cast<uint8_t>(w[1] - '0');
-  else if ((cats & kCache) && word_cache_hint(w)) {}
-  else if ((cats & kUni) && w == "uni") in.uni = true;
-  else if ((cats & kCc) && w == "cc") in.has_cc = true;
+  } else if ((cats & kSpace) && word_space(w, sp))
+    in.space = sp;
+  else if ((cats & kSem) && word_sem(w, in.sem)) {
+  } else if ((cats & kScope) && word_scope(w, in.scope)) {
+  } else if ((cats & kRnd) && word_rnd(w, in.rnd)) {
+  } else if ((cats & kFtz) && w == "ftz")
+    in.ftz = true;
+  else if ((cats & kSat) && (w == "sat" || w == "satfinite"))
+    in.sat = true;
+  else if ((cats & kApprox) && w == "approx")
+    in.approx = true;
+  else if ((cats & kRelu) && w == "relu")
+    in.relu = true;
+  else if ((cats & kVec) && (w == "v2" || w == "v4" || w == "v8"))
+    in.vec = static_cast<uint8_t>(w[1] - '0');
+  else if ((cats & kCache) && word_cache_hint(w)) {
+  } else if ((cats & kUni) && w == "uni")
+    in.uni = true;
+  else if ((cats & kCc) && w == "cc")
+    in.has_cc = true;
   else if ((cats & kMulMode) && (w == "lo" || w == "hi" || w == "wide"))
     in.mul = w == "lo" ? MulMode::Lo : w == "hi" ? MulMode::Hi : MulMode::Wide;
-  else return false;
+  else
+    return false;
   return true;
 }
 
 // Defaults and required parts once all modifiers are read: nullptr when complete, else why not.
 const char* complete(Instr& in) {
   switch (in.op) {
-    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::St:
+    case Op::Atom:
+    case Op::Red:
+    case Op::Prefetch:
       if (in.space == Space::None) in.space = Space::Generic;  // no space: generic addressing
       if ((in.op == Op::Atom || in.op == Op::Red) && in.aop == AtomOp::None) return "has no operation";
       return nullptr;
@@ -540,7 +656,8 @@ const char* complete(Instr& in) {
     case Op::Vote: return in.vote == VoteMode::None ? "has no mode" : nullptr;
     case Op::Match: return in.match == MatchMode::None ? "has no mode" : nullptr;
     case Op::Redux: return in.redux == ReduxOp::None ? "has no operation" : nullptr;
-    case Op::Setp: case Op::Set: return in.cmp == Cmp::None ? "has no comparison" : nullptr;
+    case Op::Setp:
+    case Op::Set: return in.cmp == Cmp::None ? "has no comparison" : nullptr;
     case Op::Shf: return in.shf == ShfMode::None ? "has no direction" : nullptr;
     case Op::Testp: return in.testp == TestpMode::None ? "has no test" : nullptr;
     case Op::Membar: return in.scope == Scope::None && !in.proxy ? "has no level" : nullptr;
@@ -568,7 +685,7 @@ struct LabelDef {
 
 // One { } scope of a function body (the outermost holds the function's parameters).
 struct NameScope {
-  std::unordered_map<std::string_view, uint32_t> regs;  // single names
+  std::unordered_map<std::string_view, uint32_t> regs;                         // single names
   std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> ranges;  // %r<N>: base, N
   std::unordered_map<std::string_view, uint32_t> syms;
   std::unordered_map<std::string_view, LabelDef> labels;
@@ -626,11 +743,17 @@ class Parser {
     return t;
   }
   bool accept(char c) {
-    if (peek().is(c)) { ++pos_; return true; }
+    if (peek().is(c)) {
+      ++pos_;
+      return true;
+    }
     return false;
   }
   bool accept_word(std::string_view w) {
-    if (peek().is(w)) { ++pos_; return true; }
+    if (peek().is(w)) {
+      ++pos_;
+      return true;
+    }
     return false;
   }
   [[noreturn]] void fail(const Token& t, const std::string& msg) const {
@@ -704,7 +827,7 @@ class Parser {
 
   std::unordered_map<std::string_view, uint32_t> module_syms_;
   std::unordered_map<std::string_view, uint32_t> funcs_;
-  std::vector<bool> defined_;  // per function: has a body
+  std::vector<bool> defined_;                                // per function: has a body
   std::vector<std::pair<uint32_t, std::string>> file_dirs_;  // .file N "path"
 
   // current function
@@ -714,7 +837,7 @@ class Parser {
   uint64_t frame_cursor_ = 0;  // next free byte of the param frame (callseq params)
   Loc loc_;
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> loc_user_;  // (f,l,c) -> user
-  std::unordered_map<uint64_t, uint32_t> loc_node_;   // (f,l,c) -> its latest LocNode
+  std::unordered_map<uint64_t, uint32_t> loc_node_;                       // (f,l,c) -> its latest LocNode
   std::vector<LocNode> loc_nodes_{LocNode{}};
   std::unordered_map<uint64_t, uint32_t> instr_node_;  // (function << 32 | PTX line) -> LocNode
 
@@ -734,7 +857,11 @@ Module Parser::run() {
     const Token& t = peek();
     if (t.kind != Tok::Word) fail(t, "unexpected " + show(t) + " at module scope");
     std::string_view w = t.text;
-    if (w == ".version") { next(); parse_version(); continue; }
+    if (w == ".version") {
+      next();
+      parse_version();
+      continue;
+    }
     if (w == ".target") {
       next();
       m_.target = std::string(expect_word("a target name"));
@@ -748,15 +875,31 @@ Module Parser::run() {
       m_.address_size = static_cast<uint32_t>(a);
       continue;
     }
-    if (w == ".file") { next(); parse_file_directive(); continue; }
-    if (w == ".section") { next(); skip_braced_section(); continue; }
-    if (w == ".pragma") { next(); skip_to_semicolon(); continue; }
+    if (w == ".file") {
+      next();
+      parse_file_directive();
+      continue;
+    }
+    if (w == ".section") {
+      next();
+      skip_braced_section();
+      continue;
+    }
+    if (w == ".pragma") {
+      next();
+      skip_to_semicolon();
+      continue;
+    }
     bool visible = false, is_extern = false;
     for (;;) {
-      if (accept_word(".visible")) visible = true;
-      else if (accept_word(".extern")) is_extern = true;
-      else if (accept_word(".weak") || accept_word(".common")) visible = true;
-      else break;
+      if (accept_word(".visible"))
+        visible = true;
+      else if (accept_word(".extern"))
+        is_extern = true;
+      else if (accept_word(".weak") || accept_word(".common"))
+        visible = true;
+      else
+        break;
     }
     const Token& d = peek();
     if (d.is(".entry") || d.is(".func")) {
@@ -765,8 +908,8 @@ Module Parser::run() {
       continue;
     }
     Space sp;
-    if (d.kind == Tok::Word && d.text.size() > 1 && d.text[0] == '.' &&
-        word_space(d.text.substr(1), sp) && sp != Space::Param && sp != Space::Local) {
+    if (d.kind == Tok::Word && d.text.size() > 1 && d.text[0] == '.' && word_space(d.text.substr(1), sp) &&
+        sp != Space::Param && sp != Space::Local) {
       next();
       parse_variable(sp, visible, is_extern, -1);
       continue;
@@ -815,8 +958,10 @@ void Parser::skip_braced_section() {
   while (depth > 0) {
     const Token& t = next();
     if (t.kind == Tok::End) fail(t, "section opened at line " + std::to_string(open.line) + " is not closed");
-    if (t.is('{')) ++depth;
-    else if (t.is('}')) --depth;
+    if (t.is('{'))
+      ++depth;
+    else if (t.is('}'))
+      --depth;
   }
 }
 
@@ -873,7 +1018,11 @@ void Parser::parse_variable(Space space, bool visible, bool is_extern, int32_t f
     uint64_t count = 1;
     bool sized = true;
     while (accept('[')) {
-      if (accept(']')) { sized = false; count = 0; continue; }
+      if (accept(']')) {
+        sized = false;
+        count = 0;
+        continue;
+      }
       uint64_t d = expect_uint("an array size");
       expect(']', "to close the array size");
       if (d != 0 && count > kMaxVariableBytes / d) fail(nt, "array too large");
@@ -902,7 +1051,10 @@ void Parser::parse_variable(Space space, bool visible, bool is_extern, int32_t f
         // A repeated declaration (.extern then definition): keep one symbol.
         Symbol& old = m_.symbols[it->second];
         if (old.space != space) fail(nt, "'" + s.name + "' redeclared in a different state space");
-        if (old.is_extern && !is_extern) { s.offset = old.offset; old = std::move(s); }
+        if (old.is_extern && !is_extern) {
+          s.offset = old.offset;
+          old = std::move(s);
+        }
         if (!accept(',')) break;
         continue;
       }
@@ -923,11 +1075,13 @@ void Parser::parse_initializer(Symbol& sym, uint64_t elem_size, bool sized, uint
   if (sized && sym.size > kMaxInitializedBytes) fail_at(line, "initialized variable too large");
   if (elem_size == 0) fail_at(line, "bad initializer type");
   uint64_t cursor = 0;
-  if (peek().is('{')) parse_init_list(sym, elem_size, cursor, 0);
-  else parse_init_element(sym, elem_size, cursor);
-  if (!sized) sym.size = cursor;                    // name[] = {...}
+  if (peek().is('{'))
+    parse_init_list(sym, elem_size, cursor, 0);
+  else
+    parse_init_element(sym, elem_size, cursor);
+  if (!sized) sym.size = cursor;  // name[] = {...}
   if (cursor > sym.size) fail_at(line, "too many initializers for '" + sym.name + "'");
-  sym.init.resize(sym.size, 0);                     // the rest is zero, as in C
+  sym.init.resize(sym.size, 0);  // the rest is zero, as in C
 }
 
 void Parser::parse_init_list(Symbol& sym, uint64_t elem_size, uint64_t& cursor, int depth) {
@@ -936,8 +1090,10 @@ void Parser::parse_init_list(Symbol& sym, uint64_t elem_size, uint64_t& cursor, 
   expect('{', "to open the initializer");
   if (accept('}')) return;
   do {
-    if (peek().is('{')) parse_init_list(sym, elem_size, cursor, depth + 1);
-    else parse_init_element(sym, elem_size, cursor);
+    if (peek().is('{'))
+      parse_init_list(sym, elem_size, cursor, depth + 1);
+    else
+      parse_init_element(sym, elem_size, cursor);
   } while (accept(','));
   expect('}', "to close the initializer");
 }
@@ -972,10 +1128,15 @@ void Parser::parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& curso
       offset();
     }
     Symbol::AddrInit ai{at, 0, addend, generic};
-    if (auto it = module_syms_.find(name); it != module_syms_.end()) ai.symbol = it->second;
-    else if (auto f = funcs_.find(name); f != funcs_.end()) { ai.symbol = f->second; ai.function = true; }
-    else fail(nt, "initializer names undeclared '" + std::string(name) + "'");
-    if (elem_size != 8 && elem_size != 4) fail(nt, "address initializer in a variable of " + std::to_string(elem_size) + "-byte elements");
+    if (auto it = module_syms_.find(name); it != module_syms_.end())
+      ai.symbol = it->second;
+    else if (auto f = funcs_.find(name); f != funcs_.end()) {
+      ai.symbol = f->second;
+      ai.function = true;
+    } else
+      fail(nt, "initializer names undeclared '" + std::string(name) + "'");
+    if (elem_size != 8 && elem_size != 4)
+      fail(nt, "address initializer in a variable of " + std::to_string(elem_size) + "-byte elements");
     sym.addr_inits.push_back(ai);
     return;
   }
@@ -991,7 +1152,10 @@ void Parser::parse_init_element(Symbol& sym, uint64_t elem_size, uint64_t& curso
     if (neg) bits ^= 0x80000000u;
   } else if (is_float && sym.type == Type::F64) {
     if (lit == Lit::F32) bits = f32_bits_to_f64_bits(bits);
-    if (lit == Lit::Int) { double d = static_cast<double>(bits); std::memcpy(&bits, &d, 8); }
+    if (lit == Lit::Int) {
+      double d = static_cast<double>(bits);
+      std::memcpy(&bits, &d, 8);
+    }
     if (neg) bits ^= 0x8000000000000000ull;
   } else {
     if (lit == Lit::Dec) fail(nt, "floating-point initializer for an integer variable");
@@ -1064,11 +1228,14 @@ void Parser::parse_perf_directives(Function& fn) {
     } else if (t.is(".minnctapersm") || t.is(".maxnctapersm") || t.is(".maxnreg")) {
       next();
       uint64_t v = expect_uint("a number");
-      if (t.text == ".maxnreg") fn.maxnreg = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
-      else if (t.text == ".minnctapersm") fn.minnctapersm = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
+      if (t.text == ".maxnreg")
+        fn.maxnreg = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
+      else if (t.text == ".minnctapersm")
+        fn.minnctapersm = static_cast<uint32_t>(std::min<uint64_t>(v, 0xffffffffu));
     } else if (t.is(".reqnctapercluster") || t.is(".maxclusterrank")) {
       next();
-      do expect_uint("a number"); while (accept(','));
+      do expect_uint("a number");
+      while (accept(','));
     } else if (t.is(".explicitcluster") || t.is(".noreturn")) {
       next();
       if (t.text == ".noreturn") fn.noreturn = true;
@@ -1096,15 +1263,20 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern) {
   std::vector<uint32_t> rets, params;
   size_t rets_start = 0;
   bool has_rets = false;
-  if (!is_entry && peek().is('(')) { has_rets = true; rets_start = pos_; }
+  if (!is_entry && peek().is('(')) {
+    has_rets = true;
+    rets_start = pos_;
+  }
   // Skip the return list to find the name first (parameters are parsed after the index is set).
   if (has_rets) {
     int depth = 0;
     do {
       const Token& t = next();
       if (t.kind == Tok::End) fail(t, "unterminated return parameter list");
-      if (t.is('(')) ++depth;
-      else if (t.is(')')) --depth;
+      if (t.is('('))
+        ++depth;
+      else if (t.is(')'))
+        --depth;
     } while (depth > 0);
   }
   const Token& nt = peek();
@@ -1160,14 +1332,23 @@ void Parser::parse_function(bool is_entry, bool visible, bool is_extern) {
   }
   // Layout of the function's own parameters: rets then params, each aligned.
   uint64_t off = 0;
-  for (uint32_t s : f.rets) { off = align_up(off, m_.symbols[s].align); m_.symbols[s].offset = off; off += m_.symbols[s].size; }
-  for (uint32_t s : f.params) { off = align_up(off, m_.symbols[s].align); m_.symbols[s].offset = off; off += m_.symbols[s].size; }
+  for (uint32_t s : f.rets) {
+    off = align_up(off, m_.symbols[s].align);
+    m_.symbols[s].offset = off;
+    off += m_.symbols[s].size;
+  }
+  for (uint32_t s : f.params) {
+    off = align_up(off, m_.symbols[s].align);
+    m_.symbols[s].offset = off;
+    off += m_.symbols[s].size;
+  }
   f.own_param_bytes = off;
   f.param_bytes = off;
 
   parse_perf_directives(f);
   if (accept(';')) return;  // declaration only
-  if (!peek().is('{')) fail(peek(), "expected '{' or ';' after the declaration of '" + f.name + "', found " + show(peek()));
+  if (!peek().is('{'))
+    fail(peek(), "expected '{' or ';' after the declaration of '" + f.name + "', found " + show(peek()));
   if (defined_[fidx]) fail(nt, "redefinition of '" + f.name + "'");
   defined_[fidx] = true;
   f.is_extern = false;
@@ -1193,21 +1374,30 @@ void Parser::parse_body(uint32_t fidx, const std::vector<std::pair<std::string_v
   scopes_.emplace_back();
   scopes_.back().open_line = peek().line;
   for (auto& [name, s] : params)
-    if (!scopes_.back().syms.emplace(name, s).second) fail_at(m_.symbols[s].decl_line, "duplicate parameter '" + std::string(name) + "'");
+    if (!scopes_.back().syms.emplace(name, s).second)
+      fail_at(m_.symbols[s].decl_line, "duplicate parameter '" + std::string(name) + "'");
   expect('{', "to open the function body");
 
   while (!scopes_.empty()) {
     const Token& t = peek();
     if (t.kind == Tok::End)
-      fail(t, "body of '" + fn_->name + "' opened at line " + std::to_string(scopes_.front().open_line) + " is not closed");
+      fail(t, "body of '" + fn_->name + "' opened at line " + std::to_string(scopes_.front().open_line) +
+                  " is not closed");
     if (t.is('{')) {
       next();
       scopes_.emplace_back();
       scopes_.back().open_line = t.line;
       continue;
     }
-    if (t.is('}')) { next(); close_scope(); continue; }
-    if (t.is('@')) { parse_instruction(); continue; }
+    if (t.is('}')) {
+      next();
+      close_scope();
+      continue;
+    }
+    if (t.is('@')) {
+      parse_instruction();
+      continue;
+    }
     if (t.kind != Tok::Word) fail(t, "unexpected " + show(t) + " in the body of '" + fn_->name + "'");
     if (peek(1).is(':')) {
       std::string_view name = next().text;
@@ -1216,12 +1406,18 @@ void Parser::parse_body(uint32_t fidx, const std::vector<std::pair<std::string_v
       continue;
     }
     std::string_view w = t.text;
-    if (w[0] != '.') { parse_instruction(); continue; }
+    if (w[0] != '.') {
+      parse_instruction();
+      continue;
+    }
     next();
     Space sp;
-    if (w == ".reg") parse_reg_decl();
-    else if (w == ".loc") parse_loc();
-    else if (w == ".pragma") skip_to_semicolon();
+    if (w == ".reg")
+      parse_reg_decl();
+    else if (w == ".loc")
+      parse_loc();
+    else if (w == ".pragma")
+      skip_to_semicolon();
     else if (w == ".param") {
       // A call-sequence parameter: laid out in this function's param frame.
       --pos_;
@@ -1229,8 +1425,7 @@ void Parser::parse_body(uint32_t fidx, const std::vector<std::pair<std::string_v
       uint32_t s = parse_param_decl(static_cast<int32_t>(fidx_), &pname);
       expect(';', "after the .param declaration");
       Symbol& sym = m_.symbols[s];
-      if (!scopes_.back().syms.emplace(pname, s).second)
-        fail(t, "'" + sym.name + "' redeclared in the same scope");
+      if (!scopes_.back().syms.emplace(pname, s).second) fail(t, "'" + sym.name + "' redeclared in the same scope");
       sym.offset = align_up(frame_cursor_, sym.align);
       frame_cursor_ = sym.offset + sym.size;
       fn_->param_bytes = frame_cursor_;
@@ -1251,13 +1446,20 @@ void Parser::close_scope() {
   std::vector<LabelRef> up;
   for (const LabelRef& r : s.pending) {
     auto it = s.labels.find(r.name);
-    if (it == s.labels.end()) { up.push_back(r); continue; }
+    if (it == s.labels.end()) {
+      up.push_back(r);
+      continue;
+    }
     const LabelDef& d = it->second;
     const bool want_table = r.kind == LabelRef::TableRef;
     if (d.is_table != want_table)
-      fail_at(r.line, "label '" + std::string(r.name) + (want_table ? "' is not a .branchtargets list" : "' names a .branchtargets list, not an instruction"));
-    if (r.kind == LabelRef::TableEntry) fn_->branch_tables[r.a][r.b] = d.value;
-    else fn_->code[r.a].src[r.b].imm = d.value;
+      fail_at(r.line, "label '" + std::string(r.name) +
+                          (want_table ? "' is not a .branchtargets list"
+                                      : "' names a .branchtargets list, not an instruction"));
+    if (r.kind == LabelRef::TableEntry)
+      fn_->branch_tables[r.a][r.b] = d.value;
+    else
+      fn_->code[r.a].src[r.b].imm = d.value;
   }
   scopes_.pop_back();
   if (scopes_.empty()) {
@@ -1361,8 +1563,13 @@ void Parser::parse_loc() {
       if (f2 > 0xffff || l2 > 0xffffffffu) fail(k, "bad inlined_at");
       uint64_t key = f2 << 48 | (l2 & 0xffffffffu) << 16 | std::min<uint64_t>(c2, 0xffff);
       auto it = loc_user_.find(key);
-      if (it != loc_user_.end()) { n.ufile = it->second.first; n.uline = it->second.second; }
-      else { n.ufile = static_cast<uint32_t>(f2); n.uline = static_cast<uint32_t>(l2); }
+      if (it != loc_user_.end()) {
+        n.ufile = it->second.first;
+        n.uline = it->second.second;
+      } else {
+        n.ufile = static_cast<uint32_t>(f2);
+        n.uline = static_cast<uint32_t>(l2);
+      }
       if (auto pn = loc_node_.find(key); pn != loc_node_.end()) {
         parent = pn->second;
       } else {
@@ -1389,8 +1596,14 @@ void Parser::parse_loc() {
 bool Parser::lookup_reg(std::string_view name, uint32_t& reg) const {
   for (size_t k = scopes_.size(); k-- > 0;) {
     const NameScope& s = scopes_[k];
-    if (auto it = s.regs.find(name); it != s.regs.end()) { reg = it->second; return true; }
-    if (s.ranges.empty()) { if (s.syms.count(name)) return false; continue; }
+    if (auto it = s.regs.find(name); it != s.regs.end()) {
+      reg = it->second;
+      return true;
+    }
+    if (s.ranges.empty()) {
+      if (s.syms.count(name)) return false;
+      continue;
+    }
     // name = prefix + index; try every split inside the trailing digits.
     size_t d = name.size();
     while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') --d;
@@ -1414,21 +1627,42 @@ bool Parser::lookup_reg(std::string_view name, uint32_t& reg) const {
 Operand Parser::resolve_value(std::string_view name, uint32_t line) {
   Operand o;
   uint32_t reg;
-  if (lookup_reg(name, reg)) { o.kind = Operand::Kind::Reg; o.reg = reg; return o; }
+  if (lookup_reg(name, reg)) {
+    o.kind = Operand::Kind::Reg;
+    o.reg = reg;
+    return o;
+  }
   for (size_t k = scopes_.size(); k-- > 0;) {
     auto it = scopes_[k].syms.find(name);
-    if (it != scopes_[k].syms.end()) { o.kind = Operand::Kind::Symbol; o.symbol = it->second; return o; }
+    if (it != scopes_[k].syms.end()) {
+      o.kind = Operand::Kind::Symbol;
+      o.symbol = it->second;
+      return o;
+    }
   }
   SReg sr;
-  if (name[0] == '%' && word_sreg(name, sr)) { o.kind = Operand::Kind::SpecialReg; o.sreg = sr; return o; }
+  if (name[0] == '%' && word_sreg(name, sr)) {
+    o.kind = Operand::Kind::SpecialReg;
+    o.sreg = sr;
+    return o;
+  }
   if (auto it = module_syms_.find(name); it != module_syms_.end()) {
-    o.kind = Operand::Kind::Symbol; o.symbol = it->second; return o;
+    o.kind = Operand::Kind::Symbol;
+    o.symbol = it->second;
+    return o;
   }
   if (auto it = funcs_.find(name); it != funcs_.end()) {
-    o.kind = Operand::Kind::Func; o.imm = it->second; return o;
+    o.kind = Operand::Kind::Func;
+    o.imm = it->second;
+    return o;
   }
-  if (name == "WARP_SZ") { o.kind = Operand::Kind::Imm; o.imm = 32; return o; }
-  if (name[0] == '%') fail_at(line, "undeclared register '" + std::string(name) + "' (or unsupported special register)");
+  if (name == "WARP_SZ") {
+    o.kind = Operand::Kind::Imm;
+    o.imm = 32;
+    return o;
+  }
+  if (name[0] == '%')
+    fail_at(line, "undeclared register '" + std::string(name) + "' (or unsupported special register)");
   fail_at(line, "undeclared identifier '" + std::string(name) + "'");
 }
 
@@ -1449,8 +1683,10 @@ POp Parser::parse_operand(bool label_operand) {
     do {
       const Token& e = next();
       if (p.op.count >= 4) fail(e, "vectors of more than 4 elements are not supported");
-      if (e.is("_")) p.op.vec[p.op.count++] = Operand::kNoReg;
-      else p.op.vec[p.op.count++] = expect_reg_name(e);
+      if (e.is("_"))
+        p.op.vec[p.op.count++] = Operand::kNoReg;
+      else
+        p.op.vec[p.op.count++] = expect_reg_name(e);
     } while (accept(','));
     expect('}', "to close the vector operand");
     return p;
@@ -1462,9 +1698,12 @@ POp Parser::parse_operand(bool label_operand) {
     if (b.kind == Tok::Word) {
       next();
       Operand base = resolve_value(b.text, b.line);
-      if (base.kind == Operand::Kind::Reg) p.op.reg = base.reg;
-      else if (base.kind == Operand::Kind::Symbol) p.op.symbol = base.symbol;
-      else fail(b, "bad address base " + show(b));
+      if (base.kind == Operand::Kind::Reg)
+        p.op.reg = base.reg;
+      else if (base.kind == Operand::Kind::Symbol)
+        p.op.symbol = base.symbol;
+      else
+        fail(b, "bad address base " + show(b));
       if (peek().is('+') || peek().is('-')) {
         bool neg = next().text[0] == '-';
         if (accept('-')) neg = !neg;
@@ -1496,9 +1735,12 @@ POp Parser::parse_operand(bool label_operand) {
     if (n.kind != Tok::Number || !parse_number(n.text, bits, p.lit)) fail(n, "bad number " + show(n));
     next();
     if (neg) {
-      if (p.lit == Lit::Int) bits = ~bits + 1;
-      else if (p.lit == Lit::F32) bits ^= 0x80000000u;
-      else bits ^= 0x8000000000000000ull;
+      if (p.lit == Lit::Int)
+        bits = ~bits + 1;
+      else if (p.lit == Lit::F32)
+        bits ^= 0x80000000u;
+      else
+        bits ^= 0x8000000000000000ull;
     }
     p.op.kind = Operand::Kind::Imm;
     p.op.imm = static_cast<int64_t>(bits);
@@ -1604,7 +1846,8 @@ void Parser::parse_instruction() {
     return;
   }
   if ((d.op == Op::Shfl || d.op == Op::Vote || d.op == Op::Match || d.op == Op::Redux) && !has_sync) {
-    record_unsupported(optok.line, "unsupported instruction '" + std::string(full) + "' (only the .sync form is supported)");
+    record_unsupported(optok.line,
+                       "unsupported instruction '" + std::string(full) + "' (only the .sync form is supported)");
     skip_to_semicolon();
     return;
   }
@@ -1735,15 +1978,23 @@ bool Parser::parse_bar(Instr& in, const std::vector<std::string_view>& mods, std
   in.aligned = base == "bar";  // bar.sync == barrier.sync.aligned
   for (std::string_view w : mods) {
     Type t;
-    if (w == "sync") in.bar = BarKind::Sync;
-    else if (w == "arrive") in.bar = BarKind::Arrive;
-    else if (w == "red") in.bar = BarKind::Red;
-    else if (w == "aligned") in.aligned = true;
-    else if (w == "cta") {}
-    else if (in.bar == BarKind::Red && w == "popc") in.barred = BarRedOp::Popc;
-    else if (in.bar == BarKind::Red && w == "and") in.barred = BarRedOp::And;
-    else if (in.bar == BarKind::Red && w == "or") in.barred = BarRedOp::Or;
-    else if (word_type(w, t)) in.type = t;
+    if (w == "sync")
+      in.bar = BarKind::Sync;
+    else if (w == "arrive")
+      in.bar = BarKind::Arrive;
+    else if (w == "red")
+      in.bar = BarKind::Red;
+    else if (w == "aligned")
+      in.aligned = true;
+    else if (w == "cta") {
+    } else if (in.bar == BarKind::Red && w == "popc")
+      in.barred = BarRedOp::Popc;
+    else if (in.bar == BarKind::Red && w == "and")
+      in.barred = BarRedOp::And;
+    else if (in.bar == BarKind::Red && w == "or")
+      in.barred = BarRedOp::Or;
+    else if (word_type(w, t))
+      in.type = t;
     else {
       record_unsupported(optok.line, "unsupported instruction '" + name + "'");
       skip_to_semicolon();
@@ -1807,7 +2058,8 @@ void Parser::parse_call(Instr& in) {
   };
   if (accept('(')) {
     if (!accept(')')) {
-      do param_name(cs.rets, true); while (accept(','));
+      do param_name(cs.rets, true);
+      while (accept(','));
       expect(')', "to close the call's return list");
     }
     expect(',', "after the call's return list");
@@ -1815,13 +2067,18 @@ void Parser::parse_call(Instr& in) {
   const Token& tt = peek();
   std::string_view target = expect_word("a call target");
   Operand to = resolve_value(target, tt.line);
-  if (to.kind == Operand::Kind::Func) cs.callee = static_cast<uint32_t>(to.imm);
-  else if (to.kind == Operand::Kind::Reg) { cs.callee = Operand::kNoReg; cs.target_reg = to.reg; }
-  else fail(tt, "call target " + show(tt) + " is not a function");
+  if (to.kind == Operand::Kind::Func)
+    cs.callee = static_cast<uint32_t>(to.imm);
+  else if (to.kind == Operand::Kind::Reg) {
+    cs.callee = Operand::kNoReg;
+    cs.target_reg = to.reg;
+  } else
+    fail(tt, "call target " + show(tt) + " is not a function");
   if (accept(',')) {
     if (accept('(')) {
       if (!accept(')')) {
-        do cs.arg_ops.push_back(param_name(cs.args, false)); while (accept(','));
+        do cs.arg_ops.push_back(param_name(cs.args, false));
+        while (accept(','));
         expect(')', "to close the call's argument list");
       }
       if (accept(',')) {
@@ -1903,8 +2160,8 @@ void Parser::resolve_files() {
     }
   m_.inline_frames.clear();
   for (const LocNode& ln : loc_nodes_)
-    m_.inline_frames.push_back({is_system(ln.file) ? uint16_t(0) : map(static_cast<uint16_t>(ln.file)), ln.line,
-                                ln.parent});
+    m_.inline_frames.push_back(
+        {is_system(ln.file) ? uint16_t(0) : map(static_cast<uint16_t>(ln.file)), ln.line, ln.parent});
   for (Function& fn : m_.functions)
     for (Instr& in : fn.code) {
       in.file = map(in.file);
@@ -1960,7 +2217,8 @@ Module parse_module(std::string_view text, const std::string& origin) {
   }
   if (p.have_unsupported()) {
     uint32_t more = p.unsupported_count() - 1;
-    std::string extra = more ? " (and " + std::to_string(more) + " more unsupported instruction" + (more > 1 ? "s)" : ")") : "";
+    std::string extra =
+        more ? " (and " + std::to_string(more) + " more unsupported instruction" + (more > 1 ? "s)" : ")") : "";
     throw raise(p.first_unsupported(), p.first_unsupported_loc(), extra);
   }
   return m;

@@ -17,10 +17,10 @@ struct ParseError : std::runtime_error {
   ParseError(std::string origin, uint32_t ptx_line, std::string cuda_file, uint32_t cuda_line,
              const std::string& message);
   std::string origin;
-  uint32_t ptx_line = 0;   // 0 when not tied to a line (e.g. empty input)
-  std::string cuda_file;   // "" when the PTX had no line info there
+  uint32_t ptx_line = 0;  // 0 when not tied to a line (e.g. empty input)
+  std::string cuda_file;  // "" when the PTX had no line info there
   uint32_t cuda_line = 0;
-  std::string message;     // the message without location
+  std::string message;  // the message without location
 };
 
 // Parses one PTX module and builds the CFG of every defined function. `origin` names the text

@@ -15,9 +15,8 @@
   extern "C" __attribute__((visibility("default"), alias(#target))) ret alias_name params;
 
 // Starts the device and returns the sticky error, if any, from the calling function.
-#define SIMCUDART_PREAMBLE()                                             \
-  do {                                                                   \
-    ::synclab::rt::ensure_device_started();                              \
-    if (cudaError_t sticky_ = ::synclab::rt::check_sticky(); sticky_ != cudaSuccess) \
-      return sticky_;                                                    \
+#define SIMCUDART_PREAMBLE()                                                                         \
+  do {                                                                                               \
+    ::synclab::rt::ensure_device_started();                                                          \
+    if (cudaError_t sticky_ = ::synclab::rt::check_sticky(); sticky_ != cudaSuccess) return sticky_; \
   } while (0)

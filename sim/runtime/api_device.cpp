@@ -156,7 +156,9 @@ SIMCUDART_API cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr
     case cudaDevAttrComputeMode: v = cudaComputeModeDefault; break;
     case cudaDevAttrConcurrentKernels: v = 1; break;
     case cudaDevAttrEccEnabled: v = 0; break;
-    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: v = 0; break;
+    case cudaDevAttrPciBusId:
+    case cudaDevAttrPciDeviceId:
+    case cudaDevAttrPciDomainId: v = 0; break;
     case cudaDevAttrTccDriver: v = 0; break;
     case cudaDevAttrMemoryClockRate: v = int(p.mem_clock_khz); break;
     case cudaDevAttrGlobalMemoryBusWidth: v = int(p.mem_bus_width); break;
@@ -239,8 +241,8 @@ SIMCUDART_API cudaError_t cudaDeviceReset(void) {
 }
 
 SIMCUDART_API cudaError_t cudaSetDeviceFlags(unsigned int flags) {
-  constexpr unsigned kKnown = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
-                              cudaDeviceSyncMemops;
+  constexpr unsigned kKnown =
+      cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax | cudaDeviceSyncMemops;
   if (flags & ~kKnown)
     return fail("cudaSetDeviceFlags", cudaErrorInvalidValue, fmt::format("unknown flags 0x{:x}", flags & ~kKnown));
   std::lock_guard<std::mutex> lock(g_settings_mutex);

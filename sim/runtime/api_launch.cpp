@@ -28,14 +28,13 @@ cudaError_t launch(const char* api, const void* func, dim3 grid, dim3 block, voi
 
 uint32_t occupancy(const KernelRecord* k, int block_size, size_t dynamic_shared) {
   std::shared_lock<std::shared_mutex> lock(Registry::instance().module_mutex());
-  return simulator().max_active_blocks_per_sm(k->info.module, k->info.function, uint32_t(block_size),
-                                              dynamic_shared);
+  return simulator().max_active_blocks_per_sm(k->info.module, k->info.function, uint32_t(block_size), dynamic_shared);
 }
 
 }  // namespace
 
-SIMCUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                           size_t sharedMem, cudaStream_t stream) {
+SIMCUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                           cudaStream_t stream) {
   return launch("cudaLaunchKernel", func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
@@ -78,11 +77,11 @@ SIMCUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   attr->localSizeBytes = info.local_bytes;
   uint32_t max_threads = p.max_threads_per_block;
   if (info.maxntid[0])
-    max_threads = std::min<uint32_t>(max_threads, info.maxntid[0] * std::max(1u, info.maxntid[1]) *
-                                                      std::max(1u, info.maxntid[2]));
+    max_threads = std::min<uint32_t>(max_threads,
+                                     info.maxntid[0] * std::max(1u, info.maxntid[1]) * std::max(1u, info.maxntid[2]));
   if (info.reqntid[0])
-    max_threads = std::min<uint32_t>(max_threads, info.reqntid[0] * std::max(1u, info.reqntid[1]) *
-                                                      std::max(1u, info.reqntid[2]));
+    max_threads = std::min<uint32_t>(max_threads,
+                                     info.reqntid[0] * std::max(1u, info.reqntid[1]) * std::max(1u, info.reqntid[2]));
   attr->maxThreadsPerBlock = int(max_threads);
   attr->numRegs = int(info.regs);
   // ptxVersion is the virtual architecture the PTX was generated for (75 for compute_75), not
@@ -110,8 +109,7 @@ SIMCUDART_API cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribu
         return fail("cudaFuncSetAttribute", cudaErrorInvalidValue,
                     fmt::format("cudaFuncAttributeMaxDynamicSharedMemorySize {} for {}: at most {} bytes "
                                 "(the opt-in limit {} minus {} static bytes)",
-                                value, k->display, cap, p.shared_per_block_optin,
-                                k->info.static_shared));
+                                value, k->display, cap, p.shared_per_block_optin, k->info.static_shared));
       k->max_dynamic_shared.store(value);
       return cudaSuccess;
     }
@@ -150,8 +148,7 @@ SIMCUDART_API cudaError_t cudaFuncGetName(const char** name, const void* func) {
 }
 
 SIMCUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
-                                                                                 int blockSize,
-                                                                                 size_t dynamicSMemSize,
+                                                                                 int blockSize, size_t dynamicSMemSize,
                                                                                  unsigned int flags) {
   const char* api = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
   if (!numBlocks) return fail(api, cudaErrorInvalidValue, "numBlocks is null");
@@ -160,14 +157,13 @@ SIMCUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   SIMCUDART_PREAMBLE();
   KernelRecord* k = nullptr;
   if (cudaError_t e = resolve_kernel(api, func, &k, false); e != cudaSuccess) return e;
-  if (blockSize <= 0)
-    return fail(api, cudaErrorInvalidValue, fmt::format("blockSize {} must be positive", blockSize));
+  if (blockSize <= 0) return fail(api, cudaErrorInvalidValue, fmt::format("blockSize {} must be positive", blockSize));
   *numBlocks = int(occupancy(k, blockSize, dynamicSMemSize));
   return cudaSuccess;
 }
 
-SIMCUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
-                                                                        int blockSize, size_t dynamicSMemSize) {
+SIMCUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                                        size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
                                                                 cudaOccupancyDefault);
 }

@@ -15,13 +15,13 @@
 #include "sim/runtime/stream_table.h"
 
 using namespace synclab::rt;
-using synclab::sim::AllocKind;
 using synclab::sim::Allocation;
+using synclab::sim::AllocKind;
 
 namespace {
 
 std::mutex g_mutex;
-std::set<uint64_t> g_managed;                  // bases of cudaMallocManaged allocations
+std::set<uint64_t> g_managed;  // bases of cudaMallocManaged allocations
 
 cudaError_t allocate(const char* api, void** ptr, size_t size, AllocKind kind) {
   if (!ptr) return fail(api, cudaErrorInvalidValue, "the output pointer is null");
@@ -42,7 +42,6 @@ cudaError_t allocate(const char* api, void** ptr, size_t size, AllocKind kind) {
   *ptr = p;
   return cudaSuccess;
 }
-
 
 // Synchronous copy: wait for earlier work, copy on this thread, charge the simulated time.
 cudaError_t copy_sync(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
@@ -103,8 +102,7 @@ cudaError_t free_kind(const char* api, void* ptr, bool host) {
                               "returned",
                               ptr, addr - inside->base, inside->name, use));
     if (const Allocation* f = mem.find_freed(addr))
-      return fail(api, cudaErrorInvalidValue,
-                  fmt::format("double free: {} ({}) was already freed", ptr, f->name));
+      return fail(api, cudaErrorInvalidValue, fmt::format("double free: {} ({}) was already freed", ptr, f->name));
     return fail(api, cudaErrorInvalidValue,
                 fmt::format("{} was not allocated by {} (host memory or a stray pointer?)", ptr,
                             host ? "cudaMallocHost/cudaHostAlloc" : "cudaMalloc/cudaMallocManaged"));
@@ -285,11 +283,12 @@ SIMCUDART_API cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   if (!StreamTable::instance().valid_stream(hStream))
     return fail("cudaFreeAsync", cudaErrorInvalidResourceHandle, "the stream is not a live stream");
   Allocation a;
-  if (!simulator().memory().find_base(reinterpret_cast<uint64_t>(devPtr)) ||
-      !find_allocation(devPtr, 0, &a) || a.kind != AllocKind::Device)
+  if (!simulator().memory().find_base(reinterpret_cast<uint64_t>(devPtr)) || !find_allocation(devPtr, 0, &a) ||
+      a.kind != AllocKind::Device)
     return fail("cudaFreeAsync", cudaErrorInvalidValue,
-                describe_bad_device_range(devPtr, 1, "pointer") + "; cudaFreeAsync needs a pointer from "
-                "cudaMallocAsync or cudaMalloc");
+                describe_bad_device_range(devPtr, 1, "pointer") +
+                    "; cudaFreeAsync needs a pointer from "
+                    "cudaMallocAsync or cudaMalloc");
   StreamTable::instance().submit(hStream, [devPtr] { simulator().memory().release(devPtr); });
   return cudaSuccess;
 }
@@ -334,7 +333,7 @@ SIMCUDART_API cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* s
 // Checks a 2-D copy: pitches and sizes, direction and sides, then the whole extent of each device
 // side. *empty is set when there is nothing to copy.
 static cudaError_t plan_copy_2d(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                         size_t height, cudaMemcpyKind kind, CopyPlan* plan, bool* empty) {
+                                size_t height, cudaMemcpyKind kind, CopyPlan* plan, bool* empty) {
   if (cudaError_t e = check_2d(api, width, height, dpitch, spitch); e != cudaSuccess) return e;
   *empty = width == 0 || height == 0;
   if (*empty) return cudaSuccess;
@@ -360,17 +359,16 @@ SIMCUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   for (size_t r = 0; r < height; ++r) {
     std::string why;
-    if (!execute_copy(plan, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch,
-                      width, &why))
+    if (!execute_copy(plan, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width,
+                      &why))
       return fail(api, cudaErrorInvalidValue, fmt::format("row {}: {}", r, why));
   }
   clock_advance_ms(copy_time_ms(uint64_t(width) * height, plan.dst_device && plan.src_device));
   return sync_status();
 }
 
-SIMCUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                                            size_t width, size_t height, cudaMemcpyKind kind,
-                                            cudaStream_t stream) {
+SIMCUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                            size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
   const char* api = "cudaMemcpy2DAsync";
   SIMCUDART_PREAMBLE();
   if (!StreamTable::instance().valid_stream(stream))
@@ -389,7 +387,7 @@ SIMCUDART_API cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   DeviceThread::instance().wait_idle();
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   std::memset(devPtr, value, count);
-    simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr), count);
+  simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr), count);
   clock_advance_ms(copy_time_ms(count, true));
   return sync_status();
 }
@@ -418,9 +416,9 @@ SIMCUDART_API cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, si
   DeviceThread::instance().wait_idle();
   if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
   for (size_t r = 0; r < height; ++r) {
-      std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
-      simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr) + r * pitch, width);
-    }
+    std::memset(static_cast<char*>(devPtr) + r * pitch, value, width);
+    simulator().memory().mark_initialized(reinterpret_cast<uint64_t>(devPtr) + r * pitch, width);
+  }
   return sync_status();
 }
 

@@ -128,7 +128,8 @@ SIMCUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned 
   if (!event) return fail("cudaEventCreateWithFlags", cudaErrorInvalidValue, "event is null");
   constexpr unsigned kKnown = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
   if (flags & ~kKnown)
-    return fail("cudaEventCreateWithFlags", cudaErrorInvalidValue, fmt::format("unknown flags 0x{:x}", flags & ~kKnown));
+    return fail("cudaEventCreateWithFlags", cudaErrorInvalidValue,
+                fmt::format("unknown flags 0x{:x}", flags & ~kKnown));
   if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming))
     return fail("cudaEventCreateWithFlags", cudaErrorInvalidValue,
                 "cudaEventInterprocess needs cudaEventDisableTiming as well");

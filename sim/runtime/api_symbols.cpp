@@ -12,8 +12,7 @@ using namespace synclab::rt;
 
 namespace {
 
-cudaError_t resolve_symbol(const char* api, const void* symbol, uint64_t* address, uint64_t* size,
-                           std::string* name) {
+cudaError_t resolve_symbol(const char* api, const void* symbol, uint64_t* address, uint64_t* size, std::string* name) {
   if (!symbol) return fail(api, cudaErrorInvalidSymbol, "the symbol is null");
   VarRecord* v = Registry::instance().find_var(symbol);
   if (!v)
@@ -74,8 +73,7 @@ cudaError_t to_symbol(const char* api, const void* symbol, const void* src, size
   // The symbol side was checked against the variable's size; check the other side.
   CopyPlan plan;
   plan.dst_device = true;
-  if (cudaError_t e = check_other_side(api, src, count, kind, "source", &plan.src_device); e != cudaSuccess)
-    return e;
+  if (cudaError_t e = check_other_side(api, src, count, kind, "source", &plan.src_device); e != cudaSuccess) return e;
   if (!async) {
     DeviceThread::instance().wait_idle();
     if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
@@ -124,8 +122,8 @@ SIMCUDART_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, si
   return from_symbol("cudaMemcpyFromSymbol", dst, symbol, count, offset, kind, false, nullptr);
 }
 
-SIMCUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
-                                                  size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+SIMCUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                                  cudaMemcpyKind kind, cudaStream_t stream) {
   return to_symbol("cudaMemcpyToSymbolAsync", symbol, src, count, offset, kind, true, stream);
 }
 
@@ -138,8 +136,7 @@ SIMCUDART_API cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol
   if (!devPtr) return fail("cudaGetSymbolAddress", cudaErrorInvalidValue, "devPtr is null");
   SIMCUDART_PREAMBLE();
   uint64_t addr = 0, size = 0;
-  if (cudaError_t e = resolve_symbol("cudaGetSymbolAddress", symbol, &addr, &size, nullptr); e != cudaSuccess)
-    return e;
+  if (cudaError_t e = resolve_symbol("cudaGetSymbolAddress", symbol, &addr, &size, nullptr); e != cudaSuccess) return e;
   *devPtr = reinterpret_cast<void*>(addr);
   return cudaSuccess;
 }

@@ -66,8 +66,7 @@ SIMCUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
 
 SIMCUDART_ALIAS(cudaError_t, cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing,
                 (cudaStream_t, cudaStreamCaptureStatus*))
-SIMCUDART_ALIAS(cudaError_t, cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture,
-                (cudaStream_t, cudaStreamCaptureMode))
+SIMCUDART_ALIAS(cudaError_t, cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture, (cudaStream_t, cudaStreamCaptureMode))
 SIMCUDART_ALIAS(cudaError_t, cudaStreamEndCapture_ptsz, cudaStreamEndCapture, (cudaStream_t, cudaGraph_t*))
 SIMCUDART_ALIAS(cudaError_t, cudaGraphLaunch_ptsz, cudaGraphLaunch, (cudaGraphExec_t, cudaStream_t))
 SIMCUDART_ALIAS(cudaError_t, cudaMemcpy3D_ptds, cudaMemcpy3D, (const cudaMemcpy3DParms*))

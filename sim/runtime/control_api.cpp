@@ -74,8 +74,8 @@ SIMCUDART_API int synclab_sim_set_model(const char* model) {
 SIMCUDART_API int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth) {
   sim::SchedPolicy p;
   if (!policy || !sim::parse_sched(policy, &p))
-    return reject(fmt::format("set_scheduler(\"{}\", ...): expected \"rr\", \"random\" or \"pct\"",
-                              policy ? policy : "(null)"));
+    return reject(
+        fmt::format("set_scheduler(\"{}\", ...): expected \"rr\", \"random\" or \"pct\"", policy ? policy : "(null)"));
   if (pct_depth < 1 || pct_depth > 64)
     return reject(fmt::format("set_scheduler: pct_depth {} must be between 1 and 64", pct_depth));
   with_idle_device([&](sim::Config& c) {

@@ -49,7 +49,8 @@ void leak_summary_at_exit() {
   std::vector<sim::Allocation> leaked;
   for (const sim::Allocation& a : s.memory().live()) {
     if (!a.owned) continue;
-    if (a.kind != sim::AllocKind::Device && a.kind != sim::AllocKind::HostPinned && a.kind != sim::AllocKind::HostMapped)
+    if (a.kind != sim::AllocKind::Device && a.kind != sim::AllocKind::HostPinned &&
+        a.kind != sim::AllocKind::HostMapped)
       continue;
     if (a.name.find("cooperative grid barrier") != std::string::npos) continue;
     leaked.push_back(a);
@@ -145,32 +146,23 @@ void clear_last_reports() {
 cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
   *sticky = true;
   switch (r.status) {
-    case sim::LaunchStatus::Success:
-      *sticky = false;
-      return cudaSuccess;
-    case sim::LaunchStatus::InvalidConfiguration:
-      *sticky = false;
-      return kBadLaunchConfig;
-    case sim::LaunchStatus::CooperativeTooLarge:
-      *sticky = false;
-      return cudaErrorCooperativeLaunchTooLarge;
+    case sim::LaunchStatus::Success: *sticky = false; return cudaSuccess;
+    case sim::LaunchStatus::InvalidConfiguration: *sticky = false; return kBadLaunchConfig;
+    case sim::LaunchStatus::CooperativeTooLarge: *sticky = false; return cudaErrorCooperativeLaunchTooLarge;
     case sim::LaunchStatus::Fault: {
       bool misaligned = mentions(r.message, "misaligned");
       for (const auto& rep : r.reports)
         if (rep.kind == sim::ReportKind::Fault && mentions(rep.title, "misaligned")) misaligned = true;
       return misaligned ? cudaErrorMisalignedAddress : cudaErrorIllegalAddress;
     }
-    case sim::LaunchStatus::Trap:
-      return cudaErrorLaunchFailure;
-    case sim::LaunchStatus::Assert:
-      return cudaErrorAssert;
+    case sim::LaunchStatus::Trap: return cudaErrorLaunchFailure;
+    case sim::LaunchStatus::Assert: return cudaErrorAssert;
     case sim::LaunchStatus::Deadlock:
     case sim::LaunchStatus::Hang:
     case sim::LaunchStatus::BudgetExhausted:
       // A GPU would spin until the watchdog (or the user) killed it.
       return cudaErrorLaunchTimeout;
-    case sim::LaunchStatus::LoadFailure:
-      return cudaErrorInvalidPtx;
+    case sim::LaunchStatus::LoadFailure: return cudaErrorInvalidPtx;
   }
   return cudaErrorUnknown;
 }
@@ -185,17 +177,18 @@ void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   cudaError_t err = launch_status_error(r, &sticky);
   if (err == cudaSuccess) return;
   if (!sticky) {
-    diag(fmt::format("launch of {} rejected: {} ({})", kernel,
-                     r.message.empty() ? error_string(err) : r.message, error_name(err)));
+    diag(fmt::format("launch of {} rejected: {} ({})", kernel, r.message.empty() ? error_string(err) : r.message,
+                     error_name(err)));
     post_async_error(err);
     return;
   }
   bool first = sticky_error() == cudaSuccess;
   set_sticky_error(err);
   if (first)
-    diag(fmt::format("kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
-                     "a GPU) until cudaDeviceReset",
-                     kernel, r.message.empty() ? error_string(err) : r.message, error_name(err)));
+    diag(
+        fmt::format("kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
+                    "a GPU) until cudaDeviceReset",
+                    kernel, r.message.empty() ? error_string(err) : r.message, error_name(err)));
 }
 
 }  // namespace synclab::rt

@@ -18,10 +18,10 @@ namespace synclab::rt {
 // every registered module. Idempotent and thread-safe.
 void ensure_device_started();
 
-sim::Simulator& simulator();           // ensure_device_started() first
-const sim::DeviceProfile& profile();   // the current device profile
-void refresh_profile();                // after the control API changed the device
-uint32_t profile_arch();               // 75 for cc 7.5
+sim::Simulator& simulator();          // ensure_device_started() first
+const sim::DeviceProfile& profile();  // the current device profile
+void refresh_profile();               // after the control API changed the device
+uint32_t profile_arch();              // 75 for cc 7.5
 
 // Simulated time in milliseconds since the device started. Advanced by the device thread as
 // kernels and copies complete.

@@ -45,14 +45,14 @@ class DeviceThread {
   void run();
 
   mutable std::mutex mutex_;
-  std::condition_variable work_cv_;   // the device thread waits for tasks
-  std::condition_variable done_cv_;   // callers wait for tickets
+  std::condition_variable work_cv_;  // the device thread waits for tasks
+  std::condition_variable done_cv_;  // callers wait for tickets
   std::deque<std::pair<uint64_t, Task>> queue_;
-  uint64_t submitted_ = 0;            // last ticket handed out
-  uint64_t completed_ = 0;            // last ticket finished (tickets finish in order)
+  uint64_t submitted_ = 0;  // last ticket handed out
+  uint64_t completed_ = 0;  // last ticket finished (tickets finish in order)
   bool started_ = false;
   bool stopping_ = false;
-  bool running_ = false;              // a task is executing
+  bool running_ = false;  // a task is executing
   std::atomic<std::thread::id> thread_id_{};
 };
 

@@ -71,26 +71,29 @@ bool can_decompress(Compression c) {
 Fatbin parse_fatbin(const uint8_t* data, uint64_t available) {
   if (!data) throw FatbinError("fatbinary: the device code pointer is null");
   if (available < kContainerHeaderSize)
-    throw FatbinError(fmt::format("fatbinary: truncated: {} bytes, the container header alone is {}",
-                                  available, kContainerHeaderSize));
+    throw FatbinError(fmt::format("fatbinary: truncated: {} bytes, the container header alone is {}", available,
+                                  kContainerHeaderSize));
   uint32_t magic = read_at<uint32_t>(data, 0);
   if (magic != kFatbinMagic)
-    throw FatbinError(fmt::format("fatbinary: bad magic 0x{:08x} (expected 0x{:08x}): this is not "
-                                  "nvcc device code, or it is corrupt",
-                                  magic, kFatbinMagic));
+    throw FatbinError(
+        fmt::format("fatbinary: bad magic 0x{:08x} (expected 0x{:08x}): this is not "
+                    "nvcc device code, or it is corrupt",
+                    magic, kFatbinMagic));
   uint16_t version = read_at<uint16_t>(data, 4);
   uint16_t header_size = read_at<uint16_t>(data, 6);
   uint64_t entries_size = read_at<uint64_t>(data, 8);
   if (version != 1)
-    throw FatbinError(fmt::format("fatbinary: container version {} is not supported (expected 1); "
-                                  "was the program built by a CUDA toolkit newer than 13.x?",
-                                  version));
+    throw FatbinError(
+        fmt::format("fatbinary: container version {} is not supported (expected 1); "
+                    "was the program built by a CUDA toolkit newer than 13.x?",
+                    version));
   if (header_size < kContainerHeaderSize || header_size > available)
     throw FatbinError(fmt::format("fatbinary: corrupt container header size {}", header_size));
   if (entries_size > kMaxFatbinSize || header_size + entries_size > available)
-    throw FatbinError(fmt::format("fatbinary: truncated: the header announces {} bytes of entries "
-                                  "but only {} bytes are there",
-                                  entries_size, available - header_size));
+    throw FatbinError(
+        fmt::format("fatbinary: truncated: the header announces {} bytes of entries "
+                    "but only {} bytes are there",
+                    entries_size, available - header_size));
   Fatbin fb;
   fb.total_size = header_size + entries_size;
   uint64_t off = header_size;
@@ -109,9 +112,10 @@ Fatbin parse_fatbin(const uint8_t* data, uint64_t available) {
     if (ehs < kMinEntryHeaderSize || ehs > end - off)
       throw FatbinError(fmt::format("fatbinary: entry at offset {} has a corrupt header size {}", off, ehs));
     if (psize > end - off - ehs)
-      throw FatbinError(fmt::format("fatbinary: entry at offset {} is truncated: {} payload bytes "
-                                    "announced, {} left in the container",
-                                    off, psize, end - off - ehs));
+      throw FatbinError(
+          fmt::format("fatbinary: entry at offset {} is truncated: {} payload bytes "
+                      "announced, {} left in the container",
+                      off, psize, end - off - ehs));
     uint32_t csize = read_at<uint32_t>(data, off + 0x10);
     e.ptx_minor = read_at<uint16_t>(data, off + 0x18);
     e.ptx_major = read_at<uint16_t>(data, off + 0x1a);
@@ -131,17 +135,22 @@ Fatbin parse_fatbin(const uint8_t* data, uint64_t available) {
                          strnlen(reinterpret_cast<const char*>(data + off + o_off), o_len));
     }
     bool lz4 = e.flags & kFlagLz4, zstd = e.flags & kFlagZstd;
-    if (lz4 && zstd) e.compression = Compression::Unknown;
-    else if (lz4) e.compression = Compression::Lz4;
-    else if (zstd) e.compression = Compression::Zstd;
-    else if (csize != 0) e.compression = Compression::Unknown;  // compressed, format not known
+    if (lz4 && zstd)
+      e.compression = Compression::Unknown;
+    else if (lz4)
+      e.compression = Compression::Lz4;
+    else if (zstd)
+      e.compression = Compression::Zstd;
+    else if (csize != 0)
+      e.compression = Compression::Unknown;  // compressed, format not known
     e.payload = data + off + ehs;
     e.payload_size = psize;
     if (e.compression != Compression::None) {
       if (csize == 0 || csize > psize)
-        throw FatbinError(fmt::format("fatbinary: entry at offset {} has a corrupt compressed size "
-                                      "{} (payload {} bytes)",
-                                      off, csize, psize));
+        throw FatbinError(
+            fmt::format("fatbinary: entry at offset {} has a corrupt compressed size "
+                        "{} (payload {} bytes)",
+                        off, csize, psize));
       e.payload_size = csize;
       e.uncompressed_size = ehs >= 0x40 ? read_at<uint64_t>(data, off + 0x38) : 0;
     } else {
@@ -158,10 +167,11 @@ Fatbin parse_fatbin_wrapper(const void* wrapper) {
   FatbinWrapper w;
   std::memcpy(&w, wrapper, sizeof w);
   if (uint32_t(w.magic) != kFatbinWrapperMagic)
-    throw FatbinError(fmt::format("fatbinary: the registration wrapper has magic 0x{:08x}, expected "
-                                  "0x{:08x}: the program was not built by nvcc, or by an "
-                                  "unsupported toolkit",
-                                  uint32_t(w.magic), kFatbinWrapperMagic));
+    throw FatbinError(
+        fmt::format("fatbinary: the registration wrapper has magic 0x{:08x}, expected "
+                    "0x{:08x}: the program was not built by nvcc, or by an "
+                    "unsupported toolkit",
+                    uint32_t(w.magic), kFatbinWrapperMagic));
   if (w.version != 1 && w.version != 2)
     throw FatbinError(fmt::format("fatbinary: registration wrapper version {} is not supported", w.version));
   const auto* data = reinterpret_cast<const uint8_t*>(w.data);
@@ -179,9 +189,7 @@ Fatbin parse_fatbin_wrapper(const void* wrapper) {
 std::string entry_text(const FatbinEntry& e, const std::string& what) {
   std::string out;
   switch (e.compression) {
-    case Compression::None:
-      out.assign(reinterpret_cast<const char*>(e.payload), e.payload_size);
-      break;
+    case Compression::None: out.assign(reinterpret_cast<const char*>(e.payload), e.payload_size); break;
     case Compression::Zstd:
 #if SYNCLAB_HAVE_ZSTD
     {
@@ -198,7 +206,8 @@ std::string entry_text(const FatbinEntry& e, const std::string& what) {
       break;
     }
 #else
-      throw FatbinError(FatbinError::Kind::Undecodable, fmt::format("{}: the PTX is Zstandard-compressed and this simcudart was "
+      throw FatbinError(FatbinError::Kind::Undecodable,
+                        fmt::format("{}: the PTX is Zstandard-compressed and this simcudart was "
                                     "built without libzstd; {}",
                                     what, kRebuildHint));
 #endif
@@ -210,20 +219,20 @@ std::string entry_text(const FatbinEntry& e, const std::string& what) {
       if (n == 0 || n > kMaxPtxSize || n > e.payload_size * 255 + 64 || e.payload_size > uint64_t(INT32_MAX))
         throw FatbinError(fmt::format("{}: the LZ4-compressed PTX entry is corrupt (size {})", what, n));
       out.resize(n);
-      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(e.payload), out.data(),
-                                    int(e.payload_size), int(n));
-      if (got < 0)
-        throw FatbinError(fmt::format("{}: decompressing the PTX (LZ4) failed; {}", what, kRebuildHint));
+      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(e.payload), out.data(), int(e.payload_size), int(n));
+      if (got < 0) throw FatbinError(fmt::format("{}: decompressing the PTX (LZ4) failed; {}", what, kRebuildHint));
       out.resize(size_t(got));
       break;
     }
 #else
-      throw FatbinError(FatbinError::Kind::Undecodable, fmt::format("{}: the PTX is LZ4-compressed and this simcudart was built "
+      throw FatbinError(FatbinError::Kind::Undecodable,
+                        fmt::format("{}: the PTX is LZ4-compressed and this simcudart was built "
                                     "without liblz4; {}",
                                     what, kRebuildHint));
 #endif
     case Compression::Unknown:
-      throw FatbinError(FatbinError::Kind::Undecodable, fmt::format("{}: the PTX in the program's fatbinary is compressed with a "
+      throw FatbinError(FatbinError::Kind::Undecodable,
+                        fmt::format("{}: the PTX in the program's fatbinary is compressed with a "
                                     "format simcudart cannot decode (entry flags 0x{:x}); {}",
                                     what, e.flags, kRebuildHint));
   }
@@ -248,12 +257,14 @@ PtxImage select_ptx(const Fatbin& fb, uint32_t device_arch, const std::string& w
   if (!pick) {
     std::string sass = arch_list(fb, uint16_t(FatbinEntryKind::Elf));
     if (!sass.empty())
-      throw FatbinError(FatbinError::Kind::NoPtx, fmt::format(
-          "{}: the program's device code holds only SASS ({}) and no PTX, so the simulator cannot "
-          "run its kernels (wrong toolkit or flags). Rebuild it with synclab-nvcc, which asks nvcc "
-          "for PTX (-gencode arch=compute_XX,code=compute_XX).",
-          what, sass));
-    throw FatbinError(FatbinError::Kind::NoPtx, fmt::format("{}: the program's fatbinary holds no device code at all; rebuild "
+      throw FatbinError(
+          FatbinError::Kind::NoPtx,
+          fmt::format("{}: the program's device code holds only SASS ({}) and no PTX, so the simulator cannot "
+                      "run its kernels (wrong toolkit or flags). Rebuild it with synclab-nvcc, which asks nvcc "
+                      "for PTX (-gencode arch=compute_XX,code=compute_XX).",
+                      what, sass));
+    throw FatbinError(FatbinError::Kind::NoPtx,
+                      fmt::format("{}: the program's fatbinary holds no device code at all; rebuild "
                                   "it with synclab-nvcc",
                                   what));
   }
@@ -262,9 +273,10 @@ PtxImage select_ptx(const Fatbin& fb, uint32_t device_arch, const std::string& w
   img.source = pick->name;
   img.text = entry_text(*pick, what);
   if (img.text.find(".version") == std::string::npos)
-    throw FatbinError(fmt::format("{}: the PTX entry for compute_{} does not look like PTX text "
-                                  "(no .version directive); the fatbinary is corrupt",
-                                  what, pick->arch));
+    throw FatbinError(
+        fmt::format("{}: the PTX entry for compute_{} does not look like PTX text "
+                    "(no .version directive); the fatbinary is corrupt",
+                    what, pick->arch));
   return img;
 }
 

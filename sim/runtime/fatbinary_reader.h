@@ -45,19 +45,19 @@ enum class Compression { None, Lz4, Zstd, Unknown };
 
 struct FatbinEntry {
   uint16_t kind = 0;
-  uint32_t arch = 0;            // 75 for compute_75 / sm_75
+  uint32_t arch = 0;  // 75 for compute_75 / sm_75
   uint16_t ptx_major = 0, ptx_minor = 0;
   uint64_t flags = 0;
   Compression compression = Compression::None;
-  std::string name;             // source file name (present with -lineinfo), may be empty
-  std::string options;          // ptxas options recorded by nvcc, may be empty
+  std::string name;     // source file name (present with -lineinfo), may be empty
+  std::string options;  // ptxas options recorded by nvcc, may be empty
   const uint8_t* payload = nullptr;
-  uint64_t payload_size = 0;    // bytes stored (compressed size when compressed)
+  uint64_t payload_size = 0;  // bytes stored (compressed size when compressed)
   uint64_t uncompressed_size = 0;
 };
 
 struct Fatbin {
-  uint64_t total_size = 0;      // container header + entries
+  uint64_t total_size = 0;  // container header + entries
   std::vector<FatbinEntry> entries;
 };
 

@@ -23,8 +23,7 @@ std::string dims(const dim3& d) { return fmt::format("({}, {}, {})", d.x, d.y, d
 
 cudaError_t resolve_kernel(const char* api, const void* host_fun, KernelRecord** out, bool sticky_load) {
   *out = nullptr;
-  if (!host_fun)
-    return fail(api, cudaErrorInvalidDeviceFunction, "the kernel function pointer is null");
+  if (!host_fun) return fail(api, cudaErrorInvalidDeviceFunction, "the kernel function pointer is null");
   KernelRecord* k = Registry::instance().find_kernel(host_fun);
   if (!k) k = Registry::instance().kernel_from_handle(host_fun);  // a cudaKernel_t
   if (!k)
@@ -77,8 +76,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
       return fail(where, kAboveLaunchBounds,
                   fmt::format("the block {} does not match the kernel's required block "
                               "size ({}, {}, {}) (.reqntid)",
-                              dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]),
-                              std::max(1u, info.reqntid[2])));
+                              dims(b), info.reqntid[0], std::max(1u, info.reqntid[1]), std::max(1u, info.reqntid[2])));
   }
   if (info.maxntid[0]) {
     uint64_t cap = uint64_t(info.maxntid[0]) * std::max(1u, info.maxntid[1]) * std::max(1u, info.maxntid[2]);
@@ -94,18 +92,17 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                             "at most {} per block (a GPU build would fail in ptxas)",
                             kname, info.static_shared, prof.shared_per_block_optin));
   int attr = k->max_dynamic_shared.load();
-  uint64_t dyn_limit = attr >= 0 ? uint64_t(attr)
-                                 : (prof.shared_per_block > info.static_shared
-                                        ? prof.shared_per_block - info.static_shared
-                                        : 0);
+  uint64_t dyn_limit =
+      attr >= 0 ? uint64_t(attr)
+                : (prof.shared_per_block > info.static_shared ? prof.shared_per_block - info.static_shared : 0);
   if (req.dynamic_shared > dyn_limit)
     return fail(where, kBadLaunchConfig,
                 fmt::format("{} bytes of dynamic shared memory requested, {} allowed "
                             "({} static bytes already used; the default limit is {} per block). "
                             "Above the default, call cudaFuncSetAttribute(kernel, "
                             "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (up to {})",
-                            req.dynamic_shared, dyn_limit, info.static_shared,
-                            prof.shared_per_block, prof.shared_per_block_optin - info.static_shared));
+                            req.dynamic_shared, dyn_limit, info.static_shared, prof.shared_per_block,
+                            prof.shared_per_block_optin - info.static_shared));
   if (!info.params.empty() && args && !readable(args, info.params.size() * sizeof(void*)))
     return fail(where, cudaErrorInvalidValue,
                 fmt::format("the argument array {} is not readable memory", static_cast<const void*>(args)));

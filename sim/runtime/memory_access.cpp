@@ -31,22 +31,23 @@ std::string describe_bad_device_range(const void* p, uint64_t n, const char* rol
   if (const sim::Allocation* a = mem.find(addr, 1)) {
     sim::Allocation c = *a;
     uint64_t off = addr - c.base;
-    return fmt::format("the {} range [{}, +{} bytes) runs {} bytes past the end of {} at 0x{:x} "
-                       "(the range starts at offset {} of its {} bytes)",
-                       role, p, n, off + n - c.size, c.name, c.base, off, c.size);
+    return fmt::format(
+        "the {} range [{}, +{} bytes) runs {} bytes past the end of {} at 0x{:x} "
+        "(the range starts at offset {} of its {} bytes)",
+        role, p, n, off + n - c.size, c.name, c.base, off, c.size);
   }
   if (const sim::Allocation* f = mem.find_freed(addr)) {
     sim::Allocation c = *f;
     return fmt::format("the {} pointer {} points into {}, which was already freed", role, p, c.name);
   }
-  return fmt::format("the {} pointer {} is not device memory (it is not inside any cudaMalloc, "
-                     "cudaMallocManaged or cudaHostAlloc allocation or __device__ variable); did "
-                     "you pass a host pointer, or swap the arguments?",
-                     role, p);
+  return fmt::format(
+      "the {} pointer {} is not device memory (it is not inside any cudaMalloc, "
+      "cudaMallocManaged or cudaHostAlloc allocation or __device__ variable); did "
+      "you pass a host pointer, or swap the arguments?",
+      role, p);
 }
 
-cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, cudaMemcpyKind kind,
-                      CopyPlan* plan) {
+cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, cudaMemcpyKind kind, CopyPlan* plan) {
   if (unsigned(kind) > unsigned(cudaMemcpyDefault))
     return fail(api, cudaErrorInvalidMemcpyDirection,
                 fmt::format("{} is not a cudaMemcpyKind (use cudaMemcpyHostToDevice, "
@@ -69,13 +70,12 @@ cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, c
       src_dev = find_allocation(src, 0, nullptr);
       break;
   }
-  const char* kind_name = kind == cudaMemcpyHostToDevice   ? " (cudaMemcpyHostToDevice)"
-                          : kind == cudaMemcpyDeviceToHost ? " (cudaMemcpyDeviceToHost)"
+  const char* kind_name = kind == cudaMemcpyHostToDevice     ? " (cudaMemcpyHostToDevice)"
+                          : kind == cudaMemcpyDeviceToHost   ? " (cudaMemcpyDeviceToHost)"
                           : kind == cudaMemcpyDeviceToDevice ? " (cudaMemcpyDeviceToDevice)"
                                                              : "";
   if (dst_dev && !find_allocation(dst, n, nullptr))
-    return fail(api, cudaErrorInvalidValue,
-                describe_bad_device_range(dst, n, "destination") + kind_name);
+    return fail(api, cudaErrorInvalidValue, describe_bad_device_range(dst, n, "destination") + kind_name);
   if (src_dev && !find_allocation(src, n, nullptr))
     return fail(api, cudaErrorInvalidValue, describe_bad_device_range(src, n, "source") + kind_name);
   plan->dst_device = dst_dev;
@@ -131,8 +131,7 @@ bool in_registered_range(const void* p, uint64_t n) {
 
 bool is_pinned_host(const void* p, uint64_t n) {
   sim::Allocation a;
-  if (find_allocation(p, n, &a))
-    return a.kind == sim::AllocKind::HostMapped || a.kind == sim::AllocKind::HostPinned;
+  if (find_allocation(p, n, &a)) return a.kind == sim::AllocKind::HostMapped || a.kind == sim::AllocKind::HostPinned;
   return in_registered_range(p, n);
 }
 

@@ -26,8 +26,7 @@ struct CopyPlan {
 
 // Validates a cudaMemcpy-style copy (direction, null pointers, device ranges). Records the error
 // with a message naming `api` when invalid.
-cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, cudaMemcpyKind kind,
-                      CopyPlan* plan);
+cudaError_t plan_copy(const char* api, void* dst, const void* src, uint64_t n, cudaMemcpyKind kind, CopyPlan* plan);
 
 // Performs a planned copy. Host sides go through checked_copy, so a bad host pointer is an
 // error, not a crash. Returns false with *why filled when a host side was not accessible.

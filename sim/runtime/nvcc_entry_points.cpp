@@ -48,17 +48,16 @@ SIMCUDART_API void __cudaUnregisterFatBinary(void** fatCubinHandle) {
 }
 
 SIMCUDART_API void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
-                                          const char* deviceName, int /*thread_limit*/, uint3* /*tid*/,
-                                          uint3* /*bid*/, dim3* /*bDim*/, dim3* /*gDim*/, int* /*wSize*/) {
+                                          const char* deviceName, int /*thread_limit*/, uint3* /*tid*/, uint3* /*bid*/,
+                                          dim3* /*bDim*/, dim3* /*gDim*/, int* /*wSize*/) {
   auto* fb = record_of(fatCubinHandle, "__cudaRegisterFunction");
   if (!fb) return;
   const char* name = deviceFun ? deviceFun : deviceName;
   Registry::instance().add_kernel(fb, hostFun, name);
 }
 
-SIMCUDART_API void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress,
-                                     const char* deviceName, int /*ext*/, size_t size, int constant,
-                                     int /*global*/) {
+SIMCUDART_API void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
+                                     int /*ext*/, size_t size, int constant, int /*global*/) {
   auto* fb = record_of(fatCubinHandle, "__cudaRegisterVar");
   if (!fb) return;
   // deviceAddress is the name as the PTX spells it (mangled for namespace-scope variables).
@@ -66,9 +65,9 @@ SIMCUDART_API void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char*
   Registry::instance().add_var(fb, hostVar, name, size, constant != 0, false, nullptr);
 }
 
-SIMCUDART_API void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress,
-                                            char* deviceAddress, const char* deviceName, int /*ext*/,
-                                            size_t size, int constant, int /*global*/) {
+SIMCUDART_API void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* deviceAddress,
+                                            const char* deviceName, int /*ext*/, size_t size, int constant,
+                                            int /*global*/) {
   auto* fb = record_of(fatCubinHandle, "__cudaRegisterManagedVar");
   if (!fb) return;
   const char* name = deviceAddress ? deviceAddress : deviceName;
@@ -83,23 +82,21 @@ SIMCUDART_API char __cudaInitModule(void** fatCubinHandle) {
   return Registry::instance().ensure_loaded(fb, "__managed__ variable access", false) == cudaSuccess ? 1 : 0;
 }
 
-SIMCUDART_API void __cudaRegisterTexture(void**, const struct textureReference*, const void**, const char* name,
-                                         int, int, int) {
-  synclab::rt::diag(std::string("texture references are not supported by the simulator (") +
-                    (name ? name : "?") + ")");
+SIMCUDART_API void __cudaRegisterTexture(void**, const struct textureReference*, const void**, const char* name, int,
+                                         int, int) {
+  synclab::rt::diag(std::string("texture references are not supported by the simulator (") + (name ? name : "?") + ")");
 }
 
-SIMCUDART_API void __cudaRegisterSurface(void**, const struct surfaceReference*, const void**, const char* name,
-                                         int, int) {
-  synclab::rt::diag(std::string("surface references are not supported by the simulator (") +
-                    (name ? name : "?") + ")");
+SIMCUDART_API void __cudaRegisterSurface(void**, const struct surfaceReference*, const void**, const char* name, int,
+                                         int) {
+  synclab::rt::diag(std::string("surface references are not supported by the simulator (") + (name ? name : "?") + ")");
 }
 
 // Relocatable device code (-rdc): synclab-nvcc's link step defines nvcc's per-module
 // __cudaRegisterLinkedBinary_<id> functions (which the device link would have generated) as
 // calls to this one. The modules registered this way are joined into one when loaded.
 SIMCUDART_API void synclab_rt_register_linked_binary(void (*callback)(void**), void* fatbin_wrapper,
-                                                     void* /*module_id*/, void (*/*dummy*/)(void*)) {
+                                                     void* /*module_id*/, void (* /*dummy*/)(void*)) {
   auto* fb = Registry::instance().add_fatbin(fatbin_wrapper, /*linked=*/true);
   void** handle = &fb->handle_slot;
   if (callback) callback(handle);
@@ -114,8 +111,7 @@ SIMCUDART_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, 
   return 0;
 }
 
-SIMCUDART_API cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem,
-                                                     void* stream) {
+SIMCUDART_API cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
   if (t_configs.empty()) return synclab::rt::set_error(cudaErrorMissingConfiguration);
   CallConfiguration c = t_configs.back();
   t_configs.pop_back();
@@ -146,8 +142,7 @@ cudaError_t stub_launch(const char* api, cudaKernel_t kernel, dim3 gridDim, dim3
   if (!k) k = Registry::instance().find_kernel(kernel);
   if (!k) {
     if (cudaError_t s = synclab::rt::check_sticky(); s != cudaSuccess) return s;
-    return synclab::rt::fail(api, synclab::rt::kNotAKernel,
-                             "the kernel handle does not name a registered kernel");
+    return synclab::rt::fail(api, synclab::rt::kNotAKernel, "the kernel handle does not name a registered kernel");
   }
   synclab::rt::LaunchRequest req;
   req.grid = gridDim;

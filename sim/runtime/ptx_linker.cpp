@@ -72,9 +72,9 @@ std::vector<Tok> tokenize(std::string_view s) {
 struct Item {
   size_t first = 0, last = 0;  // token range [first, last)
   enum Kind { Header, File, Section, Func, Entry, Var, Other } kind = Other;
-  std::string linkage;         // ".extern", ".visible", ".weak", ".common" or ""
+  std::string linkage;  // ".extern", ".visible", ".weak", ".common" or ""
   std::string name;
-  bool definition = false;     // a function with a body, a variable that is not .extern
+  bool definition = false;          // a function with a body, a variable that is not .extern
   std::vector<std::string> labels;  // .section labels
   bool drop = false;
 };
@@ -167,8 +167,10 @@ void parse_items(Module& m, const std::string& origin) {
           continue;
         }
         char c = m.text[t.begin];
-        if (c == '(') ++paren;
-        else if (c == ')') --paren;
+        if (c == '(')
+          ++paren;
+        else if (c == ')')
+          --paren;
         else if (c == '{') {
           if (paren == 0 && brace == 0 && prev != "=") {  // a body
             header_end = k;
@@ -192,9 +194,12 @@ void parse_items(Module& m, const std::string& origin) {
       for (size_t q = j; q < std::min(header_end, it.last); ++q) {
         if (m.toks[q].kind != Tok::Dir) continue;
         std::string_view d = text(q);
-        if (d == ".extern" || d == ".visible" || d == ".weak" || d == ".common") it.linkage = std::string(d);
-        else if (d == ".func") func = true;
-        else if (d == ".entry") entry = true;
+        if (d == ".extern" || d == ".visible" || d == ".weak" || d == ".common")
+          it.linkage = std::string(d);
+        else if (d == ".func")
+          func = true;
+        else if (d == ".entry")
+          entry = true;
         else if (d == ".global" || d == ".const" || d == ".shared" || d == ".local" || d == ".tex")
           var = var || (!func && !entry);
         if ((func || entry || var) && it.name.empty()) {
@@ -210,8 +215,10 @@ void parse_items(Module& m, const std::string& origin) {
             }
         }
       }
-      if (func) it.kind = Item::Func;
-      else if (entry) it.kind = Item::Entry;
+      if (func)
+        it.kind = Item::Func;
+      else if (entry)
+        it.kind = Item::Entry;
       else if (var) {
         it.kind = Item::Var;
         it.definition = it.linkage != ".extern";
@@ -250,9 +257,10 @@ LinkedPtx link_ptx(const std::vector<PtxPart>& parts) {
       if (it.linkage == ".visible") {
         auto [pos, fresh] = visible_def.emplace(it.name, i);
         if (!fresh && pos->second != i)
-          throw PtxLinkError(fmt::format("multiple definition of '{}': in {} and in {} (as nvlink would say, "
-                                         "make one of them static or inline, or keep one definition)",
-                                         it.name, parts[pos->second].origin, parts[i].origin));
+          throw PtxLinkError(
+              fmt::format("multiple definition of '{}': in {} and in {} (as nvlink would say, "
+                          "make one of them static or inline, or keep one definition)",
+                          it.name, parts[pos->second].origin, parts[i].origin));
       } else if (it.linkage == ".weak") {
         weak_first.emplace(it.name, i);
       }
@@ -286,9 +294,10 @@ LinkedPtx link_ptx(const std::vector<PtxPart>& parts) {
     }
   std::string target = mods.empty() ? "sm_75" : mods[0].target;
   std::string address_size = mods.empty() || mods[0].address_size.empty() ? "64" : mods[0].address_size;
-  out.text = fmt::format("//\n// Joined by simcudart from {} relocatable modules (-rdc)\n//\n\n.version {}.{}\n"
-                         ".target {}\n.address_size {}\n",
-                         mods.size(), vmaj, vmin, target, address_size);
+  out.text = fmt::format(
+      "//\n// Joined by simcudart from {} relocatable modules (-rdc)\n//\n\n.version {}.{}\n"
+      ".target {}\n.address_size {}\n",
+      mods.size(), vmaj, vmin, target, address_size);
 
   for (size_t i = 0; i < mods.size(); ++i) {
     const Module& m = mods[i];

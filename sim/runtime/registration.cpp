@@ -111,8 +111,8 @@ void Registry::add_kernel(FatbinRecord* fb, const void* host_fun, const char* na
   kernel_handles_.emplace(p, p);
 }
 
-void Registry::add_var(FatbinRecord* fb, const void* host_var, const char* name, uint64_t size,
-                       bool constant, bool managed, void** managed_slot) {
+void Registry::add_var(FatbinRecord* fb, const void* host_var, const char* name, uint64_t size, bool constant,
+                       bool managed, void** managed_slot) {
   auto rec = std::make_unique<VarRecord>();
   rec->fatbin = fb;
   rec->host_var = host_var;
@@ -240,8 +240,8 @@ void Registry::load_group_on_device_thread(const std::vector<FatbinRecord*>& all
       }
       parts.push_back({std::move(img.text), fb->origin});
     } catch (const FatbinError& e) {
-      cudaError_t code = e.kind == FatbinError::Kind::Corrupt ? cudaErrorInvalidKernelImage
-                                                              : cudaErrorNoKernelImageForDevice;
+      cudaError_t code =
+          e.kind == FatbinError::Kind::Corrupt ? cudaErrorInvalidKernelImage : cudaErrorNoKernelImageForDevice;
       if (group.size() == 1) return fail_record(fb, code, e.what());
       return fail_all(code, fmt::format("{}\n(the -rdc modules of this program are loaded together, so none "
                                         "of them can be used)",
@@ -271,9 +271,12 @@ void Registry::load_group_on_device_thread(const std::vector<FatbinRecord*>& all
     std::unique_lock<std::shared_mutex> lock(module_mutex_);
     module = sim.load_module(text, origin);
   } catch (const sim::LoadError& e) {
-    std::string hint = group.size() > 1 ? "" :
-        (group[0]->linked ? "\n(note: with -rdc, a module registered on its own was loaded without the "
-                            "others; see the -rdc notes of synclab-nvcc --help)" : "");
+    std::string hint =
+        group.size() > 1
+            ? ""
+            : (group[0]->linked ? "\n(note: with -rdc, a module registered on its own was loaded without the "
+                                  "others; see the -rdc notes of synclab-nvcc --help)"
+                                : "");
     return fail_all(cudaErrorInvalidPtx,
                     fmt::format("the simulator cannot load the device code of {}:\n{}{}", origin, e.what(), hint));
   } catch (const std::exception& e) {
@@ -304,9 +307,10 @@ cudaError_t Registry::ensure_loaded(FatbinRecord* fb, const char* api, bool stic
   if (!fb->message_printed.exchange(true)) diag(fmt::format("{}: {}", api, fb->load_message));
   if (sticky) {
     if (sticky_error() == cudaSuccess)
-      diag(fmt::format("{}: the kernel's module could not be loaded; every later CUDA call returns {} "
-                       "(a sticky error)",
-                       api, error_name(fb->load_error)));
+      diag(
+          fmt::format("{}: the kernel's module could not be loaded; every later CUDA call returns {} "
+                      "(a sticky error)",
+                      api, error_name(fb->load_error)));
     set_sticky_error(fb->load_error);
   }
   return set_error(fb->load_error);

@@ -39,18 +39,18 @@ struct KernelInfo {
   uint32_t maxntid[3] = {0, 0, 0};
   uint64_t static_shared = 0;  // .shared variables the kernel (and what it calls) uses
   uint64_t local_bytes = 0;
-  uint64_t const_bytes = 0;    // the module's .const variables
-  uint32_t ptx_version = 0;    // e.g. 90 for PTX ISA 9.0
-  uint32_t arch = 0;           // e.g. 75 for .target sm_75
-  uint32_t regs = 0;           // virtual registers declared (a stand-in for numRegs)
+  uint64_t const_bytes = 0;  // the module's .const variables
+  uint32_t ptx_version = 0;  // e.g. 90 for PTX ISA 9.0
+  uint32_t arch = 0;         // e.g. 75 for .target sm_75
+  uint32_t regs = 0;         // virtual registers declared (a stand-in for numRegs)
 };
 
 struct KernelRecord {
   FatbinRecord* fatbin = nullptr;
   const void* host_fun = nullptr;
-  std::string name;          // mangled device name
-  std::string display;       // demangled, for messages: "kernel(int*, float)"
-  KernelInfo info;           // valid once the fatbinary is loaded and found == true
+  std::string name;     // mangled device name
+  std::string display;  // demangled, for messages: "kernel(int*, float)"
+  KernelInfo info;      // valid once the fatbinary is loaded and found == true
   bool found = false;
   // cudaFuncSetAttribute / cudaFuncSetCacheConfig settings.
   std::atomic<int> max_dynamic_shared{-1};  // -1: the default (the per-block limit)
@@ -66,20 +66,20 @@ struct VarRecord {
   bool constant = false;
   bool managed = false;
   void** managed_slot = nullptr;
-  uint64_t device_address = 0;     // once loaded
+  uint64_t device_address = 0;  // once loaded
 };
 
 struct FatbinRecord {
-  void* handle_slot = nullptr;     // &handle_slot is the handle nvcc's code holds
+  void* handle_slot = nullptr;  // &handle_slot is the handle nvcc's code holds
   const void* wrapper = nullptr;
-  std::string origin;              // "program (file.cu)" for messages
-  bool ended = false;              // __cudaRegisterFatBinaryEnd seen: kernels and variables known
+  std::string origin;  // "program (file.cu)" for messages
+  bool ended = false;  // __cudaRegisterFatBinaryEnd seen: kernels and variables known
   bool unregistered = false;
-  bool linked = false;             // relocatable device code (-rdc): loaded joined with the others
+  bool linked = false;                         // relocatable device code (-rdc): loaded joined with the others
   std::map<std::string, std::string> renamed;  // internal names the -rdc join renamed
   // Load state: written on the device thread, read after a wait on the load's ticket.
-  std::atomic<int> state{0};       // 0 not loaded, 1 loaded, 2 failed
-  uint64_t load_ticket = 0;        // ticket of the queued load, 0 when none is queued
+  std::atomic<int> state{0};  // 0 not loaded, 1 loaded, 2 failed
+  uint64_t load_ticket = 0;   // ticket of the queued load, 0 when none is queued
   int module = -1;
   cudaError_t load_error = cudaSuccess;
   std::string load_message;
@@ -95,8 +95,8 @@ class Registry {
   FatbinRecord* add_fatbin(const void* wrapper, bool linked = false);
   FatbinRecord* from_handle(void** handle) const;
   void add_kernel(FatbinRecord* fb, const void* host_fun, const char* name);
-  void add_var(FatbinRecord* fb, const void* host_var, const char* name, uint64_t size, bool constant,
-               bool managed, void** managed_slot);
+  void add_var(FatbinRecord* fb, const void* host_var, const char* name, uint64_t size, bool constant, bool managed,
+               void** managed_slot);
   void end_fatbin(FatbinRecord* fb);
   void remove_fatbin(FatbinRecord* fb);
 

@@ -33,8 +33,7 @@ class PctScheduler : public Scheduler {
  public:
   PctScheduler(uint64_t seed, uint32_t depth, uint64_t expected_steps) : rng_(seed) {
     uint64_t k = std::max<uint64_t>(expected_steps, 16);
-    for (uint32_t i = 1; i < depth; ++i)
-      change_points_.push_back(std::uniform_int_distribution<uint64_t>(1, k)(rng_));
+    for (uint32_t i = 1; i < depth; ++i) change_points_.push_back(std::uniform_int_distribution<uint64_t>(1, k)(rng_));
     std::sort(change_points_.begin(), change_points_.end());
   }
   bool uses_lane_priorities() const override { return true; }

@@ -26,8 +26,7 @@ class Scheduler {
   // when no warp can run.
   virtual size_t pick_warp(const std::vector<Warp*>& warps) = 0;
   // Under `its`: index of the group to run among `masks` (lanes per group, in PC order).
-  virtual size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks,
-                            const std::vector<bool>& yielded) = 0;
+  virtual size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks, const std::vector<bool>& yielded) = 0;
   // A new lane starts (CTA dispatch): policies that rank lanes give it a priority.
   virtual void on_lane_start(Warp& w, int lane) {}
   // Called once per step with the lanes that ran.

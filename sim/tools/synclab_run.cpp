@@ -74,8 +74,11 @@ int main(int argc, char** argv) {
   app.add_option("--budget", budget, "warp-steps per launch before giving up (last-resort hang check) [SYNCLAB_BUDGET]")
       ->check(CLI::PositiveNumber);
   app.add_option("--trace", trace, "write a trace of the run to FILE [SYNCLAB_TRACE]");
-  app.add_option("--trace-limit", trace_limit, "stop recording when the trace reaches this size, e.g. 200M (default 1G) [SYNCLAB_TRACE_LIMIT]");
-  app.add_option("--dispatch", dispatch, "order in which blocks start: order, reverse or random (default: order under rr, random under random/pct) [SYNCLAB_DISPATCH]")
+  app.add_option("--trace-limit", trace_limit,
+                 "stop recording when the trace reaches this size, e.g. 200M (default 1G) [SYNCLAB_TRACE_LIMIT]");
+  app.add_option("--dispatch", dispatch,
+                 "order in which blocks start: order, reverse or random (default: order under rr, random under "
+                 "random/pct) [SYNCLAB_DISPATCH]")
       ->check(CLI::IsMember({"order", "reverse", "random"}));
   app.add_option("--check", check, check_help());
   app.add_option("--lockstep-order", lockstep_order,
@@ -98,8 +101,8 @@ int main(int argc, char** argv) {
   if (list_devices) {
     for (const auto& p : synclab::sim::device_profiles())
       std::printf("%-12s %s: cc %d.%d, %u SMs, %u CTAs / %u threads / %llu KiB shared per SM\n", p.name.c_str(),
-                  p.marketing.c_str(), p.cc_major, p.cc_minor, p.sm_count, p.max_ctas_per_sm,
-                  p.max_threads_per_sm, static_cast<unsigned long long>(p.shared_per_sm / 1024));
+                  p.marketing.c_str(), p.cc_major, p.cc_minor, p.sm_count, p.max_ctas_per_sm, p.max_threads_per_sm,
+                  static_cast<unsigned long long>(p.shared_per_sm / 1024));
     return 0;
   }
 

@@ -317,8 +317,10 @@ std::string App::describe_event(const Event& e) const {
       const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
       if (e.aux & synclab::trace::kRegionSnapshot) {
         if (bytes)
-          std::snprintf(buf, sizeof buf, "launch start: %s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64
-                        " (contents before the kernel ran)", name.c_str(), e.a, e.a + 8 * bytes - 1, e.b);
+          std::snprintf(buf, sizeof buf,
+                        "launch start: %s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64
+                        " (contents before the kernel ran)",
+                        name.c_str(), e.a, e.a + 8 * bytes - 1, e.b);
         else
           std::snprintf(buf, sizeof buf, "launch start: %s[%" PRIu64 "] = %" PRIu64 " (contents before the kernel ran)",
                         name.c_str(), e.a, e.b);
@@ -354,8 +356,7 @@ std::string App::describe_event(const Event& e) const {
     case EventKind::BlockPlacement:
       std::snprintf(buf, sizeof buf, "block %" PRIu64 " placed on SM %" PRIu64, e.a, e.b);
       break;
-    default:
-      std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);
+    default: std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);
   }
   return buf;
 }
@@ -465,36 +466,16 @@ void App::handle_shortcuts() {
   for (ImWchar ch : io.InputQueueCharacters) {
     const uint32_t sel = selection.warp;
     switch (ch) {
-      case 'n':
-        jump(Mark::Report, true);
-        break;
-      case 'N':
-        jump(Mark::Report, false);
-        break;
-      case 'a':
-        jump(Mark::Acquire, true);
-        break;
-      case 'A':
-        jump(Mark::Acquire, false);
-        break;
-      case 'r':
-        jump(Mark::Release, true);
-        break;
-      case 'R':
-        jump(Mark::Release, false);
-        break;
-      case 'b':
-        jump(Mark::BarrierRelease, true);
-        break;
-      case 'B':
-        jump(Mark::BarrierRelease, false);
-        break;
-      case 'e':
-        jump(jump_kind, true, jump_same_warp ? sel : kNoWarp);
-        break;
-      case 'E':
-        jump(jump_kind, false, jump_same_warp ? sel : kNoWarp);
-        break;
+      case 'n': jump(Mark::Report, true); break;
+      case 'N': jump(Mark::Report, false); break;
+      case 'a': jump(Mark::Acquire, true); break;
+      case 'A': jump(Mark::Acquire, false); break;
+      case 'r': jump(Mark::Release, true); break;
+      case 'R': jump(Mark::Release, false); break;
+      case 'b': jump(Mark::BarrierRelease, true); break;
+      case 'B': jump(Mark::BarrierRelease, false); break;
+      case 'e': jump(jump_kind, true, jump_same_warp ? sel : kNoWarp); break;
+      case 'E': jump(jump_kind, false, jump_same_warp ? sel : kNoWarp); break;
       case 'w':
         if (sel != kNoWarp)
           jump(Mark::WarpStep, true, sel);
@@ -507,29 +488,16 @@ void App::handle_shortcuts() {
         else
           status_message = "select a lane first (click a cell in Warp lanes)";
         break;
-      case 'i':
-        jump_first_interesting();
-        break;
-      case 'f':
-        timeline_ui.follow = !timeline_ui.follow;
-        break;
-      case 'p':
-        request_save_picture();
-        break;
-      case '?':
-        open[int(WindowId::Help)] ^= true;
-        break;
-      case '+':
-        speed = std::min(speed * 2, 1e6);
-        break;
-      case '-':
-        speed = std::max(speed / 2, 0.25);
-        break;
+      case 'i': jump_first_interesting(); break;
+      case 'f': timeline_ui.follow = !timeline_ui.follow; break;
+      case 'p': request_save_picture(); break;
+      case '?': open[int(WindowId::Help)] ^= true; break;
+      case '+': speed = std::min(speed * 2, 1e6); break;
+      case '-': speed = std::max(speed / 2, 0.25); break;
       case 'q':
         if (options.interactive) quit_requested = true;
         break;
-      default:
-        break;
+      default: break;
     }
   }
 }
@@ -554,26 +522,16 @@ ImVec4 App::layout_rect(WindowId w) const {
   const float half = std::floor(right_w * 0.5f);
   const float rep_w = std::floor(right_w * 0.62f);
   switch (w) {
-    case WindowId::Playback:
-      return {0, top, W, play_h};
-    case WindowId::Lanes:
-      return {0, y0, left_w, lanes_h};
-    case WindowId::Timeline:
-      return {0, y0 + lanes_h, left_w, R - lanes_h};
-    case WindowId::Locks:
-      return {left_w, y0, half, row1};
-    case WindowId::Wavefront:
-      return {left_w + half, y0, right_w - half, row1};
-    case WindowId::Source:
-      return {left_w, y0 + row1, right_w, row2};
-    case WindowId::Reports:
-      return {left_w, y0 + row1 + row2, rep_w, row3};
-    case WindowId::Legend:
-      return {left_w + rep_w, y0 + row1 + row2, right_w - rep_w, row3};
-    case WindowId::Help:
-      return {W * 0.25f, top + H * 0.1f, W * 0.5f, H * 0.8f};
-    default:
-      return {0, 0, W, H};
+    case WindowId::Playback: return {0, top, W, play_h};
+    case WindowId::Lanes: return {0, y0, left_w, lanes_h};
+    case WindowId::Timeline: return {0, y0 + lanes_h, left_w, R - lanes_h};
+    case WindowId::Locks: return {left_w, y0, half, row1};
+    case WindowId::Wavefront: return {left_w + half, y0, right_w - half, row1};
+    case WindowId::Source: return {left_w, y0 + row1, right_w, row2};
+    case WindowId::Reports: return {left_w, y0 + row1 + row2, rep_w, row3};
+    case WindowId::Legend: return {left_w + rep_w, y0 + row1 + row2, right_w - rep_w, row3};
+    case WindowId::Help: return {W * 0.25f, top + H * 0.1f, W * 0.5f, H * 0.8f};
+    default: return {0, 0, W, H};
   }
 }
 

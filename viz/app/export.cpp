@@ -51,8 +51,10 @@ bool peak_regions(const Model& m, const std::string& list, std::vector<int>* out
     int exact = -1;
     std::vector<int> prefixed;
     for (size_t i = 0; i < regs.size(); ++i) {
-      if (regs[i].name == want) exact = int(i);
-      else if (!want.empty() && regs[i].name.rfind(want, 0) == 0) prefixed.push_back(int(i));
+      if (regs[i].name == want)
+        exact = int(i);
+      else if (!want.empty() && regs[i].name.rfind(want, 0) == 0)
+        prefixed.push_back(int(i));
     }
     if (exact >= 0) {
       out->push_back(exact);
@@ -85,8 +87,8 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
       *error = "'" + spec + "': " + *error;
       return false;
     }
-    const uint64_t c = m.peak(app.launch(), regions,
-                              w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum);
+    const uint64_t c =
+        m.peak(app.launch(), regions, w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum);
     if (c == kNoCursor) {
       // Nothing to show there (a lab's TODO not done yet): the default moment, and say so.
       *cursor = std::min(m.first_interesting(app.launch()), n - 1);
@@ -142,7 +144,8 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
   errno = 0;
   const unsigned long long v = std::strtoull(spec.c_str(), &end, 10);
   if (spec[0] == '-' || !end || *end || errno) {
-    *error = "'" + spec + "' is not an event number, 'P%', 'interesting', 'first', 'last', 'report:K', "
+    *error = "'" + spec +
+             "' is not an event number, 'P%', 'interesting', 'first', 'last', 'report:K', "
              "'most:REGIONS' or 'max:REGIONS'";
     return false;
   }

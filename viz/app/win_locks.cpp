@@ -70,9 +70,7 @@ void draw_locks_window(App& app) {
   // below it out of view.
   const float max_cell = app.options.only_window ? 48.0f : 28.0f;
   const float avail_w = ImGui::GetContentRegionAvail().x - 4;
-  auto width_cell = [&](uint32_t cols) {
-    return std::max(3.0f, std::min(std::floor(avail_w / cols) - 1, max_cell));
-  };
+  auto width_cell = [&](uint32_t cols) { return std::max(3.0f, std::min(std::floor(avail_w / cols) - 1, max_cell)); };
   float tall_cap = max_cell;
   {
     const ImGuiStyle& st = ImGui::GetStyle();

@@ -102,9 +102,8 @@ void draw_reports_window(App& app) {
     ImGui::End();
     return;
   }
-  const int sel = app.reports_ui.selected >= 0 && size_t(app.reports_ui.selected) < reps.size()
-                      ? app.reports_ui.selected
-                      : -1;
+  const int sel =
+      app.reports_ui.selected >= 0 && size_t(app.reports_ui.selected) < reps.size() ? app.reports_ui.selected : -1;
   if (sel < 0) {  // once one is selected, the room is the accesses'
     ImGui::TextDisabled("click a report to jump to it");
     help_marker(
@@ -167,12 +166,11 @@ void draw_reports_window(App& app) {
       const ImGuiStyle& st = ImGui::GetStyle();
       const float left = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() -
                          ImGui::GetFrameHeightWithSpacing() - 2 * st.ItemSpacing.y;
-      const float expl = il->explanation.empty()
-                             ? 0
-                             : ImGui::CalcTextSize(il->explanation.c_str(), nullptr, false,
-                                                   ImGui::GetContentRegionAvail().x)
-                                       .y +
-                                   st.ItemSpacing.y;
+      const float expl =
+          il->explanation.empty()
+              ? 0
+              : ImGui::CalcTextSize(il->explanation.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                    st.ItemSpacing.y;
       draw_interleaving(app, *il, std::max(row_h * 3, std::min(want, left - expl)));
       if (!il->explanation.empty()) {
         ImGui::PushTextWrapPos(0);

@@ -15,32 +15,24 @@ namespace {
 
 palette::Rgb span_colour(SpanKind k) {
   switch (k) {
-    case SpanKind::BarrierWait:
-      return palette::kSpanBarrier;
-    case SpanKind::Spin:
-      return palette::kSpanSpin;
-    default:
-      return palette::kSpanCritical;
+    case SpanKind::BarrierWait: return palette::kSpanBarrier;
+    case SpanKind::Spin: return palette::kSpanSpin;
+    default: return palette::kSpanCritical;
   }
 }
 
 const char* span_kind_name(SpanKind k) {
   switch (k) {
-    case SpanKind::BarrierWait:
-      return "barrier wait";
-    case SpanKind::Spin:
-      return "spin";
-    default:
-      return "critical section";
+    case SpanKind::BarrierWait: return "barrier wait";
+    case SpanKind::Spin: return "spin";
+    default: return "critical section";
   }
 }
 
 std::string span_label(const App& app, const Span& s) {
   char buf[200];
   switch (s.kind) {
-    case SpanKind::BarrierWait:
-      std::snprintf(buf, sizeof buf, "barrier %u wait, lanes 0x%08x", s.info, s.lanes);
-      break;
+    case SpanKind::BarrierWait: std::snprintf(buf, sizeof buf, "barrier %u wait, lanes 0x%08x", s.info, s.lanes); break;
     case SpanKind::Spin:
       std::snprintf(buf, sizeof buf, "spin at line %u, %u iterations, lanes 0x%08x", s.info, s.element, s.lanes);
       break;
@@ -142,7 +134,8 @@ void draw_timeline_window(App& app) {
   const std::vector<uint32_t>& warps = m.active_warps(launch);
   if (L.time_backsteps > 0)
     ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1),
-                       "Event times go backwards at %" PRIu64 " events of this launch (a damaged trace): they are "
+                       "Event times go backwards at %" PRIu64
+                       " events of this launch (a damaged trace): they are "
                        "drawn at the latest earlier time.",
                        L.time_backsteps);
   const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;

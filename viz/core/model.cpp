@@ -64,9 +64,12 @@ std::vector<uint32_t> ju32_array(const nlohmann::json& j) {
   if (!j.is_array()) return v;
   v.reserve(j.size());
   for (const auto& x : j) {
-    if (x.is_number_unsigned()) v.push_back(uint32_t(std::min<uint64_t>(x.get<uint64_t>(), 0xffffffffu)));
-    else if (x.is_number_integer() && x.get<int64_t>() >= 0) v.push_back(uint32_t(std::min<int64_t>(x.get<int64_t>(), 0xffffffff)));
-    else v.push_back(0);
+    if (x.is_number_unsigned())
+      v.push_back(uint32_t(std::min<uint64_t>(x.get<uint64_t>(), 0xffffffffu)));
+    else if (x.is_number_integer() && x.get<int64_t>() >= 0)
+      v.push_back(uint32_t(std::min<int64_t>(x.get<int64_t>(), 0xffffffff)));
+    else
+      v.push_back(0);
   }
   return v;
 }
@@ -85,7 +88,7 @@ void for_each_event(const trace::Trace& t, size_t begin, size_t end, F&& f) {
   }
 }
 
-constexpr uint64_t kMaxWarpsGuess = 1u << 22;  // more warps than this are not believed
+constexpr uint64_t kMaxWarpsGuess = 1u << 22;     // more warps than this are not believed
 constexpr uint64_t kMaxRegionCells = 1ull << 26;  // larger regions are not tracked
 
 }  // namespace
@@ -176,7 +179,7 @@ struct LaunchData {
   std::vector<uint32_t> span_max_last;  // prefix max of `last` within the warp's spans
   std::vector<uint64_t> span_max_end;   // prefix max of `end` within the warp's spans
   std::vector<Checkpoint> checkpoints;
-  std::vector<uint32_t> reports;        // indices into Model reports
+  std::vector<uint32_t> reports;  // indices into Model reports
   std::vector<uint32_t> active_warps;
   uint64_t first_interesting = 0;
   size_t checkpoint_bytes = 0;
@@ -215,7 +218,8 @@ HeaderInfo parse_header(const trace::Trace& t) {
   if (j.is_object()) {
     auto d = j.find("device");
     if (d != j.end()) {
-      if (d->is_string()) h.device = d->get<std::string>();
+      if (d->is_string())
+        h.device = d->get<std::string>();
       else if (d->is_object()) {
         h.device = jstr(*d, "name");
         h.device_profile = jstr(*d, "profile");
@@ -264,8 +268,10 @@ RegionInfo parse_region(const nlohmann::json& j, std::vector<std::string>* warni
   }
   r.cells = uint64_t(r.rows) * r.cols;
   if (r.cells > kMaxRegionCells) {
-    warnings->push_back(fmt::format("region {} (\"{}\") has {} elements; regions above {} elements are not "
-                                    "tracked", r.id, r.name, r.cells, kMaxRegionCells));
+    warnings->push_back(
+        fmt::format("region {} (\"{}\") has {} elements; regions above {} elements are not "
+                    "tracked",
+                    r.id, r.name, r.cells, kMaxRegionCells));
     r.cells = 0;
   }
   return r;
@@ -418,8 +424,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     if (t->launches.empty() && t->event_count() > 0)
       warnings.push_back(fmt::format("{} events but no Kernel chunk: nothing to show", t->event_count()));
     if (!t->launches.empty() && t->launches.front().first_event > 0)
-      warnings.push_back(fmt::format("{} events before the first Kernel chunk are not shown",
-                                     t->launches.front().first_event));
+      warnings.push_back(
+          fmt::format("{} events before the first Kernel chunk are not shown", t->launches.front().first_event));
 
     I.zero = std::make_shared<detail::Zero>();
     I.data.resize(nl);
@@ -483,14 +489,17 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       // The warp count: KernelBegin's, else the Kernel chunk's shape, else the highest warp seen.
       const unsigned __int128 shape_warps = (unsigned __int128)L.blocks * L.warps_per_block;
       uint64_t warps = 0;
-      if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess) warps = begin_warps;
-      else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess) warps = uint64_t(shape_warps);
-      else if (any_warp) warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
+      if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess)
+        warps = begin_warps;
+      else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess)
+        warps = uint64_t(shape_warps);
+      else if (any_warp)
+        warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
       if (L.time_backsteps > 0)
-        warnings.push_back(fmt::format(
-            "launch {}: event times go backwards at {} event(s), first at event {} (time {} after {}): "
-            "the trace is damaged; the timeline places such events at the latest earlier time",
-            l, L.time_backsteps, back_at, back_time, back_prev));
+        warnings.push_back(
+            fmt::format("launch {}: event times go backwards at {} event(s), first at event {} (time {} after {}): "
+                        "the trace is damaged; the timeline places such events at the latest earlier time",
+                        l, L.time_backsteps, back_at, back_time, back_prev));
       if (begin_warps > kMaxWarpsGuess || (begin_warps == 0 && shape_warps > kMaxWarpsGuess))
         warnings.push_back(fmt::format("launch {} claims more than {} warps; showing {}", l, kMaxWarpsGuess, warps));
       L.warps = uint32_t(warps);
@@ -588,11 +597,15 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       for (auto& v : D.marks) v.shrink_to_fit();
     }
     if (skipped)
-      warnings.push_back(fmt::format("{} events name a warp, block or region element the launch does not have; "
-                                     "they were skipped", skipped));
+      warnings.push_back(
+          fmt::format("{} events name a warp, block or region element the launch does not have; "
+                      "they were skipped",
+                      skipped));
 
-    if (threaded) analyzer.t.join();
-    else analyze_all();
+    if (threaded)
+      analyzer.t.join();
+    else
+      analyze_all();
     if (analysis_error) std::rethrow_exception(analysis_error);
 
     // Spans (compact intervals), per warp.
@@ -672,10 +685,12 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       const auto& rep = D.marks[size_t(Mark::Report)];
       const auto& rel = D.marks[size_t(Mark::BarrierRelease)];
       const auto& acq = D.marks[size_t(Mark::Acquire)];
-      if (!rep.empty()) D.first_interesting = rep.front();
+      if (!rep.empty())
+        D.first_interesting = rep.front();
       else if (!rel.empty() || !acq.empty())
         D.first_interesting = std::min(rel.empty() ? ~0u : rel.front(), acq.empty() ? ~0u : acq.front());
-      else D.first_interesting = 0;
+      else
+        D.first_interesting = 0;
     }
     // Reports per launch, in cursor order.
     for (size_t r = 0; r < I.reports.size(); ++r) {
@@ -728,9 +743,7 @@ const std::vector<RegionInfo>& Model::regions() const { return impl_->regions; }
 const std::vector<ReportInfo>& Model::reports() const { return impl_->reports; }
 const std::vector<SourceModule>& Model::modules() const { return impl_->modules; }
 
-static bool valid_launch(const Model::Impl& I, int launch) {
-  return launch >= 0 && size_t(launch) < I.launches.size();
-}
+static bool valid_launch(const Model::Impl& I, int launch) { return launch >= 0 && size_t(launch) < I.launches.size(); }
 
 const SourceModule* Model::module_of(int launch) const {
   if (!valid_launch(*impl_, launch)) return nullptr;
@@ -769,8 +782,10 @@ uint64_t Model::cursor_at_time(int launch, uint64_t t) const {
   uint64_t lo = 0, hi = L.steps;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (impl_->ev(L, mid).time <= t) lo = mid + 1;
-    else hi = mid;
+    if (impl_->ev(L, mid).time <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo == 0 ? 0 : lo - 1;
 }
@@ -891,13 +906,20 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
     for (int lane = 0; lane < 32; ++lane) {
       const uint32_t bit = 1u << lane;
       LaneState st;
-      if (r.exited & bit) st = LaneState::Exited;
-      else if (!(started & bit)) st = LaneState::Inactive;
-      else if (r.at_barrier & bit) st = LaneState::AtBarrier;
-      else if (crit & bit) st = LaneState::InCritical;
-      else if (spin & bit) st = LaneState::Spinning;
-      else if (v.last_mask & bit) st = LaneState::Active;
-      else st = LaneState::MaskedOff;
+      if (r.exited & bit)
+        st = LaneState::Exited;
+      else if (!(started & bit))
+        st = LaneState::Inactive;
+      else if (r.at_barrier & bit)
+        st = LaneState::AtBarrier;
+      else if (crit & bit)
+        st = LaneState::InCritical;
+      else if (spin & bit)
+        st = LaneState::Spinning;
+      else if (v.last_mask & bit)
+        st = LaneState::Active;
+      else
+        st = LaneState::MaskedOff;
       v.lanes[lane] = st;
     }
   }
@@ -977,8 +999,10 @@ void Model::state_at(int launch, uint64_t cursor, State* out, const StateOptions
   }
   const LaunchInfo& L = impl_->launches[size_t(launch)];
   const LaunchData& D = impl_->data[size_t(launch)];
-  if (L.steps == 0) cursor = 0;
-  else if (cursor >= L.steps) cursor = L.steps - 1;
+  if (L.steps == 0)
+    cursor = 0;
+  else if (cursor >= L.steps)
+    cursor = L.steps - 1;
   const uint64_t applied = L.steps ? cursor + 1 : 0;
   ReplayState rs;
   restore(*impl_, D, applied, &rs);
@@ -1090,8 +1114,8 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
     const detail::Cow<detail::CellRS>& cells = rs.regions[size_t(ri)];
     const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
     const uint64_t lo = e.a;
-    const uint64_t hi = std::min<uint64_t>(cells.n, nbytes && C.region_bits[size_t(ri)] ? e.a + 8ull * std::min(nbytes, 8u)
-                                                                                        : e.a + 1);
+    const uint64_t hi =
+        std::min<uint64_t>(cells.n, nbytes && C.region_bits[size_t(ri)] ? e.a + 8ull * std::min(nbytes, 8u) : e.a + 1);
     for (uint64_t i = lo; i < hi; ++i) total -= weight(cells.get(i).value);
     detail::apply(C, e, uint32_t(index - L.first_event), &rs, &cloned, nullptr);
     for (uint64_t i = lo; i < hi; ++i) total += weight(cells.get(i).value);

@@ -119,54 +119,54 @@ constexpr uint8_t kNoLane = 0xff;
 // ---- what the file says -------------------------------------------------------------------------
 
 struct HeaderInfo {
-  std::string program;       // Header "program"
-  std::string backend;       // "sim" or "gpu"
-  bool gpu = false;          // recorded on a GPU (times are ns; usually no WarpSteps)
-  std::string device;        // device name (Header "device" string, or its "name")
-  std::string device_profile;// simulator device profile ("teaching", "h100", ...) or ""
-  std::string model;         // warp model "its" / "lockstep" ("" on a GPU)
-  std::string scheduler;     // "rr" / "random" / "pct" ("" when missing)
+  std::string program;         // Header "program"
+  std::string backend;         // "sim" or "gpu"
+  bool gpu = false;            // recorded on a GPU (times are ns; usually no WarpSteps)
+  std::string device;          // device name (Header "device" string, or its "name")
+  std::string device_profile;  // simulator device profile ("teaching", "h100", ...) or ""
+  std::string model;           // warp model "its" / "lockstep" ("" on a GPU)
+  std::string scheduler;       // "rr" / "random" / "pct" ("" when missing)
   uint64_t seed = 0;
   bool has_seed = false;
-  std::string time_unit;     // "warp step" on the simulator, "ns" on a GPU
-  std::string created;       // ISO 8601 or ""
-  nlohmann::json json;       // the whole Header chunk
+  std::string time_unit;  // "warp step" on the simulator, "ns" on a GPU
+  std::string created;    // ISO 8601 or ""
+  nlohmann::json json;    // the whole Header chunk
 };
 
 enum class LaunchStatus : uint8_t { Ok = 0, Fault = 1, Deadlock = 2, Hang = 3, Budget = 4, Unknown = 5, Running = 6 };
 const char* launch_status_name(LaunchStatus s);  // "ok", "fault", ..., "unknown", "no end (cut short)"
 
 struct LaunchInfo {
-  int index = 0;                // index into Model::launches(); what every per-launch call takes
-  uint64_t launch = 0;          // the Kernel chunk's "launch" (launch number in the program)
-  std::string name;             // kernel symbol
-  std::string display;          // demangled name (or name)
+  int index = 0;        // index into Model::launches(); what every per-launch call takes
+  uint64_t launch = 0;  // the Kernel chunk's "launch" (launch number in the program)
+  std::string name;     // kernel symbol
+  std::string display;  // demangled name (or name)
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t threads_per_block = 0;
   uint32_t warps_per_block = 0;
-  uint64_t blocks = 0;          // grid x*y*z
-  uint32_t warps = 0;           // warps of the launch: KernelBegin "b", else blocks * warps_per_block
-  size_t first_event = 0;       // global event indices [first_event, end_event)
+  uint64_t blocks = 0;     // grid x*y*z
+  uint32_t warps = 0;      // warps of the launch: KernelBegin "b", else blocks * warps_per_block
+  size_t first_event = 0;  // global event indices [first_event, end_event)
   size_t end_event = 0;
-  uint64_t steps = 0;           // cursor positions: end_event - first_event
-  uint64_t first_time = 0;      // Event::time of its first event
-  uint64_t last_time = 0;       // the latest Event::time of its events (its last event's, unless
-                                // the times go backwards)
-  uint64_t time_backsteps = 0;  // events whose time is below an earlier event's: 0 in an
-                                // undamaged trace (see "Damaged times" below)
+  uint64_t steps = 0;                           // cursor positions: end_event - first_event
+  uint64_t first_time = 0;                      // Event::time of its first event
+  uint64_t last_time = 0;                       // the latest Event::time of its events (its last event's, unless
+                                                // the times go backwards)
+  uint64_t time_backsteps = 0;                  // events whose time is below an earlier event's: 0 in an
+                                                // undamaged trace (see "Damaged times" below)
   LaunchStatus status = LaunchStatus::Running;  // KernelEnd "b"; Running: no KernelEnd recorded
-  bool recorded = true;         // false: the kernel filter left its events out
-  int module = -1;              // index into Model::modules() (its source files/line tables), -1: none
-  nlohmann::json json;          // the Kernel chunk
+  bool recorded = true;                         // false: the kernel filter left its events out
+  int module = -1;                              // index into Model::modules() (its source files/line tables), -1: none
+  nlohmann::json json;                          // the Kernel chunk
 };
 
 enum class RegionKind : uint8_t { LockBits, Flags, Matrix, Array, Unknown };
 
 struct RegionInfo {
-  uint32_t id = 0;              // Region chunk "id" (RegionUpdate aux bits 0-7)
+  uint32_t id = 0;  // Region chunk "id" (RegionUpdate aux bits 0-7)
   std::string name;
-  std::string kind_name;        // "lock-bits", "flags", "matrix", "array"
+  std::string kind_name;  // "lock-bits", "flags", "matrix", "array"
   RegionKind kind = RegionKind::Unknown;
   uint64_t address = 0, bytes = 0;
   uint32_t elem_bits = 0, elem_bytes = 0;
@@ -176,18 +176,18 @@ struct RegionInfo {
 
 struct ReportParty {
   int64_t block = -1;
-  int64_t warp = -1;            // warp within the launch (as Event::warp; the chunk's warp within
-                                // the block is converted), -1 unknown
+  int64_t warp = -1;  // warp within the launch (as Event::warp; the chunk's warp within
+                      // the block is converted), -1 unknown
   int lane = -1;
   int64_t line = 0;
   std::string file;
-  std::string access;           // "write 4 bytes at 0x...", or ""
+  std::string access;  // "write 4 bytes at 0x...", or ""
 };
 
 struct ReportInfo {
-  uint64_t id = 0;              // Report chunk "id"
-  std::string kind;             // "deadlock", "hang", "race", ...
-  std::string severity;         // "error", "warning", "info"
+  uint64_t id = 0;       // Report chunk "id"
+  std::string kind;      // "deadlock", "hang", "race", ...
+  std::string severity;  // "error", "warning", "info"
   std::string title, text;
   std::string file;             // the report's source file ("" when unknown)
   int64_t line = 0;             // its CUDA source line (0 when unknown)
@@ -205,7 +205,7 @@ struct SourceFunction {
   std::vector<uint32_t> files;  // files[pc]: index into SourceModule::files
 };
 struct SourceModule {
-  std::vector<std::string> files;  // WarpStep "file id" indexes this
+  std::vector<std::string> files;         // WarpStep "file id" indexes this
   std::vector<SourceFunction> functions;  // WarpStep "function id" indexes this
 };
 
@@ -215,25 +215,25 @@ enum class LaneState : uint8_t { Inactive, Active, MaskedOff, AtBarrier, Spinnin
 const char* lane_state_name(LaneState s);  // "inactive", "active", "masked off", "at barrier", ...
 
 struct WarpView {
-  uint32_t warp = 0;             // Event::warp
+  uint32_t warp = 0;  // Event::warp
   uint32_t block = 0, warp_in_block = 0;
-  LaneState lanes[32] = {};      // see "Lane states" above
-  uint32_t exists = 0;           // lanes that exist (the block's thread count)
-  uint32_t started = 0;          // lanes started (see above)
+  LaneState lanes[32] = {};  // see "Lane states" above
+  uint32_t exists = 0;       // lanes that exist (the block's thread count)
+  uint32_t started = 0;      // lanes started (see above)
   // Lanes in each state (the same as lanes[], as masks).
   uint32_t exited = 0, at_barrier = 0, critical = 0, spinning = 0;
-  uint32_t barrier = 0;          // barrier id the at_barrier lanes wait at
+  uint32_t barrier = 0;  // barrier id the at_barrier lanes wait at
   // The current instruction (see "Lane states"): a WarpStep at or (executing) just after the
   // cursor. has_step false: the warp has not executed anything yet.
   bool has_step = false;
-  bool executing = false;        // the cursor is inside this instruction (its WarpStep is later)
-  uint32_t last_mask = 0;        // its active mask
+  bool executing = false;                             // the cursor is inside this instruction (its WarpStep is later)
+  uint32_t last_mask = 0;                             // its active mask
   uint32_t pc = 0, function = 0, line = 0, file = 0;  // its pc, function id, source line, file id
-  uint16_t instr_class = 0;      // synclab::trace::InstrClass
-  uint64_t last_step_time = 0;   // its time
-  uint64_t last_step_cursor = kNoCursor;   // its cursor
-  uint64_t last_event_cursor = kNoCursor;  // the warp's last event up to the cursor (any kind
-                                           // but BarrierRelease, which names the block's first warp)
+  uint16_t instr_class = 0;                           // synclab::trace::InstrClass
+  uint64_t last_step_time = 0;                        // its time
+  uint64_t last_step_cursor = kNoCursor;              // its cursor
+  uint64_t last_event_cursor = kNoCursor;             // the warp's last event up to the cursor (any kind
+                                                      // but BarrierRelease, which names the block's first warp)
 };
 
 struct CellView {
@@ -242,24 +242,24 @@ struct CellView {
   uint64_t writer_time = 0;
   uint32_t writer_warp = kNoWarp;
   uint8_t writer_lane = kNoLane;
-  uint8_t owner_lane = kNoLane;        // lock-bits: the holder (kNoLane: free)
+  uint8_t owner_lane = kNoLane;  // lock-bits: the holder (kNoLane: free)
   uint32_t owner_warp = kNoWarp;
-  uint64_t owner_cursor = kNoCursor;   // when the holder set it
+  uint64_t owner_cursor = kNoCursor;       // when the holder set it
   uint64_t completion_cursor = kNoCursor;  // the cell's first update, once reached
   uint64_t completion_time = 0;
 };
 
 struct RegionView {
-  int region = -1;               // index into Model::regions()
-  std::vector<CellView> cells;   // RegionInfo::cells entries
+  int region = -1;              // index into Model::regions()
+  std::vector<CellView> cells;  // RegionInfo::cells entries
 };
 
 struct State {
   int launch = -1;
-  uint64_t cursor = kNoCursor;   // the position this state is at
-  uint64_t time = 0;             // Event::time of the event at the cursor
-  Event event{};                 // that event (zeroed when the launch has none)
-  uint32_t first_warp = 0;       // warps[i] is warp first_warp + i
+  uint64_t cursor = kNoCursor;  // the position this state is at
+  uint64_t time = 0;            // Event::time of the event at the cursor
+  Event event{};                // that event (zeroed when the launch has none)
+  uint32_t first_warp = 0;      // warps[i] is warp first_warp + i
   std::vector<WarpView> warps;
   std::vector<RegionView> regions;  // one per Model::regions(), same order
 };
@@ -267,22 +267,22 @@ struct State {
 // Which parts state_at computes (a big grid: only the warps on screen).
 struct StateOptions {
   uint32_t first_warp = 0;
-  uint32_t warp_count = ~0u;     // clipped to the launch's warps
+  uint32_t warp_count = ~0u;  // clipped to the launch's warps
   bool regions = true;
 };
 
 // ---- navigation ---------------------------------------------------------------------------------
 
 enum class Mark : uint8_t {
-  Report,          // a Report event
-  Acquire,         // a lock bit set from 0 to 1 (lock-bits RegionUpdate)
-  Release,         // a lock bit cleared from 1 to 0
+  Report,   // a Report event
+  Acquire,  // a lock bit set from 0 to 1 (lock-bits RegionUpdate)
+  Release,  // a lock bit cleared from 1 to 0
   BarrierArrive,
   BarrierRelease,
-  SpinStart,       // the first event of a spin interval
+  SpinStart,  // the first event of a spin interval
   LaneExit,
-  WarpStep,        // any WarpStep (with a warp filter: that warp's next instruction)
-  RegionUpdate,    // any region update
+  WarpStep,      // any WarpStep (with a warp filter: that warp's next instruction)
+  RegionUpdate,  // any region update
 };
 const char* mark_name(Mark m);
 
@@ -300,14 +300,14 @@ struct Span {
   uint32_t info = 0;             // BarrierWait: barrier id; Spin: source line; CS: region id
   uint32_t element = 0;          // CS: element index; Spin: iterations
   SpanKind kind = SpanKind::BarrierWait;
-  uint8_t lane = kNoLane;        // CS: holder lane
-  bool open_at_end = false;      // still open when the launch's events ended
+  uint8_t lane = kNoLane;    // CS: holder lane
+  bool open_at_end = false;  // still open when the launch's events ended
 };
 
 // Steps of one warp in one bucket of a time window.
 struct ActivityBucket {
-  uint32_t steps = 0;            // WarpSteps in the bucket
-  uint32_t lanes = 0;            // sum of their active-lane counts (lanes / steps = average)
+  uint32_t steps = 0;  // WarpSteps in the bucket
+  uint32_t lanes = 0;  // sum of their active-lane counts (lanes / steps = average)
 };
 
 struct ModelOptions {
@@ -324,8 +324,7 @@ class Model {
  public:
   // Loads through synclab::trace::load and replays each launch once. nullptr and *error on a
   // file that is not a readable trace; a partial model and warning() for a cut-short file.
-  static std::unique_ptr<Model> open(const std::string& path, std::string* error,
-                                     const ModelOptions& opt = {});
+  static std::unique_ptr<Model> open(const std::string& path, std::string* error, const ModelOptions& opt = {});
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -333,17 +332,17 @@ class Model {
   // -- the file
   const std::string& path() const;
   const HeaderInfo& header() const;
-  bool complete() const;                  // the trace had its Footer
-  const std::string& warning() const;     // "" or lines: the reader's warnings and the model's
-  uint64_t total_events() const;          // all events in the file
+  bool complete() const;                       // the trace had its Footer
+  const std::string& warning() const;          // "" or lines: the reader's warnings and the model's
+  uint64_t total_events() const;               // all events in the file
   const synclab::trace::Trace& trace() const;  // raw access (events stay mapped)
 
   // -- contents
   const std::vector<LaunchInfo>& launches() const;
   const std::vector<RegionInfo>& regions() const;
-  const std::vector<ReportInfo>& reports() const;        // file order
+  const std::vector<ReportInfo>& reports() const;  // file order
   const std::vector<SourceModule>& modules() const;
-  const SourceModule* module_of(int launch) const;      // nullptr when the launch has none
+  const SourceModule* module_of(int launch) const;  // nullptr when the launch has none
   // Source file path / function of a WarpStep's ids in a launch ("" / nullptr when unknown).
   const std::string& file_path(int launch, uint32_t file_id) const;
   const SourceFunction* function(int launch, uint32_t function_id) const;
@@ -393,10 +392,11 @@ class Model {
   const std::vector<uint32_t>& active_warps(int launch) const;
 
   // -- memory accounting (what the bench reports)
-  size_t memory_bytes() const;            // bytes the model holds besides the mapping
+  size_t memory_bytes() const;  // bytes the model holds besides the mapping
   size_t checkpoint_count(int launch) const;
 
   struct Impl;
+
  private:
   Model();
   std::unique_ptr<Impl> impl_;
@@ -414,12 +414,13 @@ class Player {
   Player& operator=(Player&&) noexcept;
 
   int launch() const;
-  uint64_t cursor() const;                 // kNoCursor before the first seek
-  void seek(uint64_t cursor);              // clipped to steps - 1
-  void step(int64_t delta);                // seek(cursor + delta), clipped to [0, steps - 1]
+  uint64_t cursor() const;     // kNoCursor before the first seek
+  void seek(uint64_t cursor);  // clipped to steps - 1
+  void step(int64_t delta);    // seek(cursor + delta), clipped to [0, steps - 1]
   void state(State* out, const StateOptions& opt = {}) const;
 
   struct Impl;
+
  private:
   std::unique_ptr<Impl> impl_;
 };

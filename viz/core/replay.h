@@ -44,10 +44,10 @@ struct Cow {
 };
 
 struct WarpRS {
-  uint32_t started = 0;     // lanes named by any WarpStep / BarrierArrive / LaneExit so far
+  uint32_t started = 0;  // lanes named by any WarpStep / BarrierArrive / LaneExit so far
   uint32_t exited = 0;
   uint32_t at_barrier = 0;
-  uint32_t barrier = 0;     // barrier id of the at_barrier lanes
+  uint32_t barrier = 0;         // barrier id of the at_barrier lanes
   uint32_t last_step = kNone;   // cursor of the warp's last WarpStep
   uint32_t last_event = kNone;  // cursor of the warp's last event (not counting BarrierRelease)
 };
@@ -80,7 +80,7 @@ struct Checkpoint {
 struct LaunchCtx {
   uint32_t warps = 0;
   uint32_t warps_per_block = 1;
-  int16_t region_index[256];          // region id -> index into Model regions, -1: none
+  int16_t region_index[256];           // region id -> index into Model regions, -1: none
   std::vector<uint64_t> region_cells;  // per region index
   std::vector<bool> region_bits;       // lock-bits?
 };
@@ -148,8 +148,7 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
     }
     return true;  // its warp is the block's first warp, which did not necessarily do anything
   }
-  if (kind == EventKind::RegionUpdate && (e.aux & trace::kRegionSnapshot))
-    return apply_snapshot(C, e, rs, cloned);
+  if (kind == EventKind::RegionUpdate && (e.aux & trace::kRegionSnapshot)) return apply_snapshot(C, e, rs, cloned);
   if (e.warp >= C.warps) return false;
   bool ok = true;
   switch (kind) {
@@ -202,8 +201,10 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
         if (x.completion == kNone) x.completion = c;
       };
       if (nbytes == 0 || !C.region_bits[size_t(ri)]) {
-        if (e.a < n) write(e.a, e.b);
-        else ok = false;
+        if (e.a < n)
+          write(e.a, e.b);
+        else
+          ok = false;
       } else {
         // whole bytes of a lock-bits region: a = first bit, bit k of b = element a + k
         const unsigned bits = 8 * std::min(nbytes, 8u);

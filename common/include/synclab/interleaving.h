@@ -48,72 +48,72 @@
 namespace synclab::trace {
 
 struct InterleavingRequest {
-  int64_t report = -1;   // Report chunk "id" (`synclab-trace summary` prints "report N"); -1: none
-  std::string address;   // "" or an address: "0x7f00", "32512", or "shared:0x10" (shared memory offset)
-  int64_t block = -1;    // with a shared address: whose shared memory (-1: the first block that uses it)
-  int launch = -1;       // with an address and no report: index into Trace::launches (-1: the first
-                         // launch that accesses the address)
-  bool all = false;      // every access in the launch, not only the window around the race
+  int64_t report = -1;  // Report chunk "id" (`synclab-trace summary` prints "report N"); -1: none
+  std::string address;  // "" or an address: "0x7f00", "32512", or "shared:0x10" (shared memory offset)
+  int64_t block = -1;   // with a shared address: whose shared memory (-1: the first block that uses it)
+  int launch = -1;      // with an address and no report: index into Trace::launches (-1: the first
+                        // launch that accesses the address)
+  bool all = false;     // every access in the launch, not only the window around the race
 };
 
 enum class InterleavingItemKind : uint8_t {
-  Load,           // a MemAccess read of the location
-  Store,          // a MemAccess write of the location
-  Atomic,         // an Atomic on the location (old -> new)
-  Barrier,        // a BarrierRelease of an involved block
-  Fence,          // a fence (membar/fence) by an involved thread
-  WarpSync,       // a warp-synchronizing step (__syncwarp, shuffles, votes) by an involved warp
-  SyncAccess,     // an acquire/release/volatile access or an atomic elsewhere by an involved thread
-  Report,         // the report's own Report event
-  Elided,         // events left out: a long run of synchronization, or other threads' accesses
-                  // after the race (how many in `repeat`)
+  Load,        // a MemAccess read of the location
+  Store,       // a MemAccess write of the location
+  Atomic,      // an Atomic on the location (old -> new)
+  Barrier,     // a BarrierRelease of an involved block
+  Fence,       // a fence (membar/fence) by an involved thread
+  WarpSync,    // a warp-synchronizing step (__syncwarp, shuffles, votes) by an involved warp
+  SyncAccess,  // an acquire/release/volatile access or an atomic elsewhere by an involved thread
+  Report,      // the report's own Report event
+  Elided,      // events left out: a long run of synchronization, or other threads' accesses
+               // after the race (how many in `repeat`)
 };
 
 struct InterleavingItem {
   InterleavingItemKind kind = InterleavingItemKind::Load;
-  size_t event = 0;           // global event index (Trace::event)
-  uint64_t cursor = 0;        // index within the launch: what synclab-viz --step takes
-  uint64_t last_cursor = 0;   // merged items: the cursor of the last one (else == cursor)
-  uint32_t repeat = 1;        // how many identical events this item stands for
-  uint32_t warp = 0;          // Event::warp (launch warp)
-  uint8_t lane = kAllLanes;   // kAllLanes for whole-warp and block events; else the first lane
-  uint32_t lanes = 0;         // the lanes of the warp it stands for: lanes of one instruction
-                              // that did the same are one item
-  uint64_t time = 0;          // Event::time
-  int64_t block = -1;         // the block (-1 when warps_per_block is unknown)
-  int64_t thread = -1;        // thread index within the block (-1 for whole-warp events)
-  uint64_t address = 0;       // accesses: the address (shared: offset in the block's shared memory)
-  uint32_t size = 0;          // accesses: bytes
+  size_t event = 0;          // global event index (Trace::event)
+  uint64_t cursor = 0;       // index within the launch: what synclab-viz --step takes
+  uint64_t last_cursor = 0;  // merged items: the cursor of the last one (else == cursor)
+  uint32_t repeat = 1;       // how many identical events this item stands for
+  uint32_t warp = 0;         // Event::warp (launch warp)
+  uint8_t lane = kAllLanes;  // kAllLanes for whole-warp and block events; else the first lane
+  uint32_t lanes = 0;        // the lanes of the warp it stands for: lanes of one instruction
+                             // that did the same are one item
+  uint64_t time = 0;         // Event::time
+  int64_t block = -1;        // the block (-1 when warps_per_block is unknown)
+  int64_t thread = -1;       // thread index within the block (-1 for whole-warp events)
+  uint64_t address = 0;      // accesses: the address (shared: offset in the block's shared memory)
+  uint32_t size = 0;         // accesses: bytes
   MemSpace space = MemSpace::Global;
-  uint8_t order = 0;          // MemOrder (aux bits 8-10); 0: plain or not recorded
-  uint64_t value = 0;         // Load/Store: the value; Atomic: the old value
-  uint64_t new_value = 0;     // Atomic: the value after it
-  std::string place;          // SyncAccess: the region element it touches ("victim element 0"), or ""
-  uint32_t line = 0;          // CUDA source line (0: unknown)
-  std::string file;           // source file ("" when unknown)
-  bool racing = false;        // one of the two accesses the report names
-  std::string what;           // "load", "store", "atomic", "acquire load", "barrier 0 released", ...
+  uint8_t order = 0;       // MemOrder (aux bits 8-10); 0: plain or not recorded
+  uint64_t value = 0;      // Load/Store: the value; Atomic: the old value
+  uint64_t new_value = 0;  // Atomic: the value after it
+  std::string place;       // SyncAccess: the region element it touches ("victim element 0"), or ""
+  uint32_t line = 0;       // CUDA source line (0: unknown)
+  std::string file;        // source file ("" when unknown)
+  bool racing = false;     // one of the two accesses the report names
+  std::string what;        // "load", "store", "atomic", "acquire load", "barrier 0 released", ...
 };
 
 struct Interleaving {
-  int launch = -1;               // index into Trace::launches
-  int64_t report = -1;           // the report used (its "id"), -1: none
+  int launch = -1;      // index into Trace::launches
+  int64_t report = -1;  // the report used (its "id"), -1: none
   std::string report_kind, report_title;
-  size_t race_reports = 0;       // race reports in the whole trace
-  bool picked_default = false;   // no report or address was asked: the first race report was taken
+  size_t race_reports = 0;      // race reports in the whole trace
+  bool picked_default = false;  // no report or address was asked: the first race report was taken
   // The location.
   MemSpace space = MemSpace::Global;
-  int64_t block = -1;            // shared memory: whose; -1 otherwise
+  int64_t block = -1;  // shared memory: whose; -1 otherwise
   uint64_t address = 0;
   uint32_t bytes = 0;
-  std::string location;          // "global 0x7f..00, 4 bytes (region "x" element 0)"
-  std::string place;             // the same, short: "x[0]", "global 0x7f..00", "shared 0x10 of block 1"
+  std::string location;  // "global 0x7f..00, 4 bytes (region "x" element 0)"
+  std::string place;     // the same, short: "x[0]", "global 0x7f..00", "shared 0x10 of block 1"
   std::vector<InterleavingItem> items;
-  int racing[2] = {-1, -1};      // indices into items: the earlier and the later racing access
-  size_t hidden_before = 0;      // accesses to the location before the first listed one (window)
-  size_t hidden_after = 0;       // ... after the last listed one
-  bool windowed = false;         // items are a window, not the whole launch
-  std::string explanation;       // "" unless a pattern was recognised (the lost update)
+  int racing[2] = {-1, -1};        // indices into items: the earlier and the later racing access
+  size_t hidden_before = 0;        // accesses to the location before the first listed one (window)
+  size_t hidden_after = 0;         // ... after the last listed one
+  bool windowed = false;           // items are a window, not the whole launch
+  std::string explanation;         // "" unless a pattern was recognised (the lost update)
   std::vector<std::string> notes;  // how the report was matched to events, what was assumed
 };
 

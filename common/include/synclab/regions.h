@@ -44,9 +44,8 @@
 extern "C" {
 // Defined by simcudart. elem_bits: bits per element (1 for lock-bits); dims: ndims (1 or 2)
 // extents, already validated and filled in (never 0 dims). Returns 0, or non-zero to refuse.
-SYNCLAB_REGIONS_WEAK int synclab_sim_region(const void* ptr, size_t bytes, const char* name,
-                                            const char* kind, unsigned elem_bits, unsigned ndims,
-                                            const unsigned* dims);
+SYNCLAB_REGIONS_WEAK int synclab_sim_region(const void* ptr, size_t bytes, const char* name, const char* kind,
+                                            unsigned elem_bits, unsigned ndims, const unsigned* dims);
 }
 
 #undef SYNCLAB_REGIONS_WEAK
@@ -58,8 +57,8 @@ struct RegionInfo {
   const void* ptr = nullptr;
   size_t bytes = 0;
   std::string name;
-  std::string kind;       // "lock-bits", "flags", "matrix" or "array"
-  unsigned elem_bits = 0; // bits per element
+  std::string kind;        // "lock-bits", "flags", "matrix" or "array"
+  unsigned elem_bits = 0;  // bits per element
   unsigned ndims = 0;
   unsigned dims[2] = {0, 0};
   uint64_t elements() const { return ndims == 2 ? uint64_t(dims[0]) * dims[1] : dims[0]; }
@@ -83,8 +82,8 @@ inline int fail(const char* name, const char* what) {
 }
 
 // Validates and fills in *out; 0 or non-zero (after a message on stderr).
-inline int describe(const void* ptr, size_t bytes, const char* name, const char* kind,
-                    unsigned ndims, const unsigned long long* d, RegionInfo* out) {
+inline int describe(const void* ptr, size_t bytes, const char* name, const char* kind, unsigned ndims,
+                    const unsigned long long* d, RegionInfo* out) {
   char msg[256];
   if (!name || !*name) return fail(name, "the name is empty; give the region a name");
   if (!ptr) return fail(name, "the pointer is null (allocate the memory before naming it)");
@@ -95,15 +94,13 @@ inline int describe(const void* ptr, size_t bytes, const char* name, const char*
   const bool matrix = std::strcmp(kind, "matrix") == 0;
   const bool array = std::strcmp(kind, "array") == 0;
   if (!bits && !flags && !matrix && !array) {
-    std::snprintf(msg, sizeof msg,
-                  "unknown kind \"%s\" (use \"lock-bits\", \"flags\", \"matrix\" or \"array\")", kind);
+    std::snprintf(msg, sizeof msg, "unknown kind \"%s\" (use \"lock-bits\", \"flags\", \"matrix\" or \"array\")", kind);
     return fail(name, msg);
   }
   if (ndims > 2) return fail(name, "at most 2 dimensions");
   for (unsigned i = 0; i < ndims; ++i)
     if (d[i] == 0 || d[i] > 0xffffffffull) {
-      std::snprintf(msg, sizeof msg, "dimension %u is %llu; dimensions must be 1 .. 4294967295",
-                    i + 1, d[i]);
+      std::snprintf(msg, sizeof msg, "dimension %u is %llu; dimensions must be 1 .. 4294967295", i + 1, d[i]);
       return fail(name, msg);
     }
   if (matrix && ndims != 2) return fail(name, "a matrix needs 2 dimensions (rows, columns)");
@@ -126,8 +123,7 @@ inline int describe(const void* ptr, size_t bytes, const char* name, const char*
       r.dims[0] = unsigned(count);
     }
     if (count > 8ull * bytes) {
-      std::snprintf(msg, sizeof msg, "%llu lock bits do not fit in %zu bytes (%llu bits)", count,
-                    bytes, 8ull * bytes);
+      std::snprintf(msg, sizeof msg, "%llu lock bits do not fit in %zu bytes (%llu bits)", count, bytes, 8ull * bytes);
       return fail(name, msg);
     }
     r.elem_bits = 1;
@@ -135,8 +131,7 @@ inline int describe(const void* ptr, size_t bytes, const char* name, const char*
     unsigned long long elem = 4;
     if (ndims == 0) {
       if (bytes % 4 != 0 || bytes / 4 > 0xffffffffull) {
-        std::snprintf(msg, sizeof msg,
-                      "%zu bytes are not a whole number of 4-byte elements; give the count", bytes);
+        std::snprintf(msg, sizeof msg, "%zu bytes are not a whole number of 4-byte elements; give the count", bytes);
         return fail(name, msg);
       }
       count = bytes / 4;
@@ -144,8 +139,7 @@ inline int describe(const void* ptr, size_t bytes, const char* name, const char*
       r.dims[0] = unsigned(count);
     } else {
       if (count > bytes || bytes % count != 0) {
-        std::snprintf(msg, sizeof msg, "%zu bytes do not divide into %llu equal elements", bytes,
-                      count);
+        std::snprintf(msg, sizeof msg, "%zu bytes do not divide into %llu equal elements", bytes, count);
         return fail(name, msg);
       }
       elem = bytes / count;
@@ -169,9 +163,8 @@ inline int describe(const void* ptr, size_t bytes, const char* name, const char*
 }
 
 inline bool same(const RegionInfo& a, const RegionInfo& b) {
-  return a.ptr == b.ptr && a.bytes == b.bytes && a.name == b.name && a.kind == b.kind &&
-         a.elem_bits == b.elem_bits && a.ndims == b.ndims && a.dims[0] == b.dims[0] &&
-         a.dims[1] == b.dims[1];
+  return a.ptr == b.ptr && a.bytes == b.bytes && a.name == b.name && a.kind == b.kind && a.elem_bits == b.elem_bits &&
+         a.ndims == b.ndims && a.dims[0] == b.dims[0] && a.dims[1] == b.dims[1];
 }
 
 inline int add(const void* ptr, size_t bytes, const char* name, const char* kind, unsigned ndims,
@@ -187,11 +180,9 @@ inline int add(const void* ptr, size_t bytes, const char* name, const char* kind
       reg.list.push_back(r);
     }
     if (synclab_sim_region) {
-      int rc = synclab_sim_region(r.ptr, r.bytes, r.name.c_str(), r.kind.c_str(), r.elem_bits,
-                                  r.ndims, r.dims);
+      int rc = synclab_sim_region(r.ptr, r.bytes, r.name.c_str(), r.kind.c_str(), r.elem_bits, r.ndims, r.dims);
       if (rc != 0) {
-        std::fprintf(stderr, "synclab_region(\"%s\"): the simulator refused the region (%d)\n",
-                     name, rc);
+        std::fprintf(stderr, "synclab_region(\"%s\"): the simulator refused the region (%d)\n", name, rc);
         return rc;
       }
     }
@@ -233,15 +224,13 @@ inline void clear() {
 
 // synclab_region(ptr, bytes, name, kind[, dim1[, dim2]]): see the top of this file.
 template <class... Dims>
-inline int synclab_region(const void* ptr, size_t bytes, const char* name, const char* kind,
-                          Dims... dims) {
+inline int synclab_region(const void* ptr, size_t bytes, const char* name, const char* kind, Dims... dims) {
   static_assert(sizeof...(Dims) <= 2, "synclab_region takes at most 2 dimensions");
   static_assert((std::is_integral<Dims>::value && ...), "synclab_region dimensions are integers");
   unsigned long long d[2] = {0, 0};
   unsigned n = 0;
   bool negative = false;
-  ((negative = negative || (std::is_signed<Dims>::value && (long long)dims < 0),
-    d[n++] = (unsigned long long)dims),
+  ((negative = negative || (std::is_signed<Dims>::value && (long long)dims < 0), d[n++] = (unsigned long long)dims),
    ...);
   if (negative) return synclab::regions::detail::fail(name, "a dimension is negative");
   return synclab::regions::detail::add(ptr, bytes, name, kind, n, d);

@@ -26,25 +26,25 @@ enum class IntervalKind : uint8_t { BarrierWait = 0, Spin = 1, CriticalSection =
 
 struct Interval {
   IntervalKind kind = IntervalKind::BarrierWait;
-  int launch = -1;             // index into Trace::launches (-1: events before any Kernel chunk)
-  uint32_t warp = 0;           // Event::warp of the warp it is drawn on
-  uint64_t begin = 0, end = 0; // Event::time; end >= begin
-  size_t first_event = 0;      // the events that open and close it (indexes into the trace)
+  int launch = -1;              // index into Trace::launches (-1: events before any Kernel chunk)
+  uint32_t warp = 0;            // Event::warp of the warp it is drawn on
+  uint64_t begin = 0, end = 0;  // Event::time; end >= begin
+  size_t first_event = 0;       // the events that open and close it (indexes into the trace)
   size_t last_event = 0;
-  bool open_at_end = false;    // still open when the launch's events ended
-  uint32_t lanes = 0;          // BarrierWait: lanes that arrived; Spin: lanes that spun;
-                               // CriticalSection: 1 << holder lane (0 when the lane is unknown)
+  bool open_at_end = false;  // still open when the launch's events ended
+  uint32_t lanes = 0;        // BarrierWait: lanes that arrived; Spin: lanes that spun;
+                             // CriticalSection: 1 << holder lane (0 when the lane is unknown)
   // BarrierWait
   uint64_t block = 0;
   uint32_t barrier = 0;
   // Spin
-  uint32_t line = 0;           // source line of the loop's backward branch
-  uint64_t pc = 0;             // the loop head (target of the backward jump)
+  uint32_t line = 0;  // source line of the loop's backward branch
+  uint64_t pc = 0;    // the loop head (target of the backward jump)
   uint32_t iterations = 0;
   // CriticalSection
-  uint32_t region = 0;         // Region chunk id
-  uint64_t element = 0;        // element index in the region
-  uint8_t lane = kAllLanes;    // the holder's lane (RegionUpdate.lane)
+  uint32_t region = 0;       // Region chunk id
+  uint64_t element = 0;      // element index in the region
+  uint8_t lane = kAllLanes;  // the holder's lane (RegionUpdate.lane)
 };
 
 struct AnalysisOptions {
@@ -64,14 +64,14 @@ const char* interval_kind_name(IntervalKind k);  // "barrier", "spin", "critical
 // Counts of one launch's events.
 struct LaunchStats {
   uint64_t events = 0;
-  uint64_t by_kind[16] = {};       // index: EventKind (0 and >= 14: unknown kinds)
+  uint64_t by_kind[16] = {};  // index: EventKind (0 and >= 14: unknown kinds)
   uint64_t barrier_releases = 0;
-  uint64_t atomics = 0;            // Atomic records
-  uint64_t atomics_changed = 0;    // ... whose new value differs from the old one
-  uint64_t stores = 0;             // MemAccess writes
-  uint64_t warps = 0;              // distinct warps seen
+  uint64_t atomics = 0;          // Atomic records
+  uint64_t atomics_changed = 0;  // ... whose new value differs from the old one
+  uint64_t stores = 0;           // MemAccess writes
+  uint64_t warps = 0;            // distinct warps seen
   uint64_t first_time = 0, last_time = 0;
-  uint64_t status = ~0ull;         // KernelEnd.b, ~0 when there is no KernelEnd
+  uint64_t status = ~0ull;  // KernelEnd.b, ~0 when there is no KernelEnd
 };
 LaunchStats launch_stats(const Trace& t, int launch);
 

@@ -19,8 +19,7 @@ void write_summary(const Trace& t, std::ostream& out);
 // "X" slices for barrier waits, spins and critical sections, "i" instants for Report events.
 // Simulator time: 1 warp-step = 1 us; GPU time: ns since the trace's first event, written in us.
 // Returns false with a message when the stream fails.
-bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error,
-                       const AnalysisOptions& opt = {});
+bool write_chrome_json(const Trace& t, std::ostream& out, std::string* error, const AnalysisOptions& opt = {});
 
 // The warp's track name: "block B warp W" (or "warp W" when warps_per_block is unknown).
 std::string warp_track_name(const Trace& t, int launch, uint32_t warp);

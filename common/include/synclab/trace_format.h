@@ -29,52 +29,63 @@ namespace synclab::trace {
 constexpr char kMagic[8] = {'S', 'Y', 'N', 'C', 'T', 'R', 'C', '1'};
 constexpr uint32_t kVersion = 1;
 
-struct Preamble {        // 16 bytes
+struct Preamble {  // 16 bytes
   char magic[8];
   uint32_t version;
-  uint32_t flags;        // bit 0: recorded on a GPU (trace.cuh); otherwise the simulator
+  uint32_t flags;  // bit 0: recorded on a GPU (trace.cuh); otherwise the simulator
 };
 
 enum class ChunkKind : uint32_t { Header = 1, Kernel = 2, Region = 3, Report = 4, Events = 5, Footer = 6 };
 
-struct ChunkHeader {     // 16 bytes
-  uint32_t kind;         // ChunkKind
+struct ChunkHeader {  // 16 bytes
+  uint32_t kind;      // ChunkKind
   uint32_t reserved;
-  uint64_t bytes;        // payload bytes that follow (before padding)
+  uint64_t bytes;  // payload bytes that follow (before padding)
 };
 
 enum class EventKind : uint8_t {
-  WarpStep = 1,        // a: active mask (low 32) | pc (high 32); b: line (low 32) | function (bits 32-47) | file (48-63); aux: InstrClass
-  MemAccess = 2,       // lane; a: address; b: value (low `size` bytes); aux: MemAux bits, memory order
-  Atomic = 3,          // lane; a: address; b: old (low 32) | new (high 32) for 32-bit and smaller;
-                       //   aux: MemAux bits with kAux64. A 64-bit atomic is followed by an
-                       //   AtomicWide record: a = old, b = new.
+  WarpStep = 1,   // a: active mask (low 32) | pc (high 32); b: line (low 32) | function (bits 32-47) | file (48-63);
+                  // aux: InstrClass
+  MemAccess = 2,  // lane; a: address; b: value (low `size` bytes); aux: MemAux bits, memory order
+  Atomic = 3,     // lane; a: address; b: old (low 32) | new (high 32) for 32-bit and smaller;
+                  //   aux: MemAux bits with kAux64. A 64-bit atomic is followed by an
+                  //   AtomicWide record: a = old, b = new.
   AtomicWide = 4,
-  BarrierArrive = 5,   // a: lanes arriving (mask); b: block; aux: barrier id
-  BarrierRelease = 6,  // a: threads released; b: block; aux: barrier id; warp: first warp of the block
-  RegionUpdate = 7,    // lane (writer); a: element index; b: new value; aux: region id (bits
-                       //   0-7), and for a lock-bits region written a byte at a time, bits 8-11
-                       //   the bytes written (1..8): then a is the first bit and b the new bytes;
-                       //   bit 12 (kRegionSnapshot): the contents when the launch began, not a write
-  KernelBegin = 8,     // a: launch index; b: total warps of the launch
-  KernelEnd = 9,       // a: launch index; b: KernelEndStatus
-  Report = 10,         // a: report id (Report chunk); b: line; aux: report kind (ReportKindCode)
-  LaneExit = 11,       // a: lanes exiting (mask)
-  Mark = 12,           // a user mark (trace.cuh): a and b are the user's values; aux: tag
-  BlockPlacement = 13, // a: block linear index; b: SM the block ran on (%smid); warp: the block's first warp
+  BarrierArrive = 5,    // a: lanes arriving (mask); b: block; aux: barrier id
+  BarrierRelease = 6,   // a: threads released; b: block; aux: barrier id; warp: first warp of the block
+  RegionUpdate = 7,     // lane (writer); a: element index; b: new value; aux: region id (bits
+                        //   0-7), and for a lock-bits region written a byte at a time, bits 8-11
+                        //   the bytes written (1..8): then a is the first bit and b the new bytes;
+                        //   bit 12 (kRegionSnapshot): the contents when the launch began, not a write
+  KernelBegin = 8,      // a: launch index; b: total warps of the launch
+  KernelEnd = 9,        // a: launch index; b: KernelEndStatus
+  Report = 10,          // a: report id (Report chunk); b: line; aux: report kind (ReportKindCode)
+  LaneExit = 11,        // a: lanes exiting (mask)
+  Mark = 12,            // a user mark (trace.cuh): a and b are the user's values; aux: tag
+  BlockPlacement = 13,  // a: block linear index; b: SM the block ran on (%smid); warp: the block's first warp
 };
 
 // Instruction classes of WarpStep.aux.
 enum class InstrClass : uint16_t {
-  Alu = 0, Load = 1, Store = 2, Atomic = 3, Branch = 4, Barrier = 5, WarpSync = 6, Fence = 7,
-  Call = 8, Return = 9, Exit = 10, Other = 11,
+  Alu = 0,
+  Load = 1,
+  Store = 2,
+  Atomic = 3,
+  Branch = 4,
+  Barrier = 5,
+  WarpSync = 6,
+  Fence = 7,
+  Call = 8,
+  Return = 9,
+  Exit = 10,
+  Other = 11,
 };
 
 // MemAccess / Atomic aux bits.
-constexpr uint16_t kAuxSpaceMask = 0x7;   // MemSpace
+constexpr uint16_t kAuxSpaceMask = 0x7;  // MemSpace
 constexpr uint16_t kAuxWrite = 0x8;
-constexpr uint16_t kAuxSizeShift = 4;     // log2(size in bytes) in bits 4..6
-constexpr uint16_t kAux64 = 0x80;         // Atomic: 64-bit, an AtomicWide record follows
+constexpr uint16_t kAuxSizeShift = 4;  // log2(size in bytes) in bits 4..6
+constexpr uint16_t kAux64 = 0x80;      // Atomic: 64-bit, an AtomicWide record follows
 enum class MemSpace : uint16_t { Global = 0, Shared = 1, Local = 2, Const = 3, HostMapped = 4 };
 // MemAccess / Atomic aux bits 8-10: the instruction's memory order (simulator traces). 0 is a
 // plain access, and also what GPU traces and older simulator traces hold.
@@ -98,17 +109,26 @@ constexpr uint16_t kRegionSnapshot = 0x1000;
 enum class KernelEndStatus : uint64_t { Ok = 0, Fault = 1, Deadlock = 2, Hang = 3, Budget = 4 };
 
 enum class ReportKindCode : uint16_t {
-  Fault = 0, Trap = 1, Assert = 2, Deadlock = 3, Hang = 4, Budget = 5, Race = 6, Sync = 7,
-  Init = 8, Mem = 9 /* no longer written: memory errors are faults */, Info = 10,
+  Fault = 0,
+  Trap = 1,
+  Assert = 2,
+  Deadlock = 3,
+  Hang = 4,
+  Budget = 5,
+  Race = 6,
+  Sync = 7,
+  Init = 8,
+  Mem = 9 /* no longer written: memory errors are faults */,
+  Info = 10,
 };
 
 // One event record: 32 bytes, little-endian, naturally aligned.
 struct Event {
-  uint64_t time;   // simulator: global warp-step counter; GPU: %globaltimer in ns
-  uint32_t warp;   // warp within the launch: block_linear * warps_per_block + warp_in_block
-  uint8_t kind;    // EventKind
-  uint8_t lane;    // 0..31, or kAllLanes for a whole-warp event
-  uint16_t aux;    // kind-specific
+  uint64_t time;  // simulator: global warp-step counter; GPU: %globaltimer in ns
+  uint32_t warp;  // warp within the launch: block_linear * warps_per_block + warp_in_block
+  uint8_t kind;   // EventKind
+  uint8_t lane;   // 0..31, or kAllLanes for a whole-warp event
+  uint16_t aux;   // kind-specific
   uint64_t a;
   uint64_t b;
 };
@@ -116,8 +136,8 @@ static_assert(sizeof(Event) == 32, "trace events are 32 bytes");
 constexpr uint8_t kAllLanes = 0xff;
 
 // An event from its fields (tools, tests and benchmarks that write traces by hand).
-inline Event make_event(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux,
-                        uint64_t a, uint64_t b) {
+inline Event make_event(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a,
+                        uint64_t b) {
   Event e{};
   e.time = time;
   e.warp = warp;

@@ -37,16 +37,16 @@ namespace synclab::trace {
 
 // One kernel launch (a Kernel chunk) and the events that followed it.
 struct Launch {
-  nlohmann::json json;            // the Kernel chunk as written
-  std::string name;               // json["name"] or "" (the kernel's symbol, often mangled)
-  std::string display;            // json["display"] (demangled) when present, else name
-  uint64_t warps_per_block = 0;   // json["warps_per_block"] or 0 when missing
-  uint32_t grid[3] = {1, 1, 1};   // json["grid"], json["block"] when present
+  nlohmann::json json;           // the Kernel chunk as written
+  std::string name;              // json["name"] or "" (the kernel's symbol, often mangled)
+  std::string display;           // json["display"] (demangled) when present, else name
+  uint64_t warps_per_block = 0;  // json["warps_per_block"] or 0 when missing
+  uint32_t grid[3] = {1, 1, 1};  // json["grid"], json["block"] when present
   uint32_t block[3] = {1, 1, 1};
-  bool recorded = true;           // false: the kernel filter left its events out
-  size_t first_event = 0;         // events [first_event, end_event) belong to this launch
+  bool recorded = true;    // false: the kernel filter left its events out
+  size_t first_event = 0;  // events [first_event, end_event) belong to this launch
   size_t end_event = 0;
-  uint64_t offset = 0;            // byte offset of the Kernel chunk in the file
+  uint64_t offset = 0;  // byte offset of the Kernel chunk in the file
   size_t event_count() const { return end_event - first_event; }
 };
 
@@ -55,8 +55,8 @@ struct EventChunk {
   const Event* events = nullptr;  // points into the mapping
   size_t first = 0;               // index of events[0] in the whole trace
   size_t count = 0;
-  int launch = -1;                // index into Trace::launches, -1 before any Kernel chunk
-  uint64_t offset = 0;            // byte offset of the chunk header in the file
+  int launch = -1;      // index into Trace::launches, -1 before any Kernel chunk
+  uint64_t offset = 0;  // byte offset of the chunk header in the file
 };
 
 class Trace {
@@ -68,15 +68,15 @@ class Trace {
   std::string path;
   uint64_t file_bytes = 0;
   uint32_t version = 0;
-  bool gpu = false;                   // Preamble flags bit 0: recorded on a GPU
-  nlohmann::json header;              // the Header chunk
-  std::vector<Launch> launches;       // Kernel chunks, in file order
+  bool gpu = false;                     // Preamble flags bit 0: recorded on a GPU
+  nlohmann::json header;                // the Header chunk
+  std::vector<Launch> launches;         // Kernel chunks, in file order
   std::vector<nlohmann::json> regions;  // Region chunks, in file order
   std::vector<nlohmann::json> reports;  // Report chunks, in file order
-  nlohmann::json footer;              // the Footer chunk; null when missing
-  bool complete = false;              // the Footer was found (the writer closed the file)
-  std::string warning;                // "" or the warnings below joined by newlines
-  std::vector<std::string> warnings;  // cut short, skipped unknown chunks, bytes after the footer
+  nlohmann::json footer;                // the Footer chunk; null when missing
+  bool complete = false;                // the Footer was found (the writer closed the file)
+  std::string warning;                  // "" or the warnings below joined by newlines
+  std::vector<std::string> warnings;    // cut short, skipped unknown chunks, bytes after the footer
 
   size_t event_count() const { return event_count_; }
   // Event i (i < event_count()); O(log chunks).
@@ -95,8 +95,10 @@ class Trace {
     size_t lo = bucket_[b], hi = b + 1 < bucket_.size() ? bucket_[b + 1] : chunks_.size() - 1;
     while (lo < hi) {  // the last chunk in [lo, hi] whose first index is <= i
       size_t mid = (lo + hi + 1) / 2;
-      if (chunks_[mid].first <= i) lo = mid;
-      else hi = mid - 1;
+      if (chunks_[mid].first <= i)
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     return lo;
   }
@@ -106,9 +108,7 @@ class Trace {
   const nlohmann::json* region_by_id(uint64_t id) const;
 
   // Bytes of memory the Trace holds besides the mapping and the JSON (its chunk index).
-  size_t index_bytes() const {
-    return chunks_.capacity() * sizeof(EventChunk) + bucket_.capacity() * sizeof(uint32_t);
-  }
+  size_t index_bytes() const { return chunks_.capacity() * sizeof(EventChunk) + bucket_.capacity() * sizeof(uint32_t); }
 
  private:
   Trace() = default;

@@ -60,8 +60,7 @@ bool parse_writer_options_from_env(WriterOptions* opt, std::string* error);
 
 // The same for one variable's value (name as in the environment, e.g. "SYNCLAB_TRACE_LIMIT").
 // Returns false with a message in *error for an unknown name or a bad value.
-bool parse_writer_option(const std::string& name, const std::string& value, WriterOptions* opt,
-                         std::string* error);
+bool parse_writer_option(const std::string& name, const std::string& value, WriterOptions* opt, std::string* error);
 
 // "512K", "64M", "2G", "1000000" -> bytes (K/M/G are powers of 1024; a trailing "B"/"iB" is
 // accepted: "64MB", "64MiB"). False for anything else, 0 or an overflow.
@@ -74,9 +73,8 @@ uint32_t kind_bits(const std::string& name);
 const char* event_kind_name(uint8_t kind);
 
 // Region chunk JSON: {id, name, kind, address, bytes, elem_bits, elem_bytes, dims}.
-nlohmann::json region_json(uint32_t id, const std::string& name, const std::string& kind,
-                           uint64_t address, uint64_t bytes, unsigned elem_bits,
-                           const std::vector<unsigned>& dims);
+nlohmann::json region_json(uint32_t id, const std::string& name, const std::string& kind, uint64_t address,
+                           uint64_t bytes, unsigned elem_bits, const std::vector<unsigned>& dims);
 // The same for an entry of the regions registry (synclab/regions.h).
 nlohmann::json region_json(uint32_t id, const synclab::RegionInfo& r);
 
@@ -90,8 +88,8 @@ class Writer {
   // Creates (truncates) path, writes the Preamble (flags bit 0 = gpu) and the Header chunk.
   // The header gets a "recording" object describing opt unless it has one. False with a message
   // naming the file in *error when the file cannot be written.
-  bool open(const std::string& path, const nlohmann::json& header, bool gpu,
-            const WriterOptions& opt, std::string* error);
+  bool open(const std::string& path, const nlohmann::json& header, bool gpu, const WriterOptions& opt,
+            std::string* error);
 
   // Writes a Kernel chunk (pending events first). Starts a new launch: the kernel and block
   // filters are decided here from "name" and "warps_per_block".
@@ -125,8 +123,8 @@ class Writer {
  private:
   static constexpr size_t kChunkEvents = (1u << 20) / sizeof(Event);  // 1 MiB of events
 
-  bool accept(const Event& e);        // the block and address filters
-  void push(const Event& e);          // after the filters: size limit, buffer, flush
+  bool accept(const Event& e);  // the block and address filters
+  void push(const Event& e);    // after the filters: size limit, buffer, flush
   void flush_events();
   bool write_chunk(ChunkKind kind, const void* data, uint64_t bytes);
   void write_json_chunk(ChunkKind kind, const nlohmann::json& j);
@@ -136,15 +134,15 @@ class Writer {
   std::string path_;
   WriterOptions opt_;
   bool recording_ = false;
-  bool filter_any_ = false;           // some filter other than "all kinds" is set
-  bool launch_recorded_ = true;       // kernel filter verdict for the current launch
-  uint64_t warps_per_block_ = 0;      // current launch (0: unknown)
-  bool last_atomic_kept_ = true;      // for the AtomicWide that follows an Atomic
+  bool filter_any_ = false;       // some filter other than "all kinds" is set
+  bool launch_recorded_ = true;   // kernel filter verdict for the current launch
+  uint64_t warps_per_block_ = 0;  // current launch (0: unknown)
+  bool last_atomic_kept_ = true;  // for the AtomicWide that follows an Atomic
   std::vector<Event> pending_;
   uint64_t offset_ = 0;
   uint64_t written_ = 0, dropped_ = 0, filtered_ = 0;
   uint32_t next_report_id_ = 0, next_region_id_ = 0;
-  std::string stopped_;               // why recording stopped ("" while recording)
+  std::string stopped_;  // why recording stopped ("" while recording)
   double start_seconds_ = 0;
 };
 
