@@ -161,16 +161,21 @@ std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta
   return fmt::format("0x{:x}", addr);
 }
 
-SourceLoc KernelRun::where_of(uint32_t loc) const {
+const ptx::Instr* KernelRun::instr_at(uint32_t loc) const {
   const uint32_t func = loc >> 20, pc = loc & 0xfffff;
-  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return {};
-  return where(M_.functions[func].code[pc]);
+  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return nullptr;
+  return &M_.functions[func].code[pc];
+}
+
+SourceLoc KernelRun::where_of(uint32_t loc) const {
+  const ptx::Instr* I = instr_at(loc);
+  return I ? where(*I) : SourceLoc{};
 }
 
 std::string KernelRun::line_of(uint32_t loc) const {
-  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
-  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return "instruction";
-  const ptx::Instr& I = M_.functions[func].code[pc];
+  const ptx::Instr* at = instr_at(loc);
+  if (!at) return "instruction";
+  const ptx::Instr& I = *at;
   SourceLoc s = where(I);
   if (!s.file.empty() && s.line) {
     const size_t slash = s.file.find_last_of('/');
@@ -183,11 +188,9 @@ std::string KernelRun::line_of(uint32_t loc) const {
 std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
   const uint32_t tpc = threads_per_cta_;
   const uint32_t block = gid / tpc, tid = gid % tpc;
-  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
   std::string at = "(unknown instruction)";
-  if (func < M_.functions.size() && pc < M_.functions[func].code.size()) {
-    const ptx::Instr& I = M_.functions[func].code[pc];
-    SourceLoc s = where(I);
+  if (const ptx::Instr* I = instr_at(loc)) {
+    SourceLoc s = where(*I);
     if (!s.file.empty() && s.line)
       at = fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line);
     else
@@ -219,8 +222,7 @@ void KernelRun::flush_findings() {
     const uint32_t block = f.cur_gid / threads_per_cta_, tid = f.cur_gid % threads_per_cta_;
     r.block = block;
     r.thread = tid;
-    const uint32_t func = f.cur_loc >> 20, pc = f.cur_loc & 0xfffff;
-    if (func < M_.functions.size() && pc < M_.functions[func].code.size()) r.where = where(M_.functions[func].code[pc]);
+    r.where = where_of(f.cur_loc);
     const uint32_t pgid = f.prev.gid1 - 1;
     const bool both_atomic = (f.prev.flags & RaceDetector::kAtomic) && (f.cur_flags & RaceDetector::kAtomic);
     const char* what = both_atomic ? "atomic-atomic"
@@ -252,24 +254,22 @@ void KernelRun::flush_findings() {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
            "read that sees the flag is what orders the accesses after it";
-    } else if (f.heard_gid1 && f.heard_fenced && !insufficient_scope) {
-      const uint32_t hg = f.heard_gid1 - 1;
-      d += fmt::format(
-          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), and this "
-          "thread fenced after taking over, but the other side did not release: put __threadfence() before the "
-          "store or atomic that hands over (the unlock, the flag store), or make it a release "
-          "(cuda::atomic_ref with memory_order_release){}",
-          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc),
-          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
     } else if (f.heard_gid1 && !insufficient_scope) {
+      // Which side of the hand-over lacks its fence: both, or (this thread fenced after taking
+      // over) the releasing side.
       const uint32_t hg = f.heard_gid1 - 1;
+      const char* fix = f.heard_fenced
+                            ? "and this thread fenced after taking over, but the other side did not release: put "
+                              "__threadfence() before the store or atomic that hands over (the unlock, the flag "
+                              "store), or make it a release (cuda::atomic_ref with memory_order_release)"
+                            : "but without release/acquire ordering, so the hand-over does not order the accesses "
+                              "around it: put __threadfence() before the store or atomic that hands over (the "
+                              "unlock, the flag store) and after the read that takes over (the lock, the flag "
+                              "load), or use cuda::atomic_ref with memory_order_release and memory_order_acquire";
       d += fmt::format(
-          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), but "
-          "without release/acquire ordering, so the hand-over does not order the accesses around it: put "
-          "__threadfence() before the store or atomic that hands over (the unlock, the flag store) and after the "
-          "read that takes over (the lock, the flag load), or use cuda::atomic_ref with memory_order_release "
-          "and memory_order_acquire{}",
-          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc),
+          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), "
+          "{}{}",
+          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), fix,
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
     } else if (warning) {
       d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
@@ -309,8 +309,7 @@ void KernelRun::flush_findings() {
       p.block = gid / threads_per_cta_;
       p.warp = (gid % threads_per_cta_) / 32;
       p.lane = (gid % threads_per_cta_) % 32;
-      const uint32_t fi = loc >> 20, pi = loc & 0xfffff;
-      if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) p.where = where(M_.functions[fi].code[pi]);
+      p.where = where_of(loc);
       p.access = access_word(flags);
       return p;
     };

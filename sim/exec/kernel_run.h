@@ -172,7 +172,8 @@ class KernelRun {
   std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
   // "atom at lock.cu:12" for an instruction given as (function << 20) | pc.
   std::string line_of(uint32_t loc) const;
-  SourceLoc where_of(uint32_t loc) const;  // where() of that instruction ({} when none)
+  SourceLoc where_of(uint32_t loc) const;          // where() of that instruction ({} when none)
+  const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
   void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
                    const std::string& details);
   // Trace recording (trace_recording.cpp); tw_ is null when not tracing.
