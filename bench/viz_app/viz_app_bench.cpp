@@ -102,10 +102,11 @@ bool write_trace(const std::string& path, const std::string& source, uint64_t ta
     w.event(e);
     ++n;
   };
+  // A warp step: its WarpStep at the next time; the events of its instruction follow with that time.
   auto step = [&](uint32_t warp, uint32_t mask, uint32_t pc, uint16_t cls) {
+    ++time;
     put(ev(time, warp, EventKind::WarpStep, trace::kAllLanes, cls, uint64_t(mask) | (uint64_t(pc) << 32),
            kLines[pc & 15]));
-    ++time;
   };
   put(ev(0, 0, EventKind::KernelBegin, trace::kAllLanes, 0, 0, kWarps));
   std::vector<uint32_t> arrived(kBlocks, 0);
@@ -120,42 +121,42 @@ bool write_trace(const std::string& path, const std::string& source, uint64_t ta
       if (phase < 3) {  // compute; odd warps diverged in phase 1
         step(wp, (phase == 1 && (wp & 1)) ? 0x0000ffffu : full, phase, 0);
       } else if (phase == 3) {  // load
+        step(wp, full, 3, 1);
         for (uint8_t l = 0; l < 32; ++l)
           put(ev(time, wp, EventKind::MemAccess, l, uint16_t(2 << trace::kAuxSizeShift), kData + (wp * 32 + l) * 4, l));
-        step(wp, full, 3, 1);
       } else if (phase == 4) {  // store a matrix row piece: 32 cells
         const uint32_t base = ((round / 16) * kWarps + wp) * 32 % 4096;
+        step(wp, full, 4, 2);
         for (uint8_t l = 0; l < 32; ++l) {
           const uint64_t cell = (base + l) % 4096;
           put(ev(time, wp, EventKind::MemAccess, l, uint16_t(trace::kAuxWrite | (2 << trace::kAuxSizeShift)),
                  kMatrix + cell * 4, round));
           put(ev(time, wp, EventKind::RegionUpdate, l, 0, cell, round + 1));
         }
-        step(wp, full, 4, 2);
       } else if (phase >= 5 && phase <= 8 && (wp & 1)) {  // odd warps spin: load lock word, branch back
-        put(ev(time, wp, EventKind::MemAccess, 0, uint16_t(2 << trace::kAuxSizeShift), kLocks + (wp % 32) * 4, 1));
         step(wp, 0x1u, 5, 1);
+        put(ev(time, wp, EventKind::MemAccess, 0, uint16_t(2 << trace::kAuxSizeShift), kLocks + (wp % 32) * 4, 1));
         step(wp, 0x1u, 6, 4);
       } else if (phase == 9) {  // take lock bits: lane l of warp w takes bit (w * 32 + l) % 1024 (8 lanes)
+        step(wp, 0xffu, 7, 3);
         for (uint8_t l = 0; l < 8; ++l) {
           const uint32_t bit = (wp * 32 + l) % 1024;
           put(ev(time, wp, EventKind::Atomic, l, uint16_t(3 << trace::kAuxSizeShift), kLocks + bit / 8,
                  0 | (1ull << 32)));
           put(ev(time, wp, EventKind::RegionUpdate, l, 1, bit, 1));
         }
-        step(wp, 0xffu, 7, 3);
       } else if (phase == 10 || phase == 11) {  // critical section
         step(wp, 0xffu, 8 + (phase - 10), 2);
       } else if (phase == 12) {  // release
+        step(wp, 0xffu, 10, 3);
         for (uint8_t l = 0; l < 8; ++l) {
           const uint32_t bit = (wp * 32 + l) % 1024;
           put(ev(time, wp, EventKind::Atomic, l, uint16_t(3 << trace::kAuxSizeShift), kLocks + bit / 8, 1));
           put(ev(time, wp, EventKind::RegionUpdate, l, 1, bit, 0));
         }
-        step(wp, 0xffu, 10, 3);
       } else if (phase == 15) {  // block barrier
-        put(ev(time, wp, EventKind::BarrierArrive, trace::kAllLanes, 0, full, block));
         step(wp, full, 11, 5);
+        put(ev(time, wp, EventKind::BarrierArrive, trace::kAllLanes, 0, full, block));
         if (++arrived[block] == kWpb) {
           arrived[block] = 0;
           put(ev(time, block * kWpb, EventKind::BarrierRelease, trace::kAllLanes, 0, kWpb * 32, block));

@@ -98,27 +98,23 @@ LaunchView view_of(const Trace& t, int launch) {
   return v;
 }
 
-// The source line of the instruction that made event i: the WarpStep of the same warp with the
-// same time whose mask holds the lane. The simulator writes an instruction's accesses before its
-// WarpStep; hand-written traces may put the step first, so both directions are searched.
+// The source line of the instruction that made event i: its warp's latest WarpStep at or before
+// it with the same time (the simulator writes an instruction's WarpStep first, then its accesses),
+// when that step's mask holds the lane.
 void source_of(const LaunchView& v, size_t i, uint32_t* line, std::string* file) {
   *line = 0;
   file->clear();
   const Trace& t = *v.t;
   const Event& e = t.event(i);
-  auto match = [&](size_t j) {
-    const Event& s = t.event(j);
-    if (s.kind != uint8_t(EventKind::WarpStep) || s.warp != e.warp) return false;
-    if (e.lane != kAllLanes && !((s.a >> e.lane) & 1)) return false;
+  for (size_t j = i + 1, n = 0; j > v.L->first_event && n < kStepSearch && t.event(j - 1).time == e.time; --j, ++n) {
+    const Event& s = t.event(j - 1);
+    if (s.kind != uint8_t(EventKind::WarpStep) || s.warp != e.warp) continue;
+    if (e.lane != kAllLanes && !((s.a >> e.lane) & 1)) return;  // not this lane's instruction
     *line = uint32_t(s.b & 0xffffffffu);
     const uint32_t fid = uint32_t(s.b >> 48);
     if (fid < v.files.size()) *file = v.files[fid];
-    return true;
-  };
-  for (size_t j = i + 1, n = 0; j < v.L->end_event && n < kStepSearch && t.event(j).time == e.time; ++j, ++n)
-    if (match(j)) return;
-  for (size_t j = i, n = 0; j > v.L->first_event && n < kStepSearch && t.event(j - 1).time == e.time; --j, ++n)
-    if (match(j - 1)) return;
+    return;
+  }
 }
 
 std::string base_name(const std::string& path) {

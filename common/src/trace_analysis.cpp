@@ -145,6 +145,8 @@ class Spins {
   }
 
  private:
+  // The group of the instruction event e belongs to: its warp's last WarpStep (the simulator
+  // writes a step before its instruction's accesses), when that step's mask holds e's lane.
   Group* current(const Event& e) {
     auto it = warps_.find(e.warp);
     if (it == warps_.end() || it->second.cur < 0) return nullptr;

@@ -1,6 +1,13 @@
 // One kernel launch being executed: CTA dispatch onto virtual SMs, the step loop that asks the
-// scheduler which warp and which lanes run next, the warp models, and the instruction semantics
-// (interpreter.cpp). Faults, deadlocks and hangs end the run with a report.
+// scheduler which warp and the warp model which lanes run next, and the instruction semantics.
+// Faults, deadlocks and hangs end the run with a report. Where each part lives:
+//   kernel_run.cpp          set-up, dispatch, the step loop
+//   lockstep_model.*, its_model.*   the warp models (warp_model.h)
+//   control_flow.cpp        calls, returns, exits and barriers, shared by both models
+//   instr/                  instruction semantics: memory, ALU, warp operations, built-ins, dispatch
+//   progress.cpp            spin checks, hang and deadlock reports
+//   sim/check/*_checker.cpp the race, init and sync checkers' hooks and report wording
+//   trace_recorder.*        the trace of the run (SYNCLAB_TRACE), an observer (run_observer.h)
 #pragma once
 
 #include <chrono>
@@ -19,8 +26,10 @@
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
 #include "sim/exec/report.h"
+#include "sim/exec/run_observer.h"
 #include "sim/exec/simulator.h"
 #include "sim/exec/warp.h"
+#include "sim/exec/warp_model.h"
 #include "sim/ptx/ir.h"
 #include "sim/sched/scheduler.h"
 
@@ -49,51 +58,49 @@ class KernelRun {
             const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns = 0);
   LaunchResult run();
 
-  // --- used by the interpreter -------------------------------------------------------------
-  struct Group {
-    uint32_t func, pc, mask;
-  };
+  using Group = sim::Group;
 
  private:
+  // The warp models decide which lanes run (warp_model.h).
+  friend struct LockstepModel;
+  friend struct ItsModel;
+
   // Dispatch and the main loop (kernel_run.cpp).
   void dispatch_ctas();
   void start_cta(uint64_t linear);
   void retire_cta(Cta& cta);
-  bool pick_group(Warp& w, Group* g);
-  void its_groups(Warp& w, std::vector<Group>* out) const;
-  uint8_t execute(Warp& w, const Group& g);
-  void execute_general(Warp& w, const Group& g, const ptx::Instr& I);
-  void fall_off(Warp& w, const Group& g);
-  bool continue_group(Warp& w, Group* g);
-  void materialize(Warp& w);
+  template <class M>
+  void step_loop();
+  // Every warp's lane PCs written into its lanes, under the launch's model (for reports).
+  void materialize_all();
 
-  // Instruction semantics (interpreter.cpp). A fault sets stop_ and ends the run.
+  // The dispatcher (instr/dispatch.cpp): runs the group's instruction, returns its Instr::exec
+  // flags. A fault sets stop_ and ends the run.
+  template <class M>
+  uint8_t execute(Warp& w, const Group& g);
+  template <class M>
+  void execute_general(Warp& w, const Group& g, const ptx::Instr& I);
+  template <class M>
+  void fall_off(Warp& w, const Group& g);
+  template <class M>
   void exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
 
-  // Control flow helpers (kernel_run.cpp).
-  void advance(Warp& w, const Group& g, uint32_t mask) {
-    if (cfg_.model == WarpModel::Lockstep) {
-      w.stack.top().pc = g.pc + 1;
-    } else if (w.converged && mask == g.mask && !lane_pcs_live_) {
-      w.cpc = g.pc + 1;
-    } else {
-      advance_lanes(w, g, mask);
-    }
-  }
-  void advance_lanes(Warp& w, const Group& g, uint32_t mask);
-  void branch(Warp& w, const Group& g, uint32_t taken, uint32_t target);
+  // Control flow and barriers both models share (control_flow.cpp).
+  template <class M>
   void call(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
+  template <class M>
   void call_one(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I, uint32_t callee,
                 bool set_return_pc);
+  template <class M>
   void ret(Warp& w, const Group& g, uint32_t mask);
+  template <class M>
   void exit_lanes(Warp& w, const Group& g, uint32_t mask);
-  // Lockstep: the instruction at (func, pc) is an unconditional kernel-level ret or an exit.
-  bool exits_thread(uint32_t func, uint32_t pc) const;
+  template <class M>
   void block_at_barrier(Warp& w, const Group& g, uint32_t mask, const ptx::Instr& I);
+  template <class M>
   void try_release_barrier(Cta& cta, uint32_t id);
-  void warp_sync(Warp& w, const Group& g, uint32_t mask, const ptx::Function& fn, const ptx::Instr& I);
 
-  // Memory (interpreter.cpp): translate a device address to host memory, or fault.
+  // Memory (instr/memory.cpp): translate a device address to host memory, or fault.
   uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write, const ptx::Instr& I,
                      uint64_t* generic_out = nullptr);
   void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
@@ -119,7 +126,7 @@ class KernelRun {
                              const std::function<std::string(const Warp&, int, const std::string&)>& describe);
   bool check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc);
 
-  // Device printf and assert (interpreter.cpp).
+  // Device printf and assert (instr/builtins.cpp).
   int do_vprintf(Warp& w, int lane, uint64_t fmt, uint64_t args, const ptx::Instr& I);
   void do_assertfail(Warp& w, int lane, uint64_t msg, uint64_t file, uint32_t line, uint64_t func, const ptx::Instr& I);
   std::string read_cstring(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
@@ -144,23 +151,23 @@ class KernelRun {
   void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
-  void release_warp_sync_waiters(Warp& w);
-  // ITS: the lanes waiting (AtWarpSync) at a warp-synchronous instruction that can complete
-  // together with one at (func, pc); completes the groups of `arrived` whose masks are met.
-  uint32_t warp_sync_waiters(const Warp& w, uint32_t func, uint32_t pc) const;
-  // (fresh: the lanes that arrive with this step).
-  bool complete_warp_syncs(Warp& w, uint32_t arrived, uint32_t fresh, const ptx::Instr& I);
-  void check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I);
-  // Checkers (interpreter.cpp): every shared/global access, fence and synchronization.
-  void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I,
-                    uint64_t value);
+  // The synchronization checker (sim/check/sync_checker.cpp). lockstep: the launch's model is
+  // lockstep, where lanes on another path of a branch cannot arrive at all.
+  void check_barrier_arrival(Warp& w, int first, uint32_t act, BarrierState& b, const ptx::Instr& I, bool lockstep);
+  // `here`: the lanes that have arrived at the instruction.
+  void check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I, bool lockstep);
+  // The race and init checkers (sim/check/race_checker.cpp, init_checker.cpp): every checked
+  // shared/global access, fence and synchronization.
+  void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I);
+  void check_init(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
+                  bool atomic, const ptx::Instr& I);
   // The same for the active lanes of a row-form ld/st (lane l at generic address X[l] + gen_off).
   void check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                   const ptx::Instr& I);
   void check_fence(Warp& w, uint32_t act, const ptx::Instr& I);
-  // Lanes of one store instruction writing the same bytes (interpreter.cpp), before the store's
+  // Lanes of one store instruction writing the same bytes (race_checker.cpp), before the store's
   // other checks: lane l at generic address G[l] + g_off (the row form's addresses), or, with G
-  // null, computed from the instruction. Its report (check_hooks.cpp), at a generic address:
+  // null, computed from the instruction. Its report, at a generic address:
   // `values` per lane, or null when the store is not of one scalar.
   void check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
                               uint64_t g_off);
@@ -176,22 +183,14 @@ class KernelRun {
   const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
   void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
                    const std::string& details);
-  // Trace recording (trace_recording.cpp); tw_ is null when not tracing.
-  struct TraceRegion {
-    uint64_t base, end, elem_bytes;
-    uint32_t id;
-    bool bits;
-  };
-  void trace_begin();
-  void trace_snapshot();  // the regions' contents as the launch begins
-  void trace_end();
-  void trace_step(const Warp& w, const Group& g);
-  void trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value);
-  void trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
-                    const ptx::Instr& I);
-  void trace_region(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
-  void trace_simple(const Warp& w, trace::EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b);
-  void trace_reports();
+  // What watches the run (run_observer.h): the reports raised since it last heard.
+  void observe_reports();
+  // A load or store of a shared or global address happened (the checkers and the observer hear of
+  // it); rows_accessed: the same for the active lanes of a row-form ld/st, lane l at X[l] + gen_off
+  // with value V[l].
+  void accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I, uint64_t value);
+  void rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                     const ptx::Instr& I, const uint64_t* V);
   void init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared);
   double sim_ns() const;
 
@@ -240,13 +239,13 @@ class KernelRun {
   std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
   bool check_sync_ = false, check_init_ = false, check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
-  trace::Writer* tw_ = nullptr;
-  uint64_t launch_index_ = 0;
-  std::vector<TraceRegion> tregions_;
-  size_t reports_traced_ = 0;
+  friend class TraceRecorder;              // reads where the launch is (steps_, the module, the shape)
+  std::unique_ptr<RunObserver> observer_;  // null: nobody watches
+  size_t reports_observed_ = 0;
   std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;
-  bool checking_ = false;  // race_ or check_init_: memory accesses are checked
+  bool checks_ = false;    // check_race_ or check_init_: memory accesses are checked
+  bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
   uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing
   uint64_t sync_reports_ = 0, race_reports_ = 0, race_warnings_ = 0, init_reports_ = 0;
   std::set<std::pair<uint32_t, int>> sync_seen_;  // (instruction, kind) already reported

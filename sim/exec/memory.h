@@ -14,6 +14,9 @@
 
 namespace synclab::sim {
 
+// v rounded up to a multiple of a (a = 0: v).
+inline uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
 // Generic addresses at or above these bases (outside any x86-64 user address) map to shared and
 // local memory; cvta adds/subtracts the base.
 constexpr uint64_t kSharedWindow = 0x1000'0000'0000'0000ull;

@@ -63,8 +63,6 @@ void Simulator::emit_printf(std::string_view text) const {
 
 namespace {
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
-
 // Resolves a symbol reference in an operand to an address or a frame-relative offset.
 void resolve(const ptx::Module& M, const std::vector<uint64_t>& addr, Operand& o, const std::string& origin,
              uint32_t ptx_line) {

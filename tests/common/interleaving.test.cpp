@@ -38,7 +38,7 @@ uint16_t with_order(uint16_t aux, MemOrder o) { return uint16_t(aux | (uint16_t(
 //   A stores 8 to x  -> report 0 (write-after-read: A's store races with B's load)
 //   B stores b_wrote  -> report 1 (write-write)
 //   warp 3 lane 1 loads x (after the window of report 0)
-// Every access comes before its WarpStep with the same time, as the simulator writes them.
+// Every access comes after its WarpStep, with the same time, as the simulator writes them.
 struct Built {
   std::vector<Event> events;       // as written, launch 0 (index = cursor)
   size_t a_store_early = 0, a_load = 0, b_load = 0, a_store = 0, b_store = 0, late_load = 0;
@@ -53,19 +53,19 @@ Built lost_update_events(uint64_t b_read, uint64_t b_wrote) {
   auto mem = [&](uint32_t warp, uint8_t lane, bool write, uint64_t addr, uint64_t value, uint32_t line,
                  InstrClass cls, MemSpace space = MemSpace::Global, MemOrder order = MemOrder::Plain) {
     ++t;
+    v.push_back(step(t, warp, 1u << lane, 7, line, cls));
     const size_t at = v.size();
     v.push_back(ev(t, warp, EventKind::MemAccess, lane, with_order(tt::mem_aux(write, 2, space), order), addr, value));
-    v.push_back(step(t, warp, 1u << lane, 7, line, cls));
     return at;
   };
   v.push_back(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 4));
   b.a_store_early = mem(0, 3, true, kX, 7, 9, InstrClass::Store);
   ++t;
-  v.push_back(ev(t, 0, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, 0));
   v.push_back(step(t, 0, 0xffffffffu, 8, 10, InstrClass::Barrier));
+  v.push_back(ev(t, 0, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, 0));
   ++t;
-  v.push_back(ev(t, 1, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, 0));
   v.push_back(step(t, 1, 0xffffffffu, 8, 10, InstrClass::Barrier));
+  v.push_back(ev(t, 1, EventKind::BarrierArrive, kAllLanes, 0, 0xffffffffu, 0));
   b.barrier = v.size();
   v.push_back(ev(t, 0, EventKind::BarrierRelease, kAllLanes, 0, 64, 0));
   b.a_load = mem(0, 3, false, kX, 7, kLoadLine, InstrClass::Load);
@@ -368,10 +368,10 @@ TEST_CASE("lanes of one store instruction: the reporting lane races with the lan
   w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
   std::vector<Event> v;
   v.push_back(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
-  for (uint8_t l = 0; l < 4; ++l) v.push_back(ev(1, 0, EventKind::MemAccess, l, tt::mem_aux(false), kY, 0));
   v.push_back(step(1, 0, 0xfu, 1, 5, InstrClass::Load));
-  for (uint8_t l = 0; l < 4; ++l) v.push_back(ev(2, 0, EventKind::MemAccess, l, tt::mem_aux(true), kY, 1));
+  for (uint8_t l = 0; l < 4; ++l) v.push_back(ev(1, 0, EventKind::MemAccess, l, tt::mem_aux(false), kY, 0));
   v.push_back(step(2, 0, 0xfu, 2, 5, InstrClass::Store));
+  for (uint8_t l = 0; l < 4; ++l) v.push_back(ev(2, 0, EventKind::MemAccess, l, tt::mem_aux(true), kY, 1));
   for (const Event& e : v) w.event(e);
   nlohmann::json parties = nlohmann::json::array();
   for (int l = 0; l < 4; ++l) parties.push_back(party(0, 0, l, 5, "write"));
@@ -396,6 +396,47 @@ TEST_CASE("lanes of one store instruction: the reporting lane races with the lan
   CHECK(contains(il.explanation, "4 threads"));
   CHECK(contains(il.explanation, "three increments are lost"));
   CHECK(contains(il.explanation, "not 4"));
+}
+
+TEST_CASE("an access's source line is its warp's latest WarpStep at or before it, with its time", "[interleaving]") {
+  tt::TempFile file("lines.trace");
+  constexpr uint64_t kZ = 0x5000;
+  Writer w;
+  std::string err;
+  REQUIRE(w.open(file.path, {{"program", "lines"}}, false, WriterOptions{}, &err));
+  w.kernel({{"name", "k"},
+            {"launch", 0},
+            {"grid", {1, 1, 1}},
+            {"block", {32, 1, 1}},
+            {"warps_per_block", 1},
+            {"files", {"/src/lines.cu"}}});
+  w.event(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
+  // The step, then its load: line 10. A later step of the warp with the same time (hand-written)
+  // is not the load's.
+  w.event(step(5, 0, 0x1u, 1, 10, InstrClass::Load));
+  w.event(ev(5, 0, EventKind::MemAccess, 0, tt::mem_aux(false), kZ, 1));
+  w.event(step(5, 0, 0x1u, 2, 11, InstrClass::Alu));
+  // A step whose mask lacks the lane: no line for lane 0's store.
+  w.event(step(6, 0, 0x2u, 3, 12, InstrClass::Store));
+  w.event(ev(6, 0, EventKind::MemAccess, 0, tt::mem_aux(true), kZ, 2));
+  // An access with no step at its time (the step before it is older): no line.
+  w.event(ev(7, 0, EventKind::MemAccess, 0, tt::mem_aux(false), kZ, 3));
+  // The step with its time comes only after it: not its instruction either.
+  w.event(step(7, 0, 0x1u, 4, 14, InstrClass::Load));
+  w.event(ev(8, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 0));
+  w.close();
+  auto t = load(file.path, &err);
+  REQUIRE(t);
+  Interleaving il;
+  InterleavingRequest req;
+  req.address = "0x5000";
+  REQUIRE(find_interleaving(*t, req, &il, &err));
+  std::vector<uint32_t> lines;
+  for (const InterleavingItem& it : il.items)
+    if (is_access(it)) lines.push_back(it.line);
+  CHECK(lines == std::vector<uint32_t>{10, 0, 0});
+  REQUIRE(!il.items.empty());
+  CHECK(il.items.front().file == "/src/lines.cu");
 }
 
 // ---- the tool ------------------------------------------------------------------------------------

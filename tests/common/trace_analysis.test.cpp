@@ -114,13 +114,15 @@ TEST_CASE("analysis: a spin still going when the launch ends is open at the end"
     REQUIRE(w.open(f.path, {{"program", "hang"}}, false, WriterOptions{}, &err));
     w.kernel({{"name", "naive"}, {"launch", 0}, {"warps_per_block", 1}});
     uint64_t t = 0;
-    w.event(step(t++, 0, 0xffffffffu, 10, 7, InstrClass::Atomic));
-    w.event(ev(t, 0, EventKind::Atomic, 0, tt::mem_aux(true), 0x100, (uint64_t(1) << 32) | 0));  // lane 0 wins
+    // Each step's WarpStep first, then its atomics with the step's time.
+    w.event(step(t, 0, 0xffffffffu, 10, 7, InstrClass::Atomic));
+    w.event(ev(t++, 0, EventKind::Atomic, 0, tt::mem_aux(true), 0x100, (uint64_t(1) << 32) | 0));  // lane 0 wins
     w.event(step(t++, 0, 0xffffffffu, 11, 7, InstrClass::Branch));
     for (int i = 0; i < 10; ++i) {
-      w.event(step(t++, 0, 0xfffffffeu, 10, 7, InstrClass::Atomic));
+      w.event(step(t, 0, 0xfffffffeu, 10, 7, InstrClass::Atomic));
       for (uint8_t lane = 1; lane < 4; ++lane)
         w.event(ev(t, 0, EventKind::Atomic, lane, tt::mem_aux(true), 0x100, (uint64_t(1) << 32) | 1));
+      ++t;
       w.event(step(t++, 0, 0xfffffffeu, 11, 7, InstrClass::Branch));
     }
     w.event(ev(t + 5, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 3));
@@ -140,6 +142,48 @@ TEST_CASE("analysis: a spin still going when the launch ends is open at the end"
   CHECK(iv[0].end == 27);  // stretched to the launch's last event
   CHECK(iv[0].iterations == 9);
   CHECK(iv[0].lanes == 0xfffffffeu);
+}
+
+TEST_CASE("analysis: an access belongs to the thread group of the WarpStep before it", "[trace][analysis]") {
+  // Two thread groups of one warp (ITS) step in turn: lanes 0-15 re-read a flag (pc 10-11, line 7),
+  // lanes 16-31 store in their loop (pc 20-21, line 9). Each access follows its own group's
+  // WarpStep with the same time, so the reads are the first group's and the stores the second's:
+  // the first group spins, the second does not.
+  tt::TempFile f("groups.trace");
+  {
+    Writer w;
+    std::string err;
+    REQUIRE(w.open(f.path, {{"program", "groups"}}, false, WriterOptions{}, &err));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"warps_per_block", 1}});
+    uint64_t t = 0;
+    w.event(ev(t++, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
+    for (int round = 0; round < 6; ++round) {
+      w.event(step(t, 0, 0x0000ffffu, 10, 7, InstrClass::Load));
+      w.event(ev(t++, 0, EventKind::MemAccess, 0, tt::mem_aux(false), 0x100, 0));
+      w.event(step(t, 0, 0xffff0000u, 20, 9, InstrClass::Store));
+      w.event(ev(t++, 0, EventKind::MemAccess, 16, tt::mem_aux(true), 0x200, uint64_t(round)));
+      w.event(step(t++, 0, 0x0000ffffu, 11, 7, InstrClass::Branch));
+      w.event(step(t++, 0, 0xffff0000u, 21, 9, InstrClass::Branch));
+    }
+    w.event(ev(t, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 3));
+    w.close();
+  }
+  std::string err;
+  auto t = load(f.path, &err);
+  REQUIRE(t);
+  const auto iv = analyze_launch(*t, 0);
+  REQUIRE(iv.size() == 1);
+  CHECK(iv[0].kind == IntervalKind::Spin);
+  CHECK(iv[0].lanes == 0x0000ffffu);
+  CHECK(iv[0].line == 7);
+  CHECK(iv[0].pc == 10);
+  CHECK(iv[0].iterations == 4);  // those begun in rounds 2-5 (1-based) end at a backward jump; round 6's is open
+  CHECK(iv[0].open_at_end);
+  // It starts at the group's WarpStep of round 2 (time 5), before that step's read.
+  const Event& first = t->event(iv[0].first_event);
+  CHECK(first.kind == uint8_t(EventKind::WarpStep));
+  CHECK(first.time == 1 + 4);
+  CHECK(t->event(iv[0].first_event + 1).kind == uint8_t(EventKind::MemAccess));
 }
 
 TEST_CASE("chrome export: tracks, slices and instants of a known trace", "[trace][export]") {

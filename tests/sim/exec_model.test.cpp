@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include <synclab/trace_reader.h>
+
 #include "sim/exec/simulator.h"
 
 using namespace synclab::sim;
@@ -275,4 +277,57 @@ TEST_CASE("invalid launch configurations are refused with a reason", "[exec][con
   LaunchResult big = k.launch("racy_increment", {1, 1, 1}, {2048, 1, 1}, {ptr(x)});
   CHECK(big.status == LaunchStatus::InvalidConfiguration);
   CHECK(big.message.find("2048 threads") != std::string::npos);
+}
+
+TEST_CASE("a traced run executes what an untraced one does, and the trace holds every access", "[exec][trace]") {
+  Kit k;
+  constexpr int kThreads = 64;
+  int* a = k.array<int>(kThreads);
+  int* counts = k.array<int>(4);
+  // Written by the host below (as cudaMemcpy would mark them): no uninitialized reads to report.
+  k.sim.memory().mark_initialized(ptr(a), kThreads * sizeof(int));
+  k.sim.memory().mark_initialized(ptr(counts), 4 * sizeof(int));
+  const std::string path = "exec_model_observer.trace";
+  for (WarpModel m : {WarpModel::Lockstep, WarpModel::Its}) {
+    INFO(model_name(m));
+    LaunchResult runs[2];
+    for (int traced = 0; traced < 2; ++traced) {
+      k.sim.config() = Config{};
+      k.sim.config().quiet = true;
+      k.sim.config().model = m;
+      if (traced) k.sim.config().trace_path = path;
+      for (int i = 0; i < kThreads; ++i) a[i] = i;
+      std::memset(counts, 0, 4 * sizeof(int));
+      runs[traced] = k.launch("per_lane_rows", {1, 1, 1}, {kThreads, 1, 1}, {ptr(a), ptr(counts)});
+      REQUIRE(runs[traced].status == LaunchStatus::Success);
+      for (int i = 0; i < kThreads; ++i) CHECK(a[i] == 3 * i);
+      for (int c = 0; c < 4; ++c) CHECK(counts[c] == kThreads / 4);
+    }
+    k.sim.close_trace();
+    // The same steps and the same instructions: the observer watched, it did not steer.
+    CHECK(runs[1].warp_steps == runs[0].warp_steps);
+    CHECK(runs[1].thread_instructions == runs[0].thread_instructions);
+    CHECK(runs[0].reports.empty());
+    CHECK(runs[1].reports.empty());
+    // Every lane's load, store and atomic is in the trace, after its warp's step.
+    std::string err;
+    std::unique_ptr<synclab::trace::Trace> t = synclab::trace::load(path, &err);
+    REQUIRE(t);
+    size_t loads = 0, stores = 0, atomics = 0, accesses_before_a_step = 0;
+    std::set<uint32_t> stepped;  // warps that have had a WarpStep so far
+    for (size_t i = 0; i < t->event_count(); ++i) {
+      const synclab::trace::Event& e = t->event(i);
+      const auto kind = synclab::trace::EventKind(e.kind);
+      if (kind == synclab::trace::EventKind::WarpStep) stepped.insert(e.warp);
+      const bool access = kind == synclab::trace::EventKind::MemAccess || kind == synclab::trace::EventKind::Atomic;
+      if (access && !stepped.count(e.warp)) ++accesses_before_a_step;
+      if (kind == synclab::trace::EventKind::MemAccess) ++((e.aux & synclab::trace::kAuxWrite) ? stores : loads);
+      if (kind == synclab::trace::EventKind::Atomic) ++atomics;
+    }
+    CHECK(loads == kThreads);
+    CHECK(stores == kThreads);
+    CHECK(atomics == kThreads);
+    CHECK(accesses_before_a_step == 0);
+  }
+  std::remove(path.c_str());
 }

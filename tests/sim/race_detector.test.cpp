@@ -1,5 +1,5 @@
 // The race detector driven directly, without a kernel: accesses, barriers and release/acquire
-// are fed in the order the interpreter would report them (see sim/exec/check_hooks.cpp), and
+// are fed in the order the interpreter would report them (see sim/check/race_checker.cpp), and
 // the expected findings follow from happens-before as sim/check/race_detector.h describes it.
 #include <synclab/catch.h>
 
@@ -15,7 +15,7 @@ namespace {
 
 constexpr uint8_t kRead = 0;
 constexpr uint8_t kWrite = RaceDetector::kWrite;
-constexpr uint8_t kAtomic = RaceDetector::kAtomic | RaceDetector::kWrite;  // as check_hooks flags them
+constexpr uint8_t kAtomic = RaceDetector::kAtomic | RaceDetector::kWrite;  // as the race checker flags them
 
 // A detector and some blocks of `tpc` threads. Thread tid belongs to warp tid / 32.
 struct Bench {

@@ -103,7 +103,7 @@ void draw_lanes_window(App& app) {
           ImGui::Text("state: %s", lane_state_name(st));
           if (v && v->has_step) {
             ImGui::Text("warp's current line %u (%s)", v->line, basename_of(app.file_path(v->file)).c_str());
-            ImGui::Text("active mask 0x%08x%s", v->last_mask, v->executing ? " (executing)" : "");
+            ImGui::Text("active mask 0x%08x", v->last_mask);
           }
           ImGui::TextDisabled("click to select");
           ImGui::EndTooltip();

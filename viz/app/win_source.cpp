@@ -116,7 +116,7 @@ void draw_source_window(App& app) {
       }
       if (n == v->line) {
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "  <- warp %u%s", warp, v->executing ? " (executing)" : "");
+        ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "  <- warp %u", warp);
       }
     }
   }

@@ -863,21 +863,9 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
     v.exited = r.exited;
     v.at_barrier = r.at_barrier & ~r.exited;
     v.barrier = r.barrier;
-    // The instruction the warp is executing: its last WarpStep, or the WarpStep that completes
-    // the events the warp had after it (same warp, same time: the simulator records an
-    // instruction's memory, region, barrier and exit events before its WarpStep).
-    uint32_t step = r.last_step;
-    v.executing = false;
-    if (r.last_event != detail::kNone && (r.last_step == detail::kNone || r.last_event > r.last_step) &&
-        size_t(w) + 1 < D.step_off.size()) {
-      const uint32_t* b = D.step_cursor.data() + D.step_off[w];
-      const uint32_t* e = D.step_cursor.data() + D.step_off[w + 1];
-      const uint32_t* n = std::upper_bound(b, e, r.last_event);
-      if (n != e && D.step_time[size_t(n - D.step_cursor.data())] == I.ev(L, r.last_event).time) {
-        step = *n;
-        v.executing = true;
-      }
-    }
+    // The current instruction: the warp's last WarpStep up to the cursor (the simulator records a
+    // step before the memory, region, barrier and exit events of its instruction).
+    const uint32_t step = r.last_step;
     v.has_step = step != detail::kNone;
     if (v.has_step) {
       const Event& s = I.ev(L, step);
@@ -897,7 +885,7 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
       v.last_step_cursor = kNoCursor;
     }
     v.last_event_cursor = r.last_event != detail::kNone ? r.last_event : kNoCursor;
-    const uint32_t started = r.started | (v.executing ? v.last_mask : 0u);
+    const uint32_t started = r.started;
     v.started = started;
     uint32_t spin = 0, crit = 0;
     if (any) span_lanes(D, w, c, &spin, &crit);

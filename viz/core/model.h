@@ -21,11 +21,10 @@
 // then gives every lane Inactive.
 //
 // ---- Lane states (State::warps[w].lanes[l]) ---------------------------------------------------
-// The warp's current instruction is its last WarpStep up to the cursor, except in the middle of
-// an instruction: the simulator records an instruction's memory, atomic, region, barrier and
-// exit events BEFORE its WarpStep (all with the step's time), so when the warp's last event
-// comes after its last WarpStep and the warp's next WarpStep has that event's time, that next
-// WarpStep is the current instruction (WarpView::executing; its cursor is after the cursor).
+// The warp's current instruction is its last WarpStep up to the cursor (WarpView::has_step false:
+// none yet). The simulator records an instruction's WarpStep FIRST, then the memory, atomic,
+// region, barrier and exit events it causes, all with the step's time, so in the middle of an
+// instruction its step is already the warp's last one.
 // From the launch's events up to the cursor:
 //   Active     the lane is in the active mask of its warp's current instruction (it executes
 //              or just executed the warp's latest instruction).
@@ -41,8 +40,8 @@
 //   Exited     a LaneExit named the lane.
 //   Inactive   the lane has not appeared in any event of its warp yet (block not yet resident,
 //              or a lane beyond the block's thread count).
-// A lane is "started" once any WarpStep (the current instruction included), BarrierArrive or
-// LaneExit of its warp names it.
+// A lane is "started" once any WarpStep, BarrierArrive or LaneExit of its warp up to the cursor
+// names it.
 // When several apply, the first in this order wins:
 //   Exited > AtBarrier > InCritical > Spinning > Active > MaskedOff   (Inactive: none applies)
 //
@@ -223,10 +222,9 @@ struct WarpView {
   // Lanes in each state (the same as lanes[], as masks).
   uint32_t exited = 0, at_barrier = 0, critical = 0, spinning = 0;
   uint32_t barrier = 0;  // barrier id the at_barrier lanes wait at
-  // The current instruction (see "Lane states"): a WarpStep at or (executing) just after the
+  // The current instruction (see "Lane states"): the warp's last WarpStep at or before the
   // cursor. has_step false: the warp has not executed anything yet.
   bool has_step = false;
-  bool executing = false;                             // the cursor is inside this instruction (its WarpStep is later)
   uint32_t last_mask = 0;                             // its active mask
   uint32_t pc = 0, function = 0, line = 0, file = 0;  // its pc, function id, source line, file id
   uint16_t instr_class = 0;                           // synclab::trace::InstrClass

@@ -45,7 +45,7 @@ struct ChunkHeader {  // 16 bytes
 
 enum class EventKind : uint8_t {
   WarpStep = 1,   // a: active mask (low 32) | pc (high 32); b: line (low 32) | function (bits 32-47) | file (48-63);
-                  // aux: InstrClass
+                  // aux: InstrClass. Written before the events of its instruction, which have its time.
   MemAccess = 2,  // lane; a: address; b: value (low `size` bytes); aux: MemAux bits, memory order
   Atomic = 3,     // lane; a: address; b: old (low 32) | new (high 32) for 32-bit and smaller;
                   //   aux: MemAux bits with kAux64. A 64-bit atomic is followed by an

@@ -95,3 +95,11 @@ __global__ void half_warp_shuffles(int* out) {
 // Recursion through a non-inlined function.
 __device__ __noinline__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 __global__ void recursion(int* out) { out[threadIdx.x] = fib(threadIdx.x % 12); }
+
+// Converged warps reading, writing and updating one element per lane: the interpreter's row
+// forms of ld, st and atom.
+__global__ void per_lane_rows(int* a, int* counts) {
+  const int t = threadIdx.x;
+  a[t] = a[t] * 2 + t;
+  atomicAdd(&counts[t % 4], 1);
+}

@@ -20,7 +20,7 @@ namespace {
 
 struct RefWarp {
   uint32_t started = 0, exited = 0, at_barrier = 0, barrier = 0;
-  int64_t last_step = -1, last_event = -1;
+  int64_t last_step = -1;
 };
 struct RefCell {
   uint64_t value = 0;
@@ -50,7 +50,6 @@ RefState reference(const Model& m, int launch, uint64_t cursor) {
     }
     if (e.warp >= L.warps) continue;
     RefWarp& w = r.warps[e.warp];
-    w.last_event = int64_t(c);
     if (k == EventKind::WarpStep) {
       w.started |= uint32_t(e.a);
       w.last_step = int64_t(c);
@@ -116,20 +115,10 @@ LaneState ref_lane(const Model& m, int launch, const std::vector<synclab::trace:
         (c < l || x.open_at_end))
       crit = true;
   }
-  // the current instruction: the last step, or the step that completes the warp's later events
-  int64_t cur = w.last_step;
-  if (w.last_event > w.last_step) {
-    const uint64_t t = m.trace().event(L.first_event + uint64_t(w.last_event)).time;
-    for (uint64_t x = c + 1; x < L.steps; ++x) {
-      const Event& e = m.trace().event(L.first_event + x);
-      if (e.kind == uint8_t(EventKind::WarpStep) && e.warp == warp) {
-        if (e.time == t) cur = int64_t(x);
-        break;
-      }
-    }
-  }
+  // the current instruction: the warp's last step up to the cursor
+  const int64_t cur = w.last_step;
   const uint32_t mask = cur >= 0 ? uint32_t(m.trace().event(L.first_event + uint64_t(cur)).a) : 0;
-  const uint32_t started = w.started | (cur != w.last_step ? mask : 0u);
+  const uint32_t started = w.started;
   if (ov && !(w.exited & bit) && (started & bit)) {
     ov->crit_spin += crit && spin && !(w.at_barrier & bit);
     ov->barrier_crit += crit && (w.at_barrier & bit);
@@ -282,6 +271,78 @@ TEST_CASE("recorded traces agree with the plain replay too", "[viz][reference]")
     for (int i = 0; i < 6; ++i) cursors.push_back(rng() % L.steps);
     for (uint64_t c : cursors) check_against_reference(*m, 0, c);
   }
+}
+
+TEST_CASE("the current instruction is the warp's last WarpStep at or before the cursor", "[viz][reference]") {
+  // The simulator writes a step's WarpStep first, then the events of its instruction with the
+  // step's time. Cursors: 0 KernelBegin, 1 WarpStep t=5 line 10 (all lanes), 2 MemAccess t=5
+  // lane 0, 3 WarpStep t=5 line 11 (lanes 0-15; the same time, hand-written: a later step must
+  // not be taken for the access's), 4 MemAccess t=5 lane 1 (a store), 5 WarpStep t=6 line 12
+  // (lanes 16-31), 6 KernelEnd.
+  const std::string path = temp_path("current-step");
+  {
+    synclab::trace::Writer w;
+    std::string err;
+    REQUIRE(w.open(path, {{"program", "current-step"}, {"backend", "sim"}}, false, {}, &err));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
+    using synclab::trace::InstrClass;
+    w.event(ev(0, 0, EventKind::KernelBegin, 0xff, 0, 0, 1));
+    w.event(tt::step(5, 0, 0xffffffffu, 2, 10, InstrClass::Load));
+    w.event(ev(5, 0, EventKind::MemAccess, 0, tt::mem_aux(false), 0x1000, 7));
+    w.event(tt::step(5, 0, 0x0000ffffu, 3, 11, InstrClass::Store));
+    w.event(ev(5, 0, EventKind::MemAccess, 1, tt::mem_aux(true), 0x1000, 8));
+    w.event(tt::step(6, 0, 0xffff0000u, 4, 12));
+    w.event(ev(7, 0, EventKind::KernelEnd, 0xff, 0, 0, 0));
+    w.close();
+  }
+  std::string err;
+  auto m = Model::open(path, &err);
+  INFO(err);
+  REQUIRE(m);
+  REQUIRE(m->launches()[0].steps == 7);
+  REQUIRE(m->event_at(0, 2).kind == uint8_t(EventKind::MemAccess));
+
+  State s = m->state_at(0, 0);  // nothing executed yet
+  CHECK_FALSE(s.warps[0].has_step);
+  CHECK(s.warps[0].lanes[0] == LaneState::Inactive);
+
+  for (uint64_t c : {1, 2}) {  // the line-10 step and its access
+    INFO("cursor " << c);
+    s = m->state_at(0, c);
+    const WarpView& v = s.warps[0];
+    REQUIRE(v.has_step);
+    CHECK(v.line == 10);
+    CHECK(v.pc == 2);
+    CHECK(v.last_step_cursor == 1);
+    CHECK(v.last_step_time == 5);
+    CHECK(v.last_mask == 0xffffffffu);
+    CHECK(v.started == 0xffffffffu);
+    CHECK(v.instr_class == uint16_t(synclab::trace::InstrClass::Load));
+    CHECK(v.last_event_cursor == c);
+    for (int l = 0; l < 32; ++l) CHECK(v.lanes[l] == LaneState::Active);
+  }
+  for (uint64_t c : {3, 4}) {  // the line-11 step and its store
+    INFO("cursor " << c);
+    s = m->state_at(0, c);
+    const WarpView& v = s.warps[0];
+    CHECK(v.line == 11);
+    CHECK(v.last_step_cursor == 3);
+    CHECK(v.lanes[1] == LaneState::Active);
+    CHECK(v.lanes[16] == LaneState::MaskedOff);
+  }
+  s = m->state_at(0, 5);
+  CHECK(s.warps[0].line == 12);
+  CHECK(s.warps[0].last_step_time == 6);
+  CHECK(s.warps[0].lanes[0] == LaneState::MaskedOff);
+  CHECK(s.warps[0].lanes[31] == LaneState::Active);
+  // A Player stepping forward agrees.
+  Player p(*m, 0);
+  p.seek(1);
+  p.step(1);
+  State ps;
+  p.state(&ps);
+  CHECK(ps.warps[0].line == 10);
+  std::remove(path.c_str());
 }
 
 TEST_CASE("navigation agrees with scanning the events", "[viz][navigation]") {

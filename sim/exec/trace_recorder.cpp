@@ -1,7 +1,8 @@
 // Recording a trace of the simulator's run (SYNCLAB_TRACE, docs/trace-format.md): the file is
 // opened at the first launch that asks for one and closed at exit; each launch writes a Kernel
 // chunk and its events (warp steps, memory accesses, atomics, barriers, region updates, exits,
-// reports). The regions registered through synclab_region go into Region chunks.
+// reports), in the order the run tells its observer about them (run_observer.h). The regions
+// registered through synclab_region go into Region chunks.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 #include <fstream>
 #include <synclab/trace_writer.h>
 
-#include "sim/exec/kernel_run.h"
+#include "sim/exec/trace_recorder.h"
 
 namespace synclab::sim {
 
@@ -207,33 +208,33 @@ std::vector<Simulator::Region> Simulator::regions() const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One launch (KernelRun)
+// One launch (TraceRecorder)
 // ---------------------------------------------------------------------------------------------
 
-void KernelRun::trace_begin() {
-  tw_ = sim_.trace_writer(cfg_);
-  if (!tw_) return;
-  launch_index_ = sim_.next_launch_index();
+TraceRecorder::TraceRecorder(const KernelRun& run, trace::Writer& writer) : k_(run), tw_(&writer) {}
+
+void TraceRecorder::launch_begin() {
+  launch_index_ = k_.sim_.next_launch_index();
   nlohmann::json k = {
-      {"name", entry_.name},
-      {"display", demangle_name(entry_.name)},
+      {"name", k_.entry_.name},
+      {"display", demangle_name(k_.entry_.name)},
       {"launch", launch_index_},
-      {"grid", {p_.grid.x, p_.grid.y, p_.grid.z}},
-      {"block", {p_.block.x, p_.block.y, p_.block.z}},
-      {"threads_per_block", threads_per_cta_},
-      {"warps_per_block", warps_per_cta_},
-      {"dynamic_shared", p_.dynamic_shared},
-      {"static_shared", static_shared_},
-      {"cooperative", p_.cooperative},
-      {"module", p_.module},
-      {"resident_blocks_per_sm", ctas_per_sm_},
+      {"grid", {k_.p_.grid.x, k_.p_.grid.y, k_.p_.grid.z}},
+      {"block", {k_.p_.block.x, k_.p_.block.y, k_.p_.block.z}},
+      {"threads_per_block", k_.threads_per_cta_},
+      {"warps_per_block", k_.warps_per_cta_},
+      {"dynamic_shared", k_.p_.dynamic_shared},
+      {"static_shared", k_.static_shared_},
+      {"cooperative", k_.p_.cooperative},
+      {"module", k_.p_.module},
+      {"resident_blocks_per_sm", k_.ctas_per_sm_},
   };
-  if (!sim_.module_traced(p_.module)) {
+  if (!k_.sim_.module_traced(k_.p_.module)) {
     // The first launch from a module carries its source files and line table.
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : M_.files) files.push_back(f.path);
+    for (const auto& f : k_.M_.files) files.push_back(f.path);
     nlohmann::json funcs = nlohmann::json::array();
-    for (const ptx::Function& fn : M_.functions) {
+    for (const ptx::Function& fn : k_.M_.functions) {
       nlohmann::json lines = nlohmann::json::array(), fids = nlohmann::json::array();
       for (const ptx::Instr& I : fn.code) {
         lines.push_back(I.user_line);
@@ -244,7 +245,7 @@ void KernelRun::trace_begin() {
     k["files"] = files;
     k["functions"] = funcs;
   }
-  for (const Simulator::Region& r : sim_.regions()) {
+  for (const Simulator::Region& r : k_.sim_.regions()) {
     TraceRegion t;
     t.base = r.base;
     t.end = r.base + r.bytes;
@@ -260,9 +261,9 @@ void KernelRun::trace_begin() {
   e.kind = static_cast<uint8_t>(EventKind::KernelBegin);
   e.lane = trace::kAllLanes;
   e.a = launch_index_;
-  e.b = total_ctas_ * warps_per_cta_;
+  e.b = k_.total_ctas_ * k_.warps_per_cta_;
   tw_->event(e);
-  trace_snapshot();
+  snapshot();
 }
 
 // The named regions' contents as this launch finds them: whatever put them there (cudaMemcpy,
@@ -271,10 +272,10 @@ void KernelRun::trace_begin() {
 // every launch from zeros. One RegionUpdate with kRegionSnapshot per non-zero element (lock-bits:
 // per non-zero group of up to 8 bytes), time 0, warp 0, lane kAllLanes. A region whose memory was
 // freed since it was named is skipped.
-void KernelRun::trace_snapshot() {
+void TraceRecorder::snapshot() {
   for (const TraceRegion& r : tregions_) {
     const uint64_t bytes = r.end - r.base;
-    if (bytes == 0 || !sim_.memory().find(r.base, bytes)) continue;
+    if (bytes == 0 || !k_.sim_.memory().find(r.base, bytes)) continue;
     const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
     auto emit = [&](uint16_t aux, uint64_t a, uint64_t b) {
       Event e{};
@@ -306,11 +307,17 @@ void KernelRun::trace_snapshot() {
   }
 }
 
-void KernelRun::trace_step(const Warp& w, const Group& g) {
-  const ptx::Instr& I = M_.functions[g.func].code[g.pc];
+uint32_t TraceRecorder::warp_id(const Warp& w) const {
+  return static_cast<uint32_t>(w.cta->linear * k_.warps_per_cta_ + w.index);
+}
+
+void TraceRecorder::step(const Warp& w, const Group& g) {
+  const ptx::Function& fn = k_.M_.functions[g.func];
+  if (g.pc >= fn.code.size()) return;  // falling off the end (a ret): no instruction to name
+  const ptx::Instr& I = fn.code[g.pc];
   Event e;
-  e.time = steps_;
-  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.time = k_.steps_;
+  e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::WarpStep);
   e.lane = trace::kAllLanes;
   e.aux = static_cast<uint16_t>(instr_class(I.op));
@@ -319,10 +326,11 @@ void KernelRun::trace_step(const Warp& w, const Group& g) {
   tw_->event(e);
 }
 
-void KernelRun::trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value) {
+void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
+                           const ptx::Instr& I) {
   Event e;
-  e.time = steps_;
-  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.time = k_.steps_;
+  e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::MemAccess);
   e.lane = static_cast<uint8_t>(lane);
   trace::MemSpace sp = trace::MemSpace::Global;
@@ -335,20 +343,18 @@ void KernelRun::trace_mem(const Warp& w, int lane, uint64_t generic, uint32_t si
   const uint32_t log2 = size >= 16 ? 4 : size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
   e.aux = static_cast<uint16_t>(static_cast<uint16_t>(sp) | (write ? trace::kAuxWrite : 0) |
                                 (log2 << trace::kAuxSizeShift));
-  // cur_loc_ is the instruction executing (set before every instruction runs).
-  const uint32_t fi = cur_loc_ >> 20, pi = cur_loc_ & 0xfffff;
-  if (fi < M_.functions.size() && pi < M_.functions[fi].code.size()) e.aux |= order_bits(M_.functions[fi].code[pi]);
+  e.aux |= order_bits(I);
   e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
   e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
   tw_->event(e);
-  if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) trace_region(w, lane, generic, size, e.b);
+  if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) region_update(w, lane, generic, size, e.b);
 }
 
-void KernelRun::trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
-                             const ptx::Instr& I) {
+void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+                           const ptx::Instr& I) {
   Event e;
-  e.time = steps_;
-  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.time = k_.steps_;
+  e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::Atomic);
   e.lane = static_cast<uint8_t>(lane);
   trace::MemSpace sp = generic >= kSharedWindow                ? trace::MemSpace::Shared
@@ -371,16 +377,16 @@ void KernelRun::trace_atomic(const Warp& w, int lane, uint64_t generic, uint32_t
     e.b = (old & m) | ((nw & m) << 32);
     tw_->event(e);
   }
-  if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) trace_region(w, lane, generic, size, nw);
+  if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) region_update(w, lane, generic, size, nw);
 }
 
-void KernelRun::trace_region(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value) {
+void TraceRecorder::region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value) {
   for (const TraceRegion& r : tregions_) {
     if (generic < r.base || generic >= r.end) continue;
     const uint64_t off = generic - r.base;
     Event e;
-    e.time = steps_;
-    e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+    e.time = k_.steps_;
+    e.warp = warp_id(w);
     e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
     e.lane = static_cast<uint8_t>(lane);
     // lock-bits: a = first bit of the written bytes, aux bits 8..11 = bytes written;
@@ -392,10 +398,10 @@ void KernelRun::trace_region(const Warp& w, int lane, uint64_t generic, uint32_t
   }
 }
 
-void KernelRun::trace_simple(const Warp& w, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
+void TraceRecorder::simple(uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
   Event e;
-  e.time = steps_;
-  e.warp = static_cast<uint32_t>(w.cta->linear * warps_per_cta_ + w.index);
+  e.time = k_.steps_;
+  e.warp = warp;
   e.kind = static_cast<uint8_t>(kind);
   e.lane = lane;
   e.aux = aux;
@@ -404,66 +410,75 @@ void KernelRun::trace_simple(const Warp& w, EventKind kind, uint8_t lane, uint16
   tw_->event(e);
 }
 
-void KernelRun::trace_reports() {
-  while (reports_traced_ < result_.reports.size()) {
-    const Report& r = result_.reports[reports_traced_++];
-    nlohmann::json parties = nlohmann::json::array();
-    for (const Report::Party& p : r.parties)
-      parties.push_back({{"block", p.block},
-                         {"warp", p.warp},
-                         {"lane", p.lane},
-                         {"file", p.where.file},
-                         {"line", p.where.line},
-                         {"ptx_line", p.where.ptx_line},
-                         {"access", p.access}});
-    if (r.parties.empty() && r.block >= 0 && r.thread >= 0)
-      parties.push_back({{"block", r.block},
-                         {"warp", r.thread / 32},
-                         {"lane", r.thread % 32},
-                         {"file", r.where.file},
-                         {"line", r.where.line},
-                         {"ptx_line", r.where.ptx_line},
-                         {"access", ""}});
-    nlohmann::json j = {
-        {"kind", report_kind_name(r.kind)},
-        {"severity", r.severity == Severity::Error     ? "error"
-                     : r.severity == Severity::Warning ? "warning"
-                                                       : "info"},
-        {"title", r.title},
-        {"text", r.render()},
-        {"launch", launch_index_},
-        {"kernel", r.kernel},
-        {"block", r.block},
-        {"thread", r.thread},
-        {"file", r.where.file},
-        {"line", r.where.line},
-        {"ptx_line", r.where.ptx_line},
-        {"seed", r.seed},
-        {"replay", r.replay},
-        {"parties", parties},
-    };
-    const uint32_t id = tw_->report(j);
-    Event e;
-    e.time = steps_;
-    e.warp = r.block >= 0 ? static_cast<uint32_t>(r.block * warps_per_cta_ + (r.thread >= 0 ? r.thread / 32 : 0)) : 0;
-    e.kind = static_cast<uint8_t>(EventKind::Report);
-    e.lane = r.thread >= 0 ? static_cast<uint8_t>(r.thread % 32) : trace::kAllLanes;
-    e.aux = code_of(r.kind);
-    e.a = id;
-    e.b = r.where.line;
-    tw_->event(e);
-  }
+void TraceRecorder::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) {
+  simple(warp_id(w), EventKind::BarrierArrive, trace::kAllLanes, static_cast<uint16_t>(id), lanes, w.cta->linear);
 }
 
-void KernelRun::trace_end() {
-  trace_reports();
+void TraceRecorder::barrier_release(const Cta& c, uint32_t id, uint32_t arrived) {
+  simple(static_cast<uint32_t>(c.linear * k_.warps_per_cta_), EventKind::BarrierRelease, trace::kAllLanes,
+         static_cast<uint16_t>(id), arrived, c.linear);
+}
+
+void TraceRecorder::lanes_exited(const Warp& w, uint32_t lanes) {
+  simple(warp_id(w), EventKind::LaneExit, trace::kAllLanes, 0, lanes, 0);
+}
+
+void TraceRecorder::report(const Report& r) {
+  nlohmann::json parties = nlohmann::json::array();
+  for (const Report::Party& p : r.parties)
+    parties.push_back({{"block", p.block},
+                       {"warp", p.warp},
+                       {"lane", p.lane},
+                       {"file", p.where.file},
+                       {"line", p.where.line},
+                       {"ptx_line", p.where.ptx_line},
+                       {"access", p.access}});
+  if (r.parties.empty() && r.block >= 0 && r.thread >= 0)
+    parties.push_back({{"block", r.block},
+                       {"warp", r.thread / 32},
+                       {"lane", r.thread % 32},
+                       {"file", r.where.file},
+                       {"line", r.where.line},
+                       {"ptx_line", r.where.ptx_line},
+                       {"access", ""}});
+  nlohmann::json j = {
+      {"kind", report_kind_name(r.kind)},
+      {"severity", r.severity == Severity::Error     ? "error"
+                   : r.severity == Severity::Warning ? "warning"
+                                                     : "info"},
+      {"title", r.title},
+      {"text", r.render()},
+      {"launch", launch_index_},
+      {"kernel", r.kernel},
+      {"block", r.block},
+      {"thread", r.thread},
+      {"file", r.where.file},
+      {"line", r.where.line},
+      {"ptx_line", r.where.ptx_line},
+      {"seed", r.seed},
+      {"replay", r.replay},
+      {"parties", parties},
+  };
+  const uint32_t id = tw_->report(j);
+  Event e;
+  e.time = k_.steps_;
+  e.warp = r.block >= 0 ? static_cast<uint32_t>(r.block * k_.warps_per_cta_ + (r.thread >= 0 ? r.thread / 32 : 0)) : 0;
+  e.kind = static_cast<uint8_t>(EventKind::Report);
+  e.lane = r.thread >= 0 ? static_cast<uint8_t>(r.thread % 32) : trace::kAllLanes;
+  e.aux = code_of(r.kind);
+  e.a = id;
+  e.b = r.where.line;
+  tw_->event(e);
+}
+
+void TraceRecorder::launch_end(LaunchStatus status) {
   Event e{};
-  e.time = steps_;
+  e.time = k_.steps_;
   e.kind = static_cast<uint8_t>(EventKind::KernelEnd);
   e.lane = trace::kAllLanes;
   e.a = launch_index_;
   trace::KernelEndStatus end = trace::KernelEndStatus::Fault;
-  switch (result_.status) {
+  switch (status) {
     case LaunchStatus::Success: end = trace::KernelEndStatus::Ok; break;
     case LaunchStatus::Deadlock: end = trace::KernelEndStatus::Deadlock; break;
     case LaunchStatus::Hang: end = trace::KernelEndStatus::Hang; break;

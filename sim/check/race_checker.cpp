@@ -1,15 +1,19 @@
-// Where the interpreter meets the checkers: every shared/global access, fence, barrier and warp
-// synchronization is shown to the race detector (sim/check/race_detector.h) and the initcheck
-// shadow, and what they find becomes reports in the stable format.
+// The race checker (SYNCLAB_CHECK=race): every shared/global access, fence, barrier and warp
+// synchronization of the run is shown to the race detector (race_detector.h), and what it finds
+// becomes reports in the stable format, with advice chosen from what was seen. Also here: lanes of
+// one store instruction writing the same bytes (a lost update under every warp model), and the
+// entry every checked access comes through (check_access), which hands reads and writes to the
+// init checker (init_checker.cpp) as well.
 #include <fmt/format.h>
 
 #include <cstdlib>
 
-#include "sim/exec/kernel_run.h"
+#include "sim/exec/instr/operands.h"
 
 namespace synclab::sim {
 
 using ptx::Op;
+using ptx::Operand;
 using ptx::Sem;
 using ptx::Space;
 
@@ -36,8 +40,7 @@ const char* access_word(uint8_t flags) {
 }  // namespace
 
 void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic,
-                             const ptx::Instr& I, uint64_t value) {
-  if (tw_ && !atomic && generic < kLocalWindow) trace_mem(w, lane, generic, size, write, value);
+                             const ptx::Instr& I) {
   bool shared;
   uint64_t off;
   if (generic >= kSharedWindow) {
@@ -50,29 +53,9 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
     off = generic;
   }
   Cta& c = *w.cta;
-  if (!c.race) return;  // tracing without checks
+  if (!c.race) return;
   const uint32_t tid = w.lanes[lane].tid_linear;
-  // initcheck: a read of bytes nobody wrote (shared memory of this block, cudaMalloc memory).
-  if (check_init_) {
-    if (shared) {
-      auto& bits = c.race->shared_init;
-      if (!write || atomic) {  // an atomic reads the old value
-        bool init = true;
-        for (uint64_t b = off; b < off + size; ++b)
-          if (b / 64 < bits.size() && !(bits[b / 64] >> (b % 64) & 1)) init = false;
-        if (!init) init_report(w, lane, I, generic, size, true);
-      }
-      if (write || atomic) {
-        for (uint64_t b = off; b < off + size; ++b)
-          if (b / 64 < bits.size()) bits[b / 64] |= 1ull << (b % 64);
-      }
-    } else if (w.cache_kind == AllocKind::Device) {
-      if (!write || atomic) {
-        if (!sim_.memory().initialized(off, size)) init_report(w, lane, I, generic, size, false);
-      }
-      if (write || atomic) sim_.memory().mark_initialized(off, size);
-    }
-  }
+  if (check_init_) check_init(w, lane, generic, shared, off, size, write, atomic, I);
   if (!check_race_) return;
   race_->set_step(steps_);
   uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I);
@@ -98,8 +81,8 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
 
 void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                            const ptx::Instr& I) {
-  // The row forms of ld/st (interpreter.cpp) run only when no trace is recorded, and every
-  // active lane's address lies in one window: the block's shared memory or one global allocation.
+  // In the row forms of ld/st (instr/memory.cpp) every active lane's address lies in one window:
+  // the block's shared memory or one global allocation.
   const uint8_t sem = sem_flags(I);
   Cta& c = *w.cta;
   if (check_init_ || sem || !c.race) {
@@ -107,7 +90,7 @@ void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t ge
     // with the next lane's check).
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      check_access(w, l, X[l] + gen_off, size, write, false, I, 0);
+      check_access(w, l, X[l] + gen_off, size, write, false, I);
     }
     return;
   }
@@ -323,6 +306,84 @@ void KernelRun::flush_findings() {
   fs.clear();
 }
 
+// Lanes of one warp are ordered between the instructions they execute together, never within
+// one: when two lanes of this store write the same bytes, only one lane's value survives, under
+// every warp model and on every GPU. Found here, before the store, where every lane's address and
+// value are at hand; the race detector leaves such pairs to this check (Access::step).
+void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
+                                       uint64_t g_off) {
+  // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
+  // and parameter memory is each thread's own.
+  using ptx::Sem;
+  if (I.sem != Sem::None && I.sem != Sem::Weak && I.sem != Sem::Volatile) return;
+  if (I.space == Space::Local || I.space == Space::Param) return;
+  if (G) {  // the row form: every lane in one window; most rows rise without overlap
+    uint64_t end = 0;
+    bool first = true, rising = true;
+    for (uint32_t m = act; m && rising; m &= m - 1) {
+      const uint64_t x = G[__builtin_ctz(m)];
+      rising = first || x >= end;
+      end = x + bytes;
+      first = false;
+    }
+    if (rising) return;
+  }
+  // Every lane's generic address: the row form's (G[l] + g_off), or computed here.
+  const Operand& a = I.src[0];
+  uint64_t A[32];
+  uint32_t lanes = 0;
+  bool ordered = true;  // addresses rise with the lane number without overlap: the common case
+  uint64_t prev_end = 0;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    uint64_t x;
+    if (G) {
+      x = G[l] + g_off;
+    } else {
+      x = address(w.lanes[l], a);
+      if (I.space == Space::Shared || I.space == Space::SharedCluster) x += kSharedWindow;
+    }
+    if (x >= kLocalWindow && x < kLocalWindow + kWindowSize) continue;
+    A[l] = x;
+    if (lanes && x < prev_end) ordered = false;
+    prev_end = x + bytes;
+    lanes |= 1u << l;
+  }
+  if (ordered) return;
+  // Lanes in address order (at most 32: insertion sort), then the first address two lanes share.
+  int order[32], k = 0;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    int j = k++;
+    while (j > 0 && A[order[j - 1]] > A[l]) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = l;
+  }
+  for (int i = 1; i < k; ++i) {
+    const uint64_t at = A[order[i]];
+    if (at >= A[order[i - 1]] + bytes) continue;
+    // Every lane whose bytes cover `at`, and what each stored (scalar stores only).
+    uint32_t writers = 0;
+    uint64_t V[32] = {0};
+    const Operand& v = I.src[1];
+    const bool scalar = v.kind != Operand::Kind::Vector && bytes <= 8;
+    for (int j = 0; j < k; ++j) {
+      const int l = order[j];
+      if (A[l] <= at && at < A[l] + bytes) {
+        writers |= 1u << l;
+        if (scalar) {
+          V[l] = operand(w, l, v);
+          if (bytes < 8) V[l] &= (1ull << (8 * bytes)) - 1;
+        }
+      }
+    }
+    report_store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
+    return;
+  }
+}
+
 void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
                                        const uint64_t* values) {
   const bool shared = generic >= kSharedWindow && generic < kSharedWindow + kWindowSize;
@@ -410,49 +471,6 @@ void KernelRun::note_repeats() {
   };
   for (const auto& c : collisions_) add(c.second.report, c.second.more);
   for (const auto& f : race_report_findings_) add(f.first, race_ ? race_->repeats(f.second) : 0);
-}
-
-void KernelRun::init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared) {
-  const uint64_t off = shared ? generic - kSharedWindow : generic;
-  const uint64_t key = (uint64_t(cur_loc_) << 1) | shared;
-  if (!init_seen_.insert(key).second) return;
-  ++init_reports_;
-  if (init_reports_ > 20) return;
-  Report r;
-  r.kind = ReportKind::Init;
-  r.kernel = entry_.name;
-  r.block = static_cast<int64_t>(w.cta->linear);
-  r.thread = w.lanes[lane].tid_linear;
-  r.where = where(I);
-  r.title = fmt::format("read of uninitialized {} memory", shared ? "shared" : "global");
-  r.details = fmt::format("{} reads {} bytes at {}, which nothing has written{}", lane_name(w, lane), size,
-                          describe_address(off, shared, w.cta->linear),
-                          shared ? " in this block (shared memory starts undefined in every block)"
-                                 : " (cudaMalloc memory starts undefined: copy or cudaMemset it first)");
-  r.seed = cfg_.seed;
-  r.replay = replay_line();
-  result_.reports.push_back(r);
-}
-
-void KernelRun::sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
-                            const std::string& details) {
-  if (!check_sync_) return;
-  const uint32_t loc = static_cast<uint32_t>(&I - M_.functions[w.lanes[lane].func].code.data());
-  if (!sync_seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(std::hash<std::string>()(title))}).second)
-    return;
-  ++sync_reports_;
-  Report r;
-  r.kind = ReportKind::Sync;
-  r.severity = sev;
-  r.kernel = entry_.name;
-  r.block = static_cast<int64_t>(w.cta->linear);
-  r.thread = w.lanes[lane].tid_linear;
-  r.where = where(I);
-  r.title = title;
-  r.details = details;
-  r.seed = cfg_.seed;
-  r.replay = replay_line();
-  result_.reports.push_back(r);
 }
 
 }  // namespace synclab::sim

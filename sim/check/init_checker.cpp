@@ -1,0 +1,55 @@
+// The init checker (SYNCLAB_CHECK=init), as compute-sanitizer's initcheck: a read of shared memory
+// that no thread of the block has written, or of cudaMalloc memory that nothing (a copy, a memset,
+// a kernel) has written, is reported with the bytes and the allocation it read.
+#include <fmt/format.h>
+
+#include "sim/exec/kernel_run.h"
+
+namespace synclab::sim {
+
+void KernelRun::check_init(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
+                           bool atomic, const ptx::Instr& I) {
+  Cta& c = *w.cta;
+  if (shared) {
+    auto& bits = c.race->shared_init;
+    if (!write || atomic) {  // an atomic reads the old value
+      bool init = true;
+      for (uint64_t b = off; b < off + size; ++b)
+        if (b / 64 < bits.size() && !(bits[b / 64] >> (b % 64) & 1)) init = false;
+      if (!init) init_report(w, lane, I, generic, size, true);
+    }
+    if (write || atomic) {
+      for (uint64_t b = off; b < off + size; ++b)
+        if (b / 64 < bits.size()) bits[b / 64] |= 1ull << (b % 64);
+    }
+  } else if (w.cache_kind == AllocKind::Device) {
+    if (!write || atomic) {
+      if (!sim_.memory().initialized(off, size)) init_report(w, lane, I, generic, size, false);
+    }
+    if (write || atomic) sim_.memory().mark_initialized(off, size);
+  }
+}
+
+void KernelRun::init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared) {
+  const uint64_t off = shared ? generic - kSharedWindow : generic;
+  const uint64_t key = (uint64_t(cur_loc_) << 1) | shared;
+  if (!init_seen_.insert(key).second) return;
+  ++init_reports_;
+  if (init_reports_ > 20) return;
+  Report r;
+  r.kind = ReportKind::Init;
+  r.kernel = entry_.name;
+  r.block = static_cast<int64_t>(w.cta->linear);
+  r.thread = w.lanes[lane].tid_linear;
+  r.where = where(I);
+  r.title = fmt::format("read of uninitialized {} memory", shared ? "shared" : "global");
+  r.details = fmt::format("{} reads {} bytes at {}, which nothing has written{}", lane_name(w, lane), size,
+                          describe_address(off, shared, w.cta->linear),
+                          shared ? " in this block (shared memory starts undefined in every block)"
+                                 : " (cudaMalloc memory starts undefined: copy or cudaMemset it first)");
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  result_.reports.push_back(r);
+}
+
+}  // namespace synclab::sim

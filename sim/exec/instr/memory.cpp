@@ -1,0 +1,793 @@
+// Instruction semantics, memory: address translation into the simulator's memory spaces, loads
+// and stores (scalar, vector and the row forms of a converged warp), atomics and reductions.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+#include "sim/exec/convert.h"
+#include "sim/exec/instr/operands.h"
+#include "sim/exec/values.h"
+
+namespace synclab::sim {
+
+using namespace instr;
+
+uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uint32_t size, bool write,
+                              const ptx::Instr& I, uint64_t* generic_out) {
+  Lane& L = w.lanes[lane];
+  if (space == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      space = Space::Shared;
+      addr -= kSharedWindow;
+    } else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+      space = Space::Local;
+      addr -= kLocalWindow;
+    } else {
+      space = Space::Global;
+    }
+  }
+  if (size > 1 && (addr & (size - 1)) != 0) {
+    fault(w, lane, I, LaunchStatus::Fault, "misaligned address",
+          fmt::format("{} of {} bytes at {} address 0x{:x}, which is not a multiple of {}", write ? "write" : "read",
+                      size,
+                      space == Space::Shared  ? "shared"
+                      : space == Space::Local ? "local"
+                                              : "global",
+                      addr, size));
+    return nullptr;
+  }
+  switch (space) {
+    case Space::Shared:
+    case Space::SharedCluster: {
+      Cta& c = *w.cta;
+      if (addr + size > c.shared.size() || addr + size < addr) {
+        fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds shared memory access",
+              fmt::format("{} of {} bytes at shared offset 0x{:x}; the block has {} bytes of shared memory "
+                          "({} static + {} dynamic)",
+                          write ? "write" : "read", size, addr, c.shared.size(), static_shared_, p_.dynamic_shared));
+        return nullptr;
+      }
+      if (generic_out) *generic_out = kSharedWindow + addr;
+      return c.shared.data() + addr;
+    }
+    case Space::Local: {
+      if (addr + size > L.local.size() || addr + size < addr) {
+        fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds local memory access",
+              fmt::format("{} of {} bytes at local offset 0x{:x}; the thread's local memory is {} bytes",
+                          write ? "write" : "read", size, addr, L.local.size()));
+        return nullptr;
+      }
+      if (generic_out) *generic_out = kLocalWindow + addr;
+      return L.local.data() + addr;
+    }
+    case Space::Global:
+    case Space::Const: {
+      if (!(w.cache_size && addr - w.cache_base < w.cache_size && size <= w.cache_size - (addr - w.cache_base))) {
+        const Allocation* a = sim_.memory().find(addr, size);
+        if (!a) {
+          std::string why;
+          if (const Allocation* f = sim_.memory().find_freed(addr))
+            why = fmt::format("the address is inside {} (freed): use after free", f->name);
+          else if (const Allocation* near = sim_.memory().nearest_below(addr);
+                   near && addr - near->base < near->size + 4096)
+            why = fmt::format(
+                "the access runs past the end of {} ({} bytes at 0x{:x}; offset {} is {} bytes past "
+                "its end)",
+                near->name, near->size, near->base, addr - near->base, addr + size - (near->base + near->size));
+          else if (addr < 4096) {
+            why = "the address is near zero: a null pointer, or a host pointer never set";
+            null_page_fault_ = true;
+          } else
+            why = "the address is not inside any allocation (a host pointer? a pointer past the end of an array?)";
+          fault(w, lane, I, LaunchStatus::Fault, "invalid global memory access",
+                fmt::format("{} of {} bytes at address 0x{:x}: {}", write ? "write" : "read", size, addr, why));
+          return nullptr;
+        }
+        w.cache_base = a->base;
+        w.cache_size = a->size;
+        w.cache_kind = a->kind;
+      }
+      if (generic_out) *generic_out = addr;
+      return reinterpret_cast<uint8_t*>(addr);
+    }
+    default:
+      fault(w, lane, I, LaunchStatus::Fault, "unsupported state space",
+            fmt::format("instruction {} uses a state space the simulator does not model", ptx::op_name(I.op)));
+      return nullptr;
+  }
+}
+
+uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const Operand& o, uint32_t size,
+                              const ptx::Instr& I) {
+  Lane& L = w.lanes[lane];
+  uint64_t a = address(L, o);
+  bool kernel_params = o.base == Operand::Base::KernelParams || (o.base == Operand::Base::Absolute && fn.is_entry);
+  if (kernel_params) {
+    if (a + size > p_.params.size()) {
+      fault(w, lane, I, LaunchStatus::Fault, "kernel parameter access out of range",
+            fmt::format("{} bytes at parameter offset {}; the kernel's parameters take {} bytes", size, a,
+                        p_.params.size()));
+      return nullptr;
+    }
+    return const_cast<uint8_t*>(p_.params.data()) + a;
+  }
+  if (a + size > L.params.size()) {
+    fault(w, lane, I, LaunchStatus::Fault, "parameter access out of range",
+          fmt::format("{} bytes at parameter frame offset {}", size, a));
+    return nullptr;
+  }
+  return L.params.data() + a;
+}
+
+// Where an access meets those who watch: the observer (trace recording) and the memory checkers.
+inline void KernelRun::accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I,
+                                uint64_t value) {
+  if (observer_ && generic < kLocalWindow) observer_->access(w, lane, generic, size, write, value, I);
+  if (checks_) check_access(w, lane, generic, size, write, false, I);
+}
+
+void KernelRun::rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                              const ptx::Instr& I, const uint64_t* V) {
+  if (observer_)
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      observer_->access(w, l, X[l] + gen_off, size, write, V[l], I);
+    }
+  if (checks_) check_rows(w, act, X, gen_off, size, write, I);
+}
+
+bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I) {
+  uint64_t generic = 0;
+  uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
+  if (!p) return false;
+  if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+    // Mapped host memory may be written by host threads while the kernel runs.
+    uint64_t v = 0;
+    switch (size) {
+      case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
+      case 2: v = __atomic_load_n(reinterpret_cast<uint16_t*>(p), __ATOMIC_RELAXED); break;
+      case 4: v = __atomic_load_n(reinterpret_cast<uint32_t*>(p), __ATOMIC_RELAXED); break;
+      default: v = __atomic_load_n(reinterpret_cast<uint64_t*>(p), __ATOMIC_RELAXED); break;
+    }
+    std::memcpy(dst, &v, size);
+  } else {
+    std::memcpy(dst, p, size);
+  }
+  if (watching_) {
+    uint64_t v = 0;
+    std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
+    accessed(w, lane, generic, size, false, I, v);
+  }
+  w.last_load[lane] = generic;
+  return true;
+}
+
+void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
+  hang_.visible_change(steps_);
+  hang_.record_writer(generic, w.cta->linear, w.lanes[lane].tid_linear, I.user_line, I.ptx_line, I.user_file);
+}
+
+bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const void* src, uint32_t size,
+                            const ptx::Instr& I) {
+  uint64_t generic = 0;
+  uint8_t* p = translate(w, lane, sp, addr, size, true, I, &generic);
+  if (!p) return false;
+  if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) {
+    std::memcpy(p, src, size);
+    return true;
+  }
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "write to constant memory",
+          fmt::format("{} bytes at address 0x{:x} in {}", size, generic, "a __constant__ variable"));
+    return false;
+  }
+  if (watching_) {
+    uint64_t v = 0;
+    std::memcpy(&v, src, std::min<uint32_t>(size, 8));
+    accessed(w, lane, generic, size, true, I, v);
+  }
+  if (std::memcmp(p, src, size) != 0) {
+    if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+      uint64_t v = 0;
+      std::memcpy(&v, src, size);
+      switch (size) {
+        case 1: __atomic_store_n(p, uint8_t(v), __ATOMIC_RELAXED); break;
+        case 2: __atomic_store_n(reinterpret_cast<uint16_t*>(p), uint16_t(v), __ATOMIC_RELAXED); break;
+        case 4: __atomic_store_n(reinterpret_cast<uint32_t*>(p), uint32_t(v), __ATOMIC_RELAXED); break;
+        default: __atomic_store_n(reinterpret_cast<uint64_t*>(p), v, __ATOMIC_RELAXED); break;
+      }
+    } else {
+      std::memcpy(p, src, size);
+    }
+    note_write(w, lane, generic, I);
+  }
+  return true;
+}
+
+namespace {
+
+// Extends a loaded value of `size` bytes by the instruction type's signedness.
+uint64_t extend_loaded(uint64_t v, uint32_t size, Type t) {
+  if (!ptx::type_is_signed(t) || size >= 8) return v;
+  const int shift = 64 - static_cast<int>(size) * 8;
+  return static_cast<uint64_t>((static_cast<int64_t>(v << shift)) >> shift);
+}
+
+uint32_t elem_size(Type t) {
+  uint32_t s = ptx::type_size(t);
+  return s == 0 ? 4 : s;
+}
+
+}  // namespace
+
+// Fast path of a scalar access: shared memory, or the global allocation the warp touched last
+// (not mapped host memory, which needs atomic access). Returns nullptr when the slow path must
+// decide (other spaces, a new allocation, any error).
+inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic) {
+  if (addr & (size - 1)) return nullptr;
+  if (sp == Space::Const && !write) sp = Space::Global;
+  if (sp == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      sp = Space::Shared;
+      addr -= kSharedWindow;
+    } else if (addr < kSharedWindow) {
+      sp = Space::Global;
+    } else {
+      return nullptr;
+    }
+  }
+  if (sp == Space::Shared) {
+    std::vector<uint8_t>& sh = w.cta->shared;
+    if (addr > sh.size() || sh.size() - addr < size) return nullptr;
+    *generic = kSharedWindow + addr;
+    return sh.data() + addr;
+  }
+  if (sp == Space::Global && w.cache_kind != AllocKind::HostMapped &&
+      (!write || w.cache_kind != AllocKind::ModuleConst) && addr - w.cache_base < w.cache_size &&
+      w.cache_size - (addr - w.cache_base) >= size) {
+    *generic = addr;
+    return reinterpret_cast<uint8_t*>(addr);
+  }
+  return nullptr;
+}
+
+// The row form of a scalar access (every lane shares its frame base, so the address operand is
+// one row A, or absent): fills X[l] = A[l] + off (off for every lane without A) and, when the
+// address of every active lane passes the rules of fast_ptr, returns true with the offsets that
+// turn an address into its host pointer (X[l] + host_off) and its generic address
+// (X[l] + gen_off). False when any lane needs the slow path, which then decides lane by lane
+// exactly as before (nothing has been touched yet).
+bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
+                         bool write, uint64_t* host_off, uint64_t* gen_off) {
+  if (sp == Space::Const && !write) sp = Space::Global;
+  const uint64_t x0 = (A ? A[__builtin_ctz(act)] : 0) + off;
+  uint64_t lo = 0;  // what the window starts at in the addresses of X
+  bool via_generic = false;
+  if (sp == Space::Generic) {
+    if (x0 >= kSharedWindow && x0 < kSharedWindow + kWindowSize) {
+      sp = Space::Shared;
+      lo = kSharedWindow;
+    } else if (x0 < kSharedWindow) {
+      sp = Space::Global;
+      via_generic = true;
+    } else {
+      return false;
+    }
+  }
+  uint64_t span;  // an address x is inside when x - lo <= span
+  if (sp == Space::Shared) {
+    std::vector<uint8_t>& sh = w.cta->shared;
+    if (sh.size() < size) return false;
+    span = sh.size() - size;
+    *host_off = reinterpret_cast<uintptr_t>(sh.data()) - lo;
+    *gen_off = kSharedWindow - lo;
+  } else if (sp == Space::Global) {
+    if ((x0 & (size - 1)) == 0 && !(x0 - w.cache_base < w.cache_size && w.cache_size - (x0 - w.cache_base) >= size)) {
+      // A new allocation: look it up as translate() would for the first lane.
+      const Allocation* al = sim_.memory().find(x0, size);
+      if (!al) return false;
+      w.cache_base = al->base;
+      w.cache_size = al->size;
+      w.cache_kind = al->kind;
+    }
+    if (w.cache_kind == AllocKind::HostMapped || (write && w.cache_kind == AllocKind::ModuleConst) ||
+        w.cache_size < size)
+      return false;
+    // Through a generic address, global memory is what lies below the shared window.
+    if (via_generic && (w.cache_base >= kSharedWindow || kSharedWindow - w.cache_base < w.cache_size)) return false;
+    lo = w.cache_base;
+    span = w.cache_size - size;
+    *host_off = 0;
+    *gen_off = 0;
+  } else {
+    return false;
+  }
+  if (span >> 63) return false;
+  // Two lanes at a time: with d = x - lo, a lane is outside when d > span, that is when d or
+  // span - d has its top bit set (span < 2^63), and misaligned when a = x & (size - 1) is not 0,
+  // that is when 0 - a has its top bit set.
+  const __m128i vlo = _mm_set1_epi64x(static_cast<long long>(lo));
+  const __m128i vspan = _mm_set1_epi64x(static_cast<long long>(span));
+  const __m128i valign = _mm_set1_epi64x(static_cast<long long>(size - 1));
+  const __m128i voff = _mm_set1_epi64x(static_cast<long long>(off));
+  const __m128i zero = _mm_setzero_si128();
+  uint32_t bad = 0;
+  // Only the pairs of lanes that hold an active lane (X of the others is left unset).
+  const int first_pair = __builtin_ctz(act) & ~1, end_pair = 32 - (__builtin_clz(act) & ~1);
+  for (int l = first_pair; l < end_pair; l += 2) {
+    const __m128i x = A ? _mm_add_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(A + l)), voff) : voff;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(X + l), x);
+    const __m128i d = _mm_sub_epi64(x, vlo);
+    const __m128i t =
+        _mm_or_si128(_mm_or_si128(d, _mm_sub_epi64(vspan, d)), _mm_sub_epi64(zero, _mm_and_si128(x, valign)));
+    bad |= uint32_t(_mm_movemask_pd(_mm_castsi128_pd(t))) << l;
+  }
+  return (bad & act) == 0;
+}
+
+namespace {
+template <class T>
+inline void load_lanes(uint64_t* D, const uint64_t* X, uint32_t act, uint64_t host_off) {
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    T v;
+    std::memcpy(&v, reinterpret_cast<const void*>(X[l] + host_off), sizeof(T));
+    // Signed types sign-extend to 64 bits, the others zero-extend (extend_loaded).
+    D[l] = static_cast<uint64_t>(std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>(v));
+  }
+}
+}  // namespace
+
+// exec_ld's row form (see row_span). False: take the lane-by-lane path.
+bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es) {
+  const Operand& a = I.src[0];
+  alignas(16) uint64_t X[32];
+  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  uint64_t host_off, gen_off;
+  if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, false, &host_off,
+                &gen_off))
+    return false;
+  uint64_t* D = w.row(I.dst[0].reg);
+  const bool sgn = ptx::type_is_signed(I.type);
+  switch (es) {
+    case 1: sgn ? load_lanes<int8_t>(D, X, act, host_off) : load_lanes<uint8_t>(D, X, act, host_off); break;
+    case 2: sgn ? load_lanes<int16_t>(D, X, act, host_off) : load_lanes<uint16_t>(D, X, act, host_off); break;
+    case 4: sgn ? load_lanes<int32_t>(D, X, act, host_off) : load_lanes<uint32_t>(D, X, act, host_off); break;
+    default: load_lanes<uint64_t>(D, X, act, host_off); break;
+  }
+  if (watching_) rows_accessed(w, act, X, gen_off, es, false, I, D);
+  if (hang_.suspicious(steps_)) {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      w.last_load[l] = X[l] + gen_off;
+    }
+  }
+  return true;
+}
+
+namespace {
+// Stores the low sizeof(T) bytes of v at p if they differ from what is there; true if they did.
+template <class T>
+inline bool store_changed(uint8_t* p, uint64_t v) {
+  T old, nw = static_cast<T>(v);
+  std::memcpy(&old, p, sizeof(T));
+  if (old == nw) return false;
+  std::memcpy(p, &nw, sizeof(T));
+  return true;
+}
+}  // namespace
+
+// exec_st's row form (see row_span): the lanes store in lane order, as the lane-by-lane path does.
+bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es) {
+  const Operand& a = I.src[0];
+  const Operand& v = I.src[1];
+  alignas(16) uint64_t X[32];
+  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  uint64_t host_off, gen_off;
+  if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
+                &gen_off))
+    return false;
+  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es, X, gen_off);
+  const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
+  if (watching_) {
+    alignas(16) uint64_t vals[32];
+    if (!V && observer_)
+      for (uint32_t m = act; m; m &= m - 1) vals[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), v);
+    rows_accessed(w, act, X, gen_off, es, true, I, V ? V : vals);
+  }
+  bool changed_any = false;
+  const uint64_t cta = w.cta->linear;
+  // Threads form warps in linear order: lane l of warp i is thread i * 32 + l of its block.
+  const uint32_t tid0 = w.index * 32;
+  uint64_t region = ~0ull, region_start = 0;  // HangDetector::slot, computed once per region
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    const uint64_t val = V ? V[l] : operand(w, l, v);
+    uint8_t* p = reinterpret_cast<uint8_t*>(X[l] + host_off);
+    bool changed;
+    switch (es) {
+      case 1: changed = store_changed<uint8_t>(p, val); break;
+      case 2: changed = store_changed<uint16_t>(p, val); break;
+      case 4: changed = store_changed<uint32_t>(p, val); break;
+      default: changed = store_changed<uint64_t>(p, val); break;
+    }
+    if (changed) {
+      // Only a change is visible to other threads (note_write, with one epoch step for the
+      // instruction).
+      const uint64_t generic = X[l] + gen_off;
+      if (generic >> 14 != region) {
+        region = generic >> 14;
+        region_start = HangDetector::region_start(generic);
+      }
+      hang_.record_writer_at(HangDetector::slot_in(generic, region_start), generic, cta, tid0 + l, I.user_line,
+                             I.ptx_line, I.user_file);
+      changed_any = true;
+    }
+  }
+  if (changed_any) hang_.visible_change(steps_);
+  return true;
+}
+
+void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t es = elem_size(I.type);
+  const uint32_t n = I.vec ? I.vec : 1;
+  const Operand& d = I.dst[0];
+  const Operand& a = I.src[0];
+  const bool scalar = cfg_.fast && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+                      (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
+                      I.space != Space::Param && I.space != Space::Local;
+  const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  if (!act) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
+  const bool track = hang_.suspicious(steps_);
+  if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+      a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
+    // A kernel parameter: the same value for every lane.
+    const uint64_t off = static_cast<uint64_t>(a.imm);
+    if (off + es <= p_.params.size()) {
+      uint64_t v = 0;
+      std::memcpy(&v, p_.params.data() + off, es);
+      v = extend_loaded(v, es, I.type);
+      for (uint32_t m = act; m; m &= m - 1) w.regp[__builtin_ctz(m)][d.reg] = v;
+      return;
+    }
+  }
+  FOR_LANES(act)
+  if (scalar) {
+    uint64_t generic = 0;
+    const uint64_t addr = (a.reg != Operand::kNoReg ? R[a.reg] : 0) + static_cast<uint64_t>(a.imm) + base_off;
+    if (const uint8_t* p = fast_ptr(w, I.space, addr, es, false, &generic)) {
+      uint64_t v;
+      switch (es) {
+        case 1: v = *p; break;
+        case 2: {
+          uint16_t x;
+          std::memcpy(&x, p, 2);
+          v = x;
+          break;
+        }
+        case 4: {
+          uint32_t x;
+          std::memcpy(&x, p, 4);
+          v = x;
+          break;
+        }
+        default: std::memcpy(&v, p, 8); break;
+      }
+      R[d.reg] = extend_loaded(v, es, I.type);
+      if (watching_) accessed(w, lane, generic, es, false, I, v);
+      if (track) w.last_load[lane] = generic;
+      continue;
+    }
+  }
+  uint8_t buf[64] = {0};
+  if (I.space == Space::Param) {
+    uint8_t* p = param_ptr(w, lane, fn, a, es * n, I);
+    if (!p) return;
+    std::memcpy(buf, p, es * n);
+  } else {
+    if (!load_bytes(w, lane, I.space, address(L, a), buf, es * n, I)) return;
+  }
+  for (uint32_t e = 0; e < n; ++e) {
+    uint64_t v = 0;
+    std::memcpy(&v, buf + e * es, std::min<uint32_t>(es, 8));
+    v = extend_loaded(v, es, I.type);
+    uint32_t reg = d.kind == Operand::Kind::Vector ? d.vec[e] : d.reg;
+    if (reg != Operand::kNoReg) R[reg] = v;
+    if (es == 16 && d.kind == Operand::Kind::Vector) {  // .b128 into two 64-bit registers
+      uint64_t hi = 0;
+      std::memcpy(&hi, buf + 8, 8);
+      if (d.vec[1] != Operand::kNoReg) R[d.vec[1]] = hi;
+      break;
+    }
+  }
+  END_LANES
+}
+
+void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t es = elem_size(I.type);
+  const uint32_t n = I.vec ? I.vec : 1;
+  // st [addr], value: the parser puts the address in src[0] and the value in src[1].
+  const Operand* a = &I.src[0];
+  const Operand* v = &I.src[1];
+  const bool scalar = cfg_.fast && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
+                      (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
+                      a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
+  const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  if (!act) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
+  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
+  FOR_LANES(act)
+  if (scalar) {
+    uint64_t generic = 0;
+    const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
+    if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
+      const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
+      if (watching_) accessed(w, lane, generic, es, true, I, val);
+      // Little-endian: the value's low bytes are what is stored. Only a change is visible.
+      uint64_t old = 0;
+      bool changed;
+      switch (es) {
+        case 1: changed = *p != uint8_t(val); break;
+        case 2: {
+          uint16_t x;
+          std::memcpy(&x, p, 2);
+          changed = x != uint16_t(val);
+          break;
+        }
+        case 4: {
+          uint32_t x;
+          std::memcpy(&x, p, 4);
+          changed = x != uint32_t(val);
+          break;
+        }
+        default:
+          std::memcpy(&old, p, 8);
+          changed = old != val;
+          break;
+      }
+      if (changed) {
+        switch (es) {
+          case 1: *p = uint8_t(val); break;
+          case 2: {
+            uint16_t x = uint16_t(val);
+            std::memcpy(p, &x, 2);
+            break;
+          }
+          case 4: {
+            uint32_t x = uint32_t(val);
+            std::memcpy(p, &x, 4);
+            break;
+          }
+          default: std::memcpy(p, &val, 8); break;
+        }
+        note_write(w, lane, generic, I);
+      }
+      continue;
+    }
+  }
+  uint8_t buf[64] = {0};
+  for (uint32_t e = 0; e < n; ++e) {
+    uint64_t val;
+    if (v->kind == Operand::Kind::Vector) {
+      uint32_t reg = v->vec[e];
+      val = reg == Operand::kNoReg ? 0 : R[reg];
+    } else {
+      val = operand(w, lane, *v);
+    }
+    std::memcpy(buf + e * es, &val, std::min<uint32_t>(es, 8));
+  }
+  if (I.space == Space::Param) {
+    uint8_t* p = param_ptr(w, lane, fn, *a, es * n, I);
+    if (!p) return;
+    std::memcpy(p, buf, es * n);
+  } else {
+    if (!store_bytes(w, lane, I.space, address(L, *a), buf, es * n, I)) return;
+  }
+  END_LANES
+}
+
+namespace {
+
+template <class T>
+__attribute__((always_inline)) inline T atomic_apply(AtomOp op, T old, T b, T c) {
+  switch (op) {
+    case AtomOp::Add: return static_cast<T>(old + b);
+    case AtomOp::Min:
+      return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::min(old, b)) : std::min(old, b);
+    case AtomOp::Max:
+      return std::is_floating_point_v<T> ? (std::isnan(double(old)) ? b : std::max(old, b)) : std::max(old, b);
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
+      case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
+      case AtomOp::And: return old & b;
+      case AtomOp::Or: return old | b;
+      case AtomOp::Xor: return old ^ b;
+      default: break;
+    }
+  }
+  return old;
+}
+
+template <class T>
+__attribute__((always_inline)) inline uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb,
+                                                          uint64_t cb, uint64_t* new_bits) {
+  using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+  U* up = reinterpret_cast<U*>(p);
+  const T b = from_bits<T>(bb), c = from_bits<T>(cb);
+  if (host_shared) {
+    U cur = __atomic_load_n(up, __ATOMIC_SEQ_CST);
+    for (;;) {
+      T next = atomic_apply<T>(op, bitcast<T>(cur), b, c);
+      U nb = bitcast<U>(next);
+      if (__atomic_compare_exchange_n(up, &cur, nb, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        *new_bits = nb;
+        return to_bits<T>(bitcast<T>(cur));
+      }
+    }
+  }
+  U cur;
+  std::memcpy(&cur, p, sizeof(U));
+  T next = atomic_apply<T>(op, bitcast<T>(cur), b, c);
+  U nb = bitcast<U>(next);
+  std::memcpy(p, &nb, sizeof(U));
+  *new_bits = nb;
+  return to_bits<T>(bitcast<T>(cur));
+}
+
+}  // namespace
+
+// One lane after the other, in lane order, with the value type T fixed for the whole loop.
+template <class T>
+void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
+  const bool is_red = I.op == Op::Red;
+  // atom d, [a], b{, c} and red [a], b: the address is src[0] and the operands follow it.
+  const Operand& a = I.src[0];
+  const Operand& ob = I.src[1];
+  const Operand& oc = I.src[2];
+  const uint32_t size = elem_size(I.type);
+  const bool abs_addr = a.base == Operand::Base::Absolute;
+  const bool cas = I.aop == AtomOp::Cas;
+  const bool write_back = !is_red && I.ndst && I.dst[0].kind == Operand::Kind::Reg;
+  auto value = [&](int lane, const LaneRegs& R, const Operand& o) -> uint64_t {
+    if (o.kind == Operand::Kind::Reg && !o.negate) return R[o.reg];
+    if (o.kind == Operand::Kind::Imm) return static_cast<uint64_t>(o.imm);
+    return operand(w, lane, o);
+  };
+  if (abs_addr && w.uniform_base != Warp::kMixedBase && act) {
+    // Row form (see row_span): every lane's word is in shared memory or the warp's cached
+    // global allocation (not mapped host memory), so no lane can fault; the lanes still apply
+    // their operations one after the other, in lane order.
+    alignas(16) uint64_t X[32];
+    uint64_t host_off, gen_off;
+    if (row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, static_cast<uint64_t>(a.imm), X,
+                 size, true, &host_off, &gen_off)) {
+      // The operands, one row each: a register's row, or the values gathered first (an
+      // immediate, or any other operand form; these do not depend on what the lanes write).
+      alignas(16) uint64_t bv[32], cv[32];
+      auto operand_row = [&](const Operand& o, uint64_t* buf) -> const uint64_t* {
+        if (o.kind == Operand::Kind::Reg && !o.negate) return w.row(o.reg);
+        if (o.kind == Operand::Kind::Imm) {
+          for (int l = 0; l < 32; ++l) buf[l] = static_cast<uint64_t>(o.imm);
+        } else {
+          for (uint32_t m = act; m; m &= m - 1) buf[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), o);
+        }
+        return buf;
+      };
+      const uint64_t* B = operand_row(ob, bv);
+      const uint64_t* C = cas ? operand_row(oc, cv) : nullptr;
+      uint64_t* D = write_back ? w.row(I.dst[0].reg) : nullptr;
+      const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+      const uint64_t cta = w.cta->linear;
+      bool changed_any = false;
+      // The operation is fixed for the loop: each instantiation folds atomic_apply's switch.
+      auto lanes = [&](auto op_of) {
+        const AtomOp op = op_of();
+        for (uint32_t m = act; m; m &= m - 1) {
+          const int l = __builtin_ctz(m);
+          uint64_t nb = 0;
+          const uint64_t generic = X[l] + gen_off;
+          if (checks_) check_access(w, l, generic, size, true, true, I);
+          const uint64_t old =
+              atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
+          if ((old & keep) != (nb & keep)) {
+            // note_write, with one epoch step for the instruction.
+            hang_.record_writer(generic, cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
+            changed_any = true;
+          }
+          // As in the lane-by-lane path below: every read-modify-write but a failed
+          // compare-and-swap is a write for the race checker.
+          if (checks_ && !(cas && (old & keep) != (B[l] & keep))) check_atomic_write(w, l, generic, I);
+          if (observer_) observer_->atomic(w, l, generic, size, old & keep, nb & keep, I);
+          w.last_load[l] = generic;
+          if (D) D[l] = old;
+        }
+      };
+      switch (I.aop) {
+        case AtomOp::Cas: lanes([] { return AtomOp::Cas; }); break;
+        case AtomOp::Exch: lanes([] { return AtomOp::Exch; }); break;
+        case AtomOp::Add: lanes([] { return AtomOp::Add; }); break;
+        default: lanes([&] { return I.aop; }); break;
+      }
+      if (changed_any) hang_.visible_change(steps_);
+      return;
+    }
+  }
+  FOR_LANES(act)
+  const uint64_t addr =
+      abs_addr ? static_cast<uint64_t>(a.imm) + (a.reg != Operand::kNoReg ? R[a.reg] : 0) : address(L, a);
+  uint64_t generic = 0;
+  uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+  if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
+  if (!p) return;
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
+    return;
+  }
+  const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+  if (checks_) check_access(w, lane, generic, size, true, true, I);
+  const uint64_t b = value(lane, R, ob);
+  const uint64_t c = cas ? value(lane, R, oc) : 0;
+  uint64_t nb = 0;
+  const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+  const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+  const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
+  if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+  // Every read-modify-write is a write in the memory model, also when it leaves the value as
+  // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
+  // continues release sequences. Only a failed compare-and-swap writes nothing.
+  const bool failed_cas = cas && old_cmp != (b & keep);
+  if (checks_ && !failed_cas) check_atomic_write(w, lane, generic, I);
+  if (observer_) observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+  w.last_load[lane] = generic;
+  if (write_back) R[I.dst[0].reg] = old;
+  END_LANES
+}
+
+void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
+  switch (I.type) {
+    case Type::S32: atom_lanes<int32_t>(w, act, I); return;
+    case Type::U32:
+    case Type::B32: atom_lanes<uint32_t>(w, act, I); return;
+    case Type::S64: atom_lanes<int64_t>(w, act, I); return;
+    case Type::U64:
+    case Type::B64: atom_lanes<uint64_t>(w, act, I); return;
+    case Type::F32: atom_lanes<float>(w, act, I); return;
+    case Type::F64: atom_lanes<double>(w, act, I); return;
+    case Type::F16: atom_lanes<half_t>(w, act, I); return;
+    case Type::B16:
+    case Type::U16: atom_lanes<uint16_t>(w, act, I); return;
+    default: break;
+  }
+  // A type no atomic has: the first lane reports it, after the same address checks as above.
+  const Operand& a = I.src[0];
+  const uint32_t size = elem_size(I.type);
+  FOR_LANES(act)
+  uint64_t addr = address(L, a);
+  uint64_t generic = 0;
+  uint8_t* p = fast_ptr(w, I.space, addr, size, true, &generic);
+  if (!p) p = translate(w, lane, I.space, addr, size, true, I, &generic);
+  if (!p) return;
+  if (w.cache_kind == AllocKind::ModuleConst && generic < kSharedWindow) {
+    fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
+    return;
+  }
+  if (checks_) check_access(w, lane, generic, size, true, true, I);
+  operand(w, lane, I.src[1]);
+  if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
+  fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
+        fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
+  return;
+  END_LANES
+}
+
+}  // namespace synclab::sim

@@ -1,0 +1,331 @@
+// Progress: whether the threads of a launch can still get anywhere. A spin check after backward
+// branches (check_progress, with the HangDetector of sim/check/hang_detector.h) finds threads
+// that spin while nothing they could see changes; the step loop finds a deadlock when no warp can
+// run. Each ends the launch with a report that says where every thread is and why it cannot go
+// on.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "sim/exec/its_model.h"
+#include "sim/exec/lockstep_model.h"
+
+namespace synclab::sim {
+
+using ptx::Op;
+
+namespace {
+constexpr uint32_t kExitPc = ptx::Function::kExitPc;
+
+// The verb that agrees with lanes_phrase(mask).
+const char* verb(uint32_t mask, const char* one, const char* many) {
+  return __builtin_popcount(mask) == 1 ? one : many;
+}
+}  // namespace
+
+void KernelRun::materialize_all() {
+  for (Warp* x : warps_) {
+    if (cfg_.model == WarpModel::Lockstep)
+      LockstepModel::materialize(*x);
+    else
+      ItsModel::materialize(*x);
+  }
+}
+
+bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc) {
+  const uint64_t epoch = hang_.epoch();
+  bool new_spin = false;
+  const ptx::Function& fn = M_.functions[func];
+  uint32_t spinners = 0;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    Lane& L = w.lanes[lane];
+    uint64_t h = hash_registers(w.regp[lane].base, 32, fn.regs.size() + 1, func, pc);
+    if (L.spin_epoch == epoch && L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
+      if (!L.spinning) new_spin = true;
+      L.spinning = true;
+      spinners |= 1u << lane;
+    } else {
+      L.spinning = false;
+      L.spin_epoch = epoch;
+      L.spin_func = func;
+      L.spin_pc = pc;
+      L.spin_hash = h;
+    }
+  }
+  if (!new_spin && !host_grace_started_) return false;
+  if (new_spin) sched_->on_spin(w, spinners);
+  // Every live lane must be spinning (in this epoch) or unable to run.
+  bool host_memory = false;
+  bool simt_deadlock = false;
+  for (Warp* x : warps_) {
+    uint32_t running = x->runnable;
+    for (uint32_t m = x->live_mask(); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = x->lanes[lane];
+      const bool can_run = (running >> lane) & 1;
+      if (!can_run) continue;  // blocked at a barrier, a warp sync or a reconvergence point
+      if (!(L.spinning && L.spin_epoch == epoch)) return false;
+      if (const Allocation* a = sim_.memory().find(x->last_load[lane]); a && a->kind == AllocKind::HostMapped)
+        host_memory = true;
+    }
+    // A SIMT deadlock: the word a lane spins on was last written by a lane of its own warp that
+    // is now parked at a reconvergence point (the lock's winner). Parked lanes alone do not make
+    // one: a lane spinning on another block's write merely hangs.
+    // (Only lockstep parks lanes: under its, every ready lane can run.)
+    const uint32_t parked = x->live_mask() & ~running & x->ready_mask;
+    if (parked) {
+      for (uint32_t m = running; m; m &= m - 1) {
+        const uint64_t polled = x->last_load[__builtin_ctz(m)];
+        if (!polled) continue;
+        const LastWriter* lw = hang_.last_writer(polled);
+        if (lw && lw->cta == x->cta->linear && lw->warp == x->index && (parked >> lw->lane & 1)) simt_deadlock = true;
+      }
+    }
+  }
+  if (host_memory) {
+    // The host may still write the polled word: give it time before calling this a hang.
+    using namespace std::chrono;
+    if (!host_grace_started_) {
+      host_grace_started_ = true;
+      host_grace_since_ = steady_clock::now();
+      return false;
+    }
+    if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
+  }
+  report_hang(simt_deadlock);
+  return true;
+}
+
+// Whether the innermost loop around instruction `pc` (from the nearest backward branch at or
+// after it to that branch's target) contains an instruction that reads memory. True when no such
+// loop is found: then nothing is claimed.
+bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
+  for (size_t b = pc; b < fn.code.size(); ++b) {
+    const ptx::Instr& B = fn.code[b];
+    if (B.op != Op::Bra || B.src[0].kind != ptx::Operand::Kind::Label) continue;
+    const uint64_t target = static_cast<uint64_t>(B.src[0].imm);
+    if (target > pc) continue;
+    for (size_t i = target; i <= b; ++i) {
+      switch (fn.code[i].op) {
+        case Op::Ld:
+        case Op::Ldu:
+        case Op::Atom:
+        case Op::Call:
+        case Op::Bar:
+        case Op::BarWarpSync:
+        case Op::Shfl:
+        case Op::Vote:
+        case Op::Match:
+        case Op::Redux:
+        case Op::Nanosleep: return true;
+        default: break;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+void KernelRun::report_hang(bool simt_deadlock) {
+  materialize_all();
+  Report r;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  std::string details;
+  const Warp* first_w = nullptr;
+  int first_lane = -1;
+  int loops_without_loads = 0;
+  for (Warp* x : warps_) {
+    uint32_t spin = 0;
+    for (uint32_t m = x->runnable; m; m &= m - 1) spin |= 1u << __builtin_ctz(m);
+    if (!spin) continue;
+    const int lane = __builtin_ctz(spin);
+    const Lane& L = x->lanes[lane];
+    if (!first_w) {
+      first_w = x;
+      first_lane = lane;
+    }
+    const ptx::Instr& I = M_.functions[L.func].code[std::min<size_t>(L.pc, M_.functions[L.func].code.size() - 1)];
+    SourceLoc loc = where(I);
+    for (uint32_t m = spin; m && r.parties.size() < 64; m &= m - 1) {
+      Report::Party p;
+      p.block = static_cast<int64_t>(x->cta->linear);
+      p.warp = x->index;
+      p.lane = __builtin_ctz(m);
+      p.where = loc;
+      p.access = "spinning";
+      r.parties.push_back(p);
+    }
+    std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
+                                   verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
+    if (!loop_reads_memory(M_.functions[L.func], L.pc)) {
+      ++loops_without_loads;
+      line +=
+          "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
+          "register, so no other thread can ever end it";
+    } else if (const uint64_t polled = x->last_load[lane]) {
+      std::string what = fmt::format("0x{:x}", polled);
+      if (const Allocation* a = sim_.memory().find(polled))
+        what += fmt::format(" ({} + {})", a->name, polled - a->base);
+      line += fmt::format(", polling {}", what);
+      if (const LastWriter* lw = hang_.last_writer(polled)) {
+        std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";
+        line += fmt::format("; last written by block {} thread {} (warp {} lane {}) at {}:{}", lw->cta, lw->tid,
+                            lw->warp, lw->lane, file, lw->line);
+      } else {
+        line += "; nothing in this kernel wrote it since the spin began";
+      }
+    }
+    details += line + "\n";
+    if (cfg_.model == WarpModel::Lockstep) {
+      uint32_t parked = x->live_mask() & x->ready_mask & ~x->runnable;
+      if (parked) {
+        // Lanes waiting on the reconvergence stack: find where they wait.
+        uint32_t rpc = kExitPc;
+        for (const StackEntry& e : x->stack.entries())
+          if (e.mask & parked) {
+            rpc = e.pc;
+            break;
+          }
+        const ptx::Function& fn = M_.functions[x->stack.top().func];
+        std::string at = "?";
+        if (rpc < fn.code.size()) {
+          SourceLoc l2 = where(fn.code[rpc]);
+          at = fmt::format("{}:{}", l2.file.empty() ? "?" : l2.file, l2.line);
+        }
+        details += fmt::format(
+            "block {} warp {}: {} {} at the reconvergence point {} for {} "
+            "(lockstep: the warp runs one path at a time)\n",
+            x->cta->linear, x->index, lanes_phrase(parked), verb(parked, "waits", "wait"), at, lanes_phrase(spin));
+      }
+    }
+  }
+  if (first_w) {
+    const Lane& L = first_w->lanes[first_lane];
+    const ptx::Function& fn = M_.functions[L.func];
+    r.where = where(fn.code[std::min<size_t>(L.pc, fn.code.size() - 1)]);
+    r.block = static_cast<int64_t>(first_w->cta->linear);
+    r.thread = L.tid_linear;
+  }
+  if (next_cta_ < total_ctas_)
+    details += fmt::format(
+        "{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
+        "({} SMs x {} per SM on device '{}')\n",
+        total_ctas_ - next_cta_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count, ctas_per_sm_, prof_.name);
+  if (simt_deadlock) {
+    r.kind = ReportKind::Deadlock;
+    r.title =
+        "SIMT deadlock: lanes spin on a word that a lane of their own warp, parked at a reconvergence "
+        "point, would change";
+  } else if (loops_without_loads) {
+    r.kind = ReportKind::Hang;
+    r.title = "hang: threads spin in a loop that reads no memory, so nothing another thread does can end it";
+    details +=
+        "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
+        "load) in a register and reads it once, before the loop; the loop then tests that register for "
+        "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
+        "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
+        "acquire/release\n";
+  } else {
+    r.kind = ReportKind::Hang;
+    r.title = "hang: every running thread spins on memory that nothing can change any more";
+  }
+  if (!details.empty() && details.back() == '\n') details.pop_back();
+  r.details = details;
+  result_.reports.push_back(r);
+  result_.status = simt_deadlock ? LaunchStatus::Deadlock : LaunchStatus::Hang;
+  result_.message = r.title;
+  stop_ = true;
+}
+
+// One line per warp and group of its live lanes that `describe(warp, lane, "file:line")` puts in
+// the same words: "block B warp W: lanes ... WORDS". The first lane with a source location becomes
+// the report's place.
+std::string KernelRun::describe_lanes(
+    Report& r, const std::function<std::string(const Warp&, int, const std::string&)>& describe) {
+  std::string details;
+  for (Warp* x : warps_) {
+    std::vector<std::pair<std::string, uint32_t>> groups;  // words -> lanes
+    for (uint32_t m = x->live_mask(); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = x->lanes[lane];
+      const ptx::Function& fn = M_.functions[L.func];
+      std::string at = "?";
+      if (L.pc < fn.code.size()) {
+        SourceLoc loc = where(fn.code[L.pc]);
+        at = fmt::format("{}:{}", loc.file.empty() ? "?" : loc.file, loc.line);
+        if (r.where.ptx_line == 0) {
+          r.where = loc;
+          r.block = static_cast<int64_t>(x->cta->linear);
+          r.thread = L.tid_linear;
+        }
+      }
+      const std::string words = describe(*x, lane, at);
+      bool found = false;
+      for (auto& gr : groups)
+        if (gr.first == words) {
+          gr.second |= 1u << lane;
+          found = true;
+        }
+      if (!found) groups.push_back({words, 1u << lane});
+    }
+    for (auto& gr : groups)
+      details += fmt::format("block {} warp {}: {} {}\n", x->cta->linear, x->index, lanes_phrase(gr.second), gr.first);
+  }
+  if (!details.empty()) details.pop_back();
+  return details;
+}
+
+void KernelRun::report_interrupted() {
+  materialize_all();
+  Report r;
+  r.kind = ReportKind::Hang;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  r.title = "interrupted: the time limit ran out while this kernel was still running";
+  r.details = "where the threads were when it was stopped (a loop that never ends shows up here):\n" +
+              describe_lanes(r, [](const Warp&, int, const std::string& at) { return "at " + at; });
+  result_.reports.push_back(r);
+  result_.status = LaunchStatus::Hang;
+  result_.message = r.title;
+  stop_ = true;
+}
+
+void KernelRun::report_deadlock() {
+  materialize_all();
+  Report r;
+  r.kind = ReportKind::Deadlock;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  r.title = "deadlock: every remaining thread is blocked and none can wake";
+  r.details = describe_lanes(r, [this](const Warp& x, int lane, const std::string& at) {
+    const Lane& L = x.lanes[lane];
+    switch (L.state) {
+      case LaneState::AtBarrier: {
+        const BarrierState& b = x.cta->barriers[L.barrier];
+        return fmt::format("waiting at barrier {} ({} of {} threads arrived) at {}", L.barrier, b.arrived,
+                           b.expected ? b.expected : x.cta->live_threads, at);
+      }
+      case LaneState::AtWarpSync: {
+        uint32_t at_sync = 0;  // lanes of the warp waiting at a warp-synchronous instruction
+        for (uint32_t m = x.live_mask(); m; m &= m - 1)
+          if (x.lanes[__builtin_ctz(m)].state == LaneState::AtWarpSync) at_sync |= 1u << __builtin_ctz(m);
+        return fmt::format("waiting at a warp-synchronous instruction at {} for lanes {} (member mask 0x{:08x})", at,
+                           lane_list(L.sync_mask & x.live_mask() & ~at_sync), L.sync_mask);
+      }
+      default: return fmt::format("waiting at the reconvergence point {} behind blocked lanes of the warp", at);
+    }
+  });
+  result_.reports.push_back(r);
+  result_.status = LaunchStatus::Deadlock;
+  result_.message = r.title;
+  stop_ = true;
+}
+
+}  // namespace synclab::sim

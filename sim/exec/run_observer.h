@@ -1,0 +1,39 @@
+// Something that watches a kernel run without steering it: the trace recorder (trace_recorder.h)
+// is one. The run calls an observer at fixed points of the code paths it takes anyway, so a watched
+// run executes exactly what an unwatched one does: the same instruction paths (row forms and fast
+// paths included), the same scheduling, the same reports. Calls come in the order things happen:
+// a warp step first, then what its instruction does (accesses, atomics, barrier arrivals and
+// releases, exits), then the reports it raised.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/exec/report.h"
+#include "sim/exec/simulator.h"
+#include "sim/exec/warp.h"
+#include "sim/exec/warp_model.h"
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim {
+
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void launch_begin() = 0;
+  // Group g of warp w is about to execute its instruction.
+  virtual void step(const Warp& w, const Group& g) = 0;
+  // A load (write false) or store of `size` bytes at a shared or global generic address; value: the
+  // bytes read or written (the low `size` bytes).
+  virtual void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
+                      const ptx::Instr& I) = 0;
+  // An atomic read-modify-write; old and new are the word's values before and after.
+  virtual void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+                      const ptx::Instr& I) = 0;
+  virtual void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) = 0;
+  virtual void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) = 0;
+  virtual void lanes_exited(const Warp& w, uint32_t lanes) = 0;
+  virtual void report(const Report& r) = 0;
+  virtual void launch_end(LaunchStatus status) = 0;
+};
+
+}  // namespace synclab::sim

@@ -1,0 +1,48 @@
+// The trace recorder: an observer of a kernel run (run_observer.h) that writes what it sees into
+// the trace file (SYNCLAB_TRACE; the format is docs/trace-format.md). One per traced launch.
+#pragma once
+
+#include <synclab/trace_format.h>
+#include <synclab/trace_writer.h>
+
+#include <vector>
+
+#include "sim/exec/kernel_run.h"
+#include "sim/exec/run_observer.h"
+
+namespace synclab::sim {
+
+class TraceRecorder final : public RunObserver {
+ public:
+  TraceRecorder(const KernelRun& run, trace::Writer& writer);
+  void launch_begin() override;
+  void step(const Warp& w, const Group& g) override;
+  void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
+              const ptx::Instr& I) override;
+  void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+              const ptx::Instr& I) override;
+  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
+  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
+  void lanes_exited(const Warp& w, uint32_t lanes) override;
+  void report(const Report& r) override;
+  void launch_end(LaunchStatus status) override;
+
+ private:
+  // A region named through synclab_region, as this launch sees it.
+  struct TraceRegion {
+    uint64_t base, end, elem_bytes;
+    uint32_t id;
+    bool bits;
+  };
+  void snapshot();  // the regions' contents as the launch begins
+  void region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
+  void simple(uint32_t warp, trace::EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b);
+  uint32_t warp_id(const Warp& w) const;  // the warp's number in the trace
+
+  const KernelRun& k_;
+  trace::Writer* tw_;
+  uint64_t launch_index_ = 0;
+  std::vector<TraceRegion> tregions_;
+};
+
+}  // namespace synclab::sim
