@@ -11,6 +11,7 @@
 namespace synclab::sim {
 
 const char* model_name(WarpModel m) { return m == WarpModel::Its ? "its" : "lockstep"; }
+const char* memory_name(MemoryModel m) { return m == MemoryModel::Sc ? "sc" : "relaxed"; }
 
 const char* sched_name(SchedPolicy s) {
   switch (s) {
@@ -19,6 +20,18 @@ const char* sched_name(SchedPolicy s) {
     case SchedPolicy::Pct: return "pct";
   }
   return "?";
+}
+
+bool parse_memory(const std::string& s, MemoryModel* out) {
+  if (s == "sc") {
+    *out = MemoryModel::Sc;
+    return true;
+  }
+  if (s == "relaxed") {
+    *out = MemoryModel::Relaxed;
+    return true;
+  }
+  return false;
 }
 
 bool parse_model(const std::string& s, WarpModel* out) {
@@ -69,6 +82,9 @@ bool parse_u64(const char* s, uint64_t* out) {
 
 Config Config::from_environment() {
   Config c;
+  if (const char* v = std::getenv("SYNCLAB_MEMORY"); v && *v) {
+    if (!parse_memory(v, &c.memory)) bad_env("SYNCLAB_MEMORY", v, "sc or relaxed");
+  }
   if (const char* v = std::getenv("SYNCLAB_MODEL"); v && *v) {
     if (!parse_model(v, &c.model)) bad_env("SYNCLAB_MODEL", v, "its or lockstep");
   }

@@ -9,6 +9,9 @@
 namespace synclab::sim {
 
 enum class WarpModel { Its, Lockstep };
+// Which executions the simulator produces: sequentially consistent interleavings only, or also the
+// reorderings the PTX memory model allows (sim/exec/relaxed_memory.h, docs/memory-model.md).
+enum class MemoryModel { Sc, Relaxed };
 enum class SchedPolicy { RoundRobin, Random, Pct };
 // The order in which blocks are handed to SMs. Hardware promises none; `reverse` and `random`
 // expose code that assumes blockIdx order (a chained scan waiting on block b-1).
@@ -16,6 +19,7 @@ enum class DispatchOrder { Default, InOrder, Reverse, Random };
 
 struct Config {
   WarpModel model = WarpModel::Its;
+  MemoryModel memory = MemoryModel::Sc;  // SYNCLAB_MEMORY
   SchedPolicy sched = SchedPolicy::RoundRobin;
   uint64_t seed = 1;
   uint32_t pct_depth = 3;                           // PCT bug depth d (number of priority change points + 1)
@@ -40,7 +44,7 @@ struct Config {
   // produced error reports (0: the program's own status stands). See sim/runtime/exit_status.h.
   int error_exitcode = 1;
 
-  // Reads SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
+  // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
   // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST,
   // SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and its allowed values and exits
@@ -70,6 +74,8 @@ std::string check_list_problem(const std::string& list);
 bool check_list_is_none(const std::string& list);
 
 const char* model_name(WarpModel m);
+const char* memory_name(MemoryModel m);
+bool parse_memory(const std::string& s, MemoryModel* out);
 const char* sched_name(SchedPolicy s);
 bool parse_model(const std::string& s, WarpModel* out);
 bool parse_sched(const std::string& s, SchedPolicy* out);

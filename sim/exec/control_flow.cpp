@@ -198,6 +198,9 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   BarrierState& b = c.barriers[id];
   if (b.arrived == 0) b.expected = count;
   b.arrived += __builtin_popcount(act);
+  if (relaxed_)
+    for (uint32_t m = act; m; m &= m - 1)
+      b.known = std::max(b.known, relaxed_->knowledge(mm_thread(w, __builtin_ctz(m))));
   if (check_sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
     check_barrier_arrival(w, first, act, b, I, M::kKind == WarpModel::Lockstep);
   if (observer_) observer_->barrier_arrive(w, id, act);
@@ -246,7 +249,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   b = BarrierState{};
   hang_.visible_change(steps_);
   std::vector<uint32_t>* waiters = nullptr;
-  if (race_ && check_race_) {
+  if ((race_ && check_race_) || relaxed_) {
     waiters = &scratch_tids_;
     waiters->clear();
   }
@@ -315,7 +318,14 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     w.ready_mask |= released;
     M::released(w, released, ready_before, one_pc, rfunc, rpc);
   }
-  if (waiters) race_->barrier_release(c, id, *waiters, c.live_threads);
+  if (waiters && race_ && check_race_) race_->barrier_release(c, id, *waiters, c.live_threads);
+  if (relaxed_) {
+    // Everyone released sees what every arriving thread knew (bar.sync orders memory in the block).
+    std::vector<uint64_t> ids;
+    const uint64_t base = c.linear * threads_per_cta_;
+    for (uint32_t t : *waiters) ids.push_back(base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t));
+    relaxed_->join(c.linear, ids, done.known);
+  }
   if (observer_) observer_->barrier_release(c, id, done.arrived);
 }
 

@@ -176,6 +176,12 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
     } while (group != grown);
     rest &= ~group;
     if (k.race_ && k.check_race_) k.race_->warp_sync(*w.cta, w.index, group);
+    if (k.relaxed_ && I.op == Op::BarWarpSync) {
+      // __syncwarp() orders memory among the lanes it joins.
+      std::vector<uint64_t> ids;
+      for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
+      k.relaxed_->join(w.cta->linear, ids);
+    }
     if (I.op != Op::BarWarpSync) k.exec_warp_op(w, group, I);
   }
   for (uint32_t m = done; m; m &= m - 1) {

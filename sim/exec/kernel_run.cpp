@@ -99,6 +99,7 @@ void KernelRun::start_cta(uint64_t linear) {
   c.live_threads = threads_per_cta_;
   c.shared.assign(dyn_shared_base_ + p_.dynamic_shared, 0);
   if (race_) race_->start_cta(c);
+  if (relaxed_) relaxed_->start_block(linear);
   c.warps.resize(warps_per_cta_);
   for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
     Warp& w = c.warps[wi];
@@ -159,6 +160,7 @@ void KernelRun::dispatch_ctas() {
 
 void KernelRun::retire_cta(Cta& cta) {
   cta.done = true;
+  if (relaxed_) relaxed_->end_block(cta.linear);
   --sm_load_[cta.sm];
   ++retired_ctas_;
   warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }), warps_.end());
@@ -273,6 +275,7 @@ LaunchResult KernelRun::run() {
     observer_ = std::make_unique<TraceRecorder>(*this, *tw);
     observer_->launch_begin();
   }
+  if (cfg_.memory == MemoryModel::Relaxed) relaxed_ = std::make_unique<RelaxedMemory>(cfg_.seed, threads_per_cta_);
   checks_ = check_race_ || check_init_;
   watching_ = checks_ || observer_ != nullptr;
   if (watching_ || check_sync_)
@@ -303,6 +306,19 @@ LaunchResult KernelRun::run() {
   else
     step_loop<ItsModel>();
   if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
+  if (relaxed_) {
+    if (std::string what = relaxed_->take_not_covered(); !what.empty()) {
+      Report r;
+      r.kind = ReportKind::Info;
+      r.severity = Severity::Warning;
+      r.kernel = entry_.name;
+      r.title = "not covered by the relaxed memory model: mixed-size accesses";
+      r.details = what;
+      r.seed = cfg_.seed;
+      r.replay = replay_line();
+      result_.reports.push_back(r);
+    }
+  }
   note_repeats();
   if (observer_) {
     observe_reports();
@@ -451,6 +467,7 @@ std::string KernelRun::lane_name(const Warp& w, int lane) const {
 
 std::string KernelRun::replay_line() const {
   std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
+  if (cfg_.memory != MemoryModel::Sc) s += fmt::format(" SYNCLAB_MEMORY={}", memory_name(cfg_.memory));
   if (cfg_.sched != SchedPolicy::RoundRobin) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
   if (cfg_.sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
   if (cfg_.device != "teaching") s += fmt::format(" SYNCLAB_DEVICE={}", cfg_.device);

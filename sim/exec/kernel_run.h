@@ -25,6 +25,7 @@
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
+#include "sim/exec/relaxed_memory.h"
 #include "sim/exec/report.h"
 #include "sim/exec/run_observer.h"
 #include "sim/exec/simulator.h"
@@ -244,6 +245,22 @@ class KernelRun {
   size_t reports_observed_ = 0;
   std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;
+  // SYNCLAB_MEMORY=relaxed: the memory model that picks what each load reads and where each store
+  // goes in coherence order (null under sc). Its thread for lane `lane` of warp w: under lockstep
+  // the warp (its lanes execute in lockstep and see one another's accesses), under its the lane.
+  std::unique_ptr<RelaxedMemory> relaxed_;
+  RelaxedMemory::Thread mm_thread(const Warp& w, int lane) const {
+    const uint64_t base = w.cta->linear * threads_per_cta_;
+    return {w.cta->linear, base + (cfg_.model == WarpModel::Lockstep ? w.index * 32 : w.lanes[lane].tid_linear)};
+  }
+  // The key of a shared or global location for the memory model (shared memory is per block).
+  uint64_t mm_key(const Warp& w, uint64_t generic) const {
+    return generic >= kSharedWindow ? (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow) : generic;
+  }
+  void relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I);
+  void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
+  void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
+                     const ptx::Instr& I);
   bool checks_ = false;    // check_race_ or check_init_: memory accesses are checked
   bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
   uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing

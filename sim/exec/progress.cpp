@@ -95,6 +95,12 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
     if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
   }
+  if (relaxed_ && relaxed_->settle()) {
+    // Some spinning thread may have read an old value: every location's newest value becomes the
+    // only one it can read, and the spin check starts over. A hang is a hang with nothing stale.
+    hang_.visible_change(steps_);
+    return false;
+  }
   report_hang(simt_deadlock);
   return true;
 }

@@ -129,6 +129,7 @@ struct BarrierState {
   uint32_t func = ~0u, pc = ~0u;  // where the first bar.sync of this phase waits (divergence check)
   uint32_t red_popc = 0;          // bar.red accumulators
   bool red_and = true, red_or = false;
+  uint64_t known = 0;  // relaxed memory model: what the threads that arrived knew
 };
 
 struct Cta {

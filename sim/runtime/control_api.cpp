@@ -71,6 +71,14 @@ SIMCUDART_API int synclab_sim_set_model(const char* model) {
   return 0;
 }
 
+SIMCUDART_API int synclab_sim_set_memory(const char* memory) {
+  sim::MemoryModel m;
+  if (!memory || !sim::parse_memory(memory, &m))
+    return reject(fmt::format("set_memory(\"{}\"): expected \"sc\" or \"relaxed\"", memory ? memory : "(null)"));
+  with_idle_device([&](sim::Config& c) { c.memory = m; });
+  return 0;
+}
+
 SIMCUDART_API int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth) {
   sim::SchedPolicy p;
   if (!policy || !sim::parse_sched(policy, &p))

@@ -58,13 +58,16 @@ int main(int argc, char** argv) {
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
-  std::string model, sched, device, trace, check, lockstep_order, dispatch, trace_limit;
+  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, trace_limit;
   uint64_t seed = 0, budget = 0;
   unsigned pct_depth = 0, error_exitcode = 0;
   bool quiet = false, list_devices = false;
 
   app.add_option("--model", model, "warp model: its (Volta+, a PC per thread) or lockstep (pre-Volta) [SYNCLAB_MODEL]")
       ->check(CLI::IsMember({"its", "lockstep"}));
+  app.add_option("--memory", memory,
+                 "memory model: sc (interleavings only) or relaxed (also the reorderings PTX allows) [SYNCLAB_MEMORY]")
+      ->check(CLI::IsMember({"sc", "relaxed"}));
   app.add_option("--sched", sched, "scheduler: rr, random or pct [SYNCLAB_SCHED]")
       ->check(CLI::IsMember({"rr", "random", "pct"}));
   app.add_option("--seed", seed, "scheduler seed; a report's seed replays its run [SYNCLAB_SEED]");
@@ -140,6 +143,7 @@ int main(int argc, char** argv) {
 
   auto set = [](const char* name, const std::string& value) { setenv(name, value.c_str(), 1); };
   if (!model.empty()) set("SYNCLAB_MODEL", model);
+  if (!memory.empty()) set("SYNCLAB_MEMORY", memory);
   if (!sched.empty()) set("SYNCLAB_SCHED", sched);
   if (app.count("--seed")) set("SYNCLAB_SEED", std::to_string(seed));
   if (app.count("--pct-depth")) set("SYNCLAB_PCT_DEPTH", std::to_string(pct_depth));

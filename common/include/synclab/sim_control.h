@@ -35,6 +35,7 @@ extern "C" {
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_active(void);
 // The setters return 0, or -1 for an invalid value (then synclab_sim_last_error says why).
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_model(const char* model);
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_memory(const char* memory);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_scheduler(const char* policy, uint64_t seed, unsigned pct_depth);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_device(const char* profile);
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_budget(uint64_t warp_steps);
@@ -87,6 +88,12 @@ inline bool active() { return synclab_sim_active && synclab_sim_active() != 0; }
 // Throws std::invalid_argument for any other name.
 inline void set_model(const char* model) {
   if (synclab_sim_set_model) detail::check(synclab_sim_set_model(model));
+}
+
+// "sc" (every execution an interleaving) or "relaxed" (also the reorderings the PTX memory model
+// allows; docs/memory-model.md). Throws std::invalid_argument for any other name.
+inline void set_memory(const char* memory) {
+  if (synclab_sim_set_memory) detail::check(synclab_sim_set_memory(memory));
 }
 
 // "rr", "random" or "pct" (probabilistic concurrency testing with depth pct_depth, 1..64).

@@ -85,6 +85,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Membar:
     case Op::Fence:
       if (act) check_fence(w, act, I);
+      if (act && relaxed_) relaxed_fence(w, act, I);
       M::advance(*this, w, g, g.mask);
       return;
     case Op::Nanosleep:

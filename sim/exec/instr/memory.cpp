@@ -157,6 +157,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   } else {
     std::memcpy(dst, p, size);
   }
+  if (relaxed_) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
   if (watching_) {
     uint64_t v = 0;
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
@@ -189,6 +190,13 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     uint64_t v = 0;
     std::memcpy(&v, src, std::min<uint32_t>(size, 8));
     accessed(w, lane, generic, size, true, I, v);
+  }
+  uint8_t placed[64];
+  if (relaxed_ && size <= sizeof placed) {
+    // The memory model may put (elements of) the store before newer writes: memory keeps those.
+    std::memcpy(placed, src, size);
+    relaxed_store(w, lane, generic, placed, p, size, I);
+    src = placed;
   }
   if (std::memcmp(p, src, size) != 0) {
     if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
@@ -432,17 +440,59 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   return true;
 }
 
+// The relaxed memory model's part in a load or store of `size` bytes at a shared or global
+// address: element by element (a vector access is its elements), each load may read an older
+// value, each store may go before newer ones in coherence order (then `bytes` takes memory's).
+void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I) {
+  if (generic >= kLocalWindow) return;
+  const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
+  if (es == 0 || size % es) return;
+  const RelaxedMemory::Thread t = mm_thread(w, lane);
+  for (uint32_t off = 0; off < size; off += es) {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes + off, es);
+    v = relaxed_->load(t, mm_key(w, generic + off), es, v, {I.sem, I.scope}, steps_);
+    std::memcpy(bytes + off, &v, es);
+  }
+}
+
+void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
+                              const ptx::Instr& I) {
+  if (generic >= kLocalWindow) return;
+  const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
+  if (es == 0 || size % es) return;
+  const RelaxedMemory::Thread t = mm_thread(w, lane);
+  for (uint32_t off = 0; off < size; off += es) {
+    uint64_t v = 0, latest = 0;
+    std::memcpy(&v, bytes + off, es);
+    std::memcpy(&latest, memory + off, es);
+    if (!relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_))
+      std::memcpy(bytes + off, memory + off, es);
+  }
+}
+
+// membar is fence.sc; a fence without .sem is fence.acq_rel; proxy fences order no memory
+// accesses of threads (PTX ISA, membar/fence).
+void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
+  if (I.proxy) return;
+  RelaxedMemory::Order o{I.sem, I.scope};
+  if (I.op == Op::Membar || o.sem == ptx::Sem::None) o.sem = I.op == Op::Membar ? ptx::Sem::Sc : ptx::Sem::AcqRel;
+  if (cfg_.model == WarpModel::Lockstep) act &= -act;  // one view per warp
+  for (uint32_t m = act; m; m &= m - 1) relaxed_->fence(mm_thread(w, __builtin_ctz(m)), o);
+}
+
 void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t es = elem_size(I.type);
   const uint32_t n = I.vec ? I.vec : 1;
   const Operand& d = I.dst[0];
   const Operand& a = I.src[0];
-  const bool scalar = cfg_.fast && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+  const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
                       (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !relaxed_ && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es))
+    return;
   const bool track = hang_.suspicious(steps_);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
@@ -514,12 +564,13 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   // st [addr], value: the parser puts the address in src[0] and the value in src[1].
   const Operand* a = &I.src[0];
   const Operand* v = &I.src[1];
-  const bool scalar = cfg_.fast && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
+  const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && !relaxed_ && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es))
+    return;
   if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
   if (scalar) {
@@ -663,7 +714,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     if (o.kind == Operand::Kind::Imm) return static_cast<uint64_t>(o.imm);
     return operand(w, lane, o);
   };
-  if (abs_addr && w.uniform_base != Warp::kMixedBase && act) {
+  if (abs_addr && !relaxed_ && w.uniform_base != Warp::kMixedBase && act) {
     // Row form (see row_span): every lane's word is in shared memory or the warp's cached
     // global allocation (not mapped host memory), so no lane can fault; the lanes still apply
     // their operations one after the other, in lane order.
@@ -747,6 +798,8 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   // continues release sequences. Only a failed compare-and-swap writes nothing.
   const bool failed_cas = cas && old_cmp != (b & keep);
   if (checks_ && !failed_cas) check_atomic_write(w, lane, generic, I);
+  if (relaxed_ && generic < kLocalWindow)
+    relaxed_->rmw(mm_thread(w, lane), mm_key(w, generic), size, old_cmp, nb_cmp, !failed_cas, {I.sem, I.scope}, steps_);
   if (observer_) observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
   w.last_load[lane] = generic;
   if (write_back) R[I.dst[0].reg] = old;

@@ -1,0 +1,264 @@
+#include "sim/exec/relaxed_memory.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace synclab::sim {
+
+using ptx::Scope;
+using ptx::Sem;
+
+namespace {
+
+// Steps after which a message that has been overwritten can no longer be read.
+constexpr uint64_t kWindow = 20000;
+
+bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
+bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
+// An order without a scope is at gpu scope (PTX: .gpu is the default of ld/st/atom/fence), except
+// volatile, which is relaxed at system scope.
+Scope scope_of(Sem sem, Scope s) {
+  if (sem == Sem::Volatile) return Scope::Sys;
+  return s == Scope::None ? Scope::Gpu : s;
+}
+
+}  // namespace
+
+RelaxedMemory::Message RelaxedMemory::fresh_message(uint64_t value, uint64_t stamp, uint64_t now) {
+  Message m;
+  m.value = value;
+  m.stamp = stamp;
+  m.made_at = now;
+  return m;
+}
+
+RelaxedMemory::RelaxedMemory(uint64_t seed, uint32_t threads_per_block)
+    : rng_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), threads_per_block_(threads_per_block) {}
+
+uint64_t RelaxedMemory::random(uint64_t n) {
+  rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
+  uint64_t z = rng_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return n ? z % n : 0;
+}
+
+void RelaxedMemory::start_block(uint64_t cta) { views_[cta].assign(threads_per_block_, View{}); }
+void RelaxedMemory::end_block(uint64_t cta) { views_.erase(cta); }
+
+RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
+  std::vector<View>& v = views_[t.cta];
+  if (v.empty()) v.assign(threads_per_block_, View{});
+  return v[t.id - t.cta * threads_per_block_];
+}
+
+RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now) {
+  if (!sc_keys_.empty() && sc_keys_.count(key)) return nullptr;
+  forget_old(now);
+  auto [it, fresh] = hist_.try_emplace(key);
+  History& h = it->second;
+  if (fresh) {
+    h.size = size;
+    h.msgs.push_back(fresh_message(latest, 0, now));
+    return &h;
+  }
+  if (h.size != size) {
+    // Two sizes at one address: outside what the model covers. The location is treated as
+    // sequentially consistent from now on, and the run says so.
+    if (not_covered_.empty())
+      not_covered_ = fmt::format(
+          "the address 0x{:x} was accessed as {} bytes and as {} bytes in this launch: the relaxed memory model "
+          "does not cover mixed-size accesses, so that location behaved as sequentially consistent (SYNCLAB_MEMORY=sc)",
+          key, h.size, size);
+    hist_.erase(it);
+    sc_keys_.insert(key);
+    return nullptr;
+  }
+  if (h.msgs.back().value != latest) {
+    // Memory changed outside the model (the host, through mapped memory): a newer message.
+    h.msgs.back().superseded_at = now;
+    h.msgs.push_back(fresh_message(latest, next_stamp_++, now));
+  }
+  return &h;
+}
+
+void RelaxedMemory::forget_old(uint64_t now) {
+  if (now < last_sweep_ + kWindow) return;
+  last_sweep_ = now;
+  for (auto it = hist_.begin(); it != hist_.end();) {
+    const auto& msgs = it->second.msgs;
+    const bool stale = msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now;
+    it = stale ? hist_.erase(it) : std::next(it);
+  }
+}
+
+size_t RelaxedMemory::lower_bound(const View& v, const History& h, uint64_t key, uint64_t now) const {
+  size_t lo = 0;
+  uint64_t floor = 0;
+  bool has_floor = false;
+  for (const Floor& f : v.floors)
+    if (f.key == key) {
+      floor = f.stamp;
+      has_floor = true;
+    }
+  for (size_t i = 0; i < h.msgs.size(); ++i) {
+    const Message& m = h.msgs[i];
+    // Seen: stamped before the thread's view, or the message it last read or wrote here; and
+    // long overwritten messages are out of reach.
+    if (m.stamp <= v.g || (has_floor && m.stamp == floor) || m.superseded_at + kWindow < now) lo = i;
+  }
+  return lo;
+}
+
+void RelaxedMemory::set_floor(View& v, uint64_t key, uint64_t stamp) {
+  v.known = std::max(v.known, stamp);
+  for (Floor& f : v.floors)
+    if (f.key == key) {
+      f.stamp = stamp;
+      return;
+    }
+  Floor& slot = v.floors[v.next_floor++ % View::kFloors];
+  // The floor that gives way becomes part of g: the thread then may miss nothing older than it
+  // anywhere (more than it must see, never less).
+  if (slot.key != ~0ull) v.g = std::max(v.g, slot.stamp);
+  slot = Floor{key, stamp};
+}
+
+bool RelaxedMemory::syncs(const Release& r, const Thread& t, Scope acquire_scope) const {
+  if (!r.stamp) return false;
+  // Both scopes must include the other thread: a .cta scope on either side, the same block.
+  if (r.scope == Scope::Cta || acquire_scope == Scope::Cta) return r.cta == t.cta;
+  return true;
+}
+
+void RelaxedMemory::observe(View& v, const Thread& t, const Message& m, Order o) {
+  if (!m.rel.stamp) return;
+  if (is_acquire(o.sem)) {
+    if (syncs(m.rel, t, scope_of(o.sem, o.scope))) {
+      v.g = std::max(v.g, m.rel.stamp);
+      v.known = std::max(v.known, v.g);
+    }
+    return;
+  }
+  // A read that a later acquire fence may turn into an acquire.
+  if (m.rel.cta == t.cta)
+    v.pend_same = std::max(v.pend_same, m.rel.stamp);
+  else if (m.rel.scope != Scope::Cta)
+    v.pend_other = std::max(v.pend_other, m.rel.stamp);
+}
+
+RelaxedMemory::Release RelaxedMemory::release_of(const View& v, const Thread& t, Order o, uint64_t own) const {
+  if (is_release(o.sem)) return Release{std::max({v.known, v.g, own}), t.cta, scope_of(o.sem, o.scope)};
+  return v.fence_rel;
+}
+
+uint64_t RelaxedMemory::load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now) {
+  History* h = history(key, size, latest, now);
+  if (!h) return latest;
+  View& v = view(t);
+  const size_t last = h->msgs.size() - 1;
+  const size_t lo = lower_bound(v, *h, key, now);
+  size_t pick = last;
+  if (lo < last && random(2) == 0) pick = lo + random(last - lo);
+  const Message& m = h->msgs[pick];
+  if (pick != last) ++stale_reads_;
+  set_floor(v, key, m.stamp);
+  observe(v, t, m, o);
+  return m.value;
+}
+
+bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, Order o,
+                          uint64_t now) {
+  History* h = history(key, size, latest, now);
+  if (!h) return true;
+  View& v = view(t);
+  const size_t last = h->msgs.size() - 1;
+  const size_t lo = lower_bound(v, *h, key, now);
+  // Where it goes in coherence order: after message `after`. Usually at the end; sometimes before
+  // newer messages the thread has not seen, but never between a read-modify-write and the message
+  // it read.
+  size_t after = last;
+  if (lo < last && random(4) == 0) {
+    std::vector<size_t> gaps;
+    for (size_t j = lo; j < last; ++j)
+      if (!h->msgs[j + 1].rmw) gaps.push_back(j);
+    if (!gaps.empty()) after = gaps[random(gaps.size())];
+  }
+  const uint64_t stamp = next_stamp_++;
+  Message m = fresh_message(value, stamp, now);
+  m.rel = release_of(v, t, o, stamp);
+  if (after == last) {
+    h->msgs.back().superseded_at = now;
+  } else {
+    m.superseded_at = now;
+  }
+  h->msgs.insert(h->msgs.begin() + static_cast<std::ptrdiff_t>(after + 1), m);
+  set_floor(v, key, stamp);
+  return after == last;
+}
+
+void RelaxedMemory::rmw(const Thread& t, uint64_t key, uint32_t size, uint64_t old, uint64_t nw, bool wrote, Order o,
+                        uint64_t now) {
+  History* h = history(key, size, old, now);
+  if (!h) return;
+  View& v = view(t);
+  const Message read = h->msgs.back();  // atomicity: the newest message, nothing in between
+  set_floor(v, key, read.stamp);
+  observe(v, t, read, o);
+  if (!wrote) return;
+  const uint64_t stamp = next_stamp_++;
+  Message m = fresh_message(nw, stamp, now);
+  m.rmw = true;
+  m.rel = release_of(v, t, o, stamp);
+  // A read-modify-write continues what the message it read released (release sequences).
+  if (read.rel.stamp > m.rel.stamp) m.rel = read.rel;
+  h->msgs.back().superseded_at = now;
+  h->msgs.push_back(m);
+  set_floor(v, key, stamp);
+}
+
+void RelaxedMemory::fence(const Thread& t, Order o) {
+  View& v = view(t);
+  const Scope s = scope_of(o.sem, o.scope);
+  // The acquire half: what the reads before it saw released, at the fence's scope.
+  v.g = std::max(v.g, s == Scope::Cta ? v.pend_same : std::max(v.pend_same, v.pend_other));
+  if (o.sem == Sem::Sc) {
+    // fence.sc: the fences of one scope are totally ordered (in the order they run); each sees
+    // what the threads of the earlier ones knew when they fenced.
+    uint64_t& sc = s == Scope::Cta ? sc_cta_[t.cta] : sc_gpu_;
+    v.g = std::max(v.g, sc);
+    sc = std::max({sc, v.g, v.known});
+  }
+  v.known = std::max(v.known, v.g);
+  // The release half: relaxed stores after it carry what the thread knows now.
+  v.fence_rel = Release{v.known ? v.known : v.g, t.cta, s};
+}
+
+void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also) {
+  uint64_t m = also;
+  for (uint64_t id : ids) {
+    const View& v = view(Thread{cta, id});
+    m = std::max({m, v.g, v.known});
+  }
+  for (uint64_t id : ids) {
+    View& v = view(Thread{cta, id});
+    v.g = v.known = m;
+  }
+}
+
+bool RelaxedMemory::settle() {
+  bool any = false;
+  for (const auto& [key, h] : hist_) any = any || h.msgs.size() > 1;
+  hist_.clear();
+  return any;
+}
+
+std::string RelaxedMemory::take_not_covered() {
+  if (not_covered_taken_) return {};
+  not_covered_taken_ = !not_covered_.empty();
+  return not_covered_;
+}
+
+}  // namespace synclab::sim

@@ -1,0 +1,154 @@
+// The relaxed memory model (SYNCLAB_MEMORY=relaxed): an operational model whose every execution
+// is one the PTX memory model allows (PTX ISA, "Memory Consistency Model"; docs/memory-model.md
+// gives each rule with its source), rich enough to produce the weak outcomes the course teaches:
+// a load that reads an old value (message passing without a fence), two threads that each miss
+// the other's store (store buffering), observers that disagree on the order of two writes
+// (IRIW), and writes that land in coherence order before writes that happened earlier (2+2W).
+//
+// How it works. Memory holds, as always, the newest value of every location in coherence order.
+// Beside it, each location written in the last few thousand steps keeps its recent history: its
+// messages (writes) in coherence order, each numbered in the order the run made them (`stamp`)
+// and carrying what its writer had released. Each thread has a view: `g`, a stamp below which it
+// has seen everything (messages older in coherence than the newest one it may not miss), and for
+// the locations it read or wrote, a floor it may not read below (coherence: CoRR, CoWR, CoRW).
+//   - A load reads any message of the location at or after the thread's lower bound: the newest
+//     with probability 1/2, else one chosen at random (the seed decides; a run replays exactly).
+//   - A relaxed or plain store goes after the thread's lower bound: at the end of the history
+//     (it becomes memory's value), or, sometimes, between older messages (it is then already
+//     overwritten in coherence order). A read-modify-write reads the newest message and goes
+//     right after it (atomicity), so atomics never lose updates.
+//   - Synchronization carries views at its scope: a release (st.release, or a release fence
+//     before a store) stamps the message with what the writer knew; an acquire that reads it
+//     (ld.acquire, or a read followed by an acquire fence) raises the reader's `g` to that, when
+//     the two scopes each include the other thread (a .cta scope: the same block). fence.sc also
+//     joins a global view per scope (SB+fences). __syncthreads() and __syncwarp() join their
+//     participants' views; a launch starts from memory as the previous one left it.
+// Views are kept coarse (one stamp per thread plus a few floors): the coarseness only forbids
+// more, never allows what PTX forbids. Old messages are forgotten after a window of steps, and a
+// suspected hang first makes every location's newest value the only one (settle()): a spinning
+// thread is never kept from a value forever.
+//
+// Not modelled (docs/memory-model.md): a load that takes effect after a later store of its thread
+// (load buffering); accesses wider than 8 bytes (split into their elements); mixed-size accesses
+// to one location are reported as not covered and make that location sequentially consistent.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim {
+
+class RelaxedMemory {
+ public:
+  // The thread an access comes from: its block and its global number in the launch.
+  struct Thread {
+    uint64_t cta;
+    uint64_t id;  // cta * threads_per_block + thread index in the block
+  };
+  // The memory order of an access, read from its instruction.
+  struct Order {
+    ptx::Sem sem = ptx::Sem::None;
+    ptx::Scope scope = ptx::Scope::None;
+  };
+
+  RelaxedMemory(uint64_t seed, uint32_t threads_per_block);
+
+  // A block starts or finishes: its threads' views are made or dropped.
+  void start_block(uint64_t cta);
+  void end_block(uint64_t cta);
+
+  // A load of `size` bytes (1, 2, 4 or 8) at `key` (the generic address; shared memory: a key
+  // per block) whose newest value, in memory, is `latest`. Returns the value the load reads.
+  uint64_t load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now);
+  // A store of `value`; `latest` is memory's value before it. Returns true when the store is the
+  // newest in coherence order (memory must take its value), false when it goes before a newer
+  // message (memory keeps `latest`).
+  bool store(const Thread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, Order o, uint64_t now);
+  // A read-modify-write that read `old` (memory's value) and wrote `nw` (wrote: false for a
+  // compare-and-swap that failed, which only reads).
+  void rmw(const Thread& t, uint64_t key, uint32_t size, uint64_t old, uint64_t nw, bool wrote, Order o, uint64_t now);
+  // fence.sc / fence.acq_rel (membar is fence.sc) at its scope.
+  void fence(const Thread& t, Order o);
+  // The threads of `ids` (one block) synchronize: a barrier or __syncwarp(). `also`: what threads
+  // that arrived without waiting (bar.arrive) knew.
+  void join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also = 0);
+  // What a thread knows (for a barrier that it arrives at).
+  uint64_t knowledge(const Thread& t) {
+    const View& v = view(t);
+    return std::max(v.g, v.known);
+  }
+
+  // Forgets every old message: each location's newest value becomes its only one. True when
+  // anything was forgotten (a spin that read old values may now see new ones).
+  bool settle();
+  // A location accessed with two different sizes, once per launch: what to report (empty: none).
+  std::string take_not_covered();
+
+  uint64_t stale_reads() const { return stale_reads_; }  // loads that read an older value
+
+ private:
+  struct Release {
+    uint64_t stamp = 0;  // what the releaser knew (0: nothing released)
+    uint64_t cta = 0;
+    ptx::Scope scope = ptx::Scope::None;
+  };
+  struct Message {
+    uint64_t value = 0;
+    uint64_t stamp = 0;                   // order of creation in this launch (0: the value the launch found)
+    uint64_t made_at = 0;                 // the step it was made at
+    uint64_t superseded_at = UINT64_MAX;  // the step a newer message in coherence order came
+    Release rel;
+    bool rmw = false;  // written by a read-modify-write (nothing may go right before it)
+  };
+  struct History {
+    uint32_t size = 0;
+    std::vector<Message> msgs;  // coherence order; back() is memory's value
+  };
+  struct Floor {
+    uint64_t key = ~0ull, stamp = 0;
+  };
+  struct View {
+    uint64_t g = 0;           // every message with a smaller stamp is seen
+    uint64_t known = 0;       // the largest stamp read or written (what a release gives)
+    uint64_t pend_same = 0;   // released by threads of this block, read but not yet acquired
+    uint64_t pend_other = 0;  // released at gpu/sys scope by other blocks, read, not acquired
+    Release fence_rel;        // the last release fence (relaxed stores after it carry it)
+    static constexpr int kFloors = 8;
+    Floor floors[kFloors];  // per location: the stamp of the message last read or written
+    uint32_t next_floor = 0;
+  };
+
+  static Message fresh_message(uint64_t value, uint64_t stamp, uint64_t now);
+  View& view(const Thread& t);
+  // The location's history (made on first use), or null when the location is outside the model.
+  History* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now);
+  // The first message (index) the thread may read or write after.
+  size_t lower_bound(const View& v, const History& h, uint64_t key, uint64_t now) const;
+  void set_floor(View& v, uint64_t key, uint64_t stamp);
+  void observe(View& v, const Thread& t, const Message& m, Order o);
+  Release release_of(const View& v, const Thread& t, Order o, uint64_t own_stamp) const;
+  bool syncs(const Release& r, const Thread& t, ptx::Scope acquire_scope) const;
+  uint64_t random(uint64_t n);  // uniform in [0, n)
+  void forget_old(uint64_t now);
+
+  uint64_t rng_;
+  uint32_t threads_per_block_;
+  uint64_t next_stamp_ = 1;
+  uint64_t sc_gpu_ = 0;                                    // the global view of fence.sc at gpu/sys scope
+  std::unordered_map<uint64_t, uint64_t> sc_cta_;          // ... at cta scope, per block
+  std::unordered_map<uint64_t, std::vector<View>> views_;  // per resident block
+  std::unordered_map<uint64_t, History> hist_;
+  std::unordered_set<uint64_t> sc_keys_;  // locations outside the model (mixed sizes)
+  uint64_t last_sweep_ = 0;
+  uint64_t stale_reads_ = 0;
+  std::string not_covered_;
+  bool not_covered_taken_ = false;
+};
+
+}  // namespace synclab::sim

@@ -1,0 +1,46 @@
+// Litmus test iriw_fence: IRIW with a sequentially consistent fence between each reader's loads.
+// Written by tests/litmus/generate.py (edit the table there); verdicts and sources in
+// docs/memory-model.md.
+#include "litmus.cuh"
+
+using namespace litmus;
+
+__global__ void t_iriw_fence(Launch L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0: {
+      ref<int>(in.at(0)).store(1, rlx);  // x = 1
+      break;
+    }
+    case 1: {
+      ref<int>(in.at(1)).store(1, rlx);  // y = 1
+      break;
+    }
+    case 2: {
+      const int r0 = ref<int>(in.at(0)).load(rlx);  // r0 = x
+      cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_device);
+      const int r1 = ref<int>(in.at(1)).load(rlx);  // r1 = y
+      in.reg[0] = r0;
+      in.reg[1] = r1;
+      break;
+    }
+    case 3: {
+      const int r2 = ref<int>(in.at(1)).load(rlx);  // r2 = y
+      cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_device);
+      const int r3 = ref<int>(in.at(0)).load(rlx);  // r3 = x
+      in.reg[2] = r2;
+      in.reg[3] = r3;
+      break;
+    }
+    default: stress(L);
+  }
+}
+
+const Test kTest{"iriw_fence", 4, Placement::Cross, t_iriw_fence,
+                 {"r0", "r1", "r2", "r3"},
+                 /*allowed=*/{},
+                 /*forbidden=*/{"r0=1 r1=0 r2=1 r3=0"},
+                 /*sc_outcomes=*/{"r0=0 r1=0 r2=0 r3=0", "r0=0 r1=0 r2=0 r3=1", "r0=0 r1=0 r2=1 r3=0", "r0=0 r1=0 r2=1 r3=1", "r0=0 r1=1 r2=0 r3=0", "r0=0 r1=1 r2=0 r3=1", "r0=0 r1=1 r2=1 r3=0", "r0=0 r1=1 r2=1 r3=1", "r0=1 r1=0 r2=0 r3=0", "r0=1 r1=0 r2=0 r3=1", "r0=1 r1=0 r2=1 r3=1", "r0=1 r1=1 r2=0 r3=0", "r0=1 r1=1 r2=0 r3=1", "r0=1 r1=1 r2=1 r3=0", "r0=1 r1=1 r2=1 r3=1"},
+                 /*ptx_allowed=*/{"r0=0 r1=0 r2=0 r3=0", "r0=0 r1=0 r2=0 r3=1", "r0=0 r1=0 r2=1 r3=0", "r0=0 r1=0 r2=1 r3=1", "r0=0 r1=1 r2=0 r3=0", "r0=0 r1=1 r2=0 r3=1", "r0=0 r1=1 r2=1 r3=0", "r0=0 r1=1 r2=1 r3=1", "r0=1 r1=0 r2=0 r3=0", "r0=1 r1=0 r2=0 r3=1", "r0=1 r1=0 r2=1 r3=1", "r0=1 r1=1 r2=0 r3=0", "r0=1 r1=1 r2=0 r3=1", "r0=1 r1=1 r2=1 r3=0", "r0=1 r1=1 r2=1 r3=1"}};
+
+LITMUS_MAIN(kTest)

@@ -1,0 +1,34 @@
+// Litmus test sb_seq_cst: store buffering with seq_cst atomics.
+// Written by tests/litmus/generate.py (edit the table there); verdicts and sources in
+// docs/memory-model.md.
+#include "litmus.cuh"
+
+using namespace litmus;
+
+__global__ void t_sb_seq_cst(Launch L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0: {
+      ref<int>(in.at(0)).store(1, sc);  // x = 1
+      const int r0 = ref<int>(in.at(1)).load(sc);  // r0 = y
+      in.reg[0] = r0;
+      break;
+    }
+    case 1: {
+      ref<int>(in.at(1)).store(1, sc);  // y = 1
+      const int r1 = ref<int>(in.at(0)).load(sc);  // r1 = x
+      in.reg[1] = r1;
+      break;
+    }
+    default: stress(L);
+  }
+}
+
+const Test kTest{"sb_seq_cst", 2, Placement::Cross, t_sb_seq_cst,
+                 {"r0", "r1"},
+                 /*allowed=*/{},
+                 /*forbidden=*/{"r0=0 r1=0"},
+                 /*sc_outcomes=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"},
+                 /*ptx_allowed=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
+
+LITMUS_MAIN(kTest)
