@@ -36,6 +36,12 @@ struct ItsModel {
       advance_lanes(w, g, mask);
   }
 
+  static void skip_to(KernelRun& k, Warp& w, const Group& g, uint32_t pc) {
+    if (w.converged && !k.lane_pcs_live_)
+      w.cpc = pc;
+    else
+      for (uint32_t m = g.mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = pc;
+  }
   static void materialize(Warp& w);
   static void branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uint32_t target);
   static bool branch_apart(KernelRun& k, Warp& w, int lane, uint32_t lanes, uint32_t target, const ptx::Instr& I);

@@ -108,6 +108,7 @@ void KernelRun::start_cta(uint64_t linear) {
     w.global_index = next_warp_serial_++;
     w.present_mask = w.exited_mask = w.yielded_mask = 0;
     w.bar_mask = 0;
+    w.lb_lanes = 0;
     w.converged = true;
     w.cfunc = static_cast<uint32_t>(p_.function);
     w.cpc = 0;

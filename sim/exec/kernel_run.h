@@ -258,6 +258,7 @@ class KernelRun {
     return generic >= kSharedWindow ? (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow) : generic;
   }
   void relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I);
+  bool reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
                      const ptx::Instr& I);

@@ -41,6 +41,7 @@ struct LockstepModel {
 
   // The whole top entry moves on: lanes that sat the instruction out (a false guard) go with it.
   static void advance(KernelRun&, Warp& w, const Group& g, uint32_t) { w.stack.top().pc = g.pc + 1; }
+  static void skip_to(KernelRun&, Warp& w, const Group&, uint32_t pc) { w.stack.top().pc = pc; }
 
   static void materialize(Warp& w);
   static void branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uint32_t target);

@@ -91,6 +91,8 @@ class RelaxedMemory {
   std::string take_not_covered();
 
   uint64_t stale_reads() const { return stale_reads_; }  // loads that read an older value
+  // A choice of the model that the seed decides: uniform in [0, n).
+  uint64_t random(uint64_t n);
 
  private:
   struct Release {
@@ -134,7 +136,6 @@ class RelaxedMemory {
   void observe(View& v, const Thread& t, const Message& m, Order o);
   Release release_of(const View& v, const Thread& t, Order o, uint64_t own_stamp) const;
   bool syncs(const Release& r, const Thread& t, ptx::Scope acquire_scope) const;
-  uint64_t random(uint64_t n);  // uniform in [0, n)
   void forget_old(uint64_t now);
 
   uint64_t rng_;

@@ -96,6 +96,10 @@ struct Warp {
   uint32_t bar_id = 0, bar_func = 0, bar_pc = 0;
 
   ReconvergenceStack stack;  // lockstep only
+  // Relaxed memory model, load buffering: lanes lb_lanes ran the instructions after their load at
+  // (lb_func, lb_pc) up to the store at lb_store early; they run the load next, then go on after
+  // the store (KernelRun::reorder_load).
+  uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_store = 0;
   LaneRegs regp[32];         // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.

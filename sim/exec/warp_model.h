@@ -16,6 +16,7 @@
 //   pick_group(k, w, &g)                    the lanes that run at the warp's next step (false: none)
 //   continue_group(w, &g)                   after a private instruction: the same lanes' next one
 //   advance(k, w, g, mask)                  lanes `mask` of group g go on to the next instruction
+//   skip_to(k, w, g, pc)                    group g goes on at pc (after instructions run out of order)
 //   materialize(w)                          write the lanes' PCs into the lanes (they may be kept
 //                                           per warp or per stack entry while nobody looks)
 //   branch(k, w, g, taken, target)          lanes `taken` jump, the rest of g falls through

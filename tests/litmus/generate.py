@@ -7,6 +7,7 @@ relaxed run may show). A test also names weak outcomes that must appear under re
 outcomes PTX forbids (which the checker must agree are forbidden).
 
   tests/litmus/generate.py            rewrite the .cu files
+  tests/litmus/generate.py NAME...    rewrite only those tests
   tests/litmus/generate.py --check    exit 1 if a committed .cu differs from what the table gives
 
 A thread is a list of operations on the locations x, y, z (the instance's words, all 0 at first):
@@ -61,6 +62,10 @@ TESTS = {
                              [("st", "y", 1, "sc"), ("ld", 1, "x", "sc")]],
                    ["r0", "r1"], [], ["r0=0 r1=0"],
                    "store buffering with seq_cst atomics"),
+    "lb": ("Cross", [[("ld", 0, "x", "rlx"), ("st", "y", 1, "rlx")],
+                     [("ld", 1, "y", "rlx"), ("st", "x", 1, "rlx")]],
+           ["r0", "r1"], ["r0=1 r1=1"], [],
+           "load buffering: each thread's load reads the store the other thread makes after its own load"),
     "lb_fence": ("Cross", [[("ld", 0, "x", "rlx"), ("fence", "acq_rel", "device"), ("st", "y", 1, "rlx")],
                            [("ld", 1, "y", "rlx"), ("fence", "acq_rel", "device"), ("st", "x", 1, "rlx")]],
                  ["r0", "r1"], [], ["r0=1 r1=1"],
@@ -272,8 +277,11 @@ def render(name, spec):
 
 def main():
     check = "--check" in sys.argv[1:]
+    only = [a for a in sys.argv[1:] if not a.startswith("--")]
     stale = []
     for name, spec in TESTS.items():
+        if only and name not in only:
+            continue
         path = os.path.join(HERE, f"{name.replace('+', 'p')}.cu")
         text = render(name, spec)
         old = open(path).read() if os.path.exists(path) else None

@@ -7,8 +7,8 @@
 //
 // On the simulator (one instance per launch, a new scheduler seed per launch, through the
 // control API so that one process runs every seed):
-//   litmus_<test> --memory relaxed --seeds 1000   every weak outcome the test lists as ALLOWED
-//                                                 appears, and no FORBIDDEN one, in 1000 seeds;
+//   litmus_<test> --memory relaxed --seeds 3000   every weak outcome the test lists as ALLOWED
+//                                                 appears, and only outcomes PTX allows, in 3000 seeds;
 //   litmus_<test> --memory sc --seeds 200         no weak outcome at all (every execution is an
 //                                                 interleaving).
 // On a GPU (the same source built with nvcc): --instances N runs N instances per launch with the
@@ -119,6 +119,51 @@ inline std::string outcome(const Test& t, const int* mem, const int* regs) {
   return s;
 }
 
+// A GPU log (gpu-results/): every outcome it counts for this test must be one PTX allows, and the
+// log must hold the test with at least 10^6 instances.
+inline int check_log(const Test& t, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) {
+    std::printf("FAIL: %s: cannot read %s\n", t.name, path.c_str());
+    return 1;
+  }
+  const std::string head = std::string(t.name) + " (GPU, ";
+  char line[512];
+  bool in = false, found = false;
+  long instances = 0, counted = 0;
+  int bad = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    std::string l(line);
+    while (!l.empty() && (l.back() == '\n' || l.back() == ' ')) l.pop_back();
+    if (l.rfind(head, 0) == 0) {
+      in = found = true;
+      instances = std::atol(l.c_str() + head.size());
+      continue;
+    }
+    if (!in) continue;
+    if (l.rfind("  ", 0) != 0) {
+      in = false;
+      continue;
+    }
+    // "  r0=1 r1=0      42  weak ...": the outcome is everything before the run of spaces.
+    const size_t end = l.find("  ", 2);
+    const std::string o = l.substr(2, end == std::string::npos ? std::string::npos : end - 2);
+    counted += std::atol(l.c_str() + (end == std::string::npos ? l.size() : end));
+    if (!t.ptx_allowed.count(o)) {
+      std::printf("FAIL: %s: the GPU log shows %s, which the PTX memory model forbids\n", t.name, o.c_str());
+      ++bad;
+    }
+  }
+  std::fclose(f);
+  if (!found || instances < 1000000 || counted != instances) {
+    std::printf("FAIL: %s: %s has no complete run of at least 10^6 instances for this test\n", t.name,
+                path.c_str());
+    ++bad;
+  }
+  if (!bad) std::printf("PASS %s: %ld GPU instances, every outcome allowed\n", t.name, instances);
+  return bad ? 1 : 0;
+}
+
 inline int run(const Test& t, int argc, char** argv) {
   std::string memory = "sc";
   long seeds = 0, instances = 0, launches = 1;
@@ -139,6 +184,8 @@ inline int run(const Test& t, int argc, char** argv) {
       instances = std::atol(value().c_str());
     else if (a == "--launches")
       launches = std::atol(value().c_str());
+    else if (a == "--check-log")
+      return check_log(t, value());
     else {
       std::fprintf(stderr,
                    "usage: %s [--memory sc|relaxed --seeds N] (simulator) | [--instances N --launches K] (GPU)\n",

@@ -19,6 +19,98 @@ namespace synclab::sim {
 
 using namespace instr;
 
+namespace {
+
+bool operand_uses(const Operand& o, uint32_t reg) {
+  if (reg == Operand::kNoReg) return false;
+  switch (o.kind) {
+    case Operand::Kind::Reg:
+    case Operand::Kind::Addr: return o.reg == reg;
+    case Operand::Kind::Vector:
+      for (int k = 0; k < o.count; ++k)
+        if (o.vec[k] == reg) return true;
+      return false;
+    default: return false;
+  }
+}
+bool reads_reg(const ptx::Instr& I, uint32_t reg) {
+  if (I.guard == reg && reg != Operand::kNoReg) return true;
+  for (int k = 0; k < I.nsrc; ++k)
+    if (operand_uses(I.src[k], reg)) return true;
+  return false;
+}
+bool writes_reg(const ptx::Instr& I, uint32_t reg) {
+  for (int k = 0; k < I.ndst; ++k)
+    if (operand_uses(I.dst[k], reg)) return true;
+  return false;
+}
+// The registers a load writes.
+std::vector<uint32_t> loaded_regs(const ptx::Instr& L) {
+  std::vector<uint32_t> regs;
+  const Operand& d = L.dst[0];
+  if (d.kind == Operand::Kind::Reg) regs.push_back(d.reg);
+  if (d.kind == Operand::Kind::Vector)
+    for (int k = 0; k < d.count; ++k)
+      if (d.vec[k] != Operand::kNoReg) regs.push_back(d.vec[k]);
+  return regs;
+}
+bool weak_order(ptx::Sem s) { return s == ptx::Sem::None || s == ptx::Sem::Weak || s == ptx::Sem::Relaxed; }
+bool shared_or_global(ptx::Space s) {
+  return s == ptx::Space::Global || s == ptx::Space::Shared || s == ptx::Space::Generic;
+}
+
+}  // namespace
+
+// Load buffering (relaxed memory model): a relaxed or plain load may take effect after a later
+// store of its thread when nothing orders them (PTX keeps no load before a later independent
+// store; only dependencies are kept, so no value comes out of thin air). Here: the load at I, then
+// at most four instructions that only compute (reading nothing the load writes, writing nothing it
+// reads), then a relaxed or plain store that uses nothing the load writes. When the seed says so
+// (under its; pre-Volta lockstep is outside the PTX model), this step runs the instructions up to
+// the store, and the load runs at the group's next step, after which it goes on after the store.
+// True when this step was such an early run (the group stays at the load).
+bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
+  if (cfg_.model != WarpModel::Its || w.lb_lanes || !weak_order(I.sem) || !shared_or_global(I.space) || I.op != Op::Ld) return false;
+  const std::vector<uint32_t> dst = loaded_regs(I);
+  const uint32_t addr_reg = I.src[0].kind == Operand::Kind::Addr ? I.src[0].reg : Operand::kNoReg;
+  uint32_t store = 0;
+  for (uint32_t j = g.pc + 1; j < fn.code.size() && j <= g.pc + 5; ++j) {
+    const ptx::Instr& J = fn.code[j];
+    for (uint32_t r : dst)
+      if (reads_reg(J, r)) return false;
+    if (J.op == Op::St) {
+      if (!weak_order(J.sem) || !shared_or_global(J.space)) return false;
+      store = j;
+      break;
+    }
+    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) &&
+                          J.op != Op::Ld && J.op != Op::St && J.op != Op::Bra;
+    if (!computes || writes_reg(J, addr_reg) || (I.guard != Operand::kNoReg && writes_reg(J, I.guard))) return false;
+    for (uint32_t r : dst)
+      if (writes_reg(J, r)) return false;
+  }
+  if (!store || relaxed_->random(2) != 0) return false;
+  for (uint32_t j = g.pc + 1; j <= store && !stop_; ++j) {
+    const ptx::Instr& J = fn.code[j];
+    const uint32_t a = guard_mask(w, g.mask, J);
+    instrs_ += __builtin_popcount(a);
+    cur_loc_ = (g.func << 20) | j;
+    if (!a) continue;
+    if (J.op == Op::St)
+      exec_st(w, a, fn, J);
+    else if (J.fast)
+      kFastHandlers[J.fast](w, a, J);
+    else
+      exec_alu(w, a, J);
+  }
+  cur_loc_ = (g.func << 20) | g.pc;
+  w.lb_lanes = g.mask;
+  w.lb_func = g.func;
+  w.lb_pc = g.pc;
+  w.lb_store = store;
+  return true;
+}
+
 template <class M>
 inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t act = guard_mask(w, g.mask, I);
@@ -115,7 +207,30 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       M::advance(*this, w, g, g.mask);
       return;
     case Op::Ld:
-    case Op::Ldu: exec_ld(w, act, fn, I); break;
+    case Op::Ldu:
+      if (relaxed_) {
+        if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
+          // The load that was put off: now it runs, and its lanes go on after the store they ran.
+          exec_ld(w, act, fn, I);
+          if (stop_) return;
+          const uint32_t early = w.lb_lanes & g.mask;
+          w.lb_lanes &= ~early;
+          if (early == g.mask) {
+            M::skip_to(*this, w, g, w.lb_store + 1);
+          } else {
+            M::materialize(w);
+            for (uint32_t m = g.mask; m; m &= m - 1) {
+              const int lane = __builtin_ctz(m);
+              w.lanes[lane].pc = (early >> lane & 1) ? w.lb_store + 1 : g.pc + 1;
+            }
+            w.converged = false;
+          }
+          return;
+        }
+        if (act == g.mask && reorder_load(w, g, fn, I)) return;  // the load runs at the next step
+      }
+      exec_ld(w, act, fn, I);
+      break;
     case Op::St: exec_st(w, act, fn, I); break;
     case Op::Atom:
     case Op::Red: exec_atom(w, act, I); break;

@@ -1,0 +1,34 @@
+// Litmus test lb: load buffering: each thread's load reads the store the other thread makes after its own load.
+// Written by tests/litmus/generate.py (edit the table there); verdicts and sources in
+// docs/memory-model.md.
+#include "litmus.cuh"
+
+using namespace litmus;
+
+__global__ void t_lb(Launch L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0: {
+      const int r0 = ref<int>(in.at(0)).load(rlx);  // r0 = x
+      ref<int>(in.at(1)).store(1, rlx);  // y = 1
+      in.reg[0] = r0;
+      break;
+    }
+    case 1: {
+      const int r1 = ref<int>(in.at(1)).load(rlx);  // r1 = y
+      ref<int>(in.at(0)).store(1, rlx);  // x = 1
+      in.reg[1] = r1;
+      break;
+    }
+    default: stress(L);
+  }
+}
+
+const Test kTest{"lb", 2, Placement::Cross, t_lb,
+                 {"r0", "r1"},
+                 /*allowed=*/{"r0=1 r1=1"},
+                 /*forbidden=*/{},
+                 /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0"},
+                 /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
+
+LITMUS_MAIN(kTest)
