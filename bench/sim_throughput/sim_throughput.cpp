@@ -2,7 +2,8 @@
 // host thread, with the checkers off, for three kernels typical of the labs (kernels.cu).
 // Each kernel's result is checked against a host reference before its time counts.
 //
-//   build/bin/sim_throughput [--model its|lockstep] [--checks none|LIST] [--repeat N] [--json FILE]
+//   build/bin/sim_throughput [--model its|lockstep] [--memory sc|relaxed] [--checks none|LIST] [--repeat N] [--json
+//   FILE]
 //                            [--only NAME] [--clock wall|cpu]
 //
 // --clock cpu times each launch by the CPU time of the launching thread (the simulator runs the
@@ -108,7 +109,7 @@ Row timed(int module, const char* name, Dim3 grid, Dim3 block, std::vector<uint8
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its", checks = "none", only;
+  std::string ptx_path = SIM_BENCH_PTX, json_path, model = "its", memory = "sc", checks = "none", only;
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -125,6 +126,8 @@ int main(int argc, char** argv) {
       json_path = next();
     else if (a == "--model")
       model = next();
+    else if (a == "--memory")
+      memory = next();
     else if (a == "--checks")
       checks = next();
     else if (a == "--only")
@@ -140,7 +143,8 @@ int main(int argc, char** argv) {
       repeat = std::max(1, std::atoi(next().c_str()));
     else if (a == "--help" || a == "-h") {
       std::puts(
-          "usage: sim_throughput [--model its|lockstep] [--checks none|all|race,...] [--repeat N] [--json FILE] "
+          "usage: sim_throughput [--model its|lockstep] [--memory sc|relaxed] [--checks none|all|race,...] [--repeat "
+          "N] [--json FILE] "
           "[--ptx FILE] [--only reduce_tree|scan_hillis|lock_counter] [--clock wall|cpu]");
       return 0;
     } else {
@@ -149,6 +153,10 @@ int main(int argc, char** argv) {
     }
   }
   Simulator& sim = Simulator::instance();
+  if (!parse_memory(memory, &sim.config().memory)) {
+    std::fprintf(stderr, "--memory must be sc or relaxed\n");
+    return 2;
+  }
   if (!parse_model(model, &sim.config().model)) {
     std::fprintf(stderr, "--model must be its or lockstep\n");
     return 2;
@@ -231,8 +239,9 @@ int main(int argc, char** argv) {
     rows.back().kernel = "lock_counter (1024 threads x 4 critical sections)";
   }
 
-  std::printf("simulator throughput, model %s, scheduler rr, device %s, checks %s, median of %d%s\n", model.c_str(),
-              sim.profile().name.c_str(), checks.c_str(), repeat, g_cpu_clock ? " (thread CPU time)" : "");
+  std::printf("simulator throughput, model %s, memory %s, scheduler rr, device %s, checks %s, median of %d%s\n",
+              model.c_str(), memory.c_str(), sim.profile().name.c_str(), checks.c_str(), repeat,
+              g_cpu_clock ? " (thread CPU time)" : "");
   std::printf("%-52s %-14s %14s %12s %10s %14s %8s\n", "kernel", "launch", "thread-instr", "warp-steps", "seconds",
               "thr-instr/s", "check");
   bool all_ok = true;
@@ -244,9 +253,9 @@ int main(int argc, char** argv) {
   }
   if (!json_path.empty()) {
     std::ofstream j(json_path);
-    j << "{\n  \"model\": \"" << model << "\",\n  \"checks\": \"" << checks << "\",\n  \"device_profile\": \""
-      << sim.profile().name << "\",\n  \"clock\": \"" << (g_cpu_clock ? "cpu" : "wall")
-      << "\",\n  \"repeat\": " << repeat << ",\n  \"kernels\": [\n";
+    j << "{\n  \"model\": \"" << model << "\",\n  \"memory\": \"" << memory << "\",\n  \"checks\": \"" << checks
+      << "\",\n  \"device_profile\": \"" << sim.profile().name << "\",\n  \"clock\": \""
+      << (g_cpu_clock ? "cpu" : "wall") << "\",\n  \"repeat\": " << repeat << ",\n  \"kernels\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       j << fmt::format(

@@ -35,7 +35,10 @@ using synclab::lab::Schedule;
 
 namespace {
 
-Exploration exploration(const Args& a, int default_seeds) { return synclab::lab::exploration_from(a, default_seeds, 5); }
+// Every lock runs under both memory models: a lock must hold where the GPU reorders too.
+Exploration exploration(const Args& a, int default_seeds) {
+  return synclab::lab::exploration_from(a, default_seeds, 5, {"sc", "relaxed"});
+}
 
 // The command that replays one run of this program.
 std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab03", args, s); }

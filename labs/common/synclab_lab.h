@@ -38,6 +38,7 @@ struct Schedule {
   std::string policy;  // "pct", "random" or "rr" ("gpu" on a GPU)
   uint64_t seed = 1;
   unsigned pct_depth = 3;
+  std::string memory = "sc";  // the memory model: "sc" or "relaxed" (docs/memory-model.md)
 
   bool on_gpu() const { return model == "gpu"; }
   // The harness options that run exactly this schedule, e.g. "--model its --sched pct --seed 7"
@@ -47,6 +48,7 @@ struct Schedule {
     std::string s = "--model " + model + " --sched " + policy;
     if (policy != "rr") s += " --seed " + std::to_string(seed);
     if (policy == "pct" && pct_depth != 3) s += " --depth " + std::to_string(pct_depth);
+    if (memory != "sc") s += " --memory " + memory;
     return s;
   }
   // This run's settings for a message: the harness options above, or "GPU run N" on a GPU.
@@ -71,6 +73,9 @@ inline std::string replay_command(const std::string& program, const std::string&
 // 1..random_seeds under random (plus one rr run when rr is true). On a GPU: gpu_runs runs.
 struct Exploration {
   std::vector<std::string> models{"its", "lockstep"};
+  // The memory models: every schedule above runs under each ("sc": interleavings only;
+  // "relaxed": also the reorderings the PTX memory model allows).
+  std::vector<std::string> memories{"sc"};
   int pct_seeds = 8;
   int random_seeds = 8;
   bool rr = true;
@@ -91,18 +96,19 @@ inline std::vector<Schedule> schedules(const Exploration& e) {
     return out;
   }
   auto wanted = [&](const char* p) { return e.only_policy.empty() || e.only_policy == p; };
-  for (const std::string& m : e.models) {
-    if (e.only_policy == "rr" || (e.only_policy.empty() && e.rr)) out.push_back({m, "rr", 1, e.pct_depth});
-    for (const char* p : {"pct", "random"}) {
-      if (!wanted(p)) continue;
-      if (e.only_seed) {
-        out.push_back({m, p, e.only_seed, e.pct_depth});
-        continue;
+  for (const std::string& mem : e.memories)
+    for (const std::string& m : e.models) {
+      if (e.only_policy == "rr" || (e.only_policy.empty() && e.rr)) out.push_back({m, "rr", 1, e.pct_depth, mem});
+      for (const char* p : {"pct", "random"}) {
+        if (!wanted(p)) continue;
+        if (e.only_seed) {
+          out.push_back({m, p, e.only_seed, e.pct_depth, mem});
+          continue;
+        }
+        const int n = std::string(p) == "pct" ? e.pct_seeds : e.random_seeds;
+        for (int i = 1; i <= n; ++i) out.push_back({m, p, uint64_t(i), e.pct_depth, mem});
       }
-      const int n = std::string(p) == "pct" ? e.pct_seeds : e.random_seeds;
-      for (int i = 1; i <= n; ++i) out.push_back({m, p, uint64_t(i), e.pct_depth});
     }
-  }
   return out;
 }
 
@@ -111,10 +117,11 @@ inline std::vector<Schedule> schedules(const Exploration& e) {
 inline std::string describe(const std::vector<Schedule>& ss) {
   if (ss.empty()) return "no schedule";
   if (ss[0].on_gpu()) return std::to_string(ss.size()) + (ss.size() == 1 ? " run" : " runs") + " on the GPU";
-  std::vector<std::string> models;
+  std::vector<std::string> models, memories;
   std::map<std::string, std::vector<uint64_t>> seeds;  // policy -> seeds (in order, per model)
   for (const Schedule& s : ss) {
     if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
+    if (std::find(memories.begin(), memories.end(), s.memory) == memories.end()) memories.push_back(s.memory);
     std::vector<uint64_t>& v = seeds[s.policy];
     if (std::find(v.begin(), v.end(), s.seed) == v.end()) v.push_back(s.seed);
   }
@@ -138,6 +145,10 @@ inline std::string describe(const std::vector<Schedule>& ss) {
   }
   out += models.size() == 1 ? "model " : "models ";
   for (size_t i = 0; i < models.size(); ++i) out += (i ? " and " : "") + models[i];
+  if (memories.size() > 1 || memories[0] != "sc") {
+    out += memories.size() == 1 ? "; memory " : "; memory models ";
+    for (size_t i = 0; i < memories.size(); ++i) out += (i ? " and " : "") + memories[i];
+  }
   return out + ")";
 }
 
@@ -145,6 +156,7 @@ inline std::string describe(const std::vector<Schedule>& ss) {
 inline void apply(const Schedule& s, const char* checks = "all") {
   if (s.on_gpu() || !on_simulator()) return;
   synclab::sim::set_model(s.model.c_str());
+  synclab::sim::set_memory(s.memory.c_str());
   synclab::sim::set_scheduler(s.policy.c_str(), s.seed, s.pct_depth);
   synclab::sim::set_checks(checks);
   synclab::sim::clear_reports();
@@ -261,7 +273,7 @@ namespace synclab::lab {
 
 // The options every exploring sub-command takes (exploration_from reads them).
 inline const std::vector<std::string>& exploration_options() {
-  static const std::vector<std::string> names{"seeds", "model", "models", "sched", "seed", "depth", "runs"};
+  static const std::vector<std::string> names{"seeds", "model", "models", "sched", "seed", "depth", "runs", "memory"};
   return names;
 }
 
@@ -313,12 +325,15 @@ class Args {
 //   --sched rr|pct|random         only that scheduler; with --seed S only that seed, so
 //   --seed S                      "--model its --sched pct --seed 7" is exactly one run
 //   --depth D                     pct's depth (default 3)
+//   --memory M                    sc, relaxed, or sc,relaxed (default: default_memories)
 //   --runs N                      on a GPU: the number of runs (default default_gpu_runs)
-// SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED and SYNCLAB_PCT_DEPTH, when set, act as --model,
-// --sched, --seed and --depth (the options win), so a simulator report's "replay with:" line
-// works too.
-inline Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20) {
+// SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH and SYNCLAB_MEMORY, when set, act
+// as --model, --sched, --seed, --depth and --memory (the options win), so a simulator report's
+// "replay with:" line works too.
+inline Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20,
+                                    const std::vector<std::string>& default_memories = {"sc"}) {
   Exploration e;
+  e.memories = default_memories;
   auto setting = [&](const char* option, const char* env, std::string& value) {
     if (a.has(option)) {
       value = a.get(option, "");
@@ -367,6 +382,16 @@ inline Exploration exploration_from(const Args& a, int default_seeds, int defaul
     if (!seeded) throw std::invalid_argument("--seed needs --sched pct or --sched random");
     e.only_seed = uint64_t(number("--seed", v));
     if (e.only_seed == 0) throw std::invalid_argument("--seed needs a seed >= 1");
+  }
+  if (setting("memory", "SYNCLAB_MEMORY", v)) {
+    e.memories.clear();
+    std::stringstream list(v);
+    for (std::string m; std::getline(list, m, ',');) {
+      if (m != "sc" && m != "relaxed")
+        throw std::invalid_argument("--memory takes sc, relaxed or sc,relaxed, not '" + v + "'");
+      if (std::find(e.memories.begin(), e.memories.end(), m) == e.memories.end()) e.memories.push_back(m);
+    }
+    if (e.memories.empty()) throw std::invalid_argument("--memory takes sc, relaxed or sc,relaxed");
   }
   if (setting("depth", "SYNCLAB_PCT_DEPTH", v)) {
     e.pct_depth = unsigned(number("--depth", v));

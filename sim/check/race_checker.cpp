@@ -233,6 +233,20 @@ void KernelRun::flush_findings() {
           "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
           "scope, and the two are in blocks {} and {}; use the device-scope form",
           pgid / threads_per_cta_, block);
+    } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
+      // The hand-over analysis assumes each load read the newest value; under the relaxed model
+      // this run's loads did not always, so say what happened instead.
+      d += fmt::format(
+          "this run used SYNCLAB_MEMORY=relaxed, and the memory model reordered accesses in it ({} load(s) "
+          "read a value older than the newest, {} store(s) took effect before newer ones, {} load(s) ran "
+          "after a later store of their thread), as a GPU may. If the program is race-free under "
+          "SYNCLAB_MEMORY=sc, its synchronization relies on an order the GPU does not keep: a hand-over "
+          "through a flag needs a release store (or __threadfence() before it) and an acquire load (or "
+          "__threadfence() after it); a store followed by a load of another word that two threads rely "
+          "on (Peterson's doorway) needs seq_cst accesses (cuda::atomic_ref's default) or a "
+          "__threadfence() after each of the stores: release and acquire do not keep a store before a "
+          "later load",
+          relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads);
     } else if (f.unacquired && !insufficient_scope) {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "

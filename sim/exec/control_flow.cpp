@@ -324,7 +324,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     std::vector<uint64_t> ids;
     const uint64_t base = c.linear * threads_per_cta_;
     for (uint32_t t : *waiters) ids.push_back(base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t));
-    relaxed_->join(c.linear, ids, done.known);
+    relaxed_->join(c.linear, ids, done.known, done.expected == 0);
   }
   if (observer_) observer_->barrier_release(c, id, done.arrived);
 }

@@ -45,25 +45,70 @@ uint64_t RelaxedMemory::random(uint64_t n) {
   return n ? z % n : 0;
 }
 
-void RelaxedMemory::start_block(uint64_t cta) { views_[cta].assign(threads_per_block_, View{}); }
-void RelaxedMemory::end_block(uint64_t cta) { views_.erase(cta); }
-
-RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
-  std::vector<View>& v = views_[t.cta];
-  if (v.empty()) v.assign(threads_per_block_, View{});
-  return v[t.id - t.cta * threads_per_block_];
+void RelaxedMemory::start_block(uint64_t cta) { block(cta); }
+void RelaxedMemory::end_block(uint64_t cta) {
+  auto it = blocks_.find(cta);
+  if (it == blocks_.end()) return;
+  blocks_.erase(it);
+  last_cta_ = ~0ull;
+  last_block_ = nullptr;
 }
 
-RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now) {
+RelaxedMemory::Block& RelaxedMemory::block(uint64_t cta) {
+  if (cta == last_cta_) return *last_block_;
+  Block& b = blocks_[cta];
+  if (b.views.empty()) b.views.assign(threads_per_block_, View{});
+  last_cta_ = cta;
+  last_block_ = &b;
+  return b;
+}
+
+RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
+  return block(t.cta).views[t.id - t.cta * threads_per_block_];
+}
+
+// Shared-memory keys (KernelRun::mm_key) have bit 63 set, the block in bits 32-62 and the byte
+// offset below.
+RelaxedMemory::History* RelaxedMemory::find_history(uint64_t key) {
+  if (!(key >> 63)) return hist_.find(key);
+  Block& b = block(key >> 32 & 0x7fffffffu);
+  const uint32_t off = static_cast<uint32_t>(key);
+  if (off >= b.shared_slot.size() || b.shared_slot[off] < 0) return nullptr;
+  return &b.shared_hist[static_cast<size_t>(b.shared_slot[off])];
+}
+
+RelaxedMemory::History& RelaxedMemory::new_history(uint64_t key) {
+  if (!(key >> 63)) return hist_.insert(key);
+  Block& b = block(key >> 32 & 0x7fffffffu);
+  const uint32_t off = static_cast<uint32_t>(key);
+  if (off >= b.shared_slot.size()) b.shared_slot.resize(std::max<size_t>(off + 1, b.shared_slot.size() * 2), -1);
+  b.shared_slot[off] = static_cast<int32_t>(b.shared_hist.size());
+  b.shared_keys.push_back(key);
+  return b.shared_hist.emplace_back();
+}
+
+void RelaxedMemory::drop_history(uint64_t key) {
+  if (!(key >> 63)) return hist_.erase(key);
+  Block& b = block(key >> 32 & 0x7fffffffu);
+  const uint32_t off = static_cast<uint32_t>(key);
+  if (off < b.shared_slot.size()) b.shared_slot[off] = -1;  // its entry stays unused until the next clear
+}
+
+RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now,
+                                               bool create) {
   if (!sc_keys_.empty() && sc_keys_.count(key)) return nullptr;
   forget_old(now);
-  auto [it, fresh] = hist_.try_emplace(key);
-  History& h = it->second;
-  if (fresh) {
+  History* found = find_history(key);
+  if (!found) {
+    // A location nobody wrote lately has one value, memory's: a load reads it; a store starts
+    // its history with it.
+    if (!create) return nullptr;
+    History& h = new_history(key);
     h.size = size;
     h.msgs.push_back(fresh_message(latest, 0, now));
     return &h;
   }
+  History& h = *found;
   if (h.size != size) {
     // Two sizes at one address: outside what the model covers. The location is treated as
     // sequentially consistent from now on, and the run says so.
@@ -72,7 +117,7 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
           "the address 0x{:x} was accessed as {} bytes and as {} bytes in this launch: the relaxed memory model "
           "does not cover mixed-size accesses, so that location behaved as sequentially consistent (SYNCLAB_MEMORY=sc)",
           key, h.size, size);
-    hist_.erase(it);
+    drop_history(key);
     sc_keys_.insert(key);
     return nullptr;
   }
@@ -85,12 +130,15 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
 }
 
 void RelaxedMemory::forget_old(uint64_t now) {
-  if (now < last_sweep_ + kWindow) return;
-  last_sweep_ = now;
-  for (auto it = hist_.begin(); it != hist_.end();) {
-    const auto& msgs = it->second.msgs;
-    const bool stale = msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now;
-    it = stale ? hist_.erase(it) : std::next(it);
+  // The locations written longest ago come first; one whose older messages are all out of
+  // reach keeps only memory's value.
+  while (!written_.empty() && written_.front().first + kWindow < now) {
+    const uint64_t key = written_.front().second;
+    written_.pop_front();
+    const History* h = find_history(key);
+    if (!h) continue;
+    const Messages& msgs = h->msgs;
+    if (msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now) drop_history(key);
   }
 }
 
@@ -155,7 +203,7 @@ RelaxedMemory::Release RelaxedMemory::release_of(const View& v, const Thread& t,
 }
 
 uint64_t RelaxedMemory::load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now) {
-  History* h = history(key, size, latest, now);
+  History* h = history(key, size, latest, now, false);
   if (!h) return latest;
   View& v = view(t);
   const size_t last = h->msgs.size() - 1;
@@ -171,8 +219,9 @@ uint64_t RelaxedMemory::load(const Thread& t, uint64_t key, uint32_t size, uint6
 
 bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, Order o,
                           uint64_t now) {
-  History* h = history(key, size, latest, now);
+  History* h = history(key, size, latest, now, true);
   if (!h) return true;
+  written_.emplace_back(now, key);
   View& v = view(t);
   const size_t last = h->msgs.size() - 1;
   const size_t lo = lower_bound(v, *h, key, now);
@@ -193,16 +242,18 @@ bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t
     h->msgs.back().superseded_at = now;
   } else {
     m.superseded_at = now;
+    ++early_stores_;
   }
-  h->msgs.insert(h->msgs.begin() + static_cast<std::ptrdiff_t>(after + 1), m);
+  h->msgs.insert_after(after, m);
   set_floor(v, key, stamp);
   return after == last;
 }
 
 void RelaxedMemory::rmw(const Thread& t, uint64_t key, uint32_t size, uint64_t old, uint64_t nw, bool wrote, Order o,
                         uint64_t now) {
-  History* h = history(key, size, old, now);
+  History* h = history(key, size, old, now, true);
   if (!h) return;
+  if (wrote) written_.emplace_back(now, key);
   View& v = view(t);
   const Message read = h->msgs.back();  // atomicity: the newest message, nothing in between
   set_floor(v, key, read.stamp);
@@ -236,7 +287,12 @@ void RelaxedMemory::fence(const Thread& t, Order o) {
   v.fence_rel = Release{v.known ? v.known : v.g, t.cta, s};
 }
 
-void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also) {
+void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also, bool whole_block) {
+  if (whole_block) {
+    // Every write to the block's shared memory was made by one of its threads, so its stamp is
+    // at most what they now all know: only the newest value of each location is left to read.
+    block(cta).clear_shared();
+  }
   uint64_t m = also;
   for (uint64_t id : ids) {
     const View& v = view(Thread{cta, id});
@@ -249,9 +305,13 @@ void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_
 }
 
 bool RelaxedMemory::settle() {
-  bool any = false;
-  for (const auto& [key, h] : hist_) any = any || h.msgs.size() > 1;
+  bool any = hist_.any_older();
   hist_.clear();
+  for (auto& [cta, b] : blocks_) {
+    for (const History& h : b.shared_hist) any = any || h.msgs.size() > 1;
+    b.clear_shared();
+  }
+  written_.clear();
   return any;
 }
 
@@ -259,6 +319,87 @@ std::string RelaxedMemory::take_not_covered() {
   if (not_covered_taken_) return {};
   not_covered_taken_ = !not_covered_.empty();
   return not_covered_;
+}
+
+// ---- HistoryMap ----------------------------------------------------------------------------------
+
+RelaxedMemory::History* RelaxedMemory::HistoryMap::find(uint64_t key) {
+  if (slots_.empty()) return nullptr;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = home(key);; i = (i + 1) & mask) {
+    if (slots_[i].key == key) return &pool_[slots_[i].index];
+    if (slots_[i].key == kEmpty) return nullptr;
+  }
+}
+
+RelaxedMemory::History& RelaxedMemory::HistoryMap::insert(uint64_t key) {
+  if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+  const size_t mask = slots_.size() - 1;
+  size_t i = home(key);
+  while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+  uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<uint32_t>(pool_.size());
+    pool_.emplace_back();
+  }
+  slots_[i] = Slot{key, index};
+  ++used_;
+  pool_[index] = History{};
+  return pool_[index];
+}
+
+void RelaxedMemory::HistoryMap::erase(uint64_t key) {
+  if (slots_.empty()) return;
+  const size_t mask = slots_.size() - 1;
+  size_t i = home(key);
+  while (slots_[i].key != key) {
+    if (slots_[i].key == kEmpty) return;
+    i = (i + 1) & mask;
+  }
+  free_.push_back(slots_[i].index);
+  // Backward shift: move later entries of the probe run into the hole, so that no lookup stops
+  // early at it.
+  for (size_t j = (i + 1) & mask; slots_[j].key != kEmpty; j = (j + 1) & mask) {
+    const size_t h = home(slots_[j].key);
+    // Entry j may move to i when its home is not in (i, j] (cyclically).
+    const bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+    if (stays) continue;
+    slots_[i] = slots_[j];
+    i = j;
+  }
+  slots_[i].key = kEmpty;
+  --used_;
+}
+
+void RelaxedMemory::HistoryMap::clear() {
+  for (Slot& s : slots_) s.key = kEmpty;
+  pool_.clear();
+  free_.clear();
+  used_ = 0;
+}
+
+bool RelaxedMemory::HistoryMap::any_older() const {
+  for (const Slot& s : slots_)
+    if (s.key != kEmpty && pool_[s.index].msgs.size() > 1) return true;
+  return false;
+}
+
+void RelaxedMemory::HistoryMap::grow() {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  const size_t cap = old.empty() ? 1024 : old.size() * 2;
+  slots_.assign(cap, Slot{});
+  shift_ = 64 - unsigned(__builtin_ctzll(cap));
+  const size_t mask = cap - 1;
+  for (const Slot& s : old) {
+    if (s.key == kEmpty) continue;
+    size_t i = home(s.key);
+    while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
 }
 
 }  // namespace synclab::sim

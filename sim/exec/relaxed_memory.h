@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -77,7 +78,9 @@ class RelaxedMemory {
   void fence(const Thread& t, Order o);
   // The threads of `ids` (one block) synchronize: a barrier or __syncwarp(). `also`: what threads
   // that arrived without waiting (bar.arrive) knew.
-  void join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also = 0);
+  // whole_block: every live thread of the block took part (__syncthreads()), so no thread of it
+  // can read an older value of the block's shared memory any more.
+  void join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also = 0, bool whole_block = false);
   // What a thread knows (for a barrier that it arrives at).
   uint64_t knowledge(const Thread& t) {
     const View& v = view(t);
@@ -90,7 +93,10 @@ class RelaxedMemory {
   // A location accessed with two different sizes, once per launch: what to report (empty: none).
   std::string take_not_covered();
 
-  uint64_t stale_reads() const { return stale_reads_; }  // loads that read an older value
+  uint64_t stale_reads() const { return stale_reads_; }    // loads that read an older value
+  uint64_t early_stores() const { return early_stores_; }  // stores placed before newer ones
+  uint64_t late_loads = 0;  // loads run after a later store of their thread (KernelRun::reorder_load)
+  uint64_t reorderings() const { return stale_reads_ + early_stores_ + late_loads; }
   // A choice of the model that the seed decides: uniform in [0, n).
   uint64_t random(uint64_t n);
 
@@ -108,9 +114,40 @@ class RelaxedMemory {
     Release rel;
     bool rmw = false;  // written by a read-modify-write (nothing may go right before it)
   };
+  // A location's last few messages in coherence order (back() is memory's value). When it is
+  // full the oldest is forgotten, which only takes a choice away from later loads.
+  struct Messages {
+    static constexpr uint32_t kMax = 4;
+    Message m[kMax];
+    uint32_t n = 0;
+    size_t size() const { return n; }
+    Message& operator[](size_t i) { return m[i]; }
+    const Message& operator[](size_t i) const { return m[i]; }
+    Message& back() { return m[n - 1]; }
+    const Message& back() const { return m[n - 1]; }
+    void drop_oldest() {
+      for (uint32_t k = 1; k < n; ++k) m[k - 1] = m[k];
+      --n;
+    }
+    void push_back(const Message& x) {
+      if (n == kMax) drop_oldest();
+      m[n++] = x;
+    }
+    // x goes right after message i.
+    void insert_after(size_t i, const Message& x) {
+      size_t at = i + 1;
+      if (n == kMax) {
+        drop_oldest();
+        at = at ? at - 1 : 0;
+      }
+      for (size_t k = n; k > at; --k) m[k] = m[k - 1];
+      m[at] = x;
+      ++n;
+    }
+  };
   struct History {
     uint32_t size = 0;
-    std::vector<Message> msgs;  // coherence order; back() is memory's value
+    Messages msgs;
   };
   struct Floor {
     uint64_t key = ~0ull, stamp = 0;
@@ -129,7 +166,8 @@ class RelaxedMemory {
   static Message fresh_message(uint64_t value, uint64_t stamp, uint64_t now);
   View& view(const Thread& t);
   // The location's history (made on first use), or null when the location is outside the model.
-  History* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now);
+  // create: false for a load, which needs none when nobody wrote the location lately.
+  History* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create);
   // The first message (index) the thread may read or write after.
   size_t lower_bound(const View& v, const History& h, uint64_t key, uint64_t now) const;
   void set_floor(View& v, uint64_t key, uint64_t stamp);
@@ -141,13 +179,57 @@ class RelaxedMemory {
   uint64_t rng_;
   uint32_t threads_per_block_;
   uint64_t next_stamp_ = 1;
-  uint64_t sc_gpu_ = 0;                                    // the global view of fence.sc at gpu/sys scope
-  std::unordered_map<uint64_t, uint64_t> sc_cta_;          // ... at cta scope, per block
-  std::unordered_map<uint64_t, std::vector<View>> views_;  // per resident block
-  std::unordered_map<uint64_t, History> hist_;
-  std::unordered_set<uint64_t> sc_keys_;  // locations outside the model (mixed sizes)
-  uint64_t last_sweep_ = 0;
-  uint64_t stale_reads_ = 0;
+  uint64_t sc_gpu_ = 0;                            // the global view of fence.sc at gpu/sys scope
+  std::unordered_map<uint64_t, uint64_t> sc_cta_;  // ... at cta scope, per block
+  struct Block {
+    std::vector<View> views;            // per thread
+    std::vector<uint64_t> shared_keys;  // shared-memory locations given a history since the last clear
+    // The histories of the block's shared memory: by byte offset, an index into shared_hist or -1.
+    std::vector<int32_t> shared_slot;
+    std::vector<History> shared_hist;
+    void clear_shared() {
+      for (uint64_t key : shared_keys) shared_slot[key & 0xffffffffu] = -1;
+      shared_keys.clear();
+      shared_hist.clear();
+    }
+  };
+  // Histories by location: shared memory in its block, global memory in hist_.
+  History* find_history(uint64_t key);
+  History& new_history(uint64_t key);
+  void drop_history(uint64_t key);
+  Block& block(uint64_t cta);
+  std::unordered_map<uint64_t, Block> blocks_;  // per resident block
+  uint64_t last_cta_ = ~0ull;
+  Block* last_block_ = nullptr;
+  // The histories by location: open addressing with linear probing (a lookup per access, and
+  // locations come and go at every __syncthreads(): no allocation per location).
+  class HistoryMap {
+   public:
+    History* find(uint64_t key);
+    History& insert(uint64_t key);  // key must not be present
+    void erase(uint64_t key);
+    void clear();
+    bool any_older() const;  // some location has more than one message
+    size_t size() const { return used_; }
+
+   private:
+    static constexpr uint64_t kEmpty = ~0ull;
+    struct Slot {
+      uint64_t key = kEmpty;
+      uint32_t index = 0;  // into pool_
+    };
+    size_t home(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
+    void grow();
+    std::vector<Slot> slots_;
+    std::vector<History> pool_;
+    std::vector<uint32_t> free_;  // pool_ entries not in use
+    size_t used_ = 0;
+    unsigned shift_ = 64;
+  };
+  HistoryMap hist_;
+  std::unordered_set<uint64_t> sc_keys_;               // locations outside the model (mixed sizes)
+  std::deque<std::pair<uint64_t, uint64_t>> written_;  // (step, location) of each write, oldest first
+  uint64_t stale_reads_ = 0, early_stores_ = 0;
   std::string not_covered_;
   bool not_covered_taken_ = false;
 };

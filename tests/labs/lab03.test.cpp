@@ -28,8 +28,11 @@ using synclab::lab::Report;
 using synclab::lab::Schedule;
 
 // Small enough that the whole lab's suite runs in well under two minutes on two cores.
+// Every lock runs under both memory models: sc (interleavings) and relaxed (also the reorderings
+// the PTX memory model allows).
 Exploration exploration(int seeds) {
   Exploration e;
+  e.memories = {"sc", "relaxed"};
   e.pct_seeds = seeds;
   e.random_seeds = seeds;
   e.gpu_runs = 20;

@@ -70,7 +70,8 @@ bool shared_or_global(ptx::Space s) {
 // the store, and the load runs at the group's next step, after which it goes on after the store.
 // True when this step was such an early run (the group stays at the load).
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
-  if (cfg_.model != WarpModel::Its || w.lb_lanes || !weak_order(I.sem) || !shared_or_global(I.space) || I.op != Op::Ld) return false;
+  if (cfg_.model != WarpModel::Its || w.lb_lanes || !weak_order(I.sem) || !shared_or_global(I.space) || I.op != Op::Ld)
+    return false;
   const std::vector<uint32_t> dst = loaded_regs(I);
   const uint32_t addr_reg = I.src[0].kind == Operand::Kind::Addr ? I.src[0].reg : Operand::kNoReg;
   uint32_t store = 0;
@@ -83,8 +84,8 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
       store = j;
       break;
     }
-    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) &&
-                          J.op != Op::Ld && J.op != Op::St && J.op != Op::Bra;
+    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) && J.op != Op::Ld &&
+                          J.op != Op::St && J.op != Op::Bra;
     if (!computes || writes_reg(J, addr_reg) || (I.guard != Operand::kNoReg && writes_reg(J, I.guard))) return false;
     for (uint32_t r : dst)
       if (writes_reg(J, r)) return false;
@@ -105,6 +106,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   }
   cur_loc_ = (g.func << 20) | g.pc;
   w.lb_lanes = g.mask;
+  ++relaxed_->late_loads;
   w.lb_func = g.func;
   w.lb_pc = g.pc;
   w.lb_store = store;

@@ -367,6 +367,16 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     case 4: sgn ? load_lanes<int32_t>(D, X, act, host_off) : load_lanes<uint32_t>(D, X, act, host_off); break;
     default: load_lanes<uint64_t>(D, X, act, host_off); break;
   }
+  if (relaxed_) {
+    // The memory model may have each lane read an older value (the row holds memory's).
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
+      const uint64_t v =
+          relaxed_->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, {I.sem, I.scope}, steps_);
+      if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
+    }
+  }
   if (watching_) rows_accessed(w, act, X, gen_off, es, false, I, D);
   if (hang_.suspicious(steps_)) {
     for (uint32_t m = act; m; m &= m - 1) {
@@ -416,6 +426,15 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     const int l = __builtin_ctz(m);
     const uint64_t val = V ? V[l] : operand(w, l, v);
     uint8_t* p = reinterpret_cast<uint8_t*>(X[l] + host_off);
+    if (relaxed_) {
+      // Before newer values in coherence order: memory keeps the newest.
+      uint64_t latest = 0;
+      std::memcpy(&latest, p, es);
+      const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
+      if (!relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope},
+                           steps_))
+        continue;
+    }
     bool changed;
     switch (es) {
       case 1: changed = store_changed<uint8_t>(p, val); break;
@@ -491,8 +510,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !relaxed_ && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es))
-    return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
   const bool track = hang_.suspicious(steps_);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
@@ -569,8 +587,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
   if (!act) return;
-  if ((I.exec & ptx::Instr::kExecLdScalar) && !relaxed_ && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es))
-    return;
+  if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
   if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
   if (scalar) {
