@@ -487,7 +487,7 @@ TEST_CASE("lab02 task4b verdict on peterson with store buffers agrees with a sto
   CHECKED_ELSE((yours == want))
     FAIL("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours)
          << " -- it disagrees with a model of Peterson's lock where each thread's stores wait in a FIFO store "
-            "buffer\n  (the simulator runs sequentially consistent schedules only: reason it out, README task 4b)");
+            "buffer\n  (reason it out: README task 4b and \"What the hardware may reorder\")");
 }
 
 // ---- task 5: the bakery --------------------------------------------------------------------------------
