@@ -76,6 +76,25 @@ __device__ inline void ordering_lock(TwoThreadLock* l, int me, int ordering) {
   }
 }
 
+// Task 4b on the simulator: Peterson's lock whose doorway stores are releases and whose test loads
+// are acquires, the orders a processor with FIFO store buffers gives (a store is seen after every
+// earlier one, a load after every earlier load), without its one relaxation forbidden: a load may
+// go ahead of an earlier store to another word. Run under SYNCLAB_MEMORY=relaxed.
+__global__ void store_buffered_kernel(TwoThreadLock* l, CriticalState* cs, int rounds, int placement) {
+  const int me = participant(placement, 2, 3u);
+  if (me < 0) return;
+  const int other = 1 - me;
+  for (int r = 0; r < rounds; ++r) {
+    Ref(l->flag[me]).store(1, cuda::memory_order_release);
+    Ref(l->victim).store(me, cuda::memory_order_release);
+    while (Ref(l->flag[other]).load(cuda::memory_order_acquire) != 0 &&
+           Ref(l->victim).load(cuda::memory_order_acquire) == me) {
+    }
+    critical_section(cs, me, Ref(l->flag[me]).load() != 0);
+    Ref(l->flag[me]).store(0, cuda::memory_order_release);
+  }
+}
+
 __global__ void ordering_kernel(TwoThreadLock* l, CriticalState* cs, int rounds, int placement, int ordering) {
   const int me = participant(placement, 2, 3u);
   if (me < 0) return;
@@ -258,6 +277,26 @@ LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
     if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
     TraceScope scope(trace);
     ordering_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(lock.ptr, cs.ptr, rounds, placement_of(where), ordering);
+    if (finish_launch(r)) {
+      read_record(cs, r);
+      TwoThreadLock h = lock.download()[0];
+      r.words = {h.flag[0], h.flag[1], h.victim};
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_store_buffered(Where where, int rounds, const char* trace) {
+  if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
+  LockRun r;
+  r.expected_entries = 2 * rounds;
+  {
+    DeviceArray<TwoThreadLock> lock(1);
+    DeviceArray<CriticalState> cs(1);
+    if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
+    TraceScope scope(trace);
+    store_buffered_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(lock.ptr, cs.ptr, rounds, placement_of(where));
     if (finish_launch(r)) {
       read_record(cs, r);
       TwoThreadLock h = lock.download()[0];

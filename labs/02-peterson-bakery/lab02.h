@@ -55,6 +55,10 @@ constexpr int kOrderings = 4;
 extern const char* const kOrderingText[kOrderings];
 LockRun run_ordering(int ordering, Where where, int rounds, const char* trace = nullptr);
 
+// Task 4b on the simulator: Peterson's lock with release stores and acquire loads (what FIFO
+// store buffers keep), run under SYNCLAB_MEMORY=relaxed by the caller.
+LockRun run_store_buffered(Where where, int rounds, const char* trace = nullptr);
+
 // Task 5: the bakery lock for n threads.
 LockRun run_bakery(int n, Where where, int rounds, const char* trace = nullptr);
 

@@ -271,6 +271,9 @@ bool cmd_peterson_lanes(const Args& a) {
 // Graded: lane 0 of two warps, 2 rounds, 100 seeds per ordering.
 bool cmd_orderings(const Args& a) {
   std::vector<int> which{0, 1, 2, 3};
+  const bool store_buffers_only = a.has("store-buffers");
+  if (store_buffers_only && a.has("ordering")) throw std::invalid_argument("give --ordering or --store-buffers, not both");
+  if (store_buffers_only) which.clear();
   if (a.has("ordering")) {
     const int o = int(a.num("ordering", 0));
     if (o < 0 || o >= lab02::kOrderings) throw std::invalid_argument("--ordering is 0, 1, 2 or 3");
@@ -305,9 +308,23 @@ bool cmd_orderings(const Args& a) {
                   "fewer runs proves little)\n", ss.size(), 2 * (1 + 2 * kOrderingSeeds), kOrderingSeeds);
     ok &= yours == found;
   }
-  std::printf("store buffers (processor consistency), your verdict on Peterson: %s (the simulator runs every schedule\n"
-              "  sequentially consistent, so this one is for you to reason out: README, task 4b)\n",
-              lab02::name(lab02::peterson_with_store_buffers()));
+  // 4b: Peterson's lock with the orders store buffers keep (release stores, acquire loads), under
+  // the relaxed memory model, which also lets a load go ahead of an earlier store.
+  if (store_buffers_only || !a.has("ordering")) {
+    Exploration e = exploration(a, kLockSeeds);
+    e.memories = {"relaxed"};
+    std::vector<Schedule> ss = synclab::lab::schedules(e);
+    std::printf("store buffers: Peterson's lock with release stores and acquire loads, under SYNCLAB_MEMORY=relaxed\n");
+    const std::string args = "orderings --store-buffers --rounds " + std::to_string(rounds);
+    Summary s = explore(ss, args, [&](const char* t) { return lab02::run_store_buffered(lab02::Where::blocks, rounds, t); }, a);
+    print_summary(s);
+    const bool broken = s.overlapping || s.unordered;
+    const lab02::Verdict found = broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
+    const lab02::Verdict yours = lab02::peterson_with_store_buffers();
+    std::printf("  exploration: %s%s; your verdict (peterson_with_store_buffers): %s -> %s\n", lab02::name(found),
+                broken ? "" : " in every explored run", lab02::name(yours), yours == found ? "agrees" : "does not agree");
+    ok &= yours == found;
+  }
   return ok;
 }
 
@@ -361,9 +378,10 @@ int main(int argc, char** argv) {
   cmds.add("peterson-lanes", "[--rounds R] [--show stuck|overlap|any --trace FILE]",
            "task 3c: Peterson for two lanes, both warp models (default 3 rounds)", {"rounds", "show", "trace"},
            cmd_peterson_lanes);
-  cmds.add("orderings", "[--ordering K] [--rounds R] [--show overlap|any --trace FILE]",
-           "task 4: which orderings of Peterson break; your verdicts (default: all four, 2 rounds)",
-           {"ordering", "rounds", "show", "trace"}, cmd_orderings);
+  cmds.add("orderings", "[--ordering K | --store-buffers] [--rounds R] [--show overlap|any --trace FILE]",
+           "task 4: which orderings of Peterson break, and (4b) Peterson with the orders a store buffer\n"
+           "      keeps under the relaxed memory model; your verdicts (default: all four and 4b, 2 rounds)",
+           {"ordering", "store-buffers", "rounds", "show", "trace"}, cmd_orderings);
   cmds.add("bakery", "[--threads N] [--where blocks|warps|lanes] [--rounds R] [--show stuck|overlap|any --trace FILE]",
            "task 5: the bakery lock for N threads (default: the graded 3 warps, 4 blocks, and 2 warps with\n"
            "      3 rounds; any of these options: one launch, 3 threads in warps, 2 rounds)",
