@@ -63,6 +63,12 @@ RelaxedMemory::Block& RelaxedMemory::block(uint64_t cta) {
   return b;
 }
 
+RelaxedMemory::Block* RelaxedMemory::existing_block(uint64_t cta) {
+  if (cta == last_cta_) return last_block_;
+  auto it = blocks_.find(cta);
+  return it == blocks_.end() ? nullptr : &block(cta);
+}
+
 RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
   return block(t.cta).views[t.id - t.cta * threads_per_block_];
 }
@@ -71,7 +77,9 @@ RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
 // offset below.
 RelaxedMemory::History* RelaxedMemory::find_history(uint64_t key) {
   if (!(key >> 63)) return hist_.find(key);
-  Block& b = block(key >> 32 & 0x7fffffffu);
+  Block* bp = existing_block(key >> 32 & 0x7fffffffu);  // a finished block's memory is gone
+  if (!bp) return nullptr;
+  Block& b = *bp;
   const uint32_t off = static_cast<uint32_t>(key);
   if (off >= b.shared_slot.size() || b.shared_slot[off] < 0) return nullptr;
   return &b.shared_hist[static_cast<size_t>(b.shared_slot[off])];
@@ -89,9 +97,9 @@ RelaxedMemory::History& RelaxedMemory::new_history(uint64_t key) {
 
 void RelaxedMemory::drop_history(uint64_t key) {
   if (!(key >> 63)) return hist_.erase(key);
-  Block& b = block(key >> 32 & 0x7fffffffu);
+  Block* b = existing_block(key >> 32 & 0x7fffffffu);
   const uint32_t off = static_cast<uint32_t>(key);
-  if (off < b.shared_slot.size()) b.shared_slot[off] = -1;  // its entry stays unused until the next clear
+  if (b && off < b->shared_slot.size()) b->shared_slot[off] = -1;  // its entry stays unused until the next clear
 }
 
 RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now,

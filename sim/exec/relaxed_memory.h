@@ -198,6 +198,7 @@ class RelaxedMemory {
   History& new_history(uint64_t key);
   void drop_history(uint64_t key);
   Block& block(uint64_t cta);
+  Block* existing_block(uint64_t cta);          // null when the block is not resident
   std::unordered_map<uint64_t, Block> blocks_;  // per resident block
   uint64_t last_cta_ = ~0ull;
   Block* last_block_ = nullptr;
