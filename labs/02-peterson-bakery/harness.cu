@@ -266,8 +266,10 @@ LockRun run_two_thread_sequence(TwoThreadKernel k, Where where, int rounds) {
   return r;
 }
 
-LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
-  if (ordering < 0 || ordering >= kOrderings) throw std::invalid_argument("ordering is 0..3");
+namespace {
+// One launch of a provided two-thread kernel on a fresh lock: `launch(lock, cs)` starts it.
+template <class Launch>
+LockRun run_provided_two_thread(int rounds, const char* trace, Launch launch) {
   if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
   LockRun r;
   r.expected_entries = 2 * rounds;
@@ -276,7 +278,7 @@ LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
     DeviceArray<CriticalState> cs(1);
     if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
     TraceScope scope(trace);
-    ordering_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(lock.ptr, cs.ptr, rounds, placement_of(where), ordering);
+    launch(lock.ptr, cs.ptr);
     if (finish_launch(r)) {
       read_record(cs, r);
       TwoThreadLock h = lock.download()[0];
@@ -286,25 +288,19 @@ LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
   recover(r);
   return r;
 }
+}  // namespace
+
+LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
+  if (ordering < 0 || ordering >= kOrderings) throw std::invalid_argument("ordering is 0..3");
+  return run_provided_two_thread(rounds, trace, [&](TwoThreadLock* l, CriticalState* cs) {
+    ordering_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, placement_of(where), ordering);
+  });
+}
 
 LockRun run_store_buffered(Where where, int rounds, const char* trace) {
-  if (rounds < 1 || 2 * rounds > kMaxLog) throw std::invalid_argument("rounds must be 1.." + std::to_string(kMaxLog / 2));
-  LockRun r;
-  r.expected_entries = 2 * rounds;
-  {
-    DeviceArray<TwoThreadLock> lock(1);
-    DeviceArray<CriticalState> cs(1);
-    if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
-    TraceScope scope(trace);
-    store_buffered_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(lock.ptr, cs.ptr, rounds, placement_of(where));
-    if (finish_launch(r)) {
-      read_record(cs, r);
-      TwoThreadLock h = lock.download()[0];
-      r.words = {h.flag[0], h.flag[1], h.victim};
-    }
-  }
-  recover(r);
-  return r;
+  return run_provided_two_thread(rounds, trace, [&](TwoThreadLock* l, CriticalState* cs) {
+    store_buffered_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, placement_of(where));
+  });
 }
 
 LockRun run_bakery(int n, Where where, int rounds, const char* trace) {
