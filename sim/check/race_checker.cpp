@@ -246,7 +246,7 @@ void KernelRun::flush_findings() {
           "on (Peterson's doorway) needs seq_cst accesses (cuda::atomic_ref's default) or a "
           "__threadfence() after each of the stores: release and acquire do not keep a store before a "
           "later load",
-          relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads);
+          relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads());
     } else if (f.unacquired && !insufficient_scope) {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "

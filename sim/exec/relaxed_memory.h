@@ -95,8 +95,9 @@ class RelaxedMemory {
 
   uint64_t stale_reads() const { return stale_reads_; }    // loads that read an older value
   uint64_t early_stores() const { return early_stores_; }  // stores placed before newer ones
-  uint64_t late_loads = 0;  // loads run after a later store of their thread (KernelRun::reorder_load)
-  uint64_t reorderings() const { return stale_reads_ + early_stores_ + late_loads; }
+  uint64_t late_loads() const { return late_loads_; }      // loads run after a later store of their thread
+  void note_late_load() { ++late_loads_; }                 // (KernelRun::reorder_load)
+  uint64_t reorderings() const { return stale_reads_ + early_stores_ + late_loads_; }
   // A choice of the model that the seed decides: uniform in [0, n).
   uint64_t random(uint64_t n);
 
@@ -211,7 +212,6 @@ class RelaxedMemory {
     void erase(uint64_t key);
     void clear();
     bool any_older() const;  // some location has more than one message
-    size_t size() const { return used_; }
 
    private:
     static constexpr uint64_t kEmpty = ~0ull;
@@ -230,7 +230,7 @@ class RelaxedMemory {
   HistoryMap hist_;
   std::unordered_set<uint64_t> sc_keys_;               // locations outside the model (mixed sizes)
   std::deque<std::pair<uint64_t, uint64_t>> written_;  // (step, location) of each write, oldest first
-  uint64_t stale_reads_ = 0, early_stores_ = 0;
+  uint64_t stale_reads_ = 0, early_stores_ = 0, late_loads_ = 0;
   std::string not_covered_;
   bool not_covered_taken_ = false;
 };

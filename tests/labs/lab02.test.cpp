@@ -278,16 +278,26 @@ const char* kRelaxedOnly =
     "default order, seq_cst (Ref(l->flag[me]).store(1), Ref(l->flag[other]).load()): all seq_cst "
     "accesses take effect in one order that every thread agrees on.";
 
+// Follows the problems of an exploration's runs in order (sc runs come first) and adds
+// kRelaxedOnly to a relaxed run's problem when no sc run had one.
+struct RelaxedOnlyNote {
+  bool sc_failed = false;
+  std::string operator()(std::string problem, const Schedule& s) {
+    if (problem.empty()) return problem;
+    if (s.memory == "sc") sc_failed = true;
+    else if (s.memory == "relaxed" && !sc_failed) problem += kRelaxedOnly;
+    return problem;
+  }
+};
+
 template <class Run>
 void require_correct_everywhere(const std::string& what, const std::string& args, const Exploration& e, Run run) {
   int runs = 0;
-  bool sc_failed = false;
+  RelaxedOnlyNote note;
   for (const Schedule& s : synclab::lab::schedules(e)) {
     lab02::LockRun r = synclab::lab::run_under(s, [&] { return run(s); });
     ++runs;
-    std::string problem = lock_problem(r, replay(args, s));
-    if (!problem.empty() && s.memory == "sc") sc_failed = true;
-    if (!problem.empty() && s.memory == "relaxed" && !sc_failed) problem += kRelaxedOnly;
+    const std::string problem = note(lock_problem(r, replay(args, s)), s);
     CHECKED_ELSE(problem.empty()) FAIL(what << ", run " << runs << ":\n  " << problem);
   }
 }
@@ -415,7 +425,7 @@ TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads
 
 TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its and gets stuck under lockstep",
           "[lab02][task3][pts:2]") {
-  bool sc_failed = false;
+  RelaxedOnlyNote note;
   for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
     lab02::LockRun r = synclab::lab::run_under(s, [&] {
       return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
@@ -423,9 +433,7 @@ TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its a
     const std::string cmd = replay("peterson --where lanes --rounds 2", s);
     INFO("peterson_lock by lanes 0 and 1 of one warp, replay: " << cmd);
     if (s.model != "lockstep") {  // its, or a GPU (Volta and later schedule lanes independently)
-      std::string problem = lock_problem(r, cmd);
-      if (!problem.empty() && s.memory == "sc") sc_failed = true;
-      if (!problem.empty() && s.memory == "relaxed" && !sc_failed) problem += kRelaxedOnly;
+      const std::string problem = note(lock_problem(r, cmd), s);
       if (!problem.empty()) FAIL(problem);
       continue;
     }

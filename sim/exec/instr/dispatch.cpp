@@ -106,7 +106,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   }
   cur_loc_ = (g.func << 20) | g.pc;
   w.lb_lanes = g.mask;
-  ++relaxed_->late_loads;
+  relaxed_->note_late_load();
   w.lb_func = g.func;
   w.lb_pc = g.pc;
   w.lb_store = store;
