@@ -73,6 +73,7 @@ const KindName kKindNames[] = {
     {"exit", bit(EventKind::LaneExit)},
     {"mark", bit(EventKind::Mark)},
     {"placement", bit(EventKind::BlockPlacement)},
+    {"memory-model", bit(EventKind::MemoryModel)},
 };
 
 }  // namespace
@@ -101,6 +102,7 @@ const char* event_kind_name(uint8_t kind) {
     case EventKind::LaneExit: return "exit";
     case EventKind::Mark: return "mark";
     case EventKind::BlockPlacement: return "placement";
+    case EventKind::MemoryModel: return "memory-model";
   }
   return "unknown";
 }
@@ -190,7 +192,7 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
       if (!b)
         return bad(
             fmt::format("unknown event kind \"{}\" (known: all, step, mem, atomic, barrier, region, kernel, "
-                        "report, exit, mark, placement)",
+                        "report, exit, mark, placement, memory-model)",
                         k));
       bits |= b;
     }
@@ -357,7 +359,10 @@ bool Writer::accept(const Event& e) {
     if (opt_.block_first >= 0 && block < uint64_t(opt_.block_first)) return false;
     if (opt_.block_last >= 0 && block > uint64_t(opt_.block_last)) return false;
   }
-  if (!opt_.address_ranges.empty() && (kind == EventKind::MemAccess || kind == EventKind::Atomic)) {
+  const bool addressed =
+      kind == EventKind::MemAccess || kind == EventKind::Atomic ||
+      (kind == EventKind::MemoryModel && (e.aux & kMemoryModelKindMask) != uint16_t(MemoryModelKind::LateLoad));
+  if (!opt_.address_ranges.empty() && addressed) {
     for (const auto& r : opt_.address_ranges)
       if (e.a >= r.first && e.a < r.second) return true;
     return false;

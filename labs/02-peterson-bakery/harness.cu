@@ -105,6 +105,24 @@ __global__ void ordering_kernel(TwoThreadLock* l, CriticalState* cs, int rounds,
   }
 }
 
+// Message passing (lab02.h, run_message_passing): publish data through a flag.
+struct Message {
+  int data, flag, seen;
+};
+__global__ void message_passing_kernel(Message* m, int fence) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    m->data = 42;
+    if (fence) __threadfence();
+    Ref(m->flag).store(1, cuda::memory_order_relaxed);
+  } else {
+    while (Ref(m->flag).load(cuda::memory_order_relaxed) == 0) {
+    }
+    if (fence) __threadfence();
+    m->seen = m->data;
+  }
+}
+
 // The usual GPU lock: atomicCAS with acquire to take it, a release store to give it back.
 __global__ void atomic_lock_kernel(int* lock, CriticalState* cs, int n, int rounds, int placement) {
   const int me = participant(placement, n, ~0u);
@@ -324,6 +342,27 @@ LockRun run_bakery(int n, Where where, int rounds, const char* trace) {
       BakeryLock h = lock.download()[0];
       r.words.assign(h.choosing, h.choosing + n);
       r.words.insert(r.words.end(), h.label, h.label + n);
+    }
+  }
+  recover(r);
+  return r;
+}
+
+LockRun run_message_passing(bool fence, const char* trace) {
+  LockRun r;
+  {
+    DeviceArray<Message> m(1);
+    SYNCLAB_LAB_CHECK(cudaMemset(&m.ptr->seen, 0xff, sizeof(int)));  // -1: the reader never copied
+    if (trace) {
+      synclab_region(&m.ptr->data, sizeof(int), "data", "array", 1);
+      synclab_region(&m.ptr->flag, sizeof(int), "flag", "flags", 1);
+      synclab_region(&m.ptr->seen, sizeof(int), "seen (the reader's copy of data)", "array", 1);
+    }
+    TraceScope scope(trace);
+    message_passing_kernel<<<2, 1>>>(m.ptr, fence ? 1 : 0);
+    if (finish_launch(r)) {
+      Message h = m.download()[0];
+      r.words = {h.data, h.flag, h.seen};
     }
   }
   recover(r);

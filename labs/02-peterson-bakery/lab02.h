@@ -59,6 +59,12 @@ LockRun run_ordering(int ordering, Where where, int rounds, const char* trace = 
 // store buffers keep), run under SYNCLAB_MEMORY=relaxed by the caller.
 LockRun run_store_buffered(Where where, int rounds, const char* trace = nullptr);
 
+// Watching the memory model (not graded): message passing. Thread 0 (block 0) stores data = 42,
+// then raises flag; thread 1 (block 1) waits until it sees the flag, then copies data into seen.
+// Relaxed atomics for the flag, a plain store and load for data; with `fence`, a __threadfence()
+// after the writer's data store and after the reader's wait. words = {data, flag, seen}.
+LockRun run_message_passing(bool fence, const char* trace = nullptr);
+
 // Task 5: the bakery lock for n threads.
 LockRun run_bakery(int n, Where where, int rounds, const char* trace = nullptr);
 

@@ -7,6 +7,7 @@
 //   lab02 peterson-lanes [--rounds R] [--show ... --trace FILE]
 //   lab02 orderings      [--ordering K] [--rounds R] [--show overlap|any --trace FILE]
 //   lab02 bakery         [--threads N] [--where blocks|warps|lanes] [--rounds R] [--show ... --trace FILE]
+//   lab02 message-passing [--fence] [--show stale|any --trace FILE]   (not graded)
 //   lab02 all            every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, ...)
 //
@@ -328,6 +329,64 @@ bool cmd_orderings(const Args& a) {
   return ok;
 }
 
+// ---- message passing (not graded) ------------------------------------------------------------------
+// The memory model at work: publishing data through a flag, with and without fences, explored
+// under SYNCLAB_MEMORY=relaxed. Shows how often the reader saw the flag but an old data value.
+bool cmd_message_passing(const Args& a) {
+  const bool fence = a.has("fence");
+  const std::string args = std::string("message-passing") + (fence ? " --fence" : "");
+  const std::string trace = a.get("trace", ""), show = a.get("show", "stale");
+  if (show != "stale" && show != "any") throw std::invalid_argument("--show is stale or any, not '" + show + "'");
+  std::printf("message passing%s: block 0 stores data = 42, then flag = 1; block 1 waits for flag, then reads data\n",
+              fence ? " with __threadfence() on both sides" : " without a fence");
+  if (!synclab::lab::on_simulator()) {
+    int old = 0, runs = int(a.num("runs", 1000));
+    for (int i = 0; i < runs; ++i) old += lab02::run_message_passing(fence).words.at(2) != 42;
+    std::printf("  %d runs on the GPU: the reader saw an old data value in %d\n", runs, old);
+    return true;
+  }
+  Exploration e = exploration(a, kLockSeeds);
+  if (!a.has("memory")) e.memories = {"relaxed"};
+  const std::vector<Schedule> ss = synclab::lab::schedules(e);
+  int runs = 0, old = 0, stuck = 0;
+  std::string first_old;
+  std::vector<Report> reports;
+  bool traced = false;
+  for (const Schedule& sc : ss) {
+    lab02::LockRun r = synclab::lab::run_under(sc, [&] { return lab02::run_message_passing(fence); });
+    ++runs;
+    if (r.stuck) {
+      ++stuck;
+      continue;
+    }
+    const bool saw_old = r.words.at(2) != 42;
+    if (saw_old && !old++) first_old = replay(args, sc);
+    for (const Report& rep : r.reports) reports.push_back(rep);
+    if (!trace.empty() && !traced && (show == "any" || saw_old)) {
+      std::printf("recording %s with %s\n", trace.c_str(), sc.replay().c_str());
+      synclab::lab::apply(sc);
+      lab02::run_message_passing(fence, trace.c_str());
+      traced = true;
+    }
+  }
+  std::printf("  %s: the reader saw flag = 1 but data = 0 (an old value) in %d of %d runs%s\n",
+              synclab::lab::describe(ss).c_str(), old, runs, stuck ? (", " + std::to_string(stuck) + " stuck").c_str() : "");
+  if (old) std::printf("  first:\n    %s\n", first_old.c_str());
+  if (!reports.empty()) {
+    std::printf("  reports:\n");
+    print_reports(reports, 2);
+  }
+  if (!trace.empty() && !traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
+  if (fence)
+    std::printf("  The fences order the writer's data store before its flag store, and the reader's flag load before\n"
+                "  its data load: a reader that saw the flag cannot read the old data.\n");
+  else
+    std::printf("  Nothing orders the two stores, or the two loads: the reader may see the flag and still the old\n"
+                "  data. Watch it: ./synclab scenario 02 message-passing. The fix, fences on both sides:\n"
+                "  build/bin/sim/lab02 message-passing --fence.\n");
+  return true;
+}
+
 // ---- bakery -----------------------------------------------------------------------------------------
 struct BakeryShape {
   int threads;
@@ -386,5 +445,9 @@ int main(int argc, char** argv) {
            "task 5: the bakery lock for N threads (default: the graded 3 warps, 4 blocks, and 2 warps with\n"
            "      3 rounds; any of these options: one launch, 3 threads in warps, 2 rounds)",
            {"threads", "where", "rounds", "show", "trace"}, cmd_bakery);
+  cmds.add("message-passing", "[--fence] [--show stale|any --trace FILE]",
+           "not graded: publishing data through a flag, without (or --fence: with) __threadfence(), explored\n"
+           "      under the relaxed memory model; how often the reader sees the flag but old data",
+           {"fence", "show", "trace", "runs"}, cmd_message_passing, true, /*in_all=*/false);
   return cmds.run(argc, argv);
 }

@@ -65,6 +65,7 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       sched_(Scheduler::create(cfg, pct_step_estimate)) {
   rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
+  lb_store_.resize(code_.size());
   sched_on_step_ = sched_->observes_steps();
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
@@ -276,7 +277,10 @@ LaunchResult KernelRun::run() {
     observer_ = std::make_unique<TraceRecorder>(*this, *tw);
     observer_->launch_begin();
   }
-  if (cfg_.memory == MemoryModel::Relaxed) relaxed_ = std::make_unique<RelaxedMemory>(cfg_.seed, threads_per_cta_);
+  if (cfg_.memory == MemoryModel::Relaxed) {
+    relaxed_ = std::make_unique<RelaxedMemory>(cfg_.seed, threads_per_cta_);
+    if (observer_) relaxed_->on_visible([this](uint64_t key) { observer_->memory_visible(key); });
+  }
   checks_ = check_race_ || check_init_;
   watching_ = checks_ || observer_ != nullptr;
   if (watching_ || check_sync_)
@@ -322,6 +326,8 @@ LaunchResult KernelRun::run() {
   }
   note_repeats();
   if (observer_) {
+    // The launch's end orders every write before what follows: each newest write is visible to all.
+    if (relaxed_) relaxed_->settle();
     observe_reports();
     observer_->launch_end(result_.status);
   }

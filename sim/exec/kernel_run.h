@@ -259,9 +259,26 @@ class KernelRun {
   }
   void relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I);
   bool reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
+  uint32_t store_after_load(const ptx::Function& fn, uint32_t pc) const;
+  std::vector<std::vector<uint32_t>> lb_store_;  // reorder_load's per-instruction answers, per function
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
                      const ptx::Instr& I);
+  // What the model did to the accesses of one instruction, kept (only while a trace is recorded)
+  // until the observer has seen the accesses, then told it (flush_memory_model).
+  struct ModelNote {
+    int lane;
+    trace::MemoryModelKind kind;
+    uint32_t size;
+    uint64_t generic, value;
+  };
+  std::vector<ModelNote> mm_notes_;
+  void note_load(int lane, uint64_t generic, uint32_t size, uint64_t stale_before, uint64_t newest) {
+    if (relaxed_->stale_reads() != stale_before)
+      mm_notes_.push_back({lane, trace::MemoryModelKind::StaleRead, size, generic, newest});
+  }
+  void note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value, uint64_t kept);
+  void flush_memory_model(const Warp& w);
   bool checks_ = false;    // check_race_ or check_init_: memory accesses are checked
   bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
   uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing

@@ -11,9 +11,6 @@ using ptx::Sem;
 
 namespace {
 
-// Steps after which a message that has been overwritten can no longer be read.
-constexpr uint64_t kWindow = 20000;
-
 bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
 bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
 // An order without a scope is at gpu scope (PTX: .gpu is the default of ld/st/atom/fence), except
@@ -25,11 +22,10 @@ Scope scope_of(Sem sem, Scope s) {
 
 }  // namespace
 
-RelaxedMemory::Message RelaxedMemory::fresh_message(uint64_t value, uint64_t stamp, uint64_t now) {
+RelaxedMemory::Message RelaxedMemory::fresh_message(uint64_t value, uint64_t stamp) {
   Message m;
   m.value = value;
   m.stamp = stamp;
-  m.made_at = now;
   return m;
 }
 
@@ -49,28 +45,24 @@ void RelaxedMemory::start_block(uint64_t cta) { block(cta); }
 void RelaxedMemory::end_block(uint64_t cta) {
   auto it = blocks_.find(cta);
   if (it == blocks_.end()) return;
+  if (on_visible_) it->second.clear_shared(on_visible_);
+  BlockCache& c = block_cache_[cta & 63];
+  if (c.cta == cta) c = BlockCache{};
   blocks_.erase(it);
-  last_cta_ = ~0ull;
-  last_block_ = nullptr;
 }
 
-RelaxedMemory::Block& RelaxedMemory::block(uint64_t cta) {
-  if (cta == last_cta_) return *last_block_;
-  Block& b = blocks_[cta];
-  if (b.views.empty()) b.views.assign(threads_per_block_, View{});
-  last_cta_ = cta;
-  last_block_ = &b;
+RelaxedMemory::Block* RelaxedMemory::lookup_block(uint64_t cta, bool create) {
+  Block* b = nullptr;
+  if (create) {
+    b = &blocks_[cta];
+    if (b->views.empty()) b->views.assign(threads_per_block_, View{});
+  } else {
+    auto it = blocks_.find(cta);
+    if (it == blocks_.end()) return nullptr;
+    b = &it->second;
+  }
+  block_cache_[cta & 63] = BlockCache{cta, b};
   return b;
-}
-
-RelaxedMemory::Block* RelaxedMemory::existing_block(uint64_t cta) {
-  if (cta == last_cta_) return last_block_;
-  auto it = blocks_.find(cta);
-  return it == blocks_.end() ? nullptr : &block(cta);
-}
-
-RelaxedMemory::View& RelaxedMemory::view(const Thread& t) {
-  return block(t.cta).views[t.id - t.cta * threads_per_block_];
 }
 
 // Shared-memory keys (KernelRun::mm_key) have bit 63 set, the block in bits 32-62 and the byte
@@ -113,7 +105,7 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
     if (!create) return nullptr;
     History& h = new_history(key);
     h.size = size;
-    h.msgs.push_back(fresh_message(latest, 0, now));
+    h.msgs.push_back(fresh_message(latest, 0));
     return &h;
   }
   History& h = *found;
@@ -125,6 +117,7 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
           "the address 0x{:x} was accessed as {} bytes and as {} bytes in this launch: the relaxed memory model "
           "does not cover mixed-size accesses, so that location behaved as sequentially consistent (SYNCLAB_MEMORY=sc)",
           key, h.size, size);
+    if (on_visible_ && h.msgs.size() > 1) on_visible_(key);
     drop_history(key);
     sc_keys_.insert(key);
     return nullptr;
@@ -132,12 +125,12 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
   if (h.msgs.back().value != latest) {
     // Memory changed outside the model (the host, through mapped memory): a newer message.
     h.msgs.back().superseded_at = now;
-    h.msgs.push_back(fresh_message(latest, next_stamp_++, now));
+    h.msgs.push_back(fresh_message(latest, next_stamp_++));
   }
   return &h;
 }
 
-void RelaxedMemory::forget_old(uint64_t now) {
+void RelaxedMemory::forget_older(uint64_t now) {
   // The locations written longest ago come first; one whose older messages are all out of
   // reach keeps only memory's value.
   while (!written_.empty() && written_.front().first + kWindow < now) {
@@ -146,7 +139,10 @@ void RelaxedMemory::forget_old(uint64_t now) {
     const History* h = find_history(key);
     if (!h) continue;
     const Messages& msgs = h->msgs;
-    if (msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now) drop_history(key);
+    if (msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now) {
+      if (on_visible_ && msgs.size() > 1) on_visible_(key);
+      drop_history(key);
+    }
   }
 }
 
@@ -206,7 +202,7 @@ void RelaxedMemory::observe(View& v, const Thread& t, const Message& m, Order o)
 }
 
 RelaxedMemory::Release RelaxedMemory::release_of(const View& v, const Thread& t, Order o, uint64_t own) const {
-  if (is_release(o.sem)) return Release{std::max({v.known, v.g, own}), t.cta, scope_of(o.sem, o.scope)};
+  if (is_release(o.sem)) return Release{std::max({v.known, v.g, own}), uint32_t(t.cta), scope_of(o.sem, o.scope)};
   return v.fence_rel;
 }
 
@@ -229,7 +225,7 @@ bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t
                           uint64_t now) {
   History* h = history(key, size, latest, now, true);
   if (!h) return true;
-  written_.emplace_back(now, key);
+  remember_write(key, now);
   View& v = view(t);
   const size_t last = h->msgs.size() - 1;
   const size_t lo = lower_bound(v, *h, key, now);
@@ -240,11 +236,11 @@ bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t
   if (lo < last && random(4) == 0) {
     std::vector<size_t> gaps;
     for (size_t j = lo; j < last; ++j)
-      if (!h->msgs[j + 1].rmw) gaps.push_back(j);
+      if (!h->msgs[j + 1].rel.rmw) gaps.push_back(j);
     if (!gaps.empty()) after = gaps[random(gaps.size())];
   }
   const uint64_t stamp = next_stamp_++;
-  Message m = fresh_message(value, stamp, now);
+  Message m = fresh_message(value, stamp);
   m.rel = release_of(v, t, o, stamp);
   if (after == last) {
     h->msgs.back().superseded_at = now;
@@ -261,18 +257,18 @@ void RelaxedMemory::rmw(const Thread& t, uint64_t key, uint32_t size, uint64_t o
                         uint64_t now) {
   History* h = history(key, size, old, now, true);
   if (!h) return;
-  if (wrote) written_.emplace_back(now, key);
+  if (wrote) remember_write(key, now);
   View& v = view(t);
   const Message read = h->msgs.back();  // atomicity: the newest message, nothing in between
   set_floor(v, key, read.stamp);
   observe(v, t, read, o);
   if (!wrote) return;
   const uint64_t stamp = next_stamp_++;
-  Message m = fresh_message(nw, stamp, now);
-  m.rmw = true;
+  Message m = fresh_message(nw, stamp);
   m.rel = release_of(v, t, o, stamp);
   // A read-modify-write continues what the message it read released (release sequences).
   if (read.rel.stamp > m.rel.stamp) m.rel = read.rel;
+  m.rel.rmw = true;
   h->msgs.back().superseded_at = now;
   h->msgs.push_back(m);
   set_floor(v, key, stamp);
@@ -292,14 +288,14 @@ void RelaxedMemory::fence(const Thread& t, Order o) {
   }
   v.known = std::max(v.known, v.g);
   // The release half: relaxed stores after it carry what the thread knows now.
-  v.fence_rel = Release{v.known ? v.known : v.g, t.cta, s};
+  v.fence_rel = Release{v.known ? v.known : v.g, uint32_t(t.cta), s};
 }
 
 void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_t also, bool whole_block) {
   if (whole_block) {
     // Every write to the block's shared memory was made by one of its threads, so its stamp is
     // at most what they now all know: only the newest value of each location is left to read.
-    block(cta).clear_shared();
+    block(cta).clear_shared(on_visible_);
   }
   uint64_t m = also;
   for (uint64_t id : ids) {
@@ -314,13 +310,22 @@ void RelaxedMemory::join(uint64_t cta, const std::vector<uint64_t>& ids, uint64_
 
 bool RelaxedMemory::settle() {
   bool any = hist_.any_older();
+  if (on_visible_ && any)
+    hist_.for_each([&](uint64_t key, const History& h) {
+      if (h.msgs.size() > 1) on_visible_(key);
+    });
   hist_.clear();
   for (auto& [cta, b] : blocks_) {
     for (const History& h : b.shared_hist) any = any || h.msgs.size() > 1;
-    b.clear_shared();
+    b.clear_shared(on_visible_);
   }
   written_.clear();
   return any;
+}
+
+bool RelaxedMemory::has_older(uint64_t key) {
+  const History* h = find_history(key);
+  return h && h->msgs.size() > 1;
 }
 
 std::string RelaxedMemory::take_not_covered() {

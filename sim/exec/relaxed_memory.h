@@ -28,14 +28,16 @@
 // suspected hang first makes every location's newest value the only one (settle()): a spinning
 // thread is never kept from a value forever.
 //
-// Not modelled (docs/memory-model.md): a load that takes effect after a later store of its thread
-// (load buffering); accesses wider than 8 bytes (split into their elements); mixed-size accesses
-// to one location are reported as not covered and make that location sequentially consistent.
+// Load buffering (a load that takes effect after a later store of its thread) is made by the
+// interpreter (KernelRun::reorder_load), not here. Not modelled (docs/memory-model.md): accesses
+// wider than 8 bytes (split into their elements); mixed-size accesses to one location are
+// reported as not covered and make that location sequentially consistent.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -93,6 +95,12 @@ class RelaxedMemory {
   // A location accessed with two different sizes, once per launch: what to report (empty: none).
   std::string take_not_covered();
 
+  // For the trace (only when one is recorded): whether a location still has older values some
+  // thread may read (its newest write is not yet visible to all), and a call for each location
+  // whose older values are all forgotten at once (its newest write became visible to all).
+  bool has_older(uint64_t key);
+  void on_visible(std::function<void(uint64_t key)> f) { on_visible_ = std::move(f); }
+
   uint64_t stale_reads() const { return stale_reads_; }    // loads that read an older value
   uint64_t early_stores() const { return early_stores_; }  // stores placed before newer ones
   uint64_t late_loads() const { return late_loads_; }      // loads run after a later store of their thread
@@ -104,16 +112,15 @@ class RelaxedMemory {
  private:
   struct Release {
     uint64_t stamp = 0;  // what the releaser knew (0: nothing released)
-    uint64_t cta = 0;
+    uint32_t cta = 0;    // the releaser's block (a launch has fewer than 2^32 blocks)
     ptx::Scope scope = ptx::Scope::None;
+    bool rmw = false;  // (of the Message) written by a read-modify-write: nothing may go right before it
   };
   struct Message {
     uint64_t value = 0;
     uint64_t stamp = 0;                   // order of creation in this launch (0: the value the launch found)
-    uint64_t made_at = 0;                 // the step it was made at
     uint64_t superseded_at = UINT64_MAX;  // the step a newer message in coherence order came
     Release rel;
-    bool rmw = false;  // written by a read-modify-write (nothing may go right before it)
   };
   // A location's last few messages in coherence order (back() is memory's value). When it is
   // full the oldest is forgotten, which only takes a choice away from later loads.
@@ -164,8 +171,8 @@ class RelaxedMemory {
     uint32_t next_floor = 0;
   };
 
-  static Message fresh_message(uint64_t value, uint64_t stamp, uint64_t now);
-  View& view(const Thread& t);
+  static Message fresh_message(uint64_t value, uint64_t stamp);
+  View& view(const Thread& t) { return block(t.cta).views[t.id - t.cta * threads_per_block_]; }
   // The location's history (made on first use), or null when the location is outside the model.
   // create: false for a load, which needs none when nobody wrote the location lately.
   History* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create);
@@ -175,7 +182,17 @@ class RelaxedMemory {
   void observe(View& v, const Thread& t, const Message& m, Order o);
   Release release_of(const View& v, const Thread& t, Order o, uint64_t own_stamp) const;
   bool syncs(const Release& r, const Thread& t, ptx::Scope acquire_scope) const;
-  void forget_old(uint64_t now);
+  void forget_old(uint64_t now) {
+    if (!written_.empty() && written_.front().first + kWindow < now) forget_older(now);
+  }
+  void forget_older(uint64_t now);
+  static constexpr uint64_t kWindow = 20000;  // steps after which an overwritten message can no longer be read
+  // A write to a global location, for forget_old. Shared memory needs none: its block's histories
+  // go at each __syncthreads() and when the block ends, and hold at most one history per location
+  // in between (lower_bound keeps the window there).
+  void remember_write(uint64_t key, uint64_t now) {
+    if (!(key >> 63)) written_.emplace_back(now, key);
+  }
 
   uint64_t rng_;
   uint32_t threads_per_block_;
@@ -188,8 +205,12 @@ class RelaxedMemory {
     // The histories of the block's shared memory: by byte offset, an index into shared_hist or -1.
     std::vector<int32_t> shared_slot;
     std::vector<History> shared_hist;
-    void clear_shared() {
-      for (uint64_t key : shared_keys) shared_slot[key & 0xffffffffu] = -1;
+    void clear_shared(const std::function<void(uint64_t)>& visible) {
+      for (uint64_t key : shared_keys) {
+        int32_t& slot = shared_slot[key & 0xffffffffu];
+        if (visible && slot >= 0 && shared_hist[size_t(slot)].msgs.size() > 1) visible(key);
+        slot = -1;
+      }
       shared_keys.clear();
       shared_hist.clear();
     }
@@ -198,11 +219,24 @@ class RelaxedMemory {
   History* find_history(uint64_t key);
   History& new_history(uint64_t key);
   void drop_history(uint64_t key);
-  Block& block(uint64_t cta);
-  Block* existing_block(uint64_t cta);          // null when the block is not resident
-  std::unordered_map<uint64_t, Block> blocks_;  // per resident block
-  uint64_t last_cta_ = ~0ull;
-  Block* last_block_ = nullptr;
+  // The block's state (made on first use); existing_block: null when the block is not resident.
+  // The fast paths inline, the lookups out of line.
+  Block& block(uint64_t cta) {
+    const BlockCache& c = block_cache_[cta & 63];
+    return c.cta == cta ? *c.block : *lookup_block(cta, true);
+  }
+  Block* existing_block(uint64_t cta) {
+    const BlockCache& c = block_cache_[cta & 63];
+    return c.cta == cta ? c.block : lookup_block(cta, false);
+  }
+  Block* lookup_block(uint64_t cta, bool create);  // (create false: null when absent)
+  std::unordered_map<uint64_t, Block> blocks_;     // per resident block (its address stays while it lives)
+  // The blocks looked up lately, by block number modulo 64 (accesses come from a few resident blocks).
+  struct BlockCache {
+    uint64_t cta = ~0ull;
+    Block* block = nullptr;
+  };
+  BlockCache block_cache_[64];
   // The histories by location: open addressing with linear probing (a lookup per access, and
   // locations come and go at every __syncthreads(): no allocation per location).
   class HistoryMap {
@@ -212,6 +246,11 @@ class RelaxedMemory {
     void erase(uint64_t key);
     void clear();
     bool any_older() const;  // some location has more than one message
+    template <class F>
+    void for_each(F f) const {  // f(key, history) for every location
+      for (const Slot& s : slots_)
+        if (s.key != kEmpty) f(s.key, pool_[s.index]);
+    }
 
    private:
     static constexpr uint64_t kEmpty = ~0ull;
@@ -233,6 +272,7 @@ class RelaxedMemory {
   uint64_t stale_reads_ = 0, early_stores_ = 0, late_loads_ = 0;
   std::string not_covered_;
   bool not_covered_taken_ = false;
+  std::function<void(uint64_t)> on_visible_;
 };
 
 }  // namespace synclab::sim

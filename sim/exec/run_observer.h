@@ -6,6 +6,8 @@
 // releases, exits), then the reports it raised.
 #pragma once
 
+#include <synclab/trace_format.h>
+
 #include <cstdint>
 
 #include "sim/exec/report.h"
@@ -29,6 +31,14 @@ class RunObserver {
   // An atomic read-modify-write; old and new are the word's values before and after.
   virtual void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
                       const ptx::Instr& I) = 0;
+  // What the relaxed memory model did (trace::MemoryModelKind), right after the access it is
+  // about: lane -1 for a whole-warp event (LateLoad: a is the lanes' mask).
+  // size: the access's bytes (0 for LateLoad).
+  virtual void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
+                            uint32_t size) = 0;
+  // The newest write of the memory model's location `key` (KernelRun::mm_key) became the only
+  // value any thread can read.
+  virtual void memory_visible(uint64_t key) = 0;
   virtual void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) = 0;
   virtual void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) = 0;
   virtual void lanes_exited(const Warp& w, uint32_t lanes) = 0;

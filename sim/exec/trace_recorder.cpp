@@ -410,6 +410,37 @@ void TraceRecorder::simple(uint32_t warp, EventKind kind, uint8_t lane, uint16_t
   tw_->event(e);
 }
 
+void TraceRecorder::memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
+                                 uint32_t size) {
+  const uint8_t l = lane < 0 ? trace::kAllLanes : static_cast<uint8_t>(lane);
+  if (kind == trace::MemoryModelKind::LateLoad) {
+    simple(warp_id(w), EventKind::MemoryModel, l, static_cast<uint16_t>(kind), a, b);
+    return;
+  }
+  // Addresses as MemAccess gives them (shared memory: the offset); the space and the size in aux.
+  const bool shared = a >= kSharedWindow;
+  const trace::MemSpace space = shared                                  ? trace::MemSpace::Shared
+                                : w.cache_kind == AllocKind::HostMapped ? trace::MemSpace::HostMapped
+                                                                        : trace::MemSpace::Global;
+  const uint16_t log2 = size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
+  const uint16_t aux = static_cast<uint16_t>(static_cast<uint16_t>(space) << trace::kMemoryModelSpaceShift |
+                                             log2 << trace::kMemoryModelSizeShift);
+  const uint64_t addr = shared ? a - kSharedWindow : a;
+  simple(warp_id(w), EventKind::MemoryModel, l, static_cast<uint16_t>(aux | static_cast<uint16_t>(kind)), addr, b);
+  // A Visible event later names this write (an early store's RegionUpdate gave the stored value;
+  // readers take b, the value memory kept).
+  if (kind == trace::MemoryModelKind::Buffered) buffered_[k_.mm_key(w, a)] = {warp_id(w), l, aux, addr, b};
+}
+
+void TraceRecorder::memory_visible(uint64_t key) {
+  auto it = buffered_.find(key);
+  if (it == buffered_.end()) return;
+  const BufferedWrite& bw = it->second;
+  simple(bw.warp, EventKind::MemoryModel, bw.lane,
+         static_cast<uint16_t>(bw.aux | static_cast<uint16_t>(trace::MemoryModelKind::Visible)), bw.a, bw.value);
+  buffered_.erase(it);
+}
+
 void TraceRecorder::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) {
   simple(warp_id(w), EventKind::BarrierArrive, trace::kAllLanes, static_cast<uint16_t>(id), lanes, w.cta->linear);
 }

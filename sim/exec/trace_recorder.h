@@ -5,6 +5,7 @@
 #include <synclab/trace_format.h>
 #include <synclab/trace_writer.h>
 
+#include <unordered_map>
 #include <vector>
 
 #include "sim/exec/kernel_run.h"
@@ -21,6 +22,9 @@ class TraceRecorder final : public RunObserver {
               const ptx::Instr& I) override;
   void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
               const ptx::Instr& I) override;
+  void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
+                    uint32_t size) override;
+  void memory_visible(uint64_t key) override;
   void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
   void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
   void lanes_exited(const Warp& w, uint32_t lanes) override;
@@ -43,6 +47,15 @@ class TraceRecorder final : public RunObserver {
   trace::Writer* tw_;
   uint64_t launch_index_ = 0;
   std::vector<TraceRegion> tregions_;
+  // The latest Buffered event of each memory-model location (KernelRun::mm_key), until it is
+  // visible to all.
+  struct BufferedWrite {
+    uint32_t warp;
+    uint8_t lane;
+    uint16_t aux;  // space and size
+    uint64_t a, value;
+  };
+  std::unordered_map<uint64_t, BufferedWrite> buffered_;
 };
 
 }  // namespace synclab::sim

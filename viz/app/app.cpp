@@ -7,6 +7,8 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <fmt/format.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -356,6 +358,56 @@ std::string App::describe_event(const Event& e) const {
     case EventKind::BlockPlacement:
       std::snprintf(buf, sizeof buf, "block %" PRIu64 " placed on SM %" PRIu64, e.a, e.b);
       break;
+    case EventKind::MemoryModel: {
+      using synclab::trace::MemoryModelKind;
+      const auto mk = MemoryModelKind(e.aux & synclab::trace::kMemoryModelKindMask);
+      // The location: a region element when one holds the address, else the address.
+      std::string where = "0x" + fmt::format("{:x}", e.a);
+      const auto space =
+          synclab::trace::MemSpace((e.aux >> synclab::trace::kMemoryModelSpaceShift) & synclab::trace::kAuxSpaceMask);
+      if (space == synclab::trace::MemSpace::Shared)
+        where = "shared offset " + where;
+      else
+        for (const RegionInfo& r : model_->regions())
+          if (e.a >= r.address && e.a - r.address < r.bytes) {
+            where = r.kind == RegionKind::LockBits
+                        ? fmt::format("{} (bits from {})", r.name, (e.a - r.address) * 8)
+                        : fmt::format("{}[{}]", r.name, (e.a - r.address) / std::max<uint32_t>(r.elem_bytes, 1));
+            break;
+          }
+      switch (mk) {
+        case MemoryModelKind::StaleRead:
+          std::snprintf(buf, sizeof buf,
+                        "read an old value: warp %u lane %u loaded %s, but memory's newest value is %" PRIu64
+                        " (nothing ordered that write before this load)",
+                        e.warp, e.lane, where.c_str(), e.b);
+          break;
+        case MemoryModelKind::EarlyStore:
+          std::snprintf(buf, sizeof buf,
+                        "reordered store: warp %u lane %u stored to %s, placed before a newer write in coherence "
+                        "order, so memory keeps %" PRIu64,
+                        e.warp, e.lane, where.c_str(), e.b);
+          break;
+        case MemoryModelKind::Buffered:
+          std::snprintf(buf, sizeof buf,
+                        "buffered: warp %u lane %u wrote %" PRIu64
+                        " to %s; threads not synchronized with it may still read an older value",
+                        e.warp, e.lane, e.b, where.c_str());
+          break;
+        case MemoryModelKind::Visible:
+          std::snprintf(buf, sizeof buf, "visible to all: the write of %" PRIu64 " to %s by warp %u lane %u", e.b,
+                        where.c_str(), e.warp, e.lane);
+          break;
+        case MemoryModelKind::LateLoad:
+          std::snprintf(buf, sizeof buf,
+                        "load buffering: warp %u lanes 0x%08x ran the store at line %" PRIu64
+                        " before the load above it (the load runs next)",
+                        e.warp, unsigned(e.a), e.b);
+          break;
+        default: std::snprintf(buf, sizeof buf, "memory model event %u: warp %u", unsigned(mk), e.warp);
+      }
+      break;
+    }
     default: std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);
   }
   return buf;

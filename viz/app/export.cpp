@@ -101,6 +101,33 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
     *cursor = std::min(c, n - 1);
     return true;
   }
+  if (spec == "stale" || spec.rfind("stale:", 0) == 0) {
+    // The first load that read an older value (of the regions' memory, when named).
+    std::vector<int> regions;
+    if (spec.size() > 6 && !peak_regions(m, spec.substr(6), &regions, error)) {
+      *error = "'" + spec + "': " + *error;
+      return false;
+    }
+    for (uint64_t c = m.next(app.launch(), kNoCursor, Mark::StaleRead); c != kNoCursor;
+         c = m.next(app.launch(), c, Mark::StaleRead)) {
+      const Event& e = m.event_at(app.launch(), c);
+      bool in = regions.empty();
+      for (int r : regions) {
+        const RegionInfo& R = m.regions()[size_t(r)];
+        in = in || (e.a >= R.address && e.a - R.address < R.bytes);
+      }
+      if (in) {
+        *cursor = c;
+        return true;
+      }
+    }
+    *cursor = std::min(m.first_interesting(app.launch()), n - 1);
+    std::fprintf(stderr,
+                 "synclab-viz: '%s': no load read an older value in launch %d (only SYNCLAB_MEMORY=relaxed runs "
+                 "have such loads); showing the first interesting event (%" PRIu64 ") instead\n",
+                 spec.c_str(), app.launch(), *cursor);
+    return true;
+  }
   if (spec.empty() || spec == "interesting") {
     *cursor = std::min(m.first_interesting(app.launch()), n - 1);
     return true;
@@ -146,7 +173,7 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
   if (spec[0] == '-' || !end || *end || errno) {
     *error = "'" + spec +
              "' is not an event number, 'P%', 'interesting', 'first', 'last', 'report:K', "
-             "'most:REGIONS' or 'max:REGIONS'";
+             "'most:REGIONS', 'max:REGIONS', 'stale' or 'stale:REGIONS'";
     return false;
   }
   if (v >= n) {

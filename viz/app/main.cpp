@@ -231,7 +231,9 @@ int main(int argc, char** argv) {
                  "the event to show: a number, a percentage of the launch ('50%'), 'interesting' (default: the "
                  "first report, barrier release or lock acquire), 'first', 'last', 'report:K', 'most:R,R...' (the "
                  "first event at which regions R hold the most non-zero cells, e.g. locks held) or 'max:R,R...' "
-                 "(... the largest sum of values); R: a region's name or the start of one, none: all regions");
+                 "(... the largest sum of values), 'stale' or 'stale:R,R...' (the first load that read an older value, "
+                 "of those regions' memory; SYNCLAB_MEMORY=relaxed runs); R: a region's name or the start of one, "
+                 "none: all regions");
   cli.add_option("--from", o.from, "animation: first event (same forms as --step)");
   cli.add_option("--to", o.to, "animation: last event (same forms as --step)");
   cli.add_option("--fps", o.fps, "animation: frames per second (default 10)");

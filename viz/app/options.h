@@ -44,7 +44,8 @@ struct CliOptions {
 // named have the most non-zero cells: lock bits held, flags set) and "max:R,R..." (the first at
 // which their values add up to the most); R is a region's name or the start of exactly one
 // region's name, none means every region. When those regions stay 0, "most"/"max" fall back to
-// "interesting" with a note on stderr.
+// "interesting" with a note on stderr. "stale" / "stale:R,R..." is the first load that read an
+// older value (of those regions' memory), in a relaxed memory model run; with none, "interesting".
 bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, std::string* error);
 
 // Applies --launch, --step, --report and --select to a new App. false and *error when one is bad.

@@ -20,8 +20,9 @@ constexpr Rgb kLaneAtBarrier{240, 160, 32};   // waiting at a barrier
 constexpr Rgb kLaneSpinning{224, 56, 56};     // spinning (idle loop re-reading the same memory)
 constexpr Rgb kLaneInCritical{176, 88, 232};  // holds a lock bit
 constexpr Rgb kLaneExited{128, 128, 128};     // exited
-constexpr Rgb kLaneStates[7] = {kLaneInactive, kLaneActive,     kLaneMaskedOff, kLaneAtBarrier,
-                                kLaneSpinning, kLaneInCritical, kLaneExited};
+constexpr Rgb kLaneStaleRead{255, 120, 200};  // its load read an older value (relaxed memory model)
+constexpr Rgb kLaneStates[8] = {kLaneInactive, kLaneActive,     kLaneMaskedOff, kLaneAtBarrier,
+                                kLaneSpinning, kLaneInCritical, kLaneExited,    kLaneStaleRead};
 
 // ---- regions (Lock bits & flags window) --------------------------------------------------------
 constexpr Rgb kLockFree{56, 120, 72};       // lock bit 0
@@ -29,6 +30,8 @@ constexpr Rgb kLockHeld{232, 72, 48};       // lock bit 1
 constexpr Rgb kFlagClear{52, 56, 72};       // flag / word 0
 constexpr Rgb kFlagSet{236, 204, 64};       // flag / word non-zero
 constexpr Rgb kCellWritten{255, 255, 255};  // outline: written by the event at the cursor
+constexpr Rgb kCellBuffered{0, 200, 255};   // inner outline: its latest write is not yet visible to all
+constexpr Rgb kCellReadOld{255, 120, 200};  // outline: the event at the cursor read an older value here
 
 // ---- wavefront heat map ------------------------------------------------------------------------
 constexpr Rgb kHeatPending{40, 40, 48};   // not completed yet at the cursor

@@ -101,6 +101,10 @@ void draw_lanes_window(App& app) {
           ImGui::BeginTooltip();
           ImGui::TextUnformatted(app.thread_name(w, l).c_str());
           ImGui::Text("state: %s", lane_state_name(st));
+          if (st == LaneState::StaleRead)
+            ImGui::TextWrapped(
+                "Its load read an older value than the newest in memory: nothing ordered the write it "
+                "missed before this read (relaxed memory model). The event line below says which.");
           if (v && v->has_step) {
             ImGui::Text("warp's current line %u (%s)", v->line, basename_of(app.file_path(v->file)).c_str());
             ImGui::Text("active mask 0x%08x", v->last_mask);

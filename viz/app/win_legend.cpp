@@ -12,7 +12,7 @@ void draw_legend_window(App& app) {
   ImGui::TextDisabled("Lanes");
   help_marker(
       "Colour of each lane cell in Warp lanes. When several apply, the first of exited, at "
-      "barrier, in critical section, spinning, active, masked off wins.");
+      "barrier, in critical section, read an old value, spinning, active, masked off wins.");
   if (ImGui::BeginTable("legend_lanes", 2)) {
     const struct {
       p::Rgb c;
@@ -25,6 +25,8 @@ void draw_legend_window(App& app) {
         {p::kLaneSpinning, "spinning", "in a loop that re-reads the same memory and changes nothing"},
         {p::kLaneInCritical, "critical", "holds a lock bit (set it from 0 to 1)"},
         {p::kLaneExited, "exited", "the thread has exited"},
+        {p::kLaneStaleRead, "read old value",
+         "its current instruction read an older value than memory's newest (SYNCLAB_MEMORY=relaxed)"},
         {p::kLaneInactive, "not started", "no event of this lane yet (block not resident, or no such thread)"},
     };
     for (const auto& l : lanes) {
@@ -43,6 +45,12 @@ void draw_legend_window(App& app) {
     legend_item(p::kFlagSet, "flag / word set", "non-zero");
     ImGui::TableNextColumn();
     legend_item(p::kFlagClear, "flag / word 0", "zero (or never written)");
+    ImGui::TableNextColumn();
+    legend_item(p::kCellBuffered, "not visible to all",
+                "inner outline: the latest write is buffered: threads that have not synchronized with its writer "
+                "may still read an older value (SYNCLAB_MEMORY=relaxed)");
+    ImGui::TableNextColumn();
+    legend_item(p::kCellReadOld, "read old value", "outline: the event at the cursor read an older value here");
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Timeline");

@@ -38,6 +38,20 @@ bool written_now(const Event& e, const RegionInfo& r, uint64_t i) {
   return i == e.a;
 }
 
+// Does the event at the cursor read an older value of element i of region r (MemoryModel StaleRead)?
+bool read_old_now(const Event& e, const RegionInfo& r, uint64_t i) {
+  using synclab::trace::MemoryModelKind;
+  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::MemoryModel) return false;
+  if (MemoryModelKind(e.aux & synclab::trace::kMemoryModelKindMask) != MemoryModelKind::StaleRead) return false;
+  if (e.a < r.address || e.a - r.address >= r.bytes) return false;
+  const uint64_t off = e.a - r.address;
+  if (r.kind == RegionKind::LockBits) {
+    const uint64_t size = uint64_t(1) << ((e.aux >> synclab::trace::kMemoryModelSizeShift) & 7);
+    return i >= off * 8 && i < (off + size) * 8;
+  }
+  return i == off / std::max<uint32_t>(r.elem_bytes, 1);
+}
+
 }  // namespace
 
 void draw_locks_window(App& app) {
@@ -60,8 +74,10 @@ void draw_locks_window(App& app) {
   help_marker(
       "Each lock-bits region is a grid of bits (red: held, green: free); flags and arrays are "
       "grids of words (yellow: non-zero). A white outline marks the cells the event at the cursor "
-      "wrote. Hover a cell for its value, owner and last writer; click a held lock to select its "
-      "owner lane.");
+      "wrote. Under the relaxed memory model (SYNCLAB_MEMORY=relaxed) a blue inner outline marks a "
+      "cell whose latest write is not yet visible to every thread, and a pink outline the cell the "
+      "event at the cursor read an older value of. Hover a cell for its value, owner and last "
+      "writer; click a held lock to select its owner lane.");
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Cell size: as wide as the window allows (at most 28 pixels, 48 for the window alone). When
   // the regions then do not all fit the window's height, the ones taller than 2 rows get a
@@ -148,6 +164,20 @@ void draw_locks_window(App& app) {
         }
         if (written_now(e, r, i) && cell >= 6)
           dl->AddRect(a, b, col(palette::kCellWritten), 0, 0, cell >= 12 ? 2.0f : 1.0f);
+        const bool buffered = c && c->buffered_cursor != kNoCursor;
+        if (buffered && cell >= 8) {
+          const float in = cell >= 16 ? 3.0f : 2.0f;
+          dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), col(palette::kCellBuffered), 0, 0,
+                      cell >= 16 ? 2.0f : 1.0f);
+        }
+        const bool read_old = read_old_now(e, r, i);
+        if (read_old && cell >= 6) dl->AddRect(a, b, col(palette::kCellReadOld), 0, 0, cell >= 12 ? 3.0f : 1.0f);
+        if (app.recorder.enabled && buffered)
+          app.recorder.add("buffered:" + std::to_string(ri) + ":" + std::to_string(i), a, b, palette::kCellBuffered,
+                           "latest write not yet visible to all");
+        if (app.recorder.enabled && read_old)
+          app.recorder.add("read-old:" + std::to_string(ri) + ":" + std::to_string(i), a, b, palette::kCellReadOld,
+                           "read an older value");
         if (c && c->owner_warp != kNoWarp && app.selection.has(c->owner_warp, c->owner_lane) && cell >= 6)
           dl->AddRect(ImVec2(a.x + 2, a.y + 2), ImVec2(b.x - 2, b.y - 2), col(palette::kSelection));
         if (app.recorder.enabled)
@@ -165,6 +195,11 @@ void draw_locks_window(App& app) {
                         c->writer_cursor);
           else
             ImGui::TextDisabled("not written yet");
+          if (buffered)
+            ImGui::TextWrapped("not yet visible to all (since event %" PRIu64
+                               "): threads that have not synchronized with the writer may still read an older value",
+                               c->buffered_cursor);
+          if (read_old) ImGui::TextWrapped("the event at the cursor read an older value here");
           if (c && c->owner_lane != kNoLane) ImGui::TextDisabled("click to select the owner");
           ImGui::EndTooltip();
           if (ImGui::IsMouseClicked(0) && c && c->owner_lane != kNoLane && c->owner_warp != kNoWarp) {

@@ -7,9 +7,9 @@
 namespace synclab::viz::app {
 
 namespace {
-constexpr Mark kJumpKinds[] = {Mark::Report,        Mark::Acquire,        Mark::Release,
-                               Mark::BarrierArrive, Mark::BarrierRelease, Mark::SpinStart,
-                               Mark::LaneExit,      Mark::WarpStep,       Mark::RegionUpdate};
+constexpr Mark kJumpKinds[] = {Mark::Report,         Mark::Acquire,   Mark::Release,    Mark::BarrierArrive,
+                               Mark::BarrierRelease, Mark::SpinStart, Mark::LaneExit,   Mark::WarpStep,
+                               Mark::RegionUpdate,   Mark::StaleRead, Mark::Reordering, Mark::Visible};
 }
 
 void draw_playback_window(App& app) {

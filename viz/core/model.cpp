@@ -117,6 +117,7 @@ const char* lane_state_name(LaneState s) {
     case LaneState::Spinning: return "spinning";
     case LaneState::InCritical: return "in critical section";
     case LaneState::Exited: return "exited";
+    case LaneState::StaleRead: return "read an old value";
   }
   return "unknown";
 }
@@ -132,6 +133,9 @@ const char* mark_name(Mark m) {
     case Mark::LaneExit: return "lane exit";
     case Mark::WarpStep: return "warp step";
     case Mark::RegionUpdate: return "region update";
+    case Mark::StaleRead: return "stale read";
+    case Mark::Reordering: return "reordered store";
+    case Mark::Visible: return "write visible to all";
   }
   return "unknown";
 }
@@ -172,7 +176,7 @@ struct LaunchData {
   RawVec<uint32_t> step_cursor;
   RawVec<uint32_t> step_lanes;  // inclusive prefix sums of active-lane counts (mod 2^32)
   // navigation marks (cursors, sorted), indexed by Mark
-  std::vector<uint32_t> marks[9];
+  std::vector<uint32_t> marks[12];
   // spans, sorted by (warp, first); spans of warp w are [span_off[w], span_off[w + 1])
   std::vector<Span> spans;
   std::vector<uint32_t> span_off;
@@ -513,6 +517,9 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
         if (R.id < 256 && C.region_index[R.id] < 0) C.region_index[R.id] = int16_t(r);
         C.region_cells.push_back(R.cells);
         C.region_bits.push_back(R.kind == RegionKind::LockBits);
+        C.region_base.push_back(R.address);
+        C.region_bytes.push_back(R.bytes);
+        C.region_elem_bytes.push_back(R.kind == RegionKind::LockBits ? 0 : std::max<uint32_t>(R.elem_bytes, 1));
       }
 
       counts.resize(L.warps, 0);  // warps past the launch's are skipped
@@ -573,6 +580,15 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           case EventKind::BarrierArrive: D.marks[size_t(Mark::BarrierArrive)].push_back(c); break;
           case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
           case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
+          case EventKind::MemoryModel:
+            switch (trace::MemoryModelKind(e.aux & trace::kMemoryModelKindMask)) {
+              case trace::MemoryModelKind::StaleRead: D.marks[size_t(Mark::StaleRead)].push_back(c); break;
+              case trace::MemoryModelKind::EarlyStore:
+              case trace::MemoryModelKind::LateLoad: D.marks[size_t(Mark::Reordering)].push_back(c); break;
+              case trace::MemoryModelKind::Visible: D.marks[size_t(Mark::Visible)].push_back(c); break;
+              default: break;
+            }
+            break;
           case EventKind::RegionUpdate:
             if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
             D.marks[size_t(Mark::RegionUpdate)].push_back(c);
@@ -891,6 +907,7 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
     if (any) span_lanes(D, w, c, &spin, &crit);
     v.spinning = spin & started & ~r.exited & ~v.at_barrier & ~crit;
     v.critical = crit & started & ~r.exited & ~v.at_barrier;
+    v.stale = r.stale & started & ~r.exited & ~v.at_barrier & ~crit;
     for (int lane = 0; lane < 32; ++lane) {
       const uint32_t bit = 1u << lane;
       LaneState st;
@@ -902,6 +919,8 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
         st = LaneState::AtBarrier;
       else if (crit & bit)
         st = LaneState::InCritical;
+      else if (r.stale & bit)
+        st = LaneState::StaleRead;
       else if (spin & bit)
         st = LaneState::Spinning;
       else if (v.last_mask & bit)
@@ -948,6 +967,7 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
         cv.owner_warp = kNoWarp;
         cv.owner_lane = kNoLane;
       }
+      cv.buffered_cursor = x.buffered != detail::kNone ? x.buffered : kNoCursor;
       if (x.completion != detail::kNone) {
         cv.completion_cursor = x.completion;
         cv.completion_time = x.completion == x.writer ? cv.writer_time : I.ev(L, x.completion).time;

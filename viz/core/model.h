@@ -38,12 +38,15 @@
 //   InCritical the lane holds a lock bit: a RegionUpdate of a "lock-bits" region by that lane
 //              set the bit from 0 to 1, and no later update has cleared it.
 //   Exited     a LaneExit named the lane.
+//   StaleRead  the lane's current instruction read an older value of a location than memory's
+//              newest (a MemoryModel StaleRead event after the warp's last WarpStep; relaxed
+//              memory model runs only).
 //   Inactive   the lane has not appeared in any event of its warp yet (block not yet resident,
 //              or a lane beyond the block's thread count).
 // A lane is "started" once any WarpStep, BarrierArrive or LaneExit of its warp up to the cursor
 // names it.
 // When several apply, the first in this order wins:
-//   Exited > AtBarrier > InCritical > Spinning > Active > MaskedOff   (Inactive: none applies)
+//   Exited > AtBarrier > InCritical > StaleRead > Spinning > Active > MaskedOff   (Inactive: none applies)
 //
 // ---- Regions (State::regions[r].cells[i]) -----------------------------------------------------
 // Every cell starts at value 0 with no writer. A simulator trace then gives each launch's
@@ -56,6 +59,10 @@
 //              (none once an update sets it back to 0).
 //   flags / array / matrix   one cell per element; value = the last RegionUpdate's value,
 //              writer = that update. No owner.
+//   Relaxed memory model traces (MemoryModel events at a region's address): Buffered marks the
+//   cell's latest write as not yet visible to all (CellView::buffered_cursor) until a Visible
+//   event or the cell's next write; an EarlyStore sets the value to the one memory kept (b): the
+//   store's own RegionUpdate gave the value it wrote, which a newer write already overwrote.
 //   completion (all kinds) = the first update of the cell (its event and time) once the cursor
 //              has reached it; for a matrix this is the wavefront's arrival at that cell.
 //
@@ -210,7 +217,7 @@ struct SourceModule {
 
 // ---- state at a cursor --------------------------------------------------------------------------
 
-enum class LaneState : uint8_t { Inactive, Active, MaskedOff, AtBarrier, Spinning, InCritical, Exited };
+enum class LaneState : uint8_t { Inactive, Active, MaskedOff, AtBarrier, Spinning, InCritical, Exited, StaleRead };
 const char* lane_state_name(LaneState s);  // "inactive", "active", "masked off", "at barrier", ...
 
 struct WarpView {
@@ -220,7 +227,7 @@ struct WarpView {
   uint32_t exists = 0;       // lanes that exist (the block's thread count)
   uint32_t started = 0;      // lanes started (see above)
   // Lanes in each state (the same as lanes[], as masks).
-  uint32_t exited = 0, at_barrier = 0, critical = 0, spinning = 0;
+  uint32_t exited = 0, at_barrier = 0, critical = 0, spinning = 0, stale = 0;
   uint32_t barrier = 0;  // barrier id the at_barrier lanes wait at
   // The current instruction (see "Lane states"): the warp's last WarpStep at or before the
   // cursor. has_step false: the warp has not executed anything yet.
@@ -245,6 +252,10 @@ struct CellView {
   uint64_t owner_cursor = kNoCursor;       // when the holder set it
   uint64_t completion_cursor = kNoCursor;  // the cell's first update, once reached
   uint64_t completion_time = 0;
+  // Relaxed memory model runs: the cell's latest write is not yet visible to every thread (older
+  // values may still be read by threads that have not synchronized with its writer) since the
+  // MemoryModel event at this cursor (Buffered, or EarlyStore); kNoCursor: visible to all.
+  uint64_t buffered_cursor = kNoCursor;
 };
 
 struct RegionView {
@@ -281,6 +292,9 @@ enum class Mark : uint8_t {
   LaneExit,
   WarpStep,      // any WarpStep (with a warp filter: that warp's next instruction)
   RegionUpdate,  // any region update
+  StaleRead,     // a load read an older value (MemoryModel StaleRead)
+  Reordering,    // a store went before a newer write, or ran before an earlier load (EarlyStore, LateLoad)
+  Visible,       // a buffered write became visible to all (MemoryModel Visible)
 };
 const char* mark_name(Mark m);
 

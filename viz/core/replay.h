@@ -50,6 +50,7 @@ struct WarpRS {
   uint32_t barrier = 0;         // barrier id of the at_barrier lanes
   uint32_t last_step = kNone;   // cursor of the warp's last WarpStep
   uint32_t last_event = kNone;  // cursor of the warp's last event (not counting BarrierRelease)
+  uint32_t stale = 0;           // lanes whose current instruction read an older value (MemoryModel)
 };
 
 struct CellRS {
@@ -57,7 +58,8 @@ struct CellRS {
   uint32_t writer = kNone;      // cursor of the last update that wrote the cell
   uint32_t owner = kNone;       // lock-bits: cursor of the update that set it 0 -> 1
   uint32_t completion = kNone;  // cursor of the cell's first update
-  uint32_t pad = 0;
+  uint32_t buffered = kNone;    // cursor of the MemoryModel Buffered event of its latest write, while
+                                // older values may still be read (kNone: visible to all)
 };
 
 struct Zero {
@@ -83,6 +85,10 @@ struct LaunchCtx {
   int16_t region_index[256];           // region id -> index into Model regions, -1: none
   std::vector<uint64_t> region_cells;  // per region index
   std::vector<bool> region_bits;       // lock-bits?
+  // Where each region lies (MemoryModel events name addresses): its first byte, bytes, and bytes
+  // per element (0: lock-bits).
+  std::vector<uint64_t> region_base, region_bytes;
+  std::vector<uint32_t> region_elem_bytes;
 };
 
 // Filled by apply() for the model's navigation marks.
@@ -90,6 +96,58 @@ struct Marks {
   bool acquire = false;  // a lock bit went 0 -> 1
   bool release = false;  // a lock bit went 1 -> 0
 };
+
+// The region cells [*first, *last) at the global address of a MemoryModel event (false: none).
+inline bool region_cells_at(const LaunchCtx& C, const trace::Event& e, size_t* region, uint64_t* first,
+                            uint64_t* last) {
+  const auto space = trace::MemSpace((e.aux >> trace::kMemoryModelSpaceShift) & trace::kAuxSpaceMask);
+  if (space != trace::MemSpace::Global && space != trace::MemSpace::HostMapped) return false;
+  const uint64_t size = uint64_t(1) << ((e.aux >> trace::kMemoryModelSizeShift) & 7);
+  for (size_t r = 0; r < C.region_base.size(); ++r) {
+    if (e.a < C.region_base[r] || e.a - C.region_base[r] >= C.region_bytes[r]) continue;
+    const uint64_t off = e.a - C.region_base[r];
+    if (C.region_elem_bytes[r] == 0) {  // lock-bits: the bits of the bytes written
+      *first = off * 8;
+      *last = (off + size) * 8;
+    } else {
+      *first = off / C.region_elem_bytes[r];
+      *last = *first + 1;
+    }
+    *last = std::min<uint64_t>(*last, C.region_cells[r]);
+    if (*first >= *last) return false;
+    *region = r;
+    return true;
+  }
+  return false;
+}
+
+// A MemoryModel event (docs/trace-format.md): the lanes that read an older value; the cells whose
+// latest write is buffered (not yet visible to all), became visible, or went early in coherence
+// order (memory kept b).
+inline void apply_memory_model(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayState* rs, size_t* cloned) {
+  using trace::MemoryModelKind;
+  const auto k = MemoryModelKind(e.aux & trace::kMemoryModelKindMask);
+  if (k == MemoryModelKind::StaleRead && e.lane < 32) rs->warps.mut(e.warp, cloned).stale |= 1u << e.lane;
+  if (k != MemoryModelKind::Buffered && k != MemoryModelKind::Visible && k != MemoryModelKind::EarlyStore) return;
+  size_t r = 0;
+  uint64_t first = 0, last = 0;
+  if (!region_cells_at(C, e, &r, &first, &last)) return;
+  Cow<CellRS>& cells = rs->regions[r];
+  for (uint64_t i = first; i < last; ++i) {
+    if (k == MemoryModelKind::Visible) {
+      if (cells.get(i).buffered != kNone) cells.mut(i, cloned).buffered = kNone;
+    } else if (k == MemoryModelKind::Buffered) {
+      cells.mut(i, cloned).buffered = c;
+    } else {  // EarlyStore: its RegionUpdate gave the stored value; memory kept b, and the early
+              // value is now an older one that some threads may still read
+      const uint64_t v = C.region_elem_bytes[r] == 0 ? (e.b >> (i - first)) & 1u : e.b;
+      CellRS& x = cells.mut(i, cloned);
+      if (C.region_bits[r] && x.value == 1 && v == 0) x.owner = kNone;
+      x.value = v;
+      x.buffered = c;
+    }
+  }
+}
 
 inline void init_state(const LaunchCtx& C, const Zero& z, ReplayState* rs) {
   rs->warps.init(C.warps, z.warps);
@@ -157,8 +215,10 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
       w.started |= uint32_t(e.a);
       w.last_step = c;
       w.last_event = c;
+      w.stale = 0;
       return true;
     }
+    case EventKind::MemoryModel: apply_memory_model(C, e, c, rs, cloned); break;
     case EventKind::BarrierArrive: {
       WarpRS& w = rs->warps.mut(e.warp, cloned);
       w.started |= uint32_t(e.a);
@@ -198,6 +258,7 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
         }
         x.value = v;
         x.writer = c;
+        x.buffered = kNone;  // a Buffered event right after says when it is not visible to all
         if (x.completion == kNone) x.completion = c;
       };
       if (nbytes == 0 || !C.region_bits[size_t(ri)]) {

@@ -64,7 +64,7 @@ const char* interval_kind_name(IntervalKind k);  // "barrier", "spin", "critical
 // Counts of one launch's events.
 struct LaunchStats {
   uint64_t events = 0;
-  uint64_t by_kind[16] = {};  // index: EventKind (0 and >= 14: unknown kinds)
+  uint64_t by_kind[16] = {};  // index: EventKind (0 and >= 15: unknown kinds)
   uint64_t barrier_releases = 0;
   uint64_t atomics = 0;          // Atomic records
   uint64_t atomics_changed = 0;  // ... whose new value differs from the old one

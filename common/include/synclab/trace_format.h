@@ -63,6 +63,28 @@ enum class EventKind : uint8_t {
   LaneExit = 11,        // a: lanes exiting (mask)
   Mark = 12,            // a user mark (trace.cuh): a and b are the user's values; aux: tag
   BlockPlacement = 13,  // a: block linear index; b: SM the block ran on (%smid); warp: the block's first warp
+  MemoryModel = 14,     // what the relaxed memory model did (SYNCLAB_MEMORY=relaxed): aux: MemoryModelKind
+                        //   and space; lane; a: address; b: a value (see MemoryModelKind). Right after
+                        //   the access it is about.
+};
+
+// MemoryModel events: aux bits 0-7 the kind, bits 8-10 the MemSpace of the address (shared
+// memory: a is the offset in the block's shared memory, as in MemAccess), bits 11-13 log2 of the
+// access size in bytes.
+constexpr uint16_t kMemoryModelKindMask = 0xff;
+constexpr uint16_t kMemoryModelSpaceShift = 8;
+constexpr uint16_t kMemoryModelSizeShift = 11;
+enum class MemoryModelKind : uint16_t {
+  StaleRead = 1,   // the lane's load at a read an older value (its MemAccess has it); b: the newest
+                   //   value (memory's)
+  EarlyStore = 2,  // the lane's store at a went before a newer write in coherence order, so it was
+                   //   overwritten at once; b: the value memory keeps
+  Buffered = 3,    // the lane's write at a is the newest, but older values of a can still be read by
+                   //   threads that have not synchronized with it; b: the value written
+  Visible = 4,     // the write of the last Buffered event at a (this warp and lane) became the only
+                   //   value any thread can read; b: its value
+  LateLoad = 5,    // load buffering: the lanes of a (mask, lane kAllLanes) ran the store at source
+                   //   line b before their earlier load, which runs at the warp's next step
 };
 
 // Instruction classes of WarpStep.aux.

@@ -69,27 +69,36 @@ bool shared_or_global(ptx::Space s) {
 // (under its; pre-Volta lockstep is outside the PTX model), this step runs the instructions up to
 // the store, and the load runs at the group's next step, after which it goes on after the store.
 // True when this step was such an early run (the group stays at the load).
+// The store that the load at fn.code[pc] may let go first (0: none); the code alone decides.
+uint32_t KernelRun::store_after_load(const ptx::Function& fn, uint32_t pc) const {
+  const ptx::Instr& I = fn.code[pc];
+  const std::vector<uint32_t> dst = loaded_regs(I);
+  const uint32_t addr_reg = I.src[0].kind == Operand::Kind::Addr ? I.src[0].reg : Operand::kNoReg;
+  for (uint32_t j = pc + 1; j < fn.code.size() && j <= pc + 5; ++j) {
+    const ptx::Instr& J = fn.code[j];
+    for (uint32_t r : dst)
+      if (reads_reg(J, r)) return 0;
+    if (J.op == Op::St) return weak_order(J.sem) && shared_or_global(J.space) ? j : 0;
+    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) && J.op != Op::Ld &&
+                          J.op != Op::St && J.op != Op::Bra;
+    if (!computes || writes_reg(J, addr_reg) || (I.guard != Operand::kNoReg && writes_reg(J, I.guard))) return 0;
+    for (uint32_t r : dst)
+      if (writes_reg(J, r)) return 0;
+  }
+  return 0;
+}
+
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || !weak_order(I.sem) || !shared_or_global(I.space) || I.op != Op::Ld)
     return false;
-  const std::vector<uint32_t> dst = loaded_regs(I);
-  const uint32_t addr_reg = I.src[0].kind == Operand::Kind::Addr ? I.src[0].reg : Operand::kNoReg;
-  uint32_t store = 0;
-  for (uint32_t j = g.pc + 1; j < fn.code.size() && j <= g.pc + 5; ++j) {
-    const ptx::Instr& J = fn.code[j];
-    for (uint32_t r : dst)
-      if (reads_reg(J, r)) return false;
-    if (J.op == Op::St) {
-      if (!weak_order(J.sem) || !shared_or_global(J.space)) return false;
-      store = j;
-      break;
-    }
-    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) && J.op != Op::Ld &&
-                          J.op != Op::St && J.op != Op::Bra;
-    if (!computes || writes_reg(J, addr_reg) || (I.guard != Operand::kNoReg && writes_reg(J, I.guard))) return false;
-    for (uint32_t r : dst)
-      if (writes_reg(J, r)) return false;
+  // Per instruction, computed once: 0 not yet, 1 no store, else the store's index + 2.
+  std::vector<uint32_t>& cache = lb_store_[g.func];
+  if (cache.empty()) cache.assign(fn.code.size(), 0);
+  if (!cache[g.pc]) {
+    const uint32_t s = store_after_load(fn, g.pc);
+    cache[g.pc] = s ? s + 2 : 1;
   }
+  const uint32_t store = cache[g.pc] - (cache[g.pc] >= 2 ? 2 : 1);
   if (!store || relaxed_->random(2) != 0) return false;
   for (uint32_t j = g.pc + 1; j <= store && !stop_; ++j) {
     const ptx::Instr& J = fn.code[j];
@@ -105,6 +114,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
       exec_alu(w, a, J);
   }
   cur_loc_ = (g.func << 20) | g.pc;
+  if (observer_) observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask, fn.code[store].user_line, 0);
   w.lb_lanes = g.mask;
   relaxed_->note_late_load();
   w.lb_func = g.func;

@@ -162,6 +162,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
     uint64_t v = 0;
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
     accessed(w, lane, generic, size, false, I, v);
+    if (!mm_notes_.empty()) flush_memory_model(w);
   }
   w.last_load[lane] = generic;
   return true;
@@ -197,6 +198,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     std::memcpy(placed, src, size);
     relaxed_store(w, lane, generic, placed, p, size, I);
     src = placed;
+    if (!mm_notes_.empty()) flush_memory_model(w);
   }
   if (std::memcmp(p, src, size) != 0) {
     if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
@@ -372,12 +374,15 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
+      const uint64_t stale_before = relaxed_->stale_reads();
       const uint64_t v =
           relaxed_->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, {I.sem, I.scope}, steps_);
+      if (observer_) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
     }
   }
   if (watching_) rows_accessed(w, act, X, gen_off, es, false, I, D);
+  if (!mm_notes_.empty()) flush_memory_model(w);
   if (hang_.suspicious(steps_)) {
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
@@ -431,9 +436,10 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       uint64_t latest = 0;
       std::memcpy(&latest, p, es);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
-      if (!relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope},
-                           steps_))
-        continue;
+      const bool newest =
+          relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope}, steps_);
+      if (observer_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
+      if (!newest) continue;
     }
     bool changed;
     switch (es) {
@@ -456,6 +462,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     }
   }
   if (changed_any) hang_.visible_change(steps_);
+  if (!mm_notes_.empty()) flush_memory_model(w);
   return true;
 }
 
@@ -470,7 +477,9 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
   for (uint32_t off = 0; off < size; off += es) {
     uint64_t v = 0;
     std::memcpy(&v, bytes + off, es);
+    const uint64_t stale_before = relaxed_->stale_reads(), newest = v;
     v = relaxed_->load(t, mm_key(w, generic + off), es, v, {I.sem, I.scope}, steps_);
+    if (observer_) note_load(lane, generic + off, es, stale_before, newest);
     std::memcpy(bytes + off, &v, es);
   }
 }
@@ -485,9 +494,23 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
     uint64_t v = 0, latest = 0;
     std::memcpy(&v, bytes + off, es);
     std::memcpy(&latest, memory + off, es);
-    if (!relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_))
-      std::memcpy(bytes + off, memory + off, es);
+    const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
+    if (observer_) note_store(w, lane, generic + off, es, newest, v, latest);
+    if (!newest) std::memcpy(bytes + off, memory + off, es);
   }
+}
+
+void KernelRun::note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value,
+                           uint64_t kept) {
+  if (!newest)
+    mm_notes_.push_back({lane, trace::MemoryModelKind::EarlyStore, size, generic, kept});
+  else if (relaxed_->has_older(mm_key(w, generic)))
+    mm_notes_.push_back({lane, trace::MemoryModelKind::Buffered, size, generic, value});
+}
+
+void KernelRun::flush_memory_model(const Warp& w) {
+  for (const ModelNote& n : mm_notes_) observer_->memory_model(w, n.lane, n.kind, n.generic, n.value, n.size);
+  mm_notes_.clear();
 }
 
 // membar is fence.sc; a fence without .sem is fence.acq_rel; proxy fences order no memory
@@ -817,7 +840,11 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   if (checks_ && !failed_cas) check_atomic_write(w, lane, generic, I);
   if (relaxed_ && generic < kLocalWindow)
     relaxed_->rmw(mm_thread(w, lane), mm_key(w, generic), size, old_cmp, nb_cmp, !failed_cas, {I.sem, I.scope}, steps_);
-  if (observer_) observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+  if (observer_) {
+    observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+    if (relaxed_ && generic < kLocalWindow && !failed_cas && relaxed_->has_older(mm_key(w, generic)))
+      observer_->memory_model(w, lane, trace::MemoryModelKind::Buffered, generic, nb_cmp, size);
+  }
   w.last_load[lane] = generic;
   if (write_back) R[I.dst[0].reg] = old;
   END_LANES

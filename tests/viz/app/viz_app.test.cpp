@@ -583,6 +583,70 @@ TEST_CASE("offscreen: --step most:REGION exports where the most lock bits are he
   CHECK(bad.err.find("\"" + name + "\"") != std::string::npos);
 }
 
+TEST_CASE("offscreen: --step stale:data shows the reader pink and data's write not yet visible to all",
+          "[offscreen]") {
+  // The expected cursor, found here from the trace's own events: the first MemoryModel StaleRead
+  // whose address is the "data" region's, in the first launch that has one.
+  auto t = load_trace("message.trace");
+  uint64_t data_addr = 0;
+  int data_id = -1;
+  for (const auto& r : t->regions)
+    if (r["name"] == "data") {
+      data_addr = r["address"].get<uint64_t>();
+      data_id = r["id"].get<int>();
+    }
+  REQUIRE(data_id >= 0);
+  int launch = -1;
+  uint64_t cursor = 0;
+  for (size_t l = 0; l < t->launches.size() && launch < 0; ++l) {
+    const tr::Launch& L = t->launches[l];
+    for (size_t i = L.first_event; i < L.end_event; ++i) {
+      const tr::Event& e = t->event(i);
+      if (e.kind == uint8_t(tr::EventKind::MemoryModel) && e.a == data_addr &&
+          (e.aux & tr::kMemoryModelKindMask) == uint16_t(tr::MemoryModelKind::StaleRead)) {
+        launch = int(l);
+        cursor = i - L.first_event;
+        break;
+      }
+    }
+  }
+  REQUIRE(launch >= 0);  // 32 seeds of message passing without a fence: some read the old data
+  const std::string png = kArt + "/offscreen_message.png", json = kArt + "/offscreen_message.json";
+  Run r = viz(kTraces + "/message.trace --export " + png + " --launch " + std::to_string(launch) +
+                  " --step stale:data --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  CHECK(lay.cursor == cursor);
+  // The reader (block 1's only lane) read an old value; the writer's lane is not pink.
+  CHECK_COLOUR(img, lay, "lanes:1:0", pal::kLaneStaleRead);
+  CHECK(centre(img, lay, "lanes:0:0") != pal::kLaneStaleRead);
+  // data: value 42 (set), its write buffered (blue inner outline), read old at the cursor (pink outline).
+  int data_index = -1;
+  for (size_t i = 0; i < t->regions.size(); ++i)
+    if (t->regions[i]["name"] == "data") data_index = int(i);
+  const std::string cell = std::to_string(data_index) + ":0";
+  CHECK_COLOUR(img, lay, "locks:" + cell, pal::kFlagSet);
+  REQUIRE(lay.has("buffered:" + cell));
+  REQUIRE(lay.has("read-old:" + cell));
+  // The outlines' pixels: along the cell's middle row, the pink edge, then the blue inset.
+  const Cell& c = lay.cells.at("locks:" + cell);
+  const int y = int((c.y0 + c.y1) * 0.5f);
+  bool pink = false, blue = false;
+  for (int x = int(c.x0); x < int(c.x0) + 8 && x < img.w; ++x) {
+    pink = pink || img.at(x, y) == pal::kCellReadOld;
+    blue = blue || img.at(x, y) == pal::kCellBuffered;
+  }
+  CHECK(pink);
+  CHECK(blue);
+  // flag and seen are not outlined pink (nothing read an old value of them at this event).
+  for (size_t i = 0; i < t->regions.size(); ++i)
+    if (int(i) != data_index) CHECK(!lay.has("read-old:" + std::to_string(i) + ":0"));
+}
+
 TEST_CASE("offscreen: a tall lock-bits grid and the array below it both fit the whole layout", "[offscreen]") {
   // A hand-written trace: 128 lock bits shaped 32 x 4 (32 rows) with bits 0, 32, 64 and 96 held,
   // and a 4-element array 3, 0, 5, 7 named after it. At the default size, with every window

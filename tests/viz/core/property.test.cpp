@@ -375,6 +375,9 @@ TEST_CASE("navigation agrees with scanning the events", "[viz][navigation]") {
       case Mark::LaneExit: hit = kind == EventKind::LaneExit; break;
       case Mark::WarpStep: hit = kind == EventKind::WarpStep; break;
       case Mark::RegionUpdate: hit = kind == EventKind::RegionUpdate; break;
+      case Mark::StaleRead:
+      case Mark::Reordering:
+      case Mark::Visible: hit = false; break;  // no MemoryModel events in this trace (tested in memory_model.test.cpp)
     }
     if (!hit || warp == kNoWarp) return hit;
     if (k == Mark::BarrierRelease) return e.b == warp / L.warps_per_block;

@@ -30,14 +30,14 @@ using tt::write_all;
 // Runs a simulator build of a test program with SYNCLAB_TRACE (and SYNCLAB_MODEL); returns the
 // trace's path ("" when none was written) and the program's exit status in *status.
 inline std::string record(const std::string& exe, const std::string& name, const std::string& model,
-                          int* status = nullptr, const std::string& extra_env = "") {
+                          int* status = nullptr, const std::string& extra_env = "", const std::string& args = "") {
   mkdir(VIZ_TRACE_DIR, 0755);
   const std::string trace = std::string(VIZ_TRACE_DIR) + "/" + name + "-" + model + "-" +
                             std::to_string(getpid()) + ".trace";
   const std::string log = trace + ".log";
   std::remove(trace.c_str());
   const std::string cmd = "env SYNCLAB_MODEL=" + model + " SYNCLAB_TRACE='" + trace + "' " + extra_env + " '" +
-                          exe + "' >'" + log + "' 2>&1";
+                          exe + "' " + args + " >'" + log + "' 2>&1";
   const int rc = std::system(cmd.c_str());
   if (status) *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   struct stat st;
@@ -48,8 +48,9 @@ inline std::string record(const std::string& exe, const std::string& name, const
 struct Recorded {
   std::string path;
   int status = -1;
-  Recorded(const std::string& exe, const std::string& name, const std::string& model) {
-    path = record(exe, name, model, &status);
+  Recorded(const std::string& exe, const std::string& name, const std::string& model, const std::string& args = "",
+           const std::string& extra_env = "") {
+    path = record(exe, name, model, &status, extra_env, args);
   }
   ~Recorded() {
     if (!path.empty()) {
