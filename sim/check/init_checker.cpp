@@ -10,6 +10,9 @@ namespace synclab::sim {
 void KernelRun::check_init(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
                            bool atomic, const ptx::Instr& I) {
   Cta& c = *w.cta;
+  // An exchange whose old value nobody reads only writes (atomicExch(p, v) as a store): its read
+  // of the old bytes is no use of them.
+  if (atomic && I.op == ptx::Op::Atom && I.aop == ptx::AtomOp::Exch && !result_read(w, lane, I)) atomic = false;
   if (shared) {
     auto& bits = c.race->shared_init;
     if (!write || atomic) {  // an atomic reads the old value
@@ -28,6 +31,28 @@ void KernelRun::check_init(Warp& w, int lane, uint64_t generic, bool shared, uin
     }
     if (write || atomic) sim_.memory().mark_initialized(off, size);
   }
+}
+
+bool KernelRun::result_read(const Warp& w, int lane, const ptx::Instr& I) {
+  auto it = result_read_.find(&I);
+  if (it != result_read_.end()) return it->second;
+  bool read = false;
+  const ptx::Operand& d = I.dst[0];
+  if (I.ndst > 0 && d.kind == ptx::Operand::Kind::Reg && d.reg != ptx::Operand::kNoReg) {
+    const ptx::Function& fn = M_.functions[w.lanes[lane].func];
+    for (const ptx::Instr& J : fn.code) {
+      for (int k = 0; k < J.nsrc && !read; ++k) {
+        const ptx::Operand& o = J.src[k];
+        if ((o.kind == ptx::Operand::Kind::Reg || o.kind == ptx::Operand::Kind::Addr) && o.reg == d.reg) read = true;
+        if (o.kind == ptx::Operand::Kind::Vector)
+          for (int v = 0; v < o.count; ++v) read = read || o.vec[v] == d.reg;
+      }
+      if (J.guard == d.reg) read = true;
+      if (read) break;
+    }
+  }
+  result_read_.emplace(&I, read);
+  return read;
 }
 
 void KernelRun::init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared) {

@@ -393,6 +393,13 @@ void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& 
         }
       }
     }
+    // Toolkit code (cooperative groups' multi-warp collectives) has every lane of a warp store the
+    // same value on purpose: a value computed for the warp, not read back and changed.
+    if (I.toolkit && scalar) {
+      bool same = true;
+      for (uint32_t m = writers; m; m &= m - 1) same = same && V[__builtin_ctz(m)] == V[__builtin_ctz(writers)];
+      if (same) continue;
+    }
     report_store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
     return;
   }

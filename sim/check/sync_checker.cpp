@@ -59,6 +59,19 @@ void KernelRun::check_member_mask(Warp& w, int lane, uint32_t member, uint32_t h
   }
 }
 
+void KernelRun::shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member) {
+  const bool named = member >> source & 1;
+  sync_report(
+      w, lane, I, Severity::Error,
+      named ? "__shfl_sync reads a lane that does not execute it" : "__shfl_sync reads a lane outside its member mask",
+      fmt::format("{} reads lane {} of its warp, which {} (member mask {:#010x}): CUDA leaves the value it "
+                  "gets undefined (on the simulator, the reading lane's own value). Every lane a shuffle "
+                  "reads from must execute it and be named in the mask: let the whole warp take part (lanes "
+                  "without data shuffle a neutral value such as 0) or read only from lanes in the mask.",
+                  lane_name(w, lane), source, named ? "has exited or is on another path" : "is not in the mask",
+                  member));
+}
+
 void KernelRun::sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
                             const std::string& details) {
   if (!check_sync_) return;

@@ -176,8 +176,12 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
     } while (group != grown);
     rest &= ~group;
     if (k.race_ && k.check_race_) k.race_->warp_sync(*w.cta, w.index, group);
-    if (k.relaxed_ && I.op == Op::BarWarpSync) {
-      // __syncwarp() orders memory among the lanes it joins.
+    if (k.relaxed_) {
+      // __syncwarp() orders memory among the lanes it joins; so do the other .sync warp
+      // instructions (shfl, vote, match, redux) here, as the race detector takes them (above):
+      // the lanes of a converged warp see one another's accesses on the GPU, and cooperative
+      // groups relies on it (a lane acquires, its warp-mates learn the outcome by a shuffle).
+      // A stronger order than the PTX model's, never a weaker one.
       std::vector<uint64_t> ids;
       for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
       k.relaxed_->join(w.cta->linear, ids);

@@ -26,6 +26,20 @@
 
 namespace synclab::sim {
 
+namespace {
+// Whether any code of the module reads %reserved_smem_offset_* (cooperative groups' scratch on
+// sm_80 and later).
+bool reads_reserved_smem(const ptx::Module& M) {
+  for (const ptx::Function& f : M.functions)
+    for (const ptx::Instr& I : f.code)
+      for (int k = 0; k < I.nsrc; ++k)
+        if (I.src[k].kind == ptx::Operand::Kind::SpecialReg && I.src[k].sreg >= ptx::SReg::ReservedSmemBegin &&
+            I.src[k].sreg <= ptx::SReg::ReservedSmemOffset1)
+          return true;
+  return false;
+}
+}  // namespace
+
 using ptx::Op;
 using ptx::Operand;
 
@@ -98,8 +112,15 @@ void KernelRun::start_cta(uint64_t linear) {
   ++sm_load_[sm];
   c.threads = threads_per_cta_;
   c.live_threads = threads_per_cta_;
-  c.shared.assign(dyn_shared_base_ + p_.dynamic_shared, 0);
-  if (race_) race_->start_cta(c);
+  c.shared.assign(shared_bytes_, 0);
+  if (race_) {
+    race_->start_cta(c);
+    // The reserved region starts zeroed, as the system gives it (cooperative groups reads its
+    // barrier words there before any thread writes them).
+    if (reserved_smem_base_ && c.race)
+      for (uint64_t b = reserved_smem_base_; b < shared_bytes_; ++b)
+        if (b / 64 < c.race->shared_init.size()) c.race->shared_init[b / 64] |= 1ull << (b % 64);
+  }
   if (relaxed_) relaxed_->start_block(linear);
   c.warps.resize(warps_per_cta_);
   for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
@@ -249,6 +270,11 @@ LaunchResult KernelRun::run() {
   };
   static_shared_ = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
   dyn_shared_base_ = align_up(static_shared_, 16);
+  shared_bytes_ = dyn_shared_base_ + p_.dynamic_shared;
+  if (reads_reserved_smem(M_)) {
+    reserved_smem_base_ = align_up(shared_bytes_, 16);
+    shared_bytes_ = reserved_smem_base_ + kReservedSmemBytes;
+  }
   if (LaunchShapeCheck bad = check_launch_shape(prof_, p_.grid, p_.block, static_shared_, p_.dynamic_shared))
     return invalid(bad.message);
   threads_per_cta_ = static_cast<uint32_t>(threads);
@@ -283,8 +309,7 @@ LaunchResult KernelRun::run() {
   }
   checks_ = check_race_ || check_init_;
   watching_ = checks_ || observer_ != nullptr;
-  if (watching_ || check_sync_)
-    race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, dyn_shared_base_ + p_.dynamic_shared);
+  if (watching_ || check_sync_) race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, shared_bytes_);
   if (race_) race_->set_report_all(cfg_.reports_all);
 
   DispatchOrder order = cfg_.dispatch;

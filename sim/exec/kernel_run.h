@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,9 @@ class KernelRun {
   // The race and init checkers (sim/check/race_checker.cpp, init_checker.cpp): every checked
   // shared/global access, fence and synchronization.
   void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I);
+  // Whether any instruction of the function reads the register instruction I writes (its result).
+  bool result_read(const Warp& w, int lane, const ptx::Instr& I);
+  std::unordered_map<const ptx::Instr*, bool> result_read_;
   void check_init(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
                   bool atomic, const ptx::Instr& I);
   // The same for the active lanes of a row-form ld/st (lane l at generic address X[l] + gen_off).
@@ -182,6 +186,8 @@ class KernelRun {
   std::string line_of(uint32_t loc) const;
   SourceLoc where_of(uint32_t loc) const;          // where() of that instruction ({} when none)
   const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
+  // A shfl.sync whose lane reads `source`, which is not in `member` & the lanes executing it.
+  void shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member);
   void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
                    const std::string& details);
   // What watches the run (run_observer.h): the reports raised since it last heard.
@@ -232,10 +238,15 @@ class KernelRun {
   std::chrono::steady_clock::time_point host_grace_since_;
   uint64_t static_shared_ = 0;    // this kernel's static shared memory
   uint64_t dyn_shared_base_ = 0;  // where its dynamic shared memory starts
-  uint64_t time_base_ns_ = 0;     // simulated time before this launch
-  uint64_t clock_base_ = 0;       // SM clock cycles before this launch
-  bool lane_pcs_live_ = false;    // lanes' own PCs are authoritative right now
-  uint64_t grid_workspace_ = 0;   // cooperative launches: grid barrier words
+  // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,
+  // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers.
+  static constexpr uint64_t kReservedSmemBytes = 1024;
+  uint64_t reserved_smem_base_ = 0;  // 0: none reserved
+  uint64_t shared_bytes_ = 0;        // each block's shared memory: static, dynamic, reserved
+  uint64_t time_base_ns_ = 0;        // simulated time before this launch
+  uint64_t clock_base_ = 0;          // SM clock cycles before this launch
+  bool lane_pcs_live_ = false;       // lanes' own PCs are authoritative right now
+  uint64_t grid_workspace_ = 0;      // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
   std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
   bool check_sync_ = false, check_init_ = false, check_race_ = false;

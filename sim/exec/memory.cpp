@@ -12,6 +12,7 @@ const char* alloc_kind_name(AllocKind k) {
     case AllocKind::HostMapped: return "mapped pinned host memory";
     case AllocKind::ModuleGlobal: return "__device__ variable";
     case AllocKind::ModuleConst: return "__constant__ variable";
+    case AllocKind::Managed: return "managed memory (cudaMallocManaged)";
   }
   return "?";
 }
@@ -40,6 +41,8 @@ void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& n
   auto it = freed_.lower_bound(a.base);
   while (it != freed_.end() && it->first < a.base + rounded) it = freed_.erase(it);
   live_[a.base] = a;
+  // Only cudaMalloc memory starts uninitialized for the init checker: host stores into host and
+  // managed memory are plain memory writes the simulator does not see.
   if (kind == AllocKind::Device)
     mark_uninitialized(a.base, rounded);
   else

@@ -26,8 +26,11 @@ constexpr uint64_t kWindowSize = 0x1000'0000'0000'0000ull;
 // never a valid data address.
 constexpr uint64_t kFunctionWindow = 0x3000'0000'0000'0000ull;
 
-enum class AllocKind { Device, HostPinned, HostMapped, ModuleGlobal, ModuleConst };
+enum class AllocKind { Device, HostPinned, HostMapped, ModuleGlobal, ModuleConst, Managed };
 const char* alloc_kind_name(AllocKind k);
+// Memory that host threads may read and write while a kernel runs (mapped pinned memory, managed
+// memory): device loads, stores and atomics on it are atomic with respect to the host's.
+inline bool host_visible(AllocKind k) { return k == AllocKind::HostMapped || k == AllocKind::Managed; }
 
 struct Allocation {
   uint64_t base = 0;

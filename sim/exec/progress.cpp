@@ -68,8 +68,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       const bool can_run = (running >> lane) & 1;
       if (!can_run) continue;  // blocked at a barrier, a warp sync or a reconvergence point
       if (!(L.spinning && L.spin_epoch == epoch)) return false;
-      if (const Allocation* a = sim_.memory().find(x->last_load[lane]); a && a->kind == AllocKind::HostMapped)
-        host_memory = true;
+      if (const Allocation* a = sim_.memory().find(x->last_load[lane]); a && host_visible(a->kind)) host_memory = true;
     }
     // A SIMT deadlock: the word a lane spins on was last written by a lane of its own warp that
     // is now parked at a reconvergence point (the lock's winner). Parked lanes alone do not make

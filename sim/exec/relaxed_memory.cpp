@@ -206,7 +206,8 @@ RelaxedMemory::Release RelaxedMemory::release_of(const View& v, const Thread& t,
   return v.fence_rel;
 }
 
-uint64_t RelaxedMemory::load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now) {
+uint64_t RelaxedMemory::load_recent(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o,
+                                    uint64_t now) {
   History* h = history(key, size, latest, now, false);
   if (!h) return latest;
   View& v = view(t);

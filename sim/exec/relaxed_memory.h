@@ -68,7 +68,11 @@ class RelaxedMemory {
 
   // A load of `size` bytes (1, 2, 4 or 8) at `key` (the generic address; shared memory: a key
   // per block) whose newest value, in memory, is `latest`. Returns the value the load reads.
-  uint64_t load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now);
+  uint64_t load(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now) {
+    // Most loads find no recent write of their location: memory's value, nothing to remember.
+    forget_old(now);
+    return has_history(key) ? load_recent(t, key, size, latest, o, now) : latest;
+  }
   // A store of `value`; `latest` is memory's value before it. Returns true when the store is the
   // newest in coherence order (memory must take its value), false when it goes before a newer
   // message (memory keeps `latest`).
@@ -172,6 +176,14 @@ class RelaxedMemory {
   };
 
   static Message fresh_message(uint64_t value, uint64_t stamp);
+  uint64_t load_recent(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now);
+  // Whether the location has a history (find_history's answer, inline for the common "no").
+  bool has_history(uint64_t key) {
+    if (!(key >> 63)) return !hist_.empty() && hist_.find(key);
+    const Block* b = existing_block(key >> 32 & 0x7fffffffu);
+    const uint32_t off = static_cast<uint32_t>(key);
+    return b && off < b->shared_slot.size() && b->shared_slot[off] >= 0;
+  }
   View& view(const Thread& t) { return block(t.cta).views[t.id - t.cta * threads_per_block_]; }
   // The location's history (made on first use), or null when the location is outside the model.
   // create: false for a load, which needs none when nobody wrote the location lately.
@@ -246,6 +258,7 @@ class RelaxedMemory {
     void erase(uint64_t key);
     void clear();
     bool any_older() const;  // some location has more than one message
+    bool empty() const { return used_ == 0; }
     template <class F>
     void for_each(F f) const {  // f(key, history) for every location
       for (const Slot& s : slots_)

@@ -372,6 +372,8 @@ struct Instr {
   // When user_line is inside an inlined function: the call site it was inlined at, an index into
   // Module::inline_frames (0: not inlined, or inlined into nothing but toolkit code).
   uint32_t inlined_at = 0;
+  // The innermost source line is in a toolkit header (cooperative_groups, libcu++, CUB, ...).
+  bool toolkit = false;
 };
 
 // A call site: call (ret), callee, (args). The parameters are .param variables declared in the

@@ -2148,6 +2148,7 @@ void Parser::resolve_files() {
     for (Instr& in : m_.functions[fi].code) {
       auto it = instr_node_.find(uint64_t(fi) << 32 | in.ptx_line);
       if (it == instr_node_.end()) continue;
+      in.toolkit = loc_nodes_[it->second].line && is_system(loc_nodes_[it->second].file);
       for (uint32_t n = it->second; n; n = loc_nodes_[n].parent) {
         const LocNode& ln = loc_nodes_[n];
         if (ln.line && !is_system(ln.file)) {

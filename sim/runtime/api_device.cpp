@@ -228,7 +228,7 @@ SIMCUDART_API cudaError_t cudaDeviceReset(void) {
   auto& mem = simulator().memory();
   for (const auto& a : mem.live()) {
     if (a.kind == synclab::sim::AllocKind::Device || a.kind == synclab::sim::AllocKind::HostPinned ||
-        a.kind == synclab::sim::AllocKind::HostMapped)
+        a.kind == synclab::sim::AllocKind::HostMapped || a.kind == synclab::sim::AllocKind::Managed)
       mem.release(reinterpret_cast<void*>(a.base));
   }
   StreamTable::instance().reset();

@@ -108,7 +108,7 @@ cudaError_t free_kind(const char* api, void* ptr, bool host) {
                             host ? "cudaMallocHost/cudaHostAlloc" : "cudaMalloc/cudaMallocManaged"));
   }
   bool is_host = a->kind == AllocKind::HostPinned || a->kind == AllocKind::HostMapped;
-  bool is_runtime = is_host || a->kind == AllocKind::Device;
+  bool is_runtime = is_host || a->kind == AllocKind::Device || a->kind == AllocKind::Managed;
   if (!is_runtime)
     return fail(api, cudaErrorInvalidValue, fmt::format("{} is {}, which cannot be freed", ptr, a->name));
   if (is_host != host)
@@ -134,9 +134,9 @@ SIMCUDART_API cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return fail("cudaMallocManaged", cudaErrorInvalidValue,
                 fmt::format("flags 0x{:x}: use cudaMemAttachGlobal or cudaMemAttachHost", flags));
-  // Host and device share memory in the simulator, so managed memory is device memory that
-  // host code may also touch.
-  cudaError_t e = allocate("cudaMallocManaged", devPtr, size, AllocKind::Device);
+  // Host and device share memory in the simulator: managed memory is memory that host code may
+  // read and write while kernels run (concurrentManagedAccess), as mapped pinned memory is.
+  cudaError_t e = allocate("cudaMallocManaged", devPtr, size, AllocKind::Managed);
   if (e == cudaSuccess && *devPtr) {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_managed.insert(reinterpret_cast<uint64_t>(*devPtr));

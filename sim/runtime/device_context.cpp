@@ -50,7 +50,7 @@ void leak_summary_at_exit() {
   for (const sim::Allocation& a : s.memory().live()) {
     if (!a.owned) continue;
     if (a.kind != sim::AllocKind::Device && a.kind != sim::AllocKind::HostPinned &&
-        a.kind != sim::AllocKind::HostMapped)
+        a.kind != sim::AllocKind::HostMapped && a.kind != sim::AllocKind::Managed)
       continue;
     if (a.name.find("cooperative grid barrier") != std::string::npos) continue;
     leaked.push_back(a);

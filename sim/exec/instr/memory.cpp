@@ -144,7 +144,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   uint64_t generic = 0;
   uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
   if (!p) return false;
-  if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+  if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
     uint64_t v = 0;
     switch (size) {
@@ -201,7 +201,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     if (!mm_notes_.empty()) flush_memory_model(w);
   }
   if (std::memcmp(p, src, size) != 0) {
-    if (w.cache_kind == AllocKind::HostMapped && generic < kSharedWindow && size <= 8) {
+    if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
       uint64_t v = 0;
       std::memcpy(&v, src, size);
       switch (size) {
@@ -256,9 +256,8 @@ inline uint8_t* KernelRun::fast_ptr(Warp& w, Space sp, uint64_t addr, uint32_t s
     *generic = kSharedWindow + addr;
     return sh.data() + addr;
   }
-  if (sp == Space::Global && w.cache_kind != AllocKind::HostMapped &&
-      (!write || w.cache_kind != AllocKind::ModuleConst) && addr - w.cache_base < w.cache_size &&
-      w.cache_size - (addr - w.cache_base) >= size) {
+  if (sp == Space::Global && !host_visible(w.cache_kind) && (!write || w.cache_kind != AllocKind::ModuleConst) &&
+      addr - w.cache_base < w.cache_size && w.cache_size - (addr - w.cache_base) >= size) {
     *generic = addr;
     return reinterpret_cast<uint8_t*>(addr);
   }
@@ -304,8 +303,7 @@ bool KernelRun::row_span(Warp& w, uint32_t act, Space sp, const uint64_t* A, uin
       w.cache_size = al->size;
       w.cache_kind = al->kind;
     }
-    if (w.cache_kind == AllocKind::HostMapped || (write && w.cache_kind == AllocKind::ModuleConst) ||
-        w.cache_size < size)
+    if (host_visible(w.cache_kind) || (write && w.cache_kind == AllocKind::ModuleConst) || w.cache_size < size)
       return false;
     // Through a generic address, global memory is what lies below the shared window.
     if (via_generic && (w.cache_base >= kSharedWindow || kSharedWindow - w.cache_base < w.cache_size)) return false;
@@ -824,7 +822,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
     return;
   }
-  const bool host_shared = generic < kSharedWindow && w.cache_kind == AllocKind::HostMapped;
+  const bool host_shared = generic < kSharedWindow && host_visible(w.cache_kind);
   if (checks_) check_access(w, lane, generic, size, true, true, I);
   const uint64_t b = value(lane, R, ob);
   const uint64_t c = cas ? value(lane, R, oc) : 0;

@@ -57,6 +57,12 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
         default: break;
       }
       if (!pval) j = lane;
+      // A source lane outside the member mask (or one that does not execute the shuffle) gives an
+      // undefined value in CUDA; here the reading lane's own, and the sync checker says so.
+      if (check_sync_ && I.nsrc > 3 && j != lane) {
+        const uint32_t member = uint32_t(operand(w, lane, I.src[3]));
+        if (!((member & act) >> (j & 31) & 1)) shfl_outside_report(w, lane, I, j & 31, member);
+      }
       uint64_t v = ((act >> (j & 31)) & 1) ? vals[j & 31] : vals[lane];
       R[d.reg] = v;
       if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = pval;
@@ -105,28 +111,38 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
       return;
     }
     case Op::Redux: {
-      uint32_t acc = 0;
-      bool first = true;
+      // Each lane reduces over the lanes of its own member mask that execute with it (lanes of
+      // one instruction may pass different masks: two halves of a warp reducing apart).
+      uint32_t vals[32], member[32];
       const bool sgn = ptx::type_is_signed(I.type);
       FOR_LANES(act)
-      uint32_t v = uint32_t(operand(w, lane, I.src[0]));
-      if (first) {
-        acc = v;
-        first = false;
-        continue;
-      }
-      switch (I.redux) {
-        case ptx::ReduxOp::Add: acc += v; break;
-        case ptx::ReduxOp::Min: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
-        case ptx::ReduxOp::Max: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
-        case ptx::ReduxOp::And: acc &= v; break;
-        case ptx::ReduxOp::Or: acc |= v; break;
-        case ptx::ReduxOp::Xor: acc ^= v; break;
-        default: break;
-      }
+      vals[lane] = uint32_t(operand(w, lane, I.src[0]));
+      member[lane] = (I.nsrc > 1 ? uint32_t(operand(w, lane, I.src[1])) : act) & act;
       END_LANES
+      auto reduce = [&](uint32_t lanes) {
+        uint32_t acc = vals[__builtin_ctz(lanes)];
+        for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
+          const uint32_t v = vals[__builtin_ctz(m)];
+          switch (I.redux) {
+            case ptx::ReduxOp::Add: acc += v; break;
+            case ptx::ReduxOp::Min: acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v); break;
+            case ptx::ReduxOp::Max: acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v); break;
+            case ptx::ReduxOp::And: acc &= v; break;
+            case ptx::ReduxOp::Or: acc |= v; break;
+            case ptx::ReduxOp::Xor: acc ^= v; break;
+            default: break;
+          }
+        }
+        return acc;
+      };
+      uint32_t done_mask = 0, done_acc = 0;  // the last mask reduced (most lanes share one)
       FOR_LANES(act)
-      R[d.reg] = sgn ? to_bits<int32_t>(int32_t(acc)) : acc;
+      const uint32_t lanes = member[lane] | (1u << lane);
+      if (lanes != done_mask) {
+        done_mask = lanes;
+        done_acc = reduce(lanes);
+      }
+      R[d.reg] = sgn ? to_bits<int32_t>(int32_t(done_acc)) : done_acc;
       END_LANES
       return;
     }
