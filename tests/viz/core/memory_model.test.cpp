@@ -14,20 +14,6 @@ using namespace vt;
 
 namespace {
 
-std::unique_ptr<Model> open_ok(const std::string& path) {
-  std::string err;
-  std::unique_ptr<Model> m = Model::open(path, &err);
-  INFO(err);
-  REQUIRE(m);
-  return m;
-}
-
-int region_named(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.regions().size(); ++i)
-    if (m.regions()[i].name == name) return int(i);
-  return -1;
-}
-
 std::vector<uint64_t> marks_at(const Model& m, int launch, Mark k, uint64_t address) {
   std::vector<uint64_t> v;
   for (uint64_t c = m.next(launch, kNoCursor, k); c != kNoCursor; c = m.next(launch, c, k))

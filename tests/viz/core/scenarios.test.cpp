@@ -13,20 +13,6 @@ namespace {
 
 const char* const kModels[] = {"its", "lockstep"};
 
-std::unique_ptr<Model> open_ok(const std::string& path) {
-  std::string err;
-  std::unique_ptr<Model> m = Model::open(path, &err);
-  INFO(err);
-  REQUIRE(m);
-  return m;
-}
-
-int region_named(const Model& m, const std::string& name) {
-  for (size_t i = 0; i < m.regions().size(); ++i)
-    if (m.regions()[i].name == name) return int(i);
-  return -1;
-}
-
 std::vector<uint64_t> all_marks(const Model& m, int launch, Mark k, uint32_t warp = kNoWarp) {
   std::vector<uint64_t> v;
   for (uint64_t c = m.next(launch, kNoCursor, k, warp); c != kNoCursor; c = m.next(launch, c, k, warp)) v.push_back(c);

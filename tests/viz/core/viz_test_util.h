@@ -6,6 +6,7 @@
 
 #include "../../common/trace_test_util.h"
 
+#include <synclab/catch.h>
 #include <synclab/trace_writer.h>
 
 #include <cstdio>
@@ -65,6 +66,22 @@ struct Recorded {
     return ss.str();
   }
 };
+
+// The model of a recorded trace; fails the test (with the reader's message) when it does not open.
+inline std::unique_ptr<Model> open_ok(const std::string& path) {
+  std::string err;
+  std::unique_ptr<Model> m = Model::open(path, &err);
+  INFO(err);
+  REQUIRE(m);
+  return m;
+}
+
+// The index in m.regions() of the region with this name, -1 when none has it.
+inline int region_named(const Model& m, const std::string& name) {
+  for (size_t i = 0; i < m.regions().size(); ++i)
+    if (m.regions()[i].name == name) return int(i);
+  return -1;
+}
 
 // The 1-based line of the source that contains marker (0 when none does).
 inline uint32_t marker_line(const std::string& src, const std::string& marker) {
