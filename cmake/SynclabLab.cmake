@@ -333,6 +333,22 @@ function(synclab_lab lab)
     endif()
   endforeach()
 
+  # ---- what `./synclab grade --lab NN` builds: synclab_grade_NN ---------------------------------
+  # The grader and this lab's graded tests under each backend (which build every object the
+  # manifest names), not the whole test suite.
+  if(build_tests)
+    string(SUBSTRING ${lab} 0 2 nn)
+    set(reference_program ${prog}_tests_labs)
+    if(has_solutions)
+      set(reference_program ${prog}_tests_solutions)
+    endif()
+    add_custom_target(synclab_grade_${nn})
+    add_dependencies(synclab_grade_${nn} synclab-grade ${reference_program})
+    if(SYNCLAB_BUILD_GPU)
+      add_dependencies(synclab_grade_${nn} ${reference_program}_gpu)
+    endif()
+  endif()
+
   # ---- the grader's manifest: build/grade/<lab>.json -------------------------------------------
   if(build_tests)
     _synclab_json_list(j_student ${ARG_STUDENT})

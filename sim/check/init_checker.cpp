@@ -3,6 +3,8 @@
 // a kernel) has written, is reported with the bytes and the allocation it read.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/exec/kernel_run.h"
 
 namespace synclab::sim {
@@ -40,16 +42,7 @@ bool KernelRun::result_read(const Warp& w, int lane, const ptx::Instr& I) {
   const ptx::Operand& d = I.dst[0];
   if (I.ndst > 0 && d.kind == ptx::Operand::Kind::Reg && d.reg != ptx::Operand::kNoReg) {
     const ptx::Function& fn = M_.functions[w.lanes[lane].func];
-    for (const ptx::Instr& J : fn.code) {
-      for (int k = 0; k < J.nsrc && !read; ++k) {
-        const ptx::Operand& o = J.src[k];
-        if ((o.kind == ptx::Operand::Kind::Reg || o.kind == ptx::Operand::Kind::Addr) && o.reg == d.reg) read = true;
-        if (o.kind == ptx::Operand::Kind::Vector)
-          for (int v = 0; v < o.count; ++v) read = read || o.vec[v] == d.reg;
-      }
-      if (J.guard == d.reg) read = true;
-      if (read) break;
-    }
+    read = std::any_of(fn.code.begin(), fn.code.end(), [&](const ptx::Instr& J) { return ptx::reads_reg(J, d.reg); });
   }
   result_read_.emplace(&I, read);
   return read;

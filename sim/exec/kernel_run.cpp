@@ -26,20 +26,6 @@
 
 namespace synclab::sim {
 
-namespace {
-// Whether any code of the module reads %reserved_smem_offset_* (cooperative groups' scratch on
-// sm_80 and later).
-bool reads_reserved_smem(const ptx::Module& M) {
-  for (const ptx::Function& f : M.functions)
-    for (const ptx::Instr& I : f.code)
-      for (int k = 0; k < I.nsrc; ++k)
-        if (I.src[k].kind == ptx::Operand::Kind::SpecialReg && I.src[k].sreg >= ptx::SReg::ReservedSmemBegin &&
-            I.src[k].sreg <= ptx::SReg::ReservedSmemOffset1)
-          return true;
-  return false;
-}
-}  // namespace
-
 using ptx::Op;
 using ptx::Operand;
 
@@ -271,7 +257,7 @@ LaunchResult KernelRun::run() {
   static_shared_ = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
   dyn_shared_base_ = align_up(static_shared_, 16);
   shared_bytes_ = dyn_shared_base_ + p_.dynamic_shared;
-  if (reads_reserved_smem(M_)) {
+  if (mod_.reserved_smem) {
     reserved_smem_base_ = align_up(shared_bytes_, 16);
     shared_bytes_ = reserved_smem_base_ + kReservedSmemBytes;
   }

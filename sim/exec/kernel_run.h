@@ -52,6 +52,7 @@ struct LoadedModuleView {
   std::vector<uint64_t> symbol_address;               // per Module::symbols entry (global/const), else 0
   std::vector<uint64_t> static_shared;                // per function: bytes of static shared memory its kernel uses
   std::vector<std::vector<uint32_t>> shared_symbols;  // per kernel: the shared variables laid out for it
+  bool reserved_smem = false;  // some code reads %reserved_smem_offset_* (cooperative groups' scratch, sm_80+)
 };
 
 class KernelRun {

@@ -253,6 +253,11 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
     for (ptx::CallSite& cs : f.calls)
       for (Operand& o : cs.arg_ops) resolve(M, addr, o, origin, f.decl_line);
     annotate_for_exec(f, config_.fast);
+    for (const ptx::Instr& I : f.code)
+      for (int k = 0; k < I.nsrc; ++k)
+        if (I.src[k].kind == Operand::Kind::SpecialReg && I.src[k].sreg >= ptx::SReg::ReservedSmemBegin &&
+            I.src[k].sreg <= ptx::SReg::ReservedSmemOffset1)
+          lm->view.reserved_smem = true;
   }
   lm->view.module = &lm->module;
   std::lock_guard<std::mutex> lock(mutex_);

@@ -115,4 +115,30 @@ const char* type_name(Type t) {
   return "?";
 }
 
+bool operand_uses(const Operand& o, uint32_t reg) {
+  if (reg == Operand::kNoReg) return false;
+  switch (o.kind) {
+    case Operand::Kind::Reg:
+    case Operand::Kind::Addr: return o.reg == reg;
+    case Operand::Kind::Vector:
+      for (int k = 0; k < o.count; ++k)
+        if (o.vec[k] == reg) return true;
+      return false;
+    default: return false;
+  }
+}
+
+bool reads_reg(const Instr& I, uint32_t reg) {
+  if (I.guard == reg && reg != Operand::kNoReg) return true;
+  for (int k = 0; k < I.nsrc; ++k)
+    if (operand_uses(I.src[k], reg)) return true;
+  return false;
+}
+
+bool writes_reg(const Instr& I, uint32_t reg) {
+  for (int k = 0; k < I.ndst; ++k)
+    if (operand_uses(I.dst[k], reg)) return true;
+  return false;
+}
+
 }  // namespace synclab::sim::ptx

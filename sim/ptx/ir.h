@@ -376,6 +376,14 @@ struct Instr {
   bool toolkit = false;
 };
 
+// Register uses, for the analyses that look ahead in the code (the init checker's "is this
+// atomic's old value read", the relaxed model's load buffering): whether an operand names reg
+// (as a register, an address's base or a vector element), whether an instruction reads reg (its
+// guard or a source), whether it writes reg (a destination). kNoReg is never used.
+bool operand_uses(const Operand& o, uint32_t reg);
+bool reads_reg(const Instr& I, uint32_t reg);
+bool writes_reg(const Instr& I, uint32_t reg);
+
 // A call site: call (ret), callee, (args). The parameters are .param variables declared in the
 // caller (usually inside a { } callseq block), given by symbol index, or registers for
 // indirect-call targets.

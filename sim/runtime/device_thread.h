@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace synclab::rt {
@@ -25,18 +26,22 @@ class DeviceThread {
   static DeviceThread& instance();
 
   // Queues a task and returns its ticket (1, 2, ...). On the device thread itself (a host
-  // callback calling the runtime) the task runs at once, since the queue is behind it.
-  uint64_t submit(Task task);
+  // callback calling the runtime) the task runs at once, since the queue is behind it. `launch`
+  // names a kernel launch ("kernel<<<grid, block>>>"), empty for other work.
+  uint64_t submit(Task task, std::string launch = {});
   // Waits until the task with this ticket has run. Returns at once on the device thread.
   void wait(uint64_t ticket);
   // Waits until everything submitted so far has run.
   void wait_idle();
-  bool finished(uint64_t ticket) const;
+  bool finished(uint64_t ticket);
   uint64_t last_ticket() const;
   bool on_device_thread() const;
 
-  // At process exit: drops the tasks not yet started and waits for the one running, so nothing
-  // touches the simulator while static objects are destroyed.
+  // At process exit. Kernel launches that no wait covered (no synchronize, blocking copy, event
+  // or stream wait, or query that found them done) are named in a warning, and those not run yet
+  // run before the process ends, so that their reports are seen. Then whatever else is queued
+  // (copies, frees, callbacks after the last launch) is dropped, and the call waits for the task
+  // running, so nothing touches the simulator while static objects are destroyed.
   void shutdown();
 
  private:
@@ -47,7 +52,18 @@ class DeviceThread {
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;  // the device thread waits for tasks
   std::condition_variable done_cv_;  // callers wait for tickets
-  std::deque<std::pair<uint64_t, Task>> queue_;
+  struct Item {
+    uint64_t ticket;
+    Task task;
+    std::string launch;  // a kernel launch's name and shape, else empty
+  };
+  std::deque<Item> queue_;
+  // Launches (ticket, name) that no wait has covered yet, oldest first; beyond kMaxUnwaited the
+  // oldest are only counted.
+  static constexpr size_t kMaxUnwaited = 4096;
+  std::deque<std::pair<uint64_t, std::string>> unwaited_;
+  uint64_t unwaited_dropped_ = 0, unwaited_dropped_last_ = 0;
+  void covered_locked(uint64_t ticket);
   uint64_t submitted_ = 0;  // last ticket handed out
   uint64_t completed_ = 0;  // last ticket finished (tickets finish in order)
   bool started_ = false;

@@ -151,12 +151,15 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                               g.x * uint64_t(g.y) * g.z, resident, threads, prof.sm_count));
   }
 
-  StreamTable::instance().submit(req.stream, [kname, lp = std::move(lp)] {
-    // After a sticky error the device runs nothing more, as on a GPU.
-    if (sticky_error() != cudaSuccess) return;
-    sim::LaunchResult r = simulator().launch(lp);
-    finish_launch(kname, r);
-  });
+  StreamTable::instance().submit(
+      req.stream,
+      [kname, lp = std::move(lp)] {
+        // After a sticky error the device runs nothing more, as on a GPU.
+        if (sticky_error() != cudaSuccess) return;
+        sim::LaunchResult r = simulator().launch(lp);
+        finish_launch(kname, r);
+      },
+      fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block)));
   return cudaSuccess;
 }
 

@@ -52,10 +52,10 @@ bool StreamTable::stream_flags(cudaStream_t s, unsigned* flags, int* priority) c
   return true;
 }
 
-uint64_t StreamTable::submit(cudaStream_t s, std::function<void()> task) {
+uint64_t StreamTable::submit(cudaStream_t s, std::function<void()> task, std::string launch) {
   ensure_device_started();
   // Not under mutex_: on the device thread (a host callback) the task runs inside submit().
-  uint64_t ticket = DeviceThread::instance().submit(std::move(task));
+  uint64_t ticket = DeviceThread::instance().submit(std::move(task), std::move(launch));
   if (!is_default(s)) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = streams_.find(s);

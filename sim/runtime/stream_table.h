@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 namespace synclab::rt {
@@ -26,7 +27,7 @@ class StreamTable {
   bool valid_stream(cudaStream_t s) const;
   bool stream_flags(cudaStream_t s, unsigned* flags, int* priority) const;
   // Queues a task in the stream's order (the device thread's FIFO) and returns its ticket.
-  uint64_t submit(cudaStream_t s, std::function<void()> task);
+  uint64_t submit(cudaStream_t s, std::function<void()> task, std::string launch = {});  // launch: DeviceThread::submit
   // Ticket that stream synchronization must wait for.
   uint64_t stream_ticket(cudaStream_t s) const;
 

@@ -31,6 +31,8 @@
 #                       repeatable: every REGEX must match
 #   --absent REGEX      --expect: no line of the reports may match REGEX (advice that would not
 #                       help); repeatable
+#   --with KIND2        --expect: reports of KIND2 are expected as well (at least one), at any
+#                       line (a program-level WARNING such as "unfinished"); repeatable
 #   --any-line          --expect: do not check the source lines
 #   --some-marks        --expect: reports must name marked lines, but not every marked line
 #   --run-timeout SEC   kill a run after SEC seconds (default 120) and count it as failed
@@ -39,7 +41,7 @@ set -u
 
 runner="" source="" mode="" kind="" name="" model="" sched="" seeds="" pct_depth="" device=""
 severity="" title_re="" any_line=0 some_marks=0 run_timeout=120
-envs=() details_res=() absent_res=()
+envs=() details_res=() absent_res=() with_kinds=()
 die() { echo "run_check.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,6 +60,7 @@ while [ $# -gt 0 ]; do
     --title) title_re=$2; shift 2 ;;
     --details) details_res+=("$2"); shift 2 ;;
     --absent) absent_res+=("$2"); shift 2 ;;
+    --with) with_kinds+=("$2"); shift 2 ;;
     --any-line) any_line=1; shift ;;
     --some-marks) some_marks=1; shift ;;
     --run-timeout) run_timeout=$2; shift 2 ;;
@@ -115,8 +118,10 @@ judge() {
   local reports n=0 sev k at others lines title line ok named="" m
   reports=$(sim_list_reports)
   [ -n "$reports" ] || { why="no SyncLab report"; return 1; }
+  local seen_with=" " w
   while read -r sev k at others title; do
     n=$((n + 1))
+    if [[ " ${with_kinds[*]-} " == *" $k "* ]]; then seen_with+="$k "; continue; fi
     lines=$([ "$at" != 0 ] && echo "$at")
     [ "$others" != - ] && lines="${lines:+$lines,}$others"
     [ "$k" = "$kind" ] || { why="a ($k) report where only ($kind) is expected: $title"; return 1; }
@@ -131,6 +136,9 @@ judge() {
       [ $ok -eq 1 ] || { why="a ($k) report naming no marked line of $src_base (at line $at; lines named: $lines): $title"; return 1; }
     fi
   done <<<"$reports"
+  for w in ${with_kinds[@]+"${with_kinds[@]}"}; do
+    [[ "$seen_with" == *" $w "* ]] || { why="no ($w) report"; return 1; }
+  done
   if [ $any_line -eq 0 ] && [ $some_marks -eq 0 ]; then
     for m in $marks; do
       [[ " $named " == *" $m "* ]] || { why="no report names the marked line $src_base:$m"; return 1; }
