@@ -82,9 +82,12 @@ RelaxedMemory::History& RelaxedMemory::new_history(uint64_t key) {
   Block& b = block(key >> 32 & 0x7fffffffu);
   const uint32_t off = static_cast<uint32_t>(key);
   if (off >= b.shared_slot.size()) b.shared_slot.resize(std::max<size_t>(off + 1, b.shared_slot.size() * 2), -1);
-  b.shared_slot[off] = static_cast<int32_t>(b.shared_hist.size());
+  if (b.shared_used == b.shared_hist.size()) b.shared_hist.emplace_back();
+  b.shared_slot[off] = static_cast<int32_t>(b.shared_used);
   b.shared_keys.push_back(key);
-  return b.shared_hist.emplace_back();
+  History& h = b.shared_hist[b.shared_used++];
+  h.reset();
+  return h;
 }
 
 void RelaxedMemory::drop_history(uint64_t key) {
@@ -229,7 +232,7 @@ bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t
   remember_write(key, now);
   View& v = view(t);
   const size_t last = h->msgs.size() - 1;
-  const size_t lo = lower_bound(v, *h, key, now);
+  const size_t lo = last ? lower_bound(v, *h, key, now) : 0;  // one message: nothing to choose
   // Where it goes in coherence order: after message `after`. Usually at the end; sometimes before
   // newer messages the thread has not seen, but never between a read-modify-write and the message
   // it read.
@@ -317,7 +320,7 @@ bool RelaxedMemory::settle() {
     });
   hist_.clear();
   for (auto& [cta, b] : blocks_) {
-    for (const History& h : b.shared_hist) any = any || h.msgs.size() > 1;
+    for (size_t i = 0; i < b.shared_used; ++i) any = any || b.shared_hist[i].msgs.size() > 1;
     b.clear_shared(on_visible_);
   }
   written_.clear();
@@ -361,7 +364,7 @@ RelaxedMemory::History& RelaxedMemory::HistoryMap::insert(uint64_t key) {
   }
   slots_[i] = Slot{key, index};
   ++used_;
-  pool_[index] = History{};
+  pool_[index].reset();
   return pool_[index];
 }
 

@@ -160,6 +160,10 @@ class RelaxedMemory {
   struct History {
     uint32_t size = 0;
     Messages msgs;
+    void reset() {  // an unused history again (reused storage: no construction of its messages)
+      size = 0;
+      msgs.n = 0;
+    }
   };
   struct Floor {
     uint64_t key = ~0ull, stamp = 0;
@@ -216,7 +220,8 @@ class RelaxedMemory {
     std::vector<uint64_t> shared_keys;  // shared-memory locations given a history since the last clear
     // The histories of the block's shared memory: by byte offset, an index into shared_hist or -1.
     std::vector<int32_t> shared_slot;
-    std::vector<History> shared_hist;
+    std::vector<History> shared_hist;  // the first shared_used are in use (the rest kept for reuse)
+    size_t shared_used = 0;
     void clear_shared(const std::function<void(uint64_t)>& visible) {
       for (uint64_t key : shared_keys) {
         int32_t& slot = shared_slot[key & 0xffffffffu];
@@ -224,7 +229,7 @@ class RelaxedMemory {
         slot = -1;
       }
       shared_keys.clear();
-      shared_hist.clear();
+      shared_used = 0;
     }
   };
   // Histories by location: shared memory in its block, global memory in hist_.
