@@ -44,9 +44,9 @@ uint64_t DeviceThread::submit(Task task, std::string launch) {
       unwaited_dropped_last_ = unwaited_.front().first;
       unwaited_.pop_front();
     }
-    unwaited_.emplace_back(ticket, launch);
+    unwaited_.emplace_back(ticket, std::move(launch));
   }
-  queue_.push_back({ticket, std::move(task), std::move(launch)});
+  queue_.emplace_back(ticket, std::move(task));
   work_cv_.notify_one();
   return ticket;
 }
@@ -97,12 +97,12 @@ void DeviceThread::run() {
       done_cv_.notify_all();
       work_cv_.wait(lock, [] { return false; });
     }
-    Item item = std::move(queue_.front());
+    auto item = std::move(queue_.front());
     queue_.pop_front();
     running_ = true;
     lock.unlock();
     try {
-      item.task();
+      item.second();
     } catch (const std::exception& e) {
       diag(std::string("internal error on the device thread: ") + e.what());
       set_sticky_error(cudaErrorUnknown);
@@ -112,7 +112,7 @@ void DeviceThread::run() {
     }
     lock.lock();
     running_ = false;
-    if (item.ticket > completed_) completed_ = item.ticket;
+    if (item.first > completed_) completed_ = item.first;
     done_cv_.notify_all();
   }
 }

@@ -52,12 +52,7 @@ class DeviceThread {
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;  // the device thread waits for tasks
   std::condition_variable done_cv_;  // callers wait for tickets
-  struct Item {
-    uint64_t ticket;
-    Task task;
-    std::string launch;  // a kernel launch's name and shape, else empty
-  };
-  std::deque<Item> queue_;
+  std::deque<std::pair<uint64_t, Task>> queue_;
   // Launches (ticket, name) that no wait has covered yet, oldest first; beyond kMaxUnwaited the
   // oldest are only counted.
   static constexpr size_t kMaxUnwaited = 4096;

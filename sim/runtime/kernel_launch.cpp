@@ -48,8 +48,9 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
   if (!k) return fail(api, cudaErrorInvalidDeviceFunction, "no kernel given");
   const std::string& kname = k->display;
   // Messages start with the launch as written: "kernel(int*)<<<(1, 1, 1), (2048, 1, 1)>>>".
-  const std::string where_s = (std::strcmp(api, "kernel launch") == 0 ? std::string() : std::string(api) + ": ") +
-                              fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block));
+  const std::string launch = fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block));
+  const std::string where_s =
+      (std::strcmp(api, "kernel launch") == 0 ? std::string() : std::string(api) + ": ") + launch;
   const char* where = where_s.c_str();
   if (!StreamTable::instance().valid_stream(req.stream))
     return fail(where, cudaErrorInvalidResourceHandle,
@@ -159,7 +160,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
         sim::LaunchResult r = simulator().launch(lp);
         finish_launch(kname, r);
       },
-      fmt::format("{}<<<{}, {}>>>", kname, dims(req.grid), dims(req.block)));
+      launch);
   return cudaSuccess;
 }
 
