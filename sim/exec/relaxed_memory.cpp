@@ -22,13 +22,6 @@ Scope scope_of(Sem sem, Scope s) {
 
 }  // namespace
 
-RelaxedMemory::Message RelaxedMemory::fresh_message(uint64_t value, uint64_t stamp) {
-  Message m;
-  m.value = value;
-  m.stamp = stamp;
-  return m;
-}
-
 RelaxedMemory::RelaxedMemory(uint64_t seed, uint32_t threads_per_block)
     : rng_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), threads_per_block_(threads_per_block) {}
 
@@ -45,17 +38,26 @@ void RelaxedMemory::start_block(uint64_t cta) { block(cta); }
 void RelaxedMemory::end_block(uint64_t cta) {
   auto it = blocks_.find(cta);
   if (it == blocks_.end()) return;
-  if (on_visible_) it->second.clear_shared(on_visible_);
+  it->second.clear_shared(on_visible_);
   BlockCache& c = block_cache_[cta & 63];
   if (c.cta == cta) c = BlockCache{};
+  // Its storage serves the next block (a launch starts thousands: no allocation for each).
+  spare_blocks_.push_back(std::move(it->second));
   blocks_.erase(it);
 }
 
 RelaxedMemory::Block* RelaxedMemory::lookup_block(uint64_t cta, bool create) {
   Block* b = nullptr;
   if (create) {
-    b = &blocks_[cta];
-    if (b->views.empty()) b->views.assign(threads_per_block_, View{});
+    auto [it, fresh] = blocks_.try_emplace(cta);
+    b = &it->second;
+    if (fresh) {
+      if (!spare_blocks_.empty()) {
+        *b = std::move(spare_blocks_.back());  // (its shared memory has no history: cleared at its end)
+        spare_blocks_.pop_back();
+      }
+      b->views.assign(threads_per_block_, View{});
+    }
   } else {
     auto it = blocks_.find(cta);
     if (it == blocks_.end()) return nullptr;
@@ -107,19 +109,19 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
     // its history with it.
     if (!create) return nullptr;
     History& h = new_history(key);
-    h.size = size;
-    h.msgs.push_back(fresh_message(latest, 0));
+    h.bytes() = size;
+    fill(h.msgs.open_back(), latest, 0, Release{});
     return &h;
   }
   History& h = *found;
-  if (h.size != size) {
+  if (h.bytes() != size) {
     // Two sizes at one address: outside what the model covers. The location is treated as
     // sequentially consistent from now on, and the run says so.
     if (not_covered_.empty())
       not_covered_ = fmt::format(
           "the address 0x{:x} was accessed as {} bytes and as {} bytes in this launch: the relaxed memory model "
           "does not cover mixed-size accesses, so that location behaved as sequentially consistent (SYNCLAB_MEMORY=sc)",
-          key, h.size, size);
+          key, h.bytes(), size);
     if (on_visible_ && h.msgs.size() > 1) on_visible_(key);
     drop_history(key);
     sc_keys_.insert(key);
@@ -128,7 +130,7 @@ RelaxedMemory::History* RelaxedMemory::history(uint64_t key, uint32_t size, uint
   if (h.msgs.back().value != latest) {
     // Memory changed outside the model (the host, through mapped memory): a newer message.
     h.msgs.back().superseded_at = now;
-    h.msgs.push_back(fresh_message(latest, next_stamp_++));
+    fill(h.msgs.open_back(), latest, next_stamp_++, Release{});
   }
   return &h;
 }
@@ -238,21 +240,22 @@ bool RelaxedMemory::store(const Thread& t, uint64_t key, uint32_t size, uint64_t
   // it read.
   size_t after = last;
   if (lo < last && random(4) == 0) {
-    std::vector<size_t> gaps;
+    size_t gaps[Messages::kMax], n = 0;
     for (size_t j = lo; j < last; ++j)
-      if (!h->msgs[j + 1].rel.rmw) gaps.push_back(j);
-    if (!gaps.empty()) after = gaps[random(gaps.size())];
+      if (!h->msgs[j + 1].rel.rmw) gaps[n++] = j;
+    if (n) after = gaps[random(n)];
   }
   const uint64_t stamp = next_stamp_++;
-  Message m = fresh_message(value, stamp);
-  m.rel = release_of(v, t, o, stamp);
+  const Release rel = release_of(v, t, o, stamp);
   if (after == last) {
     h->msgs.back().superseded_at = now;
+    fill(h->msgs.open_back(), value, stamp, rel);
   } else {
+    Message& m = h->msgs.open_after(after);
+    fill(m, value, stamp, rel);
     m.superseded_at = now;
     ++early_stores_;
   }
-  h->msgs.insert_after(after, m);
   set_floor(v, key, stamp);
   return after == last;
 }
@@ -263,18 +266,17 @@ void RelaxedMemory::rmw(const Thread& t, uint64_t key, uint32_t size, uint64_t o
   if (!h) return;
   if (wrote) remember_write(key, now);
   View& v = view(t);
-  const Message read = h->msgs.back();  // atomicity: the newest message, nothing in between
+  Message& read = h->msgs.back();  // atomicity: the newest message, nothing in between
   set_floor(v, key, read.stamp);
   observe(v, t, read, o);
   if (!wrote) return;
   const uint64_t stamp = next_stamp_++;
-  Message m = fresh_message(nw, stamp);
-  m.rel = release_of(v, t, o, stamp);
+  Release rel = release_of(v, t, o, stamp);
   // A read-modify-write continues what the message it read released (release sequences).
-  if (read.rel.stamp > m.rel.stamp) m.rel = read.rel;
-  m.rel.rmw = true;
-  h->msgs.back().superseded_at = now;
-  h->msgs.push_back(m);
+  if (read.rel.stamp > rel.stamp) rel = read.rel;
+  rel.rmw = true;
+  read.superseded_at = now;
+  fill(h->msgs.open_back(), nw, stamp, rel);  // (may move `read`: not used after this)
   set_floor(v, key, stamp);
 }
 

@@ -130,8 +130,9 @@ class RelaxedMemory {
   // full the oldest is forgotten, which only takes a choice away from later loads.
   struct Messages {
     static constexpr uint32_t kMax = 4;
+    uint32_t n = 0;  // (first: a new history's count and first two messages share one cache line)
+    uint32_t bytes = 0;  // (History::bytes(), kept here beside n)
     Message m[kMax];
-    uint32_t n = 0;
     size_t size() const { return n; }
     Message& operator[](size_t i) { return m[i]; }
     const Message& operator[](size_t i) const { return m[i]; }
@@ -141,28 +142,29 @@ class RelaxedMemory {
       for (uint32_t k = 1; k < n; ++k) m[k - 1] = m[k];
       --n;
     }
-    void push_back(const Message& x) {
+    // Room for a new message at the end, or right after message i; the caller fills it in place
+    // (a message built elsewhere and copied in costs a stalled copy on every store).
+    Message& open_back() {
       if (n == kMax) drop_oldest();
-      m[n++] = x;
+      return m[n++];
     }
-    // x goes right after message i.
-    void insert_after(size_t i, const Message& x) {
+    Message& open_after(size_t i) {
       size_t at = i + 1;
       if (n == kMax) {
         drop_oldest();
         at = at ? at - 1 : 0;
       }
       for (size_t k = n; k > at; --k) m[k] = m[k - 1];
-      m[at] = x;
       ++n;
+      return m[at];
     }
   };
-  struct History {
-    uint32_t size = 0;
+  struct alignas(64) History {
     Messages msgs;
+    uint32_t& bytes() { return msgs.bytes; }  // the size of each access to the location
     void reset() {  // an unused history again (reused storage: no construction of its messages)
-      size = 0;
       msgs.n = 0;
+      msgs.bytes = 0;
     }
   };
   struct Floor {
@@ -179,7 +181,16 @@ class RelaxedMemory {
     uint32_t next_floor = 0;
   };
 
-  static Message fresh_message(uint64_t value, uint64_t stamp);
+  // Fills a new message in place: its value, stamp and release; nothing supersedes it yet.
+  static void fill(Message& m, uint64_t value, uint64_t stamp, const Release& rel) {
+    m.value = value;
+    m.stamp = stamp;
+    m.superseded_at = UINT64_MAX;
+    m.rel.stamp = rel.stamp;
+    m.rel.cta = rel.cta;
+    m.rel.scope = rel.scope;
+    m.rel.rmw = rel.rmw;
+  }
   uint64_t load_recent(const Thread& t, uint64_t key, uint32_t size, uint64_t latest, Order o, uint64_t now);
   // Whether the location has a history (find_history's answer, inline for the common "no").
   bool has_history(uint64_t key) {
@@ -248,6 +259,7 @@ class RelaxedMemory {
   }
   Block* lookup_block(uint64_t cta, bool create);  // (create false: null when absent)
   std::unordered_map<uint64_t, Block> blocks_;     // per resident block (its address stays while it lives)
+  std::vector<Block> spare_blocks_;                 // finished blocks' storage, for the next ones
   // The blocks looked up lately, by block number modulo 64 (accesses come from a few resident blocks).
   struct BlockCache {
     uint64_t cta = ~0ull;

@@ -391,6 +391,35 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
 }
 
 namespace {
+// The `es` bytes (1, 2, 4 or 8) at p, zero-extended; and their store. Fixed-size copies: a copy
+// of a variable size is a library call whose result the next load waits for.
+template <class T>
+inline uint64_t read_as(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class T>
+inline void write_as(uint8_t* p, uint64_t v) {
+  const T x = static_cast<T>(v);
+  std::memcpy(p, &x, sizeof x);
+}
+inline uint64_t read_bits(const uint8_t* p, uint32_t es) {
+  switch (es) {
+    case 1: return read_as<uint8_t>(p);
+    case 2: return read_as<uint16_t>(p);
+    case 4: return read_as<uint32_t>(p);
+    default: return read_as<uint64_t>(p);
+  }
+}
+inline void write_bits(uint8_t* p, uint64_t v, uint32_t es) {
+  switch (es) {
+    case 1: write_as<uint8_t>(p, v); break;
+    case 2: write_as<uint16_t>(p, v); break;
+    case 4: write_as<uint32_t>(p, v); break;
+    default: write_as<uint64_t>(p, v); break;
+  }
+}
 // Stores the low sizeof(T) bytes of v at p if they differ from what is there; true if they did.
 template <class T>
 inline bool store_changed(uint8_t* p, uint64_t v) {
@@ -431,8 +460,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     uint8_t* p = reinterpret_cast<uint8_t*>(X[l] + host_off);
     if (relaxed_) {
       // Before newer values in coherence order: memory keeps the newest.
-      uint64_t latest = 0;
-      std::memcpy(&latest, p, es);
+      const uint64_t latest = read_bits(p, es);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
       const bool newest =
           relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope}, steps_);
@@ -473,12 +501,11 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
   if (es == 0 || size % es) return;
   const RelaxedMemory::Thread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
-    uint64_t v = 0;
-    std::memcpy(&v, bytes + off, es);
-    const uint64_t stale_before = relaxed_->stale_reads(), newest = v;
-    v = relaxed_->load(t, mm_key(w, generic + off), es, v, {I.sem, I.scope}, steps_);
+    const uint64_t newest = read_bits(bytes + off, es);
+    const uint64_t stale_before = relaxed_->stale_reads();
+    const uint64_t v = relaxed_->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, steps_);
     if (observer_) note_load(lane, generic + off, es, stale_before, newest);
-    std::memcpy(bytes + off, &v, es);
+    if (v != newest) write_bits(bytes + off, v, es);
   }
 }
 
@@ -489,9 +516,7 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
   if (es == 0 || size % es) return;
   const RelaxedMemory::Thread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
-    uint64_t v = 0, latest = 0;
-    std::memcpy(&v, bytes + off, es);
-    std::memcpy(&latest, memory + off, es);
+    const uint64_t v = read_bits(bytes + off, es), latest = read_bits(memory + off, es);
     const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
     if (observer_) note_store(w, lane, generic + off, es, newest, v, latest);
     if (!newest) std::memcpy(bytes + off, memory + off, es);
