@@ -64,11 +64,6 @@ bool parse_sched(const std::string& s, SchedPolicy* out) {
 
 namespace {
 
-[[noreturn]] void bad_env(const char* var, const char* value, const char* expected) {
-  std::fprintf(stderr, "synclab: %s=%s is not valid; expected %s\n", var, value, expected);
-  std::exit(2);
-}
-
 bool parse_u64(const char* s, uint64_t* out) {
   if (!s || !*s) return false;
   char* end = nullptr;
@@ -80,86 +75,100 @@ bool parse_u64(const char* s, uint64_t* out) {
 
 }  // namespace
 
-Config Config::from_environment() {
-  Config c;
-  if (const char* v = std::getenv("SYNCLAB_MEMORY"); v && *v) {
-    if (!parse_memory(v, &c.memory)) bad_env("SYNCLAB_MEMORY", v, "sc or relaxed");
-  }
-  if (const char* v = std::getenv("SYNCLAB_MODEL"); v && *v) {
-    if (!parse_model(v, &c.model)) bad_env("SYNCLAB_MODEL", v, "its or lockstep");
-  }
-  if (const char* v = std::getenv("SYNCLAB_SCHED"); v && *v) {
-    if (!parse_sched(v, &c.sched)) bad_env("SYNCLAB_SCHED", v, "rr, random or pct");
-  }
-  if (const char* v = std::getenv("SYNCLAB_SEED"); v && *v) {
-    if (!parse_u64(v, &c.seed)) bad_env("SYNCLAB_SEED", v, "a non-negative integer");
-  }
-  if (const char* v = std::getenv("SYNCLAB_PCT_DEPTH"); v && *v) {
+const std::vector<std::string>& Config::variables() {
+  static const std::vector<std::string> names = {
+      "SYNCLAB_MEMORY", "SYNCLAB_MODEL",  "SYNCLAB_SCHED",          "SYNCLAB_SEED",     "SYNCLAB_PCT_DEPTH",
+      "SYNCLAB_BUDGET", "SYNCLAB_DEVICE", "SYNCLAB_LOCKSTEP_ORDER", "SYNCLAB_DISPATCH", "SYNCLAB_CHECK",
+      "SYNCLAB_TRACE",  "SYNCLAB_QUIET",  "SYNCLAB_FAST",           "SYNCLAB_REPORTS",  "SYNCLAB_ERROR_EXITCODE"};
+  return names;
+}
+
+std::string Config::set(const std::string& name, const std::string& value) {
+  const char* v = value.c_str();
+  if (value.empty()) return "";  // an empty variable is an unset one
+  if (name == "SYNCLAB_MEMORY") {
+    if (!parse_memory(v, &memory)) return "sc or relaxed";
+  } else if (name == "SYNCLAB_MODEL") {
+    if (!parse_model(v, &model)) return "its or lockstep";
+  } else if (name == "SYNCLAB_SCHED") {
+    if (!parse_sched(v, &sched)) return "rr, random or pct";
+  } else if (name == "SYNCLAB_SEED") {
+    if (!parse_u64(v, &seed)) return "a non-negative integer";
+  } else if (name == "SYNCLAB_PCT_DEPTH") {
     uint64_t d = 0;
-    if (!parse_u64(v, &d) || d < 1 || d > 64) bad_env("SYNCLAB_PCT_DEPTH", v, "an integer 1..64");
-    c.pct_depth = static_cast<uint32_t>(d);
-  }
-  if (const char* v = std::getenv("SYNCLAB_BUDGET"); v && *v) {
-    if (!parse_u64(v, &c.budget) || c.budget == 0) bad_env("SYNCLAB_BUDGET", v, "a positive integer (warp-steps)");
-  }
-  if (const char* v = std::getenv("SYNCLAB_DEVICE"); v && *v) {
-    if (!find_profile(v)) {
+    if (!parse_u64(v, &d) || d < 1 || d > 64) return "an integer 1..64";
+    pct_depth = static_cast<uint32_t>(d);
+  } else if (name == "SYNCLAB_BUDGET") {
+    uint64_t b = 0;
+    if (!parse_u64(v, &b) || b == 0) return "a positive integer (warp-steps)";
+    budget = b;
+  } else if (name == "SYNCLAB_DEVICE") {
+    if (!find_profile(value)) {
       std::string names;
       for (const auto& p : device_profiles()) names += (names.empty() ? "" : ", ") + p.name;
-      bad_env("SYNCLAB_DEVICE", v, ("one of: " + names).c_str());
+      return "one of: " + names;
     }
-    c.device = v;
-  }
-  if (const char* v = std::getenv("SYNCLAB_LOCKSTEP_ORDER"); v && *v) {
-    std::string s = v;
-    if (s == "taken")
-      c.lockstep_taken_first = true;
-    else if (s == "fallthrough")
-      c.lockstep_taken_first = false;
+    device = value;
+  } else if (name == "SYNCLAB_LOCKSTEP_ORDER") {
+    if (value == "taken")
+      lockstep_taken_first = true;
+    else if (value == "fallthrough")
+      lockstep_taken_first = false;
     else
-      bad_env("SYNCLAB_LOCKSTEP_ORDER", v, "taken or fallthrough");
-  }
-  if (const char* v = std::getenv("SYNCLAB_DISPATCH"); v && *v) {
-    std::string s = v;
-    if (s == "order")
-      c.dispatch = DispatchOrder::InOrder;
-    else if (s == "reverse")
-      c.dispatch = DispatchOrder::Reverse;
-    else if (s == "random")
-      c.dispatch = DispatchOrder::Random;
+      return "taken or fallthrough";
+  } else if (name == "SYNCLAB_DISPATCH") {
+    if (value == "order")
+      dispatch = DispatchOrder::InOrder;
+    else if (value == "reverse")
+      dispatch = DispatchOrder::Reverse;
+    else if (value == "random")
+      dispatch = DispatchOrder::Random;
     else
-      bad_env("SYNCLAB_DISPATCH", v, "order, reverse or random");
-  }
-  if (const char* v = std::getenv("SYNCLAB_CHECK"); v && *v) {
-    if (!check_list_problem(v).empty()) bad_env("SYNCLAB_CHECK", v, check_list_syntax().c_str());
-    c.check_list = v;
-    c.checks = !check_list_is_none(v);
-  }
-  if (const char* v = std::getenv("SYNCLAB_TRACE"); v && *v) c.trace_path = v;
-  if (const char* v = std::getenv("SYNCLAB_QUIET"); v && *v && std::string(v) != "0") c.quiet = true;
-  if (const char* v = std::getenv("SYNCLAB_FAST"); v && *v) {
-    const std::string s = v;
-    if (s == "0")
-      c.fast = false;
-    else if (s != "1")
-      bad_env("SYNCLAB_FAST", v, "1 (the interpreter's fast paths, the default) or 0 (the general path only)");
-  }
-  if (const char* v = std::getenv("SYNCLAB_REPORTS"); v && *v) {
-    const std::string s = v;
-    if (s == "all")
-      c.reports_all = true;
-    else if (s != "once")
-      bad_env("SYNCLAB_REPORTS", v, "once (each report once per launch and line pair) or all");
-  }
-  if (const char* v = std::getenv("SYNCLAB_ERROR_EXITCODE"); v && *v) {
+      return "order, reverse or random";
+  } else if (name == "SYNCLAB_CHECK") {
+    if (!check_list_problem(value).empty()) return check_list_syntax();
+    check_list = value;
+    checks = !check_list_is_none(value);
+  } else if (name == "SYNCLAB_TRACE") {
+    trace_path = value;
+  } else if (name == "SYNCLAB_QUIET") {
+    if (value != "0") quiet = true;
+  } else if (name == "SYNCLAB_FAST") {
+    if (value == "0")
+      fast = false;
+    else if (value != "1")
+      return "1 (the interpreter's fast paths, the default) or 0 (the general path only)";
+  } else if (name == "SYNCLAB_REPORTS") {
+    if (value == "all")
+      reports_all = true;
+    else if (value != "once")
+      return "once (each report once per launch and line pair) or all";
+  } else if (name == "SYNCLAB_ERROR_EXITCODE") {
     // Exit statuses are 8 bits; decimal only, so that "010" is not silently 8.
     char* end = nullptr;
-    long n = std::strtol(v, &end, 10);
+    const long n = std::strtol(v, &end, 10);
     if (*end != '\0' || n < 0 || n > 255 || !std::isdigit(static_cast<unsigned char>(v[0])))
-      bad_env("SYNCLAB_ERROR_EXITCODE", v,
-              "an exit status 0..255 for a program whose kernels produced error reports (0: keep the "
-              "program's own; default 1)");
-    c.error_exitcode = static_cast<int>(n);
+      return "an exit status 0..255 for a program whose kernels produced error reports (0: keep the "
+             "program's own; default 1)";
+    error_exitcode = static_cast<int>(n);
+  } else {
+    std::string names;
+    for (const std::string& n : variables()) names += (names.empty() ? "" : ", ") + n;
+    return "one of the variables " + names;
+  }
+  return "";
+}
+
+Config Config::from_environment() {
+  Config c;
+  for (const std::string& name : variables()) {
+    const char* v = std::getenv(name.c_str());
+    if (!v || !*v) continue;
+    const std::string expected = c.set(name, v);
+    if (!expected.empty()) {
+      std::fprintf(stderr, "synclab: %s=%s is not valid; expected %s\n", name.c_str(), v, expected.c_str());
+      std::exit(2);
+    }
   }
   return c;
 }

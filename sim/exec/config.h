@@ -49,7 +49,11 @@ struct Config {
   // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST,
   // SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and its allowed values and exits
   // with 2.
-  static Config from_environment();
+  static Config from_environment();  // exits with status 2 and a message on a bad value
+  // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
+  // variable expects ("sc or relaxed"); the configuration is then unchanged.
+  std::string set(const std::string& name, const std::string& value);
+  static const std::vector<std::string>& variables();  // the names set() knows, in order
 
   // Whether one checker of checkers() is on. "all" turns on every checker whose in_all is set.
   bool check_enabled(const char* name) const;
