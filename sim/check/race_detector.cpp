@@ -225,6 +225,7 @@ void RaceDetector::start_cta(Cta& c) {
   rc.shared_init.assign((shared_bytes_ + 63) / 64, 0);
   rc.phase = 0;
   rc.split.clear();
+  rc.more_readers.clear();
   for (auto& b : rc.bars) b = RaceCta::Bar{};
 }
 
@@ -412,7 +413,7 @@ inline __attribute__((always_inline)) bool RaceDetector::access_cell(RaceCta& rc
   auto differs = [&](const Access& a) { return a.gid1 && a.mask != mask && !same_epoch(a, cur); };
   if (mask != 0xF && (differs(w) || differs(r1) || differs(r2)))
     return access_split(rc, w, r1, r2, cur, t, cta, gid, warp, shared, addr, g, true);
-  return update(w, r1, r2, cur, t, gid, cta, warp, addr, shared);
+  return update(rc, w, r1, r2, cur, t, gid, cta, warp, addr, shared, cell_key(g));
 }
 
 bool RaceDetector::access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t,
@@ -435,6 +436,21 @@ bool RaceDetector::access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, 
     }
     w = r1 = r2 = Access{};
     w.flags = kSplit;
+    // The cell's other readers go to the bytes they read.
+    ReaderSet& more = shared ? rc.more_readers : more_readers_;
+    if (!more.empty()) {
+      auto it = more.find(cell_key(g));
+      if (it != more.end()) {
+        const std::vector<Access> readers = std::move(it->second);
+        more.erase(it);
+        for (int b = 0; b < 4; ++b)
+          for (Access a : readers)
+            if (a.mask >> b & 1) {
+              a.mask = 1u << b;
+              more[cell_key(g, b)].push_back(a);
+            }
+      }
+    }
   }
   bool clean = true;
   for (int b = 0; b < 4; ++b)
@@ -442,14 +458,15 @@ bool RaceDetector::access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, 
       Access one = cur;
       one.mask = 1u << b;
       ShadowCell& c = bytes[b];
-      clean &= update(c.w, c.r1, c.r2, one, t, gid, cta, warp, addr, shared);
+      clean &= update(rc, c.w, c.r1, c.r2, one, t, gid, cta, warp, addr, shared, cell_key(g, b));
     }
   return clean;
 }
 
-inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Access& r1, Access& r2, const Access& cur,
-                                                                RaceThread& t, uint32_t gid, uint32_t cta,
-                                                                uint32_t warp, uint64_t addr, bool shared) {
+inline __attribute__((always_inline)) bool RaceDetector::update(RaceCta& rc, Access& w, Access& r1, Access& r2,
+                                                                const Access& cur, RaceThread& t, uint32_t gid,
+                                                                uint32_t cta, uint32_t warp, uint64_t addr,
+                                                                bool shared, uint64_t key) {
   bool clean = true;
   const uint8_t flags = cur.flags, mask = cur.mask;
   const uint32_t loc = cur.loc;
@@ -471,6 +488,16 @@ inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Acces
       clean &= check(t, gid, cta, warp, r1, wf, mask, loc, addr, shared);
     if (!quick_clean(r2, t, cur.gid1, cbase, warp, wf, mask))
       clean &= check(t, gid, cta, warp, r2, wf, mask, loc, addr, shared);
+    ReaderSet& more = shared ? rc.more_readers : more_readers_;
+    if (!more.empty()) {
+      auto it = more.find(key);
+      if (it != more.end()) {
+        for (const Access& r : it->second)
+          if (!quick_clean(r, t, cur.gid1, cbase, warp, wf, mask))
+            clean &= check(t, gid, cta, warp, r, wf, mask, loc, addr, shared);
+        more.erase(it);  // as r1 and r2: the write is the cell's history now
+      }
+    }
     // One epoch: the bytes share its history.
     const uint8_t m = same_epoch(w, cur) ? uint8_t(mask | w.mask) : mask;
     w = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags, cur.step};
@@ -480,10 +507,27 @@ inline __attribute__((always_inline)) bool RaceDetector::update(Access& w, Acces
     const uint8_t m = same_epoch(r1, cur) ? uint8_t(mask | r1.mask) : mask;
     r1 = Access{cur.gid1, cur.clock, cur.phase, loc, m, flags, cur.step};
   } else {
+    if (r2.gid1 && r2.gid1 != cur.gid1 && r2.gid1 != r1.gid1)
+      keep_reader(shared ? rc.more_readers : more_readers_, key, r2, t, gid, cta);
     r2 = r1;
     r1 = cur;
   }
   return clean;
+}
+
+void RaceDetector::keep_reader(ReaderSet& more, uint64_t key, const Access& r2, RaceThread& t, uint32_t gid,
+                               uint32_t cta) {
+  // A reader ordered before this one needs no place: a write ordered after this read is ordered
+  // after it too, and a write that is not races with this read, which stays in r1 or r2.
+  if (known(t, gid, cta, r2)) return;
+  std::vector<Access>& v = more[key];
+  for (Access& a : v)
+    if (a.gid1 == r2.gid1) {  // the same thread's newer read replaces its older one
+      a = r2;
+      return;
+    }
+  if (v.size() == kMoreReaders) v.erase(v.begin());  // the oldest is forgotten (docs/checkers.md)
+  v.push_back(r2);
 }
 
 VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {

@@ -81,6 +81,12 @@ struct ShadowCell {
   Access w, r1, r2;
 };
 
+// Readers of a cell beyond its last two (r1, r2): a read that pushes r2 out keeps it here when it
+// is not ordered before the new reader, so that a later write is checked against every concurrent
+// reader (FastTrack's read set). Keyed by RaceDetector::cell_key; at most kMoreReaders a cell.
+using ReaderSet = std::unordered_map<uint64_t, std::vector<Access>>;
+constexpr size_t kMoreReaders = 32;
+
 // What a thread takes from release states, kept apart from RaceThread so that the fields every
 // access reads (clock, phase) of a warp's 32 threads share few cache lines.
 struct RaceThreadSync {
@@ -126,6 +132,7 @@ struct RaceCta {
   std::vector<ShadowCell> shared;
   std::vector<uint64_t> shared_init;                              // bit per shared byte: written in this block
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
+  ReaderSet more_readers;                                          // of shared cells
   uint32_t phase = 0;
   struct Bar {
     std::shared_ptr<VClock> acc;
@@ -230,8 +237,12 @@ class RaceDetector {
   static bool same_epoch(const Access& a, const Access& b) {
     return a.gid1 == b.gid1 && a.clock == b.clock && a.phase == b.phase;
   }
-  bool update(Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t, uint32_t gid, uint32_t cta,
-              uint32_t warp, uint64_t addr, bool shared);
+  bool update(RaceCta& rc, Access& w, Access& r1, Access& r2, const Access& cur, RaceThread& t, uint32_t gid,
+              uint32_t cta, uint32_t warp, uint64_t addr, bool shared, uint64_t key);
+  // A cell's key in a ReaderSet: granule g's address, times 8, plus 4 + b for byte b of a split one.
+  static uint64_t cell_key(uint64_t g, int byte = -1) { return g << 3 | (byte < 0 ? 0 : 4 + byte); }
+  // r2 is pushed out by a read of thread t: keep it when it is not ordered before t.
+  void keep_reader(ReaderSet& more, uint64_t key, const Access& r2, RaceThread& t, uint32_t gid, uint32_t cta);
   bool check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags, uint8_t mask,
              uint32_t loc, uint64_t addr, bool shared);
   VCRef snapshot(RaceThread& t, uint32_t gid, uint32_t cta);
@@ -263,6 +274,7 @@ class RaceDetector {
   }
   std::unordered_map<uint64_t, GlobalPage> pages_;
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split_;  // global granules kept per byte
+  ReaderSet more_readers_;                                          // of global cells
   uint64_t last_page_ = ~0ull;
   GlobalPage* last_gpage_ = nullptr;
   // What the writes to one address have released: `wide` at device or system scope (any
