@@ -19,9 +19,9 @@ using ptx::Space;
 
 namespace {
 
-uint8_t sem_flags(const ptx::Instr& I) {
+uint8_t sem_flags(const ptx::Instr& I, bool volatile_data) {
   switch (I.sem) {
-    case Sem::Volatile: return RaceDetector::kVolatile;
+    case Sem::Volatile: return volatile_data ? RaceDetector::kVolatileData : RaceDetector::kVolatile;
     case Sem::Relaxed:
     case Sem::Acquire:
     case Sem::Release:
@@ -33,8 +33,9 @@ uint8_t sem_flags(const ptx::Instr& I) {
 
 const char* access_word(uint8_t flags) {
   if (flags & RaceDetector::kAtomic) return "atomic";
-  if (flags & RaceDetector::kWrite) return (flags & RaceDetector::kVolatile) ? "volatile write" : "write";
-  return (flags & RaceDetector::kVolatile) ? "volatile read" : "read";
+  constexpr uint8_t kAnyVolatile = RaceDetector::kVolatile | RaceDetector::kVolatileData;
+  if (flags & RaceDetector::kWrite) return (flags & kAnyVolatile) ? "volatile write" : "write";
+  return (flags & kAnyVolatile) ? "volatile read" : "read";
 }
 
 }  // namespace
@@ -58,7 +59,7 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   if (check_init_) check_init(w, lane, generic, shared, off, size, write, atomic, I);
   if (!check_race_) return;
   race_->set_step(steps_);
-  uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I);
+  uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I, cfg_.volatile_data);
   if (write) flags |= RaceDetector::kWrite;
   if ((flags & (RaceDetector::kAtomic | RaceDetector::kStrong)) && I.scope == ptx::Scope::Cta)
     flags |= RaceDetector::kCtaScope;
@@ -83,7 +84,7 @@ void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t ge
                            const ptx::Instr& I) {
   // In the row forms of ld/st (instr/memory.cpp) every active lane's address lies in one window:
   // the block's shared memory or one global allocation.
-  const uint8_t sem = sem_flags(I);
+  const uint8_t sem = sem_flags(I, cfg_.volatile_data);
   Cta& c = *w.cta;
   if (check_init_ || sem || !c.race) {
     // What check_access does, lane by lane (a strong access's memory-order effects interleave
@@ -233,6 +234,15 @@ void KernelRun::flush_findings() {
           "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
           "scope, and the two are in blocks {} and {}; use the device-scope form",
           pgid / threads_per_cta_, block);
+    } else if ((f.prev.flags | f.cur_flags) & RaceDetector::kVolatileData) {
+      d += "volatile is not synchronization (this run used SYNCLAB_VOLATILE=data): volatile only keeps the "
+           "compiler from removing or merging a load or store; it orders nothing, so the other thread may "
+           "still see an old value. If these are data handed over through a lock or a flag, order the "
+           "hand-over: a lock needs __threadfence() right after it is taken and right before it is released "
+           "(or cuda::atomic_ref with memory_order_acquire / memory_order_release); if this is the flag "
+           "itself, make it an atomic (cuda::atomic_ref<int, cuda::thread_scope_device>: store with "
+           "memory_order_release, load with memory_order_acquire); a __threadfence_block() does not order "
+           "threads of other blocks. The data then need no volatile";
     } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.

@@ -132,7 +132,7 @@ struct RaceCta {
   std::vector<ShadowCell> shared;
   std::vector<uint64_t> shared_init;                              // bit per shared byte: written in this block
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
-  ReaderSet more_readers;                                          // of shared cells
+  ReaderSet more_readers;                                         // of shared cells
   uint32_t phase = 0;
   struct Bar {
     std::shared_ptr<VClock> acc;
@@ -166,7 +166,10 @@ class RaceDetector {
   static constexpr uint8_t kWrite = 1, kAtomic = 2, kStrong = 4, kVolatile = 8;
   static constexpr uint8_t kCtaScope = 16;    // an atomic or strong access with .cta scope
   static constexpr uint8_t kAfterFence = 32;  // the thread's first memory access after a fence
-  static constexpr uint8_t kSplit = 128;      // ShadowCell::w only: the granule is kept per byte
+  // A volatile access taken as plain data (SYNCLAB_VOLATILE=data): it orders nothing and races
+  // like a plain access; the flag only changes the report's words.
+  static constexpr uint8_t kVolatileData = 64;
+  static constexpr uint8_t kSplit = 128;  // ShadowCell::w only: the granule is kept per byte
 
   RaceDetector(WarpModel model, uint32_t threads_per_cta, size_t shared_bytes);
 
@@ -274,7 +277,7 @@ class RaceDetector {
   }
   std::unordered_map<uint64_t, GlobalPage> pages_;
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split_;  // global granules kept per byte
-  ReaderSet more_readers_;                                          // of global cells
+  ReaderSet more_readers_;                                         // of global cells
   uint64_t last_page_ = ~0ull;
   GlobalPage* last_gpage_ = nullptr;
   // What the writes to one address have released: `wide` at device or system scope (any

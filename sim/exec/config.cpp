@@ -77,9 +77,10 @@ bool parse_u64(const char* s, uint64_t* out) {
 
 const std::vector<std::string>& Config::variables() {
   static const std::vector<std::string> names = {
-      "SYNCLAB_MEMORY", "SYNCLAB_MODEL",  "SYNCLAB_SCHED",          "SYNCLAB_SEED",     "SYNCLAB_PCT_DEPTH",
-      "SYNCLAB_BUDGET", "SYNCLAB_DEVICE", "SYNCLAB_LOCKSTEP_ORDER", "SYNCLAB_DISPATCH", "SYNCLAB_CHECK",
-      "SYNCLAB_TRACE",  "SYNCLAB_QUIET",  "SYNCLAB_FAST",           "SYNCLAB_REPORTS",  "SYNCLAB_ERROR_EXITCODE"};
+      "SYNCLAB_MEMORY",    "SYNCLAB_MODEL",   "SYNCLAB_SCHED",          "SYNCLAB_SEED",
+      "SYNCLAB_PCT_DEPTH", "SYNCLAB_BUDGET",  "SYNCLAB_DEVICE",         "SYNCLAB_LOCKSTEP_ORDER",
+      "SYNCLAB_DISPATCH",  "SYNCLAB_CHECK",   "SYNCLAB_TRACE",          "SYNCLAB_QUIET",
+      "SYNCLAB_FAST",      "SYNCLAB_REPORTS", "SYNCLAB_ERROR_EXITCODE", "SYNCLAB_VOLATILE"};
   return names;
 }
 
@@ -129,6 +130,14 @@ std::string Config::set(const std::string& name, const std::string& value) {
     if (!check_list_problem(value).empty()) return check_list_syntax();
     check_list = value;
     checks = !check_list_is_none(value);
+  } else if (name == "SYNCLAB_VOLATILE") {
+    if (value == "data")
+      volatile_data = true;
+    else if (value == "strong")
+      volatile_data = false;
+    else
+      return "strong (volatile accesses are strong, the PTX definition of a data race; the default) or data "
+             "(volatile accesses are plain data for the race checker: volatile is not synchronization)";
   } else if (name == "SYNCLAB_TRACE") {
     trace_path = value;
   } else if (name == "SYNCLAB_QUIET") {

@@ -32,6 +32,10 @@ struct Config {
   std::string check_list = "all";                   // the list as given (names from checkers())
   std::string trace_path;                           // SYNCLAB_TRACE: empty = no trace
   bool quiet = false;                               // SYNCLAB_QUIET: no report text on stderr
+  // SYNCLAB_VOLATILE=data: the race checker treats volatile loads and stores as plain data (they
+  // order nothing), as race detectors built on HRF do; the default (strong) follows the PTX memory
+  // model's definition of a data race, where volatile accesses are strong (docs/checkers.md).
+  bool volatile_data = false;
   // SYNCLAB_REPORTS=all: every report instance is kept and printed. The default (once) keeps one
   // report per launch and pair of lines (with a count of the others) and prints a report that
   // an earlier launch of the process already printed only once (sim/exec/report_log.h).
@@ -46,9 +50,9 @@ struct Config {
 
   // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
-  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST,
-  // SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and its allowed values and exits
-  // with 2.
+  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
+  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and
+  // its allowed values and exits with 2.
   static Config from_environment();  // exits with status 2 and a message on a bad value
   // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
   // variable expects ("sc or relaxed"); the configuration is then unchanged.

@@ -489,6 +489,7 @@ std::string KernelRun::replay_line() const {
   if (cfg_.sched != SchedPolicy::RoundRobin) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
   if (cfg_.sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
   if (cfg_.device != "teaching") s += fmt::format(" SYNCLAB_DEVICE={}", cfg_.device);
+  if (cfg_.volatile_data) s += " SYNCLAB_VOLATILE=data";
   return s;
 }
 
