@@ -288,16 +288,17 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   bool warp_level = same_warp && model_ == WarpModel::Its;
   if ((prev.flags & kSync) && (flags & kSync) && !scope_clash) {
     // Strong accesses synchronize rather than race. One exception: lanes of one warp passing
-    // data through volatile shared memory with no fence and no __syncwarp at all, which is the
-    // pre-Volta warp-synchronous idiom (the unrolled last warp of a reduction). Under ITS it
-    // needs __syncwarp. Flags and locks between lanes (Peterson) use fences and stay silent:
-    // the current thread has fenced, or the earlier access wrote a flag right after a fence (a
-    // release: data before it is published, the reader's fence after its read is the acquire;
-    // if that is missing, the data race shows on the data itself).
+    // data through volatile memory (shared or global) with no fence and no __syncwarp at all,
+    // which is the pre-Volta warp-synchronous idiom (the unrolled last warp of a reduction).
+    // Under ITS it needs __syncwarp. Flags and locks between lanes (Peterson) use fences and
+    // stay silent: the current thread has fenced since its last barrier, or the earlier access
+    // wrote a flag right after a fence (a release: data before it is published, the reader's
+    // fence after its read is the acquire; if that is missing, the data race shows on the data
+    // itself).
     const bool both_volatile =
         (prev.flags & kVolatile) && (flags & kVolatile) && !((prev.flags | flags) & (kAtomic | kStrong));
     const bool released_flag = (prev.flags & (kWrite | kAfterFence)) == (kWrite | kAfterFence);
-    if (!warp_level || !shared || !both_volatile || t.fenced || released_flag) return true;
+    if (!warp_level || !both_volatile || t.fenced || released_flag) return true;
   }
   if (known(t, gid, cta, prev)) return true;
   const uint32_t a = std::min(prev.loc, loc), b = std::max(prev.loc, loc);
@@ -672,6 +673,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
   VCRef shared = b.acc;
   for (uint32_t tid : waiters) {
     RaceThread& t = rc.t[slot(tid)];
+    t.fenced = false;  // a fence before the barrier is no flag protocol's after it (check())
     if (full) {
       t.vc = shared;
       t.phase = rc.phase;

@@ -118,7 +118,7 @@ struct RaceThread {
   uint32_t clock = 1;
   uint32_t phase = 0;
   ptx::Scope fence_scope = ptx::Scope::None;
-  bool fenced = false;          // executed a fence in this launch
+  bool fenced = false;          // executed a fence since its last barrier (bar.sync)
   bool fence_last = false;      // and no memory access since the last one
   RaceThreadSync* s = nullptr;  // this thread's entry of RaceCta::sync
   VCRef vc;                     // knowledge of others (null: none)
