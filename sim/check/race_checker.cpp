@@ -292,6 +292,11 @@ void KernelRun::flush_findings() {
           "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
           s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
           pgid / threads_per_cta_, block);
+      if (f.heard_gid1 && !f.heard_fenced)
+        d += "; and this thread did not acquire either: it read the flag or lock with no fence after the "
+             "read (a device-scope release alone does not order what this thread does next), so it also "
+             "needs __threadfence() right after the read that sees the flag (or an acquire load, "
+             "cuda::atomic_ref with memory_order_acquire)";
     } else {
       const SourceLoc a = r.where, b = where_of(f.prev.loc);
       const bool plain = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
