@@ -6,6 +6,9 @@
 //                   reported.
 //   -DRELEASE_ONLY  only the writer's fence (a release): still a race, and the report must say
 //                   that the reader did not acquire (the fence after seeing the flag).
+//   -DBLOCK_RELEASE the writer fences with __threadfence_block() and the reader not at all: an
+//                   insufficient-scope race, and the report must name both what is missing (the
+//                   device scope and the reader's acquire); RELEASE_ONLY is that scope fixed alone.
 #include "checks.h"
 
 __device__ int flag = 0;
@@ -16,6 +19,8 @@ __global__ void publish(int* data, int* out) {
     *data = 42;  // EXPECT(race)
 #if defined(FIX) || defined(RELEASE_ONLY)
     __threadfence();
+#elif defined(BLOCK_RELEASE)
+    __threadfence_block();
 #endif
     atomicExch(&flag, 1);
   } else {
