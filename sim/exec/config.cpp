@@ -80,7 +80,8 @@ const std::vector<std::string>& Config::variables() {
       "SYNCLAB_MEMORY",    "SYNCLAB_MODEL",   "SYNCLAB_SCHED",          "SYNCLAB_SEED",
       "SYNCLAB_PCT_DEPTH", "SYNCLAB_BUDGET",  "SYNCLAB_DEVICE",         "SYNCLAB_LOCKSTEP_ORDER",
       "SYNCLAB_DISPATCH",  "SYNCLAB_CHECK",   "SYNCLAB_TRACE",          "SYNCLAB_QUIET",
-      "SYNCLAB_FAST",      "SYNCLAB_REPORTS", "SYNCLAB_ERROR_EXITCODE", "SYNCLAB_VOLATILE"};
+      "SYNCLAB_FAST",      "SYNCLAB_REPORTS", "SYNCLAB_ERROR_EXITCODE", "SYNCLAB_VOLATILE",
+      "SYNCLAB_STREAMS"};
   return names;
 }
 
@@ -126,6 +127,14 @@ std::string Config::set(const std::string& name, const std::string& value) {
       dispatch = DispatchOrder::Random;
     else
       return "order, reverse or random";
+  } else if (name == "SYNCLAB_STREAMS") {
+    if (value == "order")
+      streams = StreamOrder::InOrder;
+    else if (value == "random")
+      streams = StreamOrder::Random;
+    else
+      return "order (work of all streams runs in the order it was queued) or random (work of different "
+             "streams runs in an order drawn from SYNCLAB_SEED, within each stream's order and its event waits)";
   } else if (name == "SYNCLAB_CHECK") {
     if (!check_list_problem(value).empty()) return check_list_syntax();
     check_list = value;

@@ -16,6 +16,11 @@ enum class SchedPolicy { RoundRobin, Random, Pct };
 // The order in which blocks are handed to SMs. Hardware promises none; `reverse` and `random`
 // expose code that assumes blockIdx order (a chained scan waiting on block b-1).
 enum class DispatchOrder { Default, InOrder, Reverse, Random };
+// The order in which work queued on different streams runs (sim/runtime/device_thread.h). CUDA
+// promises only each stream's own order and the waits the program asks for; `random` runs any
+// task whose stream and event waits are met, chosen by the seed, so that a missing
+// cudaStreamSynchronize or cudaStreamWaitEvent between streams shows up in some runs.
+enum class StreamOrder { Default, InOrder, Random };
 
 struct Config {
   WarpModel model = WarpModel::Its;
@@ -28,6 +33,8 @@ struct Config {
   bool lockstep_taken_first = true;                 // lockstep: which side of a divergent branch runs first
   DispatchOrder dispatch = DispatchOrder::Default;  // SYNCLAB_DISPATCH: default = in order under rr,
                                                     // random under the random and pct schedulers
+  StreamOrder streams = StreamOrder::Default;       // SYNCLAB_STREAMS: default = in submission order
+                                                    // under rr, random under random and pct
   bool checks = true;                               // SYNCLAB_CHECK: false for "none"
   std::string check_list = "all";                   // the list as given (names from checkers())
   std::string trace_path;                           // SYNCLAB_TRACE: empty = no trace
@@ -50,7 +57,7 @@ struct Config {
 
   // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
-  // (order|reverse|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
+  // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
   // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and
   // its allowed values and exits with 2.
   static Config from_environment();  // exits with status 2 and a message on a bad value
@@ -61,6 +68,11 @@ struct Config {
 
   // Whether one checker of checkers() is on. "all" turns on every checker whose in_all is set.
   bool check_enabled(const char* name) const;
+  // Whether work of different streams may run out of submission order (SYNCLAB_STREAMS, or its
+  // default for the scheduler).
+  bool streams_random() const {
+    return streams == StreamOrder::Random || (streams == StreamOrder::Default && sched != SchedPolicy::RoundRobin);
+  }
 };
 
 // The switchable checkers: the one list that SYNCLAB_CHECK, synclab-run --check, the control

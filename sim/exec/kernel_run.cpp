@@ -486,7 +486,9 @@ std::string KernelRun::lane_name(const Warp& w, int lane) const {
 std::string KernelRun::replay_line() const {
   std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
   if (cfg_.memory != MemoryModel::Sc) s += fmt::format(" SYNCLAB_MEMORY={}", memory_name(cfg_.memory));
-  if (cfg_.sched != SchedPolicy::RoundRobin) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
+  if (cfg_.streams != StreamOrder::Default)
+    s += cfg_.streams == StreamOrder::Random ? " SYNCLAB_STREAMS=random" : " SYNCLAB_STREAMS=order";
+  if (cfg_.sched != SchedPolicy::RoundRobin || cfg_.streams_random()) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
   if (cfg_.sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
   if (cfg_.device != "teaching") s += fmt::format(" SYNCLAB_DEVICE={}", cfg_.device);
   if (cfg_.volatile_data) s += " SYNCLAB_VOLATILE=data";

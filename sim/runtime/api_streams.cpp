@@ -1,4 +1,4 @@
-// Streams, events and host callbacks (stream_table.h explains the model: one FIFO).
+// Streams, events and host callbacks (stream_table.h and device_thread.h explain the model).
 #include <fmt/format.h>
 
 #include "sim/runtime/api_common.h"
@@ -62,7 +62,7 @@ SIMCUDART_API cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 SIMCUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   SIMCUDART_PREAMBLE();
   if (!StreamTable::instance().valid_stream(stream)) return bad_stream("cudaStreamSynchronize", stream);
-  DeviceThread::instance().wait(StreamTable::instance().stream_ticket(stream));
+  StreamTable::instance().synchronize(stream);
   return sync_status();
 }
 
@@ -70,8 +70,7 @@ SIMCUDART_API cudaError_t cudaStreamQuery(cudaStream_t stream) {
   SIMCUDART_PREAMBLE();
   if (!StreamTable::instance().valid_stream(stream)) return bad_stream("cudaStreamQuery", stream);
   // cudaErrorNotReady is an answer, not an error: it does not become the last error.
-  return DeviceThread::instance().finished(StreamTable::instance().stream_ticket(stream)) ? cudaSuccess
-                                                                                          : cudaErrorNotReady;
+  return StreamTable::instance().query(stream) ? cudaSuccess : cudaErrorNotReady;
 }
 
 SIMCUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
@@ -80,8 +79,7 @@ SIMCUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t e
   if (!StreamTable::instance().valid_event(event)) return bad_event("cudaStreamWaitEvent", event);
   if (flags & ~unsigned(cudaEventWaitExternal))
     return fail("cudaStreamWaitEvent", cudaErrorInvalidValue, fmt::format("unknown flags 0x{:x}", flags));
-  // The event's record was queued before anything the stream queues from now on: the single
-  // FIFO already makes the stream wait.
+  if (!StreamTable::instance().wait_event(stream, event)) return bad_event("cudaStreamWaitEvent", event);
   return cudaSuccess;
 }
 
@@ -166,7 +164,7 @@ SIMCUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   SIMCUDART_PREAMBLE();
   auto st = StreamTable::instance().event_state(event);
   if (!st.valid) return bad_event("cudaEventSynchronize", event);
-  if (st.recorded) DeviceThread::instance().wait(st.ticket);
+  if (st.recorded) DeviceThread::instance().wait(st.ticket, st.known);
   return sync_status();
 }
 

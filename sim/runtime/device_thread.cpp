@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "sim/runtime/device_context.h"
 #include "sim/runtime/error_state.h"
 
 namespace synclab::rt {
@@ -26,56 +28,142 @@ void DeviceThread::start_locked() {
   std::atexit([] { DeviceThread::instance().shutdown(); });
 }
 
-uint64_t DeviceThread::submit(Task task, std::string launch) {
+void Coverage::add(uintptr_t stream, uint64_t ticket) {
+  for (auto& e : streams)
+    if (e.first == stream) {
+      if (ticket > e.second) e.second = ticket;
+      return;
+    }
+  streams.emplace_back(stream, ticket);
+}
+
+void Coverage::join(const Coverage& other) {
+  if (other.floor > floor) floor = other.floor;
+  for (const auto& e : other.streams) add(e.first, e.second);
+}
+
+bool Coverage::covers(uintptr_t stream, uint64_t ticket) const {
+  if (ticket <= floor) return true;
+  for (const auto& e : streams)
+    if (e.first == stream) return ticket <= e.second;
+  return false;
+}
+
+uint64_t DeviceThread::submit(Task task, std::string launch, uintptr_t stream, std::vector<uint64_t> after,
+                              bool after_all) {
   if (on_device_thread()) {
-    // A host callback (cudaLaunchHostFunc) calling the runtime: everything queued before the
-    // callback has already run, so running the task now keeps stream order.
+    // A host callback (cudaLaunchHostFunc) calling the runtime: the callback's stream is behind
+    // it, so running the task now keeps that stream's order. Ticket 0: nothing to wait for.
     task();
-    std::lock_guard<std::mutex> lock(mutex_);
-    return completed_;
+    return 0;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  if (stopping_) return completed_;
+  if (stopping_) return submitted_;
   if (!started_) start_locked();
-  uint64_t ticket = ++submitted_;
+  const uint64_t ticket = ++submitted_;
   if (!launch.empty()) {
     if (unwaited_.size() == kMaxUnwaited) {
       ++unwaited_dropped_;
-      unwaited_dropped_last_ = unwaited_.front().first;
+      unwaited_dropped_last_ = unwaited_.front().ticket;
       unwaited_.pop_front();
     }
-    unwaited_.emplace_back(ticket, std::move(launch));
+    unwaited_.push_back({ticket, stream, std::move(launch)});
   }
-  queue_.emplace_back(ticket, std::move(task));
+  Item item;
+  item.ticket = ticket;
+  item.task = std::move(task);
+  item.after = std::move(after);
+  item.after_barrier = last_barrier_;
+  item.after_all = after_all;
+  if (after_all) last_barrier_ = ticket;
+  queue_.push_back(std::move(item));
+  last_submit_ = std::chrono::steady_clock::now();
   work_cv_.notify_one();
   return ticket;
 }
 
-void DeviceThread::covered_locked(uint64_t ticket) {
-  while (!unwaited_.empty() && unwaited_.front().first <= ticket) unwaited_.pop_front();
-  if (ticket >= unwaited_dropped_last_) unwaited_dropped_ = 0;
+bool DeviceThread::done_locked(uint64_t ticket) const {
+  return ticket <= done_prefix_ || done_above_.count(ticket) != 0;
 }
 
-void DeviceThread::wait(uint64_t ticket) {
+bool DeviceThread::ready_locked(const Item& item) const {
+  if (item.after_all) return done_prefix_ + 1 >= item.ticket;
+  if (!done_locked(item.after_barrier)) return false;
+  for (uint64_t t : item.after)
+    if (!done_locked(t)) return false;
+  return true;
+}
+
+void DeviceThread::mark_done_locked(uint64_t ticket) {
+  if (ticket != done_prefix_ + 1) {
+    if (ticket > done_prefix_) done_above_.insert(ticket);
+    return;
+  }
+  done_prefix_ = ticket;
+  while (!done_above_.empty() && *done_above_.begin() == done_prefix_ + 1) {
+    done_above_.erase(done_above_.begin());
+    ++done_prefix_;
+  }
+}
+
+long DeviceThread::pick_locked() {
+  // The oldest queued task is always ready: everything queued before it has run.
+  if (queue_.empty()) return -1;
+  const sim::Config& cfg = simulator().config();
+  if (!cfg.streams_random()) return 0;
+  std::vector<long> ready;
+  for (size_t i = 0; i < queue_.size(); ++i)
+    if (ready_locked(queue_[i])) ready.push_back(long(i));
+  if (!rng_seeded_ || rng_seed_ != cfg.seed) {
+    rng_.seed(cfg.seed ^ 0x5f7eaa3d2c4b1e09ull);  // its own stream of choices, apart from the scheduler's
+    rng_seed_ = cfg.seed;
+    rng_seeded_ = true;
+  }
+  return ready[rng_() % ready.size()];
+}
+
+void DeviceThread::covered_locked(const Coverage& known) {
+  for (auto it = unwaited_.begin(); it != unwaited_.end();)
+    it = known.covers(it->stream, it->ticket) ? unwaited_.erase(it) : it + 1;
+  if (known.floor >= unwaited_dropped_last_) unwaited_dropped_ = 0;
+}
+
+void DeviceThread::wait(uint64_t ticket, const Coverage& known) {
   if (on_device_thread()) return;
   std::unique_lock<std::mutex> lock(mutex_);
-  done_cv_.wait(lock, [&] { return completed_ >= ticket; });
-  if (!stopping_) covered_locked(ticket);
+  ++host_waiting_;
+  work_cv_.notify_one();
+  done_cv_.wait(lock, [&] { return done_locked(ticket); });
+  --host_waiting_;
+  if (!stopping_) covered_locked(known);
 }
 
 void DeviceThread::wait_idle() {
-  uint64_t t;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    t = submitted_;
-  }
-  wait(t);
+  if (on_device_thread()) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t t = submitted_;
+  ++host_waiting_;
+  work_cv_.notify_one();
+  done_cv_.wait(lock, [&] { return done_prefix_ >= t; });
+  --host_waiting_;
+  Coverage all;
+  all.floor = t;
+  if (!stopping_) covered_locked(all);
 }
 
-bool DeviceThread::finished(uint64_t ticket) {
+bool DeviceThread::finished(uint64_t ticket, const Coverage& known) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (completed_ < ticket) return false;
-  if (!stopping_) covered_locked(ticket);  // the program looked: it knows the work is done
+  if (!done_locked(ticket)) return false;
+  if (!stopping_) covered_locked(known);  // the program looked: it knows the work is done
+  return true;
+}
+
+bool DeviceThread::idle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (done_prefix_ < submitted_) return false;
+  Coverage all;
+  all.floor = submitted_;
+  if (!stopping_) covered_locked(all);
   return true;
 }
 
@@ -97,12 +185,23 @@ void DeviceThread::run() {
       done_cv_.notify_all();
       work_cv_.wait(lock, [] { return false; });
     }
-    auto item = std::move(queue_.front());
-    queue_.pop_front();
+    if (simulator().config().streams_random()) {
+      // Let the host queue what it will before choosing: start when it waits for something or
+      // has been quiet for kQuietMs (a host polling mapped memory waits for no API call).
+      while (host_waiting_ == 0 && !stopping_) {
+        const auto until = last_submit_ + std::chrono::milliseconds(kQuietMs);
+        if (std::chrono::steady_clock::now() >= until) break;
+        work_cv_.wait_until(lock, until);
+      }
+      if (queue_.empty()) continue;
+    }
+    const long i = pick_locked();
+    Item item = std::move(queue_[size_t(i)]);
+    queue_.erase(queue_.begin() + i);
     running_ = true;
     lock.unlock();
     try {
-      item.second();
+      item.task();
     } catch (const std::exception& e) {
       diag(std::string("internal error on the device thread: ") + e.what());
       set_sticky_error(cudaErrorUnknown);
@@ -112,7 +211,7 @@ void DeviceThread::run() {
     }
     lock.lock();
     running_ = false;
-    if (item.first > completed_) completed_ = item.first;
+    mark_done_locked(item.ticket);
     done_cv_.notify_all();
   }
 }
@@ -127,7 +226,7 @@ void DeviceThread::shutdown() {
   if (!unwaited_.empty() && !on_device_thread()) {
     const size_t n = unwaited_.size() + unwaited_dropped_;
     std::string list;
-    for (size_t i = 0; i < unwaited_.size() && i < 8; ++i) list += (i ? ", " : "") + unwaited_[i].second;
+    for (size_t i = 0; i < unwaited_.size() && i < 8; ++i) list += (i ? ", " : "") + unwaited_[i].name;
     if (n > 8) list += fmt::format(", and {} more", n - 8);
     const bool one = n == 1;
     std::fflush(stdout);
@@ -141,13 +240,19 @@ void DeviceThread::shutdown() {
                  n, one ? "" : "es", list.c_str(), one ? "its" : "their", one ? "its" : "their", one ? "it" : "them",
                  one ? "its" : "their");
     std::fflush(stderr);
-    const uint64_t last = unwaited_.back().first;
-    done_cv_.wait(lock, [&] { return completed_ >= last; });
+    // Everything queued up to the last of them runs (what they wait for among it).
+    uint64_t last = 0;
+    for (const Unwaited& u : unwaited_) last = std::max(last, u.ticket);
+    ++host_waiting_;
+    work_cv_.notify_one();
+    done_cv_.wait(lock, [&] { return done_prefix_ >= last; });
+    --host_waiting_;
   }
   stopping_ = true;
   // The rest is dropped, as when a CUDA context is destroyed at exit.
   queue_.clear();
-  completed_ = submitted_;  // releases anyone still waiting for a dropped task
+  done_prefix_ = submitted_;  // releases anyone still waiting for a dropped task
+  done_above_.clear();
   work_cv_.notify_all();
   done_cv_.notify_all();
   if (on_device_thread()) return;  // exit() called from a host callback

@@ -152,7 +152,7 @@ cudaError_t copy_in_stream(const char* api, cudaStream_t stream, const CopyPlan&
 
   // Into pageable host memory: synchronous, after the stream's earlier work.
   if (!plan.dst_device && !is_pinned_host(dst, dext)) {
-    DeviceThread::instance().wait(StreamTable::instance().stream_ticket(stream));
+    StreamTable::instance().synchronize(stream);
     if (cudaError_t s = check_sticky(); s != cudaSuccess) return s;
     std::string why;
     if (!copy_rows(src, spitch, &why)) return fail(api, cudaErrorInvalidValue, why);

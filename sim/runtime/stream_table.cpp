@@ -1,5 +1,7 @@
 #include "sim/runtime/stream_table.h"
 
+#include <algorithm>
+
 #include "sim/runtime/device_context.h"
 #include "sim/runtime/device_thread.h"
 
@@ -52,23 +54,88 @@ bool StreamTable::stream_flags(cudaStream_t s, unsigned* flags, int* priority) c
   return true;
 }
 
-uint64_t StreamTable::submit(cudaStream_t s, std::function<void()> task, std::string launch) {
+uint64_t StreamTable::submit(cudaStream_t s, std::function<void()> task, std::string launch, Coverage* known) {
   ensure_device_started();
-  // Not under mutex_: on the device thread (a host callback) the task runs inside submit().
-  uint64_t ticket = DeviceThread::instance().submit(std::move(task), std::move(launch));
-  if (!is_default(s)) {
+  std::lock_guard<std::recursive_mutex> order(submit_mutex_);
+  DeviceThread& dt = DeviceThread::instance();
+  if (is_default(s)) {
+    // Not under mutex_: on the device thread (a host callback) the task runs inside submit().
+    const uint64_t ticket = dt.submit(std::move(task), std::move(launch), 0, {}, true);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = streams_.find(s);
-    if (it != streams_.end() && ticket > it->second->last_ticket) it->second->last_ticket = ticket;
+    default_ticket_ = std::max(default_ticket_, ticket);
+    if (known) *known = Coverage{ticket, {}};
+    return ticket;
   }
+  std::vector<uint64_t> after;
+  Coverage k;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    k.floor = default_ticket_;
+    auto it = streams_.find(s);
+    if (it != streams_.end()) {
+      Stream& st = *it->second;
+      if (st.last_ticket) after.push_back(st.last_ticket);
+      after.insert(after.end(), st.event_waits.begin(), st.event_waits.end());
+      k.join(st.known);
+      k.join(st.event_known);
+    }
+  }
+  const auto key = reinterpret_cast<uintptr_t>(s);
+  const uint64_t ticket = dt.submit(std::move(task), std::move(launch), key, std::move(after), false);
+  k.add(key, ticket);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = streams_.find(s);
+  if (it != streams_.end()) {
+    Stream& st = *it->second;
+    st.last_ticket = std::max(st.last_ticket, ticket);
+    st.known = k;
+    st.event_waits.clear();
+    st.event_known = Coverage{};
+  }
+  if (known) *known = k;
   return ticket;
 }
 
-uint64_t StreamTable::stream_ticket(cudaStream_t s) const {
-  if (is_default(s)) return DeviceThread::instance().last_ticket();
+void StreamTable::synchronize(cudaStream_t s) {
+  if (is_default(s)) return DeviceThread::instance().wait_idle();
+  uint64_t ticket = 0;
+  Coverage k;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = streams_.find(s);
+    if (it == streams_.end()) return;
+    ticket = it->second->last_ticket;
+    k = it->second->known;
+  }
+  DeviceThread::instance().wait(ticket, k);
+}
+
+bool StreamTable::query(cudaStream_t s) {
+  DeviceThread& dt = DeviceThread::instance();
+  if (is_default(s)) return dt.idle();
+  uint64_t ticket = 0;
+  Coverage k;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = streams_.find(s);
+    if (it == streams_.end()) return true;
+    ticket = it->second->last_ticket;
+    k = it->second->known;
+  }
+  return dt.finished(ticket, k);
+}
+
+bool StreamTable::wait_event(cudaStream_t s, cudaEvent_t e) {
+  std::lock_guard<std::recursive_mutex> order(submit_mutex_);
   std::lock_guard<std::mutex> lock(mutex_);
+  auto ev = events_.find(e);
+  if (ev == events_.end()) return false;
+  if (!ev->second->recorded || is_default(s)) return true;  // nothing to wait for / waits for all anyway
   auto it = streams_.find(s);
-  return it == streams_.end() ? 0 : it->second->last_ticket;
+  if (it == streams_.end()) return true;
+  it->second->event_waits.push_back(ev->second->ticket);
+  it->second->event_known.join(ev->second->known);
+  return true;
 }
 
 cudaEvent_t StreamTable::create_event(unsigned flags) {
@@ -101,14 +168,20 @@ bool StreamTable::record_event(cudaEvent_t e, cudaStream_t s) {
     generation = ++ev->generation;
   }
   // The task keeps the event alive even if the program destroys it before the record runs.
-  uint64_t ticket = submit(s, [this, ev, generation] {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (ev->generation == generation) ev->time_ms = clock_now_ms();
-  });
+  std::lock_guard<std::recursive_mutex> order(submit_mutex_);
+  Coverage known;
+  uint64_t ticket = submit(
+      s,
+      [this, ev, generation] {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (ev->generation == generation) ev->time_ms = clock_now_ms();
+      },
+      {}, &known);
   std::lock_guard<std::mutex> lock(mutex_);
   if (ev->generation == generation) {
     ev->recorded = true;
     ev->ticket = ticket;
+    ev->known = known;
   }
   return true;
 }
@@ -125,8 +198,9 @@ StreamTable::EventState StreamTable::event_state(cudaEvent_t e) const {
     st.recorded = ev.recorded;
     st.timing = (ev.flags & cudaEventDisableTiming) == 0;
     st.ticket = ticket = ev.ticket;
+    st.known = ev.known;
   }
-  st.finished = !st.recorded || DeviceThread::instance().finished(ticket);
+  st.finished = !st.recorded || DeviceThread::instance().finished(ticket, st.known);
   if (st.recorded && st.finished) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = events_.find(e);

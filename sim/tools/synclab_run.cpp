@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
-  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, trace_limit;
+  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, streams, trace_limit;
   uint64_t seed = 0, budget = 0;
   unsigned pct_depth = 0, error_exitcode = 0;
   bool quiet = false, list_devices = false;
@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
                  "order in which blocks start: order, reverse or random (default: order under rr, random under "
                  "random/pct) [SYNCLAB_DISPATCH]")
       ->check(CLI::IsMember({"order", "reverse", "random"}));
+  app.add_option("--streams", streams,
+                 "order in which work of different streams runs: order (as queued) or random (from the seed, "
+                 "within each stream's order and event waits); default: order under rr, random under "
+                 "random/pct [SYNCLAB_STREAMS]")
+      ->check(CLI::IsMember({"order", "random"}));
   app.add_option("--check", check, check_help());
   app.add_option("--lockstep-order", lockstep_order,
                  "lockstep: which side of a divergent branch runs first [SYNCLAB_LOCKSTEP_ORDER]")
@@ -153,6 +158,7 @@ int main(int argc, char** argv) {
   if (!check.empty()) set("SYNCLAB_CHECK", check);
   if (!lockstep_order.empty()) set("SYNCLAB_LOCKSTEP_ORDER", lockstep_order);
   if (!dispatch.empty()) set("SYNCLAB_DISPATCH", dispatch);
+  if (!streams.empty()) set("SYNCLAB_STREAMS", streams);
   if (!trace_limit.empty()) set("SYNCLAB_TRACE_LIMIT", trace_limit);
   if (quiet) set("SYNCLAB_QUIET", "1");
   if (app.count("--error-exitcode")) set("SYNCLAB_ERROR_EXITCODE", std::to_string(error_exitcode));
