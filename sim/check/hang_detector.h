@@ -10,6 +10,12 @@
 // the kernel hangs. Loops that read clocks or count iterations change registers and never look
 // like spins. Mapped host memory can be written by the host at any time, so a spin on it is only
 // declared a hang after a grace period of wall time.
+//
+// A loop that takes a lock and releases it again while finding nothing to do changes memory on
+// every pass, but its net effect is nil. Such changes still move the epoch (so hang reports stay
+// as strict as before), but not the "net epoch" or the quiet period: a lane whose fingerprint
+// repeats with the same net epoch is waiting, and a priority scheduler runs it last (pct's
+// on_spin) instead of letting it starve the thread that holds the work.
 #pragma once
 
 #include <cstddef>
@@ -41,10 +47,15 @@ class HangDetector {
   HangDetector() : writers_(kWriterSlots) {}
 
   uint64_t epoch() const { return epoch_; }
+  uint64_t net_epoch() const { return net_epoch_; }
   void visible_change(uint64_t step) {
     ++epoch_;
+    ++net_epoch_;
     last_change_step_ = step;
   }
+  // A change that its thread may still undo (KernelRun::lane_change): the epoch moves, the net
+  // epoch and the quiet period wait for commit() or an undo.
+  void tentative_change() { ++epoch_; }
   bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
 
   // The last writer of each address is kept in a table of fixed size (a later write to an address
@@ -100,6 +111,7 @@ class HangDetector {
   // warp storing to consecutive words write neighbouring entries.
   static size_t slot(uint64_t addr) { return slot_in(addr, region_start(addr)); }
   uint64_t epoch_ = 0;
+  uint64_t net_epoch_ = 0;
   uint64_t last_change_step_ = 0;
   uint64_t quiet_steps_ = kQuietSteps;
   std::vector<Entry> writers_;

@@ -208,6 +208,15 @@ void KernelRun::flush_findings() {
     r.thread = tid;
     r.where = where_of(f.cur_loc);
     const uint32_t pgid = f.prev.gid1 - 1;
+    auto cp_async_of = [&](const RaceFinding& x) -> const ptx::Instr* {
+      for (uint32_t loc : {x.cur_loc, x.prev.loc})
+        if (const ptx::Instr* at = instr_at(loc); at && at->op == Op::CpAsync) return at;
+      return nullptr;
+    };
+    auto mbarrier_at = [&](uint32_t loc) {
+      const ptx::Instr* at = instr_at(loc);
+      return at && (at->op == Op::Mbarrier || at->op == Op::CpAsyncMbarArrive);
+    };
     const bool both_atomic = (f.prev.flags & RaceDetector::kAtomic) && (f.cur_flags & RaceDetector::kAtomic);
     const char* what = both_atomic ? "atomic-atomic"
                        : (f.prev.flags & RaceDetector::kAtomic) || (f.cur_flags & RaceDetector::kAtomic)
@@ -243,6 +252,28 @@ void KernelRun::flush_findings() {
            "itself, make it an atomic (cuda::atomic_ref<int, cuda::thread_scope_device>: store with "
            "memory_order_release, load with memory_order_acquire); a __threadfence_block() does not order "
            "threads of other blocks. The data then need no volatile";
+    } else if (const ptx::Instr* copy = cp_async_of(f)) {
+      // One side is an asynchronous copy (cp.async), written when it completed.
+      const SourceLoc c = where(*copy);
+      d += fmt::format(
+          "the write is an asynchronous copy (cp.async at {}:{}: cuda::memcpy_async, __pipeline_memcpy_async, "
+          "cuda::pipeline's producer side) that completed only when its thread waited for it; __syncthreads() "
+          "does not wait for asynchronous copies, so another thread (or the copying thread itself) may read the "
+          "old bytes. Wait for the copy before the read: cp.async.wait_group / cp.async.wait_all "
+          "(__pipeline_wait_prior(0), pipeline.consumer_wait(), cuda::pipeline_consumer_wait_prior, or the "
+          "cuda::barrier the copy completes on), then __syncthreads() when other threads read what this thread "
+          "copied",
+          c.file.empty() ? std::string("PTX") : c.file.substr(c.file.find_last_of('/') + 1),
+          c.file.empty() ? c.ptx_line : c.line);
+    } else if (mbarriers_used_ && !(f.heard_gid1 && !mbarrier_at(f.heard_write_loc)) &&
+               !(relaxed_ && relaxed_->reorderings())) {
+      d += "the kernel synchronizes through an mbarrier (cuda::barrier, cuda::pipeline, mbarrier.*): arriving "
+           "on it publishes what the arriving thread wrote before, but a thread acquires what others published "
+           "only by a wait that sees their phase complete (barrier.wait(token), arrive_and_wait(), "
+           "mbarrier.try_wait / test_wait returning true). Here the reading thread did not wait for the phase "
+           "the writer arrived at before reading (its own arrive orders nothing for its later reads), or the "
+           "accesses are not handed over through the mbarrier at all: then no __syncthreads() or "
+           "release/acquire orders them either";
     } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.

@@ -150,6 +150,10 @@ void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
 template <class M>
 void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   Cta& c = *w.cta;
+  if (async_pending_) {  // cp.async copies still pending complete before their thread exits
+    complete_async_at_exit(w, mask);
+    if (stop_) return;
+  }
   for (uint32_t m = mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];

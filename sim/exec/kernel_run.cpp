@@ -114,7 +114,7 @@ void KernelRun::start_cta(uint64_t linear) {
     w.cta = &c;
     w.index = wi;
     w.global_index = next_warp_serial_++;
-    w.present_mask = w.exited_mask = w.yielded_mask = 0;
+    w.present_mask = w.exited_mask = w.yielded_mask = w.open_lanes = 0;
     w.bar_mask = 0;
     w.lb_lanes = 0;
     w.converged = true;
@@ -130,8 +130,8 @@ void KernelRun::start_cta(uint64_t linear) {
       L.frames.clear();
       L.reg_base = L.local_base = L.param_base = 0;
       L.carry = false;
-      L.spinning = false;
-      L.spin_epoch = ~0ull;
+      L.spinning = L.waiting = false;
+      L.spin_epoch = L.spin_net_epoch = ~0ull;
       w.last_load[lane] = 0;
       L.state = LaneState::Ready;
       L.func = static_cast<uint32_t>(p_.function);
@@ -399,7 +399,13 @@ bool private_instr(const ptx::Instr& I) {
     case Op::Fence:
     case Op::Nanosleep:
     case Op::Prefetch:
-    case Op::Pmevent: return false;
+    case Op::Pmevent:
+    case Op::CpAsync:
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWait:
+    case Op::CpAsyncMbarArrive:
+    case Op::Mbarrier:
+    case Op::Unsupported: return false;
     default: return true;
   }
 }

@@ -106,7 +106,14 @@ class KernelRun {
   // Memory (instr/memory.cpp): translate a device address to host memory, or fault.
   uint8_t* translate(Warp& w, int lane, ptx::Space space, uint64_t addr, uint32_t size, bool write, const ptx::Instr& I,
                      uint64_t* generic_out = nullptr);
-  void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I);
+  // A lane changed memory at addr (from old to now, `size` bytes; 0: not tracked): records the
+  // writer and moves the hang detector's epoch, or only tentatively (lane_change).
+  void note_write(Warp& w, int lane, uint64_t addr, const ptx::Instr& I, uint64_t old = 0, uint64_t now = 0,
+                  uint32_t size = 0, bool atomic = false);
+  // Whether a lane's change of a word is visible now (the caller moves the epoch) or tentative:
+  // the first change by an atomic (may_open) since the lane's last visible change, or any change of
+  // that same word, which a later one may undo (a lock taken, then released) (check/hang_detector.h).
+  bool lane_change(Warp& w, int lane, uint64_t addr, uint64_t old, uint64_t now, uint32_t size, bool may_open);
   uint8_t* fast_ptr(Warp& w, ptx::Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic);
   bool row_span(Warp& w, uint32_t act, ptx::Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
                 bool write, uint64_t* host_off, uint64_t* gen_off);
@@ -149,6 +156,50 @@ class KernelRun {
   template <class T>
   void atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I);
   void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Asynchronous copies and mbarriers (instr/async.cpp). A cp.async is kept with its thread until
+  // it completes (cp.async.wait_group / wait_all, cp.async.mbarrier.arrive, the thread's exit);
+  // then its source is read and its destination written, as a load and a store of that thread at
+  // the cp.async's line would.
+  void exec_cp_async(Warp& w, uint32_t act, const ptx::Instr& I);
+  void exec_cp_async_group(Warp& w, uint32_t act, const ptx::Instr& I);  // commit_group, wait_group, wait_all
+  void exec_cp_async_mbar_arrive(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Returns the lanes whose wait (test_wait / try_wait) found the phase incomplete again with nothing
+  // visible changed since their last such wait here: they stay at the wait (a spin on the mbarrier).
+  uint32_t exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I);
+  void exec_unsupported(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Performs the lane's pending copies of the groups before `before` (~0: every one, committed
+  // or not), in the order they were issued. False when one faulted (the launch ends).
+  bool complete_async(Warp& w, int lane, uint64_t before);
+  // Before lanes exit: their copies still pending complete.
+  void complete_async_at_exit(Warp& w, uint32_t mask);
+  // An arrive-on of the mbarrier at `addr` (I.space) by a lane: `count` arrivals, `drop` lowers the
+  // expected count too, `tx` is added to the transaction count; counts false: a release that
+  // leaves the counts alone (cp.async.mbarrier.arrive without .noinc). Returns the state token,
+  // or nothing when the lane faulted.
+  bool mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t addr, uint32_t count, bool drop, int64_t tx,
+                   bool counts, uint64_t* token);
+  struct AsyncCopy {
+    uint32_t loc;    // (function << 20) | pc of the cp.async
+    uint64_t group;  // the commit group it belongs to (the thread's commit count when issued)
+    uint64_t dst;    // shared-memory offset
+    uint64_t src;    // global address
+    uint32_t size, src_size;
+  };
+  struct AsyncThread {
+    std::vector<AsyncCopy> copies;
+    uint64_t committed = 0;  // cp.async.commit_group count
+  };
+  std::unordered_map<uint64_t, AsyncThread> async_;  // by thread: block * threads per block + thread
+  uint64_t async_pending_ = 0;                       // copies pending in all threads
+  bool mbarriers_used_ = false;                      // the launch executed an mbarrier instruction
+  // A copy of a wait instruction with relaxed order: what the race checker sees of a wait that
+  // found its phase incomplete (it acquires nothing).
+  std::unordered_map<const ptx::Instr*, std::unique_ptr<ptx::Instr>> relaxed_twin_;
+  struct MbarPoll {
+    uint32_t loc = ~0u;  // the wait instruction
+    uint64_t epoch = 0;  // HangDetector::epoch() when it last found the phase incomplete
+  };
+  std::unordered_map<uint64_t, MbarPoll> mbar_poll_;  // by thread, as async_
   void exec_alu(Warp& w, uint32_t act, const ptx::Instr& I);
   bool fast_alu(Warp& w, uint32_t act, const ptx::Instr& I);
   void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);

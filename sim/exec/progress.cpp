@@ -35,28 +35,49 @@ void KernelRun::materialize_all() {
 }
 
 bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc) {
-  const uint64_t epoch = hang_.epoch();
+  if (w.open_lanes & lanes) {
+    // A change these lanes made and did not undo before coming round their loop is a change.
+    w.open_lanes &= ~lanes;
+    hang_.visible_change(steps_);
+  }
+  const uint64_t epoch = hang_.epoch(), net = hang_.net_epoch();
   bool new_spin = false;
   const ptx::Function& fn = M_.functions[func];
-  uint32_t spinners = 0;
+  uint32_t spinners = 0, waiters = 0;
   for (uint32_t m = lanes; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
     uint64_t h = hash_registers(w.regp[lane].base, 32, fn.regs.size() + 1, func, pc);
-    if (L.spin_epoch == epoch && L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
-      if (!L.spinning) new_spin = true;
-      L.spinning = true;
-      spinners |= 1u << lane;
+    if (L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
+      // The same state at the loop head. Spinning (for hang reports) when nothing at all changed
+      // since; waiting (for the scheduler) when nothing changed but what was undone again (a
+      // lock taken and released by a loop that found no work).
+      if (L.spin_epoch == epoch) {
+        if (!L.spinning) new_spin = true;
+        L.spinning = true;
+        spinners |= 1u << lane;
+      } else {
+        L.spinning = false;
+        L.spin_epoch = epoch;
+      }
+      if (L.spin_net_epoch == net) {
+        if (!L.waiting) waiters |= 1u << lane;
+        L.waiting = true;
+      } else {
+        L.waiting = false;
+        L.spin_net_epoch = net;
+      }
     } else {
-      L.spinning = false;
+      L.spinning = L.waiting = false;
       L.spin_epoch = epoch;
+      L.spin_net_epoch = net;
       L.spin_func = func;
       L.spin_pc = pc;
       L.spin_hash = h;
     }
   }
+  if (waiters) sched_->on_spin(w, waiters);
   if (!new_spin && !host_grace_started_) return false;
-  if (new_spin) sched_->on_spin(w, spinners);
   // Every live lane must be spinning (in this epoch) or unable to run.
   bool host_memory = false;
   bool simt_deadlock = false;
@@ -125,7 +146,9 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
         case Op::Vote:
         case Op::Match:
         case Op::Redux:
-        case Op::Nanosleep: return true;
+        case Op::Nanosleep:
+        case Op::Mbarrier:
+        case Op::CpAsyncMbarArrive: return true;
         default: break;
       }
     }

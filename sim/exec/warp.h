@@ -54,6 +54,13 @@ struct Lane {
   // Warp::last_load).
   uint32_t spin_func = ~0u, spin_pc = ~0u;
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
+  uint64_t spin_net_epoch = ~0ull;  // the net epoch at the fingerprint (HangDetector::net_epoch)
+  bool waiting = false;             // spinning by the net epoch: the scheduler was told (on_spin)
+  // The word this lane changed first since its changes were last made visible, and its value
+  // before (Warp::open_lanes says whether there is one): a store or atomic that puts it back
+  // undoes the change (a lock taken and released), see KernelRun::lane_change.
+  uint64_t open_addr = 0, open_old = 0;
+  uint32_t open_size = 0;
   int64_t pct_priority = 0;  // PCT: larger runs first
 
   std::vector<uint8_t> local;   // all frames' .local memory
@@ -75,6 +82,7 @@ struct Warp {
   uint32_t ready_mask = 0;    // lanes in LaneState::Ready
   uint32_t runnable = 0;      // lanes the warp model lets run now (scheduler's view)
   uint32_t exited_mask = 0;
+  uint32_t open_lanes = 0;  // lanes with an open change (Lane::open_addr)
   // ITS grouping: lanes that just took a backward branch yield to the warp's other groups.
   uint32_t yielded_mask = 0;
   bool converged = true;        // ITS: every ready lane is at the same (func, pc)...

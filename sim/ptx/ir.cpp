@@ -78,6 +78,12 @@ const char* op_name(Op op) {
     case Op::Vote: return "vote";
     case Op::Match: return "match";
     case Op::Activemask: return "activemask";
+    case Op::CpAsync: return "cp.async";
+    case Op::CpAsyncCommit: return "cp.async.commit_group";
+    case Op::CpAsyncWait: return "cp.async.wait_group";
+    case Op::CpAsyncMbarArrive: return "cp.async.mbarrier.arrive";
+    case Op::Mbarrier: return "mbarrier";
+    case Op::Unsupported: return "unsupported";
     case Op::Redux: return "redux";
     case Op::Nanosleep: return "nanosleep";
     case Op::Pmevent: return "pmevent";

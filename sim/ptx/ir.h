@@ -120,6 +120,19 @@ enum class ShfMode : uint8_t { None, LWrap, LClamp, RWrap, RClamp };
 enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class CvtaDir : uint8_t { None, ToGeneric, FromGeneric };  // cvta.shared vs cvta.to.shared
 enum class TestpMode : uint8_t { None, Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+// mbarrier.<op>: what an Op::Mbarrier instruction does.
+enum class MbarOp : uint8_t {
+  None,
+  Init,          // mbarrier.init [a], count
+  Inval,         // mbarrier.inval [a]
+  Arrive,        // mbarrier.arrive{.noComplete}{.expect_tx} state, [a]{, count}
+  ArriveDrop,    // mbarrier.arrive_drop ... (also lowers the expected count of later phases)
+  TestWait,      // mbarrier.test_wait{.parity} p, [a], state|parity
+  TryWait,       // mbarrier.try_wait{.parity} p, [a], state|parity{, suspend-hint}
+  PendingCount,  // mbarrier.pending_count r, state
+  ExpectTx,      // mbarrier.expect_tx [a], tx
+  CompleteTx,    // mbarrier.complete_tx [a], tx
+};
 
 enum class Op : uint8_t {
   Nop,
@@ -207,6 +220,15 @@ enum class Op : uint8_t {
   // appended by the parser (PTX 7.6+ bit-mask helpers)
   Bmsk,
   Szext,
+  // asynchronous copies and mbarriers (sm_80+; see exec/instr/async.cpp)
+  CpAsync,            // cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}{, ignore-src}
+  CpAsyncCommit,      // cp.async.commit_group
+  CpAsyncWait,        // cp.async.wait_group N (src[0]) / cp.async.wait_all (Instr::wait_all)
+  CpAsyncMbarArrive,  // cp.async.mbarrier.arrive{.noinc}.b64 [mbar]
+  Mbarrier,           // mbarrier.<Instr::mbar> ...
+  // An instruction the simulator does not model: kept in place so that the module loads, and a
+  // lane that executes it ends the launch with Module::unsupported[Instr::call] as the error.
+  Unsupported,
   Count_
 };
 
@@ -334,6 +356,13 @@ struct Instr {
   bool nan = false;    // min/max.NaN: NaN in, NaN out
   bool proxy = false;  // fence.proxy.* (orders proxies, not threads; sem/scope may be None)
   bool clamp = false;  // bmsk/szext .clamp (false = .wrap)
+  // Asynchronous copies and mbarriers:
+  MbarOp mbar = MbarOp::None;
+  bool parity = false;       // mbarrier.test_wait/try_wait.parity
+  bool noinc = false;        // cp.async.mbarrier.arrive.noinc
+  bool no_complete = false;  // mbarrier.arrive.noComplete
+  bool expect_tx = false;    // mbarrier.arrive.expect_tx (src[1]: tx count)
+  bool wait_all = false;     // cp.async.wait_all
   // Filled in when the module is loaded (exec/simulator.cpp calls annotate_for_exec), so that the
   // interpreter's step loop tests a bit instead of switching on the opcode; 0 until then. (They
   // sit in what was padding before `guard`, in the instruction's first cache line.)
@@ -511,6 +540,9 @@ struct Module {
   std::vector<SourceFile> files;                          // index = Instr::file; files[0] is the unknown file
   std::vector<InlineFrame> inline_frames{InlineFrame{}};  // Instr::inlined_at chains
   uint64_t static_shared_bytes = 0;                       // layout of module-scope + all functions' .shared vars
+  // What each Op::Unsupported instruction is (Instr::call indexes this): "unsupported instruction
+  // 'vabsdiff4.u32.u32.u32.add'", reported when a lane executes it.
+  std::vector<std::string> unsupported;
 
   int find_function(const std::string& name) const {
     for (size_t i = 0; i < functions.size(); ++i)

@@ -33,7 +33,14 @@ fi
 mkdir -p "$out"
 
 build() {  # name -> out/name (binary) and out/name.build.log
-    "$nvcc" -std=c++17 -lineinfo -arch="$arch" -o "$out/$1" "$here/$1.cu" > "$out/$1.build.log" 2>&1
+    local srcs=("$here/$1.cu") flags=()
+    # Tag rdc in programs.txt: NAME.cu plus NAME.*.cu, separately compiled and device-linked.
+    if grep -Eq "^$1([[:space:]].*)?[[:space:]]rdc([[:space:]]|\$)" "$here/programs.txt"; then
+        flags+=(-rdc=true)
+        for f in "$here/$1".*.cu; do [ -e "$f" ] && srcs+=("$f"); done
+    fi
+    "$nvcc" -std=c++17 -lineinfo -arch="$arch" ${flags[@]+"${flags[@]}"} -o "$out/$1" "${srcs[@]}" \
+        > "$out/$1.build.log" 2>&1
 }
 export -f build
 export nvcc arch out here

@@ -223,6 +223,35 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       exec_ld(w, act, fn, I);
       break;
     case Op::St: exec_st(w, act, fn, I); break;
+    case Op::CpAsync:
+      if (act) exec_cp_async(w, act, I);
+      break;
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWait:
+      if (act) exec_cp_async_group(w, act, I);
+      break;
+    case Op::CpAsyncMbarArrive:
+      if (act) exec_cp_async_mbar_arrive(w, act, I);
+      break;
+    case Op::Mbarrier:
+      if (act) {
+        const uint32_t stalled = exec_mbarrier(w, act, I);
+        if (stalled && stalled == g.mask && !stop_) {
+          // The waiting lanes polled an incomplete phase again and nothing anyone could see has
+          // changed since: they stay at the wait, a spin at this instruction (the progress checks
+          // see unchanged registers, and the mbarrier as the word they poll).
+          if (!w.converged || g.mask != w.ready_mask) w.yielded_mask |= g.mask;
+          if (hang_.suspicious(steps_)) check_progress(w, g.mask, g.func, g.pc);
+          return;
+        }
+      }
+      break;
+    case Op::Unsupported:
+      if (act) {
+        exec_unsupported(w, act, I);
+        return;
+      }
+      break;
     case Op::Atom:
     case Op::Red: exec_atom(w, act, I); break;
     default:

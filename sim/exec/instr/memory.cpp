@@ -168,9 +168,36 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   return true;
 }
 
-void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
-  hang_.visible_change(steps_);
+void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I, uint64_t old, uint64_t now,
+                           uint32_t size, bool atomic) {
   hang_.record_writer(generic, w.cta->linear, w.lanes[lane].tid_linear, I.user_line, I.ptx_line, I.user_file);
+  if ((atomic || (w.open_lanes >> lane & 1)) && !lane_change(w, lane, generic, old, now, size, atomic)) return;
+  hang_.visible_change(steps_);
+}
+
+bool KernelRun::lane_change(Warp& w, int lane, uint64_t generic, uint64_t old, uint64_t now, uint32_t size,
+                            bool may_open) {
+  const uint32_t bit = 1u << lane;
+  Lane& L = w.lanes[lane];
+  if (w.open_lanes & bit) {
+    if (L.open_addr == generic && L.open_size == size) {
+      // The open word again: still changed, or put back (the lock released): nothing to commit.
+      if (now == L.open_old) w.open_lanes &= ~bit;
+      hang_.tentative_change();
+      return false;
+    }
+    w.open_lanes &= ~bit;  // a second word: both changes are visible now
+    return true;
+  }
+  if (!may_open) return true;
+  // An atomic's change stays tentative until the lane changes another word or its loop is checked
+  // (check_progress): a lock taken and released in between never was a change.
+  w.open_lanes |= bit;
+  L.open_addr = generic;
+  L.open_old = old;
+  L.open_size = size;
+  hang_.tentative_change();
+  return false;
 }
 
 bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const void* src, uint32_t size,
@@ -201,6 +228,11 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     if (!mm_notes_.empty()) flush_memory_model(w);
   }
   if (std::memcmp(p, src, size) != 0) {
+    uint64_t before = 0, after = 0;
+    if ((w.open_lanes >> lane & 1) && size <= 8) {
+      std::memcpy(&before, p, size);
+      std::memcpy(&after, src, size);
+    }
     if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
       uint64_t v = 0;
       std::memcpy(&v, src, size);
@@ -213,7 +245,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     } else {
       std::memcpy(p, src, size);
     }
-    note_write(w, lane, generic, I);
+    note_write(w, lane, generic, I, before, after, size <= 8 ? size : 0);
   }
   return true;
 }
@@ -451,6 +483,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   }
   bool changed_any = false;
   const uint64_t cta = w.cta->linear;
+  const uint32_t open_lanes = w.open_lanes;  // lanes whose store may undo a change (lane_change)
   // Threads form warps in linear order: lane l of warp i is thread i * 32 + l of its block.
   const uint32_t tid0 = w.index * 32;
   uint64_t region = ~0ull, region_start = 0;  // HangDetector::slot, computed once per region
@@ -467,6 +500,8 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       if (observer_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
       if (!newest) continue;
     }
+    const bool open = open_lanes >> l & 1;
+    const uint64_t before = open ? read_bits(p, es) : 0;
     bool changed;
     switch (es) {
       case 1: changed = store_changed<uint8_t>(p, val); break;
@@ -484,7 +519,8 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       }
       hang_.record_writer_at(HangDetector::slot_in(generic, region_start), generic, cta, tid0 + l, I.user_line,
                              I.ptx_line, I.user_file);
-      changed_any = true;
+      const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
+      if (!open || lane_change(w, l, generic, before, val & mask, es, false)) changed_any = true;
     }
   }
   if (changed_any) hang_.visible_change(steps_);
@@ -665,6 +701,8 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
           break;
       }
       if (changed) {
+        const bool open = w.open_lanes >> lane & 1;
+        const uint64_t before = open ? read_bits(p, es) : 0;
         switch (es) {
           case 1: *p = uint8_t(val); break;
           case 2: {
@@ -679,7 +717,10 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
           }
           default: std::memcpy(p, &val, 8); break;
         }
-        note_write(w, lane, generic, I);
+        if (open)
+          note_write(w, lane, generic, I, before, es >= 8 ? val : val & ((1ull << (es * 8)) - 1), es);
+        else
+          note_write(w, lane, generic, I);
       }
       continue;
     }
@@ -816,7 +857,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           if ((old & keep) != (nb & keep)) {
             // note_write, with one epoch step for the instruction.
             hang_.record_writer(generic, cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
-            changed_any = true;
+            if (lane_change(w, l, generic, old & keep, nb & keep, size, true)) changed_any = true;
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
           // compare-and-swap is a write for the race checker.
@@ -855,7 +896,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
   const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
   const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
-  if (old_cmp != nb_cmp) note_write(w, lane, generic, I);
+  if (old_cmp != nb_cmp) note_write(w, lane, generic, I, old_cmp, nb_cmp, size, true);
   // Every read-modify-write is a write in the memory model, also when it leaves the value as
   // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
   // continues release sequences. Only a failed compare-and-swap writes nothing.
