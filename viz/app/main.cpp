@@ -11,7 +11,6 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -218,71 +217,7 @@ int run_window(App& app, const CliOptions& o) {
 
 int main(int argc, char** argv) {
   CliOptions o;
-  std::string window_name, size;
-  std::string backend = "auto";
-  CLI::App cli{
-      "synclab-viz: animate what the threads of a SyncLab trace did (docs/viz.md).\n"
-      "Without --export it opens the viewer (F1 there lists the keyboard shortcuts)."};
-  cli.add_option("trace", o.trace, "trace file (SYNCLAB_TRACE=FILE or synclab-run --trace FILE)")->required();
-  cli.add_option("--export", o.export_path,
-                 "render offscreen (no display needed) into FILE: .png (a still at --step), or .gif / .mp4 "
-                 "(an animation from --from to --to; needs ffmpeg)");
-  cli.add_option("--step", o.step,
-                 "the event to show: a number, a percentage of the launch ('50%'), 'interesting' (default: the "
-                 "first report, barrier release or lock acquire), 'first', 'last', 'report:K', 'most:R,R...' (the "
-                 "first event at which regions R hold the most non-zero cells, e.g. locks held) or 'max:R,R...' "
-                 "(... the largest sum of values), 'stale' or 'stale:R,R...' (the first load that read an older value, "
-                 "of those regions' memory; SYNCLAB_MEMORY=relaxed runs); R: a region's name or the start of one, "
-                 "none: all regions");
-  cli.add_option("--from", o.from, "animation: first event (same forms as --step)");
-  cli.add_option("--to", o.to, "animation: last event (same forms as --step)");
-  cli.add_option("--fps", o.fps, "animation: frames per second (default 10)");
-  cli.add_option("--max-frames", o.max_frames, "animation: at most this many frames, evenly spaced (default 600)");
-  cli.add_option("--window", window_name,
-                 "export just this window, full-frame: lanes, locks, wavefront, timeline, source, reports "
-                 "(also playback, legend, help)");
-  cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
-  cli.add_option("--launch", o.launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
-  cli.add_option("--select", o.select, "select lane WARP:LANE (the Source window follows it)");
-  cli.add_option("--report", o.report, "jump to report K (0-based, in the Reports list) and select its lanes");
-  cli.add_option("--font-size", o.font_size, "font size in pixels (default 15)")->check(CLI::Range(8.0f, 64.0f));
-  cli.add_option("--offscreen", backend,
-                 "offscreen OpenGL for --export: auto (EGL, else a hidden GLFW window), "
-                 "egl, glfw")
-      ->check(CLI::IsMember({"auto", "egl", "glfw"}));
-  cli.add_option("--dump-layout", o.dump_layout, "test hook: write the drawn cells' rectangles and colours as JSON");
-  cli.add_option("--probe", o.probes, "test hook: print the colour at the centre of a cell (e.g. lanes:0:5)")
-      ->allow_extra_args(false);
-  cli.add_option("--exit-after-frames", o.exit_after_frames,
-                 "test hook (window mode): draw N frames, then save --screenshot / probes and exit");
-  cli.add_option("--screenshot", o.screenshot, "test hook (window mode): PNG of the last frame");
-  cli.add_option("--keys", o.keys,
-                 "test hook (window mode): keys to press and clicks, e.g. n,right,shift+left,space,click:120:300");
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return cli.exit(e);
-  }
-  if (!size.empty()) {
-    char extra = 0;
-    if (std::sscanf(size.c_str(), "%dx%d%c", &o.width, &o.height, &extra) != 2 || o.width < 64 || o.height < 64 ||
-        o.width > 8192 || o.height > 8192) {
-      std::fprintf(stderr, "synclab-viz: --size '%s': expected WxH between 64x64 and 8192x8192\n", size.c_str());
-      return 2;
-    }
-  }
-  if (!window_name.empty()) {
-    WindowId w;
-    if (!window_from_key(window_name, &w)) {
-      std::fprintf(stderr, "synclab-viz: --window '%s': not a window name (%s)\n", window_name.c_str(),
-                   window_keys_list().c_str());
-      return 2;
-    }
-    o.window = w;
-  }
-  o.backend = backend == "egl"    ? OffscreenBackend::Egl
-              : backend == "glfw" ? OffscreenBackend::Glfw
-                                  : OffscreenBackend::Auto;
+  if (const int status = parse_command_line(argc, argv, &o); status >= 0) return status;
 
   std::string err;
   std::unique_ptr<Model> model = Model::open(o.trace, &err);

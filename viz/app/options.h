@@ -38,6 +38,12 @@ struct CliOptions {
   std::string keys;
 };
 
+// Reads synclab-viz's command line (viz/app/cli.cpp) into *o. -1 when the viewer should go on;
+// otherwise the exit status, with the message printed: 0 for --help, non-zero for a usage error
+// (CLI11's code for an unknown option or a value out of range; 2 for a bad --size or --window).
+// argv[0] is the program name.
+int parse_command_line(int argc, const char* const* argv, CliOptions* o);
+
 // Cursor specs: a number (event index in the launch), "P%" (that far into the launch),
 // "interesting" (the first interesting event), "first", "last", "report:K" (the K-th report's
 // event, 0-based, in the launch's order), "most:R,R..." (the first event at which the regions
