@@ -391,6 +391,7 @@ bool private_instr(const ptx::Instr& I) {
     case Op::Vote:
     case Op::Match:
     case Op::Redux:
+    case Op::Elect:
     case Op::Activemask:
     case Op::Atom:
     case Op::Red:
@@ -425,7 +426,8 @@ bool is_plain(Op op) {
     case Op::Shfl:
     case Op::Vote:
     case Op::Match:
-    case Op::Redux: return false;
+    case Op::Redux:
+    case Op::Elect: return false;
     default: return true;
   }
 }

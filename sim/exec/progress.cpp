@@ -146,6 +146,7 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
         case Op::Vote:
         case Op::Match:
         case Op::Redux:
+        case Op::Elect:
         case Op::Nanosleep:
         case Op::Mbarrier:
         case Op::CpAsyncMbarArrive: return true;
@@ -196,9 +197,16 @@ void KernelRun::report_hang(bool simt_deadlock) {
           "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
           "register, so no other thread can ever end it";
     } else if (const uint64_t polled = x->last_load[lane]) {
-      std::string what = fmt::format("0x{:x}", polled);
-      if (const Allocation* a = sim_.memory().find(polled))
-        what += fmt::format(" ({} + {})", a->name, polled - a->base);
+      std::string what;
+      if (polled >= kSharedWindow && polled < kSharedWindow + kWindowSize) {
+        what = describe_address(polled - kSharedWindow, true, x->cta->linear);  // "__shared__ flag, byte 0"
+      } else if (polled >= kLocalWindow && polled < kLocalWindow + kWindowSize) {
+        what = fmt::format("its own local memory, offset 0x{:x}", polled - kLocalWindow);
+      } else {
+        what = fmt::format("0x{:x}", polled);
+        if (const Allocation* a = sim_.memory().find(polled))
+          what += fmt::format(" ({} + {})", a->name, polled - a->base);
+      }
       line += fmt::format(", polling {}", what);
       if (const LastWriter* lw = hang_.last_writer(polled)) {
         std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";

@@ -58,7 +58,8 @@ InstrClass instr_class(ptx::Op op) {
     case Op::Shfl:
     case Op::Vote:
     case Op::Match:
-    case Op::Redux: return InstrClass::WarpSync;
+    case Op::Redux:
+    case Op::Elect: return InstrClass::WarpSync;
     case Op::Membar:
     case Op::Fence: return InstrClass::Fence;
     case Op::Call: return InstrClass::Call;

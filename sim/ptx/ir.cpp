@@ -85,6 +85,7 @@ const char* op_name(Op op) {
     case Op::Mbarrier: return "mbarrier";
     case Op::Unsupported: return "unsupported";
     case Op::Redux: return "redux";
+    case Op::Elect: return "elect";
     case Op::Nanosleep: return "nanosleep";
     case Op::Pmevent: return "pmevent";
     case Op::Bmsk: return "bmsk";

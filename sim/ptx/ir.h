@@ -215,6 +215,7 @@ enum class Op : uint8_t {
   Match,
   Activemask,
   Redux,
+  Elect,  // elect.sync d|p, membermask (sm_90)
   Nanosleep,
   Pmevent,
   // appended by the parser (PTX 7.6+ bit-mask helpers)

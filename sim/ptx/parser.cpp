@@ -451,6 +451,7 @@ const std::unordered_map<std::string_view, OpDesc>& op_table() {
       {"match", {Op::Match, 1, 2, 2, kType, fDual}},
       {"activemask", {Op::Activemask, 1, 0, 0, kType, 0}},
       {"redux", {Op::Redux, 1, 2, 2, kType, 0}},
+      {"elect", {Op::Elect, 1, 1, 1, 0, fDual}},
       {"nanosleep", {Op::Nanosleep, 0, 1, 1, kType, 0}},
       {"pmevent", {Op::Pmevent, 0, 1, 1, 0, 0}},
       {"cp", {Op::CpAsync, 0, 0, 0, 0, fSpecial}},  // cp.async.*: parse_cp_async
@@ -589,6 +590,10 @@ bool op_modifier(Instr& in, std::string_view w, bool& has_sync, bool& skip_rest)
         in.match = MatchMode::All;
       else
         return false;
+      return true;
+    case Op::Elect:
+      if (w != "sync") return false;
+      has_sync = true;
       return true;
     case Op::Redux: {
       static const std::unordered_map<std::string_view, ReduxOp> k = {{"add", ReduxOp::Add}, {"min", ReduxOp::Min},
@@ -1903,7 +1908,8 @@ void Parser::parse_instruction() {
     skip_to_semicolon();
     return;
   }
-  if ((d.op == Op::Shfl || d.op == Op::Vote || d.op == Op::Match || d.op == Op::Redux) && !has_sync) {
+  if ((d.op == Op::Shfl || d.op == Op::Vote || d.op == Op::Match || d.op == Op::Redux || d.op == Op::Elect) &&
+      !has_sync) {
     record_unsupported(in, optok.line,
                        "unsupported instruction '" + std::string(full) + "' (only the .sync form is supported)");
     skip_to_semicolon();

@@ -67,7 +67,7 @@ uint64_t DeviceThread::submit(Task task, std::string launch, uintptr_t stream, s
       unwaited_dropped_last_ = unwaited_.front().ticket;
       unwaited_.pop_front();
     }
-    unwaited_.push_back({ticket, stream, std::move(launch)});
+    unwaited_.push_back({ticket, stream, std::move(launch), capture_launch_site()});
   }
   Item item;
   item.ticket = ticket;
@@ -226,7 +226,11 @@ void DeviceThread::shutdown() {
   if (!unwaited_.empty() && !on_device_thread()) {
     const size_t n = unwaited_.size() + unwaited_dropped_;
     std::string list;
-    for (size_t i = 0; i < unwaited_.size() && i < 8; ++i) list += (i ? ", " : "") + unwaited_[i].name;
+    for (size_t i = 0; i < unwaited_.size() && i < 8; ++i) {
+      const Unwaited& u = unwaited_[i];
+      const std::string site = describe_launch_site(u.site, u.name.substr(0, u.name.find("<<<")));
+      list += (i ? ", " : "") + u.name + (site.empty() ? "" : (site.find(':') == std::string::npos ? " launched from " : " launched at ") + site);
+    }
     if (n > 8) list += fmt::format(", and {} more", n - 8);
     const bool one = n == 1;
     std::fflush(stdout);

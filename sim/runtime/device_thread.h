@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/runtime/launch_site.h"
+
 namespace synclab::rt {
 
 // Which finished work a wait tells the host about: every task up to `floor`, and on each stream
@@ -106,6 +108,7 @@ class DeviceThread {
     uint64_t ticket;
     uintptr_t stream;
     std::string name;
+    LaunchSite site;  // where the host launched it (named in the warning)
   };
   static constexpr size_t kMaxUnwaited = 4096;
   std::deque<Unwaited> unwaited_;

@@ -187,6 +187,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Vote:
     case Op::Match:
     case Op::Redux:
+    case Op::Elect:
       if (!act) {
         M::advance(*this, w, g, g.mask);
         return;

@@ -1,5 +1,5 @@
-// Instruction semantics, warp-level operations: shfl, vote, match, redux and activemask over the
-// lanes that the warp model has synchronized.
+// Instruction semantics, warp-level operations: shfl, vote, match, redux, elect and activemask over
+// the lanes that the warp model has synchronized.
 
 #include <fmt/format.h>
 
@@ -143,6 +143,19 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
         done_acc = reduce(lanes);
       }
       R[d.reg] = sgn ? to_bits<int32_t>(int32_t(done_acc)) : done_acc;
+      END_LANES
+      return;
+    }
+    case Op::Elect: {
+      // One leader among the member lanes that execute with it: the lowest-numbered one (the PTX
+      // ISA promises only that the choice is the same for the same mask; an H100 picks the lowest,
+      // tests/conformance/083_invoke_one_elect). d: the leader's lane id in every lane; p: true in
+      // the leader only.
+      FOR_LANES(act)
+      const uint32_t lanes = (uint32_t(operand(w, lane, I.src[0])) & act) | (1u << lane);
+      const uint32_t leader = uint32_t(__builtin_ctz(lanes));
+      if (d.reg != Operand::kNoReg) R[d.reg] = leader;
+      if (I.ndst > 1 && I.dst[1].reg != Operand::kNoReg) R[I.dst[1].reg] = uint32_t(lane) == leader;
       END_LANES
       return;
     }
