@@ -57,6 +57,9 @@ uint64_t DeviceThread::submit(Task task, std::string launch, uintptr_t stream, s
     task();
     return 0;
   }
+  // Where the host launched it, for the warning about launches never waited for (before the lock).
+  LaunchSite site;
+  if (!launch.empty()) site = capture_launch_site();
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_) return submitted_;
   if (!started_) start_locked();
@@ -67,7 +70,7 @@ uint64_t DeviceThread::submit(Task task, std::string launch, uintptr_t stream, s
       unwaited_dropped_last_ = unwaited_.front().ticket;
       unwaited_.pop_front();
     }
-    unwaited_.push_back({ticket, stream, std::move(launch), capture_launch_site()});
+    unwaited_.push_back({ticket, stream, std::move(launch), std::move(site)});
   }
   Item item;
   item.ticket = ticket;
@@ -229,7 +232,7 @@ void DeviceThread::shutdown() {
     for (size_t i = 0; i < unwaited_.size() && i < 8; ++i) {
       const Unwaited& u = unwaited_[i];
       const std::string site = describe_launch_site(u.site, u.name.substr(0, u.name.find("<<<")));
-      list += (i ? ", " : "") + u.name + (site.empty() ? "" : (site.find(':') == std::string::npos ? " launched from " : " launched at ") + site);
+      list += (i ? ", " : "") + u.name + (site.empty() ? "" : " launched " + site);
     }
     if (n > 8) list += fmt::format(", and {} more", n - 8);
     const bool one = n == 1;

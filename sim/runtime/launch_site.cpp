@@ -122,14 +122,14 @@ std::string describe_launch_site(const LaunchSite& site, const std::string& kern
     const Named& n = list[i];
     if (n.function.empty() && n.location.empty()) continue;
     if (plumbing(n, kernel)) continue;
-    if (n.location.empty()) return n.function;
+    if (n.location.empty()) return "from " + n.function;
     std::string where = n.location;
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd)) {
       const std::string prefix = std::string(cwd) + "/";
       if (where.rfind(prefix, 0) == 0) where = where.substr(prefix.size());
     }
-    return n.function.empty() ? where : where + " (in " + n.function + ")";
+    return "at " + (n.function.empty() ? where : where + " (in " + n.function + ")");
   }
   return "";
 }

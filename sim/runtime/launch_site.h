@@ -17,8 +17,8 @@ struct LaunchSite {
 // The caller's call stack (at most 24 frames).
 LaunchSite capture_launch_site();
 
-// "file.cu:12 (in main)", "main" when the program has no line information, or "" when no frame
-// of the program itself can be named. Frames of the simulator's runtime, of CUDA's headers and of
+// "at file.cu:12 (in main)", "from main" when the program has no line information, or "" when no
+// frame of the program itself can be named. Frames of the simulator's runtime, of CUDA's headers and of
 // the launch stubs nvcc generates (and of `kernel`, the host-side wrapper of the kernel launched,
 // e.g. "left_running(int*)") are skipped: the first frame left is the launch as written.
 std::string describe_launch_site(const LaunchSite& site, const std::string& kernel);
