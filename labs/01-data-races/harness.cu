@@ -10,14 +10,17 @@
 #include <vector>
 
 #include <synclab/regions.h>
-#include <synclab/sim_control.h>
 
 #include "lab01.h"
 #include "lab01_kernels.cuh"
+#include "lab_harness.cuh"
 
 namespace lab01 {
 
-using synclab::lab::last_reports;
+using synclab::lab::check_shape;
+using synclab::lab::DeviceArray;
+using synclab::lab::finish_launch;
+using synclab::lab::TraceScope;
 
 const char* const kGradeNames[kGrades] = {"S", "A", "B", "C", "D", "E", "U"};
 
@@ -34,11 +37,8 @@ const char* name(RelaxKernel k) { return k == RelaxKernel::racy ? "racy" : "atom
 
 std::vector<int> class_marks(int n, uint32_t seed) {
   std::vector<int> marks(std::max(n, 0));
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
-  for (int& m : marks) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    m = int(x % 101);
-  }
+  synclab::lab::Xorshift64 random{0x9e3779b97f4a7c15ull ^ seed};
+  for (int& m : marks) m = int(random.next() % 101);
   return marks;
 }
 
@@ -46,15 +46,14 @@ Graph hub_graph(int nodes, uint32_t seed) {
   if (nodes < 1) throw std::invalid_argument("a graph needs at least one node");
   Graph g;
   g.nodes = nodes;
-  uint64_t x = 0x2545f4914f6cdd1dull ^ seed;
-  auto next = [&x] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
+  synclab::lab::Xorshift64 random{0x2545f4914f6cdd1dull ^ seed};
   g.row_start.push_back(0);
   for (int u = 0; u < nodes; ++u) {
-    if (u + 1 < nodes) { g.neighbour.push_back(u + 1); g.weight.push_back(unsigned(50 + next() % 50)); }
-    g.neighbour.push_back(int(next() % unsigned(std::min(nodes, 4))));  // a hub: nodes 0..3
-    g.weight.push_back(unsigned(1 + next() % 40));
-    g.neighbour.push_back(int(next() % unsigned(nodes)));
-    g.weight.push_back(unsigned(1 + next() % 40));
+    if (u + 1 < nodes) { g.neighbour.push_back(u + 1); g.weight.push_back(unsigned(50 + random.next() % 50)); }
+    g.neighbour.push_back(int(random.next() % unsigned(std::min(nodes, 4))));  // a hub: nodes 0..3
+    g.weight.push_back(unsigned(1 + random.next() % 40));
+    g.neighbour.push_back(int(random.next() % unsigned(nodes)));
+    g.weight.push_back(unsigned(1 + random.next() % 40));
     g.row_start.push_back(int(g.neighbour.size()));
   }
   return g;
@@ -65,57 +64,6 @@ std::vector<unsigned> half_known(int nodes) {
   for (int v = 0; v < nodes; v += 2) d[v] = unsigned(v * 3 + 5);
   return d;
 }
-
-namespace {
-
-// Device memory that frees itself (a test that throws must not leak into the next one).
-template <class T>
-struct DeviceArray {
-  T* ptr = nullptr;
-  size_t count = 0;
-  explicit DeviceArray(size_t n) : count(n) { SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T))); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(ptr); }
-  size_t bytes() const { return count * sizeof(T); }
-  void upload(const std::vector<T>& v) {
-    SYNCLAB_LAB_CHECK(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  std::vector<T> download() const {
-    std::vector<T> v(count);
-    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
-    return v;
-  }
-};
-
-void check_shape(int blocks, int threads) {
-  if (blocks < 1 || threads < 1 || threads > 1024)
-    throw std::invalid_argument("launch shape <<<" + std::to_string(blocks) + ", " +
-                                std::to_string(threads) + ">>> is not valid");
-}
-
-// Records the launches between begin() and end() into a trace file when one is asked for.
-struct TraceScope {
-  bool on;
-  explicit TraceScope(const char* path) : on(path && *path) {
-    if (on) synclab::sim::set_trace(path);
-  }
-  ~TraceScope() {
-    if (on) synclab::sim::set_trace("");
-  }
-};
-
-// Waits for the launch, appends its reports; throws on a launch error (fault, hang, deadlock).
-void finish_launch(std::vector<Report>& reports) {
-  cudaError_t launch = cudaGetLastError();
-  cudaError_t sync = cudaDeviceSynchronize();
-  std::vector<Report> now = last_reports();
-  reports.insert(reports.end(), now.begin(), now.end());
-  SYNCLAB_LAB_CHECK(launch);
-  SYNCLAB_LAB_CHECK(sync);
-}
-
-}  // namespace
 
 IncrementResult run_increment(IncrementKernel kernel, int blocks, int threads, const char* trace) {
   check_shape(blocks, threads);

@@ -12,14 +12,16 @@
 #include <vector>
 
 #include <synclab/regions.h>
-#include <synclab/sim_control.h>
 
 #include "lab02.h"
 #include "lab02_kernels.cuh"
+#include "lab_harness.cuh"
 
 namespace lab02 {
 
-using synclab::lab::last_reports;
+using synclab::lab::DeviceArray;
+using synclab::lab::TraceScope;
+using synclab::lab::zeroed;
 
 const char* const kOrderingText[kOrderings] = {
     "flag[me]=1; victim=me; while (flag[other] && victim == me)",
@@ -139,37 +141,6 @@ __global__ void atomic_lock_kernel(int* lock, CriticalState* cs, int n, int roun
 
 namespace {
 
-// Device memory that frees itself (a test that throws must not leak into the next one).
-template <class T>
-struct DeviceArray {
-  T* ptr = nullptr;
-  size_t count = 0;
-  explicit DeviceArray(size_t n) : count(n) {
-    SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
-    SYNCLAB_LAB_CHECK(cudaMemset(ptr, 0, std::max<size_t>(n, 1) * sizeof(T)));
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(ptr); }  // after a stuck launch this fails quietly; the reset frees it
-  size_t bytes() const { return count * sizeof(T); }
-  std::vector<T> download() const {
-    std::vector<T> v(count);
-    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
-    return v;
-  }
-};
-
-// Records the launches while it lives into a trace file when one is asked for.
-struct TraceScope {
-  bool on;
-  explicit TraceScope(const char* path) : on(path && *path) {
-    if (on) synclab::sim::set_trace(path);
-  }
-  ~TraceScope() {
-    if (on) synclab::sim::set_trace("");
-  }
-};
-
 int launch_shape_check(Where where, int n) {
   if (n < 1 || n > kMaxBakery) throw std::invalid_argument("the lock takes 1 to 32 threads, not " + std::to_string(n));
   if (where == Where::warps && n > 32) throw std::invalid_argument("at most 32 warps in one block");
@@ -184,31 +155,20 @@ int placement_of(Where where) {
   return where == Where::blocks ? kBlocks : where == Where::warps ? kWarps : kLanes;
 }
 
-bool is_stuck_report(const Report& r) { return r.kind == "hang" || r.kind == "deadlock" || r.kind == "budget"; }
-
 // Waits for the launch and appends its reports. Returns false when the simulator found the
 // kernel stuck; throws on any other launch error (a fault in the kernel, a bad launch).
 bool finish_launch(LockRun& r) {
-  cudaError_t launch = cudaGetLastError();
-  cudaError_t sync = cudaDeviceSynchronize();
-  std::vector<Report> now = last_reports();
-  r.reports.insert(r.reports.end(), now.begin(), now.end());
-  SYNCLAB_LAB_CHECK(launch);
-  if (sync == cudaSuccess) return true;
-  if (std::any_of(now.begin(), now.end(), is_stuck_report)) {
+  const synclab::lab::Finish f = synclab::lab::finish_launch(r.reports, synclab::lab::OnFailure::keep_stuck);
+  if (f.stuck) {
     r.stuck = true;
-    r.failure = cudaGetErrorString(sync);
-    return false;
+    r.failure = f.error;
   }
-  SYNCLAB_LAB_CHECK(sync);
-  return true;
+  return f.ok;
 }
 
 // After a stuck launch: clear the sticky error so that the next run can allocate again.
 void recover(const LockRun& r) {
-  if (!r.stuck) return;
-  cudaDeviceReset();
-  cudaGetLastError();
+  if (r.stuck) synclab::lab::reset_device();
 }
 
 void read_record(const DeviceArray<CriticalState>& cs, LockRun& r) {
@@ -248,8 +208,8 @@ LockRun run_two_thread(TwoThreadKernel k, Where where, int rounds, unsigned acti
   LockRun r;
   r.expected_entries = popcount2(active) * rounds;
   {
-    DeviceArray<TwoThreadLock> lock(1);
-    DeviceArray<CriticalState> cs(1);
+    DeviceArray<TwoThreadLock> lock(1, zeroed);
+    DeviceArray<CriticalState> cs(1, zeroed);
     if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
     TraceScope scope(trace);
     launch_two(k, where, lock.ptr, cs.ptr, rounds, active);
@@ -268,8 +228,8 @@ LockRun run_two_thread_sequence(TwoThreadKernel k, Where where, int rounds) {
   LockRun r;
   r.expected_entries = 2 * rounds;
   {
-    DeviceArray<TwoThreadLock> lock(1);
-    DeviceArray<CriticalState> cs(1);
+    DeviceArray<TwoThreadLock> lock(1, zeroed);
+    DeviceArray<CriticalState> cs(1, zeroed);
     launch_two(k, where, lock.ptr, cs.ptr, rounds, 1u);
     if (finish_launch(r)) {
       launch_two(k, where, lock.ptr, cs.ptr, rounds, 2u);
@@ -292,8 +252,8 @@ LockRun run_provided_two_thread(int rounds, const char* trace, Launch launch) {
   LockRun r;
   r.expected_entries = 2 * rounds;
   {
-    DeviceArray<TwoThreadLock> lock(1);
-    DeviceArray<CriticalState> cs(1);
+    DeviceArray<TwoThreadLock> lock(1, zeroed);
+    DeviceArray<CriticalState> cs(1, zeroed);
     if (trace) name_two_thread_regions(lock.ptr, cs.ptr);
     TraceScope scope(trace);
     launch(lock.ptr, cs.ptr);
@@ -327,8 +287,8 @@ LockRun run_bakery(int n, Where where, int rounds, const char* trace) {
   LockRun r;
   r.expected_entries = n * rounds;
   {
-    DeviceArray<BakeryLock> lock(1);
-    DeviceArray<CriticalState> cs(1);
+    DeviceArray<BakeryLock> lock(1, zeroed);
+    DeviceArray<CriticalState> cs(1, zeroed);
     if (trace) {
       synclab_region(&lock.ptr->choosing[0], n * sizeof(int), "choosing", "flags", n);
       synclab_region(&lock.ptr->label[0], n * sizeof(int), "label", "array", n);
@@ -351,7 +311,7 @@ LockRun run_bakery(int n, Where where, int rounds, const char* trace) {
 LockRun run_message_passing(bool fence, const char* trace) {
   LockRun r;
   {
-    DeviceArray<Message> m(1);
+    DeviceArray<Message> m(1, zeroed);
     SYNCLAB_LAB_CHECK(cudaMemset(&m.ptr->seen, 0xff, sizeof(int)));  // -1: the reader never copied
     if (trace) {
       synclab_region(&m.ptr->data, sizeof(int), "data", "array", 1);
@@ -375,8 +335,8 @@ LockRun run_atomic_lock(int n, Where where, int rounds) {
   LockRun r;
   r.expected_entries = n * rounds;
   {
-    DeviceArray<int> lock(1);
-    DeviceArray<CriticalState> cs(1);
+    DeviceArray<int> lock(1, zeroed);
+    DeviceArray<CriticalState> cs(1, zeroed);
     atomic_lock_kernel<<<grid_of(where, n), block_of(where, n)>>>(lock.ptr, cs.ptr, n, rounds, placement_of(where));
     if (finish_launch(r)) read_record(cs, r);
   }

@@ -13,14 +13,16 @@
 #include <vector>
 
 #include <synclab/regions.h>
-#include <synclab/sim_control.h>
 
 #include "lab03.h"
 #include "lab03_kernels.cuh"
+#include "lab_harness.cuh"
 
 namespace lab03 {
 
-using synclab::lab::last_reports;
+using synclab::lab::check_shape;
+using synclab::lab::DeviceArray;
+using synclab::lab::TraceScope;
 
 const char* name(CountKernel k) {
   switch (k) {
@@ -59,76 +61,22 @@ bool output_less(const PuzzleOutput& a, const PuzzleOutput& b) {
 
 std::vector<int> random_keys(int n, uint32_t seed) {
   std::vector<int> keys(std::max(n, 0));
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ seed;
-  for (int& k : keys) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    k = int(x % 1000003);
-  }
+  synclab::lab::Xorshift64 random{0x9e3779b97f4a7c15ull ^ seed};
+  for (int& k : keys) k = int(random.next() % 1000003);
   return keys;
 }
 
 namespace {
 
-// Bumped by every device reset: memory allocated before it is gone and must not be freed again.
-int g_generation = 0;
-
-// Device memory that frees itself (a test that throws must not leak into the next one).
-template <class T>
-struct DeviceArray {
-  T* ptr = nullptr;
-  size_t count = 0;
-  int generation = g_generation;
-  explicit DeviceArray(size_t n) : count(n) {
-    SYNCLAB_LAB_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    if (generation == g_generation) cudaFree(ptr);
-  }
-  size_t bytes() const { return count * sizeof(T); }
-  void upload(const std::vector<T>& v) {
-    SYNCLAB_LAB_CHECK(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void zero() { SYNCLAB_LAB_CHECK(cudaMemset(ptr, 0, std::max<size_t>(count, 1) * sizeof(T))); }
-  std::vector<T> download() const {
-    std::vector<T> v(count);
-    SYNCLAB_LAB_CHECK(cudaMemcpy(v.data(), ptr, bytes(), cudaMemcpyDeviceToHost));
-    return v;
-  }
-};
-
-void check_shape(int blocks, int threads) {
-  if (blocks < 1 || threads < 1 || threads > 1024)
-    throw std::invalid_argument("launch shape <<<" + std::to_string(blocks) + ", " +
-                                std::to_string(threads) + ">>> is not valid");
-}
-
-// Records the launches in its lifetime into a trace file when one is asked for.
-struct TraceScope {
-  bool on;
-  explicit TraceScope(const char* path) : on(path && *path) {
-    if (on) synclab::sim::set_trace(path);
-  }
-  ~TraceScope() {
-    if (on) synclab::sim::set_trace("");
-  }
-};
-
 // Waits for the launch and keeps its reports. Returns false when it failed; then the error is in
 // `out` and the device has been reset (its memory is gone: do not copy back).
 bool finish_launch(Outcome& out) {
-  cudaError_t launch = cudaGetLastError();
-  cudaError_t sync = cudaDeviceSynchronize();
-  std::vector<Report> now = last_reports();
-  out.reports.insert(out.reports.end(), now.begin(), now.end());
-  cudaError_t err = launch != cudaSuccess ? launch : sync;
-  if (err == cudaSuccess) return true;
-  out.finished = false;
-  out.error = cudaGetErrorString(err);
-  cudaDeviceReset();
-  ++g_generation;
-  return false;
+  const synclab::lab::Finish f = synclab::lab::finish_launch(out.reports, synclab::lab::OnFailure::keep_any);
+  if (!f.ok) {
+    out.finished = false;
+    out.error = f.error;
+  }
+  return f.ok;
 }
 
 }  // namespace

@@ -11,13 +11,16 @@
 //     ... check r.value, r.reports, and print replay_command(...) when something is wrong
 //   }
 //
-// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands
+// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands  5. Inputs
+//
+// The harnesses' CUDA side (device memory, launches, traces) is in lab_harness.cuh beside this file.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -250,21 +253,34 @@ struct CudaFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A source file's name for a message: from its labs/ folder on ("labs/common/lab_harness.cuh")
+// when its path holds one, else as given. The harness files are compiled by their path from the
+// tree's root ("labs/01-data-races/harness.cu"), but a header found through an include directory
+// carries the checkout's absolute location, which differs from machine to machine.
+inline const char* tree_path(const char* file) {
+  const char* from = nullptr;
+  for (const char* p = std::strstr(file, "/labs/"); p; p = std::strstr(p + 1, "/labs/")) from = p + 1;
+  return from ? from : file;
+}
+
+// Throws CudaFailure for a CUDA call that failed: "file:line: call failed: CUDA's message", then
+// one line per report of the simulator about the last launch ("  simulator: race at ...").
+[[noreturn]] inline void throw_cuda_failure(const char* file, int line, const char* call, const char* cuda_message) {
+  std::ostringstream msg;
+  msg << tree_path(file) << ":" << line << ": " << call << " failed: " << cuda_message;
+  for (const Report& r : last_reports()) msg << "\n  simulator: " << brief(r);
+  throw CudaFailure(msg.str());
+}
+
 }  // namespace synclab::lab
 
 // SYNCLAB_LAB_CHECK(cudaCall): throws synclab::lab::CudaFailure naming the call, the file:line and
 // CUDA's message. For harness code (.cu files); needs <cuda_runtime.h>.
-#define SYNCLAB_LAB_CHECK(call)                                                                   \
-  do {                                                                                            \
-    cudaError_t synclab_err_ = (call);                                                            \
-    if (synclab_err_ != cudaSuccess) {                                                            \
-      std::ostringstream synclab_msg_;                                                            \
-      synclab_msg_ << __FILE__ << ":" << __LINE__ << ": " << #call                                \
-                   << " failed: " << cudaGetErrorString(synclab_err_);                           \
-      for (const synclab::lab::Report& r_ : synclab::lab::last_reports())                         \
-        synclab_msg_ << "\n  simulator: " << synclab::lab::brief(r_);                             \
-      throw synclab::lab::CudaFailure(synclab_msg_.str());                                        \
-    }                                                                                             \
+#define SYNCLAB_LAB_CHECK(call)                                                                     \
+  do {                                                                                              \
+    cudaError_t synclab_err_ = (call);                                                              \
+    if (synclab_err_ != cudaSuccess)                                                                \
+      synclab::lab::throw_cuda_failure(__FILE__, __LINE__, #call, cudaGetErrorString(synclab_err_)); \
   } while (0)
 
 namespace synclab::lab {
@@ -493,6 +509,19 @@ class Commands {
   }
   std::string program_, about_;
   std::vector<Entry> list_;
+};
+
+// ---- 5. Inputs -------------------------------------------------------------------------------
+
+// The generator the labs draw their inputs from (marks, keys, graphs): xorshift64 (Marsaglia).
+// A harness function that takes a seed gives the same data to the harness program and to a
+// graded test.
+struct Xorshift64 {
+  uint64_t state;
+  uint64_t next() {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  }
 };
 
 }  // namespace synclab::lab
