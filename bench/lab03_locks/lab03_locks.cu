@@ -22,16 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "lab03_kernels.cuh"
+#include <synclab/cuda_check.h>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "lab03_kernels.cuh"
 
 namespace {
 
