@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the visualizer's screenshots in docs/images/ with its offscreen export (no display
 # needed). Records the traces first, with the simulator:
-#   - the flagship: tests/fixtures/naive_intra_warp_lock.cu under lockstep (it deadlocks);
+#   - the flagship: demo/naive_intra_warp_lock.cu under lockstep (it deadlocks);
 #   - a 32x32 wavefront (tests/viz/app/programs/vizapp_wavefront.cu);
 #   - 1024 contended lock bits (vizapp_locks.cu) and a barrier with a diverged warp (vizapp_barrier.cu);
 #   - a lost update, ++x[0] in two blocks (vizapp_lost_update.cu), for the Reports window.
