@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# `./synclab export-student` writes a student release that holds no reference solution, no
-# wrong-solution fixture and no hidden test or grader case, refuses to overwrite a non-empty
-# directory, and builds and runs from its own README: `./synclab demo` there, then
-# `./synclab grade --lab 01` grades the untouched skeletons with no points.
+# `./synclab export-student` writes a student release that holds what students need to build, run,
+# visualize and grade the labs, and no answer: no reference solution, no wrong solution, no hidden
+# test or grader case, and no program of the simulator's test corpus (tests/conformance,
+# tests/fixtures, tests/checks, tests/litmus), by path or by contents; every header the labs
+# include from labs/common/ is there. It refuses to overwrite a non-empty directory, and the
+# release works from its own README: `./synclab demo`, then the labs' targets build (and the rest
+# of its build graph is complete), every lab's harness program runs, and `./synclab grade` grades
+# every lab's untouched skeletons with a failing score (not an error). It builds only what it
+# runs: the demo, the labs' harness programs and what grading each lab needs.
 #
 #   export_student.sh SOURCE_ROOT
 set -uo pipefail
@@ -14,19 +19,59 @@ fail() { echo "export_student.sh: FAILED: $*"; exit 1; }
 out="$tmp/release"
 
 "$root/synclab" export-student "$out" || fail "export-student exited with status $?"
-for gone in solutions tests/labs/wrong tests/grader .ci; do
-  [ ! -e "$out/$gone" ] || fail "the release holds $gone"
-done
 [ -f "$out/STUDENT-RELEASE.md" ] || fail "STUDENT-RELEASE.md is missing"
-for need in README.md synclab labs/01-data-races/README.md labs/01-data-races/histogram.cu grader/src/grader.cpp; do
+for need in README.md synclab labs/01-data-races/README.md labs/01-data-races/histogram.cu \
+            labs/common/synclab_lab.h labs/common/lab_harness.cuh tests/labs/lab01.test.cpp \
+            demo/naive_intra_warp_lock.cu grader/src/grader.cpp; do
   [ -f "$out/$need" ] || fail "the release lacks $need"
 done
-# No reference solution under another name: compare every file's contents.
-sums="$(cd "$out" && find . -type f -exec sha256sum {} + | cut -d' ' -f1 | sort -u)"
-while IFS= read -r f; do
-  grep -qx "$(sha256sum <"$root/$f" | cut -d' ' -f1)" <<<"$sums" && fail "the release holds a copy of $f"
-done < <(cd "$root" && find solutions -type f)
-echo "ok: nothing of solutions/, tests/labs/wrong/, tests/grader/ in $(find "$out" -type f | wc -l) files"
+# Nothing of solutions/ or of the test directories that hold answers, by path or by contents (a
+# program of them copied elsewhere), and every quoted include of labs/ found in the release.
+python3 - "$root" "$out" <<'PY' || fail "the release holds what it must not, or lacks what the labs include (above)"
+import hashlib, os, re, sys
+root, out = sys.argv[1], sys.argv[2]
+forbidden = ["solutions", "tests/labs/wrong", "tests/grader", "tests/conformance", "tests/fixtures",
+             "tests/checks", "tests/litmus"]
+programs = (".cu", ".cuh", ".cpp", ".h", ".c")
+
+def files(top):
+    for d, _, names in os.walk(top):
+        for n in names:
+            yield os.path.relpath(os.path.join(d, n), top)
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+release = sorted(f for f in files(out) if not f.startswith("build/"))
+bad = [f"{f} (under {d}/)" for f in release for d in forbidden if f.startswith(d + "/")]
+# Contents: the release's files against solutions/ (every file) and the programs of the other
+# directories (the grader's cases are left out: they hold copies of the skeletons).
+secret = {}
+for d in forbidden:
+    for f in files(os.path.join(root, d)) if os.path.isdir(os.path.join(root, d)) else []:
+        if d == "solutions" or (d != "tests/grader" and f.endswith(programs)):
+            secret.setdefault(digest(os.path.join(root, d, f)), f"{d}/{f}")
+bad += [f"{f}, a copy of {secret[h]}" for f in release if (h := digest(os.path.join(out, f))) in secret]
+for b in bad:
+    print(f"export_student.sh: the release holds {b}")
+# The labs' quoted includes resolve inside the lab's folder or labs/common/ of the release.
+missing = []
+for f in release:
+    if not f.startswith("labs/") or not f.endswith(programs):
+        continue
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(os.path.join(out, f), errors="replace").read(), re.M):
+        here = os.path.join(out, os.path.dirname(f), inc)
+        common = os.path.join(out, "labs/common", inc)
+        if not os.path.isfile(here) and not os.path.isfile(common):
+            missing.append(f"{f} includes \"{inc}\", which is neither in {os.path.dirname(f)}/ nor in labs/common/")
+for m in missing:
+    print(f"export_student.sh: {m}")
+if bad or missing:
+    sys.exit(1)
+print(f"ok: {len(release)} files; none of {', '.join(d + '/' for d in forbidden)} by path, none of their "
+      f"{len(secret)} programs by contents; the labs' includes are all there")
+PY
 
 # A second export into the same directory is refused and changes nothing.
 before="$(find "$out" -type f | wc -l)"
@@ -42,18 +87,55 @@ echo "\$ ./synclab demo   (in the release)"
 env -u DISPLAY -u WAYLAND_DISPLAY ./synclab demo >"$tmp/demo.log" 2>&1 || { tail -n 40 "$tmp/demo.log"; fail "./synclab demo failed in the release"; }
 grep -q "Demo done: all three outcomes as expected" "$tmp/demo.log" || { tail -n 20 "$tmp/demo.log"; fail "the demo's outcomes"; }
 echo "ok: ./synclab demo in the release: $(grep 'Demo done' "$tmp/demo.log")"
+
+# The release's build: every lab's harness program (the targets named by labs/CMakeLists.txt),
+# and the rest of its build graph complete: every input of every target is a file of the release
+# or the output of a rule (a step that needs a file the release lacks would fail there).
+labs=() programs=()
+for dir in labs/[0-9][0-9]-*/; do labs+=("$(basename "$dir" | cut -c1-2)"); done
+mapfile -t programs < <(sed -n 's/^ *PROGRAM \([A-Za-z0-9_]*\).*/\1/p' labs/CMakeLists.txt)
+[ ${#labs[@]} -ge 3 ] && [ ${#programs[@]} = ${#labs[@]} ] || fail "labs ${labs[*]} vs harness programs ${programs[*]}"
+echo "\$ cmake --build build --target ${programs[*]}   (in the release)"
+cmake --build build --target "${programs[@]}" >"$tmp/build.log" 2>&1 || { tail -n 40 "$tmp/build.log"; fail "the labs' harness programs do not build in the release"; }
+ninja -C build -t targets all | sed 's/: [^:]*$//' | sort -u >"$tmp/outputs.txt"
+ninja -C build -t inputs all | sort -u >"$tmp/inputs.txt"
+missing="$(cd build && comm -23 "$tmp/inputs.txt" "$tmp/outputs.txt" | while IFS= read -r f; do [ -e "$f" ] || echo "$f"; done)"
+[ -z "$missing" ] || fail "the release's build needs files it does not hold: $(tr '\n' ' ' <<<"$missing")"
+echo "ok: the release builds ${programs[*]}; the rest of its build graph ($(wc -l <"$tmp/outputs.txt") outputs) has every input"
 [ ! -e build/bin/sim/lab01_solutions ] || fail "the release built a solutions program"
-echo "\$ ./synclab grade --lab 01   (the untouched skeletons)"
-./synclab grade --lab 01 --quiet --results "$tmp/results.json" >"$tmp/grade.log" 2>&1 || { cat "$tmp/grade.log"; fail "grading in the release failed"; }
-python3 - "$tmp/results.json" <<'PY' || fail "the release's grading result"
+
+# Every lab's harness program runs: its help, then every task's check once (round robin, its),
+# which the untouched skeletons do not pass (exit 1), without a crash or a usage error.
+for prog in "${programs[@]}"; do
+  build/bin/sim/"$prog" help >"$tmp/$prog-help.log" 2>&1 || { cat "$tmp/$prog-help.log"; fail "$prog help exited with status $?"; }
+  grep -q "^usage: $prog COMMAND" "$tmp/$prog-help.log" || { cat "$tmp/$prog-help.log"; fail "$prog help prints no usage"; }
+  SYNCLAB_QUIET=1 timeout 300 build/bin/sim/"$prog" all --sched rr --model its >"$tmp/$prog-all.log" 2>&1
+  status=$?
+  [ $status = 1 ] || { tail -n 30 "$tmp/$prog-all.log"; fail "$prog all on the skeletons exited with status $status (expected 1: checks not passed)"; }
+  grep -q "of the checks did not pass" "$tmp/$prog-all.log" || { tail -n 30 "$tmp/$prog-all.log"; fail "$prog all printed no summary"; }
+  echo "ok: $prog help; $prog all on the skeletons: $(tail -n 1 "$tmp/$prog-all.log")"
+done
+
+# `./synclab grade` on every lab's untouched skeletons: a results.json with every case failed or
+# partly scored, not an error (lab 01: every case fails, score 0).
+for nn in "${labs[@]}"; do
+  echo "\$ ./synclab grade --lab $nn   (the untouched skeletons)"
+  ./synclab grade --lab "$nn" --quiet --results "$tmp/results-$nn.json" >"$tmp/grade-$nn.log" 2>&1 ||
+    { cat "$tmp/grade-$nn.log"; fail "grading lab $nn in the release failed"; }
+  python3 - "$tmp/results-$nn.json" "$nn" <<'PY' || fail "the release's grading result for lab $nn"
 import json, sys
-j = json.load(open(sys.argv[1]))
+j, nn = json.load(open(sys.argv[1])), sys.argv[2]
 tests = j["tests"]
-assert len(tests) >= 9, f"{len(tests)} test cases"
-assert j["score"] == 0, f"score {j['score']} for the skeletons"
-assert all(t["status"] == "failed" for t in tests)
-print(f"ok: the skeletons score {j['score']} of {sum(t['max_score'] for t in tests)} in the release")
+total = sum(t["max_score"] for t in tests)
+assert len(tests) >= 5, f"lab {nn}: {len(tests)} test cases"
+assert j["score"] < total, f"lab {nn}: the skeletons score {j['score']} of {total}"
+assert any(t["status"] == "failed" for t in tests), f"lab {nn}: no case failed"
+if nn == "01":
+    assert j["score"] == 0 and all(t["status"] == "failed" for t in tests), f"lab 01: score {j['score']}"
+print(f"ok: lab {nn}: the skeletons score {j['score']} of {total} in the release "
+      f"({sum(t['status'] == 'failed' for t in tests)} of {len(tests)} cases failed)")
 PY
+done
 
 # Speed is scored in the release as in the course's grader: against the reference's simulated
 # time recorded when the release was made (labs/03-atomic-locks/reference-times.tsv). The
