@@ -48,6 +48,15 @@ inline uint64_t to_bits(T v) {
     return static_cast<uint64_t>(v);
 }
 
+// a * b modulo 2^bits of U (an unsigned type). The product is formed in at least unsigned int:
+// 16-bit operands would otherwise be promoted to int, where 0xffff * 0xffff overflows.
+template <class U>
+inline U wrapping_mul(U a, U b) {
+  static_assert(std::is_unsigned_v<U>, "wrapping_mul takes unsigned operands");
+  using P = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+  return U(P(a) * P(b));
+}
+
 // Flush a subnormal to a zero of the same sign (.ftz).
 inline float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
 inline double ftz(double f) { return f; }  // .ftz applies to .f32 only

@@ -79,7 +79,8 @@ bool plumbing(const Named& n, const std::string& kernel) {
   const std::string& l = n.location;
   return l.find(".stub.c") != std::string::npos || l.find("cudafe1") != std::string::npos ||
          l.find("/cuda/") != std::string::npos || l.find("cuda_runtime") != std::string::npos ||
-         l.find("/include/c++/") != std::string::npos;
+         l.find("/include/c++/") != std::string::npos || l.find("/libsanitizer/") != std::string::npos ||
+         f.find("__interceptor_") != std::string::npos;
 }
 
 }  // namespace
@@ -99,6 +100,10 @@ std::string describe_launch_site(const LaunchSite& site, const std::string& kern
     if (info.dli_fbase == self.dli_fbase) continue;
     std::string object = info.dli_fname;
     if (object.empty() || object.find("libc.so") != std::string::npos) continue;
+    // A sanitizer's runtime (AddressSanitizer intercepts backtrace itself) is not the program.
+    if (object.find("libasan.so") != std::string::npos || object.find("libubsan.so") != std::string::npos ||
+        object.find("libtsan.so") != std::string::npos)
+      continue;
     if (object.find('/') == std::string::npos) {
       char exe[4096];
       const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);

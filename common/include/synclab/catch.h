@@ -7,6 +7,13 @@
 #if defined(SYNCLAB_CATCH_MAIN)
 int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
 #endif
+// The 2.x names the tests use: Approx at global scope, Catch::Contains for a substring.
+using Catch::Approx;
+namespace Catch {
+inline Matchers::StringContainsMatcher Contains(const std::string& text, CaseSensitive cs = CaseSensitive::Yes) {
+  return Matchers::ContainsSubstring(text, cs);
+}
+}  // namespace Catch
 #else
 #if defined(SYNCLAB_CATCH_MAIN)
 #define CATCH_CONFIG_MAIN

@@ -232,7 +232,7 @@ uint64_t int_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb, bool
           return to_bits<W>(W(a) * W(b));
         }
       }
-      return to_bits<T>(T(U(a) * U(b)));
+      return to_bits<T>(T(wrapping_mul<U>(U(a), U(b))));
     case Op::Mad: {
       if (I.mul == ptx::MulMode::Hi) {
         U r = U(mul_hi<T>(a, b)) + U(c);
@@ -247,7 +247,7 @@ uint64_t int_op(const ptx::Instr& I, uint64_t ab, uint64_t bb, uint64_t cb, bool
           return to_bits<W>(W(WU(W(a) * W(b)) + WU(static_cast<W>(static_cast<std::make_signed_t<W>>(cb)))));
         }
       }
-      U prod = U(a) * U(b);
+      U prod = wrapping_mul<U>(U(a), U(b));
       U r = prod + U(c) + ((I.carry_in && *carry) ? 1 : 0);
       if (I.has_cc) {
         unsigned __int128 full = (unsigned __int128)prod + U(c) + ((I.carry_in && *carry) ? 1 : 0);

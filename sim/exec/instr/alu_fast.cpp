@@ -197,7 +197,7 @@ struct Int2 {
     else if constexpr (K == kSub)
       return to_bits<T>(T(U(a) - U(b)));
     else if constexpr (K == kMulLo)
-      return to_bits<T>(T(U(a) * U(b)));
+      return to_bits<T>(T(wrapping_mul<U>(U(a), U(b))));
     else if constexpr (K == kMulWide) {
       static_assert(sizeof(T) == 4, "mul.wide of 32-bit operands only");
       using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
@@ -247,7 +247,7 @@ template <class T>
 struct IntMad {  // mad.lo
   uint64_t operator()(uint64_t a, uint64_t b, uint64_t c) const {
     using U = std::make_unsigned_t<T>;
-    return to_bits<T>(T(U(a) * U(b) + U(c)));
+    return to_bits<T>(T(U(wrapping_mul<U>(U(a), U(b)) + U(c))));
   }
 };
 // f32 add, sub, mul (kAdd, kSub, kMulLo) without .ftz/.sat and with round-to-nearest.
