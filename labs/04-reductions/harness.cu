@@ -4,6 +4,7 @@
 // synclab::lab::CudaFailure naming this file's line.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -107,7 +108,7 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
   a.upload(values);
   if (trace) {
     if (in_place(kernel)) {
-      synclab_region(a.ptr, a.bytes(), "a", "array", threads);  // one row per block
+      synclab_region(a.ptr, a.bytes(), "a", "array", std::min(threads, 32));  // a row per 32 elements
     } else {
       synclab_region(a.ptr, a.bytes(), "in", "array", threads);
       synclab_region(out.ptr, out.bytes(), "out (per block)", "array", blocks);

@@ -178,7 +178,9 @@ std::string advice(lab04::BlockKernel k, const Report& r) {
              "temporary, __syncthreads(), then write a[t], then __syncthreads() again before the next level";
     case lab04::BlockKernel::tail:
       return "under its the lanes of a warp do not run each line together: read a[t + off] into a register, "
-             "__syncwarp(), write a[t], __syncwarp() again before the next step";
+             "__syncwarp(), write a[t], __syncwarp() again before the next step. If the report above says that "
+             "__syncwarp() would not help, that note is about a hand-over through a flag, where the lanes never meet; "
+             "here every lane of warp 0 reaches each __syncwarp(), and that orders the steps";
     case lab04::BlockKernel::shuffle:
       return "warp 0 reads the warps' sums that lane 0 of every warp wrote: one __syncthreads() between the writes "
              "and the reads";
@@ -220,7 +222,7 @@ void check_block(lab04::BlockKernel kernel, const std::string& command, int bloc
       }
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "right sums" : wrong, r.reports, cmd,
+      FAIL(run_message(what, wrong.empty() ? "the sums were right in this run" : wrong, r.reports, cmd,
                        r.reports.empty() ? "" : advice(kernel, r.reports.front())));
   }
 }
@@ -413,7 +415,8 @@ void check_grid(lab04::GridKernel kernel, const std::string& k, int n, int block
         replay("grid --kernel " + k + " --n " + std::to_string(n) + " " + shape_args(blocks, threads), s);
     const std::string wrong = r.sum == want ? "" : "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "the right sum" : wrong, r.reports, cmd, grid_advice(kernel, r, want)));
+      FAIL(run_message(what, wrong.empty() ? "the sum was right in this run" : wrong, r.reports, cmd,
+                       grid_advice(kernel, r, want)));
     if (kernel == lab04::GridKernel::last_block)
       CHECKED_ELSE(r.ticket == unsigned(blocks))
         FAIL(what << ": the ticket ended at " << r.ticket << ", expected " << blocks
@@ -458,7 +461,7 @@ void check_product(int blocks, int threads, int seeds) {
                  "seg[t + n/2]";
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "the right products" : wrong, r.reports, cmd,
+      FAIL(run_message(what, wrong.empty() ? "the products were right in this run" : wrong, r.reports, cmd,
                        r.reports.empty() ? "" : "a __syncthreads() after each level, outside the if"));
   }
 }
