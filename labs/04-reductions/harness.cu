@@ -38,9 +38,9 @@ const char* name(BlockKernel k) {
 }
 
 BlockKernel block_kernel(const std::string& n) {
-  for (BlockKernel k : {BlockKernel::interleaved, BlockKernel::sequential, BlockKernel::skip_barrier,
-                        BlockKernel::compact_racy, BlockKernel::compact_fixed, BlockKernel::shuffle,
-                        BlockKernel::tail_unsafe, BlockKernel::tail})
+  for (BlockKernel k :
+       {BlockKernel::interleaved, BlockKernel::sequential, BlockKernel::skip_barrier, BlockKernel::compact_racy,
+        BlockKernel::compact_fixed, BlockKernel::shuffle, BlockKernel::tail_unsafe, BlockKernel::tail})
     if (n == name(k)) return k;
   if (n == "interleaved") return BlockKernel::interleaved;
   if (n == "sequential") return BlockKernel::sequential;
@@ -181,8 +181,7 @@ ProductResult run_product(const std::vector<Mat>& matrices, int blocks, int thre
   check_shape(blocks, threads);
   if ((threads & (threads - 1)) != 0)
     throw std::invalid_argument("block_product needs a power of two threads per block, not " + std::to_string(threads));
-  if (matrices.size() != size_t(blocks) * threads)
-    throw std::invalid_argument("need blocks x threads matrices");
+  if (matrices.size() != size_t(blocks) * threads) throw std::invalid_argument("need blocks x threads matrices");
   std::vector<Mat2> h(matrices.size());
   for (size_t i = 0; i < h.size(); ++i) h[i] = Mat2{matrices[i].a, matrices[i].b, matrices[i].c, matrices[i].d};
   ProductResult r;
@@ -247,7 +246,8 @@ __global__ void divergence_probe(int addressing, int* split) {
 std::vector<int> measure_divergent_warps(Addressing addressing, int threads) {
   check_shape(1, threads);
   if (threads < 32 || (threads & (threads - 1)) != 0)
-    throw std::invalid_argument("divergence needs a power of two of at least 32 threads, not " + std::to_string(threads));
+    throw std::invalid_argument("divergence needs a power of two of at least 32 threads, not " +
+                                std::to_string(threads));
   int levels = 0;
   while ((1 << levels) < threads) ++levels;
   DeviceArray<int> split(levels, synclab::lab::zeroed);

@@ -25,14 +25,14 @@ inline uint32_t values_seed(int blocks, int threads) { return uint32_t(blocks * 
 
 // ---- tasks 1, 2, 3, 4: one result per block ----------------------------------------------------
 enum class BlockKernel {
-  interleaved,   // 1a block_sum_interleaved
-  sequential,    // 1b block_sum_sequential
-  skip_barrier,  // 3  block_sum_skip_barrier (with `skip`)
-  compact_racy,  // 2  compact_racy (provided)
-  compact_fixed, // 2b compact_fixed
-  shuffle,       // 4a block_sum_shuffle
-  tail_unsafe,   // 4  block_sum_tail_unsafe (provided)
-  tail,          // 4b block_sum_tail
+  interleaved,    // 1a block_sum_interleaved
+  sequential,     // 1b block_sum_sequential
+  skip_barrier,   // 3  block_sum_skip_barrier (with `skip`)
+  compact_racy,   // 2  compact_racy (provided)
+  compact_fixed,  // 2b compact_fixed
+  shuffle,        // 4a block_sum_shuffle
+  tail_unsafe,    // 4  block_sum_tail_unsafe (provided)
+  tail,           // 4b block_sum_tail
 };
 const char* name(BlockKernel k);
 BlockKernel block_kernel(const std::string& name);  // from name() or the short names of main.cu
@@ -71,8 +71,8 @@ bool predicted_tail_races(const std::string& model);
 enum class GridKernel { atomic, two_pass, last_block };
 const char* name(GridKernel k);
 struct GridResult {
-  int sum = 0;                  // *out after the launch(es)
-  unsigned ticket = 0;          // last_block: the ticket after the launch
+  int sum = 0;          // *out after the launch(es)
+  unsigned ticket = 0;  // last_block: the ticket after the launch
   std::vector<Report> reports;
 };
 GridResult run_grid(GridKernel kernel, const std::vector<int>& values, int blocks, int threads,

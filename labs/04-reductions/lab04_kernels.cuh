@@ -29,9 +29,9 @@ __global__ void compact_fixed(int* a);  // 2b: yours
 // ---- task 4 (warp.cu): the last warp --------------------------------------------------------------
 // out[b] = in[b * blockDim.x] + ... + in[(b + 1) * blockDim.x - 1]; blockDim.x is a multiple of
 // 32 (4a) or a power of two of at least 64 (4b), at most 1024.
-__global__ void block_sum_shuffle(const int* in, int* out);     // 4a: warp shuffles
-__global__ void block_sum_tail_unsafe(const int* in, int* out); // provided: the old warp-synchronous tail
-__global__ void block_sum_tail(const int* in, int* out);        // 4b: the tail made safe
+__global__ void block_sum_shuffle(const int* in, int* out);      // 4a: warp shuffles
+__global__ void block_sum_tail_unsafe(const int* in, int* out);  // provided: the old warp-synchronous tail
+__global__ void block_sum_tail(const int* in, int* out);         // 4b: the tail made safe
 
 // ---- task 5 (grid.cu): the whole grid -----------------------------------------------------------
 // *out = in[0] + ... + in[n - 1], any grid shape (blockDim.x a power of two, at most 1024).

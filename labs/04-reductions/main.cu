@@ -38,7 +38,9 @@ Exploration exploration(const Args& a, int seeds, const std::vector<std::string>
   return synclab::lab::exploration_from(a, seeds, 5, memories);
 }
 
-std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab04", args, s); }
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab04", args, s);
+}
 
 std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
@@ -49,7 +51,10 @@ void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
   for (const Report& r : rs) {
     std::string b = synclab::lab::brief(r);
     if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) { std::printf("    ...\n"); break; }
+    if (seen.size() > limit) {
+      std::printf("    ...\n");
+      break;
+    }
     std::printf("    %s\n", b.c_str());
   }
 }
@@ -85,7 +90,8 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    lab04::BlockResult r = synclab::lab::run_under(s, [&] { return lab04::run_block(kernel, values, sh.blocks, sh.threads); });
+    lab04::BlockResult r =
+        synclab::lab::run_under(s, [&] { return lab04::run_block(kernel, values, sh.blocks, sh.threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     for (int b = 0; what.empty() && b < sh.blocks; ++b)
@@ -94,7 +100,8 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
                std::to_string(want[b]);
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    const bool shows = show == "any" || (show == "race" && !r.reports.empty()) || (show == "clean" && r.reports.empty());
+    const bool shows =
+        show == "any" || (show == "race" && !r.reports.empty()) || (show == "clean" && r.reports.empty());
     if (wants_trace(a, shows)) {
       announce_trace(s, trace);
       synclab::lab::apply(s);
@@ -103,8 +110,10 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
     }
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
-  else std::printf("  every run summed every block right\n");
+  if (bad)
+    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  else
+    std::printf("  every run summed every block right\n");
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
     print_reports(reports);
@@ -178,7 +187,8 @@ bool cmd_classwork(const Args& a) {
     const std::vector<lab04::Conflict> yours = lab04::first_level_conflicts(threads);
     const bool same = yours == host;
     std::printf("first level of compact_racy with %d threads: your %zu conflict(s) (first_level_conflicts) %s\n",
-                threads, yours.size(), same ? "match the accesses of the kernel" : "do NOT match the accesses of the kernel");
+                threads, yours.size(),
+                same ? "match the accesses of the kernel" : "do NOT match the accesses of the kernel");
     ok = ok && same;
   }
   return ok;
@@ -193,6 +203,11 @@ std::string set_text(const std::set<int>& s) {
 
 // Graded: 64 and 128 threads, both models, 2 seeds per barrier.
 bool cmd_barriers(const Args& a) {
+  if (!synclab::lab::on_simulator()) {
+    std::printf("barriers: a GPU shows no race report, so it cannot tell which barrier may go: run this command\n"
+                "on the simulator (build/bin/sim/lab04 barriers)\n");
+    return true;
+  }
   std::vector<int> sizes{64, 128};
   if (a.has("threads")) sizes = {int(a.num("threads", 64))};
   Exploration e = exploration(a, 2);
@@ -217,13 +232,13 @@ bool cmd_barriers(const Args& a) {
         int bad = 0;
         std::string first;
         for (const Schedule& s : synclab::lab::schedules(em)) {
-          lab04::BlockResult r = synclab::lab::run_under(s, [&] {
-            return lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k);
-          });
+          lab04::BlockResult r = synclab::lab::run_under(
+              s, [&] { return lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k); });
           const bool wrong = r.sums[0] != want || !r.reports.empty();
           if (wrong && !bad++)
             first = (r.reports.empty() ? "sum " + std::to_string(r.sums[0]) : synclab::lab::brief(r.reports.front())) +
-                    "; replay: " + replay("barriers --threads " + std::to_string(threads) + " --skip " + std::to_string(k), s);
+                    "; replay: " +
+                    replay("barriers --threads " + std::to_string(threads) + " --skip " + std::to_string(k), s);
           if (wants_trace(a, (show == "race") == wrong)) {
             announce_trace(s, trace);
             synclab::lab::apply(s);
@@ -259,20 +274,21 @@ bool cmd_tail(const Args& a) {
   }
   bool ok = block_command(a, "tail", {"shuffle"}, {{2, 64, 3}, {1, 96, 3}});
   ok &= block_command(a, "tail", {"tail"}, {{2, 64, 3}, {1, 128, 3}});
+  if (!synclab::lab::on_simulator()) return ok;  // 4c needs the simulator's race reports
   const std::vector<int> values = lab04::random_values(64, lab04::values_seed(1, 64));
   for (const std::string& model : exploration(a, 3).models) {
     Exploration e = exploration(a, 3);
     e.models = {model};
     bool races = false;
     for (const Schedule& s : synclab::lab::schedules(e)) {
-      lab04::BlockResult r = synclab::lab::run_under(s, [&] {
-        return lab04::run_block(lab04::BlockKernel::tail_unsafe, values, 1, 64);
-      });
+      lab04::BlockResult r =
+          synclab::lab::run_under(s, [&] { return lab04::run_block(lab04::BlockKernel::tail_unsafe, values, 1, 64); });
       races = races || !synclab::lab::of_kind(r.reports, "race").empty();
     }
     const bool p = lab04::predicted_tail_races(model);
     std::printf("block_sum_tail_unsafe<<<1, 64>>> under %s: %s; your prediction (predicted_tail_races): %s -> %s\n",
-                model.c_str(), races ? "races" : "no race reported", p ? "races" : "no race", p == races ? "right" : "WRONG");
+                model.c_str(), races ? "races" : "no race reported", p ? "races" : "no race",
+                p == races ? "right" : "WRONG");
     ok = ok && p == races;
   }
   return ok;
@@ -305,11 +321,14 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
-    lab04::GridResult r = synclab::lab::run_under(s, [&] { return lab04::run_grid(kernel, values, sh.blocks, sh.threads); });
+    lab04::GridResult r =
+        synclab::lab::run_under(s, [&] { return lab04::run_grid(kernel, values, sh.blocks, sh.threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
-    if (r.sum != want) what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
-    else if (!r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (r.sum != want)
+      what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
+    else if (!r.reports.empty())
+      what = synclab::lab::brief(r.reports.front());
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, true)) {
       announce_trace(s, trace);
@@ -320,8 +339,10 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
   }
   std::printf("%s<<<%d, %d>>> over %d values, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, sh.n,
               synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
-  else std::printf("  every run summed to %d\n", want);
+  if (bad)
+    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  else
+    std::printf("  every run summed to %d\n", want);
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
     print_reports(reports);
@@ -379,8 +400,10 @@ bool product_shape(const Args& a, const Shape& sh) {
     }
   }
   std::printf("block_product<<<%d, %d>>>, %s:\n", sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
-  else std::printf("  every run multiplied every block's matrices in order\n");
+  if (bad)
+    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  else
+    std::printf("  every run multiplied every block's matrices in order\n");
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
     print_reports(reports);
@@ -421,7 +444,9 @@ bool cmd_fast(const Args& a) {
           std::printf("  n = %d, offset %d: sum %d, expected %d; ticket %u after the launch%s\n    replay: %s\n", n,
                       offset, r.sum, want, r.ticket, r.reports.empty() ? "" : "; reported",
                       replay("fast --n " + std::to_string(n) + " --offset " + std::to_string(offset) + " --blocks " +
-                                 std::to_string(blocks), s).c_str());
+                                 std::to_string(blocks),
+                             s)
+                          .c_str());
       }
     }
   std::printf("reduce_sum_int32 with %d blocks: %d runs (%zu sizes x %zu offsets, %s), %d wrong\n", blocks, runs,
@@ -437,7 +462,8 @@ bool cmd_fast(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab04", "Lab 04: reductions (labs/04-reductions/README.md)");
-  cmds.add("tree", "[--kernel interleaved|sequential] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+  cmds.add("tree",
+           "[--kernel interleaved|sequential] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
            "task 1a/1b: the in-place tree, both addressings (default: the graded <<<1,32>>>, <<<2,64>>>, <<<1,128>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_tree);
   cmds.add("divergence", "[--threads T]",
@@ -450,7 +476,8 @@ int main(int argc, char** argv) {
   cmds.add("barriers", "[--threads T] [--skip K --show race|clean --trace FILE]",
            "task 3: 1b's tree without barrier K, for every K, against your prediction (default 64 and 128 threads)",
            {"threads", "skip", "show", "trace"}, cmd_barriers);
-  cmds.add("tail", "[--kernel shuffle|unsafe|tail] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+  cmds.add("tail",
+           "[--kernel shuffle|unsafe|tail] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
            "task 4: block_sum_shuffle and block_sum_tail (default: the graded shapes), and where the provided\n"
            "      block_sum_tail_unsafe races, against your prediction",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_tail);

@@ -74,7 +74,7 @@ __global__ void block_sum_tail(const int* in, int* out) {
       v += vs[t + off];  // every lane reads ...
       __syncwarp();      // ... before any lane writes
       vs[t] = v;
-      __syncwarp();      // every lane writes before any lane reads again
+      __syncwarp();  // every lane writes before any lane reads again
     }
     if (t == 0) out[blockIdx.x] = v;
   }

@@ -36,7 +36,9 @@ Exploration exploration(int seeds, std::vector<std::string> memories = {"sc"}) {
   return e;
 }
 
-std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab04", args, s); }
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab04", args, s);
+}
 
 std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
@@ -130,8 +132,10 @@ int host_divergent_warps(lab04::Addressing addressing, int threads, int level) {
     int adding = 0;
     for (int lane = 0; lane < 32; ++lane) {
       const int t = w * 32 + lane;
-      if (addressing == lab04::Addressing::interleaved) adding += t % (2 << level) == 0;
-      else adding += t < (threads >> (level + 1));
+      if (addressing == lab04::Addressing::interleaved)
+        adding += t % (2 << level) == 0;
+      else
+        adding += t < (threads >> (level + 1));
     }
     split += adding != 0 && adding != 32;
   }
@@ -184,8 +188,7 @@ std::string advice(lab04::BlockKernel k, const Report& r) {
     case lab04::BlockKernel::shuffle:
       return "warp 0 reads the warps' sums that lane 0 of every warp wrote: one __syncthreads() between the writes "
              "and the reads";
-    default:
-      return "";
+    default: return "";
   }
 }
 
@@ -194,8 +197,9 @@ std::string run_message(const std::string& what, const std::string& wrong, const
                         const std::string& replay_line, const std::string& hint) {
   std::ostringstream o;
   o << what << ": " << wrong;
-  if (!reports.empty()) o << "; the simulator reported " << reports.size() << " problem(s), first: "
-                          << synclab::lab::brief(reports.front());
+  if (!reports.empty())
+    o << "; the simulator reported " << reports.size()
+      << " problem(s), first: " << synclab::lab::brief(reports.front());
   o << "\n  replay: " << replay_line << "\n";
   if (!reports.empty()) o << reports.front().text << "\n";
   if (!hint.empty()) o << "  (" << hint << ")\n";
@@ -208,7 +212,8 @@ void check_block(lab04::BlockKernel kernel, const std::string& command, int bloc
   const std::vector<int> values = lab04::random_values(blocks * threads, lab04::values_seed(blocks, threads));
   REQUIRE(values.size() == size_t(blocks) * threads);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    lab04::BlockResult r = synclab::lab::run_under(s, [&] { return lab04::run_block(kernel, values, blocks, threads); });
+    lab04::BlockResult r =
+        synclab::lab::run_under(s, [&] { return lab04::run_block(kernel, values, blocks, threads); });
     const std::string what = shape_text(lab04::name(kernel), blocks, threads);
     const std::string cmd = replay(command + " " + shape_args(blocks, threads), s);
     REQUIRE(r.sums.size() == size_t(blocks));
@@ -222,8 +227,8 @@ void check_block(lab04::BlockKernel kernel, const std::string& command, int bloc
       }
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "the sums were right in this run" : wrong, r.reports, cmd,
-                       r.reports.empty() ? "" : advice(kernel, r.reports.front())));
+    FAIL(run_message(what, wrong.empty() ? "the sums were right in this run" : wrong, r.reports, cmd,
+                     r.reports.empty() ? "" : advice(kernel, r.reports.front())));
   }
 }
 
@@ -250,16 +255,15 @@ TEST_CASE("lab04 task1c predict the divergent warps of each level of both addres
       REQUIRE(seen.size() == size_t(levels_of(threads)));
       for (int level = 0; level < levels_of(threads); ++level) {
         CHECKED_ELSE(seen[level] == host_divergent_warps(ad, threads, level))
-          FAIL("the launch counted " << seen[level] << " divergent warps at level " << level << " of " << an
-                                     << " addressing with " << threads
-                                     << " threads, the host model another number: the harness is at fault, not you");
+        FAIL("the launch counted " << seen[level] << " divergent warps at level " << level << " of " << an
+                                   << " addressing with " << threads
+                                   << " threads, the host model another number: the harness is at fault, not you");
         const int p = lab04::predicted_divergent_warps(ad, threads, level);
         CHECKED_ELSE(p == seen[level])
-          FAIL_CHECK(an << " addressing, " << threads << " threads, level " << level
-                        << ": your prediction (predicted_divergent_warps in tree.cu) says " << p
-                        << " -- that disagrees with what a launch shows"
-                        << (p < 0 ? " (is TODO(1c) done?)" : "")
-                        << "\n  watch it: build/bin/sim/lab04 divergence --threads " << threads);
+        FAIL_CHECK(an << " addressing, " << threads << " threads, level " << level
+                      << ": your prediction (predicted_divergent_warps in tree.cu) says " << p
+                      << " -- that disagrees with what a launch shows" << (p < 0 ? " (is TODO(1c) done?)" : "")
+                      << "\n  watch it: build/bin/sim/lab04 divergence --threads " << threads);
       }
     }
 }
@@ -284,26 +288,28 @@ TEST_CASE("lab04 task2a name the conflicts of the first level of the slides' in-
     size_t right = 0;
     for (const lab04::Conflict& c : yours) right += std::find(want.begin(), want.end(), c) != want.end();
     CHECKED_ELSE(yours == want)
-      FAIL_CHECK("compact_racy with " << threads << " threads: your first_level_conflicts (inplace.cu) lists "
-                                      << yours.size() << " conflict(s), " << right
-                                      << " of them right; it should list every element of the first level that one "
-                                         "thread reads and another writes, once, by increasing element"
-                                      << (yours.empty() ? " (is TODO(2a) done?)" : "")
-                                      << "\n  see the race: build/bin/sim/lab04 classwork --kernel racy "
-                                      << shape_args(1, threads));
+    FAIL_CHECK("compact_racy with " << threads << " threads: your first_level_conflicts (inplace.cu) lists "
+                                    << yours.size() << " conflict(s), " << right
+                                    << " of them right; it should list every element of the first level that one "
+                                       "thread reads and another writes, once, by increasing element"
+                                    << (yours.empty() ? " (is TODO(2a) done?)" : "")
+                                    << "\n  see the race: build/bin/sim/lab04 classwork --kernel racy "
+                                    << shape_args(1, threads));
   }
   // The exploration finds the race the slides describe.
   const std::vector<int> values = lab04::random_values(32, lab04::values_seed(1, 32));
   bool raced = false;
   for (const Schedule& s : synclab::lab::schedules(exploration(1)))
-    raced = raced || !synclab::lab::of_kind(synclab::lab::run_under(s, [&] {
-                                               return lab04::run_block(lab04::BlockKernel::compact_racy, values, 1, 32);
-                                             }).reports, "race").empty();
+    raced = raced || !synclab::lab::of_kind(
+                          synclab::lab::run_under(
+                              s, [&] { return lab04::run_block(lab04::BlockKernel::compact_racy, values, 1, 32); })
+                              .reports,
+                          "race")
+                          .empty();
   if (synclab::lab::on_simulator()) CHECK(raced);
 }
 
-TEST_CASE("lab04 task2b compact_fixed compacts in place without a race under every schedule",
-          "[lab04][task2][pts:3]") {
+TEST_CASE("lab04 task2b compact_fixed compacts in place without a race under every schedule", "[lab04][task2][pts:3]") {
   check_block(lab04::BlockKernel::compact_fixed, "classwork --kernel fixed", 1, 32, 3, "is TODO(2b) done?");
   check_block(lab04::BlockKernel::compact_fixed, "classwork --kernel fixed", 2, 64, 3, "is TODO(2b) done?");
 }
@@ -321,9 +327,8 @@ void check_barriers(int threads) {
       for (int k = 0; k < levels_of(threads); ++k) {
         bool clean = true;
         for (const Schedule& s : synclab::lab::schedules(e)) {
-          lab04::BlockResult r = synclab::lab::run_under(s, [&] {
-            return lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k);
-          });
+          lab04::BlockResult r = synclab::lab::run_under(
+              s, [&] { return lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k); });
           clean = clean && r.sums[0] == want && r.reports.empty();
         }
         if (clean) removable.insert(k);
@@ -338,12 +343,13 @@ void check_barriers(int threads) {
     for (int k : removable) missing += !p.count(k);
     for (int k : p) extra += !removable.count(k);
     CHECKED_ELSE(p == removable)
-      FAIL_CHECK("block_sum_skip_barrier<<<1, " << threads << ">>> under " << model
-                 << ": your prediction (predicted_removable_barriers in tree.cu) disagrees with what exploring its "
-                    "schedules finds: it misses "
-                 << missing << " removable barrier(s) and lists " << extra << " that cannot go"
-                 << (p.empty() ? " (is TODO(3) done?)" : "") << "\n  watch it: build/bin/sim/lab04 barriers --threads "
-                 << threads << " --model " << model);
+    FAIL_CHECK("block_sum_skip_barrier<<<1, "
+               << threads << ">>> under " << model
+               << ": your prediction (predicted_removable_barriers in tree.cu) disagrees with what exploring its "
+                  "schedules finds: it misses "
+               << missing << " removable barrier(s) and lists " << extra << " that cannot go"
+               << (p.empty() ? " (is TODO(3) done?)" : "") << "\n  watch it: build/bin/sim/lab04 barriers --threads "
+               << threads << " --model " << model);
   }
 }
 
@@ -368,8 +374,7 @@ TEST_CASE("lab04 task4b block_sum_tail finishes the last warp without a race und
   check_block(lab04::BlockKernel::tail, "tail --kernel tail", 1, 128, 3, "is TODO(4b) done?");
 }
 
-TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous tail races",
-          "[lab04][task4][pts:1]") {
+TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous tail races", "[lab04][task4][pts:1]") {
   const std::vector<int> values = lab04::random_values(64, lab04::values_seed(1, 64));
   for (const std::string model : {"its", "lockstep"}) {
     bool races = host_tail_races(model);
@@ -378,16 +383,20 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
       e.models = {model};
       bool seen = false;
       for (const Schedule& s : synclab::lab::schedules(e))
-        seen = seen || !synclab::lab::of_kind(synclab::lab::run_under(s, [&] {
-                                                 return lab04::run_block(lab04::BlockKernel::tail_unsafe, values, 1, 64);
-                                               }).reports, "race").empty();
+        seen = seen || !synclab::lab::of_kind(
+                            synclab::lab::run_under(
+                                s, [&] { return lab04::run_block(lab04::BlockKernel::tail_unsafe, values, 1, 64); })
+                                .reports,
+                            "race")
+                            .empty();
       REQUIRE(seen == races);  // exploration agrees with the host model
     }
     const bool p = lab04::predicted_tail_races(model);
     CHECKED_ELSE(p == races)
-      FAIL_CHECK("block_sum_tail_unsafe under " << model << ": your prediction (predicted_tail_races in warp.cu) says "
-                 << (p ? "it races" : "it does not race") << " -- that disagrees with what exploring its schedules finds"
-                 << "\n  watch it: build/bin/sim/lab04 tail --kernel unsafe --model " << model);
+    FAIL_CHECK("block_sum_tail_unsafe under "
+               << model << ": your prediction (predicted_tail_races in warp.cu) says "
+               << (p ? "it races" : "it does not race") << " -- that disagrees with what exploring its schedules finds"
+               << "\n  watch it: build/bin/sim/lab04 tail --kernel unsafe --model " << model);
   }
 }
 
@@ -410,17 +419,18 @@ void check_grid(lab04::GridKernel kernel, const std::string& k, int n, int block
   // The ticket publishes the partial sums: explore the relaxed memory model too.
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds, {"sc", "relaxed"}))) {
     lab04::GridResult r = synclab::lab::run_under(s, [&] { return lab04::run_grid(kernel, values, blocks, threads); });
-    const std::string what = shape_text(lab04::name(kernel), blocks, threads) + " over " + std::to_string(n) + " values";
+    const std::string what =
+        shape_text(lab04::name(kernel), blocks, threads) + " over " + std::to_string(n) + " values";
     const std::string cmd =
         replay("grid --kernel " + k + " --n " + std::to_string(n) + " " + shape_args(blocks, threads), s);
-    const std::string wrong = r.sum == want ? "" : "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
+    const std::string wrong =
+        r.sum == want ? "" : "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "the sum was right in this run" : wrong, r.reports, cmd,
-                       grid_advice(kernel, r, want)));
-    if (kernel == lab04::GridKernel::last_block)
-      CHECKED_ELSE(r.ticket == unsigned(blocks))
-        FAIL(what << ": the ticket ended at " << r.ticket << ", expected " << blocks
-                  << " (one atomicAdd per block)\n  replay: " << cmd);
+    FAIL(run_message(what, wrong.empty() ? "the sum was right in this run" : wrong, r.reports, cmd,
+                     grid_advice(kernel, r, want)));
+    if (kernel == lab04::GridKernel::last_block) CHECKED_ELSE(r.ticket == unsigned(blocks))
+    FAIL(what << ": the ticket ended at " << r.ticket << ", expected " << blocks
+              << " (one atomicAdd per block)\n  replay: " << cmd);
   }
 }
 
@@ -454,15 +464,17 @@ void check_product(int blocks, int threads, int seeds) {
       if (r.products[b] == want) continue;
       wrong = "block " + std::to_string(b) + "'s product is not seg[0] * seg[1] * ... * seg[" +
               std::to_string(threads - 1) + "]";
-      if (r.products[b] == m[size_t(b) * threads]) wrong += " (seg[0] is unchanged: is TODO(6) done?)";
+      if (r.products[b] == m[size_t(b) * threads])
+        wrong += " (seg[0] is unchanged: is TODO(6) done?)";
       else if (r.reports.empty())
-        wrong += ": matrices do not commute, so each level must combine neighbours, seg[t] (left) with seg[t + s] "
-                 "(right) where t is a multiple of 2s -- task 1a's interleaved addressing -- never seg[t] with "
-                 "seg[t + n/2]";
+        wrong +=
+            ": matrices do not commute, so each level must combine neighbours, seg[t] (left) with seg[t + s] "
+            "(right) where t is a multiple of 2s -- task 1a's interleaved addressing -- never seg[t] with "
+            "seg[t + n/2]";
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
-      FAIL(run_message(what, wrong.empty() ? "the products were right in this run" : wrong, r.reports, cmd,
-                       r.reports.empty() ? "" : "a __syncthreads() after each level, outside the if"));
+    FAIL(run_message(what, wrong.empty() ? "the products were right in this run" : wrong, r.reports, cmd,
+                     r.reports.empty() ? "" : "a __syncthreads() after each level, outside the if"));
   }
 }
 

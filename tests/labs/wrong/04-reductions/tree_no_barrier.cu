@@ -46,7 +46,7 @@ __global__ void block_sum_sequential(int* a) {
 int predicted_divergent_warps(Addressing addressing, int threads, int level) {
   const int warps = threads / 32;
   if (addressing == Addressing::interleaved) {
-    const int s = 1 << level;                    // the lanes t % 2s == 0 add
+    const int s = 1 << level;                   // the lanes t % 2s == 0 add
     return s < 32 ? warps : threads / (2 * s);  // every warp, then lane 0 of every 2s/32-th warp
   }
   const int off = threads >> (level + 1);  // the lanes t < off add
