@@ -108,9 +108,9 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
   a.upload(values);
   if (trace) {
     if (in_place(kernel)) {
-      synclab_region(a.ptr, a.bytes(), "a", "array", std::min(threads, 32));  // a row per 32 elements
+      synclab_region(a.ptr, a.bytes(), "a", "array", int(values.size()));
     } else {
-      synclab_region(a.ptr, a.bytes(), "in", "array", threads);
+      synclab_region(a.ptr, a.bytes(), "in", "array", int(values.size()));
       synclab_region(out.ptr, out.bytes(), "out (per block)", "array", blocks);
     }
   }
@@ -187,7 +187,7 @@ ProductResult run_product(const std::vector<Mat>& matrices, int blocks, int thre
   ProductResult r;
   DeviceArray<Mat2> m(h.size());
   m.upload(h);
-  if (trace) synclab_region(m.ptr, m.bytes(), "m (a, b, c, d of each matrix)", "array", 4 * threads);
+  if (trace) synclab_region(m.ptr, m.bytes(), "m (a, b, c, d of each matrix)", "array", int(4 * h.size()));
   {
     TraceScope scope(trace);
     block_product<<<blocks, threads>>>(m.ptr);

@@ -329,7 +329,8 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
       what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
     else if (!r.reports.empty())
       what = synclab::lab::brief(r.reports.front());
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    if (!what.empty() && !bad++)
+      first_bad = what + ", in:\n    " + replay(args + (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""), s);
     if (wants_trace(a, true)) {
       announce_trace(s, trace);
       synclab::lab::apply(s);

@@ -422,7 +422,9 @@ void check_grid(lab04::GridKernel kernel, const std::string& k, int n, int block
     const std::string what =
         shape_text(lab04::name(kernel), blocks, threads) + " over " + std::to_string(n) + " values";
     const std::string cmd =
-        replay("grid --kernel " + k + " --n " + std::to_string(n) + " " + shape_args(blocks, threads), s);
+        replay("grid --kernel " + k + " --n " + std::to_string(n) + " " + shape_args(blocks, threads) +
+                   (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""),
+               s);
     const std::string wrong =
         r.sum == want ? "" : "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
