@@ -1,6 +1,7 @@
-// Lab 04's GPU measurement (LABS.md, "04 reductions"): our grid-wide int32 sum reductions
-// (reduce_kernels.cuh) against cub::DeviceReduce::Sum and a device-to-device copy of the same
-// bytes, all in the same run.
+// Lab 04's GPU measurement (LABS.md, "04 reductions"): the lab's grid-wide int32 sum,
+// lab04::reduce_sum_int32 of task 7 (fast.cu of labs/04-reductions, linked in: the reference
+// solution's, or the student's; labs/CMakeLists.txt), and the variants of reduce_variants.cuh,
+// against cub::DeviceReduce::Sum and a device-to-device copy of the same bytes, all in the same run.
 //
 //   lab04_reduction [--log2n K] [--reps N] [--warmup W] [--sweep] [--no-small-checks] [--seed S]
 //                   [--filter TEXT]
@@ -36,7 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "reduce_kernels.cuh"
+#include "lab04_fast.cuh"
+#include "reduce_variants.cuh"
 #include "synclab/cuda_check.h"
 
 namespace {
@@ -300,7 +302,11 @@ int main(int argc, char** argv) {
   // The progression the lab walks through, then the reference (last row).
   constexpr Finish LB = Finish::LastBlock;
   Version reference;
+#if LAB04_FAST_FROM_LABS
+  reference.name = "reduce_sum_int32 (your fast.cu)";
+#else
   reference.name = "reduce_sum_int32 (reference)";
+#endif
   reference.blocks = lab04::reduce_sum_int32_blocks();
   {
     const lab04::ReduceWorkspace* w = &ws;

@@ -1,36 +1,13 @@
-// Lab 04's reference grid-wide sum reduction of int32 values, written to be read and to be fast,
-// and the variants the benchmark compares it with (bench/lab04_reduction/lab04_reduction.cu,
-// results in bench/results/lab04_reduction.md).
+// The variants lab04_reduction times beside the lab's grid reduction (reduce_sum_int32, task 7 of
+// labs/04-reductions, defined in fast.cu: the reference solution's, or the student's), each
+// changing one thing at a time: how the block sums are combined (Finish: a second kernel, or
+// atomicAdd into the result), how a thread loads (Load), which addresses a block reads (Layout),
+// block size, loads in flight. The workspace, the grid size and the 16-byte split come from
+// labs/04-reductions/lab04_fast.cuh, as in fast.cu. Plain CUDA runtime only.
 //
-//   lab04::ReduceWorkspace ws;
-//   CHECK(lab04::reduce_workspace_create(&ws));
-//   const int blocks = lab04::reduce_sum_int32_blocks();   // once: the grid for this GPU
-//   CHECK(lab04::reduce_sum_int32(d_in, n, d_out, ws, blocks));   // *d_out = d_in[0] + ... + d_in[n-1]
-//   lab04::reduce_workspace_destroy(&ws);
-//
-// The result is the int32 sum with wrap-around (two's complement, modulo 2^32): what adding int32
-// values on the GPU gives, and what cub::DeviceReduce::Sum(int*, int*) returns. Inside, values are
-// added as `unsigned`, because unsigned overflow wraps by definition in C++ while signed overflow
-// is undefined; both give the same bits.
-//
-// How one launch of the reference works (the order the lab teaches it in):
-//   1. Each thread adds its share of the input into one register. Loads are 16 bytes wide (a
-//      uint4 holds 4 ints), each thread issues 4 of them before it adds any (so that enough bytes
-//      are in flight to keep the memory busy), and they are "streaming" loads (__ldcs: every byte
-//      is read once, so the caches need not keep it).
-//   2. Each warp adds its 32 registers with shuffles (__shfl_down_sync): no shared memory.
-//   3. Each block adds its warps' sums through shared memory: one __syncthreads.
-//   4. Last block done: each block writes its sum to partials[], __threadfence(), and takes a
-//      ticket with atomicAdd; the block that draws the last ticket knows that every other sum is
-//      written, adds them and writes the result. One launch.
-// The grid is "persistent": as many blocks as the GPU holds at once (SMs x blocks per SM), each
-// looping over the input, so the last block adds only about a thousand partial sums.
-//
-// The variants below the reference change one thing at a time: how the block sums are combined
-// (Finish: a second kernel, or atomicAdd into the result), how a thread loads (Load), which
-// addresses a block reads (Layout), block size, loads in flight.
-//
-// Plain CUDA runtime only; this header is self-contained.
+// `reduce_sum_kernel<256, 4, LastBlock, Streaming, Tiles>` does what the reference solution's
+// kernel does (solutions/04-reductions/fast.cu), with the same code: its row in the table is the
+// reference's twin, and the two rows show the spread between identical kernels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -38,9 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lab04_fast.cuh"
+
 namespace lab04 {
 
-// ---- building blocks ---------------------------------------------------------------------------
+// ---- building blocks (the same as in solutions/04-reductions/fast.cu) ---------------------------
 
 constexpr int kWarpSize = 32;
 
@@ -75,150 +54,6 @@ __device__ __forceinline__ unsigned block_reduce_sum(unsigned v) {
   // A caller that calls this twice needs a __syncthreads between the calls: warp 0 may still be
   // reading warp_sums while another warp would already be overwriting it.
   return v;
-}
-
-__device__ __forceinline__ unsigned add4(uint4 v) { return v.x + v.y + v.z + v.w; }
-
-// The input seen as a scalar head (the ints before the first 16-byte boundary: cudaMalloc'd
-// memory starts on one, d_in + 1 does not), n4 uint4s, and a scalar tail (fewer than 4 ints).
-struct Split {
-  const uint4* in4;
-  size_t head, n4, tail;  // tail: index of the first int after the uint4s
-};
-
-__device__ __forceinline__ Split split16(const int* in, size_t n) {
-  const size_t misaligned = (reinterpret_cast<uintptr_t>(in) / sizeof(int)) % 4;
-  const size_t head = misaligned == 0 ? 0 : (n < 4 - misaligned ? n : 4 - misaligned);
-  const size_t n4 = (n - head) / 4;
-  return Split{reinterpret_cast<const uint4*>(in + head), head, n4, head + 4 * n4};
-}
-
-// The scalar part of thread tid's share: at most one int of the head and one of the tail.
-__device__ __forceinline__ unsigned head_and_tail(const int* in, size_t n, const Split& s, size_t tid) {
-  unsigned sum = 0;
-  if (tid < s.head) sum += unsigned(in[tid]);
-  if (tid < n - s.tail) sum += unsigned(in[s.tail + tid]);
-  return sum;
-}
-
-// Scratch memory for the block sums and the ticket. Create once, reuse for every call (not by
-// two calls running at the same time: they would share the ticket).
-struct ReduceWorkspace {
-  unsigned* partials = nullptr;  // one per block
-  unsigned* ticket = nullptr;    // last-block-done's counter; 0 between launches
-  int capacity = 0;              // the most blocks a launch may have
-};
-
-inline cudaError_t reduce_workspace_create(ReduceWorkspace* ws, int capacity = 1 << 16) {
-  cudaError_t e = cudaMalloc(&ws->partials, size_t(capacity) * sizeof(unsigned));
-  if (e == cudaSuccess) e = cudaMalloc(&ws->ticket, sizeof(unsigned));
-  if (e == cudaSuccess) e = cudaMemset(ws->ticket, 0, sizeof(unsigned));
-  ws->capacity = e == cudaSuccess ? capacity : 0;
-  return e;
-}
-
-inline void reduce_workspace_destroy(ReduceWorkspace* ws) {
-  cudaFree(ws->partials);
-  cudaFree(ws->ticket);
-  *ws = ReduceWorkspace{};
-}
-
-// SMs x how many blocks of `kernel` fit on one SM at once (0 if a query fails). The queries cost
-// microseconds and a 1 GiB sum about 230 us, so ask once and pass the number to every call.
-template <typename Kernel>
-inline int persistent_grid(Kernel kernel, int block) {
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess)
-    return 0;
-  return sms * per_sm;
-}
-
-// No more blocks than the input has pieces of `ints_per_block`, at least one, at most the
-// workspace's capacity (0 when there is no workspace).
-inline int clamp_blocks(int blocks, size_t n, size_t ints_per_block, int capacity) {
-  const size_t needed = (n + ints_per_block - 1) / ints_per_block;
-  if (size_t(blocks) > needed) blocks = int(needed);
-  if (blocks < 1) blocks = 1;
-  return blocks > capacity ? capacity : blocks;
-}
-
-// ---- the reference -----------------------------------------------------------------------------
-
-constexpr int kRefBlock = 256;  // threads per block
-constexpr int kRefUnroll = 4;   // 16-byte loads in flight per thread
-
-// *out = sum of in[0..n). partials: one word per block; *ticket: 0 at launch, 0 again after it.
-__global__ void __launch_bounds__(kRefBlock, 2048 / kRefBlock)
-    reduce_sum_int32_kernel(const int* __restrict__ in, size_t n, unsigned* __restrict__ partials,
-                            unsigned* __restrict__ ticket, int* __restrict__ out) {
-  constexpr int B = kRefBlock, U = kRefUnroll;
-  const size_t tid = size_t(blockIdx.x) * B + threadIdx.x;
-  const size_t threads = size_t(gridDim.x) * B;
-  const Split s = split16(in, n);
-  unsigned sum = head_and_tail(in, n, s, tid);
-
-  // The uint4s come in tiles of B x U (16 KB). Block b reads tiles b, b + gridDim.x, ... (a
-  // grid-stride loop over tiles). In a tile, load u of thread t reads uint4 number u x B + t, so
-  // every load of a warp covers 512 contiguous bytes (coalesced) and the block's U loads cover the
-  // whole tile. All U loads are issued before the first add needs one.
-  constexpr size_t kTile = size_t(B) * U;
-  const size_t tiles = s.n4 / kTile;
-  for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const uint4* p = s.in4 + t * kTile + threadIdx.x;
-    uint4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = __ldcs(p + u * B);
-#pragma unroll
-    for (int u = 0; u < U; ++u) sum += add4(v[u]);
-  }
-  for (size_t i = tiles * kTile + tid; i < s.n4; i += threads) sum += add4(__ldcs(s.in4 + i));  // after the last tile
-
-  sum = block_reduce_sum<B>(sum);
-
-  // Last block done.
-  __shared__ bool is_last;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = sum;
-    // Release: the fence makes our partial visible to the whole GPU before the atomicAdd below can
-    // be seen by anyone. Without it, the last block could count our ticket and still read an old
-    // partials[blockIdx.x].
-    __threadfence();
-    const unsigned taken = atomicAdd(ticket, 1u);
-    is_last = (taken == gridDim.x - 1);
-    // Acquire: the block that took the last ticket orders its coming reads of partials[] after
-    // the atomicAdd that counted every other block's ticket.
-    if (is_last) __threadfence();
-  }
-  // Every thread needs is_last, which thread 0 wrote to shared memory. The barrier also keeps
-  // warp 0's reads of warp_sums (in block_reduce_sum above) before the second call below.
-  __syncthreads();
-  if (!is_last) return;  // the whole block leaves together: is_last is the same for all its threads
-
-  unsigned v = 0;
-  // __ldcg reads from L2, where the other blocks' partials are, never from this SM's L1.
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += B) v += __ldcg(partials + b);
-  v = block_reduce_sum<B>(v);
-  if (threadIdx.x == 0) {
-    *out = int(v);
-    // Ready for the next launch. Safe: every block has taken its ticket already, and the next
-    // kernel in the stream starts only after this one has finished.
-    *ticket = 0;
-  }
-}
-
-inline int reduce_sum_int32_blocks() { return persistent_grid(reduce_sum_int32_kernel, kRefBlock); }
-
-// *d_out = sum of d_in[0..n) (int32, wrap-around), asynchronously in `stream`. blocks: the grid,
-// from reduce_sum_int32_blocks() (0: ask now). Returns the launch's error.
-inline cudaError_t reduce_sum_int32(const int* d_in, size_t n, int* d_out, const ReduceWorkspace& ws, int blocks = 0,
-                                    cudaStream_t stream = 0) {
-  if (blocks <= 0) blocks = reduce_sum_int32_blocks();
-  blocks = clamp_blocks(blocks, n, size_t(kRefBlock) * 4 * kRefUnroll, ws.capacity);
-  if (blocks < 1) return cudaErrorInvalidValue;
-  reduce_sum_int32_kernel<<<blocks, kRefBlock, 0, stream>>>(d_in, n, ws.partials, ws.ticket, d_out);
-  return cudaGetLastError();
 }
 
 // ---- variants, for comparison ------------------------------------------------------------------
