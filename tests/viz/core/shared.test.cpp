@@ -187,6 +187,47 @@ TEST_CASE("shared: a missing barrier shows in the recorded steps", "[viz][shared
   CHECK(race);
 }
 
+TEST_CASE("shared: an extern __shared__ array named for every kernel that has it", "[viz][shared]") {
+  // --dynamic: after tree_reduce, tile_fill writes 100 * block + t into extern __shared__ tile
+  // (8 x 8), registered with kernel nullptr. tree_reduce has no tile, tile_fill no partial.
+  Recorded rec(VIZ_SHARED_EXE, "shared-dynamic", "its", "--dynamic");
+  INFO(rec.log());
+  REQUIRE(!rec.path.empty());
+  REQUIRE(rec.status == 0);
+  std::unique_ptr<Model> m = open_ok(rec.path);
+  CHECK(m->warning().empty());
+  REQUIRE(m->launches().size() == 2);
+  const int partial = region_named(*m, "partial"), tile = region_named(*m, "tile");
+  REQUIRE(partial >= 0);
+  REQUIRE(tile >= 0);
+  const RegionInfo& R = m->regions()[size_t(tile)];
+  CHECK(R.shared);
+  CHECK(R.kernel.empty());
+  CHECK(R.kind == RegionKind::Matrix);
+  CHECK(R.rows == 8);
+  CHECK(R.cols == 8);
+  // where each launch has which array
+  CHECK(m->launches()[0].shared_offset[size_t(partial)] >= 0);
+  CHECK(m->launches()[0].shared_offset[size_t(tile)] == -1);
+  CHECK(m->launches()[1].shared_offset[size_t(partial)] == -1);
+  CHECK(m->launches()[1].shared_offset[size_t(tile)] >= 0);
+  for (int b = 0; b < B; ++b) {
+    StateOptions o;
+    o.block = uint64_t(b);
+    const State s = m->state_at(1, m->launches()[1].steps - 1, o);
+    CHECK(s.regions[size_t(partial)].cells.empty());  // not in this launch
+    const RegionView& v = s.regions[size_t(tile)];
+    REQUIRE(v.cells.size() == 64);
+    for (int t2 = 0; t2 < 64; ++t2) {
+      INFO("block " << b << " element " << t2);
+      CHECK(v.cells[size_t(t2)].value == uint64_t(100 * b + t2));
+      CHECK(v.cells[size_t(t2)].completion_cursor != kNoCursor);
+    }
+    // launch 0 has no tile
+    CHECK(m->state_at(0, m->launches()[0].steps - 1, o).regions[size_t(tile)].cells.empty());
+  }
+}
+
 TEST_CASE("shared: traces without shared regions open as before", "[viz][shared]") {
   // A trace recorded before SharedRegion chunks existed (the fuzz corpus keeps some).
   const std::string old = std::string(VIZ_CORPUS_DIR) + "/lost-update.trace";

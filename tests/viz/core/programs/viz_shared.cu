@@ -6,6 +6,7 @@
 //   viz_shared                    the reduction, B blocks of T threads (T spans two warps)
 //   viz_shared --missing-barrier  the same without the barriers between steps (a race: a step
 //                                 reads partial[t + s] before the other warp wrote it)
+//   viz_shared --dynamic          then a second kernel fills an extern __shared__ 8 x 8 tile
 // The program also checks that the regions API refuses what it must (a variable the kernel does
 // not have, a region larger than the array, a pointer that is not a kernel) and exits 1 when the
 // sums are wrong (only checked with the barriers) or a refusal did not happen.
@@ -34,10 +35,19 @@ __global__ void tree_reduce(int* out, int barrier) {
   if (t == 0) out[blockIdx.x] = partial[0];
 }
 
+// --dynamic: a second kernel with an extern __shared__ array, named for every kernel that has
+// one (nullptr): each block fills its 8 x 8 tile with 100 * block + element.
+__global__ void tile_fill() {
+  extern __shared__ int tile[];
+  tile[threadIdx.x] = 100 * blockIdx.x + threadIdx.x;  // VIZ-TILE
+  __syncthreads();
+}
+
 void not_a_kernel() {}
 
 int main(int argc, char** argv) {
   const bool missing = argc > 1 && std::strcmp(argv[1], "--missing-barrier") == 0;
+  const bool dynamic = argc > 1 && std::strcmp(argv[1], "--dynamic") == 0;
   bool ok = true;
   // What must be refused (each prints one line on stderr).
   if (synclab_region_shared(tree_reduce, "no_such_array", T * sizeof(int), "array", T) == 0) {
@@ -64,6 +74,11 @@ int main(int argc, char** argv) {
   if (synclab_region(out, B * sizeof(int), "sums", "array", B) != 0) return 1;
   tree_reduce<<<B, T>>>(out, missing ? 0 : 1);
   if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  if (dynamic) {
+    if (synclab_region_shared(nullptr, "tile", T * sizeof(int), "matrix", 8, 8) != 0) return 1;
+    tile_fill<<<B, T, T * sizeof(int)>>>();
+    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  }
   int h[B];
   cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
   cudaFree(out);
