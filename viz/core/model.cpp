@@ -253,6 +253,7 @@ RegionInfo parse_region(const nlohmann::json& j, std::vector<std::string>* warni
   ju64(j, "bytes", &r.bytes);
   if (ju64(j, "elem_bits", &v)) r.elem_bits = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
   if (ju64(j, "elem_bytes", &v)) r.elem_bytes = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
+  if (r.elem_bytes == 0 && r.elem_bits >= 8) r.elem_bytes = r.elem_bits / 8;  // (a writer that left it out)
   std::vector<uint32_t> dims;
   if (j.is_object()) {
     auto d = j.find("dims");

@@ -264,6 +264,11 @@ TEST_CASE("shared: a malformed SharedRegion chunk is skipped with a message nami
     w.event(ev(1, 1, EventKind::RegionUpdate, 3, 2, 3, 42));   // block 1, element 3
     w.event(ev(1, 1, EventKind::RegionUpdate, 3, 2, 9, 42));   // element out of range: skipped
     w.event(ev(1, 5, EventKind::RegionUpdate, 3, 2, 1, 42));   // a warp beyond the launch: skipped
+    // relaxed memory model: block 1's write of shared offset 12 (element 3) is buffered
+    using synclab::trace::MemoryModelKind;
+    using synclab::trace::MemSpace;
+    w.event(ev(1, 1, EventKind::MemoryModel, 3,
+               uint16_t(uint16_t(MemoryModelKind::Buffered) | (uint16_t(MemSpace::Shared) << 8) | (2 << 11)), 12, 42));
     w.event(ev(2, 0, EventKind::KernelEnd, 0xff, 0, 0, 0));
     w.close();
   }
@@ -284,7 +289,14 @@ TEST_CASE("shared: a malformed SharedRegion chunk is skipped with a message nami
   const State s = m->state_at(0, 4, o);
   REQUIRE(s.regions[size_t(ti)].cells.size() == 4);
   CHECK(s.regions[size_t(ti)].cells[3].value == 42);
+  CHECK(s.regions[size_t(ti)].cells[3].buffered_cursor == kNoCursor);
+  CHECK(m->event_at(0, 5).kind == uint8_t(EventKind::MemoryModel));
+  CHECK(m->state_at(0, 5, o).regions[size_t(ti)].cells[3].buffered_cursor == 5);
   o.block = 0;
   CHECK(m->state_at(0, 4, o).regions[size_t(ti)].cells[3].value == 0);
+  CHECK(m->state_at(0, 5, o).regions[size_t(ti)].cells[3].buffered_cursor == kNoCursor);
+  // the global region at address 0x1000 is not touched by a shared-memory event at offset 12
+  const State s5 = m->state_at(0, 5, o);
+  for (const CellView& c : s5.regions[size_t(region_named(*m, "g"))].cells) CHECK(c.buffered_cursor == kNoCursor);
   std::remove(path.c_str());
 }
