@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "app.h"
@@ -68,9 +69,27 @@ bool read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, cons
 void block_control(App& app) {
   if (!app.has_shared_regions() || app.model().launches().empty()) return;
   const uint64_t blocks = std::max<uint64_t>(1, app.launch_info().blocks);
-  int b = int(std::min<uint64_t>(app.shared_block(), blocks - 1));
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  if (ImGui::InputInt("block", &b, 1, 10)) app.set_shared_block(uint64_t(std::max(b, 0)));
+  const uint64_t cur = std::min<uint64_t>(app.shared_block(), blocks - 1);
+  // Previous / next buttons and the number (typed), each recorded for --dump-layout.
+  auto record = [&](const char* id, const char* what) {
+    if (app.recorder.enabled)
+      app.recorder.add(id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), palette::kFlagClear, what);
+  };
+  ImGui::TextUnformatted("block");
+  ImGui::SameLine();
+  ImGui::PushID("shared_block");
+  if (ImGui::ArrowButton("prev", ImGuiDir_Left) && cur > 0) app.set_shared_block(cur - 1);
+  record("control:block-prev", "previous block");
+  ImGui::SameLine();
+  int b = int(std::min<uint64_t>(cur, uint64_t(INT32_MAX)));
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  if (ImGui::InputInt("##n", &b, 0, 0)) app.set_shared_block(uint64_t(std::max(b, 0)));
+  const std::string shown = "block " + std::to_string(app.shared_block());
+  record("control:block", shown.c_str());
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("next", ImGuiDir_Right) && cur + 1 < blocks) app.set_shared_block(cur + 1);
+  record("control:block-next", "next block");
+  ImGui::PopID();
   ImGui::SameLine();
   ImGui::TextDisabled("of %" PRIu64, blocks);
   help_marker(
@@ -139,7 +158,7 @@ void draw_locks_window(App& app) {
         grid_shape(r, &rows, &cols);
         float c = width_cell(cols);
         if (rows > 2) c = std::min(c, cap);
-        h += title_h + rows * (c + (c >= 8 ? 1.0f : 0.0f));
+        h += title_h + (r.shared ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + rows * (c + (c >= 8 ? 1.0f : 0.0f));
       }
       return h;
     };
@@ -166,8 +185,7 @@ void draw_locks_window(App& app) {
                 r.kind == RegionKind::LockBits ? "bits" : "elements", rows, cols);
     ImGui::SameLine();
     ImGui::TextDisabled(r.kind == RegionKind::LockBits ? "%" PRIu64 " held" : "%" PRIu64 " non-zero", held);
-    if (r.shared) {
-      ImGui::SameLine();
+    if (r.shared) {  // (a line of its own: narrow windows)
       ImGui::TextDisabled("%s", shared_caption(app, r, rv).c_str());
       if (!rv || rv->cells.empty()) continue;  // the launch's kernel has no such array
     }

@@ -1160,6 +1160,29 @@ TEST_CASE("shared: the locks window draws the chosen block's copy of a __shared_
       if (block == 1) CHECK(unwritten == (cursor == early ? 63 : 0));
     }
   }
+  // In a window: the block control's arrows change the block drawn (the last block stops there).
+  {
+    const std::string common = " --step " + std::to_string(cursor) + " --window locks --size 1000x500 --exit-after-frames 6";
+    const std::string j0 = kArt + "/shared_window0.json", j1 = kArt + "/shared_window1.json";
+    Run r0 = viz(kTraces + "/shared.trace" + common + " --block 0 --dump-layout " + j0);
+    REQUIRE(r0.status == 0);
+    Layout lay0;
+    REQUIRE(lay0.load(j0));
+    REQUIRE(lay0.cells.count("control:block-next"));
+    CHECK(lay0.cells.at("control:block").what == "block 0");
+    const Cell& next = lay0.cells.at("control:block-next");
+    const std::string click =
+        "click:" + std::to_string(int((next.x0 + next.x1) / 2)) + ":" + std::to_string(int((next.y0 + next.y1) / 2));
+    Run r1 = viz(kTraces + "/shared.trace" + common + " --block 1 --keys " + click + " --dump-layout " + j1);
+    REQUIRE(r1.status == 0);
+    Layout lay1;
+    REQUIRE(lay1.load(j1));
+    CHECK(lay1.cells.at("control:block").what == "block 2");
+    Run r2 = viz(kTraces + "/shared.trace" + common + " --block 2 --keys " + click + "," + click + " --dump-layout " + j1);
+    REQUIRE(r2.status == 0);
+    REQUIRE(lay1.load(j1));
+    CHECK(lay1.cells.at("control:block").what == "block 2");
+  }
   // A block the launch does not have is refused with a message.
   Run bad = viz(kTraces + "/shared.trace --export " + kArt + "/shared_bad.png --block 3");
   CHECK(bad.status == 1);
