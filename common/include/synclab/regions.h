@@ -100,15 +100,16 @@ inline Registry& registry() {
   return r;
 }
 
-inline int fail(const char* name, const char* what) {
-  std::fprintf(stderr, "synclab_region(\"%s\"): %s\n", name ? name : "(null)", what);
+inline int fail(const char* name, const char* what, const char* api = "synclab_region") {
+  std::fprintf(stderr, "%s(\"%s\"): %s\n", api, name ? name : "(null)", what);
   return 1;
 }
 
 // Validates and fills in *out; 0 or non-zero (after a message on stderr).
 inline int describe(const void* ptr, size_t bytes, const char* name, const char* kind, unsigned ndims,
-                    const unsigned long long* d, RegionInfo* out) {
+                    const unsigned long long* d, RegionInfo* out, const char* api = "synclab_region") {
   char msg[256];
+  auto fail = [api](const char* n, const char* what) { return detail::fail(n, what, api); };
   if (!name || !*name) return fail(name, "the name is empty; give the region a name");
   if (!ptr) return fail(name, "the pointer is null (allocate the memory before naming it)");
   if (bytes == 0) return fail(name, "the region has 0 bytes");
@@ -222,9 +223,9 @@ inline int add_shared(const void* kernel, const char* variable, size_t bytes, co
     RegionInfo r;
     // The shape rules are synclab_region's; a stand-in pointer passes the null check.
     static const char stand_in = 0;
-    if (int rc = describe(&stand_in, bytes, variable, kind, ndims, d, &r)) return rc;
+    if (int rc = describe(&stand_in, bytes, variable, kind, ndims, d, &r, "synclab_region_shared")) return rc;
     if (r.elem_bits != 1 && r.elem_bits != 8 && r.elem_bits != 16 && r.elem_bits != 32 && r.elem_bits != 64)
-      return fail(variable, "shared region elements must be 1, 2, 4 or 8 bytes");
+      return fail(variable, "shared region elements must be 1, 2, 4 or 8 bytes", "synclab_region_shared");
     if (synclab_sim_shared_region) {
       int rc = synclab_sim_shared_region(kernel, r.name.c_str(), r.bytes, r.name.c_str(), r.kind.c_str(),
                                          r.elem_bits, r.ndims, r.dims);
@@ -235,7 +236,7 @@ inline int add_shared(const void* kernel, const char* variable, size_t bytes, co
     }
     return 0;
   } catch (...) {
-    return fail(variable, "out of memory");
+    return fail(variable, "out of memory", "synclab_region_shared");
   }
 }
 
@@ -297,7 +298,7 @@ inline int synclab_region_shared(Kernel kernel, const char* variable, size_t byt
   bool negative = false;
   ((negative = negative || (std::is_signed<Dims>::value && (long long)dims < 0), d[n++] = (unsigned long long)dims),
    ...);
-  if (negative) return synclab::regions::detail::fail(variable, "a dimension is negative");
+  if (negative) return synclab::regions::detail::fail(variable, "a dimension is negative", "synclab_region_shared");
   const void* k = nullptr;
   if constexpr (std::is_pointer<Kernel>::value) k = reinterpret_cast<const void*>(kernel);
   return synclab::regions::detail::add_shared(k, variable, bytes, kind, n, d);
