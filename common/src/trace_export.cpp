@@ -168,6 +168,17 @@ void write_summary(const Trace& t, std::ostream& out) {
     out << fmt::format("  region {}: {} {} {} at 0x{:x}, {} bytes\n", field(r, "id"), field(r, "name"),
                        field(r, "kind"), dims.empty() ? "-" : dims, addr, field(r, "bytes"));
   }
+  for (const nlohmann::json& r : t.shared_regions) {  // (only traces that name __shared__ arrays)
+    std::string dims;
+    auto d = r.find("dims");
+    if (d != r.end() && d->is_array())
+      for (const nlohmann::json& x : *d) dims += (dims.empty() ? "" : "x") + text_of(x);
+    auto k = r.find("kernel");
+    const std::string kernel = k != r.end() && k->is_string() ? k->get<std::string>() : "";
+    out << fmt::format("  shared region {}: {} {} {}, __shared__ {} of {}, {} bytes per block\n", field(r, "id"),
+                       field(r, "name"), field(r, "kind"), dims.empty() ? "-" : dims, field(r, "variable"),
+                       kernel.empty() ? "every kernel that has it" : kernel, field(r, "bytes"));
+  }
 
   out << fmt::format("\nreports: {}\n", t.reports.size());
   bool races = false;

@@ -28,6 +28,7 @@ const char* chunk_kind_name(uint32_t kind) {
     case ChunkKind::Report: return "Report";
     case ChunkKind::Events: return "Events";
     case ChunkKind::Footer: return "Footer";
+    case ChunkKind::SharedRegion: return "SharedRegion";
   }
   return "unknown";
 }
@@ -46,6 +47,51 @@ const nlohmann::json* Trace::report_by_id(uint64_t id) const {
   for (const nlohmann::json& r : reports)
     if (matches(r)) return &r;
   return nullptr;
+}
+
+// "" when a SharedRegion chunk's JSON has what readers need, else what is wrong with it.
+std::string shared_region_problem(const nlohmann::json& j) {
+  // a non-negative integer (JSON text gives unsigned numbers; JSON built in code may be signed)
+  auto num = [](const nlohmann::json& x, uint64_t* v) {
+    if (x.is_number_unsigned()) {
+      *v = x.get<uint64_t>();
+      return true;
+    }
+    if (x.is_number_integer() && x.get<int64_t>() >= 0) {
+      *v = uint64_t(x.get<int64_t>());
+      return true;
+    }
+    return false;
+  };
+  auto u = [&](const char* k, uint64_t* v) {
+    auto it = j.find(k);
+    return it != j.end() && num(*it, v);
+  };
+  auto s = [&](const char* k) {
+    auto it = j.find(k);
+    return it != j.end() && it->is_string() && !it->get<std::string>().empty();
+  };
+  uint64_t id = 0, bytes = 0, bits = 0;
+  if (!j.is_object()) return "not a JSON object";
+  if (!u("id", &id)) return "\"id\" is missing or not a non-negative integer";
+  if (id > 255) return fmt::format("\"id\" is {}; region ids are 0 .. 255", id);
+  if (!s("name")) return "\"name\" is missing or empty";
+  if (!s("kind")) return "\"kind\" is missing or empty";
+  if (!s("variable")) return "\"variable\" is missing or empty";
+  if (!u("bytes", &bytes) || bytes == 0) return "\"bytes\" is missing or 0";
+  if (!u("elem_bits", &bits)) return "\"elem_bits\" is missing or not a non-negative integer";
+  auto d = j.find("dims");
+  if (d == j.end() || !d->is_array() || d->empty() || d->size() > 2) return "\"dims\" must be 1 or 2 numbers";
+  unsigned __int128 cells = 1;
+  for (const auto& x : *d) {
+    uint64_t v = 0;
+    if (!num(x, &v) || v == 0 || v > 0xffffffffull) return "\"dims\" must be positive 32-bit numbers";
+    cells *= v;
+  }
+  if (bits == 0 || bits > 64 || (bits != 1 && bits % 8 != 0))
+    return fmt::format("\"elem_bits\" is {}; expected 1, 8, 16, 32 or 64", bits);
+  if (cells * bits > (unsigned __int128)bytes * 8) return "the dims do not fit in \"bytes\"";
+  return "";
 }
 
 const nlohmann::json* Trace::region_by_id(uint64_t id) const {
@@ -185,7 +231,7 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
         t->chunks_.push_back(c);
         events += c.count;
       }
-    } else if (ch.kind >= uint32_t(ChunkKind::Header) && ch.kind <= uint32_t(ChunkKind::Footer)) {
+    } else if (ch.kind >= uint32_t(ChunkKind::Header) && ch.kind <= uint32_t(ChunkKind::SharedRegion)) {
       nlohmann::json j;
       std::string text(size_t(ch.bytes), '\0');
       if (!read_at(f.fd, payload_off, text.data(), text.size()))
@@ -233,6 +279,16 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
           break;
         }
         case ChunkKind::Region: t->regions.push_back(std::move(j)); break;
+        case ChunkKind::SharedRegion: {
+          std::string why = shared_region_problem(j);
+          if (!why.empty()) {
+            warn(fmt::format("{}: byte {}: skipped a SharedRegion chunk: {}", path, off, why));
+            break;
+          }
+          j["offset_in_file"] = off;
+          t->shared_regions.push_back(std::move(j));
+          break;
+        }
         case ChunkKind::Report: t->reports.push_back(std::move(j)); break;
         case ChunkKind::Footer:
           t->footer = std::move(j);

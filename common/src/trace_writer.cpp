@@ -236,6 +236,21 @@ nlohmann::json region_json(uint32_t id, const synclab::RegionInfo& r) {
   return region_json(id, r.name, r.kind, reinterpret_cast<uintptr_t>(r.ptr), r.bytes, r.elem_bits, dims);
 }
 
+nlohmann::json shared_region_json(uint32_t id, const std::string& name, const std::string& kind,
+                                  const std::string& variable, const std::string& kernel, uint64_t bytes,
+                                  unsigned elem_bits, const std::vector<unsigned>& dims) {
+  return nlohmann::json{{"id", id},
+                        {"name", name},
+                        {"kind", kind},
+                        {"space", "shared"},
+                        {"variable", variable},
+                        {"kernel", kernel},
+                        {"bytes", bytes},
+                        {"elem_bits", elem_bits},
+                        {"elem_bytes", elem_bits / 8},
+                        {"dims", dims}};
+}
+
 // ---- Writer ------------------------------------------------------------------------------------
 
 Writer::~Writer() { close(); }
@@ -440,6 +455,21 @@ void Writer::region(const nlohmann::json& r) {
     if (id >= 0 && uint64_t(id) >= next_region_id_) next_region_id_ = uint32_t(id + 1);
   }
   write_json_chunk(ChunkKind::Region, j);
+}
+
+void Writer::shared_region(const nlohmann::json& r) {
+  if (!file_) return;
+  flush_events();
+  nlohmann::json j = r.is_object() ? r : nlohmann::json::object();
+  auto it = j.find("id");
+  if (it == j.end() || !it->is_number_integer()) {
+    j["id"] = next_region_id_++;
+  } else {
+    int64_t id = it->get<int64_t>();
+    if (id >= 0 && uint64_t(id) >= next_region_id_) next_region_id_ = uint32_t(id + 1);
+  }
+  j["space"] = "shared";
+  write_json_chunk(ChunkKind::SharedRegion, j);
 }
 
 uint32_t Writer::report(nlohmann::json r) {

@@ -272,6 +272,75 @@ int Simulator::find_function(int module, const std::string& name) const {
   return modules_[module]->module.find_function(name);
 }
 
+bool Simulator::find_shared_variable(int module, int function, const std::string& want, uint64_t* offset,
+                                     uint64_t* size, bool* dynamic) const {
+  if (module < 0 || size_t(module) >= modules_.size()) return false;
+  const LoadedModule& lm = *modules_[module];
+  const ptx::Module& M = lm.module;
+  if (function >= 0 && size_t(function) < lm.view.shared_symbols.size())
+    for (uint32_t si : lm.view.shared_symbols[size_t(function)]) {
+      const ptx::Symbol& s = M.symbols[si];
+      if (s.size && shared_name_matches(s.name, want)) {
+        *offset = s.offset;
+        *size = s.size;
+        *dynamic = false;
+        return true;
+      }
+    }
+  for (const ptx::Symbol& s : M.symbols)
+    if (s.is_dynamic_shared && (s.space == ptx::Space::Shared) && shared_name_matches(s.name, want)) {
+      *offset = 0;  // the launch's dynamic shared memory base
+      *size = 0;
+      *dynamic = true;
+      return true;
+    }
+  return false;
+}
+
+std::string Simulator::add_shared_region(SharedRegion r, int module, int function) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const SharedRegion& o : shared_regions_)
+    if (o.kernel == r.kernel && o.variable == r.variable && o.bytes == r.bytes && o.name == r.name &&
+        o.kind == r.kind && o.dims == r.dims)
+      return "";
+  // The variable must exist: in the named kernel, else in some loaded module.
+  bool found = false;
+  std::string sizes;
+  auto check = [&](int m, int f) {
+    uint64_t off = 0, size = 0;
+    bool dyn = false;
+    if (!find_shared_variable(m, f, r.variable, &off, &size, &dyn)) return;
+    if (!dyn && size < r.bytes) {
+      sizes = fmt::format("__shared__ {} has {} bytes, fewer than the region's {}", r.variable, size, r.bytes);
+      return;
+    }
+    found = true;
+  };
+  if (module >= 0) {
+    check(module, function);
+  } else {
+    for (size_t m = 0; m < modules_.size() && !found; ++m)
+      for (size_t f = 0; f < modules_[m]->module.functions.size() && !found; ++f)
+        if (modules_[m]->module.functions[f].is_entry) check(int(m), int(f));
+  }
+  if (!found) {
+    if (!sizes.empty()) return fmt::format("shared region '{}': {}", r.name, sizes);
+    return fmt::format(
+        "shared region '{}': {} has no __shared__ variable named '{}' (name the array as declared, e.g. "
+        "\"partial\" for `__shared__ int partial[256];`, or the extern __shared__ array)",
+        r.name, r.kernel.empty() ? "no kernel of the program" : "the kernel " + demangle_name(r.kernel), r.variable);
+  }
+  if (next_region_id_ > trace::kRegionIdMask)
+    return fmt::format("shared region '{}': at most {} regions (Region and shared) can be named", r.name,
+                       trace::kRegionIdMask + 1);
+  r.id = next_region_id_++;
+  shared_regions_.push_back(r);
+  if (trace_)
+    trace_->shared_region(
+        trace::shared_region_json(r.id, r.name, r.kind, r.variable, r.kernel, r.bytes, r.elem_bits, r.dims));
+  return "";
+}
+
 uint64_t Simulator::symbol_address(int module, const std::string& name, uint64_t* size) const {
   if (module < 0 || size_t(module) >= modules_.size()) return 0;
   const LoadedModule& lm = *modules_[module];

@@ -119,6 +119,29 @@ class Simulator {
   // Returns "" or why the region is refused.
   std::string add_region(Region r);
   std::vector<Region> regions() const;
+  // __shared__ arrays registered through synclab_region_shared: a variable of one kernel
+  // (kernel: its mangled name) or of every kernel that has it (kernel ""), drawn per block.
+  struct SharedRegion {
+    std::string kernel;    // mangled .entry name, or "" for any kernel
+    std::string variable;  // as in the CUDA source ("partial") or the PTX name
+    uint64_t bytes = 0;
+    std::string name, kind;
+    unsigned elem_bits = 0;
+    std::vector<unsigned> dims;
+    uint32_t id = 0;
+  };
+  // Returns "" or why the region is refused. module/function: the kernel's, when one was named
+  // (the variable must be a __shared__ variable it uses, or its extern __shared__ array); -1:
+  // any loaded module's.
+  std::string add_shared_region(SharedRegion r, int module, int function);
+  std::vector<SharedRegion> shared_regions() const;
+  // Does the PTX shared variable `symbol` have the source name `want`? ("partial" matches
+  // _ZZ6reducePKiPiE7partial, i.e. reduce(int const*, int*)::partial, and itself.)
+  static bool shared_name_matches(const std::string& symbol, const std::string& want);
+  // Where this kernel's shared variable `want` lies in its blocks' shared memory: its offset
+  // and size (0: an extern __shared__ array, sized by the launch); false when it has none.
+  bool find_shared_variable(int module, int function, const std::string& want, uint64_t* offset,
+                            uint64_t* size, bool* dynamic) const;
 
  private:
   Simulator();
@@ -134,6 +157,8 @@ class Simulator {
   std::string trace_path_;
   uint64_t launch_index_ = 0;
   std::set<int> traced_modules_;
+  std::vector<SharedRegion> shared_regions_;
+  uint32_t next_region_id_ = 0;  // Region and SharedRegion ids come from one sequence
   std::vector<Region> regions_;  // simulated time of every launch so far (%globaltimer, %clock64)
   std::function<void(std::string_view)> printf_sink_;
   mutable std::mutex mutex_;

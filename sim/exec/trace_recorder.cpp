@@ -43,6 +43,10 @@ nlohmann::json region_chunk(const Simulator::Region& r) {
   return trace::region_json(r.id, r.name, r.kind, r.base, r.bytes, r.elem_bits, r.dims);
 }
 
+nlohmann::json shared_region_chunk(const Simulator::SharedRegion& r) {
+  return trace::shared_region_json(r.id, r.name, r.kind, r.variable, r.kernel, r.bytes, r.elem_bits, r.dims);
+}
+
 InstrClass instr_class(ptx::Op op) {
   using ptx::Op;
   switch (op) {
@@ -164,7 +168,14 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
     trace_failed_ = true;
     return nullptr;
   }
-  for (const Region& r : regions_) w->region(region_chunk(r));
+  // Both kinds in id order, so a reader meets them as they were registered.
+  size_t gi = 0, si = 0;
+  while (gi < regions_.size() || si < shared_regions_.size()) {
+    if (si >= shared_regions_.size() || (gi < regions_.size() && regions_[gi].id < shared_regions_[si].id))
+      w->region(region_chunk(regions_[gi++]));
+    else
+      w->shared_region(shared_region_chunk(shared_regions_[si++]));
+  }
   trace_ = std::move(w);
   static bool registered = false;
   if (!registered) {
@@ -197,7 +208,10 @@ std::string Simulator::add_region(Region r) {
         "region '{}': [{:#x}, +{} bytes) is not inside one device allocation (cudaMalloc, a "
         "__device__ variable or mapped host memory)",
         r.name, r.base, r.bytes);
-  r.id = static_cast<uint32_t>(regions_.size());
+  if (next_region_id_ > trace::kRegionIdMask)
+    return fmt::format("region '{}': at most {} regions (Region and shared) can be named", r.name,
+                       trace::kRegionIdMask + 1);
+  r.id = next_region_id_++;
   regions_.push_back(r);
   if (trace_) trace_->region(region_chunk(r));
   return "";
@@ -206,6 +220,24 @@ std::string Simulator::add_region(Region r) {
 std::vector<Simulator::Region> Simulator::regions() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return regions_;
+}
+
+bool Simulator::shared_name_matches(const std::string& symbol, const std::string& want) {
+  if (want.empty()) return false;
+  if (symbol == want) return true;
+  // nvcc names a __shared__ variable declared in a function after the function (a local
+  // static): _ZZ<function>E<length><name>.
+  if (symbol.size() <= want.size() || symbol.compare(0, 3, "_ZZ") != 0) return false;
+  const std::string tail = std::to_string(want.size()) + want;
+  if (symbol.size() < tail.size() + 1 || symbol.compare(symbol.size() - tail.size(), tail.size(), tail) != 0)
+    return false;
+  const std::string d = demangle_name(symbol);
+  return d.size() > want.size() + 2 && d.compare(d.size() - want.size() - 2, want.size() + 2, "::" + want) == 0;
+}
+
+std::vector<Simulator::SharedRegion> Simulator::shared_regions() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return shared_regions_;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,6 +288,30 @@ void TraceRecorder::launch_begin() {
     t.elem_bytes = t.bits ? 0 : std::max<uint64_t>(1, r.bytes / std::max<uint64_t>(n, 1));
     tregions_.push_back(t);
   }
+  // The shared regions this kernel has: where each lies in a block's shared memory.
+  nlohmann::json shared = nlohmann::json::array();
+  for (const Simulator::SharedRegion& r : k_.sim_.shared_regions()) {
+    if (!r.kernel.empty() && r.kernel != k_.entry_.name) continue;
+    uint64_t off = 0, size = 0;
+    bool dyn = false;
+    if (!k_.sim_.find_shared_variable(k_.p_.module, k_.p_.function, r.variable, &off, &size, &dyn)) continue;
+    if (dyn) {
+      off = k_.dyn_shared_base_;
+      size = k_.p_.dynamic_shared;
+    }
+    const uint64_t bytes = std::min<uint64_t>(r.bytes, size);
+    if (bytes == 0) continue;
+    TraceShared t;
+    t.off = off;
+    t.end = off + bytes;
+    t.id = r.id;
+    t.bits = r.kind == "lock-bits";
+    const uint64_t n = r.dims.size() == 2 ? uint64_t(r.dims[0]) * r.dims[1] : (r.dims.empty() ? 1 : r.dims[0]);
+    t.elem_bytes = t.bits ? 0 : std::max<uint64_t>(1, r.bytes / std::max<uint64_t>(n, 1));
+    tshared_.push_back(t);
+    shared.push_back({{"id", r.id}, {"offset", off}, {"bytes", bytes}});
+  }
+  if (!shared.empty()) k["shared_regions"] = shared;
   tw_->kernel(k);
   Event e{};
   e.time = 0;
@@ -349,6 +405,7 @@ void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t s
   e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
   tw_->event(e);
   if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) region_update(w, lane, generic, size, e.b);
+  if (write && !tshared_.empty() && sp == trace::MemSpace::Shared) shared_update(w, lane, e.a, size, e.b);
 }
 
 void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
@@ -379,6 +436,44 @@ void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t s
     tw_->event(e);
   }
   if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) region_update(w, lane, generic, size, nw);
+  if (!tshared_.empty() && sp == trace::MemSpace::Shared && (old != nw))
+    shared_update(w, lane, generic - kSharedWindow, size, nw);
+}
+
+// A write to a block's shared memory at offset off: a RegionUpdate per shared region it falls in
+// (the block is the writer warp's). A write wider than an element (a vector store of a whole
+// row) updates each element it covers.
+void TraceRecorder::shared_update(const Warp& w, int lane, uint64_t off, uint32_t size, uint64_t value) {
+  for (const TraceShared& r : tshared_) {
+    if (off + size <= r.off || off >= r.end) continue;
+    Event e;
+    e.time = k_.steps_;
+    e.warp = warp_id(w);
+    e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
+    e.lane = static_cast<uint8_t>(lane);
+    if (r.bits) {
+      if (off < r.off) continue;
+      const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(std::min<uint32_t>(size, 8), r.end - off));
+      e.aux = static_cast<uint16_t>((r.id & 0xff) | (n << 8));
+      e.a = (off - r.off) * 8;
+      e.b = value;
+      tw_->event(e);
+      continue;
+    }
+    // elements of the write inside the region (values beyond 8 bytes are not in the access)
+    // (a write that starts inside an element names the next whole one)
+    const uint64_t from = std::max(off, r.off);
+    const uint64_t first = r.off + (from - r.off + r.elem_bytes - 1) / r.elem_bytes * r.elem_bytes;
+    for (uint64_t p = first; p < std::min<uint64_t>(off + std::min<uint32_t>(size, 8), r.end); p += r.elem_bytes) {
+      const uint64_t shift = (p - off) * 8;
+      uint64_t v = shift >= 64 ? 0 : value >> shift;
+      if (r.elem_bytes < 8) v &= (1ull << (r.elem_bytes * 8)) - 1;
+      e.aux = static_cast<uint16_t>(r.id & 0xff);
+      e.a = (p - r.off) / r.elem_bytes;
+      e.b = v;
+      tw_->event(e);
+    }
+  }
 }
 
 void TraceRecorder::region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value) {

@@ -38,7 +38,15 @@ class TraceRecorder final : public RunObserver {
     uint32_t id;
     bool bits;
   };
+  // A __shared__ array named through synclab_region_shared, where this launch has it: offsets
+  // in each block's shared memory.
+  struct TraceShared {
+    uint64_t off, end, elem_bytes;
+    uint32_t id;
+    bool bits;
+  };
   void snapshot();  // the regions' contents as the launch begins
+  void shared_update(const Warp& w, int lane, uint64_t off, uint32_t size, uint64_t value);
   void region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
   void simple(uint32_t warp, trace::EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b);
   uint32_t warp_id(const Warp& w) const;  // the warp's number in the trace
@@ -47,6 +55,7 @@ class TraceRecorder final : public RunObserver {
   trace::Writer* tw_;
   uint64_t launch_index_ = 0;
   std::vector<TraceRegion> tregions_;
+  std::vector<TraceShared> tshared_;
   // The latest Buffered event of each memory-model location (KernelRun::mm_key), until it is
   // visible to all.
   struct BufferedWrite {

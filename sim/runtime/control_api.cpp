@@ -20,6 +20,9 @@
 #include "sim/runtime/device_thread.h"
 #include "sim/runtime/error_state.h"
 #include "sim/runtime/exit_status.h"
+#include "sim/runtime/registration.h"
+
+#include <shared_mutex>
 
 using namespace synclab::rt;
 namespace sim = synclab::sim;
@@ -183,5 +186,48 @@ SIMCUDART_API int synclab_sim_region(const void* ptr, size_t bytes, const char* 
     std::fprintf(stderr, "synclab_region: %s\n", why.c_str());
     return reject(why);
   }
+  return 0;
+}
+
+// A __shared__ array per block (synclab_region_shared): kernel is the kernel's host function (as
+// passed to cudaLaunchKernel) or null for every kernel that has the variable. The simulator
+// checks that the variable exists (and is large enough) and records the region for traces
+// (SharedRegion chunks, per-block RegionUpdate events).
+SIMCUDART_API int synclab_sim_shared_region(const void* kernel, const char* variable, size_t bytes, const char* name,
+                                            const char* kind, unsigned elem_bits, unsigned ndims,
+                                            const unsigned* dims) {
+  if (!variable || !*variable || !name || !kind || (ndims && !dims) || ndims > 2)
+    return reject("synclab_region_shared: invalid arguments");
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  sim::Simulator::SharedRegion r;
+  int module = -1, function = -1;
+  if (kernel) {
+    KernelRecord* k = Registry::instance().find_kernel(kernel);
+    if (!k) k = Registry::instance().kernel_from_handle(kernel);
+    if (!k) {
+      return reject(fmt::format(
+          "synclab_region_shared(\"{}\"): {} is not a __global__ function of this program; pass the kernel "
+          "itself (e.g. reduce) or nullptr",
+          name, kernel));
+    }
+    if (Registry::instance().ensure_loaded(k->fatbin, "synclab_region_shared", false) != cudaSuccess || !k->found)
+      return reject(fmt::format("synclab_region_shared(\"{}\"): the kernel {} could not be loaded", name, k->display));
+    r.kernel = k->name;
+    module = k->info.module;
+    function = k->info.function;
+  }
+  r.variable = variable;
+  r.bytes = bytes;
+  r.name = name;
+  r.kind = kind;
+  r.elem_bits = elem_bits;
+  for (unsigned i = 0; i < ndims; ++i) r.dims.push_back(dims[i]);
+  std::string why;
+  {
+    std::shared_lock<std::shared_mutex> lock(Registry::instance().module_mutex());
+    why = simulator().add_shared_region(r, module, function);
+  }
+  if (!why.empty()) return reject(why);  // (reject prints it)
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "trace_test_util.h"
 
 #include <synclab/regions.h>
+#include <synclab/trace_reader.h>
 #include <synclab/trace_writer.h>
 
 #include <synclab/catch.h>
@@ -28,6 +29,82 @@ extern "C" int synclab_sim_region(const void* ptr, size_t bytes, const char* nam
   for (unsigned i = 0; i < ndims && i < 2; ++i) c.dims[i] = dims[i];
   g_calls.push_back(c);
   return g_hook_rc;
+}
+
+namespace {
+struct SharedCall {
+  const void* kernel;
+  std::string variable, name, kind;
+  size_t bytes;
+  unsigned elem_bits, ndims, dims[2];
+};
+std::vector<SharedCall> g_shared;
+int g_shared_rc = 0;
+void some_kernel(int*) {}
+}  // namespace
+
+extern "C" int synclab_sim_shared_region(const void* kernel, const char* variable, size_t bytes, const char* name,
+                                         const char* kind, unsigned elem_bits, unsigned ndims, const unsigned* dims) {
+  SharedCall c{kernel, variable, name, kind, bytes, elem_bits, ndims, {0, 0}};
+  for (unsigned i = 0; i < ndims && i < 2; ++i) c.dims[i] = dims[i];
+  g_shared.push_back(c);
+  return g_shared_rc;
+}
+
+TEST_CASE("regions: shared arrays are named by kernel and variable", "[regions]") {
+  synclab::regions::clear();
+  g_shared.clear();
+  g_shared_rc = 0;
+  CHECK(synclab_region_shared(some_kernel, "partial", 256 * 4, "array", 256) == 0);
+  CHECK(synclab_region_shared(nullptr, "tile", 32 * 32 * 4, "matrix", 32, 32) == 0);
+  CHECK(synclab_region_shared(some_kernel, "held", 4, "lock-bits") == 0);
+  REQUIRE(g_shared.size() == 3);
+  CHECK(g_shared[0].kernel == reinterpret_cast<const void*>(some_kernel));
+  CHECK(g_shared[0].variable == "partial");
+  CHECK(g_shared[0].name == "partial");
+  CHECK(g_shared[0].elem_bits == 32);
+  CHECK(g_shared[0].ndims == 1);
+  CHECK(g_shared[0].dims[0] == 256);
+  CHECK(g_shared[1].kernel == nullptr);
+  CHECK(g_shared[1].ndims == 2);
+  CHECK(g_shared[1].dims[1] == 32);
+  CHECK(g_shared[2].elem_bits == 1);
+  CHECK(g_shared[2].dims[0] == 32);
+  // Not in the global registry (the GPU recorder has no address for them).
+  CHECK(synclab::regions::count() == 0);
+  // Refused before reaching the simulator: bad shapes, empty names, odd element sizes.
+  CHECK(synclab_region_shared(some_kernel, "partial", 256 * 4, "array", 255) != 0);
+  CHECK(synclab_region_shared(some_kernel, "", 16, "array", 4) != 0);
+  CHECK(synclab_region_shared(some_kernel, "s", 16, "bogus", 4) != 0);
+  CHECK(synclab_region_shared(some_kernel, "s", 48, "array", 4) != 0);  // 12-byte elements
+  CHECK(synclab_region_shared(some_kernel, "s", 16, "array", -4) != 0);
+  CHECK(g_shared.size() == 3);
+  // The simulator's refusal is the caller's result.
+  g_shared_rc = 7;
+  CHECK(synclab_region_shared(some_kernel, "nope", 16, "array", 4) == 7);
+  g_shared_rc = 0;
+}
+
+TEST_CASE("regions: a SharedRegion chunk is checked by the reader", "[regions]") {
+  nlohmann::json ok = synclab::trace::shared_region_json(3, "partial", "array", "partial", "", 256, 32, {64});
+  CHECK(ok["space"] == "shared");
+  CHECK(synclab::trace::shared_region_problem(ok).empty());
+  auto with = [&](const char* key, nlohmann::json v) {
+    nlohmann::json j = ok;
+    if (v.is_null())
+      j.erase(key);
+    else
+      j[key] = v;
+    return synclab::trace::shared_region_problem(j);
+  };
+  CHECK(with("id", 256).find("0 .. 255") != std::string::npos);
+  CHECK(with("id", nullptr).find("\"id\"") != std::string::npos);
+  CHECK(with("variable", "").find("\"variable\"") != std::string::npos);
+  CHECK(with("dims", nlohmann::json::array({65})).find("do not fit") != std::string::npos);
+  CHECK(with("dims", nlohmann::json::array({1, 2, 3})).find("1 or 2") != std::string::npos);
+  CHECK(with("dims", nlohmann::json::array({0})).find("positive") != std::string::npos);
+  CHECK(with("elem_bits", 12).find("elem_bits") != std::string::npos);
+  CHECK(with("bytes", 0).find("\"bytes\"") != std::string::npos);
 }
 
 TEST_CASE("regions: valid shapes are registered and passed to the simulator", "[regions]") {

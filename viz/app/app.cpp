@@ -117,6 +117,18 @@ void App::set_launch(int launch) {
   jump_first_interesting();
 }
 
+bool App::has_shared_regions() const {
+  for (const RegionInfo& r : model_->regions())
+    if (r.shared) return true;
+  return false;
+}
+
+void App::set_shared_block(uint64_t b) {
+  const uint64_t blocks = model_->launches().empty() ? 1 : std::max<uint64_t>(1, launch_info().blocks);
+  shared_block_ = std::min(b, blocks - 1);
+  compute_state();
+}
+
 void App::seek(uint64_t c) {
   const uint64_t n = steps();
   if (n == 0) {
@@ -261,6 +273,7 @@ std::string App::export_command(const std::string& png, int width, int height) c
   std::string cmd = "synclab-viz " + model_->path() + " --export " + png + " --step " + std::to_string(cursor_) +
                     " --size " + std::to_string(width) + "x" + std::to_string(height);
   if (launch_ != default_launch()) cmd += " --launch " + std::to_string(launch_);
+  if (shared_block_ > 0 && has_shared_regions()) cmd += " --block " + std::to_string(shared_block_);
   if (selection.warp != kNoWarp && selection.lane >= 0)
     cmd += " --select " + std::to_string(selection.warp) + ":" + std::to_string(selection.lane);
   return cmd;
@@ -315,7 +328,11 @@ std::string App::describe_event(const Event& e) const {
       const uint32_t rid = e.aux & synclab::trace::kRegionIdMask;
       std::string name = "region " + std::to_string(rid);
       for (const RegionInfo& r : model_->regions())
-        if (r.id == rid) name = r.name;
+        if (r.id == rid) {
+          name = r.name;
+          if (r.shared)  // a block's own copy: say which
+            name += " (block " + std::to_string(e.warp / std::max<uint32_t>(1, launch_info().warps_per_block)) + ")";
+        }
       const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
       if (e.aux & synclab::trace::kRegionSnapshot) {
         if (bytes)
@@ -424,6 +441,7 @@ void App::compute_state() {
   so.first_warp = lanes_ui.first_visible;
   so.warp_count = lanes_ui.visible + 2;
   so.regions = true;
+  so.block = shared_block_;
   player_->state(&state_, so);
   extra_state_.cursor = kNoCursor;
 }

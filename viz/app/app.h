@@ -95,6 +95,10 @@ class App {
   const LaunchInfo& launch_info() const { return model_->launches()[size_t(launch_)]; }
   uint64_t steps() const;
   uint64_t cursor() const { return cursor_; }
+  // Shared regions (one copy per block) show this block's copy (clipped to the launch's blocks).
+  uint64_t shared_block() const { return shared_block_; }
+  void set_shared_block(uint64_t block);
+  bool has_shared_regions() const;
   void set_launch(int launch);  // and the cursor to its first interesting event
   void seek(uint64_t cursor);   // clipped to the launch
   void step(int64_t delta);
@@ -193,6 +197,7 @@ class App {
   std::unique_ptr<Model> model_;
   int launch_ = 0;
   uint64_t cursor_ = 0;
+  uint64_t shared_block_ = 0;
   std::unique_ptr<Player> player_;
   State state_;
   State extra_state_;  // for warp_view() outside state_
@@ -225,6 +230,11 @@ ImU32 col(palette::Rgb c, uint8_t alpha = 255);
 ImVec4 colf(palette::Rgb c);
 // A "(?)" that shows `text` in a tooltip when hovered; placed on the same line as the last item.
 void help_marker(const char* text);
+// The "block" control of the windows that draw shared regions (win_locks.cpp): which block's
+// copy of the __shared__ arrays they show. Draws nothing when the trace has no shared region.
+void block_control(App& app);
+// "partial: __shared__ partial of block 1 (of 3)" / "... not in this launch" for a shared region.
+std::string shared_caption(const App& app, const RegionInfo& r, const RegionView* rv);
 // A colour swatch with a label ("legend item").
 void legend_item(palette::Rgb c, const char* label, const char* tip = nullptr);
 // The shortcut list, shared by the Help window and docs.

@@ -35,6 +35,10 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
   cli.add_option("--launch", o->launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
   cli.add_option("--select", o->select, "select lane WARP:LANE (the Source window follows it)");
+  cli.add_option("--block", o->block,
+                 "shared regions (__shared__ arrays, synclab_region_shared): draw block N's copy (default 0); "
+                 "--step most:/max: then look at that block's copy only")
+      ->check(CLI::Range(0LL, (1LL << 40)));
   cli.add_option("--report", o->report, "jump to report K (0-based, in the Reports list) and select its lanes");
   cli.add_option("--font-size", o->font_size, "font size in pixels (default 15)")->check(CLI::Range(8.0f, 64.0f));
   cli.add_option("--offscreen", backend,

@@ -88,7 +88,8 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
       return false;
     }
     const uint64_t c =
-        m.peak(app.launch(), regions, w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum);
+        m.peak(app.launch(), regions, w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum,
+               app.shared_block());
     if (c == kNoCursor) {
       // Nothing to show there (a lab's TODO not done yet): the default moment, and say so.
       *cursor = std::min(m.first_interesting(app.launch()), n - 1);
@@ -198,6 +199,17 @@ bool apply_view_options(App& app, const CliOptions& o, std::string* error) {
       return false;
     }
     app.set_launch(o.launch);
+  }
+  if (o.block >= 0) {
+    const uint64_t blocks = app.launch_info().blocks;
+    if (uint64_t(o.block) >= blocks) {
+      *error = "--block " + std::to_string(o.block) + ": launch " + std::to_string(app.launch()) + " has " +
+               std::to_string(blocks) + " block(s) (0.." + std::to_string(blocks ? blocks - 1 : 0) + ")";
+      return false;
+    }
+    if (!app.has_shared_regions())
+      std::fprintf(stderr, "synclab-viz: --block %lld: the trace has no shared region; nothing changes\n", o.block);
+    app.set_shared_block(uint64_t(o.block));
   }
   if (o.report >= 0) {
     if (size_t(o.report) >= m.reports().size()) {

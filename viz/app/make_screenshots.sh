@@ -4,7 +4,8 @@
 #   - the flagship: demo/naive_intra_warp_lock.cu under lockstep (it deadlocks);
 #   - a 32x32 wavefront (tests/viz/app/programs/vizapp_wavefront.cu);
 #   - 1024 contended lock bits (vizapp_locks.cu) and a barrier with a diverged warp (vizapp_barrier.cu);
-#   - a lost update, ++x[0] in two blocks (vizapp_lost_update.cu), for the Reports window.
+#   - a lost update, ++x[0] in two blocks (vizapp_lost_update.cu), for the Reports window;
+#   - a tree reduction in __shared__ memory (tests/viz/core/programs/viz_shared.cu), a shared region.
 #
 #   viz/app/make_screenshots.sh [BUILD_DIR]      (default: build; configured with the --gui packages)
 set -euo pipefail
@@ -17,7 +18,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 [ -f "$build/build.ninja" ] || { echo "make_screenshots: $build is not a configured build directory" >&2; exit 1; }
 echo "building the viewer and the programs in $build ..."
 cmake --build "$build" -j "$jobs" --target synclab-viz naive_intra_warp_lock vizapp_prog_wavefront \
-  vizapp_prog_locks vizapp_prog_barrier vizapp_prog_lost_update >/dev/null
+  vizapp_prog_locks vizapp_prog_barrier vizapp_prog_lost_update viz_prog_shared >/dev/null
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +29,8 @@ SYNCLAB_TRACE="$tmp/wavefront.trace" "$sim/vizapp_prog_wavefront" 32 >/dev/null 
 SYNCLAB_TRACE="$tmp/locks.trace" "$sim/vizapp_prog_locks" >/dev/null 2>&1
 SYNCLAB_TRACE="$tmp/barrier.trace" "$sim/vizapp_prog_barrier" >/dev/null 2>&1
 SYNCLAB_TRACE="$tmp/lost_update.trace" "$sim/vizapp_prog_lost_update" >/dev/null 2>&1
-for t in flagship wavefront locks barrier lost_update; do
+SYNCLAB_TRACE="$tmp/shared.trace" "$sim/viz_prog_shared" >/dev/null 2>&1
+for t in flagship wavefront locks barrier lost_update shared; do
   [ -s "$tmp/$t.trace" ] || { echo "make_screenshots: no trace from $t" >&2; exit 1; }
 done
 
@@ -53,6 +55,7 @@ shot viz-wavefront.png wavefront --window wavefront --size 640x700 --step 45%
 shot viz-timeline.png locks --window timeline --size 1200x520 --step 55%
 shot viz-source.png flagship --window source --size 900x380 --select 0:1
 shot viz-reports.png lost_update --window reports --size 1000x420 --report 0
+shot viz-shared.png shared --window locks --size 760x300 --block 1 --step 70%
 shot viz-legend.png flagship --window legend --size 420x420
 shot viz-help.png flagship --window help --size 760x720
 # An animation of the wavefront, for slides.

@@ -24,6 +24,7 @@ struct CliOptions {
   float font_size = 15;
   std::string select;  // "WARP:LANE"
   int report = -1;     // jump to this report (index in the Reports list)
+  long long block = -1;  // shared regions: show this block's copy (-1: block 0)
   OffscreenBackend backend = OffscreenBackend::Auto;
   // Test hooks: cell rectangles as JSON; the colour at the centre of cells ("lanes:0:5").
   std::string dump_layout;
@@ -54,7 +55,7 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o);
 // older value (of those regions' memory), in a relaxed memory model run; with none, "interesting".
 bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, std::string* error);
 
-// Applies --launch, --step, --report and --select to a new App. false and *error when one is bad.
+// Applies --launch, --block, --step, --report and --select to a new App. false and *error when one is bad.
 bool apply_view_options(App& app, const CliOptions& o, std::string* error);
 
 // --probe output for the pixels of one frame: "probe ID R G B WHAT" per probe (the colour at the

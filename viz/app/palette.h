@@ -29,6 +29,7 @@ constexpr Rgb kLockFree{56, 120, 72};       // lock bit 0
 constexpr Rgb kLockHeld{232, 72, 48};       // lock bit 1
 constexpr Rgb kFlagClear{52, 56, 72};       // flag / word 0
 constexpr Rgb kFlagSet{236, 204, 64};       // flag / word non-zero
+constexpr Rgb kSharedUnwritten{30, 30, 34};  // shared region cell no thread of the block has written yet
 constexpr Rgb kCellWritten{255, 255, 255};  // outline: written by the event at the cursor
 constexpr Rgb kCellBuffered{0, 200, 255};   // inner outline: its latest write is not yet visible to all
 constexpr Rgb kCellReadOld{255, 120, 200};  // outline: the event at the cursor read an older value here

@@ -46,6 +46,9 @@ void draw_legend_window(App& app) {
     ImGui::TableNextColumn();
     legend_item(p::kFlagClear, "flag / word 0", "zero (or never written)");
     ImGui::TableNextColumn();
+    legend_item(p::kSharedUnwritten, "shared, not written",
+                "a __shared__ array's cell no thread of the block shown has written yet in this launch");
+    ImGui::TableNextColumn();
     legend_item(p::kCellBuffered, "not visible to all",
                 "inner outline: the latest write is buffered: threads that have not synchronized with its writer "
                 "may still read an older value (SYNCLAB_MEMORY=relaxed)");

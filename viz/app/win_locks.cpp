@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "app.h"
@@ -29,22 +30,33 @@ void grid_shape(const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
   *rows = uint32_t((r.cells + side - 1) / side);
 }
 
-// Does the event at the cursor write element i of region r?
-bool written_now(const Event& e, const RegionInfo& r, uint64_t i) {
+// Does the event at the cursor write element i of region r (a shared region: of the block shown)?
+bool written_now(const Event& e, const RegionInfo& r, const RegionView* rv, uint32_t wpb, uint64_t i) {
   if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::RegionUpdate) return false;
   if ((e.aux & synclab::trace::kRegionIdMask) != r.id) return false;
+  if (r.shared && (!rv || int64_t(e.warp / std::max<uint32_t>(1, wpb)) != rv->block)) return false;
   const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
   if (bytes && r.kind == RegionKind::LockBits) return i >= e.a && i < e.a + 8ull * bytes;
   return i == e.a;
 }
 
 // Does the event at the cursor read an older value of element i of region r (MemoryModel StaleRead)?
-bool read_old_now(const Event& e, const RegionInfo& r, uint64_t i) {
+bool read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, const RegionView* rv, size_t ri,
+                  uint64_t i) {
   using synclab::trace::MemoryModelKind;
   if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::MemoryModel) return false;
   if (MemoryModelKind(e.aux & synclab::trace::kMemoryModelKindMask) != MemoryModelKind::StaleRead) return false;
-  if (e.a < r.address || e.a - r.address >= r.bytes) return false;
-  const uint64_t off = e.a - r.address;
+  const bool shared_space = synclab::trace::MemSpace((e.aux >> synclab::trace::kMemoryModelSpaceShift) &
+                                                     synclab::trace::kAuxSpaceMask) == synclab::trace::MemSpace::Shared;
+  if (shared_space != r.shared) return false;
+  uint64_t base = r.address;
+  if (r.shared) {  // the block's own shared memory, where this launch has the array
+    if (ri >= L.shared_offset.size() || L.shared_offset[ri] < 0 || !rv) return false;
+    if (int64_t(e.warp / std::max<uint32_t>(1, L.warps_per_block)) != rv->block) return false;
+    base = uint64_t(L.shared_offset[ri]);
+  }
+  if (e.a < base || e.a - base >= r.bytes) return false;
+  const uint64_t off = e.a - base;
   if (r.kind == RegionKind::LockBits) {
     const uint64_t size = uint64_t(1) << ((e.aux >> synclab::trace::kMemoryModelSizeShift) & 7);
     return i >= off * 8 && i < (off + size) * 8;
@@ -53,6 +65,46 @@ bool read_old_now(const Event& e, const RegionInfo& r, uint64_t i) {
 }
 
 }  // namespace
+
+void block_control(App& app) {
+  if (!app.has_shared_regions() || app.model().launches().empty()) return;
+  const uint64_t blocks = std::max<uint64_t>(1, app.launch_info().blocks);
+  const uint64_t cur = std::min<uint64_t>(app.shared_block(), blocks - 1);
+  // Previous / next buttons and the number (typed), each recorded for --dump-layout.
+  auto record = [&](const char* id, const char* what) {
+    if (app.recorder.enabled)
+      app.recorder.add(id, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), palette::kFlagClear, what);
+  };
+  ImGui::TextUnformatted("block");
+  ImGui::SameLine();
+  ImGui::PushID("shared_block");
+  if (ImGui::ArrowButton("prev", ImGuiDir_Left) && cur > 0) app.set_shared_block(cur - 1);
+  record("control:block-prev", "previous block");
+  ImGui::SameLine();
+  int b = int(std::min<uint64_t>(cur, uint64_t(INT32_MAX)));
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4);
+  if (ImGui::InputInt("##n", &b, 0, 0)) app.set_shared_block(uint64_t(std::max(b, 0)));
+  const std::string shown = "block " + std::to_string(app.shared_block());
+  record("control:block", shown.c_str());
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("next", ImGuiDir_Right) && cur + 1 < blocks) app.set_shared_block(cur + 1);
+  record("control:block-next", "next block");
+  ImGui::PopID();
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %" PRIu64, blocks);
+  help_marker(
+      "Shared regions (__shared__ arrays named with synclab_region_shared) have one copy per block: "
+      "this is the block whose copy is drawn (--block N on the command line). Each launch starts with "
+      "every copy unwritten: such cells are drawn near-black until a thread of the block writes them.");
+}
+
+std::string shared_caption(const App& app, const RegionInfo& r, const RegionView* rv) {
+  if (!r.shared) return "";
+  if (!rv || rv->cells.empty())
+    return "__shared__ " + r.variable + ": not in this launch (" + app.launch_info().display + " has no such array)";
+  return "__shared__ " + r.variable + " of block " + std::to_string(rv->block) + " (of " +
+         std::to_string(app.launch_info().blocks) + ")";
+}
 
 void draw_locks_window(App& app) {
   if (!app.begin_window(WindowId::Locks)) {
@@ -71,6 +123,12 @@ void draw_locks_window(App& app) {
     return;
   }
   ImGui::TextDisabled("%d region%s", shown, shown == 1 ? "" : "s");
+  bool any_shared = false;
+  for (const RegionInfo& r : m.regions()) any_shared = any_shared || (shown_here(r) && r.shared);
+  if (any_shared) {
+    ImGui::SameLine(0, 20);
+    block_control(app);
+  }
   help_marker(
       "Each lock-bits region is a grid of bits (red: held, green: free); flags and arrays are "
       "grids of words (yellow: non-zero). A white outline marks the cells the event at the cursor "
@@ -100,7 +158,7 @@ void draw_locks_window(App& app) {
         grid_shape(r, &rows, &cols);
         float c = width_cell(cols);
         if (rows > 2) c = std::min(c, cap);
-        h += title_h + rows * (c + (c >= 8 ? 1.0f : 0.0f));
+        h += title_h + (r.shared ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + rows * (c + (c >= 8 ? 1.0f : 0.0f));
       }
       return h;
     };
@@ -127,6 +185,10 @@ void draw_locks_window(App& app) {
                 r.kind == RegionKind::LockBits ? "bits" : "elements", rows, cols);
     ImGui::SameLine();
     ImGui::TextDisabled(r.kind == RegionKind::LockBits ? "%" PRIu64 " held" : "%" PRIu64 " non-zero", held);
+    if (r.shared) {  // (a line of its own: narrow windows)
+      ImGui::TextDisabled("%s", shared_caption(app, r, rv).c_str());
+      if (!rv || rv->cells.empty()) continue;  // the launch's kernel has no such array
+    }
 
     const float avail_h = ImGui::GetContentRegionAvail().y - 4;
     float cell = width_cell(cols);
@@ -144,7 +206,10 @@ void draw_locks_window(App& app) {
         const uint64_t v = c ? c->value : 0;
         palette::Rgb rgb;
         const char* what;
-        if (r.kind == RegionKind::LockBits) {
+        if (r.shared && (!c || c->writer_cursor == kNoCursor)) {
+          rgb = palette::kSharedUnwritten;  // shared memory: nothing the block may read yet
+          what = "not written";
+        } else if (r.kind == RegionKind::LockBits) {
           rgb = v ? palette::kLockHeld : palette::kLockFree;
           what = v ? "held" : "free";
         } else {
@@ -154,7 +219,7 @@ void draw_locks_window(App& app) {
         const ImVec2 a(p.x + colm * pitch, p.y + row * pitch), b(a.x + cell, a.y + cell);
         dl->AddRectFilled(a, b, col(rgb));
         // An array element's value, when it fits in the cell (counts, tickets, "2 inside").
-        if (r.kind == RegionKind::Array && cell >= 16) {
+        if (r.kind == RegionKind::Array && cell >= 16 && !(r.shared && (!c || c->writer_cursor == kNoCursor))) {
           char t[24];
           std::snprintf(t, sizeof t, "%" PRIu64, v);
           const ImVec2 ts = ImGui::CalcTextSize(t);
@@ -162,7 +227,7 @@ void draw_locks_window(App& app) {
             dl->AddText(ImVec2(a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f),
                         v ? IM_COL32(0, 0, 0, 255) : IM_COL32(150, 150, 160, 255), t);
         }
-        if (written_now(e, r, i) && cell >= 6)
+        if (written_now(e, r, rv, app.launch_info().warps_per_block, i) && cell >= 6)
           dl->AddRect(a, b, col(palette::kCellWritten), 0, 0, cell >= 12 ? 2.0f : 1.0f);
         const bool buffered = c && c->buffered_cursor != kNoCursor;
         if (buffered && cell >= 8) {
@@ -170,7 +235,7 @@ void draw_locks_window(App& app) {
           dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), col(palette::kCellBuffered), 0, 0,
                       cell >= 16 ? 2.0f : 1.0f);
         }
-        const bool read_old = read_old_now(e, r, i);
+        const bool read_old = read_old_now(e, r, app.launch_info(), rv, ri, i);
         if (read_old && cell >= 6) dl->AddRect(a, b, col(palette::kCellReadOld), 0, 0, cell >= 12 ? 3.0f : 1.0f);
         if (app.recorder.enabled && buffered)
           app.recorder.add("buffered:" + std::to_string(ri) + ":" + std::to_string(i), a, b, palette::kCellBuffered,
@@ -185,6 +250,7 @@ void draw_locks_window(App& app) {
         if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, ImVec2(b.x + gap, b.y + gap))) {
           ImGui::BeginTooltip();
           ImGui::Text("%s[%" PRIu64 "]  (row %u, column %u)", r.name.c_str(), i, row, colm);
+          if (r.shared) ImGui::Text("block %" PRId64 "'s copy", rv->block);
           ImGui::Text("value %" PRIu64 "  (%s)", v, what);
           if (c && c->owner_lane != kNoLane && c->owner_warp != kNoWarp)
             ImGui::Text("owner: %s, since event %" PRIu64, app.thread_name(c->owner_warp, c->owner_lane).c_str(),

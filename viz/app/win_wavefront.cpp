@@ -47,6 +47,11 @@ void draw_wavefront_window(App& app) {
 
   const State& s = app.state();
   const RegionView* rv = size_t(ri) < s.regions.size() ? &s.regions[size_t(ri)] : nullptr;
+  if (r.shared) {  // one copy per block: which one, and whether this launch has it
+    ImGui::SameLine(0, 20);
+    block_control(app);
+    ImGui::TextDisabled("%s", shared_caption(app, r, rv).c_str());
+  }
   const uint32_t rows = std::max<uint32_t>(1, r.rows), cols = std::max<uint32_t>(1, r.cols);
   uint64_t done = 0;
   if (rv)

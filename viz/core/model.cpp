@@ -253,6 +253,7 @@ RegionInfo parse_region(const nlohmann::json& j, std::vector<std::string>* warni
   ju64(j, "bytes", &r.bytes);
   if (ju64(j, "elem_bits", &v)) r.elem_bits = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
   if (ju64(j, "elem_bytes", &v)) r.elem_bytes = uint32_t(std::min<uint64_t>(v, 0xffffffffu));
+  if (r.elem_bytes == 0 && r.elem_bits >= 8) r.elem_bytes = r.elem_bits / 8;  // (a writer that left it out)
   std::vector<uint32_t> dims;
   if (j.is_object()) {
     auto d = j.find("dims");
@@ -374,6 +375,15 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
 
     // Regions.
     for (const nlohmann::json& j : t->regions) I.regions.push_back(parse_region(j, &warnings));
+    // Shared regions (the reader checked their fields): one copy per block.
+    for (const nlohmann::json& j : t->shared_regions) {
+      RegionInfo r = parse_region(j, &warnings);
+      r.shared = true;
+      r.address = 0;
+      r.variable = jstr(j, "variable");
+      r.kernel = jstr(j, "kernel");
+      I.regions.push_back(std::move(r));
+    }
     // Reports.
     std::unordered_map<uint64_t, uint32_t> report_by_id;
     for (const nlohmann::json& j : t->reports) {
@@ -406,6 +416,29 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       uint64_t wpb = src.warps_per_block ? src.warps_per_block : (tpb + 31) / 32;
       L.warps_per_block = uint32_t(std::min<uint64_t>(std::max<uint64_t>(wpb, 1), 0xffffffffu));
       L.recorded = src.recorded;
+      // Where the launch has the shared regions (Kernel chunk "shared_regions": [{id, offset}]).
+      L.shared_offset.assign(I.regions.size(), -1);
+      if (src.json.is_object()) {
+        auto sr = src.json.find("shared_regions");
+        if (sr != src.json.end() && sr->is_array())
+          for (const auto& x : *sr) {
+            uint64_t id = 0, off = 0;
+            if (!x.is_object() || !ju64(x, "id", &id) || !ju64(x, "offset", &off) || off > (1ull << 40)) {
+              warnings.push_back(fmt::format("launch {}: a \"shared_regions\" entry is not {{id, offset}}; skipped", l));
+              continue;
+            }
+            bool found = false;
+            for (size_t r = 0; r < I.regions.size(); ++r)
+              if (I.regions[r].shared && I.regions[r].id == id && L.shared_offset[r] < 0) {
+                L.shared_offset[r] = int64_t(off);
+                found = true;
+                break;
+              }
+            if (!found)
+              warnings.push_back(
+                  fmt::format("launch {}: \"shared_regions\" names region {}, which no SharedRegion chunk describes", l, id));
+          }
+      }
       L.first_event = src.first_event;
       L.end_event = src.end_event;
       L.steps = L.end_event - L.first_event;
@@ -512,12 +545,30 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       C.warps = L.warps;
       C.warps_per_block = L.warps_per_block;
       for (auto& x : C.region_index) x = -1;
+      C.blocks = L.warps_per_block ? (uint64_t(L.warps) + L.warps_per_block - 1) / L.warps_per_block : 0;
       for (size_t r = 0; r < I.regions.size(); ++r) {
         const RegionInfo& R = I.regions[r];
         if (R.id < 256 && C.region_index[R.id] < 0) C.region_index[R.id] = int16_t(r);
-        C.region_cells.push_back(R.cells);
+        uint64_t cells = R.cells;
+        if (R.shared) {
+          // one copy per block, where the launch has the region; none past the tracking limit
+          const unsigned __int128 all = (unsigned __int128)R.cells * C.blocks;
+          if (L.shared_offset[r] < 0) {
+            cells = 0;
+          } else if (all > kMaxRegionCells) {
+            warnings.push_back(fmt::format("launch {}: shared region \"{}\" has {} cells in {} blocks; above {} "
+                                           "cells it is not tracked",
+                                           l, R.name, R.cells, C.blocks, kMaxRegionCells));
+            cells = 0;
+          } else {
+            cells = uint64_t(all);
+          }
+        }
+        C.region_cells.push_back(cells);
+        C.region_shared.push_back(R.shared);
+        C.region_block_cells.push_back(R.shared && cells ? R.cells : 0);
         C.region_bits.push_back(R.kind == RegionKind::LockBits);
-        C.region_base.push_back(R.address);
+        C.region_base.push_back(R.shared ? uint64_t(std::max<int64_t>(L.shared_offset[r], 0)) : R.address);
         C.region_bytes.push_back(R.bytes);
         C.region_elem_bytes.push_back(R.kind == RegionKind::LockBits ? 0 : std::max<uint32_t>(R.elem_bytes, 1));
       }
@@ -936,13 +987,23 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
     return;
   }
   out->regions.resize(I.regions.size());
+  const LaunchCtx& C = I.data[size_t(launch)].ctx;
   for (size_t r = 0; r < I.regions.size(); ++r) {
     RegionView& rv = out->regions[r];
     rv.region = int(r);
-    const uint64_t n = r < rs.regions.size() ? rs.regions[r].n : 0;
+    uint64_t n = r < rs.regions.size() ? rs.regions[r].n : 0;
+    uint64_t base = 0;
+    rv.block = -1;
+    if (I.regions[r].shared) {  // the chosen block's copy
+      const uint64_t per = r < C.region_block_cells.size() ? C.region_block_cells[r] : 0;
+      const uint64_t b = C.blocks ? std::min<uint64_t>(opt.block, C.blocks - 1) : 0;
+      rv.block = int64_t(b);
+      base = b * per;
+      n = per && base + per <= n ? per : 0;
+    }
     rv.cells.resize(n);
     for (uint64_t i = 0; i < n; ++i) {
-      const detail::CellRS& x = rs.regions[r].get(i);
+      const detail::CellRS& x = rs.regions[r].get(base + i);
       CellView& cv = rv.cells[i];
       cv.value = x.value;
       if (x.writer != detail::kNone) {
@@ -1100,7 +1161,7 @@ uint64_t Model::first_interesting(int launch) const {
 
 // ---- region peaks --------------------------------------------------------------------------------
 
-uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure how) const {
+uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure how, uint64_t block) const {
   if (!valid_launch(*impl_, launch)) return kNoCursor;
   const Impl& I = *impl_;
   const LaunchInfo& L = I.launches[size_t(launch)];
@@ -1121,9 +1182,14 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
     if (ri < 0 || !wanted[size_t(ri)]) return;
     const detail::Cow<detail::CellRS>& cells = rs.regions[size_t(ri)];
     const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
-    const uint64_t lo = e.a;
-    const uint64_t hi =
-        std::min<uint64_t>(cells.n, nbytes && C.region_bits[size_t(ri)] ? e.a + 8ull * std::min(nbytes, 8u) : e.a + 1);
+    uint64_t base = 0, n = cells.n;
+    if (C.region_shared[size_t(ri)] && !(e.aux & trace::kRegionSnapshot)) {
+      if (!detail::block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > cells.n) return;
+      if (block != kAllBlocks && e.warp / std::max<uint32_t>(C.warps_per_block, 1) != block) return;
+    }
+    const uint64_t lo = base + e.a;
+    const uint64_t hi = std::min<uint64_t>(
+        base + n, nbytes && C.region_bits[size_t(ri)] ? lo + 8ull * std::min(nbytes, 8u) : lo + 1);
     for (uint64_t i = lo; i < hi; ++i) total -= weight(cells.get(i).value);
     detail::apply(C, e, uint32_t(index - L.first_event), &rs, &cloned, nullptr);
     for (uint64_t i = lo; i < hi; ++i) total += weight(cells.get(i).value);

@@ -65,6 +65,12 @@
 //   store's own RegionUpdate gave the value it wrote, which a newer write already overwrote.
 //   completion (all kinds) = the first update of the cell (its event and time) once the cursor
 //              has reached it; for a matrix this is the wavefront's arrival at that cell.
+//   Shared regions (SharedRegion chunks, RegionInfo::shared): one copy of the cells per block
+//              of the launch; a RegionUpdate changes the copy of its warp's block
+//              (Event::warp / warps_per_block). A launch starts with every copy unwritten
+//              (value 0, no writer): shared memory holds nothing a program may read until a
+//              thread of the block writes it. state_at shows StateOptions::block's copy; a
+//              launch the kernel chunk does not list the region for has no cells for it.
 //
 // ---- Seeking --------------------------------------------------------------------------------
 // Model::open replays every launch once and keeps sparse checkpoints of the replay state (warps
@@ -164,6 +170,9 @@ struct LaunchInfo {
   LaunchStatus status = LaunchStatus::Running;  // KernelEnd "b"; Running: no KernelEnd recorded
   bool recorded = true;                         // false: the kernel filter left its events out
   int module = -1;                              // index into Model::modules() (its source files/line tables), -1: none
+  // Per Model region: where a shared region lies in this launch's blocks' shared memory (byte
+  // offset), -1 when the launch does not have it (and for global regions).
+  std::vector<int64_t> shared_offset;
   nlohmann::json json;                          // the Kernel chunk
 };
 
@@ -178,6 +187,11 @@ struct RegionInfo {
   uint32_t elem_bits = 0, elem_bytes = 0;
   uint32_t rows = 1, cols = 0;  // dims: [n] gives rows 1, cols n; [r, c] gives rows r, cols c
   uint64_t cells = 0;           // rows * cols; element i is at row i / cols, column i % cols
+  // A SharedRegion chunk: a __shared__ array, one copy per block (cells is one block's). Its
+  // updates are per block; State shows the copy of StateOptions::block. address is 0.
+  bool shared = false;
+  std::string variable;  // the __shared__ variable's name
+  std::string kernel;    // the kernel it belongs to ("" every kernel that has the variable)
 };
 
 struct ReportParty {
@@ -260,7 +274,8 @@ struct CellView {
 
 struct RegionView {
   int region = -1;              // index into Model::regions()
-  std::vector<CellView> cells;  // RegionInfo::cells entries
+  std::vector<CellView> cells;  // RegionInfo::cells entries; empty: not in this launch
+  int64_t block = -1;           // a shared region: the block whose copy cells shows; -1 global
 };
 
 struct State {
@@ -278,6 +293,8 @@ struct StateOptions {
   uint32_t first_warp = 0;
   uint32_t warp_count = ~0u;  // clipped to the launch's warps
   bool regions = true;
+  // Shared regions (RegionInfo::shared) show this block's copy (clipped to the launch's blocks).
+  uint64_t block = 0;
 };
 
 // ---- navigation ---------------------------------------------------------------------------------
@@ -388,7 +405,9 @@ class Model {
   // elements not 0), Sum adds the cells' values. kNoCursor when the total is never above 0.
   // (synclab-viz --step most:REGIONS / max:REGIONS: "the moment the most locks are held".)
   enum class PeakMeasure : uint8_t { NonZero, Sum };
-  uint64_t peak(int launch, const std::vector<int>& regions, PeakMeasure how) const;
+  // Shared regions count the copy of `block` only (kAllBlocks: every block's copy).
+  static constexpr uint64_t kAllBlocks = ~0ull;
+  uint64_t peak(int launch, const std::vector<int>& regions, PeakMeasure how, uint64_t block = kAllBlocks) const;
 
   // -- timeline
   // All spans of the launch, sorted by (warp, first).

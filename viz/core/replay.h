@@ -89,7 +89,29 @@ struct LaunchCtx {
   // per element (0: lock-bits).
   std::vector<uint64_t> region_base, region_bytes;
   std::vector<uint32_t> region_elem_bytes;
+  // Shared regions: one copy of region_block_cells[r] cells per block (region_cells[r] is their
+  // total); region_base[r] is then the offset in a block's shared memory.
+  std::vector<bool> region_shared;
+  std::vector<uint64_t> region_block_cells;
+  uint64_t blocks = 0;
 };
+
+// Where the copy of region r that event e (by its warp's block) changes starts in the region's
+// cells, and how many cells one copy has: 0 and region_cells[r] for a global region. False when
+// the warp's block is outside the launch.
+inline bool block_copy(const LaunchCtx& C, size_t r, uint32_t warp, uint64_t* base, uint64_t* n) {
+  if (!C.region_shared[r]) {
+    *base = 0;
+    *n = C.region_cells[r];
+    return true;
+  }
+  const uint64_t wpb = C.warps_per_block ? C.warps_per_block : 1;
+  const uint64_t block = warp / wpb;
+  if (block >= C.blocks) return false;
+  *n = C.region_block_cells[r];
+  *base = block * *n;
+  return true;
+}
 
 // Filled by apply() for the model's navigation marks.
 struct Marks {
@@ -101,10 +123,14 @@ struct Marks {
 inline bool region_cells_at(const LaunchCtx& C, const trace::Event& e, size_t* region, uint64_t* first,
                             uint64_t* last) {
   const auto space = trace::MemSpace((e.aux >> trace::kMemoryModelSpaceShift) & trace::kAuxSpaceMask);
-  if (space != trace::MemSpace::Global && space != trace::MemSpace::HostMapped) return false;
+  const bool shared = space == trace::MemSpace::Shared;
+  if (space != trace::MemSpace::Global && space != trace::MemSpace::HostMapped && !shared) return false;
   const uint64_t size = uint64_t(1) << ((e.aux >> trace::kMemoryModelSizeShift) & 7);
   for (size_t r = 0; r < C.region_base.size(); ++r) {
+    if (shared != bool(C.region_shared[r]) || C.region_cells[r] == 0) continue;
     if (e.a < C.region_base[r] || e.a - C.region_base[r] >= C.region_bytes[r]) continue;
+    uint64_t base = 0, n = 0;
+    if (!block_copy(C, r, e.warp, &base, &n)) return false;
     const uint64_t off = e.a - C.region_base[r];
     if (C.region_elem_bytes[r] == 0) {  // lock-bits: the bits of the bytes written
       *first = off * 8;
@@ -113,8 +139,10 @@ inline bool region_cells_at(const LaunchCtx& C, const trace::Event& e, size_t* r
       *first = off / C.region_elem_bytes[r];
       *last = *first + 1;
     }
-    *last = std::min<uint64_t>(*last, C.region_cells[r]);
+    *last = std::min<uint64_t>(*last, n);
     if (*first >= *last) return false;
+    *first += base;
+    *last += base;
     *region = r;
     return true;
   }
@@ -166,7 +194,7 @@ inline size_t table_bytes(const ReplayState& rs) {
 // values only: no writer, owner or completion (nobody in this launch wrote them), and no warp.
 inline bool apply_snapshot(const LaunchCtx& C, const trace::Event& e, ReplayState* rs, size_t* cloned) {
   const int ri = C.region_index[e.aux & trace::kRegionIdMask];
-  if (ri < 0) return false;
+  if (ri < 0 || C.region_shared[size_t(ri)]) return false;  // shared memory starts unwritten
   Cow<CellRS>& cells = rs->regions[size_t(ri)];
   const uint64_t n = cells.n;
   if (e.a >= n) return false;
@@ -242,10 +270,14 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
         break;
       }
       Cow<CellRS>& cells = rs->regions[size_t(ri)];
-      const uint64_t n = cells.n;
+      uint64_t base = 0, n = 0;  // the cells of the writer's block's copy (shared regions)
+      if (!block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > cells.n) {
+        ok = false;
+        break;
+      }
       const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
       auto write = [&](uint64_t i, uint64_t v) {
-        CellRS& x = cells.mut(i, cloned);
+        CellRS& x = cells.mut(base + i, cloned);
         if (C.region_bits[size_t(ri)]) {
           v = v ? 1 : 0;
           if (x.value == 0 && v == 1) {

@@ -24,6 +24,26 @@
 //   (b) passed to the simulator through the weak entry point synclab_sim_region when the program
 //       runs on the simulator (simcudart defines it; on a GPU it stays null).
 // Registering exactly the same region again (pointer, bytes, name, kind, shape) changes nothing.
+//
+// Shared memory: a __shared__ array has one copy per block and no address the host can know, so
+// it is named by its kernel and its variable name, as declared in the CUDA source:
+//
+//   __global__ void reduce(const int* in, int* out) { __shared__ int partial[256]; ... }
+//   synclab_region_shared(reduce, "partial", 256 * sizeof(int), "array", 256);
+//   synclab_region_shared(scan, "tile", 1024 * 4, "matrix", 32, 32);    // extern __shared__ too
+//   synclab_region_shared(nullptr, "flags", 32 * 4, "flags", 32);      // every kernel with it
+//
+// The arguments after the variable are those of synclab_region (bytes, kind, shape), the region's
+// name is the variable's, and kind and shape follow the same rules, with elements of 1, 2, 4 or 8
+// bytes. kernel is the __global__ function (what <<<>>> launches) or nullptr for every kernel that
+// has a shared variable of that name. The simulator finds the variable in the kernel's PTX (nvcc
+// keeps its name: _ZZ6reducePKiPiE7partial is reduce(...)::partial); bytes may not exceed a
+// static array's size; an extern __shared__ array is sized by each launch (the region covers
+// what fits). It records every block's writes to the array (each launch's shared memory starts
+// unwritten), and the viewer draws one chosen block's copy (docs/viz.md). On a GPU the call checks
+// its arguments and returns 0, but GPU traces (trace.cuh) do not record shared memory.
+// synclab_region_shared returns 0, or prints one line to stderr and returns non-zero: a bad
+// shape, a kernel pointer that is not a kernel, no such __shared__ variable, an array too small.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +66,10 @@ extern "C" {
 // extents, already validated and filled in (never 0 dims). Returns 0, or non-zero to refuse.
 SYNCLAB_REGIONS_WEAK int synclab_sim_region(const void* ptr, size_t bytes, const char* name, const char* kind,
                                             unsigned elem_bits, unsigned ndims, const unsigned* dims);
+// Defined by simcudart: a __shared__ variable of `kernel` (its host function; null: any kernel).
+SYNCLAB_REGIONS_WEAK int synclab_sim_shared_region(const void* kernel, const char* variable, size_t bytes,
+                                                   const char* name, const char* kind, unsigned elem_bits,
+                                                   unsigned ndims, const unsigned* dims);
 }
 
 #undef SYNCLAB_REGIONS_WEAK
@@ -76,15 +100,16 @@ inline Registry& registry() {
   return r;
 }
 
-inline int fail(const char* name, const char* what) {
-  std::fprintf(stderr, "synclab_region(\"%s\"): %s\n", name ? name : "(null)", what);
+inline int fail(const char* name, const char* what, const char* api = "synclab_region") {
+  std::fprintf(stderr, "%s(\"%s\"): %s\n", api, name ? name : "(null)", what);
   return 1;
 }
 
 // Validates and fills in *out; 0 or non-zero (after a message on stderr).
 inline int describe(const void* ptr, size_t bytes, const char* name, const char* kind, unsigned ndims,
-                    const unsigned long long* d, RegionInfo* out) {
+                    const unsigned long long* d, RegionInfo* out, const char* api = "synclab_region") {
   char msg[256];
+  auto fail = [api](const char* n, const char* what) { return detail::fail(n, what, api); };
   if (!name || !*name) return fail(name, "the name is empty; give the region a name");
   if (!ptr) return fail(name, "the pointer is null (allocate the memory before naming it)");
   if (bytes == 0) return fail(name, "the region has 0 bytes");
@@ -192,6 +217,29 @@ inline int add(const void* ptr, size_t bytes, const char* name, const char* kind
   }
 }
 
+inline int add_shared(const void* kernel, const char* variable, size_t bytes, const char* kind, unsigned ndims,
+                      const unsigned long long* d) noexcept {
+  try {
+    RegionInfo r;
+    // The shape rules are synclab_region's; a stand-in pointer passes the null check.
+    static const char stand_in = 0;
+    if (int rc = describe(&stand_in, bytes, variable, kind, ndims, d, &r, "synclab_region_shared")) return rc;
+    if (r.elem_bits != 1 && r.elem_bits != 8 && r.elem_bits != 16 && r.elem_bits != 32 && r.elem_bits != 64)
+      return fail(variable, "shared region elements must be 1, 2, 4 or 8 bytes", "synclab_region_shared");
+    if (synclab_sim_shared_region) {
+      int rc = synclab_sim_shared_region(kernel, r.name.c_str(), r.bytes, r.name.c_str(), r.kind.c_str(),
+                                         r.elem_bits, r.ndims, r.dims);
+      if (rc != 0) {
+        std::fprintf(stderr, "synclab_region_shared(\"%s\"): the simulator refused the region (%d)\n", variable, rc);
+        return rc;
+      }
+    }
+    return 0;
+  } catch (...) {
+    return fail(variable, "out of memory", "synclab_region_shared");
+  }
+}
+
 }  // namespace detail
 
 // How many regions were registered so far.
@@ -234,4 +282,24 @@ inline int synclab_region(const void* ptr, size_t bytes, const char* name, const
    ...);
   if (negative) return synclab::regions::detail::fail(name, "a dimension is negative");
   return synclab::regions::detail::add(ptr, bytes, name, kind, n, d);
+}
+
+// synclab_region_shared(kernel, variable, bytes, kind[, dim1[, dim2]]): see the top of this file.
+// kernel: the __global__ function (any function pointer type) or nullptr.
+template <class Kernel, class... Dims>
+inline int synclab_region_shared(Kernel kernel, const char* variable, size_t bytes, const char* kind,
+                                 Dims... dims) {
+  static_assert(sizeof...(Dims) <= 2, "synclab_region_shared takes at most 2 dimensions");
+  static_assert((std::is_integral<Dims>::value && ...), "synclab_region_shared dimensions are integers");
+  static_assert(std::is_pointer<Kernel>::value || std::is_null_pointer<Kernel>::value,
+                "synclab_region_shared: the first argument is the kernel (or nullptr)");
+  unsigned long long d[2] = {0, 0};
+  unsigned n = 0;
+  bool negative = false;
+  ((negative = negative || (std::is_signed<Dims>::value && (long long)dims < 0), d[n++] = (unsigned long long)dims),
+   ...);
+  if (negative) return synclab::regions::detail::fail(variable, "a dimension is negative", "synclab_region_shared");
+  const void* k = nullptr;
+  if constexpr (std::is_pointer<Kernel>::value) k = reinterpret_cast<const void*>(kernel);
+  return synclab::regions::detail::add_shared(k, variable, bytes, kind, n, d);
 }

@@ -11,6 +11,13 @@
 //           kernel filter left the launch's events out.
 //   Region  (JSON): a named region {id, name, kind, address, bytes, elem_bits, elem_bytes, dims}
 //           (elem_bits is 1 for lock-bits, where elem_bytes is 0).
+//   SharedRegion (JSON): a named __shared__ array, one per block:
+//           {id, name, kind, space: "shared", variable, kernel, bytes, elem_bits, elem_bytes, dims}.
+//           Its id is drawn from the same numbers as Region ids (RegionUpdate aux bits 0-7).
+//           Each Kernel chunk lists where the launch found it: "shared_regions": [{id, offset}]
+//           (offset: the variable's byte offset in each block's shared memory). Its
+//           RegionUpdate events are per block: the block is the event's warp / warps_per_block.
+//           Readers that predate it skip the chunk (an unknown kind) and its updates.
 //   Report  (JSON): a checker or progress report {id, kind, severity, title, text, launch,
 //           parties:[{block, warp, lane, line, file, ptx_line, access}]}.
 //   Events  (binary): whole Event records, payload bytes a multiple of 32.
@@ -35,7 +42,15 @@ struct Preamble {  // 16 bytes
   uint32_t flags;  // bit 0: recorded on a GPU (trace.cuh); otherwise the simulator
 };
 
-enum class ChunkKind : uint32_t { Header = 1, Kernel = 2, Region = 3, Report = 4, Events = 5, Footer = 6 };
+enum class ChunkKind : uint32_t {
+  Header = 1,
+  Kernel = 2,
+  Region = 3,
+  Report = 4,
+  Events = 5,
+  Footer = 6,
+  SharedRegion = 7,  // added in format version 1 as an optional chunk: older readers skip it
+};
 
 struct ChunkHeader {  // 16 bytes
   uint32_t kind;      // ChunkKind

@@ -72,6 +72,9 @@ class Trace {
   nlohmann::json header;                // the Header chunk
   std::vector<Launch> launches;         // Kernel chunks, in file order
   std::vector<nlohmann::json> regions;  // Region chunks, in file order
+  // SharedRegion chunks, in file order, each checked (shared_region_problem) and given
+  // "offset_in_file" (the chunk's byte offset); a malformed one is skipped with a warning.
+  std::vector<nlohmann::json> shared_regions;
   std::vector<nlohmann::json> reports;  // Report chunks, in file order
   nlohmann::json footer;                // the Footer chunk; null when missing
   bool complete = false;                // the Footer was found (the writer closed the file)
@@ -124,6 +127,10 @@ class Trace {
 // Opens and indexes a trace file. Returns nullptr and a message in *error ("FILE: byte N: what
 // is wrong") when the file cannot be read as a trace; see the top of this file.
 std::unique_ptr<Trace> load(const std::string& path, std::string* error);
+
+// "" when a SharedRegion chunk's JSON is well formed (id 0..255, name, kind, variable, bytes,
+// elem_bits 1/8/16/32/64, dims: 1 or 2 positive numbers that fit in bytes), else what is wrong.
+std::string shared_region_problem(const nlohmann::json& j);
 
 // The chunk kind's name ("Header", "Events", ...) or "unknown".
 const char* chunk_kind_name(uint32_t kind);

@@ -77,6 +77,11 @@ nlohmann::json region_json(uint32_t id, const std::string& name, const std::stri
                            uint64_t bytes, unsigned elem_bits, const std::vector<unsigned>& dims);
 // The same for an entry of the regions registry (synclab/regions.h).
 nlohmann::json region_json(uint32_t id, const synclab::RegionInfo& r);
+// SharedRegion chunk JSON: {id, name, kind, space: "shared", variable, kernel, bytes, elem_bits,
+// elem_bytes, dims}; kernel "" names the variable in every kernel that has it.
+nlohmann::json shared_region_json(uint32_t id, const std::string& name, const std::string& kind,
+                                  const std::string& variable, const std::string& kernel, uint64_t bytes,
+                                  unsigned elem_bits, const std::vector<unsigned>& dims);
 
 class Writer {
  public:
@@ -96,6 +101,9 @@ class Writer {
   void kernel(const nlohmann::json& k);
   // Writes a Region chunk. Gives it the next free "id" when it has none.
   void region(const nlohmann::json& r);
+  // Writes a SharedRegion chunk (a __shared__ array per block); ids as for region(), from the
+  // same numbers.
+  void shared_region(const nlohmann::json& r);
   // Writes a Report chunk with r["id"] set to a new id (0, 1, ...) and returns that id; the
   // simulator then records a Report event whose a is the id.
   uint32_t report(nlohmann::json r);

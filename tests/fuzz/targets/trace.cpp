@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   volatile uint64_t sum = 0;  // (every event read, as a viewer would)
   for (size_t i = 0; i < t->event_count(); ++i) sum = sum + t->event(i).time + size_t(t->launch_of(i) + 1);
+  for (const auto& r : t->shared_regions) sum = sum + synclab::trace::shared_region_problem(r).size();
   for (const auto& r : t->reports)
     if (r.is_object() && r.contains("id") && r["id"].is_number_unsigned()) t->report_by_id(r["id"].get<uint64_t>());
   return 0;

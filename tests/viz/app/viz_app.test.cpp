@@ -1080,3 +1080,111 @@ TEST_CASE("clicking an access in Reports moves the cursor to it and selects its 
     CHECK(r.out.find("selected " + std::to_string(f.warps[k]) + ":0") != std::string::npos);
   }
 }
+
+TEST_CASE("shared: the locks window draws the chosen block's copy of a __shared__ array", "[shared]") {
+  // tests/viz/core/programs/viz_shared.cu: 3 blocks reduce 64 inputs each in __shared__ partial.
+  // The expected cells are replayed here from the trace's RegionUpdate events of the shared
+  // region, for the writer's block only (block = warp / warps_per_block).
+  auto t = load_trace("shared.trace");
+  REQUIRE(t->shared_regions.size() == 1);
+  const nlohmann::json& sr = t->shared_regions[0];
+  REQUIRE(sr["variable"] == "partial");
+  const uint64_t id = sr["id"].get<uint64_t>();
+  const tr::Launch& L = t->launches[0];
+  const uint64_t wpb = L.warps_per_block;
+  REQUIRE(wpb == 2);
+  // The region's index in the viewer: Region chunks first, then SharedRegion chunks.
+  const std::string ri = std::to_string(t->regions.size());
+  // A moment in the middle of the tree: block 1's element 0 gets its third value (after two steps).
+  size_t cursor = SIZE_MAX;
+  int seen0 = 0;
+  for (size_t i = L.first_event; i < L.end_event && cursor == SIZE_MAX; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind == uint8_t(tr::EventKind::RegionUpdate) && (e.aux & 0xff) == id && e.warp / wpb == 1 && e.a == 0 &&
+        ++seen0 == 3)
+      cursor = i - L.first_event;
+  }
+  REQUIRE(cursor != SIZE_MAX);
+  // And an early one: block 1's first write to the array (the rest of its copy unwritten).
+  size_t early = SIZE_MAX;
+  for (size_t i = L.first_event; i < L.end_event && early == SIZE_MAX; ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind == uint8_t(tr::EventKind::RegionUpdate) && (e.aux & 0xff) == id && e.warp / wpb == 1)
+      early = i - L.first_event;
+  }
+  REQUIRE(early < cursor);
+  for (const auto& [at, block] : std::vector<std::pair<size_t, uint64_t>>{
+           {cursor, 1}, {cursor, 2}, {cursor, 0}, {early, 1}, {early, 0}}) {
+    const size_t cursor = at;
+    DYNAMIC_SECTION("block " << block << " at event " << cursor) {
+      std::vector<int64_t> val(64, -1);  // -1: not written
+      for (size_t i = L.first_event; i <= L.first_event + cursor; ++i) {
+        const tr::Event& e = t->event(i);
+        if (e.kind == uint8_t(tr::EventKind::RegionUpdate) && (e.aux & 0xff) == id && e.warp / wpb == block &&
+            e.a < 64)
+          val[e.a] = int64_t(e.b);
+      }
+      int unwritten = 0;
+      for (int64_t v : val) unwritten += v < 0;
+      const std::string tag = "shared_block" + std::to_string(block) + "_" + std::to_string(cursor);
+      const std::string png = kArt + "/" + tag + ".png", json = kArt + "/" + tag + ".json";
+      Run r = viz(kTraces + "/shared.trace --export " + png + " --step " + std::to_string(cursor) + " --block " +
+                      std::to_string(block) + " --window locks --size 1000x500 --dump-layout " + json);
+      REQUIRE(r.status == 0);
+      Image img;
+      Layout lay;
+      REQUIRE(img.load(png));
+      REQUIRE(lay.load(json));
+      int mismatches = 0;
+      for (int i = 0; i < 64; ++i) {
+        const std::string cid = "locks:" + ri + ":" + std::to_string(i);
+        REQUIRE(lay.cells.count(cid));
+        const pal::Rgb want = val[size_t(i)] < 0 ? pal::kSharedUnwritten
+                              : val[size_t(i)]   ? pal::kFlagSet
+                                                 : pal::kFlagClear;
+        // near the cell's top-left corner: its centre holds the element's value as text, and
+        // its border the outline of the cell the event under the cursor wrote
+        const Cell& cell = lay.cells.at(cid);
+        REQUIRE(cell.x1 - cell.x0 >= 12);
+        const pal::Rgb got = img.at(int(cell.x0) + 4, int(cell.y0) + 4);
+        const std::string what = cell.what;
+        if (!near(got, want, 8) || (val[size_t(i)] < 0) != (what == "not written")) {
+          ++mismatches;
+          UNSCOPED_INFO("element " << i << ": got " << rgb_str(got) << " '" << what << "', expected " << rgb_str(want)
+                                   << " (value " << val[size_t(i)] << ")");
+        }
+      }
+      CHECK(mismatches == 0);
+      // At this moment block 1 has loaded all 64 and is in its third step; whether blocks 0 and 2
+      // have started depends on the schedule, but what the picture shows is what they wrote.
+      if (block == 1) CHECK(unwritten == (cursor == early ? 63 : 0));
+    }
+  }
+  // In a window: the block control's arrows change the block drawn (the last block stops there).
+  {
+    const std::string common = " --step " + std::to_string(cursor) + " --window locks --size 1000x500 --exit-after-frames 6";
+    const std::string j0 = kArt + "/shared_window0.json", j1 = kArt + "/shared_window1.json";
+    Run r0 = viz(kTraces + "/shared.trace" + common + " --block 0 --dump-layout " + j0);
+    REQUIRE(r0.status == 0);
+    Layout lay0;
+    REQUIRE(lay0.load(j0));
+    REQUIRE(lay0.cells.count("control:block-next"));
+    CHECK(lay0.cells.at("control:block").what == "block 0");
+    const Cell& next = lay0.cells.at("control:block-next");
+    const std::string click =
+        "click:" + std::to_string(int((next.x0 + next.x1) / 2)) + ":" + std::to_string(int((next.y0 + next.y1) / 2));
+    Run r1 = viz(kTraces + "/shared.trace" + common + " --block 1 --keys " + click + " --dump-layout " + j1);
+    REQUIRE(r1.status == 0);
+    Layout lay1;
+    REQUIRE(lay1.load(j1));
+    CHECK(lay1.cells.at("control:block").what == "block 2");
+    Run r2 = viz(kTraces + "/shared.trace" + common + " --block 2 --keys " + click + "," + click + " --dump-layout " + j1);
+    REQUIRE(r2.status == 0);
+    REQUIRE(lay1.load(j1));
+    CHECK(lay1.cells.at("control:block").what == "block 2");
+  }
+  // A block the launch does not have is refused with a message.
+  Run bad = viz(kTraces + "/shared.trace --export " + kArt + "/shared_bad.png --block 3");
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("--block 3: launch 0 has 3 block(s) (0..2)") != std::string::npos);
+}
