@@ -224,6 +224,11 @@ void KernelRun::flush_findings() {
                        : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
                            ? "write-write"
                            : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
+    // Two lanes of one warp whose racing accesses are both volatile: the only strong pair the
+    // detector reports (RaceDetector::check: no fence, no released flag), values passed between
+    // lanes step by step, as warp-synchronous code did before Volta.
+    const bool warp_exchange = warning && (f.prev.flags & f.cur_flags & RaceDetector::kVolatile) &&
+                               !((f.prev.flags | f.cur_flags) & (RaceDetector::kAtomic | RaceDetector::kStrong));
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
     const bool cross_block = pgid / threads_per_cta_ != block;
@@ -274,6 +279,17 @@ void KernelRun::flush_findings() {
            "the writer arrived at before reading (its own arrive orders nothing for its later reads), or the "
            "accesses are not handed over through the mbarrier at all: then no __syncthreads() or "
            "release/acquire orders them either";
+    } else if (warp_exchange) {
+      // Lanes of one warp passing values through volatile words in the same steps:
+      // the warp-synchronous code written before Volta (a reduction's or a scan's tail). No
+      // flag is waited for, so no fence helps; the lanes need to meet between the steps.
+      d += "the two lanes are in the same warp and exchange values through memory in steps (a "
+           "warp-synchronous reduction or scan): volatile accesses keep each access whole, "
+           "but do not order one lane's read of a step before another lane's write of the next. Under "
+           "independent thread scheduling (its, Volta and later) only a barrier that both lanes pass between "
+           "the accesses orders them, __syncwarp() for a warp: read into a register, __syncwarp(), "
+           "write, __syncwarp(), at every step (or use __shfl_down_sync, which needs no shared memory); "
+           "under the lockstep model (before Volta) the warp's single program counter ordered them";
     } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.

@@ -182,9 +182,7 @@ std::string advice(lab04::BlockKernel k, const Report& r) {
              "temporary, __syncthreads(), then write a[t], then __syncthreads() again before the next level";
     case lab04::BlockKernel::tail:
       return "under its the lanes of a warp do not run each line together: read a[t + off] into a register, "
-             "__syncwarp(), write a[t], __syncwarp() again before the next step. If the report above says that "
-             "__syncwarp() would not help, that note is about a hand-over through a flag, where the lanes never meet; "
-             "here every lane of warp 0 reaches each __syncwarp(), and that orders the steps";
+             "__syncwarp(), write a[t], __syncwarp() again before the next step";
     case lab04::BlockKernel::shuffle:
       return "warp 0 reads the warps' sums that lane 0 of every warp wrote: one __syncthreads() between the writes "
              "and the reads";
