@@ -27,9 +27,9 @@ __global__ void tail(const int* in, int* out) {
   vs[t] += vs[t + 32];
   vs[t] += vs[t + 16];  // EXPECT(race)
   vs[t] += vs[t + 8];   // EXPECT(race)
-  vs[t] += vs[t + 4];
-  vs[t] += vs[t + 2];
-  vs[t] += vs[t + 1];
+  vs[t] += vs[t + 4];   // EXPECT(race)
+  vs[t] += vs[t + 2];   // EXPECT(race)
+  vs[t] += vs[t + 1];   // EXPECT(race)
 #endif
   if (t == 0) *out = vs[0];
 }
