@@ -443,9 +443,9 @@ void Writer::kernel(const nlohmann::json& k) {
   write_json_chunk(ChunkKind::Kernel, j);
 }
 
-void Writer::region(const nlohmann::json& r) {
-  if (!file_) return;
-  flush_events();
+nlohmann::json Writer::with_region_id(const nlohmann::json& r) {
+  // Global and shared regions draw their ids from one sequence: a given id wins, the next
+  // free one is taken otherwise.
   nlohmann::json j = r.is_object() ? r : nlohmann::json::object();
   auto it = j.find("id");
   if (it == j.end() || !it->is_number_integer()) {
@@ -454,20 +454,19 @@ void Writer::region(const nlohmann::json& r) {
     int64_t id = it->get<int64_t>();
     if (id >= 0 && uint64_t(id) >= next_region_id_) next_region_id_ = uint32_t(id + 1);
   }
-  write_json_chunk(ChunkKind::Region, j);
+  return j;
+}
+
+void Writer::region(const nlohmann::json& r) {
+  if (!file_) return;
+  flush_events();
+  write_json_chunk(ChunkKind::Region, with_region_id(r));
 }
 
 void Writer::shared_region(const nlohmann::json& r) {
   if (!file_) return;
   flush_events();
-  nlohmann::json j = r.is_object() ? r : nlohmann::json::object();
-  auto it = j.find("id");
-  if (it == j.end() || !it->is_number_integer()) {
-    j["id"] = next_region_id_++;
-  } else {
-    int64_t id = it->get<int64_t>();
-    if (id >= 0 && uint64_t(id) >= next_region_id_) next_region_id_ = uint32_t(id + 1);
-  }
+  nlohmann::json j = with_region_id(r);
   j["space"] = "shared";
   write_json_chunk(ChunkKind::SharedRegion, j);
 }
