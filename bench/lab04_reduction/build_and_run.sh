@@ -14,9 +14,12 @@ out="${1:?usage: build_and_run.sh OUTDIR [options]}"
 shift
 mkdir -p "$out"
 nvcc="${SYNCLAB_CUDA_HOME:-/usr/local/cuda}/bin/nvcc"
+# fast.cu from solutions/ (the reference) where the tree has it, else from labs/ (yours).
+sources="${SYNCLAB_LAB04_BENCH_SOURCES:-solutions}"
+[ -d "$root/$sources/04-reductions" ] || sources=labs
 "$nvcc" -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 \
   -Xptxas -v -I"$root/common/include" -I"$root/labs/04-reductions" "$root/bench/lab04_reduction/lab04_reduction.cu" \
-  "$root/${SYNCLAB_LAB04_BENCH_SOURCES:-solutions}/04-reductions/fast.cu" \
+  "$root/$sources/04-reductions/fast.cu" \
   -o "$out/lab04_reduction" >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 { command -v nvidia-smi >/dev/null && nvidia-smi -L; date -u; } >"$out/device.txt" 2>&1
 "$out/lab04_reduction" "$@" 2>&1 | tee "$out/lab04_reduction.txt"
