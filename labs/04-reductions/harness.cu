@@ -126,7 +126,7 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
       refused = synclab_region_shared(block_sum_shuffle, "warp_sums", size_t(threads / 32) * sizeof(int), "array",
                                       threads / 32);
     if (refused)
-      std::fprintf(stderr, "(%s: the trace will not draw that __shared__ array; keep the kernel's array and its name)\n",
+      std::fprintf(stderr, "(%s has no such __shared__ array yet, or under another name: the trace leaves it out)\n",
                    name(kernel));
   }
   {
