@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,6 +114,20 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
       synclab_region(a.ptr, a.bytes(), "in", "array", int(values.size()));
       synclab_region(out.ptr, out.bytes(), "out (per block)", "array", blocks);
     }
+    // Task 4 works in shared memory: the viewer draws one block's copy (synclab-viz --block N).
+    // The tails' s holds the block's values (the last 64 are warp 0's); the shuffle version's
+    // warp_sums gets one sum per warp. A kernel without the array is traced without it.
+    int refused = 0;
+    if (kernel == BlockKernel::tail_unsafe)
+      refused = synclab_region_shared(block_sum_tail_unsafe, "s", size_t(threads) * sizeof(int), "array", threads);
+    else if (kernel == BlockKernel::tail)
+      refused = synclab_region_shared(block_sum_tail, "s", size_t(threads) * sizeof(int), "array", threads);
+    else if (kernel == BlockKernel::shuffle)
+      refused = synclab_region_shared(block_sum_shuffle, "warp_sums", size_t(threads / 32) * sizeof(int), "array",
+                                      threads / 32);
+    if (refused)
+      std::fprintf(stderr, "(%s has no such __shared__ array yet, or under another name: the trace leaves it out)\n",
+                   name(kernel));
   }
   {
     TraceScope scope(trace);

@@ -22,14 +22,16 @@ __device__ int warp_sum(int v) {
 
 // out[blockIdx.x] = the sum of the block's blockDim.x values (a multiple of 32).
 __global__ void block_sum_shuffle(const int* in, int* out) {
+  __shared__ int warp_sums[32];  // one sum per warp (keep the name: scenario shuffle-sums draws it)
   const unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
-  // TODO(4a): warp_sum of each thread's value; lane 0 of each warp stores its warp's sum in a
-  // `__shared__ int warp_sums[32];`; one barrier; warp 0 adds the warps' sums with warp_sum and
-  // lane 0 writes the result (about 9 lines)
+  // TODO(4a): warp_sum of each thread's value; lane 0 of each warp stores its warp's sum in
+  // warp_sums; one barrier; warp 0 adds the warps' sums with warp_sum and lane 0 writes the
+  // result (about 8 lines)
   (void)in;
   (void)out;
   (void)lane;
   (void)warp;
+  (void)warp_sums;
 }
 
 // ---- the tree down to 64 values (provided, used by both tails) -----------------------------------

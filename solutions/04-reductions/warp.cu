@@ -21,7 +21,7 @@ __device__ int warp_sum(int v) {
 }
 
 __global__ void block_sum_shuffle(const int* in, int* out) {
-  __shared__ int warp_sums[32];
+  __shared__ int warp_sums[32];  // one sum per warp (keep the name: scenario shuffle-sums draws it)
   const unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
   int v = warp_sum(in[blockIdx.x * blockDim.x + t]);
   if (lane == 0) warp_sums[warp] = v;
