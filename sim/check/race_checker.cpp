@@ -224,11 +224,6 @@ void KernelRun::flush_findings() {
                        : ((f.prev.flags & RaceDetector::kWrite) && (f.cur_flags & RaceDetector::kWrite))
                            ? "write-write"
                            : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
-    // Two lanes of one warp whose racing accesses are both volatile: the only strong pair the
-    // detector reports (RaceDetector::check: no fence, no released flag), values passed between
-    // lanes step by step, as warp-synchronous code did before Volta.
-    const bool warp_exchange = warning && (f.prev.flags & f.cur_flags & RaceDetector::kVolatile) &&
-                               !((f.prev.flags | f.cur_flags) & (RaceDetector::kAtomic | RaceDetector::kStrong));
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
     const bool cross_block = pgid / threads_per_cta_ != block;
@@ -279,7 +274,7 @@ void KernelRun::flush_findings() {
            "the writer arrived at before reading (its own arrive orders nothing for its later reads), or the "
            "accesses are not handed over through the mbarrier at all: then no __syncthreads() or "
            "release/acquire orders them either";
-    } else if (warp_exchange) {
+    } else if (f.warp_exchange) {
       // Lanes of one warp passing values through volatile words in the same steps:
       // the warp-synchronous code written before Volta (a reduction's or a scan's tail). No
       // flag is waited for, so no fence helps; the lanes need to meet between the steps.

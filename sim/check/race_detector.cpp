@@ -286,6 +286,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   if (same_warp && prev.loc == loc && prev.step == step_) return true;
   constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;
   bool warp_level = same_warp && model_ == WarpModel::Its;
+  bool warp_exchange = false;
   if ((prev.flags & kSync) && (flags & kSync) && !scope_clash) {
     // Strong accesses synchronize rather than race. One exception: lanes of one warp passing
     // data through volatile memory (shared or global) with no fence and no __syncwarp at all,
@@ -299,6 +300,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
         (prev.flags & kVolatile) && (flags & kVolatile) && !((prev.flags | flags) & (kAtomic | kStrong));
     const bool released_flag = (prev.flags & (kWrite | kAfterFence)) == (kWrite | kAfterFence);
     if (!warp_level || !both_volatile || t.fenced || released_flag) return true;
+    warp_exchange = true;
   }
   if (known(t, gid, cta, prev)) return true;
   const uint32_t a = std::min(prev.loc, loc), b = std::max(prev.loc, loc);
@@ -315,6 +317,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   f.addr = addr;
   f.shared = shared;
   f.warp_level = warp_level;
+  f.warp_exchange = warp_exchange;
   f.scope_miss = t.s->scope_miss;
   f.scope_miss_cta = t.s->scope_miss_cta;
   f.heard_gid1 = t.s->heard_gid1;

@@ -152,6 +152,9 @@ struct RaceFinding {
   uint64_t addr;
   bool shared;
   bool warp_level;  // same warp, its model: a warning
+  // Lanes of one warp passing values through volatile memory with no fence and no __syncwarp (the
+  // pre-Volta warp-synchronous idiom): the one strong pair that races (RaceDetector::check).
+  bool warp_exchange = false;
   const ptx::Instr* scope_miss = nullptr;
   uint32_t scope_miss_cta = 0;
   // The current thread's last hand-over (RaceThreadSync::heard_*; heard_gid1 0: none), and
