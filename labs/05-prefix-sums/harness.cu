@@ -1,0 +1,234 @@
+// Lab 05 (prefix sums): the harness's host side (provided). Each run_* function allocates,
+// launches the student files' kernels under the simulator's current settings, copies the result
+// back, and collects the simulator's reports (none on a GPU). A fault throws
+// synclab::lab::CudaFailure naming this file's line; a look-back that hangs is a result.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+
+#include "lab05.h"
+#include "lab05_kernels.cuh"
+#include "lab_harness.cuh"
+
+namespace lab05 {
+
+using synclab::lab::check_shape;
+using synclab::lab::DeviceArray;
+using synclab::lab::finish_launch;
+using synclab::lab::TraceScope;
+
+static_assert(kFlagPrefix == kPrefix, "lab05.h's kFlagPrefix is lab05_kernels.cuh's kPrefix");
+
+namespace {
+// The simulator reads SYNCLAB_* once, when a program makes its first CUDA call. Before that (at
+// start-up), ask for blocks in reverse blockIdx order unless the caller chose an order: hardware
+// promises none, and reverse is the order that hangs a scan whose blocks wait for the blocks
+// before them (docs/simulator.md, "Device profiles"). On a GPU the variable does nothing.
+struct ReverseDispatch {
+  ReverseDispatch() { setenv("SYNCLAB_DISPATCH", "reverse", 0); }
+} reverse_dispatch;
+}  // namespace
+
+std::string dispatch_order() {
+  if (!synclab::lab::on_simulator()) return "gpu";
+  const char* v = std::getenv("SYNCLAB_DISPATCH");
+  return v && *v ? v : "default";
+}
+
+const char* name(BlockKernel k) {
+  switch (k) {
+    case BlockKernel::hillis_racy: return "scan_hillis_racy";
+    case BlockKernel::hillis_fixed: return "scan_hillis_fixed";
+    case BlockKernel::hillis_double: return "scan_hillis_double";
+    case BlockKernel::blelloch: return "scan_blelloch";
+  }
+  return "?";
+}
+
+bool exclusive(BlockKernel k) { return k == BlockKernel::blelloch; }
+
+BlockKernel block_kernel(const std::string& n) {
+  for (BlockKernel k :
+       {BlockKernel::hillis_racy, BlockKernel::hillis_fixed, BlockKernel::hillis_double, BlockKernel::blelloch})
+    if (n == name(k)) return k;
+  if (n == "racy") return BlockKernel::hillis_racy;
+  if (n == "fixed") return BlockKernel::hillis_fixed;
+  if (n == "double") return BlockKernel::hillis_double;
+  if (n == "blelloch") return BlockKernel::blelloch;
+  throw std::invalid_argument("unknown kernel '" + n + "' (racy, fixed, double or blelloch)");
+}
+
+std::vector<int> random_values(int n, uint32_t seed) {
+  std::vector<int> v(n > 0 ? n : 0);
+  synclab::lab::Xorshift64 random{0x9e3779b97f4a7c15ull ^ seed};
+  for (int& x : v) x = int(random.next() % 10);
+  return v;
+}
+
+// ---- tasks 1 and 2 ------------------------------------------------------------------------------
+BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int blocks, int threads,
+                      const char* trace) {
+  check_shape(blocks, threads);
+  if ((threads & (threads - 1)) != 0)
+    throw std::invalid_argument(std::string(name(kernel)) + " needs a power of two threads per block, not " +
+                                std::to_string(threads));
+  if (values.size() != size_t(blocks) * threads)
+    throw std::invalid_argument("need blocks x threads = " + std::to_string(blocks * threads) + " values, not " +
+                                std::to_string(values.size()));
+  const bool in_place = kernel == BlockKernel::hillis_racy || kernel == BlockKernel::hillis_fixed;
+  BlockResult r;
+  DeviceArray<int> a(values.size()), out(values.size(), synclab::lab::zeroed);
+  a.upload(values);
+  if (trace) {
+    if (in_place) {
+      synclab_region(a.ptr, a.bytes(), "a", "array", int(values.size()));
+    } else {
+      synclab_region(a.ptr, a.bytes(), "in", "array", int(values.size()));
+      synclab_region(out.ptr, out.bytes(), "out", "array", int(values.size()));
+    }
+    // 1b and 2 work in shared memory: the viewer draws one block's copy (synclab-viz --block N).
+    int refused = 0;
+    if (kernel == BlockKernel::hillis_double)
+      refused = synclab_region_shared(scan_hillis_double, "buf", size_t(2 * threads) * sizeof(int), "matrix", 2,
+                                      threads);
+    else if (kernel == BlockKernel::blelloch)
+      refused = synclab_region_shared(scan_blelloch, "s", size_t(threads) * sizeof(int), "array", threads);
+    if (refused)
+      std::fprintf(stderr, "(%s has no such __shared__ array yet, or under another name: the trace leaves it out)\n",
+                   name(kernel));
+  }
+  {
+    TraceScope scope(trace);
+    switch (kernel) {
+      case BlockKernel::hillis_racy: scan_hillis_racy<<<blocks, threads>>>(a.ptr); break;
+      case BlockKernel::hillis_fixed: scan_hillis_fixed<<<blocks, threads>>>(a.ptr); break;
+      case BlockKernel::hillis_double: scan_hillis_double<<<blocks, threads>>>(a.ptr, out.ptr); break;
+      case BlockKernel::blelloch: scan_blelloch<<<blocks, threads>>>(a.ptr, out.ptr); break;
+    }
+    finish_launch(r.reports);
+  }
+  r.out = in_place ? a.download() : out.download();
+  return r;
+}
+
+namespace {
+int tiles_of(size_t n, int threads) { return int((n + threads - 1) / threads); }
+
+void check_tiles(const std::vector<int>& values, int threads, int max_tiles) {
+  check_shape(1, threads);
+  if (threads % 32 != 0)
+    throw std::invalid_argument("the multi-block scans need a multiple of 32 threads per block, not " +
+                                std::to_string(threads));
+  if (values.empty()) throw std::invalid_argument("need at least one value");
+  if (max_tiles > 0 && tiles_of(values.size(), threads) > max_tiles)
+    throw std::invalid_argument(std::to_string(tiles_of(values.size(), threads)) + " tiles of " +
+                                std::to_string(threads) + " values: at most " + std::to_string(max_tiles));
+}
+}  // namespace
+
+// ---- task 3 -------------------------------------------------------------------------------------
+ScanResult run_multiblock(const std::vector<int>& values, int threads, const char* trace) {
+  check_tiles(values, threads, threads);  // scan_tile_sums is one block of `threads`
+  const int n = int(values.size()), tiles = tiles_of(values.size(), threads);
+  ScanResult r;
+  DeviceArray<int> in(values.size()), out(values.size(), synclab::lab::zeroed), sums(tiles, synclab::lab::zeroed);
+  in.upload(values);
+  if (trace) {
+    synclab_region(in.ptr, in.bytes(), "in", "array", n);
+    synclab_region(sums.ptr, sums.bytes(), "sums (per tile)", "array", tiles);
+    synclab_region(out.ptr, out.bytes(), "out", "array", n);
+  }
+  {
+    TraceScope scope(trace);
+    tile_sums<<<tiles, threads>>>(in.ptr, n, sums.ptr);
+    finish_launch(r.reports);
+    scan_tile_sums<<<1, threads>>>(sums.ptr, tiles);
+    finish_launch(r.reports);
+    scan_tiles<<<tiles, threads>>>(in.ptr, n, sums.ptr, out.ptr);
+    finish_launch(r.reports);
+  }
+  r.out = out.download();
+  r.sums = sums.download();
+  return r;
+}
+
+// ---- task 4 -------------------------------------------------------------------------------------
+LookbackResult run_lookback(const std::vector<int>& values, int threads, const char* trace) {
+  check_tiles(values, threads, 0);
+  const int n = int(values.size()), tiles = tiles_of(values.size(), threads);
+  LookbackResult r;
+  DeviceArray<int> in(values.size()), out(values.size(), synclab::lab::zeroed);
+  DeviceArray<int> aggregates(tiles, synclab::lab::zeroed), prefixes(tiles, synclab::lab::zeroed);
+  DeviceArray<unsigned> counter(1, synclab::lab::zeroed), flags(tiles, synclab::lab::zeroed);
+  in.upload(values);
+  if (trace) {
+    synclab_region(flags.ptr, flags.bytes(), "flags", "flags", tiles);  // per tile: 1 aggregate, 2 prefix
+    synclab_region(aggregates.ptr, aggregates.bytes(), "aggregates", "array", tiles);
+    synclab_region(prefixes.ptr, prefixes.bytes(), "prefixes", "array", tiles);
+    synclab_region(counter.ptr, counter.bytes(), "tile counter", "array", 1);
+    synclab_region(out.ptr, out.bytes(), "out", "array", n);
+  }
+  synclab::lab::Finish f;
+  {
+    TraceScope scope(trace);
+    scan_lookback<<<tiles, threads>>>(in.ptr, n, out.ptr, counter.ptr, flags.ptr, aggregates.ptr, prefixes.ptr);
+    // A look-back that waits for a tile no running block holds never ends: a result, not an error.
+    f = finish_launch(r.reports, synclab::lab::OnFailure::keep_any);
+  }
+  if (!f.ok) {
+    r.stuck = true;  // (the device was reset: its memory is gone)
+    return r;
+  }
+  r.out = out.download();
+  r.flags = flags.download();
+  r.tile_counter = counter.download()[0];
+  return r;
+}
+
+// ---- task 5 -------------------------------------------------------------------------------------
+namespace {
+// Provided for task 5: positions = the inclusive scan of keep, by one thread (slow, and simple:
+// task 5 is about what happens around the scan).
+__global__ void serial_inclusive_scan(const int* keep, int n, int* positions) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i) positions[i] = sum += keep[i];
+}
+}  // namespace
+
+CompactResult run_compact(const std::vector<int>& values, int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  if (values.empty()) throw std::invalid_argument("need at least one value");
+  const int n = int(values.size());
+  CompactResult r;
+  DeviceArray<int> in(values.size()), keep(values.size(), synclab::lab::zeroed),
+      positions(values.size(), synclab::lab::zeroed), out(values.size(), synclab::lab::zeroed);
+  in.upload(values);
+  if (trace) {
+    synclab_region(in.ptr, in.bytes(), "in", "array", n);
+    synclab_region(keep.ptr, keep.bytes(), "keep", "flags", n);
+    synclab_region(positions.ptr, positions.bytes(), "positions (inclusive scan of keep)", "array", n);
+    synclab_region(out.ptr, out.bytes(), "out", "array", n);
+  }
+  {
+    TraceScope scope(trace);
+    keep_flags<<<blocks, threads>>>(in.ptr, n, keep.ptr);
+    finish_launch(r.reports);
+    serial_inclusive_scan<<<1, 1>>>(keep.ptr, n, positions.ptr);
+    finish_launch(r.reports);
+    scatter_kept<<<blocks, threads>>>(in.ptr, keep.ptr, positions.ptr, n, out.ptr);
+    finish_launch(r.reports);
+  }
+  r.count = positions.download()[size_t(n) - 1];
+  std::vector<int> all = out.download();
+  if (r.count < 0 || r.count > n) r.count = 0;
+  r.out.assign(all.begin(), all.begin() + r.count);
+  return r;
+}
+
+}  // namespace lab05
