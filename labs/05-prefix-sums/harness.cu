@@ -95,8 +95,8 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
     // 1b and 2 work in shared memory: the viewer draws one block's copy (synclab-viz --block N).
     int refused = 0;
     if (kernel == BlockKernel::hillis_double)
-      refused = synclab_region_shared(scan_hillis_double, "buf", size_t(2 * threads) * sizeof(int), "matrix", 2,
-                                      threads);
+      refused = synclab_region_shared(scan_hillis_double, "buf", size_t(2 * threads) * sizeof(int), "array",
+                                      2 * threads);  // the first buffer, then the second
     else if (kernel == BlockKernel::blelloch)
       refused = synclab_region_shared(scan_blelloch, "s", size_t(threads) * sizeof(int), "array", threads);
     if (refused)
