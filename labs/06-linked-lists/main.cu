@@ -1,0 +1,353 @@
+// Lab 06 (linked lists and worklists): the harness program (provided). One sub-command per task;
+// each runs the student's code, checks the lists or the worklist against a host reference, and
+// says what went wrong.
+//
+//   lab06 locked    [--kernel locked|second] [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
+//   lab06 lockfree  [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
+//   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]
+//   lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE]
+//   lab06 worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--trace FILE]
+//   lab06 all       every task's check
+//   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
+//   --seed S, --memory M, ...)
+//
+// Without shape options a command runs the launch shapes and inputs of the task's graded tests,
+// over the same schedules (rr, pct and random seeds; both warp models; tasks 1 and 2a also under
+// the relaxed memory model); on a GPU it repeats the run. Every failure names the command that
+// replays it. --trace records one run (the first explored schedule that shows --show).
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lab06.h"
+
+using synclab::lab::Args;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+namespace {
+
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab06", args, s); }
+
+std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
+}
+
+void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
+  std::set<std::string> seen;
+  for (const Report& r : rs) {
+    std::string b = synclab::lab::brief(r);
+    if (!seen.insert(b).second) continue;
+    if (seen.size() > limit) {
+      std::printf("    ...\n");
+      break;
+    }
+    std::printf("    %s\n", b.c_str());
+  }
+}
+
+// One trace per program run.
+bool g_traced = false;
+
+// What one run's check found: "" when it is right.
+using Check = std::function<std::string(const Schedule&, const char* trace)>;
+
+// Explores `run` over the schedules: prints what it found and each bad run's replay line.
+// `show`: which run --trace records ("any": the first; "lost": the first whose check failed).
+bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
+             const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run) {
+  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  int bad = 0;
+  std::string first_bad;
+  std::vector<Report> reports;
+  for (const Schedule& s : ss) {
+    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
+    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
+    if (what.empty() && !out.finished)
+      what = "the launch did not finish (" + (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
+    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front());
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    const bool shows = show == "any" || (show == "lost" && !what.empty());
+    if (a.has("trace") && !g_traced && shows) {
+      std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
+      synclab::lab::apply(s);
+      run(s, trace.c_str());
+      g_traced = true;
+    }
+  }
+  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
+  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  else std::printf("  every run was right\n");
+  if (!reports.empty()) {
+    std::printf("  the simulator reported:\n");
+    print_reports(reports);
+    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
+  }
+  return bad == 0 && reports.empty();
+}
+
+// Walks a list from `head`: its nodes in order; stops at kNoNode, at a node out of range or at a
+// node seen before (then `cycle` is set).
+std::vector<int> walk(int head, const std::vector<int>& next, bool& cycle) {
+  std::vector<int> out;
+  std::vector<bool> seen(next.size(), false);
+  cycle = false;
+  for (int n = head; n != lab06::kNoNode; n = next[n]) {
+    if (n < 0 || size_t(n) >= next.size()) break;
+    if (seen[n]) {
+      cycle = true;
+      break;
+    }
+    seen[n] = true;
+    out.push_back(n);
+  }
+  return out;
+}
+
+// ---- tasks 1 and 2a -------------------------------------------------------------------------------
+// The host reference: which list each pushed node belongs to, then every node present exactly once
+// in its own list, with its value, no cycle, every lock free.
+std::string check_push(lab06::PushKernel k, const lab06::PushResult& r, int pushers, int lists) {
+  if (!r.finished) return "";
+  const bool second = k == lab06::PushKernel::second;
+  const int nodes = pushers + (second ? lists : 0);
+  std::vector<int> count(nodes, 0);
+  for (int l = 0; l < lists; ++l) {
+    bool cycle = false;
+    const std::vector<int> got = walk(r.heads[l], r.pool.next, cycle);
+    if (cycle) return "list " + std::to_string(l) + " has a cycle";
+    if (second && (got.empty() || got[0] != l)) return "list " + std::to_string(l) + " no longer starts at node " + std::to_string(l);
+    for (int n : got) {
+      const int owner = second ? (n < lists ? n : (n - lists) % lists) : n % lists;
+      if (owner != l) return "node " + std::to_string(n) + " is in list " + std::to_string(l) + ", not in list " + std::to_string(owner);
+      if (r.pool.value[n] != 7 * n + 3) return "node " + std::to_string(n) + " has value " + std::to_string(r.pool.value[n]);
+      ++count[n];
+    }
+  }
+  int lost = 0, first_lost = -1;
+  for (int n = 0; n < nodes; ++n) {
+    if (count[n] > 1) return "node " + std::to_string(n) + " is in its list " + std::to_string(count[n]) + " times";
+    if (count[n] == 0 && !lost++) first_lost = n;
+  }
+  if (lost) return std::to_string(lost) + " of the " + std::to_string(pushers) + " pushed nodes lost (first: node " + std::to_string(first_lost) + ")";
+  for (int l = 0; l < lists; ++l)
+    if (r.locks[l] != 0) return "list " + std::to_string(l) + "'s lock is still taken";
+  for (int n = 0; n < nodes; ++n)
+    if (r.pool.lock[n] != 0) return "node " + std::to_string(n) + "'s lock is still taken";
+  if (r.unpublished) return std::to_string(r.unpublished) + " peeks read a head node whose value was not visible yet";
+  return "";
+}
+
+struct PushShape {
+  int blocks, threads, lists;
+};
+
+bool push_command(const Args& a, const std::string& command, lab06::PushKernel k, const std::vector<PushShape>& graded) {
+  std::vector<PushShape> shapes = graded;
+  if (a.has("blocks") || a.has("threads") || a.has("lists"))
+    shapes = {{int(a.num("blocks", 1)), int(a.num("threads", 32)), int(a.num("lists", 1))}};
+  bool ok = true;
+  for (const PushShape& sh : shapes) {
+    const std::string args = command + " " + shape_args(sh.blocks, sh.threads) + " --lists " + std::to_string(sh.lists);
+    // The head (or the lock) publishes the node's fields: explore the relaxed memory model too.
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5, {"sc", "relaxed"}));
+    ok &= explore(a,
+                  std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
+                      ">>> into " + std::to_string(sh.lists) + " list(s)",
+                  args, ss, [&](const Schedule&, const char* trace) {
+                    lab06::PushResult r = lab06::run_push(k, sh.blocks, sh.threads, sh.lists, trace);
+                    return std::make_pair(check_push(k, r, sh.blocks * sh.threads, sh.lists), lab06::Outcome(r));
+                  });
+  }
+  return ok;
+}
+
+// Graded (1a): <<<1,32>>> into 1 list, <<<2,48>>> into 3; (1b) <<<1,32>>> into 2, <<<2,40>>> into 1.
+bool cmd_locked(const Args& a) {
+  const std::string k = a.get("kernel", "");
+  bool ok = true;
+  if (k.empty() || k == "locked")
+    ok &= push_command(a, "locked --kernel locked", lab06::PushKernel::locked, {{1, 32, 1}, {2, 48, 3}});
+  if (k.empty() || k == "second")
+    ok &= push_command(a, "locked --kernel second", lab06::PushKernel::second, {{1, 32, 2}, {2, 40, 1}});
+  if (!k.empty() && k != "locked" && k != "second") throw std::invalid_argument("--kernel takes locked or second");
+  return ok;
+}
+
+// Graded (2a): <<<1,32>>> into 1 list, <<<2,48>>> into 3.
+bool cmd_lockfree(const Args& a) { return push_command(a, "lockfree", lab06::PushKernel::lockfree, {{1, 32, 1}, {2, 48, 3}}); }
+
+// ---- task 2b ----------------------------------------------------------------------------------------
+std::string check_stack(const lab06::StackResult& r, int nodes, int expected_pops) {
+  if (!r.finished) return "";
+  bool cycle = false;
+  const std::vector<int> got = walk(r.head, r.pool.next, cycle);
+  if (cycle) return "the stack has a cycle (node " + std::to_string(got.empty() ? r.head : r.pool.next[got.back()]) + " comes back)";
+  if (int(got.size()) != nodes)
+    return "the stack holds " + std::to_string(got.size()) + " of its " + std::to_string(nodes) + " nodes";
+  if (r.pops != expected_pops) return std::to_string(r.pops) + " pops succeeded, expected " + std::to_string(expected_pops);
+  return "";
+}
+
+// Graded (2b): tagged, <<<2,2>>> and <<<4,1>>>, 6 nodes, 3 rounds.
+bool cmd_aba(const Args& a) {
+  const std::string kn = a.get("kernel", "tagged");
+  if (kn != "tagged" && kn != "naive") throw std::invalid_argument("--kernel takes tagged or naive");
+  const lab06::StackKernel k = kn == "naive" ? lab06::StackKernel::naive : lab06::StackKernel::tagged;
+  struct Shape { int blocks, threads, nodes, rounds; };
+  std::vector<Shape> shapes{{2, 2, 6, 3}, {4, 1, 6, 3}};
+  if (a.has("blocks") || a.has("threads") || a.has("nodes") || a.has("rounds"))
+    shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 2)), int(a.num("nodes", 6)), int(a.num("rounds", 3))}};
+  bool ok = true;
+  for (const Shape& sh : shapes) {
+    const std::string args = "aba --kernel " + kn + " " + shape_args(sh.blocks, sh.threads) + " --nodes " +
+                             std::to_string(sh.nodes) + " --rounds " + std::to_string(sh.rounds);
+    // Every pop must succeed while the stack holds more nodes than there are threads.
+    const int expected_pops = sh.nodes > sh.blocks * sh.threads ? sh.blocks * sh.threads * sh.rounds : -1;
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 4, 5));
+    ok &= explore(a,
+                  std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
+                      ">>> on " + std::to_string(sh.nodes) + " nodes, " + std::to_string(sh.rounds) + " rounds",
+                  args, ss, [&](const Schedule&, const char* trace) {
+                    lab06::StackResult r = lab06::run_stack(k, sh.blocks, sh.threads, sh.nodes, sh.rounds, trace);
+                    std::string what = check_stack(r, sh.nodes, expected_pops < 0 ? r.pops : expected_pops);
+                    return std::make_pair(what, lab06::Outcome(r));
+                  });
+  }
+  if (k == lab06::StackKernel::naive) {
+    std::printf("(pop_push_naive is provided to show ABA: a lost or repeated node above is the lesson, not a failure of yours)\n");
+    return true;
+  }
+  return ok;
+}
+
+// ---- task 3 -----------------------------------------------------------------------------------------
+std::string check_delete(const lab06::DeleteInput& in, int divisor, const lab06::DeleteResult& r) {
+  if (!r.finished) return "";
+  const int n = int(in.value.size());
+  for (int i = 0; i < n; ++i) {
+    const int want = i != 0 && in.value[i] % divisor == 0;
+    if (r.pool.mark[i] != want)
+      return "node " + std::to_string(i) + " (value " + std::to_string(in.value[i]) + ") is " +
+             (r.pool.mark[i] ? "marked" : "not marked");
+  }
+  std::vector<int> want;
+  for (int node : in.order)
+    if (!r.pool.mark[node]) want.push_back(node);
+  bool cycle = false;
+  const std::vector<int> got = walk(0, r.pool.next, cycle);
+  if (cycle) return "the list has a cycle";
+  for (size_t k = 0; k < std::max(got.size(), want.size()); ++k) {
+    if (k < got.size() && k < want.size() && got[k] == want[k]) continue;
+    if (k < got.size() && r.pool.mark[got[k]]) return "marked node " + std::to_string(got[k]) + " is still linked (position " + std::to_string(k) + ")";
+    if (k >= got.size()) return "the list ends after " + std::to_string(got.size()) + " nodes; node " + std::to_string(want[k]) + " is lost";
+    return "position " + std::to_string(k) + " holds node " + std::to_string(got[k]) + ", expected " + (k < want.size() ? std::to_string(want[k]) : "the end");
+  }
+  return "";
+}
+
+// Graded (3): 24 nodes, divisor 3, <<<1,32>>> and <<<2,4>>> (grid-stride).
+bool cmd_delete(const Args& a) {
+  struct Shape { int n, divisor, blocks, threads; };
+  std::vector<Shape> shapes{{24, 3, 1, 32}, {24, 3, 2, 4}};
+  if (a.has("n") || a.has("divisor") || a.has("blocks") || a.has("threads") || a.has("data-seed"))
+    shapes = {{int(a.num("n", 24)), int(a.num("divisor", 3)), int(a.num("blocks", 1)), int(a.num("threads", 32))}};
+  bool ok = true;
+  for (const Shape& sh : shapes) {
+    const uint32_t seed = uint32_t(a.num("data-seed", lab06::delete_seed(sh.n, sh.divisor)));
+    const lab06::DeleteInput in = lab06::delete_input(sh.n, seed);
+    std::string args = "delete --n " + std::to_string(sh.n) + " --divisor " + std::to_string(sh.divisor) + " " +
+                       shape_args(sh.blocks, sh.threads);
+    if (a.has("data-seed")) args += " --data-seed " + std::to_string(seed);
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5));
+    ok &= explore(a,
+                  "mark_nodes + unlink_marked<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
+                      ">>> on " + std::to_string(sh.n) + " nodes, divisor " + std::to_string(sh.divisor),
+                  args, ss, [&](const Schedule&, const char* trace) {
+                    lab06::DeleteResult r = lab06::run_delete(in, sh.divisor, sh.blocks, sh.threads, trace);
+                    return std::make_pair(check_delete(in, sh.divisor, r), lab06::Outcome(r));
+                  });
+  }
+  return ok;
+}
+
+// ---- task 4 -----------------------------------------------------------------------------------------
+std::string check_worklist(lab06::WorklistKernel k, int threads, const std::vector<int>& counts,
+                           const lab06::WorklistResult& r) {
+  if (!r.finished) return "";
+  std::multiset<int> want, got;
+  for (size_t t = 0; t < counts.size(); ++t)
+    for (int j = 0; j < counts[t]; ++j) want.insert(int(t) * lab06::kItemsPerThread + j);
+  if (r.size != int(want.size())) return "size is " + std::to_string(r.size) + ", expected " + std::to_string(want.size());
+  for (int i = 0; i < r.size; ++i) got.insert(r.items[i]);
+  for (int x : want)
+    if (got.count(x) != 1)
+      return "item " + std::to_string(x) + " (thread " + std::to_string(x / lab06::kItemsPerThread) + ") is in the worklist " +
+             std::to_string(got.count(x)) + " times";
+  // 4b, 4c: one share per warp (block), its items together in thread order.
+  const int group = k == lab06::WorklistKernel::warp ? 32 : k == lab06::WorklistKernel::scan ? threads : 0;
+  for (int first = 0; group && first < int(counts.size()); first += group) {
+    std::vector<int> items;
+    for (int t = first; t < first + group; ++t)
+      for (int j = 0; j < counts[t]; ++j) items.push_back(t * lab06::kItemsPerThread + j);
+    if (items.empty()) continue;
+    const auto at = std::find(r.items.begin(), r.items.begin() + r.size, items[0]);
+    if (at + items.size() > r.items.begin() + r.size || !std::equal(items.begin(), items.end(), at))
+      return "the items of threads " + std::to_string(first) + ".." + std::to_string(first + group - 1) +
+             " are not together in thread order (one share per " + (group == 32 ? "warp" : "block") + ")";
+  }
+  return "";
+}
+
+// Graded (4a, 4b, 4c): <<<2,64>>> and <<<1,96>>>.
+bool cmd_worklist(const Args& a) {
+  std::vector<std::string> ks{"atomic", "warp", "scan"};
+  if (a.has("kernel")) ks = {a.get("kernel", "")};
+  std::vector<std::pair<int, int>> shapes{{2, 64}, {1, 96}};
+  if (a.has("blocks") || a.has("threads") || a.has("data-seed")) shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 64))}};
+  bool ok = true;
+  for (const std::string& kn : ks) {
+    const lab06::WorklistKernel k = lab06::worklist_kernel(kn);
+    for (const auto& shape : shapes) {
+      const int blocks = shape.first, threads = shape.second;
+      const uint32_t seed = uint32_t(a.num("data-seed", lab06::counts_seed(blocks, threads)));
+      const std::vector<int> counts = lab06::random_counts(blocks * threads, seed);
+      std::string args = "worklist --kernel " + kn + " " + shape_args(blocks, threads);
+      if (a.has("data-seed")) args += " --data-seed " + std::to_string(seed);
+      const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5));
+      ok &= explore(a, std::string(lab06::name(k)) + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>",
+                    args, ss, [&](const Schedule&, const char* trace) {
+                      lab06::WorklistResult r = lab06::run_worklist(k, counts, blocks, threads, trace);
+                      return std::make_pair(check_worklist(k, threads, counts, r), lab06::Outcome(r));
+                    });
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  synclab::lab::Commands cmds("lab06", "Lab 06: linked lists and worklists (labs/06-linked-lists/README.md)");
+  cmds.add("locked", "[--kernel locked|second] [--blocks B --threads T --lists L] [--show any|lost --trace FILE]",
+           "task 1: push_locked (1a) and push_second (1b), under the sc and relaxed memory models (default: the\n"
+           "      graded shapes)",
+           {"kernel", "blocks", "threads", "lists", "show", "trace"}, cmd_locked);
+  cmds.add("lockfree", "[--blocks B --threads T --lists L] [--show any|lost --trace FILE]",
+           "task 2a: push_lockfree, under the sc and relaxed memory models (default: the graded shapes)",
+           {"blocks", "threads", "lists", "show", "trace"}, cmd_lockfree);
+  cmds.add("aba", "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]",
+           "task 2b: pop and push back on one stack: pop_push_tagged must keep every node; the provided\n"
+           "      pop_push_naive shows ABA (default: the graded shapes)",
+           {"kernel", "blocks", "threads", "nodes", "rounds", "show", "trace"}, cmd_aba);
+  cmds.add("delete", "[--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
+           "task 3: mark_nodes then unlink_marked (default: the graded lists)",
+           {"n", "divisor", "blocks", "threads", "data-seed", "show", "trace"}, cmd_delete);
+  cmds.add("worklist", "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
+           "task 4: the three worklist pushes (default: the graded <<<2,64>>> and <<<1,96>>>)",
+           {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_worklist);
+  return cmds.run(argc, argv);
+}

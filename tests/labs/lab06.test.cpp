@@ -1,0 +1,383 @@
+// Lab 06 (linked lists and worklists): the graded tests. Points are in the tags ([pts:N]); each case
+// is graded on its own (the grader runs it in its own process). On the simulator every case explores
+// schedules (rr, pct and random seeds under both warp models) with all checkers on: a list must hold
+// every pushed node exactly once under every explored schedule, with no report at all, so a lost
+// node must be impossible, not merely unlucky. Tasks 1 and 2a publish a node through the head (or
+// the lock), so their cases also run under the relaxed memory model (docs/memory-model.md). On a GPU
+// the same cases repeat the run and check the results. Expected values come from the host
+// references in this file, written apart from the harness: which list each node belongs to, a walk
+// of every list, the list after deletion, and the multiset of worklist items.
+#include <synclab/catch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab06.h"
+
+namespace {
+
+using synclab::lab::Exploration;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+// Small enough that the whole lab's suite runs in well under two minutes on two cores.
+Exploration exploration(int seeds, std::vector<std::string> memories = {"sc"}) {
+  Exploration e;
+  e.memories = std::move(memories);
+  e.pct_seeds = seeds;
+  e.random_seeds = seeds;
+  e.gpu_runs = 20;
+  return e;
+}
+
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab06", args, s); }
+
+std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
+}
+
+std::string shape_text(const std::string& kernel, int blocks, int threads) {
+  return kernel + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>";
+}
+
+// ---- host references ------------------------------------------------------------------------------
+
+// The value of node i (lab06_kernels.cuh's node_value, written again here).
+int host_value(int node) { return 7 * node + 3; }
+
+// Follows next links from `head` until -1; `cycle` is set when a node comes back, `bad` when a
+// link leaves the pool.
+struct Walk {
+  std::vector<int> nodes;
+  bool cycle = false, bad = false;
+};
+Walk host_walk(int head, const std::vector<int>& next) {
+  Walk w;
+  std::set<int> seen;
+  for (int n = head; n != -1; n = next[size_t(n)]) {
+    if (n < 0 || size_t(n) >= next.size()) { w.bad = true; break; }
+    if (!seen.insert(n).second) { w.cycle = true; break; }
+    w.nodes.push_back(n);
+  }
+  return w;
+}
+
+// Tasks 1 and 2a: the list each node must end in ("second": node l < lists is list l's first node,
+// node lists + g was pushed by thread g into list g % lists; else node g by thread g into g % lists).
+std::string push_problem(lab06::PushKernel k, const lab06::PushResult& r, int pushers, int lists) {
+  const bool second = k == lab06::PushKernel::second;
+  const int nodes = pushers + (second ? lists : 0);
+  auto list_of = [&](int n) { return second ? (n < lists ? n : (n - lists) % lists) : n % lists; };
+  std::map<int, int> seen;
+  for (int l = 0; l < lists; ++l) {
+    const Walk w = host_walk(r.heads[size_t(l)], r.pool.next);
+    if (w.cycle) return "list " + std::to_string(l) + " has a cycle";
+    if (w.bad) return "list " + std::to_string(l) + " links to a node outside the pool";
+    if (second && (w.nodes.empty() || w.nodes[0] != l))
+      return "list " + std::to_string(l) + " no longer starts with its first node " + std::to_string(l);
+    for (int n : w.nodes) {
+      if (list_of(n) != l)
+        return "node " + std::to_string(n) + " is in list " + std::to_string(l) + " instead of list " + std::to_string(list_of(n));
+      if (r.pool.value[size_t(n)] != host_value(n))
+        return "node " + std::to_string(n) + " holds value " + std::to_string(r.pool.value[size_t(n)]) + " instead of " +
+               std::to_string(host_value(n));
+      ++seen[n];
+    }
+  }
+  int lost = 0, first = -1;
+  for (int n = 0; n < nodes; ++n) {
+    if (seen[n] > 1) return "node " + std::to_string(n) + " is in its list " + std::to_string(seen[n]) + " times";
+    if (seen[n] == 0 && !lost++) first = n;
+  }
+  if (lost)
+    return std::to_string(lost) + " of the " + std::to_string(pushers) + " pushed nodes are lost (node " +
+           std::to_string(first) + ", list " + std::to_string(list_of(first)) + ", is in no list)";
+  for (int l = 0; l < lists; ++l)
+    if (r.locks[size_t(l)] != 0) return "list " + std::to_string(l) + "'s lock word is still taken after the kernel";
+  for (int n = 0; n < nodes; ++n)
+    if (r.pool.lock[size_t(n)] != 0) return "node " + std::to_string(n) + "'s lock word is still taken after the kernel";
+  if (r.unpublished)
+    return std::to_string(r.unpublished) +
+           " peek(s) read a node through the head before its value was visible (its value was still 0)";
+  return "";
+}
+
+// ---- failure messages -----------------------------------------------------------------------------
+
+// The failure message of a bad run: what ran and what was wrong (the grader shows the first line),
+// the replay line, the first report in full, and advice for what the run shows.
+std::string failure(const lab06::Outcome& r, const std::string& what, const std::string& problem,
+                    const std::string& replay_line, const std::string& advice) {
+  std::ostringstream o;
+  o << what << ": ";
+  const std::string how = synclab::lab::stuck_word(r.reports);
+  if (!r.finished) o << "the launch did not finish" << (how.empty() ? " (" + r.error + ")" : ": it " + how);
+  else if (!problem.empty()) o << problem;
+  else o << "the simulator reported " << r.reports.size() << " problem(s)";
+  if (!r.reports.empty()) o << "; first report: " << synclab::lab::brief(r.reports.front());
+  o << "\n  replay: " << replay_line << "\n";
+  if (!r.reports.empty()) o << r.reports.front().text << "\n";
+  if (!advice.empty()) o << "  (" << advice << ")\n";
+  return o.str();
+}
+
+// The race checker's words when a hand-over through memory lacks its release: the writer did not
+// fence before the atomic that hands over (docs/checkers.md). Race detection is the same under both
+// memory models, so this shows under sc as well as under relaxed.
+bool missing_release(const lab06::Outcome& r) {
+  return !r.reports.empty() && r.reports.front().text.find("did not release") != std::string::npos;
+}
+
+// Advice for the lock tasks, from what the run showed.
+std::string lock_advice(const lab06::Outcome& r, const std::string& problem, const Schedule& s, bool untouched) {
+  if (untouched) return "no node reached its list: are the TODOs of try_lock, unlock and this task's insert done?";
+  const std::string kind = r.reports.empty() ? "" : r.reports.front().kind;
+  if (!r.finished && (kind == "deadlock" || kind == "hang"))
+    return "a lane that won the lock must finish its critical section and release the lock inside the loop: under\n"
+           "   lockstep the winner otherwise waits at the end of the loop for the lanes that spin on the lock it holds";
+  if (missing_release(r) || (s.memory == "relaxed" && kind != "race" && !problem.empty()))
+    return "the unlock publishes the critical section: the node's value and next and the new head must be visible\n"
+           "   before the lock looks free, so put __threadfence() before the atomicExch that releases it (and after\n"
+           "   the atomicCAS that takes it)";
+  if (kind == "race" || problem.find("lost") != std::string::npos)
+    return "read the head only with the lock held (the slides: lock head first, then copy): a head copied before the\n"
+           "   lock is taken may be stale by the time the lock is yours, and the node pushed in between is lost";
+  return "";
+}
+
+struct PushShape {
+  int blocks, threads, lists;
+};
+
+void check_push(lab06::PushKernel k, const std::string& command, const PushShape& sh, int seeds) {
+  // The unlock (or the CAS on the head) publishes the node: explore the relaxed memory model too.
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds, {"sc", "relaxed"}))) {
+    lab06::PushResult r = synclab::lab::run_under(s, [&] { return lab06::run_push(k, sh.blocks, sh.threads, sh.lists); });
+    const std::string what = shape_text(lab06::name(k), sh.blocks, sh.threads) + " into " + std::to_string(sh.lists) + " list(s)";
+    const std::string cmd =
+        replay(command + " " + shape_args(sh.blocks, sh.threads) + " --lists " + std::to_string(sh.lists) +
+                   (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""),
+               s);
+    const std::string problem = r.finished ? push_problem(k, r, sh.blocks * sh.threads, sh.lists) : "";
+    if (r.finished && r.reports.empty() && problem.empty()) continue;
+    bool untouched = r.finished;
+    for (size_t l = 0; untouched && l < r.heads.size(); ++l)
+      untouched = r.heads[l] == (k == lab06::PushKernel::second ? int(l) : -1) &&
+                  (k != lab06::PushKernel::second || r.pool.next[l] == -1);
+    std::string advice;
+    if (k == lab06::PushKernel::lockfree) {
+      if (untouched) advice = "no node reached its list: is push_cas's TODO(2a) done?";
+      else if (missing_release(r) || r.unpublished || (s.memory == "relaxed" && r.reports.empty()))
+        advice = "the atomicCAS on the head publishes the node: __threadfence() between writing the node's value and\n"
+                 "   next and the atomicCAS, so that a thread that reads the head and then the node finds them written";
+      else
+        advice = "link the node to the head the CAS compares against; when the CAS fails, take the head it returned and\n"
+                 "   try again";
+    } else {
+      advice = lock_advice(r, problem, s, untouched);
+    }
+    FAIL(failure(r, what, problem, cmd, advice));
+  }
+}
+
+}  // namespace
+
+// ---- task 1: insertion under a lock ----------------------------------------------------------------
+
+TEST_CASE("lab06 task1a push_locked keeps every node within one warp and across blocks under both memory models",
+          "[lab06][task1][pts:3]") {
+  check_push(lab06::PushKernel::locked, "locked --kernel locked", {1, 32, 1}, 2);
+  check_push(lab06::PushKernel::locked, "locked --kernel locked", {2, 48, 3}, 2);
+}
+
+TEST_CASE("lab06 task1b push_second inserts every node as the second under the first node's lock",
+          "[lab06][task1][pts:2]") {
+  check_push(lab06::PushKernel::second, "locked --kernel second", {1, 32, 2}, 2);
+  check_push(lab06::PushKernel::second, "locked --kernel second", {2, 40, 1}, 2);
+}
+
+// ---- task 2: lock-free push and ABA ------------------------------------------------------------------
+
+TEST_CASE("lab06 task2a push_lockfree keeps every node and publishes it with the CAS under both memory models",
+          "[lab06][task2][pts:3]") {
+  check_push(lab06::PushKernel::lockfree, "lockfree", {1, 32, 1}, 2);
+  check_push(lab06::PushKernel::lockfree, "lockfree", {2, 48, 3}, 2);
+}
+
+namespace {
+// Every thread pops and pushes back `rounds` times on a stack of `nodes` > threads nodes: the stack
+// is never empty, so every pop succeeds, and afterwards it holds every node exactly once.
+void check_stack(int blocks, int threads, int nodes, int rounds, int seeds) {
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    lab06::StackResult r = synclab::lab::run_under(s, [&] {
+      return lab06::run_stack(lab06::StackKernel::tagged, blocks, threads, nodes, rounds);
+    });
+    std::string problem;
+    if (r.finished) {
+      const Walk w = host_walk(r.head, r.pool.next);
+      std::set<int> in(w.nodes.begin(), w.nodes.end());
+      if (w.cycle) problem = "the stack has a cycle (a node popped twice was pushed on top of itself)";
+      else if (w.bad) problem = "the stack links to a node outside the pool";
+      else if (int(in.size()) != nodes) problem = "the stack holds " + std::to_string(in.size()) + " of its " + std::to_string(nodes) + " nodes";
+      else if (r.pops != blocks * threads * rounds)
+        problem = std::to_string(r.pops) + " pops succeeded, expected " + std::to_string(blocks * threads * rounds) +
+                  " (the stack is never empty)";
+    }
+    if (r.finished && r.reports.empty() && problem.empty()) continue;
+    const std::string what = shape_text("pop_push_tagged", blocks, threads) + " on " + std::to_string(nodes) +
+                             " nodes, " + std::to_string(rounds) + " rounds";
+    const std::string cmd = replay("aba --kernel tagged " + shape_args(blocks, threads) + " --nodes " +
+                                       std::to_string(nodes) + " --rounds " + std::to_string(rounds),
+                                   s);
+    std::string advice =
+        r.pops == 0 && r.finished
+            ? "no pop succeeded: are pop_tagged and push_tagged (TODO(2b)) done?"
+            : "compare the whole head word (tag and index) and put back a word whose tag is one more: a node that was\n"
+              "   popped and pushed back between your read of the head and your CAS must make the CAS fail (ABA)";
+    FAIL(failure(r, what, problem, cmd, advice));
+  }
+}
+}  // namespace
+
+TEST_CASE("lab06 task2b pop_push_tagged keeps every node where the naive pop suffers ABA", "[lab06][task2][pts:3]") {
+  check_stack(2, 2, 6, 3, 4);
+  check_stack(4, 1, 6, 3, 4);
+}
+
+// ---- task 3: deletion ---------------------------------------------------------------------------------
+
+namespace {
+void check_delete(int n, int divisor, int blocks, int threads, int seeds) {
+  const lab06::DeleteInput in = lab06::delete_input(n, lab06::delete_seed(n, divisor));
+  REQUIRE(in.value.size() == size_t(n));
+  REQUIRE(in.order.size() == size_t(n));
+  // The host reference: the marks, and the list as the unmarked nodes in their order.
+  std::vector<int> want_mark(size_t(n), 0), want_list;
+  for (int i = 1; i < n; ++i) want_mark[size_t(i)] = in.value[size_t(i)] % divisor == 0;
+  for (int node : in.order)
+    if (!want_mark[size_t(node)]) want_list.push_back(node);
+  int marked = 0;
+  for (int m : want_mark) marked += m;
+  REQUIRE(marked >= 2);  // the input is chosen so that there is something to delete
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    lab06::DeleteResult r = synclab::lab::run_under(s, [&] { return lab06::run_delete(in, divisor, blocks, threads); });
+    std::string problem;
+    bool marks_right = true;
+    if (r.finished) {
+      for (int i = 0; i < n && problem.empty(); ++i)
+        if (r.pool.mark[size_t(i)] != want_mark[size_t(i)]) {
+          marks_right = false;
+          problem = "node " + std::to_string(i) + " (value " + std::to_string(in.value[size_t(i)]) + ") is " +
+                    (r.pool.mark[size_t(i)] ? "marked but should not be" : "not marked but should be");
+        }
+      const Walk w = host_walk(0, r.pool.next);
+      if (problem.empty() && (w.cycle || w.bad)) problem = "the list from node 0 has a cycle or leaves the pool";
+      for (size_t k = 0; problem.empty() && k < std::max(w.nodes.size(), want_list.size()); ++k) {
+        if (k < w.nodes.size() && k < want_list.size() && w.nodes[k] == want_list[k]) continue;
+        if (k < w.nodes.size() && want_mark[size_t(w.nodes[k])])
+          problem = "marked node " + std::to_string(w.nodes[k]) + " is still linked, at position " + std::to_string(k);
+        else if (k >= w.nodes.size())
+          problem = "unmarked node " + std::to_string(want_list[k]) + " is no longer in the list";
+        else
+          problem = "position " + std::to_string(k) + " holds node " + std::to_string(w.nodes[k]) + ", expected " +
+                    (k < want_list.size() ? "node " + std::to_string(want_list[k]) : std::string("the end"));
+      }
+    }
+    if (r.finished && r.reports.empty() && problem.empty()) continue;
+    const std::string what = "mark_nodes + unlink_marked" + std::string("<<<") + std::to_string(blocks) + ", " +
+                             std::to_string(threads) + ">>> on " + std::to_string(n) + " nodes, divisor " +
+                             std::to_string(divisor);
+    const std::string cmd = replay("delete --n " + std::to_string(n) + " --divisor " + std::to_string(divisor) + " " +
+                                       shape_args(blocks, threads),
+                                   s);
+    std::string advice;
+    if (!marks_right) advice = "mark_nodes (3a): a grid-stride loop over every node, the sentinel 0 never marked";
+    else
+      advice = "two neighbours may both be marked: if a thread writes a next that another thread reads, the order\n"
+               "   of the two decides whether a marked node stays linked. Let only unmarked nodes write, each its own\n"
+               "   next, skipping the whole run of marked nodes after it";
+    FAIL(failure(r, what, problem, cmd, advice));
+  }
+}
+}  // namespace
+
+TEST_CASE("lab06 task3 mark_nodes and unlink_marked delete the marked nodes under every schedule",
+          "[lab06][task3][pts:4]") {
+  check_delete(24, 3, 1, 32, 2);
+  check_delete(24, 3, 2, 4, 2);
+}
+
+// ---- task 4: worklists -------------------------------------------------------------------------------
+
+namespace {
+void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int blocks, int threads, int seeds) {
+  const std::vector<int> counts = lab06::random_counts(blocks * threads, lab06::counts_seed(blocks, threads));
+  REQUIRE(counts.size() == size_t(blocks) * threads);
+  std::multiset<int> want;
+  for (size_t t = 0; t < counts.size(); ++t)
+    for (int j = 0; j < counts[t]; ++j) want.insert(int(t) * 8 + j);  // kMaxItems = 8 items a thread at most
+  for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
+    lab06::WorklistResult r = synclab::lab::run_under(s, [&] { return lab06::run_worklist(k, counts, blocks, threads); });
+    std::string problem;
+    if (r.finished) {
+      if (r.size != int(want.size()))
+        problem = "size ended at " + std::to_string(r.size) + ", expected " + std::to_string(want.size()) + " items";
+      else {
+        const std::multiset<int> got(r.items.begin(), r.items.begin() + r.size);
+        for (int x : want)
+          if (got.count(x) != 1) {
+            problem = "item " + std::to_string(x) + " of thread " + std::to_string(x / 8) + " is in the worklist " +
+                      std::to_string(got.count(x)) + " time(s) (another item was written over it, or it was never written)";
+            break;
+          }
+      }
+    }
+    // 4b and 4c reserve one share per warp (per block): its items lie together, in thread order.
+    const int group = k == lab06::WorklistKernel::warp ? 32 : k == lab06::WorklistKernel::scan ? threads : 0;
+    for (int first = 0; r.finished && problem.empty() && group && first < blocks * threads; first += group) {
+      std::vector<int> items;
+      for (int t = first; t < first + group; ++t)
+        for (int j = 0; j < counts[size_t(t)]; ++j) items.push_back(t * 8 + j);
+      if (items.empty()) continue;
+      const auto at = std::find(r.items.begin(), r.items.begin() + r.size, items[0]);
+      if (at + items.size() > r.items.begin() + r.size || !std::equal(items.begin(), items.end(), at))
+        problem = "the items of threads " + std::to_string(first) + ".." + std::to_string(first + group - 1) +
+                  " are not together in thread order: one " + (group == 32 ? "warp" : "block") +
+                  " reserves one share with one atomicAdd";
+    }
+    if (r.finished && r.reports.empty() && problem.empty()) continue;
+    const std::string what = shape_text(lab06::name(k), blocks, threads);
+    const std::string cmd = replay("worklist --kernel " + short_name + " " + shape_args(blocks, threads), s);
+    std::string advice;
+    if (r.finished && r.size == 0) advice = std::string("nothing was pushed: is ") + lab06::name(k) + "'s TODO done?";
+    else if (k == lab06::WorklistKernel::warp)
+      advice = "lane i writes from the warp's base plus the counts of lanes 0..i-1 (its inclusive sum minus its own count),\n"
+               "   and every lane must use the base that lane 0's atomicAdd returned (__shfl_sync from lane 0)";
+    else if (k == lab06::WorklistKernel::scan)
+      advice = "thread 0 reserves the block's share into a __shared__ base; the other threads may read it only after a\n"
+               "   __syncthreads()";
+    else advice = "one atomicAdd per item: its result is the item's slot";
+    FAIL(failure(r, what, problem, cmd, advice));
+  }
+}
+}  // namespace
+
+TEST_CASE("lab06 task4a push_atomic fills the worklist with one atomic per item", "[lab06][task4][pts:1]") {
+  check_worklist(lab06::WorklistKernel::atomic, "atomic", 2, 64, 2);
+  check_worklist(lab06::WorklistKernel::atomic, "atomic", 1, 96, 2);
+}
+
+TEST_CASE("lab06 task4b push_warp_aggregated fills the worklist with one atomic per warp", "[lab06][task4][pts:3]") {
+  check_worklist(lab06::WorklistKernel::warp, "warp", 2, 64, 2);
+  check_worklist(lab06::WorklistKernel::warp, "warp", 1, 96, 2);
+}
+
+TEST_CASE("lab06 task4c push_scan fills the worklist with a block scan and one atomic per block", "[lab06][task4][pts:3]") {
+  check_worklist(lab06::WorklistKernel::scan, "scan", 2, 64, 2);
+  check_worklist(lab06::WorklistKernel::scan, "scan", 1, 96, 2);
+}
