@@ -124,22 +124,23 @@ PushResult run_push(PushKernel kernel, int blocks, int threads, int lists, const
   PushResult r;
   DevicePool pool(nodes);
   DeviceArray<int> head(lists), lock(lists, synclab::lab::zeroed), unpublished(1, synclab::lab::zeroed);
-  if (kernel == PushKernel::second) {
-    // List l holds node l alone.
-    std::vector<int> h(lists), v(nodes, 0);
-    for (int l = 0; l < lists; ++l) h[l] = l, v[l] = node_value(l);
-    head.upload(h);
-    pool.value.upload(v);
-  } else {
-    head.upload(std::vector<int>(lists, kNull));
-  }
   if (trace) {
     synclab_region(head.ptr, head.bytes(), "head", "array", lists);
     if (kernel == PushKernel::locked) synclab_region(lock.ptr, lock.bytes(), "list_locks", "lock-bits", lists);
     pool.regions(nodes, kernel == PushKernel::second);
   }
   {
-    TraceScope scope(trace);
+    TraceScope scope(trace);  // (the initial contents are copied in while it records)
+    pool.next.upload(std::vector<int>(nodes, kNull));
+    if (kernel == PushKernel::second) {
+      // List l holds node l alone.
+      std::vector<int> h(lists), v(nodes, 0);
+      for (int l = 0; l < lists; ++l) h[l] = l, v[l] = node_value(l);
+      head.upload(h);
+      pool.value.upload(v);
+    } else {
+      head.upload(std::vector<int>(lists, kNull));
+    }
     const Lists l{head.ptr, lock.ptr, lists};
     switch (kernel) {
       case PushKernel::locked: push_locked<<<blocks, threads>>>(l, pool.view()); break;
@@ -163,16 +164,16 @@ StackResult run_stack(StackKernel kernel, int blocks, int threads, int nodes, in
   DevicePool pool(nodes);
   std::vector<int> next(nodes);
   for (int i = 0; i < nodes; ++i) next[i] = i + 1 < nodes ? i + 1 : kNull;
-  pool.next.upload(next);
   DeviceArray<int> head(1), pops(1, synclab::lab::zeroed);
-  // The naive stack's head is a node index; the tagged one's a word with tag 0.
-  head.upload({kernel == StackKernel::naive ? 0 : int(pack(0, 0))});
   if (trace) {
     synclab_region(head.ptr, head.bytes(), "head", "array", 1);
     synclab_region(pool.next.ptr, pool.next.bytes(), "next", "array", nodes);
   }
   {
-    TraceScope scope(trace);
+    TraceScope scope(trace);  // (the initial contents are copied in while it records)
+    pool.next.upload(next);
+    // The naive stack's head is a node index; the tagged one's a word with tag 0.
+    head.upload({kernel == StackKernel::naive ? 0 : int(pack(0, 0))});
     if (kernel == StackKernel::naive) pop_push_naive<<<blocks, threads>>>(head.ptr, pool.view(), rounds, pops.ptr);
     else pop_push_tagged<<<blocks, threads>>>(reinterpret_cast<unsigned*>(head.ptr), pool.view(), rounds, pops.ptr);
     if (!finish_launch(r)) return r;
@@ -196,11 +197,11 @@ DeleteResult run_delete(const DeleteInput& input, int divisor, int blocks, int t
   DevicePool pool(n);
   std::vector<int> next(n, kNull);
   for (int k = 0; k + 1 < n; ++k) next[input.order[k]] = input.order[k + 1];
-  pool.value.upload(input.value);
-  pool.next.upload(next);
   if (trace) pool.regions(n, false);
   {
-    TraceScope scope(trace);
+    TraceScope scope(trace);  // (the initial contents are copied in while it records)
+    pool.value.upload(input.value);
+    pool.next.upload(next);
     mark_nodes<<<blocks, threads>>>(pool.view(), n, divisor);
     if (!finish_launch(r)) return r;
     unlink_marked<<<blocks, threads>>>(pool.view(), n);
@@ -228,15 +229,15 @@ WorklistResult run_worklist(WorklistKernel kernel, const std::vector<int>& count
   WorklistResult r;
   const int capacity = total + 32;
   DeviceArray<int> dcounts(counts.size()), worklist(capacity), size(1, synclab::lab::zeroed);
-  dcounts.upload(counts);
-  worklist.upload(std::vector<int>(capacity, -1));
   if (trace) {
     synclab_region(dcounts.ptr, dcounts.bytes(), "counts", "array", int(counts.size()));
     synclab_region(size.ptr, size.bytes(), "size", "array", 1);
     synclab_region(worklist.ptr, worklist.bytes(), "worklist", "array", capacity);
   }
   {
-    TraceScope scope(trace);
+    TraceScope scope(trace);  // (the initial contents are copied in while it records)
+    dcounts.upload(counts);
+    worklist.upload(std::vector<int>(capacity, -1));
     switch (kernel) {
       case WorklistKernel::atomic: push_atomic<<<blocks, threads>>>(dcounts.ptr, worklist.ptr, size.ptr); break;
       case WorklistKernel::warp: push_warp_aggregated<<<blocks, threads>>>(dcounts.ptr, worklist.ptr, size.ptr); break;
