@@ -151,6 +151,32 @@ const ptx::Instr* KernelRun::instr_at(uint32_t loc) const {
   return &M_.functions[func].code[pc];
 }
 
+// Whether the load or store at loc is half of an in-place update on its source line: the line
+// also has the other half (a store for a load, a load for a store) in the same state space at the
+// same address expression ([reg + imm] or [symbol + imm]), as x++ or x += v compile to. Used to
+// give the lost-update advice only where it applies: in s[t] += s[t + off] the load of
+// s[t + off] has no store to its own address on that line, so that race is not a lost update.
+bool KernelRun::updates_in_place(uint32_t loc) const {
+  const ptx::Instr* at = instr_at(loc);
+  if (!at) return false;
+  const ptx::Instr& I = *at;
+  const bool load = I.op == Op::Ld || I.op == Op::Ldu;
+  if (!load && I.op != Op::St) return false;
+  const Operand& a = I.src[0];
+  if (a.kind != Operand::Kind::Addr) return false;
+  const SourceLoc here = where(I);
+  if (here.file.empty() || !here.line) return false;
+  for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
+    const bool other = load ? J.op == Op::St : (J.op == Op::Ld || J.op == Op::Ldu);
+    if (!other || J.space != I.space) continue;
+    const Operand& b = J.src[0];
+    if (b.kind != Operand::Kind::Addr || b.reg != a.reg || b.symbol != a.symbol || b.imm != a.imm) continue;
+    const SourceLoc there = where(J);
+    if (there.line == here.line && there.file == here.file) return true;
+  }
+  return false;
+}
+
 SourceLoc KernelRun::where_of(uint32_t loc) const {
   const ptx::Instr* I = instr_at(loc);
   return I ? where(*I) : SourceLoc{};
@@ -322,9 +348,10 @@ void KernelRun::flush_findings() {
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
     } else if (warning) {
       d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
-           "thread scheduling (its, Volta and later) lanes of a warp are ordered only by __syncwarp() (or a "
-           ".sync intrinsic) that both pass between the accesses; under the lockstep model (before Volta) "
-           "these two instructions were ordered by the warp's single program counter";
+           "thread scheduling (its, Volta and later) lanes of a warp are ordered only by a barrier that both "
+           "pass between the accesses: __syncwarp() (or a .sync intrinsic) for the warp, or __syncthreads() "
+           "where the whole block takes part; under the lockstep model (before Volta) these two instructions "
+           "were ordered by the warp's single program counter";
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);
@@ -342,11 +369,15 @@ void KernelRun::flush_findings() {
     } else {
       const SourceLoc a = r.where, b = where_of(f.prev.loc);
       const bool plain = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
-      if (plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line)
+      // The lost-update advice only where both accesses are halves of read-modify-writes of
+      // this word on one line (x++ in two threads), not where a thread reads a word that another
+      // thread's line writes (s[t] += s[t + off] without a barrier between the steps).
+      if (plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line &&
+          updates_in_place(f.cur_loc) && updates_in_place(f.prev.loc))
         d += fmt::format(
-            "both accesses are on line {}: if that line updates what it reads (x++, x += v), "
-            "another thread's store can come between one thread's read and its store, and updates "
-            "are lost: make the update one atomic operation (atomicAdd, atomicMax, ...); otherwise ",
+            "both accesses are on line {}, which updates what it reads (x++, x += v): another "
+            "thread's store can come between one thread's read and its store, and updates are lost: "
+            "make the update one atomic operation (atomicAdd, atomicMax, ...). As written, ",
             a.line);
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "

@@ -3,8 +3,9 @@
 // Under independent thread scheduling the lanes are not ordered: a warp-level race, reported as
 // a WARNING. Under the lockstep model the warp runs each instruction for all its lanes at once,
 // so the code is ordered and nothing is reported. Each block is two warps that never touch each
-// other's data. The report advises __syncwarp().
-//   -DFIX  the advice applied: __syncwarp() between the write and the read; nothing is reported.
+// other's data. The report advises __syncwarp(), or __syncthreads() where the whole block takes part.
+//   -DFIX        the advice applied: __syncwarp() between the write and the read; nothing is reported.
+//   -DFIX_BLOCK  the other remedy: __syncthreads() there; nothing is reported either.
 #include "checks.h"
 
 constexpr int kThreads = 64;
@@ -15,6 +16,8 @@ __global__ void exchange(int* out) {
   s[t] = t * 7;  // EXPECT(race)
 #ifdef FIX
   __syncwarp();
+#elif defined(FIX_BLOCK)
+  __syncthreads();  // the report's other remedy: a block barrier orders a warp's lanes too
 #endif
   out[blockIdx.x * kThreads + t] = s[base + (lane ^ 1)];  // EXPECT(race)
 }
