@@ -154,7 +154,7 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
   const std::string args = command + " --kernel " + kernel_arg + " " + shape_args(blocks, threads) + " --rounds " +
                            std::to_string(rounds);
   const std::string trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -168,7 +168,7 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
     else if (r.sections != want_sections)
       what = std::to_string(r.sections) + " critical sections, expected " + std::to_string(want_sections);
     else if (r.lock != 0) what = "the lock word was left at " + std::to_string(r.lock);
-    else if (!r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    else if (!r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
@@ -179,7 +179,7 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
   }
   std::printf("%s<<<%d, %d>>>, %d round(s), %s:\n", lab03::name(kernel), blocks, threads, rounds,
               synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else std::printf("  every run counted %d in %d critical sections\n", want, want_sections);
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
@@ -237,7 +237,7 @@ bool cmd_contention(const Args& a) {
 bool single_shape(const Args& a, bool per_block, int blocks, int threads, int seeds) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, seeds));
   const std::string args = "single " + shape_args(blocks, threads);
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -254,12 +254,12 @@ bool single_shape(const Args& a, bool per_block, int blocks, int threads, int se
       else if (r.chosen[b] < 0 || r.chosen[b] >= limit)
         what = "chosen = " + std::to_string(r.chosen[b]) + " is not a thread of the launch";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", per_block ? "single_per_block" : "single_grid", blocks, threads,
               synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else std::printf("  in every run exactly one thread%s ran the section\n", per_block ? " per block" : "");
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
@@ -358,7 +358,7 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
                      shape_args(blocks, threads) + " --backoff " + std::to_string(sh.backoff);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
   const std::string trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -376,7 +376,7 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
       else if (got != want[b]) what = "bucket " + std::to_string(b) + " holds other keys than it should";
       else if (r.locks[b] != 0) what = "bucket " + std::to_string(b) + "'s lock was left taken";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, r.finished)) {
       announce_trace(s, trace);
@@ -387,7 +387,7 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
   }
   std::printf("insert_keys<<<%d, %d>>>: %d keys into %d buckets, backoff %u ns, %s:\n", blocks, threads, n, nb,
               sh.backoff, synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else std::printf("  every run filled every bucket exactly\n");
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");

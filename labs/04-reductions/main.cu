@@ -86,7 +86,7 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
   std::string args = command + " " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -98,7 +98,7 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
       if (r.sums[b] != want[b])
         what = "block " + std::to_string(b) + " summed to " + std::to_string(r.sums[b]) + ", expected " +
                std::to_string(want[b]);
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     const bool shows =
         show == "any" || (show == "race" && !r.reports.empty()) || (show == "clean" && r.reports.empty());
@@ -111,7 +111,7 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
   if (bad)
-    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else
     std::printf("  every run summed every block right\n");
   if (!reports.empty()) {
@@ -317,7 +317,7 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
   std::string args = "grid --kernel " + k + " --n " + std::to_string(sh.n) + " " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
   const std::string trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -328,7 +328,7 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
     if (r.sum != want)
       what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
     else if (!r.reports.empty())
-      what = synclab::lab::brief(r.reports.front());
+      what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++)
       first_bad = what + ", in:\n    " + replay(args + (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""), s);
     if (wants_trace(a, true)) {
@@ -341,7 +341,7 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
   std::printf("%s<<<%d, %d>>> over %d values, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, sh.n,
               synclab::lab::describe(ss).c_str());
   if (bad)
-    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else
     std::printf("  every run summed to %d\n", want);
   if (!reports.empty()) {
@@ -376,7 +376,7 @@ bool product_shape(const Args& a, const Shape& sh) {
   std::string args = "product " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
   const std::string trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -391,7 +391,7 @@ bool product_shape(const Args& a, const Shape& sh) {
       }
       if (r.products[b] != p) what = "block " + std::to_string(b) + "'s product is not m[0] * m[1] * ... in that order";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
+    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     if (wants_trace(a, true)) {
       announce_trace(s, trace);
@@ -402,7 +402,7 @@ bool product_shape(const Args& a, const Shape& sh) {
   }
   std::printf("block_product<<<%d, %d>>>, %s:\n", sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
   if (bad)
-    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else
     std::printf("  every run multiplied every block's matrices in order\n");
   if (!reports.empty()) {

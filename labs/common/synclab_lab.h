@@ -226,6 +226,17 @@ inline std::vector<Report> of_kind(const std::vector<Report>& rs, const std::str
 }
 
 // "race at histogram.cu:41 (write-write race on global memory)" for a failure message.
+// How a command's failed runs went: "wrong in 3 runs", "reported in 2 runs (every result right)"
+// or "wrong in 3 runs, reported in 2 more (their results right)". `bad` counts every failed run,
+// `reported` those whose results were right but a report was not.
+inline std::string failed_runs(int bad, int reported) {
+  const int wrong = bad - reported;
+  if (!reported) return "wrong in " + std::to_string(wrong) + " runs";
+  if (!wrong) return "reported in " + std::to_string(reported) + " runs (every result right)";
+  return "wrong in " + std::to_string(wrong) + " runs, reported in " + std::to_string(reported) +
+         " more (their results right)";
+}
+
 inline std::string brief(const Report& r) {
   std::string s = std::string(r.error ? "" : "warning: ") + r.kind;
   if (!r.where.empty()) s += " at " + r.short_where();
@@ -446,11 +457,14 @@ class Commands {
                  "  --sched rr|pct|random     only that scheduler\n"
                  "  --seed S                  with --sched pct or random: only seed S\n"
                  "  --depth D                 pct's depth (default 3)\n"
+                 "  --memory sc|relaxed       the memory model (sc,relaxed: both; default: the task's graded\n"
+                 "                            tests' own, which add relaxed where data is published through a flag)\n"
                  "  --runs N                  on a GPU: repeat the run N times (a GPU cannot explore)\n"
                  "A failing graded test prints the command that replays its run, e.g.\n"
                  "  build/bin/sim/%s COMMAND ... --model its --sched pct --seed 12\n"
-                 "SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED and SYNCLAB_PCT_DEPTH, when set, act as --model,\n"
-                 "--sched, --seed and --depth (the options win); docs/simulator.md describes the settings.\n",
+                 "SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH and SYNCLAB_MEMORY, when set, act\n"
+                 "as --model, --sched, --seed, --depth and --memory (the options win); docs/simulator.md and\n"
+                 "docs/memory-model.md describe the settings.\n",
                  program_.c_str());
   }
   // Returns the process exit status: 0 when the command's checks passed, 1 when not, 2 for a

@@ -394,6 +394,7 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
     FAIL_CHECK("block_sum_tail_unsafe under "
                << model << ": your prediction (predicted_tail_races in warp.cu) says "
                << (p ? "it races" : "it does not race") << " -- that disagrees with what exploring its schedules finds"
+               << (p ? "" : " (the untouched skeleton answers false: is TODO(4c) done?)")
                << "\n  watch it: build/bin/sim/lab04 tail --kernel unsafe --model " << model);
   }
 }
@@ -405,7 +406,10 @@ std::string grid_advice(lab04::GridKernel k, const lab04::GridResult& r, int wan
     return "the last block may read a partial before it is visible: __threadfence() after writing the block's partial "
            "and before taking the ticket, and in the last block __threadfence() after the ticket, before reading the "
            "partials";
-  if (r.sum == 0) return "is the TODO of task 5 done?";
+  if (r.sum == 0)
+    return k == lab04::GridKernel::atomic     ? "is TODO(5a) done?"
+           : k == lab04::GridKernel::two_pass ? "is TODO(5b) done?"
+                                              : "is TODO(5c) done?";
   if (!r.reports.empty() && r.reports.front().kind == "race")
     return "several blocks add into one word: use atomicAdd, or let one thread of each block write its own partial";
   return "";
