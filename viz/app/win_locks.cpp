@@ -30,38 +30,46 @@ void grid_shape(const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
   *rows = uint32_t((r.cells + side - 1) / side);
 }
 
-// Does the event at the cursor write element i of region r (a shared region: of the block shown)?
-bool written_now(const Event& e, const RegionInfo& r, const RegionView* rv, uint32_t wpb, uint64_t i) {
-  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::RegionUpdate) return false;
-  if ((e.aux & synclab::trace::kRegionIdMask) != r.id) return false;
-  if (r.shared && (!rv || int64_t(e.warp / std::max<uint32_t>(1, wpb)) != rv->block)) return false;
+// The elements of a region an event touches, as the half-open range [lo, hi) (empty: lo == hi).
+struct Cells {
+  uint64_t lo = 0, hi = 0;
+  bool has(uint64_t i) const { return i >= lo && i < hi; }
+};
+
+// The elements of region r that the event at the cursor writes (a shared region: of the block
+// shown).
+Cells written_now(const Event& e, const RegionInfo& r, const RegionView* rv, uint32_t wpb) {
+  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::RegionUpdate) return {};
+  if ((e.aux & synclab::trace::kRegionIdMask) != r.id) return {};
+  if (r.shared && (!rv || int64_t(block_of_warp(e.warp, wpb)) != rv->block)) return {};
   const unsigned bytes = (e.aux & synclab::trace::kRegionBytesMask) >> synclab::trace::kRegionBytesShift;
-  if (bytes && r.kind == RegionKind::LockBits) return i >= e.a && i < e.a + 8ull * bytes;
-  return i == e.a;
+  if (bytes && r.kind == RegionKind::LockBits) return {e.a, e.a + 8ull * bytes};
+  return {e.a, e.a + 1};
 }
 
-// Does the event at the cursor read an older value of element i of region r (MemoryModel StaleRead)?
-bool read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, const RegionView* rv, size_t ri,
-                  uint64_t i) {
+// The elements of region r of which the event at the cursor reads an older value (MemoryModel
+// StaleRead).
+Cells read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, const RegionView* rv, size_t ri) {
   using synclab::trace::MemoryModelKind;
-  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::MemoryModel) return false;
-  if (MemoryModelKind(e.aux & synclab::trace::kMemoryModelKindMask) != MemoryModelKind::StaleRead) return false;
+  if (synclab::trace::EventKind(e.kind) != synclab::trace::EventKind::MemoryModel) return {};
+  if (MemoryModelKind(e.aux & synclab::trace::kMemoryModelKindMask) != MemoryModelKind::StaleRead) return {};
   const bool shared_space = synclab::trace::MemSpace((e.aux >> synclab::trace::kMemoryModelSpaceShift) &
                                                      synclab::trace::kAuxSpaceMask) == synclab::trace::MemSpace::Shared;
-  if (shared_space != r.shared) return false;
+  if (shared_space != r.shared) return {};
   uint64_t base = r.address;
   if (r.shared) {  // the block's own shared memory, where this launch has the array
-    if (ri >= L.shared_offset.size() || L.shared_offset[ri] < 0 || !rv) return false;
-    if (int64_t(e.warp / std::max<uint32_t>(1, L.warps_per_block)) != rv->block) return false;
+    if (ri >= L.shared_offset.size() || L.shared_offset[ri] < 0 || !rv) return {};
+    if (int64_t(block_of_warp(e.warp, L.warps_per_block)) != rv->block) return {};
     base = uint64_t(L.shared_offset[ri]);
   }
-  if (e.a < base || e.a - base >= r.bytes) return false;
+  if (e.a < base || e.a - base >= r.bytes) return {};
   const uint64_t off = e.a - base;
   if (r.kind == RegionKind::LockBits) {
     const uint64_t size = uint64_t(1) << ((e.aux >> synclab::trace::kMemoryModelSizeShift) & 7);
-    return i >= off * 8 && i < (off + size) * 8;
+    return {off * 8, (off + size) * 8};
   }
-  return i == off / std::max<uint32_t>(r.elem_bytes, 1);
+  const uint64_t el = off / std::max<uint32_t>(r.elem_bytes, 1);
+  return {el, el + 1};
 }
 
 }  // namespace
@@ -198,6 +206,8 @@ void draw_locks_window(App& app) {
     const float pitch = cell + gap;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const Event& e = s.event;
+    const Cells written = written_now(e, r, rv, app.launch_info().warps_per_block);
+    const Cells read_old_cells = read_old_now(e, r, app.launch_info(), rv, ri);
     for (uint32_t row = 0; row < rows; ++row) {
       for (uint32_t colm = 0; colm < cols; ++colm) {
         const uint64_t i = uint64_t(row) * cols + colm;
@@ -206,7 +216,8 @@ void draw_locks_window(App& app) {
         const uint64_t v = c ? c->value : 0;
         palette::Rgb rgb;
         const char* what;
-        if (r.shared && (!c || c->writer_cursor == kNoCursor)) {
+        const bool unwritten = r.shared && (!c || c->writer_cursor == kNoCursor);
+        if (unwritten) {
           rgb = palette::kSharedUnwritten;  // shared memory: nothing the block may read yet
           what = "not written";
         } else if (r.kind == RegionKind::LockBits) {
@@ -219,7 +230,7 @@ void draw_locks_window(App& app) {
         const ImVec2 a(p.x + colm * pitch, p.y + row * pitch), b(a.x + cell, a.y + cell);
         dl->AddRectFilled(a, b, col(rgb));
         // An array element's value, when it fits in the cell (counts, tickets, "2 inside").
-        if (r.kind == RegionKind::Array && cell >= 16 && !(r.shared && (!c || c->writer_cursor == kNoCursor))) {
+        if (r.kind == RegionKind::Array && cell >= 16 && !unwritten) {
           char t[24];
           std::snprintf(t, sizeof t, "%" PRIu64, v);
           const ImVec2 ts = ImGui::CalcTextSize(t);
@@ -227,7 +238,7 @@ void draw_locks_window(App& app) {
             dl->AddText(ImVec2(a.x + (cell - ts.x) * 0.5f, a.y + (cell - ts.y) * 0.5f),
                         v ? IM_COL32(0, 0, 0, 255) : IM_COL32(150, 150, 160, 255), t);
         }
-        if (written_now(e, r, rv, app.launch_info().warps_per_block, i) && cell >= 6)
+        if (written.has(i) && cell >= 6)
           dl->AddRect(a, b, col(palette::kCellWritten), 0, 0, cell >= 12 ? 2.0f : 1.0f);
         const bool buffered = c && c->buffered_cursor != kNoCursor;
         if (buffered && cell >= 8) {
@@ -235,7 +246,7 @@ void draw_locks_window(App& app) {
           dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(b.x - in, b.y - in), col(palette::kCellBuffered), 0, 0,
                       cell >= 16 ? 2.0f : 1.0f);
         }
-        const bool read_old = read_old_now(e, r, app.launch_info(), rv, ri, i);
+        const bool read_old = read_old_cells.has(i);
         if (read_old && cell >= 6) dl->AddRect(a, b, col(palette::kCellReadOld), 0, 0, cell >= 12 ? 3.0f : 1.0f);
         if (app.recorder.enabled && buffered)
           app.recorder.add("buffered:" + std::to_string(ri) + ":" + std::to_string(i), a, b, palette::kCellBuffered,

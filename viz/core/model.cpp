@@ -916,14 +916,13 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
   const uint32_t count = uint32_t(std::min<uint64_t>(opt.warp_count, uint64_t(L.warps) - first));
   out->first_warp = first;
   out->warps.resize(count);
-  const uint32_t wpb = std::max<uint32_t>(L.warps_per_block, 1);
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t w = first + i;
     WarpView& v = out->warps[i];
     const detail::WarpRS& r = rs.warps.get(w);
     v.warp = w;
-    v.block = w / wpb;
-    v.warp_in_block = w % wpb;
+    v.block = uint32_t(block_of_warp(w, L.warps_per_block));
+    v.warp_in_block = w % std::max<uint32_t>(L.warps_per_block, 1);
     const uint64_t lane0 = uint64_t(v.warp_in_block) * 32;
     const uint64_t tpb = L.threads_per_block;
     v.exists = tpb >= lane0 + 32 ? 0xffffffffu : tpb > lane0 ? (1u << (tpb - lane0)) - 1 : 0u;
@@ -1092,7 +1091,7 @@ namespace {
 bool mark_matches(const Model::Impl& I, const LaunchInfo& L, Mark m, uint64_t c, uint32_t warp) {
   if (warp == kNoWarp) return true;
   const Event& e = I.ev(L, c);
-  if (m == Mark::BarrierRelease) return e.b == warp / std::max<uint32_t>(L.warps_per_block, 1);
+  if (m == Mark::BarrierRelease) return e.b == block_of_warp(warp, L.warps_per_block);
   return e.warp == warp;
 }
 
@@ -1185,7 +1184,7 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
     uint64_t base = 0, n = cells.n;
     if (C.region_shared[size_t(ri)] && !(e.aux & trace::kRegionSnapshot)) {
       if (!detail::block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > cells.n) return;
-      if (block != kAllBlocks && e.warp / std::max<uint32_t>(C.warps_per_block, 1) != block) return;
+      if (block != kAllBlocks && block_of_warp(e.warp, C.warps_per_block) != block) return;
     }
     const uint64_t lo = base + e.a;
     const uint64_t hi = std::min<uint64_t>(

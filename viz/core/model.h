@@ -107,6 +107,7 @@
 // several threads. A Player is for one thread.
 #pragma once
 
+#include <algorithm>
 #include <synclab/trace_analysis.h>
 #include <synclab/trace_format.h>
 #include <synclab/trace_reader.h>
@@ -127,6 +128,12 @@ using synclab::trace::EventKind;
 constexpr uint64_t kNoCursor = ~0ull;  // "no such position" (navigation found nothing)
 constexpr uint32_t kNoWarp = ~0u;
 constexpr uint8_t kNoLane = 0xff;
+
+// The block a warp of a launch belongs to (Event::warp counts the launch's warps block by block);
+// a launch without a recorded block size counts as one warp per block.
+inline uint64_t block_of_warp(uint64_t warp, uint64_t warps_per_block) {
+  return warp / std::max<uint64_t>(warps_per_block, 1);
+}
 
 // ---- what the file says -------------------------------------------------------------------------
 

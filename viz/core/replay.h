@@ -5,6 +5,8 @@
 
 #include <synclab/trace_format.h>
 
+#include "viz/core/model.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -105,8 +107,7 @@ inline bool block_copy(const LaunchCtx& C, size_t r, uint32_t warp, uint64_t* ba
     *n = C.region_cells[r];
     return true;
   }
-  const uint64_t wpb = C.warps_per_block ? C.warps_per_block : 1;
-  const uint64_t block = warp / wpb;
+  const uint64_t block = block_of_warp(warp, C.warps_per_block);
   if (block >= C.blocks) return false;
   *n = C.region_block_cells[r];
   *base = block * *n;
