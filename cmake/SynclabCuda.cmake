@@ -85,12 +85,19 @@ function(synclab_add_cuda_program name)
       set_property(GLOBAL PROPERTY _SYNCLAB_NVCC_WARNED TRUE)
     endif()
   endif()
+  # The objects depend on the compiler driver's source, the link on the driver and the runtime
+  # (tool_deps): a change to the simulator relinks the programs without compiling every .cu again
+  # (the link's target-level dependency on the tools also orders the compiles after them).
+  set(nvcc_script)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
+    set(nvcc_script ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
+  endif()
   set(sim_exe ${CMAKE_BINARY_DIR}/bin/sim/${name})
   _synclab_compile_and_link(
     OUT ${sim_exe} OBJDIR ${CMAKE_CURRENT_BINARY_DIR}/${name}.sim.dir
     COMPILER ${sim_nvcc}
     FLAGS -std=c++17 -lineinfo ${common_flags}
-    SOURCES ${sources} DEPENDS ${headers} ${tool_deps}
+    SOURCES ${sources} DEPENDS ${headers} ${nvcc_script} LINK_DEPENDS ${tool_deps}
     WHAT "synclab-nvcc")
   add_custom_target(${name} ALL DEPENDS ${sim_exe})
   set_target_properties(${name} PROPERTIES SYNCLAB_SIM_EXE ${sim_exe})
@@ -124,7 +131,7 @@ endfunction()
 # One object per source (named after its position and file name, so equal names in different
 # folders do not collide), then one link step.
 function(_synclab_compile_and_link)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "OUT;OBJDIR;WHAT" "COMPILER;FLAGS;SOURCES;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "OUT;OBJDIR;WHAT" "COMPILER;FLAGS;SOURCES;DEPENDS;LINK_DEPENDS")
   cmake_path(GET ARG_OUT PARENT_PATH out_dir)
   cmake_path(GET ARG_OUT FILENAME out_name)
   file(MAKE_DIRECTORY ${ARG_OBJDIR} ${out_dir})
@@ -148,7 +155,7 @@ function(_synclab_compile_and_link)
   add_custom_command(
     OUTPUT ${ARG_OUT}
     COMMAND ${linker} ${ARG_FLAGS} ${objects} -o ${ARG_OUT}
-    DEPENDS ${objects} ${ARG_DEPENDS}
+    DEPENDS ${objects} ${ARG_DEPENDS} ${ARG_LINK_DEPENDS}
     COMMENT "${ARG_WHAT}: linking ${out_name}"
     VERBATIM)
 endfunction()

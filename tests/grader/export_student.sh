@@ -20,6 +20,7 @@ out="$tmp/release"
 
 "$root/synclab" export-student "$out" || fail "export-student exited with status $?"
 [ -f "$out/STUDENT-RELEASE.md" ] || fail "STUDENT-RELEASE.md is missing"
+grep -q "^> \*\*This is a student release\*\*" "$out/README.md" || fail "the release's README does not say at its top that it is a student release"
 for need in README.md synclab labs/01-data-races/README.md labs/01-data-races/histogram.cu \
             labs/common/synclab_lab.h labs/common/lab_harness.cuh tests/labs/lab01.test.cpp \
             demo/naive_intra_warp_lock.cu grader/src/grader.cpp; do
