@@ -57,8 +57,10 @@ using Check = std::function<std::string(const Schedule&, const char* trace)>;
 
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
 // `show`: which run --trace records ("any": the first; "lost": the first whose check failed).
+// `hint`: what to check when a run was bad (printed once, after the findings).
 bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
-             const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run) {
+             const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run,
+             const std::string& hint = "") {
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
   int bad = 0;
   std::string first_bad;
@@ -69,7 +71,10 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
     if (what.empty() && !out.finished)
       what = "the launch did not finish (" + (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
     if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front());
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    // locked and lockfree explore both memory models by default: an sc run's replay names sc.
+    const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
+    const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args + mem, s);
     const bool shows = show == "any" || (show == "lost" && !what.empty());
     if (a.has("trace") && !g_traced && shows) {
       std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
@@ -81,6 +86,7 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
   if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
   else std::printf("  every run was right\n");
+  if ((bad || !reports.empty()) && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
     print_reports(reports);
@@ -160,7 +166,12 @@ bool push_command(const Args& a, const std::string& command, lab06::PushKernel k
                   args, ss, [&](const Schedule&, const char* trace) {
                     lab06::PushResult r = lab06::run_push(k, sh.blocks, sh.threads, sh.lists, trace);
                     return std::make_pair(check_push(k, r, sh.blocks * sh.threads, sh.lists), lab06::Outcome(r));
-                  });
+                  },
+                  k == lab06::PushKernel::lockfree
+                      ? "write the value, then in the loop: next = the head you saw, __threadfence(), atomicCAS; on failure\n"
+                        "   link to the head the CAS returned"
+                      : "take the lock, read the head, link the node, fence, release, all inside the loop's winning branch;\n"
+                        "   __threadfence() after the CAS that takes the lock and before the atomicExch that releases it");
   }
   return ok;
 }
@@ -215,7 +226,8 @@ bool cmd_aba(const Args& a) {
                     lab06::StackResult r = lab06::run_stack(k, sh.blocks, sh.threads, sh.nodes, sh.rounds, trace);
                     std::string what = check_stack(r, sh.nodes, expected_pops < 0 ? r.pops : expected_pops);
                     return std::make_pair(what, lab06::Outcome(r));
-                  });
+                  },
+                  k == lab06::StackKernel::tagged ? "compare the whole head word; put back a word whose tag is one more" : "");
   }
   if (k == lab06::StackKernel::naive) {
     std::printf("(pop_push_naive is provided to show ABA: a lost or repeated node above is the lesson, not a failure of yours)\n");
@@ -269,7 +281,9 @@ bool cmd_delete(const Args& a) {
                   args, ss, [&](const Schedule&, const char* trace) {
                     lab06::DeleteResult r = lab06::run_delete(in, sh.divisor, sh.blocks, sh.threads, trace);
                     return std::make_pair(check_delete(in, sh.divisor, r), lab06::Outcome(r));
-                  });
+                  },
+                  "mark every node i != 0 whose value the divisor divides; then only unmarked nodes write, each its\n"
+                  "   own next, past the whole run of marked nodes after it");
   }
   return ok;
 }
@@ -322,7 +336,13 @@ bool cmd_worklist(const Args& a) {
                     args, ss, [&](const Schedule&, const char* trace) {
                       lab06::WorklistResult r = lab06::run_worklist(k, counts, blocks, threads, trace);
                       return std::make_pair(check_worklist(k, threads, counts, r), lab06::Outcome(r));
-                    });
+                    },
+                    k == lab06::WorklistKernel::atomic ? "one atomicAdd per item: its result is the item's slot"
+                    : k == lab06::WorklistKernel::warp
+                        ? "lane i writes from the warp's base (lane 0's atomicAdd, handed out with __shfl_sync) plus the\n"
+                          "   counts of lanes 0..i-1"
+                        : "thread 0's atomicAdd into a __shared__ base, __syncthreads(), then each thread writes from base +\n"
+                          "   its offset from block_exclusive_scan");
     }
   }
   return ok;
