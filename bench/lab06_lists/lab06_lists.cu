@@ -98,8 +98,10 @@ Row push_row(bool lockfree, int lists, int blocks, int threads, int reps) {
         CHECK(cudaMemset(unpublished, 0, sizeof(int)));
       },
       [&] {
-        if (lockfree) lab06::push_lockfree<<<blocks, threads>>>(ls, pool, unpublished);
-        else lab06::push_locked<<<blocks, threads>>>(ls, pool);
+        if (lockfree)
+          lab06::push_lockfree<<<blocks, threads>>>(ls, pool, unpublished);
+        else
+          lab06::push_locked<<<blocks, threads>>>(ls, pool);
       });
   std::vector<int> h(lists), nx(n), v(n), lk(lists);
   int unpub = 0;
@@ -155,14 +157,27 @@ int main(int argc, char** argv) {
   bool smoke = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--smoke") { smoke = true; continue; }
-    if (i + 1 >= argc) { std::fprintf(stderr, "option %s needs a value\n", argv[i]); return 2; }
+    if (a == "--smoke") {
+      smoke = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "option %s needs a value\n", argv[i]);
+      return 2;
+    }
     long long v = std::atoll(argv[++i]);
-    if (a == "--list-blocks") list_blocks = int(v);
-    else if (a == "--list-threads") list_threads = int(v);
-    else if (a == "--wl-blocks") wl_blocks = int(v);
-    else if (a == "--reps") reps = int(v);
-    else { std::fprintf(stderr, "unknown option %s\n", argv[i - 1]); return 2; }
+    if (a == "--list-blocks")
+      list_blocks = int(v);
+    else if (a == "--list-threads")
+      list_threads = int(v);
+    else if (a == "--wl-blocks")
+      wl_blocks = int(v);
+    else if (a == "--reps")
+      reps = int(v);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", argv[i - 1]);
+      return 2;
+    }
   }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -170,7 +185,9 @@ int main(int argc, char** argv) {
   if (smoke) list_blocks = 2, list_threads = 64, wl_blocks = 2, reps = 1;
   if (list_blocks == 0) list_blocks = prop.multiProcessorCount;
   if (list_threads < 32 || list_threads > 1024 || list_blocks < 1 || wl_blocks < 1 || reps < 1) {
-    std::fprintf(stderr, "usage: lab06_lists [--list-blocks B] [--list-threads 32..1024] [--wl-blocks B] [--reps N] [--smoke]\n");
+    std::fprintf(
+        stderr,
+        "usage: lab06_lists [--list-blocks B] [--list-threads 32..1024] [--wl-blocks B] [--reps N] [--smoke]\n");
     return 2;
   }
   char date[32];
@@ -197,7 +214,8 @@ int main(int argc, char** argv) {
     const std::vector<int>& counts = pass == 0 ? ones : mixed;
     const std::string load = pass == 0 ? "1 item/thread" : "0-8 items/thread";
     rows.push_back(worklist_row("push_atomic", lab06::push_atomic, counts, load, wl_blocks, wl_threads, reps));
-    rows.push_back(worklist_row("push_warp_aggregated", lab06::push_warp_aggregated, counts, load, wl_blocks, wl_threads, reps));
+    rows.push_back(
+        worklist_row("push_warp_aggregated", lab06::push_warp_aggregated, counts, load, wl_blocks, wl_threads, reps));
     rows.push_back(worklist_row("push_scan", lab06::push_scan, counts, load, wl_blocks, wl_threads, reps));
   }
 

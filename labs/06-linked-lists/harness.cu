@@ -99,7 +99,8 @@ bool finish_launch(Outcome& out) {
 // A pool of n nodes in device memory: value, next, lock, mark (next starts at kNull, the rest 0).
 struct DevicePool {
   DeviceArray<int> value, next, lock, mark;
-  explicit DevicePool(int n) : value(n, synclab::lab::zeroed), next(n), lock(n, synclab::lab::zeroed), mark(n, synclab::lab::zeroed) {
+  explicit DevicePool(int n)
+      : value(n, synclab::lab::zeroed), next(n), lock(n, synclab::lab::zeroed), mark(n, synclab::lab::zeroed) {
     next.upload(std::vector<int>(n, kNull));
   }
   Pool view() const { return Pool{value.ptr, next.ptr, lock.ptr, mark.ptr}; }
@@ -174,8 +175,10 @@ StackResult run_stack(StackKernel kernel, int blocks, int threads, int nodes, in
     pool.next.upload(next);
     // The naive stack's head is a node index; the tagged one's a word with tag 0.
     head.upload({kernel == StackKernel::naive ? 0 : int(pack(0, 0))});
-    if (kernel == StackKernel::naive) pop_push_naive<<<blocks, threads>>>(head.ptr, pool.view(), rounds, pops.ptr);
-    else pop_push_tagged<<<blocks, threads>>>(reinterpret_cast<unsigned*>(head.ptr), pool.view(), rounds, pops.ptr);
+    if (kernel == StackKernel::naive)
+      pop_push_naive<<<blocks, threads>>>(head.ptr, pool.view(), rounds, pops.ptr);
+    else
+      pop_push_tagged<<<blocks, threads>>>(reinterpret_cast<unsigned*>(head.ptr), pool.view(), rounds, pops.ptr);
     if (!finish_launch(r)) return r;
   }
   const int word = head.download()[0];
@@ -223,7 +226,8 @@ WorklistResult run_worklist(WorklistKernel kernel, const std::vector<int>& count
                                 std::to_string(threads));
   int total = 0;
   for (int c : counts) {
-    if (c < 0 || c > kMaxItems) throw std::invalid_argument("a count must be in [0, " + std::to_string(kMaxItems) + "]");
+    if (c < 0 || c > kMaxItems)
+      throw std::invalid_argument("a count must be in [0, " + std::to_string(kMaxItems) + "]");
     total += c;
   }
   WorklistResult r;

@@ -43,7 +43,7 @@ struct PushResult : Outcome {
   std::vector<int> heads;  // per list
   std::vector<int> locks;  // the lists' lock words after the launch
   PoolState pool;
-  int unpublished = 0;     // lockfree: peeks that found a head node without its value
+  int unpublished = 0;  // lockfree: peeks that found a head node without its value
 };
 // blocks x threads threads push one node each into `lists` lists.
 PushResult run_push(PushKernel kernel, int blocks, int threads, int lists, const char* trace = nullptr);
@@ -52,15 +52,14 @@ PushResult run_push(PushKernel kernel, int blocks, int threads, int lists, const
 enum class StackKernel { naive, tagged };
 const char* name(StackKernel k);
 struct StackResult : Outcome {
-  int head = kNoNode;   // the head's node index after the launch (tag removed)
-  unsigned tag = 0;     // tagged: the head word's tag
-  int pops = 0;         // successful pops
+  int head = kNoNode;  // the head's node index after the launch (tag removed)
+  unsigned tag = 0;    // tagged: the head word's tag
+  int pops = 0;        // successful pops
   PoolState pool;
 };
 // A stack of `nodes` nodes (0 on top, then 1, 2, ...); every thread pops and pushes back `rounds`
 // times.
-StackResult run_stack(StackKernel kernel, int blocks, int threads, int nodes, int rounds,
-                      const char* trace = nullptr);
+StackResult run_stack(StackKernel kernel, int blocks, int threads, int nodes, int rounds, const char* trace = nullptr);
 
 // ---- task 3: deletion -----------------------------------------------------------------------------
 // The list of task 3: n nodes with values from a fixed generator (xorshift from `seed`), linked
@@ -88,8 +87,8 @@ std::vector<int> random_counts(int n, uint32_t seed);
 inline uint32_t counts_seed(int blocks, int threads) { return uint32_t(blocks * 1000 + threads); }
 
 struct WorklistResult : Outcome {
-  int size = 0;             // *size after the launch
-  std::vector<int> items;   // the whole worklist array (room for the items plus 32; -1 = unused)
+  int size = 0;            // *size after the launch
+  std::vector<int> items;  // the whole worklist array (room for the items plus 32; -1 = unused)
 };
 WorklistResult run_worklist(WorklistKernel kernel, const std::vector<int>& counts, int blocks, int threads,
                             const char* trace = nullptr);

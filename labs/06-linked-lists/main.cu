@@ -4,11 +4,10 @@
 //
 //   lab06 locked    [--kernel locked|second] [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
 //   lab06 lockfree  [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
-//   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]
-//   lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE]
-//   lab06 worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--trace FILE]
-//   lab06 all       every task's check
-//   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
+//   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace
+//   FILE] lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE] lab06
+//   worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--trace FILE] lab06 all       every
+//   task's check (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
 //   --seed S, --memory M, ...)
 //
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
@@ -30,7 +29,9 @@ using synclab::lab::Schedule;
 
 namespace {
 
-std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab06", args, s); }
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab06", args, s);
+}
 
 std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
@@ -69,7 +70,8 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
     auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
     reports.insert(reports.end(), out.reports.begin(), out.reports.end());
     if (what.empty() && !out.finished)
-      what = "the launch did not finish (" + (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
+      what = "the launch did not finish (" +
+             (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
     if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front());
     // locked and lockfree explore both memory models by default: an sc run's replay names sc.
     const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
@@ -84,8 +86,10 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
     }
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
-  else std::printf("  every run was right\n");
+  if (bad)
+    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+  else
+    std::printf("  every run was right\n");
   if ((bad || !reports.empty()) && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
   if (!reports.empty()) {
     std::printf("  the simulator reported:\n");
@@ -125,11 +129,15 @@ std::string check_push(lab06::PushKernel k, const lab06::PushResult& r, int push
     bool cycle = false;
     const std::vector<int> got = walk(r.heads[l], r.pool.next, cycle);
     if (cycle) return "list " + std::to_string(l) + " has a cycle";
-    if (second && (got.empty() || got[0] != l)) return "list " + std::to_string(l) + " no longer starts at node " + std::to_string(l);
+    if (second && (got.empty() || got[0] != l))
+      return "list " + std::to_string(l) + " no longer starts at node " + std::to_string(l);
     for (int n : got) {
       const int owner = second ? (n < lists ? n : (n - lists) % lists) : n % lists;
-      if (owner != l) return "node " + std::to_string(n) + " is in list " + std::to_string(l) + ", not in list " + std::to_string(owner);
-      if (r.pool.value[n] != 7 * n + 3) return "node " + std::to_string(n) + " has value " + std::to_string(r.pool.value[n]);
+      if (owner != l)
+        return "node " + std::to_string(n) + " is in list " + std::to_string(l) + ", not in list " +
+               std::to_string(owner);
+      if (r.pool.value[n] != 7 * n + 3)
+        return "node " + std::to_string(n) + " has value " + std::to_string(r.pool.value[n]);
       ++count[n];
     }
   }
@@ -138,7 +146,9 @@ std::string check_push(lab06::PushKernel k, const lab06::PushResult& r, int push
     if (count[n] > 1) return "node " + std::to_string(n) + " is in its list " + std::to_string(count[n]) + " times";
     if (count[n] == 0 && !lost++) first_lost = n;
   }
-  if (lost) return std::to_string(lost) + " of the " + std::to_string(pushers) + " pushed nodes lost (first: node " + std::to_string(first_lost) + ")";
+  if (lost)
+    return std::to_string(lost) + " of the " + std::to_string(pushers) + " pushed nodes lost (first: node " +
+           std::to_string(first_lost) + ")";
   for (int l = 0; l < lists; ++l)
     if (r.locks[l] != 0) return "list " + std::to_string(l) + "'s lock is still taken";
   for (int n = 0; n < nodes; ++n)
@@ -151,7 +161,8 @@ struct PushShape {
   int blocks, threads, lists;
 };
 
-bool push_command(const Args& a, const std::string& command, lab06::PushKernel k, const std::vector<PushShape>& graded) {
+bool push_command(const Args& a, const std::string& command, lab06::PushKernel k,
+                  const std::vector<PushShape>& graded) {
   std::vector<PushShape> shapes = graded;
   if (a.has("blocks") || a.has("threads") || a.has("lists"))
     shapes = {{int(a.num("blocks", 1)), int(a.num("threads", 32)), int(a.num("lists", 1))}};
@@ -160,18 +171,20 @@ bool push_command(const Args& a, const std::string& command, lab06::PushKernel k
     const std::string args = command + " " + shape_args(sh.blocks, sh.threads) + " --lists " + std::to_string(sh.lists);
     // The head (or the lock) publishes the node's fields: explore the relaxed memory model too.
     const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5, {"sc", "relaxed"}));
-    ok &= explore(a,
-                  std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
-                      ">>> into " + std::to_string(sh.lists) + " list(s)",
-                  args, ss, [&](const Schedule&, const char* trace) {
-                    lab06::PushResult r = lab06::run_push(k, sh.blocks, sh.threads, sh.lists, trace);
-                    return std::make_pair(check_push(k, r, sh.blocks * sh.threads, sh.lists), lab06::Outcome(r));
-                  },
-                  k == lab06::PushKernel::lockfree
-                      ? "write the value, then in the loop: next = the head you saw, __threadfence(), atomicCAS; on failure\n"
-                        "   link to the head the CAS returned"
-                      : "take the lock, read the head, link the node, fence, release, all inside the loop's winning branch;\n"
-                        "   __threadfence() after the CAS that takes the lock and before the atomicExch that releases it");
+    ok &= explore(
+        a,
+        std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
+            ">>> into " + std::to_string(sh.lists) + " list(s)",
+        args, ss,
+        [&](const Schedule&, const char* trace) {
+          lab06::PushResult r = lab06::run_push(k, sh.blocks, sh.threads, sh.lists, trace);
+          return std::make_pair(check_push(k, r, sh.blocks * sh.threads, sh.lists), lab06::Outcome(r));
+        },
+        k == lab06::PushKernel::lockfree
+            ? "write the value, then in the loop: next = the head you saw, __threadfence(), atomicCAS; on failure\n"
+              "   link to the head the CAS returned"
+            : "take the lock, read the head, link the node, fence, release, all inside the loop's winning branch;\n"
+              "   __threadfence() after the CAS that takes the lock and before the atomicExch that releases it");
   }
   return ok;
 }
@@ -189,17 +202,22 @@ bool cmd_locked(const Args& a) {
 }
 
 // Graded (2a): <<<1,32>>> into 1 list, <<<2,48>>> into 3.
-bool cmd_lockfree(const Args& a) { return push_command(a, "lockfree", lab06::PushKernel::lockfree, {{1, 32, 1}, {2, 48, 3}}); }
+bool cmd_lockfree(const Args& a) {
+  return push_command(a, "lockfree", lab06::PushKernel::lockfree, {{1, 32, 1}, {2, 48, 3}});
+}
 
 // ---- task 2b ----------------------------------------------------------------------------------------
 std::string check_stack(const lab06::StackResult& r, int nodes, int expected_pops) {
   if (!r.finished) return "";
   bool cycle = false;
   const std::vector<int> got = walk(r.head, r.pool.next, cycle);
-  if (cycle) return "the stack has a cycle (node " + std::to_string(got.empty() ? r.head : r.pool.next[got.back()]) + " comes back)";
+  if (cycle)
+    return "the stack has a cycle (node " + std::to_string(got.empty() ? r.head : r.pool.next[got.back()]) +
+           " comes back)";
   if (int(got.size()) != nodes)
     return "the stack holds " + std::to_string(got.size()) + " of its " + std::to_string(nodes) + " nodes";
-  if (r.pops != expected_pops) return std::to_string(r.pops) + " pops succeeded, expected " + std::to_string(expected_pops);
+  if (r.pops != expected_pops)
+    return std::to_string(r.pops) + " pops succeeded, expected " + std::to_string(expected_pops);
   return "";
 }
 
@@ -208,7 +226,9 @@ bool cmd_aba(const Args& a) {
   const std::string kn = a.get("kernel", "tagged");
   if (kn != "tagged" && kn != "naive") throw std::invalid_argument("--kernel takes tagged or naive");
   const lab06::StackKernel k = kn == "naive" ? lab06::StackKernel::naive : lab06::StackKernel::tagged;
-  struct Shape { int blocks, threads, nodes, rounds; };
+  struct Shape {
+    int blocks, threads, nodes, rounds;
+  };
   std::vector<Shape> shapes{{2, 2, 6, 3}, {4, 1, 6, 3}};
   if (a.has("blocks") || a.has("threads") || a.has("nodes") || a.has("rounds"))
     shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 2)), int(a.num("nodes", 6)), int(a.num("rounds", 3))}};
@@ -219,18 +239,22 @@ bool cmd_aba(const Args& a) {
     // Every pop must succeed while the stack holds more nodes than there are threads.
     const int expected_pops = sh.nodes > sh.blocks * sh.threads ? sh.blocks * sh.threads * sh.rounds : -1;
     const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 4, 5));
-    ok &= explore(a,
-                  std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
-                      ">>> on " + std::to_string(sh.nodes) + " nodes, " + std::to_string(sh.rounds) + " rounds",
-                  args, ss, [&](const Schedule&, const char* trace) {
-                    lab06::StackResult r = lab06::run_stack(k, sh.blocks, sh.threads, sh.nodes, sh.rounds, trace);
-                    std::string what = check_stack(r, sh.nodes, expected_pops < 0 ? r.pops : expected_pops);
-                    return std::make_pair(what, lab06::Outcome(r));
-                  },
-                  k == lab06::StackKernel::tagged ? "compare the whole head word; put back a word whose tag is one more" : "");
+    ok &= explore(
+        a,
+        std::string(lab06::name(k)) + "<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
+            ">>> on " + std::to_string(sh.nodes) + " nodes, " + std::to_string(sh.rounds) + " rounds",
+        args, ss,
+        [&](const Schedule&, const char* trace) {
+          lab06::StackResult r = lab06::run_stack(k, sh.blocks, sh.threads, sh.nodes, sh.rounds, trace);
+          std::string what = check_stack(r, sh.nodes, expected_pops < 0 ? r.pops : expected_pops);
+          return std::make_pair(what, lab06::Outcome(r));
+        },
+        k == lab06::StackKernel::tagged ? "compare the whole head word; put back a word whose tag is one more" : "");
   }
   if (k == lab06::StackKernel::naive) {
-    std::printf("(pop_push_naive is provided to show ABA: a lost or repeated node above is the lesson, not a failure of yours)\n");
+    std::printf(
+        "(pop_push_naive is provided to show ABA: a lost or repeated node above is the lesson, not a failure of "
+        "yours)\n");
     return true;
   }
   return ok;
@@ -254,16 +278,22 @@ std::string check_delete(const lab06::DeleteInput& in, int divisor, const lab06:
   if (cycle) return "the list has a cycle";
   for (size_t k = 0; k < std::max(got.size(), want.size()); ++k) {
     if (k < got.size() && k < want.size() && got[k] == want[k]) continue;
-    if (k < got.size() && r.pool.mark[got[k]]) return "marked node " + std::to_string(got[k]) + " is still linked (position " + std::to_string(k) + ")";
-    if (k >= got.size()) return "the list ends after " + std::to_string(got.size()) + " nodes; node " + std::to_string(want[k]) + " is lost";
-    return "position " + std::to_string(k) + " holds node " + std::to_string(got[k]) + ", expected " + (k < want.size() ? std::to_string(want[k]) : "the end");
+    if (k < got.size() && r.pool.mark[got[k]])
+      return "marked node " + std::to_string(got[k]) + " is still linked (position " + std::to_string(k) + ")";
+    if (k >= got.size())
+      return "the list ends after " + std::to_string(got.size()) + " nodes; node " + std::to_string(want[k]) +
+             " is lost";
+    return "position " + std::to_string(k) + " holds node " + std::to_string(got[k]) + ", expected " +
+           (k < want.size() ? std::to_string(want[k]) : "the end");
   }
   return "";
 }
 
 // Graded (3): 24 nodes, divisor 3, <<<1,32>>> and <<<2,4>>> (grid-stride).
 bool cmd_delete(const Args& a) {
-  struct Shape { int n, divisor, blocks, threads; };
+  struct Shape {
+    int n, divisor, blocks, threads;
+  };
   std::vector<Shape> shapes{{24, 3, 1, 32}, {24, 3, 2, 4}};
   if (a.has("n") || a.has("divisor") || a.has("blocks") || a.has("threads") || a.has("data-seed"))
     shapes = {{int(a.num("n", 24)), int(a.num("divisor", 3)), int(a.num("blocks", 1)), int(a.num("threads", 32))}};
@@ -275,15 +305,17 @@ bool cmd_delete(const Args& a) {
                        shape_args(sh.blocks, sh.threads);
     if (a.has("data-seed")) args += " --data-seed " + std::to_string(seed);
     const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5));
-    ok &= explore(a,
-                  "mark_nodes + unlink_marked<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) +
-                      ">>> on " + std::to_string(sh.n) + " nodes, divisor " + std::to_string(sh.divisor),
-                  args, ss, [&](const Schedule&, const char* trace) {
-                    lab06::DeleteResult r = lab06::run_delete(in, sh.divisor, sh.blocks, sh.threads, trace);
-                    return std::make_pair(check_delete(in, sh.divisor, r), lab06::Outcome(r));
-                  },
-                  "mark every node i != 0 whose value the divisor divides; then only unmarked nodes write, each its\n"
-                  "   own next, past the whole run of marked nodes after it");
+    ok &= explore(
+        a,
+        "mark_nodes + unlink_marked<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) + ">>> on " +
+            std::to_string(sh.n) + " nodes, divisor " + std::to_string(sh.divisor),
+        args, ss,
+        [&](const Schedule&, const char* trace) {
+          lab06::DeleteResult r = lab06::run_delete(in, sh.divisor, sh.blocks, sh.threads, trace);
+          return std::make_pair(check_delete(in, sh.divisor, r), lab06::Outcome(r));
+        },
+        "mark every node i != 0 whose value the divisor divides; then only unmarked nodes write, each its\n"
+        "   own next, past the whole run of marked nodes after it");
   }
   return ok;
 }
@@ -295,12 +327,13 @@ std::string check_worklist(lab06::WorklistKernel k, int threads, const std::vect
   std::multiset<int> want, got;
   for (size_t t = 0; t < counts.size(); ++t)
     for (int j = 0; j < counts[t]; ++j) want.insert(int(t) * lab06::kItemsPerThread + j);
-  if (r.size != int(want.size())) return "size is " + std::to_string(r.size) + ", expected " + std::to_string(want.size());
+  if (r.size != int(want.size()))
+    return "size is " + std::to_string(r.size) + ", expected " + std::to_string(want.size());
   for (int i = 0; i < r.size; ++i) got.insert(r.items[i]);
   for (int x : want)
     if (got.count(x) != 1)
-      return "item " + std::to_string(x) + " (thread " + std::to_string(x / lab06::kItemsPerThread) + ") is in the worklist " +
-             std::to_string(got.count(x)) + " times";
+      return "item " + std::to_string(x) + " (thread " + std::to_string(x / lab06::kItemsPerThread) +
+             ") is in the worklist " + std::to_string(got.count(x)) + " times";
   // 4b, 4c: one share per warp (block), its items together in thread order.
   const int group = k == lab06::WorklistKernel::warp ? 32 : k == lab06::WorklistKernel::scan ? threads : 0;
   for (int first = 0; group && first < int(counts.size()); first += group) {
@@ -321,7 +354,8 @@ bool cmd_worklist(const Args& a) {
   std::vector<std::string> ks{"atomic", "warp", "scan"};
   if (a.has("kernel")) ks = {a.get("kernel", "")};
   std::vector<std::pair<int, int>> shapes{{2, 64}, {1, 96}};
-  if (a.has("blocks") || a.has("threads") || a.has("data-seed")) shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 64))}};
+  if (a.has("blocks") || a.has("threads") || a.has("data-seed"))
+    shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 64))}};
   bool ok = true;
   for (const std::string& kn : ks) {
     const lab06::WorklistKernel k = lab06::worklist_kernel(kn);
@@ -332,17 +366,19 @@ bool cmd_worklist(const Args& a) {
       std::string args = "worklist --kernel " + kn + " " + shape_args(blocks, threads);
       if (a.has("data-seed")) args += " --data-seed " + std::to_string(seed);
       const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5));
-      ok &= explore(a, std::string(lab06::name(k)) + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>",
-                    args, ss, [&](const Schedule&, const char* trace) {
-                      lab06::WorklistResult r = lab06::run_worklist(k, counts, blocks, threads, trace);
-                      return std::make_pair(check_worklist(k, threads, counts, r), lab06::Outcome(r));
-                    },
-                    k == lab06::WorklistKernel::atomic ? "one atomicAdd per item: its result is the item's slot"
-                    : k == lab06::WorklistKernel::warp
-                        ? "lane i writes from the warp's base (lane 0's atomicAdd, handed out with __shfl_sync) plus the\n"
-                          "   counts of lanes 0..i-1"
-                        : "thread 0's atomicAdd into a __shared__ base, __syncthreads(), then each thread writes from base +\n"
-                          "   its offset from block_exclusive_scan");
+      ok &= explore(
+          a, std::string(lab06::name(k)) + "<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>",
+          args, ss,
+          [&](const Schedule&, const char* trace) {
+            lab06::WorklistResult r = lab06::run_worklist(k, counts, blocks, threads, trace);
+            return std::make_pair(check_worklist(k, threads, counts, r), lab06::Outcome(r));
+          },
+          k == lab06::WorklistKernel::atomic ? "one atomicAdd per item: its result is the item's slot"
+          : k == lab06::WorklistKernel::warp
+              ? "lane i writes from the warp's base (lane 0's atomicAdd, handed out with __shfl_sync) plus the\n"
+                "   counts of lanes 0..i-1"
+              : "thread 0's atomicAdd into a __shared__ base, __syncthreads(), then each thread writes from base +\n"
+                "   its offset from block_exclusive_scan");
     }
   }
   return ok;
@@ -359,14 +395,16 @@ int main(int argc, char** argv) {
   cmds.add("lockfree", "[--blocks B --threads T --lists L] [--show any|lost --trace FILE]",
            "task 2a: push_lockfree, under the sc and relaxed memory models (default: the graded shapes)",
            {"blocks", "threads", "lists", "show", "trace"}, cmd_lockfree);
-  cmds.add("aba", "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]",
+  cmds.add("aba",
+           "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]",
            "task 2b: pop and push back on one stack: pop_push_tagged must keep every node; the provided\n"
            "      pop_push_naive shows ABA (default: the graded shapes)",
            {"kernel", "blocks", "threads", "nodes", "rounds", "show", "trace"}, cmd_aba);
   cmds.add("delete", "[--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
            "task 3: mark_nodes then unlink_marked (default: the graded lists)",
            {"n", "divisor", "blocks", "threads", "data-seed", "show", "trace"}, cmd_delete);
-  cmds.add("worklist", "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
+  cmds.add("worklist",
+           "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
            "task 4: the three worklist pushes (default: the graded <<<2,64>>> and <<<1,96>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_worklist);
   return cmds.run(argc, argv);

@@ -35,7 +35,9 @@ Exploration exploration(int seeds, std::vector<std::string> memories = {"sc"}) {
   return e;
 }
 
-std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab06", args, s); }
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab06", args, s);
+}
 
 std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
@@ -60,8 +62,14 @@ Walk host_walk(int head, const std::vector<int>& next) {
   Walk w;
   std::set<int> seen;
   for (int n = head; n != -1; n = next[size_t(n)]) {
-    if (n < 0 || size_t(n) >= next.size()) { w.bad = true; break; }
-    if (!seen.insert(n).second) { w.cycle = true; break; }
+    if (n < 0 || size_t(n) >= next.size()) {
+      w.bad = true;
+      break;
+    }
+    if (!seen.insert(n).second) {
+      w.cycle = true;
+      break;
+    }
     w.nodes.push_back(n);
   }
   return w;
@@ -82,10 +90,11 @@ std::string push_problem(lab06::PushKernel k, const lab06::PushResult& r, int pu
       return "list " + std::to_string(l) + " no longer starts with its first node " + std::to_string(l);
     for (int n : w.nodes) {
       if (list_of(n) != l)
-        return "node " + std::to_string(n) + " is in list " + std::to_string(l) + " instead of list " + std::to_string(list_of(n));
+        return "node " + std::to_string(n) + " is in list " + std::to_string(l) + " instead of list " +
+               std::to_string(list_of(n));
       if (r.pool.value[size_t(n)] != host_value(n))
-        return "node " + std::to_string(n) + " holds value " + std::to_string(r.pool.value[size_t(n)]) + " instead of " +
-               std::to_string(host_value(n));
+        return "node " + std::to_string(n) + " holds value " + std::to_string(r.pool.value[size_t(n)]) +
+               " instead of " + std::to_string(host_value(n));
       ++seen[n];
     }
   }
@@ -100,7 +109,8 @@ std::string push_problem(lab06::PushKernel k, const lab06::PushResult& r, int pu
   for (int l = 0; l < lists; ++l)
     if (r.locks[size_t(l)] != 0) return "list " + std::to_string(l) + "'s lock word is still taken after the kernel";
   for (int n = 0; n < nodes; ++n)
-    if (r.pool.lock[size_t(n)] != 0) return "node " + std::to_string(n) + "'s lock word is still taken after the kernel";
+    if (r.pool.lock[size_t(n)] != 0)
+      return "node " + std::to_string(n) + "'s lock word is still taken after the kernel";
   if (r.unpublished)
     return std::to_string(r.unpublished) +
            " peek(s) read a node through the head before its value was visible (its value was still 0)";
@@ -116,9 +126,12 @@ std::string failure(const lab06::Outcome& r, const std::string& what, const std:
   std::ostringstream o;
   o << what << ": ";
   const std::string how = synclab::lab::stuck_word(r.reports);
-  if (!r.finished) o << "the launch did not finish" << (how.empty() ? " (" + r.error + ")" : ": it " + how);
-  else if (!problem.empty()) o << problem;
-  else o << "the simulator reported " << r.reports.size() << " problem(s)";
+  if (!r.finished)
+    o << "the launch did not finish" << (how.empty() ? " (" + r.error + ")" : ": it " + how);
+  else if (!problem.empty())
+    o << problem;
+  else
+    o << "the simulator reported " << r.reports.size() << " problem(s)";
   if (!r.reports.empty()) o << "; first report: " << synclab::lab::brief(r.reports.front());
   o << "\n  replay: " << replay_line << "\n";
   if (!r.reports.empty()) o << r.reports.front().text << "\n";
@@ -157,8 +170,10 @@ struct PushShape {
 void check_push(lab06::PushKernel k, const std::string& command, const PushShape& sh, int seeds) {
   // The unlock (or the CAS on the head) publishes the node: explore the relaxed memory model too.
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds, {"sc", "relaxed"}))) {
-    lab06::PushResult r = synclab::lab::run_under(s, [&] { return lab06::run_push(k, sh.blocks, sh.threads, sh.lists); });
-    const std::string what = shape_text(lab06::name(k), sh.blocks, sh.threads) + " into " + std::to_string(sh.lists) + " list(s)";
+    lab06::PushResult r =
+        synclab::lab::run_under(s, [&] { return lab06::run_push(k, sh.blocks, sh.threads, sh.lists); });
+    const std::string what =
+        shape_text(lab06::name(k), sh.blocks, sh.threads) + " into " + std::to_string(sh.lists) + " list(s)";
     const std::string cmd =
         replay(command + " " + shape_args(sh.blocks, sh.threads) + " --lists " + std::to_string(sh.lists) +
                    (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""),
@@ -171,13 +186,16 @@ void check_push(lab06::PushKernel k, const std::string& command, const PushShape
                   (k != lab06::PushKernel::second || r.pool.next[l] == -1);
     std::string advice;
     if (k == lab06::PushKernel::lockfree) {
-      if (untouched) advice = "no node reached its list: is push_cas's TODO(2a) done?";
+      if (untouched)
+        advice = "no node reached its list: is push_cas's TODO(2a) done?";
       else if (missing_release(r) || r.unpublished || (s.memory == "relaxed" && r.reports.empty()))
-        advice = "the atomicCAS on the head publishes the node: __threadfence() between writing the node's value and\n"
-                 "   next and the atomicCAS, so that a thread that reads the head and then the node finds them written";
+        advice =
+            "the atomicCAS on the head publishes the node: __threadfence() between writing the node's value and\n"
+            "   next and the atomicCAS, so that a thread that reads the head and then the node finds them written";
       else
-        advice = "link the node to the head the CAS compares against; when the CAS fails, take the head it returned and\n"
-                 "   try again";
+        advice =
+            "link the node to the head the CAS compares against; when the CAS fails, take the head it returned and\n"
+            "   try again";
     } else {
       advice = lock_advice(r, problem, s, untouched);
     }
@@ -214,16 +232,18 @@ namespace {
 // is never empty, so every pop succeeds, and afterwards it holds every node exactly once.
 void check_stack(int blocks, int threads, int nodes, int rounds, int seeds) {
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    lab06::StackResult r = synclab::lab::run_under(s, [&] {
-      return lab06::run_stack(lab06::StackKernel::tagged, blocks, threads, nodes, rounds);
-    });
+    lab06::StackResult r = synclab::lab::run_under(
+        s, [&] { return lab06::run_stack(lab06::StackKernel::tagged, blocks, threads, nodes, rounds); });
     std::string problem;
     if (r.finished) {
       const Walk w = host_walk(r.head, r.pool.next);
       std::set<int> in(w.nodes.begin(), w.nodes.end());
-      if (w.cycle) problem = "the stack has a cycle (a node popped twice was pushed on top of itself)";
-      else if (w.bad) problem = "the stack links to a node outside the pool";
-      else if (int(in.size()) != nodes) problem = "the stack holds " + std::to_string(in.size()) + " of its " + std::to_string(nodes) + " nodes";
+      if (w.cycle)
+        problem = "the stack has a cycle (a node popped twice was pushed on top of itself)";
+      else if (w.bad)
+        problem = "the stack links to a node outside the pool";
+      else if (int(in.size()) != nodes)
+        problem = "the stack holds " + std::to_string(in.size()) + " of its " + std::to_string(nodes) + " nodes";
       else if (r.pops != blocks * threads * rounds)
         problem = std::to_string(r.pops) + " pops succeeded, expected " + std::to_string(blocks * threads * rounds) +
                   " (the stack is never empty)";
@@ -292,15 +312,17 @@ void check_delete(int n, int divisor, int blocks, int threads, int seeds) {
     const std::string what = "mark_nodes + unlink_marked" + std::string("<<<") + std::to_string(blocks) + ", " +
                              std::to_string(threads) + ">>> on " + std::to_string(n) + " nodes, divisor " +
                              std::to_string(divisor);
-    const std::string cmd = replay("delete --n " + std::to_string(n) + " --divisor " + std::to_string(divisor) + " " +
-                                       shape_args(blocks, threads),
-                                   s);
+    const std::string cmd = replay(
+        "delete --n " + std::to_string(n) + " --divisor " + std::to_string(divisor) + " " + shape_args(blocks, threads),
+        s);
     std::string advice;
-    if (!marks_right) advice = "mark_nodes (3a): a grid-stride loop over every node, the sentinel 0 never marked";
+    if (!marks_right)
+      advice = "mark_nodes (3a): a grid-stride loop over every node, the sentinel 0 never marked";
     else
-      advice = "two neighbours may both be marked: if a thread writes a next that another thread reads, the order\n"
-               "   of the two decides whether a marked node stays linked. Let only unmarked nodes write, each its own\n"
-               "   next, skipping the whole run of marked nodes after it";
+      advice =
+          "two neighbours may both be marked: if a thread writes a next that another thread reads, the order\n"
+          "   of the two decides whether a marked node stays linked. Let only unmarked nodes write, each its own\n"
+          "   next, skipping the whole run of marked nodes after it";
     FAIL(failure(r, what, problem, cmd, advice));
   }
 }
@@ -322,7 +344,8 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
   for (size_t t = 0; t < counts.size(); ++t)
     for (int j = 0; j < counts[t]; ++j) want.insert(int(t) * 8 + j);  // kMaxItems = 8 items a thread at most
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
-    lab06::WorklistResult r = synclab::lab::run_under(s, [&] { return lab06::run_worklist(k, counts, blocks, threads); });
+    lab06::WorklistResult r =
+        synclab::lab::run_under(s, [&] { return lab06::run_worklist(k, counts, blocks, threads); });
     std::string problem;
     if (r.finished) {
       if (r.size != int(want.size()))
@@ -332,7 +355,8 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
         for (int x : want)
           if (got.count(x) != 1) {
             problem = "item " + std::to_string(x) + " of thread " + std::to_string(x / 8) + " is in the worklist " +
-                      std::to_string(got.count(x)) + " time(s) (another item was written over it, or it was never written)";
+                      std::to_string(got.count(x)) +
+                      " time(s) (another item was written over it, or it was never written)";
             break;
           }
       }
@@ -354,14 +378,19 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
     const std::string what = shape_text(lab06::name(k), blocks, threads);
     const std::string cmd = replay("worklist --kernel " + short_name + " " + shape_args(blocks, threads), s);
     std::string advice;
-    if (r.finished && r.size == 0) advice = std::string("nothing was pushed: is ") + lab06::name(k) + "'s TODO done?";
+    if (r.finished && r.size == 0)
+      advice = std::string("nothing was pushed: is ") + lab06::name(k) + "'s TODO done?";
     else if (k == lab06::WorklistKernel::warp)
-      advice = "lane i writes from the warp's base plus the counts of lanes 0..i-1 (its inclusive sum minus its own count),\n"
-               "   and every lane must use the base that lane 0's atomicAdd returned (__shfl_sync from lane 0)";
+      advice =
+          "lane i writes from the warp's base plus the counts of lanes 0..i-1 (its inclusive sum minus its own "
+          "count),\n"
+          "   and every lane must use the base that lane 0's atomicAdd returned (__shfl_sync from lane 0)";
     else if (k == lab06::WorklistKernel::scan)
-      advice = "thread 0 reserves the block's share into a __shared__ base; the other threads may read it only after a\n"
-               "   __syncthreads()";
-    else advice = "one atomicAdd per item: its result is the item's slot";
+      advice =
+          "thread 0 reserves the block's share into a __shared__ base; the other threads may read it only after a\n"
+          "   __syncthreads()";
+    else
+      advice = "one atomicAdd per item: its result is the item's slot";
     FAIL(failure(r, what, problem, cmd, advice));
   }
 }
@@ -377,7 +406,8 @@ TEST_CASE("lab06 task4b push_warp_aggregated fills the worklist with one atomic 
   check_worklist(lab06::WorklistKernel::warp, "warp", 1, 96, 2);
 }
 
-TEST_CASE("lab06 task4c push_scan fills the worklist with a block scan and one atomic per block", "[lab06][task4][pts:3]") {
+TEST_CASE("lab06 task4c push_scan fills the worklist with a block scan and one atomic per block",
+          "[lab06][task4][pts:3]") {
   check_worklist(lab06::WorklistKernel::scan, "scan", 2, 64, 2);
   check_worklist(lab06::WorklistKernel::scan, "scan", 1, 96, 2);
 }
