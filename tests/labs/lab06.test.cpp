@@ -265,6 +265,23 @@ void check_stack(int blocks, int threads, int nodes, int rounds, int seeds) {
 }  // namespace
 
 TEST_CASE("lab06 task2b pop_push_tagged keeps every node where the naive pop suffers ABA", "[lab06][task2][pts:3]") {
+  // The exploration must be able to show ABA, or a tagged version passing it proves nothing: the
+  // provided naive pop, on the same stack, must lose or repeat a node in some explored schedule.
+  if (synclab::lab::on_simulator()) {
+    bool aba = false;
+    for (const Schedule& s : synclab::lab::schedules(exploration(4))) {
+      lab06::StackResult r =
+          synclab::lab::run_under(s, [&] { return lab06::run_stack(lab06::StackKernel::naive, 4, 1, 6, 3); });
+      if (!r.finished) continue;
+      const Walk w = host_walk(r.head, r.pool.next);
+      aba = aba || w.cycle || w.bad || w.nodes.size() != 6;
+    }
+    CHECKED_ELSE(aba)
+    FAIL(
+        "no explored schedule of the provided pop_push_naive<<<4, 1>>> showed ABA (build/bin/sim/lab06 aba --kernel "
+        "naive):\n"
+        "  the exploration is too weak to grade 2b; the simulator is at fault, not you");
+  }
   check_stack(2, 2, 6, 3, 4);
   check_stack(4, 1, 6, 3, 4);
 }
