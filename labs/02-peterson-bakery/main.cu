@@ -54,15 +54,7 @@ lab02::Where where_of(const Args& a, const std::string& fallback) {
 
 std::string where_arg(lab02::Where w) { return std::string(" --where ") + lab02::name(w); }
 
-void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = synclab::lab::brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) { std::printf("    ...\n"); break; }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+using synclab::lab::print_reports;
 
 // What exploring one lock found. The first_* strings are the commands that replay those runs.
 struct Summary {

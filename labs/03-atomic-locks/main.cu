@@ -54,16 +54,7 @@ std::string not_finished(const lab03::Outcome& r) {
   return how.empty() ? "did not finish (" + r.error + ")" : "did not finish: it " + how;
 }
 
-// Prints the distinct reports (kind, line) of a list, at most `limit`, and the first one whole.
-void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = synclab::lab::brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) { std::printf("    ...\n"); break; }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+using synclab::lab::print_reports;
 
 void print_first_report(const std::vector<Report>& rs) {
   if (rs.empty()) return;
@@ -75,9 +66,7 @@ bool g_traced = false;
 
 bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
 
-void announce_trace(const Schedule& s, const std::string& trace) {
-  std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
-}
+using synclab::lab::announce_trace;
 
 // ---- task 1a: the naive lock ---------------------------------------------------------------------
 bool naive_shape(const Args& a, const std::vector<std::string>& models, int blocks, int threads) {

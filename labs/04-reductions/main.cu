@@ -46,25 +46,12 @@ std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
 }
 
-void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = synclab::lab::brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) {
-      std::printf("    ...\n");
-      break;
-    }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+using synclab::lab::print_reports;
 
 // One trace per program run.
 bool g_traced = false;
 bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
-void announce_trace(const Schedule& s, const std::string& trace) {
-  std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
-}
+using synclab::lab::announce_trace;
 
 struct Shape {
   int blocks, threads, seeds;

@@ -36,25 +36,12 @@ std::string replay(const std::string& args, const Schedule& s) {
   return synclab::lab::replay_command("lab05", args, s);
 }
 
-void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = synclab::lab::brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) {
-      std::printf("    ...\n");
-      break;
-    }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+using synclab::lab::print_reports;
 
 // One trace per program run.
 bool g_traced = false;
 bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
-void announce_trace(const Schedule& s, const std::string& trace) {
-  std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
-}
+using synclab::lab::announce_trace;
 
 // Host references: the inclusive and exclusive scans of v, segment by segment (seg = 0: whole).
 std::vector<int> host_scan(const std::vector<int>& v, size_t seg, bool excl) {
@@ -77,9 +64,15 @@ std::string first_difference(const std::vector<int>& got, const std::vector<int>
   return "";
 }
 
+bool all_zero(const std::vector<int>& v) {
+  for (int x : v)
+    if (x != 0) return false;
+  return true;
+}
+
 // The summary every command prints after exploring one shape.
 bool summary(const std::string& what, const std::vector<Schedule>& ss, int bad, const std::string& first_bad,
-             const std::vector<Report>& reports, const char* ok_text) {
+             const std::vector<Report>& reports, const char* ok_text, const std::string& advice = "") {
   std::printf("%s, %s:\n", what.c_str(), synclab::lab::describe(ss).c_str());
   if (bad)
     std::printf("  wrong or reported in %d runs; first: %s\n", bad, first_bad.c_str());
@@ -90,6 +83,7 @@ bool summary(const std::string& what, const std::vector<Schedule>& ss, int bad, 
     print_reports(reports);
     std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
   }
+  if (bad && !advice.empty()) std::printf("  what to fix (from the first bad run): %s\n", advice.c_str());
   return bad == 0 && reports.empty();
 }
 
@@ -123,6 +117,11 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
         synclab::lab::run_under(s, [&] { return lab05::run_block(kernel, values, sh.blocks, sh.threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what = first_difference(r.out, want);
+    if (!what.empty() && (r.out == values || all_zero(r.out)))
+      what += kernel == lab05::BlockKernel::hillis_fixed    ? " (is TODO(1a) done?)"
+              : kernel == lab05::BlockKernel::hillis_double ? " (is TODO(1b) done?)"
+              : kernel == lab05::BlockKernel::blelloch      ? " (is TODO(2) done?)"
+                                                            : "";
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
     const bool shows = show == "any" || (show == "race" && !r.reports.empty());
@@ -186,16 +185,27 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
   const std::string args =
       command + " --n " + std::to_string(sh.n) + " --threads " + std::to_string(sh.threads) + data_arg(a, seed);
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  const int tiles = (sh.n + sh.threads - 1) / sh.threads;
   int bad = 0, stuck = 0;
-  std::string first_bad;
+  std::string first_bad, advice;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
     std::vector<int> out;
     std::vector<Report> rs;
     bool hung = false;
+    std::string state;  // task 4: what is wrong with the tile counter or the flags
+    lab05::LookbackResult lr;
     if (lookback) {
-      lab05::LookbackResult r = synclab::lab::run_under(s, [&] { return lab05::run_lookback(values, sh.threads); });
-      out = r.out, rs = r.reports, hung = r.stuck;
+      lr = synclab::lab::run_under(s, [&] { return lab05::run_lookback(values, sh.threads); });
+      out = lr.out, rs = lr.reports, hung = lr.stuck;
+      if (!hung && lr.tile_counter != unsigned(tiles))
+        state = "the tile counter ended at " + std::to_string(lr.tile_counter) + ", expected " +
+                std::to_string(tiles) + " (one atomicAdd per block)";
+      for (int t = 0; !hung && state.empty() && t < tiles; ++t)
+        if (lr.flags[t] != lab05::kFlagPrefix)
+          state = "tile " + std::to_string(t) + "'s flag ended at " + std::to_string(lr.flags[t]) +
+                  ", expected kPrefix (" + std::to_string(lab05::kFlagPrefix) +
+                  "): every tile publishes its inclusive prefix, for the tiles after it";
     } else {
       lab05::ScanResult r = synclab::lab::run_under(s, [&] { return lab05::run_multiblock(values, sh.threads); });
       out = r.out, rs = r.reports;
@@ -203,9 +213,15 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
     reports.insert(reports.end(), rs.begin(), rs.end());
     stuck += hung;
     std::string what = hung ? "the launch never finished" : first_difference(out, want);
+    const bool wrong = !what.empty();
+    if (wrong && !hung && all_zero(out)) what += lookback ? " (is TODO(4) done?)" : " (is TODO(3) done?)";
     if (what.empty() && !rs.empty()) what = synclab::lab::brief(rs.front());
+    if (what.empty()) what = state;
     const std::string memory = lookback && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args + memory, s);
+    if (!what.empty() && !bad++) {
+      first_bad = what + ", in:\n    " + replay(args + memory, s);
+      if (lookback) advice = lab05::lookback_advice(lr, s.memory, wrong);
+    }
     const bool shows = show == "any" || (show == "stuck" && hung);
     if (wants_trace(a, shows)) {
       announce_trace(s, trace);
@@ -217,12 +233,14 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
       g_traced = true;
     }
   }
-  const int tiles = (sh.n + sh.threads - 1) / sh.threads;
   const std::string what = std::string(lookback ? "scan_lookback" : "tile_sums, scan_tile_sums, scan_tiles") +
                            " over " + std::to_string(sh.n) + " values, " + std::to_string(tiles) + " tiles of " +
                            std::to_string(sh.threads) +
                            (lookback ? ", blocks dispatched in " + lab05::dispatch_order() + " order" : "");
-  const bool ok = summary(what, ss, bad, first_bad, reports, "every run scanned every value right");
+  const bool ok = summary(what, ss, bad, first_bad, reports,
+                          lookback ? "every run scanned every value right and left every tile's flag at kPrefix"
+                                   : "every run scanned every value right",
+                          advice);
   if (stuck)
     std::printf("  %d runs never finished: a block waited for a tile that no running block holds, or one whose flag "
                 "is never set\n",
@@ -257,15 +275,19 @@ bool compact_shape(const Args& a, const Shape& sh) {
                            " --threads " + std::to_string(sh.threads) + data_arg(a, seed);
   const std::string trace = a.get("trace", "");
   int bad = 0;
-  std::string first_bad;
+  std::string first_bad, advice;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
     lab05::CompactResult r =
         synclab::lab::run_under(s, [&] { return lab05::run_compact(values, sh.blocks, sh.threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what = first_difference(r.out, want);
+    const bool wrong = !what.empty();
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    if (!what.empty() && !bad++) {
+      first_bad = what + ", in:\n    " + replay(args, s);
+      advice = lab05::compact_advice(r, int(want.size()), wrong);
+    }
     if (wants_trace(a, true)) {
       announce_trace(s, trace);
       synclab::lab::apply(s);
@@ -275,7 +297,7 @@ bool compact_shape(const Args& a, const Shape& sh) {
   }
   return summary("keep_flags and scatter_kept over " + std::to_string(sh.n) + " values, <<<" +
                      std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) + ">>>",
-                 ss, bad, first_bad, reports, "every run kept the odd values, in order");
+                 ss, bad, first_bad, reports, "every run kept the odd values, in order", advice);
 }
 
 // Graded: 300 values over <<<3,64>>> and 100 over <<<2,32>>>, 3 seeds.

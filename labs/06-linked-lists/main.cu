@@ -37,18 +37,7 @@ std::string shape_args(int blocks, int threads) {
   return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
 }
 
-void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = synclab::lab::brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) {
-      std::printf("    ...\n");
-      break;
-    }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+using synclab::lab::print_reports;
 
 // One trace per program run.
 bool g_traced = false;
@@ -183,8 +172,13 @@ bool push_command(const Args& a, const std::string& command, lab06::PushKernel k
         k == lab06::PushKernel::lockfree
             ? "write the value, then in the loop: next = the head you saw, __threadfence(), atomicCAS; on failure\n"
               "   link to the head the CAS returned"
-            : "take the lock, read the head, link the node, fence, release, all inside the loop's winning branch;\n"
-              "   __threadfence() after the CAS that takes the lock and before the atomicExch that releases it");
+        : k == lab06::PushKernel::second
+            ? "take the first node's lock, read first's next, link the node after first, then release, all inside\n"
+              "   the loop's winning branch; __threadfence() after the CAS that takes the lock and before the\n"
+              "   atomicExch that releases it; every write of the critical section before the release"
+            : "take the lock, read the head, link the node, write the head, then release, all inside the loop's\n"
+              "   winning branch; __threadfence() after the CAS that takes the lock and before the atomicExch that\n"
+              "   releases it; every write of the critical section before the release");
   }
   return ok;
 }
@@ -375,10 +369,11 @@ bool cmd_worklist(const Args& a) {
           },
           k == lab06::WorklistKernel::atomic ? "one atomicAdd per item: its result is the item's slot"
           : k == lab06::WorklistKernel::warp
-              ? "lane i writes from the warp's base (lane 0's atomicAdd, handed out with __shfl_sync) plus the\n"
-                "   counts of lanes 0..i-1"
-              : "thread 0's atomicAdd into a __shared__ base, __syncthreads(), then each thread writes from base +\n"
-                "   its offset from block_exclusive_scan");
+              ? "lane 0 adds the warp's total (lane 31's inclusive sum) with one atomicAdd; lane i writes from the\n"
+                "   warp's base (lane 0's result, handed out with __shfl_sync) plus the counts of lanes 0..i-1"
+              : "every thread calls block_exclusive_scan (it has barriers: no return or if before it); thread 0's\n"
+                "   atomicAdd reserves the block's total into a __shared__ base, __syncthreads(), then each thread\n"
+                "   writes from base + its offset");
     }
   }
   return ok;

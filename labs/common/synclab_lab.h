@@ -23,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -243,6 +244,27 @@ inline std::string brief(const Report& r) {
   if (!r.title.empty()) s += " (" + r.title + ")";
   return s;
 }
+
+// Under a command's summary: the distinct one-line briefs of the reports of its runs, at most
+// `limit` of them (then "...").
+inline void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
+  std::set<std::string> seen;
+  for (const Report& r : rs) {
+    std::string b = brief(r);
+    if (!seen.insert(b).second) continue;
+    if (seen.size() > limit) {
+      std::printf("    ...\n");
+      break;
+    }
+    std::printf("    %s\n", b.c_str());
+  }
+}
+
+// What a command prints before it records the trace of one of its runs (--trace FILE).
+inline void announce_trace(const Schedule& s, const std::string& trace) {
+  std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
+}
+
 
 // How a launch that did not finish got stuck, from its reports: "deadlocked" (every thread
 // blocked for good), "hung (spinning)" (threads spinning while nothing they wait for changes),
