@@ -146,20 +146,45 @@ bool missing_release(const lab06::Outcome& r) {
   return !r.reports.empty() && r.reports.front().text.find("did not release") != std::string::npos;
 }
 
-// Advice for the lock tasks, from what the run showed.
-std::string lock_advice(const lab06::Outcome& r, const std::string& problem, const Schedule& s, bool untouched) {
-  if (untouched) return "no node reached its list: are the TODOs of try_lock, unlock and this task's insert done?";
+// The race checker's words when the new holder of a lock did not fence after the read that took it
+// (docs/checkers.md).
+bool missing_acquire(const lab06::Outcome& r) {
+  return !r.reports.empty() && r.reports.front().text.find("did not acquire") != std::string::npos;
+}
+
+// Advice for the lock tasks, from what the run showed. `second`: task 1b, whose shared word is the
+// first node's next rather than the list's head.
+std::string lock_advice(const lab06::Outcome& r, const std::string& problem, const Schedule& s, bool untouched,
+                        bool second) {
+  const std::string word = second ? "first's next" : "the head";
+  if (untouched)
+    return second ? "no node reached its list: is insert_second_locked's TODO(1b) done (with 1a's try_lock and unlock)?"
+                  : "no node reached its list: are the TODO(1a)s of try_lock, unlock and push_node_locked done?";
   const std::string kind = r.reports.empty() ? "" : r.reports.front().kind;
   if (!r.finished && (kind == "deadlock" || kind == "hang"))
     return "a lane that won the lock must finish its critical section and release the lock inside the loop: under\n"
            "   lockstep the winner otherwise waits at the end of the loop for the lanes that spin on the lock it holds";
-  if (missing_release(r) || (s.memory == "relaxed" && kind != "race" && !problem.empty()))
-    return "the unlock publishes the critical section: the node's value and next and the new head must be visible\n"
-           "   before the lock looks free, so put __threadfence() before the atomicExch that releases it (and after\n"
-           "   the atomicCAS that takes it)";
-  if (kind == "race" || problem.find("lost") != std::string::npos)
-    return "read the head only with the lock held (the slides: lock head first, then copy): a head copied before the\n"
-           "   lock is taken may be stale by the time the lock is yours, and the node pushed in between is lost";
+  if (missing_release(r))
+    return "the unlock publishes the critical section: every write of the critical section (the node's value and\n"
+           "   next, " + word + ") must be visible before the lock looks free, so write them all, then put\n"
+           "   __threadfence() before the atomicExch that releases it";
+  if (missing_acquire(r))
+    return "taking the lock is the acquire: put __threadfence() right after the atomicCAS that wins it, so that\n"
+           "   the new holder reads " + word + " as the previous holder left it";
+  if (kind == "race")
+    return "the lock orders only what lies between its two fences: read and write " + word +
+           " only with the lock held\n"
+           "   (the slides: lock head first, then copy), after try_lock's __threadfence() right after the winning\n"
+           "   atomicCAS, and every write of the critical section before unlock's __threadfence() and atomicExch";
+  if (s.memory == "relaxed" && !problem.empty())
+    return "under relaxed the next holder read an old " + std::string(second ? "next" : "head") +
+           ": every write of the critical section (the node's value and next,\n"
+           "   " + word + ") must come before unlock's __threadfence() and atomicExch, and try_lock needs its\n"
+           "   __threadfence() right after the winning atomicCAS";
+  if (problem.find("lost") != std::string::npos)
+    return "read " + word + " only with the lock held (the slides: lock head first, then copy), and write it\n"
+           "   before the unlock: a copy made before the lock is taken may be stale by the time the lock is yours,\n"
+           "   and the node linked in between is lost";
   return "";
 }
 
@@ -197,7 +222,7 @@ void check_push(lab06::PushKernel k, const std::string& command, const PushShape
             "link the node to the head the CAS compares against; when the CAS fails, take the head it returned and\n"
             "   try again";
     } else {
-      advice = lock_advice(r, problem, s, untouched);
+      advice = lock_advice(r, problem, s, untouched, k == lab06::PushKernel::second);
     }
     FAIL(failure(r, what, problem, cmd, advice));
   }
@@ -395,13 +420,29 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
     const std::string what = shape_text(lab06::name(k), blocks, threads);
     const std::string cmd = replay("worklist --kernel " + short_name + " " + shape_args(blocks, threads), s);
     std::string advice;
+    const char* todo = k == lab06::WorklistKernel::atomic ? "4a" : k == lab06::WorklistKernel::warp ? "4b" : "4c";
+    bool in_scan = false;  // a report inside the provided block_exclusive_scan
+    for (const Report& rep : r.reports) in_scan = in_scan || rep.text.find("lab06_scan.cuh") != std::string::npos;
+    const bool size_wrong = r.finished && r.size != int(want.size());
     if (r.finished && r.size == 0)
-      advice = std::string("nothing was pushed: is ") + lab06::name(k) + "'s TODO done?";
+      advice = std::string("nothing was pushed: is ") + lab06::name(k) + "'s TODO(" + todo + ") done?";
+    else if (k == lab06::WorklistKernel::warp && size_wrong)
+      advice =
+          "the size is wrong: lane 0's one atomicAdd must add the whole warp's total, lane 31's inclusive sum\n"
+          "   (__shfl_sync(mask, sum, 31)), and only lane 0 may add it";
     else if (k == lab06::WorklistKernel::warp)
       advice =
           "lane i writes from the warp's base plus the counts of lanes 0..i-1 (its inclusive sum minus its own "
           "count),\n"
           "   and every lane must use the base that lane 0's atomicAdd returned (__shfl_sync from lane 0)";
+    else if (k == lab06::WorklistKernel::scan && in_scan)
+      advice =
+          "block_exclusive_scan has barriers and fills a shared array: every thread of the block must call it, so\n"
+          "   no return or if before it (a thread with no items calls it with 0)";
+    else if (k == lab06::WorklistKernel::scan && size_wrong)
+      advice =
+          "the size is wrong: thread 0's one atomicAdd must reserve the whole block's share, the total that\n"
+          "   block_exclusive_scan returns through its second argument";
     else if (k == lab06::WorklistKernel::scan)
       advice =
           "thread 0 reserves the block's share into a __shared__ base; the other threads may read it only after a\n"
