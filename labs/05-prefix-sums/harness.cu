@@ -191,7 +191,63 @@ LookbackResult run_lookback(const std::vector<int>& values, int threads, const c
   return r;
 }
 
+namespace {
+bool any_report(const std::vector<Report>& rs, const std::string& kind, const std::string& in_title) {
+  for (const Report& r : rs)
+    if ((kind.empty() || r.kind == kind) && r.title.find(in_title) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+std::string lookback_advice(const LookbackResult& r, const std::string& memory, bool wrong) {
+  const std::string volatile_flags =
+      "read the flags (and the values) through volatile pointers or atomics: a plain load of a word that another "
+      "block writes is itself a data race, and the compiler may load a flag once and spin on the register for ever; "
+      "a fence orders the loads around it, it does not make a plain load of the flag see the store";
+  const std::string ordering =
+      "a tile's aggregate and prefix are published through its flag, so no block may see the flag before the value: "
+      "write the value, then __threadfence(), then the flag; read the flag, then __threadfence(), then the value (or "
+      "a release store and an acquire load of the flag). __threadfence_block() is not enough: it orders only for "
+      "the threads of the same block, and the reader is another block";
+  // A spin on a register: the flag's load was hoisted out of the loop.
+  if (any_report(r.reports, "hang", "reads no memory")) return volatile_flags;
+  if (r.stuck || any_report(r.reports, "hang", "") || any_report(r.reports, "deadlock", ""))
+    return "blocks start in any order (here the reverse of blockIdx order), and a block that is not running cannot "
+           "publish its tile: if tile = blockIdx.x, the running blocks wait for tiles of blocks that cannot start "
+           "until a running block finishes. Take the tile from atomicAdd(tile_counter, 1) in thread 0 and share it "
+           "through shared memory: a block then only waits for tiles that started before it";
+  // tile_s and offset_s: thread 0 writes them, every thread reads them.
+  if (any_report(r.reports, "race", "shared memory") || any_report(r.reports, "init", "shared memory"))
+    return "thread 0 writes the tile (tile_s) and the offset (offset_s) in shared memory and every thread reads them: "
+           "a __syncthreads() after thread 0 writes each of them and before the others read it, outside the "
+           "if (threadIdx.x == 0)";
+  if (any_report(r.reports, "race", "")) return ordering + "; and " + volatile_flags;
+  if (!wrong) return "";
+  if (memory == "relaxed")
+    return "wrong in this run under the relaxed memory model, where a store may become visible late and a load may "
+           "read an older value: " + ordering;
+  return "the look-back adds the aggregates of tiles tile - 1, tile - 2, ... while their flag is kAggregate, and "
+         "when it meets kPrefix adds that tile's prefix and stops (tile 0 publishes only its prefix); and " +
+         ordering;
+}
+
 // ---- task 5 -------------------------------------------------------------------------------------
+std::string compact_advice(const CompactResult& r, int expected, bool wrong) {
+  if (any_report(r.reports, "race", ""))
+    return "two threads wrote one place of out: write only the kept values (keep[i] == 1); a value that is not kept "
+           "has the same positions[i] as the kept value before it";
+  if (!wrong) return "";
+  if (r.count == 0) return "no value was kept: is TODO(5) done in keep_flags?";
+  if (r.count < expected)
+    return "fewer values were flagged than the host keeps: every i < n needs its flag, whatever the grid (here fewer "
+           "threads than values): a grid-stride loop, i += gridDim.x * blockDim.x";
+  if (r.count == expected)
+    return "positions[i] is the inclusive scan of keep: it counts in[i] itself, so the kept in[i] goes to "
+           "out[positions[i] - 1]: its place is the number of kept values before it; every i < n, in a grid-stride "
+           "loop";
+  return "";
+}
+
 namespace {
 // Provided for task 5: positions = the inclusive scan of keep, by one thread (slow, and simple:
 // task 5 is about what happens around the scan).

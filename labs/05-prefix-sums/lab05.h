@@ -71,6 +71,10 @@ struct LookbackResult {
 };
 // scan_lookback over `values` in ceil(n / threads) blocks of `threads` (a multiple of 32).
 LookbackResult run_lookback(const std::vector<int>& values, int threads, const char* trace = nullptr);
+// What to fix after a look-back run that was wrong (`wrong`), stuck or reported, run under the
+// memory model `memory` ("sc" or "relaxed"); "" when there is nothing to say. The harness program
+// and the graded tests print the same advice.
+std::string lookback_advice(const LookbackResult& r, const std::string& memory, bool wrong);
 
 // ---- task 5: stream compaction -----------------------------------------------------------------------
 struct CompactResult {
@@ -80,5 +84,8 @@ struct CompactResult {
 };
 // keep_flags, then a provided scan of the flags, then scatter_kept, each over `blocks` x `threads`.
 CompactResult run_compact(const std::vector<int>& values, int blocks, int threads, const char* trace = nullptr);
+// What to fix after a compaction run that was wrong or reported, `expected` being how many values
+// the host keeps; "" when there is nothing to say.
+std::string compact_advice(const CompactResult& r, int expected, bool wrong);
 
 }  // namespace lab05

@@ -196,24 +196,6 @@ TEST_CASE("lab05 task3 reduce then scan across tiles in three launches", "[lab05
 
 // ---- task 4 -------------------------------------------------------------------------------------
 
-std::string lookback_advice(const lab05::LookbackResult& r, const Schedule& s, bool wrong) {
-  if (r.stuck || !synclab::lab::of_kind(r.reports, "hang").empty())
-    return "blocks start in any order (here the reverse of blockIdx order), and a block that is not running cannot "
-           "publish its tile: if tile = blockIdx.x, the running blocks wait for tiles of blocks that cannot start "
-           "until a running block finishes. Take the tile from atomicAdd(tile_counter, 1) in thread 0 and share it "
-           "through shared memory: a block then only waits for tiles that started before it";
-  const std::string ordering =
-      "a tile's aggregate and prefix are published through its flag, so no block may see the flag before the value: "
-      "__threadfence() between writing a tile's aggregate or prefix and setting its flag, and __threadfence() "
-      "between reading a flag and reading the value it announces (or a release store and an acquire load of the "
-      "flag)";
-  if (!synclab::lab::of_kind(r.reports, "race").empty()) return ordering;
-  if (wrong && s.memory == "relaxed")
-    return "wrong only under the relaxed memory model, where a store may become visible late and a load may read an "
-           "older value: " + ordering;
-  return "";
-}
-
 void check_lookback(int n, int threads, int seeds) {
   const std::vector<int> values = lab05::random_values(n, lab05::values_seed(n, threads));
   const std::vector<int> want = host_scan(values, 0, true);
@@ -236,7 +218,7 @@ void check_lookback(int n, int threads, int seeds) {
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
     FAIL(run_message(what, wrong.empty() ? "the scan was right in this run" : wrong, r.reports, cmd,
-                     lookback_advice(r, s, !wrong.empty())));
+                     lab05::lookback_advice(r, s.memory, !wrong.empty())));
     if (r.stuck) continue;
     CHECKED_ELSE(r.tile_counter == unsigned(tiles))
     FAIL(what << ": the tile counter ended at " << r.tile_counter << ", expected " << tiles
@@ -280,9 +262,7 @@ void check_compact(int n, int blocks, int threads, int seeds) {
                                    s);
     std::string wrong = first_difference(r.out, want), hint;
     if (!wrong.empty() && r.count == 0) wrong += " (no value was kept: is TODO(5) done in keep_flags?)";
-    if (!wrong.empty() && r.count == int(want.size()))  // the right number kept, in the wrong places
-      hint = "positions[i] is the inclusive scan of keep: it counts in[i] itself, so the kept in[i] goes to "
-             "out[positions[i] - 1]: its place is the number of kept values before it";
+    else hint = lab05::compact_advice(r, int(want.size()), !wrong.empty());
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
     FAIL(run_message(what, wrong.empty() ? "the output was right in this run" : wrong, r.reports, cmd, hint));
   }

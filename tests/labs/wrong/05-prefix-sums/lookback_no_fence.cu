@@ -7,8 +7,8 @@
 // WRONG-FAILS: lab05 task4a scan_lookback scans across tiles in one pass under both memory models
 // WRONG-MESSAGE: out\[[0-9]+\] is -?[0-9]+, expected [0-9]+
 // WRONG-MESSAGE: --memory relaxed
-// WRONG-MESSAGE: wrong only under the relaxed memory model
-// WRONG-MESSAGE: __threadfence\(\) between writing a tile's aggregate or prefix and setting its flag
+// WRONG-MESSAGE: wrong in this run under the relaxed memory model
+// WRONG-MESSAGE: write the value, then __threadfence\(\), then the flag
 //
 // Lab 05, task 4: a scan over many blocks in one launch, with decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA technical report
