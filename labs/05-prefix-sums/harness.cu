@@ -41,6 +41,16 @@ std::string dispatch_order() {
   return v && *v ? v : "default";
 }
 
+std::string dispatch_words() {
+  const std::string o = dispatch_order();
+  if (o == "reverse") return "in reverse blockIdx order";
+  if (o == "order") return "in blockIdx order";
+  if (o == "random") return "in an order drawn from the seed";
+  if (o == "gpu") return "in the order the GPU chooses";
+  if (o == "default") return "in the simulator's default order (blockIdx order under rr, random under pct and random)";
+  return "in the order SYNCLAB_DISPATCH=" + o + " asks for";
+}
+
 const char* name(BlockKernel k) {
   switch (k) {
     case BlockKernel::hillis_racy: return "scan_hillis_racy";
@@ -115,6 +125,23 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
   }
   r.out = in_place ? a.download() : out.download();
   return r;
+}
+
+std::string block_advice(BlockKernel k, const Report& r) {
+  if (r.kind != "race") return "";
+  switch (k) {
+    case BlockKernel::hillis_fixed:
+      return "at one level thread t reads a[t - off] while thread t - off adds into it: read it into a temporary, "
+             "__syncthreads(), then add the temporary into a[t], then __syncthreads() again before the next level "
+             "(both barriers outside the if)";
+    case BlockKernel::hillis_double:
+      return "each level reads one buffer and writes the other: one __syncthreads() after each level's writes, "
+             "outside any if, before the next level reads them";
+    case BlockKernel::blelloch:
+      return "every level of the up-sweep and of the down-sweep reads what other threads wrote at the level before: "
+             "a __syncthreads() after each level (and after clearing the last element), outside the if";
+    default: return "";
+  }
 }
 
 namespace {
@@ -239,8 +266,8 @@ std::string compact_advice(const CompactResult& r, int expected, bool wrong) {
   if (!wrong) return "";
   if (r.count == 0) return "no value was kept: is TODO(5) done in keep_flags?";
   if (r.count < expected)
-    return "fewer values were flagged than the host keeps: every i < n needs its flag, whatever the grid (here fewer "
-           "threads than values): a grid-stride loop, i += gridDim.x * blockDim.x";
+    return "fewer values were kept than the host keeps: every i < n needs its flag, whatever the grid (the graded "
+           "grids have fewer threads than values): a grid-stride loop, i += gridDim.x * blockDim.x";
   if (r.count == expected)
     return "positions[i] is the inclusive scan of keep: it counts in[i] itself, so the kept in[i] goes to "
            "out[positions[i] - 1]: its place is the number of kept values before it; every i < n, in a grid-stride "

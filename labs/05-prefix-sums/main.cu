@@ -110,7 +110,7 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
                            std::to_string(sh.threads) + data_arg(a, seed);
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
   int bad = 0;
-  std::string first_bad;
+  std::string first_bad, advice;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
     lab05::BlockResult r =
@@ -123,7 +123,10 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
               : kernel == lab05::BlockKernel::blelloch      ? " (is TODO(2) done?)"
                                                             : "";
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    if (!what.empty() && !bad++) {
+      first_bad = what + ", in:\n    " + replay(args, s);
+      if (!r.reports.empty()) advice = lab05::block_advice(kernel, r.reports.front());
+    }
     const bool shows = show == "any" || (show == "race" && !r.reports.empty());
     if (wants_trace(a, shows)) {
       announce_trace(s, trace);
@@ -136,7 +139,8 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
                            std::to_string(sh.threads) + ">>>";
   return summary(what, ss, bad, first_bad, reports,
                  lab05::exclusive(kernel) ? "every run scanned every block right (exclusive)"
-                                          : "every run scanned every block right (inclusive)");
+                                          : "every run scanned every block right (inclusive)",
+                 advice);
 }
 
 bool has_shape(const Args& a) { return a.has("blocks") || a.has("threads") || a.has("data-seed") || a.has("n"); }
@@ -186,6 +190,9 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
       command + " --n " + std::to_string(sh.n) + " --threads " + std::to_string(sh.threads) + data_arg(a, seed);
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
   const int tiles = (sh.n + sh.threads - 1) / sh.threads;
+  std::vector<int> tile_totals(tiles, 0);  // task 3: sums after scan_tile_sums = their exclusive scan
+  for (int i = 0; i < sh.n; ++i) tile_totals[i / sh.threads] += values[i];
+  const std::vector<int> want_offsets = host_scan(tile_totals, 0, true);
   int bad = 0, stuck = 0;
   std::string first_bad, advice;
   std::vector<Report> reports;
@@ -194,6 +201,7 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
     std::vector<Report> rs;
     bool hung = false;
     std::string state;  // task 4: what is wrong with the tile counter or the flags
+    std::string hint;   // task 3: what is wrong with the offsets
     lab05::LookbackResult lr;
     if (lookback) {
       lr = synclab::lab::run_under(s, [&] { return lab05::run_lookback(values, sh.threads); });
@@ -209,6 +217,12 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
     } else {
       lab05::ScanResult r = synclab::lab::run_under(s, [&] { return lab05::run_multiblock(values, sh.threads); });
       out = r.out, rs = r.reports;
+      if (r.sums != want_offsets) {
+        hint = "after scan_tile_sums, sums[b] must be tile b's offset: the sum of the tiles before it (the exclusive "
+                "scan of the tile sums), so sums[0] is 0";
+        if (r.sums == host_scan(tile_totals, 0, false))
+          hint += "; yours holds the inclusive scan, each tile's offset counts its own values too";
+      }
     }
     reports.insert(reports.end(), rs.begin(), rs.end());
     stuck += hung;
@@ -221,6 +235,7 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
     if (!what.empty() && !bad++) {
       first_bad = what + ", in:\n    " + replay(args + memory, s);
       if (lookback) advice = lab05::lookback_advice(lr, s.memory, wrong);
+      else if (wrong && !all_zero(out)) advice = hint;
     }
     const bool shows = show == "any" || (show == "stuck" && hung);
     if (wants_trace(a, shows)) {
@@ -236,14 +251,14 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
   const std::string what = std::string(lookback ? "scan_lookback" : "tile_sums, scan_tile_sums, scan_tiles") +
                            " over " + std::to_string(sh.n) + " values, " + std::to_string(tiles) + " tiles of " +
                            std::to_string(sh.threads) +
-                           (lookback ? ", blocks dispatched in " + lab05::dispatch_order() + " order" : "");
+                           (lookback ? ", blocks dispatched " + lab05::dispatch_words() : "");
   const bool ok = summary(what, ss, bad, first_bad, reports,
                           lookback ? "every run scanned every value right and left every tile's flag at kPrefix"
                                    : "every run scanned every value right",
                           advice);
   if (stuck)
-    std::printf("  %d runs never finished: a block waited for a tile that no running block holds, or one whose flag "
-                "is never set\n",
+    std::printf("  %d runs never finished: a block waited for a tile that no running block holds, for a flag that is "
+                "never set, or on a flag it loaded only once (through a plain pointer)\n",
                 stuck);
   return ok;
 }

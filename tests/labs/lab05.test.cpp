@@ -91,23 +91,6 @@ std::string run_message(const std::string& what, const std::string& wrong, const
   return o.str();
 }
 
-std::string block_advice(lab05::BlockKernel k, const Report& r) {
-  if (r.kind != "race") return "";
-  switch (k) {
-    case lab05::BlockKernel::hillis_fixed:
-      return "at one level thread t reads a[t - off] while thread t - off adds into it: read it into a temporary, "
-             "__syncthreads(), then add the temporary into a[t], then __syncthreads() again before the next level "
-             "(both barriers outside the if)";
-    case lab05::BlockKernel::hillis_double:
-      return "each level reads one buffer and writes the other: one __syncthreads() after each level's writes, "
-             "outside any if, before the next level reads them";
-    case lab05::BlockKernel::blelloch:
-      return "every level of the up-sweep and of the down-sweep reads what other threads wrote at the level before: "
-             "a __syncthreads() after each level (and after clearing the last element), outside the if";
-    default: return "";
-  }
-}
-
 // ---- tasks 1 and 2 ----------------------------------------------------------------------------------
 
 void check_block(lab05::BlockKernel kernel, const std::string& command, int blocks, int threads, int seeds,
@@ -127,7 +110,7 @@ void check_block(lab05::BlockKernel kernel, const std::string& command, int bloc
     if (!wrong.empty() && (r.out == values || all_zero(r.out))) wrong += " (" + todo + ")";
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
     FAIL(run_message(what, wrong.empty() ? "the scan was right in this run" : wrong, r.reports, cmd,
-                     r.reports.empty() ? "" : block_advice(kernel, r.reports.front())));
+                     r.reports.empty() ? "" : lab05::block_advice(kernel, r.reports.front())));
   }
 }
 
@@ -204,8 +187,8 @@ void check_lookback(int n, int threads, int seeds) {
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds, {"sc", "relaxed"}))) {
     lab05::LookbackResult r = synclab::lab::run_under(s, [&] { return lab05::run_lookback(values, threads); });
     const std::string what = "scan_lookback over " + std::to_string(n) + " values in " + std::to_string(tiles) +
-                             " tiles of " + std::to_string(threads) + " (blocks dispatched in " +
-                             lab05::dispatch_order() + " order)";
+                             " tiles of " + std::to_string(threads) + " (blocks dispatched " +
+                             lab05::dispatch_words() + ")";
     const std::string cmd = replay("lookback --n " + std::to_string(n) + " --threads " + std::to_string(threads) +
                                        (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""),
                                    s);
