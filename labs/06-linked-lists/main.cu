@@ -309,7 +309,7 @@ bool cmd_delete(const Args& a) {
           return std::make_pair(check_delete(in, sh.divisor, r), lab06::Outcome(r));
         },
         "mark every node i != 0 whose value the divisor divides; then only unmarked nodes write, each its\n"
-        "   own next, past the whole run of marked nodes after it");
+        "   own next, past the whole run of marked nodes after it; both kernels loop grid-stride over the nodes");
   }
   return ok;
 }

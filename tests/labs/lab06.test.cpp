@@ -360,6 +360,12 @@ void check_delete(int n, int divisor, int blocks, int threads, int seeds) {
     std::string advice;
     if (!marks_right)
       advice = "mark_nodes (3a): a grid-stride loop over every node, the sentinel 0 never marked";
+    else if (r.finished && r.reports.empty())
+      advice =
+          "no race, yet the list is wrong: every unmarked node must link past the whole run of marked nodes after\n"
+          "   it (a loop, not one step), and every node needs its turn: with fewer threads than nodes (" +
+          std::to_string(blocks * threads) + " here,\n"
+          "   " + std::to_string(n) + " nodes) unlink_marked needs a grid-stride loop, as mark_nodes does";
     else
       advice =
           "two neighbours may both be marked: if a thread writes a next that another thread reads, the order\n"
