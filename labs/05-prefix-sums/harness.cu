@@ -4,6 +4,7 @@
 // synclab::lab::CudaFailure naming this file's line; a look-back that hangs is a result.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -144,6 +145,24 @@ std::string block_advice(BlockKernel k, const Report& r) {
   }
 }
 
+std::string block_result_advice(BlockKernel kernel, const std::vector<int>& values, int threads,
+                                const std::vector<int>& out) {
+  if (kernel != BlockKernel::hillis_double || threads < 2 || out.size() != values.size()) return "";
+  // Each segment after every level but the last: what the buffer the last level read holds.
+  std::vector<int> before_last(values.size());
+  for (size_t b = 0; b < values.size(); b += size_t(threads)) {
+    std::vector<int> from(values.begin() + long(b), values.begin() + long(b) + threads), to(from.size());
+    for (int off = 1; off < threads / 2; off *= 2) {
+      for (int t = 0; t < threads; ++t) to[t] = from[t] + (t >= off ? from[t - off] : 0);
+      from.swap(to);
+    }
+    std::copy(from.begin(), from.end(), before_last.begin() + long(b));
+  }
+  if (out != before_last) return "";
+  return "out holds the buffer of the level before the last: after the last level's swap, the result is in the "
+         "buffer that level wrote (the one the next level would read)";
+}
+
 namespace {
 int tiles_of(size_t n, int threads) { return int((n + threads - 1) / threads); }
 
@@ -249,7 +268,9 @@ std::string lookback_advice(const LookbackResult& r, const std::string& memory, 
            "a __syncthreads() after thread 0 writes each of them and before the others read it, outside the "
            "if (threadIdx.x == 0)";
   if (any_report(r.reports, "race", "")) return ordering + "; and " + volatile_flags;
-  if (!wrong) return "";
+  bool untouched = true;  // out all 0: the message asks whether TODO(4) is done
+  for (int x : r.out) untouched = untouched && x == 0;
+  if (!wrong || untouched) return "";
   if (memory == "relaxed")
     return "wrong in this run under the relaxed memory model, where a store may become visible late and a load may "
            "read an older value: " + ordering;

@@ -51,6 +51,10 @@ struct BlockResult {
 // What to fix when a run of `kernel` reported `r` ("" when there is nothing to say); the harness
 // program and the graded tests print the same advice.
 std::string block_advice(BlockKernel kernel, const Report& r);
+// What to fix when a run of `kernel` over `values` (segments of `threads`) left `out` wrong with no
+// report ("" when it recognizes no mistake): 1b's result read from the other buffer.
+std::string block_result_advice(BlockKernel kernel, const std::vector<int>& values, int threads,
+                                const std::vector<int>& out);
 // Runs `kernel` over `values` (blocks x threads of them, threads a power of two).
 BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int blocks, int threads,
                       const char* trace = nullptr);

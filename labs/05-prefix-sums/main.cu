@@ -125,7 +125,8 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
     if (!what.empty() && !bad++) {
       first_bad = what + ", in:\n    " + replay(args, s);
-      if (!r.reports.empty()) advice = lab05::block_advice(kernel, r.reports.front());
+      advice = r.reports.empty() ? lab05::block_result_advice(kernel, values, sh.threads, r.out)
+                                 : lab05::block_advice(kernel, r.reports.front());
     }
     const bool shows = show == "any" || (show == "race" && !r.reports.empty());
     if (wants_trace(a, shows)) {

@@ -110,7 +110,8 @@ void check_block(lab05::BlockKernel kernel, const std::string& command, int bloc
     if (!wrong.empty() && (r.out == values || all_zero(r.out))) wrong += " (" + todo + ")";
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
     FAIL(run_message(what, wrong.empty() ? "the scan was right in this run" : wrong, r.reports, cmd,
-                     r.reports.empty() ? "" : lab05::block_advice(kernel, r.reports.front())));
+                     r.reports.empty() ? lab05::block_result_advice(kernel, values, threads, r.out)
+                                       : lab05::block_advice(kernel, r.reports.front())));
   }
 }
 
