@@ -300,10 +300,12 @@ void KernelRun::flush_findings() {
            "the writer arrived at before reading (its own arrive orders nothing for its later reads), or the "
            "accesses are not handed over through the mbarrier at all: then no __syncthreads() or "
            "release/acquire orders them either";
-    } else if (f.warp_exchange) {
+    } else if (f.warp_exchange && !f.unacquired) {
       // Lanes of one warp passing values through volatile words in the same steps:
       // the warp-synchronous code written before Volta (a reduction's or a scan's tail). No
-      // flag is waited for, so no fence helps; the lanes need to meet between the steps.
+      // flag is waited for, so no fence helps; the lanes need to meet between the steps. (A lane that
+      // took a lock or read a flag another lane released, without acquiring it, gets the
+      // hand-over's advice below: a fence, not __syncwarp().)
       d += "the two lanes are in the same warp and exchange values through memory in steps (a "
            "warp-synchronous reduction or scan): volatile accesses keep each access whole, "
            "but do not order one lane's read of a step before another lane's write of the next. Under "
