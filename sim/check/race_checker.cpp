@@ -151,6 +151,19 @@ const ptx::Instr* KernelRun::instr_at(uint32_t loc) const {
   return &M_.functions[func].code[pc];
 }
 
+// Whether one of two racing accesses stores a flag the way a release does (a volatile, atomic or
+// strong store that is the writing thread's first access after a fence) and the other loads it
+// with a plain load.
+static bool plain_load_of_flag(uint8_t a, uint8_t b) {
+  using D = RaceDetector;
+  auto flag_store = [](uint8_t f) {
+    return (f & D::kWrite) && (f & D::kAfterFence) && (f & (D::kVolatile | D::kAtomic | D::kStrong)) &&
+           !(f & D::kVolatileData);
+  };
+  auto plain_load = [](uint8_t f) { return !(f & (D::kWrite | D::kVolatile | D::kAtomic | D::kStrong)); };
+  return (flag_store(a) && plain_load(b)) || (flag_store(b) && plain_load(a));
+}
+
 // Whether the load or store at loc is half of an in-place update on its source line: the line
 // also has the other half (a store for a load, a load for a store) in the same state space at the
 // same address expression ([reg + imm] or [symbol + imm]), as x++ or x += v compile to. Used to
@@ -327,6 +340,16 @@ void KernelRun::flush_findings() {
           "__threadfence() after each of the stores: release and acquire do not keep a store before a "
           "later load",
           relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads());
+    } else if (plain_load_of_flag(f.prev.flags, f.cur_flags)) {
+      // A flag published the right way on the writer's side (a volatile or atomic store right
+      // after a fence), read with a plain load: the reader's load is the mistake, whatever else
+      // the two threads exchanged before (a ticket's atomic is no hand-over of this word).
+      d += "one thread stores this word as a flag (a volatile or atomic store right after a fence, which "
+           "publishes what that thread wrote before it) and the other reads it with a plain load: a plain "
+           "load races with the flag's store, and the compiler may keep it in a register (a loop that waits "
+           "on it may never see the store). Read the flag with a volatile load or an atomic (cuda::atomic_ref "
+           "with memory_order_acquire), and __threadfence() after the read that sees it, before reading what "
+           "it publishes";
     } else if (f.unacquired && !insufficient_scope) {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
