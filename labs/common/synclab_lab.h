@@ -507,7 +507,10 @@ class Commands {
           std::printf("==== %s: %s\n\n", e.name.c_str(), ok ? "OK" : "NOT YET");
           failed += !ok;
         }
-        std::printf("%d of the checks did not pass\n", failed);
+        if (failed)
+          std::printf("%d of the checks did not pass\n", failed);
+        else
+          std::printf("every check passed\n");
         return failed ? 1 : 0;
       }
       for (const Entry& e : list_)
