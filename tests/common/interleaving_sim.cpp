@@ -3,7 +3,6 @@
 // update). The reference is the trace's own events, read here without the library: every
 // access to region "x", in order. The kernel starts from x[0] == 0 (the harness sets it) and each
 // thread adds 1, so a lost update is: two loads of 0, then two stores of 1.
-#define SYNCLAB_CATCH_MAIN
 #include <synclab/catch.h>
 #include <synclab/interleaving.h>
 #include <synclab/trace_reader.h>

@@ -2,7 +2,6 @@
 // hostile reports), test specs for awkward names, the scan of a student file's host code, the
 // system-call filter libsynclab_guard.so (a probe program run under it), and the sandbox's
 // cleanup of processes a program leaves behind.
-#define SYNCLAB_CATCH_MAIN
 #include <synclab/catch.h>
 
 #include <dirent.h>

@@ -6,7 +6,6 @@
 //
 // Cell rectangles come from --dump-layout (JSON), pixels from the PNG the run wrote (window mode:
 // --screenshot of the back buffer; export: the exported PNG). Artifacts stay in VIZ_ARTIFACTS.
-#define SYNCLAB_CATCH_MAIN
 #include <stb/stb_image.h>
 #include <synclab/catch.h>
 #include <synclab/trace_analysis.h>

@@ -1,2 +1,0 @@
-#define SYNCLAB_CATCH_MAIN
-#include <synclab/catch.h>
