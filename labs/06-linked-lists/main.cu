@@ -38,6 +38,7 @@ std::string shape_args(int blocks, int threads) {
 }
 
 using synclab::lab::print_reports;
+using synclab::lab::announce_trace;
 
 // One trace per program run.
 bool g_traced = false;
@@ -52,7 +53,7 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
              const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run,
              const std::string& hint = "") {
   const std::string show = a.get("show", "any"), trace = a.get("trace", "");
-  int bad = 0;
+  int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
@@ -61,14 +62,14 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
     if (what.empty() && !out.finished)
       what = "the launch did not finish (" +
              (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
-    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front());
+    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
     // locked and lockfree explore both memory models by default: an sc run's replay names sc.
     const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
     const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
     if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args + mem, s);
     const bool shows = show == "any" || (show == "lost" && !what.empty());
     if (a.has("trace") && !g_traced && shows) {
-      std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
+      announce_trace(s, trace);
       synclab::lab::apply(s);
       run(s, trace.c_str());
       g_traced = true;
@@ -76,7 +77,7 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
   if (bad)
-    std::printf("  wrong in %d runs; first: %s\n", bad, first_bad.c_str());
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
   else
     std::printf("  every run was right\n");
   if ((bad || !reports.empty()) && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
