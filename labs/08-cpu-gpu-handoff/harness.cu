@@ -1,0 +1,269 @@
+// Lab 08 (the CPU-GPU handoff): the harness's host side (provided). Each run_* function sets up
+// mapped pinned memory (or device memory), launches the student's kernels under the simulator's
+// current settings, plays the host's part while the kernel runs, and collects the simulator's
+// reports (none on a GPU). A launch that fails (a hang, a fault) is an outcome here, not an
+// exception: the result says finished = false, and the device is reset so that the next run starts
+// clean.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <synclab/regions.h>
+
+#include "lab08.h"
+#include "lab08_kernels.cuh"
+#include "lab_harness.cuh"
+
+namespace {
+
+using synclab::lab::DeviceArray;
+using synclab::lab::finish_launch;
+using synclab::lab::OnFailure;
+using synclab::lab::TraceScope;
+
+// ---- waiting on the host ---------------------------------------------------------------------------------
+
+// When the host stops waiting for a kernel that does not answer (set by each run).
+std::chrono::steady_clock::time_point g_give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+constexpr std::chrono::seconds kHostPatience{20};
+
+void start_waiting() { g_give_up = std::chrono::steady_clock::now() + kHostPatience; }
+
+// Pinned host memory mapped into the device's address space: `host` for host code, `device` for
+// kernels; zeroed at the start, freed at the end.
+template <class T>
+struct Mapped {
+  T* host = nullptr;
+  T* device = nullptr;
+  Mapped() {
+    SYNCLAB_LAB_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(T), cudaHostAllocMapped));
+    std::memset(static_cast<void*>(host), 0, sizeof(T));
+    SYNCLAB_LAB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0));
+  }
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  ~Mapped() {
+    if (generation_ == synclab::lab::device_generation()) cudaFreeHost(host);
+  }
+
+ private:
+  int generation_ = synclab::lab::device_generation();
+};
+
+// Waits (bounded) for the launch in flight to end by itself: false when it still runs after the
+// host's patience. On the simulator a kernel stuck in a spin ends with a hang report first.
+bool wait_for_return() {
+  start_waiting();
+  while (cudaStreamQuery(0) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > g_give_up) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
+
+// Finishes a launch: its reports into `out`; a failure is an outcome (the device is reset).
+void finish(lab08::Outcome& out) {
+  const synclab::lab::Finish f = finish_launch(out.reports, OnFailure::keep_any);
+  if (!f.ok && out.finished) {
+    out.finished = false;
+    out.error = f.error;
+  }
+}
+
+// ---- the slides' version of task 4 (for the exploration to find its bad schedule) -------------------------
+// The loops of seed 004's "Persistent Kernels" slide, one per side: wait for a number of my
+// parity, print it, add one, and go on while the counter is below `last`. The counter is read and
+// written through system-scope atomics, so the only fault left is the slide's question.
+__device__ void play_turns_slides(int* counter, int* printed, int parity, int last) {
+  SystemAtomic<int> c(*counter);
+  do {
+    while (c.load(cuda::memory_order_acquire) % 2 != parity) {
+    }
+    const int v = c.load(cuda::memory_order_relaxed);
+    print_number(printed, v, last, 1 + parity);
+    c.store(v + 1, cuda::memory_order_release);
+  } while (c.load(cuda::memory_order_acquire) < last);
+}
+
+__global__ void odd_even_blocks_slides(int* counter, int* printed, int last) {
+  if (threadIdx.x == 0 && blockIdx.x < 2) play_turns_slides(counter, printed, int(blockIdx.x), last);
+}
+
+}  // namespace
+
+bool host_keep_waiting() {
+  thread_local unsigned calls = 0;
+  if (++calls % 64 == 0) {
+    // Let the runtime progress (and notice a launch that ended or failed: nothing will answer).
+    if (cudaStreamQuery(0) != cudaErrorNotReady) return false;
+    if (std::chrono::steady_clock::now() > g_give_up) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+namespace lab08 {
+
+const char* name(Method m) {
+  switch (m) {
+    case Method::memcpy_launch: return "memcpy";
+    case Method::mapped_launch: return "mapped";
+    case Method::persistent: return "persistent";
+  }
+  return "?";
+}
+
+Method method(const std::string& n) {
+  for (Method m : {Method::memcpy_launch, Method::mapped_launch, Method::persistent})
+    if (n == name(m)) return m;
+  throw std::invalid_argument("unknown method '" + n + "' (memcpy, mapped or persistent)");
+}
+
+RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
+  RoundTrips r;
+  start_waiting();
+  int x = start;
+  if (m == Method::memcpy_launch) {
+    DeviceArray<int> value(1, synclab::lab::zeroed);
+    TraceScope scope(trace);
+    for (int k = 0; k < rounds && r.finished; ++k) {
+      x = roundtrip_memcpy(value.ptr, x);
+      finish(r);
+      r.results.push_back(x);
+    }
+  } else if (m == Method::mapped_launch) {
+    Mapped<int> value;
+    synclab_region(value.device, sizeof(int), "value", "array", 1);
+    TraceScope scope(trace);
+    for (int k = 0; k < rounds && r.finished; ++k) {
+      x = roundtrip_mapped(value.host, value.device, x);
+      finish(r);
+      r.results.push_back(x);
+    }
+  } else {
+    Mapped<Mailbox> mb;
+    synclab_region(&mb.device->asked, 2 * sizeof(unsigned), "asked/answered", "flags", 2);
+    synclab_region(&mb.device->request, 2 * sizeof(int), "request/answer", "array", 2);
+    TraceScope scope(trace);
+    persistent_server<<<1, 32>>>(mb.device);
+    for (int k = 1; k <= rounds; ++k) {
+      x = roundtrip_persistent(mb.host, x, unsigned(k));
+      r.results.push_back(x);
+      if (x == -1) break;
+    }
+    stop_server(mb.host);
+    r.stopped = wait_for_return();
+    if (r.stopped)
+      finish(r);
+    else {
+      // Still running after 20 s (on a GPU: it never returns). Say so; the process cannot go on.
+      r.finished = false;
+      r.error = "the kernel did not return within 20 s of stop_server";
+    }
+  }
+  return r;
+}
+
+OddEven run_odd_even(Sides sides, Version version, int last, const char* trace) {
+  if (last < 1 || last > 1000) throw std::invalid_argument("--last takes 1..1000");
+  if (version == Version::slides && sides != Sides::blocks)
+    throw std::invalid_argument("the slides' version runs between two blocks only");
+  OddEven r;
+  start_waiting();
+  if (sides == Sides::blocks) {
+    DeviceArray<int> counter(1, synclab::lab::zeroed), printed(size_t(last) + 2, synclab::lab::zeroed);
+    synclab_region(counter.ptr, sizeof(int), "counter", "array", 1);
+    synclab_region(printed.ptr, (size_t(last) + 1) * sizeof(int), "printed", "array", last + 1);
+    {
+      TraceScope scope(trace);
+      if (version == Version::slides)
+        odd_even_blocks_slides<<<2, 32>>>(counter.ptr, printed.ptr, last);
+      else
+        odd_even_blocks<<<2, 32>>>(counter.ptr, printed.ptr, last);
+      finish(r);
+    }
+    if (r.finished) {
+      r.printed = printed.download();
+      r.counter = counter.download()[0];
+    }
+  } else {
+    Mapped<int> counter;
+    int* h_printed = nullptr;
+    int* d_printed = nullptr;
+    SYNCLAB_LAB_CHECK(
+        cudaHostAlloc(reinterpret_cast<void**>(&h_printed), (size_t(last) + 2) * sizeof(int), cudaHostAllocMapped));
+    std::memset(h_printed, 0, (size_t(last) + 2) * sizeof(int));
+    SYNCLAB_LAB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_printed), h_printed, 0));
+    synclab_region(counter.device, sizeof(int), "counter", "array", 1);
+    const int generation = synclab::lab::device_generation();
+    {
+      TraceScope scope(trace);
+      odd_side<<<1, 32>>>(counter.device, d_printed, last);
+      play_turns(counter.host, h_printed, 0, last);  // the CPU's side, while the kernel runs
+      if (wait_for_return())
+        finish(r);
+      else {
+        r.finished = false;
+        r.error = "the kernel did not return within 20 s of the host's last turn";
+      }
+    }
+    r.printed.assign(h_printed, h_printed + last + 2);
+    r.counter = *counter.host;
+    if (generation == synclab::lab::device_generation()) cudaFreeHost(h_printed);
+  }
+  return r;
+}
+
+RingRun run_ring_blocks(int items, const char* trace) {
+  if (items < 1 || items > 100000) throw std::invalid_argument("--items takes 1..100000");
+  RingRun r;
+  DeviceArray<Ring> ring(1, synclab::lab::zeroed);
+  DeviceArray<int> out{size_t(items)};
+  SYNCLAB_LAB_CHECK(cudaMemset(out.ptr, 0xff, out.bytes()));  // -1: nothing popped
+  synclab_region(ring.ptr, 2 * sizeof(unsigned), "head/tail", "array", 2);
+  synclab_region(&ring.ptr->slot[0], sizeof(ring.ptr->slot), "slots", "array", int(kRingSize));
+  {
+    TraceScope scope(trace);
+    ring_pair<<<2, 32>>>(ring.ptr, items, out.ptr);
+    finish(r);
+  }
+  if (r.finished) r.out = out.download();
+  return r;
+}
+
+RingRun run_queue(int items, const char* trace) {
+  if (items < 1 || items > 1000000) throw std::invalid_argument("--items takes 1..1000000");
+  RingRun r;
+  start_waiting();
+  Mapped<WorkQueue> q;
+  synclab_region(&q.device->work, sizeof(Ring), "work ring", "array", int(sizeof(Ring) / sizeof(int)));
+  synclab_region(&q.device->results, sizeof(Ring), "results ring", "array", int(sizeof(Ring) / sizeof(int)));
+  TraceScope scope(trace);
+  queue_server<<<1, 32>>>(q.device);
+  // The host's side: push the items and pop the results, as either ring allows.
+  int pushed = 0;
+  while (int(r.out.size()) < items) {
+    if (pushed < items && ring_push(&q.host->work, queue_item(pushed))) ++pushed;
+    int result;
+    if (ring_pop(&q.host->results, &result))
+      r.out.push_back(result);
+    else if (!keep_waiting())
+      break;
+  }
+  SystemAtomic<int>(q.host->stop).store(1, cuda::memory_order_release);
+  r.stopped = wait_for_return();
+  if (r.stopped)
+    finish(r);
+  else {
+    r.finished = false;
+    r.error = "the kernel did not return within 20 s of the stop flag";
+  }
+  return r;
+}
+
+}  // namespace lab08

@@ -1,0 +1,235 @@
+// Lab 08 (the CPU-GPU handoff): the harness program (provided). One sub-command per task; each runs
+// the student's code, checks what came back against a host reference, and says what went wrong.
+//
+//   lab08 roundtrip [--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]
+//   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]
+//   lab08 ring      [--items N] [--show any|bad --trace FILE]
+//   lab08 queue     [--items N] [--trace FILE]
+//   lab08 all       every task's check
+// (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
+//
+// Without options a command runs what the task's graded tests run, over the same schedules (rr,
+// pct and random seeds; both warp models; where data is published through a flag, the relaxed
+// memory model too); on a GPU it repeats the run. Every failure names the command that replays it.
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab08.h"
+
+using synclab::lab::Args;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+namespace {
+
+using synclab::lab::announce_trace;
+using synclab::lab::print_reports;
+
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab08", args, s);
+}
+
+// ---- host references (the graded tests have their own) -----------------------------------------------
+int host_work(int x) { return (3 * x + 1) % 1000003; }
+
+std::string check_roundtrips(const lab08::RoundTrips& r, int start, int rounds) {
+  int x = start;
+  for (int k = 0; k < rounds; ++k) {
+    x = host_work(x);
+    if (size_t(k) >= r.results.size()) return "round trip " + std::to_string(k + 1) + " never came back";
+    if (r.results[size_t(k)] != x)
+      return "round trip " + std::to_string(k + 1) + " returned " + std::to_string(r.results[size_t(k)]) +
+             " instead of " + std::to_string(x);
+  }
+  if (!r.stopped) return "the persistent kernel did not return after stop_server";
+  return "";
+}
+
+std::string check_odd_even(const lab08::OddEven& r, int last) {
+  if (r.printed.size() < size_t(last) + 2) return "";
+  for (int v = 0; v <= last; ++v) {
+    const int want = 1 + v % 2, got = r.printed[size_t(v)];
+    if (got == 0) return std::to_string(v) + " was never printed";
+    if (got > 100) return std::to_string(v) + " was printed more than once";
+    if (got != want) return std::to_string(v) + " was printed by the wrong side";
+  }
+  if (r.printed[size_t(last) + 1]) return "a number outside 0.." + std::to_string(last) + " was printed";
+  return "";
+}
+
+std::string check_items(const std::vector<int>& out, int items, bool work_of_index) {
+  for (int i = 0; i < items; ++i) {
+    const int want = work_of_index ? host_work(i) : host_work(lab08::queue_item(i));
+    if (size_t(i) >= out.size() || out[size_t(i)] == -1) return "item " + std::to_string(i) + " never arrived";
+    if (out[size_t(i)] != want)
+      return "item " + std::to_string(i) + " arrived as " + std::to_string(out[size_t(i)]) + " instead of " +
+             std::to_string(want);
+  }
+  return "";
+}
+
+// One trace per program run.
+bool g_traced = false;
+
+using Run = std::function<std::pair<std::string, lab08::Outcome>(const Schedule&, const char* trace)>;
+
+// Explores `run` over the schedules: prints what it found and each bad run's replay line.
+bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
+             const Run& run, const std::string& hint) {
+  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  int bad = 0, reported = 0;
+  std::string first_bad;
+  std::vector<Report> reports;
+  for (const Schedule& s : ss) {
+    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
+    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
+    if (what.empty() && !out.finished) {
+      const std::string how = synclab::lab::stuck_word(out.reports);
+      what = "a launch did not finish (" + (how.empty() ? out.error : how) + ")";
+    }
+    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
+    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    const bool shows = show == "any" || (show == "bad" && !what.empty());
+    if (a.has("trace") && !g_traced && shows) {
+      announce_trace(s, trace);
+      synclab::lab::apply(s);
+      run(s, trace.c_str());
+      g_traced = true;
+    }
+  }
+  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
+  if (bad)
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
+  else
+    std::printf("  every run was right\n");
+  if (bad && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
+  if (!reports.empty()) {
+    std::printf("  the simulator reported:\n");
+    print_reports(reports);
+    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
+  }
+  return bad == 0 && reports.empty();
+}
+
+// ---- the commands ------------------------------------------------------------------------------------
+bool roundtrip(const Args& a) {
+  const std::vector<lab08::Method> methods =
+      a.has("method") ? std::vector<lab08::Method>{lab08::method(a.get("method", ""))}
+                      : std::vector<lab08::Method>{lab08::Method::memcpy_launch, lab08::Method::mapped_launch,
+                                                   lab08::Method::persistent};
+  const int start = int(a.num("start", 5)), rounds = int(a.num("rounds", 4));
+  bool ok = true;
+  for (lab08::Method m : methods) {
+    const bool persistent = m == lab08::Method::persistent;
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(
+        a, 2, 20, persistent ? std::vector<std::string>{"sc", "relaxed"} : std::vector<std::string>{"sc"}));
+    const std::string args = "roundtrip --method " + std::string(lab08::name(m)) + " --start " + std::to_string(start) +
+                             " --rounds " + std::to_string(rounds);
+    const std::string hint = m == lab08::Method::memcpy_launch ? "task 1: transform_once and roundtrip_memcpy (TODO(1))"
+                             : m == lab08::Method::mapped_launch
+                                 ? "task 2: roundtrip_mapped (TODO(2)); wait for the launch before reading"
+                                 : "task 3: persistent_server, roundtrip_persistent and stop_server (TODO(3)); "
+                                   "read the words the other side writes through SystemAtomic";
+    ok &= explore(
+        a, std::string("round trips by ") + lab08::name(m), args, ss,
+        [&](const Schedule&, const char* trace) {
+          lab08::RoundTrips r = lab08::run_roundtrips(m, start, rounds, trace);
+          return std::make_pair(r.finished ? check_roundtrips(r, start, rounds) : std::string(), lab08::Outcome(r));
+        },
+        hint);
+  }
+  return ok;
+}
+
+bool oddeven(const Args& a) {
+  const std::string version = a.get("version", "yours");
+  if (version != "yours" && version != "slides") throw std::invalid_argument("--version takes yours or slides");
+  std::vector<std::string> sides = {"blocks", "host"};
+  if (a.has("sides"))
+    sides = {a.get("sides", "")};
+  else if (version == "slides")
+    sides = {"blocks"};
+  // Without --last: the graded tests' games, 0..2 (where pct reaches the last hand-over: 200 pct
+  // seeds) and 0..10 between two blocks, 0..10 between the host and a kernel.
+  std::vector<int> lasts = {2, 10};
+  if (a.has("last")) lasts = {int(a.num("last", 10))};
+  bool ok = true;
+  for (const std::string& side : sides)
+    for (int last : lasts) {
+      if (side != "blocks" && side != "host") throw std::invalid_argument("--sides takes blocks or host");
+      if (side == "host" && last != lasts.back()) continue;
+      synclab::lab::Exploration e = synclab::lab::exploration_from(
+          a, side == "blocks" ? (last <= 2 ? 200 : 6) : 1, 20,
+          side == "host" ? std::vector<std::string>{"sc", "relaxed"} : std::vector<std::string>{"sc"});
+      if (side == "blocks" && last <= 2 && !a.has("seeds")) e.random_seeds = 6;
+      const auto ss = synclab::lab::schedules(e);
+      const std::string args = "oddeven --sides " + side + " --version " + version + " --last " + std::to_string(last);
+      ok &= explore(
+          a,
+          "odd/even 0.." + std::to_string(last) + " between " +
+              (side == "blocks" ? "two blocks" : "the host and a kernel") + " (" + version + ")",
+          args, ss,
+          [&](const Schedule&, const char* trace) {
+            lab08::OddEven r =
+                lab08::run_odd_even(side == "blocks" ? lab08::Sides::blocks : lab08::Sides::host_gpu,
+                                    version == "slides" ? lab08::Version::slides : lab08::Version::yours, last, trace);
+            return std::make_pair(r.finished ? check_odd_even(r, last) : std::string(), lab08::Outcome(r));
+          },
+          version == "slides"
+              ? "the slides' loops: a side that re-reads the shared counter to decide whether to go on may "
+                "find that the other side has moved it past the last number"
+              : "task 4: play_turns (TODO(4)); count your own turns: a side that re-reads the shared counter "
+                "to decide whether to go on may find that the other side has moved it past the last number");
+    }
+  return ok;
+}
+
+bool ring(const Args& a) {
+  const int items = int(a.num("items", 10));
+  const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 3, 20, {"sc", "relaxed"}));
+  return explore(
+      a, "ring between two blocks, " + std::to_string(items) + " items", "ring --items " + std::to_string(items), ss,
+      [&](const Schedule&, const char* trace) {
+        lab08::RingRun r = lab08::run_ring_blocks(items, trace);
+        return std::make_pair(r.finished ? check_items(r.out, items, true) : std::string(), lab08::Outcome(r));
+      },
+      "task 5a: ring_push writes the slot, then publishes head with a release store; ring_pop reads head "
+      "with an acquire load, then the slot, then publishes tail with a release store");
+}
+
+bool queue(const Args& a) {
+  const int items = int(a.num("items", 12));
+  const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 20, {"sc", "relaxed"}));
+  return explore(
+      a, "work queue between the host and a persistent kernel, " + std::to_string(items) + " items",
+      "queue --items " + std::to_string(items), ss,
+      [&](const Schedule&, const char* trace) {
+        lab08::RingRun r = lab08::run_queue(items, trace);
+        std::string what = r.finished ? check_items(r.out, items, false) : std::string();
+        if (what.empty() && !r.stopped) what = "the kernel did not return after the stop flag";
+        return std::make_pair(what, lab08::Outcome(r));
+      },
+      "task 5b: queue_server (TODO(5b)) on top of 5a's ring_push and ring_pop; read stop before the pop "
+      "that finds the ring empty");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  synclab::lab::Commands cmds("lab08", "Lab 08: the CPU-GPU handoff (labs/08-cpu-gpu-handoff/README.md)");
+  cmds.add("roundtrip", "[--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]",
+           "tasks 1-3: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel",
+           {"method", "start", "rounds", "trace", "show"}, roundtrip);
+  cmds.add("oddeven", "[--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]",
+           "task 4: the slides' odd/even printing, between two blocks (explored) or the host and a kernel",
+           {"sides", "version", "last", "trace", "show"}, oddeven);
+  cmds.add("ring", "[--items N] [--show any|bad --trace FILE]",
+           "task 5a: the ring buffer between two blocks (explored under sc and relaxed)", {"items", "trace", "show"},
+           ring);
+  cmds.add("queue", "[--items N] [--trace FILE]",
+           "task 5b: the work queue between the host and a persistent kernel, and its shutdown",
+           {"items", "trace", "show"}, queue);
+  return cmds.run(argc, argv);
+}

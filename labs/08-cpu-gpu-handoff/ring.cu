@@ -1,0 +1,45 @@
+// Lab 08, task 5: a single-producer, single-consumer ring buffer in mapped pinned memory, carrying
+// work from the CPU to a persistent kernel and the results back. The same ring_push and ring_pop run
+// on the host and on the device (they only use SystemAtomic and plain accesses to the slots).
+#include "lab08_kernels.cuh"
+
+__host__ __device__ bool ring_push(Ring* r, int item) {
+  // TODO(5a): full when head - tail == kRingSize (read tail with acquire: the consumer's release
+  // says it has read the slot). Else write the item into slot head % kRingSize, THEN publish
+  // head + 1 with a release store, so that a consumer that sees the new head sees the item
+  // (about 6 lines).
+  (void)r;
+  (void)item;
+  return false;
+}
+
+__host__ __device__ bool ring_pop(Ring* r, int* item) {
+  // TODO(5a): empty when head == tail (read head with acquire: it publishes the item). Else read
+  // slot tail % kRingSize, THEN publish tail + 1 with a release store (the slot may be reused
+  // once the producer sees it) (about 6 lines).
+  (void)r;
+  (void)item;
+  return false;
+}
+
+__global__ void queue_server(WorkQueue* q) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  // TODO(5b): until told to stop: pop an item from q->work and push work(item) into q->results
+  // (retry the push while the results ring is full). Read stop (acquire) BEFORE trying to pop, and
+  // return only when it was set and the pop then found the ring empty: the host sets stop after
+  // its last push, so no pushed item is left unanswered (about 9 lines).
+}
+
+// ---- provided: two blocks share one ring (do not edit) --------------------------------------------
+__global__ void ring_pair(Ring* r, int items, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    for (int i = 0; i < items;)
+      if (ring_push(r, work(i))) ++i;
+  } else if (blockIdx.x == 1) {
+    for (int i = 0; i < items;) {
+      int v;
+      if (ring_pop(r, &v)) out[i++] = v;
+    }
+  }
+}
