@@ -1,0 +1,229 @@
+// Lab 07 (global barriers): the harness's host side (provided). Each run_* function allocates,
+// launches the student files' kernels under the simulator's current settings, copies the result
+// back, and collects the simulator's reports (none on a GPU). A fault, hang or deadlock throws
+// synclab::lab::CudaFailure naming this file's line, unless the caller keeps a stuck launch.
+#include <cuda_runtime.h>
+
+#include <cooperative_groups.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+
+#include "lab07.h"
+#include "lab07_kernels.cuh"
+#include "lab_harness.cuh"
+
+namespace cg = cooperative_groups;
+
+namespace lab07 {
+
+using synclab::lab::check_shape;
+using synclab::lab::DeviceArray;
+using synclab::lab::finish_launch;
+using synclab::lab::OnFailure;
+using synclab::lab::TraceScope;
+
+// The reference: the same exchange with cooperative groups' grid barrier (CUDA 9 and later). It
+// needs a cooperative launch, which the runtime refuses when the blocks cannot all be resident.
+__global__ void exchange_grid_sync(const unsigned* in, unsigned* out, unsigned* slots, int rounds) {
+  cg::grid_group grid = cg::this_grid();
+  const int n = gridDim.x * blockDim.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = (i + blockDim.x) % n;
+  unsigned x = in[i];
+  for (int r = 0; r < rounds; ++r) {
+    unsigned* buf = slots + (r & 1) * n;
+    buf[i] = x;
+    grid.sync();
+    x = exchange_step(x, buf[j], r);
+  }
+  out[i] = x;
+}
+
+const char* name(Way w) {
+  switch (w) {
+    case Way::cpu_explicit: return "explicit";
+    case Way::cpu_implicit: return "implicit";
+    case Way::simple: return "simple";
+    case Way::tree: return "tree";
+    case Way::lockfree: return "lockfree";
+    case Way::sense: return "sense";
+    case Way::grid_sync: return "grid-sync";
+  }
+  return "?";
+}
+
+Way way(const std::string& n) {
+  for (Way w : {Way::cpu_explicit, Way::cpu_implicit, Way::simple, Way::tree, Way::lockfree, Way::sense,
+                Way::grid_sync})
+    if (n == name(w)) return w;
+  throw std::invalid_argument("unknown method '" + n +
+                              "' (explicit, implicit, simple, tree, lockfree, sense or grid-sync)");
+}
+
+bool in_one_launch(Way w) { return w != Way::cpu_explicit && w != Way::cpu_implicit; }
+
+std::vector<unsigned> random_inputs(int n, uint32_t seed) {
+  std::vector<unsigned> v(n > 0 ? n : 0);
+  synclab::lab::Xorshift64 random{0x2545f4914f6cdd1dull ^ seed};
+  for (unsigned& x : v) x = unsigned(random.next() % 1000);
+  return v;
+}
+
+std::string random_sequence(int n, uint32_t seed) {
+  std::string s(n > 0 ? n : 0, 'A');
+  synclab::lab::Xorshift64 random{0x9e3779b97f4a7c15ull ^ seed};
+  for (char& c : s) c = "ACGT"[random.next() % 4];
+  return s;
+}
+
+SwScores sw_scores() { return {kMatch, kMismatch, kGap}; }
+long long predicted_sw_barriers(int m, int n) { return sw_barriers(m, n); }
+long long predicted_bitonic_barriers(int n) { return bitonic_barriers(n); }
+
+int coresident(Way w, int threads) {
+  if (!in_one_launch(w)) return 0;
+  const void* kernel = w == Way::grid_sync ? (const void*)exchange_grid_sync : (const void*)exchange_gpu;
+  return coresident_blocks(kernel, threads);
+}
+
+// ---- tasks 1-7 ----------------------------------------------------------------------------------
+ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, int threads, int rounds,
+                            bool keep_stuck, const char* trace) {
+  ExchangeResult r;
+  if (blocks == 0) {
+    blocks = coresident(w, threads);
+    if (blocks < 1)
+      throw std::invalid_argument("coresident_blocks() says " + std::to_string(blocks) +
+                                  " blocks fit at once (is TODO(7) done?)");
+  }
+  r.blocks = blocks;
+  check_shape(blocks, threads);
+  const size_t n = size_t(blocks) * threads;
+  if (in.size() != n)
+    throw std::invalid_argument("need blocks x threads = " + std::to_string(n) + " values, not " +
+                                std::to_string(in.size()));
+  if (w == Way::lockfree && threads < blocks)
+    throw std::invalid_argument("the lock-free barrier needs at least as many threads per block as blocks (block 0's "
+                                "thread t watches block t)");
+  DeviceArray<unsigned> a(n), b(n, synclab::lab::zeroed), slots(2 * n, synclab::lab::zeroed);
+  DeviceArray<unsigned> count(1, synclab::lab::zeroed), groups(blocks, synclab::lab::zeroed),
+      arrive(blocks, synclab::lab::zeroed), depart(blocks, synclab::lab::zeroed), sense(1, synclab::lab::zeroed);
+  a.upload(in);
+  if (trace) {
+    synclab_region(slots.ptr, slots.bytes(), "slots (two buffers)", "matrix", 2 * blocks, threads);
+    if (w == Way::simple || w == Way::sense || w == Way::tree)
+      synclab_region(count.ptr, count.bytes(), w == Way::tree ? "top" : "count", "array", 1);
+    if (w == Way::tree) synclab_region(groups.ptr, groups.bytes(), "groups", "array", blocks);
+    if (w == Way::sense) synclab_region(sense.ptr, sense.bytes(), "sense", "flags", 1);
+    if (w == Way::lockfree) {
+      synclab_region(arrive.ptr, arrive.bytes(), "arrive (Arrayin)", "array", blocks);
+      synclab_region(depart.ptr, depart.bytes(), "depart (Arrayout)", "array", blocks);
+    }
+  }
+  const OnFailure on_failure = keep_stuck ? OnFailure::keep_stuck : OnFailure::throw_error;
+  unsigned* result = b.ptr;
+  {
+    TraceScope scope(trace);
+    switch (w) {
+      case Way::cpu_explicit:
+      case Way::cpu_implicit: {
+        result = w == Way::cpu_explicit ? cpu_explicit_rounds(a.ptr, b.ptr, blocks, threads, rounds)
+                                        : cpu_implicit_rounds(a.ptr, b.ptr, blocks, threads, rounds);
+        finish_launch(r.reports);
+        if (result != a.ptr && result != b.ptr)
+          throw std::runtime_error("the CPU rounds returned a pointer that is neither of the two buffers");
+        break;
+      }
+      case Way::grid_sync: {
+        int rr = rounds;
+        void* args[] = {&a.ptr, &b.ptr, &slots.ptr, &rr};
+        const cudaError_t e = cudaLaunchCooperativeKernel((const void*)exchange_grid_sync, dim3(blocks),
+                                                          dim3(threads), args, 0, nullptr);
+        if (e == cudaErrorCooperativeLaunchTooLarge) {
+          cudaGetLastError();
+          r.refused = true;
+          r.error = cudaGetErrorString(e);
+          return r;
+        }
+        SYNCLAB_LAB_CHECK(e);
+        finish_launch(r.reports);
+        break;
+      }
+      default: {
+        BarrierState st{count.ptr, groups.ptr, arrive.ptr, depart.ptr, sense.ptr};
+        exchange_gpu<<<blocks, threads>>>(Method(int(w)), a.ptr, b.ptr, slots.ptr, st, rounds);
+        synclab::lab::Finish f = finish_launch(r.reports, on_failure);
+        if (f.stuck) {
+          r.stuck = true;
+          r.error = f.error;
+          synclab::lab::reset_device();
+          return r;
+        }
+      }
+    }
+  }
+  r.values.resize(n);
+  SYNCLAB_LAB_CHECK(cudaMemcpy(r.values.data(), result, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  return r;
+}
+
+// ---- task 8 -------------------------------------------------------------------------------------
+namespace {
+void launch_cooperative(const void* kernel, int blocks, int threads, void** args) {
+  const cudaError_t e = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(threads), args, 0, nullptr);
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    cudaGetLastError();
+    throw std::invalid_argument("cooperative launch of " + std::to_string(blocks) + " blocks of " +
+                                std::to_string(threads) + " threads refused: " + cudaGetErrorString(e) +
+                                " (not every block can be resident at once; use fewer)");
+  }
+  SYNCLAB_LAB_CHECK(e);
+}
+}  // namespace
+
+SortResult run_bitonic(const std::vector<unsigned>& keys, int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  const int n = int(keys.size());
+  if (n < 1 || (n & (n - 1)) != 0) throw std::invalid_argument("bitonic sort needs a power of two keys");
+  SortResult r;
+  DeviceArray<unsigned> k(keys.size());
+  k.upload(keys);
+  if (trace) synclab_region(k.ptr, k.bytes(), "keys", "array", n);
+  {
+    TraceScope scope(trace);
+    int nn = n;
+    void* args[] = {&k.ptr, &nn};
+    launch_cooperative((const void*)bitonic_sort_grid, blocks, threads, args);
+    finish_launch(r.reports);
+  }
+  r.keys = k.download();
+  return r;
+}
+
+// ---- task 9 -------------------------------------------------------------------------------------
+SwResult run_sw(const std::string& a, const std::string& b, int blocks, int threads, const char* trace) {
+  check_shape(blocks, threads);
+  if (a.empty() || b.empty()) throw std::invalid_argument("Smith-Waterman needs two non-empty sequences");
+  const int m = int(a.size()), n = int(b.size());
+  SwResult r;
+  DeviceArray<char> da(a.size()), db(b.size());
+  da.upload(std::vector<char>(a.begin(), a.end()));
+  db.upload(std::vector<char>(b.begin(), b.end()));
+  DeviceArray<int> H(size_t(m + 1) * (n + 1), synclab::lab::zeroed);
+  if (trace) synclab_region(H.ptr, H.bytes(), "H", "matrix", m + 1, n + 1);
+  {
+    TraceScope scope(trace);
+    int mm = m, nn = n;
+    void* args[] = {&da.ptr, &mm, &db.ptr, &nn, &H.ptr};
+    launch_cooperative((const void*)sw_fill_grid, blocks, threads, args);
+    finish_launch(r.reports);
+  }
+  r.H = H.download();
+  return r;
+}
+
+}  // namespace lab07

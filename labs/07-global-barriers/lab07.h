@@ -1,0 +1,74 @@
+// Lab 07 (global barriers): the harness's host API. Host C++ only, so the graded tests
+// (tests/labs/lab07.test.cpp) and the harness program (main.cu) both use it. Every run_* function
+// launches kernels under the simulator's current settings (synclab::lab::apply), copies the result
+// back and collects the simulator's reports after every launch. A launch that faults, hangs or
+// deadlocks throws synclab::lab::CudaFailure (it fails one graded case with its message), unless
+// the function is asked to keep a stuck launch as its result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "synclab_lab.h"
+
+namespace lab07 {
+
+using synclab::lab::Report;
+
+// The methods, in the order of the paper's Figure 8 (lab07_kernels.cuh has the same enum).
+enum class Way { cpu_explicit, cpu_implicit, simple, tree, lockfree, sense, grid_sync };
+const char* name(Way w);          // "explicit", "implicit", "simple", "tree", "lockfree", "sense", "grid-sync"
+Way way(const std::string& name);  // from name()
+bool in_one_launch(Way w);        // the GPU barriers and grid.sync (every block must be resident)
+
+// ---- inputs ------------------------------------------------------------------------------------
+// n values from a fixed generator (xorshift from `seed`): the graded tests and the harness program
+// use the same data, so a test's replay line runs it.
+std::vector<unsigned> random_inputs(int n, uint32_t seed);
+inline uint32_t inputs_seed(int blocks, int threads) { return uint32_t(blocks * 1000 + threads); }
+// A DNA sequence (A, C, G, T) of n letters.
+std::string random_sequence(int n, uint32_t seed);
+
+// ---- tasks 1-7: the exchange ---------------------------------------------------------------------
+struct ExchangeResult {
+  std::vector<unsigned> values;  // every thread's value after the last round
+  std::vector<Report> reports;   // the simulator's reports (none on a GPU)
+  int blocks = 0;                // the blocks launched (blocks = 0 asks coresident())
+  bool stuck = false;            // keep_stuck: the simulator found the launch stuck (hang, deadlock)
+  bool refused = false;          // grid-sync: the cooperative launch was refused
+  std::string error;             // CUDA's message when refused or stuck
+};
+// `rounds` rounds of the exchange of `in` (blocks x threads values) with method w. blocks = 0: the
+// student's coresident_blocks() for the method's kernel. keep_stuck: a stuck launch is a result
+// (stuck = true) instead of a CudaFailure.
+ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, int threads, int rounds,
+                            bool keep_stuck = false, const char* trace = nullptr);
+// Task 7: the student's coresident_blocks() for the kernel that method w launches with `threads`
+// threads per block (0 for the CPU methods' kernel, which needs no residency, is not asked).
+int coresident(Way w, int threads);
+
+// ---- task 8: bitonic sort ----------------------------------------------------------------------
+struct SortResult {
+  std::vector<unsigned> keys;
+  std::vector<Report> reports;
+};
+SortResult run_bitonic(const std::vector<unsigned>& keys, int blocks, int threads, const char* trace = nullptr);
+
+// ---- task 9: Smith-Waterman --------------------------------------------------------------------
+struct SwResult {
+  std::vector<int> H;  // (m + 1) x (n + 1), row-major
+  std::vector<Report> reports;
+};
+SwResult run_sw(const std::string& a, const std::string& b, int blocks, int threads, const char* trace = nullptr);
+// The score parameters (lab07_kernels.cuh): match, mismatch, gap.
+struct SwScores {
+  int match, mismatch, gap;
+};
+SwScores sw_scores();
+
+// 9b: the student's barrier counts (apps.cu).
+long long predicted_sw_barriers(int m, int n);
+long long predicted_bitonic_barriers(int n);
+
+}  // namespace lab07
