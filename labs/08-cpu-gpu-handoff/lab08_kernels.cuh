@@ -90,8 +90,9 @@ struct WorkQueue {
 };
 __global__ void queue_server(WorkQueue* q);
 // Provided in ring.cu: block 0's thread 0 pushes items 0..items-1 (work(i) each) into the ring,
-// block 1's thread 0 pops them into out[0..items-1].
-__global__ void ring_pair(Ring* r, int items, int* out);
+// block 1's thread 0 pops them into out[0..items-1]; each gives up after `patience` failed tries in
+// a row (0: never).
+__global__ void ring_pair(Ring* r, int items, int* out, long long patience);
 
 // ---- provided -----------------------------------------------------------------------------------------
 // Call it in every host or device wait loop: true while waiting still makes sense. On the device it
