@@ -34,6 +34,14 @@ constexpr std::chrono::seconds kHostPatience{20};
 
 void start_waiting() { g_give_up = std::chrono::steady_clock::now() + kHostPatience; }
 
+// True when this run records a trace: then the regions the viewer draws are named afresh (the
+// names of earlier runs' memory, freed since, are forgotten).
+bool naming_regions(const char* trace) {
+  if (!trace || !*trace) return false;
+  synclab::regions::clear();
+  return true;
+}
+
 // Pinned host memory mapped into the device's address space: `host` for host code, `device` for
 // kernels; zeroed at the start, freed at the end.
 template <class T>
@@ -138,7 +146,9 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
     }
   } else if (m == Method::mapped_launch) {
     Mapped<int> value;
-    synclab_region(value.device, sizeof(int), "value", "array", 1);
+    if (naming_regions(trace)) {
+      synclab_region(value.device, sizeof(int), "value", "array", 1);
+    }
     TraceScope scope(trace);
     for (int k = 0; k < rounds && r.finished; ++k) {
       x = roundtrip_mapped(value.host, value.device, x);
@@ -147,8 +157,10 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
     }
   } else {
     Mapped<Mailbox> mb;
-    synclab_region(&mb.device->asked, 2 * sizeof(unsigned), "asked/answered", "flags", 2);
-    synclab_region(&mb.device->request, 2 * sizeof(int), "request/answer", "array", 2);
+    if (naming_regions(trace)) {
+      synclab_region(&mb.device->asked, 2 * sizeof(unsigned), "asked_answered", "flags", 2);
+      synclab_region(&mb.device->request, 2 * sizeof(int), "request_answer", "array", 2);
+    }
     TraceScope scope(trace);
     persistent_server<<<1, 32>>>(mb.device);
     for (int k = 1; k <= rounds; ++k) {
@@ -177,8 +189,10 @@ OddEven run_odd_even(Sides sides, Version version, int last, const char* trace) 
   start_waiting();
   if (sides == Sides::blocks) {
     DeviceArray<int> counter(1, synclab::lab::zeroed), printed(size_t(last) + 2, synclab::lab::zeroed);
-    synclab_region(counter.ptr, sizeof(int), "counter", "array", 1);
-    synclab_region(printed.ptr, (size_t(last) + 1) * sizeof(int), "printed", "array", last + 1);
+    if (naming_regions(trace)) {
+      synclab_region(counter.ptr, sizeof(int), "counter", "array", 1);
+      synclab_region(printed.ptr, (size_t(last) + 1) * sizeof(int), "printed", "array", last + 1);
+    }
     {
       TraceScope scope(trace);
       if (version == Version::slides)
@@ -199,7 +213,9 @@ OddEven run_odd_even(Sides sides, Version version, int last, const char* trace) 
         cudaHostAlloc(reinterpret_cast<void**>(&h_printed), (size_t(last) + 2) * sizeof(int), cudaHostAllocMapped));
     std::memset(h_printed, 0, (size_t(last) + 2) * sizeof(int));
     SYNCLAB_LAB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_printed), h_printed, 0));
-    synclab_region(counter.device, sizeof(int), "counter", "array", 1);
+    if (naming_regions(trace)) {
+      synclab_region(counter.device, sizeof(int), "counter", "array", 1);
+    }
     const int generation = synclab::lab::device_generation();
     {
       TraceScope scope(trace);
@@ -225,8 +241,10 @@ RingRun run_ring_blocks(int items, const char* trace) {
   DeviceArray<Ring> ring(1, synclab::lab::zeroed);
   DeviceArray<int> out{size_t(items)};
   SYNCLAB_LAB_CHECK(cudaMemset(out.ptr, 0xff, out.bytes()));  // -1: nothing popped
-  synclab_region(ring.ptr, 2 * sizeof(unsigned), "head/tail", "array", 2);
-  synclab_region(&ring.ptr->slot[0], sizeof(ring.ptr->slot), "slots", "array", int(kRingSize));
+  if (naming_regions(trace)) {
+    synclab_region(ring.ptr, 2 * sizeof(unsigned), "head_tail", "array", 2);
+    synclab_region(&ring.ptr->slot[0], sizeof(ring.ptr->slot), "slots", "array", int(kRingSize));
+  }
   {
     TraceScope scope(trace);
     ring_pair<<<2, 32>>>(ring.ptr, items, out.ptr, synclab::lab::on_simulator() ? 0 : (1ll << 26));
@@ -241,8 +259,10 @@ RingRun run_queue(int items, const char* trace) {
   RingRun r;
   start_waiting();
   Mapped<WorkQueue> q;
-  synclab_region(&q.device->work, sizeof(Ring), "work ring", "array", int(sizeof(Ring) / sizeof(int)));
-  synclab_region(&q.device->results, sizeof(Ring), "results ring", "array", int(sizeof(Ring) / sizeof(int)));
+  if (naming_regions(trace)) {
+    synclab_region(&q.device->work, sizeof(Ring), "work_ring", "array", int(sizeof(Ring) / sizeof(int)));
+    synclab_region(&q.device->results, sizeof(Ring), "results_ring", "array", int(sizeof(Ring) / sizeof(int)));
+  }
   TraceScope scope(trace);
   queue_server<<<1, 32>>>(q.device);
   // The host's side: push the items and pop the results, as either ring allows.
