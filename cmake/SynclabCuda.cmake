@@ -3,7 +3,7 @@
 #   synclab_add_cuda_program(<name>
 #       SOURCES <file.cu...>
 #       [INCLUDE_DIRS <dir...>] [DEFINES <NAME[=value]...>] [NVCC_FLAGS <flag...>]
-#       [NO_GPU])
+#       [DEPENDS <file...>] [NO_GPU])
 #
 # Simulator build: every source is compiled with ${CMAKE_BINARY_DIR}/bin/synclab-nvcc -c, then the
 # objects are linked (by synclab-nvcc, against simcudart) into ${CMAKE_BINARY_DIR}/bin/sim/<name>.
@@ -17,7 +17,8 @@
 #
 # Compiling per source and linking separately lets ninja rebuild only what changed. Header
 # dependencies are approximated by a glob of the headers in the include directories and beside
-# the sources (a new header is seen at the next configure).
+# the sources (a new header is seen at the next configure); DEPENDS names other files the sources
+# include (e.g. .cu files included by a source that gathers them).
 include_guard(GLOBAL)
 
 set(SYNCLAB_GPU_NVCC_FLAGS -std=c++17 -lineinfo
@@ -26,7 +27,7 @@ set(SYNCLAB_GPU_NVCC_FLAGS -std=c++17 -lineinfo
 mark_as_advanced(SYNCLAB_GPU_NVCC_FLAGS)
 
 function(synclab_add_cuda_program name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_GPU" "" "SOURCES;INCLUDE_DIRS;DEFINES;NVCC_FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_GPU" "" "SOURCES;INCLUDE_DIRS;DEFINES;NVCC_FLAGS;DEPENDS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "synclab_add_cuda_program(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -97,7 +98,7 @@ function(synclab_add_cuda_program name)
     OUT ${sim_exe} OBJDIR ${CMAKE_CURRENT_BINARY_DIR}/${name}.sim.dir
     COMPILER ${sim_nvcc}
     FLAGS -std=c++17 -lineinfo ${common_flags}
-    SOURCES ${sources} DEPENDS ${headers} ${nvcc_script} LINK_DEPENDS ${tool_deps}
+    SOURCES ${sources} DEPENDS ${headers} ${ARG_DEPENDS} ${nvcc_script} LINK_DEPENDS ${tool_deps}
     WHAT "synclab-nvcc")
   add_custom_target(${name} ALL DEPENDS ${sim_exe})
   set_target_properties(${name} PROPERTIES SYNCLAB_SIM_EXE ${sim_exe})
@@ -120,7 +121,7 @@ function(synclab_add_cuda_program name)
       OUT ${gpu_exe} OBJDIR ${CMAKE_CURRENT_BINARY_DIR}/${name}.gpu.dir
       COMPILER ${launcher} ${gpu_nvcc}
       FLAGS ${SYNCLAB_GPU_NVCC_FLAGS} ${common_flags}
-      SOURCES ${sources} DEPENDS ${headers}
+      SOURCES ${sources} DEPENDS ${headers} ${ARG_DEPENDS}
       WHAT "nvcc (GPU)")
     add_custom_target(${name}_gpu ALL DEPENDS ${gpu_exe})
     set_target_properties(${name} PROPERTIES SYNCLAB_GPU_EXE ${gpu_exe})

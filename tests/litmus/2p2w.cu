@@ -22,11 +22,11 @@ __global__ void t_2p2w(Launch L) {
   }
 }
 
-const Test kTest{"2+2w", 2, Placement::Cross, t_2p2w,
+static const Test k_2p2w{"2+2w", 2, Placement::Cross, t_2p2w,
                  {"x", "y"},
                  /*allowed=*/{"x=1 y=1"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"x=1 y=2", "x=2 y=1", "x=2 y=2"},
                  /*ptx_allowed=*/{"x=1 y=1", "x=1 y=2", "x=2 y=1", "x=2 y=2"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_2p2w)

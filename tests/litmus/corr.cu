@@ -23,11 +23,11 @@ __global__ void t_corr(Launch L) {
   }
 }
 
-const Test kTest{"corr", 2, Placement::Cross, t_corr,
+static const Test k_corr{"corr", 2, Placement::Cross, t_corr,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=1 r1=0"},
                  /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_corr)

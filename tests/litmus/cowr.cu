@@ -22,11 +22,11 @@ __global__ void t_cowr(Launch L) {
   }
 }
 
-const Test kTest{"cowr", 2, Placement::Cross, t_cowr,
+static const Test k_cowr{"cowr", 2, Placement::Cross, t_cowr,
                  {"r0", "x"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=0 x=1", "r0=0 x=2", "r0=2 x=1"},
                  /*sc_outcomes=*/{"r0=1 x=1", "r0=1 x=2", "r0=2 x=2"},
                  /*ptx_allowed=*/{"r0=1 x=1", "r0=1 x=2", "r0=2 x=2"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_cowr)

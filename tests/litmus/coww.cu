@@ -22,11 +22,11 @@ __global__ void t_coww(Launch L) {
   }
 }
 
-const Test kTest{"coww", 2, Placement::Cross, t_coww,
+static const Test k_coww{"coww", 2, Placement::Cross, t_coww,
                  {"x"},
                  /*allowed=*/{},
                  /*forbidden=*/{"x=1"},
                  /*sc_outcomes=*/{"x=2"},
                  /*ptx_allowed=*/{"x=2"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_coww)

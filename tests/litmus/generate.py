@@ -6,7 +6,7 @@ model allows, by checking every candidate execution against its axioms (ptx_mode
 relaxed run may show). A test also names weak outcomes that must appear under relaxed, and
 outcomes PTX forbids (which the checker must agree are forbidden).
 
-  tests/litmus/generate.py            rewrite the .cu files
+  tests/litmus/generate.py            rewrite the .cu files (and all.cu, which includes them all)
   tests/litmus/generate.py NAME...    rewrite only those tests
   tests/litmus/generate.py --check    exit 1 if a committed .cu differs from what the table gives
 
@@ -235,6 +235,7 @@ def render(name, spec):
     for o in forbidden:
         assert o not in ptx, f"{name}: the checker says {o} is allowed"
     ident = "t_" + name.replace("+", "p")
+    test_var = "k_" + name.replace("+", "p")
     block_scope = placement == "Same"
     lines = [
         f"// Litmus test {name}: {what}.",
@@ -262,16 +263,30 @@ def render(name, spec):
         "  }",
         "}",
         "",
-        f"const Test kTest{{\"{name}\", {len(threads)}, Placement::{placement}, {ident},",
+        f"static const Test {test_var}{{\"{name}\", {len(threads)}, Placement::{placement}, {ident},",
         "                 {" + ", ".join(f'"{s}"' for s in shown) + "},",
         f"                 /*allowed=*/{cpp_set(allowed)},",
         f"                 /*forbidden=*/{cpp_set(forbidden)},",
         f"                 /*sc_outcomes=*/{cpp_set(sc)},",
         f"                 /*ptx_allowed=*/{cpp_set(ptx)}}};",
         "",
-        "LITMUS_MAIN(kTest)",
+        f"LITMUS_TEST({test_var})",
         "",
     ]
+    return "\n".join(lines)
+
+
+def render_all():
+    """all.cu: every test in one program (one compile of the harness and <cuda/atomic> instead of
+    one per test); the test suite runs it with --test NAME."""
+    lines = [
+        "// Every litmus test of this folder in one program: `litmus_all --test NAME [options]` runs",
+        "// one of them as its own program would (litmus.cuh), `litmus_all --list` names them. One",
+        "// compile instead of one per test. Written by tests/litmus/generate.py.",
+        "#define LITMUS_ALL",
+    ]
+    lines += [f'#include "{n.replace("+", "p")}.cu"' for n in TESTS]
+    lines += ["", "int main(int argc, char** argv) { return litmus::run_named(argc, argv); }", ""]
     return "\n".join(lines)
 
 
@@ -291,6 +306,15 @@ def main():
             else:
                 with open(path, "w") as f:
                     f.write(text)
+    path = os.path.join(HERE, "all.cu")
+    text = render_all()
+    old = open(path).read() if os.path.exists(path) else None
+    if old != text:
+        if check:
+            stale.append(path)
+        else:
+            with open(path, "w") as f:
+                f.write(text)
     if stale:
         print("out of date with tests/litmus/generate.py (run it):", *stale, sep="\n  ")
         return 1

@@ -34,11 +34,11 @@ __global__ void t_iriw(Launch L) {
   }
 }
 
-const Test kTest{"iriw", 4, Placement::Cross, t_iriw,
+static const Test k_iriw{"iriw", 4, Placement::Cross, t_iriw,
                  {"r0", "r1", "r2", "r3"},
                  /*allowed=*/{"r0=1 r1=0 r2=1 r3=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0 r2=0 r3=0", "r0=0 r1=0 r2=0 r3=1", "r0=0 r1=0 r2=1 r3=0", "r0=0 r1=0 r2=1 r3=1", "r0=0 r1=1 r2=0 r3=0", "r0=0 r1=1 r2=0 r3=1", "r0=0 r1=1 r2=1 r3=0", "r0=0 r1=1 r2=1 r3=1", "r0=1 r1=0 r2=0 r3=0", "r0=1 r1=0 r2=0 r3=1", "r0=1 r1=0 r2=1 r3=1", "r0=1 r1=1 r2=0 r3=0", "r0=1 r1=1 r2=0 r3=1", "r0=1 r1=1 r2=1 r3=0", "r0=1 r1=1 r2=1 r3=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0 r2=0 r3=0", "r0=0 r1=0 r2=0 r3=1", "r0=0 r1=0 r2=1 r3=0", "r0=0 r1=0 r2=1 r3=1", "r0=0 r1=1 r2=0 r3=0", "r0=0 r1=1 r2=0 r3=1", "r0=0 r1=1 r2=1 r3=0", "r0=0 r1=1 r2=1 r3=1", "r0=1 r1=0 r2=0 r3=0", "r0=1 r1=0 r2=0 r3=1", "r0=1 r1=0 r2=1 r3=0", "r0=1 r1=0 r2=1 r3=1", "r0=1 r1=1 r2=0 r3=0", "r0=1 r1=1 r2=0 r3=1", "r0=1 r1=1 r2=1 r3=0", "r0=1 r1=1 r2=1 r3=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_iriw)

@@ -30,11 +30,11 @@ __global__ void t_isa2_rel_acq(Launch L) {
   }
 }
 
-const Test kTest{"isa2_rel_acq", 3, Placement::Cross, t_isa2_rel_acq,
+static const Test k_isa2_rel_acq{"isa2_rel_acq", 3, Placement::Cross, t_isa2_rel_acq,
                  {"r0", "r1", "r2"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=1 r1=1 r2=0"},
                  /*sc_outcomes=*/{"r0=0 r1=0 r2=0", "r0=0 r1=0 r2=1", "r0=0 r1=1 r2=0", "r0=0 r1=1 r2=1", "r0=1 r1=0 r2=0", "r0=1 r1=0 r2=1", "r0=1 r1=1 r2=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0 r2=0", "r0=0 r1=0 r2=1", "r0=0 r1=1 r2=0", "r0=0 r1=1 r2=1", "r0=1 r1=0 r2=0", "r0=1 r1=0 r2=1", "r0=1 r1=1 r2=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_isa2_rel_acq)

@@ -24,11 +24,11 @@ __global__ void t_lb(Launch L) {
   }
 }
 
-const Test kTest{"lb", 2, Placement::Cross, t_lb,
+static const Test k_lb{"lb", 2, Placement::Cross, t_lb,
                  {"r0", "r1"},
                  /*allowed=*/{"r0=1 r1=1"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_lb)

@@ -24,11 +24,11 @@ __global__ void t_lb_data(Launch L) {
   }
 }
 
-const Test kTest{"lb_data", 2, Placement::Cross, t_lb_data,
+static const Test k_lb_data{"lb_data", 2, Placement::Cross, t_lb_data,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0"},
                  /*ptx_allowed=*/{"r0=0 r1=0"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_lb_data)

@@ -26,11 +26,11 @@ __global__ void t_lb_fence(Launch L) {
   }
 }
 
-const Test kTest{"lb_fence", 2, Placement::Cross, t_lb_fence,
+static const Test k_lb_fence{"lb_fence", 2, Placement::Cross, t_lb_fence,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=1 r1=1"},
                  /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_lb_fence)

@@ -5,12 +5,14 @@
 // against what the PTX memory model allows and forbids (the test's ALLOWED and FORBIDDEN lists,
 // with their sources in docs/memory-model.md).
 //
+// The test suite builds them all into one program (all.cu) and picks one with --test NAME; a
+// test's file also builds alone, as a program of its own, with the same options.
 // On the simulator (one instance per launch, a new scheduler seed per launch, through the
 // control API so that one process runs every seed):
-//   litmus_<test> --memory relaxed --seeds 3000   every weak outcome the test lists as ALLOWED
-//                                                 appears, and only outcomes PTX allows, in 3000 seeds;
-//   litmus_<test> --memory sc --seeds 200         no weak outcome at all (every execution is an
-//                                                 interleaving).
+//   litmus_all --test T --memory relaxed --seeds 3000   every weak outcome the test lists as
+//                                               ALLOWED appears, and only outcomes PTX allows;
+//   litmus_all --test T --memory sc --seeds 200  no weak outcome at all (every execution is an
+//                                               interleaving).
 // On a GPU (the same source built with nvcc): --instances N runs N instances per launch with the
 // threads of each instance in randomly chosen blocks, while the other blocks stress memory
 // (Alglave et al., ASPLOS 2015, sec. 4.3), and prints the count of every outcome.
@@ -278,8 +280,54 @@ inline int run(const Test& t, int argc, char** argv) {
   return bad ? 1 : 0;
 }
 
+// The tests of a program that holds several (all.cu), in the order they were registered.
+inline std::vector<const Test*>& registry() {
+  static std::vector<const Test*> tests;
+  return tests;
+}
+
+inline bool add(const Test& t) {
+  registry().push_back(&t);
+  return true;
+}
+
+// main of all.cu: --test NAME picks the test (its name, or its file's: "2+2w" or "2p2w"), the
+// other options are run()'s; --list names every test.
+inline int run_named(int argc, char** argv) {
+  const char* want = nullptr;
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--list") {
+      for (const Test* t : registry()) std::printf("%s\n", t->name);
+      return 0;
+    }
+    if (a == "--test" && i + 1 < argc)
+      want = argv[++i];
+    else
+      rest.push_back(argv[i]);
+  }
+  if (!want) {
+    std::fprintf(stderr, "usage: %s --test NAME [--memory sc|relaxed --seeds N | --instances N --launches K | "
+                         "--check-log FILE], or --list\n", argv[0]);
+    return 2;
+  }
+  for (const Test* t : registry()) {
+    std::string file = t->name;
+    std::replace(file.begin(), file.end(), '+', 'p');
+    if (want == std::string(t->name) || want == file) return run(*t, int(rest.size()), rest.data());
+  }
+  std::fprintf(stderr, "%s: no litmus test named %s (--list names them)\n", argv[0], want);
+  return 2;
+}
+
 }  // namespace litmus
 
-// The test's main: LITMUS_MAIN(test) with `test` a litmus::Test.
-#define LITMUS_MAIN(test) \
+// The end of a test's file: LITMUS_TEST(test) with `test` a litmus::Test. Alone, the file is a
+// program of its own; included in all.cu (LITMUS_ALL), the test joins the registry.
+#ifdef LITMUS_ALL
+#define LITMUS_TEST(test) static const bool test##_registered = litmus::add(test);
+#else
+#define LITMUS_TEST(test) \
   int main(int argc, char** argv) { return litmus::run(test, argc, argv); }
+#endif

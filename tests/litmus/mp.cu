@@ -24,11 +24,11 @@ __global__ void t_mp(Launch L) {
   }
 }
 
-const Test kTest{"mp", 2, Placement::Cross, t_mp,
+static const Test k_mp{"mp", 2, Placement::Cross, t_mp,
                  {"r0", "r1"},
                  /*allowed=*/{"r0=1 r1=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_mp)

@@ -26,11 +26,11 @@ __global__ void t_mp_fence_block_same(Launch L) {
   }
 }
 
-const Test kTest{"mp_fence_block_same", 2, Placement::Same, t_mp_fence_block_same,
+static const Test k_mp_fence_block_same{"mp_fence_block_same", 2, Placement::Same, t_mp_fence_block_same,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=1 r1=0"},
                  /*sc_outcomes=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_mp_fence_block_same)

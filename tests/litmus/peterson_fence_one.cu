@@ -32,11 +32,11 @@ __global__ void t_peterson_fence_one(Launch L) {
   }
 }
 
-const Test kTest{"peterson_fence_one", 2, Placement::Cross, t_peterson_fence_one,
+static const Test k_peterson_fence_one{"peterson_fence_one", 2, Placement::Cross, t_peterson_fence_one,
                  {"r0", "r1", "r2", "r3", "z"},
                  /*allowed=*/{"r0=0 r1=0 r2=1 r3=0 z=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0 r2=1 r3=1 z=1", "r0=0 r1=1 r2=1 r3=1 z=1", "r0=1 r1=0 r2=0 r3=0 z=0", "r0=1 r1=0 r2=0 r3=1 z=0", "r0=1 r1=0 r2=1 r3=0 z=0", "r0=1 r1=0 r2=1 r3=1 z=0", "r0=1 r1=0 r2=1 r3=1 z=1", "r0=1 r1=1 r2=1 r3=1 z=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0 r2=1 r3=0 z=0", "r0=0 r1=0 r2=1 r3=1 z=1", "r0=0 r1=1 r2=1 r3=1 z=1", "r0=1 r1=0 r2=0 r3=0 z=0", "r0=1 r1=0 r2=0 r3=1 z=0", "r0=1 r1=0 r2=1 r3=0 z=0", "r0=1 r1=0 r2=1 r3=1 z=0", "r0=1 r1=0 r2=1 r3=1 z=1", "r0=1 r1=1 r2=0 r3=1 z=1", "r0=1 r1=1 r2=1 r3=1 z=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_peterson_fence_one)

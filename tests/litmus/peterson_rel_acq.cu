@@ -30,11 +30,11 @@ __global__ void t_peterson_rel_acq(Launch L) {
   }
 }
 
-const Test kTest{"peterson_rel_acq", 2, Placement::Cross, t_peterson_rel_acq,
+static const Test k_peterson_rel_acq{"peterson_rel_acq", 2, Placement::Cross, t_peterson_rel_acq,
                  {"r0", "r2"},
                  /*allowed=*/{"r0=0 r2=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r2=1", "r0=1 r2=0", "r0=1 r2=1"},
                  /*ptx_allowed=*/{"r0=0 r2=0", "r0=0 r2=1", "r0=1 r2=0", "r0=1 r2=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_peterson_rel_acq)

@@ -24,11 +24,11 @@ __global__ void t_sb(Launch L) {
   }
 }
 
-const Test kTest{"sb", 2, Placement::Cross, t_sb,
+static const Test k_sb{"sb", 2, Placement::Cross, t_sb,
                  {"r0", "r1"},
                  /*allowed=*/{"r0=0 r1=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_sb)

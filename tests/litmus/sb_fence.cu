@@ -26,11 +26,11 @@ __global__ void t_sb_fence(Launch L) {
   }
 }
 
-const Test kTest{"sb_fence", 2, Placement::Cross, t_sb_fence,
+static const Test k_sb_fence{"sb_fence", 2, Placement::Cross, t_sb_fence,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=0 r1=0"},
                  /*sc_outcomes=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_sb_fence)

@@ -24,11 +24,11 @@ __global__ void t_sb_seq_cst(Launch L) {
   }
 }
 
-const Test kTest{"sb_seq_cst", 2, Placement::Cross, t_sb_seq_cst,
+static const Test k_sb_seq_cst{"sb_seq_cst", 2, Placement::Cross, t_sb_seq_cst,
                  {"r0", "r1"},
                  /*allowed=*/{},
                  /*forbidden=*/{"r0=0 r1=0"},
                  /*sc_outcomes=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"},
                  /*ptx_allowed=*/{"r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_sb_seq_cst)

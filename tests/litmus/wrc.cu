@@ -29,11 +29,11 @@ __global__ void t_wrc(Launch L) {
   }
 }
 
-const Test kTest{"wrc", 3, Placement::Cross, t_wrc,
+static const Test k_wrc{"wrc", 3, Placement::Cross, t_wrc,
                  {"r0", "r1", "r2"},
                  /*allowed=*/{"r0=1 r1=1 r2=0"},
                  /*forbidden=*/{},
                  /*sc_outcomes=*/{"r0=0 r1=0 r2=0", "r0=0 r1=0 r2=1", "r0=0 r1=1 r2=0", "r0=0 r1=1 r2=1", "r0=1 r1=0 r2=0", "r0=1 r1=0 r2=1", "r0=1 r1=1 r2=1"},
                  /*ptx_allowed=*/{"r0=0 r1=0 r2=0", "r0=0 r1=0 r2=1", "r0=0 r1=1 r2=0", "r0=0 r1=1 r2=1", "r0=1 r1=0 r2=0", "r0=1 r1=0 r2=1", "r0=1 r1=1 r2=0", "r0=1 r1=1 r2=1"}};
 
-LITMUS_MAIN(kTest)
+LITMUS_TEST(k_wrc)
