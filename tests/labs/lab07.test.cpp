@@ -104,6 +104,9 @@ const char* todo_of(lab07::Way w) {
 
 // What to fix, from what the run shows.
 std::string exchange_advice(lab07::Way w, const lab07::ExchangeResult& r, const std::vector<unsigned>& in) {
+  if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
+    return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
+           "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
   if (r.stuck)
     return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for it "
            "to equal the goal -- a fast block may already have added its arrival for the next round";
