@@ -38,6 +38,8 @@ struct ExchangeResult {
   bool stuck = false;            // keep_stuck: the simulator found the launch stuck (hang, deadlock)
   bool refused = false;          // grid-sync: the cooperative launch was refused
   std::string error;             // CUDA's message when refused or stuck
+  bool barrier_used = false;     // a GPU barrier's counters or arrays changed (not all still 0;
+                                 // always true for the sense-reversing barrier, which may end at 0)
 };
 // `rounds` rounds of the exchange of `in` (blocks x threads values) with method w. blocks = 0: the
 // student's coresident_blocks() for the method's kernel. keep_stuck: a stuck launch is a result
