@@ -114,14 +114,14 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
       arrive(blocks, synclab::lab::zeroed), depart(blocks, synclab::lab::zeroed), sense(1, synclab::lab::zeroed);
   a.upload(in);
   if (trace) {
-    synclab_region(slots.ptr, slots.bytes(), "slots (two buffers)", "matrix", 2 * blocks, threads);
+    synclab_region(slots.ptr, slots.bytes(), "slots", "matrix", 2 * blocks, threads);
     if (w == Way::simple || w == Way::sense || w == Way::tree)
       synclab_region(count.ptr, count.bytes(), w == Way::tree ? "top" : "count", "array", 1);
     if (w == Way::tree) synclab_region(groups.ptr, groups.bytes(), "groups", "array", blocks);
     if (w == Way::sense) synclab_region(sense.ptr, sense.bytes(), "sense", "flags", 1);
     if (w == Way::lockfree) {
-      synclab_region(arrive.ptr, arrive.bytes(), "arrive (Arrayin)", "array", blocks);
-      synclab_region(depart.ptr, depart.bytes(), "depart (Arrayout)", "array", blocks);
+      synclab_region(arrive.ptr, arrive.bytes(), "arrive", "array", blocks);
+      synclab_region(depart.ptr, depart.bytes(), "depart", "array", blocks);
     }
   }
   const OnFailure on_failure = keep_stuck ? OnFailure::keep_stuck : OnFailure::throw_error;
