@@ -95,7 +95,7 @@ bool exchange_command(const Args& a, lab07::Way w) {
     shapes = {{3, 32, 3}, {4, 32, 2}};
   else
     shapes = {{6, 32, 3}};
-  const int seeds = gpu_barrier ? 2 : 1;
+  const int seeds = gpu_barrier ? 4 : 1;
   const std::vector<std::string> mem = gpu_barrier ? std::vector<std::string>{"sc", "relaxed"}
                                                    : std::vector<std::string>{"sc"};
   bool ok = true;
