@@ -12,6 +12,7 @@
 #include <synclab/regions.h>
 
 #include "lab01.h"
+#include "synclab_lab.h"
 #include "lab01_kernels.cuh"
 #include "lab_harness.cuh"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "synclab_lab.h"
+#include "synclab_report.h"
 
 namespace lab01 {
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lab01.h"
+#include "synclab_lab.h"
 #include "lab01_kernels.cuh"
 
 using synclab::lab::Args;

@@ -14,6 +14,7 @@
 #include <synclab/regions.h>
 
 #include "lab02.h"
+#include "synclab_lab.h"
 #include "lab02_kernels.cuh"
 #include "lab_harness.cuh"
 

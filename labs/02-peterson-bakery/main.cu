@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lab02.h"
+#include "synclab_lab.h"
 
 using synclab::lab::Args;
 using synclab::lab::Exploration;

@@ -15,6 +15,7 @@
 #include <synclab/regions.h>
 
 #include "lab03.h"
+#include "synclab_lab.h"
 #include "lab03_kernels.cuh"
 #include "lab_harness.cuh"
 

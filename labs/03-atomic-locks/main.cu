@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "lab03.h"
+#include "synclab_lab.h"
 #include "lab03_kernels.cuh"
 
 using synclab::lab::Args;

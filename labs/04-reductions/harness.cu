@@ -13,6 +13,7 @@
 #include <synclab/regions.h>
 
 #include "lab04.h"
+#include "synclab_lab.h"
 #include "lab04_fast.cuh"
 #include "lab04_kernels.cuh"
 #include "lab_harness.cuh"

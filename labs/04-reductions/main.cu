@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "lab04.h"
+#include "synclab_lab.h"
 
 using synclab::lab::Args;
 using synclab::lab::Exploration;

@@ -31,6 +31,8 @@
 
 #include <synclab/sim_control.h>
 
+#include "synclab_report.h"
+
 namespace synclab::lab {
 
 // ---- 1. Schedule and exploration ---------------------------------------------------------------
@@ -175,25 +177,8 @@ auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltyp
 
 // ---- 2. Reports --------------------------------------------------------------------------------
 
-// One simulator report (docs/simulator.md, docs/checkers.md), split into the parts a test checks.
-struct Report {
-  std::string kind;    // "race", "sync", "init", "hang", "deadlock", "fault", ...
-  bool error = true;   // ERROR (false: WARNING, e.g. a race between lanes of one warp under its)
-  std::string title;   // the first line after "(kind): "
-  std::string where;   // "file.cu:LINE" of the report ("" when it names no line)
-  std::string text;    // the whole report as printed
+// struct Report (one simulator report, split into the parts a test checks): synclab_report.h.
 
-  // "file.cu:LINE" without the directories.
-  std::string short_where() const {
-    size_t slash = where.find_last_of('/');
-    return slash == std::string::npos ? where : where.substr(slash + 1);
-  }
-  // The source line, or 0.
-  int line() const {
-    size_t colon = where.find_last_of(':');
-    return colon == std::string::npos ? 0 : std::atoi(where.c_str() + colon + 1);
-  }
-};
 
 // The reports of the most recent finished launch (none on a GPU). Call it after each launch.
 inline std::vector<Report> last_reports() {

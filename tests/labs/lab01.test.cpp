@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lab01.h"
+#include "synclab_lab.h"
 
 namespace {
 

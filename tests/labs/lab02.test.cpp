@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lab02.h"
+#include "synclab_lab.h"
 
 namespace {
 

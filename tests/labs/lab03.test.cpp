@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lab03.h"
+#include "synclab_lab.h"
 
 namespace {
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lab04.h"
+#include "synclab_lab.h"
 
 namespace {
 
