@@ -221,15 +221,17 @@ OddEven run_odd_even(Sides sides, Version version, int last, const char* trace) 
       TraceScope scope(trace);
       odd_side<<<1, 32>>>(counter.device, d_printed, last);
       play_turns(counter.host, h_printed, 0, last);  // the CPU's side, while the kernel runs
-      if (wait_for_return())
+      const bool returned = wait_for_return();
+      // Read the printout first: after a failed launch finish() resets the device, which frees it.
+      r.printed.assign(h_printed, h_printed + last + 2);
+      r.counter = *counter.host;
+      if (returned)
         finish(r);
       else {
         r.finished = false;
         r.error = "the kernel did not return within 20 s of the host's last turn";
       }
     }
-    r.printed.assign(h_printed, h_printed + last + 2);
-    r.counter = *counter.host;
     if (generation == synclab::lab::device_generation()) cudaFreeHost(h_printed);
   }
   return r;
@@ -254,7 +256,15 @@ RingRun run_ring_blocks(int items, const char* trace) {
   return r;
 }
 
-RingRun run_queue(int items, const char* trace) {
+const char* name(StopWhen w) { return w == StopWhen::after_results ? "last-result" : "last-item"; }
+
+StopWhen stop_when(const std::string& n) {
+  for (StopWhen w : {StopWhen::after_results, StopWhen::with_last_item})
+    if (n == name(w)) return w;
+  throw std::invalid_argument("unknown --stop '" + n + "' (last-result or last-item)");
+}
+
+RingRun run_queue(int items, const char* trace, StopWhen when) {
   if (items < 1 || items > 1000000) throw std::invalid_argument("--items takes 1..1000000");
   RingRun r;
   start_waiting();
@@ -265,17 +275,28 @@ RingRun run_queue(int items, const char* trace) {
   }
   TraceScope scope(trace);
   queue_server<<<1, 32>>>(q.device);
-  // The host's side: push the items and pop the results, as either ring allows.
+  // The host's side: push the items and pop the results, as either ring allows. With
+  // StopWhen::with_last_item the last item waits until every earlier result is back, and the stop
+  // flag follows it at once.
+  const bool with_last = when == StopWhen::with_last_item;
+  bool stop_set = false;
   int pushed = 0;
   while (int(r.out.size()) < items) {
-    if (pushed < items && ring_push(&q.host->work, queue_item(pushed))) ++pushed;
+    const bool hold_last = with_last && pushed == items - 1 && int(r.out.size()) < items - 1;
+    if (pushed < items && !hold_last && ring_push(&q.host->work, queue_item(pushed))) {
+      ++pushed;
+      if (with_last && pushed == items) {
+        SystemAtomic<int>(q.host->stop).store(1, cuda::memory_order_release);
+        stop_set = true;
+      }
+    }
     int result;
     if (ring_pop(&q.host->results, &result))
       r.out.push_back(result);
     else if (!keep_waiting())
       break;
   }
-  SystemAtomic<int>(q.host->stop).store(1, cuda::memory_order_release);
+  if (!stop_set) SystemAtomic<int>(q.host->stop).store(1, cuda::memory_order_release);
   r.stopped = wait_for_return();
   if (r.stopped)
     finish(r);

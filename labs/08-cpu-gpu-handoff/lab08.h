@@ -64,7 +64,13 @@ struct RingRun : Outcome {
 // 5a: ring_pair<<<2, 32>>>: block 0 pushes work(0..items-1), block 1 pops them.
 RingRun run_ring_blocks(int items, const char* trace = nullptr);
 // 5b: queue_server runs while the host pushes queue_item(0..items-1) into the work ring and pops
-// the results; then the host sets stop and waits for the kernel to return.
-RingRun run_queue(int items, const char* trace = nullptr);
+// the results; then the host sets stop and waits for the kernel to return. When the stop flag comes:
+//   after_results: once every result has come back (the kernel idle on an empty work ring);
+//   with_last_item: right after the host's last push, which it holds back until every earlier
+//   result has come back (the kernel is polling the empty ring when the item and the flag arrive).
+enum class StopWhen { after_results, with_last_item };
+const char* name(StopWhen w);
+StopWhen stop_when(const std::string& name);
+RingRun run_queue(int items, const char* trace = nullptr, StopWhen when = StopWhen::after_results);
 
 }  // namespace lab08

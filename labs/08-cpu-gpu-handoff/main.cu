@@ -4,7 +4,7 @@
 //   lab08 roundtrip [--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]
 //   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]
 //   lab08 ring      [--items N] [--show any|bad --trace FILE]
-//   lab08 queue     [--items N] [--trace FILE]
+//   lab08 queue     [--items N] [--stop last-result|last-item] [--trace FILE]
 //   lab08 all       every task's check
 // (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
 //
@@ -180,8 +180,9 @@ bool oddeven(const Args& a) {
           version == "slides"
               ? "the slides' loops: a side that re-reads the shared counter to decide whether to go on may "
                 "find that the other side has moved it past the last number"
-              : "task 4: play_turns (TODO(4)); count your own turns: a side that re-reads the shared counter "
-                "to decide whether to go on may find that the other side has moved it past the last number");
+              : "task 4: play_turns (TODO(4)); count your own turns, v = parity, parity + 2, ... up to and "
+                "including last: a side that re-reads the shared counter to decide whether to go on may find "
+                "that the other side has moved it past the last number");
     }
   return ok;
 }
@@ -195,24 +196,39 @@ bool ring(const Args& a) {
         lab08::RingRun r = lab08::run_ring_blocks(items, trace);
         return std::make_pair(r.finished ? check_items(r.out, items, true) : std::string(), lab08::Outcome(r));
       },
-      "task 5a: ring_push writes the slot, then publishes head with a release store; ring_pop reads head "
-      "with an acquire load, then the slot, then publishes tail with a release store");
+      "task 5a: ring_push and ring_pop (TODO(5a)): read head and tail through SystemAtomic at every call; "
+      "ring_push writes the slot, then publishes head with a release store; ring_pop reads head with an "
+      "acquire load, then the slot, then publishes tail with a release store");
 }
 
 bool queue(const Args& a) {
   const int items = int(a.num("items", 12));
   const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 20, {"sc", "relaxed"}));
-  return explore(
-      a, "work queue between the host and a persistent kernel, " + std::to_string(items) + " items",
-      "queue --items " + std::to_string(items), ss,
-      [&](const Schedule&, const char* trace) {
-        lab08::RingRun r = lab08::run_queue(items, trace);
-        std::string what = r.finished ? check_items(r.out, items, false) : std::string();
-        if (what.empty() && !r.stopped) what = "the kernel did not return after the stop flag";
-        return std::make_pair(what, lab08::Outcome(r));
-      },
-      "task 5b: queue_server (TODO(5b)) on top of 5a's ring_push and ring_pop; read stop before the pop "
-      "that finds the ring empty");
+  // Without --stop: both runs of the graded test, the stop flag after the last result came back, and
+  // right after the last item (pushed once every earlier result is back, while the kernel polls).
+  std::vector<lab08::StopWhen> whens = {lab08::StopWhen::after_results, lab08::StopWhen::with_last_item};
+  if (a.has("stop")) whens = {lab08::stop_when(a.get("stop", ""))};
+  bool ok = true;
+  for (lab08::StopWhen when : whens) {
+    const bool with_last = when == lab08::StopWhen::with_last_item;
+    ok &= explore(
+        a,
+        "work queue between the host and a persistent kernel, " + std::to_string(items) + " items, stop " +
+            (with_last ? "right after the last item" : "after the last result"),
+        "queue --items " + std::to_string(items) + " --stop " + lab08::name(when), ss,
+        [&](const Schedule&, const char* trace) {
+          lab08::RingRun r = lab08::run_queue(items, trace, when);
+          std::string what = r.finished ? check_items(r.out, items, false) : std::string();
+          if (what.empty() && !r.stopped) what = "the kernel did not return after the stop flag";
+          return std::make_pair(what, lab08::Outcome(r));
+        },
+        with_last ? "task 5b: queue_server (TODO(5b)); the stop flag came right after the last item: read stop "
+                    "BEFORE the pop, and return only when it was set and that pop then found the work ring "
+                    "empty (a flag read after a failed pop may be newer than the item it missed)"
+                  : "task 5b: queue_server (TODO(5b)) on top of 5a's ring_push and ring_pop; read stop before the "
+                    "pop that finds the ring empty");
+  }
+  return ok;
 }
 
 }  // namespace
@@ -228,8 +244,8 @@ int main(int argc, char** argv) {
   cmds.add("ring", "[--items N] [--show any|bad --trace FILE]",
            "task 5a: the ring buffer between two blocks (explored under sc and relaxed)", {"items", "trace", "show"},
            ring);
-  cmds.add("queue", "[--items N] [--trace FILE]",
+  cmds.add("queue", "[--items N] [--stop last-result|last-item] [--trace FILE]",
            "task 5b: the work queue between the host and a persistent kernel, and its shutdown",
-           {"items", "trace", "show"}, queue);
+           {"items", "stop", "trace", "show"}, queue);
   return cmds.run(argc, argv);
 }

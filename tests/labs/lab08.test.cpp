@@ -49,11 +49,13 @@ std::vector<int> host_chain(int start, int rounds) {
 }
 
 // What is wrong with a list of results against the expected ones ("" when right).
+// Round trips count from 1 (round k), items from 0 (item i is queue_item(i)), as in the harness.
 std::string compare(const std::vector<int>& got, const std::vector<int>& want, const std::string& what) {
+  const size_t first = what == "item" ? 0 : 1;
   for (size_t i = 0; i < want.size(); ++i) {
-    if (i >= got.size() || got[i] == -1) return what + " " + std::to_string(i + 1) + " never came back";
+    if (i >= got.size() || got[i] == -1) return what + " " + std::to_string(i + first) + " never came back";
     if (got[i] != want[i])
-      return what + " " + std::to_string(i + 1) + " returned " + std::to_string(got[i]) + " instead of " +
+      return what + " " + std::to_string(i + first) + " returned " + std::to_string(got[i]) + " instead of " +
              std::to_string(want[i]);
   }
   return "";
@@ -94,7 +96,11 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
            "   before the loop: it spins on a register. Read the word at every iteration through\n"
            "   SystemAtomic<T>(word).load(cuda::memory_order_acquire) (a volatile load also reloads it, but orders\n"
            "   nothing after it)";
-  if (kind == "race" && (task == "5a" || task == "5b"))
+  if (kind == "race" && (task == "5a" || task.rfind("5b", 0) == 0) && report_says(r, "write-after-read"))
+    return "ring_push wrote a slot that ring_pop was still reading: ring_pop must read the slot first and only\n"
+           "   then publish tail + 1 with a release store (the slot is free once the producer sees the new tail);\n"
+           "   ring_push reads tail with an acquire load before it writes the slot"
+  if (kind == "race" && (task == "5a" || task.rfind("5b", 0) == 0))
     return "the ring's hand-over lacks its ordering: ring_push must write the slot first, then publish head + 1\n"
            "   with a release store (memory_order_release); ring_pop must read head with an acquire load\n"
            "   (memory_order_acquire) before it reads the slot, then publish tail + 1 with a release store";
@@ -105,21 +111,26 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
     return "nothing was printed: play_turns (TODO(4)) must wait for each of its side's numbers, print it with\n"
            "   print_number and hand the turn over";
   if (problem.find("never printed") != std::string::npos)
-    return "a side stopped before its last number: the slides' question. Decide when to stop from your own\n"
-           "   numbers (v = parity, parity + 2, ... up to last), not by re-reading the counter, which the other\n"
-           "   side may already have moved past last";
+    return "a side stopped before its last number. Play every number of your side, v = parity, parity + 2, ...\n"
+           "   up to and including last (v <= last), and decide when to stop from those numbers, not by re-reading\n"
+           "   the counter, which the other side may already have moved past last (the slides' question)";
   if (task == "1" && problem.find("never") == std::string::npos)
-    return "transform_once must replace *value by work(*value) (one thread), and roundtrip_memcpy copy x in,\n"
-           "   launch it, and copy the result back";
+    return "TODO(1): transform_once must replace *value by work(*value) (one thread), and roundtrip_memcpy copy\n"
+           "   x in, launch it, and copy the result back";
   if (task == "2")
-    return "roundtrip_mapped must write x through h_value, launch transform_once on d_value, and wait for the\n"
-           "   launch (cudaDeviceSynchronize) before it reads h_value";
+    return "TODO(2): roundtrip_mapped must write x through h_value, launch transform_once on d_value, and wait\n"
+           "   for the launch (cudaDeviceSynchronize) before it reads h_value";
   if (task == "3")
-    return "persistent_server must answer round k once asked == k (acquire), publish answered = k after the\n"
-           "   answer (release), and return once stop is set; roundtrip_persistent waits with keep_waiting()";
-  if (task == "5b")
-    return "queue_server must pop every item, push work(item) into the results ring, and return only when stop\n"
-           "   was set before a pop found the work ring empty (5a's ring_push and ring_pop must work first)";
+    return "TODO(3): persistent_server must answer round k once asked == k (acquire), publish answered = k after\n"
+           "   the answer (release), and return once stop is set; roundtrip_persistent waits with keep_waiting()";
+  if (task == "5b-last-item" && r.finished && problem.find("never came back") != std::string::npos)
+    return "TODO(5b): the host pushed its last item and set stop right after it, while queue_server polled the\n"
+           "   empty work ring, and the kernel returned without that item: read stop BEFORE the pop, and return\n"
+           "   only when it was set and that pop then found the ring empty (a flag read after a failed pop may\n"
+           "   be newer than the item the pop missed)";
+  if (task.rfind("5b", 0) == 0)
+    return "TODO(5b): queue_server must pop every item, push work(item) into the results ring, and return only\n"
+           "   when stop was set before a pop found the work ring empty (5a's ring_push and ring_pop must work first)";
   return "";
 }
 
@@ -257,14 +268,23 @@ TEST_CASE("lab08 task5b the work queue between the host and a persistent kernel 
   const int items = 12;
   std::vector<int> want;
   for (int i = 0; i < items; ++i) want.push_back(host_work(lab08::queue_item(i)));
-  for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
-    lab08::RingRun r = synclab::lab::run_under(s, [&] { return lab08::run_queue(items); });
-    std::string problem = compare(r.out, want, "item");
-    if (problem.empty() && !r.stopped) problem = "the kernel did not return after the stop flag";
-    INFO(failure(r, std::to_string(items) + " items through the work queue", problem,
-                 replay("queue --items " + std::to_string(items), s), "5b"));
-    REQUIRE(problem.empty());
-    REQUIRE(r.finished);
-    REQUIRE(r.reports.empty());
+  // The stop flag after the last result, and right after the last item: the host holds the last item
+  // back until every earlier result is back (the kernel polls the empty work ring), then pushes it and
+  // sets stop at once. A kernel that reads stop after a failed pop may see the flag but not the item.
+  for (lab08::StopWhen when : {lab08::StopWhen::after_results, lab08::StopWhen::with_last_item}) {
+    const bool with_last = when == lab08::StopWhen::with_last_item;
+    for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
+      lab08::RingRun r = synclab::lab::run_under(s, [&] { return lab08::run_queue(items, nullptr, when); });
+      std::string problem = compare(r.out, want, "item");
+      if (problem.empty() && !r.stopped) problem = "the kernel did not return after the stop flag";
+      INFO(failure(r,
+                   std::to_string(items) + " items through the work queue, the stop flag " +
+                       (with_last ? "right after the last item" : "after the last result"),
+                   problem, replay("queue --items " + std::to_string(items) + " --stop " + lab08::name(when), s),
+                   with_last ? "5b-last-item" : "5b"));
+      REQUIRE(problem.empty());
+      REQUIRE(r.finished);
+      REQUIRE(r.reports.empty());
+    }
   }
 }
