@@ -169,10 +169,10 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
   r.values.resize(n);
   SYNCLAB_LAB_CHECK(cudaMemcpy(r.values.data(), result, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
   // An untouched skeleton leaves every word of the barrier's state 0: its messages then name the
-  // TODO. (A right sense-reversing barrier may leave all of it 0 too, after an even number of
-  // rounds: it is not judged.)
-  r.barrier_used = w == Way::sense;
-  if (in_one_launch(w) && w != Way::grid_sync && w != Way::sense) {
+  // TODO. (A right sense-reversing barrier leaves all of it 0 too after an even number of rounds,
+  // the sense flipped back: then it is not judged. After an odd number the sense is 1.)
+  r.barrier_used = w == Way::sense && rounds % 2 == 0;
+  if (in_one_launch(w) && w != Way::grid_sync && !r.barrier_used) {
     for (const DeviceArray<unsigned>* d : {&count, &groups, &arrive, &depart, &sense})
       for (unsigned v : d->download()) r.barrier_used = r.barrier_used || v != 0;
   }

@@ -39,7 +39,8 @@ struct ExchangeResult {
   bool refused = false;          // grid-sync: the cooperative launch was refused
   std::string error;             // CUDA's message when refused or stuck
   bool barrier_used = false;     // a GPU barrier's counters or arrays changed (not all still 0;
-                                 // always true for the sense-reversing barrier, which may end at 0)
+                                 // always true for the sense-reversing barrier after an even number
+                                 // of rounds, which a right one ends at 0)
 };
 // `rounds` rounds of the exchange of `in` (blocks x threads values) with method w. blocks = 0: the
 // student's coresident_blocks() for the method's kernel. keep_stuck: a stuck launch is a result

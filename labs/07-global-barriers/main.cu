@@ -8,7 +8,9 @@
 //   lab07 residency           [--threads T]   task 7: the co-resident maximum, a barrier with one
 //                             block more (hangs), a cooperative launch with one more (refused)
 //   lab07 bitonic             [--n N --blocks B --threads T --data-seed S] [--trace FILE]   task 8
+//                             (without options: the first shape of the graded tests, 128 keys over <<<4, 16>>>)
 //   lab07 sw                  [--m M --n N --blocks B --threads T --data-seed S] [--trace FILE]   task 9
+//                             (without options: the first shape of the graded tests, 12 x 9 over <<<3, 4>>>)
 //   lab07 all                 every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
 //   --seed S, --memory M, ...)
@@ -53,33 +55,73 @@ std::vector<unsigned> host_exchange(std::vector<unsigned> x, int blocks, int thr
   return x;
 }
 
+const char* todo_of(lab07::Way w) {
+  switch (w) {
+    case lab07::Way::cpu_explicit: return "TODO(1)";
+    case lab07::Way::cpu_implicit: return "TODO(2)";
+    case lab07::Way::simple: return "TODO(3)";
+    case lab07::Way::tree: return "TODO(4)";
+    case lab07::Way::lockfree: return "TODO(5)";
+    case lab07::Way::sense: return "TODO(6)";
+    default: return "the TODO";
+  }
+}
+
 // What to fix, from what a run shows (the graded tests print the same advice).
 std::string exchange_advice(lab07::Way w, const lab07::ExchangeResult& r, bool wrong) {
   if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
     return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
            "cannot start until one of them ends; launch at most coresident_blocks() blocks (task 7)";
-  if (r.stuck)
-    return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for it "
-           "to equal the goal (a fast block may already have added its arrival for the next round)";
+  if (r.stuck) {
+    switch (w) {
+      case lab07::Way::tree:
+        return "a block waits for an arrival that never comes: the top counter reaches (the number of groups) x "
+               "round only if the last block of every group adds 1 to it, the last group's too, which holds fewer "
+               "than kTreeGroup blocks when kTreeGroup does not divide gridDim.x (size: the blocks of that group); "
+               "and thread 0 waits until *top reaches the goal (<), not for it to equal the goal";
+      case lab07::Way::lockfree:
+        return "a block waits for an arrival that never comes: block 0's thread t waits until arrive[t] == round "
+               "and thread 0 of block b until depart[b] == round, so every block writes round to "
+               "arrive[blockIdx.x] and block 0's thread t writes round to depart[t] for every t < gridDim.x";
+      case lab07::Way::sense:
+        return "a block waits for a sense flip that never comes: the last block to arrive (its atomicAdd returns "
+               "gridDim.x - 1) resets *count to 0 before it writes my_sense to *sense, so that the next round "
+               "counts from 0 again; every other block spins until *sense == my_sense";
+      default:
+        return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
+               "it to equal the goal (a fast block may already have added its arrival for the next round)";
+    }
+  }
   if (r.reports.empty() && !wrong) return "";
   if (r.reports.empty())
     return w == lab07::Way::cpu_explicit || w == lab07::Way::cpu_implicit
-               ? "launch one exchange_round per round and swap the buffers (is the TODO done?)"
-               : "the values are wrong although nothing raced: is the barrier's TODO done?";
+               ? std::string("launch one exchange_round per round and swap the buffers (is ") + todo_of(w) + " done?)"
+               : std::string("the values are wrong although nothing raced: is ") + todo_of(w) + " done?";
   if (lab07::in_one_launch(w) && w != lab07::Way::grid_sync && !r.barrier_used)
-    return "the barrier never changed its counters, flags or arrays: is its TODO done?";
+    return std::string("the barrier never changed its counters, flags or arrays: is ") + todo_of(w) + " done?";
   const Report& f = r.reports.front();
+  if (f.kind == "sync")
+    return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
+           "put only the checking threads' spins and stores inside";
   if (f.kind == "race" && f.text.find("hand over") != std::string::npos)
     return std::string("the barrier orders the rounds but not the memory: without __threadfence() a block's slot "
                        "writes need not be visible after the barrier. Thread 0 calls __threadfence() before it "
                        "signals its arrival and again after it sees that every block arrived") +
            (w == lab07::Way::tree ? "; the block that passes its group's arrivals up fences before it adds to the top "
                                     "counter"
-                                  : "");
-  if (f.kind == "race")
-    return "a thread read a neighbour's slot before that block wrote it: the barrier needs both __syncthreads(), "
-           "the first so that thread 0 arrives only after every thread of its block wrote its slot, the second so "
-           "that no thread leaves before thread 0 saw every block arrive";
+            : w == lab07::Way::lockfree
+                ? "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
+                  "the release"
+            : w == lab07::Way::sense ? "; the last block fences before it flips the sense"
+                                     : "");
+  if (f.kind == "race") {
+    const std::string lead = "a thread read a neighbour's slot before that block wrote it: ";
+    return lead + "the barrier needs both __syncthreads(), the first so that thread 0 arrives only after every "
+                  "thread of its block wrote its slot, the second so that no thread leaves before thread 0 saw every "
+                  "block arrive" +
+           (w == lab07::Way::lockfree ? "; and in block 0, one between the checks of arrive and the writes of depart"
+                                      : "");
+  }
   return "";
 }
 
@@ -198,7 +240,7 @@ bool residency_command(const Args& a) {
 }
 
 bool bitonic_command(const Args& a) {
-  const int n = int(a.num("n", 256)), blocks = int(a.num("blocks", 4)), threads = int(a.num("threads", 32));
+  const int n = int(a.num("n", 128)), blocks = int(a.num("blocks", 4)), threads = int(a.num("threads", 16));
   const uint32_t seed = uint32_t(a.num("data-seed", lab07::inputs_seed(blocks, n)));
   const std::vector<unsigned> keys = lab07::random_inputs(n, seed);
   std::vector<unsigned> want = keys;
@@ -208,6 +250,7 @@ bool bitonic_command(const Args& a) {
   const std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, 1));
   int bad = 0;
   std::string first;
+  bool moved = false;
   std::vector<Report> reports;
   for (const Schedule& s : ss) {
     const bool trace = a.has("trace") && !g_traced;
@@ -218,6 +261,7 @@ bool bitonic_command(const Args& a) {
     lab07::SortResult r = synclab::lab::run_under(
         s, [&] { return lab07::run_bitonic(keys, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
+    moved = moved || r.keys != keys;
     if (r.keys == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
   }
@@ -225,6 +269,8 @@ bool bitonic_command(const Args& a) {
               synclab::lab::describe(ss).c_str(), bad ? "NOT sorted in every run" : "sorted, nothing reported");
   print_reports(reports);
   if (bad) std::printf("  replay: %s\n", first.c_str());
+  if (bad && !moved) std::printf("  (the keys never moved: is TODO(8) done?)\n");
+  else if (bad && !reports.empty()) std::printf("  (a grid.sync() after every step (k, j), reached by every thread)\n");
   std::printf("grid barriers: your bitonic_barriers(%d) = %lld\n", n, lab07::predicted_bitonic_barriers(n));
   return bad == 0;
 }
@@ -244,7 +290,7 @@ std::vector<int> host_sw(const std::string& a, const std::string& b) {
 }
 
 bool sw_command(const Args& a) {
-  const int m = int(a.num("m", 20)), n = int(a.num("n", 16)), blocks = int(a.num("blocks", 3)),
+  const int m = int(a.num("m", 12)), n = int(a.num("n", 9)), blocks = int(a.num("blocks", 3)),
             threads = int(a.num("threads", 4));
   const uint32_t seed = uint32_t(a.num("data-seed", lab07::inputs_seed(m, n)));
   const std::string x = lab07::random_sequence(m, seed), y = lab07::random_sequence(n, seed + 1);
@@ -255,6 +301,7 @@ bool sw_command(const Args& a) {
   int bad = 0;
   std::string first;
   std::vector<Report> reports;
+  bool filled = false;
   for (const Schedule& s : ss) {
     const bool trace = a.has("trace") && !g_traced;
     if (trace) {
@@ -264,6 +311,7 @@ bool sw_command(const Args& a) {
     lab07::SwResult r = synclab::lab::run_under(
         s, [&] { return lab07::run_sw(x, y, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
+    filled = filled || std::any_of(r.H.begin(), r.H.end(), [](int v) { return v != 0; });
     if (r.H == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
   }
@@ -272,6 +320,8 @@ bool sw_command(const Args& a) {
               *std::max_element(want.begin(), want.end()));
   print_reports(reports);
   if (bad) std::printf("  replay: %s\n", first.c_str());
+  if (bad && !filled) std::printf("  (the matrix stayed 0: is TODO(9) done?)\n");
+  else if (bad && !reports.empty()) std::printf("  (a grid.sync() after every anti-diagonal, reached by every thread)\n");
   std::printf("grid barriers: your sw_barriers(%d, %d) = %lld (one per anti-diagonal)\n", m, n,
               lab07::predicted_sw_barriers(m, n));
   return bad == 0;
