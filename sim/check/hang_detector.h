@@ -57,6 +57,13 @@ class HangDetector {
   // epoch and the quiet period wait for commit() or an undo.
   void tentative_change() { ++epoch_; }
   bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
+  // Nothing visible has changed for eight quiet periods: true at most once per quiet period. A
+  // check that does not wait for a new spinner (KernelRun::check_progress, relaxed memory).
+  bool overdue(uint64_t step) {
+    if (step - last_change_step_ <= 8 * quiet_steps_ || step - last_overdue_step_ <= quiet_steps_) return false;
+    last_overdue_step_ = step;
+    return true;
+  }
 
   // The last writer of each address is kept in a table of fixed size (a later write to an address
   // that maps to the same slot replaces it). `tid` is the thread's linear index in its block:
@@ -113,6 +120,7 @@ class HangDetector {
   uint64_t epoch_ = 0;
   uint64_t net_epoch_ = 0;
   uint64_t last_change_step_ = 0;
+  uint64_t last_overdue_step_ = 0;
   uint64_t quiet_steps_ = kQuietSteps;
   std::vector<Entry> writers_;
   mutable LastWriter found_;  // what last_writer returns

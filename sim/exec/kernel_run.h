@@ -289,6 +289,8 @@ class KernelRun {
   std::vector<Group> scratch_groups_;
   bool host_grace_started_ = false;
   std::chrono::steady_clock::time_point host_grace_since_;
+  // Relaxed memory: the epoch that began when the last suspected hang settled memory (check_progress).
+  uint64_t settled_epoch_ = UINT64_MAX;
   uint64_t static_shared_ = 0;    // this kernel's static shared memory
   uint64_t dyn_shared_base_ = 0;  // where its dynamic shared memory starts
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,

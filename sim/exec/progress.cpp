@@ -77,7 +77,12 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
   }
   if (waiters) sched_->on_spin(w, waiters);
-  if (!new_spin && !host_grace_started_) return false;
+  // Under the relaxed model a lane can spin on an old value of a word whose new value is already
+  // in memory. A priority scheduler that found it waiting runs it last, behind another waiting
+  // lane that then runs for ever, and no lane becomes a new spinner that would start the check
+  // below: so, with relaxed memory, the check also runs when nothing has changed for long.
+  const bool overdue = relaxed_ && hang_.overdue(steps_);
+  if (!new_spin && !host_grace_started_ && !overdue) return false;
   // Every live lane must be spinning (in this epoch) or unable to run.
   bool host_memory = false;
   bool simt_deadlock = false;
@@ -115,10 +120,14 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
     if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
   }
-  if (relaxed_ && relaxed_->settle()) {
+  if (relaxed_ && settled_epoch_ != hang_.epoch()) {
     // Some spinning thread may have read an old value: every location's newest value becomes the
-    // only one it can read, and the spin check starts over. A hang is a hang with nothing stale.
+    // only one it can read, and the spin check starts over in a new epoch, in which every thread
+    // must show again that it spins (a waiting lane found again is run last, so each gets its
+    // turn). A hang is a hang with nothing stale.
+    relaxed_->settle();
     hang_.visible_change(steps_);
+    settled_epoch_ = hang_.epoch();
     return false;
   }
   report_hang(simt_deadlock);

@@ -25,8 +25,9 @@
 //     participants' views; a launch starts from memory as the previous one left it.
 // Views are kept coarse (one stamp per thread plus a few floors): the coarseness only forbids
 // more, never allows what PTX forbids. Old messages are forgotten after a window of steps, and a
-// suspected hang first makes every location's newest value the only one (settle()): a spinning
-// thread is never kept from a value forever.
+// suspected hang first makes every location's newest value the only one (settle()), after which
+// every spinner must show again that it spins (KernelRun::check_progress): a spinning thread is
+// never kept from a value forever.
 //
 // Load buffering (a load that takes effect after a later store of its thread) is made by the
 // interpreter (KernelRun::reorder_load), not here. Not modelled (docs/memory-model.md): accesses
