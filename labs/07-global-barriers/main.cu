@@ -72,7 +72,7 @@ std::string exchange_advice(lab07::Way w, const lab07::ExchangeResult& r, bool w
   if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
     return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
            "cannot start until one of them ends; launch at most coresident_blocks() blocks (task 7)";
-  if (r.stuck) {
+  if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) {
     switch (w) {
       case lab07::Way::tree:
         return "a block waits for an arrival that never comes: the top counter reaches (the number of groups) x "
