@@ -211,11 +211,15 @@ bool queue(const Args& a) {
   bool ok = true;
   for (lab08::StopWhen when : whens) {
     const bool with_last = when == lab08::StopWhen::with_last_item;
+    // The last-item window is the host's timing, not the schedule's: each run is repeated 5 times
+    // (as in the graded test), and a bad run's replay may need a few tries to show it again.
+    std::vector<Schedule> runs;
+    for (int rep = 0; rep < (with_last ? 5 : 1); ++rep) runs.insert(runs.end(), ss.begin(), ss.end());
     ok &= explore(
         a,
         "work queue between the host and a persistent kernel, " + std::to_string(items) + " items, stop " +
             (with_last ? "right after the last item" : "after the last result"),
-        "queue --items " + std::to_string(items) + " --stop " + lab08::name(when), ss,
+        "queue --items " + std::to_string(items) + " --stop " + lab08::name(when), runs,
         [&](const Schedule&, const char* trace) {
           lab08::RingRun r = lab08::run_queue(items, trace, when);
           std::string what = r.finished ? check_items(r.out, items, false) : std::string();

@@ -5,7 +5,7 @@
 // WRONG-REPLACES: oddeven.cu
 // WRONG-FAILS: lab08 task4 odd and even between two blocks print every number once where the slides' loops do not
 // WRONG-MESSAGE: 2 was never printed
-// WRONG-MESSAGE: decide when to stop from your own
+// WRONG-MESSAGE: decide when to stop from those numbers, not by re-reading
 // Lab 08, task 4: the slides' odd/even exercise (seed 004, "CPU-GPU Synchronization": print 0..10,
 // the CPU the even numbers, the GPU the odd ones). One counter says whose turn it is; each side waits
 // for a number of its parity, prints it, and hands the turn over by adding one.
