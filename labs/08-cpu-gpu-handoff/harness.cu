@@ -31,8 +31,13 @@ using synclab::lab::TraceScope;
 // When the host stops waiting for a kernel that does not answer (set by each run).
 std::chrono::steady_clock::time_point g_give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
 constexpr std::chrono::seconds kHostPatience{20};
+// keep_waiting() found the launch ended once: the caller has had one more look since.
+bool g_saw_end = false;
 
-void start_waiting() { g_give_up = std::chrono::steady_clock::now() + kHostPatience; }
+void start_waiting() {
+  g_give_up = std::chrono::steady_clock::now() + kHostPatience;
+  g_saw_end = false;
+}
 
 // True when this run records a trace: then the regions the viewer draws are named afresh (the
 // names of earlier runs' memory, freed since, are forgotten).
@@ -108,7 +113,15 @@ bool host_keep_waiting() {
   thread_local unsigned calls = 0;
   if (++calls % 64 == 0) {
     // Let the runtime progress (and notice a launch that ended or failed: nothing will answer).
-    if (cudaStreamQuery(0) != cudaErrorNotReady) return false;
+    // A kernel may write its last answer and return between the caller's look and this query:
+    // once it has ended its writes are all visible, so the caller looks again (64 more times)
+    // before it gives up. On a GPU, giving up at once lost the last result of task 5b's queue
+    // when the kernel returned right after answering it.
+    if (cudaStreamQuery(0) != cudaErrorNotReady) {
+      if (g_saw_end) return false;
+      g_saw_end = true;
+      return true;
+    }
     if (std::chrono::steady_clock::now() > g_give_up) return false;
     std::this_thread::yield();
   }
