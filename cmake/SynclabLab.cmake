@@ -89,11 +89,9 @@ function(_synclab_lab_object out backend src objdir)
   set(obj ${objdir}/${backend}/${tag}.o)
   if(backend STREQUAL "sim" AND is_cpp)
     # A C++ file (the graded tests, Catch2's main) has no device code, so no path in its object
-    # that a report quotes: ccache may key it on paths relative to this tree, and a second copy of
-    # the tree (the student release and Gradescope package that the grader's tests build, a second
-    # clone) reuses the object. Not for .cu files: their PTX carries the source's absolute path,
-    # which the simulator's reports and the viewer's Source window read (see ./synclab).
-    set(compiler ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${CMAKE_SOURCE_DIR} CCACHE_NOHASHDIR=1 ${compiler})
+    # that a report quotes: keyed on tree-relative paths (SYNCLAB_CCACHE_TREE_ENV, the top
+    # CMakeLists.txt), a second copy of the tree reuses it. Not for .cu files (see ./synclab).
+    set(compiler ${SYNCLAB_CCACHE_TREE_ENV} ${compiler})
   endif()
   if(backend STREQUAL "sim")
     # The object depends on the compiler driver, not on the runtime it links against: a change to
