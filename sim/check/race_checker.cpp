@@ -340,6 +340,21 @@ void KernelRun::flush_findings() {
           "__threadfence() after each of the stores: release and acquire do not keep a store before a "
           "later load",
           relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads());
+    } else if (f.after_release && !f.unacquired && !insufficient_scope) {
+      // This thread synchronized with the other one, but through a release that the other thread
+      // made before its access: a release publishes only what comes before it.
+      const bool heard = f.heard_gid1 == f.prev.gid1;
+      d += fmt::format(
+          "this thread did synchronize with block {} thread {}: it acquired that thread's release{}. But "
+          "that thread's {} of this word comes after the release in its program, and a release publishes only "
+          "the accesses before it. Move that {} before the release (for a slot handed back through a flag: "
+          "read the slot, then publish that it is free), or make this thread wait for a later release that "
+          "comes after the {}",
+          pgid / threads_per_cta_, pgid % threads_per_cta_,
+          heard ? fmt::format(", {}", line_of(f.heard_write_loc)) : std::string(),
+          (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
+          (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
+          (f.prev.flags & RaceDetector::kWrite) ? "write" : "read");
     } else if (plain_load_of_flag(f.prev.flags, f.cur_flags)) {
       // A flag published the right way on the writer's side (a volatile or atomic store right
       // after a fence), read with a plain load: the reader's load is the mistake, whatever else

@@ -324,7 +324,19 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   f.heard_write_loc = t.s->heard_write_loc;
   f.heard_read_loc = t.s->heard_read_loc;
   f.heard_fenced = t.s->heard_fenced;
-  f.unacquired = !t.s->pend_local.empty() || !t.s->pend_remote.empty();
+  // Pending (read, not yet acquired) releases count only where they would order the earlier
+  // access: a thread that re-reads its own released flag holds nothing that helps.
+  const uint32_t agid_sync = sync_gid(prev.gid1 - 1), acta = (prev.gid1 - 1) / tpc_;
+  auto orders_prev = [&](const VClock* v) {
+    return v && (v->cta_phase(acta) > prev.phase || v->thr_clock(agid_sync) >= prev.clock);
+  };
+  auto pending_orders = [&](const RaceThread::Lazy& z) { return orders_prev(z.ref.get()) || orders_prev(z.merged.get()); };
+  f.unacquired = pending_orders(t.s->pend_local) || pending_orders(t.s->pend_remote);
+  settle(t);
+  const bool after_handover =
+      t.s->heard_gid1 == prev.gid1 && (prev.phase > t.s->heard_write_phase ||
+                                       (prev.phase == t.s->heard_write_phase && prev.clock > t.s->heard_write_clock));
+  f.after_release = after_handover && t.vc && t.vc->thr_clock(agid_sync) > 0 && !orders_prev(t.vc.get());
   findings_.push_back(f);
   return false;
 }
@@ -482,6 +494,8 @@ inline __attribute__((always_inline)) bool RaceDetector::update(RaceCta& rc, Acc
     t.s->heard_gid1 = w.gid1;
     t.s->heard_write_loc = w.loc;
     t.s->heard_read_loc = loc;
+    t.s->heard_write_clock = w.clock;
+    t.s->heard_write_phase = w.phase;
     t.s->heard_fenced = false;
   }
   if (!quick_clean(w, t, cur.gid1, cbase, warp, flags, mask))

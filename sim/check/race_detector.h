@@ -111,6 +111,7 @@ struct RaceThreadSync {
   // and the two instructions. When such threads still race, what they lack is release/acquire
   // ordering on that hand-over, and the report says so.
   uint32_t heard_gid1 = 0, heard_write_loc = 0, heard_read_loc = 0;
+  uint32_t heard_write_clock = 0, heard_write_phase = 0;  // the writer's clock and phase at that write
   bool heard_fenced = false;  // and this thread has fenced since that read (its acquire side is there)
 };
 
@@ -161,7 +162,13 @@ struct RaceFinding {
   // whether it holds a release it read but has not acquired (no fence after the read yet).
   uint32_t heard_gid1 = 0, heard_write_loc = 0, heard_read_loc = 0;
   bool heard_fenced = false;
+  // This thread holds, not yet acquired (no fence after the read), a release that would have
+  // ordered the earlier access: a fence or an acquire after that read fixes the race.
   bool unacquired = false;
+  // This thread's last hand-over came from the earlier access's thread, and this thread did
+  // acquire from that thread, but the access comes after the handing-over store in its thread's
+  // program, so no release there publishes it (a slot read after its "free" flag was raised).
+  bool after_release = false;
 };
 
 class RaceDetector {
