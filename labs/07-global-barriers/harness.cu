@@ -66,6 +66,93 @@ Way way(const std::string& n) {
 
 bool in_one_launch(Way w) { return w != Way::cpu_explicit && w != Way::cpu_implicit; }
 
+const char* todo_of(Way w) {
+  switch (w) {
+    case Way::cpu_explicit: return "TODO(1)";
+    case Way::cpu_implicit: return "TODO(2)";
+    case Way::simple: return "TODO(3)";
+    case Way::tree: return "TODO(4)";
+    case Way::lockfree: return "TODO(5)";
+    case Way::sense: return "TODO(6)";
+    default: return "the TODO";
+  }
+}
+
+namespace {
+// A launch stuck with no block waiting for an SM slot: what keeps the method's waiters waiting.
+std::string stuck_advice(Way w) {
+  switch (w) {
+    case Way::tree:
+      return "a block waits for an arrival that never comes: the top counter reaches (the number of groups) x round "
+             "only if the last block of every group adds 1 to it, the last group's too, which holds fewer than "
+             "kTreeGroup blocks when kTreeGroup does not divide gridDim.x (size: the blocks of that group); and "
+             "thread 0 waits until *top reaches the goal (<), not for it to equal the goal";
+    case Way::lockfree:
+      return "a block waits for an arrival that never comes: block 0's thread t waits until arrive[t] == round and "
+             "thread 0 of block b until depart[b] == round, so every block writes round to arrive[blockIdx.x] and "
+             "block 0's thread t writes round to depart[t] for every t < gridDim.x";
+    case Way::sense:
+      return "a block waits for a sense flip that never comes: the last block to arrive (its atomicAdd returns "
+             "gridDim.x - 1) resets *count to 0 before it writes my_sense to *sense, so that the next round counts "
+             "from 0 again; every other block spins until *sense == my_sense";
+    default:
+      return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
+             "it to equal the goal -- a fast block may already have added its arrival for the next round";
+  }
+}
+
+// A race at the exchange's read with no hand-over through the barrier's memory: a __syncthreads()
+// of the barrier is missing or not reached. The race report reads the same for either one, so the
+// advice names both.
+std::string syncthreads_advice(Way w) {
+  return std::string("a thread read a neighbour's slot before that block wrote it, or while it wrote it: the barrier "
+                     "needs both __syncthreads() -- the first, so that thread 0 signals the block's arrival only "
+                     "after every thread of the block wrote its slot; the second, so that no thread of the block goes "
+                     "on before thread 0 saw every block arrive") +
+         (w == Way::lockfree ? "; and in block 0, one between the checks of arrive and the writes of depart" : "");
+}
+}  // namespace
+
+std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, bool values_unchanged) {
+  if (r.refused) return "the cooperative launch was refused: " + r.error;
+  if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
+    return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
+           "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
+  if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) return stuck_advice(w);
+  if (r.reports.empty()) {
+    if (values_right) return "";
+    const std::string cpu_hint =
+        in_one_launch(w) ? "" : " It launches exchange_round once per round and swaps the buffers between rounds.";
+    if (values_unchanged) return std::string("the values never changed: is ") + todo_of(w) + " done?" + cpu_hint;
+    return std::string("the values are wrong although nothing was reported: is ") + todo_of(w) + " done?" + cpu_hint;
+  }
+  if (!r.stuck && in_one_launch(w) && w != Way::grid_sync && !r.barrier_used)
+    return std::string("the barrier never changed its counters, flags or arrays: is ") + todo_of(w) + " done?";
+  const Report& f = r.reports.front();
+  if (f.kind == "sync")
+    return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
+           "put only the checking threads' spins and stores inside";
+  if (f.kind != "race") return "";
+  // The race checker says how the two blocks handed over: through the barrier's counter or flag
+  // without a fence (a missing __threadfence()), or not at all (a missing __syncthreads()).
+  if (f.text.find("hand over") != std::string::npos) {
+    std::string fix =
+        "the barrier orders the rounds but not the memory: without __threadfence() a block's slot writes need not be "
+        "visible to a block that passes the barrier after it (the paper saw no wrong result on a GTX 280, section "
+        "VII.E, but the memory model promises nothing). Thread 0 calls __threadfence() before it signals its "
+        "arrival, and again after it sees that every block arrived";
+    if (w == Way::tree)
+      fix += "; and the block that passes its group's arrivals up fences before it adds to the top counter, so "
+             "that its arrival there releases what its group-mates wrote, not only its own writes";
+    if (w == Way::lockfree)
+      fix += "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
+             "the release";
+    if (w == Way::sense) fix += "; the last block fences before it flips the sense";
+    return fix;
+  }
+  return syncthreads_advice(w);
+}
+
 std::vector<unsigned> random_inputs(int n, uint32_t seed) {
   std::vector<unsigned> v(n > 0 ? n : 0);
   synclab::lab::Xorshift64 random{0x2545f4914f6cdd1dull ^ seed};

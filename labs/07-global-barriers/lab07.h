@@ -47,6 +47,12 @@ struct ExchangeResult {
 // (stuck = true) instead of a CudaFailure.
 ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, int threads, int rounds,
                             bool keep_stuck = false, const char* trace = nullptr);
+// What to fix, from what a run of the exchange shows (the program and the graded tests print it):
+// "" when the run was right and nothing was reported. values_right: the values matched the host's
+// exchange; values_unchanged: every value is still its input.
+std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, bool values_unchanged);
+// "TODO(n)", the skeleton's marker of method w's task.
+const char* todo_of(Way w);
 // Task 7: the student's coresident_blocks() for the kernel that method w launches with `threads`
 // threads per block (0 for the CPU methods' kernel, which needs no residency, is not asked).
 int coresident(Way w, int threads);

@@ -55,76 +55,6 @@ std::vector<unsigned> host_exchange(std::vector<unsigned> x, int blocks, int thr
   return x;
 }
 
-const char* todo_of(lab07::Way w) {
-  switch (w) {
-    case lab07::Way::cpu_explicit: return "TODO(1)";
-    case lab07::Way::cpu_implicit: return "TODO(2)";
-    case lab07::Way::simple: return "TODO(3)";
-    case lab07::Way::tree: return "TODO(4)";
-    case lab07::Way::lockfree: return "TODO(5)";
-    case lab07::Way::sense: return "TODO(6)";
-    default: return "the TODO";
-  }
-}
-
-// What to fix, from what a run shows (the graded tests print the same advice).
-std::string exchange_advice(lab07::Way w, const lab07::ExchangeResult& r, bool wrong) {
-  if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
-    return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
-           "cannot start until one of them ends; launch at most coresident_blocks() blocks (task 7)";
-  if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) {
-    switch (w) {
-      case lab07::Way::tree:
-        return "a block waits for an arrival that never comes: the top counter reaches (the number of groups) x "
-               "round only if the last block of every group adds 1 to it, the last group's too, which holds fewer "
-               "than kTreeGroup blocks when kTreeGroup does not divide gridDim.x (size: the blocks of that group); "
-               "and thread 0 waits until *top reaches the goal (<), not for it to equal the goal";
-      case lab07::Way::lockfree:
-        return "a block waits for an arrival that never comes: block 0's thread t waits until arrive[t] == round "
-               "and thread 0 of block b until depart[b] == round, so every block writes round to "
-               "arrive[blockIdx.x] and block 0's thread t writes round to depart[t] for every t < gridDim.x";
-      case lab07::Way::sense:
-        return "a block waits for a sense flip that never comes: the last block to arrive (its atomicAdd returns "
-               "gridDim.x - 1) resets *count to 0 before it writes my_sense to *sense, so that the next round "
-               "counts from 0 again; every other block spins until *sense == my_sense";
-      default:
-        return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
-               "it to equal the goal (a fast block may already have added its arrival for the next round)";
-    }
-  }
-  if (r.reports.empty() && !wrong) return "";
-  if (r.reports.empty())
-    return w == lab07::Way::cpu_explicit || w == lab07::Way::cpu_implicit
-               ? std::string("launch one exchange_round per round and swap the buffers (is ") + todo_of(w) + " done?)"
-               : std::string("the values are wrong although nothing raced: is ") + todo_of(w) + " done?";
-  if (!r.stuck && lab07::in_one_launch(w) && w != lab07::Way::grid_sync && !r.barrier_used)
-    return std::string("the barrier never changed its counters, flags or arrays: is ") + todo_of(w) + " done?";
-  const Report& f = r.reports.front();
-  if (f.kind == "sync")
-    return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
-           "put only the checking threads' spins and stores inside";
-  if (f.kind == "race" && f.text.find("hand over") != std::string::npos)
-    return std::string("the barrier orders the rounds but not the memory: without __threadfence() a block's slot "
-                       "writes need not be visible after the barrier. Thread 0 calls __threadfence() before it "
-                       "signals its arrival and again after it sees that every block arrived") +
-           (w == lab07::Way::tree ? "; the block that passes its group's arrivals up fences before it adds to the top "
-                                    "counter"
-            : w == lab07::Way::lockfree
-                ? "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
-                  "the release"
-            : w == lab07::Way::sense ? "; the last block fences before it flips the sense"
-                                     : "");
-  if (f.kind == "race") {
-    const std::string lead = "a thread read a neighbour's slot before that block wrote it: ";
-    return lead + "the barrier needs both __syncthreads(), the first so that thread 0 arrives only after every "
-                  "thread of its block wrote its slot, the second so that no thread leaves before thread 0 saw every "
-                  "block arrive" +
-           (w == lab07::Way::lockfree ? "; and in block 0, one between the checks of arrive and the writes of depart"
-                                      : "");
-  }
-  return "";
-}
-
 bool exchange_command(const Args& a, lab07::Way w) {
   const bool gpu_barrier = lab07::in_one_launch(w);
   struct Shape {
@@ -186,8 +116,7 @@ bool exchange_command(const Args& a, lab07::Way w) {
       if (!wrong && r.reports.empty()) continue;
       if (!bad++) {
         first_cmd = replay(args, s);
-        advice = exchange_advice(w, r, wrong);
-        if (r.refused) advice = "the cooperative launch was refused: " + r.error;
+        advice = lab07::exchange_advice(w, r, !wrong, r.values == in);
       }
     }
     std::printf("%s<<<%d, %d>>>, %d rounds, %s: %s\n", lab07::name(w), blocks, sh.threads, sh.rounds,

@@ -90,89 +90,6 @@ std::string run_message(const std::string& what, const std::string& wrong, const
   return o.str();
 }
 
-const char* todo_of(lab07::Way w) {
-  switch (w) {
-    case lab07::Way::cpu_explicit: return "TODO(1)";
-    case lab07::Way::cpu_implicit: return "TODO(2)";
-    case lab07::Way::simple: return "TODO(3)";
-    case lab07::Way::tree: return "TODO(4)";
-    case lab07::Way::lockfree: return "TODO(5)";
-    case lab07::Way::sense: return "TODO(6)";
-    default: return "the TODO";
-  }
-}
-
-// What to fix when a launch got stuck (no more room in the SM slots handled by the caller).
-std::string stuck_advice(lab07::Way w) {
-  switch (w) {
-    case lab07::Way::tree:
-      return "a block waits for an arrival that never comes: the top counter reaches (the number of groups) x round "
-             "only if the last block of every group adds 1 to it, the last group's too, which holds fewer than "
-             "kTreeGroup blocks when kTreeGroup does not divide gridDim.x (size: the blocks of that group); and "
-             "thread 0 waits until *top reaches the goal (<), not for it to equal the goal";
-    case lab07::Way::lockfree:
-      return "a block waits for an arrival that never comes: block 0's thread t waits until arrive[t] == round and "
-             "thread 0 of block b until depart[b] == round, so every block writes round to arrive[blockIdx.x] and "
-             "block 0's thread t writes round to depart[t] for every t < gridDim.x";
-    case lab07::Way::sense:
-      return "a block waits for a sense flip that never comes: the last block to arrive (its atomicAdd returns "
-             "gridDim.x - 1) resets *count to 0 before it writes my_sense to *sense, so that the next round counts "
-             "from 0 again; every other block spins until *sense == my_sense";
-    default:
-      return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
-             "it to equal the goal -- a fast block may already have added its arrival for the next round";
-  }
-}
-
-// A race at the exchange's read with no hand-over through the barrier's memory: a __syncthreads() of
-// the barrier is missing or not reached. The race report reads the same for either one, so the
-// advice names both.
-std::string syncthreads_advice(lab07::Way w) {
-  return std::string("a thread read a neighbour's slot before that block wrote it, or while it wrote it: the barrier "
-                     "needs both __syncthreads() -- the first, so that thread 0 signals the block's arrival only "
-                     "after every thread of the block wrote its slot; the second, so that no thread of the block goes "
-                     "on before thread 0 saw every block arrive") +
-         (w == lab07::Way::lockfree ? "; and in block 0, one between the checks of arrive and the writes of depart"
-                                    : "");
-}
-
-// What to fix, from what the run shows.
-std::string exchange_advice(lab07::Way w, const lab07::ExchangeResult& r, const std::vector<unsigned>& in) {
-  if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
-    return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
-           "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
-  if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) return stuck_advice(w);
-  if (r.reports.empty()) {
-    if (r.values == in) return std::string("the values never changed: is ") + todo_of(w) + " done?";
-    return std::string("the values are wrong although nothing was reported: is ") + todo_of(w) + " done?";
-  }
-  if (!r.stuck && lab07::in_one_launch(w) && w != lab07::Way::grid_sync && !r.barrier_used)
-    return std::string("the barrier never changed its counters, flags or arrays: is ") + todo_of(w) + " done?";
-  const Report& f = r.reports.front();
-  if (f.kind == "sync")
-    return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
-           "put only the checking threads' spins and stores inside";
-  if (f.kind != "race") return "";
-  // The race checker says how the two blocks handed over: through the barrier's counter or flag
-  // without a fence (a missing __threadfence()), or not at all (a missing __syncthreads()).
-  if (f.text.find("hand over") != std::string::npos) {
-    std::string fix =
-        "the barrier orders the rounds but not the memory: without __threadfence() a block's slot writes need not be "
-        "visible to a block that passes the barrier after it (the paper saw no wrong result on a GTX 280, section "
-        "VII.E, but the memory model promises nothing). Thread 0 calls __threadfence() before it signals its "
-        "arrival, and again after it sees that every block arrived";
-    if (w == lab07::Way::tree)
-      fix += "; and the block that passes its group's arrivals up fences before it adds to the top counter, so "
-             "that its arrival there releases what its group-mates wrote, not only its own writes";
-    if (w == lab07::Way::lockfree)
-      fix += "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
-             "the release";
-    if (w == lab07::Way::sense) fix += "; the last block fences before it flips the sense";
-    return fix;
-  }
-  return syncthreads_advice(w);
-}
-
 std::string shape_args(lab07::Way w, int blocks, int threads, int rounds) {
   return std::string(lab07::name(w)) + " --blocks " + std::to_string(blocks) + " --threads " +
          std::to_string(threads) + " --rounds " + std::to_string(rounds);
@@ -209,7 +126,7 @@ void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds
     }
     CHECKED_ELSE((wrong.empty() && r.reports.empty()))
     FAIL(run_message(what, wrong.empty() ? "the values were right in this run" : wrong, r.reports, cmd,
-                     exchange_advice(w, r, in)));
+                     lab07::exchange_advice(w, r, r.values == want, r.values == in)));
   }
 }
 
