@@ -1,0 +1,203 @@
+// Lab 09's GPU measurement (LABS.md): the paper's 16-warp validation kernel (Li et al., ICS'15,
+// section 5, Figure 4 and Table 2) on today's GPU. One block of 16 warps computes
+// A[tid + 32] = A[tid] + tid, warp w waiting for warp w - 1: 15 hand-overs in sequence. The lab's
+// seven schemes come from the reference solution (solutions/09-tiny-lock-wavefronts/chain.cu with
+// the provided chain_kernel.cuh):
+//   atom_lock   one atomicCAS spin lock per thread in shared memory (Listing 11)
+//   warp_barr   named barriers: bar.sync by the consumer warp, bar.arrive by the producer (Listing 12)
+//   shrd_lock   one atomicCAS spin lock per warp, lane 0 takes and releases it
+//   tiny_lock   tinylock.cuh's emulated lock bits, one per thread (Listing 13, task 4a)
+//   warp_vote   one emulated lock bit per warp, every lane tries, __any_sync says who got it
+//   mbarrier    one shared-memory mbarrier per warp, 32 arrivals, waiters poll try_wait.parity
+//   flag        one flag per warp: __syncwarp, lane 0's st.release.cta; ld.acquire.cta polls (task 4b)
+// and variants written here, to find the fastest fine-grained hand-over (not lab tasks):
+//   flag_lane   one flag per thread: each lane releases its own word, its consumer lane acquires it
+//   flag_vol    one flag per warp; the consumer polls with ld.volatile, then one fence.acq_rel.cta
+//   mbarrier1   one mbarrier per warp with 1 arrival: __syncwarp, then lane 0 arrives
+// Each scheme's result is checked against a host reference before its time counts. The time is
+// warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
+// the median of 51 launches after 5 untimed ones.
+//
+//   lab09_tinylock [--reps N] [--smoke]      (--smoke: 3 launches each, for the simulator)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include <synclab/cuda_check.h>
+
+#include "lab09_kernels.cuh"
+
+namespace {
+
+enum class Variant { flag_lane, flag_vol, mbarrier1 };
+
+__device__ inline int ld_volatile(const int* p) { return *static_cast<const volatile int*>(p); }
+
+template <Variant V>
+__global__ void variant_kernel(const int* input, int* out, long long* cycles) {
+  __shared__ ChainShared s;
+  __shared__ int lane_flag[kChainThreads];
+  const int tid = int(threadIdx.x), wid = tid / 32;
+  if (tid < 32) s.A[tid] = input[tid];
+  s.A[tid + 32] = -1;
+  lane_flag[tid] = 0;
+  if (tid < kChainWarps) {
+    s.ready[tid] = 0;
+    if constexpr (V == Variant::mbarrier1)
+      asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(unsigned(__cvta_generic_to_shared(&s.mbar[tid]))), "r"(1)
+                   : "memory");
+  }
+  __syncthreads();
+  const long long t0 = clock64();
+  if constexpr (V == Variant::flag_lane) {
+    if (wid > 0)
+      while (ld_acquire_cta(&lane_flag[tid - 32]) == 0) {
+      }
+    s.A[tid + 32] = s.A[tid] + tid;
+    st_release_cta(&lane_flag[tid], 1);
+  } else if constexpr (V == Variant::flag_vol) {
+    if (wid > 0) {
+      while (ld_volatile(&s.ready[wid - 1]) == 0) {
+      }
+      __threadfence_block();
+    }
+    s.A[tid + 32] = s.A[tid] + tid;
+    __syncwarp();
+    if (tid % 32 == 0) st_release_cta(&s.ready[wid], 1);
+  } else {
+    if (wid > 0) {
+      const unsigned bar = unsigned(__cvta_generic_to_shared(&s.mbar[wid - 1]));
+      unsigned done = 0;
+      do {
+        asm volatile(
+            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+            : "=r"(done)
+            : "r"(bar), "r"(0)
+            : "memory");
+      } while (!done);
+    }
+    s.A[tid + 32] = s.A[tid] + tid;
+    __syncwarp();
+    if (tid % 32 == 0) {
+      [[maybe_unused]] unsigned long long state;
+      asm volatile("mbarrier.arrive.shared.b64 %0, [%1];"
+                   : "=l"(state)
+                   : "r"(unsigned(__cvta_generic_to_shared(&s.mbar[wid])))
+                   : "memory");
+    }
+  }
+  if (tid == kChainThreads - 32) cycles[0] = clock64() - t0;
+  __syncthreads();
+  out[tid] = s.A[tid + 32];
+}
+
+void launch_variant(Variant v, const int* input, int* out, long long* cycles) {
+  switch (v) {
+    case Variant::flag_lane: variant_kernel<Variant::flag_lane><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::flag_vol: variant_kernel<Variant::flag_vol><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::mbarrier1: variant_kernel<Variant::mbarrier1><<<1, kChainThreads>>>(input, out, cycles); break;
+  }
+}
+
+struct Row {
+  std::string name;
+  int scheme;  // 0..6: the lab's; 7..9: the variants above
+  const char* what;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 51;
+  bool smoke = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--smoke"))
+      smoke = true, reps = 3;
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: lab09_tinylock [--reps N] [--smoke]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  char date[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  std::printf("lab09_tinylock: %s, %s; the 16-warp validation kernel, 15 hand-overs; median of %d launches\n",
+              prop.name, date, reps);
+
+  std::vector<int> input(32);
+  for (int i = 0; i < 32; ++i) input[size_t(i)] = (i * 37 + 11) % 1000;
+  std::vector<int> want(input);
+  want.resize(32 + kChainThreads);
+  for (int t = 0; t < kChainThreads; ++t) want[size_t(t + 32)] = want[size_t(t)] + t;
+
+  int *d_in = nullptr, *d_out = nullptr;
+  long long* d_cycles = nullptr;
+  CHECK(cudaMalloc(&d_in, 32 * sizeof(int)));
+  CHECK(cudaMalloc(&d_out, kChainThreads * sizeof(int)));
+  CHECK(cudaMalloc(&d_cycles, sizeof(long long)));
+  CHECK(cudaMemcpy(d_in, input.data(), 32 * sizeof(int), cudaMemcpyHostToDevice));
+
+  const std::vector<Row> rows = {
+      {"atom_lock", 0, "lab: atomicCAS lock per thread (Listing 11)"},
+      {"warp_barr", 1, "lab: bar.sync / bar.arrive (Listing 12)"},
+      {"shrd_lock", 2, "lab: atomicCAS lock per warp"},
+      {"tiny_lock", 3, "lab: emulated lock bit per thread (Listing 13)"},
+      {"warp_vote", 4, "lab: emulated lock bit per warp + __any_sync"},
+      {"mbarrier", 5, "lab: mbarrier per warp, 32 arrivals"},
+      {"flag", 6, "lab: flag per warp, release/acquire"},
+      {"flag_lane", 7, "variant: flag per thread, release/acquire"},
+      {"flag_vol", 8, "variant: flag per warp, volatile poll + fence"},
+      {"mbarrier1", 9, "variant: mbarrier per warp, 1 arrival"},
+  };
+  std::vector<long long> median(rows.size(), 0);
+  bool ok = true;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::vector<long long> samples;
+    for (int k = 0; k < reps + (smoke ? 0 : 5); ++k) {
+      CHECK(cudaMemset(d_out, 0, kChainThreads * sizeof(int)));
+      if (rows[r].scheme < kSchemes)
+        launch_chain(Scheme(rows[r].scheme), d_in, d_out, d_cycles);
+      else
+        launch_variant(Variant(rows[r].scheme - kSchemes), d_in, d_out, d_cycles);
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      std::vector<int> out(kChainThreads);
+      long long c = 0;
+      CHECK(cudaMemcpy(out.data(), d_out, kChainThreads * sizeof(int), cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(&c, d_cycles, sizeof c, cudaMemcpyDeviceToHost));
+      if (!std::equal(out.begin(), out.end(), want.begin() + 32)) {
+        std::printf("%s: WRONG result in launch %d\n", rows[r].name.c_str(), k);
+        ok = false;
+        break;
+      }
+      if (smoke || k >= 5) samples.push_back(c);
+    }
+    if (samples.empty()) continue;
+    std::sort(samples.begin(), samples.end());
+    median[r] = samples[samples.size() / 2];
+  }
+  const double atom = double(median[0]), barr = double(median[1]);
+  std::printf("\n| scheme | cycles (median) | cycles per hop | speed vs atom_lock | speed vs warp_barr | what |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | --- |\n");
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!median[r]) continue;
+    std::printf("| %s | %lld | %.0f | x%.2f | x%.2f | %s |\n", rows[r].name.c_str(), median[r],
+                double(median[r]) / 15.0, atom / double(median[r]), barr / double(median[r]), rows[r].what);
+  }
+  std::printf(
+      "\n(speed = the row's cycles divided into atom_lock's or warp_barr's: above 1 is faster, as in the "
+      "paper's Table 2)\n");
+  CHECK(cudaFree(d_in));
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_cycles));
+  return ok ? 0 : 1;
+}

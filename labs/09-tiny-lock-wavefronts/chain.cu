@@ -1,0 +1,24 @@
+// Lab 09, task 4: the 16-warp validation kernel's tiny-lock and flag schemes (README.md). The
+// kernel, the launcher and the five other schemes are in chain_kernel.cuh (read them first).
+#include "chain_kernel.cuh"
+
+// ---- task 4a: tiny_lock, the paper's Listing 13 ------------------------------------------------------
+// Every thread holds the lock bit of the word it will write (A[tid + 32]) from the start; its
+// consumer, thread tid + 32, gets that bit once the word is written.
+__device__ void tiny_lock_setup(ChainShared& s, int tid) {
+  // TODO(4a) take the bit of your own output word (about 1 line)
+}
+
+__device__ void tiny_lock_hop(ChainShared& s, int tid, int wid) {
+  // TODO(4a) wait for your input's bit (wid > 0), compute A[tid + 32], release both (about 4 lines)
+}
+
+// ---- task 4b: one flag per warp, release/acquire -------------------------------------------------------
+__device__ void flag_setup(ChainShared& s, int tid) {
+  // TODO(4b) every warp's flag down (about 1 line)
+}
+
+__device__ void flag_hop(ChainShared& s, int tid, int wid) {
+  // TODO(4b) wait (acquire) for warp wid - 1's flag, compute A[tid + 32], then raise your warp's
+  // flag (release) once all 32 lanes have written (about 5 lines)
+}

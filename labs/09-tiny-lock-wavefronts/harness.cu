@@ -1,0 +1,279 @@
+// Lab 09 (tiny-lock wavefronts): the harness's host side (provided). Each run_* function uploads
+// the inputs, launches the student's kernel under the simulator's current settings and collects the
+// simulator's reports (none on a GPU). A stuck launch is an outcome, not an exception: before the
+// device is reset, the kernel's LockLog is read back and turned into a sentence naming each lock
+// bit still held, its holder and the address it was taken for, and what each stuck thread waits for.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <synclab/regions.h>
+
+#include "lab09.h"
+#include "lab09_kernels.cuh"
+#include "lab_harness.cuh"
+
+namespace {
+
+using synclab::lab::DeviceArray;
+using synclab::lab::finish_launch;
+using synclab::lab::OnFailure;
+using synclab::lab::Report;
+using synclab::lab::TraceScope;
+
+bool naming_regions(const char* trace) {
+  if (!trace || !*trace) return false;
+  synclab::regions::clear();
+  return true;
+}
+
+std::string hex(unsigned long long v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", v);
+  return buf;
+}
+
+// "account 5 (0x7f..14)" for an address in the kernel's locked array of ints named `what`.
+std::string element(const LockLog& log, unsigned long long addr, const char* what) {
+  const long long index = (long long)(addr - log.base) / 4;
+  return std::string(what) + " " + std::to_string(index) + " (address " + hex(addr) + ")";
+}
+
+std::string who(int tid) {
+  return "thread " + std::to_string(tid) + " (warp " + std::to_string(tid / 32) + ", lane " + std::to_string(tid % 32) +
+         ")";
+}
+
+// The threads a lockstep report finds parked at a reconvergence point ("block 0 warp 2: lanes 0,3
+// wait at the reconvergence point"): a lane parked there after its tl_lock's loop holds the bit.
+std::vector<bool> parked_threads(const std::vector<Report>& reports, int threads) {
+  std::vector<bool> parked(size_t(threads), false);
+  static const std::regex line(R"(warp (\d+): lanes? ([0-9,-]+) wait at the reconvergence point)");
+  for (const Report& r : reports)
+    for (std::sregex_iterator it(r.text.begin(), r.text.end(), line), end; it != end; ++it) {
+      const int warp = std::stoi((*it)[1]);
+      std::stringstream list((*it)[2].str());
+      for (std::string range; std::getline(list, range, ',');) {
+        const size_t dash = range.find('-');
+        const int lo = std::stoi(range.substr(0, dash)),
+                  hi = dash == std::string::npos ? lo : std::stoi(range.substr(dash + 1));
+        for (int l = lo; l <= hi; ++l)
+          if (32 * warp + l < threads) parked[size_t(32 * warp + l)] = true;
+      }
+    }
+  return parked;
+}
+
+// What a LockLog says about a stuck launch of `threads` threads.
+std::string explain(const LockLog& log, int threads, const char* what, const std::vector<Report>& reports) {
+  std::string out;
+  const std::vector<bool> parked = parked_threads(reports, threads);
+  std::vector<int> parked_holder(kLockBits, -1);  // the bit a parked lane got in its tl_lock
+  for (int t = 0; t < threads && t < kLogThreads; ++t)
+    if (parked[size_t(t)] && log.wants_bit[t] >= 0 && log.wants_bit[t] < kLockBits)
+      parked_holder[size_t(log.wants_bit[t])] = t;
+  int lines = 0, more = 0;
+  for (int t = 0; t < threads && t < kLogThreads; ++t) {
+    const int b = log.wants_bit[t];
+    if (b < 0 || b >= kLockBits) continue;
+    if (lines == 8) {
+      ++more;
+      continue;
+    }
+    ++lines;
+    const int h = log.holder[b] >= 0 ? log.holder[b] : parked_holder[size_t(b)];
+    const unsigned long long held_for = log.holder[b] >= 0 ? log.held_for[b] : h >= 0 ? log.wants_addr[h] : 0;
+    if (parked[size_t(t)]) {
+      out += who(t) + " got lock bit " + std::to_string(b) + " for " + element(log, log.wants_addr[t], what) +
+             " and waits at the reconvergence point for its warp-mates, which spin on bits they wait for: a SIMD "
+             "deadlock\n";
+      continue;
+    }
+    out += who(t) + " waits for lock bit " + std::to_string(b) + " for " + element(log, log.wants_addr[t], what);
+    if (h == t)
+      out += ", a bit it holds itself, taken for " + element(log, held_for, what) +
+             ": an alias deadlock (address bits 2-11 of the two are equal)";
+    else if (h >= 0)
+      out += "; " + who(h) + " holds it, taken for " + element(log, held_for, what);
+    out += "\n";
+  }
+  if (more) out += "(and " + std::to_string(more) + " more threads waiting)\n";
+  if (out.empty()) {
+    for (int b = 0; b < kLockBits; ++b)
+      if (log.holder[b] >= 0)
+        out += "lock bit " + std::to_string(b) + " is held by " + who(log.holder[b]) + ", taken for " +
+               element(log, log.held_for[b], what) + "\n";
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+// The LockLog of a run, in pinned host memory mapped into the device's address space: the host
+// reads it through `host` after a stuck launch, when a cudaMemcpy would fail with the launch's
+// error. Starts with nobody holding or wanting anything.
+struct MappedLog {
+  LockLog* host = nullptr;
+  LockLog* device = nullptr;
+  MappedLog() {
+    SYNCLAB_LAB_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host), sizeof(LockLog), cudaHostAllocMapped));
+    SYNCLAB_LAB_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0));
+    for (int b = 0; b < kLockBits; ++b) host->holder[b] = -1, host->held_for[b] = 0;
+    for (int t = 0; t < kLogThreads; ++t) host->wants_bit[t] = -1, host->wants_addr[t] = 0;
+    host->base = 0;
+  }
+  MappedLog(const MappedLog&) = delete;
+  MappedLog& operator=(const MappedLog&) = delete;
+  ~MappedLog() {
+    if (generation_ == synclab::lab::device_generation()) cudaFreeHost(host);
+  }
+
+ private:
+  int generation_ = synclab::lab::device_generation();
+};
+
+// Waits for the launch; a stuck or failed one is an outcome. `log` (when given) explains a stuck one.
+bool finish(lab09::Outcome& out, MappedLog* log = nullptr, int threads = 0, const char* what = "") {
+  const synclab::lab::Finish f = finish_launch(out.reports, OnFailure::keep_stuck);
+  if (f.ok) return true;
+  out.finished = false;
+  out.error = f.error;
+  if (log) out.stuck = explain(*log->host, threads, what, out.reports);
+  synclab::lab::reset_device();
+  return false;
+}
+
+}  // namespace
+
+namespace lab09 {
+
+// ---- task 1 ---------------------------------------------------------------------------------------------
+ChannelRun run_channels(int values, const char* trace) {
+  if (values < 1 || values > 1000) throw std::invalid_argument("--values takes 1..1000");
+  ChannelRun r;
+  DeviceArray<int> out(static_cast<size_t>(32 * values));
+  SYNCLAB_LAB_CHECK(cudaMemset(out.ptr, 0xff, out.bytes()));
+  if (naming_regions(trace)) {
+    synclab_region_shared(channel_pairs, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
+    synclab_region_shared(channel_pairs, "slot", 32 * sizeof(int), "array", 32);
+  }
+  {
+    TraceScope scope(trace);
+    channel_pairs<<<1, 64>>>(out.ptr, values);
+    if (!finish(r)) return r;
+  }
+  r.out = out.download();
+  return r;
+}
+
+// ---- task 2 ---------------------------------------------------------------------------------------------
+std::vector<int> count_keys(int n, int bins, uint64_t seed) {
+  synclab::lab::Xorshift64 rng{seed * 7919 + 11};
+  std::vector<int> keys(static_cast<size_t>(n));
+  for (int& k : keys) k = int(rng.next() % uint64_t(bins));
+  return keys;
+}
+
+CountRun run_count(int n, int bins, uint64_t seed, const char* trace) {
+  if (n < 1 || n > 1024 || bins < 1 || bins > kMaxBins)
+    throw std::invalid_argument("--keys takes 1..1024, --bins 1.." + std::to_string(kMaxBins));
+  CountRun r;
+  DeviceArray<int> keys(static_cast<size_t>(n)), out(size_t(bins), synclab::lab::zeroed);
+  keys.upload(count_keys(n, bins, seed));
+  MappedLog log;
+  if (naming_regions(trace)) {
+    synclab_region_shared(lock_count, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
+    synclab_region_shared(lock_count, "hist", size_t(kMaxBins) * sizeof(int), "array", kMaxBins);
+  }
+  {
+    TraceScope scope(trace);
+    lock_count<<<1, (n + 31) / 32 * 32>>>(keys.ptr, n, bins, out.ptr, log.device);
+    if (!finish(r, &log, n, "hist")) return r;
+  }
+  r.hist = out.download();
+  return r;
+}
+
+// ---- task 3 ---------------------------------------------------------------------------------------------
+std::vector<Transfer> transfer_list(int warps, uint64_t seed) {
+  synclab::lab::Xorshift64 rng{seed * 104729 + 3};
+  std::vector<Transfer> v;
+  for (int w = 0; w < warps; ++w) {
+    Transfer t;
+    t.amount = 1 + int(rng.next() % 50);
+    t.from = int(rng.next() % kAccounts);
+    if (w % 3 == 0)
+      t.to = (t.from + 1024) % kAccounts;  // lock bits alias
+    else if (w % 3 == 2)
+      t.from = v[size_t(w - 1)].to, t.to = v[size_t(w - 1)].from;  // the other way
+    else
+      t.to = int(rng.next() % kAccounts);
+    v.push_back(t);
+  }
+  return v;
+}
+
+std::vector<int> opening_balances() {
+  std::vector<int> b(kAccounts);
+  for (int a = 0; a < kAccounts; ++a) b[size_t(a)] = 1000 + (a * 37) % 101;
+  return b;
+}
+
+TransferRun run_transfers(int warps, uint64_t seed, const char* trace) {
+  if (warps < 1 || warps > 32) throw std::invalid_argument("--warps takes 1..32");
+  TransferRun r;
+  std::vector<int> from, to, amount;
+  for (const Transfer& t : transfer_list(warps, seed))
+    from.push_back(t.from), to.push_back(t.to), amount.push_back(t.amount);
+  DeviceArray<int> f(from.size()), t(to.size()), a(amount.size()), balance(static_cast<size_t>(kAccounts));
+  f.upload(from), t.upload(to), a.upload(amount), balance.upload(opening_balances());
+  MappedLog log;
+  if (naming_regions(trace)) synclab_region_shared(transfers, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
+  {
+    TraceScope scope(trace);
+    transfers<<<1, 32 * warps>>>(f.ptr, t.ptr, a.ptr, balance.ptr, log.device);
+    if (!finish(r, &log, 32 * warps, "account")) return r;
+  }
+  r.balance = balance.download();
+  return r;
+}
+
+// ---- task 4 ---------------------------------------------------------------------------------------------
+const char* const kSchemeNames[7] = {"atom_lock", "warp_barr", "shrd_lock", "tiny_lock",
+                                     "warp_vote", "mbarrier",  "flag"};
+
+int scheme_index(const std::string& name) {
+  for (int i = 0; i < kSchemes; ++i)
+    if (name == kSchemeNames[i]) return i;
+  throw std::invalid_argument("unknown scheme '" + name +
+                              "' (atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag)");
+}
+
+std::vector<int> chain_input(uint64_t seed) {
+  synclab::lab::Xorshift64 rng{seed * 31 + 5};
+  std::vector<int> v(32);
+  for (int& x : v) x = int(rng.next() % 1000);
+  return v;
+}
+
+ChainRun run_chain(int scheme, uint64_t seed, const char* trace) {
+  if (scheme < 0 || scheme >= kSchemes) throw std::invalid_argument("no such scheme");
+  ChainRun r;
+  DeviceArray<int> input(32), out(static_cast<size_t>(kChainThreads));
+  DeviceArray<long long> cycles(1, synclab::lab::zeroed);
+  input.upload(chain_input(seed));
+  {
+    TraceScope scope(trace);
+    launch_chain(Scheme(scheme), input.ptr, out.ptr, cycles.ptr);
+    if (!finish(r)) return r;
+  }
+  r.out = out.download();
+  r.cycles = cycles.download()[0];
+  return r;
+}
+
+}  // namespace lab09

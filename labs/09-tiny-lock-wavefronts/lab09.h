@@ -1,0 +1,63 @@
+// Lab 09 (tiny-lock wavefronts): the harness's host API. Host C++ only, so the graded tests
+// (tests/labs/lab09.test.cpp) and the harness program (main.cu) both use it. Every run_* function
+// sets up the memory, launches the student's kernel under the simulator's current settings
+// (synclab::lab::apply) and collects the simulator's reports. A launch that gets stuck or fails does
+// not throw: the result says finished = false and carries the error, the reports and, where the
+// kernel keeps a LockLog, who held which lock bit (`stuck`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "synclab_lab.h"
+
+namespace lab09 {
+
+using synclab::lab::Report;
+
+struct Outcome {
+  bool finished = true;         // false: the launch failed (hang, deadlock, fault)
+  std::string error;            // CUDA's message when it failed
+  std::vector<Report> reports;  // the simulator's reports (none on a GPU)
+  std::string stuck;            // a stuck launch's lock bits: who held which, who waited for what
+};
+
+// ---- task 1: channels -----------------------------------------------------------------------------------
+struct ChannelRun : Outcome {
+  std::vector<int> out;  // out[lane * values + i]: what lane `lane` of warp 1 got i-th
+};
+ChannelRun run_channels(int values, const char* trace = nullptr);
+
+// ---- task 2: counting under a tiny lock (the SIMD deadlock) ---------------------------------------------
+// The keys of a run: n keys in 0..bins-1 from `seed` (lanes of one warp share keys).
+std::vector<int> count_keys(int n, int bins, uint64_t seed);
+struct CountRun : Outcome {
+  std::vector<int> hist;  // hist[b]: the counter of bin b
+};
+CountRun run_count(int n, int bins, uint64_t seed, const char* trace = nullptr);
+
+// ---- task 3: transfers (the alias deadlock) -------------------------------------------------------------
+struct Transfer {
+  int from, to, amount;
+};
+// `warps` transfers from `seed`; every third one is between accounts 1024 apart (their lock bits
+// alias), and some pairs of transfers go opposite ways between the same two accounts.
+std::vector<Transfer> transfer_list(int warps, uint64_t seed);
+std::vector<int> opening_balances();  // kAccounts balances
+struct TransferRun : Outcome {
+  std::vector<int> balance;  // the accounts at the end
+};
+TransferRun run_transfers(int warps, uint64_t seed, const char* trace = nullptr);
+
+// ---- task 4: the 16-warp validation kernel ---------------------------------------------------------------
+extern const char* const kSchemeNames[7];     // atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag
+int scheme_index(const std::string& name);    // throws std::invalid_argument
+std::vector<int> chain_input(uint64_t seed);  // A[0..31]
+struct ChainRun : Outcome {
+  std::vector<int> out;  // A[32..543]
+  long long cycles = 0;  // warp 15's clock64() cycles from the barrier to the end of its hop
+};
+ChainRun run_chain(int scheme, uint64_t seed, const char* trace = nullptr);
+
+}  // namespace lab09

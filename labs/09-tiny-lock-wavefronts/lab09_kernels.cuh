@@ -1,0 +1,63 @@
+// Lab 09 (tiny-lock wavefronts): what the student files define, and what they share with the
+// harness. The lock table and its operations are in tinylock.cuh.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "tinylock.cuh"
+
+// ---- task 1: a producer-consumer channel on a lock bit (locks.cu) ----------------------------
+// A one-value channel: the lock bit of `slot` says whether the slot is full. One producer thread
+// puts, one consumer thread gets (paper, section 4.3: a lock bit guarding the value it sits beside).
+// put waits until the slot is empty, writes v into it and marks it full; get waits until it is
+// full, reads the value and marks it empty. The next put may then reuse the slot.
+__device__ void channel_put(TinyLockTable& t, int* slot, int v);
+__device__ int channel_get(TinyLockTable& t, int* slot);
+// Provided (locks.cu): one block of 64 threads; lane l of warp 0 sends channel_value(l, i) for
+// i = 0..values-1 through slot[l] to lane l of warp 1, which writes them to out[l * values + i].
+__global__ void channel_pairs(int* out, int values);
+__host__ __device__ inline int channel_value(int lane, int i) { return lane * 1000 + i * 7 + 1; }
+
+// ---- task 2: the SIMD deadlock (locks.cu) -----------------------------------------------------
+// One block: thread i adds 1 to hist[keys[i]] (a __shared__ array of `bins` counters) while it
+// holds the tiny lock of that counter, then the block writes hist to out. Lanes of one warp with
+// the same key want the same bit.
+constexpr int kMaxBins = 64;
+__global__ void lock_count(const int* keys, int n, int bins, int* out, LockLog* log);
+
+// ---- task 3: the alias deadlock (locks.cu) ----------------------------------------------------
+// Account i's balance is balance[i] (kAccounts ints in shared memory: accounts i and i + 1024 are
+// 4096 bytes apart, so their lock bits alias). Lane 0 of warp w moves amount[w] from account
+// from[w] to account to[w], holding the tiny locks of both balances while it does.
+constexpr int kAccounts = 2048;
+__global__ void transfers(const int* from, const int* to, const int* amount, int* balance, LockLog* log);
+
+// ---- task 4: the 16-warp validation kernel (chain.cu) ---------------------------------------------
+// The paper's Listing 10 on 16 warps (section 5): A[tid + 32] = A[tid] + tid, where warp w's lanes
+// need what warp w - 1 wrote. Each scheme has a setup (every thread, before the block barrier) and
+// a hop (wait for warp w - 1 when w > 0, compute A[tid + 32], let warp w + 1 go).
+constexpr int kChainWarps = 16;
+constexpr int kChainThreads = 32 * kChainWarps;
+enum class Scheme : int { atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag };
+constexpr int kSchemes = 7;
+
+// What every scheme's hop may use: the block's shared memory.
+struct ChainShared {
+  int A[kChainThreads + 32];
+  int mutex[kChainThreads];              // atom_lock: one spin lock per thread; shrd_lock: per warp
+  int ready[kChainWarps];                // flag: one flag per warp
+  unsigned long long mbar[kChainWarps];  // mbarrier: one per warp
+  TinyLockTable locks;                   // tiny_lock, warp_vote
+};
+
+// Task 4a (chain.cu): the tiny-lock scheme (the paper's Listing 13).
+__device__ void tiny_lock_setup(ChainShared& s, int tid);
+__device__ void tiny_lock_hop(ChainShared& s, int tid, int wid);
+// Task 4b (chain.cu): one flag per warp, release/acquire.
+__device__ void flag_setup(ChainShared& s, int tid);
+__device__ void flag_hop(ChainShared& s, int tid, int wid);
+
+// Provided (chain_kernel.cuh, compiled in chain.cu): one block of 512 threads runs the scheme;
+// out[tid] = A[tid + 32] afterwards, cycles[0] = clock64() cycles from the block barrier to the
+// end of warp 15's hop. input: A[0..31].
+void launch_chain(Scheme s, const int* input, int* out, long long* cycles);

@@ -1,0 +1,197 @@
+// Lab 09 (tiny-lock wavefronts): the harness program (provided). One sub-command per task; each runs
+// the student's kernel, checks what came back against a host reference, and says what went wrong.
+//
+//   lab09 channel  [--values N] [--show any|bad --trace FILE]                  task 1
+//   lab09 count    [--keys N --bins B --input S] [--show any|bad --trace FILE]  task 2 (SIMD deadlock)
+//   lab09 transfer [--warps W --input S] [--show any|bad --trace FILE]         task 3 (alias deadlock)
+//   lab09 chain    [--scheme NAME] [--input S]                                  task 4 (and the cycles)
+//   lab09 all      every task's check
+// (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
+//
+// Without options a command runs what the task's graded tests run, over the same schedules; on a
+// GPU it repeats the run. Every failure names the command that replays it. A stuck launch prints
+// who held which lock bit and what each stuck thread waited for.
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab09.h"
+
+using synclab::lab::Args;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+namespace {
+
+std::string replay(const std::string& args, const Schedule& s) {
+  return synclab::lab::replay_command("lab09", args, s);
+}
+
+// ---- host references (the graded tests have their own) -------------------------------------------------
+std::string first_difference(const std::vector<int>& got, const std::vector<int>& want, const std::string& what) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (i >= got.size()) return "no " + what + " " + std::to_string(i);
+    if (got[i] != want[i])
+      return what + " " + std::to_string(i) + " is " + std::to_string(got[i]) + " instead of " +
+             std::to_string(want[i]);
+  }
+  return "";
+}
+
+bool g_traced = false;
+using Run = std::function<std::pair<std::string, lab09::Outcome>(const Schedule&, const char* trace)>;
+
+// Explores `run` over the schedules: prints what it found and each bad run's replay line.
+bool explore(const Args& a, const std::string& title, const std::vector<Schedule>& ss, const Run& run,
+             const std::function<std::string(const Schedule&)>& args_of, const std::string& hint) {
+  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  int bad = 0, reported = 0;
+  std::string first_bad;
+  std::vector<Report> reports;
+  for (const Schedule& s : ss) {
+    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
+    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
+    if (what.empty() && !out.finished) {
+      const std::string how = synclab::lab::stuck_word(out.reports);
+      what = "the launch did not finish (" + (how.empty() ? out.error : how) + ")";
+      if (!out.stuck.empty()) what += "; lock bits:\n    " + out.stuck;
+    }
+    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
+    if (!what.empty() && !bad++) first_bad = what + "\n  in: " + replay(args_of(s), s);
+    const bool shows = show == "any" || (show == "bad" && !what.empty());
+    if (a.has("trace") && !g_traced && shows) {
+      synclab::lab::announce_trace(s, trace);
+      synclab::lab::apply(s);
+      run(s, trace.c_str());
+      g_traced = true;
+    }
+  }
+  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
+  if (bad)
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
+  else
+    std::printf("  every run was right\n");
+  if (bad && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
+  if (!reports.empty()) {
+    std::printf("  the simulator reported:\n");
+    synclab::lab::print_reports(reports);
+    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
+  }
+  return bad == 0 && reports.empty();
+}
+
+// The input seed: --input S, else the schedule's seed (as the graded tests do).
+uint64_t input_of(const Args& a, const Schedule& s) { return uint64_t(a.num("input", (long long)s.seed)); }
+
+// ---- the commands -----------------------------------------------------------------------------------------
+bool channel(const Args& a) {
+  const int values = int(a.num("values", 3));
+  std::vector<int> want;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < values; ++i) want.push_back(lane * 1000 + i * 7 + 1);
+  return explore(
+      a, "32 channels of " + std::to_string(values) + " values",
+      synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 20, {"sc", "relaxed"})),
+      [&](const Schedule&, const char* trace) {
+        lab09::ChannelRun r = lab09::run_channels(values, trace);
+        return std::make_pair(r.finished ? first_difference(r.out, want, "received value") : "", lab09::Outcome(r));
+      },
+      [&](const Schedule&) { return "channel --values " + std::to_string(values); },
+      "task 1: channel_put waits while the slot's bit is set, then writes and sets it; channel_get waits while it "
+      "is clear, then fences, reads and clears it");
+}
+
+bool count(const Args& a) {
+  const int n = int(a.num("keys", 32)), bins = int(a.num("bins", 2));
+  return explore(
+      a, std::to_string(n) + " keys into " + std::to_string(bins) + " bins under tiny locks",
+      synclab::lab::schedules(synclab::lab::exploration_from(a, 2)),
+      [&](const Schedule& s, const char* trace) {
+        const uint64_t seed = input_of(a, s);
+        lab09::CountRun r = lab09::run_count(n, bins, seed, trace);
+        std::vector<int> want(size_t(bins), 0);
+        for (int k : lab09::count_keys(n, bins, seed)) ++want[size_t(k)];
+        return std::make_pair(r.finished ? first_difference(r.hist, want, "bin") : "", lab09::Outcome(r));
+      },
+      [&](const Schedule& s) {
+        return "count --keys " + std::to_string(n) + " --bins " + std::to_string(bins) + " --input " +
+               std::to_string(input_of(a, s));
+      },
+      "task 2: under lockstep a lane that got the bit waits at the loop's end for warp-mates spinning on it (SIMD "
+      "deadlock): try the lock, and do the count and the unlock inside the loop (the paper's Listing 7)");
+}
+
+bool transfer(const Args& a) {
+  const int warps = int(a.num("warps", 6));
+  return explore(
+      a, std::to_string(warps) + " transfers between accounts (every third between aliasing accounts)",
+      synclab::lab::schedules(synclab::lab::exploration_from(a, 2)),
+      [&](const Schedule& s, const char* trace) {
+        const uint64_t seed = input_of(a, s);
+        lab09::TransferRun r = lab09::run_transfers(warps, seed, trace);
+        std::vector<int> want = lab09::opening_balances();
+        for (const lab09::Transfer& t : lab09::transfer_list(warps, seed))
+          want[size_t(t.from)] -= t.amount, want[size_t(t.to)] += t.amount;
+        return std::make_pair(r.finished ? first_difference(r.balance, want, "account") : "", lab09::Outcome(r));
+      },
+      [&](const Schedule& s) {
+        return "transfer --warps " + std::to_string(warps) + " --input " + std::to_string(input_of(a, s));
+      },
+      "task 3: take the two lock bits lower bit first, and only once when tl_bit(a) == tl_bit(b)");
+}
+
+bool chain(const Args& a) {
+  std::vector<int> schemes;
+  if (a.has("scheme"))
+    schemes.push_back(lab09::scheme_index(a.get("scheme", "")));
+  else
+    schemes = {3, 6};  // the graded ones: tiny_lock, flag
+  bool ok = true;
+  for (int sc : schemes) {
+    const std::string name = lab09::kSchemeNames[sc];
+    long long cycles = 0;
+    ok &= explore(
+        a, "the 16-warp chain, " + name,
+        synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 20, {"sc", "relaxed"})),
+        [&](const Schedule& s, const char* trace) {
+          const uint64_t seed = input_of(a, s);
+          lab09::ChainRun r = lab09::run_chain(sc, seed, trace);
+          std::vector<int> A = lab09::chain_input(seed);
+          A.resize(544);
+          for (int t = 0; t < 512; ++t) A[size_t(t + 32)] = A[size_t(t)] + t;
+          cycles = r.cycles;
+          return std::make_pair(
+              r.finished ? first_difference(r.out, std::vector<int>(A.begin() + 32, A.end()), "A[32 + i] for i =") : "",
+              lab09::Outcome(r));
+        },
+        [&](const Schedule& s) { return "chain --scheme " + name + " --input " + std::to_string(input_of(a, s)); },
+        sc == 3
+            ? "task 4a: hold your output's bit from the setup; in the hop lock your input's bit (wid > 0), compute, "
+              "unlock both"
+            : "task 4b: clear the flags in the setup; in the hop wait with ld_acquire_cta, compute, __syncwarp, "
+              "lane 0 st_release_cta");
+    std::printf("  (clock64 cycles of the last run, from the barrier to warp 15's end: %lld%s)\n", cycles,
+                synclab::lab::on_simulator() ? "; simulator steps, not a GPU's time" : "");
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  synclab::lab::Commands cmds("lab09", "Lab 09: tiny-lock wavefronts (labs/09-tiny-lock-wavefronts/README.md)");
+  cmds.add("channel", "[--values N] [--show any|bad --trace FILE]",
+           "task 1: 32 producer-consumer channels on lock bits, warp 0 to warp 1 (sc and relaxed)",
+           {"values", "trace", "show"}, channel);
+  cmds.add("count", "[--keys N --bins B --input S] [--show any|bad --trace FILE]",
+           "task 2: counting under tiny locks, lanes of one warp on one bit (the SIMD deadlock)",
+           {"keys", "bins", "input", "trace", "show"}, count);
+  cmds.add("transfer", "[--warps W --input S] [--show any|bad --trace FILE]",
+           "task 3: transfers holding two tiny locks, some between aliasing accounts (the alias deadlock)",
+           {"warps", "input", "trace", "show"}, transfer);
+  cmds.add("chain", "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S]",
+           "task 4: the 16-warp validation kernel (default: the graded tiny_lock and flag)",
+           {"scheme", "input", "trace", "show"}, chain);
+  return cmds.run(argc, argv);
+}
