@@ -1,0 +1,314 @@
+// Lab 10 (the memory model): the harness program (provided). One sub-command per task; each runs
+// the student's code over the graded tests' schedules, checks the results against a host
+// reference, and says what went wrong.
+//
+//   lab10 predict  [--test T]                     task 1: your predictions beside what sc and relaxed show
+//   lab10 litmus   --test T [--trace FILE --show weak|any]   one litmus test's outcomes (sc and relaxed)
+//                  on a GPU: --instances N --launches K [--no-stress]
+//   lab10 fixed    [--test T]                     tasks 2-3: the weak outcome gone? and the synchronization used
+//   lab10 handoff  [--n N] [--trace FILE --show wrong|any]   task 4 (on a GPU: --runs 10000)
+//   lab10 pattern  [--pattern last-block|look-back|barrier|queue] [--blocks B]   task 5
+//   lab10 all      every task's check
+//   (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S,
+//   --memory M, ...)
+//
+// Without options a command explores what the task's graded tests explore: the litmus tests one
+// thread per block, under `sc` and `relaxed` (docs/memory-model.md), random and pct seeds, the
+// warp model its (a litmus test's threads are in different warps, so lockstep adds nothing); tasks 4
+// and 5 under both warp models. Every failure names the command that replays it.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lab10.h"
+#include "synclab_lab.h"
+
+using synclab::lab::Args;
+using synclab::lab::Exploration;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+namespace {
+
+// The graded tests' exploration: each litmus test under sc over 60 pct and 60 random seeds (every
+// outcome must be an interleaving's) and under relaxed over 300 of each (a run is one tiny launch);
+// tasks 4 and 5 over 6 seeds (4 in the graded tests) under both warp models and both memory models.
+constexpr int kScSeeds = 60, kRelaxedSeeds = 300;
+constexpr int kProgramSeeds = 6;
+
+// --seeds N sets both counts; --memory M keeps one model.
+std::vector<Schedule> litmus_schedules(const Args& a) {
+  std::vector<Schedule> all;
+  const Exploration given = synclab::lab::exploration_from(a, kRelaxedSeeds, 2, {"sc", "relaxed"});
+  for (const std::string& memory : given.memories) {
+    Exploration e = given;
+    e.memories = {memory};
+    if (!a.has("seeds")) e.pct_seeds = e.random_seeds = memory == "sc" ? kScSeeds : kRelaxedSeeds;
+    if (!a.has("model") && !a.has("models") && !std::getenv("SYNCLAB_MODEL")) e.models = {"its"};
+    if (!a.has("sched")) e.rr = false;
+    for (const Schedule& s : synclab::lab::schedules(e)) all.push_back(s);
+  }
+  return all;
+}
+
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab10", args, s); }
+
+bool g_traced = false;
+
+struct Seen {
+  std::map<std::string, std::map<std::string, long>> counts;  // memory -> outcome -> runs
+  std::map<std::string, std::string> first;                    // memory -> replay of the first weak run
+  std::vector<Report> reports;
+};
+
+// Explores one litmus test; records the trace of the first run that shows `show` ("weak", "any").
+Seen explore(const Args& a, const lab10::LitmusTest& t) {
+  Seen seen;
+  const std::string show = a.get("show", "weak"), trace = a.get("trace", "");
+  for (const Schedule& s : litmus_schedules(a)) {
+    lab10::LitmusResult r = synclab::lab::run_under(s, [&] { return lab10::run_litmus(t); });
+    seen.reports.insert(seen.reports.end(), r.reports.begin(), r.reports.end());
+    for (const auto& [o, n] : r.counts) {
+      seen.counts[s.memory][o] += n;
+      if (o == t.weak && !seen.first.count(s.memory))
+        seen.first[s.memory] = replay("litmus --test " + std::string(t.name), s);
+    }
+    const bool shows = show == "any" || r.counts.count(t.weak);
+    if (a.has("trace") && !g_traced && shows) {
+      synclab::lab::announce_trace(s, trace);
+      synclab::lab::apply(s);
+      lab10::run_litmus(t, 1, false, 1, trace.c_str());
+      g_traced = true;
+    }
+  }
+  return seen;
+}
+
+void print_counts(const lab10::LitmusTest& t, const std::map<std::string, long>& counts) {
+  for (const auto& [o, n] : counts)
+    std::printf("    %-26s %9ld%s\n", o.c_str(), n, o == t.weak ? "   <- the weak outcome" : "");
+}
+
+// On a GPU: instances x launches, each role in a randomly chosen block among stress blocks.
+bool gpu_counts(const Args& a, const lab10::LitmusTest& t) {
+  const long instances = a.num("instances", 65536), launches = a.num("launches", 16);
+  const bool stress = !a.has("no-stress");
+  std::map<std::string, long> counts;
+  for (long k = 0; k < launches; ++k) {
+    const lab10::LitmusResult r = lab10::run_litmus(t, instances, stress, unsigned(k + 1));
+    for (const auto& [o, n] : r.counts) counts[o] += n;
+  }
+  std::printf("%s (GPU, %ld instances, %s):\n", t.name, instances * launches, stress ? "stress" : "no stress");
+  print_counts(t, counts);
+  std::printf("  weak outcome %s: %s\n", t.weak.c_str(),
+              counts.count(t.weak) ? ("seen " + std::to_string(counts[t.weak]) + " times").c_str()
+                                   : "not observed here (which does not make it forbidden)");
+  return true;
+}
+
+// ---- litmus --------------------------------------------------------------------------------------
+bool cmd_litmus(const Args& a) {
+  const lab10::LitmusTest& t = lab10::litmus_test(a.get("test", "mp"));
+  if (!synclab::lab::on_simulator()) return gpu_counts(a, t);
+  const Seen seen = explore(a, t);
+  std::printf("%s (kernel %s in %s), %s:\n", t.name, t.kernel, t.file,
+              synclab::lab::describe(litmus_schedules(a)).c_str());
+  for (const auto& [memory, counts] : seen.counts) {
+    std::printf("  memory model %s:\n", memory.c_str());
+    print_counts(t, counts);
+    if (seen.first.count(memory)) std::printf("    first weak run: %s\n", seen.first.at(memory).c_str());
+  }
+  if (!seen.reports.empty()) {
+    std::printf("  the simulator reported:\n");
+    synclab::lab::print_reports(seen.reports);
+  }
+  return true;
+}
+
+// ---- task 1 --------------------------------------------------------------------------------------
+const std::vector<std::string> kTask1{"mp", "sb", "lb", "iriw", "corr", "2+2w"};
+
+bool cmd_predict(const Args& a) {
+  std::vector<std::string> tests = kTask1;
+  if (a.has("test")) tests = {a.get("test", "")};
+  bool ok = true;
+  std::printf("the weak outcome of each test: your prediction / what exploration showed\n"
+              "(tso: the simulator has no TSO mode; the graded tests check your tso column against a host\n"
+              "enumerator of TSO executions, tests/labs/lab10.test.cpp)\n");
+  for (const std::string& name : tests) {
+    const lab10::LitmusTest& t = lab10::litmus_test(name);
+    const lab10::Prediction p = lab10::prediction(name);
+    const Seen seen = explore(a, t);
+    auto verdict = [&](const std::string& memory) {
+      auto it = seen.counts.find(memory);
+      return it != seen.counts.end() && it->second.count(t.weak) ? "allowed" : "not seen";
+    };
+    const std::string sc = seen.counts.count("sc") ? verdict("sc") : "-", ptx = seen.counts.count("relaxed") ? verdict("relaxed") : "-";
+    std::printf("  %-5s %-22s sc: %s / %s   tso: %s   ptx (relaxed): %s / %s\n", t.name, t.weak.c_str(),
+                p.sc.empty() ? "?" : p.sc.c_str(), sc.c_str(), p.tso.empty() ? "?" : p.tso.c_str(),
+                p.ptx.empty() ? "?" : p.ptx.c_str(), ptx.c_str());
+    auto agrees = [](const std::string& mine, const std::string& seen) {
+      return seen == "-" || (seen == "allowed" ? mine == "allowed" : mine == "forbidden");
+    };
+    if (!agrees(p.sc, sc) || !agrees(p.ptx, ptx) || (p.tso != "allowed" && p.tso != "forbidden")) ok = false;
+    for (const auto& [memory, cmd] : seen.first) std::printf("        weak under %s: %s\n", memory.c_str(), cmd.c_str());
+  }
+  if (!ok) std::printf("some predictions disagree with exploration or are not filled in (predictions.cu)\n");
+  return ok;
+}
+
+// ---- tasks 2 and 3 -------------------------------------------------------------------------------
+const std::vector<std::string> kFixed{"mp_fixed", "sb_fixed", "lb_fixed", "iriw_fixed", "2+2w_fixed",
+                                      "mp_same_block", "mp_cross_block"};
+
+bool cmd_fixed(const Args& a) {
+  std::vector<std::string> tests = kFixed;
+  if (a.has("test")) tests = {a.get("test", "")};
+  bool ok = true;
+  for (const std::string& name : tests) {
+    const lab10::LitmusTest& t = lab10::litmus_test(name);
+    const Seen seen = explore(a, t);
+    long weak = 0, runs = 0;
+    for (const auto& [memory, counts] : seen.counts)
+      for (const auto& [o, n] : counts) runs += n, weak += o == t.weak ? n : 0;
+    std::printf("%s (%s): the weak outcome %s in %ld of %ld runs%s\n", t.name, t.kernel, t.weak.c_str(), weak, runs,
+                weak ? "" : " (none: good)");
+    for (const auto& [memory, cmd] : seen.first) std::printf("    first under %s: %s\n", memory.c_str(), cmd.c_str());
+    const lab10::SyncUse u = lab10::sync_use(t.kernel);
+    if (!u.found) {
+      std::printf("    (this build holds no PTX: the synchronization is checked on the simulator build)\n");
+    } else {
+      std::string list;
+      for (const std::string& i : u.instructions) list += (list.empty() ? "" : ", ") + i;
+      std::printf("    synchronization in its PTX: %s\n", list.empty() ? "none" : list.c_str());
+    }
+    if (!seen.reports.empty()) synclab::lab::print_reports(seen.reports);
+    ok = ok && weak == 0 && seen.reports.empty();
+  }
+  std::printf("(the graded tests also reject synchronization stronger or wider than needed: README, task 2)\n");
+  return ok;
+}
+
+// ---- task 4 ----------------------------------------------------------------------------------------
+bool cmd_handoff(const Args& a) {
+  const int n = int(a.num("n", 8));
+  const int want = n * (n + 1) / 2;
+  const std::vector<Schedule> ss =
+      synclab::lab::schedules(synclab::lab::exploration_from(a, kProgramSeeds, 20, {"sc", "relaxed"}));
+  const std::string show = a.get("show", "wrong"), trace = a.get("trace", "");
+  int bad = 0, reported = 0;
+  std::string first;
+  std::vector<Report> reports;
+  for (const Schedule& s : ss) {
+    const lab10::HandoffResult r = synclab::lab::run_under(s, [&] { return lab10::run_handoff(n); });
+    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
+    const bool wrong = r.sum != want;
+    if (wrong || !r.reports.empty()) {
+      if (!wrong) ++reported;
+      if (!bad++)
+        first = (wrong ? "block 1 summed " + std::to_string(r.sum) + ", expected " + std::to_string(want)
+                       : synclab::lab::brief(r.reports.front())) +
+                ", in:\n    " + replay("handoff --n " + std::to_string(n), s);
+    }
+    if (a.has("trace") && !g_traced && (show == "any" || wrong)) {
+      synclab::lab::announce_trace(s, trace);
+      synclab::lab::apply(s);
+      lab10::run_handoff(n, trace.c_str());
+      g_traced = true;
+    }
+  }
+  std::printf("handoff<<<2, 1>>> with %d values, %s:\n", n, synclab::lab::describe(ss).c_str());
+  if (bad)
+    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first.c_str());
+  else
+    std::printf("  block 1 summed %d in every run\n", want);
+  if (!reports.empty()) {
+    std::printf("  the simulator reported:\n");
+    synclab::lab::print_reports(reports);
+  }
+  return bad == 0;
+}
+
+// ---- task 5 ----------------------------------------------------------------------------------------
+std::vector<int> expected(lab10::Pattern p, int blocks) {
+  std::vector<int> v;
+  switch (p) {
+    case lab10::Pattern::last_block: {
+      int s = 0;
+      for (int b = 0; b < blocks; ++b) s += 10 * (b + 1);
+      v = {s, blocks};
+      break;
+    }
+    case lab10::Pattern::look_back:
+      for (int b = 0, s = 0; b < blocks; ++b) v.push_back(s += b + 1);
+      break;
+    case lab10::Pattern::barrier:
+      for (int b = 0; b < blocks; ++b) v.push_back(100 + (b + 1) % blocks);
+      break;
+    case lab10::Pattern::queue:
+      for (int i = 0; i < blocks; ++i) v.push_back(7 * i + 1);
+      break;
+  }
+  return v;
+}
+
+std::string list(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return "{" + s + "}";
+}
+
+bool cmd_pattern(const Args& a) {
+  std::vector<std::string> names{"last-block", "look-back", "barrier", "queue"};
+  if (a.has("pattern")) names = {a.get("pattern", "")};
+  const int blocks = int(a.num("blocks", 3));
+  bool ok = true;
+  for (const std::string& name : names) {
+    const lab10::Pattern p = lab10::pattern(name);
+    const std::vector<int> want = expected(p, blocks);
+    const std::vector<Schedule> ss =
+        synclab::lab::schedules(synclab::lab::exploration_from(a, kProgramSeeds, 20, {"sc", "relaxed"}));
+    int bad = 0, reported = 0;
+    std::string first;
+    std::vector<Report> reports;
+    for (const Schedule& s : ss) {
+      const lab10::PatternResult r = synclab::lab::run_under(s, [&] { return lab10::run_pattern(p, blocks); });
+      reports.insert(reports.end(), r.reports.begin(), r.reports.end());
+      const bool wrong = r.values != want;
+      if (wrong || !r.reports.empty()) {
+        if (!wrong) ++reported;
+        if (!bad++)
+          first = (wrong ? "got " + list(r.values) + ", expected " + list(want) : synclab::lab::brief(r.reports.front())) +
+                  ", in:\n    " + replay("pattern --pattern " + name + " --blocks " + std::to_string(blocks), s);
+      }
+    }
+    std::printf("%s, %d blocks, %s:\n", name.c_str(), blocks, synclab::lab::describe(ss).c_str());
+    if (bad)
+      std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first.c_str());
+    else
+      std::printf("  %s in every run\n", list(want).c_str());
+    if (!reports.empty()) synclab::lab::print_reports(reports);
+    ok = ok && bad == 0;
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  synclab::lab::Commands c("lab10", "Lab 10: the memory model (litmus tests, fences and scopes)");
+  c.add("predict", "[--test T]", "task 1: your predictions (predictions.cu) beside what sc and relaxed show", {"test"},
+        cmd_predict);
+  c.add("litmus", "--test T [--trace FILE --show weak|any] | on a GPU: [--instances N --launches K --no-stress]",
+        "one litmus test's outcomes under sc and relaxed (tests: mp sb lb iriw corr 2+2w and tasks 2-3's)",
+        {"test", "trace", "show", "instances", "launches", "no-stress"}, cmd_litmus, true, false);
+  c.add("fixed", "[--test T]", "tasks 2-3: the weak outcome must be gone under relaxed (fences.cu)", {"test"}, cmd_fixed);
+  c.add("handoff", "[--n N] [--trace FILE --show wrong|any]", "task 4: block 1 must sum what block 0 published",
+        {"n", "trace", "show"}, cmd_handoff);
+  c.add("pattern", "[--pattern last-block|look-back|barrier|queue] [--blocks B]",
+        "task 5: the publication patterns of labs 04, 05, 07 and 08", {"pattern", "blocks"}, cmd_pattern);
+  return c.run(argc, argv);
+}

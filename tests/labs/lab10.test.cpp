@@ -1,0 +1,413 @@
+// Lab 10 (the memory model): the graded tests. Points are in the tags ([pts:N]); each case is
+// graded on its own (the grader runs it in its own process).
+//
+// On the simulator the litmus cases (tasks 1-3) run each test one instance per launch over
+// pct and random seeds under both memory models, `sc` and `relaxed` (docs/memory-model.md), with
+// every checker on; tasks 4 and 5 explore under both warp models too. Expected values come from
+// the host references in this file, written apart from the harness:
+//   - the outcomes of every interleaving of each litmus test (sequential consistency);
+//   - the outcomes of every execution under total store order (TSO): each thread's stores wait in
+//     a FIFO buffer, its loads read its own newest buffered store or memory, and a buffered store
+//     reaches memory, and so every other thread at once, at any later moment. The simulator has
+//     no TSO mode: this enumerator is the only reference for the tso column;
+//   - the PTX memory model's verdict on each weak outcome, as tests/litmus/ptx_model.py (a
+//     transcription of the axioms of Lustig et al., ASPLOS 2019) gives it; exploration under
+//     `relaxed` must agree with it, so a weak exploration cannot pass a wrong prediction;
+//   - sums and values of tasks 4 and 5.
+// Tasks 2 and 3 are also graded on how much they synchronize: the simulator build keeps every
+// kernel's PTX in the program, and the cases read the student kernel's fences and acquire/release
+// accesses from it (lab10::sync_use): the weak outcome must be gone under `relaxed`, and no
+// fence.sc where release/acquire is enough, no more fence.sc than one per thread that needs it,
+// and no scope wider than the threads involved. On a GPU the same cases repeat the runs and check
+// the results only (a GPU build holds no PTX to read; a prediction must contain what the GPU showed).
+#include <synclab/catch.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab10.h"
+#include "synclab_lab.h"
+
+namespace {
+
+using synclab::lab::Exploration;
+using synclab::lab::Report;
+using synclab::lab::Schedule;
+
+// A litmus test is one tiny launch: many seeds are cheap. Under `sc` the runs only check that every
+// outcome is an interleaving's; under `relaxed` task 1's rarest weak outcomes (LB, IRIW) show in
+// about 1 run of 60, hence the count.
+constexpr int kScSeeds = 60, kRelaxedSeeds = 300;
+
+std::vector<Schedule> litmus_schedules() {
+  std::vector<Schedule> all;
+  for (const auto& [memory, seeds] : {std::pair<const char*, int>{"sc", kScSeeds}, {"relaxed", kRelaxedSeeds}}) {
+    Exploration e;
+    e.memories = {memory};
+    e.models = {"its"};  // the roles are in different warps: lockstep adds nothing
+    e.rr = false;
+    e.pct_seeds = e.random_seeds = seeds;
+    e.gpu_runs = 2;
+    for (const Schedule& s : synclab::lab::schedules(e)) all.push_back(s);
+  }
+  return all;
+}
+
+Exploration program_exploration(int seeds) {
+  Exploration e;
+  e.memories = {"sc", "relaxed"};
+  e.pct_seeds = e.random_seeds = seeds;
+  e.gpu_runs = 20;
+  return e;
+}
+
+std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab10", args, s); }
+
+// ---- host references: the litmus tests, SC and TSO ----------------------------------------------------
+struct Op {
+  bool store;
+  int loc;    // 0: x, 1: y
+  int value;  // a store's value
+  int reg;    // a load's register
+};
+struct HostTest {
+  std::vector<std::vector<Op>> threads;
+  std::vector<std::string> show;  // "r0", ..., "x", "y"
+};
+Op st(char loc, int v) { return {true, loc - 'x', v, -1}; }
+Op ld(char loc, int r) { return {false, loc - 'x', 0, r}; }
+
+const std::map<std::string, HostTest>& host_tests() {
+  static const std::map<std::string, HostTest> t{
+      {"mp", {{{st('x', 1), st('y', 1)}, {ld('y', 0), ld('x', 1)}}, {"r0", "r1"}}},
+      {"sb", {{{st('x', 1), ld('y', 0)}, {st('y', 1), ld('x', 1)}}, {"r0", "r1"}}},
+      {"lb", {{{ld('x', 0), st('y', 1)}, {ld('y', 1), st('x', 1)}}, {"r0", "r1"}}},
+      {"iriw", {{{st('x', 1)}, {st('y', 1)}, {ld('x', 0), ld('y', 1)}, {ld('y', 2), ld('x', 3)}}, {"r0", "r1", "r2", "r3"}}},
+      {"corr", {{{st('x', 1)}, {ld('x', 0), ld('x', 1)}}, {"r0", "r1"}}},
+      {"2+2w", {{{st('x', 1), st('y', 2)}, {st('y', 1), st('x', 2)}}, {"x", "y"}}},
+  };
+  return t;
+}
+
+// One state of an execution: where each thread is, memory, registers, and (TSO) store buffers.
+struct State {
+  std::vector<size_t> pc;
+  int mem[2] = {0, 0};
+  int reg[4] = {0, 0, 0, 0};
+  std::vector<std::vector<std::pair<int, int>>> buffer;  // per thread: (loc, value), oldest first
+};
+
+std::string outcome_text(const HostTest& t, const State& s) {
+  std::string o;
+  for (const std::string& w : t.show)
+    o += (o.empty() ? "" : " ") + w + "=" + std::to_string(w[0] == 'r' ? s.reg[w[1] - '0'] : s.mem[w[0] - 'x']);
+  return o;
+}
+
+// Every outcome: under SC (tso = false) each step runs one thread's next operation on memory;
+// under TSO a store goes into the thread's buffer, a load reads the thread's newest buffered store
+// to its location or else memory, and a step may also move a buffer's oldest store to memory.
+void enumerate(const HostTest& t, const State& s, bool tso, std::set<std::string>& out) {
+  bool done = true;
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    if (tso && !s.buffer[i].empty()) {
+      done = false;
+      State n = s;
+      n.mem[n.buffer[i].front().first] = n.buffer[i].front().second;
+      n.buffer[i].erase(n.buffer[i].begin());
+      enumerate(t, n, tso, out);
+    }
+    if (s.pc[i] == t.threads[i].size()) continue;
+    done = false;
+    State n = s;
+    const Op& op = t.threads[i][n.pc[i]++];
+    if (op.store) {
+      if (tso) n.buffer[i].push_back({op.loc, op.value});
+      else n.mem[op.loc] = op.value;
+    } else {
+      int v = n.mem[op.loc];
+      if (tso)
+        for (const auto& b : n.buffer[i])
+          if (b.first == op.loc) v = b.second;  // the newest buffered store wins
+      n.reg[op.reg] = v;
+    }
+    enumerate(t, n, tso, out);
+  }
+  if (done) out.insert(outcome_text(t, s));
+}
+
+std::set<std::string> host_outcomes(const std::string& test, bool tso) {
+  const HostTest& t = host_tests().at(test);
+  State s;
+  s.pc.assign(t.threads.size(), 0);
+  s.buffer.resize(t.threads.size());
+  std::set<std::string> out;
+  enumerate(t, s, tso, out);
+  return out;
+}
+
+// The PTX memory model's verdict on each test's weak outcome, from tests/litmus/ptx_model.py
+// (which checks every candidate execution against the model's axioms; the same verdicts are in
+// docs/memory-model.md's table): allowed for all but CoRR, whose weak outcome breaks coherence.
+bool ptx_allows_weak(const std::string& test) { return test != "corr"; }
+
+std::string word(bool allowed) { return allowed ? "allowed" : "forbidden"; }
+
+// ---- task 1 ------------------------------------------------------------------------------------------
+void check_prediction(const std::string& test) {
+  const lab10::Prediction p = lab10::prediction(test);
+  const lab10::LitmusTest& t = lab10::litmus_test(test);
+  auto valid = [](const std::string& v) { return v == "allowed" || v == "forbidden"; };
+  INFO("predictions.cu, the row of " << test << " (weak outcome " << t.weak << "): sc " << (p.sc.empty() ? "?" : p.sc)
+                                     << ", tso " << (p.tso.empty() ? "?" : p.tso) << ", ptx "
+                                     << (p.ptx.empty() ? "?" : p.ptx));
+  CHECKED_ELSE((valid(p.sc) && valid(p.tso) && valid(p.ptx)))
+  FAIL("predictions.cu: the row of " << test << " needs three verdicts, each allowed or forbidden (is TODO(1) done?)");
+
+  // The references.
+  const std::set<std::string> sc_ref = host_outcomes(test, false), tso_ref = host_outcomes(test, true);
+  REQUIRE(!sc_ref.empty());
+  for (const std::string& o : sc_ref) REQUIRE(tso_ref.count(o));  // every interleaving is a TSO execution
+  const bool sc_weak = sc_ref.count(t.weak) > 0, tso_weak = tso_ref.count(t.weak) > 0;
+
+  // Exploration.
+  std::map<std::string, std::map<std::string, long>> seen;  // memory -> outcome -> runs
+  std::string first_weak;
+  for (const Schedule& s : litmus_schedules()) {
+    const lab10::LitmusResult r =
+        synclab::lab::run_under(s, [&] { return lab10::run_litmus(t, s.on_gpu() ? 4096 : 1); });
+    for (const auto& [o, n] : r.counts) seen[s.memory][o] += n;
+    if (r.counts.count(t.weak) && first_weak.empty()) first_weak = replay("litmus --test " + test, s);
+    CHECKED_ELSE(r.reports.empty())
+    FAIL(test << ": the simulator reported " << synclab::lab::brief(r.reports.front()) << " in "
+              << replay("litmus --test " + test, s) << "\n" << r.reports.front().text);
+  }
+  const std::string watch_sc = "build/bin/sim/lab10 litmus --test " + test + " --memory sc";
+  const std::string watch = "build/bin/sim/lab10 litmus --test " + test + " --memory relaxed";
+  if (synclab::lab::on_simulator()) {
+    // Exploration checked against the references first: a weak exploration must not grade.
+    for (const auto& [o, n] : seen["sc"]) {
+      CHECKED_ELSE(sc_ref.count(o) > 0)
+      FAIL(test << ": the simulator's sc mode showed " << o << ", which no interleaving gives (a simulator bug: "
+                << watch_sc << ")");
+    }
+    const bool relaxed_weak = seen["relaxed"].count(t.weak) > 0;
+    CHECKED_ELSE(relaxed_weak == ptx_allows_weak(test))
+    FAIL(test << ": exploration under relaxed " << (relaxed_weak ? "showed" : "did not show") << " the weak outcome "
+              << t.weak << ", which disagrees with the PTX memory model (tests/litmus/ptx_model.py): a problem of the "
+              << "simulator or of this test, not of your predictions (" << watch << ")");
+    CHECKED_ELSE(p.sc == word(sc_weak))
+    FAIL(test << ": your sc prediction (" << p.sc << ") disagrees with the interleavings of the test: list them by hand, "
+              << "or watch them: " << watch_sc);
+    CHECKED_ELSE(p.ptx == word(relaxed_weak))
+    FAIL(test << ": your ptx prediction (" << p.ptx << ") disagrees with exploration under the relaxed memory model"
+              << (relaxed_weak ? ", which showed the weak outcome, in: " + first_weak : ", which never showed the weak outcome")
+              << "\n  watch: " << watch);
+  } else {
+    // A GPU shows what it shows: a weak outcome seen there must be predicted as allowed by PTX.
+    CHECKED_ELSE((!seen["gpu"].count(t.weak) || p.ptx == "allowed"))
+    FAIL(test << ": the GPU showed the weak outcome " << t.weak << " but your ptx prediction is " << p.ptx);
+    CHECKED_ELSE(p.sc == word(sc_weak))
+    FAIL(test << ": your sc prediction (" << p.sc << ") disagrees with the interleavings of the test");
+  }
+  CHECKED_ELSE(p.tso == word(tso_weak))
+  FAIL(test << ": your tso prediction (" << p.tso << ") disagrees with total store order (each thread's stores wait "
+            << "in a FIFO buffer; a load reads its own thread's newest buffered store or memory; a store leaves the "
+            << "buffer for memory, where every other thread sees it at once): play the test through with buffers");
+}
+
+TEST_CASE("lab10 task1 predict message passing under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("mp"); }
+TEST_CASE("lab10 task1 predict store buffering under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("sb"); }
+TEST_CASE("lab10 task1 predict load buffering under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("lb"); }
+TEST_CASE("lab10 task1 predict iriw under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("iriw"); }
+TEST_CASE("lab10 task1 predict corr under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("corr"); }
+TEST_CASE("lab10 task1 predict 2+2w under sc tso and ptx", "[lab10][task1][pts:2]") { check_prediction("2+2w"); }
+
+// ---- tasks 2 and 3 -----------------------------------------------------------------------------------
+// How a fixed test must synchronize.
+enum class Needs {
+  release_acquire,  // a hand-over (MP, LB): release/acquire forbids the weak outcome; fence.sc is more
+  fence_sc_2,       // only fence.sc forbids it (SB, IRIW, 2+2W): one in each of the two threads that need it
+};
+
+std::string instructions(const lab10::SyncUse& u) {
+  std::string s;
+  for (const std::string& i : u.instructions) s += (s.empty() ? "" : ", ") + i;
+  return s.empty() ? "none" : s;
+}
+
+// The synchronization the kernel's PTX shows, against what the test needs at `scope` ("gpu": the
+// threads are in different blocks; "cta": in one block). Empty when it is the cheapest.
+std::string too_much(const lab10::SyncUse& u, Needs needs, const std::string& scope, const std::string& advice) {
+  std::vector<std::string> problems;
+  if (u.scopes.count("sys"))
+    problems.push_back(std::string("system scope (.sys: thread_scope_system, __threadfence_system()) is wider than "
+                                   "needed: every thread of the test runs on this GPU, so ") +
+                       (scope == "cta" ? "block scope (.cta)" : "device scope (.gpu)") + " covers them");
+  if (scope == "cta" && u.scopes.count("gpu"))
+    problems.push_back("device scope (.gpu: thread_scope_device, __threadfence()) is wider than needed: both threads "
+                       "are in one block, so block scope covers them (block_ref, thread_scope_block)");
+  if (scope == "gpu" && u.scopes.count("cta"))
+    problems.push_back("block scope (.cta) does not cover threads in different blocks: synchronization at block "
+                       "scope between blocks is a heterogeneous race (the weak outcome stays allowed); use device "
+                       "scope (device_ref, thread_scope_device)");
+  if (needs == Needs::release_acquire && u.fence_sc > 0)
+    problems.push_back(std::to_string(u.fence_sc) +
+                       " fence.sc (a seq_cst fence or atomic, __threadfence()) where release/acquire is enough: " + advice);
+  if (needs == Needs::fence_sc_2 && u.fence_sc > 2)
+    problems.push_back(std::to_string(u.fence_sc) +
+                       " fence.sc where two are enough (seq_cst loads and stores each bring their own): " + advice);
+  if (needs == Needs::fence_sc_2 && u.acquire_release + u.fence_acq_rel > 0)
+    problems.push_back("release/acquire on top of the fence.sc adds nothing here: " + advice);
+  std::string o;
+  for (const std::string& p : problems) o += (o.empty() ? "" : ";\n  ") + p;
+  return o;
+}
+
+void check_fixed(const std::string& test, Needs needs, const std::string& scope, const std::string& todo,
+                 const std::string& advice) {
+  const lab10::LitmusTest& t = lab10::litmus_test(test);
+  long runs = 0, weak = 0;
+  for (const Schedule& s : litmus_schedules()) {
+    const lab10::LitmusResult r =
+        synclab::lab::run_under(s, [&] { return lab10::run_litmus(t, s.on_gpu() ? 4096 : 1); });
+    const std::string cmd = replay("litmus --test " + test, s);
+    for (const auto& [o, n] : r.counts) runs += n;
+    CHECKED_ELSE(r.counts.count(t.weak) == 0)
+    FAIL(t.kernel << " (" << todo << "): the weak outcome " << t.weak << " appeared, in:\n  replay: " << cmd
+                  << "\n  (the synchronization in its PTX: " << instructions(lab10::sync_use(t.kernel))
+                  << "; forbid it with " << advice << ")");
+    CHECKED_ELSE(r.reports.empty())
+    FAIL(t.kernel << " (" << todo << "): the simulator reported " << synclab::lab::brief(r.reports.front())
+                  << "\n  replay: " << cmd << "\n" << r.reports.front().text << "\n  (" << advice << ")");
+  }
+  REQUIRE(runs > 0);
+  if (!synclab::lab::on_simulator()) return;  // a GPU build holds no PTX to read
+  const lab10::SyncUse u = lab10::sync_use(t.kernel);
+  REQUIRE(u.found);  // the simulator build keeps the PTX of every kernel
+  const std::string extra = too_much(u, needs, scope, advice);
+  CHECKED_ELSE(extra.empty())
+  FAIL(t.kernel << " (" << todo << "): the weak outcome is gone, but the synchronization is stronger than needed. "
+                << "Its PTX: " << instructions(u) << ".\n  " << extra);
+}
+
+const char* kRelAcq =
+    "a release store of the flag (device_ref<int>(...).store(v, release)) and an acquire load of it "
+    "(device_ref<int>(...).load(acquire)); the data may stay relaxed";
+const char* kLbRelAcq =
+    "acquire loads and release stores (device_ref<int>(...).load(acquire), .store(1, release)): a load that reads "
+    "the other thread's release then orders the store after it";
+const char* kFenceSc =
+    "one cuda::atomic_thread_fence(seq_cst, cuda::thread_scope_device) in each of the two threads, between its two "
+    "accesses, and relaxed accesses";
+
+TEST_CASE("lab10 task2a mp_fixed forbids the stale read with the cheapest synchronization", "[lab10][task2][pts:2]") {
+  check_fixed("mp_fixed", Needs::release_acquire, "gpu", "TODO(2a)", kRelAcq);
+}
+TEST_CASE("lab10 task2b sb_fixed forbids both reading 0 with the cheapest synchronization", "[lab10][task2][pts:2]") {
+  check_fixed("sb_fixed", Needs::fence_sc_2, "gpu", "TODO(2b)", kFenceSc);
+}
+TEST_CASE("lab10 task2c lb_fixed forbids both reading 1 with the cheapest synchronization", "[lab10][task2][pts:2]") {
+  check_fixed("lb_fixed", Needs::release_acquire, "gpu", "TODO(2c)", kLbRelAcq);
+}
+TEST_CASE("lab10 task2d iriw_fixed makes the readers agree with the cheapest synchronization", "[lab10][task2][pts:2]") {
+  check_fixed("iriw_fixed", Needs::fence_sc_2, "gpu", "TODO(2d)",
+              "one cuda::atomic_thread_fence(seq_cst, cuda::thread_scope_device) between the two loads of each "
+              "reader; the writers need nothing");
+}
+TEST_CASE("lab10 task2e w2p2w_fixed forbids x=1 y=1 with the cheapest synchronization", "[lab10][task2][pts:2]") {
+  check_fixed("2+2w_fixed", Needs::fence_sc_2, "gpu", "TODO(2e)", kFenceSc);
+}
+TEST_CASE("lab10 task3a mp_same_block hands over at block scope", "[lab10][task3][pts:2]") {
+  check_fixed("mp_same_block", Needs::release_acquire, "cta", "TODO(3a)",
+              "a release store and an acquire load of the flag at block scope (block_ref<int>)");
+}
+TEST_CASE("lab10 task3b mp_cross_block hands over between blocks at device scope", "[lab10][task3][pts:2]") {
+  check_fixed("mp_cross_block", Needs::release_acquire, "gpu", "TODO(3b)",
+              "release/acquire at device scope (device_ref<int>): block scope orders the threads of one block only");
+}
+
+// ---- task 4 -------------------------------------------------------------------------------------------
+TEST_CASE("lab10 task4 handoff publishes the data under the relaxed memory model", "[lab10][task4][pts:3]") {
+  const int n = 8, want = n * (n + 1) / 2;
+  for (const Schedule& s : synclab::lab::schedules(program_exploration(6))) {
+    const lab10::HandoffResult r = synclab::lab::run_under(s, [&] { return lab10::run_handoff(n); });
+    const std::string cmd = replay("handoff --n 8", s);
+    CHECKED_ELSE((r.sum == want && r.reports.empty()))
+    FAIL("handoff<<<2, 1>>> (TODO(4)): block 1 summed "
+         << r.sum << (r.sum == want ? " (right in this run)" : ", expected " + std::to_string(want))
+         << (r.reports.empty() ? "" : "; the simulator reported " + synclab::lab::brief(r.reports.front()))
+         << "\n  replay: " << cmd << "\n"
+         << (r.reports.empty() ? "" : r.reports.front().text + "\n")
+         << "  (volatile orders nothing between the data and the flag: store the flag with release "
+            "(device_ref<int>(*flag).store(1, release)) and read it with acquire (.load(acquire)) in the wait loop)");
+  }
+}
+
+// ---- task 5 -------------------------------------------------------------------------------------------
+std::vector<int> expected(lab10::Pattern p, int blocks) {
+  std::vector<int> v;
+  if (p == lab10::Pattern::last_block) {
+    int s = 0;
+    for (int b = 1; b <= blocks; ++b) s += 10 * b;
+    return {s, blocks};
+  }
+  for (int b = 0, s = 0; b < blocks; ++b) {
+    if (p == lab10::Pattern::look_back) v.push_back(s += b + 1);
+    if (p == lab10::Pattern::barrier) v.push_back(100 + (b + 1) % blocks);
+    if (p == lab10::Pattern::queue) v.push_back(7 * b + 1);
+  }
+  return v;
+}
+
+std::string text(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return "{" + s + "}";
+}
+
+void check_pattern(lab10::Pattern p, const std::string& todo, const std::string& advice) {
+  for (int blocks : {2, 3}) {
+    const std::vector<int> want = expected(p, blocks);
+    for (const Schedule& s : synclab::lab::schedules(program_exploration(4))) {
+      const lab10::PatternResult r = synclab::lab::run_under(s, [&] { return lab10::run_pattern(p, blocks); });
+      const std::string cmd =
+          replay("pattern --pattern " + std::string(lab10::name(p)) + " --blocks " + std::to_string(blocks), s);
+      CHECKED_ELSE((r.values == want && r.reports.empty()))
+      FAIL(lab10::name(p) << " with " << blocks << " blocks (" << todo << "): got " << text(r.values)
+                          << (r.values == want ? " (right in this run)" : ", expected " + text(want))
+                          << (r.reports.empty() ? "" : "; the simulator reported " + synclab::lab::brief(r.reports.front()))
+                          << "\n  replay: " << cmd << "\n" << (r.reports.empty() ? "" : r.reports.front().text + "\n")
+                          << "  (" << advice << ")");
+    }
+  }
+}
+
+TEST_CASE("lab10 task5a last_block publishes the partials before the ticket", "[lab10][task5][pts:2]") {
+  check_pattern(lab10::Pattern::last_block, "TODO(5a)",
+                "the partial must be visible before the ticket is taken, and the last block must acquire what the "
+                "others released: take the ticket with device_ref<unsigned>(*ticket).fetch_add(1, "
+                "cuda::std::memory_order_acq_rel), or __threadfence() before the atomicAdd and after it in the last "
+                "block");
+}
+TEST_CASE("lab10 task5b look_back publishes each sum before its flag", "[lab10][task5][pts:2]") {
+  check_pattern(lab10::Pattern::look_back, "TODO(5b)",
+                "raise flag[b] with a release store (device_ref<int>(flag[b]).store(1, release)) and wait on "
+                "flag[b - 1] with acquire loads (.load(acquire))");
+}
+TEST_CASE("lab10 task5c barrier_exchange publishes each slot before the barrier", "[lab10][task5][pts:2]") {
+  check_pattern(lab10::Pattern::barrier, "TODO(5c)",
+                "arrive with device_ref<unsigned>(*count).fetch_add(1, cuda::std::memory_order_acq_rel) and wait with "
+                "acquire loads (.load(acquire)), or __threadfence() before the atomicAdd and after the wait loop");
+}
+TEST_CASE("lab10 task5d queue_pass publishes each item before the tail", "[lab10][task5][pts:2]") {
+  check_pattern(lab10::Pattern::queue, "TODO(5d)",
+                "raise the tail with a release store (device_ref<int>(*tail).store(i + 1, release)) and read it with "
+                "acquire loads (.load(acquire)) in the consumer's wait loop");
+}
+
+}  // namespace
