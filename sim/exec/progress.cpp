@@ -77,11 +77,15 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
   }
   if (waiters) sched_->on_spin(w, waiters);
-  // Under the relaxed model a lane can spin on an old value of a word whose new value is already
-  // in memory. A priority scheduler that found it waiting runs it last, behind another waiting
-  // lane that then runs for ever, and no lane becomes a new spinner that would start the check
-  // below: so, with relaxed memory, the check also runs when nothing has changed for long.
-  const bool overdue = relaxed_ && hang_.overdue(steps_);
+  // The check below starts when a lane becomes a new spinner, and also when nothing has changed
+  // for long. A lane may never become a new spinner although every runnable lane spins: under the
+  // relaxed model a lane spinning on an old value of a word whose new value is already in memory,
+  // which a priority scheduler that found it waiting runs last, behind another waiting lane that
+  // then runs for ever; under lockstep, lanes that stopped being runnable (parked at a
+  // reconvergence point, held at a barrier) with no memory changed, so that the spinners left
+  // were already spinning (tests/checks/divergent_barrier_spin_pct.cu). Running the check again
+  // changes nothing about what it proves.
+  const bool overdue = hang_.overdue(steps_);
   if (!new_spin && !host_grace_started_ && !overdue) return false;
   // Every live lane must be spinning (in this epoch) or unable to run.
   bool host_memory = false;
