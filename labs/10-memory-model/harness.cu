@@ -203,7 +203,8 @@ LitmusResult run_litmus(const LitmusTest& t, long instances, bool with_stress, u
   if (trace) {
     synclab_region(mem.ptr, sizeof(int), "x", "flags", 1);
     synclab_region(mem.ptr + kSpacing, sizeof(int), "y", "flags", 1);
-    synclab_region(regs.ptr, sizeof(int) * t.roles, "r", "array", std::min(kRegisters, 2 * t.roles));
+    const int shown = int(std::count_if(t.show.begin(), t.show.end(), [](const std::string& w) { return w[0] == 'r'; }));
+    if (shown) synclab_region(regs.ptr, sizeof(int) * shown, "r", "array", shown);
   }
   LitmusResult r;
   {

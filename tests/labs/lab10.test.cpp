@@ -180,7 +180,7 @@ void check_prediction(const std::string& test) {
   for (const Schedule& s : litmus_schedules()) {
     const lab10::LitmusResult r =
         synclab::lab::run_under(s, [&] { return lab10::run_litmus(t, s.on_gpu() ? 4096 : 1); });
-    for (const auto& [o, n] : r.counts) seen[s.memory][o] += n;
+    for (const auto& [o, n] : r.counts) seen[s.on_gpu() ? "gpu" : s.memory][o] += n;
     if (r.counts.count(t.weak) && first_weak.empty()) first_weak = replay("litmus --test " + test, s);
     CHECKED_ELSE(r.reports.empty())
     FAIL(test << ": the simulator reported " << synclab::lab::brief(r.reports.front()) << " in "
