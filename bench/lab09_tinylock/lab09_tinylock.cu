@@ -14,6 +14,12 @@
 //   flag_lane   one flag per thread: each lane releases its own word, its consumer lane acquires it
 //   flag_vol    one flag per warp; the consumer polls with ld.volatile, then one fence.acq_rel.cta
 //   mbarrier1   one mbarrier per warp with 1 arrival: __syncwarp, then lane 0 arrives
+//   value_rel   no flag at all: the word itself is the message (the paper's LDSLK reads the value
+//               with its lock bit). A starts as a sentinel; the producer writes A[tid + 32] with
+//               st.release.cta, the consumer polls A[tid] with ld.acquire.cta until it is no longer
+//               the sentinel
+//   value_rlx   the same with ld.relaxed.cta / st.relaxed.cta: one word carries everything the
+//               consumer reads, so no other write needs ordering before it
 // Each scheme's result is checked against a host reference before its time counts. The time is
 // warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
 // the median of 51 launches after 5 untimed ones.
@@ -34,9 +40,19 @@
 
 namespace {
 
-enum class Variant { flag_lane, flag_vol, mbarrier1 };
+enum class Variant { flag_lane, flag_vol, mbarrier1, value_rel, value_rlx };
+
+constexpr int kSentinel = -2147483647 - 1;
 
 __device__ inline int ld_volatile(const int* p) { return *static_cast<const volatile int*>(p); }
+__device__ inline int ld_relaxed_cta(const int* p) {
+  int v;
+  asm volatile("ld.relaxed.cta.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ inline void st_relaxed_cta(int* p, int v) {
+  asm volatile("st.relaxed.cta.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 
 template <Variant V>
 __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
@@ -44,7 +60,7 @@ __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
   __shared__ int lane_flag[kChainThreads];
   const int tid = int(threadIdx.x), wid = tid / 32;
   if (tid < 32) s.A[tid] = input[tid];
-  s.A[tid + 32] = -1;
+  s.A[tid + 32] = (V == Variant::value_rel || V == Variant::value_rlx) ? kSentinel : -1;
   lane_flag[tid] = 0;
   if (tid < kChainWarps) {
     s.ready[tid] = 0;
@@ -54,7 +70,23 @@ __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
   }
   __syncthreads();
   const long long t0 = clock64();
-  if constexpr (V == Variant::flag_lane) {
+  if constexpr (V == Variant::value_rel) {
+    int in = kSentinel;
+    if (wid == 0)
+      in = s.A[tid];
+    else
+      while ((in = ld_acquire_cta(&s.A[tid])) == kSentinel) {
+      }
+    st_release_cta(&s.A[tid + 32], in + tid);
+  } else if constexpr (V == Variant::value_rlx) {
+    int in = kSentinel;
+    if (wid == 0)
+      in = s.A[tid];
+    else
+      while ((in = ld_relaxed_cta(&s.A[tid])) == kSentinel) {
+      }
+    st_relaxed_cta(&s.A[tid + 32], in + tid);
+  } else if constexpr (V == Variant::flag_lane) {
     if (wid > 0)
       while (ld_acquire_cta(&lane_flag[tid - 32]) == 0) {
       }
@@ -75,7 +107,7 @@ __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
       unsigned done = 0;
       do {
         asm volatile(
-            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+            "{\n\t.reg .pred p;\n\t" SYNCLAB_MBAR_WAIT ".parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
             : "=r"(done)
             : "r"(bar), "r"(0)
             : "memory");
@@ -101,6 +133,8 @@ void launch_variant(Variant v, const int* input, int* out, long long* cycles) {
     case Variant::flag_lane: variant_kernel<Variant::flag_lane><<<1, kChainThreads>>>(input, out, cycles); break;
     case Variant::flag_vol: variant_kernel<Variant::flag_vol><<<1, kChainThreads>>>(input, out, cycles); break;
     case Variant::mbarrier1: variant_kernel<Variant::mbarrier1><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::value_rel: variant_kernel<Variant::value_rel><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::value_rlx: variant_kernel<Variant::value_rlx><<<1, kChainThreads>>>(input, out, cycles); break;
   }
 }
 
@@ -157,6 +191,8 @@ int main(int argc, char** argv) {
       {"flag_lane", 7, "variant: flag per thread, release/acquire"},
       {"flag_vol", 8, "variant: flag per warp, volatile poll + fence"},
       {"mbarrier1", 9, "variant: mbarrier per warp, 1 arrival"},
+      {"value_rel", 10, "variant: the word is the message, release/acquire"},
+      {"value_rlx", 11, "variant: the word is the message, relaxed"},
   };
   std::vector<long long> median(rows.size(), 0);
   bool ok = true;

@@ -73,6 +73,7 @@ __device__ inline void warp_vote_hop(ChainShared& s, int tid, int wid) {
 }
 
 // ---- mbarrier (Hopper): one shared-memory mbarrier per warp, 32 arrivals, phase 0 -------------------
+// (SYNCLAB_MBAR_WAIT: try_wait, or test_wait on sm_80; lab09_kernels.cuh)
 __device__ inline unsigned shared_address(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 __device__ inline void mbarrier_setup(ChainShared& s, int tid) {
   if (tid < kChainWarps)
@@ -83,13 +84,12 @@ __device__ inline void mbarrier_hop(ChainShared& s, int tid, int wid) {
     const unsigned bar = shared_address(&s.mbar[wid - 1]);
     unsigned done = 0;
     do {
-      asm volatile(
-          "{\n\t.reg .pred p;\n\t"
-          "mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\t"
-          "selp.u32 %0, 1, 0, p;\n\t}"
-          : "=r"(done)
-          : "r"(bar), "r"(0)
-          : "memory");
+      asm volatile("{\n\t.reg .pred p;\n\t" SYNCLAB_MBAR_WAIT
+                   ".parity.shared.b64 p, [%1], %2;\n\t"
+                   "selp.u32 %0, 1, 0, p;\n\t}"
+                   : "=r"(done)
+                   : "r"(bar), "r"(0)
+                   : "memory");
     } while (!done);
   }
   s.A[tid + 32] = s.A[tid] + tid;

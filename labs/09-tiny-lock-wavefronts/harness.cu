@@ -49,6 +49,49 @@ std::string who(int tid) {
          ")";
 }
 
+// ---- the naive first tries of tasks 2 and 3 (`--version naive`) ---------------------------------------
+// Task 2: every thread waits in tl_lock for its counter's bit. Lanes of one warp with one key want
+// one bit: under lockstep, the SIMD deadlock.
+__global__ void lock_count_naive(const int* keys, int n, int bins, int* out, LockLog* log) {
+  __shared__ TinyLockTable locks;
+  __shared__ int hist[kMaxBins];
+  for (int b = int(threadIdx.x); b < bins; b += int(blockDim.x)) hist[b] = 0;
+  if (threadIdx.x == 0 && log) log->base = reinterpret_cast<uintptr_t>(hist);
+  tl_init(locks);
+  const int i = int(threadIdx.x);
+  if (i < n) {
+    int* counter = &hist[keys[i]];
+    tl_lock(locks, counter, log);
+    *counter += 1;
+    tl_unlock(locks, counter, log);
+  }
+  __syncthreads();
+  for (int b = int(threadIdx.x); b < bins; b += int(blockDim.x)) out[b] = hist[b];
+}
+
+// Task 3: lock a, then b. When their bits alias the thread waits for itself (the alias deadlock);
+// two warps going opposite ways between two accounts wait for each other.
+__global__ void transfers_naive(const int* from, const int* to, const int* amount, int* balance, LockLog* log) {
+  __shared__ TinyLockTable locks;
+  __shared__ int account[kAccounts];
+  for (int a = int(threadIdx.x); a < kAccounts; a += int(blockDim.x)) account[a] = balance[a];
+  if (threadIdx.x == 0 && log) log->base = reinterpret_cast<uintptr_t>(account);
+  tl_init(locks);
+  const int w = int(threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 0) {
+    int* a = &account[from[w]];
+    int* b = &account[to[w]];
+    tl_lock(locks, a, log);
+    tl_lock(locks, b, log);
+    *a -= amount[w];
+    *b += amount[w];
+    tl_unlock(locks, b, log);
+    tl_unlock(locks, a, log);
+  }
+  __syncthreads();
+  for (int a = int(threadIdx.x); a < kAccounts; a += int(blockDim.x)) balance[a] = account[a];
+}
+
 // The threads a lockstep report finds parked at a reconvergence point ("block 0 warp 2: lanes 0,3
 // wait at the reconvergence point"): a lane parked there after its tl_lock's loop holds the bit.
 std::vector<bool> parked_threads(const std::vector<Report>& reports, int threads) {
@@ -125,6 +168,11 @@ struct MappedLog {
     for (int b = 0; b < kLockBits; ++b) host->holder[b] = -1, host->held_for[b] = 0;
     for (int t = 0; t < kLogThreads; ++t) host->wants_bit[t] = -1, host->wants_addr[t] = 0;
     host->base = 0;
+    // On a GPU a deadlocked tl_lock gives up after about a second (2e9 cycles at 2 GHz); the
+    // simulator finds and reports a deadlock itself, so there the wait is endless.
+    host->patience = synclab::lab::on_simulator() ? 0 : 2000000000LL;
+    host->gave_up = 0, host->gave_up_tid = host->gave_up_bit = host->gave_up_holder = -1;
+    host->gave_up_wanted = host->gave_up_held_for = 0;
   }
   MappedLog(const MappedLog&) = delete;
   MappedLog& operator=(const MappedLog&) = delete;
@@ -139,6 +187,19 @@ struct MappedLog {
 // Waits for the launch; a stuck or failed one is an outcome. `log` (when given) explains a stuck one.
 bool finish(lab09::Outcome& out, MappedLog* log = nullptr, int threads = 0, const char* what = "") {
   const synclab::lab::Finish f = finish_launch(out.reports, OnFailure::keep_stuck);
+  if (f.ok && log && log->host->gave_up) {  // a GPU: the kernel ended because a thread gave up
+    const LockLog& l = *log->host;
+    out.finished = false;
+    out.error = "a thread waited over 2e9 cycles (about a second) for one lock bit and gave up";
+    out.stuck = who(l.gave_up_tid) + " waited over 2e9 cycles for lock bit " + std::to_string(l.gave_up_bit) + " for " +
+                element(l, l.gave_up_wanted, what);
+    if (l.gave_up_holder == l.gave_up_tid)
+      out.stuck += ", a bit it held itself, taken for " + element(l, l.gave_up_held_for, what) +
+                   ": an alias deadlock (address bits 2-11 of the two are equal)";
+    else if (l.gave_up_holder >= 0)
+      out.stuck += "; " + who(l.gave_up_holder) + " held it, taken for " + element(l, l.gave_up_held_for, what);
+    return false;
+  }
   if (f.ok) return true;
   out.finished = false;
   out.error = f.error;
@@ -178,20 +239,21 @@ std::vector<int> count_keys(int n, int bins, uint64_t seed) {
   return keys;
 }
 
-CountRun run_count(int n, int bins, uint64_t seed, const char* trace) {
+CountRun run_count(int n, int bins, uint64_t seed, const char* trace, Version v) {
   if (n < 1 || n > 1024 || bins < 1 || bins > kMaxBins)
     throw std::invalid_argument("--keys takes 1..1024, --bins 1.." + std::to_string(kMaxBins));
   CountRun r;
   DeviceArray<int> keys(static_cast<size_t>(n)), out(size_t(bins), synclab::lab::zeroed);
   keys.upload(count_keys(n, bins, seed));
   MappedLog log;
+  auto kernel = v == Version::naive ? lock_count_naive : lock_count;
   if (naming_regions(trace)) {
-    synclab_region_shared(lock_count, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
-    synclab_region_shared(lock_count, "hist", size_t(kMaxBins) * sizeof(int), "array", kMaxBins);
+    synclab_region_shared(kernel, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
+    synclab_region_shared(kernel, "hist", size_t(kMaxBins) * sizeof(int), "array", kMaxBins);
   }
   {
     TraceScope scope(trace);
-    lock_count<<<1, (n + 31) / 32 * 32>>>(keys.ptr, n, bins, out.ptr, log.device);
+    kernel<<<1, (n + 31) / 32 * 32>>>(keys.ptr, n, bins, out.ptr, log.device);
     if (!finish(r, &log, n, "hist")) return r;
   }
   r.hist = out.download();
@@ -223,7 +285,7 @@ std::vector<int> opening_balances() {
   return b;
 }
 
-TransferRun run_transfers(int warps, uint64_t seed, const char* trace) {
+TransferRun run_transfers(int warps, uint64_t seed, const char* trace, Version v) {
   if (warps < 1 || warps > 32) throw std::invalid_argument("--warps takes 1..32");
   TransferRun r;
   std::vector<int> from, to, amount;
@@ -232,10 +294,11 @@ TransferRun run_transfers(int warps, uint64_t seed, const char* trace) {
   DeviceArray<int> f(from.size()), t(to.size()), a(amount.size()), balance(static_cast<size_t>(kAccounts));
   f.upload(from), t.upload(to), a.upload(amount), balance.upload(opening_balances());
   MappedLog log;
-  if (naming_regions(trace)) synclab_region_shared(transfers, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
+  auto kernel = v == Version::naive ? transfers_naive : transfers;
+  if (naming_regions(trace)) synclab_region_shared(kernel, "locks", sizeof(TinyLockTable), "lock-bits", 32, 32);
   {
     TraceScope scope(trace);
-    transfers<<<1, 32 * warps>>>(f.ptr, t.ptr, a.ptr, balance.ptr, log.device);
+    kernel<<<1, 32 * warps>>>(f.ptr, t.ptr, a.ptr, balance.ptr, log.device);
     if (!finish(r, &log, 32 * warps, "account")) return r;
   }
   r.balance = balance.download();

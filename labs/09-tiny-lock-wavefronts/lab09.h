@@ -29,13 +29,17 @@ struct ChannelRun : Outcome {
 };
 ChannelRun run_channels(int values, const char* trace = nullptr);
 
+// Tasks 2 and 3: the student's kernel, or the harness's naive first try (tl_lock, work, tl_unlock),
+// which shows the deadlock the task is about.
+enum class Version { yours, naive };
+
 // ---- task 2: counting under a tiny lock (the SIMD deadlock) ---------------------------------------------
 // The keys of a run: n keys in 0..bins-1 from `seed` (lanes of one warp share keys).
 std::vector<int> count_keys(int n, int bins, uint64_t seed);
 struct CountRun : Outcome {
   std::vector<int> hist;  // hist[b]: the counter of bin b
 };
-CountRun run_count(int n, int bins, uint64_t seed, const char* trace = nullptr);
+CountRun run_count(int n, int bins, uint64_t seed, const char* trace = nullptr, Version v = Version::yours);
 
 // ---- task 3: transfers (the alias deadlock) -------------------------------------------------------------
 struct Transfer {
@@ -48,7 +52,7 @@ std::vector<int> opening_balances();  // kAccounts balances
 struct TransferRun : Outcome {
   std::vector<int> balance;  // the accounts at the end
 };
-TransferRun run_transfers(int warps, uint64_t seed, const char* trace = nullptr);
+TransferRun run_transfers(int warps, uint64_t seed, const char* trace = nullptr, Version v = Version::yours);
 
 // ---- task 4: the 16-warp validation kernel ---------------------------------------------------------------
 extern const char* const kSchemeNames[7];     // atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag

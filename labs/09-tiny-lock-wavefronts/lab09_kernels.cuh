@@ -41,6 +41,14 @@ constexpr int kChainThreads = 32 * kChainWarps;
 enum class Scheme : int { atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag };
 constexpr int kSchemes = 7;
 
+// The mbarrier wait: try_wait (sm_90) may wait a while in hardware before it answers; sm_80 has only test_wait, which
+// answers at once (the GPU build also makes sm_80 code). The simulator runs the PTX of either.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __CUDA_ARCH__ < 900
+#define SYNCLAB_MBAR_WAIT "mbarrier.test_wait"
+#else
+#define SYNCLAB_MBAR_WAIT "mbarrier.try_wait"
+#endif
+
 // What every scheme's hop may use: the block's shared memory.
 struct ChainShared {
   int A[kChainThreads + 32];

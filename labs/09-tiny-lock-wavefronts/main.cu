@@ -2,8 +2,9 @@
 // the student's kernel, checks what came back against a host reference, and says what went wrong.
 //
 //   lab09 channel  [--values N] [--show any|bad --trace FILE]                  task 1
-//   lab09 count    [--keys N --bins B --input S] [--show any|bad --trace FILE]  task 2 (SIMD deadlock)
-//   lab09 transfer [--warps W --input S] [--show any|bad --trace FILE]         task 3 (alias deadlock)
+//   lab09 count    [--keys N --bins B --input S] [--version yours|naive] [--show any|bad --trace FILE]
+//   lab09 transfer [--warps W --input S] [--version yours|naive] [--show any|bad --trace FILE]
+//                  tasks 2 and 3; --version naive runs the harness's first try, which deadlocks
 //   lab09 chain    [--scheme NAME] [--input S]                                  task 4 (and the cycles)
 //   lab09 all      every task's check
 // (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
@@ -40,6 +41,13 @@ std::string first_difference(const std::vector<int>& got, const std::vector<int>
 }
 
 bool g_traced = false;
+
+// Every line after the first indented like the first.
+std::string indented(std::string text) {
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 5))
+    text.replace(at, 1, "\n    ");
+  return text;
+}
 using Run = std::function<std::pair<std::string, lab09::Outcome>(const Schedule&, const char* trace)>;
 
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
@@ -55,7 +63,7 @@ bool explore(const Args& a, const std::string& title, const std::vector<Schedule
     if (what.empty() && !out.finished) {
       const std::string how = synclab::lab::stuck_word(out.reports);
       what = "the launch did not finish (" + (how.empty() ? out.error : how) + ")";
-      if (!out.stuck.empty()) what += "; lock bits:\n    " + out.stuck;
+      if (!out.stuck.empty()) what += "; lock bits:\n    " + indented(out.stuck);
     }
     if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + "\n  in: " + replay(args_of(s), s);
@@ -84,6 +92,19 @@ bool explore(const Args& a, const std::string& title, const std::vector<Schedule
 // The input seed: --input S, else the schedule's seed (as the graded tests do).
 uint64_t input_of(const Args& a, const Schedule& s) { return uint64_t(a.num("input", (long long)s.seed)); }
 
+lab09::Version version_of(const Args& a) {
+  const std::string v = a.get("version", "yours");
+  if (v == "yours") return lab09::Version::yours;
+  if (v == "naive") return lab09::Version::naive;
+  throw std::invalid_argument("--version takes yours or naive, not '" + v + "'");
+}
+
+// Where the naive first try deadlocks, what to look at.
+const char* kNaiveNote =
+    "this is the harness's naive first try (--version naive), meant to show the deadlock: read the lock bits "
+    "above and the simulator's report; on a GPU with independent thread scheduling (Volta and later) task 2's "
+    "first try does not deadlock: the SIMD deadlock needs lockstep (--model lockstep on the simulator)";
+
 // ---- the commands -----------------------------------------------------------------------------------------
 bool channel(const Args& a) {
   const int values = int(a.num("values", 3));
@@ -109,17 +130,20 @@ bool count(const Args& a) {
       synclab::lab::schedules(synclab::lab::exploration_from(a, 2)),
       [&](const Schedule& s, const char* trace) {
         const uint64_t seed = input_of(a, s);
-        lab09::CountRun r = lab09::run_count(n, bins, seed, trace);
+        lab09::CountRun r = lab09::run_count(n, bins, seed, trace, version_of(a));
         std::vector<int> want(size_t(bins), 0);
         for (int k : lab09::count_keys(n, bins, seed)) ++want[size_t(k)];
         return std::make_pair(r.finished ? first_difference(r.hist, want, "bin") : "", lab09::Outcome(r));
       },
       [&](const Schedule& s) {
         return "count --keys " + std::to_string(n) + " --bins " + std::to_string(bins) + " --input " +
-               std::to_string(input_of(a, s));
+               std::to_string(input_of(a, s)) + (a.has("version") ? " --version " + a.get("version", "") : "");
       },
-      "task 2: under lockstep a lane that got the bit waits at the loop's end for warp-mates spinning on it (SIMD "
-      "deadlock): try the lock, and do the count and the unlock inside the loop (the paper's Listing 7)");
+      version_of(a) == lab09::Version::naive
+          ? kNaiveNote
+          : "task 2: under lockstep a lane that got the bit waits at the loop's end for warp-mates spinning on it "
+            "(SIMD "
+            "deadlock): try the lock, and do the count and the unlock inside the loop (the paper's Listing 7)");
 }
 
 bool transfer(const Args& a) {
@@ -129,16 +153,19 @@ bool transfer(const Args& a) {
       synclab::lab::schedules(synclab::lab::exploration_from(a, 2)),
       [&](const Schedule& s, const char* trace) {
         const uint64_t seed = input_of(a, s);
-        lab09::TransferRun r = lab09::run_transfers(warps, seed, trace);
+        lab09::TransferRun r = lab09::run_transfers(warps, seed, trace, version_of(a));
         std::vector<int> want = lab09::opening_balances();
         for (const lab09::Transfer& t : lab09::transfer_list(warps, seed))
           want[size_t(t.from)] -= t.amount, want[size_t(t.to)] += t.amount;
         return std::make_pair(r.finished ? first_difference(r.balance, want, "account") : "", lab09::Outcome(r));
       },
       [&](const Schedule& s) {
-        return "transfer --warps " + std::to_string(warps) + " --input " + std::to_string(input_of(a, s));
+        return "transfer --warps " + std::to_string(warps) + " --input " + std::to_string(input_of(a, s)) +
+               (a.has("version") ? " --version " + a.get("version", "") : "");
       },
-      "task 3: take the two lock bits lower bit first, and only once when tl_bit(a) == tl_bit(b)");
+      version_of(a) == lab09::Version::naive
+          ? kNaiveNote
+          : "task 3: take the two lock bits lower bit first, and only once when tl_bit(a) == tl_bit(b)");
 }
 
 bool chain(const Args& a) {
@@ -184,12 +211,12 @@ int main(int argc, char** argv) {
   cmds.add("channel", "[--values N] [--show any|bad --trace FILE]",
            "task 1: 32 producer-consumer channels on lock bits, warp 0 to warp 1 (sc and relaxed)",
            {"values", "trace", "show"}, channel);
-  cmds.add("count", "[--keys N --bins B --input S] [--show any|bad --trace FILE]",
+  cmds.add("count", "[--keys N --bins B --input S] [--version yours|naive] [--show any|bad --trace FILE]",
            "task 2: counting under tiny locks, lanes of one warp on one bit (the SIMD deadlock)",
-           {"keys", "bins", "input", "trace", "show"}, count);
-  cmds.add("transfer", "[--warps W --input S] [--show any|bad --trace FILE]",
+           {"keys", "bins", "input", "version", "trace", "show"}, count);
+  cmds.add("transfer", "[--warps W --input S] [--version yours|naive] [--show any|bad --trace FILE]",
            "task 3: transfers holding two tiny locks, some between aliasing accounts (the alias deadlock)",
-           {"warps", "input", "trace", "show"}, transfer);
+           {"warps", "input", "version", "trace", "show"}, transfer);
   cmds.add("chain", "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S]",
            "task 4: the 16-warp validation kernel (default: the graded tiny_lock and flag)",
            {"scheme", "input", "trace", "show"}, chain);

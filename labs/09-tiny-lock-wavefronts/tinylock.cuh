@@ -41,6 +41,13 @@ struct LockLog {
   int wants_bit[kLogThreads];                  // the bit a thread waits for in tl_lock, -1: none
   unsigned long long wants_addr[kLogThreads];  // the address it waits for
   unsigned long long base;                     // the kernel's locked array (messages name elements)
+  // On a GPU nothing reports a deadlock: with patience > 0, a thread that has waited that many
+  // clock64() cycles in tl_lock gives up (it goes on WITHOUT the bit, so the kernel ends) and the
+  // first one records what it saw. 0 (the simulator): wait for ever; the simulator reports it.
+  long long patience;
+  int gave_up;  // 1 once a thread gave up
+  int gave_up_tid, gave_up_bit, gave_up_holder;
+  unsigned long long gave_up_wanted, gave_up_held_for;
 };
 
 // The paper's mapping: address bits 2-11 pick the lock bit (words 4096 bytes apart alias).
@@ -86,7 +93,22 @@ __device__ inline void tl_lock(TinyLockTable& t, const void* p, LockLog* log = n
     log->wants_bit[tl_thread()] = int(tl_bit(p));
     log->wants_addr[tl_thread()] = reinterpret_cast<uintptr_t>(p);
   }
-  while (!tl_try_lock(t, p, log)) {
+  if (log && log->patience > 0) {
+    const long long start = clock64();
+    while (!tl_try_lock(t, p, log)) {
+      if (clock64() - start > log->patience) {  // stuck: note it once, then go on without the bit
+        const int b = int(tl_bit(p));
+        if (atomicCAS(&log->gave_up, 0, 1) == 0) {
+          log->gave_up_tid = int(tl_thread()), log->gave_up_bit = b, log->gave_up_holder = log->holder[b];
+          log->gave_up_wanted = reinterpret_cast<uintptr_t>(p), log->gave_up_held_for = log->held_for[b];
+          __threadfence_system();
+        }
+        return;
+      }
+    }
+  } else {
+    while (!tl_try_lock(t, p, log)) {
+    }
   }
   if (log) log->wants_bit[tl_thread()] = -1;
 }

@@ -110,7 +110,12 @@ std::string failure(const lab09::Outcome& r, const std::string& what, const std:
     o << "the simulator reported " << r.reports.size() << " problem(s)";
   if (!r.reports.empty()) o << "; first report: " << synclab::lab::brief(r.reports.front());
   o << "\n  replay: " << replay_line << "\n";
-  if (!r.stuck.empty()) o << "  lock bits when it got stuck:\n  " << r.stuck << "\n";
+  if (!r.stuck.empty()) {
+    std::string stuck = r.stuck;
+    for (size_t at = stuck.find('\n'); at != std::string::npos; at = stuck.find('\n', at + 5))
+      stuck.replace(at, 1, "\n    ");
+    o << "  lock bits when it got stuck:\n    " << stuck << "\n";
+  }
   if (!r.reports.empty()) o << r.reports.front().text << "\n";
   const std::string a = advice(r, s, task);
   if (!a.empty()) o << "  (" << a << ")\n";
