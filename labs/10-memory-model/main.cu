@@ -101,7 +101,8 @@ bool gpu_counts(const Args& a, const lab10::LitmusTest& t) {
     const lab10::LitmusResult r = lab10::run_litmus(t, instances, stress, unsigned(k + 1));
     for (const auto& [o, n] : r.counts) counts[o] += n;
   }
-  std::printf("%s (GPU, %ld instances, %s):\n", t.name, instances * launches, stress ? "stress" : "no stress");
+  std::printf("%s (GPU, %ld instances, %s):\n", t.name, instances * launches,
+              t.same_block ? "one block per instance, no stress blocks" : stress ? "stress" : "no stress");
   print_counts(t, counts);
   std::printf("  weak outcome %s: %s\n", t.weak.c_str(),
               counts.count(t.weak) ? ("seen " + std::to_string(counts[t.weak]) + " times").c_str()
