@@ -8,7 +8,11 @@
 //   sense      a counter reset by the last block and a flag whose sense flips (task 6)
 //   simple-ra  task 3's barrier with its two fences folded into the atomic and the spin: one
 //              atom.add.release.gpu to arrive and ld.acquire.gpu to poll (what cooperative
-//              groups' grid barrier does on sm_70 and later); the bench's tuned version, not a task
+//              groups' grid barrier does on sm_70 and later); a tuned version, not a task
+//   atom-ra    simple-ra with a returning atom.acq_rel.gpu.add: the last block to arrive reads
+//              the goal in the atomic's answer and does not poll (the bench's fastest)
+//   flip       cooperative groups' scheme from the CUDA 13 headers: a counter whose top bit flips
+//              once per round, each block polling until it differs from what its atomic returned
 //   relaxed-poll  simple-ra, but the spin polls with relaxed loads and one acquire fence follows
 //              it (an acquire load may cost more than a relaxed one on every poll)
 //   poll-sleep relaxed-poll with __nanosleep(32) between polls, leaving the counter's line to the
@@ -52,9 +56,12 @@ using lab07::BarrierState;
 
 namespace {
 
-enum M { kExplicit, kImplicit, kSimple, kTree, kLockfree, kSense, kSimpleRA, kRelaxedPoll, kPollSleep, kGridSync, kMethods };
-const char* kNames[kMethods] = {"explicit", "implicit", "simple",       "tree",       "lockfree",
-                                "sense",    "simple-ra", "relaxed-poll", "poll-sleep", "grid.sync"};
+enum M {
+  kExplicit, kImplicit, kSimple, kTree, kLockfree, kSense, kSimpleRA, kAtomRA, kFlip, kRelaxedPoll, kPollSleep,
+  kGridSync, kMethods
+};
+const char* kNames[kMethods] = {"explicit",  "implicit", "simple", "tree",         "lockfree",   "sense",
+                                "simple-ra", "atom-ra",  "flip",   "relaxed-poll", "poll-sleep", "grid.sync"};
 
 // Task 3's barrier, the fences folded into a release atomic and acquire loads (PTX ISA, "Memory
 // Consistency Model": a release operation is cumulative over what the thread has observed, which
@@ -68,6 +75,39 @@ __device__ __forceinline__ void sync_simple_release_acquire(unsigned* count, uns
     do {
       asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(count) : "memory");
     } while (now < goal);
+  }
+  __syncthreads();
+}
+
+// simple-ra with a returning atom.add instead of red.add (the arrival waits for its answer). The
+// last block to arrive reads the goal from the atomic and polls no more, so the atomic must also
+// acquire (acq_rel): with .release only, that block would read the others' slots unordered (the
+// simulator's relaxed mode reports the race).
+__device__ __forceinline__ void sync_atom_release_acquire(unsigned* count, unsigned round) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(count), "r"(1u) : "memory");
+    const unsigned goal = gridDim.x * round;
+    unsigned now = old + 1;
+    while (now < goal) asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(count) : "memory");
+  }
+  __syncthreads();
+}
+
+// A counter whose top bit flips once per round: block 0 adds 2^31 - (N - 1), every other block 1,
+// so that the N arrivals of a round add exactly 2^31; each block polls until the top bit differs
+// from the one its own arrival saw. The arrival counts in one word that never needs a reset, the
+// scheme cooperative groups' grid barrier uses (CUDA 13 headers, cooperative_groups/details/sync.h).
+__device__ __forceinline__ void sync_flip(unsigned* count) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+    unsigned old, now;
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(count), "r"(add) : "memory");
+    do {
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(count) : "memory");
+    } while (((old ^ now) & 0x80000000u) == 0);
   }
   __syncthreads();
 }
@@ -99,6 +139,8 @@ __device__ __forceinline__ void barrier(const BarrierState& st, unsigned round, 
   if (Method == kLockfree) lab07::gpu_sync_lockfree(st.arrive, st.depart, round);
   if (Method == kSense) lab07::gpu_sync_sense(st.count, st.sense, sense);
   if (Method == kSimpleRA) sync_simple_release_acquire(st.count, round);
+  if (Method == kAtomRA) sync_atom_release_acquire(st.count, round);
+  if (Method == kFlip) sync_flip(st.count);
   if (Method == kRelaxedPoll) sync_simple_relaxed_poll<false>(st.count, round);
   if (Method == kPollSleep) sync_simple_relaxed_poll<true>(st.count, round);
   if (Method == kGridSync) cg::this_grid().sync();
@@ -169,6 +211,8 @@ void run(int m, Device& d, int blocks, int threads, int rounds) {
                       : m == kLockfree ? (const void*)rounds_kernel<kLockfree>
                       : m == kSense    ? (const void*)rounds_kernel<kSense>
                       : m == kSimpleRA ? (const void*)rounds_kernel<kSimpleRA>
+                      : m == kAtomRA   ? (const void*)rounds_kernel<kAtomRA>
+                      : m == kFlip     ? (const void*)rounds_kernel<kFlip>
                       : m == kRelaxedPoll ? (const void*)rounds_kernel<kRelaxedPoll>
                       : m == kPollSleep ? (const void*)rounds_kernel<kPollSleep>
                                        : (const void*)rounds_kernel<kGridSync>;
