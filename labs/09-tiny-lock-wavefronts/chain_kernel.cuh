@@ -104,7 +104,6 @@ __global__ void chain_kernel(const int* input, int* out, long long* cycles) {
   __shared__ ChainShared chain;
   const int tid = int(threadIdx.x), wid = tid / 32;
   if (tid < 32) chain.A[tid] = input[tid];
-  chain.A[tid + 32] = -1;  // not computed yet
   tl_init(chain.locks);
   if constexpr (S == Scheme::atom_lock) atom_lock_setup(chain, tid);
   if constexpr (S == Scheme::warp_barr) warp_barr_setup(chain, tid);
@@ -137,4 +136,17 @@ void launch_chain(Scheme s, const int* input, int* out, long long* cycles) {
     case Scheme::mbarrier: chain_kernel<Scheme::mbarrier><<<1, kChainThreads>>>(input, out, cycles); break;
     case Scheme::flag: chain_kernel<Scheme::flag><<<1, kChainThreads>>>(input, out, cycles); break;
   }
+}
+
+const void* chain_kernel_address(Scheme s) {
+  switch (s) {
+    case Scheme::atom_lock: return reinterpret_cast<const void*>(chain_kernel<Scheme::atom_lock>);
+    case Scheme::warp_barr: return reinterpret_cast<const void*>(chain_kernel<Scheme::warp_barr>);
+    case Scheme::shrd_lock: return reinterpret_cast<const void*>(chain_kernel<Scheme::shrd_lock>);
+    case Scheme::tiny_lock: return reinterpret_cast<const void*>(chain_kernel<Scheme::tiny_lock>);
+    case Scheme::warp_vote: return reinterpret_cast<const void*>(chain_kernel<Scheme::warp_vote>);
+    case Scheme::mbarrier: return reinterpret_cast<const void*>(chain_kernel<Scheme::mbarrier>);
+    case Scheme::flag: return reinterpret_cast<const void*>(chain_kernel<Scheme::flag>);
+  }
+  return nullptr;
 }

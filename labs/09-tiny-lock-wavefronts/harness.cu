@@ -329,6 +329,9 @@ ChainRun run_chain(int scheme, uint64_t seed, const char* trace) {
   DeviceArray<int> input(32), out(static_cast<size_t>(kChainThreads));
   DeviceArray<long long> cycles(1, synclab::lab::zeroed);
   input.upload(chain_input(seed));
+  if (naming_regions(trace))  // A[0..543], the first member of the kernel's __shared__ ChainShared chain
+    synclab_region_shared(chain_kernel_address(Scheme(scheme)), "chain", size_t(kChainThreads + 32) * sizeof(int),
+                          "matrix", 17, 32);
   {
     TraceScope scope(trace);
     launch_chain(Scheme(scheme), input.ptr, out.ptr, cycles.ptr);

@@ -69,3 +69,5 @@ __device__ void flag_hop(ChainShared& s, int tid, int wid);
 // out[tid] = A[tid + 32] afterwards, cycles[0] = clock64() cycles from the block barrier to the
 // end of warp 15's hop. input: A[0..31].
 void launch_chain(Scheme s, const int* input, int* out, long long* cycles);
+// The scheme's kernel (for naming its shared memory as a region in a trace).
+const void* chain_kernel_address(Scheme s);
