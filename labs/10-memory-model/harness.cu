@@ -277,6 +277,8 @@ void scan(const std::string& body, SyncUse& u) {
     if (membar || has(".sc.")) ++u.fence_sc;
     else if (fence) ++u.fence_acq_rel;
     else if (ordered) ++u.acquire_release;
+    if (fence || membar || has(".release.") || has(".acq_rel.")) ++u.releases;
+    if (fence || membar || has(".acquire.") || has(".acq_rel.")) ++u.acquires;
     if (has(".cta.") || op == "membar.cta") u.scopes.insert("cta");
     if (has(".gpu.") || op == "membar.gl") u.scopes.insert("gpu");
     if (has(".sys.")) u.scopes.insert("sys");

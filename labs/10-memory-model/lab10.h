@@ -61,6 +61,8 @@ struct SyncUse {
   int fence_sc = 0;       // fence.sc.*, membar.* (__threadfence(), seq_cst fences and atomics)
   int fence_acq_rel = 0;  // fence.acq_rel.* (acquire, release and acq_rel fences)
   int acquire_release = 0;  // ld.acquire, st.release, atom/red with .acquire, .release or .acq_rel
+  int releases = 0;  // what can release: a release or acq_rel access, or any fence
+  int acquires = 0;  // what can acquire: an acquire or acq_rel access, or any fence
   std::set<std::string> scopes;  // "cta", "gpu", "sys": the scopes these name
 };
 SyncUse sync_use(const std::string& kernel);

@@ -1,11 +1,11 @@
-// WRONG SOLUTION (lab 10, task 2a): message passing with a release store of the flag and a relaxed
-// load of it. The release orders the data before the flag, but nothing orders the reader's load of
-// the data after its load of the flag: PTX allows r0 = 1, r1 = 0 (tests/litmus/ptx_model.py: "mp
-// rel only"), and the relaxed memory model shows it.
+// WRONG SOLUTION (lab 10, task 2c): load buffering with acquire loads and relaxed stores. An
+// acquire orders only by reading a release: with no release in either thread nothing
+// synchronizes, and PTX still allows r0 = r1 = 1 (tests/litmus/ptx_model.py: "lb acq loads").
+// The relaxed memory model does not produce this execution, so only the PTX check rejects it.
 // WRONG-REPLACES: fences.cu
-// WRONG-FAILS: lab10 task2a mp_fixed forbids the stale read with the cheapest synchronization
-// WRONG-MESSAGE: mp_fixed \(TODO\(2a\)\): the weak outcome r0=1 r1=0 appeared
-// WRONG-MESSAGE: an acquire load of it
+// WRONG-FAILS: lab10 task2c lb_fixed forbids both reading 1 with the cheapest synchronization
+// WRONG-MESSAGE: lb_fixed \(TODO\(2c\)\): the weak outcome did not show in these runs, but the synchronization is not the cheapest
+// WRONG-MESSAGE: nothing releases: .*release stores
 #include "lab10_kernels.cuh"
 
 namespace lab10 {
@@ -20,7 +20,7 @@ __global__ void mp_fixed(Litmus L) {
       device_ref<int>(in.y()).store(1, release);
       break;
     case 1:
-      in.r(0) = device_ref<int>(in.y()).load(relaxed);
+      in.r(0) = device_ref<int>(in.y()).load(acquire);
       in.r(1) = device_ref<int>(in.x()).load(relaxed);
       break;
     default: stress(L);
@@ -51,13 +51,13 @@ __global__ void lb_fixed(Litmus L) {
   switch (role_of(L, &in)) {
     case 0: {
       const int r = device_ref<int>(in.x()).load(acquire);
-      device_ref<int>(in.y()).store(1, release);
+      device_ref<int>(in.y()).store(1, relaxed);
       in.r(0) = r;  // after the store: the store must not depend on it
       break;
     }
     case 1: {
       const int r = device_ref<int>(in.y()).load(acquire);
-      device_ref<int>(in.x()).store(1, release);
+      device_ref<int>(in.x()).store(1, relaxed);
       in.r(1) = r;  // after the store: the store must not depend on it
       break;
     }
