@@ -541,12 +541,19 @@ LaunchStats launch_stats(const Trace& t, int launch) {
       case EventKind::MemAccess:
         if (e.aux & kAuxWrite) ++s.stores;
         break;
+      case EventKind::HostAccess:
+        if (host_access_well_formed(e))
+          ++s.host_writes;
+        else
+          ++s.host_malformed;
+        break;
       case EventKind::KernelEnd: s.status = e.b; break;
       case EventKind::KernelBegin:
       case EventKind::Report: break;
       default: break;
     }
-    if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && e.kind != K(EventKind::Report))
+    if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && e.kind != K(EventKind::Report) &&
+        e.kind != K(EventKind::HostAccess))  // the host is no warp
       warps.insert(e.warp);
   });
   s.warps = warps.size();

@@ -74,6 +74,7 @@ const KindName kKindNames[] = {
     {"mark", bit(EventKind::Mark)},
     {"placement", bit(EventKind::BlockPlacement)},
     {"memory-model", bit(EventKind::MemoryModel)},
+    {"host", bit(EventKind::HostAccess)},
 };
 
 }  // namespace
@@ -103,6 +104,7 @@ const char* event_kind_name(uint8_t kind) {
     case EventKind::Mark: return "mark";
     case EventKind::BlockPlacement: return "placement";
     case EventKind::MemoryModel: return "memory-model";
+    case EventKind::HostAccess: return "host";
   }
   return "unknown";
 }
@@ -192,7 +194,7 @@ bool parse_writer_option(const std::string& name, const std::string& value, Writ
       if (!b)
         return bad(
             fmt::format("unknown event kind \"{}\" (known: all, step, mem, atomic, barrier, region, kernel, "
-                        "report, exit, mark, placement, memory-model)",
+                        "report, exit, mark, placement, memory-model, host)",
                         k));
       bits |= b;
     }
@@ -368,14 +370,16 @@ bool Writer::accept(const Event& e) {
   if (kind == EventKind::KernelBegin || kind == EventKind::KernelEnd || kind == EventKind::Report) return true;
   // A region's contents at the launch's start belong to no block.
   if (kind == EventKind::RegionUpdate && (e.aux & kRegionSnapshot)) return true;
-  if ((opt_.block_first >= 0 || opt_.block_last >= 0) && warps_per_block_ != 0) {
+  // The host's accesses belong to no block either; the address ranges apply to them.
+  const bool host = kind == EventKind::HostAccess;
+  if (!host && (opt_.block_first >= 0 || opt_.block_last >= 0) && warps_per_block_ != 0) {
     uint64_t block = e.warp / warps_per_block_;
     if (kind == EventKind::BarrierRelease || kind == EventKind::BarrierArrive) block = e.b;
     if (opt_.block_first >= 0 && block < uint64_t(opt_.block_first)) return false;
     if (opt_.block_last >= 0 && block > uint64_t(opt_.block_last)) return false;
   }
   const bool addressed =
-      kind == EventKind::MemAccess || kind == EventKind::Atomic ||
+      kind == EventKind::MemAccess || kind == EventKind::Atomic || host ||
       (kind == EventKind::MemoryModel && (e.aux & kMemoryModelKindMask) != uint16_t(MemoryModelKind::LateLoad));
   if (!opt_.address_ranges.empty() && addressed) {
     for (const auto& r : opt_.address_ranges)

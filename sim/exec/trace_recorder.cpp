@@ -2,7 +2,9 @@
 // opened at the first launch that asks for one and closed at exit; each launch writes a Kernel
 // chunk and its events (warp steps, memory accesses, atomics, barriers, region updates, exits,
 // reports), in the order the run tells its observer about them (run_observer.h). The regions
-// registered through synclab_region go into Region chunks.
+// registered through synclab_region go into Region chunks. The host's writes to named regions in
+// host-mapped or managed memory, which the run does not see, are found by comparing those regions
+// with a copy at every warp step (HostAccess events).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -320,7 +322,101 @@ void TraceRecorder::launch_begin() {
   e.a = launch_index_;
   e.b = k_.total_ctas_ * k_.warps_per_cta_;
   tw_->event(e);
+  watch_host_regions();
   snapshot();
+}
+
+namespace {
+
+// One element of memory the host may be writing at the same moment: an atomic load when aligned
+// (as the device's own accesses to such memory are), else a copy.
+uint64_t load_host_word(const uint8_t* p, uint32_t size) {
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  if (at % size == 0) {
+    switch (size) {
+      case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+      case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
+      case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+      case 8: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+      default: break;
+    }
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, p, std::min<uint32_t>(size, 8));
+  return v;
+}
+
+}  // namespace
+
+// The named regions the host can write while this launch runs: those in mapped pinned memory
+// (cudaHostAlloc, cudaMallocHost, cudaHostRegister) or managed memory. A region inside one watched
+// already is not watched twice (its writes would be recorded twice).
+void TraceRecorder::watch_host_regions() {
+  for (const TraceRegion& r : tregions_) {
+    const uint64_t bytes = r.end - r.base;
+    if (bytes == 0) continue;
+    const Allocation* a = k_.sim_.memory().find(r.base, bytes);
+    if (!a) continue;
+    trace::MemSpace space;
+    if (a->kind == AllocKind::HostMapped || a->kind == AllocKind::HostPinned)
+      space = trace::MemSpace::HostMapped;
+    else if (a->kind == AllocKind::Managed)
+      space = trace::MemSpace::Global;
+    else
+      continue;
+    bool inside = false;
+    for (const HostRegion& h : host_regions_) inside |= r.base >= h.base && r.end <= h.base + h.bytes;
+    if (inside) continue;
+    // The element size (lock-bits: a 32-bit word), or the largest of 8, 4, 2, 1 bytes that
+    // divides it and the region.
+    const uint64_t eb = r.bits ? 4 : std::max<uint64_t>(r.elem_bytes, 1);
+    uint32_t grain = 8;
+    while (grain > 1 && (eb % grain != 0 || bytes % grain != 0)) grain /= 2;
+    HostRegion h{r.base, bytes, grain, space, std::vector<uint8_t>(bytes)};
+    const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
+    for (uint64_t off = 0; off < bytes; off += grain) {
+      const uint64_t v = load_host_word(mem + off, grain);
+      std::memcpy(h.seen.data() + off, &v, grain);
+    }
+    host_regions_.push_back(std::move(h));
+  }
+}
+
+// A device store or atomic that changed memory: remembered until the next look, so that the
+// change is not taken for the host's.
+void TraceRecorder::device_wrote(uint64_t generic, uint32_t size) {
+  for (const HostRegion& h : host_regions_)
+    if (generic < h.base + h.bytes && generic + size > h.base) {
+      device_wrote_.emplace_back(generic, generic + size);
+      return;
+    }
+}
+
+// Compares the watched regions with what the last look saw. An element that changed, and that no
+// device write since the last look covers, was written by the host: a HostAccess with its new
+// value, at this step's time (the write happened since the previous step). Two host writes of one
+// element between two looks show as one (the last value); a host write to an element that the
+// device also wrote since the last look is taken for the device's.
+void TraceRecorder::look_for_host_writes() {
+  for (HostRegion& h : host_regions_) {
+    const auto* mem = reinterpret_cast<const uint8_t*>(h.base);
+    for (uint64_t off = 0; off < h.bytes; off += h.grain) {
+      const uint64_t now = load_host_word(mem + off, h.grain);
+      uint64_t before = 0;
+      std::memcpy(&before, h.seen.data() + off, h.grain);
+      if (now == before) continue;
+      std::memcpy(h.seen.data() + off, &now, h.grain);
+      const uint64_t at = h.base + off;
+      bool device = false;
+      for (const auto& d : device_wrote_) device |= at < d.second && at + h.grain > d.first;
+      if (device) continue;
+      const uint32_t log2 = h.grain >= 8 ? 3 : h.grain >= 4 ? 2 : h.grain >= 2 ? 1 : 0;
+      simple(0, EventKind::HostAccess, trace::kAllLanes,
+             static_cast<uint16_t>(static_cast<uint16_t>(h.space) | trace::kAuxWrite | (log2 << trace::kAuxSizeShift)),
+             at, now);
+    }
+  }
+  device_wrote_.clear();
 }
 
 // The named regions' contents as this launch finds them: whatever put them there (cudaMemcpy,
@@ -369,6 +465,7 @@ uint32_t TraceRecorder::warp_id(const Warp& w) const {
 }
 
 void TraceRecorder::step(const Warp& w, const Group& g) {
+  if (!host_regions_.empty()) look_for_host_writes();
   const ptx::Function& fn = k_.M_.functions[g.func];
   if (g.pc >= fn.code.size()) return;  // falling off the end (a ret): no instruction to name
   const ptx::Instr& I = fn.code[g.pc];
@@ -404,6 +501,7 @@ void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t s
   e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
   e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
   tw_->event(e);
+  if (write && !host_regions_.empty() && sp != trace::MemSpace::Shared) device_wrote(generic, size);
   if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) region_update(w, lane, generic, size, e.b);
   if (write && !tshared_.empty() && sp == trace::MemSpace::Shared) shared_update(w, lane, e.a, size, e.b);
 }
@@ -435,6 +533,7 @@ void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t s
     e.b = (old & m) | ((nw & m) << 32);
     tw_->event(e);
   }
+  if (!host_regions_.empty() && sp != trace::MemSpace::Shared && old != nw) device_wrote(generic, size);
   if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) region_update(w, lane, generic, size, nw);
   if (!tshared_.empty() && sp == trace::MemSpace::Shared && (old != nw))
     shared_update(w, lane, generic - kSharedWindow, size, nw);
@@ -599,6 +698,7 @@ void TraceRecorder::report(const Report& r) {
 }
 
 void TraceRecorder::launch_end(LaunchStatus status) {
+  if (!host_regions_.empty()) look_for_host_writes();  // the host's writes since the last step
   Event e{};
   e.time = k_.steps_;
   e.kind = static_cast<uint8_t>(EventKind::KernelEnd);

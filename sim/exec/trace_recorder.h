@@ -45,6 +45,19 @@ class TraceRecorder final : public RunObserver {
     uint32_t id;
     bool bits;
   };
+  // A named region in memory the host may write while the kernel runs (mapped pinned memory,
+  // cudaHostRegister'ed memory, managed memory): the simulator does not see the host's stores,
+  // so the recorder compares the region with a copy of what it last saw at every warp step and
+  // records a HostAccess for each element that changed when no device write explains it.
+  struct HostRegion {
+    uint64_t base, bytes;
+    uint32_t grain;  // bytes compared and recorded at a time: the element size (1, 2, 4 or 8)
+    trace::MemSpace space;
+    std::vector<uint8_t> seen;  // the contents at the last look
+  };
+  void watch_host_regions();
+  void look_for_host_writes();
+  void device_wrote(uint64_t generic, uint32_t size);
   void snapshot();  // the regions' contents as the launch begins
   void shared_update(const Warp& w, int lane, uint64_t off, uint32_t size, uint64_t value);
   void region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
@@ -56,6 +69,10 @@ class TraceRecorder final : public RunObserver {
   uint64_t launch_index_ = 0;
   std::vector<TraceRegion> tregions_;
   std::vector<TraceShared> tshared_;
+  std::vector<HostRegion> host_regions_;
+  // Device writes into host regions since the last look ([lo, hi) address ranges): a changed
+  // element they cover is the device's, not the host's.
+  std::vector<std::pair<uint64_t, uint64_t>> device_wrote_;
   // The latest Buffered event of each memory-model location (KernelRun::mm_key), until it is
   // visible to all.
   struct BufferedWrite {

@@ -425,6 +425,27 @@ std::string App::describe_event(const Event& e) const {
       }
       break;
     }
+    case EventKind::HostAccess: {
+      const unsigned size = 1u << ((e.aux >> synclab::trace::kAuxSizeShift) & 7);
+      const uint64_t v = size < 8 ? e.b & ((1ull << (8 * size)) - 1) : e.b;
+      std::string where;
+      for (const RegionInfo& r : model_->regions())
+        if (!r.shared && e.a >= r.address && e.a - r.address < r.bytes) {
+          const uint64_t off = e.a - r.address;
+          where = r.kind == RegionKind::LockBits
+                      ? r.name + " bits from " + std::to_string(off * 8)
+                      : r.name + "[" + std::to_string(off / std::max<uint32_t>(r.elem_bytes, 1)) + "]";
+          break;
+        }
+      if (where.empty()) {
+        char a[32];
+        std::snprintf(a, sizeof a, "0x%" PRIx64, e.a);
+        where = a;
+      }
+      std::snprintf(buf, sizeof buf, "host write: %s = %" PRIu64 " (%u bytes, written since the previous warp step)",
+                    where.c_str(), v, size);
+      break;
+    }
     default: std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);
   }
   return buf;

@@ -63,5 +63,8 @@ constexpr Rgb kRaceMark{255, 240, 80};      // ... one of the two racing accesse
 constexpr Rgb kSelection{255, 255, 255};    // outline of selected lanes
 constexpr Rgb kSourceLine{90, 70, 20};      // the selected lane's line (background)
 constexpr Rgb kSourceOther{40, 60, 90};     // lines where other warps are
+// ---- the host row (lanes and timeline) -----------------------------------------------------------
+constexpr Rgb kHostWrite{64, 200, 255};  // the host's write under the cursor; a host write on the timeline
+constexpr Rgb kHostWrote{40, 90, 120};   // the host has written before the cursor
 
 }  // namespace synclab::viz::palette

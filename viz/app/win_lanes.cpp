@@ -1,5 +1,7 @@
 // Warp lanes: one row per warp, 32 cells coloured by lane state, the warp's current source line
 // and active mask. A diverged warp shows as a row split between active and masked-off lanes.
+// Above them, when the launch has host accesses (HostAccess events), the host row: the host's
+// latest write up to the cursor.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -15,6 +17,30 @@ std::string basename_of(const std::string& p) {
   return s == std::string::npos ? p : p.substr(s + 1);
 }
 }  // namespace
+
+// What the host access at a cursor of the launch did: "pingpong[0] = 3". Also the timeline's.
+std::string host_access_text(const App& app, uint64_t cursor) {
+  const Model& m = app.model();
+  const Event& e = m.event_at(app.launch(), cursor);
+  const unsigned size = 1u << ((e.aux >> synclab::trace::kAuxSizeShift) & 7);
+  uint64_t v = e.b;
+  if (size < 8) v &= (1ull << (8 * size)) - 1;
+  char buf[160];
+  uint64_t cell = 0;
+  const int r = m.host_access_region(app.launch(), cursor, &cell);
+  if (r >= 0 && m.regions()[size_t(r)].kind == RegionKind::LockBits) {
+    std::snprintf(buf, sizeof buf, "%s bits %" PRIu64 "..%" PRIu64 " = 0x%" PRIx64, m.regions()[size_t(r)].name.c_str(),
+                  cell, cell + 8 * size - 1, v);
+  } else {
+    // a value as the program most likely wrote it: negative when its top bit is set
+    const int64_t sv = size < 8 && (v >> (8 * size - 1)) ? int64_t(v | ~((1ull << (8 * size)) - 1)) : int64_t(v);
+    if (r >= 0)
+      std::snprintf(buf, sizeof buf, "%s[%" PRIu64 "] = %" PRId64, m.regions()[size_t(r)].name.c_str(), cell, sv);
+    else
+      std::snprintf(buf, sizeof buf, "0x%" PRIx64 " = %" PRId64 " (%u bytes)", e.a, sv, size);
+  }
+  return buf;
+}
 
 void draw_lanes_window(App& app) {
   if (!app.begin_window(WindowId::Lanes)) {
@@ -61,6 +87,58 @@ void draw_lanes_window(App& app) {
       dl->AddText(ImVec2(x, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), b);
     }
     ImGui::Dummy(ImVec2(label_w + 32 * pitch, ImGui::GetTextLineHeight()));
+  }
+
+  // The host row: the host's writes to named regions of mapped or managed memory (HostAccess
+  // events), when this launch has any.
+  const std::vector<uint32_t>& host = m.host_accesses(app.launch());
+  if (!host.empty()) {
+    const State& st = app.state();
+    ImDrawList* hdl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float ty = p.y + (row_h - ImGui::GetTextLineHeight()) * 0.5f;
+    hdl->AddText(ImVec2(p.x, ty), ImGui::GetColorU32(ImGuiCol_Text), "host");
+    const float x0 = p.x + label_w, x1 = x0 + 31 * pitch + 3 * group_gap + cell;
+    const bool now = st.last_host_cursor != kNoCursor && st.last_host_cursor == st.cursor;
+    const palette::Rgb c = now ? palette::kHostWrite : st.host_accesses ? palette::kHostWrote : palette::kLaneInactive;
+    const ImVec2 a(x0, p.y + 1), b(x1, p.y + 1 + cell);
+    hdl->AddRectFilled(a, b, col(c));
+    const std::string what = st.host_accesses ? (now ? "writes " : "wrote ") + host_access_text(app, st.last_host_cursor)
+                                              : std::string("no write yet");
+    const bool text_inside = cell + 1 >= ImGui::GetTextLineHeight();  // else it goes after the count
+    if (text_inside) {
+      hdl->PushClipRect(a, b, true);
+      hdl->AddText(ImVec2(x0 + 4, ty), now ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255), what.c_str());
+      hdl->PopClipRect();
+    }
+    char info[96];
+    std::snprintf(info, sizeof info, "write %" PRIu64 " of %zu%s", st.host_accesses, host.size(),
+                  text_inside ? "" : ": ");
+    std::string info_text = info;
+    if (!text_inside) info_text += what;
+    hdl->AddText(ImVec2(p.x + label_w + 32 * pitch + 3 * group_gap + 6, ty), ImGui::GetColorU32(ImGuiCol_Text),
+                 info_text.c_str());
+    if (app.recorder.enabled)
+      app.recorder.add("lanes:host", a, b, c, now ? "host write" : st.host_accesses ? "host wrote" : "no host write yet");
+    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted("the host (CPU) thread");
+      if (st.host_accesses)
+        ImGui::Text("%s: %s (event %" PRIu64 ", step %" PRIu64 ")", now ? "at the cursor" : "last", what.c_str(),
+                    st.last_host_cursor, m.time_of(app.launch(), st.last_host_cursor));
+      ImGui::TextWrapped(
+          "The simulator records the host's writes to named regions in mapped or managed memory: the device "
+          "thread compares them with what it saw at the previous warp step, so a write shows at the first step "
+          "after it, two writes of one element between two steps show as the last one, and the host's reads are "
+          "not recorded.");
+      ImGui::TextDisabled("click: the host's next write");
+      ImGui::EndTooltip();
+      if (ImGui::IsMouseClicked(0)) {
+        const auto it = std::upper_bound(host.begin(), host.end(), st.cursor == kNoCursor ? 0 : st.cursor);
+        if (it != host.end()) app.seek(*it);
+      }
+    }
+    ImGui::Dummy(ImVec2(label_w + 32 * pitch + info_w, row_h));
   }
 
   ImGui::BeginChild("##lanes_rows", ImVec2(0, 0), false);

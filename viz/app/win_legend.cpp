@@ -71,6 +71,12 @@ void draw_legend_window(App& app) {
     legend_item(p::kAccessMark, "access",
                 "An access to the memory of the report selected in Reports (its interleaving)");
     legend_item(p::kRaceMark, "racing access", "One of the two accesses the selected race report names");
+    ImGui::TableNextColumn();
+    legend_item(p::kHostWrite, "host write",
+                "The host row (lanes and timeline): the host's write to a named region of mapped or managed "
+                "memory under the cursor; on the timeline, a tick at each");
+    ImGui::TableNextColumn();
+    legend_item(p::kHostWrote, "host wrote", "The host row of the lanes window: the host has written before the cursor");
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Wavefront (completion time)");

@@ -1,8 +1,9 @@
 // Timeline: one row per warp over time. Each row has three tracks: barrier waits and spins (top),
 // critical sections (middle), and the warp's steps (bottom, brighter when more lanes were
 // active). The cursor is a white line; reports are magenta ticks; the accesses of the report
-// selected in Reports are cyan bars (the two racing ones yellow). Wheel zooms around the mouse,
-// dragging pans, clicking moves the cursor.
+// selected in Reports are cyan bars (the two racing ones yellow). When the launch has host
+// accesses, a host row on top has a light-blue tick at each of the host's writes. Wheel zooms
+// around the mouse, dragging pans, clicking moves the cursor.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -10,6 +11,8 @@
 #include "app.h"
 
 namespace synclab::viz::app {
+
+std::string host_access_text(const App& app, uint64_t cursor);  // win_lanes.cpp
 
 namespace {
 
@@ -186,6 +189,37 @@ void draw_timeline_window(App& app) {
   const synclab::trace::InterleavingItem* hovered_access = nullptr;
   const Span* hovered = nullptr;
   uint32_t hovered_warp = kNoWarp;
+  // The host row (when the launch has host accesses): a tick at each host write.
+  uint64_t hovered_host = kNoCursor;
+  const std::vector<uint32_t>& host = m.host_accesses(launch);
+  if (!host.empty()) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float hh = 2 * sub + 4;
+    dl->AddText(ImVec2(p.x, p.y + (hh - line_h) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), "host");
+    dl->PushClipRect(ImVec2(plot_x0, p.y), ImVec2(plot_x1, p.y + hh), true);
+    dl->AddRectFilled(ImVec2(plot_x0, p.y), ImVec2(plot_x1, p.y + hh - 2), IM_COL32(30, 30, 36, 255));
+    // the host's writes whose time is in the window (times grow with cursors)
+    const uint64_t lo_t = uint64_t(std::max(0.0, ui.t0) + origin);
+    auto it = std::lower_bound(host.begin(), host.end(), lo_t,
+                               [&](uint32_t c, uint64_t t) { return m.time_of(launch, c) < t; });
+    float last_x = -1e9f;
+    for (; it != host.end(); ++it) {
+      const double t = double(m.time_of(launch, *it)) - origin;
+      if (t > ui.t1) break;
+      const float x = x_of(t + 0.5);
+      const ImVec2 a(x - 1.5f, p.y + 1), b(x + 1.5f, p.y + hh - 3);
+      if (x - last_x >= 1.0f) {  // one tick a pixel
+        dl->AddRectFilled(a, b, col(palette::kHostWrite));
+        if (app.recorder.enabled && x >= plot_x0 && x <= plot_x1)
+          app.recorder.add("timeline:host:" + std::to_string(*it), a, b, palette::kHostWrite, "host write");
+        last_x = x;
+      }
+      if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(a.x - 2, a.y), ImVec2(b.x + 2, b.y)))
+        hovered_host = *it;
+    }
+    dl->PopClipRect();
+    ImGui::Dummy(ImVec2(label_w + plot_w, hh));
+  }
   ImGuiListClipper clipper;
   clipper.Begin(int(warps.size()), row_h);
   const uint32_t wpb = std::max<uint32_t>(1, L.warps_per_block);
@@ -283,7 +317,14 @@ void draw_timeline_window(App& app) {
   // Mouse: hover, click, drag, wheel.
   ImGuiIO& io = ImGui::GetIO();
   const bool over_plot = ImGui::IsWindowHovered() && io.MousePos.x >= plot_x0 && io.MousePos.x <= plot_x1;
-  if (hovered_access) {
+  if (hovered_host != kNoCursor) {
+    ImGui::BeginTooltip();
+    ImGui::Text("the host wrote %s", host_access_text(app, hovered_host).c_str());
+    ImGui::Text("step %" PRIu64 " (event %" PRIu64 "): the first warp step after the write",
+                m.time_of(launch, hovered_host), hovered_host);
+    ImGui::TextDisabled("click to go there");
+    ImGui::EndTooltip();
+  } else if (hovered_access) {
     ImGui::BeginTooltip();
     ImGui::Text("%s%s", hovered_access->racing ? "racing access: " : "",
                 synclab::trace::interleaving_item_text(*hovered_access).c_str());
@@ -317,7 +358,9 @@ void draw_timeline_window(App& app) {
       ui.t1 -= dt;
       ui.follow = false;
     } else if (ImGui::IsMouseReleased(0) && !ui.dragged) {
-      if (hovered_access) {
+      if (hovered_host != kNoCursor) {
+        app.seek(hovered_host);
+      } else if (hovered_access) {
         app.seek(hovered_access->cursor);
       } else if (hovered) {
         app.seek(hovered->first);

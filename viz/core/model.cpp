@@ -185,6 +185,7 @@ struct LaunchData {
   std::vector<Checkpoint> checkpoints;
   std::vector<uint32_t> reports;  // indices into Model reports
   std::vector<uint32_t> active_warps;
+  std::vector<uint32_t> host;  // cursors of the well-formed HostAccess events (the host row)
   uint64_t first_interesting = 0;
   size_t checkpoint_bytes = 0;
 };
@@ -470,6 +471,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     const trace::Trace& tr = *I.trace;
 
     uint64_t skipped = 0;
+    uint64_t host_malformed = 0;  // HostAccess events that are not a host write of 1-8 bytes
     for (size_t l = 0; l < nl; ++l) {
       LaunchInfo& L = I.launches[l];
       LaunchData& D = I.data[l];
@@ -510,7 +512,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
         }
         const bool snapshot = e.kind == K(EventKind::RegionUpdate) && (e.aux & trace::kRegionSnapshot);
-        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot) {
+        const bool host = e.kind == K(EventKind::HostAccess);  // the host is no warp
+        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot && !host) {
           max_warp = std::max(max_warp, e.warp);
           any_warp = true;
           if (e.warp < kMaxWarpsGuess) {
@@ -603,7 +606,14 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
         const uint32_t c = uint32_t(index - L.first_event);
         latest_time = std::max(latest_time, e.time);
         marks.acquire = marks.release = false;
-        if (!detail::apply(C, e, c, &rs, &cloned, &marks)) ++skipped;
+        if (e.kind == K(EventKind::HostAccess)) {
+          if (detail::apply(C, e, c, &rs, &cloned, &marks))
+            D.host.push_back(c);
+          else
+            ++host_malformed;
+        } else if (!detail::apply(C, e, c, &rs, &cloned, &marks)) {
+          ++skipped;
+        }
         switch (static_cast<EventKind>(e.kind)) {
           case EventKind::WarpStep:
             if (e.warp < L.warps) {
@@ -663,6 +673,11 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       D.checkpoint_bytes = cp_bytes + cloned;
       for (auto& v : D.marks) v.shrink_to_fit();
     }
+    if (host_malformed)
+      warnings.push_back(
+          fmt::format("{} host access event(s) (HostAccess) are not a host write of 1 to 8 bytes to global or "
+                      "host-mapped memory; they were skipped",
+                      host_malformed));
     if (skipped)
       warnings.push_back(
           fmt::format("{} events name a warp, block or region element the launch does not have; "
@@ -909,6 +924,12 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
   out->cursor = L.steps ? cursor : kNoCursor;
   out->event = L.steps ? I.ev(L, cursor) : Event{};
   out->time = out->event.time;
+  // The host row: its accesses up to the cursor.
+  {
+    const auto it = std::upper_bound(D.host.begin(), D.host.end(), L.steps ? cursor : 0);
+    out->host_accesses = L.steps ? uint64_t(it - D.host.begin()) : 0;
+    out->last_host_cursor = out->host_accesses ? uint64_t(*(it - 1)) : kNoCursor;
+  }
   const uint64_t c = cursor;
   const bool any = L.steps > 0;
 
@@ -1009,9 +1030,11 @@ void build_view(const Model::Impl& I, int launch, const ReplayState& rs, uint64_
         const Event& e = I.ev(L, x.writer);
         cv.writer_cursor = x.writer;
         cv.writer_time = e.time;
-        cv.writer_warp = e.warp;
-        cv.writer_lane = e.lane;
+        cv.writer_host = e.kind == K(EventKind::HostAccess);
+        cv.writer_warp = cv.writer_host ? kNoWarp : e.warp;
+        cv.writer_lane = cv.writer_host ? kNoLane : e.lane;
       } else {
+        cv.writer_host = false;
         cv.writer_cursor = kNoCursor;
         cv.writer_time = 0;
         cv.writer_warp = kNoWarp;
@@ -1172,10 +1195,24 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
   ReplayState rs = D.checkpoints.front().state;  // the state before the launch's first event
   size_t cloned = 0;
   auto weight = [&](uint64_t v) -> uint64_t { return how == PeakMeasure::NonZero ? (v != 0) : v; };
-  // Every cell's weight changes only through RegionUpdate events: keep a running total.
+  // Every cell's weight changes only through RegionUpdate and HostAccess events: keep a running total.
   unsigned __int128 total = 0, best = 0;
   uint64_t best_cursor = kNoCursor;
   for_each_event(*I.trace, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+    if (e.kind == K(EventKind::HostAccess)) {  // a host write changes the cells it covers
+      size_t r = 0;
+      uint64_t lo = 0, hi = 0;
+      if (!detail::host_access_ok(e) || !detail::host_cells_at(C, e, &r, &lo, &hi) || !wanted[r]) return;
+      const detail::Cow<detail::CellRS>& cells = rs.regions[r];
+      for (uint64_t i = lo; i < hi; ++i) total -= weight(cells.get(i).value);
+      detail::apply(C, e, uint32_t(index - L.first_event), &rs, &cloned, nullptr);
+      for (uint64_t i = lo; i < hi; ++i) total += weight(cells.get(i).value);
+      if (total > best) {
+        best = total;
+        best_cursor = index - L.first_event;
+      }
+      return;
+    }
     if (e.kind != K(EventKind::RegionUpdate)) return;
     const int ri = C.region_index[e.aux & trace::kRegionIdMask];
     if (ri < 0 || !wanted[size_t(ri)]) return;
@@ -1276,6 +1313,24 @@ uint64_t Model::step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) 
 
 const std::vector<uint32_t>& Model::active_warps(int launch) const {
   return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].active_warps : kNoIndices;
+}
+
+const std::vector<uint32_t>& Model::host_accesses(int launch) const {
+  return valid_launch(*impl_, launch) ? impl_->data[size_t(launch)].host : kNoIndices;
+}
+
+int Model::host_access_region(int launch, uint64_t cursor, uint64_t* cell) const {
+  if (!valid_launch(*impl_, launch)) return -1;
+  const LaunchInfo& L = impl_->launches[size_t(launch)];
+  if (cursor >= L.steps) return -1;
+  const Event& e = impl_->ev(L, cursor);
+  size_t r = 0;
+  uint64_t first = 0, last = 0;
+  if (e.kind != K(EventKind::HostAccess) || !detail::host_access_ok(e) ||
+      !detail::host_cells_at(impl_->data[size_t(launch)].ctx, e, &r, &first, &last))
+    return -1;
+  if (cell) *cell = first;
+  return int(r);
 }
 
 // ---- Player --------------------------------------------------------------------------------------

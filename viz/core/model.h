@@ -72,6 +72,17 @@
 //              thread of the block writes it. state_at shows StateOptions::block's copy; a
 //              launch the kernel chunk does not list the region for has no cells for it.
 //
+// ---- The host (State::host, Model::host_accesses) ------------------------------------------------
+// HostAccess events (docs/trace-format.md) are the host's accesses to named regions of mapped
+// or managed memory while the kernel ran; the simulator records the host's writes (found by
+// change detection), never its reads. They belong to no warp (their warp field is 0 and means
+// nothing): the lanes and timeline windows draw them on a row of their own. A host write sets
+// the region cells it covers like a RegionUpdate (value, writer, completion; CellView::
+// writer_host), except that a lock bit the host sets has no holder (owner stays none). A
+// HostAccess that names no region changes no cell. One is malformed, skipped and counted in
+// warning(), when its size is above 8 bytes, its space is not global or host-mapped memory, or
+// it is not a write (no reader yet knows a host read: the simulator records none).
+//
 // ---- Seeking --------------------------------------------------------------------------------
 // Model::open replays every launch once and keeps sparse checkpoints of the replay state (warps
 // and region cells, stored as copy-on-write chunks so unchanged parts are shared between
@@ -277,6 +288,7 @@ struct CellView {
   // values may still be read by threads that have not synchronized with its writer) since the
   // MemoryModel event at this cursor (Buffered, or EarlyStore); kNoCursor: visible to all.
   uint64_t buffered_cursor = kNoCursor;
+  bool writer_host = false;  // the last write was the host's (a HostAccess; writer_warp is kNoWarp)
 };
 
 struct RegionView {
@@ -293,6 +305,9 @@ struct State {
   uint32_t first_warp = 0;      // warps[i] is warp first_warp + i
   std::vector<WarpView> warps;
   std::vector<RegionView> regions;  // one per Model::regions(), same order
+  // The host row: HostAccess events of the launch up to the cursor (see "The host" above).
+  uint64_t host_accesses = 0;                // how many
+  uint64_t last_host_cursor = kNoCursor;     // the latest one's cursor (kNoCursor: none yet)
 };
 
 // Which parts state_at computes (a big grid: only the warps on screen).
@@ -428,6 +443,10 @@ class Model {
   uint64_t step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) const;
   // Warps of the launch that have at least one event (sorted).
   const std::vector<uint32_t>& active_warps(int launch) const;
+  // Cursors of the launch's well-formed HostAccess events, sorted (the host row; see "The host").
+  const std::vector<uint32_t>& host_accesses(int launch) const;
+  // The region (index into regions(), -1 none) and cell a HostAccess names: its first byte's.
+  int host_access_region(int launch, uint64_t cursor, uint64_t* cell) const;
 
   // -- memory accounting (what the bench reports)
   size_t memory_bytes() const;  // bytes the model holds besides the mapping

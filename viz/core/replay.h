@@ -178,6 +178,73 @@ inline void apply_memory_model(const LaunchCtx& C, const trace::Event& e, uint32
   }
 }
 
+// A HostAccess event is well formed when it is a write of 1 to 8 bytes to global or host-mapped
+// memory (the simulator records host writes only).
+inline bool host_access_ok(const trace::Event& e) { return trace::host_access_well_formed(e); }
+
+// The global region a HostAccess falls in (its first byte) and the cells [*first, *last) its
+// bytes cover (false: none). Lock-bits: the bits of the bytes written; other kinds: the elements
+// the bytes overlap.
+inline bool host_cells_at(const LaunchCtx& C, const trace::Event& e, size_t* region, uint64_t* first, uint64_t* last) {
+  const uint64_t size = uint64_t(1) << ((e.aux >> trace::kAuxSizeShift) & 7);
+  for (size_t r = 0; r < C.region_base.size(); ++r) {
+    if (C.region_shared[r] || C.region_cells[r] == 0) continue;
+    if (e.a < C.region_base[r] || e.a - C.region_base[r] >= C.region_bytes[r]) continue;
+    const uint64_t off = e.a - C.region_base[r];
+    const uint64_t end = std::min<uint64_t>(off + size, C.region_bytes[r]);
+    if (C.region_elem_bytes[r] == 0) {
+      *first = off * 8;
+      *last = end * 8;
+    } else {
+      *first = off / C.region_elem_bytes[r];
+      *last = (end + C.region_elem_bytes[r] - 1) / C.region_elem_bytes[r];
+    }
+    *last = std::min<uint64_t>(*last, C.region_cells[r]);
+    if (*first >= *last) return false;
+    *region = r;
+    return true;
+  }
+  return false;
+}
+
+// A host write: the cells it covers get their bytes of its value (an element wider than the
+// write keeps its other bytes), the host as writer, no holder for a lock bit it sets.
+inline bool apply_host(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayState* rs, size_t* cloned,
+                       Marks* marks) {
+  if (!host_access_ok(e)) return false;
+  size_t r = 0;
+  uint64_t first = 0, last = 0;
+  if (!host_cells_at(C, e, &r, &first, &last)) return true;  // outside the regions: nothing to draw
+  Cow<CellRS>& cells = rs->regions[r];
+  const uint64_t off = e.a - C.region_base[r];
+  const uint32_t eb = C.region_elem_bytes[r];
+  const uint64_t size = uint64_t(1) << ((e.aux >> trace::kAuxSizeShift) & 7);
+  for (uint64_t i = first; i < last; ++i) {
+    CellRS& x = cells.mut(i, cloned);
+    if (eb == 0) {
+      const uint64_t v = (e.b >> (i - off * 8)) & 1u;
+      if (x.value == 1 && v == 0 && x.owner != kNone) {
+        x.owner = kNone;
+        if (marks) marks->release = true;
+      }
+      x.value = v;
+    } else {
+      // the bytes of element i this write covers, at their place in the element
+      const uint64_t e0 = i * eb, lo = std::max<uint64_t>(e0, off), hi = std::min<uint64_t>(e0 + eb, off + size);
+      uint64_t v = x.value;
+      for (uint64_t p = lo; p < hi && p - e0 < 8; ++p) {
+        const uint64_t byte = (e.b >> (8 * (p - off))) & 0xffu;
+        v = (v & ~(0xffull << (8 * (p - e0)))) | (byte << (8 * (p - e0)));
+      }
+      x.value = v;
+    }
+    x.writer = c;
+    x.buffered = kNone;
+    if (x.completion == kNone) x.completion = c;
+  }
+  return true;
+}
+
 inline void init_state(const LaunchCtx& C, const Zero& z, ReplayState* rs) {
   rs->warps.init(C.warps, z.warps);
   rs->regions.resize(C.region_cells.size());
@@ -236,6 +303,7 @@ inline bool apply(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayS
     return true;  // its warp is the block's first warp, which did not necessarily do anything
   }
   if (kind == EventKind::RegionUpdate && (e.aux & trace::kRegionSnapshot)) return apply_snapshot(C, e, rs, cloned);
+  if (kind == EventKind::HostAccess) return apply_host(C, e, c, rs, cloned, marks);  // no warp's
   if (e.warp >= C.warps) return false;
   bool ok = true;
   switch (kind) {

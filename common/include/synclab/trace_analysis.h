@@ -64,11 +64,13 @@ const char* interval_kind_name(IntervalKind k);  // "barrier", "spin", "critical
 // Counts of one launch's events.
 struct LaunchStats {
   uint64_t events = 0;
-  uint64_t by_kind[16] = {};  // index: EventKind (0 and >= 15: unknown kinds)
+  uint64_t by_kind[16] = {};  // index: EventKind (0: unknown kinds, 16 and above)
   uint64_t barrier_releases = 0;
   uint64_t atomics = 0;          // Atomic records
   uint64_t atomics_changed = 0;  // ... whose new value differs from the old one
   uint64_t stores = 0;           // MemAccess writes
+  uint64_t host_writes = 0;      // HostAccess events that are well formed (host_access_well_formed)
+  uint64_t host_malformed = 0;   // ... and those that are not (readers skip them)
   uint64_t warps = 0;            // distinct warps seen
   uint64_t first_time = 0, last_time = 0;
   uint64_t status = ~0ull;  // KernelEnd.b, ~0 when there is no KernelEnd

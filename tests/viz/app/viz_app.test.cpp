@@ -1187,3 +1187,59 @@ TEST_CASE("shared: the locks window draws the chosen block's copy of a __shared_
   CHECK(bad.status == 1);
   CHECK(bad.err.find("--block 3: launch 0 has 3 block(s) (0..2)") != std::string::npos);
 }
+
+// ==== the host row (tests/viz/core/programs/viz_host.cu: ping-pong through mapped memory) ========
+TEST_CASE("host: the lanes and timeline windows draw the host's writes on a host row", "[host]") {
+  // The host's writes are the trace's HostAccess events (read here with synclab::trace): the
+  // lanes window's host row is light blue at one, dark blue after one, the inactive colour before
+  // the first; the timeline's host row has a tick at each in view.
+  auto t = load_trace("host.trace");
+  const tr::Launch& L = t->launches[0];
+  std::vector<size_t> host;  // launch cursors
+  for (size_t i = L.first_event; i < L.end_event; ++i)
+    if (t->event(i).kind == uint8_t(tr::EventKind::HostAccess)) host.push_back(i - L.first_event);
+  REQUIRE(host.size() == 5);  // the program's 5 rounds
+  REQUIRE(host[0] > 0);
+  struct Case {
+    size_t cursor;
+    pal::Rgb want;
+    const char* what;
+  };
+  for (const Case& c : {Case{host[2], pal::kHostWrite, "at the third write"},
+                        Case{host[2] + 1, pal::kHostWrote, "after it"},
+                        Case{host[0] - 1, pal::kLaneInactive, "before the first"}}) {
+    DYNAMIC_SECTION(c.what << " (event " << c.cursor << ")") {
+      const std::string tag = "host_" + std::to_string(c.cursor);
+      const std::string png = kArt + "/" + tag + ".png", json = kArt + "/" + tag + ".json";
+      Run r = viz(kTraces + "/host.trace --step " + std::to_string(c.cursor) +
+                  " --exit-after-frames 6 --size 1280x800 --screenshot " + png + " --dump-layout " + json);
+      REQUIRE(r.status == 0);
+      Image img;
+      Layout lay;
+      REQUIRE(img.load(png));
+      REQUIRE(lay.load(json));
+      CHECK(lay.cursor == c.cursor);
+      REQUIRE(lay.has("lanes:host"));
+      const pal::Rgb got = centre(img, lay, "lanes:host");
+      INFO("lanes:host is " << rgb_str(got) << ", want " << rgb_str(c.want));
+      CHECK(near(got, c.want, 8));
+      // the timeline: a tick for each host write in view, in the host colour (where the cursor's
+      // white line does not cross it)
+      REQUIRE(lay.has("timeline:cursor"));
+      const float cursor_x = lay.cells.at("timeline:cursor").x0;
+      int ticks = 0;
+      for (size_t h : host) {
+        const std::string id = "timeline:host:" + std::to_string(h);
+        if (!lay.has(id)) continue;
+        ++ticks;
+        const Cell& tc = lay.cells.at(id);
+        if (cursor_x < tc.x0 - 3 || cursor_x > tc.x1 + 3) {
+          const pal::Rgb tick = centre(img, lay, id);
+          INFO(id << " is " << rgb_str(tick));
+          CHECK(near(tick, pal::kHostWrite, 8));
+        }
+      }
+      CHECK(ticks >= 1);
+    }
+  }
+}
