@@ -35,9 +35,10 @@ namespace {
 
 // The graded tests' exploration: each litmus test under sc over 60 pct and 60 random seeds (every
 // outcome must be an interleaving's) and under relaxed over 300 of each (a run is one tiny launch);
-// tasks 4 and 5 over 6 seeds (4 in the graded tests) under both warp models and both memory models.
+// task 4 over 6 seeds and task 5 over 4 (with 2 and 3 blocks), under both warp models and both
+// memory models.
 constexpr int kScSeeds = 60, kRelaxedSeeds = 300;
-constexpr int kProgramSeeds = 6;
+constexpr int kProgramSeeds = 6, kPatternSeeds = 4;
 
 // --seeds N sets both counts; --memory M keeps one model.
 std::vector<Schedule> litmus_schedules(const Args& a) {
@@ -265,13 +266,15 @@ std::string list(const std::vector<int>& v) {
 bool cmd_pattern(const Args& a) {
   std::vector<std::string> names{"last-block", "look-back", "barrier", "queue"};
   if (a.has("pattern")) names = {a.get("pattern", "")};
-  const int blocks = int(a.num("blocks", 3));
+  std::vector<int> shapes{2, 3};  // the graded tests' grids
+  if (a.has("blocks")) shapes = {int(a.num("blocks", 3))};
   bool ok = true;
+  for (int blocks : shapes)
   for (const std::string& name : names) {
     const lab10::Pattern p = lab10::pattern(name);
     const std::vector<int> want = expected(p, blocks);
     const std::vector<Schedule> ss =
-        synclab::lab::schedules(synclab::lab::exploration_from(a, kProgramSeeds, 20, {"sc", "relaxed"}));
+        synclab::lab::schedules(synclab::lab::exploration_from(a, kPatternSeeds, 20, {"sc", "relaxed"}));
     int bad = 0, reported = 0;
     std::string first;
     std::vector<Report> reports;
