@@ -372,12 +372,9 @@ void TraceRecorder::watch_host_regions() {
     const uint64_t eb = r.bits ? 4 : std::max<uint64_t>(r.elem_bytes, 1);
     uint32_t grain = 8;
     while (grain > 1 && (eb % grain != 0 || bytes % grain != 0)) grain /= 2;
-    HostRegion h{r.base, bytes, grain, space, std::vector<uint8_t>(bytes)};
+    HostRegion h{r.base, bytes, grain, space, r.base % grain == 0, std::vector<uint64_t>(bytes / grain)};
     const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
-    for (uint64_t off = 0; off < bytes; off += grain) {
-      const uint64_t v = load_host_word(mem + off, grain);
-      std::memcpy(h.seen.data() + off, &v, grain);
-    }
+    for (uint64_t i = 0; i < h.seen.size(); ++i) h.seen[i] = load_host_word(mem + i * grain, grain);
     host_regions_.push_back(std::move(h));
   }
 }
@@ -392,6 +389,19 @@ void TraceRecorder::device_wrote(uint64_t generic, uint32_t size) {
     }
 }
 
+namespace {
+
+// Whether any of the n aligned T-sized words at p differs from seen (the quick check of a look).
+template <class T>
+bool any_changed(const void* p, const uint64_t* seen, size_t n) {
+  const T* w = static_cast<const T*>(p);
+  for (size_t i = 0; i < n; ++i)
+    if (uint64_t(__atomic_load_n(w + i, __ATOMIC_RELAXED)) != seen[i]) return true;
+  return false;
+}
+
+}  // namespace
+
 // Compares the watched regions with what the last look saw. An element that changed, and that no
 // device write since the last look covers, was written by the host: a HostAccess with its new
 // value, at this step's time (the write happened since the previous step). Two host writes of one
@@ -400,12 +410,19 @@ void TraceRecorder::device_wrote(uint64_t generic, uint32_t size) {
 void TraceRecorder::look_for_host_writes() {
   for (HostRegion& h : host_regions_) {
     const auto* mem = reinterpret_cast<const uint8_t*>(h.base);
-    for (uint64_t off = 0; off < h.bytes; off += h.grain) {
+    const size_t n = h.seen.size();
+    if (h.aligned) {
+      const bool changed = h.grain == 4   ? any_changed<uint32_t>(mem, h.seen.data(), n)
+                           : h.grain == 8 ? any_changed<uint64_t>(mem, h.seen.data(), n)
+                           : h.grain == 2 ? any_changed<uint16_t>(mem, h.seen.data(), n)
+                                          : any_changed<uint8_t>(mem, h.seen.data(), n);
+      if (!changed) continue;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t off = i * h.grain;
       const uint64_t now = load_host_word(mem + off, h.grain);
-      uint64_t before = 0;
-      std::memcpy(&before, h.seen.data() + off, h.grain);
-      if (now == before) continue;
-      std::memcpy(h.seen.data() + off, &now, h.grain);
+      if (now == h.seen[i]) continue;
+      h.seen[i] = now;
       const uint64_t at = h.base + off;
       bool device = false;
       for (const auto& d : device_wrote_) device |= at < d.second && at + h.grain > d.first;

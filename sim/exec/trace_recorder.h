@@ -53,7 +53,8 @@ class TraceRecorder final : public RunObserver {
     uint64_t base, bytes;
     uint32_t grain;  // bytes compared and recorded at a time: the element size (1, 2, 4 or 8)
     trace::MemSpace space;
-    std::vector<uint8_t> seen;  // the contents at the last look
+    bool aligned;                // base is a multiple of grain (the quick check below applies)
+    std::vector<uint64_t> seen;  // each grain's contents at the last look
   };
   void watch_host_regions();
   void look_for_host_writes();

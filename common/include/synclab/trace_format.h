@@ -85,8 +85,9 @@ enum class EventKind : uint8_t {
                         //   a kernel ran (simulator traces): warp 0 and lane kAllLanes (the host is no
                         //   warp); a: address; b: the value (low `size` bytes); aux: MemAux bits (space,
                         //   kAuxWrite, size). The simulator records host writes only, found by change
-                        //   detection: time is the warp step at which the device thread saw the new
-                        //   value (the write happened after the previous step). Added in version 1.
+                        //   detection: time is the warp step before which the device thread saw the
+                        //   new value (the write happened after the previous step began). Added in
+                        //   version 1.
 };
 
 // MemoryModel events: aux bits 0-7 the kind, bits 8-10 the MemSpace of the address (shared
