@@ -113,9 +113,9 @@ void draw_lanes_window(App& app) {
     }
     char info[96];
     std::snprintf(info, sizeof info, "write %" PRIu64 " of %zu%s", st.host_accesses, host.size(),
-                  text_inside ? "" : ": ");
+                  text_inside || !st.host_accesses ? "" : ": ");
     std::string info_text = info;
-    if (!text_inside) info_text += what;
+    if (!text_inside && st.host_accesses) info_text += host_access_text(app, st.last_host_cursor);
     hdl->AddText(ImVec2(p.x + label_w + 32 * pitch + 3 * group_gap + 6, ty), ImGui::GetColorU32(ImGuiCol_Text),
                  info_text.c_str());
     if (app.recorder.enabled)
