@@ -342,4 +342,50 @@ ChainRun run_chain(int scheme, uint64_t seed, const char* trace) {
   return r;
 }
 
+// ---- task 5 ---------------------------------------------------------------------------------------------
+const char* name(NwVersion v) { return v == NwVersion::wavefront ? "wavefront" : "dataflow"; }
+
+NwVersion nw_version(const std::string& name) {
+  if (name == "wavefront") return NwVersion::wavefront;
+  if (name == "dataflow") return NwVersion::dataflow;
+  throw std::invalid_argument("--version takes wavefront or dataflow, not '" + name + "'");
+}
+
+std::vector<int> nw_sequence(int n, uint64_t seed) {
+  synclab::lab::Xorshift64 rng{seed * 6151 + 17};
+  std::vector<int> v(static_cast<size_t>(n));
+  for (int& x : v) x = int(rng.next() % 4);
+  return v;
+}
+
+NwRun run_nw(NwVersion v, int n, uint64_t seed, const char* trace) {
+  if (n < kNwTile || n > 1024 || n % kNwTile)
+    throw std::invalid_argument("--n takes a multiple of " + std::to_string(kNwTile) + " up to 1024");
+  NwRun r;
+  const int tiles = n / kNwTile;
+  std::vector<int> S0(static_cast<size_t>((n + 1) * (n + 1)), 0);
+  for (int j = 0; j <= n; ++j) S0[size_t(j)] = -kNwGap * j;
+  for (int i = 0; i <= n; ++i) S0[size_t(i * (n + 1))] = -kNwGap * i;
+  DeviceArray<int> S(S0.size()), a(static_cast<size_t>(n)), b(static_cast<size_t>(n));
+  DeviceArray<int> ready(static_cast<size_t>(tiles * tiles), synclab::lab::zeroed), next(1, synclab::lab::zeroed);
+  S.upload(S0), a.upload(nw_sequence(n, seed)), b.upload(nw_sequence(n, seed + 1000));
+  if (naming_regions(trace)) {
+    synclab_region(S.ptr, S.bytes(), "score", "matrix", n + 1, n + 1);
+    if (v == NwVersion::dataflow) synclab_region(ready.ptr, ready.bytes(), "tile ready", "flags", tiles * tiles);
+  }
+  {
+    TraceScope scope(trace);
+    if (v == NwVersion::wavefront) {
+      // Kernels of one stream run in order, so the diagonals' launches cannot race with each other;
+      // the reports collected are those of the last launch.
+      nw_wavefront(S.ptr, a.ptr, b.ptr, n);
+    } else {
+      nw_dataflow<<<tiles * tiles, kNwTile>>>(S.ptr, a.ptr, b.ptr, n, ready.ptr, next.ptr);
+    }
+    if (!finish(r)) return r;
+  }
+  r.S = S.download();
+  return r;
+}
+
 }  // namespace lab09

@@ -64,4 +64,15 @@ struct ChainRun : Outcome {
 };
 ChainRun run_chain(int scheme, uint64_t seed, const char* trace = nullptr);
 
+// ---- task 5: Needleman-Wunsch ----------------------------------------------------------------------------
+enum class NwVersion { wavefront, dataflow };        // task 5a, task 5b
+const char* name(NwVersion v);                       // "wavefront", "dataflow"
+NwVersion nw_version(const std::string& name);       // throws std::invalid_argument
+std::vector<int> nw_sequence(int n, uint64_t seed);  // n letters 0..3 (b uses seed + 1000)
+struct NwRun : Outcome {
+  std::vector<int> S;  // (n + 1) x (n + 1), row-major
+};
+// n: a multiple of 16. Row 0 and column 0 hold -j and -i (the gap penalties).
+NwRun run_nw(NwVersion v, int n, uint64_t seed, const char* trace = nullptr);
+
 }  // namespace lab09

@@ -65,6 +65,20 @@ __device__ void tiny_lock_hop(ChainShared& s, int tid, int wid);
 __device__ void flag_setup(ChainShared& s, int tid);
 __device__ void flag_hop(ChainShared& s, int tid, int wid);
 
+// ---- task 5: Needleman-Wunsch as a wavefront and as dataflow (nw.cu) ------------------------------
+// S is (n + 1) x (n + 1) ints, row-major, row 0 and column 0 filled by the harness; n is a multiple
+// of kNwTile. a and b: the two sequences (n letters, 0..3 each). nw_tile.cuh has the tile kernel.
+constexpr int kNwTile = 16;
+constexpr int kNwGap = 1;                                                          // k of Equation 1
+__host__ __device__ inline int nw_match(int x, int y) { return x == y ? 2 : -1; }  // p(i, j)
+// Task 5a: the data-parallel wavefront: one launch per anti-diagonal of tiles, every tile of it at
+// once (a block each).
+void nw_wavefront(int* S, const int* a, const int* b, int n);
+// Task 5b: dataflow in one launch of (n / kNwTile)^2 blocks: each block takes the next tile in
+// row-major order from *next_tile (so the tiles it needs were taken by blocks that started
+// before it), waits for their ready flags, computes its tile and raises ready[its tile].
+__global__ void nw_dataflow(int* S, const int* a, const int* b, int n, int* ready, int* next_tile);
+
 // Provided (chain_kernel.cuh, compiled in chain.cu): one block of 512 threads runs the scheme;
 // out[tid] = A[tid + 32] afterwards, cycles[0] = clock64() cycles from the block barrier to the
 // end of warp 15's hop. input: A[0..31].

@@ -12,6 +12,7 @@
 // Without options a command runs what the task's graded tests run, over the same schedules; on a
 // GPU it repeats the run. Every failure names the command that replays it. A stuck launch prints
 // who held which lock bit and what each stuck thread waited for.
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -204,6 +205,53 @@ bool chain(const Args& a) {
   return ok;
 }
 
+bool nw(const Args& a) {
+  const int n = int(a.num("n", 0));
+  std::vector<lab09::NwVersion> versions;
+  if (a.has("version"))
+    versions.push_back(lab09::nw_version(a.get("version", "")));
+  else
+    versions = {lab09::NwVersion::wavefront, lab09::NwVersion::dataflow};
+  bool ok = true;
+  for (lab09::NwVersion v : versions) {
+    const bool flow = v == lab09::NwVersion::dataflow;
+    const int size = n ? n : flow ? 48 : 32;  // the graded tests' sizes
+    ok &= explore(
+        a,
+        "Needleman-Wunsch, " + std::string(lab09::name(v)) + ", " + std::to_string(size) + " x " + std::to_string(size),
+        synclab::lab::schedules(synclab::lab::exploration_from(
+            a, 2, 20, flow ? std::vector<std::string>{"sc", "relaxed"} : std::vector<std::string>{"sc"})),
+        [&](const Schedule& s, const char* trace) {
+          const uint64_t seed = input_of(a, s);
+          lab09::NwRun r = lab09::run_nw(v, size, seed, trace);
+          // The host reference: Equation 1 row by row.
+          const std::vector<int> x = lab09::nw_sequence(size, seed), y = lab09::nw_sequence(size, seed + 1000);
+          std::vector<int> S(size_t((size + 1) * (size + 1)));
+          for (int i = 0; i <= size; ++i)
+            for (int j = 0; j <= size; ++j) {
+              const size_t at = size_t(i * (size + 1) + j);
+              if (!i || !j)
+                S[at] = -(i + j);
+              else
+                S[at] = std::max(S[at - size_t(size) - 2] + (x[size_t(i - 1)] == y[size_t(j - 1)] ? 2 : -1),
+                                 std::max(S[at - size_t(size) - 1], S[at - 1]) - 1);
+            }
+          return std::make_pair(r.finished ? first_difference(r.S, S, "score (row-major index)") : "",
+                                lab09::Outcome(r));
+        },
+        [&](const Schedule& s) {
+          return "nw --version " + std::string(lab09::name(v)) + " --n " + std::to_string(size) + " --input " +
+                 std::to_string(input_of(a, s));
+        },
+        flow ? "task 5b: thread 0 waits for ready[north] and ready[west] with ld_acquire_gpu, __syncthreads, nw_tile, "
+               "then "
+               "st_release_gpu(&ready[tile], 1)"
+             : "task 5a: nw_diagonal's tile is (max(0, td - tiles + 1) + blockIdx.x, td - ti); one launch per tile "
+               "diagonal");
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,5 +268,8 @@ int main(int argc, char** argv) {
   cmds.add("chain", "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S]",
            "task 4: the 16-warp validation kernel (default: the graded tiny_lock and flag)",
            {"scheme", "input", "trace", "show"}, chain);
+  cmds.add("nw", "[--version wavefront|dataflow] [--n N --input S] [--show any|bad --trace FILE]",
+           "task 5: Needleman-Wunsch, one launch per tile diagonal (5a) or tiles with ready flags in one launch (5b)",
+           {"version", "n", "input", "trace", "show"}, nw);
   return cmds.run(argc, argv);
 }

@@ -7,6 +7,7 @@
 // values come from the host references in this file, written apart from the harness.
 #include <synclab/catch.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,6 +57,25 @@ std::vector<int> host_chain(const std::vector<int>& input) {
   return std::vector<int>(A.begin() + 32, A.end());
 }
 
+// Needleman-Wunsch (the paper's Equation 1), row by row: S(i, j) from its north, west and
+// north-west neighbours; p = +2 for a match, -1 otherwise; gap penalty 1.
+std::vector<int> host_nw(const std::vector<int>& a, const std::vector<int>& b) {
+  const int n = int(a.size());
+  std::vector<int> S(size_t((n + 1) * (n + 1)));
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) {
+      int& s = S[size_t(i * (n + 1) + j)];
+      if (i == 0 || j == 0) {
+        s = -(i + j);
+        continue;
+      }
+      const int p = a[size_t(i - 1)] == b[size_t(j - 1)] ? 2 : -1;
+      s = std::max({S[size_t((i - 1) * (n + 1) + j - 1)] + p, S[size_t((i - 1) * (n + 1) + j)] - 1,
+                    S[size_t(i * (n + 1) + j - 1)] - 1});
+    }
+  return S;
+}
+
 // ---- failure messages --------------------------------------------------------------------------------
 
 bool report_says(const lab09::Outcome& r, const std::string& words) {
@@ -93,6 +113,16 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
            "   ld_acquire_cta in its wait loop";
   if (task == "4a")
     return "TODO(4a): hold the bit of A[tid + 32] from the setup, wait for the bit of A[tid] in the hop";
+  if (task == "5b" && (kind == "race" || s.memory == "relaxed"))
+    return "a tile read its neighbours' cells before their writes were published to it: thread 0 must wait for\n"
+           "   ready[north] and ready[west] with ld_acquire_gpu, then __syncthreads() before the block computes, and\n"
+           "   raise ready[tile] with st_release_gpu after the tile's last __syncthreads (the end of nw_tile)";
+  if (task == "5a")
+    return "TODO(5a): nw_diagonal maps block k of diagonal td to tile (max(0, td - tiles + 1) + k, td - ti);\n"
+           "   nw_wavefront launches it once per tile diagonal, td = 0 .. 2 * tiles - 2";
+  if (task == "5b")
+    return "TODO(5b): thread 0 waits for the north and west tiles' flags (ld_acquire_gpu), __syncthreads, nw_tile,\n"
+           "   then thread 0 raises ready[tile] (st_release_gpu)";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
   return "";
 }
@@ -203,4 +233,33 @@ TEST_CASE("lab09 task4a the tiny_lock chain hands the token along 16 warps", "[l
 
 TEST_CASE("lab09 task4b the release-acquire flag chain hands the token along 16 warps", "[lab09][task4b][pts:3]") {
   check_chain("flag", "4b");
+}
+
+namespace {
+void check_nw(lab09::NwVersion v, int n, const std::string& task, std::vector<std::string> memories) {
+  for (const Schedule& s : synclab::lab::schedules(exploration(2, std::move(memories)))) {
+    const uint64_t seed = s.seed;
+    lab09::NwRun r = synclab::lab::run_under(s, [&] { return lab09::run_nw(v, n, seed); });
+    const std::string problem =
+        r.finished ? compare(r.S, host_nw(lab09::nw_sequence(n, seed), lab09::nw_sequence(n, seed + 1000)),
+                             "score (row-major index)")
+                   : "";
+    const std::string args = "nw --version " + std::string(lab09::name(v)) + " --n " + std::to_string(n) + " --input " +
+                             std::to_string(seed);
+    INFO(failure(
+        r, "Needleman-Wunsch, " + std::string(lab09::name(v)) + ", " + std::to_string(n) + " x " + std::to_string(n),
+        problem, replay(args, s), s, task));
+    REQUIRE(r.finished);
+    REQUIRE(problem.empty());
+    REQUIRE(r.reports.empty());
+  }
+}
+}  // namespace
+
+TEST_CASE("lab09 task5a the tile wavefront scores two sequences like the host", "[lab09][task5a][pts:3]") {
+  check_nw(lab09::NwVersion::wavefront, 32, "5a", {"sc"});
+}
+
+TEST_CASE("lab09 task5b the dataflow tiles score two sequences like the host", "[lab09][task5b][pts:4]") {
+  check_nw(lab09::NwVersion::dataflow, 48, "5b", {"sc", "relaxed"});
 }
