@@ -20,6 +20,9 @@
 //               the sentinel
 //   value_rlx   the same with ld.relaxed.cta / st.relaxed.cta: one word carries everything the
 //               consumer reads, so no other write needs ordering before it
+//   value_sleepN  value_rlx with __nanosleep(N) between polls (N = 8, 32, 128): the waiting warps
+//               leave the issue slots and the shared-memory pipe to the warp holding the token
+//   flag_sleep32  flag with __nanosleep(32) between polls
 // Each scheme's result is checked against a host reference before its time counts. The time is
 // warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
 // the median of 51 launches after 5 untimed ones.
@@ -40,7 +43,13 @@
 
 namespace {
 
-enum class Variant { flag_lane, flag_vol, mbarrier1, value_rel, value_rlx };
+enum class Variant { flag_lane, flag_vol, mbarrier1, value_rel, value_rlx, value_sleep8, value_sleep32, value_sleep128, flag_sleep32 };
+
+// The polls of the sleeping variants: __nanosleep(ns) between two polls (PTX nanosleep: the warp is
+// suspended for about that long, up to twice it), leaving the SM's issue slots and shared-memory
+// pipe to the warp that holds the token.
+template <Variant V>
+constexpr unsigned kSleepNs = V == Variant::value_sleep8 ? 8 : V == Variant::value_sleep32 ? 32 : V == Variant::value_sleep128 ? 128 : V == Variant::flag_sleep32 ? 32 : 0;
 
 constexpr int kSentinel = -2147483647 - 1;
 
@@ -60,7 +69,9 @@ __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
   __shared__ int lane_flag[kChainThreads];
   const int tid = int(threadIdx.x), wid = tid / 32;
   if (tid < 32) s.A[tid] = input[tid];
-  s.A[tid + 32] = (V == Variant::value_rel || V == Variant::value_rlx) ? kSentinel : -1;
+  constexpr bool kValue = V == Variant::value_rel || V == Variant::value_rlx || V == Variant::value_sleep8 ||
+                         V == Variant::value_sleep32 || V == Variant::value_sleep128;
+  s.A[tid + 32] = kValue ? kSentinel : -1;
   lane_flag[tid] = 0;
   if (tid < kChainWarps) {
     s.ready[tid] = 0;
@@ -86,6 +97,19 @@ __global__ void variant_kernel(const int* input, int* out, long long* cycles) {
       while ((in = ld_relaxed_cta(&s.A[tid])) == kSentinel) {
       }
     st_relaxed_cta(&s.A[tid + 32], in + tid);
+  } else if constexpr (V == Variant::value_sleep8 || V == Variant::value_sleep32 || V == Variant::value_sleep128) {
+    int in = kSentinel;
+    if (wid == 0)
+      in = s.A[tid];
+    else
+      while ((in = ld_relaxed_cta(&s.A[tid])) == kSentinel) __nanosleep(kSleepNs<V>);
+    st_relaxed_cta(&s.A[tid + 32], in + tid);
+  } else if constexpr (V == Variant::flag_sleep32) {
+    if (wid > 0)
+      while (ld_acquire_cta(&s.ready[wid - 1]) == 0) __nanosleep(kSleepNs<V>);
+    s.A[tid + 32] = s.A[tid] + tid;
+    __syncwarp();
+    if (tid % 32 == 0) st_release_cta(&s.ready[wid], 1);
   } else if constexpr (V == Variant::flag_lane) {
     if (wid > 0)
       while (ld_acquire_cta(&lane_flag[tid - 32]) == 0) {
@@ -135,12 +159,16 @@ void launch_variant(Variant v, const int* input, int* out, long long* cycles) {
     case Variant::mbarrier1: variant_kernel<Variant::mbarrier1><<<1, kChainThreads>>>(input, out, cycles); break;
     case Variant::value_rel: variant_kernel<Variant::value_rel><<<1, kChainThreads>>>(input, out, cycles); break;
     case Variant::value_rlx: variant_kernel<Variant::value_rlx><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::value_sleep8: variant_kernel<Variant::value_sleep8><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::value_sleep32: variant_kernel<Variant::value_sleep32><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::value_sleep128: variant_kernel<Variant::value_sleep128><<<1, kChainThreads>>>(input, out, cycles); break;
+    case Variant::flag_sleep32: variant_kernel<Variant::flag_sleep32><<<1, kChainThreads>>>(input, out, cycles); break;
   }
 }
 
 struct Row {
   std::string name;
-  int scheme;  // 0..6: the lab's; 7..9: the variants above
+  int scheme;  // 0..6: the lab's; 7..: the variants above
   const char* what;
 };
 
@@ -193,6 +221,10 @@ int main(int argc, char** argv) {
       {"mbarrier1", 9, "variant: mbarrier per warp, 1 arrival"},
       {"value_rel", 10, "variant: the word is the message, release/acquire"},
       {"value_rlx", 11, "variant: the word is the message, relaxed"},
+      {"value_sleep8", 12, "variant: value_rlx, __nanosleep(8) between polls"},
+      {"value_sleep32", 13, "variant: value_rlx, __nanosleep(32) between polls"},
+      {"value_sleep128", 14, "variant: value_rlx, __nanosleep(128) between polls"},
+      {"flag_sleep32", 15, "variant: flag, __nanosleep(32) between polls"},
   };
   std::vector<long long> median(rows.size(), 0);
   bool ok = true;
