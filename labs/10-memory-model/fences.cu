@@ -123,7 +123,7 @@ __global__ void mp_same_block(Litmus L) {
 }
 
 // 3b. The same between two blocks, copied from 3a's block-scope version.
-// TODO(3b): r0 = 1, r1 = 0 still happens here: why, and what is the fix? (about 2 changed lines)
+// TODO(3b): r0 = 1, r1 = 0 still happens here: why, and what is the fix? (about 4 changed lines)
 __global__ void mp_cross_block(Litmus L) {
   Instance in;
   switch (role_of(L, &in)) {

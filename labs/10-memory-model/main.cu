@@ -190,7 +190,7 @@ bool cmd_fixed(const Args& a) {
     if (!seen.reports.empty()) synclab::lab::print_reports(seen.reports);
     ok = ok && weak == 0 && seen.reports.empty();
   }
-  std::printf("(the graded tests also reject synchronization stronger or wider than needed: README, task 2)\n");
+  std::printf("(the graded tests also reject synchronization stronger or wider than needed: README, section What the grader checks)\n");
   return ok;
 }
 

@@ -338,7 +338,9 @@ TEST_CASE("lab10 task3a mp_same_block hands over at block scope", "[lab10][task3
 }
 TEST_CASE("lab10 task3b mp_cross_block hands over between blocks at device scope", "[lab10][task3][pts:2]") {
   check_fixed("mp_cross_block", Needs::release_acquire, "gpu", "TODO(3b)",
-              "release/acquire at device scope (device_ref<int>): block scope orders the threads of one block only");
+              "device scope (device_ref<int>) for every access of x and y, the relaxed accesses of the data too: "
+              "block scope covers the threads of one block only, so between blocks a block-scope release/acquire "
+              "synchronizes nothing and block-scope accesses of the data race with the other block's");
 }
 
 // ---- task 4 -------------------------------------------------------------------------------------------
@@ -411,8 +413,10 @@ TEST_CASE("lab10 task5b look_back publishes each sum before its flag", "[lab10][
 }
 TEST_CASE("lab10 task5c barrier_exchange publishes each slot before the barrier", "[lab10][task5][pts:2]") {
   check_pattern(lab10::Pattern::barrier, "TODO(5c)",
-                "arrive with device_ref<unsigned>(*count).fetch_add(1, cuda::std::memory_order_acq_rel) and wait with "
-                "acquire loads (.load(acquire)), or __threadfence() before the atomicAdd and after the wait loop");
+                "every block must wait until all gridDim.x blocks have arrived (the count reaches gridDim.x) and "
+                "acquire their slots: arrive with device_ref<unsigned>(*count).fetch_add(1, "
+                "cuda::std::memory_order_acq_rel) and wait with acquire loads (.load(acquire)), or __threadfence() "
+                "before the atomicAdd and after the wait loop");
 }
 TEST_CASE("lab10 task5d queue_pass publishes each item before the tail", "[lab10][task5][pts:2]") {
   check_pattern(lab10::Pattern::queue, "TODO(5d)",
