@@ -23,11 +23,20 @@
 //   value_sleepN  value_rlx with __nanosleep(N) between polls (N = 8, 32, 128): the waiting warps
 //               leave the issue slots and the shared-memory pipe to the warp holding the token
 //   flag_sleep32  flag with __nanosleep(32) between polls
+// Then Needleman-Wunsch (task 5, the paper's section 6) on n x n cells, each version checked
+// against a host fill before it is timed (CUDA events, median of 7 after one warm-up):
+//   cells      one launch per anti-diagonal of cells, a thread per cell (written here)
+//   tiles      task 5a: one launch per anti-diagonal of 16 x 16 tiles, a block per tile
+//   dataflow   task 5b: one launch, a block per tile, each waiting for its north and west tiles'
+//              ready flags (release/acquire at GPU scope); blocks take tiles in row-major order
+//   dataflow-diag  the same with tiles taken in anti-diagonal order (written here), so that the
+//              blocks resident at once lie along the wavefront instead of along a few rows
 // Each scheme's result is checked against a host reference before its time counts. The time is
 // warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
 // the median of 51 launches after 5 untimed ones.
 //
-//   lab09_tinylock [--reps N] [--smoke]      (--smoke: 3 launches each, for the simulator)
+//   lab09_tinylock [--reps N] [--nw N...] [--smoke]   (--smoke: 3 launches each and a 32 x 32
+//   Needleman-Wunsch, for the simulator; --nw: the sizes, multiples of 16, default 1024 4096)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,6 +49,7 @@
 #include <synclab/cuda_check.h>
 
 #include "lab09_kernels.cuh"
+#include "nw_tile.cuh"
 
 namespace {
 
@@ -166,6 +176,142 @@ void launch_variant(Variant v, const int* input, int* out, long long* cycles) {
   }
 }
 
+// ---- Needleman-Wunsch ---------------------------------------------------------------------------
+// Cells (i, j) with i + j == d + 2, 1 <= i, j <= n: one thread each.
+__global__ void nw_cells(int* S, const int* a, const int* b, int n, int d) {
+  const int lo = max(1, d + 2 - n);
+  const int i = lo + int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int j = d + 2 - i;
+  if (i > n || j < 1) return;
+  const int w = n + 1;
+  S[i * w + j] = max(S[(i - 1) * w + j - 1] + nw_match(a[i - 1], b[j - 1]),
+                     max(S[(i - 1) * w + j] - kNwGap, S[i * w + j - 1] - kNwGap));
+}
+
+std::vector<int> host_nw(const std::vector<int>& a, const std::vector<int>& b, int n) {
+  const int w = n + 1;
+  std::vector<int> S(size_t(w) * w);
+  for (int i = 0; i <= n; ++i) S[size_t(i) * w] = -i * kNwGap;
+  for (int j = 0; j <= n; ++j) S[size_t(j)] = -j * kNwGap;
+  for (int i = 1; i <= n; ++i)
+    for (int j = 1; j <= n; ++j)
+      S[size_t(i) * w + j] = std::max(S[size_t(i - 1) * w + j - 1] + nw_match(a[i - 1], b[j - 1]),
+                                      std::max(S[size_t(i - 1) * w + j] - kNwGap, S[size_t(i) * w + j - 1] - kNwGap));
+  return S;
+}
+
+// Ticket t of T x T tiles in anti-diagonal order: diagonals 0, 1, ... in turn (every tile's north and
+// west neighbours come earlier). The upper-left triangle directly, the rest mirrored.
+__device__ inline void diagonal_tile(int t, int T, int& ti, int& tj) {
+  const bool upper = t < T * (T + 1) / 2;
+  const int u = upper ? t : T * T - 1 - t;
+  int d = int((sqrtf(8.0f * float(u) + 1.0f) - 1.0f) * 0.5f);
+  while ((d + 1) * (d + 2) / 2 <= u) ++d;
+  while (d * (d + 1) / 2 > u) --d;
+  const int k = u - d * (d + 1) / 2;  // 0..d along diagonal d
+  ti = upper ? k : T - 1 - k;
+  tj = upper ? d - k : T - 1 - (d - k);
+}
+
+__global__ void nw_dataflow_diag(int* S, const int* a, const int* b, int n, int* ready, int* next_tile) {
+  __shared__ int tile;
+  const int T = n / kNwTile;
+  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);
+  __syncthreads();
+  int ti, tj;
+  diagonal_tile(tile, T, ti, tj);
+  if (threadIdx.x == 0) {
+    if (ti > 0)
+      while (ld_acquire_gpu(&ready[(ti - 1) * T + tj]) == 0) {
+      }
+    if (tj > 0)
+      while (ld_acquire_gpu(&ready[ti * T + tj - 1]) == 0) {
+      }
+  }
+  __syncthreads();
+  nw_tile(S, a, b, n, ti, tj);
+  if (threadIdx.x == 0) st_release_gpu(&ready[ti * T + tj], 1);
+}
+
+enum class NwWay { cells, tiles, dataflow, dataflow_diag };
+const char* nw_name(NwWay v) {
+  return v == NwWay::cells ? "cells" : v == NwWay::tiles ? "tiles" : v == NwWay::dataflow ? "dataflow" : "dataflow-diag";
+}
+
+// One fill of S (its row 0 and column 0 already hold the gap penalties); ready and next zeroed first.
+void nw_fill(NwWay v, int* S, const int* a, const int* b, int n, int* ready, int* next) {
+  const int tiles = n / kNwTile;
+  if (v == NwWay::cells) {
+    for (int d = 0; d < 2 * n - 1; ++d) {
+      const int count = d < n ? d + 1 : 2 * n - 1 - d;
+      nw_cells<<<(count + 127) / 128, 128>>>(S, a, b, n, d);
+    }
+  } else if (v == NwWay::tiles) {
+    nw_wavefront(S, a, b, n);
+  } else {
+    CHECK(cudaMemsetAsync(ready, 0, size_t(tiles) * tiles * sizeof(int)));
+    CHECK(cudaMemsetAsync(next, 0, sizeof(int)));
+    if (v == NwWay::dataflow)
+      nw_dataflow<<<tiles * tiles, kNwTile>>>(S, a, b, n, ready, next);
+    else
+      nw_dataflow_diag<<<tiles * tiles, kNwTile>>>(S, a, b, n, ready, next);
+  }
+  CHECK(cudaGetLastError());
+}
+
+// Times the three versions at size n; false when one differs from the host fill.
+bool nw_table(int n, int reps, bool smoke) {
+  std::vector<int> a(static_cast<size_t>(n)), b(static_cast<size_t>(n));  // letters 0..3, fixed
+  for (int i = 0; i < n; ++i) a[size_t(i)] = (i * 7 + 3) % 4, b[size_t(i)] = (i * i * 5 + i / 3 + 1) % 4;
+  const std::vector<int> want = host_nw(a, b, n);
+  const int w = n + 1, tiles = n / kNwTile;
+  int *dS, *da, *db, *ready, *next;
+  CHECK(cudaMalloc(&dS, size_t(w) * w * sizeof(int)));
+  CHECK(cudaMalloc(&da, size_t(n) * sizeof(int)));
+  CHECK(cudaMalloc(&db, size_t(n) * sizeof(int)));
+  CHECK(cudaMalloc(&ready, size_t(tiles) * tiles * sizeof(int)));
+  CHECK(cudaMalloc(&next, sizeof(int)));
+  CHECK(cudaMemcpy(da, a.data(), size_t(n) * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, b.data(), size_t(n) * sizeof(int), cudaMemcpyHostToDevice));
+  std::vector<int> border(size_t(w) * w, 0);
+  for (int i = 0; i <= n; ++i) border[size_t(i) * w] = -i * kNwGap, border[size_t(i)] = -i * kNwGap;
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  bool ok = true;
+  std::printf("| %d x %d |", n, n);
+  for (NwWay v : {NwWay::cells, NwWay::tiles, NwWay::dataflow, NwWay::dataflow_diag}) {
+    std::vector<float> ms;
+    for (int k = 0; k < reps + (smoke ? 0 : 1); ++k) {
+      CHECK(cudaMemcpy(dS, border.data(), border.size() * sizeof(int), cudaMemcpyHostToDevice));
+      CHECK(cudaEventRecord(e0));
+      nw_fill(v, dS, da, db, n, ready, next);
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
+      float t = 0;
+      CHECK(cudaEventElapsedTime(&t, e0, e1));
+      if (k == 0) {
+        std::vector<int> got(border.size());
+        CHECK(cudaMemcpy(got.data(), dS, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+        if (got != want) {
+          std::printf(" WRONG (%s) |", nw_name(v));
+          ok = false;
+          break;
+        }
+      }
+      if (smoke || k >= 1) ms.push_back(t);
+    }
+    if (ms.empty()) continue;
+    std::sort(ms.begin(), ms.end());
+    std::printf(" %.3f |", double(ms[ms.size() / 2]));
+  }
+  std::printf(" %d | %d | 1 |\n", 2 * n - 1, 2 * tiles - 1);
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  for (int* p : {dS, da, db, ready, next}) CHECK(cudaFree(p));
+  return ok;
+}
+
 struct Row {
   std::string name;
   int scheme;  // 0..6: the lab's; 7..: the variants above
@@ -177,13 +323,26 @@ struct Row {
 int main(int argc, char** argv) {
   int reps = 51;
   bool smoke = false;
+  std::vector<int> nw_sizes = {1024, 4096};
+  bool nw_given = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--smoke"))
       smoke = true, reps = 3;
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = std::atoi(argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: lab09_tinylock [--reps N] [--smoke]\n");
+    else if (!std::strcmp(argv[i], "--nw") && i + 1 < argc) {
+      nw_sizes.clear();
+      nw_given = true;
+      while (i + 1 < argc && argv[i + 1][0] != '-') {
+        const int n = std::atoi(argv[++i]);
+        if (n < kNwTile || n % kNwTile) {
+          std::fprintf(stderr, "lab09_tinylock: --nw takes multiples of %d, not '%s'\n", kNwTile, argv[i]);
+          return 2;
+        }
+        nw_sizes.push_back(n);
+      }
+    } else {
+      std::fprintf(stderr, "usage: lab09_tinylock [--reps N] [--nw N...] [--smoke]\n");
       return 2;
     }
   }
@@ -267,5 +426,14 @@ int main(int argc, char** argv) {
   CHECK(cudaFree(d_in));
   CHECK(cudaFree(d_out));
   CHECK(cudaFree(d_cycles));
+
+  if (smoke && !nw_given) nw_sizes = {32};
+  const int nw_reps = smoke ? 1 : 7;
+  std::printf("\nNeedleman-Wunsch (task 5), milliseconds per fill (median of %d, each version checked against a host fill):\n",
+              nw_reps);
+  std::printf("| cells | one launch per cell diagonal | task 5a: per tile diagonal | task 5b: dataflow, one launch | "
+              "dataflow, tiles in diagonal order | launches (cells) | launches (tiles) | launches (dataflow) |\n"
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int n : nw_sizes) ok = nw_table(n, nw_reps, smoke) && ok;
   return ok ? 0 : 1;
 }
