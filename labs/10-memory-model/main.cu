@@ -177,7 +177,7 @@ bool cmd_fixed(const Args& a) {
     for (const auto& [memory, counts] : seen.counts)
       for (const auto& [o, n] : counts) runs += n, weak += o == t.weak ? n : 0;
     std::printf("%s (%s): the weak outcome %s in %ld of %ld runs%s\n", t.name, t.kernel, t.weak.c_str(), weak, runs,
-                weak ? "" : " (none: good)");
+                weak ? "" : " (none in these runs)");
     for (const auto& [memory, cmd] : seen.first) std::printf("    first under %s: %s\n", memory.c_str(), cmd.c_str());
     const lab10::SyncUse u = lab10::sync_use(t.kernel);
     if (!u.found) {
@@ -190,7 +190,8 @@ bool cmd_fixed(const Args& a) {
     if (!seen.reports.empty()) synclab::lab::print_reports(seen.reports);
     ok = ok && weak == 0 && seen.reports.empty();
   }
-  std::printf("(the graded tests also reject synchronization stronger or wider than needed: README, section What the grader checks)\n");
+  std::printf("(the graded tests also read the synchronization above: they reject too little for PTX even where no run\n"
+              " shows the weak outcome, and more or wider than needed: README, section What the grader checks)\n");
   return ok;
 }
 
