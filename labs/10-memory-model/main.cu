@@ -290,7 +290,10 @@ bool cmd_pattern(const Args& a) {
                   ", in:\n    " + replay("pattern --pattern " + name + " --blocks " + std::to_string(blocks), s);
       }
     }
-    std::printf("%s, %d blocks, %s:\n", name.c_str(), blocks, synclab::lab::describe(ss).c_str());
+    if (p == lab10::Pattern::queue)  // two blocks; --blocks is the number of items
+      std::printf("%s, 2 blocks, %d items, %s:\n", name.c_str(), blocks, synclab::lab::describe(ss).c_str());
+    else
+      std::printf("%s, %d blocks, %s:\n", name.c_str(), blocks, synclab::lab::describe(ss).c_str());
     if (bad)
       std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first.c_str());
     else

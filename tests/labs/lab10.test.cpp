@@ -376,6 +376,19 @@ std::vector<int> expected(lab10::Pattern p, int blocks) {
   return v;
 }
 
+// What a pattern's values are, and its size: the queue always runs two blocks, and its size is the
+// number of items.
+std::string shape(lab10::Pattern p, int size) {
+  const std::string n = std::to_string(size);
+  switch (p) {
+    case lab10::Pattern::last_block: return "last_block<<<" + n + ", 1>>>, values {*out, *ticket}";
+    case lab10::Pattern::look_back: return "look_back<<<" + n + ", 1>>>, values sum[0.." + n + ")";
+    case lab10::Pattern::barrier: return "barrier_exchange<<<" + n + ", 1>>>, values got[0.." + n + ")";
+    case lab10::Pattern::queue: return "queue_pass<<<2, 1>>> with n = " + n + " items, values got[0.." + n + ")";
+  }
+  return "";
+}
+
 std::string text(const std::vector<int>& v) {
   std::string s;
   for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
@@ -390,7 +403,7 @@ void check_pattern(lab10::Pattern p, const std::string& todo, const std::string&
       const std::string cmd =
           replay("pattern --pattern " + std::string(lab10::name(p)) + " --blocks " + std::to_string(blocks), s);
       CHECKED_ELSE((r.values == want && r.reports.empty()))
-      FAIL(lab10::name(p) << " with " << blocks << " blocks (" << todo << "): got " << text(r.values)
+      FAIL(shape(p, blocks) << " (" << todo << "): got " << text(r.values)
                           << (r.values == want ? " (right in this run)" : ", expected " + text(want))
                           << (r.reports.empty() ? "" : "; the simulator reported " + synclab::lab::brief(r.reports.front()))
                           << "\n  replay: " << cmd << "\n" << (r.reports.empty() ? "" : r.reports.front().text + "\n")
@@ -401,8 +414,9 @@ void check_pattern(lab10::Pattern p, const std::string& todo, const std::string&
 
 TEST_CASE("lab10 task5a last_block publishes the partials before the ticket", "[lab10][task5][pts:2]") {
   check_pattern(lab10::Pattern::last_block, "TODO(5a)",
-                "the partial must be visible before the ticket is taken, and the last block must acquire what the "
-                "others released: take the ticket with device_ref<unsigned>(*ticket).fetch_add(1, "
+                "the block that takes the last ticket (gridDim.x - 1: atomicAdd returns the count before its own) "
+                "sums; the partial must be visible before the ticket is taken, and the last block must acquire what "
+                "the others released: take the ticket with device_ref<unsigned>(*ticket).fetch_add(1, "
                 "cuda::std::memory_order_acq_rel), or __threadfence() before the atomicAdd and after it in the last "
                 "block");
 }
