@@ -268,12 +268,21 @@ std::vector<Transfer> transfer_list(int warps, uint64_t seed) {
     Transfer t;
     t.amount = 1 + int(rng.next() % 50);
     t.from = int(rng.next() % kAccounts);
-    if (w % 3 == 0)
+    const bool crossing = (w / 3) % 2 == 1;  // warps 4-5, 10-11, ...
+    if (w % 3 == 0) {
       t.to = (t.from + 1024) % kAccounts;  // lock bits alias
-    else if (w % 3 == 2)
+    } else if (w % 3 == 2 && !crossing) {
       t.from = v[size_t(w - 1)].to, t.to = v[size_t(w - 1)].from;  // the other way
-    else
+    } else if (w % 3 == 2) {
+      // The accounts aliasing the previous transfer's, the other way: the same two lock bits, but
+      // the account that comes first by address has the other bit (the previous transfer's
+      // accounts lie in different halves), so taking the locks in address order can deadlock.
+      t.from = v[size_t(w - 1)].to ^ 1024, t.to = v[size_t(w - 1)].from ^ 1024;
+    } else if (crossing) {
+      t.to = int(rng.next() % 1024) + (t.from < 1024 ? 1024 : 0);  // in the other half
+    } else {
       t.to = int(rng.next() % kAccounts);
+    }
     v.push_back(t);
   }
   return v;

@@ -46,7 +46,9 @@ struct Transfer {
   int from, to, amount;
 };
 // `warps` transfers from `seed`; every third one is between accounts 1024 apart (their lock bits
-// alias), and some pairs of transfers go opposite ways between the same two accounts.
+// alias), some pairs of transfers go opposite ways between the same two accounts, and some pairs
+// (warps 4 and 5 of 6) take the same two lock bits through aliasing accounts, where the order of
+// the addresses is not the order of the bits.
 std::vector<Transfer> transfer_list(int warps, uint64_t seed);
 std::vector<int> opening_balances();  // kAccounts balances
 struct TransferRun : Outcome {

@@ -12,7 +12,7 @@ __global__ void nw_diagonal(int* S, const int* a, const int* b, int n, int td) {
 void nw_wavefront(int* S, const int* a, const int* b, int n) {
   [[maybe_unused]] const int tiles = n / kNwTile;
   // TODO(5a) one launch of nw_diagonal per tile diagonal, as many blocks as it has tiles
-  // (about 4 lines)
+  // (about 4 lines; host code: no bare min/max here, README hint 5a)
 }
 
 // ---- task 5b: dataflow, one launch ------------------------------------------------------------------------

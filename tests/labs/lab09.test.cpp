@@ -8,6 +8,7 @@
 #include <synclab/catch.h>
 
 #include <algorithm>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -111,12 +112,23 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
     return "a lane read its input before its producer's write was published: flag_hop must __syncwarp() after the\n"
            "   32 writes, then lane 0 raises the flag with st_release_cta, and the consumer reads the flag with\n"
            "   ld_acquire_cta in its wait loop";
+  if (task == "4a" && kind == "race")
+    return "a lane read its input before its producer's write was published: the producer must write\n"
+           "   A[tid + 32] before it releases that word's bit (tl_unlock is the release), and the consumer must\n"
+           "   read A[tid] only after tl_lock got A[tid]'s bit (tl_lock is the acquire): lock, compute, then unlock\n"
+           "   both";
   if (task == "4a")
-    return "TODO(4a): hold the bit of A[tid + 32] from the setup, wait for the bit of A[tid] in the hop";
+    return "TODO(4a): the setup takes the bit of A[tid + 32] (tl_try_lock); the hop waits for the bit of A[tid]\n"
+           "   (tl_lock, wid > 0), computes A[tid + 32], and only then releases both bits (tl_unlock)";
   if (task == "5b" && (kind == "race" || s.memory == "relaxed"))
     return "a tile read its neighbours' cells before their writes were published to it: thread 0 must wait for\n"
            "   ready[north] and ready[west] with ld_acquire_gpu, then __syncthreads() before the block computes, and\n"
            "   raise ready[tile] with st_release_gpu after the tile's last __syncthreads (the end of nw_tile)";
+  if ((task == "5a" || task == "5b") &&
+      (kind == "fault" || r.error.find("illegal memory access") != std::string::npos))
+    return "a block computed a tile outside the grid: every tile (ti, tj) must have 0 <= ti, tj < tiles; in\n"
+           "   nw_diagonal, ti = max(0, td - tiles + 1) + blockIdx.x and tj = td - ti, with as many blocks as\n"
+           "   diagonal td has tiles (td < tiles ? td + 1 : 2 * tiles - 1 - td)";
   if (task == "5a")
     return "TODO(5a): nw_diagonal maps block k of diagonal td to tile (max(0, td - tiles + 1) + k, td - ti);\n"
            "   nw_wavefront launches it once per tile diagonal, td = 0 .. 2 * tiles - 2";
@@ -124,6 +136,12 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
     return "TODO(5b): thread 0 waits for the north and west tiles' flags (ld_acquire_gpu), __syncthreads, nw_tile,\n"
            "   then thread 0 raises ready[tile] (st_release_gpu)";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
+  if (task == "2")
+    return "TODO(2): each lane adds 1 to *counter while it holds the counter's tiny lock: tl_try_lock in a loop,\n"
+           "   the count and tl_unlock inside it on the iteration that got the bit (README, hint 2)";
+  if (task == "3")
+    return "TODO(3): hold the bits of *a and *b while moving amount[w]: lock the lower tl_bit first, the other\n"
+           "   only if its bit differs, move, unlock in reverse (README, hint 3)";
   return "";
 }
 
@@ -239,7 +257,16 @@ namespace {
 void check_nw(lab09::NwVersion v, int n, const std::string& task, std::vector<std::string> memories) {
   for (const Schedule& s : synclab::lab::schedules(exploration(2, std::move(memories)))) {
     const uint64_t seed = s.seed;
-    lab09::NwRun r = synclab::lab::run_under(s, [&] { return lab09::run_nw(v, n, seed); });
+    lab09::NwRun r = synclab::lab::run_under(s, [&] {
+      try {
+        return lab09::run_nw(v, n, seed);
+      } catch (const std::exception& e) {  // a failed launch (an access outside S): an outcome, with advice
+        lab09::NwRun failed;
+        failed.finished = false;
+        failed.error = e.what();
+        return failed;
+      }
+    });
     const std::string problem =
         r.finished ? compare(r.S, host_nw(lab09::nw_sequence(n, seed), lab09::nw_sequence(n, seed + 1000)),
                              "score (row-major index)")
