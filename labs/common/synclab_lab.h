@@ -217,10 +217,11 @@ inline std::vector<Report> of_kind(const std::vector<Report>& rs, const std::str
 // `reported` those whose results were right but a report was not.
 inline std::string failed_runs(int bad, int reported) {
   const int wrong = bad - reported;
-  if (!reported) return "wrong in " + std::to_string(wrong) + " runs";
-  if (!wrong) return "reported in " + std::to_string(reported) + " runs (every result right)";
-  return "wrong in " + std::to_string(wrong) + " runs, reported in " + std::to_string(reported) +
-         " more (their results right)";
+  auto runs = [](int n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+  if (!reported) return "wrong in " + runs(wrong);
+  if (!wrong) return "reported in " + runs(reported) + (reported == 1 ? " (its result right)" : " (every result right)");
+  return "wrong in " + runs(wrong) + ", reported in " + std::to_string(reported) + " more (" +
+         (reported == 1 ? "its result right)" : "their results right)");
 }
 
 inline std::string brief(const Report& r) {
