@@ -236,8 +236,14 @@ bool nw(const Args& a) {
                 S[at] = std::max(S[at - size_t(size) - 2] + (x[size_t(i - 1)] == y[size_t(j - 1)] ? 2 : -1),
                                  std::max(S[at - size_t(size) - 1], S[at - 1]) - 1);
             }
-          return std::make_pair(r.finished ? first_difference(r.S, S, "score (row-major index)") : "",
-                                lab09::Outcome(r));
+          std::string wrong = r.finished ? first_difference(r.S, S, "score") : "";
+          if (wrong.rfind("score ", 0) == 0) {  // "score K ...": name the cell S(i, j)
+            const size_t end = wrong.find(' ', 6);
+            const int k = std::stoi(wrong.substr(6, end - 6));
+            wrong =
+                "S(" + std::to_string(k / (size + 1)) + ", " + std::to_string(k % (size + 1)) + ")" + wrong.substr(end);
+          }
+          return std::make_pair(wrong, lab09::Outcome(r));
         },
         [&](const Schedule& s) {
           return "nw --version " + std::string(lab09::name(v)) + " --n " + std::to_string(size) + " --input " +

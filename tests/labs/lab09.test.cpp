@@ -258,10 +258,14 @@ void check_nw(lab09::NwVersion v, int n, const std::string& task, std::vector<st
         return failed;
       }
     });
-    const std::string problem =
-        r.finished ? compare(r.S, host_nw(lab09::nw_sequence(n, seed), lab09::nw_sequence(n, seed + 1000)),
-                             "score (row-major index)")
+    std::string problem =
+        r.finished ? compare(r.S, host_nw(lab09::nw_sequence(n, seed), lab09::nw_sequence(n, seed + 1000)), "score")
                    : "";
+    if (!problem.empty() && problem.rfind("score ", 0) == 0) {  // "score K ...": name the cell S(i, j)
+      const size_t end = problem.find(' ', 6);
+      const int k = std::stoi(problem.substr(6, end - 6));
+      problem = "S(" + std::to_string(k / (n + 1)) + ", " + std::to_string(k % (n + 1)) + ")" + problem.substr(end);
+    }
     const std::string args = "nw --version " + std::string(lab09::name(v)) + " --n " + std::to_string(n) + " --input " +
                              std::to_string(seed);
     if (!r.finished || !problem.empty() || !r.reports.empty())  // the message's first line is the summary's
