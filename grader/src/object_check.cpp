@@ -69,6 +69,10 @@ const std::vector<std::pair<std::string, std::string>> kDeniedCxx = {{"St6thread
                                                                      {"7synclab", "SyncLab's own functions"}};
 
 // C-named data a student file may not define (the C library's: defining one replaces it).
+// The extern "C" inline functions of CUDA's math headers that host code can call (and so define,
+// weak): int, unsigned, long long and unsigned long long min and max.
+const std::set<std::string> kCudaHeaderInline = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"};
+
 const std::set<std::string> kReservedData = {"stdin",
                                              "stdout",
                                              "stderr",
@@ -191,6 +195,10 @@ ObjectCheck check_student_object(const std::string& object, const std::string& d
       }
     } else if (starts_with(n, "DW.ref.")) {
       // the exception-handling personality reference the compiler adds
+    } else if (s.binding == STB_WEAK && s.type == STT_FUNC && kCudaHeaderInline.count(n)) {
+      // min/max of CUDA's headers, extern "C" inline: host code that calls them defines them weak.
+      // The graded programs link the tests and the harness first, so a weak definition here can
+      // replace none of theirs (the linker keeps the first one it meets).
     } else if (s.type == STT_OBJECT && !kReservedData.count(n) && n[0] != '_') {
       // a global variable (e.g. a __device__ variable's host shadow)
     } else if (s.type == STT_OBJECT) {
