@@ -344,16 +344,21 @@ void KernelRun::flush_findings() {
       // This thread synchronized with the other one, but through a release that the other thread
       // made before its access: a release publishes only what comes before it.
       const bool heard = f.heard_gid1 == f.prev.gid1;
+      const uint32_t hg = f.heard_gid1 - 1;
       d += fmt::format(
           "this thread did synchronize with block {} thread {}: it acquired that thread's release{}. But "
           "that thread's {} of this word comes after the release in its program, and a release publishes only "
-          "the accesses before it. Move that {} before the release (for a slot handed back through a flag: "
-          "read the slot, then publish that it is free), or make this thread wait for a later release that "
-          "comes after the {}",
+          "the accesses before it. Move that {} before the release ({}), or make this thread wait for a later "
+          "release that comes after the {}",
           pgid / threads_per_cta_, pgid % threads_per_cta_,
-          heard ? fmt::format(", {}", line_of(f.heard_write_loc)) : std::string(),
+          heard ? fmt::format(", {}", line_of(f.heard_write_loc))
+                : fmt::format(" (passed on by block {} thread {}'s {})", hg / threads_per_cta_, hg % threads_per_cta_,
+                              line_of(f.heard_write_loc)),
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
+          (f.prev.flags & RaceDetector::kWrite)
+              ? "data handed over through a flag or a lock: write it, then raise the flag or unlock"
+              : "a slot handed back through a flag: read the slot, then publish that it is free",
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read");
     } else if (plain_load_of_flag(f.prev.flags, f.cur_flags)) {
       // A flag published the right way on the writer's side (a volatile or atomic store right

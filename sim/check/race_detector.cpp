@@ -333,9 +333,20 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   auto pending_orders = [&](const RaceThread::Lazy& z) { return orders_prev(z.ref.get()) || orders_prev(z.merged.get()); };
   f.unacquired = pending_orders(t.s->pend_local) || pending_orders(t.s->pend_remote);
   settle(t);
+  // The hand-over this thread took last: from the other access's thread, whose access came after
+  // that store (a release made before the access); or through a third thread's store (a lock word
+  // that several threads update), which passed on a release the other thread made earlier. A
+  // hand-over from the other thread at or after its access is a store that did not release (the
+  // advice about the missing fence fits that one).
+  // (A thread's clock moves only at its releases, so accesses between two releases share one: the
+  // step counter, whose low bits each access keeps, orders them.)
   const bool after_handover =
-      t.s->heard_gid1 == prev.gid1 && (prev.phase > t.s->heard_write_phase ||
-                                       (prev.phase == t.s->heard_write_phase && prev.clock > t.s->heard_write_clock));
+      t.s->heard_gid1 == prev.gid1
+          ? (prev.phase > t.s->heard_write_phase ||
+             (prev.phase == t.s->heard_write_phase &&
+              (prev.clock > t.s->heard_write_clock ||
+               (prev.clock == t.s->heard_write_clock && int16_t(uint16_t(prev.step - t.s->heard_write_step)) > 0))))
+          : t.s->heard_gid1 != 0;
   f.after_release = after_handover && t.vc && t.vc->thr_clock(agid_sync) > 0 && !orders_prev(t.vc.get());
   findings_.push_back(f);
   return false;
@@ -496,6 +507,7 @@ inline __attribute__((always_inline)) bool RaceDetector::update(RaceCta& rc, Acc
     t.s->heard_read_loc = loc;
     t.s->heard_write_clock = w.clock;
     t.s->heard_write_phase = w.phase;
+    t.s->heard_write_step = w.step;
     t.s->heard_fenced = false;
   }
   if (!quick_clean(w, t, cur.gid1, cbase, warp, flags, mask))

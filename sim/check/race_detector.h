@@ -112,6 +112,7 @@ struct RaceThreadSync {
   // ordering on that hand-over, and the report says so.
   uint32_t heard_gid1 = 0, heard_write_loc = 0, heard_read_loc = 0;
   uint32_t heard_write_clock = 0, heard_write_phase = 0;  // the writer's clock and phase at that write
+  uint16_t heard_write_step = 0;                          // and the warp step's low bits (Access::step)
   bool heard_fenced = false;  // and this thread has fenced since that read (its acquire side is there)
 };
 
