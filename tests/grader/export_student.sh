@@ -18,6 +18,11 @@ chmod 755 "$tmp"  # as on Gradescope: the submission's unprivileged user reads t
 fail() { echo "export_student.sh: FAILED: $*"; exit 1; }
 out="$tmp/release"
 
+# --help prints the usage and writes nothing (it once wrote a release into a folder named --help).
+help="$(cd "$tmp" && "$root/synclab" export-student --help)" || fail "export-student --help exited with status $?"
+grep -q "^usage: ./synclab export-student OUT" <<<"$help" || fail "export-student --help printed: $help"
+[ -z "$(ls -A "$tmp")" ] || fail "export-student --help wrote into $tmp: $(ls -A "$tmp")"
+
 "$root/synclab" export-student "$out" || fail "export-student exited with status $?"
 [ -f "$out/STUDENT-RELEASE.md" ] || fail "STUDENT-RELEASE.md is missing"
 grep -q "^> \*\*This is a student release\*\*" "$out/README.md" || fail "the release's README does not say at its top that it is a student release"
