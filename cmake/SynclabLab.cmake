@@ -428,6 +428,8 @@ ${backends_json}
       set(may_pass)
       if(ARG_GPU_SKELETON_MAY_PASS)
         set(may_pass --may-pass ${ARG_GPU_SKELETON_MAY_PASS})
+        # tests/labs/run_gpu.sh reads it here, beside the program.
+        file(WRITE ${gpu}/${prog}_tests_labs.may-pass "${ARG_GPU_SKELETON_MAY_PASS}\n")
       endif()
       add_test(NAME labs.${lab}.skeleton_fails.gpu
                COMMAND ${SYNCLAB_LAB_CHECK_GRADED} --expect fail ${may_pass} -- ${gpu}/${prog}_tests_labs)
