@@ -27,6 +27,7 @@
 #   labs.<NN-topic>.skeleton_fails       label sim: every graded case fails on the untouched skeletons
 #   labs.<NN-topic>.wrong.<w>            label sim: the case named in wrong/<w>.cu fails with its message
 #   labs.<NN-topic>.harness              label sim: the solutions' harness program checks itself
+#   labs.<NN-topic>.skeleton_program     label sim: the students' program runs every check on the skeletons
 #   labs.<NN-topic>.solutions_pass.gpu / .skeleton_fails.gpu   label gpu
 #
 # A wrong solution declares what it replaces and how the grader must reject it, in its header:
@@ -420,6 +421,12 @@ ${backends_json}
     endforeach()
     add_test(NAME labs.${lab}.harness COMMAND ${sim}/${prog}_solutions all)
     list(APPEND names labs.${lab}.harness)
+    # The students' program on the untouched skeletons: every task's check runs and reports, none
+    # crashes (a crash or a usage error prints no summary).
+    add_test(NAME labs.${lab}.skeleton_program COMMAND ${sim}/${prog} all --sched rr --model its)
+    set_tests_properties(labs.${lab}.skeleton_program PROPERTIES
+                         PASS_REGULAR_EXPRESSION "of the checks did not pass")
+    list(APPEND names labs.${lab}.skeleton_program)
     set_tests_properties(${names} PROPERTIES LABELS "sim;labs" TIMEOUT 600 ENVIRONMENT SYNCLAB_QUIET=1)
     if(SYNCLAB_BUILD_GPU)
       set(gpu ${CMAKE_BINARY_DIR}/bin/gpu)
