@@ -31,25 +31,51 @@
 //              ready flags (release/acquire at GPU scope); blocks take tiles in row-major order
 //   dataflow-diag  the same with tiles taken in anti-diagonal order (written here), so that the
 //              blocks resident at once lie along the wavefront instead of along a few rows
+// Then Needleman-Wunsch in the paper's own framework (section 6, Table 3): the outer loop launches
+// the tile diagonals as Rodinia does; a tile is a 32 x 32 array in shared memory whose first row
+// and column hold the neighbours' cells (the halo), so it computes 31 x 31 cells and n is a
+// multiple of 31 (the paper's sizes, 31 to 1984). Inside a tile (CUDA events, median of 21):
+//   tile-wavefront  the data-parallel loop: one warp, the tile's anti-diagonals one at a time with
+//                   __syncthreads() between (Rodinia's inner loop, the paper's "Data-Parallel")
+//   tile-atomic     Listing 14: 32 x 32 threads, a cell per thread; each cell holds its own
+//                   atomicExch lock in shared memory until it has fired, and takes (then puts back)
+//                   its north and west neighbours' tokens, critical sections inside the loop
+//   tile-tinylock   Listing 15: the same dataflow on tinylock.cuh's emulated lock bits, the bit of
+//                   each cell's own word (32 x 32 ints = 4096 bytes: no two cells share a bit)
 // Each scheme's result is checked against a host reference before its time counts. The time is
 // warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
 // the median of 51 launches after 5 untimed ones.
 //
-//   lab09_tinylock [--reps N] [--nw N...] [--smoke]   (--smoke: 3 launches each and a 32 x 32
-//   Needleman-Wunsch, for the simulator; --nw: the sizes, multiples of 16, default 1024 4096)
+// --trace FILE --nw-trace N records task 5b's dataflow fill of N x N cells ((N / 16)^2 tiles) with
+// trace.cuh instead of timing anything: launch 0 with row-major tickets (the lab's kernel with
+// records added), launch 1 with diagonal tickets. Each block records where it runs
+// (BlockPlacement) and its ticket (a Mark, tag 1: a = ticket, b = tile); each tile, as it
+// completes, takes a completion number from a counter and records it as a RegionUpdate of the
+// "tile order" matrix (tiles x tiles ints), which the viewer's Wavefront window draws.
+//
+//   lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]
+//   lab09_tinylock --trace FILE [--nw-trace N]
+//   (--smoke: 3 launches each, a 32 x 32 and a 62 x 62 Needleman-Wunsch, for the simulator; --nw:
+//   the sizes, multiples of 16, default 1024 4096; --nw-paper: multiples of 31, default 31 62 124
+//   248 496 992 1984; --nw-trace: a multiple of 16, default 1024)
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <synclab/cuda_check.h>
+#include <synclab/regions.h>
+#include <synclab/trace.cuh>
 
 #include "lab09_kernels.cuh"
 #include "nw_tile.cuh"
+
+namespace gt = synclab::gputrace;
 
 namespace {
 
@@ -259,56 +285,397 @@ void nw_fill(NwWay v, int* S, const int* a, const int* b, int n, int* ready, int
   CHECK(cudaGetLastError());
 }
 
-// Times the three versions at size n; false when one differs from the host fill.
-bool nw_table(int n, int reps, bool smoke) {
-  std::vector<int> a(static_cast<size_t>(n)), b(static_cast<size_t>(n));  // letters 0..3, fixed
-  for (int i = 0; i < n; ++i) a[size_t(i)] = (i * 7 + 3) % 4, b[size_t(i)] = (i * i * 5 + i / 3 + 1) % 4;
-  const std::vector<int> want = host_nw(a, b, n);
-  const int w = n + 1, tiles = n / kNwTile;
-  int *dS, *da, *db, *ready, *next;
-  CHECK(cudaMalloc(&dS, size_t(w) * w * sizeof(int)));
-  CHECK(cudaMalloc(&da, size_t(n) * sizeof(int)));
-  CHECK(cudaMalloc(&db, size_t(n) * sizeof(int)));
-  CHECK(cudaMalloc(&ready, size_t(tiles) * tiles * sizeof(int)));
-  CHECK(cudaMalloc(&next, sizeof(int)));
-  CHECK(cudaMemcpy(da, a.data(), size_t(n) * sizeof(int), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b.data(), size_t(n) * sizeof(int), cudaMemcpyHostToDevice));
-  std::vector<int> border(size_t(w) * w, 0);
-  for (int i = 0; i <= n; ++i) border[size_t(i) * w] = -i * kNwGap, border[size_t(i)] = -i * kNwGap;
+// The two sequences (letters 0..3, fixed), S's border (row 0 and column 0: the gap penalties; every
+// other cell a poison value, so that a cell nobody wrote fails the check) and the host fill.
+struct NwCase {
+  int n;
+  std::vector<int> a, b, border, want;
+  explicit NwCase(int n_) : n(n_), a(size_t(n_)), b(size_t(n_)) {
+    for (int i = 0; i < n; ++i) a[size_t(i)] = (i * 7 + 3) % 4, b[size_t(i)] = (i * i * 5 + i / 3 + 1) % 4;
+    want = host_nw(a, b, n);
+    const int w = n + 1;
+    border.assign(size_t(w) * w, -123456789);
+    for (int i = 0; i <= n; ++i) border[size_t(i) * w] = -i * kNwGap, border[size_t(i)] = -i * kNwGap;
+  }
+};
+
+// Runs fill() reps times (plus one untimed warm-up unless smoke), each on a fresh S, CUDA events
+// around the fill; the first result is compared with the host fill. The median in ms, or -1 when
+// the result was wrong.
+template <class Fill>
+float nw_time(const NwCase& c, int* dS, int reps, bool smoke, Fill fill) {
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  bool ok = true;
+  for (int k = 0; k < reps + (smoke ? 0 : 1) && ok; ++k) {
+    CHECK(cudaMemcpy(dS, c.border.data(), c.border.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaEventRecord(e0));
+    fill();
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, e0, e1));
+    if (k == 0) {
+      std::vector<int> got(c.border.size());
+      CHECK(cudaMemcpy(got.data(), dS, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      ok = got == c.want;
+    }
+    if (smoke || k >= 1) ms.push_back(t);
+  }
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  if (!ok) return -1.0f;
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+struct NwBuffers {
+  int *S = nullptr, *a = nullptr, *b = nullptr, *ready = nullptr, *next = nullptr;
+  NwBuffers(const NwCase& c, int tiles) {
+    const int w = c.n + 1;
+    CHECK(cudaMalloc(&S, size_t(w) * w * sizeof(int)));
+    CHECK(cudaMalloc(&a, size_t(c.n) * sizeof(int)));
+    CHECK(cudaMalloc(&b, size_t(c.n) * sizeof(int)));
+    CHECK(cudaMalloc(&ready, size_t(tiles) * tiles * sizeof(int)));
+    CHECK(cudaMalloc(&next, sizeof(int)));
+    CHECK(cudaMemcpy(a, c.a.data(), size_t(c.n) * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, c.b.data(), size_t(c.n) * sizeof(int), cudaMemcpyHostToDevice));
+  }
+  ~NwBuffers() {
+    for (int* p : {S, a, b, ready, next}) CHECK(cudaFree(p));
+  }
+  NwBuffers(const NwBuffers&) = delete;
+  NwBuffers& operator=(const NwBuffers&) = delete;
+};
+
+// Times the four versions at size n; false when one differs from the host fill.
+bool nw_table(int n, int reps, bool smoke) {
+  const NwCase c(n);
+  const int tiles = n / kNwTile;
+  NwBuffers d(c, tiles);
   bool ok = true;
   std::printf("| %d x %d |", n, n);
   for (NwWay v : {NwWay::cells, NwWay::tiles, NwWay::dataflow, NwWay::dataflow_diag}) {
-    std::vector<float> ms;
-    for (int k = 0; k < reps + (smoke ? 0 : 1); ++k) {
-      CHECK(cudaMemcpy(dS, border.data(), border.size() * sizeof(int), cudaMemcpyHostToDevice));
-      CHECK(cudaEventRecord(e0));
-      nw_fill(v, dS, da, db, n, ready, next);
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float t = 0;
-      CHECK(cudaEventElapsedTime(&t, e0, e1));
-      if (k == 0) {
-        std::vector<int> got(border.size());
-        CHECK(cudaMemcpy(got.data(), dS, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-        if (got != want) {
-          std::printf(" WRONG (%s) |", nw_name(v));
-          ok = false;
-          break;
-        }
-      }
-      if (smoke || k >= 1) ms.push_back(t);
+    const float ms = nw_time(c, d.S, reps, smoke, [&] { nw_fill(v, d.S, d.a, d.b, n, d.ready, d.next); });
+    if (ms < 0) {
+      std::printf(" WRONG (%s) |", nw_name(v));
+      ok = false;
+    } else {
+      std::printf(" %.3f |", double(ms));
     }
-    if (ms.empty()) continue;
-    std::sort(ms.begin(), ms.end());
-    std::printf(" %.3f |", double(ms[ms.size() / 2]));
   }
   std::printf(" %d | %d | 1 |\n", 2 * n - 1, 2 * tiles - 1);
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  for (int* p : {dS, da, db, ready, next}) CHECK(cudaFree(p));
+  return ok;
+}
+
+// ---- Needleman-Wunsch in the paper's framework (section 6, Listings 14 and 15, Table 3) ----------
+// A tile is a 32 x 32 array s in shared memory, s[y][x] = S(r0 + y, c0 + x): its row 0 and column
+// 0 are the cells of the tiles north and west of it (or S's border), the other 31 x 31 are its own.
+// The outer framework launches one kernel per anti-diagonal of tiles, a block per tile.
+constexpr int kPaperTile = 32;
+constexpr int kPaperCells = kPaperTile - 1;
+
+// Block blockIdx.x of the launch for tile diagonal td: its tile's first row and column in S.
+__device__ inline void paper_tile_origin(int n, int td, int& r0, int& c0) {
+  const int tiles = n / kPaperCells;
+  const int ti = max(0, td - (tiles - 1)) + int(blockIdx.x), tj = td - ti;
+  r0 = ti * kPaperCells;
+  c0 = tj * kPaperCells;
+}
+
+// tile-wavefront: one warp per tile. Thread x (1..31) owns column x and computes its cell of each
+// anti-diagonal of the tile in turn, a block barrier after each (61 of them).
+__global__ void nwp_wavefront(int* S, const int* a, const int* b, int n, int td) {
+  __shared__ int s[kPaperTile][kPaperTile];
+  __shared__ int letter_a[kPaperTile];
+  int r0, c0;
+  paper_tile_origin(n, td, r0, c0);
+  const int w = n + 1, x = int(threadIdx.x);
+  s[0][x] = S[r0 * w + c0 + x];
+  s[x][0] = S[(r0 + x) * w + c0];
+  letter_a[x] = x > 0 ? a[r0 + x - 1] : 0;
+  const int letter_b = x > 0 ? b[c0 + x - 1] : 0;
+  __syncthreads();
+  for (int d = 0; d < 2 * kPaperCells - 1; ++d) {
+    const int y = d + 2 - x;  // the cell (y, x) with y + x == d + 2
+    if (x >= 1 && y >= 1 && y <= kPaperCells)
+      s[y][x] = max(s[y - 1][x - 1] + nw_match(letter_a[y], letter_b), max(s[y - 1][x], s[y][x - 1]) - kNwGap);
+    __syncthreads();
+  }
+  if (x >= 1)
+    for (int y = 1; y < kPaperTile; ++y) S[(r0 + y) * w + c0 + x] = s[y][x];
+}
+
+// tile-atomic (Listing 14): thread (ty, tx) is the actor of cell s[ty][tx]. mutex[y][x] is 1 while
+// cell (y, x) has not fired (its thread holds it from the start) and 0 once it has: the token its
+// south and east neighbours take. A consumer takes a token with atomicExch(.., 1) == 0, reads the
+// cell, and puts the token back (its other consumer needs it too). Every try is inside the loop
+// and no lock is held across an iteration, so lanes of one warp never wait for each other inside
+// a critical section (the SIMD deadlock of section 4.4.1 cannot happen, even under lockstep).
+// Ordering: a producer writes its cell, then __threadfence_block(), then releases its lock; a
+// consumer fences after taking the token and before reading the cell, and again before putting
+// the token back, so that the consumer after it sees the cell too. The north-west cell is read
+// after both tokens: its value reached the north (or west) neighbour before that one fired.
+__global__ void nwp_atomic(int* S, const int* a, const int* b, int n, int td) {
+  __shared__ int s[kPaperTile][kPaperTile];
+  __shared__ int mutex[kPaperTile][kPaperTile];
+  int r0, c0;
+  paper_tile_origin(n, td, r0, c0);
+  const int w = n + 1, tx = int(threadIdx.x), ty = int(threadIdx.y);
+  const bool cell = tx != 0 && ty != 0;
+  int p = 0;
+  if (cell)
+    p = nw_match(a[r0 + ty - 1], b[c0 + tx - 1]);
+  else
+    s[ty][tx] = S[(r0 + ty) * w + c0 + tx];
+  mutex[ty][tx] = cell ? 1 : 0;  // lock self (nobody else can want it before the barrier); the halo is ready
+  __syncthreads();
+  if (cell) {
+    bool north_ok = false, west_ok = false, done = false;
+    int north = 0, west = 0;
+    while (!done) {
+      if (!north_ok && atomicExch(&mutex[ty - 1][tx], 1) == 0) {
+        __threadfence_block();
+        north = s[ty - 1][tx];
+        north_ok = true;
+        __threadfence_block();
+        atomicExch(&mutex[ty - 1][tx], 0);  // put the token back
+      }
+      if (!west_ok && atomicExch(&mutex[ty][tx - 1], 1) == 0) {
+        __threadfence_block();
+        west = s[ty][tx - 1];
+        west_ok = true;
+        __threadfence_block();
+        atomicExch(&mutex[ty][tx - 1], 0);
+      }
+      done = north_ok && west_ok;
+      if (done) {  // fire
+        s[ty][tx] = max(s[ty - 1][tx - 1] + p, max(north, west) - kNwGap);
+        __threadfence_block();
+        atomicExch(&mutex[ty][tx], 0);  // unlock self: the token for south and east
+      }
+    }
+  }
+  __syncthreads();
+  if (cell) S[(r0 + ty) * w + c0 + tx] = s[ty][tx];
+}
+
+// tile-tinylock (Listing 15): the same actors on tinylock.cuh's emulated lock bits. A cell's token
+// is the lock bit of its own word of s (the paper's LDSLK reads the word and tries its bit in one
+// instruction; here tl_try_lock tries the bit, then the word is read). s is exactly 4096 bytes,
+// so its 1024 words have 1024 different bits: no alias (section 4.4.2). tl_try_lock orders the
+// reads after it, tl_unlock the writes before it.
+__global__ void nwp_tinylock(int* S, const int* a, const int* b, int n, int td) {
+  __shared__ int s[kPaperTile][kPaperTile];
+  __shared__ TinyLockTable locks;
+  int r0, c0;
+  paper_tile_origin(n, td, r0, c0);
+  const int w = n + 1, tx = int(threadIdx.x), ty = int(threadIdx.y);
+  const bool cell = tx != 0 && ty != 0;
+  int p = 0;
+  if (cell)
+    p = nw_match(a[r0 + ty - 1], b[c0 + tx - 1]);
+  else
+    s[ty][tx] = S[(r0 + ty) * w + c0 + tx];
+  if (ty == 0) locks.word[tx] = 0;  // tl_init, once per word (tl_init itself expects a 1-D block)
+  __syncthreads();
+  if (cell) tl_try_lock(locks, &s[ty][tx]);  // lock self: always succeeds, the bit is this cell's alone
+  __syncthreads();
+  if (cell) {
+    bool north_ok = false, west_ok = false, done = false;
+    int north = 0, west = 0;
+    while (!done) {
+      if (!west_ok && tl_try_lock(locks, &s[ty][tx - 1])) {  // get west
+        west = s[ty][tx - 1];
+        west_ok = true;
+        tl_unlock(locks, &s[ty][tx - 1]);  // restore the token
+      }
+      if (!north_ok && tl_try_lock(locks, &s[ty - 1][tx])) {  // get north
+        north = s[ty - 1][tx];
+        north_ok = true;
+        tl_unlock(locks, &s[ty - 1][tx]);
+      }
+      done = north_ok && west_ok;
+      if (done) {  // fire, then put self
+        s[ty][tx] = max(s[ty - 1][tx - 1] + p, max(north, west) - kNwGap);
+        tl_unlock(locks, &s[ty][tx]);
+      }
+    }
+  }
+  __syncthreads();
+  if (cell) S[(r0 + ty) * w + c0 + tx] = s[ty][tx];
+}
+
+enum class PaperWay { wavefront, atomic, tinylock };
+
+void nwp_fill(PaperWay v, int* S, const int* a, const int* b, int n) {
+  const int tiles = n / kPaperCells;
+  for (int td = 0; td < 2 * tiles - 1; ++td) {
+    const int count = td < tiles ? td + 1 : 2 * tiles - 1 - td;
+    if (v == PaperWay::wavefront)
+      nwp_wavefront<<<count, kPaperTile>>>(S, a, b, n, td);
+    else if (v == PaperWay::atomic)
+      nwp_atomic<<<count, dim3(kPaperTile, kPaperTile)>>>(S, a, b, n, td);
+    else
+      nwp_tinylock<<<count, dim3(kPaperTile, kPaperTile)>>>(S, a, b, n, td);
+  }
+}
+
+// The paper's Table 3 row for size n (microseconds); false when a version differs from the host.
+bool nw_paper_table(int n, int reps, bool smoke) {
+  const NwCase c(n);
+  const int tiles = n / kPaperCells;
+  NwBuffers d(c, 1);
+  bool ok = true;
+  std::printf("| %d x %d |", n, n);
+  for (PaperWay v : {PaperWay::wavefront, PaperWay::atomic, PaperWay::tinylock}) {
+    const float ms = nw_time(c, d.S, reps, smoke, [&] { nwp_fill(v, d.S, d.a, d.b, n); });
+    if (ms < 0) {
+      std::printf(" WRONG (%s) |", v == PaperWay::wavefront ? "tile-wavefront" : v == PaperWay::atomic ? "tile-atomic" : "tile-tinylock");
+      ok = false;
+    } else {
+      std::printf(" %.1f |", double(ms) * 1000.0);
+    }
+  }
+  std::printf(" %d x %d | %d |\n", tiles, tiles, 2 * tiles - 1);
+  return ok;
+}
+
+// ---- a trace of the tile dataflow (--trace FILE --nw-trace N) -----------------------------------
+constexpr uint16_t kTicketTag = 1;
+
+// Task 5b's kernel (kDiag false; nw.cu's nw_dataflow) or dataflow-diag (true) with records: the
+// block's placement, its ticket, and the tile's completion number in order[tile].
+template <bool kDiag>
+__global__ void nw_dataflow_traced(gt::Handle h, int* S, const int* a, const int* b, int n, int* ready, int* next_tile,
+                                   int* completed, int* order, uint16_t order_region) {
+  gt::block_begin(h);
+  __shared__ int tile;
+  const int T = n / kNwTile;
+  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);
+  __syncthreads();
+  int ti, tj;
+  if (kDiag)
+    diagonal_tile(tile, T, ti, tj);
+  else
+    ti = tile / T, tj = tile % T;
+  if (threadIdx.x == 0) {
+    gt::mark(h, kTicketTag, uint64_t(tile), uint64_t(ti * T + tj));
+    if (ti > 0)
+      while (ld_acquire_gpu(&ready[(ti - 1) * T + tj]) == 0) {
+      }
+    if (tj > 0)
+      while (ld_acquire_gpu(&ready[ti * T + tj - 1]) == 0) {
+      }
+  }
+  __syncthreads();
+  nw_tile(S, a, b, n, ti, tj);
+  if (threadIdx.x == 0) {
+    const int k = atomicAdd(completed, 1) + 1;  // this tile completed k-th
+    order[ti * T + tj] = k;
+    gt::region_update(h, order_region, uint64_t(ti * T + tj), uint64_t(k));
+    st_release_gpu(&ready[ti * T + tj], 1);
+  }
+}
+
+// What the completion order says: for each tile row (and each tile anti-diagonal), the
+// completions from its first tile to its last; the most rows (diagonals) in progress at once.
+void describe_order(const std::vector<int>& order, int T) {
+  std::vector<int> by_k(order.size());
+  for (size_t t = 0; t < order.size(); ++t) by_k[size_t(order[t] - 1)] = int(t);
+  for (int diag = 0; diag < 2; ++diag) {
+    const int groups = diag ? 2 * T - 1 : T;
+    std::vector<int> left(size_t(groups), 0), total(size_t(groups), 0);
+    for (int t = 0; t < T * T; ++t) ++total[size_t(diag ? t / T + t % T : t / T)];
+    left = total;
+    int open = 0, most = 0;
+    double sum = 0;
+    for (int t : by_k) {
+      const int g = diag ? t / T + t % T : t / T;
+      if (left[size_t(g)] == total[size_t(g)]) ++open;
+      if (--left[size_t(g)] == 0) --open;
+      most = std::max(most, open + (left[size_t(g)] == 0 ? 1 : 0));
+      sum += open;
+    }
+    std::printf("  %s in progress at once: at most %d, on average %.1f (of %d)\n", diag ? "tile diagonals" : "tile rows",
+                most, sum / double(T * T), groups);
+  }
+}
+
+bool nw_trace(const char* path, int n) {
+  const NwCase c(n);
+  const int T = n / kNwTile;
+  NwBuffers d(c, T);
+  int *completed = nullptr, *order = nullptr;
+  CHECK(cudaMalloc(&completed, sizeof(int)));
+  CHECK(cudaMalloc(&order, size_t(T) * T * sizeof(int)));
+  if (synclab_region(order, size_t(T) * T * sizeof(int), "tile order", "matrix", T, T) != 0) return false;
+  const int rid = gt::region_id(order);
+  gt::Recorder rec(size_t(3) * T * T + 64);
+  if (!rec.ok()) {
+    std::fprintf(stderr, "lab09_tinylock: %s\n", rec.error().c_str());
+    return false;
+  }
+  rec.header_extra()["needleman_wunsch"] = {{"n", n}, {"tile", kNwTile}, {"tiles", T},
+                                            {"launch 0", "task 5b: tiles taken in row-major order"},
+                                            {"launch 1", "tiles taken in anti-diagonal order"}};
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  bool ok = true;
+  for (int diag = 0; diag < 2; ++diag) {
+    CHECK(cudaMemcpy(d.S, c.border.data(), c.border.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(d.ready, 0, size_t(T) * T * sizeof(int)));
+    CHECK(cudaMemset(d.next, 0, sizeof(int)));
+    CHECK(cudaMemset(completed, 0, sizeof(int)));
+    CHECK(cudaMemset(order, 0, size_t(T) * T * sizeof(int)));
+    const char* name = diag ? "nw_dataflow_diag" : "nw_dataflow";
+    if (!rec.begin_launch(name, dim3(unsigned(T * T)), dim3(kNwTile))) {
+      std::fprintf(stderr, "lab09_tinylock: %s\n", rec.error().c_str());
+      ok = false;
+      break;
+    }
+    if (diag)
+      nw_dataflow_traced<true><<<T * T, kNwTile>>>(rec.handle(), d.S, d.a, d.b, n, d.ready, d.next, completed, order, uint16_t(rid));
+    else
+      nw_dataflow_traced<false><<<T * T, kNwTile>>>(rec.handle(), d.S, d.a, d.b, n, d.ready, d.next, completed, order, uint16_t(rid));
+    if (!rec.end_launch()) {
+      std::fprintf(stderr, "lab09_tinylock: %s\n", rec.error().c_str());
+      ok = false;
+      break;
+    }
+    std::vector<int> got(c.border.size()), ord(size_t(T) * T);
+    CHECK(cudaMemcpy(got.data(), d.S, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(ord.data(), order, ord.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    bool good = got == c.want;
+    std::vector<int> seen(size_t(T) * T + 1, 0);
+    for (int t = 0; t < T * T && good; ++t) {
+      const int k = ord[size_t(t)];
+      good = k >= 1 && k <= T * T && !seen[size_t(k)]++ && (t / T == 0 || k > ord[size_t(t - T)]) &&
+             (t % T == 0 || k > ord[size_t(t - 1)]);
+    }
+    const auto& L = rec.launches().back();
+    std::set<uint64_t> sms;
+    for (const auto& e : L.events)
+      if (e.kind == uint8_t(synclab::trace::EventKind::BlockPlacement)) sms.insert(e.b);
+    std::printf("launch %d (%s, tiles in %s order): %s; %.1f us from the launch's begin stamp to its end stamp, %zu events, %llu "
+                "dropped, blocks on %zu of %d SMs\n",
+                diag, name, diag ? "anti-diagonal" : "row-major", good ? "result and completion order checked" : "WRONG",
+                double(L.events.back().time - L.events.front().time) / 1000.0, L.events.size() - 2,
+                (unsigned long long)L.dropped, sms.size(), prop.multiProcessorCount);
+    if (good) describe_order(ord, T);
+    ok = ok && good && L.dropped == 0;
+  }
+  std::string err;
+  if (!rec.write(path, "lab09_tinylock", &err)) {
+    std::fprintf(stderr, "lab09_tinylock: %s\n", err.c_str());
+    ok = false;
+  }
+  CHECK(cudaFree(completed));
+  CHECK(cudaFree(order));
+  if (ok) std::printf("trace %s: %d x %d cells, %d x %d tiles, 2 launches\n", path, n, n, T, T);
   return ok;
 }
 
@@ -323,29 +690,50 @@ struct Row {
 int main(int argc, char** argv) {
   int reps = 51;
   bool smoke = false;
-  std::vector<int> nw_sizes = {1024, 4096};
-  bool nw_given = false;
+  std::vector<int> nw_sizes = {1024, 4096}, paper_sizes = {31, 62, 124, 248, 496, 992, 1984};
+  bool nw_given = false, paper_given = false;
+  const char* trace_path = nullptr;
+  int trace_n = 1024;
+  // N... after an option: sizes that are multiples of `unit`.
+  auto sizes = [&](int& i, std::vector<int>& out, int unit, const char* opt) {
+    out.clear();
+    while (i + 1 < argc && argv[i + 1][0] != '-') {
+      const int n = std::atoi(argv[++i]);
+      if (n < unit || n % unit) {
+        std::fprintf(stderr, "lab09_tinylock: %s takes multiples of %d, not '%s'\n", opt, unit, argv[i]);
+        return false;
+      }
+      out.push_back(n);
+    }
+    return true;
+  };
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--smoke"))
       smoke = true, reps = 3;
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--nw") && i + 1 < argc) {
-      nw_sizes.clear();
+    else if (!std::strcmp(argv[i], "--nw")) {
       nw_given = true;
-      while (i + 1 < argc && argv[i + 1][0] != '-') {
-        const int n = std::atoi(argv[++i]);
-        if (n < kNwTile || n % kNwTile) {
-          std::fprintf(stderr, "lab09_tinylock: --nw takes multiples of %d, not '%s'\n", kNwTile, argv[i]);
-          return 2;
-        }
-        nw_sizes.push_back(n);
+      if (!sizes(i, nw_sizes, kNwTile, "--nw")) return 2;
+    } else if (!std::strcmp(argv[i], "--nw-paper")) {
+      paper_given = true;
+      if (!sizes(i, paper_sizes, kPaperCells, "--nw-paper")) return 2;
+    } else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) {
+      trace_path = argv[++i];
+    } else if (!std::strcmp(argv[i], "--nw-trace") && i + 1 < argc) {
+      trace_n = std::atoi(argv[++i]);
+      if (trace_n < kNwTile || trace_n % kNwTile) {
+        std::fprintf(stderr, "lab09_tinylock: --nw-trace takes a multiple of %d, not '%s'\n", kNwTile, argv[i]);
+        return 2;
       }
     } else {
-      std::fprintf(stderr, "usage: lab09_tinylock [--reps N] [--nw N...] [--smoke]\n");
+      std::fprintf(stderr,
+                   "usage: lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]\n"
+                   "       lab09_tinylock --trace FILE [--nw-trace N]\n");
       return 2;
     }
   }
+  if (trace_path) return nw_trace(trace_path, trace_n) ? 0 : 1;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   char date[64];
@@ -435,5 +823,17 @@ int main(int argc, char** argv) {
               "dataflow, tiles in diagonal order | launches (cells) | launches (tiles) | launches (dataflow) |\n"
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (int n : nw_sizes) ok = nw_table(n, nw_reps, smoke) && ok;
+
+  // The paper's framework (Table 3): tile diagonals outside, 32 x 32 tiles with their halo inside.
+  if (smoke && !paper_given) paper_sizes = {62};
+  const int paper_reps = smoke ? 1 : 21;
+  std::printf("\nNeedleman-Wunsch in the paper's framework (section 6, Table 3): a launch per tile diagonal, "
+              "31 x 31 cells per tile; microseconds per fill (median of %d, each version checked against a host "
+              "fill):\n",
+              paper_reps);
+  std::printf("| cells | tile-wavefront (data-parallel, 32 threads) | tile-atomic (Listing 14, 32 x 32 threads) | "
+              "tile-tinylock (Listing 15, 32 x 32 threads) | tiles | launches |\n"
+              "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int n : paper_sizes) ok = nw_paper_table(n, paper_reps, smoke) && ok;
   return ok ? 0 : 1;
 }
