@@ -16,8 +16,8 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
       "Without --export it opens the viewer (F1 there lists the keyboard shortcuts)."};
   cli.add_option("trace", o->trace, "trace file (SYNCLAB_TRACE=FILE or synclab-run --trace FILE)")->required();
   cli.add_option("--export", o->export_path,
-                 "render offscreen (no display needed) into FILE: .png (a still at --step), or .gif / .mp4 "
-                 "(an animation from --from to --to; needs ffmpeg)");
+                 "render offscreen (no display needed) into FILE: .png (a still at --step), .gif (an animation "
+                 "from --from to --to, encoded with giflib) or .mp4 (the same, needs ffmpeg)");
   cli.add_option("--step", o->step,
                  "the event to show: a number, a percentage of the launch ('50%'), 'interesting' (default: the "
                  "first report, barrier release or lock acquire), 'first', 'last', 'report:K', 'most:R,R...' (the "
@@ -25,10 +25,16 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
                  "(... the largest sum of values), 'stale' or 'stale:R,R...' (the first load that read an older value, "
                  "of those regions' memory; SYNCLAB_MEMORY=relaxed runs); R: a region's name or the start of one, "
                  "none: all regions");
-  cli.add_option("--from", o->from, "animation: first event (same forms as --step)");
-  cli.add_option("--to", o->to, "animation: last event (same forms as --step)");
+  cli.add_option("--from", o->from, "animation: first event (same forms as --step; default first)");
+  cli.add_option("--to", o->to, "animation: last event (same forms as --step; default last)");
   cli.add_option("--fps", o->fps, "animation: frames per second (default 10)");
-  cli.add_option("--max-frames", o->max_frames, "animation: at most this many frames, evenly spaced (default 600)");
+  cli.add_option("--frames", o->frames,
+                 "animation: exactly N frames, evenly spaced from --from to --to (both included)")
+      ->check(CLI::Range(1, 100000));
+  cli.add_option("--every", o->every, "animation: a frame every K events from --from, and one at --to")
+      ->check(CLI::Range(1LL, (1LL << 40)));
+  cli.add_option("--max-frames", o->max_frames,
+                 "animation without --frames: at most this many frames, evenly spaced (default 600)");
   cli.add_option("--window", window_name,
                  "export just this window, full-frame: lanes, locks, wavefront, timeline, source, reports "
                  "(also playback, legend, help)");

@@ -1,5 +1,6 @@
-// Export: stills (PNG, through stb_image_write) and animations (GIF, MP4: raw RGBA frames piped
-// into ffmpeg), rendered offscreen; and the command-line view options shared with the window mode.
+// Export: stills (PNG, through stb_image_write) and animations (GIF through giflib, gif_writer.h;
+// MP4, and GIF when built without giflib: raw RGBA frames piped into ffmpeg), rendered offscreen;
+// and the command-line view options shared with the window mode.
 #include <spawn.h>
 #include <stb/stb_image_write.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,9 @@
 
 #include "options.h"
 #include "renderer.h"
+#ifdef SYNCLAB_VIZ_GIFLIB
+#include "gif_writer.h"
+#endif
 
 extern char** environ;
 
@@ -370,31 +375,117 @@ int fail(const std::string& msg) {
   return 1;
 }
 
+// The regions the Wavefront window can draw: a "matrix", or any region of several rows.
+bool has_2d_region(const Model& m, std::string* names) {
+  for (const RegionInfo& r : m.regions()) {
+    if (r.kind == RegionKind::Matrix || r.rows > 1) return true;
+    *names += (names->empty() ? "\"" : ", \"") + r.name + "\" (" + r.kind_name + ", " + std::to_string(r.cells) +
+              " elements in one row)";
+  }
+  return false;
+}
+
+// The events an animation shows, from..to: --frames N evenly spaced, --every K, or (neither)
+// one per event up to --max-frames, evenly spaced. false and *error when the numbers cannot work.
+bool animation_cursors(const CliOptions& o, uint64_t from, uint64_t to, std::vector<uint64_t>* out,
+                       std::string* error) {
+  const uint64_t span = to - from + 1;
+  const std::string range = "events " + std::to_string(from) + ".." + std::to_string(to);
+  if (o.frames > 0 && o.every > 0) {
+    *error = "--frames and --every both choose the frames: give one of them";
+    return false;
+  }
+  uint64_t n = 0;
+  if (o.frames > 0) {
+    n = uint64_t(o.frames);
+    if (n > span) {
+      *error = "--frames " + std::to_string(o.frames) + ": " + range + " are " + std::to_string(span) +
+               " event(s), one frame each at most: ask for --frames " + std::to_string(span) +
+               " or fewer, or widen --from/--to";
+      return false;
+    }
+  } else if (o.every > 0) {
+    const uint64_t k = uint64_t(o.every);
+    for (uint64_t c = from;; c += k) {
+      out->push_back(c);
+      if (to - c < k) break;
+    }
+    if (out->back() != to) out->push_back(to);
+    if (out->size() > uint64_t(std::max(1, o.max_frames))) {
+      *error = "--every " + std::to_string(o.every) + " makes " + std::to_string(out->size()) + " frames of " +
+               range + ", more than --max-frames " + std::to_string(o.max_frames) +
+               ": take a larger K, or raise --max-frames";
+      out->clear();
+      return false;
+    }
+    return true;
+  } else {
+    n = std::min<uint64_t>(span, uint64_t(std::max(1, o.max_frames)));
+    if (n < span)
+      std::fprintf(stderr,
+                   "synclab-viz: %" PRIu64 " events in the range; exporting %" PRIu64
+                   " evenly spaced frames (--max-frames or --frames raises it)\n",
+                   span, n);
+  }
+  for (uint64_t f = 0; f < n; ++f) out->push_back(n == 1 ? from : from + (span - 1) * f / (n - 1));
+  return true;
+}
+
+// "  25%: frame 15 of 60 (event 1234)" on stdout after each quarter of a long animation.
+void progress(uint64_t done, uint64_t total, uint64_t cursor) {
+  if (total < 20) return;
+  const uint64_t q = done * 4 / total, before = (done - 1) * 4 / total;
+  if (q == before || q >= 4) return;
+  std::printf("  %" PRIu64 "%%: frame %" PRIu64 " of %" PRIu64 " (event %" PRIu64 ")\n", q * 25, done, total, cursor);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_export(App& app, const CliOptions& o) {
   const std::string ext = lower_ext(o.export_path);
   const bool still = ext == "png";
-  const bool video = ext == "gif" || ext == "mp4";
+  const bool gif = ext == "gif";
+  const bool video = gif || ext == "mp4";
   if (!still && !video)
     return fail("--export " + o.export_path +
                 ": the file name must end in .png (a still), .gif or .mp4 (an animation)");
+  if (still && (o.frames > 0 || o.every > 0))
+    return fail(std::string(o.frames > 0 ? "--frames" : "--every") + " chooses an animation's frames; --export " +
+                o.export_path + " is a still (a .gif or .mp4 is an animation; --step picks a still's event)");
+  if (o.window && *o.window == WindowId::Wavefront) {
+    std::string names;
+    if (!has_2d_region(app.model(), &names))
+      return fail("--window wavefront draws a 2-D region (a \"matrix\", or any region of several rows), and " +
+                  o.trace + " has none (" + (names.empty() ? "it names no regions" : "its regions: " + names) +
+                  "). A program names one with synclab_region(ptr, bytes, \"grid\", \"matrix\", rows, cols) "
+                  "(docs/viz.md)");
+  }
 
   std::string err, ffmpeg;
+  std::vector<uint64_t> cursors;
   uint64_t from = 0, to = 0;
+#ifdef SYNCLAB_VIZ_GIFLIB
+  const bool with_ffmpeg = video && !gif;
+  const char* without_ffmpeg = "PNG and GIF export work without it.";
+#else
+  const bool with_ffmpeg = video;  // built without giflib: GIFs through ffmpeg too
+  const char* without_ffmpeg = "PNG export works without it.";
+#endif
   if (video) {
+    if (!(o.fps > 0 && o.fps <= 240)) return fail("--fps must be in (0, 240]");
+    if (!resolve_cursor(app, o.from.empty() ? "first" : o.from, &from, &err)) return fail("--from " + err);
+    if (!resolve_cursor(app, o.to.empty() ? "last" : o.to, &to, &err)) return fail("--to " + err);
+    if (to < from) return fail("--to must not be before --from");
+    if (!animation_cursors(o, from, to, &cursors, &err)) return fail(err);
+  }
+  if (with_ffmpeg) {
     ffmpeg = find_ffmpeg();
     if (ffmpeg.empty())
       return fail(
           "--export " + o.export_path + " needs ffmpeg to encode the " + ext + ", and there is no ffmpeg on $PATH" +
           (std::getenv("SYNCLAB_FFMPEG") ? " ($SYNCLAB_FFMPEG is set but not executable)" : "") +
-          ". Install it (sudo apt-get install ffmpeg, or scripts/bootstrap --gui); PNG export works without it.");
-    if (o.from.empty() || o.to.empty())
-      return fail("--export " + o.export_path + " needs --from A and --to B (events)");
-    if (!resolve_cursor(app, o.from, &from, &err)) return fail("--from " + err);
-    if (!resolve_cursor(app, o.to, &to, &err)) return fail("--to " + err);
-    if (to < from) return fail("--to must not be before --from");
-    if (!(o.fps > 0 && o.fps <= 240)) return fail("--fps must be in (0, 240]");
+          ". Install it (sudo apt-get install ffmpeg, or scripts/bootstrap --gui); " + without_ffmpeg);
   }
 
   std::string note;
@@ -415,14 +506,39 @@ int run_export(App& app, const CliOptions& o) {
     return 0;
   }
 
-  // Animation: frames from..to, evenly sampled down to max_frames.
-  const uint64_t span = to - from + 1;
-  const uint64_t frames = std::min<uint64_t>(span, uint64_t(std::max(1, o.max_frames)));
-  if (frames < span)
-    std::fprintf(stderr,
-                 "synclab-viz: %" PRIu64 " events in the range; exporting %" PRIu64
-                 " evenly spaced frames (--max-frames raises it)\n",
-                 span, frames);
+  const uint64_t frames = cursors.size();
+#ifdef SYNCLAB_VIZ_GIFLIB
+  if (gif) {
+    // A GIF's frame delay is in hundredths of a second (2 at least: browsers slow shorter ones
+    // down); the last frame stays one second longer before the animation starts over.
+    const int delay = std::max(2, int(std::lround(100.0 / o.fps)));
+    if (std::fabs(100.0 / delay - o.fps) > 0.05 * o.fps)
+      std::fprintf(stderr, "synclab-viz: a GIF's frame delays are hundredths of a second: --fps %g plays at %.3g\n",
+                   o.fps, 100.0 / delay);
+    GifWriter w;
+    if (!w.open(o.export_path, o.width, o.height, &err)) return fail(err);
+    r->render(app, 3);  // settle the layout once
+    for (uint64_t f = 0; f < frames; ++f) {
+      app.seek(cursors[f]);
+      r->render(app, 2);
+      r->read(&rgba);
+      if (!w.add_frame(rgba, f + 1 == frames ? delay + 100 : delay, &err)) return fail(err);  // w removes the file
+      progress(f + 1, frames, cursors[f]);
+    }
+    if (!w.finish(&err)) return fail(err);
+    std::string approx;
+    if (w.approximated_frames() > 0)
+      approx = "; " + std::to_string(w.approximated_frames()) +
+               " frame(s) had more than 256 colours and were fitted to 256 (the 64 most common kept exactly)";
+    std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64
+                " of launch %d, rendered with %s%s)\n",
+                o.export_path.c_str(), o.width, o.height, frames, 100.0 / delay, from, to, app.launch(),
+                r->context().kind(), approx.c_str());
+    return 0;
+  }
+#endif
+
+  // Through ffmpeg: raw RGBA frames on its stdin.
   std::vector<std::string> argv = {ffmpeg,
                                    "-hide_banner",
                                    "-loglevel",
@@ -438,7 +554,7 @@ int run_export(App& app, const CliOptions& o) {
                                    std::to_string(o.fps),
                                    "-i",
                                    "-"};
-  if (ext == "gif") {
+  if (gif) {
     argv.insert(argv.end(),
                 {"-vf", "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer", "-loop", "0"});
   } else {
@@ -452,11 +568,11 @@ int run_export(App& app, const CliOptions& o) {
   r->render(app, 3);  // settle the layout once
   bool write_ok = true;
   for (uint64_t f = 0; f < frames && write_ok; ++f) {
-    const uint64_t c = frames == 1 ? from : from + (span - 1) * f / (frames - 1);
-    app.seek(c);
+    app.seek(cursors[f]);
     r->render(app, 2);
     r->read(&rgba);
     write_ok = pipe.write_all(rgba.data(), rgba.size());
+    progress(f + 1, frames, cursors[f]);
   }
   const int status = pipe.finish();
   if (!write_ok || status != 0)

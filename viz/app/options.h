@@ -15,9 +15,11 @@ struct CliOptions {
   // Export (offscreen): a .png still, or a .gif / .mp4 animation from --from to --to.
   std::string export_path;
   std::string step;      // cursor spec (see resolve_cursor); "" = first interesting
-  std::string from, to;  // animation range (cursor specs)
+  std::string from, to;  // animation range (cursor specs); "" = first / last
   double fps = 10;
   int max_frames = 600;            // animation: at most this many frames (evenly sampled)
+  int frames = 0;                  // animation: exactly this many frames, evenly spaced (0: not given)
+  long long every = 0;             // animation: a frame every this many events (0: not given)
   std::optional<WindowId> window;  // one window full-frame
   int width = 1600, height = 900;
   int launch = -1;  // index into Model::launches(); -1: App::default_launch()

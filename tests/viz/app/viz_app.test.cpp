@@ -7,6 +7,9 @@
 // Cell rectangles come from --dump-layout (JSON), pixels from the PNG the run wrote (window mode:
 // --screenshot of the back buffer; export: the exported PNG). Artifacts stay in VIZ_ARTIFACTS.
 #include <stb/stb_image.h>
+#ifdef SYNCLAB_VIZ_GIFLIB
+#include <gif_lib.h>
+#endif
 #include <synclab/catch.h>
 #include <synclab/trace_analysis.h>
 #include <synclab/trace_reader.h>
@@ -15,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -780,7 +785,7 @@ TEST_CASE("offscreen through a hidden GLFW window when asked (or when EGL is mis
 
 // ==== animations ====================================================================================
 
-TEST_CASE("GIF and MP4 export through ffmpeg", "[video]") {
+TEST_CASE("MP4 export through ffmpeg (and GIF when built without giflib)", "[video]") {
   const std::string gif = kArt + "/wavefront.gif", mp4 = kArt + "/wavefront.mp4";
   std::remove(gif.c_str());
   std::remove(mp4.c_str());
@@ -797,17 +802,224 @@ TEST_CASE("GIF and MP4 export through ffmpeg", "[video]") {
   REQUIRE(file_size(mp4) > 1000);
   CHECK(slurp(mp4).substr(4, 4) == "ftyp");
   // No ffmpeg: a clear message, no file.
-  Run r3 = viz(kTraces + "/wavefront.trace --export " + kArt + "/noffmpeg.gif --from 0 --to 10",
-               kNoDisplay + "SYNCLAB_FFMPEG=/nonexistent/ffmpeg ");
+  const std::string no_ffmpeg = kNoDisplay + "SYNCLAB_FFMPEG=/nonexistent/ffmpeg ";
+  Run r3 = viz(kTraces + "/wavefront.trace --export " + kArt + "/noffmpeg.mp4 --from 0 --to 10", no_ffmpeg);
   CHECK(r3.status == 1);
   CHECK(r3.err.find("needs ffmpeg") != std::string::npos);
-  CHECK(!exists(kArt + "/noffmpeg.gif"));
+  CHECK(!exists(kArt + "/noffmpeg.mp4"));
+#ifdef SYNCLAB_VIZ_GIFLIB
+  // A GIF does not need ffmpeg when giflib encodes it.
+  std::remove((kArt + "/noffmpeg.gif").c_str());
+  Run r3b = viz(kTraces + "/wavefront.trace --export " + kArt + "/noffmpeg.gif --from 0 --to 10", no_ffmpeg);
+  CHECK(r3b.status == 0);
+  CHECK(file_size(kArt + "/noffmpeg.gif") > 0);
+#endif
   Run r4 = viz(kTraces + "/wavefront.trace --export " + kArt + "/x.gif --from 5 --to 2", kNoDisplay);
   CHECK(r4.status == 1);
   Run r5 = viz(kTraces + "/wavefront.trace --export " + kArt + "/x.avi --from 0 --to 2", kNoDisplay);
   CHECK(r5.status == 1);
   CHECK(r5.err.find(".png") != std::string::npos);
 }
+
+#ifdef SYNCLAB_VIZ_GIFLIB
+namespace {
+
+// A GIF read back with giflib: the screen size, each frame's delay, and each frame as the
+// picture on screen after it (frames draw over the previous one: synclab-viz stores only the
+// rectangle that changed).
+struct Gif {
+  int w = 0, h = 0;
+  std::vector<int> delays;                // hundredths of a second
+  std::vector<std::vector<pal::Rgb>> screens;
+  std::vector<std::array<int, 4>> rects;  // each frame's image: left, top, width, height
+  bool load(const std::string& path, std::string* error) {
+    int e = 0;
+    GifFileType* g = DGifOpenFileName(path.c_str(), &e);
+    if (!g) {
+      *error = std::string("DGifOpenFileName: ") + GifErrorString(e);
+      return false;
+    }
+    if (DGifSlurp(g) == GIF_ERROR) {
+      *error = std::string("DGifSlurp: ") + GifErrorString(g->Error);
+      DGifCloseFile(g, &e);
+      return false;
+    }
+    w = g->SWidth, h = g->SHeight;
+    std::vector<pal::Rgb> screen(size_t(w) * size_t(h), pal::Rgb{0, 0, 0});
+    bool ok = true;
+    for (int i = 0; i < g->ImageCount && ok; ++i) {
+      const SavedImage& im = g->SavedImages[i];
+      const GifImageDesc& d = im.ImageDesc;
+      const ColorMapObject* map = d.ColorMap ? d.ColorMap : g->SColorMap;
+      GraphicsControlBlock gcb{};
+      delays.push_back(DGifSavedExtensionToGCB(g, i, &gcb) == GIF_OK ? gcb.DelayTime : -1);
+      rects.push_back({d.Left, d.Top, d.Width, d.Height});
+      if (!map || d.Left < 0 || d.Top < 0 || d.Left + d.Width > w || d.Top + d.Height > h) {
+        *error = "frame " + std::to_string(i) + " has no colour map or lies outside the screen";
+        ok = false;
+        break;
+      }
+      for (int y = 0; y < d.Height; ++y)
+        for (int x = 0; x < d.Width; ++x) {
+          const int k = im.RasterBits[size_t(y) * size_t(d.Width) + size_t(x)];
+          if (k >= map->ColorCount) {
+            *error = "frame " + std::to_string(i) + ": a pixel's colour index is past its colour map";
+            ok = false;
+            break;
+          }
+          const GifColorType c = map->Colors[k];
+          screen[size_t(d.Top + y) * size_t(w) + size_t(d.Left + x)] = {c.Red, c.Green, c.Blue};
+        }
+      screens.push_back(screen);
+    }
+    DGifCloseFile(g, &e);
+    return ok;
+  }
+  pal::Rgb at(size_t frame, int x, int y) const { return screens[frame][size_t(y) * size_t(w) + size_t(x)]; }
+};
+
+int max_channel_diff(pal::Rgb a, pal::Rgb b) {
+  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+}
+
+}  // namespace
+
+TEST_CASE("gif: --frames N gives N frames; the wavefront advances; the last frame is the PNG at the end", "[gif]") {
+  auto t = load_trace("wavefront.trace");
+  const tr::Launch& L = t->launches[0];
+  const uint64_t events = L.end_event - L.first_event;
+  REQUIRE(events > 50);
+  const std::string gif = kArt + "/gif_wavefront.gif", png = kArt + "/gif_wavefront_last.png",
+                    json = kArt + "/gif_wavefront_last.json";
+  std::remove(gif.c_str());
+  const std::string view = " --window wavefront --size 320x340";
+  Run r = viz(kTraces + "/wavefront.trace --export " + gif + view + " --frames 12 --fps 10", kNoDisplay);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("12 frames at 10 fps, events 0.." + std::to_string(events - 1)) != std::string::npos);
+  Run rp = viz(kTraces + "/wavefront.trace --export " + png + view + " --step last --dump-layout " + json, kNoDisplay);
+  REQUIRE(rp.status == 0);
+
+  Gif g;
+  std::string err;
+  const bool loaded = g.load(gif, &err);
+  INFO(err);
+  REQUIRE(loaded);
+  CHECK(g.w == 320);
+  CHECK(g.h == 340);
+  REQUIRE(g.screens.size() == 12);
+  CHECK(g.rects[0] == std::array<int, 4>{0, 0, 320, 340});  // the first frame is whole
+  for (size_t i = 0; i + 1 < g.delays.size(); ++i) CHECK(g.delays[i] == 10);
+  CHECK(g.delays.back() == 110);  // the last frame stays a second longer
+
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  REQUIRE(img.w == g.w);
+  REQUIRE(img.h == g.h);
+  // The front moves: the first frame (event 0) has no cell done, the last one every cell.
+  const int n = 16;
+  int pending_first = 0, pending_last = 0, cells_bad = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::string id = "wavefront:0:" + std::to_string(i) + ":" + std::to_string(j);
+      const Cell& c = lay.cells.at(id);
+      const int x = int((c.x0 + c.x1) * 0.5f), y = int((c.y0 + c.y1) * 0.5f);
+      pending_first += g.at(0, x, y) == pal::kHeatPending;
+      pending_last += g.at(g.screens.size() - 1, x, y) == pal::kHeatPending;
+      // The cell's colour in the GIF's last frame is the PNG's, within what fitting the frame to
+      // 256 colours can move it.
+      if (max_channel_diff(g.at(g.screens.size() - 1, x, y), img.at(x, y)) > 8) {
+        ++cells_bad;
+        UNSCOPED_INFO(id << ": GIF " << rgb_str(g.at(g.screens.size() - 1, x, y)) << ", PNG " << rgb_str(img.at(x, y)));
+      }
+    }
+  CHECK(pending_first == n * n);
+  CHECK(pending_last == 0);
+  CHECK(cells_bad == 0);
+  // The first and last frames differ; the last one is the PNG, pixel by pixel: the same colour
+  // for nearly all pixels (the 64 most common colours of a frame are kept exactly), and none far.
+  size_t differ_first = 0, exact = 0, far = 0;
+  const size_t last = g.screens.size() - 1;
+  for (int y = 0; y < g.h; ++y)
+    for (int x = 0; x < g.w; ++x) {
+      differ_first += g.at(0, x, y) != g.at(last, x, y);
+      exact += g.at(last, x, y) == img.at(x, y);
+      far += max_channel_diff(g.at(last, x, y), img.at(x, y)) > 24;
+    }
+  const size_t pixels = size_t(g.w) * size_t(g.h);
+  INFO("last frame vs PNG: " << exact << " of " << pixels << " pixels exact, " << far << " off by more than 24");
+  CHECK(differ_first > size_t(n * n));
+  CHECK(double(exact) >= 0.95 * double(pixels));
+  CHECK(far == 0);
+}
+
+TEST_CASE("gif: --every K makes a frame every K events and one at the end; progress by quarters", "[gif]") {
+  auto t = load_trace("wavefront.trace");
+  const tr::Launch& L = t->launches[0];
+  const uint64_t events = L.end_event - L.first_event;
+  const uint64_t k = std::max<uint64_t>(1, events / 25);  // about 25 frames: long enough for progress lines
+  const uint64_t want = (events - 1) / k + 1 + ((events - 1) % k != 0);
+  const std::string gif = kArt + "/gif_every.gif";
+  std::remove(gif.c_str());
+  Run r = viz(kTraces + "/wavefront.trace --export " + gif + " --window wavefront --size 200x220 --every " +
+                  std::to_string(k) + " --fps 25",
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Gif g;
+  std::string err;
+  const bool loaded = g.load(gif, &err);
+  INFO(err);
+  REQUIRE(loaded);
+  CHECK(g.screens.size() == want);
+  CHECK(g.delays.front() == 4);
+  // One progress line per quarter (25%, 50%, 75%), then "wrote".
+  for (const char* q : {"  25%: frame ", "  50%: frame ", "  75%: frame "}) CHECK(r.out.find(q) != std::string::npos);
+  CHECK(r.out.find("wrote " + gif) != std::string::npos);
+}
+
+TEST_CASE("gif: bad arguments give a message and a non-zero exit, and write no file", "[gif]") {
+  auto t = load_trace("wavefront.trace");
+  const uint64_t events = t->launches[0].end_event - t->launches[0].first_event;
+  const std::string gif = kArt + "/gif_bad.gif";
+  struct Bad {
+    std::string trace, args, says;
+  };
+  const std::vector<Bad> bad = {
+      {"wavefront", "--frames 0", "--frames"},
+      {"wavefront", "--frames x", "--frames"},
+      {"wavefront", "--frames " + std::to_string(events + 1), "--frames " + std::to_string(events) + " or fewer"},
+      {"wavefront", "--frames 3 --from 10 --to 11", "--frames 2 or fewer"},
+      {"wavefront", "--every 0", "--every"},
+      {"wavefront", "--frames 4 --every 2", "give one of them"},
+      {"wavefront", "--every 1 --max-frames 10", "more than --max-frames 10"},
+      {"wavefront", "--fps 0", "--fps must be in (0, 240]"},
+      {"wavefront", "--fps -5", "--fps must be in (0, 240]"},
+      {"wavefront", "--from 20 --to 10", "--to must not be before --from"},
+      {"wavefront", "--to 999999999", "past the end"},
+      {"barrier", "--window wavefront", "has none"},
+  };
+  for (const Bad& b : bad) {
+    std::remove(gif.c_str());
+    Run r = viz(kTraces + "/" + b.trace + ".trace --export " + gif + " " + b.args, kNoDisplay);
+    INFO(b.trace << ".trace " << b.args);
+    CHECK(r.status != 0);
+    CHECK(r.err.find(b.says) != std::string::npos);
+    CHECK(!exists(gif));
+  }
+  // --frames on a still, and a GIF in a folder that does not exist.
+  const std::string png = kArt + "/gif_bad.png";
+  std::remove(png.c_str());
+  Run rs = viz(kTraces + "/wavefront.trace --export " + png + " --frames 3", kNoDisplay);
+  CHECK(rs.status == 1);
+  CHECK(rs.err.find("is a still") != std::string::npos);
+  CHECK(!exists(png));
+  Run ru = viz(kTraces + "/wavefront.trace --export " + kArt + "/no-such-folder/x.gif --frames 3", kNoDisplay);
+  CHECK(ru.status == 1);
+  CHECK(ru.err.find("cannot write " + kArt + "/no-such-folder/x.gif: No such file or directory") != std::string::npos);
+  CHECK(!exists(kArt + "/no-such-folder"));
+}
+#endif
 
 // ==== bad input =====================================================================================
 
