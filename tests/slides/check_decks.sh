@@ -32,8 +32,9 @@ bg="$(sed -nE 's/.*--synclab-title-bg:[[:space:]]*#([0-9a-fA-F]{6}).*/\1/p' "$ro
 [ -n "$bg" ] || die "slides/themes/synclab.css defines no --synclab-title-bg: #RRGGBB"
 
 # Slide numbers (1-based, as Marp's #N) of the slides of HTML that show a figure, with the figure.
+# Animations (.gif) are left out: a screenshot catches whichever frame is on screen.
 figure_slides() {
-  grep -oE '<section id="[0-9]+"|src="figures/[^"]+"' "$1" |
+  grep -oE '<section id="[0-9]+"|src="figures/[^"]+\.png"' "$1" |
     awk -F'"' '/^<section/ { s = $2 } /^src=/ { if (!(s in seen)) { seen[s] = 1; print s, $2 } }'
 }
 

@@ -3,7 +3,8 @@
 # solutions and exported with its own synclab-viz options (scripts/build-slides --figures-only,
 # the same step the decks use). Fails when a scenario records no trace, when its options are
 # refused (a region name the harness no longer has), when the moment they ask for never comes
-# (synclab-viz then falls back and says so), or when a figure is missing.
+# (synclab-viz then falls back and says so), or when a figure (or a "gif:" line's animation) is
+# missing.
 #
 #   check_figures.sh ROOT BUILD OUT
 set -uo pipefail
@@ -31,7 +32,16 @@ for file in "$root"/labs/[0-9][0-9]-*/scenarios.txt; do
       echo "FAIL: no figure $nn-$name.png"
       failures=$((failures + 1))
     fi
-  done < <(grep -vE '^[[:space:]]*(#|$|program:)' "$file")
+  done < <(grep -vE '^[[:space:]]*(#|$|program:|gif:)' "$file")
+  # "gif: NAME | options": an animation beside NAME's figure.
+  while IFS='|' read -r n _; do
+    name="$(xargs <<<"$n")"
+    expected=$((expected + 1))
+    if [ ! -s "$out/figures/$nn-$name.gif" ] || [ "$(head -c 4 "$out/figures/$nn-$name.gif")" != GIF8 ]; then
+      echo "FAIL: no animation $nn-$name.gif"
+      failures=$((failures + 1))
+    fi
+  done < <(sed -n 's/^[[:space:]]*gif:[[:space:]]*//p' "$file")
 done
 [ $expected -gt 0 ] || { echo "FAIL: no scenarios found under $root/labs"; exit 1; }
 if grep -q '^slides: [0-9][0-9]-.*: synclab-viz: ' "$log"; then
@@ -39,5 +49,5 @@ if grep -q '^slides: [0-9][0-9]-.*: synclab-viz: ' "$log"; then
   grep '^slides: [0-9][0-9]-.*: synclab-viz: ' "$log"
   failures=$((failures + 1))
 fi
-echo "$expected scenarios, $failures failure(s)"
+echo "$expected figures, $failures failure(s)"
 [ $failures -eq 0 ]

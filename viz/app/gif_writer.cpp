@@ -1,6 +1,7 @@
 // GifWriter and quantize_rgba (gif_writer.h), on giflib 5.1 or newer.
 #include "gif_writer.h"
 
+#include <fcntl.h>
 #include <gif_lib.h>
 #include <unistd.h>
 
@@ -149,11 +150,18 @@ bool GifWriter::open(const std::string& path, int width, int height, std::string
   height_ = height;
   frames_ = approximated_ = 0;
   previous_.clear();
+  // Opened here, not with EGifOpenFileName, which creates the file readable by its owner only.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    *error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
   int e = 0;
-  errno = 0;
-  GifFileType* g = EGifOpenFileName(path.c_str(), false, &e);
+  GifFileType* g = EGifOpenFileHandle(fd, &e);  // closes fd when the file is closed
   if (!g) {
-    *error = "cannot write " + path + ": " + (errno ? std::strerror(errno) : GifErrorString(e));
+    ::close(fd);
+    ::unlink(path.c_str());
+    *error = "cannot write " + path + ": " + GifErrorString(e);
     return false;
   }
   gif_ = g;
