@@ -2,7 +2,8 @@
 // opened at the first launch that asks for one and closed at exit; each launch writes a Kernel
 // chunk and its events (warp steps, memory accesses, atomics, barriers, region updates, exits,
 // reports), in the order the run tells its observer about them (run_observer.h). The regions
-// registered through synclab_region go into Region chunks. The host's writes to named regions in
+// registered through synclab_region go into Region chunks, and so do the lock words and flags the
+// run is found to use (auto_regions.cpp). The host's writes to named regions in
 // host-mapped or managed memory, which the run does not see, are found by comparing those regions
 // with a copy at every warp step (HostAccess events).
 #include <fmt/format.h>
@@ -290,6 +291,8 @@ void TraceRecorder::launch_begin() {
     t.elem_bytes = t.bits ? 0 : std::max<uint64_t>(1, r.bytes / std::max<uint64_t>(n, 1));
     tregions_.push_back(t);
   }
+  auto_polls_.assign(kAutoPollSlots, PollSlot{});
+  auto_scan_shared();
   // The shared regions this kernel has: where each lies in a block's shared memory.
   nlohmann::json shared = nlohmann::json::array();
   for (const Simulator::SharedRegion& r : k_.sim_.shared_regions()) {
@@ -518,6 +521,12 @@ void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t s
   e.a = sp == trace::MemSpace::Shared ? generic - kSharedWindow : generic;
   e.b = size >= 8 ? value : value & ((1ull << (size * 8)) - 1);
   tw_->event(e);
+  if (sp != trace::MemSpace::Const) {
+    if (write)
+      auto_wrote(w, lane);
+    else
+      auto_load(w, lane, generic, size, e.b, I);
+  }
   if (write && !host_regions_.empty() && sp != trace::MemSpace::Shared) device_wrote(generic, size);
   if (write && !tregions_.empty() && sp != trace::MemSpace::Shared) region_update(w, lane, generic, size, e.b);
   if (write && !tshared_.empty() && sp == trace::MemSpace::Shared) shared_update(w, lane, e.a, size, e.b);
@@ -550,6 +559,7 @@ void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t s
     e.b = (old & m) | ((nw & m) << 32);
     tw_->event(e);
   }
+  auto_atomic(w, lane, generic, size, old, nw, I);
   if (!host_regions_.empty() && sp != trace::MemSpace::Shared && old != nw) device_wrote(generic, size);
   if (!tregions_.empty() && sp != trace::MemSpace::Shared && (old != nw)) region_update(w, lane, generic, size, nw);
   if (!tshared_.empty() && sp == trace::MemSpace::Shared && (old != nw))
@@ -667,6 +677,7 @@ void TraceRecorder::lanes_exited(const Warp& w, uint32_t lanes) {
 }
 
 void TraceRecorder::report(const Report& r) {
+  auto_report(r);
   nlohmann::json parties = nlohmann::json::array();
   for (const Report::Party& p : r.parties)
     parties.push_back({{"block", p.block},

@@ -6,6 +6,7 @@
 #include <synclab/trace_writer.h>
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/exec/kernel_run.h"
@@ -64,6 +65,73 @@ class TraceRecorder final : public RunObserver {
   void region_update(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value);
   void simple(uint32_t warp, trace::EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b);
   uint32_t warp_id(const Warp& w) const;  // the warp's number in the trace
+
+  // Regions found without annotations (auto_regions.cpp): the words a run uses as locks or flags
+  // (targets of atom.cas / atom.exch, words a lane polls, words a hang report names) become
+  // regions of the trace, unless a region already covers them.
+  void auto_scan_shared();  // launch_begin: __shared__ variables the kernel's cas/exch name
+  void auto_atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+                   const ptx::Instr& I) {
+    if (I.aop == ptx::AtomOp::Cas || I.aop == ptx::AtomOp::Exch) {
+      auto_wrote(w, lane);
+      // A spinning atomicCAS comes back to the same word: a direct-mapped memory of the words
+      // looked at spares the set lookup.
+      uint64_t& last = auto_seen_fast_[(generic >> 2) & (kAutoSeenSlots - 1)];
+      if (last != generic) {
+        last = generic;
+        if (auto_seen_.count(generic) == 0) auto_found(generic, size, /*lock=*/true, old);
+      }
+    } else if (old == nw) {
+      auto_load(w, lane, generic, size, old, I);  // reads the word and leaves it: a poll if repeated
+    } else {
+      auto_wrote(w, lane);
+    }
+  }
+  // A load of the thread (or an atomic that left the word as it was): one more poll of the word
+  // when its last access was the same load, reading the same value.
+  void auto_load(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t value, const ptx::Instr& I) {
+    const uint64_t thread = thread_of(w, lane);
+    PollSlot& p = auto_polls_[poll_slot(thread)];
+    if (p.instr == &I && p.addr == generic && p.value == value && p.thread == uint32_t(thread) && p.count) {
+      if (++p.count == kAutoPolls) auto_polled(generic, size, value);
+      return;
+    }
+    p.instr = &I;
+    p.thread = uint32_t(thread);
+    p.addr = generic;
+    p.value = value;
+    p.count = 1;
+  }
+  void auto_polled(uint64_t generic, uint32_t size, uint64_t value);
+  void auto_wrote(const Warp& w, int lane) { auto_polls_[thread_slot(w, lane)].count = 0; }
+  void auto_report(const Report& r);
+  // A word found: lock (cas/exch target: "lock-bits") or a polled flag ("flags"); before: its
+  // value before the access that found it.
+  void auto_found(uint64_t generic, uint32_t size, bool lock, uint64_t before);
+  void auto_found_shared(uint64_t off, uint32_t size, bool lock);
+  void auto_snapshot(const TraceRegion& r, uint64_t word, uint32_t size, uint64_t before);
+  // A thread of the launch (the warp's dispatch number, not its number in the trace: one load).
+  static uint64_t thread_of(const Warp& w, int lane) { return uint64_t(w.global_index) * 32 + uint64_t(lane); }
+  // Hashed, so that the threads that poll (often lane 0 of each block's first warp) spread over the table.
+  static size_t poll_slot(uint64_t thread) { return size_t((thread * 0x9E3779B97F4A7C15ull) >> 52); }
+  static size_t thread_slot(const Warp& w, int lane) { return poll_slot(thread_of(w, lane)); }
+  // Words already looked at in this launch (global addresses; shared: kSharedWindow + offset).
+  std::unordered_set<uint64_t> auto_seen_;
+  static constexpr size_t kAutoSeenSlots = 256;
+  uint64_t auto_seen_fast_[kAutoSeenSlots] = {};
+  // Poll detection: per thread (a direct-mapped table), its last memory access when that was a
+  // load: the instruction, the word and the value read, and how many times in a row it was the
+  // same. A store or a changing atomic of the thread clears it. kAutoPolls loads in a row of one
+  // word at one instruction reading one value find the word (a flag the thread polls).
+  static constexpr size_t kAutoPollSlots = 1 << 12;  // poll_slot gives 12 bits
+  static constexpr uint32_t kAutoPolls = 3;
+  struct PollSlot {
+    const ptx::Instr* instr = nullptr;
+    uint64_t addr = 0, value = 0;
+    uint32_t thread = ~0u;  // the thread's low 32 bits (with the hashed slot, enough to tell threads apart)
+    uint32_t count = 0;
+  };
+  std::vector<PollSlot> auto_polls_;
 
   const KernelRun& k_;
   trace::Writer* tw_;
