@@ -267,3 +267,34 @@ TEST_CASE("a program with no lock and no flag: no automatic region", "[auto][non
   for (size_t i = 0; i < t->event_count(); ++i) atomics += t->event(i).kind == uint8_t(EventKind::Atomic);
   CHECK(atomics == 2);
 }
+
+TEST_CASE("a flag fifteen blocks wait for and nobody sets: the hang's word is a flags region", "[auto][hang]") {
+  for (const char* model : {"its", "lockstep"}) {
+    SECTION(model) {
+      Recorded rec(AUTO_HANG_EXE, std::string("hang-") + model, "", std::string("SYNCLAB_MODEL=") + model);
+      INFO(rec.log());
+      REQUIRE(!rec.path.empty());
+      CHECK(rec.status != 0);  // the launch hangs
+      auto t = load_ok(rec.path);
+      INFO("regions: " << joined(region_names(*t)));
+      REQUIRE(t->regions.size() == 1);  // `ready`, not `done`
+      const nlohmann::json& r = t->regions[0];
+      CHECK(r["name"] == "ready");
+      CHECK(r["kind"] == "flags");
+      CHECK(r["bytes"] == 4);
+      bool hang = false;
+      for (const auto& rep : t->reports) hang = hang || rep.value("kind", std::string()) == "hang";
+      CHECK(hang);
+      auto m = open_ok(rec.path);
+      const int ready = region_named(*m, "ready");
+      REQUIRE(ready >= 0);
+      const LaunchInfo& L = m->launches().at(0);
+      CHECK(L.status == LaunchStatus::Hang);
+      // Nobody wrote it: no update, and it reads 0 when the hang ends the launch.
+      CHECK(marks(*m, 0, Mark::RegionUpdate).empty());
+      const State end = m->state_at(0, L.steps - 1);
+      CHECK(end.regions[size_t(ready)].cells.at(0).value == 0);
+      CHECK(end.regions[size_t(ready)].cells.at(0).writer_cursor == kNoCursor);
+    }
+  }
+}
