@@ -188,9 +188,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   Quiet quiet;
   for (std::string line : split(text, '\n')) {
-    // scenario_lines: no comments, blank lines or the program line.
+    // scenario_lines: no comments, blank lines, the program line or gif lines.
     size_t first = line.find_first_not_of(" \t\r\v\f");
     if (first == std::string::npos || line[first] == '#' || line.compare(first, 8, "program:") == 0) continue;
+    if (line.compare(first, 4, "gif:") == 0) {
+      // scenario_gif_lines: "NAME | synclab-viz options"; build-slides hands the options to the
+      // viewer (after its own --export FILE.gif).
+      const size_t bar = line.find('|', first);
+      std::vector<std::string> options;
+      if (bar != std::string::npos && xargs_words(line.substr(bar + 1), &options)) run_viewer(options);
+      continue;
+    }
     // IFS='|' read -r n a _ v: the fourth variable takes the rest of the line.
     std::vector<std::string> fields = split(line, '|');
     std::string args = fields.size() > 1 ? fields[1] : "";
