@@ -178,6 +178,10 @@ class App {
   struct WavefrontUi {
     int region = -1;       // index into model().regions()
     bool numbers = false;  // print completion steps in the cells
+    // Cells of `region` that launches before `launch` completed (a wavefront filled by one launch
+    // per diagonal): computed once per launch and region.
+    int earlier_launch = -1, earlier_region = -1;
+    std::vector<uint8_t> earlier;
   } wavefront_ui;
   struct LocksUi {
     bool words_as_grid = true;

@@ -40,6 +40,9 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
                  "(also playback, legend, help)");
   cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
   cli.add_option("--launch", o->launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
+  cli.add_flag("--all-launches", o->all_launches,
+               "animation: play every launch of the trace in order, --frames spread over all their events "
+               "(a wavefront filled by one launch per diagonal; not with --launch, --from or --to)");
   cli.add_option("--select", o->select, "select lane WARP:LANE (the Source window follows it)");
   cli.add_option("--block", o->block,
                  "shared regions (__shared__ arrays, synclab_region_shared): draw block N's copy (default 0); "

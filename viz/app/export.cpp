@@ -450,6 +450,12 @@ int run_export(App& app, const CliOptions& o) {
   if (!still && !video)
     return fail("--export " + o.export_path +
                 ": the file name must end in .png (a still), .gif or .mp4 (an animation)");
+  if (o.all_launches && still)
+    return fail("--all-launches plays every launch as an animation; --export " + o.export_path +
+                " is a still (.png): give a .gif or .mp4, or pick one launch with --launch");
+  if (o.all_launches && (o.launch >= 0 || !o.from.empty() || !o.to.empty()))
+    return fail("--all-launches plays every launch from its first event to its last: it takes no --launch, "
+                "--from or --to");
   if (still && (o.frames > 0 || o.every > 0))
     return fail(std::string(o.frames > 0 ? "--frames" : "--every") + " chooses an animation's frames; --export " +
                 o.export_path + " is a still (a .gif or .mp4 is an animation; --step picks a still's event)");
@@ -472,13 +478,42 @@ int run_export(App& app, const CliOptions& o) {
   const bool with_ffmpeg = video;  // built without giflib: GIFs through ffmpeg too
   const char* without_ffmpeg = "PNG export works without it.";
 #endif
+  // With --all-launches a frame's position counts the events of every launch in order: launch L's
+  // cursor c is position starts[L] + c.
+  std::vector<uint64_t> starts;
   if (video) {
     if (!(o.fps > 0 && o.fps <= 240)) return fail("--fps must be in (0, 240]");
-    if (!resolve_cursor(app, o.from.empty() ? "first" : o.from, &from, &err)) return fail("--from " + err);
-    if (!resolve_cursor(app, o.to.empty() ? "last" : o.to, &to, &err)) return fail("--to " + err);
-    if (to < from) return fail("--to must not be before --from");
+    if (o.all_launches) {
+      uint64_t total = 0;
+      for (const LaunchInfo& L : app.model().launches()) {
+        starts.push_back(total);
+        total += L.steps;
+      }
+      if (total == 0) return fail("the trace's launches have no events");
+      from = 0;
+      to = total - 1;
+    } else {
+      if (!resolve_cursor(app, o.from.empty() ? "first" : o.from, &from, &err)) return fail("--from " + err);
+      if (!resolve_cursor(app, o.to.empty() ? "last" : o.to, &to, &err)) return fail("--to " + err);
+      if (to < from) return fail("--to must not be before --from");
+    }
     if (!animation_cursors(o, from, to, &cursors, &err)) return fail(err);
   }
+  // Shows frame position g: a cursor of the current launch, or with --all-launches a launch and
+  // its cursor.
+  auto show = [&](uint64_t g) {
+    if (starts.empty()) {
+      app.seek(g);
+      return;
+    }
+    int L = int(std::upper_bound(starts.begin(), starts.end(), g) - starts.begin()) - 1;
+    while (L > 0 && app.model().launches()[size_t(L)].steps == 0) --L;
+    if (app.launch() != L) app.set_launch(L);
+    app.seek(g - starts[size_t(L)]);
+  };
+  const std::string launches_text =
+      starts.empty() ? "of launch " + std::to_string(app.launch())
+                     : "of launches 0.." + std::to_string(starts.size() - 1) + " in order";
   if (with_ffmpeg) {
     ffmpeg = find_ffmpeg();
     if (ffmpeg.empty())
@@ -517,9 +552,10 @@ int run_export(App& app, const CliOptions& o) {
                    o.fps, 100.0 / delay);
     GifWriter w;
     if (!w.open(o.export_path, o.width, o.height, &err)) return fail(err);
+    show(cursors.front());
     r->render(app, 3);  // settle the layout once
     for (uint64_t f = 0; f < frames; ++f) {
-      app.seek(cursors[f]);
+      show(cursors[f]);
       r->render(app, 2);
       r->read(&rgba);
       if (!w.add_frame(rgba, f + 1 == frames ? delay + 100 : delay, &err)) return fail(err);  // w removes the file
@@ -531,8 +567,8 @@ int run_export(App& app, const CliOptions& o) {
       approx = "; " + std::to_string(w.approximated_frames()) +
                " frame(s) had more than 256 colours and were fitted to 256 (the 64 most common kept exactly)";
     std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64
-                " of launch %d, rendered with %s%s)\n",
-                o.export_path.c_str(), o.width, o.height, frames, 100.0 / delay, from, to, app.launch(),
+                " %s, rendered with %s%s)\n",
+                o.export_path.c_str(), o.width, o.height, frames, 100.0 / delay, from, to, launches_text.c_str(),
                 r->context().kind(), approx.c_str());
     return 0;
   }
@@ -565,10 +601,11 @@ int run_export(App& app, const CliOptions& o) {
   std::signal(SIGPIPE, SIG_IGN);
   Pipe pipe;
   if (!pipe.start(argv, &err)) return fail(err);
+  show(cursors.front());
   r->render(app, 3);  // settle the layout once
   bool write_ok = true;
   for (uint64_t f = 0; f < frames && write_ok; ++f) {
-    app.seek(cursors[f]);
+    show(cursors[f]);
     r->render(app, 2);
     r->read(&rgba);
     write_ok = pipe.write_all(rgba.data(), rgba.size());
@@ -582,8 +619,9 @@ int run_export(App& app, const CliOptions& o) {
   if (::stat(o.export_path.c_str(), &st) != 0 || st.st_size == 0)
     return fail("ffmpeg finished but " + o.export_path + " is missing or empty");
   std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64
-              " of launch %d, rendered with %s)\n",
-              o.export_path.c_str(), o.width, o.height, frames, o.fps, from, to, app.launch(), r->context().kind());
+              " %s, rendered with %s)\n",
+              o.export_path.c_str(), o.width, o.height, frames, o.fps, from, to, launches_text.c_str(),
+              r->context().kind());
   return 0;
 }
 

@@ -23,6 +23,7 @@ struct CliOptions {
   std::optional<WindowId> window;  // one window full-frame
   int width = 1600, height = 900;
   int launch = -1;  // index into Model::launches(); -1: App::default_launch()
+  bool all_launches = false;  // animation: every launch in order
   float font_size = 15;
   std::string select;  // "WARP:LANE"
   int report = -1;     // jump to this report (index in the Reports list)

@@ -37,6 +37,7 @@ constexpr Rgb kCellReadOld{255, 120, 200};  // outline: the event at the cursor 
 // ---- wavefront heat map ------------------------------------------------------------------------
 constexpr Rgb kHeatPending{40, 40, 48};   // not completed yet at the cursor
 constexpr Rgb kHeatFront{255, 255, 255};  // outline of the front: completed cells next to pending ones
+constexpr Rgb kHeatEarlier{150, 150, 160};  // completed by an earlier launch of the trace
 // Completion colour for t in [0, 1] (0: the launch's first event, 1: its last): a blue ->
 // teal -> green -> yellow ramp (viridis-like, 5 stops, linear in between).
 inline Rgb heat(double t) {

@@ -998,6 +998,8 @@ TEST_CASE("gif: bad arguments give a message and a non-zero exit, and write no f
       {"wavefront", "--from 20 --to 10", "--to must not be before --from"},
       {"wavefront", "--to 999999999", "past the end"},
       {"barrier", "--window wavefront", "has none"},
+      {"wavefront_diagonals", "--all-launches --launch 2", "takes no --launch"},
+      {"wavefront_diagonals", "--all-launches --from 3", "takes no --launch, --from or --to"},
   };
   for (const Bad& b : bad) {
     std::remove(gif.c_str());
@@ -1018,6 +1020,72 @@ TEST_CASE("gif: bad arguments give a message and a non-zero exit, and write no f
   CHECK(ru.status == 1);
   CHECK(ru.err.find("cannot write " + kArt + "/no-such-folder/x.gif: No such file or directory") != std::string::npos);
   CHECK(!exists(kArt + "/no-such-folder"));
+  // --all-launches animates: a still is refused.
+  Run ra = viz(kTraces + "/wavefront_diagonals.trace --export " + png + " --all-launches", kNoDisplay);
+  CHECK(ra.status == 1);
+  CHECK(ra.err.find("--all-launches plays every launch as an animation") != std::string::npos);
+  CHECK(!exists(png));
+}
+
+// A wavefront of launches (vizapp_wavefront 8 diagonals: anti-diagonal d is launch d, 15 launches).
+// The wavefront window draws the cells earlier launches completed in their own colour, and
+// --all-launches animates every launch in order, so the grid fills up frame by frame.
+TEST_CASE("gif: --all-launches plays a wavefront of launches; earlier launches' cells stay done", "[gif]") {
+  auto t = load_trace("wavefront_diagonals.trace");
+  const int n = 8;
+  REQUIRE(t->launches.size() == size_t(2 * n - 1));
+  const std::string view = " --window wavefront --size 320x340";
+  // A still of launch 5 at its end: the cells of diagonals 0..4 are "earlier" (grey), diagonal 5's
+  // are done now, the rest pending.
+  const std::string png = kArt + "/diagonals_5.png", json = kArt + "/diagonals_5.json";
+  Run rp = viz(kTraces + "/wavefront_diagonals.trace --export " + png + view + " --launch 5 --step last --dump-layout " +
+                   json,
+               kNoDisplay);
+  REQUIRE(rp.status == 0);
+  Layout lay;
+  REQUIRE(lay.load(json));
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const Cell& c = lay.cells.at("wavefront:0:" + std::to_string(i) + ":" + std::to_string(j));
+      const int d = i + j;
+      const bool ok = d < 5    ? c.what == "earlier" && c.rgb == pal::kHeatEarlier
+                      : d == 5 ? (c.what == "done" || c.what == "front")
+                               : c.what == "pending" && c.rgb == pal::kHeatPending;
+      if (!ok) {
+        ++wrong;
+        UNSCOPED_INFO("cell " << i << "," << j << " (diagonal " << d << "): " << c.what << " " << rgb_str(c.rgb));
+      }
+    }
+  CHECK(wrong == 0);
+
+  // The animation over every launch: the first frame has every cell pending, the last none, and
+  // the number of pending cells never grows from one frame to the next.
+  const std::string gif = kArt + "/diagonals.gif";
+  std::remove(gif.c_str());
+  Run r = viz(kTraces + "/wavefront_diagonals.trace --export " + gif + view + " --all-launches --frames 20", kNoDisplay);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("20 frames") != std::string::npos);
+  CHECK(r.out.find("of launches 0..14 in order") != std::string::npos);
+  Gif g;
+  std::string err;
+  const bool loaded = g.load(gif, &err);
+  INFO(err);
+  REQUIRE(loaded);
+  REQUIRE(g.screens.size() == 20);
+  std::vector<int> pending(g.screens.size(), 0);
+  for (size_t f = 0; f < g.screens.size(); ++f)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const Cell& c = lay.cells.at("wavefront:0:" + std::to_string(i) + ":" + std::to_string(j));
+        pending[f] += g.at(f, int((c.x0 + c.x1) * 0.5f), int((c.y0 + c.y1) * 0.5f)) == pal::kHeatPending;
+      }
+  CHECK(pending.front() == n * n);
+  CHECK(pending.back() == 0);
+  for (size_t f = 1; f < pending.size(); ++f) {
+    INFO("frame " << f);
+    CHECK(pending[f] <= pending[f - 1]);
+  }
 }
 #endif
 
