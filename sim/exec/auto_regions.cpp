@@ -1,6 +1,7 @@
 // Regions found without annotations: while a trace records, the words a run uses as locks or flags
 // become regions of the trace (Region / SharedRegion chunks), so that the viewer's lock bits &
-// flags window draws them for a program that never called synclab_region (docs/traces.md).
+// flags window draws them for a program that never called synclab_region (docs/simulator.md,
+// "Regions found without annotations").
 //
 // What is found:
 //   lock words  the targets of atom.cas and atom.exch (atomicCAS, atomicExch), global or shared:
