@@ -160,31 +160,7 @@ void TraceRecorder::auto_snapshot(const TraceRegion& r, uint64_t word, uint32_t 
   std::vector<uint8_t> mem(bytes);
   std::memcpy(mem.data(), reinterpret_cast<const void*>(r.base), bytes);
   std::memcpy(mem.data() + (word - r.base), &before, size);
-  auto emit = [&](uint16_t aux, uint64_t a, uint64_t b) {
-    Event e{};
-    e.time = k_.steps_;
-    e.warp = 0;
-    e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
-    e.lane = trace::kAllLanes;
-    e.aux = static_cast<uint16_t>((r.id & trace::kRegionIdMask) | trace::kRegionSnapshot | aux);
-    e.a = a;
-    e.b = b;
-    tw_->event(e);
-  };
-  if (r.bits) {
-    for (uint64_t off = 0; off < bytes; off += 8) {
-      const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(8, bytes - off));
-      uint64_t v = 0;
-      std::memcpy(&v, mem.data() + off, n);
-      if (v != 0) emit(static_cast<uint16_t>(n << trace::kRegionBytesShift), off * 8, v);
-    }
-  } else {
-    for (uint64_t i = 0; i < bytes / r.elem_bytes; ++i) {
-      uint64_t v = 0;
-      std::memcpy(&v, mem.data() + i * r.elem_bytes, r.elem_bytes);
-      if (v != 0) emit(0, i, v);
-    }
-  }
+  emit_snapshot(r, mem.data(), k_.steps_);
 }
 
 // A word of this launch's shared memory (offset off): the __shared__ variable holding it becomes

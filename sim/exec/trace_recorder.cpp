@@ -449,33 +449,40 @@ void TraceRecorder::snapshot() {
   for (const TraceRegion& r : tregions_) {
     const uint64_t bytes = r.end - r.base;
     if (bytes == 0 || !k_.sim_.memory().find(r.base, bytes)) continue;
-    const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
-    auto emit = [&](uint16_t aux, uint64_t a, uint64_t b) {
-      Event e{};
-      e.time = 0;
-      e.warp = 0;
-      e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
-      e.lane = trace::kAllLanes;
-      e.aux = static_cast<uint16_t>((r.id & trace::kRegionIdMask) | trace::kRegionSnapshot | aux);
-      e.a = a;
-      e.b = b;
-      tw_->event(e);
-    };
-    if (r.bits) {
-      for (uint64_t off = 0; off < bytes; off += 8) {
-        const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(8, bytes - off));
-        uint64_t v = 0;
-        std::memcpy(&v, mem + off, n);
-        if (v != 0) emit(static_cast<uint16_t>(n << trace::kRegionBytesShift), off * 8, v);
-      }
-    } else {
-      const uint64_t eb = std::max<uint64_t>(r.elem_bytes, 1);
-      const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(eb, 8));
-      for (uint64_t i = 0; i < bytes / eb; ++i) {
-        uint64_t v = 0;
-        std::memcpy(&v, mem + i * eb, n);
-        if (v != 0) emit(0, i, v);
-      }
+    emit_snapshot(r, reinterpret_cast<const uint8_t*>(r.base), 0);
+  }
+}
+
+// One RegionUpdate with kRegionSnapshot per non-zero element of mem (lock-bits: per non-zero
+// group of up to 8 bytes), warp 0, lane kAllLanes: snapshot() at a launch's start, auto_snapshot()
+// when a region is found mid-launch.
+void TraceRecorder::emit_snapshot(const TraceRegion& r, const uint8_t* mem, uint64_t time) {
+  const uint64_t bytes = r.end - r.base;
+  auto emit = [&](uint16_t aux, uint64_t a, uint64_t b) {
+    Event e{};
+    e.time = time;
+    e.warp = 0;
+    e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
+    e.lane = trace::kAllLanes;
+    e.aux = static_cast<uint16_t>((r.id & trace::kRegionIdMask) | trace::kRegionSnapshot | aux);
+    e.a = a;
+    e.b = b;
+    tw_->event(e);
+  };
+  if (r.bits) {
+    for (uint64_t off = 0; off < bytes; off += 8) {
+      const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(8, bytes - off));
+      uint64_t v = 0;
+      std::memcpy(&v, mem + off, n);
+      if (v != 0) emit(static_cast<uint16_t>(n << trace::kRegionBytesShift), off * 8, v);
+    }
+  } else {
+    const uint64_t eb = std::max<uint64_t>(r.elem_bytes, 1);
+    const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(eb, 8));
+    for (uint64_t i = 0; i < bytes / eb; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, mem + i * eb, n);
+      if (v != 0) emit(0, i, v);
     }
   }
 }

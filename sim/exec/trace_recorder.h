@@ -110,6 +110,8 @@ class TraceRecorder final : public RunObserver {
   void auto_found(uint64_t generic, uint32_t size, bool lock, uint64_t before);
   void auto_found_shared(uint64_t off, uint32_t size, bool lock);
   void auto_snapshot(const TraceRegion& r, uint64_t word, uint32_t size, uint64_t before);
+  // Region r's contents `mem` (r.end - r.base bytes) as snapshot RegionUpdates at `time`.
+  void emit_snapshot(const TraceRegion& r, const uint8_t* mem, uint64_t time);
   // A thread of the launch (the warp's dispatch number, not its number in the trace: one load).
   static uint64_t thread_of(const Warp& w, int lane) { return uint64_t(w.global_index) * 32 + uint64_t(lane); }
   // Hashed, so that the threads that poll (often lane 0 of each block's first warp) spread over the table.
