@@ -5,13 +5,16 @@
 # slide, and every slide that shows a figure. Before trusting the checks it makes sure they fail
 # on a blank page and on a browser error page (a missing deck). One browser takes every
 # screenshot (screenshots.js, with the puppeteer-core that Marp brings along): a browser started
-# per slide took most of this test's time.
+# per slide took most of this test's time. With FIGURES (the output folder of the test
+# slides.figures, which ran scripts/build-slides --figures-only with the same build), the decks
+# show those figures (build-slides --figures-from) instead of every scenario being recorded and
+# exported a second time.
 #
-#   check_decks.sh ROOT BUILD OUT CHECKER
+#   check_decks.sh ROOT BUILD OUT CHECKER [FIGURES]
 set -uo pipefail
 
-[ $# -eq 4 ] || { echo "usage: check_decks.sh ROOT BUILD OUT CHECKER" >&2; exit 2; }
-root="$1" build="$2" out="$3" checker="$4"
+[ $# -eq 4 ] || [ $# -eq 5 ] || { echo "usage: check_decks.sh ROOT BUILD OUT CHECKER [FIGURES]" >&2; exit 2; }
+root="$1" build="$2" out="$3" checker="$4" figures="${5:-}"
 shots="$out/screenshots"
 failures=0
 
@@ -25,8 +28,10 @@ chromium="${SYNCLAB_CHROMIUM:-$(command -v chromium || command -v chromium-brows
 # ---- 1. the decks ---------------------------------------------------------------------------------
 rm -rf "$out/figures" "$out"/*.html "$shots"
 mkdir -p "$shots"
-echo "== scripts/build-slides --build $build --out $out"
-"$root/scripts/build-slides" --build "$build" --out "$out" || die "building the decks failed (messages above)"
+reuse=()
+[ -z "$figures" ] || reuse=(--figures-from "$figures")
+echo "== scripts/build-slides --build $build --out $out ${reuse[*]}"
+"$root/scripts/build-slides" --build "$build" --out "$out" "${reuse[@]}" || die "building the decks failed (messages above)"
 
 bg="$(sed -nE 's/.*--synclab-title-bg:[[:space:]]*#([0-9a-fA-F]{6}).*/\1/p' "$root/slides/themes/synclab.css" | head -n 1)"
 [ -n "$bg" ] || die "slides/themes/synclab.css defines no --synclab-title-bg: #RRGGBB"
