@@ -542,8 +542,10 @@ LaunchStats launch_stats(const Trace& t, int launch) {
         if (e.aux & kAuxWrite) ++s.stores;
         break;
       case EventKind::HostAccess:
-        if (host_access_well_formed(e))
+        if (host_access_writes(e))
           ++s.host_writes;
+        else if (host_access_well_formed(e))
+          ++s.host_reads;
         else
           ++s.host_malformed;
         break;

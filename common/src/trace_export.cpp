@@ -130,10 +130,11 @@ void write_summary(const Trace& t, std::ostream& out) {
     out << fmt::format("  barrier releases: {}\n", s.barrier_releases);
     out << fmt::format("  atomics: {} ({} changed memory)\n", s.atomics, s.atomics_changed);
     out << fmt::format("  stores: {}\n", s.stores);
-    if (s.host_writes || s.host_malformed)
-      out << fmt::format("  host writes: {} (the host's, to named mapped or managed memory){}\n", s.host_writes,
-                         s.host_malformed ? fmt::format("; {} malformed host access event(s): not a write of 1 to 8 "
-                                                        "bytes to global or host-mapped memory",
+    if (s.host_writes || s.host_reads || s.host_malformed)
+      out << fmt::format("  host accesses: {} writes, {} reads (the host's, to named mapped or managed memory){}\n",
+                         s.host_writes, s.host_reads,
+                         s.host_malformed ? fmt::format("; {} malformed host access event(s): not a read or write "
+                                                        "of 1 to 8 bytes to global or host-mapped memory",
                                                         s.host_malformed)
                                           : std::string());
     if (s.events) {

@@ -25,9 +25,12 @@ DeviceMemory::~DeviceMemory() {
 void* DeviceMemory::allocate(uint64_t size, AllocKind kind, const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (size > limit_ || in_use_ + size > limit_) return nullptr;
-  uint64_t rounded = (size + 255) / 256 * 256;
-  if (rounded == 0) rounded = 256;
-  void* p = std::aligned_alloc(256, rounded);
+  // Memory host threads use while kernels run gets pages of its own, so that the host watch
+  // (host_watch.h) can watch it page by page without catching the host's other data.
+  const uint64_t align = host_visible(kind) ? 4096 : 256;
+  uint64_t rounded = (size + align - 1) / align * align;
+  if (rounded == 0) rounded = align;
+  void* p = std::aligned_alloc(align, rounded);
   if (!p) return nullptr;
   std::memset(p, 0, rounded);
   Allocation a;

@@ -48,7 +48,8 @@ class DeviceMemory {
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
-  // Zero-filled, 256-byte aligned. Returns nullptr when size exceeds what is left.
+  // Zero-filled, 256-byte aligned (mapped and managed memory: 4096, whole pages). Returns nullptr
+  // when size exceeds what is left.
   void* allocate(uint64_t size, AllocKind kind, const std::string& name = "");
   // false when ptr is not the base of a live allocation (double free, bad pointer).
   bool release(void* ptr);

@@ -42,6 +42,14 @@ std::vector<std::string> program_args() {
   return out;
 }
 
+// What the trace holds of the host's accesses to named regions of mapped and managed memory
+// (header "host_accesses"): reads and writes through the host watch, or writes only, and why.
+std::string host_accesses_recorded() {
+  std::string why;
+  if (host_watch::available(&why)) return "reads and writes";
+  return "writes only (" + why + ")";
+}
+
 nlohmann::json region_chunk(const Simulator::Region& r) {
   return trace::region_json(r.id, r.name, r.kind, r.base, r.bytes, r.elem_bits, r.dims);
 }
@@ -192,6 +200,7 @@ void Simulator::close_trace() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (trace_) {
     trace_->close();
+      {"host_accesses", host_accesses_recorded()},
     if (!config_.quiet)
       std::fprintf(stderr, "SyncLab: trace written to %s (%llu events%s)\n", trace_->path().c_str(),
                    static_cast<unsigned long long>(trace_->events_written()),
@@ -277,6 +286,10 @@ void TraceRecorder::launch_begin() {
         fids.push_back(I.user_file);
       }
       funcs.push_back({{"name", fn.name}, {"display", demangle_name(fn.name)}, {"lines", lines}, {"files", fids}});
+TraceRecorder::~TraceRecorder() {
+  if (host_watched_) host_watch::stop();
+}
+
     }
     k["files"] = files;
     k["functions"] = funcs;
@@ -404,10 +417,28 @@ bool any_changed(const void* p, const uint64_t* seen, size_t n) {
 }
 
 }  // namespace
+    // The host watch covers memory the simulator allocated (its own pages); cudaHostRegister'ed
+    // memory may share its pages with anything the program has, so it keeps change detection.
+    h.watched = a->owned;
 
 // Compares the watched regions with what the last look saw. An element that changed, and that no
 // device write since the last look covers, was written by the host: a HostAccess with its new
 // value, at this step's time (the write happened since the previous step). Two host writes of one
+  std::vector<host_watch::Range> ranges;
+  for (const HostRegion& h : host_regions_)
+    if (h.watched) ranges.push_back({h.base, h.bytes, h.grain});
+  host_watched_ = !ranges.empty() && host_watch::start(ranges);
+  if (!host_watched_)
+    for (HostRegion& h : host_regions_) h.watched = false;
+}
+
+// One HostAccess event at this step's time (the access happened after the previous step began).
+void TraceRecorder::host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value) {
+  const uint32_t log2 = grain >= 8 ? 3 : grain >= 4 ? 2 : grain >= 2 ? 1 : 0;
+  simple(0, EventKind::HostAccess, trace::kAllLanes,
+         static_cast<uint16_t>(static_cast<uint16_t>(space) | (write ? trace::kAuxWrite : 0) |
+                               (log2 << trace::kAuxSizeShift)),
+         addr, value);
 // element between two looks show as one (the last value); a host write to an element that the
 // device also wrote since the last look is taken for the device's.
 void TraceRecorder::look_for_host_writes() {
@@ -430,16 +461,24 @@ void TraceRecorder::look_for_host_writes() {
       bool device = false;
       for (const auto& d : device_wrote_) device |= at < d.second && at + h.grain > d.first;
       if (device) continue;
-      const uint32_t log2 = h.grain >= 8 ? 3 : h.grain >= 4 ? 2 : h.grain >= 2 ? 1 : 0;
-      simple(0, EventKind::HostAccess, trace::kAllLanes,
-             static_cast<uint16_t>(static_cast<uint16_t>(h.space) | trace::kAuxWrite | (log2 << trace::kAuxSizeShift)),
-             at, now);
+      host_access(at, h.grain, h.space, /*write=*/true, now);
     }
   }
   device_wrote_.clear();
 }
 
+  if (host_watched_) {
+    host_notes_.clear();
+    host_notes_lost_ += host_watch::drain(host_notes_);
+    for (const host_watch::Access& n : host_notes_)
+      for (const HostRegion& h : host_regions_)
+        if (h.watched && n.addr >= h.base && n.addr < h.base + h.bytes) {
+          host_access(n.addr, n.grain, h.space, n.write, n.value);
+          break;
+        }
+  }
 // The named regions' contents as this launch finds them: whatever put them there (cudaMemcpy,
+    if (h.watched) continue;
 // cudaMemset, a host store into mapped memory, an earlier launch, data copied before the region
 // was named) is not a device write the launch records, so without this the viewer would start
 // every launch from zeros. One RegionUpdate with kRegionSnapshot per non-zero element (lock-bits:
@@ -733,7 +772,16 @@ void TraceRecorder::report(const Report& r) {
 }
 
 void TraceRecorder::launch_end(LaunchStatus status) {
-  if (!host_regions_.empty()) look_for_host_writes();  // the host's writes since the last step
+  if (!host_regions_.empty()) look_for_host_writes();  // the host's accesses since the last step
+  if (host_watched_) {
+    host_watch::stop();
+    host_watched_ = false;
+    if (host_notes_lost_)
+      std::fprintf(stderr,
+                   "SyncLab: the trace misses %llu of the host's accesses to named regions (more than the "
+                   "host watch holds between two warp steps)\n",
+                   static_cast<unsigned long long>(host_notes_lost_));
+  }
   Event e{};
   e.time = k_.steps_;
   e.kind = static_cast<uint8_t>(EventKind::KernelEnd);

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "sim/exec/host_watch.h"
 #include "sim/exec/kernel_run.h"
 #include "sim/exec/run_observer.h"
 
@@ -17,6 +18,7 @@ namespace synclab::sim {
 class TraceRecorder final : public RunObserver {
  public:
   TraceRecorder(const KernelRun& run, trace::Writer& writer);
+  ~TraceRecorder() override;
   void launch_begin() override;
   void step(const Warp& w, const Group& g) override;
   void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
@@ -46,18 +48,26 @@ class TraceRecorder final : public RunObserver {
     uint32_t id;
     bool bits;
   };
-  // A named region in memory the host may write while the kernel runs (mapped pinned memory,
-  // cudaHostRegister'ed memory, managed memory): the simulator does not see the host's stores,
-  // so the recorder compares the region with a copy of what it last saw at every warp step and
-  // records a HostAccess for each element that changed when no device write explains it.
+  // A named region in memory the host may use while the kernel runs (mapped pinned memory,
+  // cudaHostRegister'ed memory, managed memory): the simulator does not see the host's loads and
+  // stores. Where it can, the host watch (host_watch.h) notes every host access to the regions of
+  // allocations the simulator made; the recorder collects the notes at every warp step. Otherwise
+  // (cudaHostRegister'ed memory, no protection keys) it compares the region with a copy of what it
+  // last saw at every warp step and records a HostAccess write for each element that changed when
+  // no device write explains it: the host's writes, but not its reads.
   struct HostRegion {
     uint64_t base, bytes;
     uint32_t grain;  // bytes compared and recorded at a time: the element size (1, 2, 4 or 8)
     trace::MemSpace space;
     bool aligned;                // base is a multiple of grain (the quick check below applies)
     std::vector<uint64_t> seen;  // each grain's contents at the last look
+    bool watched = false;        // the host watch notes its accesses (no change detection)
   };
   void watch_host_regions();
+  void host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value);
+  bool host_watched_ = false;  // this launch started the host watch
+  std::vector<host_watch::Access> host_notes_;
+  uint64_t host_notes_lost_ = 0;
   void look_for_host_writes();
   void device_wrote(uint64_t generic, uint32_t size);
   void snapshot();  // the regions' contents as the launch begins

@@ -442,8 +442,12 @@ std::string App::describe_event(const Event& e) const {
         std::snprintf(a, sizeof a, "0x%" PRIx64, e.a);
         where = a;
       }
-      std::snprintf(buf, sizeof buf, "host write: %s = %" PRIu64 " (%u bytes, written since the previous warp step)",
-                    where.c_str(), v, size);
+      if (e.aux & synclab::trace::kAuxWrite)
+        std::snprintf(buf, sizeof buf, "host write: %s = %" PRIu64 " (%u bytes, written since the previous warp step)",
+                      where.c_str(), v, size);
+      else
+        std::snprintf(buf, sizeof buf, "host read: %s = %" PRIu64 " (%u bytes, read since the previous warp step)",
+                      where.c_str(), v, size);
       break;
     }
     default: std::snprintf(buf, sizeof buf, "unknown event kind %u", e.kind);

@@ -1,7 +1,7 @@
 // Warp lanes: one row per warp, 32 cells coloured by lane state, the warp's current source line
 // and active mask. A diverged warp shows as a row split between active and masked-off lanes.
 // Above them, when the launch has host accesses (HostAccess events), the host row: the host's
-// latest write up to the cursor.
+// latest read or write up to the cursor.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -89,8 +89,8 @@ void draw_lanes_window(App& app) {
     ImGui::Dummy(ImVec2(label_w + 32 * pitch, ImGui::GetTextLineHeight()));
   }
 
-  // The host row: the host's writes to named regions of mapped or managed memory (HostAccess
-  // events), when this launch has any.
+  // The host row: the host's reads and writes of named regions of mapped or managed memory
+  // (HostAccess events), when this launch has any.
   const std::vector<uint32_t>& host = m.host_accesses(app.launch());
   if (!host.empty()) {
     const State& st = app.state();
@@ -103,8 +103,10 @@ void draw_lanes_window(App& app) {
     const palette::Rgb c = now ? palette::kHostWrite : st.host_accesses ? palette::kHostWrote : palette::kLaneInactive;
     const ImVec2 a(x0, p.y + 1), b(x1, p.y + 1 + cell);
     hdl->AddRectFilled(a, b, col(c));
-    const std::string what = st.host_accesses ? (now ? "writes " : "wrote ") + host_access_text(app, st.last_host_cursor)
-                                              : std::string("no write yet");
+    const bool wrote = st.host_accesses && (m.event_at(app.launch(), st.last_host_cursor).aux & synclab::trace::kAuxWrite);
+    const std::string what = st.host_accesses ? std::string(now ? (wrote ? "writes " : "reads ") : (wrote ? "wrote " : "read ")) +
+                                                    host_access_text(app, st.last_host_cursor)
+                                              : std::string("no access yet");
     const bool text_inside = cell + 1 >= ImGui::GetTextLineHeight();  // else it goes after the count
     if (text_inside) {
       hdl->PushClipRect(a, b, true);
@@ -112,14 +114,17 @@ void draw_lanes_window(App& app) {
       hdl->PopClipRect();
     }
     char info[96];
-    std::snprintf(info, sizeof info, "write %" PRIu64 " of %zu%s", st.host_accesses, host.size(),
+    std::snprintf(info, sizeof info, "access %" PRIu64 " of %zu%s", st.host_accesses, host.size(),
                   text_inside || !st.host_accesses ? "" : ": ");
     std::string info_text = info;
-    if (!text_inside && st.host_accesses) info_text += host_access_text(app, st.last_host_cursor);
+    if (!text_inside && st.host_accesses) info_text += what;
     hdl->AddText(ImVec2(p.x + label_w + 32 * pitch + 3 * group_gap + 6, ty), ImGui::GetColorU32(ImGuiCol_Text),
                  info_text.c_str());
     if (app.recorder.enabled)
-      app.recorder.add("lanes:host", a, b, c, now ? "host write" : st.host_accesses ? "host wrote" : "no host write yet");
+      app.recorder.add("lanes:host", a, b, c,
+                       now ? (wrote ? "host write" : "host read")
+                       : st.host_accesses ? (wrote ? "host wrote" : "host read before")
+                                          : "no host access yet");
     if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) {
       ImGui::BeginTooltip();
       ImGui::TextUnformatted("the host (CPU) thread");
@@ -127,11 +132,12 @@ void draw_lanes_window(App& app) {
         ImGui::Text("%s: %s (event %" PRIu64 ", step %" PRIu64 ")", now ? "at the cursor" : "last", what.c_str(),
                     st.last_host_cursor, m.time_of(app.launch(), st.last_host_cursor));
       ImGui::TextWrapped(
-          "The simulator records the host's writes to named regions in mapped or managed memory: the device "
-          "thread compares them with what it saw at the previous warp step, so a write shows at the first step "
-          "after it, two writes of one element between two steps show as the last one, and the host's reads are "
-          "not recorded.");
-      ImGui::TextDisabled("click: the host's next write");
+          "The simulator records the host's accesses to named regions in mapped or managed memory while the "
+          "kernel runs, each at the first warp step after it. This trace has the host's %s. A read that returns "
+          "what the host's previous read of that element returned is left out (a polling loop shows once per "
+          "value). docs/simulator.md, \"The host's accesses\", says more.",
+          recorded.c_str());
+      ImGui::TextDisabled("click: the host's next access");
       ImGui::EndTooltip();
       if (ImGui::IsMouseClicked(0)) {
         const auto it = std::upper_bound(host.begin(), host.end(), st.cursor == kNoCursor ? 0 : st.cursor);
@@ -168,6 +174,10 @@ void draw_lanes_window(App& app) {
         const palette::Rgb c = palette::kLaneStates[int(st)];
         const float x = p.x + label_w + l * pitch + (l / 8) * group_gap;
         const ImVec2 a(x, p.y + 1), b(x + cell, p.y + 1 + cell);
+      const nlohmann::json& hj = m.header().json;
+      const std::string recorded = hj.is_object() && hj.contains("host_accesses") && hj["host_accesses"].is_string()
+                                       ? hj["host_accesses"].get<std::string>()
+                                       : std::string("writes only");
         dl->AddRectFilled(a, b, col(c));
         if (app.selection.has(w, l)) {
           const float t = cell >= 10 ? 2.0f : 1.0f;

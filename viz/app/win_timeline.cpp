@@ -2,8 +2,8 @@
 // critical sections (middle), and the warp's steps (bottom, brighter when more lanes were
 // active). The cursor is a white line; reports are magenta ticks; the accesses of the report
 // selected in Reports are cyan bars (the two racing ones yellow). When the launch has host
-// accesses, a host row on top has a light-blue tick at each of the host's writes. Wheel zooms
-// around the mouse, dragging pans, clicking moves the cursor.
+// accesses, a host row on top has a light-blue tick at each of the host's writes (half height:
+// its reads). Wheel zooms around the mouse, dragging pans, clicking moves the cursor.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -189,7 +189,8 @@ void draw_timeline_window(App& app) {
   const synclab::trace::InterleavingItem* hovered_access = nullptr;
   const Span* hovered = nullptr;
   uint32_t hovered_warp = kNoWarp;
-  // The host row (when the launch has host accesses): a tick at each host write.
+  // The host row (when the launch has host accesses): a tick at each host write, a half-height
+  // tick at each host read.
   uint64_t hovered_host = kNoCursor;
   const std::vector<uint32_t>& host = m.host_accesses(launch);
   if (!host.empty()) {
@@ -198,21 +199,25 @@ void draw_timeline_window(App& app) {
     dl->AddText(ImVec2(p.x, p.y + (hh - line_h) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), "host");
     dl->PushClipRect(ImVec2(plot_x0, p.y), ImVec2(plot_x1, p.y + hh), true);
     dl->AddRectFilled(ImVec2(plot_x0, p.y), ImVec2(plot_x1, p.y + hh - 2), IM_COL32(30, 30, 36, 255));
-    // the host's writes whose time is in the window (times grow with cursors)
+    // the host's accesses whose time is in the window (times grow with cursors)
     const uint64_t lo_t = uint64_t(std::max(0.0, ui.t0) + origin);
     auto it = std::lower_bound(host.begin(), host.end(), lo_t,
                                [&](uint32_t c, uint64_t t) { return m.time_of(launch, c) < t; });
     float last_x = -1e9f;
+    bool last_write = false;
     for (; it != host.end(); ++it) {
       const double t = double(m.time_of(launch, *it)) - origin;
       if (t > ui.t1) break;
       const float x = x_of(t + 0.5);
-      const ImVec2 a(x - 1.5f, p.y + 1), b(x + 1.5f, p.y + hh - 3);
-      if (x - last_x >= 1.0f) {  // one tick a pixel
+      const bool write = m.event_at(launch, *it).aux & synclab::trace::kAuxWrite;
+      const ImVec2 a(x - 1.5f, write ? p.y + 1 : p.y + (hh - 2) * 0.5f), b(x + 1.5f, p.y + hh - 3);
+      if (x - last_x >= 1.0f || (write && !last_write)) {  // one tick a pixel; a write covers a read
         dl->AddRectFilled(a, b, col(palette::kHostWrite));
         if (app.recorder.enabled && x >= plot_x0 && x <= plot_x1)
-          app.recorder.add("timeline:host:" + std::to_string(*it), a, b, palette::kHostWrite, "host write");
+          app.recorder.add("timeline:host:" + std::to_string(*it), a, b, palette::kHostWrite,
+                           write ? "host write" : "host read");
         last_x = x;
+        last_write = write;
       }
       if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(ImVec2(a.x - 2, a.y), ImVec2(b.x + 2, b.y)))
         hovered_host = *it;
@@ -319,8 +324,9 @@ void draw_timeline_window(App& app) {
   const bool over_plot = ImGui::IsWindowHovered() && io.MousePos.x >= plot_x0 && io.MousePos.x <= plot_x1;
   if (hovered_host != kNoCursor) {
     ImGui::BeginTooltip();
-    ImGui::Text("the host wrote %s", host_access_text(app, hovered_host).c_str());
-    ImGui::Text("step %" PRIu64 " (event %" PRIu64 "): the first warp step after the write",
+    const bool write = m.event_at(launch, hovered_host).aux & synclab::trace::kAuxWrite;
+    ImGui::Text("the host %s %s", write ? "wrote" : "read", host_access_text(app, hovered_host).c_str());
+    ImGui::Text("step %" PRIu64 " (event %" PRIu64 "): the first warp step after the access",
                 m.time_of(launch, hovered_host), hovered_host);
     ImGui::TextDisabled("click to go there");
     ImGui::EndTooltip();

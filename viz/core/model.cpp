@@ -471,7 +471,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     const trace::Trace& tr = *I.trace;
 
     uint64_t skipped = 0;
-    uint64_t host_malformed = 0;  // HostAccess events that are not a host write of 1-8 bytes
+    uint64_t host_malformed = 0;  // HostAccess events that are not a host read or write of 1-8 bytes
     for (size_t l = 0; l < nl; ++l) {
       LaunchInfo& L = I.launches[l];
       LaunchData& D = I.data[l];
@@ -675,8 +675,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     }
     if (host_malformed)
       warnings.push_back(
-          fmt::format("{} host access event(s) (HostAccess) are not a host write of 1 to 8 bytes to global or "
-                      "host-mapped memory; they were skipped",
+          fmt::format("{} host access event(s) (HostAccess) are not a host read or write of 1 to 8 bytes to "
+                      "global or host-mapped memory; they were skipped",
                       host_malformed));
     if (skipped)
       warnings.push_back(

@@ -74,14 +74,14 @@
 //
 // ---- The host (State::host, Model::host_accesses) ------------------------------------------------
 // HostAccess events (docs/trace-format.md) are the host's accesses to named regions of mapped
-// or managed memory while the kernel ran; the simulator records the host's writes (found by
-// change detection), never its reads. They belong to no warp (their warp field is 0 and means
-// nothing): the lanes and timeline windows draw them on a row of their own. A host write sets
-// the region cells it covers like a RegionUpdate (value, writer, completion; CellView::
-// writer_host), except that a lock bit the host sets has no holder (owner stays none). A
-// HostAccess that names no region changes no cell. One is malformed, skipped and counted in
-// warning(), when its size is above 8 bytes, its space is not global or host-mapped memory, or
-// it is not a write (no reader yet knows a host read: the simulator records none).
+// or managed memory while the kernel ran: its reads and writes (the trace header's
+// "host_accesses" says whether reads were recorded). They belong to no warp (their warp field is
+// 0 and means nothing): the lanes and timeline windows draw them on a row of their own. A host
+// write sets the region cells it covers like a RegionUpdate (value, writer, completion;
+// CellView::writer_host), except that a lock bit the host sets has no holder (owner stays none);
+// a host read changes no cell. A HostAccess that names no region changes no cell. One is
+// malformed, skipped and counted in warning(), when its size is above 8 bytes or its space is
+// not global or host-mapped memory.
 //
 // ---- Seeking --------------------------------------------------------------------------------
 // Model::open replays every launch once and keeps sparse checkpoints of the replay state (warps

@@ -178,8 +178,8 @@ inline void apply_memory_model(const LaunchCtx& C, const trace::Event& e, uint32
   }
 }
 
-// A HostAccess event is well formed when it is a write of 1 to 8 bytes to global or host-mapped
-// memory (the simulator records host writes only).
+// A HostAccess event is well formed when it is a read or a write of 1 to 8 bytes to global or
+// host-mapped memory.
 inline bool host_access_ok(const trace::Event& e) { return trace::host_access_well_formed(e); }
 
 // The global region a HostAccess falls in (its first byte) and the cells [*first, *last) its
@@ -208,10 +208,12 @@ inline bool host_cells_at(const LaunchCtx& C, const trace::Event& e, size_t* reg
 }
 
 // A host write: the cells it covers get their bytes of its value (an element wider than the
-// write keeps its other bytes), the host as writer, no holder for a lock bit it sets.
+// write keeps its other bytes), the host as writer, no holder for a lock bit it sets. A host read
+// changes nothing.
 inline bool apply_host(const LaunchCtx& C, const trace::Event& e, uint32_t c, ReplayState* rs, size_t* cloned,
                        Marks* marks) {
   if (!host_access_ok(e)) return false;
+  if (!(e.aux & trace::kAuxWrite)) return true;
   size_t r = 0;
   uint64_t first = 0, last = 0;
   if (!host_cells_at(C, e, &r, &first, &last)) return true;  // outside the regions: nothing to draw

@@ -69,7 +69,8 @@ struct LaunchStats {
   uint64_t atomics = 0;          // Atomic records
   uint64_t atomics_changed = 0;  // ... whose new value differs from the old one
   uint64_t stores = 0;           // MemAccess writes
-  uint64_t host_writes = 0;      // HostAccess events that are well formed (host_access_well_formed)
+  uint64_t host_writes = 0;      // HostAccess events that are well formed (host_access_well_formed) writes
+  uint64_t host_reads = 0;       // ... well-formed reads
   uint64_t host_malformed = 0;   // ... and those that are not (readers skip them)
   uint64_t warps = 0;            // distinct warps seen
   uint64_t first_time = 0, last_time = 0;

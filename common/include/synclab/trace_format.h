@@ -83,11 +83,12 @@ enum class EventKind : uint8_t {
                         //   the access it is about.
   HostAccess = 15,      // the host's access to a named region of host-mapped or managed memory while
                         //   a kernel ran (simulator traces): warp 0 and lane kAllLanes (the host is no
-                        //   warp); a: address; b: the value (low `size` bytes); aux: MemAux bits (space,
-                        //   kAuxWrite, size). The simulator records host writes only, found by change
-                        //   detection: time is the warp step before which the device thread saw the
-                        //   new value (the write happened after the previous step began). Added in
-                        //   version 1.
+                        //   warp); a: address; b: the value written or read (low `size` bytes); aux:
+                        //   MemAux bits (space, kAuxWrite, size). time: the warp step before which the
+                        //   access happened (after the previous step began). Reads and writes where
+                        //   the header's "host_accesses" says "reads and writes", else writes only,
+                        //   found by change detection. Added in version 1 (reads later,
+                        //   in version 1 too: older readers skip them as malformed).
 };
 
 // MemoryModel events: aux bits 0-7 the kind, bits 8-10 the MemSpace of the address (shared
@@ -179,13 +180,14 @@ struct Event {
 static_assert(sizeof(Event) == 32, "trace events are 32 bytes");
 constexpr uint8_t kAllLanes = 0xff;
 
-// A HostAccess event readers can use: a write (the simulator records no host reads) of 1, 2, 4 or
-// 8 bytes to global or host-mapped memory. Readers skip others and say so.
+// A HostAccess event readers can use: a read or a write of 1, 2, 4 or 8 bytes to global or
+// host-mapped memory. Readers skip others and say so.
 inline bool host_access_well_formed(const Event& e) {
   const auto space = static_cast<MemSpace>(e.aux & kAuxSpaceMask);
-  return (space == MemSpace::Global || space == MemSpace::HostMapped) && (e.aux & kAuxWrite) &&
-         ((e.aux >> kAuxSizeShift) & 7) <= 3;
+  return (space == MemSpace::Global || space == MemSpace::HostMapped) && ((e.aux >> kAuxSizeShift) & 7) <= 3;
 }
+// A well-formed HostAccess that writes (the others read and change nothing).
+inline bool host_access_writes(const Event& e) { return host_access_well_formed(e) && (e.aux & kAuxWrite); }
 
 // An event from its fields (tools, tests and benchmarks that write traces by hand).
 inline Event make_event(uint64_t time, uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a,

@@ -7,8 +7,10 @@
 #include <cfenv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "sim/exec/convert.h"
+#include "sim/exec/host_watch.h"
 #include "sim/exec/instr/operands.h"
 #include "sim/exec/values.h"
 
@@ -146,6 +148,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   if (!p) return false;
   if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
+    host_watch::DeviceAccess in_order;
     uint64_t v = 0;
     switch (size) {
       case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
@@ -227,6 +230,8 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     src = placed;
     if (!mm_notes_.empty()) flush_memory_model(w);
   }
+  std::optional<host_watch::DeviceAccess> in_order;
+  if (host_visible(w.cache_kind) && generic < kSharedWindow) in_order.emplace();
   if (std::memcmp(p, src, size) != 0) {
     uint64_t before = 0, after = 0;
     if ((w.open_lanes >> lane & 1) && size <= 8) {
@@ -893,7 +898,13 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   const uint64_t b = value(lane, R, ob);
   const uint64_t c = cas ? value(lane, R, oc) : 0;
   uint64_t nb = 0;
-  const uint64_t old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+  uint64_t old;
+  if (host_shared) {
+    host_watch::DeviceAccess in_order;
+    old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+  } else {
+    old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+  }
   const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
   const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
   if (old_cmp != nb_cmp) note_write(w, lane, generic, I, old_cmp, nb_cmp, size, true);

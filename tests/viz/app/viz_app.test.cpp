@@ -1469,17 +1469,56 @@ TEST_CASE("shared: the locks window draws the chosen block's copy of a __shared_
 }
 
 // ==== the host row (tests/viz/core/programs/viz_host.cu: ping-pong through mapped memory) ========
-TEST_CASE("host: the lanes and timeline windows draw the host's writes on a host row", "[host]") {
-  // The host's writes are the trace's HostAccess events (read here with synclab::trace): the
+TEST_CASE("host: the lanes and timeline windows draw the host's accesses on a host row", "[host]") {
+  // The host's accesses are the trace's HostAccess events (read here with synclab::trace): the
   // lanes window's host row is light blue at one, dark blue after one, the inactive colour before
-  // the first; the timeline's host row has a tick at each in view.
+  // the first; the timeline's host row has a tick at each in view, full height for a write, half
+  // height for a read.
   auto t = load_trace("host.trace");
   const tr::Launch& L = t->launches[0];
-  std::vector<size_t> host;  // launch cursors
+  std::vector<size_t> host, reads, all;  // launch cursors: writes, reads, both
   for (size_t i = L.first_event; i < L.end_event; ++i)
-    if (t->event(i).kind == uint8_t(tr::EventKind::HostAccess)) host.push_back(i - L.first_event);
+    if (t->event(i).kind == uint8_t(tr::EventKind::HostAccess)) {
+      (t->event(i).aux & tr::kAuxWrite ? host : reads).push_back(i - L.first_event);
+      all.push_back(i - L.first_event);
+    }
   REQUIRE(host.size() == 5);  // the program's 5 rounds
-  REQUIRE(host[0] > 0);
+  REQUIRE(reads.size() >= 5);  // the host's reads of pong: -1, 10, 20, 30, 40 at least
+  REQUIRE(all[0] > 0);
+  // What the row says at a read, and a read's tick is half a write's height: the host's read of
+  // the first answer (10) and its second ping right after it, both in the timeline's view.
+  {
+    size_t at = 0;
+    for (size_t r : reads)
+      if (r < host[1]) at = r;
+    REQUIRE(at > host[0]);
+    const std::string json = kArt + "/host_read.json";
+    Run r = viz(kTraces + "/host.trace --step " + std::to_string(at) +
+                " --exit-after-frames 4 --size 1280x800 --dump-layout " + json);
+    REQUIRE(r.status == 0);
+    Layout lay;
+    REQUIRE(lay.load(json));
+    REQUIRE(lay.has("lanes:host"));
+    CHECK(lay.cells.at("lanes:host").what == "host read");
+    // The ticks in view (one a pixel: where a read and a write share one, the write is drawn):
+    // each names the kind its event has in the trace, and reads are the shorter ones.
+    int nread = 0, nwrite = 0;
+    float read_h = 1e9f, write_h = 0;
+    for (const auto& [id, cell] : lay.cells) {
+      if (id.rfind("timeline:host:", 0) != 0) continue;
+      const size_t c = std::stoull(id.substr(14));
+      const bool w = t->event(L.first_event + c).aux & tr::kAuxWrite;
+      CHECK(cell.what == (w ? "host write" : "host read"));
+      (w ? nwrite : nread)++;
+      if (w)
+        write_h = std::max(write_h, cell.y1 - cell.y0);
+      else
+        read_h = std::min(read_h, cell.y1 - cell.y0);
+    }
+    REQUIRE(nread > 0);
+    REQUIRE(nwrite > 0);
+    CHECK(read_h < 0.75f * write_h);
+  }
   struct Case {
     size_t cursor;
     pal::Rgb want;
@@ -1487,7 +1526,7 @@ TEST_CASE("host: the lanes and timeline windows draw the host's writes on a host
   };
   for (const Case& c : {Case{host[2], pal::kHostWrite, "at the third write"},
                         Case{host[2] + 1, pal::kHostWrote, "after it"},
-                        Case{host[0] - 1, pal::kLaneInactive, "before the first"}}) {
+                        Case{all[0] - 1, pal::kLaneInactive, "before the first access"}}) {
     DYNAMIC_SECTION(c.what << " (event " << c.cursor << ")") {
       const std::string tag = "host_" + std::to_string(c.cursor);
       const std::string png = kArt + "/" + tag + ".png", json = kArt + "/" + tag + ".json";
@@ -1508,7 +1547,7 @@ TEST_CASE("host: the lanes and timeline windows draw the host's writes on a host
       REQUIRE(lay.has("timeline:cursor"));
       const float cursor_x = lay.cells.at("timeline:cursor").x0;
       int ticks = 0;
-      for (size_t h : host) {
+      for (size_t h : all) {
         const std::string id = "timeline:host:" + std::to_string(h);
         if (!lay.has(id)) continue;
         ++ticks;

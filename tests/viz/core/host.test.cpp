@@ -1,8 +1,9 @@
-// The host row: the host's writes to a named region of mapped pinned memory while a kernel runs
-// (HostAccess events, recorded by the simulator's change detection), in the trace and in the
-// viewer's model. programs/viz_host.cu plays ping-pong: the host stores round k into ping
-// (pingpong[0]), the kernel waits for it and stores k * 10 into pong (pingpong[1]). The expected
-// values come from that protocol (round k: ping k, pong k * 10), not from a recorded run.
+// The host row: the host's reads and writes of a named region of mapped pinned memory while a
+// kernel runs (HostAccess events, noted by the simulator's host watch, or found by change detection
+// where the watch is off), in the trace and in the viewer's model. programs/viz_host.cu plays
+// ping-pong: the host stores round k into ping (pingpong[0]), the kernel waits for it and stores
+// k * 10 into pong (pingpong[1]), which the host polls. The expected values come from that protocol
+// (round k: ping k, pong k * 10), not from a recorded run.
 #include <synclab/trace_analysis.h>
 #include <synclab/trace_export.h>
 
@@ -23,12 +24,13 @@ struct Ping {
   uint64_t time, value;
 };
 
-// The HostAccess events of launch 0, and the device's stores to an address (value -> event index).
-std::vector<Ping> host_accesses(const tr::Trace& t, const tr::Launch& L) {
+// The HostAccess events of launch 0 that write (reads: false: that read), and the device's stores
+// to an address (value -> event index).
+std::vector<Ping> host_accesses(const tr::Trace& t, const tr::Launch& L, bool writes = true) {
   std::vector<Ping> out;
   for (size_t i = L.first_event; i < L.end_event; ++i) {
     const Event& e = t.event(i);
-    if (e.kind == uint8_t(EventKind::HostAccess)) out.push_back({i, e.time, e.b});
+    if (e.kind == uint8_t(EventKind::HostAccess) && bool(e.aux & tr::kAuxWrite) == writes) out.push_back({i, e.time, e.b});
   }
   return out;
 }
@@ -46,10 +48,12 @@ std::map<uint64_t, size_t> device_stores(const tr::Trace& t, const tr::Launch& L
 
 TEST_CASE("host: the host's stores to a named mapped region while a kernel polls it are recorded in order",
           "[viz][host]") {
-  for (const char* memory : {"sc", "relaxed"}) {
+  // The host watch on (the default) and off (change detection): the host's writes are the same.
+  for (const char* memory : {"sc", "relaxed", "sc-no-watch"}) {
     DYNAMIC_SECTION("SYNCLAB_MEMORY=" << memory) {
+      const bool no_watch = std::string(memory) == "sc-no-watch";
       Recorded rec(VIZ_HOST_EXE, std::string("host-") + memory, "its", std::to_string(kRounds),
-                   std::string("SYNCLAB_SCHED=rr SYNCLAB_MEMORY=") + memory);
+                   std::string("SYNCLAB_SCHED=rr SYNCLAB_MEMORY=") + (no_watch ? "sc SYNCLAB_HOST_READS=0" : memory));
       INFO(rec.log());
       REQUIRE(rec.status == 0);
       REQUIRE(!rec.path.empty());
@@ -89,10 +93,83 @@ TEST_CASE("host: the host's stores to a named mapped region while a kernel polls
       for (const Ping& p : host) CHECK(t->event(p.index).a != pong);
       // The summary counts them as their own kind, and the host is no warp.
       const tr::LaunchStats s = tr::launch_stats(*t, 0);
-      CHECK(s.by_kind[size_t(EventKind::HostAccess)] == uint64_t(kRounds));
       CHECK(s.host_writes == uint64_t(kRounds));
       CHECK(s.host_malformed == 0);
       CHECK(s.warps == 1);
+      const std::string recorded = t->header.value("host_accesses", std::string());
+      if (no_watch) {
+        CHECK(recorded == "writes only (SYNCLAB_HOST_READS=0)");
+        CHECK(s.host_reads == 0);
+      } else {
+        CHECK(recorded == "reads and writes");
+      }
+      CHECK(s.by_kind[size_t(EventKind::HostAccess)] == s.host_writes + s.host_reads);
+    }
+  }
+}
+
+TEST_CASE("host: the host's reads of the polled word are recorded, each after the device store it returns",
+          "[viz][host]") {
+  for (const char* memory : {"sc", "relaxed"}) {
+    DYNAMIC_SECTION("SYNCLAB_MEMORY=" << memory) {
+      Recorded rec(VIZ_HOST_EXE, std::string("host-reads-") + memory, "its", std::to_string(kRounds),
+                   std::string("SYNCLAB_SCHED=rr SYNCLAB_MEMORY=") + memory);
+      INFO(rec.log());
+      REQUIRE(rec.status == 0);
+      std::string err;
+      std::unique_ptr<tr::Trace> t = tr::load(rec.path, &err);
+      INFO(err);
+      REQUIRE(t);
+      REQUIRE(t->header.value("host_accesses", std::string()) == "reads and writes");
+      const uint64_t ping = t->regions[0]["address"].get<uint64_t>(), pong = ping + 4;
+      const tr::Launch& L = t->launches[0];
+      const std::vector<Ping> reads = host_accesses(*t, L, /*writes=*/false);
+      const std::vector<Ping> writes = host_accesses(*t, L, /*writes=*/true);
+      REQUIRE(writes.size() == size_t(kRounds));
+      const std::map<uint64_t, size_t> answers = device_stores(*t, L, pong);
+      // The host polls only pong: every read is of pong, 4 bytes, in mapped memory.
+      for (const Ping& r : reads) {
+        const Event& e = t->event(r.index);
+        CHECK(e.a == pong);
+        CHECK(((e.aux >> tr::kAuxSizeShift) & 7) == 2);
+        CHECK(tr::MemSpace(e.aux & tr::kAuxSpaceMask) == tr::MemSpace::HostMapped);
+        CHECK(e.warp == 0);
+        CHECK(e.lane == tr::kAllLanes);
+      }
+      // A read returns a value the device stored before it (or pong's 0 before the kernel's first
+      // store), never one it stores later: the trace's order is the order things happened.
+      for (const Ping& r : reads) {
+        if (r.value == 0) {
+          REQUIRE(answers.count(0xffffffffull));
+          CHECK(r.index < answers.at(0xffffffffull));
+          continue;
+        }
+        INFO("host read of pong = " << int32_t(r.value) << " at event " << r.index);
+        REQUIRE(answers.count(r.value));
+        CHECK(answers.at(r.value) < r.index);
+      }
+      // The host reads every answer that lets it go on: -1 before its first ping, and k * 10
+      // between its ping k and its ping k + 1. Polling reads that return the same value again are
+      // left out, so each of these values is read exactly once. The last answer is the kernel's last
+      // store: the host may read it after the kernel ended (not recorded) or just before.
+      std::map<uint64_t, std::vector<size_t>> read_at;
+      for (const Ping& r : reads) read_at[r.value].push_back(r.index);
+      REQUIRE(read_at.count(0xffffffffull));
+      CHECK(read_at.at(0xffffffffull).size() == 1);
+      CHECK(read_at.at(0xffffffffull)[0] < writes[0].index);
+      for (int k = 1; k <= kRounds; ++k) {
+        INFO("round " << k);
+        if (k == kRounds && !read_at.count(uint64_t(k * 10))) break;
+        REQUIRE(read_at.count(uint64_t(k * 10)));
+        CHECK(read_at.at(uint64_t(k * 10)).size() == 1);
+        const size_t at = read_at.at(uint64_t(k * 10))[0];
+        CHECK(writes[size_t(k - 1)].index < at);
+        if (k < kRounds) CHECK(at < writes[size_t(k)].index);
+      }
+      // No two reads in a row return the same value (the polls between are left out).
+      for (size_t i = 1; i < reads.size(); ++i) CHECK(reads[i].value != reads[i - 1].value);
+      const tr::LaunchStats s = tr::launch_stats(*t, 0);
+      CHECK(s.host_reads == reads.size());
     }
   }
 }
@@ -115,6 +192,10 @@ TEST_CASE("host: the host's stores to a named region of managed memory are recor
     CHECK(e.b == uint64_t(k));
     CHECK(tr::MemSpace(e.aux & tr::kAuxSpaceMask) == tr::MemSpace::Global);
   }
+  // its reads of pong, in managed memory too
+  const std::vector<Ping> reads = host_accesses(*t, t->launches.at(0), /*writes=*/false);
+  CHECK(!reads.empty());
+  for (const Ping& p : reads) CHECK(t->event(p.index).a == ping + 4);
 }
 
 TEST_CASE("host: a kernel that writes the mapped region itself gives no host access (no false alarm)",
@@ -134,7 +215,7 @@ TEST_CASE("host: a kernel that writes the mapped region itself gives no host acc
   CHECK(s.host_accesses == 0);
 }
 
-TEST_CASE("host: the model's host row follows the host's writes and the region shows their values",
+TEST_CASE("host: the model's host row follows the host's accesses and the region shows the values written",
           "[viz][host]") {
   Recorded rec(VIZ_HOST_EXE, "host-model", "its", std::to_string(kRounds), "SYNCLAB_SCHED=rr");
   INFO(rec.log());
@@ -142,11 +223,29 @@ TEST_CASE("host: the model's host row follows the host's writes and the region s
   std::unique_ptr<Model> m = open_ok(rec.path);
   CHECK(m->warning().empty());
   const LaunchInfo& L = m->launches()[0];
-  const std::vector<uint32_t>& host = m->host_accesses(0);
+  const std::vector<uint32_t>& all = m->host_accesses(0);  // reads and writes, in order
+  std::vector<uint32_t> host;                               // the writes (to ping)
+  for (uint32_t c : all)
+    if (m->event_at(0, c).aux & tr::kAuxWrite) host.push_back(c);
   REQUIRE(host.size() == size_t(kRounds));
+  CHECK(all.size() > host.size());  // the host's reads of pong
   CHECK(m->active_warps(0) == std::vector<uint32_t>{0});  // the host's events name no warp
   const int r = region_named(*m, "pingpong");
   REQUIRE(r >= 0);
+  for (size_t i = 0; i < all.size(); ++i) {  // a read changes no cell; the row counts it
+    const uint64_t c = all[i];
+    if (m->event_at(0, c).aux & tr::kAuxWrite) continue;
+    uint64_t cell = 99;
+    CHECK(m->host_access_region(0, c, &cell) == r);
+    CHECK(cell == 1);
+    const State at = m->state_at(0, c), before = m->state_at(0, c - 1);
+    CHECK(at.host_accesses == uint64_t(i + 1));
+    CHECK(at.last_host_cursor == c);
+    CHECK(at.regions[size_t(r)].cells[1].value == before.regions[size_t(r)].cells[1].value);
+    CHECK(at.regions[size_t(r)].cells[1].writer_cursor == before.regions[size_t(r)].cells[1].writer_cursor);
+    CHECK(at.regions[size_t(r)].cells[1].value == (m->event_at(0, c).b & 0xffffffffull));  // it read what is there
+  }
+  auto accesses_up_to = [&](uint64_t c) { return uint64_t(std::upper_bound(all.begin(), all.end(), c) - all.begin()); };
   for (int k = 1; k <= kRounds; ++k) {
     const uint64_t c = host[size_t(k - 1)];
     CHECK(m->event_at(0, c).kind == uint8_t(EventKind::HostAccess));
@@ -154,7 +253,7 @@ TEST_CASE("host: the model's host row follows the host's writes and the region s
     CHECK(m->host_access_region(0, c, &cell) == r);
     CHECK(cell == 0);
     const State at = m->state_at(0, c);
-    CHECK(at.host_accesses == uint64_t(k));
+    CHECK(at.host_accesses == accesses_up_to(c));
     CHECK(at.last_host_cursor == c);
     const CellView& ping = at.regions[size_t(r)].cells[0];
     CHECK(ping.value == uint64_t(k));
@@ -164,7 +263,7 @@ TEST_CASE("host: the model's host row follows the host's writes and the region s
     CHECK(ping.writer_lane == kNoLane);
     // just before it: the previous round's state (pong answered k - 1)
     const State before = m->state_at(0, c - 1);
-    CHECK(before.host_accesses == uint64_t(k - 1));
+    CHECK(before.host_accesses == accesses_up_to(c) - 1);
     CHECK(before.regions[size_t(r)].cells[0].value == uint64_t(k - 1));
     CHECK(before.regions[size_t(r)].cells[1].value == (k == 1 ? 0xffffffffull : uint64_t((k - 1) * 10)));
     CHECK_FALSE(before.regions[size_t(r)].cells[1].writer_host);
@@ -174,10 +273,10 @@ TEST_CASE("host: the model's host row follows the host's writes and the region s
   p.seek(host[2]);
   State s;
   p.state(&s);
-  CHECK(s.host_accesses == 3);
+  CHECK(s.host_accesses == accesses_up_to(host[2]));
   p.step(-1);
   p.state(&s);
-  CHECK(s.host_accesses == 2);
+  CHECK(s.host_accesses == accesses_up_to(host[2]) - 1);
   // most:pingpong counts the host's writes too: both words are first non-zero at the host's first
   // ping (the kernel's -1 is already in pong).
   CHECK(m->peak(0, {r}, Model::PeakMeasure::NonZero) == host[0]);
@@ -202,7 +301,7 @@ TEST_CASE("host: malformed host access events are skipped with a message; good o
     w.event(ev(1, 0, EventKind::WarpStep, 0xff, 0, 1, 1));                                            // 1
     w.event(ev(2, 0, EventKind::HostAccess, 0xff, aux(true, 2, MemSpace::HostMapped), 0x1008, 7));    // 2: box[2] = 7
     w.event(ev(2, 0, EventKind::HostAccess, 0xff, aux(true, 4, MemSpace::HostMapped), 0x1000, 1));    // 3: 16 bytes
-    w.event(ev(2, 0, EventKind::HostAccess, 0xff, aux(false, 2, MemSpace::HostMapped), 0x1000, 1));   // 4: a read
+    w.event(ev(2, 0, EventKind::HostAccess, 0xff, aux(false, 2, MemSpace::HostMapped), 0x1000, 1));   // 4: a read of box[0]
     w.event(ev(2, 0, EventKind::HostAccess, 0xff, aux(true, 2, MemSpace::Shared), 0x1000, 1));        // 5: shared
     w.event(ev(3, 0, EventKind::HostAccess, 0xff, aux(true, 0, MemSpace::Global), 0x2001, 0x81));     // 6: bits 8, 15
     w.event(ev(3, 0, EventKind::HostAccess, 0xff, aux(true, 3, MemSpace::HostMapped), 0x9000, 5));    // 7: no region
@@ -210,7 +309,7 @@ TEST_CASE("host: malformed host access events are skipped with a message; good o
     w.event(ev(5, 0, EventKind::KernelEnd, 0xff, 0, 0, 0));                                           // 9
     w.close();
   }
-  // The trace library reads it (a kind it counts), the model skips the three malformed ones.
+  // The trace library reads it (a kind it counts), the model skips the two malformed ones.
   std::string err;
   std::unique_ptr<tr::Trace> t = tr::load(path, &err);
   INFO(err);
@@ -218,25 +317,26 @@ TEST_CASE("host: malformed host access events are skipped with a message; good o
   const tr::LaunchStats st = tr::launch_stats(*t, 0);
   CHECK(st.by_kind[size_t(EventKind::HostAccess)] == 7);
   CHECK(st.host_writes == 4);
-  CHECK(st.host_malformed == 3);
+  CHECK(st.host_reads == 1);
+  CHECK(st.host_malformed == 2);
   std::ostringstream summary;
   tr::write_summary(*t, summary);
-  CHECK(summary.str().find("host writes: 4 (the host's, to named mapped or managed memory); 3 malformed host access "
-                           "event(s)") != std::string::npos);
+  CHECK(summary.str().find("host accesses: 4 writes, 1 reads (the host's, to named mapped or managed memory); 2 "
+                           "malformed host access event(s)") != std::string::npos);
   std::unique_ptr<Model> m = Model::open(path, &err);
   REQUIRE(m);
   INFO(m->warning());
-  CHECK(m->warning().find("3 host access event(s) (HostAccess) are not a host write of 1 to 8 bytes to global or "
-                          "host-mapped memory; they were skipped") != std::string::npos);
+  CHECK(m->warning().find("2 host access event(s) (HostAccess) are not a host read or write of 1 to 8 bytes to "
+                          "global or host-mapped memory; they were skipped") != std::string::npos);
   CHECK(m->warning().find("events name a warp") == std::string::npos);
-  CHECK(m->host_accesses(0) == std::vector<uint32_t>{2, 6, 7, 8});
+  CHECK(m->host_accesses(0) == std::vector<uint32_t>{2, 4, 6, 7, 8});
   const int box = region_named(*m, "box"), locks = region_named(*m, "locks");
   const State s = m->state_at(0, 9);
-  CHECK(s.host_accesses == 4);
+  CHECK(s.host_accesses == 5);
   CHECK(s.last_host_cursor == 8);
   CHECK(s.regions[size_t(box)].cells[2].value == 7);
   CHECK(s.regions[size_t(box)].cells[2].writer_host);
-  CHECK(s.regions[size_t(box)].cells[0].value == 0);  // the malformed writes changed nothing
+  CHECK(s.regions[size_t(box)].cells[0].value == 0);  // the malformed writes and the read changed nothing
   CHECK(s.regions[size_t(box)].cells[0].writer_cursor == kNoCursor);
   CHECK(s.regions[size_t(box)].cells[1].value == 0xbeef);
   for (uint64_t b = 0; b < 32; ++b) {
