@@ -275,10 +275,14 @@ bool start(const std::vector<Range>& ranges) {
     for (int i = 0; i < g->nranges; ++i) protect(g->page_lo[i], g->page_hi[i] - g->page_lo[i], 0);
     g->nranges = 0;
   }
+  // A launch's first start begins with no notes; a later one (a region found mid-launch) keeps
+  // the notes not collected yet.
+  if (!g->active) {
+    g->head = g->tail = g->lost = 0;
+    for (bool& v : g->last_read_valid) v = false;
+  }
   g->active = ok;
   g_watching.store(ok, std::memory_order_relaxed);
-  g->head = g->tail = g->lost = 0;
-  for (bool& v : g->last_read_valid) v = false;
   unlock();
   return ok;
 }

@@ -37,7 +37,9 @@ struct Access {
 bool available(std::string* why);
 
 // Device thread, at a traced launch's start: watch these ranges until stop(). False (nothing
-// watched) when not available or when there are more ranges than the watch holds (64).
+// watched) when not available or when there are more ranges than the watch holds (64). Called
+// again while watching (a region found mid-launch), it watches the new list and keeps the notes
+// not collected yet (drain them after a false return).
 bool start(const std::vector<Range>& ranges);
 // Device thread: appends the accesses noted since the last call to `out`. Returns how many were
 // lost because the host made more between two calls than the buffer holds (kept: the first ones).

@@ -172,6 +172,7 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
       {"pct_depth", cfg.pct_depth},
       {"checks", checks},
       {"time_unit", "warp step"},
+      {"host_accesses", host_accesses_recorded()},
   };
   auto w = std::make_unique<trace::Writer>();
   if (!w->open(cfg.trace_path, header, /*gpu=*/false, opt, &err)) {
@@ -200,7 +201,6 @@ void Simulator::close_trace() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (trace_) {
     trace_->close();
-      {"host_accesses", host_accesses_recorded()},
     if (!config_.quiet)
       std::fprintf(stderr, "SyncLab: trace written to %s (%llu events%s)\n", trace_->path().c_str(),
                    static_cast<unsigned long long>(trace_->events_written()),
@@ -258,6 +258,10 @@ std::vector<Simulator::SharedRegion> Simulator::shared_regions() const {
 
 TraceRecorder::TraceRecorder(const KernelRun& run, trace::Writer& writer) : k_(run), tw_(&writer) {}
 
+TraceRecorder::~TraceRecorder() {
+  if (host_watched_) host_watch::stop();
+}
+
 void TraceRecorder::launch_begin() {
   launch_index_ = k_.sim_.next_launch_index();
   nlohmann::json k = {
@@ -286,10 +290,6 @@ void TraceRecorder::launch_begin() {
         fids.push_back(I.user_file);
       }
       funcs.push_back({{"name", fn.name}, {"display", demangle_name(fn.name)}, {"lines", lines}, {"files", fids}});
-TraceRecorder::~TraceRecorder() {
-  if (host_watched_) host_watch::stop();
-}
-
     }
     k["files"] = files;
     k["functions"] = funcs;
@@ -389,10 +389,39 @@ void TraceRecorder::watch_host_regions() {
     uint32_t grain = 8;
     while (grain > 1 && (eb % grain != 0 || bytes % grain != 0)) grain /= 2;
     HostRegion h{r.base, bytes, grain, space, r.base % grain == 0, std::vector<uint64_t>(bytes / grain)};
+    // The host watch covers memory the simulator allocated (its own pages); cudaHostRegister'ed
+    // memory may share its pages with anything the program has, so it keeps change detection.
+    h.watched = a->owned;
     const auto* mem = reinterpret_cast<const uint8_t*>(r.base);
     for (uint64_t i = 0; i < h.seen.size(); ++i) h.seen[i] = load_host_word(mem + i * grain, grain);
     host_regions_.push_back(std::move(h));
   }
+  std::vector<host_watch::Range> ranges;
+  for (const HostRegion& h : host_regions_)
+    if (h.watched) ranges.push_back({h.base, h.bytes, h.grain});
+  const bool was_watching = host_watched_;
+  host_watched_ = !ranges.empty() && host_watch::start(ranges);
+  if (host_watched_) return;
+  if (was_watching) {
+    // A region found mid-launch that the watch cannot take as well (it holds 64): the notes so far
+    // become events now, and every region goes back to change detection from what memory holds.
+    host_watched_ = true;
+    look_for_host_writes();
+    host_watched_ = false;
+    for (HostRegion& h : host_regions_)
+      for (uint64_t i = 0; i < h.seen.size(); ++i)
+        h.seen[i] = load_host_word(reinterpret_cast<const uint8_t*>(h.base) + i * h.grain, h.grain);
+  }
+  for (HostRegion& h : host_regions_) h.watched = false;
+}
+
+// One HostAccess event at this step's time (the access happened after the previous step began).
+void TraceRecorder::host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value) {
+  const uint32_t log2 = grain >= 8 ? 3 : grain >= 4 ? 2 : grain >= 2 ? 1 : 0;
+  simple(0, EventKind::HostAccess, trace::kAllLanes,
+         static_cast<uint16_t>(static_cast<uint16_t>(space) | (write ? trace::kAuxWrite : 0) |
+                               (log2 << trace::kAuxSizeShift)),
+         addr, value);
 }
 
 // A device store or atomic that changed memory: remembered until the next look, so that the
@@ -417,32 +446,25 @@ bool any_changed(const void* p, const uint64_t* seen, size_t n) {
 }
 
 }  // namespace
-    // The host watch covers memory the simulator allocated (its own pages); cudaHostRegister'ed
-    // memory may share its pages with anything the program has, so it keeps change detection.
-    h.watched = a->owned;
 
 // Compares the watched regions with what the last look saw. An element that changed, and that no
 // device write since the last look covers, was written by the host: a HostAccess with its new
 // value, at this step's time (the write happened since the previous step). Two host writes of one
-  std::vector<host_watch::Range> ranges;
-  for (const HostRegion& h : host_regions_)
-    if (h.watched) ranges.push_back({h.base, h.bytes, h.grain});
-  host_watched_ = !ranges.empty() && host_watch::start(ranges);
-  if (!host_watched_)
-    for (HostRegion& h : host_regions_) h.watched = false;
-}
-
-// One HostAccess event at this step's time (the access happened after the previous step began).
-void TraceRecorder::host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value) {
-  const uint32_t log2 = grain >= 8 ? 3 : grain >= 4 ? 2 : grain >= 2 ? 1 : 0;
-  simple(0, EventKind::HostAccess, trace::kAllLanes,
-         static_cast<uint16_t>(static_cast<uint16_t>(space) | (write ? trace::kAuxWrite : 0) |
-                               (log2 << trace::kAuxSizeShift)),
-         addr, value);
 // element between two looks show as one (the last value); a host write to an element that the
 // device also wrote since the last look is taken for the device's.
 void TraceRecorder::look_for_host_writes() {
+  if (host_watched_) {
+    host_notes_.clear();
+    host_notes_lost_ += host_watch::drain(host_notes_);
+    for (const host_watch::Access& n : host_notes_)
+      for (const HostRegion& h : host_regions_)
+        if (h.watched && n.addr >= h.base && n.addr < h.base + h.bytes) {
+          host_access(n.addr, n.grain, h.space, n.write, n.value);
+          break;
+        }
+  }
   for (HostRegion& h : host_regions_) {
+    if (h.watched) continue;
     const auto* mem = reinterpret_cast<const uint8_t*>(h.base);
     const size_t n = h.seen.size();
     if (h.aligned) {
@@ -467,18 +489,7 @@ void TraceRecorder::look_for_host_writes() {
   device_wrote_.clear();
 }
 
-  if (host_watched_) {
-    host_notes_.clear();
-    host_notes_lost_ += host_watch::drain(host_notes_);
-    for (const host_watch::Access& n : host_notes_)
-      for (const HostRegion& h : host_regions_)
-        if (h.watched && n.addr >= h.base && n.addr < h.base + h.bytes) {
-          host_access(n.addr, n.grain, h.space, n.write, n.value);
-          break;
-        }
-  }
 // The named regions' contents as this launch finds them: whatever put them there (cudaMemcpy,
-    if (h.watched) continue;
 // cudaMemset, a host store into mapped memory, an earlier launch, data copied before the region
 // was named) is not a device write the launch records, so without this the viewer would start
 // every launch from zeros. One RegionUpdate with kRegionSnapshot per non-zero element (lock-bits:

@@ -131,6 +131,10 @@ void draw_lanes_window(App& app) {
       if (st.host_accesses)
         ImGui::Text("%s: %s (event %" PRIu64 ", step %" PRIu64 ")", now ? "at the cursor" : "last", what.c_str(),
                     st.last_host_cursor, m.time_of(app.launch(), st.last_host_cursor));
+      const nlohmann::json& hj = m.header().json;
+      const std::string recorded = hj.is_object() && hj.contains("host_accesses") && hj["host_accesses"].is_string()
+                                       ? hj["host_accesses"].get<std::string>()
+                                       : std::string("writes only");
       ImGui::TextWrapped(
           "The simulator records the host's accesses to named regions in mapped or managed memory while the "
           "kernel runs, each at the first warp step after it. This trace has the host's %s. A read that returns "
@@ -174,10 +178,6 @@ void draw_lanes_window(App& app) {
         const palette::Rgb c = palette::kLaneStates[int(st)];
         const float x = p.x + label_w + l * pitch + (l / 8) * group_gap;
         const ImVec2 a(x, p.y + 1), b(x + cell, p.y + 1 + cell);
-      const nlohmann::json& hj = m.header().json;
-      const std::string recorded = hj.is_object() && hj.contains("host_accesses") && hj["host_accesses"].is_string()
-                                       ? hj["host_accesses"].get<std::string>()
-                                       : std::string("writes only");
         dl->AddRectFilled(a, b, col(c));
         if (app.selection.has(w, l)) {
           const float t = cell >= 10 ? 2.0f : 1.0f;
