@@ -156,6 +156,34 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
   nlohmann::json header = {
       {"program", program_path()},
       {"args", program_args()},
+      // What synclab-viz needs to re-run the program under a schedule of its own (docs/viz.md,
+      // "Steering the schedule"): the directory it ran in, the SYNCLAB_* variables it was given, the
+      // trace path it was given (an argument to replace) and the size and FNV-1a hash of the binary,
+      // so that a rebuilt program is not taken for the one that made the trace.
+      {"rerun",
+       [&] {
+         nlohmann::json env = nlohmann::json::object();
+         std::vector<std::string> names = Config::variables();
+         for (const char* n : {"SYNCLAB_TRACE_LIMIT", "SYNCLAB_TRACE_KERNELS", "SYNCLAB_TRACE_BLOCKS",
+                               "SYNCLAB_TRACE_RANGES", "SYNCLAB_TRACE_KINDS"})
+           names.push_back(n);
+         for (const std::string& n : names)
+           if (const char* v = std::getenv(n.c_str()); v && *v) env[n] = v;
+         char cwd[4096];
+         const bool have_cwd = getcwd(cwd, sizeof cwd) != nullptr;
+         std::ifstream exe("/proc/self/exe", std::ios::binary);
+         uint64_t hash = 14695981039346656037ull, bytes = 0;
+         std::vector<char> buf(1 << 16);
+         while (exe.read(buf.data(), std::streamsize(buf.size())) || exe.gcount() > 0) {
+           for (std::streamsize i = 0; i < exe.gcount(); ++i) hash = (hash ^ uint8_t(buf[size_t(i)])) * 1099511628211ull;
+           bytes += uint64_t(exe.gcount());
+         }
+         return nlohmann::json{{"cwd", have_cwd ? cwd : ""},
+                               {"env", env},
+                               {"trace", cfg.trace_path},
+                               {"program_bytes", bytes},
+                               {"program_fnv1a", fmt::format("{:016x}", hash)}};
+       }()},
       {"backend", "sim"},
       {"created", date},
       {"device",
