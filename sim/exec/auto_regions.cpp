@@ -123,12 +123,15 @@ void TraceRecorder::auto_found(uint64_t generic, uint32_t size, bool lock, uint6
   if (!a || a->kind == AllocKind::ModuleConst) return;
   const uint64_t off = generic - a->base;
   Simulator::Region R;
-  bool whole = a->kind == AllocKind::ModuleGlobal && a->size <= kWholeVariableBytes && a->size % size == 0;
+  // A small __device__ variable is one region (all its locks or flags); so is a small allocation
+  // whose word is a lock (an array of locks has an allocation of its own, while a flag is often one
+  // word of a data buffer, which stays a region of its own).
+  bool whole = (a->kind == AllocKind::ModuleGlobal || lock) && a->size <= kWholeVariableBytes && a->size % size == 0;
   for (const TraceRegion& r : tregions_) whole = whole && !(a->base < r.end && a->base + a->size > r.base);
   if (whole) {
     R.base = a->base;
     R.bytes = a->size;
-    R.name = variable_name(a->name);
+    R.name = a->kind == AllocKind::ModuleGlobal ? variable_name(a->name) : a->name;
   } else {
     R.base = generic;
     R.bytes = size;

@@ -7,6 +7,7 @@
 
 #include "viz/core/model.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -296,5 +297,118 @@ TEST_CASE("a flag fifteen blocks wait for and nobody sets: the hang's word is a 
       CHECK(end.regions[size_t(ready)].cells.at(0).value == 0);
       CHECK(end.regions[size_t(ready)].cells.at(0).writer_cursor == kNoCursor);
     }
+  }
+}
+
+TEST_CASE("a flag the loop reads at two instructions: only the hang report names it, and it is a region",
+          "[auto][hang_report]") {
+  for (const char* model : {"its", "lockstep"}) {
+    SECTION(model) {
+      Recorded rec(AUTO_HANG_REPORT_EXE, std::string("hang-report-") + model, "",
+                   std::string("SYNCLAB_MODEL=") + model);
+      INFO(rec.log());
+      REQUIRE(!rec.path.empty());
+      CHECK(rec.status != 0);  // the launch hangs
+      auto t = load_ok(rec.path);
+      INFO("regions: " << joined(region_names(*t)));
+      REQUIRE(t->regions.size() == 1);
+      const nlohmann::json& r = t->regions[0];
+      CHECK(r["name"] == "ready");
+      CHECK(r["kind"] == "flags");
+      CHECK(r["bytes"] == 4);
+      const uint64_t ready_address = r["address"].get<uint64_t>();
+      auto m = open_ok(rec.path);
+      const LaunchInfo& L = m->launches().at(0);
+      CHECK(L.status == LaunchStatus::Hang);
+      // The word was found at the hang report, not by polling: the region's snapshot (its value, 5,
+      // written when the word is found) comes after every load of it in the trace, which the
+      // threads made many times (the two load instructions alternate, so no thread loaded it three
+      // times in a row at one instruction).
+      uint64_t last_load = kNoCursor, snapshot = kNoCursor;
+      size_t loads = 0, snapshots = 0;
+      for (uint64_t c = 0; c < L.steps; ++c) {
+        const synclab::trace::Event& e = m->event_at(0, c);
+        if (e.kind == uint8_t(EventKind::MemAccess) && e.a == ready_address && !(e.aux & synclab::trace::kAuxWrite)) {
+          CHECK(e.b == 5);
+          last_load = c;
+          ++loads;
+        }
+        if (e.kind == uint8_t(EventKind::RegionUpdate) && (e.aux & synclab::trace::kRegionSnapshot)) {
+          snapshot = c;
+          ++snapshots;
+        }
+      }
+      CHECK(loads >= 30);  // fifteen threads, each at least twice
+      REQUIRE(snapshots == 1);
+      REQUIRE(last_load != kNoCursor);
+      CHECK(snapshot > last_load);
+      bool hang = false;
+      for (const auto& rep : t->reports) hang = hang || rep.value("kind", std::string()) == "hang";
+      CHECK(hang);
+      // From then on the viewer shows the flag at 5, written by nobody.
+      const State end = m->state_at(0, L.steps - 1);
+      const int ready = region_named(*m, "ready");
+      REQUIRE(ready >= 0);
+      CHECK(end.regions[size_t(ready)].cells.at(0).value == 5);
+      CHECK(end.regions[size_t(ready)].cells.at(0).writer_cursor == kNoCursor);
+    }
+  }
+}
+
+TEST_CASE("an array of eight locks in cudaMalloc memory: one lock-bits region, the whole allocation",
+          "[auto][lock_array]") {
+  constexpr int kRounds = 2, kLocks = 8, kBlocks = 16;
+  Recorded rec(AUTO_LOCK_ARRAY_EXE, "lock-array", std::to_string(kRounds));
+  INFO(rec.log());
+  REQUIRE(!rec.path.empty());
+  REQUIRE(rec.status == 0);
+  CHECK(rec.log().find("PASS auto_lock_array") != std::string::npos);
+  auto t = load_ok(rec.path);
+  INFO("regions: " << joined(region_names(*t)));
+  REQUIRE(t->regions.size() == 1);  // the locks; not the counters (another allocation)
+  const nlohmann::json& r = t->regions[0];
+  // The program's first cudaMalloc, named as hang reports name allocations, all of it.
+  CHECK(r["name"] == "cudaMalloc #1 (" + std::to_string(kLocks * 4) + " bytes)");
+  CHECK(r["kind"] == "lock-bits");
+  CHECK(r["bytes"] == kLocks * 4);
+  auto m = open_ok(rec.path);
+  const int locks = region_named(*m, r["name"].get<std::string>());
+  REQUIRE(locks >= 0);
+  REQUIRE(m->regions()[size_t(locks)].cells == uint64_t(kLocks * 32));
+  // Every acquisition sets bit 0 of one word (from 0 to 1) and no other cell; the word's release
+  // clears it before its next acquisition. Each lock is taken by its two blocks, kRounds times each.
+  const auto acquires = marks(*m, 0, Mark::Acquire);
+  const auto releases = marks(*m, 0, Mark::Release);
+  REQUIRE(acquires.size() == size_t(kBlocks * kRounds));
+  REQUIRE(releases.size() == acquires.size());
+  std::vector<int> taken(kLocks, 0);
+  std::vector<bool> held(kLocks, false);
+  State before, after;
+  std::vector<uint64_t> events;
+  for (uint64_t c : acquires) events.push_back(c);
+  for (uint64_t c : releases) events.push_back(c);
+  std::sort(events.begin(), events.end());
+  for (uint64_t c : events) {
+    m->state_at(0, c - 1, &before);
+    m->state_at(0, c, &after);
+    int changed = -1, n = 0;
+    for (uint64_t i = 0; i < uint64_t(kLocks * 32); ++i)
+      if (before.regions[size_t(locks)].cells[i].value != after.regions[size_t(locks)].cells[i].value) {
+        changed = int(i);
+        ++n;
+      }
+    INFO("event " << c);
+    REQUIRE(n == 1);
+    REQUIRE(changed % 32 == 0);  // bit 0 of a word
+    const int k = changed / 32;
+    const bool acquire = std::binary_search(acquires.begin(), acquires.end(), c);
+    CHECK(held[size_t(k)] != acquire);  // taken when free, released when held
+    held[size_t(k)] = acquire;
+    if (acquire) ++taken[size_t(k)];
+  }
+  for (int k = 0; k < kLocks; ++k) {
+    INFO("lock " << k);
+    CHECK(taken[size_t(k)] == 2 * kRounds);
+    CHECK_FALSE(held[size_t(k)]);
   }
 }
