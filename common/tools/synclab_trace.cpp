@@ -3,9 +3,13 @@
 //   synclab-trace export --chrome FILE OUT.json Chrome trace-event JSON (open in Perfetto)
 //   synclab-trace interleaving FILE [--report N] [--address A] [--all]
 //                                               a race's accesses in order, with the sync between
+//   synclab-trace schedule FILE [--launch L --event E]
+//                                               the schedule file that replays the run (up to
+//                                               event E of launch L: a prefix to steer from)
 #include <synclab/interleaving.h>
 #include <synclab/trace_export.h>
 #include <synclab/trace_reader.h>
+#include <synclab/trace_schedule.h>
 
 #include <CLI/CLI.hpp>
 
@@ -66,6 +70,19 @@ int run(int argc, char** argv) {
                     "with --address alone: which launch (0, 1, ...; default: the first that accesses it)");
   inter->add_flag("--all", ireq.all, "every access in the launch, not only the window around the race");
 
+  size_t sched_launch = 0;
+  uint64_t sched_event = 0;
+  auto* sched = app.add_subcommand(
+      "schedule",
+      "print the schedule file that replays FILE's run under SYNCLAB_SCHED=replay (docs/simulator.md, "
+      "\"Replaying a schedule\"); with --launch and --event, only up to that event");
+  sched->add_option("FILE", file, "trace file (recorded on the simulator)")->required();
+  auto* sched_launch_opt = sched->add_option("--launch", sched_launch, "launch L (0, 1, ...; as summary numbers them)");
+  auto* sched_event_opt =
+      sched->add_option("--event", sched_event, "event E of launch L (0-based, as the viewer's cursor): up to and including it");
+  sched_event_opt->needs(sched_launch_opt);
+  sched_launch_opt->needs(sched_event_opt);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -77,6 +94,34 @@ int run(int argc, char** argv) {
     auto t = open_or_explain(file);
     if (!t) return 1;
     synclab::trace::write_summary(*t, std::cout);
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  if (sched->parsed()) {
+    auto t = open_or_explain(file);
+    if (!t) return 1;
+    if (t->gpu) {
+      std::fprintf(stderr, "synclab-trace schedule: %s was recorded on a GPU: only simulator runs can be replayed\n",
+                   file.c_str());
+      return 1;
+    }
+    if (!t->warning.empty()) std::fprintf(stderr, "synclab-trace: warning: %s\n", t->warning.c_str());
+    if (*sched_launch_opt) {
+      if (sched_launch >= t->launches.size()) {
+        std::fprintf(stderr, "synclab-trace schedule: --launch %zu: %s has %zu launch%s\n", sched_launch, file.c_str(),
+                     t->launches.size(), t->launches.size() == 1 ? "" : "es");
+        return 2;
+      }
+      const size_t n = t->launches[sched_launch].event_count();
+      if (sched_event >= n) {
+        std::fprintf(stderr, "synclab-trace schedule: --event %llu: launch %zu has %zu events (0..%zu)\n",
+                     static_cast<unsigned long long>(sched_event), sched_launch, n, n ? n - 1 : 0);
+        return 2;
+      }
+      std::cout << synclab::trace::schedule_prefix(*t, sched_launch, sched_event);
+    } else {
+      std::cout << synclab::trace::schedule_of(*t);
+    }
     std::cout.flush();
     return std::cout ? 0 : 1;
   }

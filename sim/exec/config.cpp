@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/exec/profile.h"
+#include "sim/sched/replay_scheduler.h"
 
 namespace synclab::sim {
 
@@ -81,7 +82,7 @@ const std::vector<std::string>& Config::variables() {
       "SYNCLAB_PCT_DEPTH", "SYNCLAB_BUDGET",  "SYNCLAB_DEVICE",         "SYNCLAB_LOCKSTEP_ORDER",
       "SYNCLAB_DISPATCH",  "SYNCLAB_CHECK",   "SYNCLAB_TRACE",          "SYNCLAB_QUIET",
       "SYNCLAB_FAST",      "SYNCLAB_REPORTS", "SYNCLAB_ERROR_EXITCODE", "SYNCLAB_VOLATILE",
-      "SYNCLAB_STREAMS"};
+      "SYNCLAB_STREAMS",   "SYNCLAB_SCHEDULE", "SYNCLAB_SCHED_AFTER"};
   return names;
 }
 
@@ -93,7 +94,15 @@ std::string Config::set(const std::string& name, const std::string& value) {
   } else if (name == "SYNCLAB_MODEL") {
     if (!parse_model(v, &model)) return "its or lockstep";
   } else if (name == "SYNCLAB_SCHED") {
-    if (!parse_sched(v, &sched)) return "rr, random or pct";
+    if (value == "replay")
+      replay = true;
+    else if (!parse_sched(v, &sched))
+      return "rr, random, pct or replay (with SYNCLAB_SCHEDULE=FILE)";
+  } else if (name == "SYNCLAB_SCHEDULE") {
+    schedule_path = value;
+  } else if (name == "SYNCLAB_SCHED_AFTER") {
+    if (!parse_sched(v, &sched_after)) return "rr, random or pct (the policy after the schedule's choices)";
+    sched_after_set = true;
   } else if (name == "SYNCLAB_SEED") {
     if (!parse_u64(v, &seed)) return "a non-negative integer";
   } else if (name == "SYNCLAB_PCT_DEPTH") {
@@ -187,6 +196,24 @@ Config Config::from_environment() {
       std::fprintf(stderr, "synclab: %s=%s is not valid; expected %s\n", name.c_str(), v, expected.c_str());
       std::exit(2);
     }
+  }
+  // SYNCLAB_SCHEDULE alone replays too (a lab harness reads SYNCLAB_SCHED itself and knows only
+  // rr, random and pct): SYNCLAB_SCHED is then the policy after the file, unless it has a `then`.
+  if (!c.schedule_path.empty()) c.replay = true;
+  if (c.replay) {
+    if (c.schedule_path.empty()) {
+      std::fprintf(stderr,
+                   "synclab: SYNCLAB_SCHED=replay needs SYNCLAB_SCHEDULE=FILE, the schedule to follow "
+                   "(docs/simulator.md, \"Replaying a schedule\")\n");
+      std::exit(2);
+    }
+    c.schedule = load_schedule_or_exit(c.schedule_path);  // exits with 3 on a bad file
+    // The policy after the file: SYNCLAB_SCHED_AFTER, else the file's `then`, else SYNCLAB_SCHED
+    // when it names one, else rr (Config's default).
+    if (c.sched_after_set)
+      c.sched = c.sched_after;
+    else if (!c.schedule->then.empty())
+      parse_sched(c.schedule->then, &c.sched);
   }
   return c;
 }

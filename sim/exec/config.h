@@ -3,8 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace synclab::trace {
+struct Schedule;
+}
 
 namespace synclab::sim {
 
@@ -26,6 +31,15 @@ struct Config {
   WarpModel model = WarpModel::Its;
   MemoryModel memory = MemoryModel::Sc;  // SYNCLAB_MEMORY
   SchedPolicy sched = SchedPolicy::RoundRobin;
+  // SYNCLAB_SCHED=replay (or SYNCLAB_SCHEDULE alone): traced launches follow the choices of a
+  // schedule file (SYNCLAB_SCHEDULE, sim/sched/replay_scheduler.h), then `sched` takes over:
+  // SYNCLAB_SCHED_AFTER, else the file's `then` line, else SYNCLAB_SCHED if it names a policy,
+  // else rr. The file is read once, at start-up (from_environment).
+  bool replay = false;
+  std::string schedule_path;                             // SYNCLAB_SCHEDULE
+  std::shared_ptr<const trace::Schedule> schedule;       // the parsed file (replay)
+  bool sched_after_set = false;                          // SYNCLAB_SCHED_AFTER was given...
+  SchedPolicy sched_after = SchedPolicy::RoundRobin;     // ...and this is it
   uint64_t seed = 1;
   uint32_t pct_depth = 3;                           // PCT bug depth d (number of priority change points + 1)
   uint64_t budget = 2'000'000'000ull;               // warp-steps per launch before giving up (last resort)
@@ -58,8 +72,9 @@ struct Config {
   // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
   // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
-  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE. An invalid value prints a message naming the variable and
-  // its allowed values and exits with 2.
+  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE, SYNCLAB_SCHED_AFTER. An invalid value
+  // prints a message naming the variable and its allowed values and exits with 2; a schedule file
+  // that cannot be read or parsed prints `synclab: schedule FILE:LINE: why` and exits with 3.
   static Config from_environment();  // exits with status 2 and a message on a bad value
   // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
   // variable expects ("sc or relaxed"); the configuration is then unchanged.

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <type_traits>
 
 namespace synclab::sim {
 
@@ -64,6 +65,7 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       entry_(mod.module->functions[p.function]),
       sched_(Scheduler::create(cfg, pct_step_estimate)) {
   rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
+  replay_ = dynamic_cast<ReplayScheduler*>(sched_.get());
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
   lb_store_.resize(code_.size());
   sched_on_step_ = sched_->observes_steps();
@@ -206,6 +208,7 @@ void KernelRun::step_loop() {
     if (!M::pick_group(*this, w, &g)) {  // nothing to run after all (lockstep stack popped)
       continue;
     }
+    if (replay_) replay_->picked(w, g, std::is_same_v<M, LockstepModel>);
     Cta* cta = w.cta;
     executing_ = &w;
     if (observer_) observer_->step(w, g);  // before its effects (docs/trace-format.md)
@@ -220,6 +223,7 @@ void KernelRun::step_loop() {
     // possible outcomes as interleaving them: a partial-order reduction that spares the scheduler.
     for (int burst = 0; burst < 64 && (xf & ptx::Instr::kExecPrivate) && !stop_ && steps_ < cfg_.budget; ++burst) {
       if (!M::continue_group(w, &g)) break;
+      if (replay_ && !replay_->continue_burst(w, g)) break;  // the schedule runs another warp now
       if (observer_) observer_->step(w, g);
       xf = execute<M>(w, g);
       if (observer_ && reports_observed_ < result_.reports.size()) observe_reports();
@@ -288,10 +292,12 @@ LaunchResult KernelRun::run() {
   if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
     observer_ = std::make_unique<TraceRecorder>(*this, *tw);
     observer_->launch_begin();
+    if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
   }
   if (cfg_.memory == MemoryModel::Relaxed) {
     relaxed_ = std::make_unique<RelaxedMemory>(cfg_.seed, threads_per_cta_);
     if (observer_) relaxed_->on_visible([this](uint64_t key) { observer_->memory_visible(key); });
+    if (replay_) relaxed_->set_read_chooser(replay_);
   }
   checks_ = check_race_ || check_init_;
   watching_ = checks_ || observer_ != nullptr;
@@ -493,6 +499,9 @@ std::string KernelRun::lane_name(const Warp& w, int lane) const {
 
 std::string KernelRun::replay_line() const {
   std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
+  if (replay_ && replay_->follows_schedule())
+    s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED=replay SYNCLAB_SCHEDULE={} SYNCLAB_SCHED_AFTER={}",
+                    model_name(cfg_.model), cfg_.schedule_path, sched_name(cfg_.sched));
   if (cfg_.memory != MemoryModel::Sc) s += fmt::format(" SYNCLAB_MEMORY={}", memory_name(cfg_.memory));
   if (cfg_.streams != StreamOrder::Default)
     s += cfg_.streams == StreamOrder::Random ? " SYNCLAB_STREAMS=random" : " SYNCLAB_STREAMS=order";

@@ -34,6 +34,7 @@
 #include "sim/exec/warp_model.h"
 #include "sim/ptx/ir.h"
 #include "sim/sched/scheduler.h"
+#include "sim/sched/replay_scheduler.h"
 
 namespace synclab::sim {
 
@@ -263,6 +264,7 @@ class KernelRun {
   const ptx::Function& entry_;
   std::unique_ptr<Scheduler> sched_;
   RoundRobinScheduler* rr_ = nullptr;  // sched_ when it is round robin (called directly)
+  ReplayScheduler* replay_ = nullptr;  // sched_ when it replays a schedule file (SYNCLAB_SCHED=replay)
   struct CodeRef {
     const ptx::Instr* code;
     uint32_t size;

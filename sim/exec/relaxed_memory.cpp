@@ -219,7 +219,13 @@ uint64_t RelaxedMemory::load_recent(const Thread& t, uint64_t key, uint32_t size
   const size_t last = h->msgs.size() - 1;
   const size_t lo = lower_bound(v, *h, key, now);
   size_t pick = last;
-  if (lo < last && random(2) == 0) pick = lo + random(last - lo);
+  const int64_t chosen = chooser_ && lo < last
+                             ? chooser_->choose_read(static_cast<uint32_t>(t.id % threads_per_block_ % 32), last - lo + 1)
+                             : -1;
+  if (chosen >= 0)
+    pick = last - static_cast<size_t>(chosen);
+  else if (lo < last && random(2) == 0)
+    pick = lo + random(last - lo);
   const Message& m = h->msgs[pick];
   if (pick != last) ++stale_reads_;
   set_floor(v, key, m.stamp);

@@ -63,6 +63,15 @@ class RelaxedMemory {
 
   RelaxedMemory(uint64_t seed, uint32_t threads_per_block);
 
+  // Replay (sim/sched/replay_scheduler.h): who may choose the value a load reads instead of the
+  // seed. choose(lane, n): lane (0..31 of its warp) loads from a location where n > 1 values are
+  // readable; returns k (read the k-th newest, 0 = memory's value) or -1 to let the seed decide.
+  struct ReadChooser {
+    virtual ~ReadChooser() = default;
+    virtual int64_t choose_read(uint32_t lane, size_t n) = 0;
+  };
+  void set_read_chooser(ReadChooser* c) { chooser_ = c; }
+
   // A block starts or finishes: its threads' views are made or dropped.
   void start_block(uint64_t cta);
   void end_block(uint64_t cta);
@@ -224,6 +233,7 @@ class RelaxedMemory {
 
   uint64_t rng_;
   uint32_t threads_per_block_;
+  ReadChooser* chooser_ = nullptr;
   uint64_t next_stamp_ = 1;
   uint64_t sc_gpu_ = 0;                            // the global view of fence.sc at gpu/sys scope
   std::unordered_map<uint64_t, uint64_t> sc_cta_;  // ... at cta scope, per block

@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "sim/exec/warp.h"
+#include "sim/sched/replay_scheduler.h"
 
 namespace synclab::sim {
 
@@ -94,13 +95,20 @@ class PctScheduler : public Scheduler {
 
 }  // namespace
 
-std::unique_ptr<Scheduler> Scheduler::create(const Config& cfg, uint64_t expected_steps) {
+namespace {
+std::unique_ptr<Scheduler> create_policy(const Config& cfg, uint64_t expected_steps) {
   switch (cfg.sched) {
     case SchedPolicy::RoundRobin: return std::make_unique<RoundRobinScheduler>();
     case SchedPolicy::Random: return std::make_unique<RandomScheduler>(cfg.seed);
     case SchedPolicy::Pct: return std::make_unique<PctScheduler>(cfg.seed, cfg.pct_depth, expected_steps);
   }
   return std::make_unique<RoundRobinScheduler>();
+}
+}  // namespace
+
+std::unique_ptr<Scheduler> Scheduler::create(const Config& cfg, uint64_t expected_steps) {
+  if (cfg.replay && cfg.schedule) return std::make_unique<ReplayScheduler>(cfg, create_policy(cfg, expected_steps));
+  return create_policy(cfg, expected_steps);
 }
 
 }  // namespace synclab::sim

@@ -7,6 +7,8 @@
 //   pct     probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
 //           ASPLOS 2010): random lane priorities, d-1 priority change points spread over the
 //           expected number of steps; the ready lane with the highest priority runs.
+//   replay  (SYNCLAB_SCHED=replay) the choices of a schedule file, then one of the above
+//           (replay_scheduler.h).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,7 @@ class Scheduler {
   // running them forever must let the others run.
   virtual void on_spin(Warp& w, uint32_t lanes) {}
 
+  // The policy cfg.sched; under cfg.replay a ReplayScheduler that hands over to it.
   static std::unique_ptr<Scheduler> create(const Config& cfg, uint64_t expected_steps);
 };
 
@@ -62,6 +65,8 @@ class RoundRobinScheduler final : public Scheduler {
       if (!yielded[i]) return i;
     return 0;
   }
+  // Go on after the warp at position i (replay hands over to round robin).
+  void continue_after(size_t i) { next_ = i + 1; }
 
  private:
   size_t next_ = 0;

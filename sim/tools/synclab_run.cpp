@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
-  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, streams, trace_limit;
+  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, streams, trace_limit, schedule;
   uint64_t seed = 0, budget = 0;
   unsigned pct_depth = 0, error_exitcode = 0;
   bool quiet = false, list_devices = false;
@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"sc", "relaxed"}));
   app.add_option("--sched", sched, "scheduler: rr, random or pct [SYNCLAB_SCHED]")
       ->check(CLI::IsMember({"rr", "random", "pct"}));
+  app.add_option("--schedule", schedule,
+                 "follow the choices of a schedule FILE in the launches the trace records, then --sched (default rr) "
+                 "[SYNCLAB_SCHED=replay SYNCLAB_SCHEDULE; docs/simulator.md, \"Replaying a schedule\"]");
   app.add_option("--seed", seed, "scheduler seed; a report's seed replays its run [SYNCLAB_SEED]");
   app.add_option("--pct-depth", pct_depth, "PCT bug depth d, 1..64 (default 3) [SYNCLAB_PCT_DEPTH]")
       ->check(CLI::Range(1u, 64u));
@@ -149,7 +152,11 @@ int main(int argc, char** argv) {
   auto set = [](const char* name, const std::string& value) { setenv(name, value.c_str(), 1); };
   if (!model.empty()) set("SYNCLAB_MODEL", model);
   if (!memory.empty()) set("SYNCLAB_MEMORY", memory);
-  if (!sched.empty()) set("SYNCLAB_SCHED", sched);
+  if (!sched.empty()) set(schedule.empty() ? "SYNCLAB_SCHED" : "SYNCLAB_SCHED_AFTER", sched);
+  if (!schedule.empty()) {
+    set("SYNCLAB_SCHED", "replay");
+    set("SYNCLAB_SCHEDULE", std::filesystem::absolute(schedule).string());
+  }
   if (app.count("--seed")) set("SYNCLAB_SEED", std::to_string(seed));
   if (app.count("--pct-depth")) set("SYNCLAB_PCT_DEPTH", std::to_string(pct_depth));
   if (!device.empty()) set("SYNCLAB_DEVICE", device);

@@ -1,0 +1,309 @@
+// The `replay` scheduler (SYNCLAB_SCHEDULE, sim/sched/replay_scheduler.h) on lab programs:
+//   - determinism: the schedule of a recorded run (synclab::trace::schedule_of), replayed with
+//     the same program arguments, gives the same events (lab 01's lost update, lab 02's Peterson
+//     v1, lab 03's naive lock; its and lockstep; rr, random and pct; relaxed memory once);
+//   - steering: a prefix of a lost-update run plus other choices ends with another value;
+//   - bad input: each message and exit status 3.
+// The reference for "the same events" is the first trace itself; addresses differ between two
+// processes (ASLR), so they are compared by the order in which each trace first names them.
+#include <synclab/catch.h>
+#include <synclab/trace_reader.h>
+#include <synclab/trace_schedule.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tr = synclab::trace;
+
+namespace {
+
+const std::string kDir = REPLAY_TEST_DIR;
+
+struct Run {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+// Runs `env program args` in the shell; the harness's own exit status is not the test's concern
+// (a skeleton's TODO may fail it), the schedule's (3) is.
+Run run(const std::string& env, const std::string& program, const std::string& args) {
+  const std::string log = kDir + "/last.log";
+  const std::string cmd = "cd '" + kDir + "' && env SYNCLAB_QUIET=1 " + env + " '" + program + "' " + args + " >'" +
+                          log + "' 2>&1";
+  Run r;
+  const int rc = std::system(cmd.c_str());
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::ifstream in(log);
+  std::stringstream s;
+  s << in.rdbuf();
+  r.out = s.str();
+  return r;
+}
+
+std::unique_ptr<tr::Trace> open(const std::string& path) {
+  std::string err;
+  auto t = tr::load(kDir + "/" + path, &err);
+  INFO(err);
+  REQUIRE(t);
+  return t;
+}
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream out(kDir + "/" + path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+bool has_address(const tr::Event& e) {
+  switch (static_cast<tr::EventKind>(e.kind)) {
+    case tr::EventKind::MemAccess:
+    case tr::EventKind::Atomic:
+    case tr::EventKind::HostAccess: return (e.aux & tr::kAuxSpaceMask) != uint16_t(tr::MemSpace::Shared);
+    case tr::EventKind::MemoryModel:
+      return ((e.aux >> tr::kMemoryModelSpaceShift) & 7) != uint16_t(tr::MemSpace::Shared) &&
+             (e.aux & tr::kMemoryModelKindMask) != uint16_t(tr::MemoryModelKind::LateLoad);
+    default: return false;
+  }
+}
+
+bool is_visible(const tr::Event& e) {
+  return e.kind == uint8_t(tr::EventKind::MemoryModel) &&
+         (e.aux & tr::kMemoryModelKindMask) == uint16_t(tr::MemoryModelKind::Visible);
+}
+
+// The events of every launch, with addresses replaced by their order of first appearance. The
+// relaxed model's Visible events of one moment (a launch's end makes every write visible) come in
+// the order of a hash table of addresses, which differ between processes: a run of them is
+// compared as a sorted list of what each says (space, size, value).
+std::vector<std::string> canonical_events(const tr::Trace& t) {
+  std::map<uint64_t, size_t> names;
+  std::vector<std::string> out;
+  size_t run_start = 0;
+  bool in_run = false;
+  for (size_t i = 0; i < t.event_count(); ++i) {
+    const tr::Event& e = t.event(i);
+    const bool visible = is_visible(e);
+    if (visible && !in_run) run_start = out.size();
+    if (!visible && in_run) std::sort(out.begin() + static_cast<std::ptrdiff_t>(run_start), out.end());
+    in_run = visible;
+    uint64_t a = e.a;
+    char buf[160];
+    if (visible) {
+      std::snprintf(buf, sizeof buf, "%llu visible x%u b%llx", static_cast<unsigned long long>(e.time), e.aux,
+                    static_cast<unsigned long long>(e.b));
+    } else {
+      if (has_address(e)) a = names.emplace(e.a, names.size()).first->second;
+      std::snprintf(buf, sizeof buf, "%llu w%u k%u l%u x%u a%llx b%llx", static_cast<unsigned long long>(e.time),
+                    e.warp, e.kind, e.lane, e.aux, static_cast<unsigned long long>(a),
+                    static_cast<unsigned long long>(e.b));
+    }
+    out.push_back(buf);
+  }
+  if (in_run) std::sort(out.begin() + static_cast<std::ptrdiff_t>(run_start), out.end());
+  return out;
+}
+
+size_t steps(const tr::Trace& t) {
+  size_t n = 0;
+  for (size_t i = 0; i < t.event_count(); ++i) n += t.event(i).kind == uint8_t(tr::EventKind::WarpStep);
+  return n;
+}
+
+// Records `args --trace a.trace`, writes its schedule, replays it into b.trace, compares.
+void check_replay(const std::string& program, const std::string& args, const std::string& name) {
+  INFO(name << ": " << args);
+  const Run first = run("", program, args + " --trace " + name + ".trace");
+  INFO(first.out);
+  REQUIRE(first.status != 3);
+  auto a = open(name + ".trace");
+  REQUIRE(steps(*a) > 0);
+  const std::string schedule = tr::schedule_of(*a);
+  write(name + ".schedule", schedule);
+  tr::Schedule parsed;
+  int line = 0;
+  std::string err;
+  REQUIRE(tr::parse_schedule(schedule, &parsed, &line, &err));
+  CHECK(parsed.steps(0) == steps(*a));
+  const Run second = run("SYNCLAB_SCHEDULE=" + name + ".schedule", program, args + " --trace " + name + ".replay.trace");
+  INFO(second.out);
+  REQUIRE(second.status == first.status);
+  auto b = open(name + ".replay.trace");
+  const std::vector<std::string> ea = canonical_events(*a), eb = canonical_events(*b);
+  REQUIRE(ea.size() == eb.size());
+  for (size_t i = 0; i < ea.size(); ++i) {
+    INFO("event " << i);
+    REQUIRE(ea[i] == eb[i]);
+  }
+  CHECK(a->reports.size() == b->reports.size());
+}
+
+// The last value region `name` (element 0) was given in the trace.
+int64_t final_value(const tr::Trace& t, const std::string& name) {
+  int64_t id = -1;
+  for (const nlohmann::json& r : t.regions)
+    if (r.value("name", "") == name) id = r.value("id", int64_t(-1));
+  REQUIRE(id >= 0);
+  int64_t v = -1;
+  for (size_t i = 0; i < t.event_count(); ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind == uint8_t(tr::EventKind::RegionUpdate) && (e.aux & tr::kRegionIdMask) == id && e.a == 0)
+      v = static_cast<int64_t>(e.b);
+  }
+  return v;
+}
+
+// The one stderr line of a schedule that cannot be followed.
+std::string schedule_error(const Run& r) {
+  std::istringstream in(r.out);
+  std::string line, found;
+  int n = 0;
+  while (std::getline(in, line))
+    if (line.rfind("synclab: schedule ", 0) == 0) {
+      found = line;
+      ++n;
+    }
+  CHECK(n == 1);
+  return found;
+}
+
+const std::string kLab01 = LAB01_EXE, kLab02 = LAB02_EXE, kLab03 = LAB03_EXE;
+const std::string kIncrement = "increment --blocks 2 --threads 1 --show 1";
+
+}  // namespace
+
+TEST_CASE("replaying a run's schedule gives the same events", "[replay][determinism]") {
+  check_replay(kLab01, kIncrement + " --model its", "lab01-its-rr");
+  check_replay(kLab01, kIncrement + " --model lockstep", "lab01-lockstep-rr");
+  check_replay(kLab02, "v1 --where warps --show any --model its --sched random --seed 3", "lab02-its-random");
+  check_replay(kLab02, "v1 --where warps --show any --model lockstep --sched pct --seed 2", "lab02-lockstep-pct");
+  check_replay(kLab03, "naive --blocks 1 --threads 4 --show finished --model its --sched pct --seed 5",
+               "lab03-its-pct");
+  check_replay(kLab03, "naive --blocks 1 --threads 4 --show deadlock --model lockstep", "lab03-lockstep-rr");
+  check_replay(kLab02, "v1 --where warps --show any --model its --memory relaxed --sched random --seed 7",
+               "lab02-relaxed");
+}
+
+TEST_CASE("a schedule prefix and another choice steer a lost update into a correct count", "[replay][steer]") {
+  const Run first = run("", kLab01, kIncrement + " --model its --trace lost.trace");
+  auto lost = open("lost.trace");
+  REQUIRE(final_value(*lost, "x") == 1);  // the recorded run lost an update
+  // Stop after warp 0's first step, then run warp 0 to its end before warp 1 starts.
+  const tr::Launch& L = lost->launches[0];
+  uint64_t cursor = 0;
+  uint32_t first_warp = 99;
+  for (size_t i = L.first_event; i < L.end_event; ++i)
+    if (lost->event(i).kind == uint8_t(tr::EventKind::WarpStep)) {
+      cursor = i - L.first_event;
+      first_warp = lost->event(i).warp;
+      break;
+    }
+  REQUIRE(first_warp != 99);
+  std::string text = tr::schedule_prefix(*lost, 0, cursor);
+  tr::Schedule s;
+  int line = 0;
+  std::string err;
+  REQUIRE(tr::parse_schedule(text, &s, &line, &err));
+  CHECK(s.steps(0) == 1);
+  for (int k = 0; k < 5; ++k) text += "step " + std::to_string(first_warp) + "\n";  // the rest of warp 0's steps
+  write("steer.schedule", text);
+  const Run second = run("SYNCLAB_SCHEDULE=steer.schedule", kLab01, kIncrement + " --model its --trace steer.trace");
+  INFO(second.out);
+  REQUIRE(second.status != 3);
+  auto steered = open("steer.trace");
+  CHECK(final_value(*steered, "x") == 2);  // one thread after the other: nothing lost
+  // The same prefix with the other warp next keeps the lost update.
+  std::string other = tr::schedule_prefix(*lost, 0, cursor) + "step " + std::to_string(1 - first_warp) + "\n";
+  write("steer-other.schedule", other);
+  run("SYNCLAB_SCHEDULE=steer-other.schedule", kLab01, kIncrement + " --model its --trace steer-other.trace");
+  auto kept = open("steer-other.trace");
+  CHECK(final_value(*kept, "x") == 1);
+}
+
+TEST_CASE("schedules that cannot be followed: one line naming the file and line, exit status 3", "[replay][errors]") {
+  SECTION("a warp that does not exist") {
+    write("bad-warp.schedule", "# two blocks of one thread: warps 0 and 1\nstep 5\n");
+    const Run r = run("SYNCLAB_SCHEDULE=bad-warp.schedule", kLab01, kIncrement + " --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) ==
+          "synclab: schedule bad-warp.schedule:2: warp 5 is not ready at step 0 (the launch has only 2 warps: 0..1); "
+          "ready: 0, 1");
+  }
+  SECTION("a warp that has finished") {
+    std::string text;
+    for (int k = 0; k < 6; ++k) text += "step 0\n";  // warp 0's six steps: load, add, store, ..., exit
+    text += "step 0\n";
+    write("finished.schedule", text);
+    const Run r = run("SYNCLAB_SCHEDULE=finished.schedule", kLab01, kIncrement + " --model its --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) ==
+          "synclab: schedule finished.schedule:7: warp 0 is not ready at step 6 (its block 0 has finished); ready: 1");
+  }
+  SECTION("lanes that are not a group under its") {
+    write("its-lanes.schedule", "launch 0\nstep 0 0x3\n");
+    const Run r = run("SYNCLAB_SCHEDULE=its-lanes.schedule", kLab03,
+                      "naive --blocks 1 --threads 4 --show finished --model its --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule its-lanes.schedule:2: lanes 0x00000003 are not a group of warp 0 at "
+                               "step 0 (its groups: 0x0000000f)");
+  }
+  SECTION("lanes that are not a group under lockstep") {
+    write("lockstep-lanes.schedule", "step 0 0x3\n");
+    const Run r = run("SYNCLAB_SCHEDULE=lockstep-lanes.schedule", kLab03,
+                      "naive --blocks 1 --threads 4 --show deadlock --model lockstep --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule lockstep-lanes.schedule:1: lanes 0x00000003 are not a group of "
+                               "warp 0 under lockstep (its groups: 0x0000000f)");
+  }
+  SECTION("a launch the program does not make") {
+    write("launch.schedule", "launch 0\nstep 0\nlaunch 2\nstep 0\n");
+    const Run r = run("SYNCLAB_SCHEDULE=launch.schedule", kLab01, kIncrement + " --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule launch.schedule:3: the schedule is for launch 2 but the program made "
+                               "only 1 launch (counting the launches its trace records)");
+  }
+  SECTION("a malformed line") {
+    write("malformed.schedule", "# fine\nlaunch 0\n\nstep zero\n");
+    const Run r = run("SYNCLAB_SCHEDULE=malformed.schedule", kLab01, kIncrement + " --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule malformed.schedule:4: 'step zero': a step line is `step W` or "
+                               "`step W 0xMASK`, W a warp number");
+  }
+  SECTION("a missing file") {
+    const Run r = run("SYNCLAB_SCHEDULE=no-such.schedule", kLab01, kIncrement + " --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) ==
+          "synclab: schedule no-such.schedule:0: cannot open the schedule file (No such file or directory)");
+  }
+  SECTION("SYNCLAB_SCHED=replay without a file") {
+    // A plain program (a lab harness reads SYNCLAB_SCHED itself: replay it with SYNCLAB_SCHEDULE alone).
+    const Run r = run("SYNCLAB_SCHED=replay", PLAIN_PROGRAM_EXE, "");
+    CHECK(r.status == 2);
+    CHECK(r.out.find("SYNCLAB_SCHED=replay needs SYNCLAB_SCHEDULE=FILE") != std::string::npos);
+  }
+}
+
+TEST_CASE("schedule files: parsing", "[replay][parse]") {
+  tr::Schedule s;
+  int line = 0;
+  std::string err;
+  REQUIRE(tr::parse_schedule("then pct\nstep 1\nlaunch 1 # the second\nread 3 1\nstep 0 0xff\n", &s, &line, &err));
+  CHECK(s.then == "pct");
+  REQUIRE(s.launches.size() == 2);
+  CHECK(s.steps(0) == 1);
+  CHECK(s.steps(1) == 1);
+  CHECK(s.launches[1][0].kind == tr::ScheduleChoice::Kind::Read);
+  CHECK(s.launches[1][1].mask == 0xff);
+  CHECK(s.launch_lines[1] == 3);
+  CHECK_FALSE(tr::parse_schedule("step 1\nthen rr\nthen pct\n", &s, &line, &err));
+  CHECK(line == 3);
+  CHECK_FALSE(tr::parse_schedule("read 1 0\n", &s, &line, &err));
+  CHECK(line == 1);
+  CHECK_FALSE(tr::parse_schedule("step 0 0x0\n", &s, &line, &err));
+  CHECK_FALSE(tr::parse_schedule("jump 3\n", &s, &line, &err));
+  CHECK(err.find("not a schedule line") != std::string::npos);
+}
