@@ -38,6 +38,11 @@ include_guard(GLOBAL)
 include(SynclabCuda)  # SYNCLAB_GPU_NVCC_FLAGS
 
 set(SYNCLAB_LAB_CATCH_MAIN ${CMAKE_SOURCE_DIR}/tests/labs/catch_main.cpp)
+# The shared lab helpers' definitions (labs/common/synclab_lab.h), compiled once per backend and
+# linked into every lab program and graded test program (with the harness objects, so the grader
+# links them too). Every lab source is compiled with -DSYNCLAB_LAB_SEPARATE, so it parses only the
+# declarations: about 2 s less for each harness and harness program's nvcc compile.
+set(SYNCLAB_LAB_COMMON_SRC ${CMAKE_SOURCE_DIR}/labs/common/synclab_lab.cpp)
 set(SYNCLAB_LAB_CHECK_GRADED ${CMAKE_SOURCE_DIR}/tests/labs/check_graded.sh)
 
 # _synclab_lab_compiler(<out-compiler> <out-flags> <backend sim|gpu> <is-cpp> <include dirs...>):
@@ -58,6 +63,9 @@ function(_synclab_lab_compiler out_compiler out_flags backend is_cpp)
     endforeach()
   endif()
   list(APPEND flags -I${CMAKE_SOURCE_DIR}/common/include)
+  if(EXISTS ${SYNCLAB_LAB_COMMON_SRC})
+    list(APPEND flags -DSYNCLAB_LAB_SEPARATE)  # synclab_lab.h's definitions: _synclab_lab_common
+  endif()
   if(backend STREQUAL "sim")
     set(compiler ${CMAKE_BINARY_DIR}/bin/synclab-nvcc)
     set(flags -std=c++17 -lineinfo ${flags})
@@ -88,6 +96,7 @@ function(_synclab_lab_object out backend src objdir)
     set(is_cpp ON)
   endif()
   _synclab_lab_compiler(compiler flags ${backend} ${is_cpp} ${incs})
+  list(APPEND flags ${_synclab_lab_bench_defines})  # set by synclab_lab_bench only
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${src})
   string(REPLACE "/" "_" tag "${rel}")
   set(obj ${objdir}/${backend}/${tag}.o)
@@ -129,6 +138,21 @@ function(_synclab_lab_catch_main out backend)
   if(NOT obj)
     _synclab_lab_object(obj ${backend} ${SYNCLAB_LAB_CATCH_MAIN} ${CMAKE_BINARY_DIR}/labs/common.dir)
     set_property(GLOBAL PROPERTY SYNCLAB_LAB_CATCH_MAIN_OBJ_${backend} ${obj})
+  endif()
+  set(${out} ${obj} PARENT_SCOPE)
+endfunction()
+
+# _synclab_lab_common(<out-var> <backend sim|gpu>): the object of labs/common/synclab_lab.cpp for
+# this backend, compiled once for every lab (empty in a tree without it).
+function(_synclab_lab_common out backend)
+  set(obj)
+  if(EXISTS ${SYNCLAB_LAB_COMMON_SRC})
+    get_property(obj GLOBAL PROPERTY SYNCLAB_LAB_COMMON_OBJ_${backend})
+    if(NOT obj)
+      _synclab_lab_object(obj ${backend} ${SYNCLAB_LAB_COMMON_SRC} ${CMAKE_BINARY_DIR}/labs/common.dir
+                          ${CMAKE_SOURCE_DIR}/labs/common)
+      set_property(GLOBAL PROPERTY SYNCLAB_LAB_COMMON_OBJ_${backend} ${obj})
+    endif()
   endif()
   set(${out} ${obj} PARENT_SCOPE)
 endfunction()
@@ -177,6 +201,8 @@ function(_synclab_lab_link backend name)
   if(name MATCHES "_tests_")
     _synclab_lab_libs(libs lib_targets)
   endif()
+  list(APPEND libs ${_synclab_lab_bench_libs})  # set by synclab_lab_bench only
+  list(APPEND lib_targets ${_synclab_lab_bench_lib_targets})
   set(exe ${CMAKE_BINARY_DIR}/bin/${backend}/${name})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/bin/${backend})
   if(backend STREQUAL "sim")
@@ -296,6 +322,8 @@ function(synclab_lab lab)
       _synclab_lab_object(o ${backend} ${lab_dir}/${f} ${objdir} ${incs})
       list(APPEND harness_objs ${o})
     endforeach()
+    _synclab_lab_common(o ${backend})
+    list(APPEND harness_objs ${o})
     _synclab_lab_object(main_obj ${backend} ${lab_dir}/${ARG_MAIN} ${objdir} ${incs})
     foreach(src IN LISTS sources)
       set(${src}_objs)
@@ -303,6 +331,7 @@ function(synclab_lab lab)
         _synclab_lab_object(o ${backend} ${CMAKE_SOURCE_DIR}/${src}/${lab}/${f} ${objdir} ${incs})
         list(APPEND ${src}_objs ${o})
         set(${src}_obj_${f} ${o})
+        set_property(GLOBAL PROPERTY SYNCLAB_LAB_OBJ_${lab}_${backend}_${src}_${f} ${o})  # synclab_lab_bench
       endforeach()
     endforeach()
 
@@ -444,4 +473,80 @@ ${backends_json}
                            PROPERTIES LABELS "gpu;labs" TIMEOUT 600)
     endif()
   endif()
+endfunction()
+
+# synclab_lab_bench(<name> LAB <NN-topic> SOURCES <file.cu...> [SOLUTION_FILES <student file...>]
+#                   [DEFINES <NAME[=value]...>] [TRACE])
+# A lab's benchmark program (bench/labNN_*): its own SOURCES compiled as the lab's files are (the
+# lab's include directories and compiler flags, per backend), linked with the objects the lab's
+# build already made of the reference solutions' SOLUTION_FILES (solutions/<lab>/<f>), instead of
+# compiling those a second time with the same flags. TRACE: the program records traces
+# (synclab/trace.cuh): the simulator build links the synclab_trace library (and fmt), the GPU
+# build compiles common/src/trace_writer.cpp with fmt header-only (the GPU machines have no
+# libfmt). Like synclab_add_cuda_program: bin/sim/<name> (target <name>), bin/gpu/<name> (target
+# <name>_gpu, SYNCLAB_BUILD_GPU), and <name>_SIM_EXE / <name>_GPU_EXE for add_test. Call it after
+# synclab_lab(<lab>), in the same directory.
+function(synclab_lab_bench name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "TRACE" "LAB" "SOURCES;SOLUTION_FILES;DEFINES")
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_LAB OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "synclab_lab_bench(${name}): needs LAB and SOURCES (got: ${ARGN})")
+  endif()
+  set(lab_dir ${CMAKE_SOURCE_DIR}/labs/${ARG_LAB})
+  set(objdir ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir)
+  set(_synclab_lab_bench_defines)
+  foreach(def IN LISTS ARG_DEFINES)
+    list(APPEND _synclab_lab_bench_defines -D${def})
+  endforeach()
+  set(backends sim)
+  if(SYNCLAB_BUILD_GPU)
+    list(APPEND backends gpu)
+  endif()
+  foreach(backend IN LISTS backends)
+    set(objs)
+    foreach(src IN LISTS ARG_SOURCES)
+      cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)
+      if(NOT EXISTS ${src})
+        message(FATAL_ERROR "synclab_lab_bench(${name}): source ${src} does not exist")
+      endif()
+      cmake_path(GET src PARENT_PATH src_dir)  # its headers are dependencies too
+      _synclab_lab_object(o ${backend} ${src} ${objdir} ${lab_dir} ${CMAKE_SOURCE_DIR}/labs/common ${src_dir})
+      list(APPEND objs ${o})
+    endforeach()
+    foreach(f IN LISTS ARG_SOLUTION_FILES)
+      get_property(o GLOBAL PROPERTY SYNCLAB_LAB_OBJ_${ARG_LAB}_${backend}_solutions_${f})
+      if(NOT o)
+        message(FATAL_ERROR "synclab_lab_bench(${name}): lab ${ARG_LAB} builds no solutions/${ARG_LAB}/${f} "
+                            "(call it after synclab_lab(${ARG_LAB}), which must name ${f} among its STUDENT files)")
+      endif()
+      list(APPEND objs ${o})
+    endforeach()
+    set(_synclab_lab_bench_libs)
+    set(_synclab_lab_bench_lib_targets)
+    if(ARG_TRACE)
+      if(backend STREQUAL "sim" AND TARGET synclab_trace)
+        set(_synclab_lab_bench_libs $<TARGET_FILE:synclab_trace>)
+        set(_synclab_lab_bench_lib_targets synclab_trace)
+        if(TARGET fmt::fmt)
+          get_target_property(fmt_type fmt::fmt TYPE)
+          if(NOT fmt_type STREQUAL "INTERFACE_LIBRARY")
+            list(APPEND _synclab_lab_bench_libs -L$<TARGET_LINKER_FILE_DIR:fmt::fmt> -lfmt)
+          endif()
+        endif()
+      else()
+        set(saved ${_synclab_lab_bench_defines})
+        list(APPEND _synclab_lab_bench_defines -DFMT_HEADER_ONLY)
+        _synclab_lab_object(o ${backend} ${CMAKE_SOURCE_DIR}/common/src/trace_writer.cpp ${objdir}
+                            ${CMAKE_SOURCE_DIR}/common/include)
+        set(_synclab_lab_bench_defines ${saved})
+        list(APPEND objs ${o})
+      endif()
+    endif()
+    _synclab_lab_link(${backend} ${name} ${objs})
+  endforeach()
+  set(${name}_SIM_EXE ${CMAKE_BINARY_DIR}/bin/sim/${name} PARENT_SCOPE)
+  set(gpu_exe "")
+  if(SYNCLAB_BUILD_GPU)
+    set(gpu_exe ${CMAKE_BINARY_DIR}/bin/gpu/${name})
+  endif()
+  set(${name}_GPU_EXE "${gpu_exe}" PARENT_SCOPE)
 endfunction()

@@ -14,6 +14,11 @@
 // Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands  5. Inputs
 //
 // The harnesses' CUDA side (device memory, launches, traces) is in lab_harness.cuh beside this file.
+//
+// The functions' definitions are in synclab_lab_impl.h. Included as it is, this header brings them
+// along as inline functions. A lab's build (cmake/SynclabLab.cmake) and the grader compile with
+// -DSYNCLAB_LAB_SEPARATE instead, and link synclab_lab.cpp, compiled once: every harness file,
+// harness program and graded test then parses declarations only (about 2 s less per nvcc compile).
 #pragma once
 
 #include <algorithm>
@@ -24,7 +29,6 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,31 +53,16 @@ struct Schedule {
   bool on_gpu() const { return model == "gpu"; }
   // The harness options that run exactly this schedule, e.g. "--model its --sched pct --seed 7"
   // (the pct depth only when it is not the default 3). Empty on a GPU.
-  std::string options() const {
-    if (on_gpu()) return "";
-    std::string s = "--model " + model + " --sched " + policy;
-    if (policy != "rr") s += " --seed " + std::to_string(seed);
-    if (policy == "pct" && pct_depth != 3) s += " --depth " + std::to_string(pct_depth);
-    if (memory != "sc") s += " --memory " + memory;
-    return s;
-  }
+  std::string options() const;
   // This run's settings for a message: the harness options above, or "GPU run N" on a GPU.
-  std::string replay() const {
-    if (on_gpu()) return "GPU run " + std::to_string(seed) + " (a GPU run cannot be replayed)";
-    return options();
-  }
+  std::string replay() const;
 };
 
 // The command line that runs exactly this schedule with a lab's harness program, e.g.
 // replay_command("lab02", "peterson --where warps --rounds 2", s) is
 // "build/bin/sim/lab02 peterson --where warps --rounds 2 --model its --sched pct --seed 12".
 // `args` must name the sub-command and every option the run depends on.
-inline std::string replay_command(const std::string& program, const std::string& args, const Schedule& s) {
-  if (s.on_gpu())
-    return "GPU run " + std::to_string(s.seed) + " (a GPU run cannot be replayed; explore it on the simulator: " +
-           "build/bin/sim/" + program + " " + args + ")";
-  return "build/bin/sim/" + program + " " + args + " " + s.options();
-}
+std::string replay_command(const std::string& program, const std::string& args, const Schedule& s);
 
 // How much to explore. On the simulator: for every model, seeds 1..pct_seeds under pct and
 // 1..random_seeds under random (plus one rr run when rr is true). On a GPU: gpu_runs runs.
@@ -95,78 +84,14 @@ struct Exploration {
 
 inline bool on_simulator() { return synclab::sim::active(); }
 
-inline std::vector<Schedule> schedules(const Exploration& e) {
-  std::vector<Schedule> out;
-  if (!on_simulator()) {
-    for (int i = 1; i <= e.gpu_runs; ++i) out.push_back({"gpu", "gpu", uint64_t(i), 0});
-    return out;
-  }
-  auto wanted = [&](const char* p) { return e.only_policy.empty() || e.only_policy == p; };
-  for (const std::string& mem : e.memories)
-    for (const std::string& m : e.models) {
-      if (e.only_policy == "rr" || (e.only_policy.empty() && e.rr)) out.push_back({m, "rr", 1, e.pct_depth, mem});
-      for (const char* p : {"pct", "random"}) {
-        if (!wanted(p)) continue;
-        if (e.only_seed) {
-          out.push_back({m, p, e.only_seed, e.pct_depth, mem});
-          continue;
-        }
-        const int n = std::string(p) == "pct" ? e.pct_seeds : e.random_seeds;
-        for (int i = 1; i <= n; ++i) out.push_back({m, p, uint64_t(i), e.pct_depth, mem});
-      }
-    }
-  return out;
-}
+std::vector<Schedule> schedules(const Exploration& e);
 
 // What a list of schedules covers, for a summary line: "34 schedules (rr; pct seeds 1-8; random
 // seeds 1-8; models its and lockstep)", "1 schedule (pct seed 12; model its)", "20 runs on the GPU".
-inline std::string describe(const std::vector<Schedule>& ss) {
-  if (ss.empty()) return "no schedule";
-  if (ss[0].on_gpu()) return std::to_string(ss.size()) + (ss.size() == 1 ? " run" : " runs") + " on the GPU";
-  std::vector<std::string> models, memories;
-  std::map<std::string, std::vector<uint64_t>> seeds;  // policy -> seeds (in order, per model)
-  for (const Schedule& s : ss) {
-    if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
-    if (std::find(memories.begin(), memories.end(), s.memory) == memories.end()) memories.push_back(s.memory);
-    std::vector<uint64_t>& v = seeds[s.policy];
-    if (std::find(v.begin(), v.end(), s.seed) == v.end()) v.push_back(s.seed);
-  }
-  std::string out = std::to_string(ss.size()) + (ss.size() == 1 ? " schedule (" : " schedules (");
-  for (const char* p : {"rr", "pct", "random"}) {
-    auto it = seeds.find(p);
-    if (it == seeds.end()) continue;
-    out += p;
-    if (std::string(p) != "rr") {
-      std::vector<uint64_t> v = it->second;
-      std::sort(v.begin(), v.end());
-      const bool range = v.back() - v.front() + 1 == v.size();
-      if (v.size() == 1) out += " seed " + std::to_string(v[0]);
-      else if (range) out += " seeds " + std::to_string(v.front()) + "-" + std::to_string(v.back());
-      else {
-        out += " seeds";
-        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : " ") + std::to_string(v[i]);
-      }
-    }
-    out += "; ";
-  }
-  out += models.size() == 1 ? "model " : "models ";
-  for (size_t i = 0; i < models.size(); ++i) out += (i ? " and " : "") + models[i];
-  if (memories.size() > 1 || memories[0] != "sc") {
-    out += memories.size() == 1 ? "; memory " : "; memory models ";
-    for (size_t i = 0; i < memories.size(); ++i) out += (i ? " and " : "") + memories[i];
-  }
-  return out + ")";
-}
+std::string describe(const std::vector<Schedule>& ss);
 
 // Applies a schedule to the launches that follow, with every checker on. No-op on a GPU.
-inline void apply(const Schedule& s, const char* checks = "all") {
-  if (s.on_gpu() || !on_simulator()) return;
-  synclab::sim::set_model(s.model.c_str());
-  synclab::sim::set_memory(s.memory.c_str());
-  synclab::sim::set_scheduler(s.policy.c_str(), s.seed, s.pct_depth);
-  synclab::sim::set_checks(checks);
-  synclab::sim::clear_reports();
-}
+void apply(const Schedule& s, const char* checks = "all");
 
 // apply(s, checks), then run() under s: its result.
 template <class Fn>
@@ -181,88 +106,31 @@ auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltyp
 
 
 // The reports of the most recent finished launch (none on a GPU). Call it after each launch.
-inline std::vector<Report> last_reports() {
-  std::vector<Report> out;
-  const int n = synclab::sim::report_count();
-  for (int i = 0; i < n; ++i) {
-    Report r;
-    r.kind = synclab::sim::report_kind(i);
-    r.text = synclab::sim::report(i);
-    if (r.kind == "info") continue;
-    r.error = r.text.find("SyncLab WARNING") == std::string::npos;
-    size_t k = r.text.find("): ");
-    size_t nl = r.text.find('\n');
-    if (k != std::string::npos && k < nl) r.title = r.text.substr(k + 3, nl - k - 3);
-    size_t at = r.text.find("     at ");
-    if (at != std::string::npos) {
-      size_t begin = at + 8, end = r.text.find_first_of(" \n", begin);
-      r.where = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    }
-    out.push_back(r);
-  }
-  return out;
-}
+std::vector<Report> last_reports();
 
 // Reports of one kind ("" = any kind).
-inline std::vector<Report> of_kind(const std::vector<Report>& rs, const std::string& kind) {
-  std::vector<Report> out;
-  for (const Report& r : rs)
-    if (kind.empty() || r.kind == kind) out.push_back(r);
-  return out;
-}
+std::vector<Report> of_kind(const std::vector<Report>& rs, const std::string& kind);
 
-// "race at histogram.cu:41 (write-write race on global memory)" for a failure message.
 // How a command's failed runs went: "wrong in 3 runs", "reported in 2 runs (every result right)"
 // or "wrong in 3 runs, reported in 2 more (their results right)". `bad` counts every failed run,
 // `reported` those whose results were right but a report was not.
-inline std::string failed_runs(int bad, int reported) {
-  const int wrong = bad - reported;
-  auto runs = [](int n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
-  if (!reported) return "wrong in " + runs(wrong);
-  if (!wrong) return "reported in " + runs(reported) + (reported == 1 ? " (its result right)" : " (every result right)");
-  return "wrong in " + runs(wrong) + ", reported in " + std::to_string(reported) + " more (" +
-         (reported == 1 ? "its result right)" : "their results right)");
-}
+std::string failed_runs(int bad, int reported);
 
-inline std::string brief(const Report& r) {
-  std::string s = std::string(r.error ? "" : "warning: ") + r.kind;
-  if (!r.where.empty()) s += " at " + r.short_where();
-  if (!r.title.empty()) s += " (" + r.title + ")";
-  return s;
-}
+// "race at histogram.cu:41 (write-write race on global memory)" for a failure message.
+std::string brief(const Report& r);
 
 // Under a command's summary: the distinct one-line briefs of the reports of its runs, at most
 // `limit` of them (then "...").
-inline void print_reports(const std::vector<Report>& rs, size_t limit = 4) {
-  std::set<std::string> seen;
-  for (const Report& r : rs) {
-    std::string b = brief(r);
-    if (!seen.insert(b).second) continue;
-    if (seen.size() > limit) {
-      std::printf("    ...\n");
-      break;
-    }
-    std::printf("    %s\n", b.c_str());
-  }
-}
+void print_reports(const std::vector<Report>& rs, size_t limit = 4);
 
 // What a command prints before it records the trace of one of its runs (--trace FILE).
-inline void announce_trace(const Schedule& s, const std::string& trace) {
-  std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
-}
+void announce_trace(const Schedule& s, const std::string& trace);
 
 
 // How a launch that did not finish got stuck, from its reports: "deadlocked" (every thread
 // blocked for good), "hung (spinning)" (threads spinning while nothing they wait for changes),
 // "ran out of its step budget", or "" when no report says.
-inline std::string stuck_word(const std::vector<Report>& rs) {
-  for (const Report& r : rs) {
-    if (r.kind == "deadlock") return "deadlocked";
-    if (r.kind == "hang") return "hung (spinning)";
-    if (r.kind == "budget") return "ran out of its step budget";
-  }
-  return "";
-}
+std::string stuck_word(const std::vector<Report>& rs);
 
 // ---- 3. Errors ---------------------------------------------------------------------------------
 
@@ -276,20 +144,11 @@ struct CudaFailure : std::runtime_error {
 // when its path holds one, else as given. The harness files are compiled by their path from the
 // tree's root ("labs/01-data-races/harness.cu"), but a header found through an include directory
 // carries the checkout's absolute location, which differs from machine to machine.
-inline const char* tree_path(const char* file) {
-  const char* from = nullptr;
-  for (const char* p = std::strstr(file, "/labs/"); p; p = std::strstr(p + 1, "/labs/")) from = p + 1;
-  return from ? from : file;
-}
+const char* tree_path(const char* file);
 
 // Throws CudaFailure for a CUDA call that failed: "file:line: call failed: CUDA's message", then
 // one line per report of the simulator about the last launch ("  simulator: race at ...").
-[[noreturn]] inline void throw_cuda_failure(const char* file, int line, const char* call, const char* cuda_message) {
-  std::ostringstream msg;
-  msg << tree_path(file) << ":" << line << ": " << call << " failed: " << cuda_message;
-  for (const Report& r : last_reports()) msg << "\n  simulator: " << brief(r);
-  throw CudaFailure(msg.str());
-}
+[[noreturn]] void throw_cuda_failure(const char* file, int line, const char* call, const char* cuda_message);
 
 }  // namespace synclab::lab
 
@@ -307,47 +166,18 @@ namespace synclab::lab {
 // ---- 4. Sub-commands ---------------------------------------------------------------------------
 
 // The options every exploring sub-command takes (exploration_from reads them).
-inline const std::vector<std::string>& exploration_options() {
-  static const std::vector<std::string> names{"seeds", "model", "models", "sched", "seed", "depth", "runs", "memory"};
-  return names;
-}
+const std::vector<std::string>& exploration_options();
 
 // Options of a sub-command: "--name value" pairs and "--flag" switches. With a list of valid
 // names, any other option is an error that lists the valid ones.
 class Args {
  public:
-  Args(int argc, char** argv, int first) {
-    for (int i = first; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "' (options start with --)");
-      a = a.substr(2);
-      if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) values_[a] = argv[++i];
-      else values_[a] = "";
-    }
-  }
+  Args(int argc, char** argv, int first);
   // Throws std::invalid_argument naming the first option not in `valid`.
-  void only(const std::vector<std::string>& valid) const {
-    for (const auto& kv : values_) {
-      if (std::find(valid.begin(), valid.end(), kv.first) != valid.end()) continue;
-      std::string list;
-      for (const std::string& v : valid) list += (list.empty() ? "--" : ", --") + v;
-      throw std::invalid_argument("unknown option '--" + kv.first + "'; valid options: " +
-                                  (list.empty() ? std::string("none") : list));
-    }
-  }
+  void only(const std::vector<std::string>& valid) const;
   bool has(const std::string& k) const { return values_.count(k) != 0; }
-  std::string get(const std::string& k, const std::string& fallback) const {
-    auto it = values_.find(k);
-    return it == values_.end() ? fallback : it->second;
-  }
-  long long num(const std::string& k, long long fallback) const {
-    auto it = values_.find(k);
-    if (it == values_.end()) return fallback;
-    char* end = nullptr;
-    long long v = std::strtoll(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end) throw std::invalid_argument("--" + k + " needs a whole number, not '" + it->second + "'");
-    return v;
-  }
+  std::string get(const std::string& k, const std::string& fallback) const;
+  long long num(const std::string& k, long long fallback) const;
 
  private:
   std::map<std::string, std::string> values_;
@@ -365,75 +195,8 @@ class Args {
 // SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH and SYNCLAB_MEMORY, when set, act
 // as --model, --sched, --seed, --depth and --memory (the options win), so a simulator report's
 // "replay with:" line works too.
-inline Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20,
-                                    const std::vector<std::string>& default_memories = {"sc"}) {
-  Exploration e;
-  e.memories = default_memories;
-  auto setting = [&](const char* option, const char* env, std::string& value) {
-    if (a.has(option)) {
-      value = a.get(option, "");
-      if (value.empty()) throw std::invalid_argument(std::string("--") + option + " needs a value");
-      return true;
-    }
-    const char* v = std::getenv(env);
-    if (!v || !*v) return false;
-    value = v;
-    static std::map<std::string, bool> noted;
-    if (!noted[env]) {
-      std::printf("(%s=%s from the environment: as --%s %s)\n", env, v, option, v);
-      noted[env] = true;
-    }
-    return true;
-  };
-  auto number = [](const std::string& option, const std::string& v) {
-    char* end = nullptr;
-    long long n = std::strtoll(v.c_str(), &end, 10);
-    if (v.empty() || *end || n < 0) throw std::invalid_argument(option + " needs a whole number >= 0, not '" + v + "'");
-    return n;
-  };
-  e.pct_seeds = e.random_seeds = int(a.num("seeds", default_seeds));
-  if (e.pct_seeds < 0) throw std::invalid_argument("--seeds needs a number >= 0");
-  e.gpu_runs = int(a.num("runs", default_gpu_runs));
-  std::string v;
-  if (a.has("model") && a.has("models")) throw std::invalid_argument("give --model or --models, not both");
-  if (setting(a.has("models") ? "models" : "model", "SYNCLAB_MODEL", v)) {
-    e.models.clear();
-    std::stringstream list(v);
-    for (std::string m; std::getline(list, m, ',');) {
-      if (m != "its" && m != "lockstep")
-        throw std::invalid_argument("--model takes its, lockstep or its,lockstep, not '" + v + "'");
-      if (std::find(e.models.begin(), e.models.end(), m) == e.models.end()) e.models.push_back(m);
-    }
-    if (e.models.empty()) throw std::invalid_argument("--model takes its, lockstep or its,lockstep");
-  }
-  if (setting("sched", "SYNCLAB_SCHED", v)) {
-    if (v != "rr" && v != "pct" && v != "random")
-      throw std::invalid_argument("--sched takes rr, pct or random, not '" + v + "'");
-    e.only_policy = v;
-  }
-  // A seed only picks a pct or random run (SYNCLAB_SEED without one of those is not used).
-  const bool seeded = e.only_policy == "pct" || e.only_policy == "random";
-  if ((a.has("seed") || seeded) && setting("seed", "SYNCLAB_SEED", v)) {
-    if (!seeded) throw std::invalid_argument("--seed needs --sched pct or --sched random");
-    e.only_seed = uint64_t(number("--seed", v));
-    if (e.only_seed == 0) throw std::invalid_argument("--seed needs a seed >= 1");
-  }
-  if (setting("memory", "SYNCLAB_MEMORY", v)) {
-    e.memories.clear();
-    std::stringstream list(v);
-    for (std::string m; std::getline(list, m, ',');) {
-      if (m != "sc" && m != "relaxed")
-        throw std::invalid_argument("--memory takes sc, relaxed or sc,relaxed, not '" + v + "'");
-      if (std::find(e.memories.begin(), e.memories.end(), m) == e.memories.end()) e.memories.push_back(m);
-    }
-    if (e.memories.empty()) throw std::invalid_argument("--memory takes sc, relaxed or sc,relaxed");
-  }
-  if (setting("depth", "SYNCLAB_PCT_DEPTH", v)) {
-    e.pct_depth = unsigned(number("--depth", v));
-    if (e.pct_depth < 1) throw std::invalid_argument("--depth needs a depth >= 1");
-  }
-  return e;
-}
+Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20,
+                                    const std::vector<std::string>& default_memories = {"sc"});
 
 // A harness program's sub-commands: `prog NAME [--options]`, `prog help`, `prog all` (every
 // command marked for it, in order). A command returns true when its own checks passed. Each
@@ -446,74 +209,11 @@ class Commands {
   // `options`: the option names it takes, without "--"; `explores`: it takes the exploration
   // options too.
   void add(const std::string& name, const std::string& usage, const std::string& help,
-           std::vector<std::string> options, Fn fn, bool explores = true, bool in_all = true) {
-    if (explores) options.insert(options.end(), exploration_options().begin(), exploration_options().end());
-    list_.push_back({name, usage, help, std::move(options), std::move(fn), in_all});
-  }
-  void usage(FILE* f) const {
-    std::fprintf(f, "%s\n\nusage: %s COMMAND [options]\n\ncommands:\n", about_.c_str(), program_.c_str());
-    for (const Entry& e : list_) {
-      std::fprintf(f, "  %s %s\n", e.name.c_str(), e.usage.c_str());
-      std::fprintf(f, "      %s\n", e.help.c_str());
-    }
-    std::fprintf(f, "  all [exploration options]\n      run every task's check, in order\n  help\n      this text\n");
-    std::fprintf(f,
-                 "\nexploration options (every command above; by default a command explores the same schedules\n"
-                 "as the task's graded tests):\n"
-                 "  --seeds N                 pct and random seeds 1..N (under each warp model, after one rr run)\n"
-                 "  --model its|lockstep      one warp model (--models is the same; its,lockstep: both, the default)\n"
-                 "  --sched rr|pct|random     only that scheduler\n"
-                 "  --seed S                  with --sched pct or random: only seed S\n"
-                 "  --depth D                 pct's depth (default 3)\n"
-                 "  --memory sc|relaxed       the memory model (sc,relaxed: both; default: the task's graded\n"
-                 "                            tests' own, which add relaxed where data is published through a flag)\n"
-                 "  --runs N                  on a GPU: repeat the run N times (a GPU cannot explore)\n"
-                 "A failing graded test prints the command that replays its run, e.g.\n"
-                 "  build/bin/sim/%s COMMAND ... --model its --sched pct --seed 12\n"
-                 "SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH and SYNCLAB_MEMORY, when set, act\n"
-                 "as --model, --sched, --seed, --depth and --memory (the options win); docs/simulator.md and\n"
-                 "docs/memory-model.md describe the settings.\n",
-                 program_.c_str());
-  }
+           std::vector<std::string> options, Fn fn, bool explores = true, bool in_all = true);
+  void usage(FILE* f) const;
   // Returns the process exit status: 0 when the command's checks passed, 1 when not, 2 for a
   // usage error.
-  int run(int argc, char** argv) const {
-    if (argc < 2) { usage(stderr); return 2; }
-    std::string cmd = argv[1];
-    if (cmd == "help" || cmd == "--help" || cmd == "-h") { usage(stdout); return 0; }
-    try {
-      if (cmd == "all") {
-        Args options(argc, argv, 2);
-        options.only(exploration_options());
-        int failed = 0;
-        for (const Entry& e : list_) {
-          if (!e.in_all) continue;
-          std::printf("==== %s %s\n", program_.c_str(), e.name.c_str());
-          bool ok = guarded(e, options);
-          std::printf("==== %s: %s\n\n", e.name.c_str(), ok ? "OK" : "NOT YET");
-          failed += !ok;
-        }
-        if (failed)
-          std::printf("%d of the checks did not pass\n", failed);
-        else
-          std::printf("every check passed\n");
-        return failed ? 1 : 0;
-      }
-      for (const Entry& e : list_)
-        if (e.name == cmd) {
-          Args options(argc, argv, 2);
-          options.only(e.options);
-          return guarded(e, options) ? 0 : 1;
-        }
-    } catch (const std::invalid_argument& ex) {
-      std::fprintf(stderr, "%s %s: %s\n(%s help: the commands and their options)\n", program_.c_str(), cmd.c_str(),
-                   ex.what(), program_.c_str());
-      return 2;
-    }
-    std::fprintf(stderr, "%s: unknown command '%s'\n\n", program_.c_str(), cmd.c_str());
-    usage(stderr);
-    return 2;
-  }
+  int run(int argc, char** argv) const;
 
  private:
   struct Entry {
@@ -522,16 +222,7 @@ class Commands {
     Fn fn;
     bool in_all;
   };
-  static bool guarded(const Entry& e, const Args& a) {
-    try {
-      return e.fn(a);
-    } catch (const std::invalid_argument&) {
-      throw;
-    } catch (const std::exception& ex) {
-      std::printf("error: %s\n", ex.what());
-      return false;
-    }
-  }
+  static bool guarded(const Entry& e, const Args& a);
   std::string program_, about_;
   std::vector<Entry> list_;
 };
@@ -550,3 +241,7 @@ struct Xorshift64 {
 };
 
 }  // namespace synclab::lab
+
+#if !defined(SYNCLAB_LAB_SEPARATE)
+#include "synclab_lab_impl.h"
+#endif
