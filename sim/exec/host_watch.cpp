@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <signal.h>
@@ -225,6 +226,8 @@ void on_trap(int sig, siginfo_t* si, void* ctx) {
 
 }  // namespace
 
+bool g_in_device_access = false;  // device thread only: it holds the lock in a DeviceAccess
+
 bool available(std::string* why) {
   const char* env = std::getenv("SYNCLAB_HOST_READS");
   if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0)) {
@@ -250,16 +253,22 @@ bool start(const std::vector<Range>& ranges) {
     const long key = syscall(SYS_pkey_alloc, 0, 0);
     if (key < 0) return false;
     g->pkey = int(key);
-    struct sigaction sa {};
-    sa.sa_sigaction = on_segv;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &g->old_segv);
-    sa.sa_sigaction = on_trap;
-    sigaction(SIGTRAP, &sa, &g->old_trap);
     g->installed = true;
   }
-  lock();
+  // The handlers go in at every start: a handler the program (or its test framework) put in since
+  // the last launch stays, as the one to pass other faults and traps to.
+  for (auto [sig, fn, old] : {std::tuple{SIGSEGV, &on_segv, &g->old_segv}, std::tuple{SIGTRAP, &on_trap, &g->old_trap}}) {
+    struct sigaction cur {};
+    sigaction(sig, nullptr, &cur);
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == fn) continue;
+    struct sigaction sa {};
+    sa.sa_sigaction = fn;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, old);
+  }
+  const bool held = g_in_device_access;  // (from inside a DeviceAccess: the lock is the device thread's)
+  if (!held) lock();
   g->nranges = 0;
   for (const Range& r : ranges) {
     Range& R = g->ranges[g->nranges];
@@ -283,38 +292,49 @@ bool start(const std::vector<Range>& ranges) {
   }
   g->active = ok;
   g_watching.store(ok, std::memory_order_relaxed);
-  unlock();
+  if (!held) unlock();
   return ok;
 }
 
-uint64_t drain(std::vector<Access>& out) {
+uint64_t drain(std::vector<Access>& out, uint64_t upto) {
   if (!g) return 0;
-  lock();
-  while (g->tail < g->head) out.push_back(g->ring[g->tail++ % kRingSize]);
+  const bool held = g_in_device_access;  // called from inside a DeviceAccess (a store's event)
+  if (!held) lock();
+  while (g->tail < g->head && g->tail < upto) out.push_back(g->ring[g->tail++ % kRingSize]);
   const uint64_t lost = g->lost;
   g->lost = 0;
-  unlock();
+  if (!held) unlock();
   return lost;
 }
 
 void stop() {
   if (!g) return;
-  lock();
+  const bool held = g_in_device_access;
+  if (!held) lock();
   for (int i = 0; i < g->nranges; ++i) protect(g->page_lo[i], g->page_hi[i] - g->page_lo[i], 0);
   g->nranges = 0;
   g->active = false;
   g_watching.store(false, std::memory_order_relaxed);
-  unlock();
+  if (!held) unlock();
 }
 
 bool active() { return g && g->active; }
+
+uint64_t g_head_at_access = 0;  // device thread only
+
+uint64_t notes_before_device_access() { return g_head_at_access; }
+uint64_t notes_drained() { return g ? __atomic_load_n(&g->tail, __ATOMIC_RELAXED) : 0; }
 
 void device_access_begin() {
   // A window lasts one instruction and two signals; a host thread that never comes back (stopped
   // in a debugger) must not stop the simulation: after about 100 ms the device thread goes on.
   for (int i = 0;; ++i) {
     lock();
-    if (g_open_windows.load(std::memory_order_acquire) == 0 || i >= 100000) return;
+    g_head_at_access = g->head;
+    if (g_open_windows.load(std::memory_order_acquire) == 0 || i >= 100000) {
+      g_in_device_access = true;
+      return;
+    }
     unlock();
     if (i < 64)
       __builtin_ia32_pause();
@@ -323,7 +343,10 @@ void device_access_begin() {
   }
 }
 
-void device_access_end() { unlock(); }
+void device_access_end() {
+  g_in_device_access = false;
+  unlock();
+}
 
 #else  // not x86-64 Linux: no watch; the recorder finds host writes by change detection
 
@@ -332,7 +355,9 @@ bool available(std::string* why) {
   return false;
 }
 bool start(const std::vector<Range>&) { return false; }
-uint64_t drain(std::vector<Access>&) { return 0; }
+uint64_t drain(std::vector<Access>&, uint64_t) { return 0; }
+uint64_t notes_before_device_access() { return 0; }
+uint64_t notes_drained() { return 0; }
 void stop() {}
 bool active() { return false; }
 void device_access_begin() {}

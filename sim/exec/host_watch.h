@@ -41,9 +41,15 @@ bool available(std::string* why);
 // again while watching (a region found mid-launch), it watches the new list and keeps the notes
 // not collected yet (drain them after a false return).
 bool start(const std::vector<Range>& ranges);
-// Device thread: appends the accesses noted since the last call to `out`. Returns how many were
-// lost because the host made more between two calls than the buffer holds (kept: the first ones).
-uint64_t drain(std::vector<Access>& out);
+// Device thread: appends the accesses noted since the last call to `out` (only the first `upto`
+// notes of the launch: see notes_before_device_access). Returns how many were lost because the
+// host made more between two calls than the buffer holds (kept: the first ones).
+uint64_t drain(std::vector<Access>& out, uint64_t upto = UINT64_MAX);
+// How many notes the launch had when the device thread's latest DeviceAccess began: the host
+// accesses that happened before that device access (the trace shows them first).
+uint64_t notes_before_device_access();
+// How many notes have been collected by drain().
+uint64_t notes_drained();
 // Device thread, at the launch's end: the pages are untagged, host threads run at full speed again.
 void stop();
 bool active();

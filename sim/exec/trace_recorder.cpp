@@ -443,6 +443,18 @@ void TraceRecorder::watch_host_regions() {
   for (HostRegion& h : host_regions_) h.watched = false;
 }
 
+// The host watch's notes, up to the launch's note `upto`, as HostAccess events.
+void TraceRecorder::emit_host_notes(uint64_t upto) {
+  host_notes_.clear();
+  host_notes_lost_ += host_watch::drain(host_notes_, upto);
+  for (const host_watch::Access& n : host_notes_)
+    for (const HostRegion& h : host_regions_)
+      if (h.watched && n.addr >= h.base && n.addr < h.base + h.bytes) {
+        host_access(n.addr, n.grain, h.space, n.write, n.value);
+        break;
+      }
+}
+
 // One HostAccess event at this step's time (the access happened after the previous step began).
 void TraceRecorder::host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value) {
   const uint32_t log2 = grain >= 8 ? 3 : grain >= 4 ? 2 : grain >= 2 ? 1 : 0;
@@ -481,16 +493,7 @@ bool any_changed(const void* p, const uint64_t* seen, size_t n) {
 // element between two looks show as one (the last value); a host write to an element that the
 // device also wrote since the last look is taken for the device's.
 void TraceRecorder::look_for_host_writes() {
-  if (host_watched_) {
-    host_notes_.clear();
-    host_notes_lost_ += host_watch::drain(host_notes_);
-    for (const host_watch::Access& n : host_notes_)
-      for (const HostRegion& h : host_regions_)
-        if (h.watched && n.addr >= h.base && n.addr < h.base + h.bytes) {
-          host_access(n.addr, n.grain, h.space, n.write, n.value);
-          break;
-        }
-  }
+  if (host_watched_) emit_host_notes(UINT64_MAX);
   for (HostRegion& h : host_regions_) {
     if (h.watched) continue;
     const auto* mem = reinterpret_cast<const uint8_t*>(h.base);
@@ -587,6 +590,7 @@ void TraceRecorder::step(const Warp& w, const Group& g) {
 
 void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
                            const ptx::Instr& I) {
+  if (host_watched_) host_notes_before_access();
   Event e;
   e.time = k_.steps_;
   e.warp = warp_id(w);
@@ -619,6 +623,7 @@ void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t s
 
 void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
                            const ptx::Instr& I) {
+  if (host_watched_) host_notes_before_access();
   Event e;
   e.time = k_.steps_;
   e.warp = warp_id(w);

@@ -65,6 +65,13 @@ class TraceRecorder final : public RunObserver {
   };
   void watch_host_regions();
   void host_access(uint64_t addr, uint32_t grain, trace::MemSpace space, bool write, uint64_t value);
+  void emit_host_notes(uint64_t upto);
+  // Before a device access's event: the host accesses that happened before the device thread made
+  // it (host_watch::DeviceAccess), so that the trace shows them first.
+  void host_notes_before_access() {
+    const uint64_t upto = host_watch::notes_before_device_access();
+    if (upto > host_watch::notes_drained()) emit_host_notes(upto);
+  }
   bool host_watched_ = false;  // this launch started the host watch
   std::vector<host_watch::Access> host_notes_;
   uint64_t host_notes_lost_ = 0;

@@ -217,6 +217,10 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
           fmt::format("{} bytes at address 0x{:x} in {}", size, generic, "a __constant__ variable"));
     return false;
   }
+  // Memory the host can see: the store's event and the store itself in one DeviceAccess (no host
+  // access noted between them).
+  std::optional<host_watch::DeviceAccess> in_order;
+  if (host_visible(w.cache_kind) && generic < kSharedWindow) in_order.emplace();
   if (watching_) {
     uint64_t v = 0;
     std::memcpy(&v, src, std::min<uint32_t>(size, 8));
@@ -230,8 +234,6 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     src = placed;
     if (!mm_notes_.empty()) flush_memory_model(w);
   }
-  std::optional<host_watch::DeviceAccess> in_order;
-  if (host_visible(w.cache_kind) && generic < kSharedWindow) in_order.emplace();
   if (std::memcmp(p, src, size) != 0) {
     uint64_t before = 0, after = 0;
     if ((w.open_lanes >> lane & 1) && size <= 8) {
