@@ -1,5 +1,6 @@
 // App: cursor, playback, shortcuts, the tiled layout and the main menu. The windows are in win_*.cpp.
 #include "app.h"
+#include "steer.h"
 
 #include <sys/stat.h>
 
@@ -93,9 +94,31 @@ App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(st
   for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
     if (regions[i].rows > 1) wavefront_ui.region = int(i);
   if (!model_->launches().empty()) set_launch(default_launch());
+  if (options.interactive && !options.only_window && !model_->launches().empty()) {
+    steer = std::make_unique<Steerer>(options.steer_dir, options.steer_timeout_s);
+    steer->start(*this);
+  }
 }
 
 App::~App() = default;
+
+void App::replace_model(std::unique_ptr<Model> model, int launch, uint64_t cursor) {
+  model_ = std::move(model);
+  interleavings_.clear();
+  reports_ui = ReportsUi{};
+  reports_tall_ = false;
+  wavefront_ui.earlier_launch = -1;
+  playing = false;
+  launch_ = std::max(0, std::min(launch, int(model_->launches().size()) - 1));
+  player_ = std::make_unique<Player>(*model_, launch_);
+  timeline_ui.launch = -1;
+  state_ = State{};
+  extra_state_ = State{};
+  extra_state_.cursor = kNoCursor;
+  cursor_ = 0;
+  seek(cursor);
+  layout_dirty_ = true;
+}
 
 int App::default_launch() const {
   const auto& ls = model_->launches();
@@ -702,6 +725,7 @@ void App::frame(float dt) {
     last_display_ = display;
   }
   if (options.interactive) handle_shortcuts();
+  if (steer) steer->poll(*this);
   advance_playback(dt);
   compute_state();
   const bool tall = reports_ui.selected >= 0 && report_interleaving(size_t(reports_ui.selected)) != nullptr;
@@ -724,6 +748,7 @@ void App::frame(float dt) {
   if (drawn(WindowId::Reports)) draw_reports_window(*this);
   if (drawn(WindowId::Legend)) draw_legend_window(*this);
   if (drawn(WindowId::Help)) draw_help_window(*this);
+  if (steer) steer->draw_output_window();
   // The layout is forced on the first frames after a change (menu height settles in frame 1).
   static_assert(kWindowCount == 9, "windows");
   if (layout_dirty_ && ImGui::GetFrameCount() > 1) layout_dirty_ = false;

@@ -21,6 +21,8 @@
 
 namespace synclab::viz::app {
 
+class Steerer;  // steer.h
+
 // The windows. Keys are what --window takes.
 enum class WindowId : int { Playback, Lanes, Locks, Wavefront, Timeline, Source, Reports, Legend, Help, Count };
 constexpr int kWindowCount = int(WindowId::Count);
@@ -76,6 +78,10 @@ struct AppOptions {
   std::optional<WindowId> only_window;
   bool interactive = true;  // a real window: keyboard shortcuts, menu "Quit"
   float font_size = 15.0f;
+  // Steering the schedule (steer.h; window mode only): where branches go ("" = a new directory
+  // under $TMPDIR) and how long a re-run may take.
+  std::string steer_dir;
+  double steer_timeout_s = 60;
 };
 
 class App {
@@ -150,6 +156,10 @@ class App {
   bool begin_window(WindowId w, ImGuiWindowFlags flags = 0);
   bool drawn(WindowId w) const;  // the window is drawn this frame
   LayoutRecorder recorder;
+  // Steering the schedule (steer.h): null in export mode.
+  std::unique_ptr<Steerer> steer;
+  // Shows another trace (a steered re-run, undo) at this launch and cursor, keeping the layout.
+  void replace_model(std::unique_ptr<Model> model, int launch, uint64_t cursor);
   bool quit_requested = false;
   std::string status_message;  // shown in the Playback window ("no next report")
   // Window mode, "Save picture" (p): the PNG to write from the next frame drawn without the menu
@@ -163,6 +173,8 @@ class App {
     uint32_t first_visible = 0, visible = 64;  // rows the lanes window showed last frame
     float cell = 14;
     bool scroll_to_selected = false;
+    uint32_t steer_warp = 0;  // the lane right-clicked for the steering menu
+    int steer_lane = -1;
   } lanes_ui;
   struct TimelineUi {
     double t0 = 0, t1 = 0;  // the visible time window ([t0, t1], t1 > t0 once set)

@@ -62,6 +62,11 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   cli.add_option("--screenshot", o->screenshot, "test hook (window mode): PNG of the last frame");
   cli.add_option("--keys", o->keys,
                  "test hook (window mode): keys to press and clicks, e.g. n,right,shift+left,space,click:120:300");
+  cli.add_option("--steer-dir", o->steer_dir,
+                 "steering the schedule (Ctrl+click a lane: that warp runs next): keep each branch's trace, "
+                 "schedule and output in DIR (default: a new synclab-steer-XXXXXX under $TMPDIR)");
+  cli.add_option("--steer-timeout", o->steer_timeout, "steering: stop a re-run after this many seconds (default 60)")
+      ->check(CLI::Range(0.1, 3600.0));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -40,6 +40,10 @@ struct CliOptions {
   // home, end, pageup, pagedown, escape; "shift+" in front holds Shift), or click:X:Y (a left
   // click at that pixel).
   std::string keys;
+  // Steering the schedule (steer.h): the directory for the branches' traces and schedules ("" = a
+  // new one under $TMPDIR) and the longest a re-run may take.
+  std::string steer_dir;
+  double steer_timeout = 60;
 };
 
 // Reads synclab-viz's command line (viz/app/cli.cpp) into *o. -1 when the viewer should go on;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app.h"
+#include "steer.h"
 
 namespace synclab::viz::app {
 
@@ -42,6 +43,42 @@ std::string host_access_text(const App& app, uint64_t cursor) {
   return buf;
 }
 
+// The right-click menu of a lane: which warp (and, under `its`, which of its groups of lanes)
+// issues the step after the cursor (steer.h).
+void draw_steer_menu(App& app) {
+  if (!app.steer || !ImGui::BeginPopup("##steer_lane")) return;
+  const uint32_t w = app.lanes_ui.steer_warp;
+  const int l = app.lanes_ui.steer_lane;
+  ImGui::TextDisabled("after event %" PRIu64 ", the next step is ...", app.cursor());
+  if (!app.steer->available()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextDisabled("cannot re-run: %s", app.steer->problem().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndPopup();
+    return;
+  }
+  char label[128];
+  std::snprintf(label, sizeof label, "run warp %u next", w);
+  if (ImGui::MenuItem(label, "Ctrl+click")) app.steer->choose(app, w);
+  const WarpView* v = app.warp_view(w);
+  if (v && app.model().header().model == "its" && l >= 0) {
+    // Under `its` a diverged warp has groups of lanes; offer the group of the lane clicked as the
+    // viewer sees it: the lanes of the warp's last step, or the other lanes still running. The
+    // simulator checks that they are a group (else it says which groups there are).
+    const uint32_t live = v->started & ~v->exited;
+    uint32_t mask = 0;
+    if (v->has_step && (v->last_mask >> l & 1u))
+      mask = v->last_mask & live;
+    else if (live >> l & 1u)
+      mask = live & ~(v->has_step ? v->last_mask : 0u);
+    if (mask != 0 && mask != live) {
+      std::snprintf(label, sizeof label, "run warp %u, lanes 0x%08x (the group of lane %d) next", w, mask, l);
+      if (ImGui::MenuItem(label)) app.steer->choose(app, w, true, mask);
+    }
+  }
+  ImGui::EndPopup();
+}
+
 void draw_lanes_window(App& app) {
   if (!app.begin_window(WindowId::Lanes)) {
     ImGui::End();
@@ -63,6 +100,7 @@ void draw_lanes_window(App& app) {
   ImGui::SameLine(0, 20);
   if (ImGui::SmallButton("clear selection")) app.selection.clear();
   help_marker("Forget the selected lanes (Escape).");
+  if (app.steer) app.steer->draw_controls(app);
 
   const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;
   const float info_w = ImGui::CalcTextSize("line 0000  mask 0xffffffff (32)  ").x;
@@ -198,8 +236,19 @@ void draw_lanes_window(App& app) {
             ImGui::Text("active mask 0x%08x", v->last_mask);
           }
           ImGui::TextDisabled("click to select");
+          if (app.steer && app.steer->available())
+            ImGui::TextDisabled("Ctrl+click: this warp runs the next step (right-click: its lanes)");
           ImGui::EndTooltip();
-          if (ImGui::IsMouseClicked(0)) app.select_lane(w, l);
+          if (ImGui::IsMouseClicked(0) && ImGui::GetIO().KeyCtrl && app.steer) {
+            app.select_lane(w, l);
+            app.steer->choose(app, w);
+          } else if (ImGui::IsMouseClicked(0)) {
+            app.select_lane(w, l);
+          } else if (ImGui::IsMouseClicked(1) && app.steer) {
+            app.lanes_ui.steer_warp = w;
+            app.lanes_ui.steer_lane = l;
+            ImGui::OpenPopup("##steer_lane");
+          }
         }
       }
       // The warp's current line and mask.
@@ -220,6 +269,7 @@ void draw_lanes_window(App& app) {
     }
   }
   clipper.End();
+  draw_steer_menu(app);
   ImGui::EndChild();
   ImGui::End();
 }
