@@ -1,5 +1,6 @@
 // App: cursor, playback, shortcuts, the tiled layout and the main menu. The windows are in win_*.cpp.
 #include "app.h"
+#include "lecture.h"
 #include "steer.h"
 
 #include <sys/stat.h>
@@ -299,6 +300,7 @@ std::string App::export_command(const std::string& png, int width, int height) c
   if (shared_block_ > 0 && has_shared_regions()) cmd += " --block " + std::to_string(shared_block_);
   if (selection.warp != kNoWarp && selection.lane >= 0)
     cmd += " --select " + std::to_string(selection.warp) + ":" + std::to_string(selection.lane);
+  if (lecture::enabled()) cmd += " --lecture";
   return cmd;
 }
 
@@ -549,6 +551,8 @@ const std::vector<Shortcut>& shortcuts() {
       {"e / E", "next / previous event of the kind chosen in Playback"},
       {"w / W", "next / previous step of the selected warp"},
       {"i", "back to the first interesting event"},
+      {"] / [", "next / previous interesting event: report, barrier release or lock acquire (one per press)"},
+      {"Page Down / Page Up (--lecture)", "next / previous interesting event, as ] / [ (what presentation remotes send)"},
       {"p", "save this picture as a PNG (and print the command line that exports it)"},
       {"f", "timeline: follow the cursor on / off"},
       {"Escape", "clear the selection"},
@@ -569,8 +573,8 @@ void App::handle_shortcuts() {
   }
   if (key(ImGuiKey_RightArrow)) step(shift ? 100 : 1);
   if (key(ImGuiKey_LeftArrow)) step(shift ? -100 : -1);
-  if (key(ImGuiKey_PageDown)) step(10000);
-  if (key(ImGuiKey_PageUp)) step(-10000);
+  if (key(ImGuiKey_PageDown)) lecture::enabled() ? void(lecture::step_interesting(*this, true)) : step(10000);
+  if (key(ImGuiKey_PageUp)) lecture::enabled() ? void(lecture::step_interesting(*this, false)) : step(-10000);
   if (key(ImGuiKey_Home)) seek(0);
   if (key(ImGuiKey_End) && steps() > 0) seek(steps() - 1);
   if (key(ImGuiKey_UpArrow)) speed = std::min(speed * 2, 1e6);
@@ -607,6 +611,8 @@ void App::handle_shortcuts() {
           status_message = "select a lane first (click a cell in Warp lanes)";
         break;
       case 'i': jump_first_interesting(); break;
+      case ']': lecture::step_interesting(*this, true); break;
+      case '[': lecture::step_interesting(*this, false); break;
       case 'f': timeline_ui.follow = !timeline_ui.follow; break;
       case 'p': request_save_picture(); break;
       case '?': open[int(WindowId::Help)] ^= true; break;
@@ -630,7 +636,7 @@ ImVec4 App::layout_rect(WindowId w) const {
   const float play_h =
       std::floor(ImGui::GetFrameHeight() + 4 * ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y + 2);
   const float y0 = top + play_h, R = H - play_h;
-  const float left_w = std::floor(W * 0.5f);
+  const float left_w = std::floor(W * (lecture::enabled() ? lecture::kLeftWidth : 0.5f));
   const float right_w = W - left_w;
   const float lanes_h = std::floor(R * 0.48f);
   // A selected report with accesses to list gets a taller Reports window (from Source and the
@@ -638,7 +644,7 @@ ImVec4 App::layout_rect(WindowId w) const {
   const float row1 = std::floor(R * (reports_tall_ ? 0.28f : 0.42f)),
               row2 = std::floor(R * (reports_tall_ ? 0.18f : 0.33f)), row3 = R - row1 - row2;
   const float half = std::floor(right_w * 0.5f);
-  const float rep_w = std::floor(right_w * 0.62f);
+  const float rep_w = std::floor(right_w * (lecture::enabled() ? lecture::kReportsWidth : 0.62f));
   switch (w) {
     case WindowId::Playback: return {0, top, W, play_h};
     case WindowId::Lanes: return {0, y0, left_w, lanes_h};
@@ -764,6 +770,7 @@ void App::setup_imgui(float font_size) {
   s.FrameRounding = 2;
   s.WindowBorderSize = 1;
   s.Colors[ImGuiCol_WindowBg].w = 1.0f;  // opaque: what is exported is what was drawn
+  if (lecture::enabled()) lecture::style_imgui();  // --lecture: black windows, white text
   // A scalable font when the system has one (Debian's fonts-dejavu-core), else ImGui's own.
   io.Fonts->Clear();
   static const char* candidates[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "lecture.h"
 #include "options.h"
 
 namespace synclab::viz::app {
@@ -49,7 +50,13 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
                  "--step most:/max: then look at that block's copy only")
       ->check(CLI::Range(0LL, (1LL << 40)));
   cli.add_option("--report", o->report, "jump to report K (0-based, in the Reports list) and select its lanes");
-  cli.add_option("--font-size", o->font_size, "font size in pixels (default 15)")->check(CLI::Range(8.0f, 64.0f));
+  CLI::Option* font_size =
+      cli.add_option("--font-size", o->font_size, "font size in pixels (default 15; 22 with --lecture)")
+          ->check(CLI::Range(8.0f, 64.0f));
+  cli.add_flag("--lecture", o->lecture,
+               "lecture mode, for a projector: a high-contrast palette that colour-blind viewers can tell apart, "
+               "a larger font and lane cells, ] / [ (and Page Down / Page Up) step through the interesting "
+               "events; --export draws PNGs, GIFs and MP4s in the same style");
   cli.add_option("--offscreen", backend,
                  "offscreen OpenGL for --export: auto (EGL, else a hidden GLFW window), "
                  "egl, glfw")
@@ -89,6 +96,7 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
     }
     o->window = w;
   }
+  if (o->lecture && font_size->count() == 0) o->font_size = lecture::kFontSize;
   o->backend = backend == "egl"    ? OffscreenBackend::Egl
               : backend == "glfw" ? OffscreenBackend::Glfw
                                   : OffscreenBackend::Auto;

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "lecture.h"
 #include "options.h"
 #include "renderer.h"
 #ifdef SYNCLAB_VIZ_GIFLIB
@@ -192,6 +193,7 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
 }
 
 bool apply_view_options(App& app, const CliOptions& o, std::string* error) {
+  if (o.lecture) lecture::enable();  // before the ImGui style is set up (window or offscreen renderer)
   const Model& m = app.model();
   if (m.launches().empty()) {
     *error = "the trace has no kernel launches";

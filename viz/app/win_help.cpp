@@ -37,9 +37,12 @@ void draw_help_window(App& app) {
       "The cursor is one event of one kernel launch; every window shows the state just after that "
       "event. A warp's row in Warp lanes shows its 32 lanes: green lanes run the warp's current "
       "instruction, blue ones are masked off (the warp diverged). The viewer opens at the first "
-      "interesting event: the first report, else the first barrier release or lock acquire.");
+      "interesting event: the first report, else the first barrier release or lock acquire; ] and [ "
+      "step to the next and previous report, barrier release or lock acquire, one per press.");
   ImGui::Spacing();
   ImGui::TextDisabled("Export for slides: synclab-viz TRACE --export out.png --step N [--window NAME]");
+  ImGui::TextDisabled("For a projector: synclab-viz TRACE --lecture (a palette checked for red-green colour");
+  ImGui::TextDisabled("blindness, a larger font; Page Down / Page Up, as presentation remotes send, act as ] and [)");
   ImGui::TextDisabled("(docs/viz.md)");
   ImGui::End();
 }

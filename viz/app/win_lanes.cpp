@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app.h"
+#include "lecture.h"
 #include "steer.h"
 
 namespace synclab::viz::app {
@@ -103,9 +104,12 @@ void draw_lanes_window(App& app) {
   if (app.steer) app.steer->draw_controls(app);
 
   const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;
-  const float info_w = ImGui::CalcTextSize("line 0000  mask 0xffffffff (32)  ").x;
+  // --lecture: room for the line number only (the mask is cut at the window's edge), larger cells.
+  const bool lect = lecture::enabled();
+  const float info_w = ImGui::CalcTextSize(lect ? "line 0000  " : "line 0000  mask 0xffffffff (32)  ").x;
   const float avail = ImGui::GetContentRegionAvail().x - label_w - info_w;
-  const float max_cell = app.options.only_window ? 40.0f : 26.0f;
+  const float max_cell = app.options.only_window ? (lect ? lecture::kMaxLaneCellAlone : 40.0f)
+                                                 : (lect ? lecture::kMaxLaneCell : 26.0f);
   float cell = std::floor((avail - 9.0f) / 32.0f) - 2;  // 32 cells, a 2-px gap each, 3 group gaps of 3 px
   cell = std::max(5.0f, std::min(cell, max_cell));
   const float gap = cell >= 10 ? 2.0f : 1.0f;

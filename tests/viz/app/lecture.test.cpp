@@ -1,0 +1,627 @@
+// Lecture mode (synclab-viz --lecture, viz/app/lecture.h, docs/viz.md "Lecture mode").
+//
+// [lecture-palette]: the lecture palette's state colours, checked with colour science written here
+// (not taken from the viewer): every pair at least kMinDeltaE00 apart in CIEDE2000 for normal
+// vision and under simulated deuteranopia and protanopia (Machado, Oliveira and Fernandes 2009,
+// severity 1), and every state at least 3:1 against the window background (WCAG 2). The same
+// measurement of the default palette is printed (docs/viz.md quotes both).
+// [lecture-window] (Xvfb) and [lecture-export] (offscreen): a lane's pixel has the lecture colour,
+// the font and the lane cells are larger than without --lecture, ] / [ (and Page Down / Page Up)
+// land on the interesting events read from the trace here with synclab::trace, and a --lecture
+// GIF's frames are drawn with the lecture palette.
+#include <stb/stb_image.h>
+#ifdef SYNCLAB_VIZ_GIFLIB
+#include <gif_lib.h>
+#endif
+#include <synclab/catch.h>
+#include <synclab/trace_reader.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "palette.h"
+
+namespace tr = synclab::trace;
+namespace pal = synclab::viz::palette;
+
+namespace {
+
+// ==== colour science ===============================================================================
+
+// sRGB (IEC 61966-2-1) to linear light.
+double linear(uint8_t v) {
+  const double c = v / 255.0;
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+// Machado, Oliveira and Fernandes, "A Physiologically-based Model for Simulation of Color Vision
+// Deficiency", IEEE TVCG 15(6), 2009: the matrices for severity 1.0 (dichromacy), applied to
+// linear RGB.
+using Mat = double[3][3];
+const Mat kIdentity = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+const Mat kProtanopia = {
+    {0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}};
+const Mat kDeuteranopia = {
+    {0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}};
+
+struct Lab {
+  double L, a, b;
+};
+
+// Linear RGB (clipped to [0, 1]) to CIELAB, D65 white (sRGB primaries).
+Lab lab_of_linear(const double rgb[3]) {
+  double c[3];
+  for (int i = 0; i < 3; ++i) c[i] = std::min(1.0, std::max(0.0, rgb[i]));
+  const double X = 0.4124564 * c[0] + 0.3575761 * c[1] + 0.1804375 * c[2];
+  const double Y = 0.2126729 * c[0] + 0.7151522 * c[1] + 0.0721750 * c[2];
+  const double Z = 0.0193339 * c[0] + 0.1191920 * c[1] + 0.9503041 * c[2];
+  auto f = [](double t) { return t > 216.0 / 24389.0 ? std::cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0; };
+  const double fx = f(X / 0.95047), fy = f(Y / 1.0), fz = f(Z / 1.08883);
+  return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
+}
+
+// How a colour looks with matrix m (kIdentity: normal vision), in CIELAB.
+Lab seen(pal::Rgb c, const Mat& m) {
+  const double in[3] = {linear(c.r), linear(c.g), linear(c.b)};
+  double out[3];
+  for (int i = 0; i < 3; ++i) out[i] = m[i][0] * in[0] + m[i][1] * in[1] + m[i][2] * in[2];
+  return lab_of_linear(out);
+}
+
+// CIEDE2000 colour difference (CIE 142-2001), kL = kC = kH = 1, as written out by Sharma, Wu and
+// Dalal, "The CIEDE2000 color-difference formula: implementation notes, supplementary test data,
+// and mathematical observations", Color Research & Application 30(1), 2005.
+double ciede2000(const Lab& x, const Lab& y) {
+  const double kPi = 3.14159265358979323846;
+  auto deg = [&](double r) { return r * 180.0 / kPi; };
+  auto rad = [&](double d) { return d * kPi / 180.0; };
+  const double C1 = std::hypot(x.a, x.b), C2 = std::hypot(y.a, y.b);
+  const double Cm = (C1 + C2) / 2, Cm7 = std::pow(Cm, 7);
+  const double G = 0.5 * (1 - std::sqrt(Cm7 / (Cm7 + std::pow(25.0, 7))));
+  const double a1 = (1 + G) * x.a, a2 = (1 + G) * y.a;
+  const double C1p = std::hypot(a1, x.b), C2p = std::hypot(a2, y.b);
+  auto hue = [&](double b, double a) {
+    if (a == 0 && b == 0) return 0.0;
+    double h = deg(std::atan2(b, a));
+    return h < 0 ? h + 360 : h;
+  };
+  const double h1 = hue(x.b, a1), h2 = hue(y.b, a2);
+  const double dL = y.L - x.L, dC = C2p - C1p;
+  double dh = 0;
+  if (C1p * C2p != 0) {
+    dh = h2 - h1;
+    if (dh > 180) dh -= 360;
+    if (dh < -180) dh += 360;
+  }
+  const double dH = 2 * std::sqrt(C1p * C2p) * std::sin(rad(dh / 2));
+  const double Lm = (x.L + y.L) / 2, Cmp = (C1p + C2p) / 2;
+  double hm = h1 + h2;
+  if (C1p * C2p != 0) {
+    hm = (h1 + h2) / 2;
+    if (std::fabs(h1 - h2) > 180) hm += hm < 180 ? 180 : -180;
+  }
+  const double T = 1 - 0.17 * std::cos(rad(hm - 30)) + 0.24 * std::cos(rad(2 * hm)) + 0.32 * std::cos(rad(3 * hm + 6)) -
+                   0.20 * std::cos(rad(4 * hm - 63));
+  const double dTheta = 30 * std::exp(-std::pow((hm - 275) / 25, 2));
+  const double Cmp7 = std::pow(Cmp, 7);
+  const double RC = 2 * std::sqrt(Cmp7 / (Cmp7 + std::pow(25.0, 7)));
+  const double SL = 1 + 0.015 * (Lm - 50) * (Lm - 50) / std::sqrt(20 + (Lm - 50) * (Lm - 50));
+  const double SC = 1 + 0.045 * Cmp, SH = 1 + 0.015 * Cmp * T;
+  const double RT = -std::sin(rad(2 * dTheta)) * RC;
+  return std::sqrt((dL / SL) * (dL / SL) + (dC / SC) * (dC / SC) + (dH / SH) * (dH / SH) + RT * (dC / SC) * (dH / SH));
+}
+
+// WCAG 2 relative luminance and contrast ratio (WCAG 2.1, definitions "relative luminance" and
+// "contrast ratio").
+double luminance(pal::Rgb c) { return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b); }
+double contrast(pal::Rgb x, pal::Rgb y) {
+  const double a = luminance(x), b = luminance(y);
+  return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+}
+
+constexpr double kMinDeltaE00 = 14.0;  // every pair of state colours, every vision
+constexpr double kMinContrast = 3.0;   // WCAG 2.1 SC 1.4.11 (non-text contrast): 3:1
+
+struct Named {
+  const char* name;
+  pal::Rgb c;
+};
+
+// The colours that show states side by side: the lane states (Warp lanes, and the timeline's
+// spans, which use the same colours), a report on the timeline, and the host row.
+std::vector<Named> state_colours(const pal::Palette& p) {
+  return {{"not started", p.lane_states[0]}, {"active", p.lane_states[1]},         {"masked off", p.lane_states[2]},
+          {"at barrier", p.lane_states[3]},  {"spinning", p.lane_states[4]},       {"critical", p.lane_states[5]},
+          {"exited", p.lane_states[6]},      {"read old value", p.lane_states[7]}, {"report", p.report_mark},
+          {"host access", p.host_write},     {"host accessed", p.host_wrote}};
+}
+
+struct Vision {
+  const char* name;
+  const Mat* m;
+};
+const Vision kVisions[3] = {{"normal", &kIdentity}, {"deuteranopia", &kDeuteranopia}, {"protanopia", &kProtanopia}};
+
+struct PairDistance {
+  double d;
+  std::string vision, a, b;
+};
+
+// Every pair's distance under each vision, smallest first.
+std::vector<PairDistance> distances(const std::vector<Named>& cs) {
+  std::vector<PairDistance> out;
+  for (const Vision& v : kVisions)
+    for (size_t i = 0; i < cs.size(); ++i)
+      for (size_t j = i + 1; j < cs.size(); ++j)
+        out.push_back({ciede2000(seen(cs[i].c, *v.m), seen(cs[j].c, *v.m)), v.name, cs[i].name, cs[j].name});
+  std::sort(out.begin(), out.end(), [](const PairDistance& x, const PairDistance& y) { return x.d < y.d; });
+  return out;
+}
+
+double min_for(const std::vector<PairDistance>& ds, const std::string& vision) {
+  for (const PairDistance& d : ds)
+    if (d.vision == vision) return d.d;
+  return 0;
+}
+
+// ==== running the viewer ===========================================================================
+
+const std::string kArt = VIZ_ARTIFACTS;
+const std::string kTraces = VIZ_TRACES;
+const std::string kNoDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY ";
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+Run viz(const std::string& args, const std::string& prefix = "") {
+  static int n = 0;
+  const std::string base = kArt + "/lecture_" + std::to_string(getpid()) + "_" + std::to_string(n++);
+  const std::string cmd = prefix + std::string(VIZ_EXE) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int st = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  UNSCOPED_INFO("$ " << cmd << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  return r;
+}
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<uint8_t> px;
+  bool load(const std::string& path) {
+    int n = 0;
+    unsigned char* d = stbi_load(path.c_str(), &w, &h, &n, 4);
+    if (!d) return false;
+    px.assign(d, d + size_t(w) * h * 4);
+    stbi_image_free(d);
+    return true;
+  }
+  pal::Rgb at(int x, int y) const {
+    const uint8_t* p = &px[(size_t(y) * w + x) * 4];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+struct Cell {
+  float x0, y0, x1, y1;
+  pal::Rgb rgb;
+  std::string what;
+  float width() const { return x1 - x0; }
+  float height() const { return y1 - y0; }
+  int cx() const { return int((x0 + x1) * 0.5f); }
+  int cy() const { return int((y0 + y1) * 0.5f); }
+};
+
+struct Layout {
+  uint64_t cursor = 0;
+  std::map<std::string, Cell> cells;
+  bool load(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return false;
+    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded()) return false;
+    cursor = j["cursor"].get<uint64_t>();
+    for (const auto& c : j["cells"])
+      cells[c["id"].get<std::string>()] =
+          Cell{c["rect"][0].get<float>(),
+               c["rect"][1].get<float>(),
+               c["rect"][2].get<float>(),
+               c["rect"][3].get<float>(),
+               pal::Rgb{c["rgb"][0].get<uint8_t>(), c["rgb"][1].get<uint8_t>(), c["rgb"][2].get<uint8_t>()},
+               c["what"].get<std::string>()};
+    return true;
+  }
+  const Cell& at(const std::string& id) const {
+    auto it = cells.find(id);
+    if (it == cells.end()) FAIL("no cell " << id << " in the layout");
+    return it->second;
+  }
+};
+
+std::string rgb_str(pal::Rgb c) {
+  return "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
+}
+
+std::unique_ptr<tr::Trace> load_trace(const std::string& name) {
+  std::string err;
+  auto t = tr::load(kTraces + "/" + name, &err);
+  INFO(err);
+  REQUIRE(t);
+  REQUIRE(!t->launches.empty());
+  return t;
+}
+
+// Cursor of warp 0's BarrierArrive in launch 0 of the barrier trace (its lanes wait there).
+uint64_t barrier_arrive0(const tr::Trace& t) {
+  const tr::Launch& L = t.launches[0];
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind == uint8_t(tr::EventKind::BarrierArrive) && e.warp == 0) return i - L.first_event;
+  }
+  FAIL("no BarrierArrive of warp 0 in the barrier trace");
+  return 0;
+}
+
+// The interesting events of launch 0, read from the trace: its Report events, its BarrierRelease
+// events and the RegionUpdates of a lock-bits region that set a bit that was 0 (not the launch's
+// starting snapshot). Cursors, ascending, each once.
+std::vector<uint64_t> interesting_events(const tr::Trace& t) {
+  std::set<uint64_t> lock_regions;
+  for (const nlohmann::json& r : t.regions)
+    if (r.value("kind", "") == "lock-bits" && r.contains("id")) lock_regions.insert(r["id"].get<uint64_t>());
+  const tr::Launch& L = t.launches[0];
+  std::map<uint64_t, std::vector<int>> bits;  // lock region id -> element -> bit
+  std::vector<uint64_t> out;
+  for (size_t i = L.first_event; i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    const uint64_t c = i - L.first_event;
+    if (e.kind == uint8_t(tr::EventKind::Report) || e.kind == uint8_t(tr::EventKind::BarrierRelease)) {
+      out.push_back(c);
+      continue;
+    }
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate)) continue;
+    const uint64_t region = e.aux & tr::kRegionIdMask;
+    if (!lock_regions.count(region)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    const unsigned n = bytes ? 8 * bytes : 1;
+    std::vector<int>& b = bits[region];
+    bool acquired = false;
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t el = e.a + k;
+      if (el >= (1u << 20)) continue;
+      if (b.size() <= el) b.resize(el + 1, 0);
+      const int v = bytes ? int(e.b >> k & 1) : int(e.b != 0);
+      if (v && !b[el]) acquired = true;
+      b[el] = v;
+    }
+    if (acquired && !(e.aux & tr::kRegionSnapshot)) out.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Where pressing "next" (forward) or "previous" from `cursor` goes, one press, on that list; the
+// cursor stays when there is none.
+uint64_t press(const std::vector<uint64_t>& evs, uint64_t cursor, bool forward) {
+  if (forward) {
+    auto it = std::upper_bound(evs.begin(), evs.end(), cursor);
+    return it == evs.end() ? cursor : *it;
+  }
+  auto it = std::lower_bound(evs.begin(), evs.end(), cursor);
+  return it == evs.begin() ? cursor : *(it - 1);
+}
+
+uint64_t final_event(const Run& r) {
+  const size_t at = r.out.find(", event ");
+  REQUIRE(at != std::string::npos);
+  return std::strtoull(r.out.c_str() + at + 8, nullptr, 10);
+}
+
+bool is_lecture_lane_colour(pal::Rgb c) {
+  for (const pal::Rgb& s : pal::kLecturePalette.lane_states)
+    if (s == c) return true;
+  return false;
+}
+
+}  // namespace
+
+// ==== the palette ===================================================================================
+
+TEST_CASE("lecture palette: CIEDE2000 and WCAG contrast reproduce published values", "[lecture-palette]") {
+  // Sharma, Wu and Dalal (2005), Table 1, pairs 1, 7, 17 and 25.
+  CHECK(ciede2000({50.0, 2.6772, -79.7751}, {50.0, 0.0, -82.7485}) == Approx(2.0425).margin(1e-4));
+  CHECK(ciede2000({50.0, 0.0, 0.0}, {50.0, -1.0, 2.0}) == Approx(2.3669).margin(1e-4));
+  CHECK(ciede2000({50.0, 2.5, 0.0}, {56.0, -27.0, -3.0}) == Approx(31.9030).margin(1e-4));
+  CHECK(ciede2000({60.2574, -34.0099, 36.2677}, {60.4626, -34.1751, 39.4387}) == Approx(1.2644).margin(1e-4));
+  // White on black is 21:1; a colour against itself 1:1. sRGB white is L* 100.
+  CHECK(contrast({255, 255, 255}, {0, 0, 0}) == Approx(21.0));
+  CHECK(contrast({128, 64, 200}, {128, 64, 200}) == Approx(1.0));
+  CHECK(seen({255, 255, 255}, kIdentity).L == Approx(100.0).margin(0.01));
+  // Dichromats cannot tell a red and a green of the same lightness apart as well as we can:
+  // the simulation brings them closer (the point of the check below).
+  const pal::Rgb red{200, 60, 40}, green{60, 140, 40};
+  CHECK(ciede2000(seen(red, kDeuteranopia), seen(green, kDeuteranopia)) <
+        0.5 * ciede2000(seen(red, kIdentity), seen(green, kIdentity)));
+}
+
+TEST_CASE("lecture palette: state colours stay apart under deuteranopia and protanopia, and stand out on black",
+          "[lecture-palette]") {
+  const pal::Palette& p = pal::kLecturePalette;
+  const std::vector<Named> cs = state_colours(p);
+  const std::vector<PairDistance> ds = distances(cs);
+  for (const PairDistance& d : ds) {
+    INFO(d.vision << ": " << d.a << " / " << d.b << " CIEDE2000 " << d.d);
+    CHECK(d.d >= kMinDeltaE00);
+  }
+  for (const Named& n : cs) {
+    INFO(n.name << " " << rgb_str(n.c) << " against the background " << rgb_str(p.background) << ": "
+                << contrast(n.c, p.background));
+    CHECK(contrast(n.c, p.background) >= kMinContrast);
+  }
+  // The region cells: a lock bit held / free, a flag set / clear.
+  for (const auto& pr : {std::pair<pal::Rgb, pal::Rgb>{p.lock_held, p.lock_free}, {p.flag_set, p.flag_clear}}) {
+    for (const Vision& v : kVisions) {
+      INFO(v.name << ": " << rgb_str(pr.first) << " / " << rgb_str(pr.second));
+      CHECK(ciede2000(seen(pr.first, *v.m), seen(pr.second, *v.m)) >= kMinDeltaE00);
+    }
+    CHECK(contrast(pr.first, p.background) >= kMinContrast);
+    CHECK(contrast(pr.second, p.background) >= kMinContrast);
+  }
+  // The timeline's spans are the lane states' colours, so the check above covers them.
+  CHECK(p.span_barrier == p.lane_states[3]);
+  CHECK(p.span_spin == p.lane_states[4]);
+  CHECK(p.span_critical == p.lane_states[5]);
+  // The measurements docs/viz.md quotes.
+  std::printf("lecture palette: smallest CIEDE2000: normal %.1f, deuteranopia %.1f, protanopia %.1f\n",
+              min_for(ds, "normal"), min_for(ds, "deuteranopia"), min_for(ds, "protanopia"));
+  for (size_t i = 0; i < 4 && i < ds.size(); ++i)
+    std::printf("  %.1f  %s: %s / %s\n", ds[i].d, ds[i].vision.c_str(), ds[i].a.c_str(), ds[i].b.c_str());
+  double lo = 100;
+  for (const Named& n : cs) lo = std::min(lo, contrast(n.c, p.background));
+  std::printf("  lowest contrast against the background: %.2f:1\n", lo);
+}
+
+TEST_CASE("lecture palette: the same check on the default palette (which pairs fail)", "[lecture-palette]") {
+  const pal::Palette& p = pal::kDefaultPalette;
+  const std::vector<Named> cs = state_colours(p);
+  const std::vector<PairDistance> ds = distances(cs);
+  std::printf("default palette: pairs under CIEDE2000 %.0f:\n", kMinDeltaE00);
+  int failing = 0;
+  for (const PairDistance& d : ds)
+    if (d.d < kMinDeltaE00) {
+      std::printf("  %.1f  %s: %s / %s\n", d.d, d.vision.c_str(), d.a.c_str(), d.b.c_str());
+      ++failing;
+    }
+  std::printf("default palette: states under %.0f:1 against the background %s:\n", kMinContrast,
+              rgb_str(p.background).c_str());
+  for (const Named& n : cs)
+    if (contrast(n.c, p.background) < kMinContrast) std::printf("  %.2f:1  %s\n", contrast(n.c, p.background), n.name);
+  // The default palette is the one the lecture palette improves on: it does fail the check, and
+  // its worst pair under a simulated dichromacy is worse than the lecture palette's.
+  CHECK(failing > 0);
+  const std::vector<PairDistance> lecture = distances(state_colours(pal::kLecturePalette));
+  CHECK(std::min(min_for(ds, "deuteranopia"), min_for(ds, "protanopia")) <
+        std::min(min_for(lecture, "deuteranopia"), min_for(lecture, "protanopia")));
+  // The default stays what it was: the viewer without --lecture draws with it.
+  CHECK(pal::active_palette.lane_states[1] == p.lane_states[1]);
+  CHECK(pal::kLaneAtBarrier == pal::Rgb{240, 160, 32});
+}
+
+// ==== a real window (under Xvfb) =====================================================================
+
+TEST_CASE("lecture window: lecture colours, a larger font and larger lane cells", "[lecture-window]") {
+  auto t = load_trace("barrier.trace");
+  const uint64_t arrive0 = barrier_arrive0(*t);
+  const std::string common = kTraces + "/barrier.trace --step " + std::to_string(arrive0) +
+                             " --exit-after-frames 6 --size 1280x800 --probe lanes:0:5";
+  const std::string png_l = kArt + "/lecture_window.png", json_l = kArt + "/lecture_window.json";
+  const std::string png_d = kArt + "/lecture_window_default.png", json_d = kArt + "/lecture_window_default.json";
+  Run rl = viz(common + " --lecture --screenshot " + png_l + " --dump-layout " + json_l);
+  REQUIRE(rl.status == 0);
+  Run rd = viz(common + " --screenshot " + png_d + " --dump-layout " + json_d);
+  REQUIRE(rd.status == 0);
+  Image il, id;
+  Layout ll, ld;
+  REQUIRE(il.load(png_l));
+  REQUIRE(ll.load(json_l));
+  REQUIRE(id.load(png_d));
+  REQUIRE(ld.load(json_d));
+  CHECK(ll.cursor == arrive0);
+  // Warp 0 waits at the barrier: the lecture palette's amber, on screen and in --probe's output.
+  const pal::Rgb barrier = pal::kLecturePalette.lane_states[3];
+  for (int l : {0, 5, 31}) {
+    const Cell& c = ll.at("lanes:0:" + std::to_string(l));
+    INFO("lanes:0:" << l << " got " << rgb_str(il.at(c.cx(), c.cy())));
+    CHECK(il.at(c.cx(), c.cy()) == barrier);
+    CHECK(c.what == "at barrier");
+  }
+  char probe[64];
+  std::snprintf(probe, sizeof probe, "probe lanes:0:5 %u %u %u at barrier", barrier.r, barrier.g, barrier.b);
+  CHECK(rl.out.find(probe) != std::string::npos);
+  // Without --lecture the same cell keeps the default colour.
+  const Cell& cd = ld.at("lanes:0:5");
+  CHECK(id.at(cd.cx(), cd.cy()) == pal::kDefaultPalette.lane_states[3]);
+  // Warp 1 is not at the barrier: a lecture colour too, not a default one.
+  const Cell& w1 = ll.at("lanes:1:5");
+  CHECK(is_lecture_lane_colour(il.at(w1.cx(), w1.cy())));
+  // The window background between two lane groups (lanes 7 and 8) is the lecture background.
+  const Cell& l7 = ll.at("lanes:0:7");
+  const Cell& l8 = ll.at("lanes:0:8");
+  CHECK(il.at(int((l7.x1 + l8.x0) * 0.5f), l7.cy()) == pal::kLecturePalette.background);
+  // ... and without --lecture the default palette's background (what its contrast ratios use).
+  const Cell& d7 = ld.at("lanes:0:7");
+  const Cell& d8 = ld.at("lanes:0:8");
+  CHECK(id.at(int((d7.x1 + d8.x0) * 0.5f), d7.cy()) == pal::kDefaultPalette.background);
+  // The font: the source line's highlight is one text line high (22 px font against 15 px).
+  const Cell& sl = ll.at("source:line");
+  const Cell& sd = ld.at("source:line");
+  INFO("source line height: lecture " << sl.height() << ", default " << sd.height());
+  CHECK(sl.height() >= 1.3f * sd.height());
+  // Larger lane cells (same window size).
+  INFO("lane cell: lecture " << ll.at("lanes:0:0").width() << " px, default " << cd.width() << " px");
+  CHECK(ll.at("lanes:0:0").width() >= 1.3f * cd.width());
+  CHECK(ll.at("lanes:0:0").height() >= 1.3f * cd.height());
+}
+
+TEST_CASE("lecture window: ] and [ step through the interesting events the trace names, one per press",
+          "[lecture-window]") {
+  const std::string common = " --exit-after-frames 3 --size 1000x700";
+  SECTION("locks: lock acquires, one per press, forward and back") {
+    auto t = load_trace("locks.trace");
+    const std::vector<uint64_t> evs = interesting_events(*t);
+    REQUIRE(evs.size() >= 6);
+    uint64_t c = 0;
+    for (int i = 0; i < 4; ++i) c = press(evs, c, true);
+    const uint64_t after4 = c;
+    c = press(evs, c, false);
+    REQUIRE(after4 != c);
+    Run r = viz(kTraces + "/locks.trace --lecture --step first --keys ],],],],[" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == c);
+    // Page Down / Page Up (a presentation remote) do the same in lecture mode...
+    Run r2 =
+        viz(kTraces + "/locks.trace --lecture --step first --keys pagedown,pagedown,pagedown,pagedown,pageup" + common);
+    REQUIRE(r2.status == 0);
+    CHECK(final_event(r2) == c);
+    // ... and keep their 10000-event steps without it.
+    Run r3 = viz(kTraces + "/locks.trace --step first --keys pagedown" + common);
+    REQUIRE(r3.status == 0);
+    CHECK(final_event(r3) == std::min<uint64_t>(10000, t->launches[0].event_count() - 1));
+  }
+  SECTION("flagship: the lock acquire, then the deadlock report; nothing after the last") {
+    auto t = load_trace("flagship.trace");
+    const std::vector<uint64_t> evs = interesting_events(*t);
+    REQUIRE(evs.size() >= 2);
+    uint64_t c = 0;
+    for (int i = 0; i < 2; ++i) c = press(evs, c, true);
+    Run r = viz(kTraces + "/flagship.trace --lecture --step first --keys ],]" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == c);
+    // From the last event: [ goes to the last interesting event; ] from there stays.
+    Run r2 = viz(kTraces + "/flagship.trace --step last --keys [,[,]" + common);
+    REQUIRE(r2.status == 0);
+    const uint64_t last = t->launches[0].event_count() - 1;
+    uint64_t c2 = press(evs, last, false);
+    c2 = press(evs, c2, false);
+    c2 = press(evs, c2, true);
+    CHECK(final_event(r2) == c2);
+  }
+  SECTION("barrier: its barrier release") {
+    auto t = load_trace("barrier.trace");
+    const std::vector<uint64_t> evs = interesting_events(*t);
+    REQUIRE(!evs.empty());
+    Run r = viz(kTraces + "/barrier.trace --lecture --step first --keys ]" + common);
+    REQUIRE(r.status == 0);
+    CHECK(final_event(r) == press(evs, 0, true));
+  }
+}
+
+// ==== offscreen export ===============================================================================
+
+TEST_CASE("lecture export: a PNG in the lecture palette, a larger font without --font-size", "[lecture-export]") {
+  auto t = load_trace("barrier.trace");
+  const uint64_t arrive0 = barrier_arrive0(*t);
+  const std::string png = kArt + "/lecture_export.png", json = kArt + "/lecture_export.json";
+  Run r = viz(kTraces + "/barrier.trace --lecture --export " + png + " --step " + std::to_string(arrive0) +
+                  " --dump-layout " + json + " --probe lanes:0:0",
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Image img;
+  Layout lay;
+  REQUIRE(img.load(png));
+  REQUIRE(lay.load(json));
+  const Cell& c = lay.at("lanes:0:0");
+  CHECK(img.at(c.cx(), c.cy()) == pal::kLecturePalette.lane_states[3]);
+  // An explicit --font-size wins over lecture mode's 22 px.
+  const std::string json15 = kArt + "/lecture_export_15.json";
+  Run r15 = viz(kTraces + "/barrier.trace --lecture --font-size 15 --export " + kArt +
+                    "/lecture_export_15.png --step " + std::to_string(arrive0) + " --dump-layout " + json15,
+                kNoDisplay);
+  REQUIRE(r15.status == 0);
+  Layout l15;
+  REQUIRE(l15.load(json15));
+  CHECK(lay.at("source:line").height() > l15.at("source:line").height());
+}
+
+#ifdef SYNCLAB_VIZ_GIFLIB
+TEST_CASE("lecture export: every frame of a --lecture GIF draws the lanes in the lecture palette", "[lecture-export]") {
+  auto t = load_trace("barrier.trace");
+  const uint64_t arrive0 = barrier_arrive0(*t);
+  const std::string gif = kArt + "/lecture.gif", json = kArt + "/lecture_gif.json";
+  // The layout of the last frame (--to): the same size and style as the GIF.
+  Run rl = viz(kTraces + "/barrier.trace --lecture --size 1280x720 --export " + kArt + "/lecture_gif_last.png --step " +
+                   std::to_string(arrive0) + " --dump-layout " + json,
+               kNoDisplay);
+  REQUIRE(rl.status == 0);
+  Layout lay;
+  REQUIRE(lay.load(json));
+  Run r = viz(kTraces + "/barrier.trace --lecture --size 1280x720 --export " + gif + " --from first --to " +
+                  std::to_string(arrive0) + " --frames 4",
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  int e = 0;
+  GifFileType* g = DGifOpenFileName(gif.c_str(), &e);
+  REQUIRE(g);
+  REQUIRE(DGifSlurp(g) == GIF_OK);
+  CHECK(g->SWidth == 1280);
+  CHECK(g->SHeight == 720);
+  REQUIRE(g->ImageCount == 4);
+  // Each frame over the previous one (synclab-viz stores the rectangle that changed).
+  std::vector<pal::Rgb> screen(size_t(g->SWidth) * size_t(g->SHeight), pal::Rgb{0, 0, 0});
+  for (int i = 0; i < g->ImageCount; ++i) {
+    const SavedImage& im = g->SavedImages[i];
+    const GifImageDesc& d = im.ImageDesc;
+    const ColorMapObject* map = d.ColorMap ? d.ColorMap : g->SColorMap;
+    REQUIRE(map);
+    REQUIRE(d.Left + d.Width <= g->SWidth);
+    REQUIRE(d.Top + d.Height <= g->SHeight);
+    bool indices_ok = true;
+    for (int y = 0; y < d.Height; ++y)
+      for (int x = 0; x < d.Width; ++x) {
+        const int k = im.RasterBits[size_t(y) * size_t(d.Width) + size_t(x)];
+        if (k >= map->ColorCount) {
+          indices_ok = false;
+          continue;
+        }
+        const GifColorType c = map->Colors[k];
+        screen[size_t(d.Top + y) * size_t(g->SWidth) + size_t(d.Left + x)] = {c.Red, c.Green, c.Blue};
+      }
+    REQUIRE(indices_ok);
+    for (uint32_t w = 0; w < 2; ++w)
+      for (int l : {0, 5, 16, 31}) {
+        const Cell& c = lay.at("lanes:" + std::to_string(w) + ":" + std::to_string(l));
+        const pal::Rgb got = screen[size_t(c.cy()) * size_t(g->SWidth) + size_t(c.cx())];
+        INFO("frame " << i << " lanes:" << w << ":" << l << " " << rgb_str(got));
+        CHECK(is_lecture_lane_colour(got));
+      }
+    if (i == g->ImageCount - 1) {  // at --to, warp 0 waits at the barrier
+      const Cell& c = lay.at("lanes:0:5");
+      CHECK(screen[size_t(c.cy()) * size_t(g->SWidth) + size_t(c.cx())] == pal::kLecturePalette.lane_states[3]);
+    }
+  }
+  DGifCloseFile(g, &e);
+}
+#endif
