@@ -98,6 +98,11 @@ App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(st
   if (options.interactive && !options.only_window && !model_->launches().empty()) {
     steer = std::make_unique<Steerer>(options.steer_dir, options.steer_timeout_s);
     steer->start(*this);
+    std::string err;
+    if (!options.challenge.empty() && !steer->set_challenge(*this, options.challenge, &err)) {
+      std::fprintf(stderr, "synclab-viz: --challenge: %s\n", err.c_str());
+      status_message = "--challenge: " + err;
+    }
   }
 }
 

@@ -82,6 +82,7 @@ struct AppOptions {
   // under $TMPDIR) and how long a re-run may take.
   std::string steer_dir;
   double steer_timeout_s = 60;
+  std::string challenge;  // --challenge FILE: a goal to reach by steering (steer.h)
 };
 
 class App {

@@ -74,6 +74,9 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
                  "schedule and output in DIR (default: a new synclab-steer-XXXXXX under $TMPDIR)");
   cli.add_option("--steer-timeout", o->steer_timeout, "steering: stop a re-run after this many seconds (default 60)")
       ->check(CLI::Range(0.1, 3600.0));
+  cli.add_option("--challenge", o->challenge,
+                 "challenge mode (./synclab challenge NN NAME writes FILE): show the goal and, for every trace opened "
+                 "by steering, whether it is reached and in how many steps");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

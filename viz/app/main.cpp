@@ -236,6 +236,7 @@ int main(int argc, char** argv) {
   ao.font_size = o.font_size;
   ao.steer_dir = o.steer_dir;
   ao.steer_timeout_s = o.steer_timeout;
+  ao.challenge = o.challenge;
   App app(std::move(model), ao);
   if (!apply_view_options(app, o, &err)) {
     std::fprintf(stderr, "synclab-viz: %s\n", err.c_str());

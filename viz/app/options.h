@@ -45,6 +45,7 @@ struct CliOptions {
   // new one under $TMPDIR) and the longest a re-run may take.
   std::string steer_dir;
   double steer_timeout = 60;
+  std::string challenge;  // --challenge FILE (./synclab challenge NN NAME writes it)
 };
 
 // Reads synclab-viz's command line (viz/app/cli.cpp) into *o. -1 when the viewer should go on;

@@ -118,6 +118,22 @@ std::string rerun_problem(const Model& m) {
   return "";
 }
 
+bool Steerer::set_challenge(App& app, const std::string& path, std::string* error) {
+  if (!load_challenge(path, &challenge_, error)) return false;
+  has_challenge_ = true;
+  evaluate_challenge(app);
+  return true;
+}
+
+void Steerer::evaluate_challenge(App& app) {
+  if (!has_challenge_) return;
+  const ChallengeResult r = synclab::viz::evaluate_challenge(challenge_.check, app.model().trace());
+  challenge_text_ = describe(r);
+  challenge_reached_ = r.reached;
+  std::printf("synclab-viz: challenge: %s\n", challenge_text_.c_str());
+  std::fflush(stdout);
+}
+
 Steerer::Steerer(std::string dir, double timeout_s) : dir_(std::move(dir)), timeout_s_(timeout_s) {}
 
 Steerer::~Steerer() {
@@ -367,6 +383,7 @@ void Steerer::finish(App& app, int st) {
   std::printf("synclab-viz: steer: branch %zu: %s (launch %d, event %" PRIu64 ", program %s)\n", current_,
               pending_.trace.c_str(), pending_.launch, pending_.cursor, how.c_str());
   std::fflush(stdout);
+  evaluate_challenge(app);
 }
 
 bool Steerer::open_branch(App& app, size_t index) {
@@ -385,6 +402,7 @@ bool Steerer::open_branch(App& app, size_t index) {
   std::printf("synclab-viz: steer: branch %zu: %s (launch %d, event %" PRIu64 ")\n", index, b.trace.c_str(), b.launch,
               b.cursor);
   std::fflush(stdout);
+  evaluate_challenge(app);
   return true;
 }
 
@@ -397,6 +415,13 @@ void Steerer::redo(App& app) {
 }
 
 void Steerer::draw_controls(App& app) {
+  if (has_challenge_) {
+    ImGui::TextWrapped("Goal: %s", challenge_.goal.c_str());
+    if (challenge_reached_)
+      ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1.0f), "%s", challenge_text_.c_str());
+    else
+      ImGui::TextDisabled("%s", challenge_text_.c_str());
+  }
   ImGui::TextUnformatted("Steer:");
   help_marker(
       "Steering the schedule: Ctrl+click a lane (or right-click it for its groups of lanes) and that warp "

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "viz/core/challenge.h"
 #include "viz/core/model.h"
 
 namespace synclab::viz::app {
@@ -69,6 +70,12 @@ class Steerer {
   // The child's output after a failed re-run, in a window of its own (while open).
   void draw_output_window();
 
+  // --challenge FILE (./synclab challenge NN NAME): its goal is shown above the lanes and checked
+  // on every trace the viewer opens ("goal reached in 9 steps: x ended at 1", also on stdout).
+  // false with *error when the file cannot be read.
+  bool set_challenge(App& app, const std::string& path, std::string* error);
+  const std::string& challenge_result() const { return challenge_text_; }
+
   bool running() const { return pid_ > 0; }
   bool available() const { return problem_.empty(); }
   const std::string& problem() const { return problem_; }  // why the program cannot be re-run
@@ -82,6 +89,7 @@ class Steerer {
   bool open_branch(App& app, size_t index);  // loads branches_[index] into app
   void finish(App& app, int wait_status);
   void set_status(std::string s, bool error);
+  void evaluate_challenge(App& app);  // after every trace opened
 
   std::string dir_;
   bool dir_made_ = false;
@@ -100,6 +108,10 @@ class Steerer {
   std::string output_;  // the failed child's output
   bool show_output_ = false;
   int counter_ = 0;  // branch files made so far
+  bool has_challenge_ = false;
+  Challenge challenge_;
+  std::string challenge_text_;
+  bool challenge_reached_ = false;
   int move_ = 0;     // -1: undo, +1: redo at the next poll (a window must not swap the model it draws)
 };
 

@@ -118,10 +118,12 @@ uint64_t first_cursor(const tr::Trace& t, tr::EventKind kind, uint32_t warp) {
 struct Point {
   int x, y;
 };
-Point centre_of(const std::string& trace, const std::string& step, const std::string& id, const std::string& dir) {
+Point centre_of(const std::string& trace, const std::string& step, const std::string& id, const std::string& dir,
+                const std::string& extra = "") {
   const std::string json = dir + "/layout.json";
   REQUIRE(sh(std::string(VIZ_EXE) + " " + trace + " --size " + kSize + " --step " + step +
-             " --exit-after-frames 8 --dump-layout " + json + " --steer-dir " + dir + "/unused >/dev/null 2>&1") == 0);
+             " --exit-after-frames 8 --dump-layout " + json + " --steer-dir " + dir + "/unused " + extra +
+             " >/dev/null 2>&1") == 0);
   std::ifstream f(json);
   const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
   REQUIRE(!j.is_discarded());
@@ -137,7 +139,8 @@ Point centre_of(const std::string& trace, const std::string& step, const std::st
 // synclab-viz in a window, its stdout read line by line.
 class Viewer {
  public:
-  Viewer(const std::string& trace, const std::string& step, const std::string& steer_dir) {
+  Viewer(const std::string& trace, const std::string& step, const std::string& steer_dir,
+         const std::vector<std::string>& extra = {}) {
     int fds[2];
     REQUIRE(pipe(fds) == 0);
     const std::string err_path = steer_dir + ".viewer.err";
@@ -148,8 +151,12 @@ class Viewer {
       const int e = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (e >= 0) dup2(e, 2);
       close(fds[0]);
-      execl(VIZ_EXE, VIZ_EXE, trace.c_str(), "--size", kSize.c_str(), "--step", step.c_str(), "--steer-dir",
-            steer_dir.c_str(), static_cast<char*>(nullptr));
+      std::vector<std::string> args = {VIZ_EXE, trace, "--size", kSize, "--step", step, "--steer-dir", steer_dir};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(VIZ_EXE, argv.data());
       _exit(127);
     }
     close(fds[1]);
@@ -371,4 +378,32 @@ TEST_CASE("steer: a GPU trace, a deleted program and a rebuilt one are refused w
     CHECK(line.rfind("synclab-viz: steer: refused: ", 0) == 0);
     CHECK(line.find(k.why) != std::string::npos);
   }
+}
+
+TEST_CASE("steer: --challenge shows the goal and says when a branch reaches it", "[steer]") {
+  const std::string d = case_dir("challenge");
+  const std::string start = d + "/start.trace";
+  record_serial(STEER_LOST_UPDATE, start);
+  auto t0 = load(start);
+  const std::vector<Step> s0 = steps_of(*t0);
+  const uint32_t other = 1 - s0[0].warp;
+  const std::string step = std::to_string(s0[0].cursor);
+  {
+    std::ofstream f(d + "/lose.challenge");
+    f << "lab: 01\nname: lose-an-update\ngoal: make the two increments leave x at 1\ncheck: final x == 1\n";
+  }
+  const std::string opt = "--challenge " + d + "/lose.challenge";
+  const Point lane_other = centre_of(start, step, "lanes:" + std::to_string(other) + ":0", d, opt);
+  Viewer v(start, step, d + "/branches", {"--challenge", d + "/lose.challenge"});
+  const std::string before = v.wait_line("synclab-viz: challenge: ", 10);
+  CHECK(before == "synclab-viz: challenge: goal not reached: x ended at 2");
+  v.click(lane_other, true);
+  const std::string b1 = v.wait_line("synclab-viz: steer: branch 1: ");
+  REQUIRE(b1 != "");
+  auto t1 = load(branch_path(b1));
+  REQUIRE(final_value(*t1, "x") == 1);
+  const std::string after = v.wait_line("synclab-viz: challenge: ", 10);
+  INFO(after);
+  CHECK(after.rfind("synclab-viz: challenge: goal reached in ", 0) == 0);
+  CHECK(after.find("x ended at 1") != std::string::npos);
 }
