@@ -157,6 +157,27 @@ TEST_CASE("lab 03 challenges: the untouched run misses the goal, the scripted sc
   check_lab("03-atomic-locks");
 }
 
+TEST_CASE("the stuck check: lab 03's naive lock deadlocks its warp under lockstep, not under its",
+          "[challenge][lab03]") {
+  vz::ChallengeCheck stuck;
+  std::string err;
+  REQUIRE(vz::parse_challenge_check("stuck", &stuck, &err));
+  const std::string exe = kBin + "/lab03";
+  run("", "'" + exe + "' naive --blocks 1 --threads 4 --models lockstep --show deadlock --trace stuck.trace");
+  auto t = open("stuck.trace");
+  const vz::ChallengeResult r = vz::evaluate_challenge(stuck, *t);
+  INFO(vz::describe(r));
+  REQUIRE(r.reached);
+  const tr::Launch& L = t->launches[r.launch];
+  CHECK(r.cursor + 1 == L.event_count());  // the launch's KernelEnd, its last event
+  CHECK(t->event(L.first_event + r.cursor).kind == uint8_t(tr::EventKind::KernelEnd));
+  CHECK(r.steps == steps_up_to(*t, r.launch, r.cursor));
+  run("", "'" + exe + "' naive --blocks 1 --threads 4 --models its --show finished --trace finished.trace");
+  const vz::ChallengeResult f = vz::evaluate_challenge(stuck, *open("finished.trace"));
+  CHECK_FALSE(f.reached);
+  CHECK(vz::describe(f) == "goal not reached: the launch finished");
+}
+
 TEST_CASE("challenge checks: parsing and refusals", "[challenge][parse]") {
   vz::ChallengeCheck c;
   std::string err;

@@ -179,13 +179,18 @@ const std::string kIncrement = "increment --blocks 2 --threads 1 --show 1";
 TEST_CASE("replaying a run's schedule gives the same events", "[replay][determinism]") {
   check_replay(kLab01, kIncrement + " --model its", "lab01-its-rr");
   check_replay(kLab01, kIncrement + " --model lockstep", "lab01-lockstep-rr");
-  check_replay(kLab02, "v1 --where warps --show any --model its --sched random --seed 3", "lab02-its-random");
-  check_replay(kLab02, "v1 --where warps --show any --model lockstep --sched pct --seed 2", "lab02-lockstep-pct");
+  // Peterson's lock (the provided ordering 0 of task 4).
+  check_replay(kLab02, "orderings --ordering 0 --show any --model its --sched random --seed 3", "lab02-its-random");
+  check_replay(kLab02, "orderings --ordering 0 --show any --model lockstep --sched pct --seed 2",
+               "lab02-lockstep-pct");
   check_replay(kLab03, "naive --blocks 1 --threads 4 --show finished --model its --sched pct --seed 5",
                "lab03-its-pct");
   check_replay(kLab03, "naive --blocks 1 --threads 4 --show deadlock --model lockstep", "lab03-lockstep-rr");
-  check_replay(kLab02, "v1 --where warps --show any --model its --memory relaxed --sched random --seed 7",
+  // Relaxed memory: Peterson's lock with release stores and acquire loads (task 4b), and the
+  // message-passing run whose reader sees the flag and then an old value of data.
+  check_replay(kLab02, "orderings --store-buffers --show any --model its --memory relaxed --sched random --seed 7",
                "lab02-relaxed");
+  check_replay(kLab02, "message-passing --show stale", "lab02-message-passing");
 }
 
 TEST_CASE("a schedule prefix and another choice steer a lost update into a correct count", "[replay][steer]") {
@@ -306,4 +311,77 @@ TEST_CASE("schedule files: parsing", "[replay][parse]") {
   CHECK_FALSE(tr::parse_schedule("step 0 0x0\n", &s, &line, &err));
   CHECK_FALSE(tr::parse_schedule("jump 3\n", &s, &line, &err));
   CHECK(err.find("not a schedule line") != std::string::npos);
+}
+
+namespace {
+
+// The schedule of `t` with `line` inserted before the step line of step `step` (its event time).
+std::string insert_before_step(const tr::Trace& t, uint64_t step, const std::string& line) {
+  std::istringstream in(tr::schedule_of(t));
+  std::string out, l;
+  uint64_t k = 0;
+  while (std::getline(in, l)) {
+    if (l.rfind("step ", 0) == 0 && k++ == step) out += line + "\n";
+    out += l + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("read lines choose the value a relaxed load reads", "[replay][read]") {
+  // Lab 02's message passing (relaxed memory, no fence): block 1 waits for flag, then reads data
+  // and copies it into "seen". The recorded run reads an old data (0) although 42 was stored.
+  const std::string args = "message-passing --show stale";
+  run("", kLab02, args + " --trace mp.trace");
+  auto t = open("mp.trace");
+  REQUIRE(final_value(*t, "seen (the reader's copy of data)") == 0);
+  uint64_t data = 0;
+  for (const nlohmann::json& r : t->regions)
+    if (r.value("name", "") == "data") data = r.value("address", uint64_t(0));
+  REQUIRE(data != 0);
+  // The load of data: a MemAccess read of its address; its step is the event's time.
+  uint64_t step = UINT64_MAX, other_step = UINT64_MAX;
+  uint8_t lane = 0;
+  for (size_t i = 0; i < t->event_count(); ++i) {
+    const tr::Event& e = t->event(i);
+    if (e.kind == uint8_t(tr::EventKind::MemAccess) && e.a == data && !(e.aux & tr::kAuxWrite)) {
+      step = e.time;
+      lane = e.lane;
+    }
+    if (e.kind == uint8_t(tr::EventKind::WarpStep) && e.aux == uint16_t(tr::InstrClass::Alu) && step == UINT64_MAX)
+      other_step = e.time;
+  }
+  REQUIRE(step != UINT64_MAX);
+  REQUIRE(other_step != UINT64_MAX);
+  const std::string L = std::to_string(lane);
+  SECTION("the newest value: the reader sees 42") {
+    write("read-newest.schedule", insert_before_step(*t, step, "read " + L + " 0"));
+    const Run r = run("SYNCLAB_SCHEDULE=read-newest.schedule", kLab02, args + " --trace read-newest.trace");
+    INFO(r.out);
+    REQUIRE(r.status != 3);
+    CHECK(final_value(*open("read-newest.trace"), "seen (the reader's copy of data)") == 42);
+  }
+  SECTION("the value before it: the reader sees 0") {
+    write("read-old.schedule", insert_before_step(*t, step, "read " + L + " 1"));
+    const Run r = run("SYNCLAB_SCHEDULE=read-old.schedule", kLab02, args + " --trace read-old.trace");
+    INFO(r.out);
+    REQUIRE(r.status != 3);
+    CHECK(final_value(*open("read-old.trace"), "seen (the reader's copy of data)") == 0);
+  }
+  SECTION("a value it cannot read") {
+    write("read-bad.schedule", insert_before_step(*t, step, "read " + L + " 2"));
+    const Run r = run("SYNCLAB_SCHEDULE=read-bad.schedule", kLab02, args + " --trace read-bad.trace");
+    CHECK(r.status == 3);
+    const std::string e = schedule_error(r);
+    CHECK(e.find("lane " + L + "'s load at step " + std::to_string(step) + " can read only 2 values: read " + L +
+                 " 0 (the newest) to read " + L + " 1") != std::string::npos);
+  }
+  SECTION("a step without such a load") {
+    write("read-none.schedule", insert_before_step(*t, other_step, "read " + L + " 0"));
+    const Run r = run("SYNCLAB_SCHEDULE=read-none.schedule", kLab02, args + " --trace read-none.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r).find("made no load at step " + std::to_string(other_step) +
+                                 " that could read more than one value") != std::string::npos);
+  }
 }
