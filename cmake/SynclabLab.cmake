@@ -205,9 +205,20 @@ function(_synclab_lab_link backend name)
   list(APPEND lib_targets ${_synclab_lab_bench_lib_targets})
   set(exe ${CMAKE_BINARY_DIR}/bin/${backend}/${name})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/bin/${backend})
+  set(post)
   if(backend STREQUAL "sim")
-    set(linker ${CMAKE_BINARY_DIR}/bin/synclab-nvcc)
-    set(lflags -std=c++17)
+    # The host compiler links what synclab-nvcc's link step would (its -dryrun: g++ with the
+    # objects, libsimcudart with an rpath to its directory, -lpthread, and the sanitizer runtimes
+    # of a SYNCLAB_SANITIZE build, libsimcudart.link-flags): about 0.4 s of CPU a link instead of
+    # 1.1 s (the script, nm over every input for -rdc registration glue, which no lab object
+    # needs, and nvcc's driver), for the 100-odd lab programs. The grader's manifest still links
+    # with synclab-nvcc.
+    set(linker ${CMAKE_CXX_COMPILER})
+    set(lflags -Wl,--start-group)
+    set(post -L${CMAKE_BINARY_DIR}/lib -lsimcudart -Wl,-rpath,${CMAKE_BINARY_DIR}/lib -lpthread -Wl,--end-group)
+    if(SYNCLAB_SANITIZE)
+      list(APPEND post -fsanitize=address -fsanitize=undefined)
+    endif()
     set(target ${name})
     # The driver and the runtime: before the target's compiles (a target-level dependency orders
     # every command of the target after them), and a relink when the runtime changes.
@@ -223,7 +234,7 @@ function(_synclab_lab_link backend name)
   endif()
   add_custom_command(
     OUTPUT ${exe}
-    COMMAND ${linker} ${lflags} ${objs} ${libs} -o ${exe}
+    COMMAND ${linker} ${lflags} ${objs} ${libs} ${post} -o ${exe}
     DEPENDS ${objs} ${lib_targets}
     COMMENT "linking ${backend}/${name}"
     VERBATIM)
