@@ -560,6 +560,7 @@ const std::vector<Shortcut>& shortcuts() {
       {"p", "save this picture as a PNG (and print the command line that exports it)"},
       {"f", "timeline: follow the cursor on / off"},
       {"Escape", "clear the selection"},
+      {"Ctrl+click a lane", "steer: that warp issues the step after the cursor (right-click: its lanes; undo / redo above the lanes)"},
       {"F1 or ?", "this help"},
       {"q", "quit"},
   };
