@@ -248,6 +248,18 @@ TEST_CASE("schedules that cannot be followed: one line naming the file and line,
     CHECK(schedule_error(r) ==
           "synclab: schedule finished.schedule:7: warp 0 is not ready at step 6 (its block 0 has finished); ready: 1");
   }
+  SECTION("a warp waiting at __syncthreads") {
+    // A plain program (tests/checks/cross_warp_no_barrier.cu with -DFIX): two warps of one block
+    // meet at __syncthreads; warp 0 arrives at its 10th step. Steps of warp 0 alone, one too many.
+    std::string text = "# warp 0 alone up to the barrier, then once more\n";
+    for (int k = 0; k < 11; ++k) text += "step 0\n";
+    write("barrier.schedule", text);
+    const Run r = run("SYNCLAB_SCHED=replay SYNCLAB_SCHEDULE=barrier.schedule SYNCLAB_TRACE=barrier.trace",
+                      BARRIER_PROGRAM_EXE, "");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule barrier.schedule:12: warp 0 is not ready at step 10 (waiting at "
+                               "__syncthreads); ready: 1");
+  }
   SECTION("lanes that are not a group under its") {
     write("its-lanes.schedule", "launch 0\nstep 0 0x3\n");
     const Run r = run("SYNCLAB_SCHEDULE=its-lanes.schedule", kLab03,
