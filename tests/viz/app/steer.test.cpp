@@ -56,9 +56,9 @@ std::string case_dir(const std::string& name) {
 }
 
 // Records PROGRAM's trace into OUT with one thread run after the other.
-void record_serial(const std::string& program, const std::string& out) {
-  REQUIRE(sh("cd " + fs::path(out).parent_path().string() +
-             " && SYNCLAB_MODEL=its SYNCLAB_SCHED=pct SYNCLAB_PCT_DEPTH=1 SYNCLAB_SEED=1 SYNCLAB_TRACE=" + out + " " +
+void record_serial(const std::string& program, const std::string& out, const std::string& env = "") {
+  REQUIRE(sh("cd " + fs::path(out).parent_path().string() + " && " + env +
+             " SYNCLAB_MODEL=its SYNCLAB_SCHED=pct SYNCLAB_PCT_DEPTH=1 SYNCLAB_SEED=1 SYNCLAB_TRACE=" + out + " " +
              program + " >" + out + ".log 2>&1; test -s " + out) == 0);
 }
 
@@ -336,7 +336,8 @@ TEST_CASE("steer: a warp that is not ready is refused with the simulator's messa
   CHECK(final_value(*t1, "x") == 2);
 }
 
-TEST_CASE("steer: a GPU trace, a deleted program and a rebuilt one are refused with a reason", "[steer]") {
+TEST_CASE("steer: a GPU trace, a deleted program, a rebuilt one and a filtered trace are refused with a reason",
+          "[steer]") {
   const std::string d = case_dir("refusals");
   // A copy of the program records the traces, then goes away or changes.
   const std::string gone = d + "/gone_prog", changed = d + "/changed_prog";
@@ -344,6 +345,7 @@ TEST_CASE("steer: a GPU trace, a deleted program and a rebuilt one are refused w
   fs::copy_file(STEER_LOST_UPDATE, changed);
   record_serial(gone, d + "/gone.trace");
   record_serial(changed, d + "/changed.trace");
+  record_serial(STEER_LOST_UPDATE, d + "/filtered.trace", "SYNCLAB_TRACE_KERNELS=increment");
   fs::remove(gone);
   {
     std::ofstream f(changed, std::ios::app | std::ios::binary);
@@ -367,7 +369,7 @@ TEST_CASE("steer: a GPU trace, a deleted program and a rebuilt one are refused w
     const char* trace;
     const char* why;
   } cases[] = {{"gone.trace", "is gone"}, {"changed.trace", "changed since it recorded this trace"},
-               {"gpu.trace", "recorded on a GPU"}};
+               {"gpu.trace", "recorded on a GPU"}, {"filtered.trace", "records only some events (SYNCLAB_TRACE_KERNELS)"}};
   for (const auto& k : cases) {
     const std::string trace = d + "/" + k.trace;
     const Point lane = centre_of(trace, "first", "lanes:0:0", d);
