@@ -262,9 +262,9 @@ bool Steerer::choose(App& app, uint32_t warp, bool has_mask, uint32_t mask) {
   }
   // The environment: the viewer's own without any SYNCLAB_* variable, then the SYNCLAB_* variables
   // the program had when it recorded the trace, as they were (a lab harness reads SYNCLAB_MODEL,
-  // SYNCLAB_SEED, ... as "explore only this", so none is added), less the scheduler's: the
-  // schedule file replaces them (SYNCLAB_SCHEDULE alone replays; its `then` line names the
-  // policy afterwards).
+  // SYNCLAB_SCHED, ... as "explore only this", so the same values make it do what it did), but
+  // SYNCLAB_SCHEDULE names the new schedule (set, it replays; its `then` line names the policy
+  // afterwards, so SYNCLAB_SCHED_AFTER and SYNCLAB_SCHED=replay are left out).
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) {
     const std::string s = *e;
@@ -275,8 +275,8 @@ bool Steerer::choose(App& app, uint32_t warp, bool has_mask, uint32_t mask) {
     for (auto it = r["env"].begin(); it != r["env"].end(); ++it) {
       const std::string& k = it.key();
       if (k == "SYNCLAB_TRACE") had_trace_variable = true;
-      if (!it.value().is_string() || k == "SYNCLAB_TRACE" || k == "SYNCLAB_SCHED" || k == "SYNCLAB_SCHEDULE" ||
-          k == "SYNCLAB_SCHED_AFTER")
+      if (!it.value().is_string() || k == "SYNCLAB_TRACE" || k == "SYNCLAB_SCHEDULE" || k == "SYNCLAB_SCHED_AFTER" ||
+          (k == "SYNCLAB_SCHED" && it.value() == "replay"))
         continue;
       env.push_back(k + "=" + it.value().get<std::string>());
     }
