@@ -499,9 +499,11 @@ std::string KernelRun::lane_name(const Warp& w, int lane) const {
 
 std::string KernelRun::replay_line() const {
   std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
+  // A launch that followed a schedule file: the file replays it (SYNCLAB_SCHEDULE alone turns replay
+  // on, which lab harnesses accept; they read SYNCLAB_SCHED themselves).
   if (replay_ && replay_->follows_schedule())
-    s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED=replay SYNCLAB_SCHEDULE={} SYNCLAB_SCHED_AFTER={}",
-                    model_name(cfg_.model), cfg_.schedule_path, sched_name(cfg_.sched));
+    s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHEDULE={} SYNCLAB_SCHED_AFTER={}", model_name(cfg_.model),
+                    cfg_.schedule_path, sched_name(cfg_.sched));
   if (cfg_.memory != MemoryModel::Sc) s += fmt::format(" SYNCLAB_MEMORY={}", memory_name(cfg_.memory));
   if (cfg_.streams != StreamOrder::Default)
     s += cfg_.streams == StreamOrder::Random ? " SYNCLAB_STREAMS=random" : " SYNCLAB_STREAMS=order";
