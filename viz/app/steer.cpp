@@ -456,7 +456,10 @@ void Steerer::draw_controls(App& app) {
   if (app.recorder.enabled)
     app.recorder.add("steer:redo", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), palette::Rgb{0, 0, 0}, "redo");
   ImGui::SameLine();
-  ImGui::Text("branch %zu of %zu", current_, branches_.size() - 1);
+  if (branches_.size() <= 1)
+    ImGui::TextDisabled("no re-run yet");
+  else
+    ImGui::Text("branch %zu of %zu", current_, branches_.size() - 1);
   if (!status_.empty()) {
     if (status_error_ && !output_.empty() && !show_output_) {
       ImGui::SameLine();
