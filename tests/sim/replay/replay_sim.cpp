@@ -209,6 +209,14 @@ TEST_CASE("a schedule prefix and another choice steer a lost update into a corre
     }
   REQUIRE(first_warp != 99);
   std::string text = tr::schedule_prefix(*lost, 0, cursor);
+  // synclab-trace schedule prints the same text (after its first line, which names the file as given).
+  auto body = [](const std::string& s) { return s.substr(s.find('\n') + 1); };
+  const Run tool = run("", TRACE_TOOL_EXE, "schedule lost.trace --launch 0 --event " + std::to_string(cursor));
+  CHECK(tool.status == 0);
+  CHECK(body(tool.out) == body(text));
+  const Run whole = run("", TRACE_TOOL_EXE, "schedule lost.trace");
+  CHECK(body(whole.out) == body(tr::schedule_of(*lost)));
+  CHECK(run("", TRACE_TOOL_EXE, "schedule lost.trace --launch 1 --event 0").status == 2);
   tr::Schedule s;
   int line = 0;
   std::string err;
