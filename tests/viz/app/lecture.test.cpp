@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "app_test_util.h"
 #include "palette.h"
 
 namespace tr = synclab::trace;
@@ -178,100 +179,7 @@ double min_for(const std::vector<PairDistance>& ds, const std::string& vision) {
 
 // ==== running the viewer ===========================================================================
 
-const std::string kArt = VIZ_ARTIFACTS;
-const std::string kTraces = VIZ_TRACES;
-const std::string kNoDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY ";
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
-
-Run viz(const std::string& args, const std::string& prefix = "") {
-  static int n = 0;
-  const std::string base = kArt + "/lecture_" + std::to_string(getpid()) + "_" + std::to_string(n++);
-  const std::string cmd = prefix + std::string(VIZ_EXE) + " " + args + " >" + base + ".out 2>" + base + ".err";
-  const int st = std::system(cmd.c_str());
-  Run r;
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  UNSCOPED_INFO("$ " << cmd << "\nexit " << r.status << "\nstdout: " << r.out << "\nstderr: " << r.err);
-  return r;
-}
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> px;
-  bool load(const std::string& path) {
-    int n = 0;
-    unsigned char* d = stbi_load(path.c_str(), &w, &h, &n, 4);
-    if (!d) return false;
-    px.assign(d, d + size_t(w) * h * 4);
-    stbi_image_free(d);
-    return true;
-  }
-  pal::Rgb at(int x, int y) const {
-    const uint8_t* p = &px[(size_t(y) * w + x) * 4];
-    return {p[0], p[1], p[2]};
-  }
-};
-
-struct Cell {
-  float x0, y0, x1, y1;
-  pal::Rgb rgb;
-  std::string what;
-  float width() const { return x1 - x0; }
-  float height() const { return y1 - y0; }
-  int cx() const { return int((x0 + x1) * 0.5f); }
-  int cy() const { return int((y0 + y1) * 0.5f); }
-};
-
-struct Layout {
-  uint64_t cursor = 0;
-  std::map<std::string, Cell> cells;
-  bool load(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) return false;
-    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-    if (j.is_discarded()) return false;
-    cursor = j["cursor"].get<uint64_t>();
-    for (const auto& c : j["cells"])
-      cells[c["id"].get<std::string>()] =
-          Cell{c["rect"][0].get<float>(),
-               c["rect"][1].get<float>(),
-               c["rect"][2].get<float>(),
-               c["rect"][3].get<float>(),
-               pal::Rgb{c["rgb"][0].get<uint8_t>(), c["rgb"][1].get<uint8_t>(), c["rgb"][2].get<uint8_t>()},
-               c["what"].get<std::string>()};
-    return true;
-  }
-  const Cell& at(const std::string& id) const {
-    auto it = cells.find(id);
-    if (it == cells.end()) FAIL("no cell " << id << " in the layout");
-    return it->second;
-  }
-};
-
-std::string rgb_str(pal::Rgb c) {
-  return "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
-}
-
-std::unique_ptr<tr::Trace> load_trace(const std::string& name) {
-  std::string err;
-  auto t = tr::load(kTraces + "/" + name, &err);
-  INFO(err);
-  REQUIRE(t);
-  REQUIRE(!t->launches.empty());
-  return t;
-}
+using namespace vapp;
 
 // Cursor of warp 0's BarrierArrive in launch 0 of the barrier trace (its lanes wait there).
 uint64_t barrier_arrive0(const tr::Trace& t) {
