@@ -291,6 +291,18 @@ TEST_CASE("schedules that cannot be followed: one line naming the file and line,
     CHECK(schedule_error(r) == "synclab: schedule launch.schedule:3: the schedule is for launch 2 but the program made "
                                "only 1 launch (counting the launches its trace records)");
   }
+  SECTION("choices left when the launch ends") {
+    // Warp 0's six steps, then warp 1's six: the launch ends; a 13th step is left over.
+    std::string text;
+    for (int w = 0; w < 2; ++w)
+      for (int k = 0; k < 6; ++k) text += "step " + std::to_string(w) + "\n";
+    text += "step 1\n";
+    write("left-over.schedule", text);
+    const Run r = run("SYNCLAB_SCHEDULE=left-over.schedule", kLab01, kIncrement + " --model its --trace bad.trace");
+    CHECK(r.status == 3);
+    CHECK(schedule_error(r) == "synclab: schedule left-over.schedule:13: launch 0 ended after 12 steps, before this "
+                               "choice (the schedule has 1 more step for it)");
+  }
   SECTION("a malformed line") {
     write("malformed.schedule", "# fine\nlaunch 0\n\nstep zero\n");
     const Run r = run("SYNCLAB_SCHEDULE=malformed.schedule", kLab01, kIncrement + " --trace bad.trace");
