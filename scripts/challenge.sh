@@ -78,11 +78,17 @@ cmd_challenge() {
   fi
   bootstrap --gui
   reconfigure_for_viz
-  configure_and_build default OFF 0 "$program" synclab-challenge synclab-trace
-  local viz=build/bin/synclab-viz
-  if ninja -C build -t targets all 2>/dev/null | grep -q '^synclab-viz:'; then
-    configure_and_build default OFF 0 synclab-viz
+  # What the challenge needs, and the viewer where this build has it (known once configured): one
+  # build when build/ is configured already.
+  local viz=build/bin/synclab-viz targets=("$program" synclab-challenge synclab-trace)
+  has_viz() { [ -f build/build.ninja ] && ninja -C build -t targets all 2>/dev/null | grep -q '^synclab-viz:'; }
+  local viz_built=0
+  if has_viz; then
+    targets+=(synclab-viz)
+    viz_built=1
   fi
+  configure_and_build default OFF 0 "${targets[@]}"
+  if [ $viz_built = 0 ] && has_viz; then configure_and_build default OFF 0 synclab-viz; fi
   local exe=build/bin/sim/$program judge=build/bin/synclab-challenge
   [ -x "$exe" ] || die "$exe was not built; run ./synclab build and look for errors"
   [ -x "$judge" ] || die "$judge was not built; run ./synclab build and look for errors"
@@ -119,8 +125,9 @@ cmd_challenge() {
   echo "trace: $trace (the untouched run)"
   echo "  untouched run: $("$judge" "$trace" "$cfile")"
   cat <<EOF
-how to steer: in synclab-viz, pick an event in the lanes window and choose which warp (and under
-its, which lanes) runs next; the viewer re-runs the program and says when the goal is reached.
+how to steer: in synclab-viz, move to an event and Ctrl+click a lane of the warp that should run
+next (right-click: the menu, with the lane's group under its); the viewer re-runs the program from
+there and says whether the goal is reached (docs/viz.md, "Steering the schedule").
 Without a display: write a schedule (one 'step W' line per step; the untouched run's is
   build/bin/synclab-trace schedule $trace
 docs/simulator.md, "Replaying a schedule") and run
