@@ -200,11 +200,8 @@ endfunction()
 # for -rdc registration glue, which no lab object needs, and nvcc's driver): 100-odd lab programs
 # in the build, and one link for every submission the grader grades.
 function(_synclab_lab_sim_link out_linker out_after)
-  set(after -L${CMAKE_BINARY_DIR}/lib -lsimcudart -Wl,-rpath,${CMAKE_BINARY_DIR}/lib -lpthread -Wl,--end-group)
-  if(SYNCLAB_SANITIZE)
-    list(APPEND after -fsanitize=address -fsanitize=undefined)
-  endif()
-  set(${out_linker} ${CMAKE_CXX_COMPILER} -Wl,--start-group PARENT_SCOPE)
+  _synclab_sim_link(linker after)  # cmake/SynclabCuda.cmake
+  set(${out_linker} ${linker} PARENT_SCOPE)
   set(${out_after} ${after} PARENT_SCOPE)
 endfunction()
 
