@@ -31,7 +31,8 @@ mark_as_advanced(SYNCLAB_GPU_NVCC_FLAGS)
 # what synclab-nvcc's link step adds (its -dryrun: libsimcudart with an rpath to its directory,
 # -lpthread, and the sanitizer runtimes of a SYNCLAB_SANITIZE build): about 0.4 s of CPU a link
 # instead of 1.1 s through the script (nm over every input for -rdc registration glue, and nvcc's
-# driver). For programs without relocatable device code only: LINKER objects... AFTER -o exe.
+# driver). For programs without relocatable device code only: LINKER objects... AFTER -o exe. The
+# labs' programs and the grader's link of a submission (cmake/SynclabLab.cmake) use it too.
 function(_synclab_sim_link out_linker out_after)
   set(after -L${CMAKE_BINARY_DIR}/lib -lsimcudart -Wl,-rpath,${CMAKE_BINARY_DIR}/lib -lpthread -Wl,--end-group)
   if(SYNCLAB_SANITIZE)

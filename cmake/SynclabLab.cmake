@@ -192,19 +192,6 @@ function(_synclab_json_list out)
   set(${out} "[${joined}]" PARENT_SCOPE)
 endfunction()
 
-# _synclab_lab_sim_link(<out-linker> <out-after>): how a lab's simulator program is linked: the
-# host compiler with what synclab-nvcc's link step would add (its -dryrun: g++ with the objects,
-# libsimcudart with an rpath to its directory, -lpthread, and the sanitizer runtimes of a
-# SYNCLAB_SANITIZE build, as libsimcudart.link-flags says), then the objects and libraries, then
-# <out-after>. About 0.4 s of CPU a link instead of 1.1 s through the script (nm over every input
-# for -rdc registration glue, which no lab object needs, and nvcc's driver): 100-odd lab programs
-# in the build, and one link for every submission the grader grades.
-function(_synclab_lab_sim_link out_linker out_after)
-  _synclab_sim_link(linker after)  # cmake/SynclabCuda.cmake
-  set(${out_linker} ${linker} PARENT_SCOPE)
-  set(${out_after} ${after} PARENT_SCOPE)
-endfunction()
-
 # _synclab_lab_link(<backend> <exe name> <objects...>): bin/<backend>/<name>, custom target
 # <name> (sim) or <name>_gpu (gpu), in ALL.
 function(_synclab_lab_link backend name)
@@ -220,7 +207,7 @@ function(_synclab_lab_link backend name)
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/bin/${backend})
   set(post)
   if(backend STREQUAL "sim")
-    _synclab_lab_sim_link(linker post)
+    _synclab_sim_link(linker post)  # cmake/SynclabCuda.cmake
     set(lflags)
     set(target ${name})
     # The driver and the runtime: before the target's compiles (a target-level dependency orders
@@ -372,7 +359,7 @@ function(synclab_lab lab)
       _synclab_lab_compiler(cc cpp_flags ${backend} ON ${incs})
       _synclab_lab_libs(libs lib_targets)
       if(backend STREQUAL "sim")
-        _synclab_lab_sim_link(linker after)
+        _synclab_sim_link(linker after)  # cmake/SynclabCuda.cmake
         list(APPEND libs ${after})  # the grader links: linker, objects, libs, -o
       else()
         set(linker ${SYNCLAB_CUDA_HOME}/bin/nvcc ${SYNCLAB_GPU_NVCC_FLAGS})

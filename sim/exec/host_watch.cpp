@@ -318,8 +318,6 @@ void stop() {
   if (!held) unlock();
 }
 
-bool active() { return g && g->active; }
-
 uint64_t g_head_at_access = 0;  // device thread only
 
 uint64_t notes_before_device_access() { return g_head_at_access; }
@@ -359,7 +357,6 @@ uint64_t drain(std::vector<Access>&, uint64_t) { return 0; }
 uint64_t notes_before_device_access() { return 0; }
 uint64_t notes_drained() { return 0; }
 void stop() {}
-bool active() { return false; }
 void device_access_begin() {}
 void device_access_end() {}
 

@@ -52,7 +52,6 @@ uint64_t notes_before_device_access();
 uint64_t notes_drained();
 // Device thread, at the launch's end: the pages are untagged, host threads run at full speed again.
 void stop();
-bool active();
 
 // Host threads between their fault and their trap: the one instruction they run may change
 // watched memory at any moment until the trap notes it. The device thread waits at gate() before
