@@ -43,6 +43,13 @@ set(SYNCLAB_LAB_CATCH_MAIN ${CMAKE_SOURCE_DIR}/tests/labs/catch_main.cpp)
 # links them too). Every lab source is compiled with -DSYNCLAB_LAB_SEPARATE, so it parses only the
 # declarations: about 2 s less for each harness and harness program's nvcc compile.
 set(SYNCLAB_LAB_COMMON_SRC ${CMAKE_SOURCE_DIR}/labs/common/synclab_lab.cpp)
+# No lab uses half-precision types, so every lab source (and each program that compiles lab
+# sources into it, e.g. bench/lab07_barriers) is compiled without libcu++'s support for them
+# (CCCL's documented configuration macros): <cuda/atomic> and cooperative groups then skip
+# cuda_fp16.h, cuda_bf16.h and the 8-, 6- and 4-bit float headers, about 2 s of each 5-10 s
+# compile of a lab file that includes them (labs 02, 07-10). CCCL asks for the same setting in
+# every translation unit of a program, which this gives.
+set(SYNCLAB_LAB_CCCL_DEFINES CCCL_DISABLE_FP16_SUPPORT CCCL_DISABLE_BF16_SUPPORT)
 set(SYNCLAB_LAB_CHECK_GRADED ${CMAKE_SOURCE_DIR}/tests/labs/check_graded.sh)
 
 # _synclab_lab_compiler(<out-compiler> <out-flags> <backend sim|gpu> <is-cpp> <include dirs...>):
@@ -66,6 +73,9 @@ function(_synclab_lab_compiler out_compiler out_flags backend is_cpp)
   if(EXISTS ${SYNCLAB_LAB_COMMON_SRC})
     list(APPEND flags -DSYNCLAB_LAB_SEPARATE)  # synclab_lab.h's definitions: _synclab_lab_common
   endif()
+  foreach(def IN LISTS SYNCLAB_LAB_CCCL_DEFINES)
+    list(APPEND flags -D${def})
+  endforeach()
   if(backend STREQUAL "sim")
     set(compiler ${CMAKE_BINARY_DIR}/bin/synclab-nvcc)
     set(flags -std=c++17 -lineinfo ${flags})
