@@ -46,6 +46,9 @@ cmd_challenge() {
     [ -f "${dir}challenges.txt" ] || die "challenge: lab $nn has no challenges (${dir}challenges.txt is missing)"
     files=("${dir}challenges.txt")
   fi
+  if [ -z "$name" ] && [ -n "$schedule" ]; then
+    die "challenge: --schedule needs a challenge: ./synclab challenge NN NAME --schedule FILE"
+  fi
   if [ -z "$name" ]; then
     local f line
     for f in "${files[@]}"; do
@@ -110,7 +113,7 @@ cmd_challenge() {
     set +f
     if [ $rc = 3 ]; then grep '^synclab: schedule ' "$base.steered.log" >&2; exit 3; fi
     [ -s "$trace" ] || { tail -n 20 "$base.steered.log" >&2; die "the steered run recorded no trace ($trace)"; }
-    echo "trace: $trace"
+    if [ -x "$viz" ]; then echo "trace: $trace (open it: $viz $trace --challenge $cfile)"; else echo "trace: $trace"; fi
     "$judge" "$trace" "$cfile"
     return $?
   fi
@@ -127,10 +130,13 @@ cmd_challenge() {
   cat <<EOF
 how to steer: in synclab-viz, move to an event and Ctrl+click a lane of the warp that should run
 next (right-click: the menu, with the lane's group under its); the viewer re-runs the program from
-there and says whether the goal is reached (docs/viz.md, "Steering the schedule").
-Without a display: write a schedule (one 'step W' line per step; the untouched run's is
-  build/bin/synclab-trace schedule $trace
-docs/simulator.md, "Replaying a schedule") and run
+there and says whether the goal is reached (docs/viz.md, "Steering the schedule"). The viewer
+picks warps only, never the value a load reads under relaxed memory: that takes a schedule file.
+Without a display, or to pick a value: write a schedule (one 'step W' line per step; before a
+step line, 'read L K' makes lane L's load in that step read the K-th newest value it may read,
+0 the newest). The untouched run's schedule, whole or up to event E of launch 0, is
+  build/bin/synclab-trace schedule $trace [--launch 0 --event E]
+(docs/simulator.md, "Replaying a schedule"); then run
   ./synclab challenge $nn $name --schedule FILE
 EOF
   [ -x "$viz" ] || { echo "the visualizer was not built (scripts/bootstrap --gui)"; return 0; }
