@@ -111,7 +111,10 @@ cmd_challenge() {
     # shellcheck disable=SC2086
     SYNCLAB_QUIET=1 SYNCLAB_SCHEDULE="$schedule" "$exe" $run_args >"$base.steered.log" 2>&1 || rc=$?
     set +f
-    if [ $rc = 3 ]; then grep '^synclab: schedule ' "$base.steered.log" >&2; exit 3; fi
+    if [ $rc = 3 ]; then
+      grep '^synclab: schedule ' "$base.steered.log" >&2 || tail -n 20 "$base.steered.log" >&2
+      exit 3
+    fi
     [ -s "$trace" ] || { tail -n 20 "$base.steered.log" >&2; die "the steered run recorded no trace ($trace)"; }
     if [ -x "$viz" ]; then echo "trace: $trace (open it: $viz $trace --challenge $cfile)"; else echo "trace: $trace"; fi
     "$judge" "$trace" "$cfile"
