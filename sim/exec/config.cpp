@@ -211,9 +211,10 @@ Config Config::from_environment() {
     // The policy after the file: SYNCLAB_SCHED_AFTER, else the file's `then`, else SYNCLAB_SCHED
     // when it names one, else rr (Config's default).
     if (c.sched_after_set)
-      c.sched = c.sched_after;
-    else if (!c.schedule->then.empty())
-      parse_sched(c.schedule->then, &c.sched);
+      c.replay_after = c.sched_after;
+    else if (SchedPolicy p; !c.schedule->then.empty() && parse_sched(c.schedule->then, &p))
+      c.replay_after = p;
+    if (c.replay_after) c.sched = *c.replay_after;  // untraced launches too, until a program sets its own
   }
   return c;
 }

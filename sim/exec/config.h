@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct Config {
   std::shared_ptr<const trace::Schedule> schedule;       // the parsed file (replay)
   bool sched_after_set = false;                          // SYNCLAB_SCHED_AFTER was given...
   SchedPolicy sched_after = SchedPolicy::RoundRobin;     // ...and this is it
+  // The policy after the file's choices when SYNCLAB_SCHED_AFTER or the file's `then` names one:
+  // it stays when a program sets its own scheduler (synclab_sim_set_scheduler, as a lab harness
+  // does for the run it records), which otherwise runs after the choices.
+  std::optional<SchedPolicy> replay_after;
   uint64_t seed = 1;
   uint32_t pct_depth = 3;                           // PCT bug depth d (number of priority change points + 1)
   uint64_t budget = 2'000'000'000ull;               // warp-steps per launch before giving up (last resort)

@@ -305,8 +305,11 @@ LaunchResult KernelRun::run() {
   if (race_) race_->set_report_all(cfg_.reports_all);
 
   DispatchOrder order = cfg_.dispatch;
-  if (order == DispatchOrder::Default)
-    order = cfg_.sched == SchedPolicy::RoundRobin ? DispatchOrder::InOrder : DispatchOrder::Random;
+  if (order == DispatchOrder::Default) {
+    // A launch that follows a schedule file dispatches blocks as the policy after its choices does.
+    SchedPolicy sched = replay_ && replay_->follows_schedule() ? cfg_.replay_after.value_or(cfg_.sched) : cfg_.sched;
+    order = sched == SchedPolicy::RoundRobin ? DispatchOrder::InOrder : DispatchOrder::Random;
+  }
   dispatch_reverse_ = order == DispatchOrder::Reverse;
   if (order == DispatchOrder::Random && total_ctas_ > 1 && total_ctas_ <= (1u << 24)) {
     dispatch_perm_.resize(total_ctas_);
@@ -498,17 +501,20 @@ std::string KernelRun::lane_name(const Warp& w, int lane) const {
 }
 
 std::string KernelRun::replay_line() const {
-  std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(cfg_.sched));
+  SchedPolicy sched = cfg_.sched;
+  std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(sched));
   // A launch that followed a schedule file: the file replays it (SYNCLAB_SCHEDULE alone turns replay
   // on, which lab harnesses accept; they read SYNCLAB_SCHED themselves).
-  if (replay_ && replay_->follows_schedule())
+  if (replay_ && replay_->follows_schedule()) {
+    sched = cfg_.replay_after.value_or(cfg_.sched);
     s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHEDULE={} SYNCLAB_SCHED_AFTER={}", model_name(cfg_.model),
-                    cfg_.schedule_path, sched_name(cfg_.sched));
+                    cfg_.schedule_path, sched_name(sched));
+  }
   if (cfg_.memory != MemoryModel::Sc) s += fmt::format(" SYNCLAB_MEMORY={}", memory_name(cfg_.memory));
   if (cfg_.streams != StreamOrder::Default)
     s += cfg_.streams == StreamOrder::Random ? " SYNCLAB_STREAMS=random" : " SYNCLAB_STREAMS=order";
-  if (cfg_.sched != SchedPolicy::RoundRobin || cfg_.streams_random()) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
-  if (cfg_.sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
+  if (sched != SchedPolicy::RoundRobin || cfg_.streams_random()) s += fmt::format(" SYNCLAB_SEED={}", cfg_.seed);
+  if (sched == SchedPolicy::Pct) s += fmt::format(" SYNCLAB_PCT_DEPTH={}", cfg_.pct_depth);
   if (cfg_.device != "teaching") s += fmt::format(" SYNCLAB_DEVICE={}", cfg_.device);
   if (cfg_.volatile_data) s += " SYNCLAB_VOLATILE=data";
   return s;

@@ -195,7 +195,10 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
         {"shared_per_sm", prof.shared_per_sm},
         {"compute_capability", fmt::format("{}.{}", prof.cc_major, prof.cc_minor)}}},
       {"model", model_name(cfg.model)},
-      {"scheduler", sched_name(cfg.sched)},
+      {"memory", memory_name(cfg.memory)},
+      // What a replay of this trace needs after its choices: for a run that followed a schedule
+      // file, the policy after that file's choices.
+      {"scheduler", sched_name(cfg.replay && cfg.schedule ? cfg.replay_after.value_or(cfg.sched) : cfg.sched)},
       {"seed", cfg.seed},
       {"pct_depth", cfg.pct_depth},
       {"checks", checks},

@@ -96,8 +96,8 @@ class PctScheduler : public Scheduler {
 }  // namespace
 
 namespace {
-std::unique_ptr<Scheduler> create_policy(const Config& cfg, uint64_t expected_steps) {
-  switch (cfg.sched) {
+std::unique_ptr<Scheduler> create_policy(SchedPolicy policy, const Config& cfg, uint64_t expected_steps) {
+  switch (policy) {
     case SchedPolicy::RoundRobin: return std::make_unique<RoundRobinScheduler>();
     case SchedPolicy::Random: return std::make_unique<RandomScheduler>(cfg.seed);
     case SchedPolicy::Pct: return std::make_unique<PctScheduler>(cfg.seed, cfg.pct_depth, expected_steps);
@@ -107,8 +107,10 @@ std::unique_ptr<Scheduler> create_policy(const Config& cfg, uint64_t expected_st
 }  // namespace
 
 std::unique_ptr<Scheduler> Scheduler::create(const Config& cfg, uint64_t expected_steps) {
-  if (cfg.replay && cfg.schedule) return std::make_unique<ReplayScheduler>(cfg, create_policy(cfg, expected_steps));
-  return create_policy(cfg, expected_steps);
+  if (cfg.replay && cfg.schedule)
+    return std::make_unique<ReplayScheduler>(cfg,
+                                             create_policy(cfg.replay_after.value_or(cfg.sched), cfg, expected_steps));
+  return create_policy(cfg.sched, cfg, expected_steps);
 }
 
 }  // namespace synclab::sim

@@ -368,6 +368,8 @@ TEST_CASE("read lines choose the value a relaxed load reads", "[replay][read]") 
   run("", kLab02, args + " --trace mp.trace");
   auto t = open("mp.trace");
   REQUIRE(final_value(*t, "seen (the reader's copy of data)") == 0);
+  CHECK(t->header.value("memory", "") == "relaxed");  // the harness sets it; the header says so
+  CHECK(tr::schedule_of(*t).find("memory relaxed") != std::string::npos);
   uint64_t data = 0;
   for (const nlohmann::json& r : t->regions)
     if (r.value("name", "") == "data") data = r.value("address", uint64_t(0));
@@ -416,4 +418,38 @@ TEST_CASE("read lines choose the value a relaxed load reads", "[replay][read]") 
     CHECK(schedule_error(r).find("made no load at step " + std::to_string(other_step) +
                                  " that could read more than one value") != std::string::npos);
   }
+}
+
+TEST_CASE("after the file's choices: its then line or SYNCLAB_SCHED_AFTER, not the harness's own scheduler",
+          "[replay][after]") {
+  // Lab 03's harness sets its scheduler for the run it records (synclab_sim_set_scheduler); after
+  // the schedule's one choice, the policy the file or SYNCLAB_SCHED_AFTER names must run instead.
+  const std::string args = "naive --blocks 4 --threads 1 --models its --show finished";
+  auto warps = [](const tr::Trace& t) {
+    std::vector<uint32_t> w;
+    for (size_t i = 0; i < t.event_count(); ++i)
+      if (t.event(i).kind == uint8_t(tr::EventKind::WarpStep)) w.push_back(t.event(i).warp);
+    return w;
+  };
+  write("after-rr.schedule", "step 3\nthen rr\n");
+  write("after-random.schedule", "step 3\nthen random\n");
+  write("after-none.schedule", "step 3\n");
+  run("SYNCLAB_SCHEDULE=after-rr.schedule", kLab03, args + " --trace after-rr.trace");
+  run("SYNCLAB_SCHEDULE=after-random.schedule", kLab03, args + " --trace after-random.trace");
+  run("SYNCLAB_SCHEDULE=after-none.schedule SYNCLAB_SCHED_AFTER=random", kLab03, args + " --trace after-env.trace");
+  run("SYNCLAB_SCHEDULE=after-none.schedule", kLab03, args + " --trace after-none.trace");
+  auto rr = open("after-rr.trace"), random = open("after-random.trace"), env = open("after-env.trace"),
+       none = open("after-none.trace");
+  CHECK(rr->header.value("scheduler", "") == "rr");
+  CHECK(random->header.value("scheduler", "") == "random");
+  CHECK(env->header.value("scheduler", "") == "random");
+  CHECK(none->header.value("scheduler", "") == "rr");  // the harness's own choice for its recorded run
+  // Round robin after the choice: warp 3 first, then blocks in turn; random: another order.
+  const std::vector<uint32_t> wr = warps(*rr), wn = warps(*random);
+  REQUIRE(wr.size() > 8);
+  CHECK(wr[0] == 3);
+  CHECK(wn[0] == 3);
+  CHECK(wr != wn);
+  CHECK(warps(*env) == wn);   // SYNCLAB_SCHED_AFTER=random is the file's `then random`
+  CHECK(warps(*none) == wr);  // no then line: the harness's rr
 }
