@@ -143,13 +143,17 @@ void draw_lanes_window(App& app) {
     const float x0 = p.x + label_w, x1 = x0 + 31 * pitch + 3 * group_gap + cell;
     const bool now = st.last_host_cursor != kNoCursor && st.last_host_cursor == st.cursor;
     const palette::Rgb c = now ? palette::kHostWrite : st.host_accesses ? palette::kHostWrote : palette::kLaneInactive;
-    const ImVec2 a(x0, p.y + 1), b(x1, p.y + 1 + cell);
+    // As tall as the row allows (row_h is at least a text line + 2): what the host did is written
+    // inside the bar, where the width of 32 lanes has room for it, not after the count, where a
+    // narrow window cut it off.
+    const float bar_h = std::max(cell, row_h - 1);
+    const ImVec2 a(x0, p.y + 1), b(x1, p.y + 1 + bar_h);
     hdl->AddRectFilled(a, b, col(c));
     const bool wrote = st.host_accesses && (m.event_at(app.launch(), st.last_host_cursor).aux & synclab::trace::kAuxWrite);
     const std::string what = st.host_accesses ? std::string(now ? (wrote ? "writes " : "reads ") : (wrote ? "wrote " : "read ")) +
                                                     host_access_text(app, st.last_host_cursor)
                                               : std::string("no access yet");
-    const bool text_inside = cell + 1 >= ImGui::GetTextLineHeight();  // else it goes after the count
+    const bool text_inside = bar_h + 1 >= ImGui::GetTextLineHeight();  // else it goes after the count
     if (text_inside) {
       hdl->PushClipRect(a, b, true);
       hdl->AddText(ImVec2(x0 + 4, ty), now ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255), what.c_str());
