@@ -241,9 +241,13 @@ void ReplayScheduler::on_step(Warp& w, uint32_t mask, uint64_t step) {
   if (after_->observes_steps()) after_->on_step(w, mask, step);
   if (!reads_.empty()) {
     const PendingRead& r = reads_.front();
-    fail(r.line, fmt::format("lane {} of warp {} made no load at step {} that could read more than one value (a "
-                             "read line applies to the step on the next step line)",
-                             r.lane, current_ ? current_->warp : trace_warp(w), step_ - 1));
+    fail(r.line, fmt::format("lane {} of warp {} made no load at step {} that could read more than one value ({})",
+                             r.lane, current_ ? current_->warp : trace_warp(w), step_ - 1,
+                             cfg_.memory == MemoryModel::Relaxed
+                                 ? "a read line applies to the step on the next step line"
+                                 : "this launch runs under sequentially consistent memory, where every load reads "
+                                   "the newest value: read lines choose only in relaxed-memory runs, "
+                                   "SYNCLAB_MEMORY=relaxed or a harness's --memory relaxed"));
   }
 }
 

@@ -411,6 +411,16 @@ TEST_CASE("read lines choose the value a relaxed load reads", "[replay][read]") 
     CHECK(e.find("lane " + L + "'s load at step " + std::to_string(step) + " can read only 2 values: read " + L +
                  " 0 (the newest) to read " + L + " 1") != std::string::npos);
   }
+  SECTION("a read line in a sequentially consistent run says where read lines work") {
+    write("read-sc.schedule", "read 0 1\nstep 0\n");
+    const Run r = run("SYNCLAB_SCHEDULE=read-sc.schedule", kLab01, kIncrement + " --model its --trace read-sc.trace");
+    CHECK(r.status == 3);
+    const std::string e = schedule_error(r);
+    INFO(r.out);
+    CHECK(e.find("read-sc.schedule:1") != std::string::npos);
+    CHECK(e.find("sequentially consistent memory") != std::string::npos);
+    CHECK(e.find("SYNCLAB_MEMORY=relaxed") != std::string::npos);
+  }
   SECTION("a step without such a load") {
     write("read-none.schedule", insert_before_step(*t, other_step, "read " + L + " 0"));
     const Run r = run("SYNCLAB_SCHEDULE=read-none.schedule", kLab02, args + " --trace read-none.trace");
