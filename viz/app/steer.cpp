@@ -377,6 +377,9 @@ void Steerer::finish(App& app, int st) {
   current_ = branches_.size() - 1;
   app.replace_model(std::move(m), pending_.launch, pending_.cursor);
   show_output_ = false;
+  // The trace is what counts here; a non-zero status is the program's own verdict (a lab harness
+  // exits 1 while a check or a prediction of the student's does not pass yet), not a failed re-run.
+  if (exited && code != 0) how += ", the program's own verdict: the trace was written";
   set_status("branch " + std::to_string(current_) + ": " + pending_.what + " (program " + how +
                  "); Right: the chosen step",
              false);
