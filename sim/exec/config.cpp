@@ -208,8 +208,9 @@ Config Config::from_environment() {
       std::exit(2);
     }
     c.schedule = load_schedule_or_exit(c.schedule_path);  // exits with 3 on a bad file
-    // The policy after the file: SYNCLAB_SCHED_AFTER, else the file's `then`, else SYNCLAB_SCHED
-    // when it names one, else rr (Config's default).
+    // The policy after the file: SYNCLAB_SCHED_AFTER, else the file's `then` (replay_after, which
+    // a program's own set_scheduler does not replace), else the scheduler the program sets, else
+    // SYNCLAB_SCHED when it names one, else rr (Config's default).
     if (c.sched_after_set)
       c.replay_after = c.sched_after;
     else if (SchedPolicy p; !c.schedule->then.empty() && parse_sched(c.schedule->then, &p))

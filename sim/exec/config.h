@@ -33,9 +33,10 @@ struct Config {
   MemoryModel memory = MemoryModel::Sc;  // SYNCLAB_MEMORY
   SchedPolicy sched = SchedPolicy::RoundRobin;
   // SYNCLAB_SCHED=replay (or SYNCLAB_SCHEDULE alone): traced launches follow the choices of a
-  // schedule file (SYNCLAB_SCHEDULE, sim/sched/replay_scheduler.h), then `sched` takes over:
-  // SYNCLAB_SCHED_AFTER, else the file's `then` line, else SYNCLAB_SCHED if it names a policy,
-  // else rr. The file is read once, at start-up (from_environment).
+  // schedule file (SYNCLAB_SCHEDULE, sim/sched/replay_scheduler.h), then another policy takes over:
+  // SYNCLAB_SCHED_AFTER, else the file's `then` line (both: replay_after), else `sched` (the
+  // program's own choice, else SYNCLAB_SCHED if it names a policy, else rr). The file is read
+  // once, at start-up (from_environment).
   bool replay = false;
   std::string schedule_path;                             // SYNCLAB_SCHEDULE
   std::shared_ptr<const trace::Schedule> schedule;       // the parsed file (replay)
