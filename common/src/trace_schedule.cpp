@@ -38,7 +38,7 @@ bool number(const std::string& s, uint64_t max, uint64_t* out) {
 }
 
 constexpr const char* kSyntax =
-    "expected one of: launch N, step W, step W 0xMASK, read LANE K, then rr|random|pct";
+    "expected one of: launch N, step W, step W 0xMASK, read LANE K, then rr|random|pct, seed S";
 
 }  // namespace
 
@@ -109,6 +109,15 @@ bool parse_schedule(const std::string& text, Schedule* out, int* line_out, std::
       c.back = static_cast<uint32_t>(back);
       c.line = lineno;
       pending_reads.push_back(c);
+    } else if (cmd == "seed") {
+      uint64_t s = 0;
+      if (w.size() != 2 || !number(w[1], UINT64_MAX, &s))
+        return fail(lineno, "'" + line + "': a seed line is `seed S`, S the recorded run's seed (a number)");
+      if (out->seed_line)
+        return fail(lineno, fmt::format("a second seed line (the first is line {}); keep one", out->seed_line));
+      out->has_seed = true;
+      out->seed = s;
+      out->seed_line = lineno;
     } else if (cmd == "then") {
       if (w.size() != 2 || (w[1] != "rr" && w[1] != "random" && w[1] != "pct"))
         return fail(lineno, "'" + line + "': a then line is `then rr`, `then random` or `then pct`");
@@ -139,6 +148,7 @@ std::string header_text(const Trace& t) {
                      str("model", "its"), memory, str("scheduler", "rr"), seed);
   const std::string sched = str("scheduler", "rr");
   if (sched == "rr" || sched == "random" || sched == "pct") out += "then " + sched + "\n";
+  if (h.contains("seed") && h["seed"].is_number_unsigned()) out += fmt::format("seed {}\n", h["seed"].get<uint64_t>());
   return out;
 }
 

@@ -571,13 +571,30 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
 }
 
 void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I) {
+  RaceThread& t = c.race->t[slot(tid)];
+  const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
+  if (acquires(I.sem)) {
+    // Acquire pattern: an acquire takes what an earlier strong read of its location read (that
+    // read's release waits in pend_local / pend_remote under this key).
+    auto earlier = [&](RaceThread::Lazy& z, bool in_scope) {
+      if (z.ref && z.key == key && in_scope) {
+        take(t.s->acq, z.ref, key, z.lineage);
+        z.ref.reset();
+      }
+    };
+    earlier(t.s->pend_local, true);
+    earlier(t.s->pend_remote, s != Scope::Cta);
+  }
+  if (!writers_.empty()) {
+    // Fence-SC order: the write this read reads, and what its writer knew (see sc_fences_).
+    auto it = writers_.find(key);
+    if (it != writers_.end() && it->second != t.s->heard) join_into(t.s->heard, it->second, tpc_);
+  }
   if (sync_.empty()) return;
   const LocSync* found = find_sync(key);
   if (!found || found->empty()) return;
   const LocSync& L = *found;
-  RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
-  const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   auto receive = [&](const VCRef& v, uint64_t lineage, bool local) {
     if (acquires(I.sem))
       take(t.s->acq, v, key, lineage);
@@ -607,13 +624,45 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const uint32_t gid = cta * tpc_ + slot(tid);
+  if (!sc_fences_.empty()) {
+    // For Fence-SC order: who wrote this value, knowing what (a fence.sc before it is before the
+    // value's readers' later fence.sc). Only after some fence.sc ran: before that no fence can be
+    // before this write.
+    settle(t);
+    auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
+    if (t.phase) v->add_cta(cta, t.phase);
+    v->add_thr(sync_gid(gid), t.phase, t.clock);
+    VCRef& w = writers_[key];
+    if (rmw && w) v->join(*w);
+    v->prune(tpc_);
+    w = std::move(v);
+  }
   VCRef snap;
   Scope scope = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
+  RaceThreadSync::OwnRelease* own = nullptr;
+  for (auto& o : t.s->own_rel)
+    if (o.key == key) own = &o;
   if (releases(I.sem)) {
     snap = snapshot(t, gid, cta);
+    if (!own) {
+      own = &t.s->own_rel[t.s->own_rel_next++ % 2];
+      own->key = key;
+    }
+    own->vc = snap;
+    own->scope = scope;
   } else if (t.fence_rel) {
     snap = t.fence_rel;
     scope = narrower(t.fence_scope, scope);
+    if (own) {  // (and the earlier release to this location, below)
+      VCRef both = snap;
+      join_into(both, own->vc, tpc_);
+      snap = both;
+    }
+  } else if (own) {
+    // Release pattern: the thread released to this location before; this write carries that
+    // release (at the release's scope).
+    snap = own->vc;
+    scope = own->scope;
   }
   if (!snap) {
     if (!rmw) forget_sync(key);
@@ -652,20 +701,52 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = effective(I.scope);
+  // membar is fence.sc; a fence without an order is fence.acq_rel (PTX ISA, "membar/fence").
+  const Sem sem = I.op == ptx::Op::Membar ? Sem::Sc : I.sem == Sem::None ? Sem::AcqRel : I.sem;
   settle(t);
-  if (!t.s->pend_local.empty()) drain(t.vc, t.s->pend_local);
-  if (!t.s->pend_remote.empty()) {
-    if (s == Scope::Cta) {
-      t.s->scope_miss = &I;
-      t.s->scope_miss_cta = t.s->pend_remote_cta;
-      t.s->pend_remote = RaceThread::Lazy{};
-    } else {
-      drain(t.vc, t.s->pend_remote);
+  if (sem != Sem::Release) {
+    // The acquire half: the releases that the strong reads before it read.
+    if (!t.s->pend_local.empty()) drain(t.vc, t.s->pend_local);
+    if (!t.s->pend_remote.empty()) {
+      if (s == Scope::Cta) {
+        t.s->scope_miss = &I;
+        t.s->scope_miss_cta = t.s->pend_remote_cta;
+        t.s->pend_remote = RaceThread::Lazy{};
+      } else {
+        drain(t.vc, t.s->pend_remote);
+      }
     }
+    if (t.s->heard_gid1) t.s->heard_fenced = true;
   }
-  if (t.s->heard_gid1) t.s->heard_fenced = true;
-  t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
-  t.fence_scope = s;
+  if (sem == Sem::Sc) {
+    // Fence-SC order: each earlier fence.sc that must be before this one (this thread heard of a
+    // write made after it, and the two are morally strong: one block, or both at .gpu or .sys)
+    // gives this thread what it knew (cause order: po; sc; po). Per thread, its last such fence.
+    const VClock* h = t.s->heard.get();
+    if (h)
+      for (const auto& [fgid, list] : sc_fences_) {
+        const uint32_t fcta = fgid / tpc_;
+        const uint32_t heard_clock = h->thr_clock(fgid), heard_phase = h->cta_phase(fcta);
+        const ScFence* best = nullptr;
+        for (const ScFence& f : list) {
+          if (!(heard_clock > f.clock || heard_phase > f.phase)) break;  // (in run order: later ones neither)
+          if ((f.scope == Scope::Cta || s == Scope::Cta) && f.cta != cta) continue;
+          best = &f;
+        }
+        if (best) join_into(t.vc, best->snap, tpc_);
+      }
+    const VCRef snap = snapshot(t, cta * tpc_ + slot(tid), cta);
+    const VClock::ThrEntry* self = nullptr;
+    for (const auto& e : snap->thr)
+      if (e.gid == sync_gid(cta * tpc_ + slot(tid))) self = &e;
+    sc_fences_[sync_gid(cta * tpc_ + slot(tid))].push_back(
+        {t.phase, self ? self->clock : t.clock - 1, snap, s, cta});
+  }
+  if (sem != Sem::Acquire) {
+    // The release half: a later strong write releases what the thread knows now.
+    t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
+    t.fence_scope = s;
+  }
   t.fenced = true;
   t.fence_last = true;
 }
@@ -684,6 +765,7 @@ void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partia
   b.arrivers.push_back({cta * tpc_ + slot(tid), t.phase, t.clock});
   ++t.clock;
   b.partial |= partial;
+  if (t.s->heard && t.s->heard != b.heard) join_into(b.heard, t.s->heard, tpc_);
 }
 
 void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads) {
@@ -702,6 +784,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
   VCRef shared = b.acc;
   for (uint32_t tid : waiters) {
     RaceThread& t = rc.t[slot(tid)];
+    if (b.heard && t.s->heard != b.heard) join_into(t.s->heard, b.heard, tpc_);
     t.fenced = false;  // a fence before the barrier is no flag protocol's after it (check())
     if (full) {
       t.vc = shared;
@@ -721,6 +804,7 @@ void RaceDetector::warp_sync(Cta& c, uint32_t warp, uint32_t lanes) {
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   auto acc = std::make_shared<VClock>();
   const VClock* last = nullptr;
+  VCRef heard;
   for (uint32_t m = lanes; m; m &= m - 1) {
     const uint32_t tid = warp * 32 + __builtin_ctz(m);
     RaceThread& t = rc.t[tid];
@@ -730,12 +814,14 @@ void RaceDetector::warp_sync(Cta& c, uint32_t warp, uint32_t lanes) {
       last = t.vc.get();
     }
     acc->add_thr(cta * tpc_ + tid, t.phase, t.clock);
+    if (t.s->heard && t.s->heard != heard) join_into(heard, t.s->heard, tpc_);
   }
   acc->prune(tpc_);
   VCRef shared = acc;
   for (uint32_t m = lanes; m; m &= m - 1) {
     RaceThread& t = rc.t[warp * 32 + __builtin_ctz(m)];
     t.vc = shared;
+    if (heard) t.s->heard = heard;
     ++t.clock;
   }
 }

@@ -114,6 +114,20 @@ struct RaceThreadSync {
   uint32_t heard_write_clock = 0, heard_write_phase = 0;  // the writer's clock and phase at that write
   uint16_t heard_write_step = 0;                          // and the warp step's low bits (Access::step)
   bool heard_fenced = false;  // and this thread has fenced since that read (its acquire side is there)
+  // Release pattern (PTX ISA, "Release and acquire patterns"): the thread's last release to each of
+  // its last two locations; a later strong write of the thread to one of them carries it.
+  struct OwnRelease {
+    uint64_t key = ~0ull;
+    VCRef vc;
+    ptx::Scope scope = ptx::Scope::None;
+  };
+  OwnRelease own_rel[2];
+  uint32_t own_rel_next = 0;
+  // Fence-SC order: the writers (with what they knew when they wrote) of the values this thread
+  // read through strong accesses, or that threads it synchronized with at a barrier read. A
+  // fence.sc of another thread that is before such a write must come before this thread's next
+  // fence.sc in Fence-SC order (RaceDetector::fence).
+  VCRef heard;
 };
 
 struct RaceThread {
@@ -142,6 +156,7 @@ struct RaceCta {
     bool partial = false;
     uint32_t pc = ~0u, func = ~0u;  // the first arrival's instruction (divergence check)
     VCRef last_joined;              // the knowledge last joined into acc
+    VCRef heard;                    // what the arrivals heard of (RaceThreadSync::heard), joined
   } bars[16];
 };
 
@@ -311,6 +326,21 @@ class RaceDetector {
     bool empty() const { return !wide && narrow.empty(); }
   };
   uint64_t next_lineage_ = 1;
+  // Fence-SC order (PTX ISA, "Fence-SC order"). Fence-SC order is total on morally strong fence.sc,
+  // but not every order is possible: if fence F2's thread read (before F2) a value written after
+  // fence F1, F1 must be before F2 (else F2's read would be before, in causality order, the write it
+  // reads). Only those orders are taken as synchronization; a pair that either order allows orders
+  // nothing (a race that shows only in one order of the two fences is still a race).
+  struct ScFence {
+    uint32_t phase, clock;  // the fencing thread's barrier phase and clock at the fence
+    VCRef snap;             // what it knew
+    ptx::Scope scope;
+    uint32_t cta;
+  };
+  std::unordered_map<uint32_t, std::vector<ScFence>> sc_fences_;  // by thread (sync_gid), in the order run
+  // Per location: the last strong write's writer and what it knew (a read-modify-write joins
+  // what the writes it continues knew: a read of it observes them too).
+  std::unordered_map<uint64_t, VCRef> writers_;
   std::unordered_map<uint64_t, LocSync> sync_;  // release state per synchronization address
   // The entry found last (a spinning warp polls one address); ~0: none. Erasing forgets it.
   uint64_t sync_key_ = ~0ull;

@@ -82,7 +82,7 @@ const std::vector<std::string>& Config::variables() {
       "SYNCLAB_PCT_DEPTH", "SYNCLAB_BUDGET",  "SYNCLAB_DEVICE",         "SYNCLAB_LOCKSTEP_ORDER",
       "SYNCLAB_DISPATCH",  "SYNCLAB_CHECK",   "SYNCLAB_TRACE",          "SYNCLAB_QUIET",
       "SYNCLAB_FAST",      "SYNCLAB_REPORTS", "SYNCLAB_ERROR_EXITCODE", "SYNCLAB_VOLATILE",
-      "SYNCLAB_STREAMS",   "SYNCLAB_SCHEDULE", "SYNCLAB_SCHED_AFTER"};
+      "SYNCLAB_STREAMS",   "SYNCLAB_SCHEDULE", "SYNCLAB_SCHED_AFTER",    "SYNCLAB_MEMORY_CHECK"};
   return names;
 }
 
@@ -91,6 +91,13 @@ std::string Config::set(const std::string& name, const std::string& value) {
   if (value.empty()) return "";  // an empty variable is an unset one
   if (name == "SYNCLAB_MEMORY") {
     if (!parse_memory(v, &memory)) return "sc or relaxed";
+  } else if (name == "SYNCLAB_MEMORY_CHECK") {
+    if (value == "1")
+      memory_check = true;
+    else if (value == "0")
+      memory_check = false;
+    else
+      return "0 or 1 (1: check every relaxed launch's execution against the PTX model's axioms)";
   } else if (name == "SYNCLAB_MODEL") {
     if (!parse_model(v, &model)) return "its or lockstep";
   } else if (name == "SYNCLAB_SCHED") {

@@ -16,7 +16,7 @@ namespace synclab::sim {
 
 enum class WarpModel { Its, Lockstep };
 // Which executions the simulator produces: sequentially consistent interleavings only, or also the
-// reorderings the PTX memory model allows (sim/exec/relaxed_memory.h, docs/memory-model.md).
+// reorderings the PTX memory model allows (sim/memory/, docs/memory-model.md).
 enum class MemoryModel { Sc, Relaxed };
 enum class SchedPolicy { RoundRobin, Random, Pct };
 // The order in which blocks are handed to SMs. Hardware promises none; `reverse` and `random`
@@ -31,6 +31,10 @@ enum class StreamOrder { Default, InOrder, Random };
 struct Config {
   WarpModel model = WarpModel::Its;
   MemoryModel memory = MemoryModel::Sc;  // SYNCLAB_MEMORY
+  // SYNCLAB_MEMORY_CHECK=1: a relaxed launch records its execution graph and the oracle of the PTX
+  // model's axioms checks it at the launch's end (sim/memory/oracle/, docs/memory-model.md); an
+  // execution the axioms forbid is reported as a bug of the simulator.
+  bool memory_check = false;
   SchedPolicy sched = SchedPolicy::RoundRobin;
   // SYNCLAB_SCHED=replay (or SYNCLAB_SCHEDULE alone): traced launches follow the choices of a
   // schedule file (SYNCLAB_SCHEDULE, sim/sched/replay_scheduler.h), then another policy takes over:
@@ -78,7 +82,8 @@ struct Config {
   // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
   // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
-  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE, SYNCLAB_SCHED_AFTER. An invalid value
+  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE, SYNCLAB_SCHED_AFTER,
+  // SYNCLAB_MEMORY_CHECK (0|1). An invalid value
   // prints a message naming the variable and its allowed values and exits with 2; a schedule file
   // that cannot be read or parsed prints `synclab: schedule FILE:LINE: why` and exits with 3.
   static Config from_environment();  // exits with status 2 and a message on a bad value

@@ -202,9 +202,11 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   BarrierState& b = c.barriers[id];
   if (b.arrived == 0) b.expected = count;
   b.arrived += __builtin_popcount(act);
-  if (relaxed_)
-    for (uint32_t m = act; m; m &= m - 1)
-      b.known = std::max(b.known, relaxed_->knowledge(mm_thread(w, __builtin_ctz(m))));
+  if (relaxed_) {
+    // Under lockstep the warp is one thread of the memory model: it arrives once.
+    for (uint32_t m = M::kKind == WarpModel::Lockstep ? act & -act : act; m; m &= m - 1)
+      relaxed_->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
+  }
   if (check_sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
     check_barrier_arrival(w, first, act, b, I, M::kKind == WarpModel::Lockstep);
   if (observer_) observer_->barrier_arrive(w, id, act);
@@ -327,8 +329,11 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     // Everyone released sees what every arriving thread knew (bar.sync orders memory in the block).
     std::vector<uint64_t> ids;
     const uint64_t base = c.linear * threads_per_cta_;
-    for (uint32_t t : *waiters) ids.push_back(base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t));
-    relaxed_->join(c.linear, ids, done.known, done.expected == 0);
+    for (uint32_t t : *waiters) {
+      const uint64_t id = base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t);
+      if (ids.empty() || ids.back() != id) ids.push_back(id);
+    }
+    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0);
   }
   if (observer_) observer_->barrier_release(c, id, done.arrived);
 }

@@ -184,7 +184,7 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
       // A stronger order than the PTX model's, never a weaker one.
       std::vector<uint64_t> ids;
       for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
-      k.relaxed_->join(w.cta->linear, ids);
+      k.relaxed_->warp_sync(w.cta->linear, ids);
     }
     if (I.op != Op::BarWarpSync) k.exec_warp_op(w, group, I);
   }

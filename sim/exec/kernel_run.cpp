@@ -9,6 +9,8 @@
 // the checkers (sim/check/) and trace recording (trace_recorder.h, an observer of the run).
 #include "sim/exec/kernel_run.h"
 
+#include "sim/memory/oracle/ptx_axioms.h"
+
 #include "sim/exec/instr/operands.h"
 #include "sim/exec/its_model.h"
 #include "sim/exec/launch_config.h"
@@ -67,7 +69,6 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
   rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
   replay_ = dynamic_cast<ReplayScheduler*>(sched_.get());
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
-  lb_store_.resize(code_.size());
   sched_on_step_ = sched_->observes_steps();
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
@@ -294,8 +295,15 @@ LaunchResult KernelRun::run() {
     observer_->launch_begin();
     if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
   }
-  if (cfg_.memory == MemoryModel::Relaxed) {
-    relaxed_ = std::make_unique<RelaxedMemory>(cfg_.seed, threads_per_cta_);
+  // A launch that follows a schedule file with a `seed` line makes the memory model's choices as the
+  // recorded run made them (trace_schedule.h).
+  const uint64_t model_seed = replay_ && replay_->follows_schedule() && cfg_.schedule && cfg_.schedule->has_seed
+                                  ? cfg_.schedule->seed
+                                  : cfg_.seed;
+  memory_ = make_consistency_model(cfg_.memory == MemoryModel::Relaxed, model_seed, threads_per_cta_,
+                                   cfg_.memory == MemoryModel::Relaxed && cfg_.memory_check);
+  if (memory_->relaxed()) {
+    relaxed_ = memory_.get();
     if (observer_) relaxed_->on_visible([this](uint64_t key) { observer_->memory_visible(key); });
     if (replay_) relaxed_->set_read_chooser(replay_);
   }
@@ -344,6 +352,7 @@ LaunchResult KernelRun::run() {
       result_.reports.push_back(r);
     }
   }
+  if (relaxed_ && cfg_.memory_check) check_memory_model();
   note_repeats();
   if (observer_) {
     // The launch's end orders every write before what follows: each newest write is visible to all.
@@ -577,6 +586,35 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
 
 void KernelRun::observe_reports() {
   while (reports_observed_ < result_.reports.size()) observer_->report(result_.reports[reports_observed_++]);
+}
+
+// SYNCLAB_MEMORY_CHECK=1: the execution the relaxed model produced must be one the PTX model's
+// axioms allow; otherwise the simulator has a bug, which the report says with the run's replay line.
+void KernelRun::check_memory_model() {
+  const memory::Execution* x = relaxed_->execution();
+  if (!x) return;
+  result_.execution = std::make_shared<memory::Execution>(*x);
+  const memory::AxiomResult res = memory::check_ptx(*x);
+  const std::string limit = relaxed_->recording_limit();
+  if (res.allowed && limit.empty()) return;
+  Report r;
+  r.kind = ReportKind::Info;
+  r.kernel = entry_.name;
+  r.seed = cfg_.seed;
+  r.replay = replay_line();
+  if (!res.allowed) {
+    r.severity = Severity::Error;
+    r.title = "simulator bug: the relaxed memory model produced an execution the PTX memory model forbids";
+    r.details = fmt::format(
+        "the oracle (sim/memory/oracle/, the axioms of ptx.als) finds the recorded execution ({} events) breaks {}: "
+        "{}. Please report it with the replay line.",
+        x->events.size(), res.axiom, res.explain);
+  } else {
+    r.severity = Severity::Warning;
+    r.title = "memory-model check incomplete";
+    r.details = limit;
+  }
+  result_.reports.push_back(r);
 }
 
 }  // namespace synclab::sim

@@ -26,7 +26,7 @@
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
-#include "sim/exec/relaxed_memory.h"
+#include "sim/memory/memory_model.h"
 #include "sim/exec/report.h"
 #include "sim/exec/run_observer.h"
 #include "sim/exec/simulator.h"
@@ -313,22 +313,33 @@ class KernelRun {
   size_t reports_observed_ = 0;
   std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;
-  // SYNCLAB_MEMORY=relaxed: the memory model that picks what each load reads and where each store
-  // goes in coherence order (null under sc). Its thread for lane `lane` of warp w: under lockstep
-  // the warp (its lanes execute in lockstep and see one another's accesses), under its the lane.
-  std::unique_ptr<RelaxedMemory> relaxed_;
-  RelaxedMemory::Thread mm_thread(const Warp& w, int lane) const {
+  // The memory model (sim/memory/memory_model.h): sc or relaxed, the one that picks what each load
+  // reads and where each store goes in coherence order. relaxed_ is it under SYNCLAB_MEMORY=relaxed
+  // and null under sc, whose accesses take the interpreter's fast paths and never call it. Its
+  // thread for lane `lane` of warp w: under lockstep the warp (its lanes execute in lockstep and see
+  // one another's accesses), under its the lane.
+  std::unique_ptr<ConsistencyModel> memory_;
+  ConsistencyModel* relaxed_ = nullptr;
+  MemThread mm_thread(const Warp& w, int lane) const {
     const uint64_t base = w.cta->linear * threads_per_cta_;
-    return {w.cta->linear, base + (cfg_.model == WarpModel::Lockstep ? w.index * 32 : w.lanes[lane].tid_linear)};
+    return {base + (cfg_.model == WarpModel::Lockstep ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear,
+            false};
   }
+  // SYNCLAB_MEMORY_CHECK=1: the oracle checks the launch's recorded execution (a report if the
+  // PTX model's axioms forbid it).
+  void check_memory_model();
   // The key of a shared or global location for the memory model (shared memory is per block).
   uint64_t mm_key(const Warp& w, uint64_t generic) const {
     return generic >= kSharedWindow ? (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow) : generic;
   }
   void relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Load buffering: runs the early part of a plan (true: the group stays at the load), and later the
+  // held-back part (run_late).
+  template <class M>
   bool reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
-  uint32_t store_after_load(const ptx::Function& fn, uint32_t pc) const;
-  std::vector<std::vector<uint32_t>> lb_store_;  // reorder_load's per-instruction answers, per function
+  template <class M>
+  void run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
+  void run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
                      const ptx::Instr& I);

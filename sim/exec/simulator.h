@@ -24,6 +24,9 @@
 namespace synclab::trace {
 class Writer;
 }
+namespace synclab::memory {
+struct Execution;
+}
 
 namespace synclab::sim {
 
@@ -69,6 +72,8 @@ struct LaunchResult {
   uint64_t warp_steps = 0;  // warp-instructions issued
   uint64_t thread_instructions = 0;
   double simulated_ms = 0;  // simulated time (for cudaEvent elapsed time)
+  // SYNCLAB_MEMORY_CHECK=1 under relaxed: the launch's recorded execution (what the oracle checked).
+  std::shared_ptr<const memory::Execution> execution;
 };
 
 class Simulator {

@@ -104,10 +104,12 @@ struct Warp {
   uint32_t bar_id = 0, bar_func = 0, bar_pc = 0;
 
   ReconvergenceStack stack;  // lockstep only
-  // Relaxed memory model, load buffering: lanes lb_lanes ran the instructions after their load at
-  // (lb_func, lb_pc) up to the store at lb_store early; they run the load next, then go on after
-  // the store (KernelRun::reorder_load).
-  uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_store = 0;
+  // Relaxed memory model, load buffering (sim/memory/relaxed/load_buffering.h): lanes lb_lanes ran
+  // some instructions after their load at (lb_func, lb_pc) early; at their next step they run the
+  // held-back ones, lb_late[0..lb_n_late) (the load first), then go on at lb_resume
+  // (KernelRun::reorder_load).
+  uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_resume = 0, lb_n_late = 0;
+  uint32_t lb_late[12], lb_late_pos[12];
   LaneRegs regp[32];         // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
@@ -141,7 +143,6 @@ struct BarrierState {
   uint32_t func = ~0u, pc = ~0u;  // where the first bar.sync of this phase waits (divergence check)
   uint32_t red_popc = 0;          // bar.red accumulators
   bool red_and = true, red_or = false;
-  uint64_t known = 0;  // relaxed memory model: what the threads that arrived knew
 };
 
 struct Cta {

@@ -21,7 +21,7 @@
 
 #include <synclab/trace_schedule.h>
 
-#include "sim/exec/relaxed_memory.h"
+#include "sim/memory/memory_model.h"
 #include "sim/sched/scheduler.h"
 
 namespace synclab::sim {
@@ -35,7 +35,7 @@ std::shared_ptr<const trace::Schedule> load_schedule_or_exit(const std::string& 
 // Prints `synclab: schedule FILE:LINE: why` and ends the process with status 3.
 [[noreturn]] void schedule_fail(const std::string& path, int line, const std::string& why);
 
-class ReplayScheduler final : public Scheduler, public RelaxedMemory::ReadChooser {
+class ReplayScheduler final : public Scheduler, public ReadChooser {
  public:
   ReplayScheduler(const Config& cfg, std::unique_ptr<Scheduler> after);
   ~ReplayScheduler() override;

@@ -21,7 +21,7 @@ __global__ void sequence(int* data, int* flag, int* out) {
     }
     f.fetch_add(1, cuda::memory_order_relaxed);
   } else {
-    while (f.load(cuda::memory_order_relaxed) != 2) {  // relaxed: never synchronizes with block 0
+    while (f.load(cuda::memory_order_relaxed) != 2) {
     }
     (void)f.load(cuda::memory_order_acquire);  // reads 2: written by block 1
     out[0] = data[0];

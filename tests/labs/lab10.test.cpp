@@ -242,18 +242,20 @@ std::string instructions(const lab10::SyncUse& u) {
 
 // The synchronization the kernel's PTX shows, against what the test needs at `scope` ("gpu": the
 // threads are in different blocks; "cta": in one block): too little, too strong or too wide.
-// Empty when it is the cheapest that forbids the weak outcome.
-std::string sync_problems(const lab10::SyncUse& u, Needs needs, const std::string& scope, const std::string& advice) {
+// Empty when it is the cheapest that forbids the weak outcome. shown: the explored runs showed the
+// weak outcome (else the missing synchronization is named although no run showed what it allows).
+std::string sync_problems(const lab10::SyncUse& u, Needs needs, const std::string& scope, const std::string& advice,
+                          bool shown = false) {
   std::vector<std::string> problems;
-  // Missing first: what exploration may not have shown (the relaxed model produces only part of
-  // what PTX allows; load buffering with acquire loads alone, for one, it never shows).
+  const std::string seen = shown ? "" : " (the explored runs did not show it)";
+  // Missing first: what names the part the program lacks.
   if (needs == Needs::release_acquire && (u.releases == 0 || u.acquires == 0))
     problems.push_back(std::string("nothing ") + (u.releases == 0 ? "releases" : "acquires") +
                        ": a hand-over synchronizes only when a release is read by an acquire, so PTX still allows "
-                       "the weak outcome (the explored runs did not show it): " + advice);
+                       "the weak outcome" + seen + ": " + advice);
   if (needs == Needs::fence_sc_2 && u.fence_sc < 2)
     problems.push_back(std::to_string(u.fence_sc) + " fence.sc where both threads need one, so PTX still allows the "
-                       "weak outcome (the explored runs did not show it): " + advice);
+                       "weak outcome" + seen + ": " + advice);
   if (u.scopes.count("sys"))
     problems.push_back(std::string("system scope (.sys: thread_scope_system, __threadfence_system()) is wider than "
                                    "needed: every thread of the test runs on this GPU, so ") +
@@ -282,6 +284,14 @@ void check_fixed(const std::string& test, Needs needs, const std::string& scope,
                  const std::string& advice) {
   const lab10::LitmusTest& t = lab10::litmus_test(test);
   long runs = 0, weak = 0;
+  // What the kernel's synchronization lacks, for the message when the weak outcome shows: the
+  // specific problem when its PTX shows one (never advice to add what is there), else the advice.
+  auto diagnosis = [&] {
+    if (!synclab::lab::on_simulator()) return "forbid it with " + std::string(advice);
+    const lab10::SyncUse u = lab10::sync_use(t.kernel);
+    const std::string p = u.found ? sync_problems(u, needs, scope, advice, true) : "";
+    return p.empty() ? "forbid it with " + std::string(advice) : p;
+  };
   for (const Schedule& s : litmus_schedules()) {
     const lab10::LitmusResult r =
         synclab::lab::run_under(s, [&] { return lab10::run_litmus(t, s.on_gpu() ? 4096 : 1); });
@@ -289,8 +299,8 @@ void check_fixed(const std::string& test, Needs needs, const std::string& scope,
     for (const auto& [o, n] : r.counts) runs += n;
     CHECKED_ELSE(r.counts.count(t.weak) == 0)
     FAIL(t.kernel << " (" << todo << "): the weak outcome " << t.weak << " appeared, in:\n  replay: " << cmd
-                  << "\n  (the synchronization in its PTX: " << instructions(lab10::sync_use(t.kernel))
-                  << "; forbid it with " << advice << ")");
+                  << "\n  (the synchronization in its PTX: " << instructions(lab10::sync_use(t.kernel)) << "; "
+                  << diagnosis() << ")");
     CHECKED_ELSE(r.reports.empty())
     FAIL(t.kernel << " (" << todo << "): the simulator reported " << synclab::lab::brief(r.reports.front())
                   << "\n  replay: " << cmd << "\n" << r.reports.front().text << "\n  (" << advice << ")");

@@ -12,6 +12,10 @@
 //   read L K          relaxed memory only: in the step of the next `step` line, lane L's load
 //                     reads the K-th newest value it may read (0: the newest, memory's value)
 //   then rr|random|pct  the policy once the choices run out (default rr); at most once
+//   seed S            the seed of the recorded run: a launch that follows the file seeds its
+//                     memory model's own choices (where a store goes, which loads run after later
+//                     stores, what a load without a read line reads) with S, as the recorded run
+//                     did, whatever seed the replaying program sets; at most once
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,9 @@ struct Schedule {
   std::vector<std::vector<ScheduleChoice>> launches;
   std::vector<int> launch_lines;  // per launch: the line of its `launch` line (0: none)
   std::string then;               // "" (not given), "rr", "random" or "pct"
+  bool has_seed = false;          // a `seed` line was given...
+  uint64_t seed = 0;              // ...with this seed
+  int seed_line = 0;
   int then_line = 0;
   // The number of step choices of launch n.
   size_t steps(size_t n) const;

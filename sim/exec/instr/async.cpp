@@ -216,7 +216,12 @@ bool KernelRun::mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t add
   std::memcpy(p, &nw, 8);
   if (nw != old) note_write(w, lane, generic, I);
   if (checks_) check_atomic_write(w, lane, generic, I);
-  if (relaxed_) relaxed_->rmw(mm_thread(w, lane), mm_key(w, generic), 8, old, nw, true, {I.sem, I.scope}, steps_);
+  if (relaxed_) {
+    // The arrival read the newest state and its write is the newest (the model is told so).
+    const MemThread t = mm_thread(w, lane);
+    relaxed_->rmw_read(t, mm_key(w, generic), 8, old, {I.sem, I.scope}, steps_, true);
+    relaxed_->rmw_write(t, mm_key(w, generic), 8, nw, true, {I.sem, I.scope}, steps_);
+  }
   if (observer_) observer_->atomic(w, lane, generic, 8, old, nw, I);
   w.last_load[lane] = generic;
   return true;

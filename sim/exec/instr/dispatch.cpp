@@ -14,6 +14,7 @@
 #include "sim/exec/its_model.h"
 #include "sim/exec/lockstep_model.h"
 #include "sim/exec/values.h"
+#include "sim/memory/relaxed/load_buffering.h"
 
 namespace synclab::sim {
 
@@ -23,83 +24,139 @@ using ptx::writes_reg;
 
 namespace {
 
-// The registers a load writes.
-std::vector<uint32_t> loaded_regs(const ptx::Instr& L) {
-  std::vector<uint32_t> regs;
-  const Operand& d = L.dst[0];
-  if (d.kind == Operand::Kind::Reg) regs.push_back(d.reg);
-  if (d.kind == Operand::Kind::Vector)
-    for (int k = 0; k < d.count; ++k)
-      if (d.vec[k] != Operand::kNoReg) regs.push_back(d.vec[k]);
-  return regs;
-}
-bool weak_order(ptx::Sem s) { return s == ptx::Sem::None || s == ptx::Sem::Weak || s == ptx::Sem::Relaxed; }
-bool shared_or_global(ptx::Space s) {
-  return s == ptx::Space::Global || s == ptx::Space::Shared || s == ptx::Space::Generic;
-}
+// What the load-buffering planner asks of a group's state now (load_buffering.h).
+class GroupProbe final : public relaxed::LbProbe {
+ public:
+  GroupProbe(KernelRun& k, Warp& w, uint32_t mask, uint64_t (*addr)(KernelRun&, Lane&, const Operand&))
+      : k_(k), w_(w), mask_(mask), addr_(addr) {}
+  int predicate(uint32_t reg) const override {
+    int v = -1;
+    for (uint32_t m = mask_; m; m &= m - 1) {
+      const int p = int(w_.lanes[__builtin_ctz(m)].R()[reg] & 1);
+      if (v < 0)
+        v = p;
+      else if (v != p)
+        return -1;
+    }
+    return v;
+  }
+  bool may_alias(const ptx::Instr& I, const ptx::Instr& J) const override {
+    // Both addresses as generic addresses (shared memory in its window), per lane.
+    auto where = [&](const ptx::Instr& X, Lane& L, uint64_t* at, uint64_t* size) {
+      if (X.src[0].kind != Operand::Kind::Addr) return false;
+      uint64_t a = addr_(k_, L, X.src[0]);
+      if (X.space == ptx::Space::Shared) a += kSharedWindow;
+      *at = a;
+      const uint32_t es = ptx::type_size(X.type);
+      *size = uint64_t(es ? es : 8) * (X.vec ? X.vec : 1);
+      return true;
+    };
+    for (uint32_t m = mask_; m; m &= m - 1) {
+      Lane& L = w_.lanes[__builtin_ctz(m)];
+      uint64_t a, as, b, bs;
+      if (!where(I, L, &a, &as) || !where(J, L, &b, &bs)) return true;
+      if (a < b + bs && b < a + as) return true;
+    }
+    return false;
+  }
+
+ private:
+  KernelRun& k_;
+  Warp& w_;
+  uint32_t mask_;
+  uint64_t (*addr_)(KernelRun&, Lane&, const Operand&);
+};
 
 }  // namespace
 
-// Load buffering (relaxed memory model): a relaxed or plain load may take effect after a later
-// store of its thread when nothing orders them (PTX keeps no load before a later independent
-// store; only dependencies are kept, so no value comes out of thin air). Here: the load at I, then
-// at most four instructions that only compute (reading nothing the load writes, writing nothing it
-// reads), then a relaxed or plain store that uses nothing the load writes. When the seed says so
-// (under its; pre-Volta lockstep is outside the PTX model), this step runs the instructions up to
-// the store, and the load runs at the group's next step, after which it goes on after the store.
-// True when this step was such an early run (the group stays at the load).
-// The store that the load at fn.code[pc] may let go first (0: none); the code alone decides.
-uint32_t KernelRun::store_after_load(const ptx::Function& fn, uint32_t pc) const {
-  const ptx::Instr& I = fn.code[pc];
-  const std::vector<uint32_t> dst = loaded_regs(I);
-  const uint32_t addr_reg = I.src[0].kind == Operand::Kind::Addr ? I.src[0].reg : Operand::kNoReg;
-  for (uint32_t j = pc + 1; j < fn.code.size() && j <= pc + 5; ++j) {
-    const ptx::Instr& J = fn.code[j];
-    for (uint32_t r : dst)
-      if (reads_reg(J, r)) return 0;
-    if (J.op == Op::St) return weak_order(J.sem) && shared_or_global(J.space) ? j : 0;
-    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) && J.op != Op::Ld &&
-                          J.op != Op::St && J.op != Op::Bra;
-    if (!computes || writes_reg(J, addr_reg) || (I.guard != Operand::kNoReg && writes_reg(J, I.guard))) return 0;
-    for (uint32_t r : dst)
-      if (writes_reg(J, r)) return 0;
-  }
-  return 0;
-}
-
+// Load buffering (relaxed memory model): a relaxed, plain or acquire load (or an atom) may take
+// effect after later stores of its thread that do not depend on it (sim/memory/relaxed/
+// load_buffering.h). When the seed says so (under its; pre-Volta lockstep is outside the PTX
+// model), this step runs the plan's early instructions and the group stays at the load; at its
+// next step it runs the held-back ones (run_late) and goes on after the last early store.
+// True when this step was such an early run.
+template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
-  if (cfg_.model != WarpModel::Its || w.lb_lanes || !weak_order(I.sem) || !shared_or_global(I.space) || I.op != Op::Ld)
-    return false;
-  // Per instruction, computed once: 0 not yet, 1 no store, else the store's index + 2.
-  std::vector<uint32_t>& cache = lb_store_[g.func];
-  if (cache.empty()) cache.assign(fn.code.size(), 0);
-  if (!cache[g.pc]) {
-    const uint32_t s = store_after_load(fn, g.pc);
-    cache[g.pc] = s ? s + 2 : 1;
+  if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
+  if (relaxed_->random(2) != 0) return false;
+  GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
+  relaxed::LbPlan plan;
+  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), &plan)) return false;
+  const uint32_t lanes = M::kKind == WarpModel::Lockstep ? g.mask & -g.mask : g.mask;
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
+  for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
+    for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i]);
+    run_one(w, g.mask, fn, g.func, plan.early[i]);
   }
-  const uint32_t store = cache[g.pc] - (cache[g.pc] >= 2 ? 2 : 1);
-  if (!store || relaxed_->random(2) != 0) return false;
-  for (uint32_t j = g.pc + 1; j <= store && !stop_; ++j) {
-    const ptx::Instr& J = fn.code[j];
-    const uint32_t a = guard_mask(w, g.mask, J);
-    instrs_ += __builtin_popcount(a);
-    cur_loc_ = (g.func << 20) | j;
-    if (!a) continue;
-    if (J.op == Op::St)
-      exec_st(w, a, fn, J);
-    else if (J.fast)
-      kFastHandlers[J.fast](w, a, J);
-    else
-      exec_alu(w, a, J);
-  }
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_early(mm_thread(w, __builtin_ctz(m)));
   cur_loc_ = (g.func << 20) | g.pc;
-  if (observer_) observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask, fn.code[store].user_line, 0);
+  if (stop_) return true;
+  if (observer_)
+    observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask, fn.code[plan.early[plan.n_early - 1]].user_line,
+                            0);
   w.lb_lanes = g.mask;
   relaxed_->note_late_load();
   w.lb_func = g.func;
   w.lb_pc = g.pc;
-  w.lb_store = store;
+  w.lb_resume = plan.resume;
+  w.lb_n_late = plan.n_late;
+  for (uint32_t i = 0; i < plan.n_late; ++i) {
+    w.lb_late[i] = plan.late[i];
+    w.lb_late_pos[i] = plan.late_pos[i];
+  }
   return true;
+}
+
+// One instruction of a load-buffering plan for the lanes `mask` (their guard applied): a load, a
+// store, an atom or a computation.
+void KernelRun::run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc) {
+  const ptx::Instr& J = fn.code[pc];
+  const uint32_t a = guard_mask(w, mask, J);
+  instrs_ += __builtin_popcount(a);
+  cur_loc_ = (func << 20) | pc;
+  if (!a) return;
+  switch (J.op) {
+    case Op::St: exec_st(w, a, fn, J); break;
+    case Op::Ld:
+    case Op::Ldu: exec_ld(w, a, fn, J); break;
+    case Op::Atom:
+    case Op::Red: exec_atom(w, a, J); break;
+    default:
+      if (J.fast)
+        kFastHandlers[J.fast](w, a, J);
+      else
+        exec_alu(w, a, J);
+  }
+}
+
+// The held-back part of a plan: the load (and what waits for it) for the lanes that ran early;
+// lanes of the group that did not (they came to the load since) run the load alone.
+template <class M>
+void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
+  const uint32_t early = w.lb_lanes & g.mask;
+  const uint32_t others = g.mask & ~early;
+  const uint32_t lanes = M::kKind == WarpModel::Lockstep ? early & -early : early;
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)));
+  for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
+    for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
+    run_one(w, early, fn, g.func, w.lb_late[i]);
+  }
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_late(mm_thread(w, __builtin_ctz(m)));
+  cur_loc_ = (g.func << 20) | g.pc;
+  if (stop_) return;
+  if (others) run_one(w, others, fn, g.func, g.pc);
+  if (stop_) return;
+  w.lb_lanes &= ~early;
+  if (!others) {
+    M::skip_to(*this, w, g, w.lb_resume);
+  } else {
+    M::materialize(w);
+    for (uint32_t m = g.mask; m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      w.lanes[lane].pc = (early >> lane & 1) ? w.lb_resume : g.pc + 1;
+    }
+    w.converged = false;
+  }
 }
 
 template <class M>
@@ -202,24 +259,10 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Ldu:
       if (relaxed_) {
         if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
-          // The load that was put off: now it runs, and its lanes go on after the store they ran.
-          exec_ld(w, act, fn, I);
-          if (stop_) return;
-          const uint32_t early = w.lb_lanes & g.mask;
-          w.lb_lanes &= ~early;
-          if (early == g.mask) {
-            M::skip_to(*this, w, g, w.lb_store + 1);
-          } else {
-            M::materialize(w);
-            for (uint32_t m = g.mask; m; m &= m - 1) {
-              const int lane = __builtin_ctz(m);
-              w.lanes[lane].pc = (early >> lane & 1) ? w.lb_store + 1 : g.pc + 1;
-            }
-            w.converged = false;
-          }
+          run_late<M>(w, g, fn, I);  // the load that was held back, and what waited for it
           return;
         }
-        if (act == g.mask && reorder_load(w, g, fn, I)) return;  // the load runs at the next step
+        if (act == g.mask && reorder_load<M>(w, g, fn, I)) return;  // the load runs at the next step
       }
       exec_ld(w, act, fn, I);
       break;
@@ -254,6 +297,16 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       }
       break;
     case Op::Atom:
+      if (relaxed_) {
+        // An atom's read may take effect after later stores too (load buffering).
+        if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
+          run_late<M>(w, g, fn, I);
+          return;
+        }
+        if (act == g.mask && reorder_load<M>(w, g, fn, I)) return;
+      }
+      exec_atom(w, act, I);
+      break;
     case Op::Red: exec_atom(w, act, I); break;
     default:
       if (act) exec_alu(w, act, I);

@@ -542,7 +542,7 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
   if (generic >= kLocalWindow) return;
   const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
   if (es == 0 || size % es) return;
-  const RelaxedMemory::Thread t = mm_thread(w, lane);
+  const MemThread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t newest = read_bits(bytes + off, es);
     const uint64_t stale_before = relaxed_->stale_reads();
@@ -557,7 +557,7 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
   if (generic >= kLocalWindow) return;
   const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
   if (es == 0 || size % es) return;
-  const RelaxedMemory::Thread t = mm_thread(w, lane);
+  const MemThread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t v = read_bits(bytes + off, es), latest = read_bits(memory + off, es);
     const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
@@ -583,7 +583,7 @@ void KernelRun::flush_memory_model(const Warp& w) {
 // accesses of threads (PTX ISA, membar/fence).
 void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
   if (I.proxy) return;
-  RelaxedMemory::Order o{I.sem, I.scope};
+  MemOrder o{I.sem, I.scope};
   if (I.op == Op::Membar || o.sem == ptx::Sem::None) o.sem = I.op == Op::Membar ? ptx::Sem::Sc : ptx::Sem::AcqRel;
   if (cfg_.model == WarpModel::Lockstep) act &= -act;  // one view per warp
   for (uint32_t m = act; m; m &= m - 1) relaxed_->fence(mm_thread(w, __builtin_ctz(m)), o);
@@ -806,6 +806,18 @@ __attribute__((always_inline)) inline uint64_t atomic_rmw(uint8_t* p, bool host_
   return to_bits<T>(bitcast<T>(cur));
 }
 
+// The operation alone, on the value `old_bits` (the relaxed memory model's choice): the new value's
+// bits, and the old value as the instruction returns it.
+template <class T>
+__attribute__((always_inline)) inline uint64_t atomic_compute(uint64_t old_bits, AtomOp op, uint64_t bb, uint64_t cb,
+                                                              uint64_t* new_bits) {
+  using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+  const U cur = static_cast<U>(old_bits);
+  const T next = atomic_apply<T>(op, bitcast<T>(cur), from_bits<T>(bb), from_bits<T>(cb));
+  *new_bits = bitcast<U>(next);
+  return to_bits<T>(bitcast<T>(cur));
+}
+
 }  // namespace
 
 // One lane after the other, in lane order, with the value type T fixed for the whole loop.
@@ -901,22 +913,44 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   const uint64_t c = cas ? value(lane, R, oc) : 0;
   uint64_t nb = 0;
   uint64_t old;
-  if (host_shared) {
-    host_watch::DeviceAccess in_order;
-    old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-  } else {
-    old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-  }
   const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
+  bool failed_cas;
+  if (relaxed_ && generic < kLocalWindow) {
+    // The memory model chooses the value the read reads (possibly an older one, when no morally
+    // strong write is between: PTX ISA, "Atomicity"), and where the write goes in coherence order;
+    // memory takes the new value only when it is the newest.
+    std::optional<host_watch::DeviceAccess> in_order;
+    if (host_shared) in_order.emplace();
+    uint64_t latest = 0;
+    std::memcpy(&latest, p, size);
+    const MemThread t = mm_thread(w, lane);
+    const uint64_t key = mm_key(w, generic);
+    const uint64_t expected = b & keep;
+    const uint64_t read = relaxed_->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, steps_, false,
+                                             cas ? &expected : nullptr);
+    old = atomic_compute<T>(read, I.aop, b, c, &nb);
+    failed_cas = cas && (old & keep) != (b & keep);
+    if (relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_) && !failed_cas) {
+      if (host_shared)
+        atomic_rmw<T>(p, true, AtomOp::Exch, nb, 0, &nb);
+      else
+        std::memcpy(p, &nb, size);
+    }
+  } else {
+    if (host_shared) {
+      host_watch::DeviceAccess in_order;
+      old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+    } else {
+      old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+    }
+    failed_cas = cas && (old & keep) != (b & keep);
+  }
   const uint64_t old_cmp = old & keep, nb_cmp = nb & keep;
   if (old_cmp != nb_cmp) note_write(w, lane, generic, I, old_cmp, nb_cmp, size, true);
   // Every read-modify-write is a write in the memory model, also when it leaves the value as
   // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
   // continues release sequences. Only a failed compare-and-swap writes nothing.
-  const bool failed_cas = cas && old_cmp != (b & keep);
   if (checks_ && !failed_cas) check_atomic_write(w, lane, generic, I);
-  if (relaxed_ && generic < kLocalWindow)
-    relaxed_->rmw(mm_thread(w, lane), mm_key(w, generic), size, old_cmp, nb_cmp, !failed_cas, {I.sem, I.scope}, steps_);
   if (observer_) {
     observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
     if (relaxed_ && generic < kLocalWindow && !failed_cas && relaxed_->has_older(mm_key(w, generic)))

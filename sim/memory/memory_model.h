@@ -1,0 +1,133 @@
+// The memory model of a launch (SYNCLAB_MEMORY): what each load reads, where each store goes in
+// coherence order, and what fences, barriers and warp synchronization order. The interpreter
+// (sim/exec) calls it for every shared or global access; two implementations stand behind it:
+//   sc        sequential consistency: every load reads memory's newest value (sc_memory.h)
+//   relaxed   the PTX memory model, operationally (relaxed/relaxed_model.h)
+// Beside them, oracle/ holds the PTX model's axioms, which check what `relaxed` does
+// (SYNCLAB_MEMORY_CHECK=1, docs/memory-model.md).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/ptx/ir.h"
+
+namespace synclab::memory {
+struct Execution;
+}
+
+namespace synclab::sim {
+
+// The thread an access comes from. id: its number in the launch (block * threads per block +
+// thread index; under the lockstep warp model, where a warp's lanes run in lockstep, its warp's
+// first thread); cta: its block. The host (a CPU thread touching mapped memory) is one thread
+// of its own, outside every block.
+struct MemThread {
+  uint64_t id = 0;
+  uint64_t cta = 0;
+  bool host = false;
+  static MemThread host_thread() { return {~0ull, ~0ull, true}; }
+};
+
+// The memory order of an access or fence, as its instruction gives it.
+struct MemOrder {
+  ptx::Sem sem = ptx::Sem::None;
+  ptx::Scope scope = ptx::Scope::None;
+  // The read of a reduction (red), which forms no acquire pattern (PTX ISA 9.0, "Reductions do
+  // not form Acquire Patterns").
+  bool reduction = false;
+};
+
+// Who may choose the value a load reads instead of the seed (a schedule file's `read` lines,
+// sim/sched/replay_scheduler.h). choose_read(lane, n): the lane (0..31 of its warp) loads from a
+// location where n > 1 values are readable; returns k (read the k-th newest of them, 0 = the
+// newest) or -1 to let the seed decide.
+struct ReadChooser {
+  virtual ~ReadChooser() = default;
+  virtual int64_t choose_read(uint32_t lane, size_t n) = 0;
+};
+
+class ConsistencyModel {
+ public:
+  virtual ~ConsistencyModel() = default;
+  virtual bool relaxed() const = 0;
+  virtual void set_read_chooser(ReadChooser* c) {}
+
+  // A block starts or finishes.
+  virtual void start_block(uint64_t cta) {}
+  virtual void end_block(uint64_t cta) {}
+
+  // A load of `size` bytes (1, 2, 4 or 8) at location `key` (a generic address; shared memory:
+  // a key of its block) whose newest value is `latest`: returns the value it reads.
+  virtual uint64_t load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
+                        uint64_t now) = 0;
+  // A store of `value`; `latest` is memory's value before it. True when the store is the newest
+  // write in coherence order (memory takes its value), false when it goes before newer ones.
+  virtual bool store(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
+                     uint64_t now) = 0;
+  // A read-modify-write, in two steps: rmw_read returns the value its read reads; the caller
+  // computes the new value and calls rmw_write (wrote: false for a compare-and-swap that failed,
+  // which only reads), which returns true when the write is the newest (memory takes it).
+  // newest: the read must read `latest` (an mbarrier arrival, which the simulator applies to memory
+  // at once). cas_expected: a compare-and-swap's expected value (a read of another value writes
+  // nothing).
+  virtual uint64_t rmw_read(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o, uint64_t now,
+                            bool newest = false, const uint64_t* cas_expected = nullptr) = 0;
+  virtual bool rmw_write(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, bool wrote, MemOrder o,
+                         uint64_t now) = 0;
+  // fence.* and membar (sem Sc: fence.sc and membar; AcqRel: fence.acq_rel and fence without a
+  // qualifier; Acquire / Release: fence.acquire / fence.release).
+  virtual void fence(const MemThread& t, MemOrder o) {}
+  // A barrier of block `cta`: threads arrive (bar.arrive arrives without waiting), then the
+  // barrier releases the threads in `ids` (every live thread of the block: whole_block).
+  virtual void barrier_arrive(const MemThread& t, uint32_t barrier) {}
+  virtual void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) {}
+  // __syncwarp() and the .sync warp instructions: the lanes `ids` (threads of one warp) synchronize.
+  virtual void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {}
+
+  // Load buffering: the interpreter runs a thread's later independent stores before one of its
+  // loads (relaxed/load_buffering.h). begin_early before the first early instruction (`length`:
+  // instructions on the plan's path), end_early after the last; the load itself (and any
+  // instruction it holds back) comes later, between begin_late and end_late. plan_step before
+  // each instruction of the plan: its place on the path (the load is 0), so that the execution's
+  // program order stays the program's.
+  virtual void begin_early(const MemThread& t, uint32_t length) {}
+  virtual void end_early(const MemThread& t) {}
+  virtual void begin_late(const MemThread& t) {}
+  virtual void end_late(const MemThread& t) {}
+  virtual void plan_step(const MemThread& t, uint32_t pos) {}
+
+  // Every location's newest value becomes the only one any thread may read (a suspected hang,
+  // the end of a traced launch). True when some thread could have read an older value before.
+  virtual bool settle() { return false; }
+  // A choice of the model that the seed decides: uniform in [0, n).
+  virtual uint64_t random(uint64_t n) { return 0; }
+
+  // What the model did, for reports and the trace.
+  virtual uint64_t stale_reads() const { return 0; }
+  virtual uint64_t early_stores() const { return 0; }
+  virtual uint64_t late_loads() const { return 0; }
+  virtual void note_late_load() {}
+  uint64_t reorderings() const { return stale_reads() + early_stores() + late_loads(); }
+  // Whether a location still has older values some thread may read; and who hears when a
+  // location's older values are all forgotten (its newest write became visible to all).
+  virtual bool has_older(uint64_t key) { return false; }
+  virtual void on_visible(std::function<void(uint64_t key)> f) {}
+  // A location accessed with two sizes in this launch: what to report, once ("" when none).
+  virtual std::string take_not_covered() { return ""; }
+
+  // SYNCLAB_MEMORY_CHECK=1: the execution graph of the launch (events, reads-from, coherence
+  // order, ...) for the oracle; null when not recorded.
+  virtual const memory::Execution* execution() const { return nullptr; }
+  virtual std::string recording_limit() const { return ""; }
+};
+
+// The model a launch runs under: sc, or relaxed with its seed (threads_per_block: to number a
+// block's threads); record: keep the execution graph for the oracle.
+std::unique_ptr<ConsistencyModel> make_consistency_model(bool relaxed, uint64_t seed, uint32_t threads_per_block,
+                                                   bool record);
+
+}  // namespace synclab::sim

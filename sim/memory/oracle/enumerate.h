@@ -1,0 +1,46 @@
+// Every outcome of a litmus test that a memory model allows, found by enumerating the test's
+// candidate executions (which write each read reads, coherence order, Fence-SC order) and
+// checking each with the oracle: the PTX model (ptx_axioms.h) and sequential consistency.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/memory/oracle/execution.h"
+#include "sim/memory/oracle/litmus.h"
+
+namespace synclab::memory {
+
+// An outcome: the final value of every register of every thread (in thread order, r0 first; a
+// register the run never wrote is 0) and then of every location (in the test's order).
+using Outcome = std::vector<int64_t>;
+
+struct Enumeration {
+  std::set<Outcome> ptx;  // outcomes of executions the PTX model allows
+  std::set<Outcome> sc;   // outcomes of sequentially consistent executions
+  uint64_t candidates = 0;  // candidate executions checked
+  // weak: allowed by PTX, not sequentially consistent
+  std::set<Outcome> weak() const;
+};
+
+struct EnumerateOptions {
+  bool ptx = true;
+  bool sc = true;
+  uint64_t max_candidates = 50'000'000;  // refuse (LitmusError) a test bigger than this
+};
+
+Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt = {});
+
+// How many values an outcome of the test has.
+size_t outcome_size(const LitmusTest& t);
+// Whether the outcome satisfies the test's `exists` condition.
+bool satisfies(const LitmusTest& t, const Outcome& o);
+// "0:r0=1 1:r0=0 x=1 y=1"
+std::string outcome_text(const LitmusTest& t, const Outcome& o);
+// The inverse of outcome_text (for outcome lists in files); false when it names something the test
+// does not have.
+bool parse_outcome(const LitmusTest& t, const std::string& text, Outcome* o);
+
+}  // namespace synclab::memory

@@ -1,0 +1,176 @@
+// Planning load buffering (load_buffering.h).
+
+#include "sim/memory/relaxed/load_buffering.h"
+
+#include <vector>
+
+namespace synclab::sim::relaxed {
+
+using ptx::Op;
+using ptx::Operand;
+
+namespace {
+
+bool memory_space(ptx::Space s) {
+  return s == ptx::Space::Global || s == ptx::Space::Shared || s == ptx::Space::Generic;
+}
+// Orders that put nothing between an access and the later stores of its thread: weak, relaxed and
+// volatile (relaxed at .sys). Acquire and release patterns, fences and barriers do.
+bool unordered(ptx::Sem s) {
+  return s == ptx::Sem::None || s == ptx::Sem::Weak || s == ptx::Sem::Relaxed || s == ptx::Sem::Volatile;
+}
+
+template <class F>
+void for_each_dst(const ptx::Instr& J, F f) {
+  for (int k = 0; k < J.ndst; ++k) {
+    const Operand& d = J.dst[k];
+    if (d.kind == Operand::Kind::Reg && d.reg != Operand::kNoReg) f(d.reg);
+    if (d.kind == Operand::Kind::Vector)
+      for (int e = 0; e < d.count; ++e)
+        if (d.vec[e] != Operand::kNoReg) f(d.vec[e]);
+  }
+}
+
+bool contains(const std::vector<uint32_t>& v, uint32_t x) {
+  for (uint32_t y : v)
+    if (y == x) return true;
+  return false;
+}
+
+// The address operand's registers, for "does the address depend on the load".
+bool address_reads(const ptx::Instr& J, const std::vector<uint32_t>& regs) {
+  const Operand& a = J.src[0];
+  return a.kind == Operand::Kind::Addr && a.reg != Operand::kNoReg && contains(regs, a.reg);
+}
+
+}  // namespace
+
+bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, LbPlan* plan) {
+  const ptx::Instr& L = fn.code[pc];
+  const bool is_load = (L.op == Op::Ld || L.op == Op::Ldu) && memory_space(L.space);
+  const bool is_atom = L.op == Op::Atom && memory_space(L.space);
+  if (!is_load && !is_atom) return false;
+  if (is_load && !unordered(L.sem) && L.sem != ptx::Sem::Acquire) return false;
+  // An acquire read-modify-write is not held back: run late, it may find no value to read whose
+  // release leaves the early stores out of its causal past and that its write can follow without
+  // a morally strong write between (a load can always read the value memory had when the plan
+  // began).
+  if (is_atom && (L.sem == ptx::Sem::Acquire || L.sem == ptx::Sem::AcqRel || L.sem == ptx::Sem::Sc)) return false;
+
+  struct Step {
+    uint32_t pc;
+    bool early;
+  };
+  std::vector<Step> path;
+  std::vector<uint32_t> taint;    // registers the held-back instructions write
+  std::vector<uint32_t> late_reads;  // registers they read (an early write to one would change them)
+  std::vector<uint32_t> written;  // registers written on the way (a branch on one is not known now)
+  std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
+  std::vector<size_t> cuts;                     // indices in `path` of early stores
+  auto hold = [&](const ptx::Instr& J, uint32_t at) {
+    path.push_back({at, false});
+    for_each_dst(J, [&](uint32_t r) {
+      taint.push_back(r);
+      written.push_back(r);
+    });
+    for (int k = 0; k < J.nsrc; ++k) {
+      const Operand& o = J.src[k];
+      if ((o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) && o.reg != Operand::kNoReg)
+        late_reads.push_back(o.reg);
+      if (o.kind == Operand::Kind::Vector)
+        for (int e = 0; e < o.count; ++e)
+          if (o.vec[e] != Operand::kNoReg) late_reads.push_back(o.vec[e]);
+    }
+    if (J.guard != Operand::kNoReg) late_reads.push_back(J.guard);
+  };
+  hold(L, pc);
+  path.clear();  // (the load itself is not on the path: it is late[0])
+
+  uint32_t cur = pc + 1;
+  for (int steps = 0; steps < LbPlan::kMax - 1 && cur < fn.code.size(); ++steps) {
+    const ptx::Instr& J = fn.code[cur];
+    bool depends = false;
+    for (uint32_t r : taint) depends = depends || ptx::reads_reg(J, r);
+    const bool guard_tainted = J.guard != Operand::kNoReg && contains(taint, J.guard);
+    if (J.op == Op::Bra) {
+      if (J.src[0].kind != Operand::Kind::Label) break;
+      const uint32_t target = uint32_t(J.src[0].imm);
+      if (J.guard == Operand::kNoReg) {
+        cur = target;
+        continue;
+      }
+      // A branch on the load's value is a control dependency: everything after it waits.
+      if (guard_tainted || contains(written, J.guard)) break;
+      int p = probe.predicate(J.guard);
+      if (p < 0) break;  // the group would split
+      if (J.guard_negated) p = !p;
+      cur = p ? target : cur + 1;
+      continue;
+    }
+    bool writes_late_read = false, writes_taint = false;
+    for_each_dst(J, [&](uint32_t r) {
+      writes_late_read = writes_late_read || contains(late_reads, r);
+      writes_taint = writes_taint || contains(taint, r);
+    });
+    if (J.op == Op::Ld || J.op == Op::Ldu) {
+      if (!memory_space(J.space)) {
+        // ld.param / ld.const read what nothing writes now: a computation.
+        if (J.space != ptx::Space::Param && J.space != ptx::Space::Const) break;
+      } else {
+        // Another load keeps its order with the held-back load (it is held back too), unless its
+        // address waits for the load (then no later store can be shown not to alias it).
+        if (!unordered(J.sem) || address_reads(J, taint) || writes_late_read) break;
+        hold(J, cur);
+        late_mem.push_back(&J);
+        ++cur;
+        continue;
+      }
+    } else if (J.op == Op::St) {
+      if (!memory_space(J.space) || !unordered(J.sem) || address_reads(J, taint) || writes_late_read) break;
+      bool alias = false;
+      for (const ptx::Instr* M : late_mem) alias = alias || probe.may_alias(J, *M);
+      if (depends || guard_tainted || alias) {
+        // A store of the loaded value (or to where a held-back access goes) waits for the load.
+        hold(J, cur);
+        late_mem.push_back(&J);
+      } else {
+        cuts.push_back(path.size());
+        path.push_back({cur, true});
+      }
+      ++cur;
+      continue;
+    }
+    // Anything else that touches memory or orders it, or leaves the straight path, ends the search.
+    const bool computes = (J.exec & ptx::Instr::kExecPrivate) && (J.exec & ptx::Instr::kExecPlain) &&
+                          J.op != Op::Atom && J.op != Op::Red && J.op != Op::St && J.op != Op::Ld;
+    if (!computes && !(J.op == Op::Ld || J.op == Op::Ldu)) break;
+    if (depends || guard_tainted) {
+      if (writes_late_read) break;
+      hold(J, cur);
+    } else {
+      if (writes_late_read || writes_taint) break;  // would change what a held-back instruction reads
+      path.push_back({cur, true});
+      for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
+    }
+    ++cur;
+  }
+  if (cuts.empty()) return false;
+  const size_t cut = cuts[choice % cuts.size()];
+  plan->n_early = plan->n_late = 0;
+  plan->late_pos[plan->n_late] = 0;
+  plan->late[plan->n_late++] = pc;
+  for (size_t i = 0; i <= cut; ++i) {
+    if (path[i].early) {
+      plan->early_pos[plan->n_early] = uint32_t(i + 1);
+      plan->early[plan->n_early++] = path[i].pc;
+    } else {
+      plan->late_pos[plan->n_late] = uint32_t(i + 1);
+      plan->late[plan->n_late++] = path[i].pc;
+    }
+  }
+  plan->resume = path[cut].pc + 1;
+  plan->length = uint32_t(cut + 2);
+  return true;
+}
+
+}  // namespace synclab::sim::relaxed

@@ -1,0 +1,53 @@
+// Load buffering: a load that takes effect after later stores of its thread. The PTX model keeps
+// no load before a later store to another location unless something orders them (a fence, a
+// release or acquire pattern, a barrier) or the store depends on the load (data, address or
+// control dependency: "No Thin Air"); so in `r = ld [x]; st [y], 1` the store may take effect
+// first, and another thread's store to x made after seeing y = 1 can be the value r reads (the
+// "Load Buffering" litmus test).
+//
+// The interpreter makes that happen by running some instructions early: at a load (or an atom) it
+// asks plan_load_buffering() for a plan over the next few instructions of the group's path:
+//   early  instructions that do not depend on the load, run now (computations, and stores to
+//          addresses the load and the held-back accesses do not touch);
+//   late   the load itself, then every instruction that depends on it or must keep its order
+//          with it (other loads; stores of values or to addresses computed from it), run at the
+//          group's next step, in program order;
+// the plan ends with an early store (one of those found, by `choice`), and the group then goes on
+// after it. Branches on the way are followed when their condition is known now and the same for
+// the whole group; anything else that orders memory or leaves the straight path ends the search.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim::relaxed {
+
+struct LbPlan {
+  static constexpr int kMax = 12;
+  uint32_t early[kMax];
+  uint32_t early_pos[kMax];  // each one's place in program order on the path (the load is 0)
+  uint32_t n_early = 0;
+  uint32_t late[kMax];
+  uint32_t late_pos[kMax];
+  uint32_t n_late = 0;
+  uint32_t resume = 0;  // the instruction the group goes on with after the late ones
+  uint32_t length = 0;  // instructions on the path, the load included
+};
+
+// What the planner must know of the group's state now.
+class LbProbe {
+ public:
+  virtual ~LbProbe() = default;
+  // The guard or branch predicate `reg` for the group's lanes: 1 true for all, 0 false for all,
+  // -1 mixed.
+  virtual int predicate(uint32_t reg) const = 0;
+  // Whether the memory accesses of I and J may touch a common byte for some lane of the group
+  // (false only when both addresses are computed from registers as they are now and differ).
+  virtual bool may_alias(const ptx::Instr& I, const ptx::Instr& J) const = 0;
+};
+
+// A plan for the load (ld or atom) at fn.code[pc]; false when no later store may go first.
+bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, LbPlan* plan);
+
+}  // namespace synclab::sim::relaxed

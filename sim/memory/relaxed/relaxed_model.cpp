@@ -1,0 +1,1062 @@
+// The relaxed memory model (relaxed_model.h). Each rule names the PTX ISA section it follows;
+// docs/memory-model.md has the same table for readers.
+
+#include "sim/memory/relaxed/relaxed_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+
+namespace synclab::sim::relaxed {
+
+using ptx::Sem;
+
+namespace {
+
+constexpr uint64_t kWindow = 20000;  // steps after which an overwritten message can no longer be read
+constexpr size_t kMaxMsgs = 8;       // messages a location keeps (the oldest is forgotten first)
+constexpr size_t kMaxReaders = 12;   // reader entries per message before they are merged into one
+constexpr size_t kMaxReach = 48;     // threads a location tracks before it keeps only its newest message
+constexpr size_t kRecordLimit = 4096;  // events SYNCLAB_MEMORY_CHECK records (the oracle's bit matrices)
+
+bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
+bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
+uint64_t bit(uint8_t slot) { return uint64_t(1) << slot; }
+
+Scope scope_of(ptx::Scope s) {
+  switch (s) {
+    case ptx::Scope::Cta: return Scope::Cta;
+    case ptx::Scope::Sys: return Scope::Sys;
+    // .cluster sits between the block and the GPU; taking it as the GPU makes more pairs morally
+    // strong, which only forbids more.
+    default: return Scope::Gpu;
+  }
+}
+
+}  // namespace
+
+struct RelaxedModel::Msg {
+  uint64_t value = 0;
+  uint64_t key = 0;                     // coherence key: grows along coherence order
+  uint64_t created = 0;                 // the step it was made
+  uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
+  Who writer;
+  uint8_t slot = 0;      // its bit in the masks below
+  bool rmw = false;      // the write of a read-modify-write
+  int8_t rmw_src = -1;   // (rmw) the slot of the message its read read (-1: forgotten)
+  uint64_t anc = 0;      // messages that reach it by morally strong communication and program order
+  std::vector<ReleaseRef> rels;  // the releases it carries
+  struct Reader {
+    Who who;
+    uint64_t mask = 0;  // messages that reach the read (the read's own reach)
+    bool any = false;   // stands for readers of every kind (the entries merged when there were too many)
+  };
+  std::vector<Reader> readers;
+  int event = -1;  // its write event in the recorded execution (-1: none, or the initial value)
+};
+
+struct RelaxedModel::Loc {
+  uint32_t bytes = 0;
+  std::vector<Msg> msgs;  // coherence order; back() is memory's value
+  uint64_t used = 0;      // slots in use
+  struct Reach {
+    uint64_t tid;
+    bool host;
+    uint64_t mask;  // messages that reach the thread's last access here
+  };
+  std::vector<Reach> reach;
+  bool shared = false;
+
+  uint64_t* reach_of(const Who& w) {
+    for (Reach& r : reach)
+      if (r.tid == w.tid && r.host == w.host) return &r.mask;
+    return nullptr;
+  }
+  uint64_t reach_mask(const Who& w) const {
+    for (const Reach& r : reach)
+      if (r.tid == w.tid && r.host == w.host) return r.mask;
+    return 0;
+  }
+  int index_of_slot(int slot) const {
+    for (size_t i = 0; i < msgs.size(); ++i)
+      if (msgs[i].slot == slot) return int(i);
+    return -1;
+  }
+};
+
+struct RelaxedModel::ThreadState {
+  View view;  // the causal past, per location
+  // Releases read by morally strong reads and not yet acquired, by the acquire scopes that may
+  // take them (any: cta and wider; gpu: gpu and sys; sys: sys only).
+  struct Pend {
+    View any, gpu, sys;
+    bool has = false;
+  };
+  Pend pend;
+  struct PendLoc {
+    uint64_t key = ~0ull;
+    Pend p;
+  };
+  PendLoc pend_loc[2];  // the same for the last locations read (acquire pattern: a later acquire of the location)
+  uint32_t pend_loc_next = 0;
+  ReleaseRef fence_rel[3];  // the last release fence of each scope (cta, gpu, sys): later writes carry it
+  struct RelLoc {
+    uint64_t key = ~0ull;
+    ReleaseRef rel;
+  };
+  RelLoc rel_loc[2];  // release pattern: the last release to a location, carried by later writes to it
+  uint32_t rel_loc_next = 0;
+  std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
+  // Load buffering.
+  bool early = false, late = false;
+  struct Early {
+    uint64_t key, msg_key;
+  };
+  std::vector<Early> early_stores;
+  // Recording.
+  int rec_thread = -1;
+  uint32_t po = 0, late_po = 0, saved_po = 0;
+};
+
+struct RelaxedModel::Block {
+  std::vector<ThreadState> threads;
+  std::vector<uint64_t> shared_keys;  // shared-memory locations with a history
+};
+
+struct RelaxedModel::Recorder {
+  memory::Execution x;
+  std::unordered_map<uint64_t, uint32_t> loc_number;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> co;  // per location: its write events in coherence order
+  std::vector<uint32_t> sc;                                // fence.sc events in the order they ran
+  std::unordered_map<uint64_t, uint32_t> bar_instance;     // (block, barrier) -> the instance being filled
+  uint32_t next_instance = 0;
+  bool full = false;
+
+  uint32_t loc(uint64_t key) { return loc_number.emplace(key, uint32_t(loc_number.size())).first->second; }
+  bool room() {
+    if (x.events.size() >= kRecordLimit) full = true;
+    return !full;
+  }
+  int last_write(uint64_t key) const {
+    auto it = co.find(key);
+    return it == co.end() || it->second.empty() ? -1 : int(it->second.back());
+  }
+};
+
+RelaxedModel::RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool record)
+    : rng_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), tpb_(threads_per_block) {
+  if (record) rec_ = std::make_unique<Recorder>();
+  host_ = std::make_unique<ThreadState>();
+}
+
+RelaxedModel::~RelaxedModel() = default;
+
+uint64_t RelaxedModel::random(uint64_t n) {
+  rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
+  uint64_t z = rng_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return n ? z % n : 0;
+}
+
+// ---- threads and blocks ---------------------------------------------------------------------------
+
+Who RelaxedModel::who(const MemThread& t, MemOrder o, bool rmw_or_fence) const {
+  Who w;
+  w.tid = t.id;
+  w.cta = t.cta;
+  w.host = t.host;
+  switch (o.sem) {
+    case Sem::None:
+    case Sem::Weak:
+      // A plain access is weak; atom/red and fences without an order are relaxed / acq_rel at .gpu.
+      w.scope = rmw_or_fence ? scope_of(o.scope) : Scope::Thread;
+      break;
+    case Sem::Volatile:
+    case Sem::Mmio: w.scope = Scope::Sys; break;  // PTX ISA, "Volatile operations": relaxed at .sys
+    default: w.scope = scope_of(o.scope); break;
+  }
+  if (t.host && w.scope != Scope::Thread) w.scope = Scope::Sys;
+  return w;
+}
+
+void RelaxedModel::start_block(uint64_t cta) {
+  auto& b = blocks_[cta];
+  if (!b) b = std::make_unique<Block>();
+  b->threads.assign(tpb_, ThreadState{});
+  last_block_ = nullptr;
+  last_block_cta_ = ~0ull;
+}
+
+void RelaxedModel::end_block(uint64_t cta) {
+  auto it = blocks_.find(cta);
+  if (it == blocks_.end()) return;
+  for (uint64_t key : it->second->shared_keys) drop_loc(key);
+  blocks_.erase(it);
+  sc_cta_.erase(cta);
+  last_block_ = nullptr;
+  last_block_cta_ = ~0ull;
+}
+
+RelaxedModel::ThreadState& RelaxedModel::thread(const MemThread& t) {
+  if (t.host) return *host_;
+  if (t.cta != last_block_cta_) {
+    auto& b = blocks_[t.cta];
+    if (!b) {
+      b = std::make_unique<Block>();
+      b->threads.assign(tpb_, ThreadState{});
+    }
+    last_block_ = b.get();
+    last_block_cta_ = t.cta;
+  }
+  return last_block_->threads[size_t(t.id - t.cta * tpb_)];
+}
+
+// ---- locations ------------------------------------------------------------------------------------
+
+RelaxedModel::Loc* RelaxedModel::find(uint64_t key) {
+  if (key == last_key_) return last_loc_;
+  auto it = locs_.find(key);
+  if (it == locs_.end()) return nullptr;
+  last_key_ = key;
+  last_loc_ = it->second.get();
+  return last_loc_;
+}
+
+void RelaxedModel::drop_loc(uint64_t key) {
+  auto it = locs_.find(key);
+  if (it == locs_.end()) return;
+  if (on_visible_ && it->second->msgs.size() > 1) on_visible_(key);
+  locs_.erase(it);
+  if (key == last_key_) {
+    last_key_ = ~0ull;
+    last_loc_ = nullptr;
+  }
+}
+
+uint32_t RelaxedModel::free_slot(Loc& L) {
+  const uint32_t s = uint32_t(__builtin_ctzll(~L.used));
+  L.used |= bit(uint8_t(s));
+  return s;
+}
+
+void RelaxedModel::drop_oldest(Loc& L, uint64_t key) {
+  // The oldest message goes: no read may read it any more, which only takes a choice away. The
+  // masks forget its slot (what it reached stays reached: the masks are transitive).
+  const uint8_t slot = L.msgs.front().slot;
+  L.msgs.erase(L.msgs.begin());
+  const uint64_t keep = ~bit(slot);
+  L.used &= keep;
+  for (Msg& m : L.msgs) {
+    m.anc &= keep;
+    if (m.rmw_src == int8_t(slot)) m.rmw_src = -1;
+    for (Msg::Reader& r : m.readers) r.mask &= keep;
+  }
+  for (Loc::Reach& r : L.reach) r.mask &= keep;
+}
+
+// Keeps only the newest message (with the releases it carries): every older one becomes
+// unreadable. For a location too many threads access at once.
+static void collapse(RelaxedModel::Loc& L);
+
+RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create) {
+  if (!sc_keys_.empty() && sc_keys_.count(key)) return nullptr;
+  Loc* L = find(key);
+  if (!L) {
+    if (!create) return nullptr;
+    auto fresh = std::make_unique<Loc>();
+    L = fresh.get();
+    L->bytes = size;
+    L->shared = key >> 63;
+    Msg base;
+    base.value = latest;
+    base.key = new_end_key();
+    base.created = now;
+    base.writer = Who{~0ull, ~0ull, false, Scope::Sys};  // the value memory had: older than every thread here
+    base.slot = uint8_t(free_slot(*L));
+    if (rec_) base.event = rec_->last_write(key);
+    L->msgs.push_back(base);
+    locs_.emplace(key, std::move(fresh));
+    last_key_ = key;
+    last_loc_ = L;
+    if (L->shared) {
+      Block* b = blocks_[key >> 32 & 0x7fffffffu].get();
+      if (b) b->shared_keys.push_back(key);
+    } else {
+      written_.emplace_back(now, key);
+    }
+    return L;
+  }
+  if (L->bytes != size) {
+    // Two sizes at one address: outside what the model covers. The location is sequentially
+    // consistent from now on, and the run says so.
+    if (not_covered_.empty())
+      not_covered_ = fmt::format(
+          "the address 0x{:x} was accessed as {} bytes and as {} bytes in this launch: the relaxed memory model "
+          "does not cover mixed-size accesses, so that location behaved as sequentially consistent (SYNCLAB_MEMORY=sc)",
+          key, L->bytes, size);
+    drop_loc(key);
+    sc_keys_.insert(key);
+    return nullptr;
+  }
+  if (L->msgs.back().value != latest) {
+    // Memory changed outside the model (the host, through mapped memory, unwatched): a newer
+    // message by the host.
+    if (L->msgs.size() == kMaxMsgs) drop_oldest(*L, key);
+    Msg m;
+    m.value = latest;
+    m.key = new_end_key();
+    m.created = now;
+    m.writer = Who{~0ull, ~0ull, true, Scope::Sys};
+    m.slot = uint8_t(free_slot(*L));
+    m.anc = 0;
+    L->msgs.back().superseded_at = now;
+    L->msgs.push_back(m);
+  }
+  return L;
+}
+
+static void collapse(RelaxedModel::Loc& L) {
+  if (L.msgs.size() > 1) L.msgs.erase(L.msgs.begin(), L.msgs.end() - 1);
+  RelaxedModel::Msg& m = L.msgs.back();
+  m.anc = 0;
+  m.readers.clear();
+  m.rmw_src = -1;
+  L.used = bit(m.slot);
+  L.reach.clear();
+}
+
+void RelaxedModel::forget_old(uint64_t now) {
+  while (written_head_ < written_.size() && written_[written_head_].first + kWindow < now) {
+    const uint64_t key = written_[written_head_++].second;
+    Loc* L = find(key);
+    if (!L) continue;
+    const auto& msgs = L->msgs;
+    const bool old_gone = msgs.size() < 2 || msgs[msgs.size() - 2].superseded_at + kWindow < now;
+    if (old_gone && msgs.back().created + kWindow < now) {
+      // Every older message is out of reach, and so is everything a release on the newest one
+      // could order (it was made more than a window ago): the history can go.
+      drop_loc(key);
+    } else {
+      if (old_gone && msgs.size() > 1) {
+        if (on_visible_) on_visible_(key);
+        collapse(*L);
+      }
+      written_.emplace_back(now, key);  // look again later
+    }
+  }
+  if (written_head_ > 4096 && written_head_ * 2 > written_.size()) {
+    written_.erase(written_.begin(), written_.begin() + long(written_head_));
+    written_head_ = 0;
+  }
+}
+
+// ---- reads ----------------------------------------------------------------------------------------
+
+void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
+                            std::vector<uint32_t>* out) {
+  out->clear();
+  const size_t n = L.msgs.size();
+  // Causality: nothing older than the newest write of the causal past.
+  const uint64_t vkey = ts.view.get(key);
+  size_t lo = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (L.msgs[i].key <= vkey) lo = i;
+  const uint64_t reach = L.reach_mask(r);
+  for (size_t i = lo; i < n; ++i) {
+    const Msg& m = L.msgs[i];
+    if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
+    // Sequential consistency per location: a morally strong write after m that reaches this read
+    // (through the thread's earlier accesses, or through m itself when the read observes m) would
+    // close a cycle with the read's from-read edge to it.
+    const uint64_t R = reach | (strong(m.writer, r) ? m.anc | bit(m.slot) : 0);
+    bool ok = true;
+    for (size_t j = i + 1; j < n && ok; ++j)
+      if ((R & bit(L.msgs[j].slot)) && strong(r, L.msgs[j].writer)) ok = false;
+    // A load run after later stores of its thread: it must not acquire a release whose view
+    // holds one of those stores (the store would be before itself in causality order).
+    if (ok && ts.late && !ts.early_stores.empty() && strong(m.writer, r)) {
+      auto covers = [&](const Release& rel) {
+        if (!strong(rel.head, Who{r.tid, r.cta, r.host, r.scope})) return false;
+        for (const ThreadState::Early& e : ts.early_stores)
+          if (rel.view.get(e.key) >= e.msg_key) return true;
+        return false;
+      };
+      if (acquire)
+        for (const ReleaseRef& rel : m.rels) ok = ok && !covers(*rel);
+    }
+
+    if (ok) out->push_back(uint32_t(i));
+  }
+}
+
+uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t) {
+  if (cand.size() == 1) return cand[0];
+  if (chooser_) {
+    // Replay: the k-th newest readable value.
+    const int64_t k = chooser_->choose_read(uint32_t((t.id % tpb_) % 32), cand.size());
+    if (k >= 0 && size_t(k) < cand.size()) return cand[cand.size() - 1 - size_t(k)];
+  }
+  const bool has_newest = cand.back() == newest;
+  if (has_newest && random(2) == 0) return newest;
+  return cand[random(has_newest ? cand.size() - 1 : cand.size())];
+}
+
+void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels) {
+  for (const ReleaseRef& rel : rels)
+    if (strong(rel->head, acq)) ts.view.join(rel->view);
+}
+
+void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, const std::vector<ReleaseRef>& rels) {
+  if (rels.empty()) return;
+  ThreadState::PendLoc* pl = nullptr;
+  for (ThreadState::PendLoc& p : ts.pend_loc)
+    if (p.key == key) pl = &p;
+  if (!pl) {
+    pl = &ts.pend_loc[ts.pend_loc_next++ % 2];
+    if (pl->key != ~0ull && pl->p.has) {
+      // The entry pushed out is acquired now, as if an acquire of its location came at once:
+      // more order than the program asked for, never less.
+      ts.view.join(pl->p.any);
+      ts.view.join(pl->p.gpu);
+      ts.view.join(pl->p.sys);
+    }
+    *pl = ThreadState::PendLoc{};
+    pl->key = key;
+  }
+  for (const ReleaseRef& rel : rels) {
+    // Which acquires of this thread could take it: the release and the acquire must be morally
+    // strong, and an acquire's scope is cta, gpu or sys.
+    Who a{reader.tid, reader.cta, reader.host, Scope::Cta};
+    View* gl;
+    View* lc;
+    if (!reader.host && strong(rel->head, a)) {
+      gl = &ts.pend.any;
+      lc = &pl->p.any;
+    } else if (a.scope = Scope::Gpu, !reader.host && strong(rel->head, a)) {
+      gl = &ts.pend.gpu;
+      lc = &pl->p.gpu;
+    } else if (a.scope = Scope::Sys, strong(rel->head, a)) {
+      gl = &ts.pend.sys;
+      lc = &pl->p.sys;
+    } else {
+      continue;  // no acquire of this thread synchronizes with it
+    }
+    gl->join(rel->view);
+    lc->join(rel->view);
+    ts.pend.has = pl->p.has = true;
+  }
+}
+
+
+void RelaxedModel::acquire_pending_loc(ThreadState& ts, const Who& acq, uint64_t key) {
+  for (ThreadState::PendLoc& p : ts.pend_loc)
+    if (p.key == key && p.p.has) {
+      ts.view.join(p.p.any);
+      if (acq.host || acq.scope == Scope::Gpu || acq.scope == Scope::Sys) ts.view.join(p.p.gpu);
+      if (acq.host || acq.scope == Scope::Sys) ts.view.join(p.p.sys);
+    }
+}
+
+void RelaxedModel::acquire_pending_all(ThreadState& ts, const Who& acq) {
+  if (!ts.pend.has) return;
+  ts.view.join(ts.pend.any);
+  if (acq.host || acq.scope == Scope::Gpu || acq.scope == Scope::Sys) ts.view.join(ts.pend.gpu);
+  if (acq.host || acq.scope == Scope::Sys) ts.view.join(ts.pend.sys);
+}
+
+void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
+                             bool reduction) {
+  Msg& m = L.msgs[i];
+  if (i + 1 != L.msgs.size()) ++stale_reads_;
+  const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
+  // Sequential consistency per location: what reaches the read now.
+  uint64_t* reach = L.reach_of(r);
+  if (!reach) {
+    if (L.reach.size() >= kMaxReach) {
+      collapse(L);
+      return take_read(L, uint32_t(L.msgs.size() - 1), ts, r, key, acquire, ev, reduction);
+    }
+    L.reach.push_back({r.tid, r.host, 0});
+    reach = &L.reach.back().mask;
+  }
+  if (obs) *reach |= m.anc | bit(m.slot);
+  if (L.msgs.size() > 1) {
+    // Who read it, for the from-read edges of writes placed after it later.
+    bool merged = false;
+    for (Msg::Reader& rd : m.readers)
+      if (rd.any || (rd.who.tid == r.tid && rd.who.host == r.host && rd.who.scope == r.scope)) {
+        rd.mask |= *reach;
+        merged = true;
+        break;
+      }
+    if (!merged) {
+      if (m.readers.size() >= kMaxReaders) {
+        Msg::Reader all;
+        all.any = true;
+        for (const Msg::Reader& rd : m.readers) all.mask |= rd.mask;
+        all.mask |= *reach;
+        m.readers.assign(1, all);
+      } else {
+        m.readers.push_back({r, *reach, false});
+      }
+    }
+  }
+  if (obs) {
+    ts.view.raise(key, m.key);
+    if (acquire)
+      acquire_from(ts, r, m.rels);
+    else if (!reduction)  // (a reduction's read forms no acquire pattern with what follows)
+      hold_pending(ts, r, key, m.rels);
+  }
+  // Acquire pattern: an acquire takes what earlier morally strong reads of its location observed.
+  if (acquire) acquire_pending_loc(ts, r, key);
+  if (rec_ && ev >= 0) {
+    rec_->x.rf[size_t(ev)] = m.event;
+    rec_->x.events[size_t(ev)].reduction = reduction;
+  }
+}
+
+uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
+                            uint64_t now) {
+  forget_old(now);
+  Loc* L = history(key, size, latest, now, false);
+  const bool acquire = is_acquire(o.sem);
+  if (!L && !rec_ && !acquire) return latest;  // no recent write: memory's value, nothing to learn
+  const Who r = who(t, o);
+  ThreadState& ts = thread(t);
+  const int ev = rec_read(t, r, key, acquire, latest);
+  if (!L) {
+    if (acquire) acquire_pending_loc(ts, r, key);
+    if (rec_ && ev >= 0) rec_->x.rf[size_t(ev)] = rec_->last_write(key);
+    return latest;
+  }
+  readable(*L, ts, r, key, acquire, now, &scratch_);
+  const uint32_t newest = uint32_t(L->msgs.size() - 1);
+  if (scratch_.empty()) {
+    ++dead_ends_;
+    scratch_.push_back(newest);
+  }
+  const uint32_t i = pick(scratch_, newest, t);
+  const uint64_t v = L->msgs[i].value;
+  take_read(*L, i, ts, r, key, acquire, ev);
+  if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
+  return v;
+}
+
+// ---- writes ---------------------------------------------------------------------------------------
+
+uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const {
+  // What reaches a write put after message `after`: the thread's earlier accesses (program
+  // order), the morally strong writes before it (coherence order), and the morally strong reads
+  // of messages before it (from-read).
+  uint64_t a = L.reach_mask(w);
+  for (uint32_t i = 0; i <= after; ++i) {
+    const Msg& m = L.msgs[i];
+    if (strong(m.writer, w)) a |= m.anc | bit(m.slot);
+    for (const Msg::Reader& rd : m.readers)
+      if (rd.any || strong(rd.who, w)) a |= rd.mask;
+  }
+  return a;
+}
+
+bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after,
+                             int rmw_read_index) const {
+  const size_t n = L.msgs.size();
+  if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
+  if (rmw_read_index >= 0) {
+    // Atomicity: no morally strong write between the read's message and the write.
+    for (size_t k = size_t(rmw_read_index) + 1; k <= after; ++k)
+      if (strong(w, L.msgs[k].writer)) return false;
+    // Before the message it read: only when they are not morally strong (else the read, its
+    // write and that message make a cycle; may_place's reach test below finds it too).
+    if (after < size_t(rmw_read_index) && strong(w, L.msgs[size_t(rmw_read_index)].writer)) return false;
+  }
+  if (after + 1 == n) return true;  // at the end: nothing after it to close a cycle or split
+  // Atomicity of the read-modify-writes already there: not between one's read and its write.
+  for (size_t k = after + 1; k < n; ++k) {
+    const Msg& m = L.msgs[k];
+    if (!m.rmw) continue;
+    const int src = m.rmw_src < 0 ? 0 : L.index_of_slot(m.rmw_src);
+    if (src >= 0 && size_t(src) <= after && strong(w, m.writer)) return false;
+  }
+  // Sequential consistency per location: no morally strong write after it may reach it.
+  const uint64_t anc = anc_of_new(L, ts, w, after);
+  for (size_t k = after + 1; k < n; ++k)
+    if (strong(w, L.msgs[k].writer) && (anc & bit(L.msgs[k].slot))) return false;
+  return true;
+}
+
+std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
+                                                         const Msg* rmw_read) {
+  std::vector<ReleaseRef> rels;
+  auto add = [&](const ReleaseRef& r) {
+    if (!r) return;
+    for (ReleaseRef& have : rels)
+      if (have->head.cta == r->head.cta && have->head.host == r->head.host && have->head.scope == r->head.scope) {
+        if (have != r) {
+          auto merged = std::make_shared<Release>(*have);
+          merged->view.join(r->view);
+          have = merged;
+        }
+        return;
+      }
+    rels.push_back(r);
+  };
+  // Release patterns (PTX ISA, "Release and acquire patterns"): a release write; a release
+  // fence before the write; an earlier release to this location by this thread.
+  if (release) {
+    auto own = std::make_shared<Release>();
+    own->view = ts.view;
+    own->head = w;
+    add(own);
+  }
+  for (ThreadState::RelLoc& rl : ts.rel_loc)
+    if (rl.key == key) add(rl.rel);
+  for (const ReleaseRef& r : ts.rel_always) add(r);
+  for (const ReleaseRef& r : ts.fence_rel) add(r);
+  // A read-modify-write continues what the message it read carried, when it observed it
+  // (observation.rmw.observation in observation: release sequences).
+  if (rmw_read && strong(rmw_read->writer, w))
+    for (const ReleaseRef& r : rmw_read->rels) add(r);
+  if (release) {
+    // Later writes of this thread to the location carry this release too.
+    ThreadState::RelLoc* slot = nullptr;
+    for (ThreadState::RelLoc& rl : ts.rel_loc)
+      if (rl.key == key) slot = &rl;
+    if (!slot) {
+      slot = &ts.rel_loc[ts.rel_loc_next++ % 2];
+      if (slot->rel) ts.rel_always.push_back(slot->rel);  // (more writes carry it than must: only more order)
+    }
+    slot->key = key;
+    slot->rel = rels.front();
+  }
+  return rels;
+}
+
+uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value,
+                             bool rmw, int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels) {
+  const size_t n = L.msgs.size();
+  const bool at_end = after + 1 == n;
+  const uint64_t anc = anc_of_new(L, ts, w, after);
+  Msg m;
+  m.value = value;
+  m.key = at_end ? new_end_key() : L.msgs[after].key + (L.msgs[after + 1].key - L.msgs[after].key) / 2;
+  m.created = now;
+  m.writer = w;
+  m.slot = uint8_t(free_slot(L));
+  m.rmw = rmw;
+  m.rmw_src = int8_t(rmw_src);
+  m.anc = anc;
+  m.rels = rels;
+  if (at_end) {
+    L.msgs.back().superseded_at = now;
+  } else {
+    m.superseded_at = now;
+    ++early_stores_;
+  }
+  const uint64_t succ_and_self = bit(m.slot) | anc;
+  L.msgs.insert(L.msgs.begin() + long(after) + 1, std::move(m));
+  const uint32_t idx = after + 1;
+  if (!at_end) {
+    // Whatever the morally strong writes after it reach, it now reaches too.
+    uint64_t S = 0;
+    for (size_t k = idx + 1; k < L.msgs.size(); ++k)
+      if (strong(w, L.msgs[k].writer)) S |= bit(L.msgs[k].slot);
+    if (S) {
+      for (size_t k = 0; k < L.msgs.size(); ++k) {
+        if (k == idx) continue;
+        Msg& mk = L.msgs[k];
+        if ((bit(mk.slot) | mk.anc) & S) mk.anc |= succ_and_self;
+        for (Msg::Reader& rd : mk.readers)
+          if (rd.mask & S) rd.mask |= succ_and_self;
+      }
+      for (Loc::Reach& r : L.reach)
+        if (r.mask & S) r.mask |= succ_and_self;
+    }
+  }
+  uint64_t* reach = L.reach_of(w);
+  if (!reach) {
+    L.reach.push_back({w.tid, w.host, 0});
+    reach = &L.reach.back().mask;
+  }
+  *reach |= succ_and_self;
+  ts.view.raise(key, L.msgs[idx].key);
+  return idx;
+}
+
+uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest,
+                                    MemOrder o, uint64_t now, bool rmw, bool* newest) {
+  *newest = true;
+  forget_old(now);
+  Loc* L = history(key, size, latest, now, true);
+  const Who w = who(t, o, rmw);
+  ThreadState& ts = thread(t);
+  const int ev = rec_write(t, w, key, is_release(o.sem), value);
+  if (!L) {
+    if (rec_ && ev >= 0) rec_->co[key].push_back(uint32_t(ev));
+    return 0;
+  }
+  if (L->msgs.size() == kMaxMsgs) {
+    drop_oldest(*L, key);
+    if (rmw && rmw_.key == key) {
+      // (the read-modify-write's read message may have been the oldest: it reads-from stays recorded)
+    }
+  }
+  const size_t n = L->msgs.size();
+  int rmw_read_index = -1;
+  const Msg* rmw_read_msg = nullptr;
+  if (rmw && rmw_.key == key) {
+    for (size_t i = 0; i < n; ++i)
+      if (L->msgs[i].key == rmw_.read_msg_key) rmw_read_index = int(i);
+    if (rmw_read_index >= 0) rmw_read_msg = &L->msgs[size_t(rmw_read_index)];
+  }
+  const std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, is_release(o.sem), rmw_read_msg);
+  // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
+  const uint64_t vkey = ts.view.get(key);
+  size_t lo = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (L->msgs[i].key <= vkey) lo = i;
+  // (A read-modify-write's write usually follows the message its read read; it may also come
+  // before it, when the two are not morally strong and nothing else orders them.)
+  std::vector<uint32_t>& cand = scratch_;
+  cand.clear();
+  for (size_t after = lo; after < n; ++after)
+    if (may_place(*L, ts, w, uint32_t(after), rmw_read_index)) cand.push_back(uint32_t(after));
+  uint32_t after = uint32_t(n - 1);
+  if (!cand.empty()) {
+    const bool end_ok = cand.back() == n - 1;
+    // Usually at the end; sometimes (and never for a store run early, see begin_early) before
+    // newer messages.
+    if (!end_ok || (cand.size() > 1 && !ts.early && random(4) == 0))
+      after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
+  }
+  const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
+  const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, rels);
+  L->msgs[idx].event = ev;
+  if (rec_ && ev >= 0) {
+    // Its place in the recorded coherence order: right after the message it follows here.
+    std::vector<uint32_t>& co = rec_->co[key];
+    const int prev = idx ? L->msgs[idx - 1].event : -1;
+    auto it = prev < 0 ? co.begin() : std::find(co.begin(), co.end(), uint32_t(prev));
+    co.insert(it == co.end() ? co.end() : (prev < 0 ? it : it + 1), uint32_t(ev));
+  }
+  if (ts.early) ts.early_stores.push_back({key, L->msgs[idx].key});
+  *newest = idx + 1 == L->msgs.size();
+  return 0;
+}
+
+bool RelaxedModel::store(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
+                         uint64_t now) {
+  bool newest;
+  write_common(t, key, size, value, latest, o, now, false, &newest);
+  return newest;
+}
+
+uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
+                                uint64_t now, bool newest_only, const uint64_t* cas_expected) {
+  forget_old(now);
+  rmw_ = PendingRmw{};
+  rmw_.latest = latest;
+  Loc* L = history(key, size, latest, now, true);
+  const Who r = who(t, o, true);
+  ThreadState& ts = thread(t);
+  const bool acquire = is_acquire(o.sem);
+  const int ev = rec_read(t, r, key, acquire, latest);
+  if (!L) {
+    if (acquire) acquire_pending_loc(ts, r, key);
+    if (rec_ && ev >= 0) rec_->x.rf[size_t(ev)] = rec_->last_write(key);
+    rmw_.read_event = ev;
+    return latest;
+  }
+  readable(*L, ts, r, key, acquire, now, &scratch_);
+  // Only messages after which the write can go (atomicity, and the write's own constraints).
+  std::vector<uint32_t> cand;
+  const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+  for (uint32_t i : scratch_) {
+    // A compare-and-swap that would fail on this value writes nothing: no place needed.
+    bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
+    for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
+      if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
+      any = may_place(*L, ts, r, uint32_t(after), int(i));
+    }
+    if (any) cand.push_back(i);
+  }
+  const uint32_t newest = uint32_t(L->msgs.size() - 1);
+  if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
+  if (cand.empty() || newest_only) cand.assign(1, newest);
+  const uint32_t i = pick(cand, newest, t);
+  const uint64_t v = L->msgs[i].value;
+  rmw_.key = key;
+  rmw_.latest = L->msgs.back().value;
+  rmw_.read_msg_key = L->msgs[i].key;
+  rmw_.who = r;
+  rmw_.read_event = ev;
+  take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
+  if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
+  return v;
+}
+
+bool RelaxedModel::rmw_write(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, bool wrote, MemOrder o,
+                             uint64_t now) {
+  if (!wrote) {
+    rmw_ = PendingRmw{};
+    return false;
+  }
+  bool newest = true;
+  const int read_ev = rmw_.read_event;
+  write_common(t, key, size, value, rmw_.latest, o, now, true, &newest);
+  if (rec_ && read_ev >= 0 && !rec_->x.events.empty()) {
+    const uint32_t w = uint32_t(rec_->x.events.size() - 1);
+    if (rec_->x.events[w].kind == memory::EventKind::Write) rec_->x.rmw.push_back({uint32_t(read_ev), w});
+  }
+  rmw_ = PendingRmw{};
+  return newest;
+}
+
+// ---- fences, barriers, warp synchronization -------------------------------------------------------
+
+void RelaxedModel::fence(const MemThread& t, MemOrder o) {
+  ThreadState& ts = thread(t);
+  Sem sem = o.sem == Sem::None ? Sem::AcqRel : o.sem;
+  const Who f = who(t, MemOrder{Sem::Relaxed, o.scope}, true);
+  if (rec_ && rec_->room()) {
+    memory::Event e;
+    e.kind = memory::EventKind::Fence;
+    e.fence = sem == Sem::Sc ? memory::FenceKind::Sc
+              : sem == Sem::Acquire ? memory::FenceKind::Acquire
+              : sem == Sem::Release ? memory::FenceKind::Release
+                                    : memory::FenceKind::AcqRel;
+    e.scope = f.scope;
+    const int ev = rec_read(t, f, 0, false, 0);  // (allocates the thread and its program-order slot)
+    if (ev >= 0) {
+      rec_->x.events[size_t(ev)].kind = e.kind;
+      rec_->x.events[size_t(ev)].fence = e.fence;
+      rec_->x.events[size_t(ev)].loc = 0;
+      rec_->x.rf[size_t(ev)] = -1;
+      if (e.fence == memory::FenceKind::Sc) rec_->sc.push_back(uint32_t(ev));
+    }
+  }
+  // The acquire half: what the reads before it observed (acquire patterns), at its scope.
+  if (sem != Sem::Release) acquire_pending_all(ts, f);
+  if (sem == Sem::Sc) {
+    // Fence-SC order: each fence.sc comes after the morally strong fence.sc before it, and takes
+    // what they knew. Joined views per who may take them.
+    if (t.host) {
+      ts.view.join(sc_sys_);
+      sc_sys_.join(ts.view);
+    } else {
+      View& cta = sc_cta_[t.cta];
+      ts.view.join(cta);
+      if (f.scope != Scope::Cta) ts.view.join(sc_gpu_);
+      if (f.scope == Scope::Sys) ts.view.join(sc_sys_);
+      cta.join(ts.view);
+      if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
+      if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
+    }
+  }
+  // The release half: later writes carry what the thread knows now.
+  if (sem != Sem::Acquire) {
+    auto rel = std::make_shared<Release>();
+    rel->view = ts.view;
+    rel->head = f;
+    ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
+  }
+}
+
+void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
+  const uint64_t k = t.cta << 8 | barrier;
+  bar_views_[k].join(thread(t).view);
+  if (rec_ && rec_->room()) {
+    auto inst = rec_->bar_instance.emplace(k, rec_->next_instance);
+    if (inst.second) ++rec_->next_instance;
+    const int ev = rec_read(t, Who{t.id, t.cta, t.host, Scope::Cta}, 0, false, 0);
+    if (ev >= 0) {
+      memory::Event& e = rec_->x.events[size_t(ev)];
+      e.kind = memory::EventKind::BarrierArrive;
+      e.barrier = inst.first->second;
+      e.loc = 0;
+    }
+  }
+}
+
+void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids,
+                                   bool whole_block) {
+  const uint64_t k = cta << 8 | barrier;
+  View all;
+  if (auto it = bar_views_.find(k); it != bar_views_.end()) {
+    all = it->second;
+    bar_views_.erase(it);
+  }
+  uint32_t instance = 0;
+  bool have_instance = false;
+  if (rec_) {
+    if (auto it = rec_->bar_instance.find(k); it != rec_->bar_instance.end()) {
+      instance = it->second;
+      have_instance = true;
+      rec_->bar_instance.erase(it);
+    }
+  }
+  if (whole_block) {
+    // Every write to the block's shared memory was made by one of its threads before the
+    // barrier: each thread's causal past now holds all of them, so only the newest value of each
+    // location is left to read.
+    if (auto it = blocks_.find(cta); it != blocks_.end()) {
+      for (uint64_t key : it->second->shared_keys) drop_loc(key);
+      it->second->shared_keys.clear();
+    }
+  }
+  for (uint64_t id : ids) {
+    const MemThread t{id, cta, false};
+    ThreadState& ts = thread(t);
+    // A barrier's wait synchronizes with every arrival, and is an acquire and release fence at
+    // block scope (ptx.als: BarrierWait is in FenceAcqs and FenceRels).
+    ts.view.join(all);
+    const Who f{id, cta, false, Scope::Cta};
+    acquire_pending_all(ts, f);
+    auto rel = std::make_shared<Release>();
+    rel->view = ts.view;
+    rel->head = f;
+    ts.fence_rel[0] = std::move(rel);
+    if (rec_ && have_instance) {
+      const int ev = rec_read(t, f, 0, false, 0);
+      if (ev >= 0) {
+        memory::Event& e = rec_->x.events[size_t(ev)];
+        e.kind = memory::EventKind::BarrierWait;
+        e.barrier = instance;
+        e.loc = 0;
+      }
+    }
+  }
+}
+
+void RelaxedModel::warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {
+  // As a barrier of those lanes (stronger than the PTX model for shfl, vote, match and redux,
+  // which order nothing there; docs/memory-model.md).
+  for (uint64_t id : ids) barrier_arrive(MemThread{id, cta, false}, 255);
+  barrier_release(cta, 255, ids, false);
+}
+
+// ---- load buffering -------------------------------------------------------------------------------
+
+// Program order in the recorded execution: the plan's instructions take the places of their path
+// (kPoPerInstr events each: an atom is two, a vector access several), whether they run early or late.
+constexpr uint32_t kPoPerInstr = 16;
+
+void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
+  ThreadState& ts = thread(t);
+  ts.early = true;
+  ts.early_stores.clear();
+  ts.late_po = ts.po;
+  ts.po += kPoPerInstr * length;
+  ts.saved_po = ts.po;
+}
+
+void RelaxedModel::plan_step(const MemThread& t, uint32_t pos) {
+  ThreadState& ts = thread(t);
+  ts.po = ts.late_po + kPoPerInstr * pos;
+}
+
+void RelaxedModel::end_early(const MemThread& t) {
+  ThreadState& ts = thread(t);
+  ts.early = false;
+  ts.po = ts.saved_po;
+}
+
+void RelaxedModel::begin_late(const MemThread& t) {
+  ThreadState& ts = thread(t);
+  ts.late = true;
+  ts.saved_po = ts.po;
+}
+
+void RelaxedModel::end_late(const MemThread& t) {
+  ThreadState& ts = thread(t);
+  ts.late = false;
+  ts.early_stores.clear();
+  ts.po = ts.saved_po;
+}
+
+// ---- the rest -------------------------------------------------------------------------------------
+
+bool RelaxedModel::settle() {
+  bool any = false;
+  for (auto& [key, L] : locs_) {
+    if (L->msgs.size() > 1) {
+      any = true;
+      if (on_visible_) on_visible_(key);
+    }
+  }
+  locs_.clear();
+  last_key_ = ~0ull;
+  last_loc_ = nullptr;
+  written_.clear();
+  written_head_ = 0;
+  for (auto& [cta, b] : blocks_) b->shared_keys.clear();
+  return any;
+}
+
+bool RelaxedModel::has_older(uint64_t key) {
+  const Loc* L = find(key);
+  return L && L->msgs.size() > 1;
+}
+
+std::string RelaxedModel::take_not_covered() {
+  if (not_covered_taken_) return {};
+  not_covered_taken_ = !not_covered_.empty();
+  return not_covered_;
+}
+
+// ---- recording ------------------------------------------------------------------------------------
+
+int RelaxedModel::rec_read(const MemThread& t, const Who& r, uint64_t key, bool acquire, uint64_t value) {
+  if (!rec_ || !rec_->room()) return -1;
+  ThreadState& ts = thread(t);
+  if (ts.rec_thread < 0) {
+    memory::ThreadPlace p;
+    p.host = t.host;
+    p.cta = t.host ? 0 : uint32_t(t.cta);
+    p.warp = t.host ? 0 : uint32_t((t.id - t.cta * tpb_) / 32);
+    p.lane = t.host ? 0 : uint32_t((t.id - t.cta * tpb_) % 32);
+    ts.rec_thread = int(rec_->x.threads.size());
+    rec_->x.threads.push_back(p);
+  }
+  memory::Event e;
+  e.kind = memory::EventKind::Read;
+  e.thread = uint32_t(ts.rec_thread);
+  e.po = ts.po++;
+  e.loc = rec_->loc(key);
+  e.scope = r.scope;
+  e.acquire = acquire && r.scope != Scope::Thread;
+  e.value = value;
+  return int(rec_->x.add(e));
+}
+
+int RelaxedModel::rec_write(const MemThread& t, const Who& w, uint64_t key, bool release, uint64_t value) {
+  const int ev = rec_read(t, w, key, false, value);
+  if (ev < 0) return -1;
+  memory::Event& e = rec_->x.events[size_t(ev)];
+  e.kind = memory::EventKind::Write;
+  e.release = release && w.scope != Scope::Thread;
+  return ev;
+}
+
+const memory::Execution* RelaxedModel::execution() const {
+  if (!rec_) return nullptr;
+  // Coherence and Fence-SC orders as chains.
+  rec_->x.co.clear();
+  for (const auto& [key, order] : rec_->co)
+    for (size_t i = 0; i + 1 < order.size(); ++i) rec_->x.co.push_back({order[i], order[i + 1]});
+  rec_->x.sc.clear();
+  for (size_t i = 0; i + 1 < rec_->sc.size(); ++i) rec_->x.sc.push_back({rec_->sc[i], rec_->sc[i + 1]});
+  return &rec_->x;
+}
+
+std::string RelaxedModel::recording_limit() const {
+  if (!rec_ || !rec_->full) return "";
+  return fmt::format("the launch made more than {} memory events; the oracle checks the first {}", kRecordLimit,
+                     kRecordLimit);
+}
+
+}  // namespace synclab::sim::relaxed

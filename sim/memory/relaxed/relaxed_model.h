@@ -1,0 +1,172 @@
+// The relaxed memory model (SYNCLAB_MEMORY=relaxed): an operational version of the PTX memory
+// model. Each run is one execution the PTX model's axioms allow (the oracle, ../oracle/, checks
+// that: SYNCLAB_MEMORY_CHECK=1), and the seed chooses among the executions the axioms allow, so
+// that weak outcomes show up: a load that reads an old value, stores that become visible in
+// different orders to different threads, a load that reads a store its thread makes later.
+// docs/memory-model.md gives each rule with its PTX ISA section, and the table of what the model
+// cannot produce.
+//
+// State. Memory holds, as always, the newest value of every location in coherence order. A
+// location written lately also keeps a short history: its writes (messages) in coherence order,
+// each with a coherence key (keys grow along coherence order), its writer, the releases it
+// carries, and for "Sequential Consistency Per Location" the set of messages that reach it through
+// morally strong communication and program order (anc), and who read it. Each thread has a view
+// (view.h: what its causal past holds, per location), the releases it read but has not acquired
+// yet, the release fences it made (every later write carries them), and per location the messages
+// that reach its last access.
+//
+// A load may read any message of the location that
+//   - is not older in coherence order than the newest write of its causal past (Causality axiom),
+//   - leaves no morally strong cycle of communication and program order on the location
+//     (Sequential Consistency Per Location),
+//   - (a load run after a later store of its thread) makes no write before itself in causality
+//     order (Causality, Coherence).
+// The newest readable message with probability 1/2, else one of the others at random. A store
+// goes after the newest write of its causal past, usually at the end (memory takes its value),
+// sometimes before newer messages, when that keeps the same axioms and splits no read-modify-write
+// (Atomicity). A read-modify-write reads as a load does and its write comes after what it read with
+// no morally strong write between them.
+//
+// Synchronization carries views: a release (st.release, the write of atom.release/acq_rel, a
+// release fence or barrier before a write, or an earlier release to the same location by the
+// same thread: release patterns) puts its releaser's view on the message; a morally strong read of
+// it gives an acquire (ld.acquire, atom.acquire, a later acquire to the same location, a later
+// acquire fence or barrier: acquire patterns) that view when the release and the acquire are
+// morally strong. fence.sc joins the views of the earlier morally strong fence.sc (Fence-SC
+// order). Barriers and __syncwarp() join their participants' views.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/memory/memory_model.h"
+#include "sim/memory/oracle/execution.h"
+#include "sim/memory/relaxed/view.h"
+
+namespace synclab::sim::relaxed {
+
+class RelaxedModel final : public ConsistencyModel {
+ public:
+  RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool record);
+  ~RelaxedModel() override;
+
+  bool relaxed() const override { return true; }
+  void set_read_chooser(ReadChooser* c) override { chooser_ = c; }
+  void start_block(uint64_t cta) override;
+  void end_block(uint64_t cta) override;
+  uint64_t load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o, uint64_t now) override;
+  bool store(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
+             uint64_t now) override;
+  uint64_t rmw_read(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o, uint64_t now,
+                    bool newest, const uint64_t* cas_expected) override;
+  bool rmw_write(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, bool wrote, MemOrder o,
+                 uint64_t now) override;
+  void fence(const MemThread& t, MemOrder o) override;
+  void barrier_arrive(const MemThread& t, uint32_t barrier) override;
+  void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) override;
+  void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
+  void begin_early(const MemThread& t, uint32_t length) override;
+  void plan_step(const MemThread& t, uint32_t pos) override;
+  void end_early(const MemThread& t) override;
+  void begin_late(const MemThread& t) override;
+  void end_late(const MemThread& t) override;
+  bool settle() override;
+  uint64_t random(uint64_t n) override;
+  uint64_t stale_reads() const override { return stale_reads_; }
+  uint64_t early_stores() const override { return early_stores_; }
+  uint64_t late_loads() const override { return late_loads_; }
+  void note_late_load() override { ++late_loads_; }
+  bool has_older(uint64_t key) override;
+  void on_visible(std::function<void(uint64_t key)> f) override { on_visible_ = std::move(f); }
+  std::string take_not_covered() override;
+  const memory::Execution* execution() const override;
+  std::string recording_limit() const override;
+
+  struct Loc;
+  struct Msg;
+  struct ThreadState;
+
+ private:
+  // The model's side of one access.
+  Who who(const MemThread& t, MemOrder o, bool is_fence = false) const;
+  ThreadState& thread(const MemThread& t);
+  Loc* find(uint64_t key);
+  Loc* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create);
+  void forget_old(uint64_t now);
+  void drop_loc(uint64_t key);
+  // Which messages the read `r` (thread state `ts`) may read; returns their indices.
+  void readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
+                std::vector<uint32_t>* out);
+  uint32_t pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t);
+  // The read of message i takes effect: views, releases, reach, readers.
+  void take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
+                 bool reduction = false);
+  // Positions (insert after message index `after`) where a write may go; `lo`: the first allowed.
+  bool may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index) const;
+  uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
+  // Puts a new message after index `after`; returns its index.
+  uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
+                 int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels);
+  std::vector<ReleaseRef> releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
+                                             const Msg* rmw_read);
+  void acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels);
+  void hold_pending(ThreadState& ts, const Who& reader, uint64_t key, const std::vector<ReleaseRef>& rels);
+  void acquire_pending_loc(ThreadState& ts, const Who& acq, uint64_t key);
+  void acquire_pending_all(ThreadState& ts, const Who& acq);
+  uint64_t write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
+                        uint64_t now, bool rmw, bool* newest);
+  uint32_t free_slot(Loc& L);
+  void drop_oldest(Loc& L, uint64_t key);
+  uint64_t new_end_key() { return (next_key_ += (1ull << 20)); }
+
+  // Recording (SYNCLAB_MEMORY_CHECK).
+  struct Recorder;
+  std::unique_ptr<Recorder> rec_;
+  int rec_read(const MemThread& t, const Who& r, uint64_t key, bool acquire, uint64_t value);
+  int rec_write(const MemThread& t, const Who& w, uint64_t key, bool release, uint64_t value);
+
+  uint64_t rng_;
+  uint32_t tpb_;
+  ReadChooser* chooser_ = nullptr;
+  uint64_t next_key_ = 0;
+  std::unordered_map<uint64_t, std::unique_ptr<Loc>> locs_;
+  Loc* last_loc_ = nullptr;
+  uint64_t last_key_ = ~0ull;
+  std::vector<std::pair<uint64_t, uint64_t>> written_;  // (step, key): for forgetting, oldest first
+  size_t written_head_ = 0;
+  struct Block;
+  std::unordered_map<uint64_t, std::unique_ptr<Block>> blocks_;
+  Block* last_block_ = nullptr;
+  uint64_t last_block_cta_ = ~0ull;
+  std::unique_ptr<ThreadState> host_;
+  // Fence-SC order: the joined views of the fence.sc so far, by who may take them.
+  View sc_sys_, sc_gpu_;
+  std::unordered_map<uint64_t, View> sc_cta_;
+  // Barriers waiting for their threads: the joined views of those that arrived.
+  std::unordered_map<uint64_t, View> bar_views_;
+  std::unordered_set<uint64_t> sc_keys_;  // mixed-size locations, outside the model
+  std::string not_covered_;
+  bool not_covered_taken_ = false;
+  std::function<void(uint64_t)> on_visible_;
+  uint64_t stale_reads_ = 0, early_stores_ = 0, late_loads_ = 0;
+  // Reads that found nothing they could read without breaking an axiom, and took the newest
+  // (none is known to happen; SYNCLAB_MEMORY_CHECK's oracle would report the execution).
+  uint64_t dead_ends_ = 0;
+  std::vector<uint32_t> scratch_;
+  // The read-modify-write between rmw_read and rmw_write.
+  struct PendingRmw {
+    uint64_t key = ~0ull;
+    uint64_t latest = 0;      // memory's value when it read
+    uint32_t read_index = 0;  // the message its read read (index at the time)
+    uint64_t read_msg_key = 0;
+    Who who;
+    int read_event = -1;
+  } rmw_;
+};
+
+}  // namespace synclab::sim::relaxed

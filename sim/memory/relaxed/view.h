@@ -1,0 +1,116 @@
+// Views and releases: how the relaxed model carries causality order between threads.
+//
+// Causality order (PTX ISA, "Causality order") is built from base causality order -- program
+// order joined by synchronization: release/acquire patterns, Fence-SC order, barriers -- plus one
+// step of observation (a morally strong read of a write puts the write before what follows the
+// read). What a thread must not read past on a location is the newest write of that location
+// in its causal past. A View keeps exactly that, per location, as a coherence key (every write of
+// the location whose key is at most the view's is in the causal past); locations without an
+// entry share one key, `g` (coarser: it may put more in the past than there is, which only
+// forbids more).
+//
+// A Release is what a release makes known (the releasing thread's view when it released) and who
+// released it at which scope: an acquire takes it only when the two are morally strong (each
+// one's scope includes the other's thread).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+#include "sim/memory/oracle/execution.h"
+
+namespace synclab::sim::relaxed {
+
+using memory::Scope;
+
+// An access (or a fence, a release) as the model's strength rules see it: its thread and the
+// scope it was made at (Scope::Thread: a weak access).
+struct Who {
+  uint64_t tid = 0;
+  uint64_t cta = 0;
+  bool host = false;
+  Scope scope = Scope::Thread;
+};
+
+// Whether a's scope includes b's thread (the fixed tree: thread < block < GPU < system; the host
+// is in the system only).
+inline bool includes(const Who& a, const Who& b) {
+  if (a.tid == b.tid && a.host == b.host) return true;
+  switch (a.scope) {
+    case Scope::Thread: return false;
+    case Scope::Cta: return !a.host && !b.host && a.cta == b.cta;
+    case Scope::Gpu: return !a.host && !b.host;
+    case Scope::Sys: return true;
+  }
+  return false;
+}
+// Morally strong (PTX ISA, "Morally strong operations"): each one's scope includes the other's thread.
+inline bool strong(const Who& a, const Who& b) { return includes(a, b) && includes(b, a); }
+
+struct View {
+  static constexpr int kMax = 12;
+  uint64_t g = 0;
+  uint32_t n = 0;
+  uint64_t loc[kMax];
+  uint64_t key[kMax];
+
+  uint64_t get(uint64_t l) const {
+    for (uint32_t i = 0; i < n; ++i)
+      if (loc[i] == l) return std::max(key[i], g);
+    return g;
+  }
+  void raise(uint64_t l, uint64_t k) {
+    if (k <= g) return;
+    for (uint32_t i = 0; i < n; ++i)
+      if (loc[i] == l) {
+        key[i] = std::max(key[i], k);
+        return;
+      }
+    if (n == kMax) {
+      // Full: the entry with the smallest key goes into g (every location's threshold rises to
+      // it: more in the causal past than there is, never less).
+      uint32_t lo = 0;
+      for (uint32_t i = 1; i < n; ++i)
+        if (key[i] < key[lo]) lo = i;
+      g = std::max(g, key[lo]);
+      loc[lo] = loc[n - 1];
+      key[lo] = key[n - 1];
+      --n;
+      drop_covered();
+      if (k <= g) return;
+    }
+    loc[n] = l;
+    key[n] = k;
+    ++n;
+  }
+  void join(const View& o) {
+    if (o.g > g) {
+      g = o.g;
+      drop_covered();
+    }
+    for (uint32_t i = 0; i < o.n; ++i) raise(o.loc[i], o.key[i]);
+  }
+  bool empty() const { return g == 0 && n == 0; }
+
+ private:
+  // Entries at or below g say nothing more than g.
+  void drop_covered() {
+    for (uint32_t i = 0; i < n;)
+      if (key[i] <= g) {
+        loc[i] = loc[n - 1];
+        key[i] = key[n - 1];
+        --n;
+      } else {
+        ++i;
+      }
+  }
+};
+
+struct Release {
+  View view;  // what the releaser knew
+  Who head;   // the release (its thread and scope)
+};
+using ReleaseRef = std::shared_ptr<const Release>;
+
+}  // namespace synclab::sim::relaxed

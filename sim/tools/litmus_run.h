@@ -1,0 +1,39 @@
+// Running litmus tests (docs/litmus-format.md) on the simulator: each test becomes a PTX kernel
+// (one role per litmus thread, at the block, warp and lane the test places it), which the
+// simulator loads and launches once per seed, under `sc` or `relaxed`. Every run's outcome (the
+// threads' registers, then memory) is counted; under `relaxed` with `check`, every run's recorded
+// execution also goes to the oracle, with the test's dependencies added.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/memory/oracle/enumerate.h"
+#include "sim/memory/oracle/litmus.h"
+
+namespace synclab::litmus {
+
+// The kernel for a test: PTX text with one entry, `litmus_test(.param .u64 mem, .param .u64 out)`.
+std::string litmus_ptx(const memory::LitmusTest& t);
+
+struct RunOptions {
+  bool relaxed = true;
+  uint64_t seeds = 1000;
+  uint64_t first_seed = 1;
+  bool check = false;  // check each run's execution with the oracle
+  bool explain = false;  // with check: a forbidden execution's events and relations in the problem's text
+};
+
+struct RunResult {
+  std::map<memory::Outcome, uint64_t> counts;
+  uint64_t runs = 0;
+  // Runs that went wrong: a launch that failed, an execution the oracle forbids (with the seed).
+  std::vector<std::string> problems;
+};
+
+// Runs the test. Throws std::runtime_error when the kernel cannot be loaded.
+RunResult run_litmus(const memory::LitmusTest& t, const RunOptions& opt);
+
+}  // namespace synclab::litmus

@@ -1,0 +1,277 @@
+// synclab-litmus: the PTX memory model's oracle on litmus tests (docs/litmus-format.md,
+// docs/memory-model.md).
+//
+//   synclab-litmus check FILE...            every test's `expect` against the oracle's verdict
+//   synclab-litmus outcomes FILE [--test N] the outcomes PTX allows and the sequentially consistent ones
+//   synclab-litmus run FILE... [options]    each test on the simulator, many seeds: every outcome must be
+//                                           one the model allows; under relaxed, how many weak ones show
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "sim/memory/oracle/enumerate.h"
+#include "sim/memory/oracle/generate.h"
+#include "sim/memory/oracle/litmus.h"
+#include "sim/tools/litmus_run.h"
+
+using namespace synclab::memory;
+
+namespace {
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: synclab-litmus check FILE...\n"
+               "       synclab-litmus outcomes FILE [--test NAME]\n"
+               "       synclab-litmus generate [--count N] [--seed S] [--out FILE] (see generate.h for more)\n"
+               "check: for every test with an `expect` line, whether the PTX memory model allows its `exists`\n"
+               "       outcome (enumerating the test's candidate executions) agrees with it\n"
+               "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
+               "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--check]\n"
+               "                      [--explain] [--quiet] [--min-weak PERCENT]\n"
+               "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
+               "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
+               "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
+               "     PTX allows showed. --check: the oracle checks every run's execution too (--explain: and prints\n"
+               "     a forbidden one). --min-weak: fail when fewer than PERCENT of the weak outcomes showed.\n"
+               "     --generated: COUNT tests of `generate` (seed S, default 1) instead of files.\n");
+  return 2;
+}
+
+int cmd_check(const std::vector<std::string>& files) {
+  int tests = 0, bad = 0, unexpected = 0, known = 0;
+  for (const std::string& f : files) {
+    std::vector<LitmusTest> ts;
+    try {
+      ts = read_litmus_file(f);
+    } catch (const LitmusError& e) {
+      std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
+      return 2;
+    }
+    for (const LitmusTest& t : ts) {
+      if (!t.expect_allowed) continue;
+      ++tests;
+      Enumeration en;
+      try {
+        en = enumerate_outcomes(t, {true, false});
+      } catch (const LitmusError& e) {
+        std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
+        ++bad;
+        continue;
+      }
+      bool allowed = false;
+      for (const Outcome& o : en.ptx) allowed |= satisfies(t, o);
+      // A test marked `disagree` passes when the oracle gives the other verdict (and fails, as a
+      // change to look at, when it agrees after all).
+      const bool agree = allowed == *t.expect_allowed;
+      const bool ok = t.disagree.empty() ? agree : !agree;
+      if (!ok) ++unexpected;
+      if (!t.disagree.empty() && ok) ++known;
+      std::printf("%-9s %-48s exists %s: %s (%s %s; %llu candidates)\n",
+                  !ok ? "MISMATCH" : t.disagree.empty() ? "ok" : "disagree", t.name.c_str(), t.cond_text().c_str(),
+                  allowed ? "allowed" : "forbidden", t.disagree.empty() ? "expected" : "published",
+                  *t.expect_allowed ? "allowed" : "forbidden", (unsigned long long)en.candidates);
+      if (!t.disagree.empty() && ok) std::printf("          (known disagreement: %s)\n", t.disagree.c_str());
+    }
+  }
+  std::printf("%d tests: %d as expected (%d of them known disagreements with their source), %d not%s\n", tests,
+              tests - unexpected - bad, known, unexpected,
+              bad ? fmt::format(", {} could not be enumerated", bad).c_str() : "");
+  return unexpected || bad ? 1 : 0;
+}
+
+int cmd_outcomes(const std::string& file, const std::string& only) {
+  std::vector<LitmusTest> ts;
+  try {
+    ts = read_litmus_file(file);
+  } catch (const LitmusError& e) {
+    std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
+    return 2;
+  }
+  bool any = false;
+  for (const LitmusTest& t : ts) {
+    if (!only.empty() && t.name != only) continue;
+    any = true;
+    Enumeration en;
+    try {
+      en = enumerate_outcomes(t);
+    } catch (const LitmusError& e) {
+      std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
+      return 1;
+    }
+    std::printf("%s: %zu outcomes allowed by PTX (%zu weak), %zu sequentially consistent; %llu candidates\n",
+                t.name.c_str(), en.ptx.size(), en.weak().size(), en.sc.size(), (unsigned long long)en.candidates);
+    for (const Outcome& o : en.ptx)
+      std::printf("  %s %s%s\n", en.sc.count(o) ? "sc  " : "weak", outcome_text(t, o).c_str(),
+                  satisfies(t, o) ? "   <- exists" : "");
+    for (const Outcome& o : en.sc)
+      if (!en.ptx.count(o)) std::printf("  SC ONLY (a bug: PTX allows every SC outcome) %s\n", outcome_text(t, o).c_str());
+  }
+  if (!any) {
+    std::fprintf(stderr, "synclab-litmus: %s has no test named '%s'\n", file.c_str(), only.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::string only;
+  synclab::litmus::RunOptions opt;
+  bool quiet = false;
+  double min_weak = -1;
+  uint64_t generated = 0, gen_seed = 1;
+  auto number = [&](size_t i, uint64_t* v) {
+    char* end = nullptr;
+    *v = std::strtoull(args[i].c_str(), &end, 10);
+    return *end == '\0' && !args[i].empty();
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--test" && i + 1 < args.size()) {
+      only = args[++i];
+    } else if (a == "--memory" && i + 1 < args.size()) {
+      const std::string m = args[++i];
+      if (m != "relaxed" && m != "sc") {
+        std::fprintf(stderr, "synclab-litmus: --memory %s: relaxed or sc\n", m.c_str());
+        return 2;
+      }
+      opt.relaxed = m == "relaxed";
+    } else if (a == "--seeds" && i + 1 < args.size()) {
+      char* end = nullptr;
+      opt.seeds = std::strtoull(args[++i].c_str(), &end, 10);
+      if (*end || !opt.seeds) {
+        std::fprintf(stderr, "synclab-litmus: --seeds %s: a positive number\n", args[i].c_str());
+        return 2;
+      }
+    } else if (a == "--check") {
+      opt.check = true;
+    } else if (a == "--explain") {
+      opt.check = opt.explain = true;
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (a == "--min-weak" && i + 1 < args.size()) {
+      min_weak = std::atof(args[++i].c_str());
+    } else if (a == "--generated" && i + 1 < args.size() && number(i + 1, &generated) && generated) {
+      ++i;
+    } else if (a == "--gen-seed" && i + 1 < args.size() && number(i + 1, &gen_seed)) {
+      ++i;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage();
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.empty() && !generated) return usage();
+  if (generated) files.push_back("");  // (one pass over the generated tests)
+  size_t tests = 0, failed = 0, weak_allowed = 0, weak_seen = 0, host_skipped = 0;
+  for (const std::string& f : files) {
+    std::vector<LitmusTest> ts;
+    try {
+      if (f.empty()) {
+        GenerateOptions g;
+        g.count = size_t(generated);
+        g.seed = gen_seed;
+        GenerateStats st;
+        ts = generate_litmus(g, &st);
+      } else {
+        ts = read_litmus_file(f);
+      }
+    } catch (const LitmusError& e) {
+      std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
+      return 2;
+    }
+    for (const LitmusTest& t : ts) {
+      if (!only.empty() && t.name != only) continue;
+      bool host = false;
+      for (const LitmusThread& th : t.threads) host |= th.place.host;
+      if (host) {
+        ++host_skipped;
+        continue;
+      }
+      ++tests;
+      Enumeration en;
+      synclab::litmus::RunResult rr;
+      try {
+        en = enumerate_outcomes(t);
+        rr = synclab::litmus::run_litmus(t, opt);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "synclab-litmus: %s: %s\n", t.name.c_str(), e.what());
+        ++failed;
+        continue;
+      }
+      const std::set<Outcome>& allowed = opt.relaxed ? en.ptx : en.sc;
+      std::vector<std::string> bad = rr.problems;
+      for (const auto& [o, n] : rr.counts)
+        if (!allowed.count(o))
+          bad.push_back(fmt::format("outcome {} ({} runs) is one the {} forbids", outcome_text(t, o), n,
+                                    opt.relaxed ? "PTX model" : "sequential consistency"));
+      const std::set<Outcome> weak = en.weak();
+      size_t seen = 0;
+      std::vector<std::string> missing;
+      for (const Outcome& o : weak) {
+        if (rr.counts.count(o))
+          ++seen;
+        else
+          missing.push_back(outcome_text(t, o));
+      }
+      if (opt.relaxed) {
+        weak_allowed += weak.size();
+        weak_seen += seen;
+      }
+      if (!bad.empty()) ++failed;
+      if (!quiet || !bad.empty() || (opt.relaxed && !missing.empty())) {
+        std::printf("%s %s: %llu runs, %zu outcomes", bad.empty() ? "ok  " : "FAIL", t.name.c_str(),
+                    (unsigned long long)rr.runs, rr.counts.size());
+        if (opt.relaxed) std::printf(", weak outcomes seen %zu of %zu PTX allows", seen, weak.size());
+        std::printf("\n");
+        for (const std::string& b : bad) std::printf("  %s\n", b.c_str());
+        if (opt.relaxed)
+          for (const std::string& m : missing) std::printf("  not seen: %s\n", m.c_str());
+      }
+    }
+  }
+  std::printf("%zu tests run (%s, %llu seeds each), %zu failed", tests, opt.relaxed ? "relaxed" : "sc",
+              (unsigned long long)opt.seeds, failed);
+  if (opt.relaxed)
+    std::printf("; weak outcomes seen: %zu of %zu (%.1f%%)", weak_seen, weak_allowed,
+                weak_allowed ? 100.0 * double(weak_seen) / double(weak_allowed) : 100.0);
+  if (host_skipped) std::printf("; %zu tests with a host thread not run", host_skipped);
+  std::printf("\n");
+  if (opt.relaxed && min_weak >= 0 && weak_allowed &&
+      100.0 * double(weak_seen) / double(weak_allowed) < min_weak) {
+    std::printf("FAIL: fewer than %.1f%% of the weak outcomes showed\n", min_weak);
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  const std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "check") {
+    if (args.empty()) return usage();
+    return cmd_check(args);
+  }
+  if (cmd == "generate") return generate_command(args);
+  if (cmd == "run") return cmd_run(args);
+  if (cmd == "outcomes") {
+    std::string file, only;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "--test" && i + 1 < args.size()) only = args[++i];
+      else if (file.empty()) file = args[i];
+      else return usage();
+    }
+    if (file.empty()) return usage();
+    return cmd_outcomes(file, only);
+  }
+  return usage();
+}
