@@ -78,14 +78,15 @@ class GroupProbe final : public relaxed::LbProbe {
 template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
-  if (relaxed_->random(2) != 0) return false;
+  if (!relaxed_->try_load_buffering()) return false;
   GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
   relaxed::LbPlan plan;
-  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), &plan)) return false;
+  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, &plan)) return false;
   const uint32_t lanes = M::kKind == WarpModel::Lockstep ? g.mask & -g.mask : g.mask;
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
-    for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i]);
+    for (uint32_t m = lanes; m; m &= m - 1)
+      relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i]);
     run_one(w, g.mask, fn, g.func, plan.early[i]);
   }
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_early(mm_thread(w, __builtin_ctz(m)));
@@ -100,6 +101,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   w.lb_pc = g.pc;
   w.lb_resume = plan.resume;
   w.lb_n_late = plan.n_late;
+  w.lb_late_acquire = uint8_t(plan.late_acquire);
   for (uint32_t i = 0; i < plan.n_late; ++i) {
     w.lb_late[i] = plan.late[i];
     w.lb_late_pos[i] = plan.late_pos[i];
@@ -119,6 +121,10 @@ void KernelRun::run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_
     case Op::St: exec_st(w, a, fn, J); break;
     case Op::Ld:
     case Op::Ldu: exec_ld(w, a, fn, J); break;
+    case Op::Fence:
+      check_fence(w, a, J);
+      relaxed_fence(w, a, J);
+      break;
     case Op::Atom:
     case Op::Red: exec_atom(w, a, J); break;
     default:
@@ -136,7 +142,7 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
   const uint32_t early = w.lb_lanes & g.mask;
   const uint32_t others = g.mask & ~early;
   const uint32_t lanes = M::kKind == WarpModel::Lockstep ? early & -early : early;
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)));
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
   for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
     run_one(w, early, fn, g.func, w.lb_late[i]);

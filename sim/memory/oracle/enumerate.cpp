@@ -398,7 +398,7 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
         const bool is_sc = pass == 1;
         if ((is_sc && !opt.sc) || (!is_sc && !opt.ptx)) continue;
         std::set<Outcome>& found = is_sc ? res.sc : res.ptx;
-        const auto per_loc = orders_for(is_sc);
+        const auto per_loc = orders_for(is_sc || opt.total_co);
         std::vector<size_t> co_pick(t.locs.size(), 0);
         bool any_loc_empty = false;
         for (const auto& v : per_loc) any_loc_empty |= v.empty();

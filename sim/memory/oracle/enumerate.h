@@ -29,6 +29,9 @@ struct EnumerateOptions {
   bool ptx = true;
   bool sc = true;
   uint64_t max_candidates = 50'000'000;  // refuse (LitmusError) a test bigger than this
+  // PTX with coherence order total per location (a stronger model: what an operational model that
+  // keeps every location's writes in one order can reach), for docs/memory-model.md's table.
+  bool total_co = false;
 };
 
 Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt = {});

@@ -45,7 +45,8 @@ bool address_reads(const ptx::Instr& J, const std::vector<uint32_t>& regs) {
 
 }  // namespace
 
-bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, LbPlan* plan) {
+bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, bool releases,
+                         LbPlan* plan) {
   const ptx::Instr& L = fn.code[pc];
   const bool is_load = (L.op == Op::Ld || L.op == Op::Ldu) && memory_space(L.space);
   const bool is_atom = L.op == Op::Atom && memory_space(L.space);
@@ -67,8 +68,11 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<uint32_t> written;  // registers written on the way (a branch on one is not known now)
   std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
   std::vector<size_t> cuts;                     // indices in `path` of early stores
+  std::vector<bool> hidden;                     // per path step: an early store after a release
+  bool released = false;                        // a release store or fence is on the path so far
   auto hold = [&](const ptx::Instr& J, uint32_t at) {
     path.push_back({at, false});
+    hidden.push_back(false);
     for_each_dst(J, [&](uint32_t r) {
       taint.push_back(r);
       written.push_back(r);
@@ -85,6 +89,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   };
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])
+  hidden.clear();
 
   uint32_t cur = pc + 1;
   for (int steps = 0; steps < LbPlan::kMax - 1 && cur < fn.code.size(); ++steps) {
@@ -125,8 +130,19 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         ++cur;
         continue;
       }
-    } else if (J.op == Op::St) {
-      if (!memory_space(J.space) || !unordered(J.sem) || address_reads(J, taint) || writes_late_read) break;
+    } else if (J.op == Op::St || J.op == Op::Atom || J.op == Op::Red) {
+      // A store, or a read-modify-write without an acquire (its read, run early too, is a read
+      // after the load in program order: nothing keeps two reads of different locations in order).
+      const bool release = J.sem == ptx::Sem::Release;
+      // A read-modify-write goes early only when it releases nothing (a store that waits for a
+      // release is kept from morally strong readers, and another thread's read-modify-write may
+      // find nothing else to read and nowhere to put its write).
+      if (J.op != Op::St && (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc ||
+                             release || released))
+        break;
+      if (!releases && (release || released)) break;
+      if (!memory_space(J.space) || (!unordered(J.sem) && !release) || address_reads(J, taint) || writes_late_read)
+        break;
       bool alias = false;
       for (const ptx::Instr* M : late_mem) alias = alias || probe.may_alias(J, *M);
       if (depends || guard_tainted || alias) {
@@ -136,7 +152,24 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       } else {
         cuts.push_back(path.size());
         path.push_back({cur, true});
+        hidden.push_back(released || release);
       }
+      released = released || release;
+      ++cur;
+      continue;
+    } else if (J.op == Op::Fence || J.op == Op::Membar) {
+      // fence.acq_rel, fence.acquire, fence.release are held back with the load: what they order
+      // around them is then ordered (their acquire half after the load; their release half before
+      // the early stores, which wait for it). fence.sc and membar take part in Fence-SC order, which
+      // follows the order fences run: they end the search.
+      if (J.op == Op::Membar || J.proxy || J.sem == ptx::Sem::Sc || J.guard != Operand::kNoReg) break;
+      // (not with a held-back read-modify-write: with an acquire fence after it, it would be an
+      // acquire read-modify-write, for which see above)
+      if (is_atom) break;
+      if (!releases && J.sem != ptx::Sem::Acquire) break;
+      const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
+      hold(J, cur);
+      if (sem != ptx::Sem::Acquire) released = true;
       ++cur;
       continue;
     }
@@ -150,6 +183,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     } else {
       if (writes_late_read || writes_taint) break;  // would change what a held-back instruction reads
       path.push_back({cur, true});
+      hidden.push_back(false);
       for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
     }
     ++cur;
@@ -162,6 +196,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   for (size_t i = 0; i <= cut; ++i) {
     if (path[i].early) {
       plan->early_pos[plan->n_early] = uint32_t(i + 1);
+      plan->early_hidden[plan->n_early] = hidden[i];
       plan->early[plan->n_early++] = path[i].pc;
     } else {
       plan->late_pos[plan->n_late] = uint32_t(i + 1);
@@ -170,6 +205,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   }
   plan->resume = path[cut].pc + 1;
   plan->length = uint32_t(cut + 2);
+  // (an acquire fence after the cut is not held back: only those before it count)
+  plan->late_acquire = ptx::Scope::None;
+  for (size_t i = 0; i <= cut; ++i) {
+    const ptx::Instr& J = fn.code[path[i].pc];
+    if (path[i].early || J.op != Op::Fence || J.sem == ptx::Sem::Release) continue;
+    const ptx::Scope sc = J.scope == ptx::Scope::None ? ptx::Scope::Gpu : J.scope;
+    if (plan->late_acquire == ptx::Scope::None || sc == ptx::Scope::Sys ||
+        (sc == ptx::Scope::Gpu && plan->late_acquire == ptx::Scope::Cta))
+      plan->late_acquire = sc;
+  }
   return true;
 }
 

@@ -14,7 +14,9 @@
 //          group's next step, in program order;
 // the plan ends with an early store (one of those found, by `choice`), and the group then goes on
 // after it. Branches on the way are followed when their condition is known now and the same for
-// the whole group; anything else that orders memory or leaves the straight path ends the search.
+// the whole group. Release stores may run early, and fences other than fence.sc are held back with
+// the load (an early store after a release then waits for what it releases: early_hidden); a
+// fence.sc, a barrier, an atomic or anything else that leaves the straight path ends the search.
 #pragma once
 
 #include <cstdint>
@@ -27,12 +29,19 @@ struct LbPlan {
   static constexpr int kMax = 12;
   uint32_t early[kMax];
   uint32_t early_pos[kMax];  // each one's place in program order on the path (the load is 0)
+  // An early store that is a release, or comes after a release store or a release fence of the
+  // plan: what it releases is known only once the late part has run (the model keeps it from
+  // morally strong readers until then: ConsistencyModel::plan_step).
+  bool early_hidden[kMax];
   uint32_t n_early = 0;
   uint32_t late[kMax];
   uint32_t late_pos[kMax];
   uint32_t n_late = 0;
   uint32_t resume = 0;  // the instruction the group goes on with after the late ones
   uint32_t length = 0;  // instructions on the path, the load included
+  // The widest scope of an acquire fence (fence.acq_rel, fence.acquire) held back with the load
+  // (ptx::Scope::None: none): what the load reads may then synchronize with it.
+  ptx::Scope late_acquire = ptx::Scope::None;
 };
 
 // What the planner must know of the group's state now.
@@ -48,6 +57,10 @@ class LbProbe {
 };
 
 // A plan for the load (ld or atom) at fn.code[pc]; false when no later store may go first.
-bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, LbPlan* plan);
+// releases: whether stores that release (or follow a release fence) may run early. The race
+// checker follows the order accesses run in, so it would take such a store's release as made
+// before the accesses held back with the load: with the race checker on, they may not.
+bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, bool releases,
+                         LbPlan* plan);
 
 }  // namespace synclab::sim::relaxed

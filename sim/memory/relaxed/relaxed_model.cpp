@@ -21,6 +21,9 @@ constexpr size_t kMaxReach = 48;     // threads a location tracks before it keep
 constexpr size_t kRecordLimit = 4096;  // events SYNCLAB_MEMORY_CHECK records (the oracle's bit matrices)
 
 bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
+// A view's entry for "a read of an early store of this location": a key no location has (keys
+// of locations are addresses below 2^63, or shared-memory keys with bit 63 set and bit 62 clear).
+uint64_t read_of_early(uint64_t key) { return key | (uint64_t(1) << 62); }
 bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
 uint64_t bit(uint8_t slot) { return uint64_t(1) << slot; }
 
@@ -38,6 +41,13 @@ Scope scope_of(ptx::Scope s) {
 
 struct RelaxedModel::Msg {
   uint64_t value = 0;
+  // A store run early (load buffering) that waits for a release of its plan: morally strong readers
+  // may not read it yet (RelaxedModel::end_late gives it its releases and shows it).
+  bool hidden = false;
+  // A store run early whose plan has not finished: a read of it is noted in the reader's view
+  // (read_of_early), so that the plan's late acquire does not take a release that follows such a
+  // read (the read would be before, in causality order, the write it read).
+  bool early = false;
   uint64_t key = 0;                     // coherence key: grows along coherence order
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
@@ -110,8 +120,14 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
+  bool plan_hidden = false;  // the store of this plan step waits for a release of the plan
+  bool late_fence_acquire = false;  // an acquire fence is held back with the load...
+  Scope late_fence_scope = Scope::Gpu;  // ...at this scope
   struct Early {
     uint64_t key, msg_key;
+    bool hidden;
+    bool release;  // a release store (its own release is made at end_late)
+    Who who;
   };
   std::vector<Early> early_stores;
   // Recording.
@@ -148,6 +164,10 @@ RelaxedModel::RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool recor
     : rng_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), tpb_(threads_per_block) {
   if (record) rec_ = std::make_unique<Recorder>();
   host_ = std::make_unique<ThreadState>();
+  static const uint32_t kNewest[] = {8, 8, 2, 14}, kEnd[] = {12, 12, 4, 15}, kLb[] = {8, 8, 2, 16};
+  newest_rate_ = kNewest[random(4)];
+  end_rate_ = kEnd[random(4)];
+  lb_rate_ = kLb[random(4)];
 }
 
 RelaxedModel::~RelaxedModel() = default;
@@ -368,6 +388,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   for (size_t i = lo; i < n; ++i) {
     const Msg& m = L.msgs[i];
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
+    if (m.hidden && strong(m.writer, r)) continue;                 // not released yet (see Msg::hidden)
     // Sequential consistency per location: a morally strong write after m that reaches this read
     // (through the thread's earlier accesses, or through m itself when the read observes m) would
     // close a cycle with the read's from-read edge to it.
@@ -378,14 +399,17 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     // A load run after later stores of its thread: it must not acquire a release whose view
     // holds one of those stores (the store would be before itself in causality order).
     if (ok && ts.late && !ts.early_stores.empty() && strong(m.writer, r)) {
-      auto covers = [&](const Release& rel) {
-        if (!strong(rel.head, Who{r.tid, r.cta, r.host, r.scope})) return false;
+      // (the acquire may be the load itself, or an acquire fence held back with it)
+      auto covers = [&](const Release& rel, Scope acq) {
+        if (!strong(rel.head, Who{r.tid, r.cta, r.host, acq})) return false;
         for (const ThreadState::Early& e : ts.early_stores)
-          if (rel.view.get(e.key) >= e.msg_key) return true;
+          if (rel.view.get(e.key) >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
         return false;
       };
-      if (acquire)
-        for (const ReleaseRef& rel : m.rels) ok = ok && !covers(*rel);
+      for (const ReleaseRef& rel : m.rels) {
+        if (acquire) ok = ok && !covers(*rel, r.scope);
+        if (ts.late_fence_acquire) ok = ok && !covers(*rel, ts.late_fence_scope);
+      }
     }
 
     if (ok) out->push_back(uint32_t(i));
@@ -400,7 +424,7 @@ uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, 
     if (k >= 0 && size_t(k) < cand.size()) return cand[cand.size() - 1 - size_t(k)];
   }
   const bool has_newest = cand.back() == newest;
-  if (has_newest && random(2) == 0) return newest;
+  if (has_newest && random(16) < newest_rate_) return newest;
   return cand[random(has_newest ? cand.size() - 1 : cand.size())];
 }
 
@@ -504,6 +528,7 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
       }
     }
   }
+  if (m.early) ts.view.raise(read_of_early(key), m.key);
   if (obs) {
     ts.view.raise(key, m.key);
     if (acquire)
@@ -713,7 +738,9 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
       if (L->msgs[i].key == rmw_.read_msg_key) rmw_read_index = int(i);
     if (rmw_read_index >= 0) rmw_read_msg = &L->msgs[size_t(rmw_read_index)];
   }
-  const std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, is_release(o.sem), rmw_read_msg);
+  // (an early store that waits for a release gets it at end_late)
+  const bool release_now = is_release(o.sem) && !(ts.early && ts.plan_hidden);
+  const std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = ts.view.get(key);
   size_t lo = 0;
@@ -730,7 +757,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     const bool end_ok = cand.back() == n - 1;
     // Usually at the end; sometimes (and never for a store run early, see begin_early) before
     // newer messages.
-    if (!end_ok || (cand.size() > 1 && !ts.early && random(4) == 0))
+    if (!end_ok || (cand.size() > 1 && !ts.early && random(16) >= end_rate_))
       after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
@@ -743,7 +770,11 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     auto it = prev < 0 ? co.begin() : std::find(co.begin(), co.end(), uint32_t(prev));
     co.insert(it == co.end() ? co.end() : (prev < 0 ? it : it + 1), uint32_t(ev));
   }
-  if (ts.early) ts.early_stores.push_back({key, L->msgs[idx].key});
+  if (ts.early) {
+    L->msgs[idx].hidden = ts.plan_hidden;
+    L->msgs[idx].early = true;
+    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w});
+  }
   *newest = idx + 1 == L->msgs.size();
   return 0;
 }
@@ -954,26 +985,46 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
   ts.saved_po = ts.po;
 }
 
-void RelaxedModel::plan_step(const MemThread& t, uint32_t pos) {
+void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, bool hidden) {
   ThreadState& ts = thread(t);
   ts.po = ts.late_po + kPoPerInstr * pos;
+  ts.plan_hidden = hidden;
 }
 
 void RelaxedModel::end_early(const MemThread& t) {
   ThreadState& ts = thread(t);
   ts.early = false;
+  ts.plan_hidden = false;
   ts.po = ts.saved_po;
 }
 
-void RelaxedModel::begin_late(const MemThread& t) {
+void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
   ThreadState& ts = thread(t);
   ts.late = true;
   ts.saved_po = ts.po;
+  ts.late_fence_acquire = fence_acquire != ptx::Scope::None;
+  ts.late_fence_scope = scope_of(fence_acquire);
 }
 
 void RelaxedModel::end_late(const MemThread& t) {
   ThreadState& ts = thread(t);
   ts.late = false;
+  ts.late_fence_acquire = false;
+  // The early stores that waited for a release of the plan get it now (what the thread knows after
+  // the plan: more than it knew at each store, which only orders more) and become readable.
+  for (const ThreadState::Early& e : ts.early_stores) {
+    Loc* L = find(e.key);
+    if (!L) continue;
+    for (Msg& m : L->msgs)
+      if (m.key == e.msg_key) m.early = false;
+    if (!e.hidden) continue;
+    for (Msg& m : L->msgs)
+      if (m.key == e.msg_key && m.hidden) {
+        m.hidden = false;
+        const std::vector<ReleaseRef> more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
+        for (const ReleaseRef& r : more) m.rels.push_back(r);
+      }
+  }
   ts.early_stores.clear();
   ts.po = ts.saved_po;
 }

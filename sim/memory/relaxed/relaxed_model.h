@@ -71,12 +71,13 @@ class RelaxedModel final : public ConsistencyModel {
   void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
   void begin_early(const MemThread& t, uint32_t length) override;
-  void plan_step(const MemThread& t, uint32_t pos) override;
+  void plan_step(const MemThread& t, uint32_t pos, bool hidden) override;
   void end_early(const MemThread& t) override;
-  void begin_late(const MemThread& t) override;
+  void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
   void end_late(const MemThread& t) override;
   bool settle() override;
   uint64_t random(uint64_t n) override;
+  bool try_load_buffering() override { return random(16) < lb_rate_; }
   uint64_t stale_reads() const override { return stale_reads_; }
   uint64_t early_stores() const override { return early_stores_; }
   uint64_t late_loads() const override { return late_loads_; }
@@ -131,6 +132,10 @@ class RelaxedModel final : public ConsistencyModel {
   int rec_write(const MemThread& t, const Who& w, uint64_t key, bool release, uint64_t value);
 
   uint64_t rng_;
+  // How often, in sixteenths, a load with a choice reads the newest value, a store with a choice goes
+  // at the end, and a load is held back for load buffering: set per run by the seed, so that runs
+  // differ in how weak they are (some outcomes need many old values, others none).
+  uint32_t newest_rate_ = 8, end_rate_ = 12, lb_rate_ = 8;
   uint32_t tpb_;
   ReadChooser* chooser_ = nullptr;
   uint64_t next_key_ = 0;
