@@ -33,7 +33,7 @@ int usage() {
                "       outcome (enumerating the test's candidate executions) agrees with it\n"
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--check]\n"
-               "                      [--explain] [--quiet] [--min-weak PERCENT]\n"
+               "                      [--first-seed S] [--explain] [--quiet] [--min-weak PERCENT]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
@@ -149,6 +149,8 @@ int cmd_run(const std::vector<std::string>& args) {
         std::fprintf(stderr, "synclab-litmus: --seeds %s: a positive number\n", args[i].c_str());
         return 2;
       }
+    } else if (a == "--first-seed" && i + 1 < args.size() && number(i + 1, &opt.first_seed)) {
+      ++i;
     } else if (a == "--check") {
       opt.check = true;
     } else if (a == "--explain") {

@@ -52,7 +52,12 @@ struct RelaxedModel::Msg {
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
   Who writer;
+  bool base = false;     // the value memory had when the history began: before every other message
   uint8_t slot = 0;      // its bit in the masks below
+  // The messages before it in coherence order (slots, transitively closed). Coherence order is a
+  // partial order: it keeps every two writes some scope instance covers, and what causality order
+  // orders, in the order of `msgs`; writes neither orders are unordered.
+  uint64_t co_before = 0;
   bool rmw = false;      // the write of a read-modify-write
   int8_t rmw_src = -1;   // (rmw) the slot of the message its read read (-1: forgotten)
   uint64_t anc = 0;      // messages that reach it by morally strong communication and program order
@@ -96,7 +101,14 @@ struct RelaxedModel::Loc {
 };
 
 struct RelaxedModel::ThreadState {
-  View view;  // the causal past, per location
+  View view;  // the causal past, per location (what the thread observed and acquired)
+  View own;   // the thread's own writes: not in its own causal past (program order is not causality order), but
+              // in that of whoever synchronizes with it later
+  View known() const {
+    View k = view;
+    k.join(own);
+    return k;
+  }
   // Releases read by morally strong reads and not yet acquired, by the acquire scopes that may
   // take them (any: cta and wider; gpu: gpu and sys; sys: sys only).
   struct Pend {
@@ -143,7 +155,13 @@ struct RelaxedModel::Block {
 struct RelaxedModel::Recorder {
   memory::Execution x;
   std::unordered_map<uint64_t, uint32_t> loc_number;
-  std::unordered_map<uint64_t, std::vector<uint32_t>> co;  // per location: its write events in coherence order
+  // Per location: its write events in one order coherence order allows (a linear extension of it).
+  std::unordered_map<uint64_t, std::vector<uint32_t>> co;
+  // Coherence edges the model fixed between messages of a history (Msg::co_before).
+  std::vector<std::pair<uint32_t, uint32_t>> co_edges;
+  // Write events that left their location's history, with the number of events made by then:
+  // every write made later comes after them in coherence order (no read reads them any more).
+  std::unordered_map<uint32_t, uint32_t> retired;
   std::vector<uint32_t> sc;                                // fence.sc events in the order they ran
   std::unordered_map<uint64_t, uint32_t> bar_instance;     // (block, barrier) -> the instance being filled
   uint32_t next_instance = 0;
@@ -249,6 +267,7 @@ void RelaxedModel::drop_loc(uint64_t key) {
   auto it = locs_.find(key);
   if (it == locs_.end()) return;
   if (on_visible_ && it->second->msgs.size() > 1) on_visible_(key);
+  for (const Msg& m : it->second->msgs) retire(m);
   locs_.erase(it);
   if (key == last_key_) {
     last_key_ = ~0ull;
@@ -266,20 +285,18 @@ void RelaxedModel::drop_oldest(Loc& L, uint64_t key) {
   // The oldest message goes: no read may read it any more, which only takes a choice away. The
   // masks forget its slot (what it reached stays reached: the masks are transitive).
   const uint8_t slot = L.msgs.front().slot;
+  retire(L.msgs.front());
   L.msgs.erase(L.msgs.begin());
   const uint64_t keep = ~bit(slot);
   L.used &= keep;
   for (Msg& m : L.msgs) {
     m.anc &= keep;
+    m.co_before &= keep;
     if (m.rmw_src == int8_t(slot)) m.rmw_src = -1;
     for (Msg::Reader& r : m.readers) r.mask &= keep;
   }
   for (Loc::Reach& r : L.reach) r.mask &= keep;
 }
-
-// Keeps only the newest message (with the releases it carries): every older one becomes
-// unreadable. For a location too many threads access at once.
-static void collapse(RelaxedModel::Loc& L);
 
 RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create) {
   if (!sc_keys_.empty() && sc_keys_.count(key)) return nullptr;
@@ -295,6 +312,7 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     base.key = new_end_key();
     base.created = now;
     base.writer = Who{~0ull, ~0ull, false, Scope::Sys};  // the value memory had: older than every thread here
+    base.base = true;
     base.slot = uint8_t(free_slot(*L));
     if (rec_) base.event = rec_->last_write(key);
     L->msgs.push_back(base);
@@ -330,6 +348,8 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     m.key = new_end_key();
     m.created = now;
     m.writer = Who{~0ull, ~0ull, true, Scope::Sys};
+    m.base = true;  // (after every message there, and before every later one)
+    m.co_before = L->used;
     m.slot = uint8_t(free_slot(*L));
     m.anc = 0;
     L->msgs.back().superseded_at = now;
@@ -338,10 +358,12 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
   return L;
 }
 
-static void collapse(RelaxedModel::Loc& L) {
+void RelaxedModel::collapse(Loc& L) {
+  for (size_t i = 0; i + 1 < L.msgs.size(); ++i) retire(L.msgs[i]);
   if (L.msgs.size() > 1) L.msgs.erase(L.msgs.begin(), L.msgs.end() - 1);
   RelaxedModel::Msg& m = L.msgs.back();
   m.anc = 0;
+  m.co_before = 0;
   m.readers.clear();
   m.rmw_src = -1;
   L.used = bit(m.slot);
@@ -379,13 +401,15 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
                             std::vector<uint32_t>* out) {
   out->clear();
   const size_t n = L.msgs.size();
-  // Causality: nothing older than the newest write of the causal past.
+  // Causality: nothing coherence-before a write of the causal past (the messages whose keys are at
+  // most the view's).
   const uint64_t vkey = ts.view.get(key);
-  size_t lo = 0;
+  uint64_t past_after = 0;  // co_before masks of the causal past's messages, joined
   for (size_t i = 0; i < n; ++i)
-    if (L.msgs[i].key <= vkey) lo = i;
+    if (L.msgs[i].key <= vkey) past_after |= L.msgs[i].co_before;
   const uint64_t reach = L.reach_mask(r);
-  for (size_t i = lo; i < n; ++i) {
+  for (size_t i = 0; i < n; ++i) {
+    if (past_after & bit(L.msgs[i].slot)) continue;
     const Msg& m = L.msgs[i];
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
     if (m.hidden && strong(m.writer, r)) continue;                 // not released yet (see Msg::hidden)
@@ -395,15 +419,26 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     const uint64_t R = reach | (strong(m.writer, r) ? m.anc | bit(m.slot) : 0);
     bool ok = true;
     for (size_t j = i + 1; j < n && ok; ++j)
-      if ((R & bit(L.msgs[j].slot)) && strong(r, L.msgs[j].writer)) ok = false;
+      if ((R & bit(L.msgs[j].slot)) && strong(r, L.msgs[j].writer) && (L.msgs[j].co_before & bit(m.slot))) ok = false;
     // A load run after later stores of its thread: it must not acquire a release whose view
     // holds one of those stores (the store would be before itself in causality order).
     if (ok && ts.late && !ts.early_stores.empty() && strong(m.writer, r)) {
       // (the acquire may be the load itself, or an acquire fence held back with it)
       auto covers = [&](const Release& rel, Scope acq) {
         if (!strong(rel.head, Who{r.tid, r.cta, r.host, acq})) return false;
-        for (const ThreadState::Early& e : ts.early_stores)
-          if (rel.view.get(e.key) >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
+        for (const ThreadState::Early& e : ts.early_stores) {
+          const uint64_t vk = rel.view.get(e.key);
+          if (vk >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
+          // A write the acquire would put before the store in causality order must be before it
+          // in coherence order already (the store took its place when it ran).
+          if (const Loc* Le = e.key == key ? &L : find(e.key)) {
+            uint64_t co_before = ~0ull;
+            for (const Msg& s : Le->msgs)
+              if (s.key == e.msg_key) co_before = s.co_before;
+            for (const Msg& s : Le->msgs)
+              if (s.key <= vk && !(co_before & bit(s.slot))) return true;
+          }
+        }
         return false;
       };
       for (const ReleaseRef& rel : m.rels) {
@@ -426,6 +461,20 @@ uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, 
   const bool has_newest = cand.back() == newest;
   if (has_newest && random(16) < newest_rate_) return newest;
   return cand[random(has_newest ? cand.size() - 1 : cand.size())];
+}
+
+uint64_t RelaxedModel::view_after_read(const ThreadState& ts, const Msg& m, const Who& r, uint64_t key,
+                                       bool acquire) const {
+  uint64_t v = ts.view.get(key);
+  if (!strong(m.writer, r)) return v;
+  v = std::max(v, m.key);
+  if (acquire) {
+    for (const ReleaseRef& rel : m.rels)
+      if (strong(rel->head, r)) v = std::max(v, rel->view.get(key));
+    for (const ThreadState::PendLoc& p : ts.pend_loc)
+      if (p.key == key && p.p.has) v = std::max({v, p.p.any.get(key), p.p.gpu.get(key), p.p.sys.get(key)});
+  }
+  return v;
 }
 
 void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels) {
@@ -588,7 +637,7 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
 }
 
 bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after,
-                             int rmw_read_index) const {
+                             int rmw_read_index, uint64_t vkey) const {
   const size_t n = L.msgs.size();
   if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
   if (rmw_read_index >= 0) {
@@ -611,7 +660,24 @@ bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, 
   const uint64_t anc = anc_of_new(L, ts, w, after);
   for (size_t k = after + 1; k < n; ++k)
     if (strong(w, L.msgs[k].writer) && (anc & bit(L.msgs[k].slot))) return false;
+  // No new order between the messages there: a write before it and a write after it that coherence
+  // order left unordered stay so (reads made since may rely on it).
+  const uint64_t before =
+      co_before_new(L, w, after, vkey, rmw_read_index >= 0 ? L.msgs[size_t(rmw_read_index)].slot : -1);
+  for (size_t k = after + 1; k < n; ++k)
+    if (covered(w, L.msgs[k].writer) && (before & ~L.msgs[k].co_before)) return false;
   return true;
+}
+
+uint64_t RelaxedModel::co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey,
+                                     int rmw_src_slot) const {
+  uint64_t before = 0;
+  for (uint32_t i = 0; i <= after; ++i) {
+    const Msg& m = L.msgs[i];
+    if (m.base || m.key <= vkey || m.slot == rmw_src_slot || covered(m.writer, w))
+      before |= bit(m.slot) | m.co_before;
+  }
+  return before;
 }
 
 std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
@@ -634,7 +700,7 @@ std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const 
   // fence before the write; an earlier release to this location by this thread.
   if (release) {
     auto own = std::make_shared<Release>();
-    own->view = ts.view;
+    own->view = ts.known();
     own->head = w;
     add(own);
   }
@@ -708,8 +774,35 @@ uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w
     reach = &L.reach.back().mask;
   }
   *reach |= succ_and_self;
-  ts.view.raise(key, L.msgs[idx].key);
+  ts.own.raise(key, L.msgs[idx].key);
   return idx;
+}
+
+void RelaxedModel::order(Loc& L, uint32_t idx, uint64_t vkey, int rmw_src_slot) {
+  const size_t n = L.msgs.size();
+  Msg& w = L.msgs[idx];
+  const uint64_t before = idx ? co_before_new(L, w.writer, idx - 1, vkey, rmw_src_slot) : 0;
+  w.co_before = before;
+  const uint64_t wbit = bit(w.slot);
+  for (size_t j = idx + 1; j < n; ++j) {
+    Msg& m = L.msgs[j];
+    if (covered(w.writer, m.writer)) m.co_before |= wbit | before;
+    // (closed: what comes before a message before m comes before m)
+    for (size_t i = 0; i < j; ++i)
+      if (m.co_before & bit(L.msgs[i].slot)) m.co_before |= L.msgs[i].co_before;
+  }
+  if (rec_ && w.event >= 0) {
+    for (size_t i = 0; i < n; ++i) {
+      const Msg& m = L.msgs[i];
+      if (m.event < 0 || i == idx) continue;
+      if (w.co_before & bit(m.slot)) rec_->co_edges.push_back({uint32_t(m.event), uint32_t(w.event)});
+      if (m.co_before & wbit) rec_->co_edges.push_back({uint32_t(w.event), uint32_t(m.event)});
+    }
+  }
+}
+
+void RelaxedModel::retire(const Msg& m) {
+  if (rec_ && m.event >= 0) rec_->retired.emplace(uint32_t(m.event), uint32_t(rec_->x.events.size()));
 }
 
 uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest,
@@ -721,7 +814,11 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   ThreadState& ts = thread(t);
   const int ev = rec_write(t, w, key, is_release(o.sem), value);
   if (!L) {
-    if (rec_ && ev >= 0) rec_->co[key].push_back(uint32_t(ev));
+    if (rec_ && ev >= 0) {
+      // (a location outside the model: its writes in the order they ran)
+      rec_->co[key].push_back(uint32_t(ev));
+      rec_->retired.emplace(uint32_t(ev), uint32_t(ev + 1));
+    }
     return 0;
   }
   if (L->msgs.size() == kMaxMsgs) {
@@ -751,7 +848,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
   for (size_t after = lo; after < n; ++after)
-    if (may_place(*L, ts, w, uint32_t(after), rmw_read_index)) cand.push_back(uint32_t(after));
+    if (may_place(*L, ts, w, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
   uint32_t after = uint32_t(n - 1);
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
@@ -764,12 +861,24 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, rels);
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
-    // Its place in the recorded coherence order: right after the message it follows here.
+    // Its place in the recorded linear extension of coherence order: right after the nearest
+    // recorded message it follows here, else after the writes that left the history.
     std::vector<uint32_t>& co = rec_->co[key];
-    const int prev = idx ? L->msgs[idx - 1].event : -1;
-    auto it = prev < 0 ? co.begin() : std::find(co.begin(), co.end(), uint32_t(prev));
-    co.insert(it == co.end() ? co.end() : (prev < 0 ? it : it + 1), uint32_t(ev));
+    int prev = -1;
+    for (uint32_t i = idx; i-- > 0 && prev < 0;) prev = L->msgs[i].event;
+    auto it = co.begin();
+    if (prev >= 0) {
+      it = std::find(co.begin(), co.end(), uint32_t(prev));
+      if (it != co.end()) ++it;
+    } else {
+      for (auto k = co.begin(); k != co.end(); ++k)
+        if (rec_->retired.count(*k)) it = k + 1;
+    }
+    co.insert(it, uint32_t(ev));
   }
+  // (A store run early goes after every message there: the acquires held back with its plan may
+  // still put them before it in causality order.)
+  order(*L, idx, ts.early ? ~0ull : vkey, src_slot);
   if (ts.early) {
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].early = true;
@@ -811,7 +920,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
     for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
-      any = may_place(*L, ts, r, uint32_t(after), int(i));
+      any = may_place(*L, ts, r, uint32_t(after), int(i), ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire));
     }
     if (any) cand.push_back(i);
   }
@@ -877,21 +986,22 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
     // what they knew. Joined views per who may take them.
     if (t.host) {
       ts.view.join(sc_sys_);
-      sc_sys_.join(ts.view);
+      sc_sys_.join(ts.known());
     } else {
       View& cta = sc_cta_[t.cta];
       ts.view.join(cta);
       if (f.scope != Scope::Cta) ts.view.join(sc_gpu_);
       if (f.scope == Scope::Sys) ts.view.join(sc_sys_);
-      cta.join(ts.view);
-      if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
-      if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
+      const View k = ts.known();
+      cta.join(k);
+      if (f.scope != Scope::Cta) sc_gpu_.join(k);
+      if (f.scope == Scope::Sys) sc_sys_.join(k);
     }
   }
   // The release half: later writes carry what the thread knows now.
   if (sem != Sem::Acquire) {
     auto rel = std::make_shared<Release>();
-    rel->view = ts.view;
+    rel->view = ts.known();
     rel->head = f;
     ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
   }
@@ -899,7 +1009,7 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
 
 void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
   const uint64_t k = t.cta << 8 | barrier;
-  bar_views_[k].join(thread(t).view);
+  bar_views_[k].join(thread(t).known());
   if (rec_ && rec_->room()) {
     auto inst = rec_->bar_instance.emplace(k, rec_->next_instance);
     if (inst.second) ++rec_->next_instance;
@@ -948,7 +1058,7 @@ void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::ve
     const Who f{id, cta, false, Scope::Cta};
     acquire_pending_all(ts, f);
     auto rel = std::make_shared<Release>();
-    rel->view = ts.view;
+    rel->view = ts.known();
     rel->head = f;
     ts.fence_rel[0] = std::move(rel);
     if (rec_ && have_instance) {
@@ -1038,6 +1148,7 @@ bool RelaxedModel::settle() {
       any = true;
       if (on_visible_) on_visible_(key);
     }
+    for (const Msg& m : L->msgs) retire(m);
   }
   locs_.clear();
   last_key_ = ~0ull;
@@ -1096,9 +1207,22 @@ int RelaxedModel::rec_write(const MemThread& t, const Who& w, uint64_t key, bool
 const memory::Execution* RelaxedModel::execution() const {
   if (!rec_) return nullptr;
   // Coherence and Fence-SC orders as chains.
-  rec_->x.co.clear();
+  // Coherence order: the edges the model fixed, every two writes one scope instance covers (in
+  // the order the model keeps them), and each write that left its history before every write made
+  // after that.
+  rec_->x.co = rec_->co_edges;
+  const auto& ev = rec_->x.events;
+  auto who_of = [&](uint32_t e) {
+    const memory::ThreadPlace& p = rec_->x.threads[ev[e].thread];
+    return Who{ev[e].thread, p.cta, p.host, ev[e].scope};
+  };
   for (const auto& [key, order] : rec_->co)
-    for (size_t i = 0; i + 1 < order.size(); ++i) rec_->x.co.push_back({order[i], order[i + 1]});
+    for (size_t q = 1; q < order.size(); ++q)
+      for (size_t p = 0; p < q; ++p) {
+        const auto r = rec_->retired.find(order[p]);
+        if ((r != rec_->retired.end() && r->second <= order[q]) || covered(who_of(order[p]), who_of(order[q])))
+          rec_->x.co.push_back({order[p], order[q]});
+      }
   rec_->x.sc.clear();
   for (size_t i = 0; i + 1 < rec_->sc.size(); ++i) rec_->x.sc.push_back({rec_->sc[i], rec_->sc[i + 1]});
   return &rec_->x;

@@ -103,16 +103,27 @@ class RelaxedModel final : public ConsistencyModel {
   // Which messages the read `r` (thread state `ts`) may read; returns their indices.
   void readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
                 std::vector<uint32_t>* out);
+  // The thread's view of `key` after it reads m (what a read-modify-write's write must follow).
+  uint64_t view_after_read(const ThreadState& ts, const Msg& m, const Who& r, uint64_t key, bool acquire) const;
   uint32_t pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t);
   // The read of message i takes effect: views, releases, reach, readers.
   void take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                  bool reduction = false);
   // Positions (insert after message index `after`) where a write may go; `lo`: the first allowed.
-  bool may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index) const;
+  bool may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index,
+                 uint64_t vkey) const;
+  // The messages a new write put after index `after` comes after in coherence order (see order()).
+  uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey, int rmw_src_slot) const;
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
   // Puts a new message after index `after`; returns its index.
   uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
                  int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels);
+  // Coherence order around the new message `idx`: before it, the messages some scope instance
+  // covers with it, those of its causal past (keys up to `vkey`) and the one its read-modify-write
+  // read; after it, the later messages some scope instance covers with it. Keeps co_before closed.
+  void order(Loc& L, uint32_t idx, uint64_t vkey, int rmw_src_slot);
+  // (recording) The messages of a location leave the history: every later write comes after them.
+  void retire(const Msg& m);
   std::vector<ReleaseRef> releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
                                              const Msg* rmw_read);
   void acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels);
@@ -123,6 +134,9 @@ class RelaxedModel final : public ConsistencyModel {
                         uint64_t now, bool rmw, bool* newest);
   uint32_t free_slot(Loc& L);
   void drop_oldest(Loc& L, uint64_t key);
+  // Keeps only the newest message (with the releases it carries): every older one becomes
+  // unreadable. For a location too many threads access at once.
+  void collapse(Loc& L);
   uint64_t new_end_key() { return (next_key_ += (1ull << 20)); }
 
   // Recording (SYNCLAB_MEMORY_CHECK).

@@ -47,6 +47,18 @@ inline bool includes(const Who& a, const Who& b) {
 }
 // Morally strong (PTX ISA, "Morally strong operations"): each one's scope includes the other's thread.
 inline bool strong(const Who& a, const Who& b) { return includes(a, b) && includes(b, a); }
+// Whether two writes must be ordered by coherence order: some scope instance covers both (its threads
+// include both writers, and each write's scope is that instance or wider: ptx.als's co_per_scope).
+// Writes that no instance covers (weak writes of two threads, .cta writes of two blocks, ...) may
+// stay unordered, unless causality order orders them.
+inline bool covered(const Who& a, const Who& b) {
+  if (a.tid == b.tid && a.host == b.host) return true;
+  auto at_least = [](Scope s, Scope min) { return s != Scope::Thread && s >= min; };
+  if (!a.host && !b.host && a.cta == b.cta && at_least(a.scope, Scope::Cta) && at_least(b.scope, Scope::Cta))
+    return true;
+  if (!a.host && !b.host && at_least(a.scope, Scope::Gpu) && at_least(b.scope, Scope::Gpu)) return true;
+  return a.scope == Scope::Sys && b.scope == Scope::Sys;
+}
 
 struct View {
   static constexpr int kMax = 12;
