@@ -917,6 +917,17 @@ class Grading {
     } else {
       why = c.report.first.empty() ? "failed" : "failed: " + shorten(c.report.first);
     }
+    // A case that did not end by itself: what its report got to say (the simulator's word on
+    // where the kernel was stuck when the time ran out) belongs in the one-line summary too. A
+    // fatal error that only names the signal again adds nothing.
+    const bool ended_badly = !r.started || r.timed_out || r.signal || !c.report.parsed;
+    if (ended_badly && !c.report.first.empty() && c.report.first.rfind("fatal error: SIG", 0) != 0) {
+      // (the simulator's cause is enough: the exception it made a test throw follows in the detail)
+      std::string first = c.report.first;
+      const size_t exception = first.find("; unexpected exception: ");
+      if (exception != std::string::npos && first.rfind("simulator: ", 0) == 0) first.resize(exception);
+      why += "; " + shorten(first);
+    }
     std::string out = why + "\n";
     if (!c.report.messages.empty()) out += "\n" + shorten(c.report.messages);
     // When the report is complete its messages say what went wrong; otherwise the end of the
