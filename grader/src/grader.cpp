@@ -585,9 +585,8 @@ class Grading {
       progress("  " + keep_note_);
       return false;
     }
-    std::string about =
-        fmt::format("Programs built by the grader from the student files of lab {} in src/ (taken from {}).\n",
-                    manifest_.lab, fs::weakly_canonical(opt_.submission, ec).string());
+    std::string about = fmt::format("Lab {}: the student files graded from {} are in src/.\n", manifest_.lab,
+                                    fs::weakly_canonical(opt_.submission, ec).string());
     if (built) {
       if (!src_kept_) {
         fs::create_directories(keep / "src", ec);
@@ -596,14 +595,14 @@ class Grading {
       }
       fs::copy_file(program_, keep / (prog + "_tests"), fs::copy_options::overwrite_existing, ec);
       about += fmt::format(
-          "  {}_tests  the graded test program built from them; one case with its messages:\n"
+          "Programs built from them:\n  {}_tests  the graded test program; one case with its messages:\n"
           "              {} \"CASE NAME\"\n",
           prog, (keep / (prog + "_tests")).string());
       if (!harness_.empty()) fs::copy_file(harness_, keep / prog, fs::copy_options::overwrite_existing, ec);
       if (ec) throw GradeError(fmt::format("cannot keep the programs in {}: {}", keep.string(), ec.message()));
       if (!harness_.empty()) {
         about += fmt::format(
-            "  {}        the lab's harness program built from them (its tasks as sub-commands:\n"
+            "  {}        the lab's harness program (its tasks as sub-commands:\n"
             "              {} help); replay lines run it\n",
             prog, (keep / prog).string());
         // On the GPU the kept harness runs on the GPU; replay lines explore on the simulator.
@@ -618,7 +617,7 @@ class Grading {
         about += "  (no harness program: " + harness_error_ + ")\n";
       }
     } else {
-      about += "The submission did not build (see the grading's output): no programs were kept.\n";
+      about += "They did not build (the grading's output says why): no programs were kept.\n";
     }
     std::ofstream(keep / kKeptAbout) << about;
     kept_ = keep.string();
