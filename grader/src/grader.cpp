@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,8 +186,10 @@ void fnv1a(uint64_t& h, const std::string& bytes) {
   h = (h ^ 0xff) * 1099511628211ull;  // (a separator: "ab","c" and "a","bc" differ)
 }
 
-// The file that marks a directory as one that grading keeps programs in (and may empty again).
+// The file that marks a directory as one that grading keeps programs in (and may empty again),
+// and the lock a grading holds on it while it writes there.
 constexpr const char* kKeptAbout = "about.txt";
+constexpr const char* kKeptLock = ".lock";
 
 std::string points(double v) {
   if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", (long long)std::llround(v));
@@ -233,6 +236,11 @@ struct Dirs {
 class Grading {
  public:
   explicit Grading(const Options& opt) : opt_(opt), t0_(std::chrono::steady_clock::now()) {}
+  ~Grading() {
+    if (keep_lock_ >= 0) ::close(keep_lock_);
+  }
+  Grading(const Grading&) = delete;
+  Grading& operator=(const Grading&) = delete;
 
   int run() {
     int status = 0;
@@ -265,7 +273,8 @@ class Grading {
       be_ = manifest_.backends.at("sim");
       identity_ = sandbox_identity();
       const fs::path dir = fs::absolute(out);
-      if (!keep_usable(dir)) throw GradeError(keep_note_);
+      // (a second build of the same directory waits for the first, then finds it up to date)
+      if (!keep_usable(dir) || !lock_keep(dir, /*wait=*/true)) throw GradeError(keep_note_);
       keep_dir_ = dir;
       hush_ = true;  // (nothing to say while an earlier build may still be up to date)
       make_dirs();
@@ -361,7 +370,8 @@ class Grading {
                          backend_ == "sim" ? "simulator" : "GPU", backend_,
                          identity_.drop ? ", the submission runs as an unprivileged user (" + identity_.name + ")"
                                         : " (not root: the submission runs as you)"));
-    if (!opt_.keep.empty() && keep_usable(fs::absolute(opt_.keep))) keep_dir_ = fs::absolute(opt_.keep);
+    if (!opt_.keep.empty() && keep_usable(fs::absolute(opt_.keep)) && lock_keep(fs::absolute(opt_.keep), false))
+      keep_dir_ = fs::absolute(opt_.keep);
     make_dirs();
     check_sandbox_access();
     check_guard();
@@ -545,8 +555,11 @@ class Grading {
   // earlier grading's programs there go first, also when this submission built none.
   void keep_programs(bool built) {
     replay_program_ = run_line();
-    const std::string subject = opt_.replay_submission.empty() ? "that directory's files"
-                                                               : opt_.replay_submission + " (your copy of the files)";
+    std::string subject = "that directory's files";
+    if (!opt_.replay_submission.empty())
+      subject = opt_.replay_submission + " (your copy of the files)";
+    else if (replay_program_.find(" --submission ") == std::string::npos)
+      subject = "the files in labs/" + manifest_.lab + "/";
     replay_note_ = fmt::format(
         "Replay lines run {}: it builds the lab's harness program from {} as this grading built it, then runs it.",
         replay_program_, subject);
@@ -559,8 +572,10 @@ class Grading {
   // in before (its about.txt); else keep_note_ says why not.
   bool keep_usable(const fs::path& keep) {
     std::error_code ec;
-    if (fs::exists(keep, ec) &&
-        (!fs::is_directory(keep, ec) || (!fs::is_empty(keep, ec) && !fs::exists(keep / kKeptAbout, ec)))) {
+    bool foreign = false;  // something in it that no grading put there
+    if (fs::is_directory(keep, ec) && !fs::exists(keep / kKeptAbout, ec))
+      for (const auto& e : fs::directory_iterator(keep, ec)) foreign |= e.path().filename() != kKeptLock;
+    if (fs::exists(keep, ec) && (!fs::is_directory(keep, ec) || foreign)) {
       keep_note_ = fmt::format(
           "Note: nothing was kept: {} is not a directory of kept programs (it holds other files); name a new "
           "or empty directory with --keep",
@@ -569,6 +584,24 @@ class Grading {
       return false;
     }
     return true;
+  }
+
+  // Takes the lock of `keep` for as long as this grading lives, so that two gradings (or builds)
+  // never write their programs into one directory at once: `wait` for the other one, or keep
+  // nothing (keep_note_ says so).
+  bool lock_keep(const fs::path& keep, bool wait) {
+    std::error_code ec;
+    fs::create_directories(keep, ec);
+    const fs::path lock = keep / kKeptLock;
+    keep_lock_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (keep_lock_ >= 0 && flock(keep_lock_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) return true;
+    keep_note_ = fmt::format("Note: nothing was kept: {} {}", keep.string(),
+                             keep_lock_ < 0 ? "cannot be written: " + std::string(std::strerror(errno))
+                                            : "is in use by another grading; name another directory with --keep");
+    progress("  " + keep_note_);
+    if (keep_lock_ >= 0) ::close(keep_lock_);
+    keep_lock_ = -1;
+    return false;
   }
 
   // Keeps the programs in `keep` (see keep_programs); false, with keep_note_ saying why, when it
@@ -1440,6 +1473,7 @@ class Grading {
   bool hush_ = false;           // progress lines held back for now
   fs::path keep_dir_;           // where the programs are kept (--keep, build's --out), when usable
   bool src_kept_ = false;       // the student files are compiled in keep_dir_/src
+  int keep_lock_ = -1;          // the lock held on keep_dir_ (lock_keep)
   fs::path harness_;            // the submission's harness program (bin/<program>), when it linked
   std::string harness_error_;   // why there is none
   std::string replay_program_;  // SYNCLAB_REPLAY_PROGRAM of the cases: what replay lines run

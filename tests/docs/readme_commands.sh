@@ -146,7 +146,7 @@ for cmd in "${commands[@]}"; do
       ran "$root" "${cmd/DIR/$sub}" "^score: ([0-9.]+) of \1 \(sim backend\)" ;;
     "./synclab run --lab 01 --submission DIR "*)
       # DIR: a copy of the reference solutions, whose task passes (the harness exits 0).
-      ran "$root" "${cmd/DIR/$sub}" "running build/run/01/lab01, lab 01's harness built from $sub" ;;
+      ran "$root" "${cmd/DIR/$sub}" "running build/run/01-[0-9a-f]{12}/lab01, lab 01's harness built from $sub" ;;
     "./synclab gradescope-package lab01.zip --lab 01")
       will_make lab01.zip
       ran "$root" "$cmd" "Gradescope autograder for lab 01"

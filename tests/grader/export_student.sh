@@ -166,8 +166,8 @@ for t in json.load(open(sys.argv[1]))["tests"]:
     m = re.search(r"replay: (\S.*)", t["output"])
     if m: print(m.group(1)); break' "$tmp/results-01.json")"
 case "$replay" in
-  "build/grade-results/01/lab01 "*) ;;
-  *) fail "lab 01's replay line in the release does not run build/grade-results/01/lab01: '$replay'" ;;
+  "$tmp/results-01-programs/lab01 "*) ;;
+  *) fail "lab 01's replay line in the release does not run the kept $tmp/results-01-programs/lab01: '$replay'" ;;
 esac
 SYNCLAB_QUIET=1 timeout 300 bash -c "$replay" >"$tmp/replay.log" 2>&1
 status=$?

@@ -8,7 +8,8 @@
 #   3. `./synclab run --lab 01 --submission DIR` (what replay lines say without --keep) builds the
 #      same harness without touching the tree, reproduces the race, and the second time reuses
 #      the build; the runs its harness names come back through ./synclab run;
-#   4. the tree's graded test program says that its replay lines run the tree's build of labs/.
+#   4. the tree's graded test program says that its replay lines run the tree's build of labs/;
+#   5. a second grading into a kept directory in use keeps nothing there and says so.
 #
 #   replay.sh SOURCE_ROOT BUILD_DIR
 set -uo pipefail
@@ -91,3 +92,15 @@ out="$(timeout 300 build/bin/sim/lab01_tests_labs "$case_name" 2>&1)"
 grep -q "note: replay lines below run build/bin/sim/lab01, this tree's build of labs/" <<<"$out" ||
   { echo "$out" | head -n 5; fail "the tree's test program does not say that its replay lines run the tree's build"; }
 echo "ok: the tree's graded test program says that its replay lines run the tree's build of labs/"
+
+# 5. A second grading while the first still holds the kept directory keeps nothing there, says so,
+#    and replays through ./synclab run instead (flock stands in for the first grading).
+command -v flock >/dev/null || fail "flock (util-linux) is missing"
+out="$(flock "$kept/.lock" "$grader" grade --lab 01 --submission "$sub" --results "$tmp/again.json" --keep "$kept" 2>&1)" ||
+  { echo "$out" | tail -n 20; fail "the second grading exited with status $?"; }
+grep -q "Note: nothing was kept: $kept is in use by another grading" <<<"$out" ||
+  { echo "$out" | tail -n 20; fail "the second grading does not say that it kept nothing"; }
+grep -q "replay: ./synclab run --lab 01 --submission $sub histogram" "$tmp/again.json" ||
+  fail "the second grading's replay lines do not go through ./synclab run"
+[ -x "$kept/lab01" ] || fail "the second grading removed the first one's kept program"
+echo "ok: a second grading into a kept directory in use keeps nothing there and says so"
