@@ -632,7 +632,13 @@ class Grading {
           "              {} \"CASE NAME\"\n",
           prog, (keep / (prog + "_tests")).string());
       if (!harness_.empty()) fs::copy_file(harness_, keep / prog, fs::copy_options::overwrite_existing, ec);
-      if (ec) throw GradeError(fmt::format("cannot keep the programs in {}: {}", keep.string(), ec.message()));
+      if (ec) {  // (keeping is a convenience: it never changes the grade)
+        keep_note_ =
+            fmt::format("Note: nothing was kept: cannot write the programs into {}: {}", keep.string(), ec.message());
+        progress("  " + keep_note_);
+        std::ofstream(keep / kKeptAbout) << about << "Keeping the programs failed: " << ec.message() << "\n";
+        return false;
+      }
       if (!harness_.empty()) {
         about += fmt::format(
             "  {}        the lab's harness program (its tasks as sub-commands:\n"
