@@ -24,3 +24,10 @@ scenario_viz_options() {
   words="$(xargs -r printf '%s\n' <<<"$1" 2>&1)" || { echo "$words" >&2; return 1; }
   [ -z "$words" ] || mapfile -t _opts <<<"$words"
 }
+
+# scenario_untouched LABDIR: status 0 when the lab's student files are the skeletons as handed
+# out (LABDIR/.skeleton.sha256, written by scripts/skeleton-hashes), 1 when one was changed or the
+# list is missing.
+scenario_untouched() {
+  [ -f "$1/.skeleton.sha256" ] && (cd "$1" && sha256sum --check --status .skeleton.sha256 2>/dev/null)
+}

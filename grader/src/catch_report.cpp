@@ -108,11 +108,21 @@ void collect(const pugi::xml_node& node, std::vector<std::string>& infos, std::s
         if (first.empty()) first = "fatal error: " + first_line(e.text().as_string());
       }
       for (const auto& i : infos) out += "  with message:\n" + dedent(i, "    ");
+      // The one-line summary of a check that failed: what its messages say (a test that explains
+      // with INFO and then REQUIRE(problem.empty()) puts the explanation there, not in the
+      // expression), else the expression and its expansion.
+      if (first_expr.empty()) {
+        std::string said;
+        for (const auto& i : infos) {
+          const std::string line = first_line(i);
+          if (!line.empty()) said += (said.empty() ? "" : "; ") + line;
+        }
+        first_expr = !said.empty() ? said
+                                   : fmt::format("{}( {} ) is false: {}", c.attribute("type").as_string(),
+                                                 trim(c.child("Original").text().as_string()),
+                                                 first_line(c.child("Expanded").text().as_string()));
+      }
       infos.clear();  // (the reporter writes the messages in scope again before the next result)
-      if (first_expr.empty())
-        first_expr = fmt::format("{}( {} ) is false: {}", c.attribute("type").as_string(),
-                                 trim(c.child("Original").text().as_string()),
-                                 first_line(c.child("Expanded").text().as_string()));
     } else if (tag == "Failure") {
       out += fmt::format("{}: failed:\n", where(c)) + dedent(c.text().as_string(), "  ");
       for (const auto& i : infos) out += "  with message:\n" + dedent(i, "    ");

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,6 +172,25 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
+// `word` as one word of a shell command line: as it is when nothing in it is special to the shell,
+// else in single quotes.
+std::string shell_quote(const std::string& word) {
+  static const std::regex plain("[A-Za-z0-9_./:=@%+,-]+");
+  if (!word.empty() && std::regex_match(word, plain)) return word;
+  return "'" + replace_all(word, "'", "'\\''") + "'";
+}
+
+// FNV-1a, 64 bits: what a kept build was made from (build_command's up-to-date check).
+void fnv1a(uint64_t& h, const std::string& bytes) {
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  h = (h ^ 0xff) * 1099511628211ull;  // (a separator: "ab","c" and "a","bc" differ)
+}
+
+// The file that marks a directory as one that grading keeps programs in (and may empty again),
+// and the lock a grading holds on it while it writes there.
+constexpr const char* kKeptAbout = "about.txt";
+constexpr const char* kKeptLock = ".lock";
+
 std::string points(double v) {
   if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", (long long)std::llround(v));
   return fmt::format("{:.2f}", v);
@@ -216,6 +236,11 @@ struct Dirs {
 class Grading {
  public:
   explicit Grading(const Options& opt) : opt_(opt), t0_(std::chrono::steady_clock::now()) {}
+  ~Grading() {
+    if (keep_lock_ >= 0) ::close(keep_lock_);
+  }
+  Grading(const Grading&) = delete;
+  Grading& operator=(const Grading&) = delete;
 
   int run() {
     int status = 0;
@@ -236,10 +261,83 @@ class Grading {
     return status;
   }
 
+  // build_command: the submission's programs in `out`, built as grading builds them.
+  int build_only(const std::string& out) {
+    try {
+      if (opt_.submission.empty()) throw GradeError("no submission directory was given (--submission DIR)");
+      if (out.empty()) throw GradeError("no directory to build in was given (--out DIR)");
+      manifest_ = find_manifest(opt_.grade_dir, opt_.lab);
+      backend_ = "sim";
+      if (!manifest_.backends.count("sim"))
+        throw GradeError(fmt::format("this build has no simulator programs for lab {}", manifest_.lab));
+      be_ = manifest_.backends.at("sim");
+      identity_ = sandbox_identity();
+      const fs::path dir = fs::absolute(out);
+      // (a second build of the same directory waits for the first, then finds it up to date)
+      if (!keep_usable(dir) || !lock_keep(dir, /*wait=*/true)) throw GradeError(keep_note_);
+      keep_dir_ = dir;
+      hush_ = true;  // (nothing to say while an earlier build may still be up to date)
+      make_dirs();
+      check_sandbox_access();
+      collect_submission();
+      hush_ = false;
+      const fs::path program = dir / manifest_.program;
+      const std::string stamp = build_stamp();
+      std::error_code ec;
+      if (!(fs::exists(program, ec) && read_private(dir / "stamp", 4096) == stamp)) {
+        progress(fmt::format("building lab {}'s harness program from {} as the grader does", manifest_.lab,
+                             fs::weakly_canonical(opt_.submission, ec).string()));
+        for (const auto& [f, from] : taken_) progress(fmt::format("  student file {} <- {}", f, from));
+        for (const auto& f : missing_)
+          progress(fmt::format("  student file {} is missing: the handed-out skeleton is built in its place", f));
+        const bool built = build_submission();
+        if (!built) {
+          std::cerr << build_error_ << "\n";
+          cleanup();
+          return 1;
+        }
+        if (harness_.empty()) throw GradeError(harness_error_);
+        if (!keep_in(dir, true)) throw GradeError(keep_note_);
+        std::ofstream(dir / "stamp") << stamp;
+        progress("built: " + program.string());
+      }
+      cleanup();
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "synclab-grade build: " << shorten(e.what()) << "\n";
+      cleanup();
+      return 2;
+    }
+  }
+
  private:
+  // What a build in build_only() was made from: the lab's manifest, the student files as taken,
+  // and the times of the objects they are linked with and of this grader.
+  std::string build_stamp() const {
+    uint64_t h = 14695981039346656037ull;
+    std::ifstream m(manifest_.path);
+    fnv1a(h, std::string(std::istreambuf_iterator<char>(m), {}));
+    for (const auto& f : manifest_.student_files) {
+      fnv1a(h, f);
+      fnv1a(h, std::count(missing_.begin(), missing_.end(), f) ? "skeleton" : "taken");
+      fnv1a(h, read_private(dirs_.src / f, kMaxStudentFile));
+    }
+    std::vector<std::string> inputs = be_.main_objects;
+    inputs.insert(inputs.end(), be_.harness_objects.begin(), be_.harness_objects.end());
+    inputs.insert(inputs.end(), be_.test_objects.begin(), be_.test_objects.end());
+    inputs.push_back("/proc/self/exe");
+    for (const auto& p : inputs) {
+      struct stat st {};
+      fnv1a(h, p);
+      if (stat(p.c_str(), &st) == 0)
+        fnv1a(h, fmt::format("{} {}.{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec));
+    }
+    return fmt::format("{:016x}\n", h);
+  }
+
   // ---------------------------------------------------------------------------------------------
   void progress(const std::string& line) {
-    if (!opt_.quiet) std::cout << line << std::endl;
+    if (!opt_.quiet && !hush_) std::cout << line << std::endl;
   }
 
   std::string shorten(std::string s) const {
@@ -272,13 +370,17 @@ class Grading {
                          backend_ == "sim" ? "simulator" : "GPU", backend_,
                          identity_.drop ? ", the submission runs as an unprivileged user (" + identity_.name + ")"
                                         : " (not root: the submission runs as you)"));
+    if (!opt_.keep.empty() && keep_usable(fs::absolute(opt_.keep)) && lock_keep(fs::absolute(opt_.keep), false))
+      keep_dir_ = fs::absolute(opt_.keep);
     make_dirs();
     check_sandbox_access();
     check_guard();
     collect_submission();
     list_cases();
     if (!build_hidden()) return;
-    if (!build_submission()) return;
+    const bool built = build_submission();
+    keep_programs(built);
+    if (!built) return;
     run_cases();
   }
 
@@ -329,6 +431,19 @@ class Grading {
       fs::remove_all(d);
       fs::create_directories(d);
     }
+    // With a directory to keep the programs in, the student files are compiled there (its src/):
+    // the programs' line tables, and so the simulator's reports and the viewer's Source window,
+    // then name files that stay when the work directory goes.
+    if (!keep_dir_.empty()) {
+      std::error_code ec;
+      const fs::path kept_src = keep_dir_ / "src";
+      fs::remove_all(kept_src, ec);
+      fs::create_directories(kept_src, ec);
+      if (!ec) {
+        dirs_.src = kept_src;
+        src_kept_ = true;
+      }
+    }
     chmod(dirs_.src.c_str(), 0755);
     chmod(dirs_.bin.c_str(), 0755);
     chmod(dirs_.run.c_str(), 0711);
@@ -353,6 +468,13 @@ class Grading {
 
   void check_sandbox_access() {
     if (!identity_.drop) return;
+    // The compiler runs as the sandbox user: a kept src/ under a private directory is out of its
+    // reach, so the files are compiled in the work directory instead (the reports then name it).
+    if (src_kept_ && !readable_by_submission(dirs_.src.string())) {
+      dirs_.src = dirs_.root / "src";
+      src_kept_ = false;
+      chmod(dirs_.src.c_str(), 0755);
+    }
     std::vector<std::string> paths = {be_.reference_tests, be_.linker[0]};
     paths.insert(paths.end(), be_.test_objects.begin(), be_.test_objects.end());
     for (const auto& p : paths) {
@@ -409,8 +531,136 @@ class Grading {
       fs::remove_all(dirs_.root, ec);
     } else {
       for (const auto& d : {dirs_.src, dirs_.build, dirs_.bin, dirs_.run, dirs_.metrics, dirs_.hidden})
-        fs::remove_all(d, ec);
+        if (!(src_kept_ && d == dirs_.src)) fs::remove_all(d, ec);
     }
+  }
+
+  // ---- the submission's programs, kept; what replay lines run ------------------------------------
+  // The ./synclab run line that builds this submission's harness program as this grading did and
+  // runs it (with a task's arguments after it).
+  std::string run_line() const {
+    std::string line = "./synclab run --lab " + manifest_.lab.substr(0, 2);
+    std::error_code ec;
+    const fs::path sub = fs::weakly_canonical(opt_.submission, ec);
+    const fs::path lab = fs::weakly_canonical(manifest_.lab_dir, ec);
+    if (!opt_.replay_submission.empty())
+      line += " --submission " + shell_quote(opt_.replay_submission);
+    else if (sub != lab)  // (the tree's own labs/NN-topic/ is run's default)
+      line += " --submission " + shell_quote(sub.string());
+    return line;
+  }
+
+  // Keeps the programs built from the submission in opt_.keep (when given) and decides what the
+  // failed cases' replay lines run: the kept harness program, else the ./synclab run line. An
+  // earlier grading's programs there go first, also when this submission built none.
+  void keep_programs(bool built) {
+    replay_program_ = run_line();
+    std::string subject = "that directory's files";
+    if (!opt_.replay_submission.empty())
+      subject = opt_.replay_submission + " (your copy of the files)";
+    else if (replay_program_.find(" --submission ") == std::string::npos)
+      subject = "the files in labs/" + manifest_.lab + "/";
+    replay_note_ = fmt::format(
+        "Replay lines run {}: it builds the lab's harness program from {} as this grading built it, then runs it.",
+        replay_program_, subject);
+    if (!built) replay_note_.clear();
+    if (!harness_error_.empty() && built) replay_note_ += "\nNote: " + harness_error_;
+    if (!keep_dir_.empty()) keep_in(keep_dir_, built);
+  }
+
+  // Whether `keep` may take the programs: a new or empty directory, or one that programs were kept
+  // in before (its about.txt); else keep_note_ says why not.
+  bool keep_usable(const fs::path& keep) {
+    std::error_code ec;
+    bool foreign = false;  // something in it that no grading put there
+    if (fs::is_directory(keep, ec) && !fs::exists(keep / kKeptAbout, ec))
+      for (const auto& e : fs::directory_iterator(keep, ec)) foreign |= e.path().filename() != kKeptLock;
+    if (fs::exists(keep, ec) && (!fs::is_directory(keep, ec) || foreign)) {
+      keep_note_ = fmt::format(
+          "Note: nothing was kept: {} is not a directory of kept programs (it holds other files); name a new "
+          "or empty directory with --keep",
+          keep.string());
+      progress("  " + keep_note_);
+      return false;
+    }
+    return true;
+  }
+
+  // Takes the lock of `keep` for as long as this grading lives, so that two gradings (or builds)
+  // never write their programs into one directory at once: `wait` for the other one, or keep
+  // nothing (keep_note_ says so).
+  bool lock_keep(const fs::path& keep, bool wait) {
+    std::error_code ec;
+    fs::create_directories(keep, ec);
+    const fs::path lock = keep / kKeptLock;
+    keep_lock_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (keep_lock_ >= 0 && flock(keep_lock_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0) return true;
+    keep_note_ = fmt::format("Note: nothing was kept: {} {}", keep.string(),
+                             keep_lock_ < 0 ? "cannot be written: " + std::string(std::strerror(errno))
+                                            : "is in use by another grading; name another directory with --keep");
+    progress("  " + keep_note_);
+    if (keep_lock_ >= 0) ::close(keep_lock_);
+    keep_lock_ = -1;
+    return false;
+  }
+
+  // Keeps the programs in `keep` (see keep_programs); false, with keep_note_ saying why, when it
+  // keeps nothing. The student files are in its src/ already when they were compiled there.
+  bool keep_in(const fs::path& keep, bool built) {
+    std::error_code ec;
+    const std::string prog = manifest_.program;
+    for (const std::string& name : {prog, prog + "_tests", std::string("stamp"), std::string(kKeptAbout)})
+      fs::remove_all(keep / name, ec);
+    if (!src_kept_) fs::remove_all(keep / "src", ec);
+    fs::create_directories(keep, ec);
+    if (ec) {
+      keep_note_ = fmt::format("Note: nothing was kept: cannot create {}: {}", keep.string(), ec.message());
+      progress("  " + keep_note_);
+      return false;
+    }
+    std::string about = fmt::format("Lab {}: the student files graded from {} are in src/.\n", manifest_.lab,
+                                    fs::weakly_canonical(opt_.submission, ec).string());
+    if (built) {
+      if (!src_kept_) {
+        fs::create_directories(keep / "src", ec);
+        for (const auto& f : manifest_.student_files)
+          fs::copy_file(dirs_.src / f, keep / "src" / f, fs::copy_options::overwrite_existing, ec);
+      }
+      fs::copy_file(program_, keep / (prog + "_tests"), fs::copy_options::overwrite_existing, ec);
+      about += fmt::format(
+          "Programs built from them:\n  {}_tests  the graded test program; one case with its messages:\n"
+          "              {} \"CASE NAME\"\n",
+          prog, (keep / (prog + "_tests")).string());
+      if (!harness_.empty()) fs::copy_file(harness_, keep / prog, fs::copy_options::overwrite_existing, ec);
+      if (ec) {  // (keeping is a convenience: it never changes the grade)
+        keep_note_ =
+            fmt::format("Note: nothing was kept: cannot write the programs into {}: {}", keep.string(), ec.message());
+        progress("  " + keep_note_);
+        std::ofstream(keep / kKeptAbout) << about << "Keeping the programs failed: " << ec.message() << "\n";
+        return false;
+      }
+      if (!harness_.empty()) {
+        about += fmt::format(
+            "  {}        the lab's harness program (its tasks as sub-commands:\n"
+            "              {} help); replay lines run it\n",
+            prog, (keep / prog).string());
+        // On the GPU the kept harness runs on the GPU; replay lines explore on the simulator.
+        if (backend_ == "sim") {
+          replay_program_ = shell_quote((keep / prog).string());
+          replay_note_ = fmt::format(
+              "Replay lines run {}: the lab's harness program built from these files, kept with the graded test "
+              "program ({}_tests) in {}.",
+              replay_program_, prog, keep.string());
+        }
+      } else {
+        about += "  (no harness program: " + harness_error_ + ")\n";
+      }
+    } else {
+      about += "They did not build (the grading's output says why): no programs were kept.\n";
+    }
+    std::ofstream(keep / kKeptAbout) << about;
+    kept_ = keep.string();
+    return true;
   }
 
   // ---- the submission ---------------------------------------------------------------------------
@@ -638,11 +888,19 @@ class Grading {
     return p.empty() ? cmd : p;
   }
 
-  RunResult link(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed) {
+  // Links the graded test program (the graded tests, any hidden ones, the harness and the student
+  // objects) or, with `harness_program`, the lab's harness program (its main, the harness and the
+  // student objects: what build/bin/sim/labNN is made of).
+  RunResult link(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed,
+                 bool harness_program = false) {
     RunSpec spec;
     spec.argv = without_ccache(be_.linker);
-    spec.argv.insert(spec.argv.end(), be_.test_objects.begin(), be_.test_objects.end());
-    spec.argv.insert(spec.argv.end(), hidden_objs_.begin(), hidden_objs_.end());
+    if (harness_program) {
+      spec.argv.insert(spec.argv.end(), be_.main_objects.begin(), be_.main_objects.end());
+    } else {
+      spec.argv.insert(spec.argv.end(), be_.test_objects.begin(), be_.test_objects.end());
+      spec.argv.insert(spec.argv.end(), hidden_objs_.begin(), hidden_objs_.end());
+    }
     spec.argv.insert(spec.argv.end(), be_.harness_objects.begin(), be_.harness_objects.end());
     spec.argv.insert(spec.argv.end(), student_objs.begin(), student_objs.end());
     spec.argv.insert(spec.argv.end(), be_.libs.begin(), be_.libs.end());
@@ -737,6 +995,25 @@ class Grading {
     program_ = dirs_.bin / "tests";
     fs::copy_file(built, program_, fs::copy_options::overwrite_existing);
     chmod(program_.c_str(), 0755);
+    // The lab's harness program with the same objects: what the failed cases' replay lines run.
+    if (be_.main_objects.empty()) {
+      harness_error_ = fmt::format(
+          "the lab's manifest ({}) names no harness main: configure the build again "
+          "(./synclab build)",
+          shorten(manifest_.path));
+      return true;
+    }
+    progress("  linking the harness program " + manifest_.program);
+    const fs::path built_harness = dirs_.build / manifest_.program;
+    RunResult h = link(built_harness, objs, /*sandboxed=*/true, /*harness_program=*/true);
+    if (!h.started || h.timed_out || h.exit_code != 0 || !fs::exists(built_harness, ec)) {
+      harness_error_ = "the lab's harness program does not link with the submission; the linker said:\n" +
+                       shorten(last_lines(h.error + h.output, 20));
+      return true;
+    }
+    harness_ = dirs_.bin / manifest_.program;
+    fs::copy_file(built_harness, harness_, fs::copy_options::overwrite_existing);
+    chmod(harness_.c_str(), 0755);
     return true;
   }
 
@@ -875,6 +1152,9 @@ class Grading {
     spec.argv.insert(spec.argv.end(), {program, catch_test_spec(name), "--reporter", "xml", "--out", report.string()});
     spec.env = base_env(dir);
     spec.env.push_back("SYNCLAB_GRADE_METRICS_FD=4");
+    // Replay lines in the case's messages run the submission's own harness (synclab_lab.h,
+    // program_command), not the tree's build of labs/.
+    if (!replay_program_.empty()) spec.env.push_back("SYNCLAB_REPLAY_PROGRAM=" + replay_program_);
     // Programs linked with the student's files run under the system-call filter (not the
     // sanitizer, which starts the program itself).
     if (sandboxed && wrapper.empty() && guard_) {
@@ -916,6 +1196,17 @@ class Grading {
       why = fmt::format("the test program exited with status {} although its checks passed", r.exit_code);
     } else {
       why = c.report.first.empty() ? "failed" : "failed: " + shorten(c.report.first);
+    }
+    // A case that did not end by itself: what its report got to say (the simulator's word on
+    // where the kernel was stuck when the time ran out) belongs in the one-line summary too. A
+    // fatal error that only names the signal again adds nothing.
+    const bool ended_badly = !r.started || r.timed_out || r.signal || !c.report.parsed;
+    if (ended_badly && !c.report.first.empty() && c.report.first.rfind("fatal error: SIG", 0) != 0) {
+      // (the simulator's cause is enough: the exception it made a test throw follows in the detail)
+      std::string first = c.report.first;
+      const size_t exception = first.find("; unexpected exception: ");
+      if (exception != std::string::npos && first.rfind("simulator: ", 0) == 0) first.resize(exception);
+      why += "; " + shorten(first);
     }
     std::string out = why + "\n";
     if (!c.report.messages.empty()) out += "\n" + shorten(c.report.messages);
@@ -1069,6 +1360,10 @@ class Grading {
       if (ignored_.size() > kMaxListedIgnored)
         out += fmt::format("  ... and {} more\n", ignored_.size() - kMaxListedIgnored);
     }
+    bool any_failed = false;
+    for (const auto& t : results_) any_failed |= !t.passed;
+    if (any_failed && build_error_.empty() && !replay_note_.empty()) out += "\n" + shorten(replay_note_) + "\n";
+    if (!keep_note_.empty()) out += "\n" + shorten(keep_note_) + "\n";
     if (!sandbox_note_.empty()) out += "\n" + sandbox_note_ + "\n";
     if (!guard_note_.empty()) out += "\n" + guard_note_ + "\n";
     if (!build_error_.empty()) out += "\n" + build_error_ + "\n";
@@ -1155,6 +1450,10 @@ class Grading {
         if (!t.passed || t.speed) std::cout << "              " << first << "\n";
       }
       std::cout << fmt::format("\nscore: {} of {} ({} backend)\n", points(total()), points(max_total()), backend_);
+      bool any_failed = false;
+      for (const auto& t : results_) any_failed |= !t.passed;
+      if (any_failed && !replay_note_.empty() && build_error_.empty()) std::cout << shorten(replay_note_) << "\n";
+      if (!keep_note_.empty()) std::cout << keep_note_ << "\n";
     }
     if (!results_written_.empty()) std::cout << "results: " << results_written_ << "\n";
   }
@@ -1177,6 +1476,16 @@ class Grading {
   std::vector<TestResult> results_;
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
   bool guard_ = false;
+  bool hush_ = false;           // progress lines held back for now
+  fs::path keep_dir_;           // where the programs are kept (--keep, build's --out), when usable
+  bool src_kept_ = false;       // the student files are compiled in keep_dir_/src
+  int keep_lock_ = -1;          // the lock held on keep_dir_ (lock_keep)
+  fs::path harness_;            // the submission's harness program (bin/<program>), when it linked
+  std::string harness_error_;   // why there is none
+  std::string replay_program_;  // SYNCLAB_REPLAY_PROGRAM of the cases: what replay lines run
+  std::string replay_note_;     // the summary's line on it
+  std::string keep_note_;       // why --keep kept nothing
+  std::string kept_;            // where the programs were kept
 };
 
 }  // namespace
@@ -1184,6 +1493,11 @@ class Grading {
 int run_grading(const Options& opt) {
   Grading g(opt);
   return g.run();
+}
+
+int build_command(const Options& opt, const std::string& out) {
+  Grading g(opt);
+  return g.build_only(out);
 }
 
 int normalize_results(const std::string& in, const std::string& out) {

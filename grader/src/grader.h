@@ -19,6 +19,14 @@ struct Options {
   double timeout_s = 300;        // per test case
   double compile_timeout_s = 180;
   unsigned long long memory_mb = 8192;
+  // Where to keep the programs built from the submission ("" for nowhere): KEEP/<program>, its
+  // harness program (the lab's harness and main with the submission's files), which the failed
+  // cases' replay lines then run, and KEEP/<program>_tests, the graded test program. Without it,
+  // replay lines are `./synclab run --lab NN --submission DIR ...`, which builds the same harness.
+  std::string keep;
+  // How replay lines name the submission's directory ("" for its path; Gradescope's
+  // run_autograder names the student's own copy).
+  std::string replay_submission;
   std::string work;  // work directory to use ("" for a fresh one under $TMPDIR)
   bool keep_work = false;
   bool quiet = false;         // no progress lines (the table and the summary still print)
@@ -30,6 +38,13 @@ struct Options {
 // grading ran (whatever the score), 2 when the grader itself could not (the results file then
 // says why, with a score of 0).
 int run_grading(const Options& opt);
+
+// Builds the harness program of opt.submission's files (as grading builds them, with the same
+// checks) into the directory `out`: out/<program>, the graded test program out/<program>_tests and
+// the student files as taken, out/src/. An up-to-date build there (the same files, lab and
+// grader) is kept as it is, silently. Returns 0 when out/<program> is there, 1 when the files do
+// not compile or break the rules for student files (the reasons on stderr), 2 when it cannot build.
+int build_command(const Options& opt, const std::string& out);
 
 // Rewrites a results.json for comparison with an approved copy: execution times and measured
 // times become placeholders. Returns 0, or 2 with a message on stderr.

@@ -3,6 +3,7 @@
 //   synclab-grade grade --lab 01 --submission DIR [--results FILE] [--hidden DIR] [--backend auto]
 //   synclab-grade normalize RESULTS OUT      (for comparing with approved results)
 //   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
+//   synclab-grade build --lab 01 --submission DIR --out DIR   (its harness program: ./synclab run)
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -49,9 +50,24 @@ int main(int argc, char** argv) {
   grade->add_option("--grade-dir", opt.grade_dir, "where the lab manifests are (<build>/grade)");
   grade->add_option("--work", opt.work, "work directory (default: a new one under $TMPDIR)");
   grade->add_flag("--keep-work", opt.keep_work, "keep the work directory");
+  grade->add_option("--keep", opt.keep,
+                    "keep the programs built from the submission in this directory (its harness program, which "
+                    "replay lines then run, and the graded test program)");
+  grade->add_option("--replay-submission", opt.replay_submission,
+                    "how replay lines name the submission's directory (default: its path)");
   grade->add_flag("--quiet", opt.quiet, "no progress lines");
   bool no_sanitizer = false;
   grade->add_flag("--no-sanitizer", no_sanitizer, "on the GPU: plain runs only, no compute-sanitizer");
+
+  std::string build_out;
+  synclab::grade::Options build_opt = opt;
+  CLI::App* build = app.add_subcommand(
+      "build", "build the harness program of a submission's files as grading does (./synclab run runs it)");
+  build->add_option("--lab", build_opt.lab, "the lab: 01, 1 or 01-data-races")->required();
+  build->add_option("--submission", build_opt.submission, "directory with the student's files")->required();
+  build->add_option("--out", build_out, "directory for the programs (an up-to-date build there is reused)")->required();
+  build->add_option("--grade-dir", build_opt.grade_dir, "where the lab manifests are (<build>/grade)");
+  build->add_flag("--quiet", build_opt.quiet, "no progress lines");
 
   std::string norm_in, norm_out;
   CLI::App* norm = app.add_subcommand("normalize", "rewrite a results.json without run-to-run differences");
@@ -77,6 +93,7 @@ int main(int argc, char** argv) {
   }
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
   if (check->parsed()) return synclab::grade::check_objects_command(objects);
+  if (build->parsed()) return synclab::grade::build_command(build_opt, build_out);
   if (times->parsed()) {
     opt.lab = times_lab;
     return synclab::grade::reference_times_command(opt, times_out);

@@ -53,6 +53,9 @@ Manifest load_manifest(const std::string& path) {
       be.libs = strings(b, "libs", where);
       be.test_objects = strings(b, "test_objects", where);
       be.harness_objects = strings(b, "harness_objects", where);
+      // (absent from a manifest written before the grader built harness programs: then a
+      // submission's harness program cannot be built, and the grader says so)
+      if (b.contains("main_objects")) be.main_objects = strings(b, "main_objects", where);
       for (const auto& [file, obj] : b.at("solution_objects").items())
         be.solution_objects[file] = obj.get<std::string>();
       be.reference_tests = b.at("reference_tests").get<std::string>();

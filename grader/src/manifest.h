@@ -18,6 +18,7 @@ struct Backend {
   std::vector<std::string> libs;
   std::vector<std::string> test_objects;                // graded tests + Catch2 main
   std::vector<std::string> harness_objects;             // provided harness
+  std::vector<std::string> main_objects;                // the harness program's main (sub-commands)
   std::map<std::string, std::string> solution_objects;  // student file -> reference object
   std::string reference_tests;                          // graded tests linked with the reference solutions
 };

@@ -376,7 +376,8 @@ bool cmd_message_passing(const Args& a) {
   else
     std::printf("  Nothing orders the two stores, or the two loads: the reader may see the flag and still the old\n"
                 "  data. Watch it: ./synclab scenario 02 message-passing. The fix, fences on both sides:\n"
-                "  build/bin/sim/lab02 message-passing --fence.\n");
+                "  %s message-passing --fence.\n",
+                synclab::lab::program_command("lab02").c_str());
   return true;
 }
 

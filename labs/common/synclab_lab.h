@@ -58,9 +58,19 @@ struct Schedule {
   std::string replay() const;
 };
 
+// The command that runs a lab's harness program (`program`: "lab02") in a message, so that a
+// replay runs the code that failed:
+//   - SYNCLAB_REPLAY_PROGRAM when it is set: the grader sets it for the graded tests it runs (the
+//     harness built from the graded files, or the ./synclab run line that builds it), and so does
+//     a lab's graded test program for itself when it knows its harness (tests/labs/catch_main.cpp);
+//   - in a harness program, the program itself, as it was started (argv[0]: Commands::run);
+//   - else build/bin/sim/<program>, the tree's build of labs/.
+std::string program_command(const std::string& program);
+
 // The command line that runs exactly this schedule with a lab's harness program, e.g.
 // replay_command("lab02", "peterson --where warps --rounds 2", s) is
-// "build/bin/sim/lab02 peterson --where warps --rounds 2 --model its --sched pct --seed 12".
+// "build/bin/sim/lab02 peterson --where warps --rounds 2 --model its --sched pct --seed 12"
+// (program_command says which program runs).
 // `args` must name the sub-command and every option the run depends on.
 std::string replay_command(const std::string& program, const std::string& args, const Schedule& s);
 

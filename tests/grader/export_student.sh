@@ -158,6 +158,23 @@ print(f"ok: lab {nn}: the skeletons score {j['score']} of {total} in the release
 PY
 done
 
+# A failed case's replay line, run as printed in the release, runs the harness program that
+# grading kept (built from the graded files), not the release's build/bin/sim/lab01: the same
+# task with the same options, a check that does not pass (exit 1; 2 would be a usage error).
+replay="$(python3 -c 'import json,re,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    m = re.search(r"replay: (\S.*)", t["output"])
+    if m: print(m.group(1)); break' "$tmp/results-01.json")"
+case "$replay" in
+  "$tmp/results-01-programs/lab01 "*) ;;
+  *) fail "lab 01's replay line in the release does not run the kept $tmp/results-01-programs/lab01: '$replay'" ;;
+esac
+SYNCLAB_QUIET=1 timeout 300 bash -c "$replay" >"$tmp/replay.log" 2>&1
+status=$?
+[ $status = 1 ] || { tail -n 30 "$tmp/replay.log"; fail "\$ $replay exited with status $status (expected 1: the check does not pass)"; }
+! grep -q "^usage:\|unknown command" "$tmp/replay.log" || { tail -n 30 "$tmp/replay.log"; fail "\$ $replay: the kept harness does not take the replay line"; }
+echo "ok: the release's replay line runs the kept harness: \$ $replay"
+
 # Speed is scored in the release as in the course's grader: against the reference's simulated
 # time recorded when the release was made (labs/03-atomic-locks/reference-times.tsv), where the
 # tree's grader measures the reference in the same run. The slow contention.cu of

@@ -63,6 +63,42 @@ TEST_CASE("a report nested hundreds of thousands deep is refused without exhaust
   CHECK_FALSE(r.success);
 }
 
+// A failed case's report as Catch2's XML reporter writes it: `infos` as INFO messages in scope of a
+// failed REQUIRE(problem.empty()), then `failure` as a FAIL message when it is not empty.
+std::string failed_report(const std::vector<std::string>& infos, const std::string& failure = "") {
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Catch name=\"tests\">\n  <Group name=\"tests\">\n"
+                    "    <TestCase name=\"c\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n";
+  for (const auto& i : infos) xml += "      <Info>\n        " + i + "\n      </Info>\n";
+  xml += "      <Expression success=\"false\" type=\"REQUIRE\" filename=\"t.cpp\" line=\"9\">\n"
+         "        <Original>\n          problem.empty()\n        </Original>\n"
+         "        <Expanded>\n          false\n        </Expanded>\n      </Expression>\n";
+  if (!failure.empty())
+    xml += "      <Failure filename=\"t.cpp\" line=\"10\">\n        " + failure + "\n      </Failure>\n";
+  xml += "      <OverallResult success=\"false\"/>\n    </TestCase>\n"
+         "    <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n  </Group>\n"
+         "  <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n</Catch>\n";
+  return xml;
+}
+
+TEST_CASE("a failed check's one-line summary is the first line of its explanation", "[grader][report]") {
+  // Lab 08's style: the explanation in INFO, then REQUIRE(problem.empty()).
+  CaseReport r = read_case_report(
+      failed_report({"4 round trips by memcpy from 5: round trip 1 returned 5 instead of 16\n"
+                     "replay: build/bin/sim/lab08 roundtrip --method memcpy"}),
+      "c");
+  CHECK(r.parsed);
+  CHECK_FALSE(r.success);
+  CHECK(r.first == "4 round trips by memcpy from 5: round trip 1 returned 5 instead of 16");
+  CHECK(r.messages.find("REQUIRE( problem.empty() )") != std::string::npos);  // the detail keeps the check
+  // Several messages in scope: the first line of each.
+  CHECK(read_case_report(failed_report({"v2 with thread 0 alone", "reports: none"}), "c").first ==
+        "v2 with thread 0 alone; reports: none");
+  // No message: the expression and its expansion.
+  CHECK(read_case_report(failed_report({}), "c").first == "REQUIRE( problem.empty() ) is false: false");
+  // A FAIL's own text wins over the messages of a check before it.
+  CHECK(read_case_report(failed_report({"context"}, "x[0] ended at 0"), "c").first == "x[0] ended at 0");
+}
+
 TEST_CASE("test specs escape what Catch2's spec syntax gives a meaning", "[grader][spec]") {
   CHECK(catch_test_spec("plain name") == "plain name");
   CHECK(catch_test_spec("a, b") == "a\\, b");

@@ -33,6 +33,10 @@ echo "\$ synclab-grade ${args[*]}"
 rc=$?
 [ $rc -eq 0 ] || { echo "run_case.sh: the grader exited with status $rc (it must grade every submission)"; exit 1; }
 "$grader" normalize "$work/results.json" "$work/normalized.json" || exit 1
+# Replay lines name the submission's directory, a new one each run ("./synclab run --lab NN
+# --submission DIR ..."): the approved copy says <submission>.
+sub_real="$(cd "$sub" && pwd -P)"
+sed -i -e "s|$sub_real|<submission>|g" -e "s|$sub|<submission>|g" "$work/normalized.json"
 
 approved="$approved_dir/$name.json"
 if [ ! -f "$approved" ] || ! diff -u "$approved" "$work/normalized.json" >"$work/diff.txt"; then

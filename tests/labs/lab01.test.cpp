@@ -207,7 +207,8 @@ void check_prediction(int blocks, int threads, const std::set<int>& model_outcom
                                 << set_text(model_outcomes) << ": the simulator is at fault, not you");
     CHECKED_ELSE((predicted == seen))
       FAIL("the prediction is not the set of possible final values: " << how_off(predicted, seen)
-           << "\n  see them: build/bin/sim/lab01 increment " << shape_args(blocks, threads));
+           << "\n  see them: " << synclab::lab::program_command("lab01") << " increment "
+           << shape_args(blocks, threads));
   } else {
     // A GPU shows some of the possible values, never all: the prediction must contain what it
     // showed and equal the host model.

@@ -357,7 +357,7 @@ TEST_CASE("lab02 task1 v1 can deadlock and exploration finds the schedule", "[la
   }
   INFO("v1 with both threads at once (lane 0 of two warps), " << runs << " explored runs: " << stuck
        << " stuck" << (where.empty() ? "" : ", first: " + where)
-       << "\n  explore them: build/bin/sim/lab02 v1 --where warps --rounds 2 --seeds 8");
+       << "\n  explore them: " << synclab::lab::program_command("lab02") << " v1 --where warps --rounds 2 --seeds 8");
   // Both flags up, both threads waiting for the other: your v1 must be able to get there.
   CHECKED_ELSE(stuck > 0)
     FAIL_CHECK("no explored run of v1 got stuck (" << runs << " runs): in v1 each thread raises its own flag and "
@@ -488,7 +488,8 @@ TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with ex
     CHECKED_ELSE((yours == want))  // FAIL_CHECK: every ordering's verdict is reported
       FAIL_CHECK("your verdict (ordering_verdict(" << o << ") in two_thread_locks.cu): " << lab02::name(yours)
            << " -- it disagrees with what exploring every schedule finds for this ordering\n"
-              "  watch it: build/bin/sim/lab02 orderings --ordering " << o << " --rounds 2");
+              "  watch it: "
+           << synclab::lab::program_command("lab02") << " orderings --ordering " << o << " --rounds 2");
   }
 }
 
@@ -517,7 +518,7 @@ TEST_CASE("lab02 task4b verdict on peterson with store buffers agrees with a sto
     FAIL("your verdict (peterson_with_store_buffers in two_thread_locks.cu): " << lab02::name(yours)
          << " -- it disagrees with a model of Peterson's lock where each thread's stores wait in a FIFO store "
             "buffer\n  (reason it out: README task 4b and \"What the hardware may reorder\"; then check it on the simulator: "
-            "build/bin/sim/lab02 orderings)");
+            << synclab::lab::program_command("lab02") << " orderings)");
 }
 
 // ---- task 5: the bakery --------------------------------------------------------------------------------

@@ -244,7 +244,8 @@ TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finis
     REQUIRE(model != Progress::sometimes);  // the shapes are chosen so that the answer is clear
     const bool want = model == Progress::always;
     const bool predicted = lab03::predicted_naive_finishes(sh.model, sh.blocks, sh.threads);
-    const std::string watch = "build/bin/sim/lab03 naive " + shape_args(sh.blocks, sh.threads) + " --model " + sh.model;
+    const std::string watch = synclab::lab::program_command("lab03") + " naive " + shape_args(sh.blocks, sh.threads) +
+                              " --model " + sh.model;
     // Exploration must agree with the host model, or the comparison proves nothing. A GPU runs
     // only the its launches (it has no lockstep mode).
     Exploration e = exploration(2);
@@ -393,7 +394,8 @@ void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& 
   CHECKED_ELSE((missing == 0 && extra == 0))
     FAIL("the prediction is not the set of outputs CUDA allows: it misses " << missing << " possible one(s) and lists "
                                                                              << extra << " impossible one(s)"
-         << "\n  see what runs print: build/bin/sim/lab03 puzzle " << shape_args(blocks, threads));
+         << "\n  see what runs print: " << synclab::lab::program_command("lab03") << " puzzle "
+         << shape_args(blocks, threads));
 }
 
 TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks of 32 threads",

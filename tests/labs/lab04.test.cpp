@@ -262,7 +262,8 @@ TEST_CASE("lab04 task1c predict the divergent warps of each level of both addres
         FAIL_CHECK(an << " addressing, " << threads << " threads, level " << level
                       << ": your prediction (predicted_divergent_warps in tree.cu) says " << p
                       << " -- that disagrees with what a launch shows" << (p < 0 ? " (is TODO(1c) done?)" : "")
-                      << "\n  watch it: build/bin/sim/lab04 divergence --threads " << threads);
+                      << "\n  watch it: " << synclab::lab::program_command("lab04") << " divergence --threads "
+                      << threads);
       }
     }
 }
@@ -292,8 +293,8 @@ TEST_CASE("lab04 task2a name the conflicts of the first level of the slides' in-
                                     << " of them right; it should list every element of the first level that one "
                                        "thread reads and another writes, once, by increasing element"
                                     << (yours.empty() ? " (is TODO(2a) done?)" : "")
-                                    << "\n  see the race: build/bin/sim/lab04 classwork --kernel racy "
-                                    << shape_args(1, threads));
+                                    << "\n  see the race: " << synclab::lab::program_command("lab04")
+                                    << " classwork --kernel racy " << shape_args(1, threads));
   }
   // The exploration finds the race the slides describe.
   const std::vector<int> values = lab04::random_values(32, lab04::values_seed(1, 32));
@@ -347,8 +348,8 @@ void check_barriers(int threads) {
                << ": your prediction (predicted_removable_barriers in tree.cu) disagrees with what exploring its "
                   "schedules finds: it misses "
                << missing << " removable barrier(s) and lists " << extra << " that cannot go"
-               << (p.empty() ? " (is TODO(3) done?)" : "") << "\n  watch it: build/bin/sim/lab04 barriers --threads "
-               << threads << " --model " << model);
+               << (p.empty() ? " (is TODO(3) done?)" : "") << "\n  watch it: " << synclab::lab::program_command("lab04")
+               << " barriers --threads " << threads << " --model " << model);
   }
 }
 
@@ -395,8 +396,8 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
     FAIL_CHECK("block_sum_tail_unsafe under "
                << model << ": your prediction (predicted_tail_races in warp.cu) says "
                << (p ? "it races" : "it does not race") << " -- that disagrees with what exploring its schedules finds"
-               << (p ? "" : " (the untouched skeleton answers false: is TODO(4c) done?)")
-               << "\n  watch it: build/bin/sim/lab04 tail --kernel unsafe --model " << model);
+               << (p ? "" : " (the untouched skeleton answers false: is TODO(4c) done?)") << "\n  watch it: "
+               << synclab::lab::program_command("lab04") << " tail --kernel unsafe --model " << model);
   }
 }
 

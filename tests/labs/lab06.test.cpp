@@ -303,8 +303,8 @@ TEST_CASE("lab06 task2b pop_push_tagged keeps every node where the naive pop suf
     }
     CHECKED_ELSE(aba)
     FAIL(
-        "no explored schedule of the provided pop_push_naive<<<4, 1>>> showed ABA (build/bin/sim/lab06 aba --kernel "
-        "naive):\n"
+        "no explored schedule of the provided pop_push_naive<<<4, 1>>> showed ABA ("
+        << synclab::lab::program_command("lab06") << " aba --kernel naive):\n"
         "  the exploration is too weak to grade 2b; the simulator is at fault, not you");
   }
   check_stack(2, 2, 6, 3, 4);

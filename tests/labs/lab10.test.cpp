@@ -186,8 +186,8 @@ void check_prediction(const std::string& test) {
     FAIL(test << ": the simulator reported " << synclab::lab::brief(r.reports.front()) << " in "
               << replay("litmus --test " + test, s) << "\n" << r.reports.front().text);
   }
-  const std::string watch_sc = "build/bin/sim/lab10 litmus --test " + test + " --memory sc";
-  const std::string watch = "build/bin/sim/lab10 litmus --test " + test + " --memory relaxed";
+  const std::string watch_sc = synclab::lab::program_command("lab10") + " litmus --test " + test + " --memory sc";
+  const std::string watch = synclab::lab::program_command("lab10") + " litmus --test " + test + " --memory relaxed";
   if (synclab::lab::on_simulator()) {
     // Exploration checked against the references first: a weak exploration must not grade.
     for (const auto& [o, n] : seen["sc"]) {
