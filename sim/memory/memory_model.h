@@ -94,15 +94,16 @@ class ConsistencyModel {
   // instruction it holds back) comes later, between begin_late and end_late. plan_step before
   // each instruction of the plan: its place on the path (the load is 0), so that the execution's
   // program order stays the program's.
-  // plan_step's hidden: the early store that follows waits for a release of the plan (the model keeps
-  // it from morally strong readers until end_late, then gives it what it releases). begin_late's
+  // plan_step's hidden: the early store that follows waits for releases of the plan, at most this
+  // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
+  // synchronize with until end_late, then gives it what they release. begin_late's
   // fence_acquire: the widest scope of an acquire fence held back with the load (ptx::Scope::None:
   // none).
   virtual void begin_early(const MemThread& t, uint32_t length) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}
-  virtual void plan_step(const MemThread& t, uint32_t pos, bool hidden = false) {}
+  virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None) {}
 
   // Every location's newest value becomes the only one any thread may read (a suspected hang,
   // the end of a traced launch). True when some thread could have read an older value before.

@@ -303,8 +303,9 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       }
       break;
     case Op::Atom:
+    case Op::Red:
       if (relaxed_) {
-        // An atom's read may take effect after later stores too (load buffering).
+        // An atom's (or red's) read may take effect after later stores too (load buffering).
         if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
           run_late<M>(w, g, fn, I);
           return;
@@ -313,7 +314,6 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       }
       exec_atom(w, act, I);
       break;
-    case Op::Red: exec_atom(w, act, I); break;
     default:
       if (act) exec_alu(w, act, I);
       break;

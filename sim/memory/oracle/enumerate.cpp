@@ -351,6 +351,12 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
       if (src >= 0 && !exists[size_t(src)]) defined = false;  // reads a compare-and-swap that failed
     }
 
+    if (defined && opt.target) {
+      // (only the target's register values)
+      for (size_t th = 0; th < t.threads.size() && defined; ++th)
+        for (size_t r = 0; r < regs[th].size(); ++r)
+          if (regs[th][r] != (*opt.target)[reg_base[th] + r]) defined = false;
+    }
     if (defined) {
       // The execution over the events that exist.
       Execution x;
@@ -369,6 +375,14 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
         if (idx[e] >= 0 && p.ev[e].rmw_write) x.rmw.push_back({uint32_t(idx[size_t(p.ev[e].rmw_read)]), uint32_t(idx[e])});
       for (auto [a, b] : p.deps)
         if (idx[size_t(a)] >= 0 && idx[size_t(b)] >= 0) x.dep.push_back({uint32_t(idx[size_t(a)]), uint32_t(idx[size_t(b)])});
+      InstrEvents instr_events;
+      if (opt.run_order) {
+        instr_events.resize(t.threads.size());
+        for (size_t th = 0; th < t.threads.size(); ++th) instr_events[th].resize(t.threads[th].ops.size());
+        for (size_t e = 0; e < p.ev.size(); ++e)
+          if (idx[e] >= 0)
+            instr_events[size_t(p.ev[e].op_thread)][size_t(p.ev[e].op_index)].push_back(uint32_t(idx[e]));
+      }
       // Registers of the outcome.
       Outcome base(outcome_size(t), 0);
       for (size_t th = 0; th < t.threads.size(); ++th)
@@ -430,6 +444,10 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
               }
             outs.swap(next);
           }
+          if (opt.target) {
+            const bool has = std::find(outs.begin(), outs.end(), *opt.target) != outs.end();
+            outs.assign(has ? 1 : 0, *opt.target);
+          }
           bool all_known = true;
           for (const Outcome& o : outs) all_known &= found.count(o) > 0;
           if (!all_known) {
@@ -447,7 +465,7 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
                 if (res.candidates > opt.max_candidates)
                   throw LitmusError(fmt::format("{}:{}: test '{}' is too big to enumerate (more than {} candidates)",
                                                 t.file, t.line, t.name, opt.max_candidates));
-                if (check_ptx(x).allowed) {
+                if (check_ptx(x).allowed && (!opt.run_order || run_order_exists(t, x, instr_events, *opt.run_order))) {
                   found.insert(outs.begin(), outs.end());
                   break;
                 }
@@ -465,6 +483,32 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
     if (i == nreads) break;
   }
   return res;
+}
+
+std::string gap_of(const LitmusTest& t, const Outcome& o) {
+  auto reaches = [&](const RunOrderLimits& lim) {
+    EnumerateOptions opt;
+    opt.sc = false;
+    opt.run_order = &lim;
+    opt.target = &o;
+    return enumerate_outcomes(t, opt).ptx.count(o) > 0;
+  };
+  if (reaches(RunOrderLimits{})) return "";
+  std::vector<RunOrderLimits> one(7);
+  one[0].fence_sc_in_run_order = false;
+  one[1].hold_past_fence_sc = true;
+  one[2].hold_past_barrier = true;
+  one[3].hold_acquire_rmw = true;
+  one[4].early_release_rmw = true;
+  one[5].early_same_location = true;
+  one[6].early_past_dependent_address = true;
+  for (const RunOrderLimits& lim : one)
+    if (reaches(lim)) return lim.relaxed();
+  RunOrderLimits all;
+  all.fence_sc_in_run_order = false;
+  all.hold_past_fence_sc = all.hold_past_barrier = all.hold_acquire_rmw = all.early_release_rmw =
+      all.early_same_location = all.early_past_dependent_address = true;
+  return reaches(all) ? "several rules" : "none of these rules";
 }
 
 }  // namespace synclab::memory

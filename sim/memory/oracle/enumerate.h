@@ -10,6 +10,7 @@
 
 #include "sim/memory/oracle/execution.h"
 #include "sim/memory/oracle/litmus.h"
+#include "sim/memory/oracle/run_order.h"
 
 namespace synclab::memory {
 
@@ -32,7 +33,17 @@ struct EnumerateOptions {
   // PTX with coherence order total per location (a stronger model: what an operational model that
   // keeps every location's writes in one order can reach), for docs/memory-model.md's table.
   bool total_co = false;
+  // Only executions some order of running the instructions within these limits reaches
+  // (run_order.h): what the simulator's relaxed model can produce, structurally.
+  const RunOrderLimits* run_order = nullptr;
+  // Only this outcome (the others are not looked for): for asking whether one outcome is allowed.
+  const Outcome* target = nullptr;
 };
+
+// Why the simulator's relaxed model cannot produce a weak outcome PTX allows: the first of its
+// rules (run_order.h) whose relaxation alone reaches it; "" when the rules allow it (then only
+// chance keeps it from showing), "several rules" or "none of these rules" otherwise.
+std::string gap_of(const LitmusTest& t, const Outcome& o);
 
 Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt = {});
 

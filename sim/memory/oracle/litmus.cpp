@@ -117,6 +117,9 @@ class Parser {
       } else if (key == "disagree") {
         if (w.size() < 2) error("`disagree` needs the reason: disagree WHY");
         cur_->disagree = trim(s.substr(8));
+      } else if (key == "gap") {
+        if (w.size() < 2) error("`gap` needs the rule that keeps the outcome out of the simulator's reach: gap RULE");
+        cur_->gap = trim(s.substr(3));
       } else if (key == "model") {
         if (w.size() != 2 || w[1] != "ptx") error("`model` must be `model ptx` (the only model the oracle knows)");
       } else if (key == "thread") {
@@ -422,6 +425,10 @@ class Parser {
     if (t.exists.empty()) error(fmt::format("test '{}' has no `exists` line", t.name));
     if (!t.disagree.empty() && !t.expect_allowed)
       error(fmt::format("test '{}': `disagree` without an `expect` verdict to disagree with", t.name));
+    if (!t.gap.empty() && !(t.expect_allowed && *t.expect_allowed))
+      error(fmt::format("test '{}': `gap` names why the simulator cannot produce an allowed outcome: it needs "
+                        "`expect allowed`",
+                        t.name));
     // Default placement: a block of its own, after the named ones; a warp of its own in its block.
     uint32_t next_cta = 0;
     for (size_t i = 0; i < t.threads.size(); ++i)
@@ -504,6 +511,7 @@ std::string LitmusTest::to_text() const {
   s += "exists " + cond_text() + "\n";
   if (expect_allowed) s += fmt::format("expect {}\n", *expect_allowed ? "allowed" : "forbidden");
   if (!disagree.empty()) s += fmt::format("disagree {}\n", disagree);
+  if (!gap.empty()) s += fmt::format("gap {}\n", gap);
   return s;
 }
 

@@ -64,6 +64,10 @@ struct LitmusTest {
   // `disagree TEXT`: the oracle is known to give the other verdict than `expect` (the published
   // one), for the reason TEXT.
   std::string disagree;
+  // `gap RULE`: the simulator's relaxed model cannot produce the `exists` outcome (allowed), and
+  // RULE (a rule's name from run_order.h, RunOrderLimits::relaxed()) is why: the table of
+  // docs/memory-model.md. `synclab-litmus run` checks both.
+  std::string gap;
   std::string file;
   int line = 0;
   // The test as text again (the writer's normal form), for files the generator writes.

@@ -49,7 +49,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
                          LbPlan* plan) {
   const ptx::Instr& L = fn.code[pc];
   const bool is_load = (L.op == Op::Ld || L.op == Op::Ldu) && memory_space(L.space);
-  const bool is_atom = L.op == Op::Atom && memory_space(L.space);
+  const bool is_atom = (L.op == Op::Atom || L.op == Op::Red) && memory_space(L.space);
   if (!is_load && !is_atom) return false;
   if (is_load && !unordered(L.sem) && L.sem != ptx::Sem::Acquire) return false;
   // An acquire read-modify-write is not held back: run late, it may find no value to read whose
@@ -68,11 +68,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<uint32_t> written;  // registers written on the way (a branch on one is not known now)
   std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
   std::vector<size_t> cuts;                     // indices in `path` of early stores
-  std::vector<bool> hidden;                     // per path step: an early store after a release
+  std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
   bool released = false;                        // a release store or fence is on the path so far
+  ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
+  auto widen = [&](ptx::Scope s) {
+    if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
+    if (released_scope == ptx::Scope::None || uint8_t(s) > uint8_t(released_scope)) released_scope = s;
+  };
   auto hold = [&](const ptx::Instr& J, uint32_t at) {
     path.push_back({at, false});
-    hidden.push_back(false);
+    hidden.push_back(ptx::Scope::None);
     for_each_dst(J, [&](uint32_t r) {
       taint.push_back(r);
       written.push_back(r);
@@ -136,24 +141,29 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       const bool release = J.sem == ptx::Sem::Release;
       // A read-modify-write goes early only when it releases nothing (a store that waits for a
       // release is kept from morally strong readers, and another thread's read-modify-write may
-      // find nothing else to read and nowhere to put its write).
-      if (J.op != Op::St && (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc ||
-                             release || released))
-        break;
+      // find nothing else to read and nowhere to put its write). An acquire one may: its acquire
+      // orders what follows it, not the load before it.
+      const bool rmw_acquire = J.op == Op::Atom && J.sem == ptx::Sem::Acquire;
+      if (J.op != Op::St && (J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc || release || released)) break;
       if (!releases && (release || released)) break;
-      if (!memory_space(J.space) || (!unordered(J.sem) && !release) || address_reads(J, taint) || writes_late_read)
+      if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
+          writes_late_read)
         break;
       bool alias = false;
       for (const ptx::Instr* M : late_mem) alias = alias || probe.may_alias(J, *M);
       if (depends || guard_tainted || alias) {
-        // A store of the loaded value (or to where a held-back access goes) waits for the load.
+        // A store of the loaded value (or to where a held-back access goes) waits for the load
+        // (not an acquire read-modify-write: see above).
+        if (rmw_acquire) break;
         hold(J, cur);
         late_mem.push_back(&J);
       } else {
+        if (release) widen(J.scope);
         cuts.push_back(path.size());
         path.push_back({cur, true});
-        hidden.push_back(released || release);
+        hidden.push_back(released || release ? released_scope : ptx::Scope::None);
       }
+      if (release) widen(J.scope);
       released = released || release;
       ++cur;
       continue;
@@ -169,7 +179,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (!releases && J.sem != ptx::Sem::Acquire) break;
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
       hold(J, cur);
-      if (sem != ptx::Sem::Acquire) released = true;
+      if (sem != ptx::Sem::Acquire) {
+        released = true;
+        widen(J.scope);
+      }
       ++cur;
       continue;
     }
@@ -183,7 +196,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     } else {
       if (writes_late_read || writes_taint) break;  // would change what a held-back instruction reads
       path.push_back({cur, true});
-      hidden.push_back(false);
+      hidden.push_back(ptx::Scope::None);
       for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
     }
     ++cur;

@@ -30,9 +30,10 @@ struct LbPlan {
   uint32_t early[kMax];
   uint32_t early_pos[kMax];  // each one's place in program order on the path (the load is 0)
   // An early store that is a release, or comes after a release store or a release fence of the
-  // plan: what it releases is known only once the late part has run (the model keeps it from
-  // morally strong readers until then: ConsistencyModel::plan_step).
-  bool early_hidden[kMax];
+  // plan: what it releases is known only once the late part has run (the model keeps it, until
+  // then, from the morally strong readers those releases could synchronize with:
+  // ConsistencyModel::plan_step). The widest scope of those releases; ptx::Scope::None: none.
+  ptx::Scope early_hidden[kMax];
   uint32_t n_early = 0;
   uint32_t late[kMax];
   uint32_t late_pos[kMax];

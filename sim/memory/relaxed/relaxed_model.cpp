@@ -44,6 +44,7 @@ struct RelaxedModel::Msg {
   // A store run early (load buffering) that waits for a release of its plan: morally strong readers
   // may not read it yet (RelaxedModel::end_late gives it its releases and shows it).
   bool hidden = false;
+  Scope hidden_scope = Scope::Gpu;  // (hidden) the widest scope of the releases it waits for
   // A store run early whose plan has not finished: a read of it is noted in the reader's view
   // (read_of_early), so that the plan's late acquire does not take a release that follows such a
   // read (the read would be before, in causality order, the write it read).
@@ -132,7 +133,8 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
-  bool plan_hidden = false;  // the store of this plan step waits for a release of the plan
+  bool plan_hidden = false;  // the store of this plan step waits for a release of the plan...
+  Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;  // an acquire fence is held back with the load...
   Scope late_fence_scope = Scope::Gpu;  // ...at this scope
   struct Early {
@@ -412,7 +414,9 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     if (past_after & bit(L.msgs[i].slot)) continue;
     const Msg& m = L.msgs[i];
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
-    if (m.hidden && strong(m.writer, r)) continue;                 // not released yet (see Msg::hidden)
+    // Not released yet (see Msg::hidden), for a reader its releases could synchronize with.
+    if (m.hidden && strong(m.writer, r) && includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
+      continue;
     // Sequential consistency per location: a morally strong write after m that reaches this read
     // (through the thread's earlier accesses, or through m itself when the read observes m) would
     // close a cycle with the read's from-read edge to it.
@@ -662,19 +666,17 @@ bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, 
     if (strong(w, L.msgs[k].writer) && (anc & bit(L.msgs[k].slot))) return false;
   // No new order between the messages there: a write before it and a write after it that coherence
   // order left unordered stay so (reads made since may rely on it).
-  const uint64_t before =
-      co_before_new(L, w, after, vkey, rmw_read_index >= 0 ? L.msgs[size_t(rmw_read_index)].slot : -1);
+  const uint64_t before = co_before_new(L, w, after, vkey);
   for (size_t k = after + 1; k < n; ++k)
     if (covered(w, L.msgs[k].writer) && (before & ~L.msgs[k].co_before)) return false;
   return true;
 }
 
-uint64_t RelaxedModel::co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey,
-                                     int rmw_src_slot) const {
+uint64_t RelaxedModel::co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey) const {
   uint64_t before = 0;
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
-    if (m.base || m.key <= vkey || m.slot == rmw_src_slot || covered(m.writer, w))
+    if (m.base || m.key <= vkey || covered(m.writer, w))
       before |= bit(m.slot) | m.co_before;
   }
   return before;
@@ -778,10 +780,10 @@ uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w
   return idx;
 }
 
-void RelaxedModel::order(Loc& L, uint32_t idx, uint64_t vkey, int rmw_src_slot) {
+void RelaxedModel::order(Loc& L, uint32_t idx, uint64_t vkey) {
   const size_t n = L.msgs.size();
   Msg& w = L.msgs[idx];
-  const uint64_t before = idx ? co_before_new(L, w.writer, idx - 1, vkey, rmw_src_slot) : 0;
+  const uint64_t before = idx ? co_before_new(L, w.writer, idx - 1, vkey) : 0;
   w.co_before = before;
   const uint64_t wbit = bit(w.slot);
   for (size_t j = idx + 1; j < n; ++j) {
@@ -878,9 +880,10 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   }
   // (A store run early goes after every message there: the acquires held back with its plan may
   // still put them before it in causality order.)
-  order(*L, idx, ts.early ? ~0ull : vkey, src_slot);
+  order(*L, idx, ts.early ? ~0ull : vkey);
   if (ts.early) {
     L->msgs[idx].hidden = ts.plan_hidden;
+    L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w});
   }
@@ -1095,10 +1098,11 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
   ts.saved_po = ts.po;
 }
 
-void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, bool hidden) {
+void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) {
   ThreadState& ts = thread(t);
   ts.po = ts.late_po + kPoPerInstr * pos;
-  ts.plan_hidden = hidden;
+  ts.plan_hidden = hidden != ptx::Scope::None;
+  ts.plan_hidden_scope = ts.plan_hidden ? scope_of(hidden) : Scope::Gpu;
 }
 
 void RelaxedModel::end_early(const MemThread& t) {

@@ -71,7 +71,7 @@ class RelaxedModel final : public ConsistencyModel {
   void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
   void begin_early(const MemThread& t, uint32_t length) override;
-  void plan_step(const MemThread& t, uint32_t pos, bool hidden) override;
+  void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
   void end_late(const MemThread& t) override;
@@ -113,15 +113,15 @@ class RelaxedModel final : public ConsistencyModel {
   bool may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index,
                  uint64_t vkey) const;
   // The messages a new write put after index `after` comes after in coherence order (see order()).
-  uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey, int rmw_src_slot) const;
+  uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey) const;
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
   // Puts a new message after index `after`; returns its index.
   uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
                  int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels);
   // Coherence order around the new message `idx`: before it, the messages some scope instance
-  // covers with it, those of its causal past (keys up to `vkey`) and the one its read-modify-write
-  // read; after it, the later messages some scope instance covers with it. Keeps co_before closed.
-  void order(Loc& L, uint32_t idx, uint64_t vkey, int rmw_src_slot);
+  // covers with it and those of its causal past (keys up to `vkey`); after it, the later messages
+  // some scope instance covers with it. Keeps co_before closed.
+  void order(Loc& L, uint32_t idx, uint64_t vkey);
   // (recording) The messages of a location leave the history: every later write comes after them.
   void retire(const Msg& m);
   std::vector<ReleaseRef> releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,

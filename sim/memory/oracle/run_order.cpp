@@ -1,0 +1,237 @@
+// Orders in which the relaxed model can run a litmus test's instructions (run_order.h).
+
+#include "sim/memory/oracle/run_order.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "sim/memory/oracle/ptx_axioms.h"
+
+namespace synclab::memory {
+
+std::string RunOrderLimits::relaxed() const {
+  std::string s;
+  auto add = [&](bool on, const char* what) {
+    if (on) s += (s.empty() ? "" : ", ") + std::string(what);
+  };
+  add(!fence_sc_in_run_order, "fence.sc ordered against the order they run");
+  add(hold_past_fence_sc, "a load held back past a fence.sc");
+  add(hold_past_barrier, "a load held back past a barrier");
+  add(hold_acquire_rmw, "an acquire read-modify-write held back");
+  add(early_release_rmw, "a releasing read-modify-write run early");
+  add(early_same_location, "a store run before an earlier load of its location");
+  add(early_past_dependent_address, "a store run before an access whose address depends on the load");
+  return s;
+}
+
+namespace {
+
+// One load-buffering plan of a thread: the instructions run early (stores), then the held-back
+// ones (the load first), then the thread goes on at `next`.
+struct Plan {
+  std::vector<int> early, late;
+  int next = 0;
+};
+
+// The plans that start at instruction s, as sim/memory/relaxed/load_buffering.cpp makes them
+// (a litmus thread has no computations or branches: only the memory operations, fences and
+// barriers matter).
+std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim) {
+  std::vector<Plan> out;
+  const LitmusOp& L = T.ops[size_t(s)];
+  const bool is_atom = L.kind == LitmusOp::Kind::Atom || L.kind == LitmusOp::Kind::Red;
+  if (L.kind != LitmusOp::Kind::Ld && !is_atom) return out;
+  if (is_atom && L.acquire && !lim.hold_acquire_rmw) return out;
+  std::vector<int> taint, late_locs{int(L.loc)};
+  if (L.reg >= 0) taint.push_back(L.reg);
+  auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
+  auto value_tainted = [&](const LitmusValue& v) { return v.is_reg && tainted(int(v.value)); };
+  std::vector<std::pair<int, bool>> path;  // (instruction, early)
+  std::vector<size_t> cuts;
+  bool released = false;
+  for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
+    const LitmusOp& J = T.ops[j];
+    bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
+    for (int r : J.deps) dep = dep || tainted(r);
+    if (dep && !lim.early_past_dependent_address) break;
+    if (dep) {
+      // (held back with the load)
+      path.push_back({int(j), false});
+      if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar) late_locs.push_back(int(J.loc));
+      if (J.reg >= 0) taint.push_back(J.reg);
+      if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) || J.kind == LitmusOp::Kind::Bar)
+        released = true;
+      continue;
+    }
+    bool stop = false;
+    switch (J.kind) {
+      case LitmusOp::Kind::Ld:
+        if (J.acquire) {
+          stop = true;
+          break;
+        }
+        path.push_back({int(j), false});
+        late_locs.push_back(int(J.loc));
+        if (J.reg >= 0) taint.push_back(J.reg);
+        break;
+      case LitmusOp::Kind::St:
+      case LitmusOp::Kind::Atom:
+      case LitmusOp::Kind::Red: {
+        const bool rmw = J.kind != LitmusOp::Kind::St;
+        if (rmw && (J.release || released) && !lim.early_release_rmw) {
+          stop = true;
+          break;
+        }
+        const bool depends = value_tainted(J.value) || value_tainted(J.value2);
+        const bool alias = std::find(late_locs.begin(), late_locs.end(), int(J.loc)) != late_locs.end();
+        if (depends || (alias && !lim.early_same_location)) {
+          if (rmw && J.acquire && !lim.hold_acquire_rmw) {
+            stop = true;
+            break;
+          }
+          path.push_back({int(j), false});
+          late_locs.push_back(int(J.loc));
+          if (J.reg >= 0) taint.push_back(J.reg);
+        } else {
+          cuts.push_back(path.size());
+          path.push_back({int(j), true});
+        }
+        released = released || J.release;
+        break;
+      }
+      case LitmusOp::Kind::Fence:
+        if ((J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) || (is_atom && !lim.hold_acquire_rmw)) {
+          stop = true;
+          break;
+        }
+        path.push_back({int(j), false});
+        if (J.fence != FenceKind::Acquire) released = true;
+        break;
+      case LitmusOp::Kind::Bar:
+        if (!lim.hold_past_barrier) {
+          stop = true;
+          break;
+        }
+        path.push_back({int(j), false});
+        released = true;
+        break;
+    }
+    if (stop) break;
+  }
+  for (size_t c : cuts) {
+    Plan p;
+    p.late.push_back(s);
+    for (size_t i = 0; i <= c; ++i) (path[i].second ? p.early : p.late).push_back(path[i].first);
+    p.next = path[c].first + 1;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Every order the model can run thread T's instructions in.
+void schedules(const LitmusThread& T, int i, std::vector<int>& cur, const RunOrderLimits& lim,
+               std::vector<std::vector<int>>* out) {
+  if (size_t(i) == T.ops.size()) {
+    out->push_back(cur);
+    return;
+  }
+  cur.push_back(i);
+  schedules(T, i + 1, cur, lim, out);
+  cur.pop_back();
+  for (const Plan& p : plans_at(T, i, lim)) {
+    const size_t keep = cur.size();
+    cur.insert(cur.end(), p.early.begin(), p.early.end());
+    cur.insert(cur.end(), p.late.begin(), p.late.end());
+    schedules(T, p.next, cur, lim, out);
+    cur.resize(keep);
+  }
+}
+
+bool acyclic(size_t n, const std::vector<std::pair<int, int>>& edges) {
+  std::vector<std::vector<int>> succ(n);
+  std::vector<int> indeg(n, 0);
+  for (auto [a, b] : edges) {
+    succ[size_t(a)].push_back(b);
+    ++indeg[size_t(b)];
+  }
+  std::vector<int> ready;
+  for (size_t v = 0; v < n; ++v)
+    if (!indeg[v]) ready.push_back(int(v));
+  size_t done = 0;
+  while (!ready.empty()) {
+    const int v = ready.back();
+    ready.pop_back();
+    ++done;
+    for (int w : succ[size_t(v)])
+      if (!--indeg[size_t(w)]) ready.push_back(w);
+  }
+  return done == n;
+}
+
+}  // namespace
+
+bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents& ev, const RunOrderLimits& lim) {
+  // Nodes: instructions, the threads' barrier instructions of one barrier instance as one.
+  std::vector<std::vector<int>> node(t.threads.size());
+  std::vector<std::pair<int, int>> place_of_event(x.events.size(), {-1, -1});
+  std::map<uint32_t, int> barrier_node;
+  int n = 0;
+  for (size_t th = 0; th < t.threads.size(); ++th) {
+    node[th].assign(t.threads[th].ops.size(), -1);
+    for (size_t i = 0; i < t.threads[th].ops.size(); ++i) {
+      int id = -1;
+      for (uint32_t e : ev[th][i]) {
+        place_of_event[e] = {int(th), int(i)};
+        if (x.events[e].kind == EventKind::BarrierArrive || x.events[e].kind == EventKind::BarrierWait) {
+          auto it = barrier_node.emplace(x.events[e].barrier, n);
+          if (it.second) ++n;
+          id = it.first->second;
+        }
+      }
+      node[th][i] = id >= 0 ? id : n++;
+    }
+  }
+  auto node_of = [&](uint32_t e) {
+    const auto [th, i] = place_of_event[e];
+    return th < 0 ? -1 : node[size_t(th)][size_t(i)];
+  };
+  // What every run order must respect: a write runs before the reads that read it; morally strong
+  // fence.sc run in Fence-SC order.
+  std::vector<std::pair<int, int>> fixed;
+  for (size_t e = 0; e < x.events.size(); ++e) {
+    if (x.events[e].kind != EventKind::Read || x.rf[e] < 0) continue;
+    const int a = node_of(uint32_t(x.rf[e])), b = node_of(uint32_t(e));
+    if (a >= 0 && b >= 0 && a != b) fixed.push_back({a, b});
+  }
+  if (lim.fence_sc_in_run_order && !x.sc.empty()) {
+    Relation sc(x.events.size());
+    for (auto [a, b] : x.sc) sc.add(a, b);
+    const Relation scc = sc.closure();
+    for (size_t a = 0; a < x.events.size(); ++a)
+      for (size_t b = 0; b < x.events.size(); ++b)
+        if (scc.has(a, b) && morally_strong(x, uint32_t(a), uint32_t(b))) fixed.push_back({node_of(uint32_t(a)), node_of(uint32_t(b))});
+  }
+  // Each thread's possible orders; some choice per thread must leave no cycle.
+  std::vector<std::vector<std::vector<int>>> per_thread(t.threads.size());
+  for (size_t th = 0; th < t.threads.size(); ++th) {
+    std::vector<int> cur;
+    schedules(t.threads[th], 0, cur, lim, &per_thread[th]);
+  }
+  std::vector<size_t> pick(t.threads.size(), 0);
+  for (;;) {
+    std::vector<std::pair<int, int>> edges = fixed;
+    for (size_t th = 0; th < t.threads.size(); ++th) {
+      const std::vector<int>& order = per_thread[th][pick[th]];
+      for (size_t k = 0; k + 1 < order.size(); ++k)
+        if (node[th][size_t(order[k])] != node[th][size_t(order[k + 1])])
+          edges.push_back({node[th][size_t(order[k])], node[th][size_t(order[k + 1])]});
+    }
+    if (acyclic(size_t(n), edges)) return true;
+    size_t th = 0;
+    while (th < pick.size() && ++pick[th] == per_thread[th].size()) pick[th++] = 0;
+    if (th == pick.size()) return false;
+  }
+}
+
+}  // namespace synclab::memory

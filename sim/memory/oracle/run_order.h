@@ -1,0 +1,47 @@
+// Which executions the simulator's relaxed model can reach, structurally: the model runs each
+// thread's instructions one at a time, in program order except for load buffering (a load, and
+// what must wait for it, held back past later stores of its thread: sim/memory/relaxed/
+// load_buffering.h), and orders fence.sc in the order they run. Whatever else PTX allows (a load
+// reading an old value, stores taking effect in different orders for different threads, writes
+// no scope covers left unordered) it chooses at random when an access runs. So an execution the
+// PTX axioms allow can come out of the model only if some order of running the instructions puts
+// every write before the reads that read it, every two morally strong fence.sc in their Fence-SC
+// order, and a barrier's arrivals before its waits.
+//
+// run_order_exists() decides that for one execution of a litmus test; the limits name the model's
+// rules, and relaxing one of them says which rule keeps an outcome out of reach (the table of
+// docs/memory-model.md, and `synclab-litmus run --gaps`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/memory/oracle/execution.h"
+#include "sim/memory/oracle/litmus.h"
+
+namespace synclab::memory {
+
+struct RunOrderLimits {
+  bool fence_sc_in_run_order = true;  // morally strong fence.sc run in their Fence-SC order
+  bool hold_past_fence_sc = false;    // a load may be held back past a fence.sc
+  bool hold_past_barrier = false;     // ... past a barrier
+  bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
+  bool early_release_rmw = false;     // a read-modify-write that releases may run early
+  bool early_same_location = false;   // a store may run before an earlier load of its location
+  // a store may run before an earlier access whose address depends on the load (or a fence or
+  // barrier after a branch on it): the model cannot tell the address yet, so it stops there
+  bool early_past_dependent_address = false;
+  // A name for the rules relaxed here ("" when none is).
+  std::string relaxed() const;
+};
+
+// The events of each instruction: per thread, per instruction index, the execution's events for it
+// (a read-modify-write: its read and write; a failed compare-and-swap: its read; a barrier: its
+// arrival and wait).
+using InstrEvents = std::vector<std::vector<std::vector<uint32_t>>>;
+
+// Whether some order of running the test's instructions that the model can follow (within `lim`)
+// agrees with x's reads-from, Fence-SC order and barriers.
+bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents& ev, const RunOrderLimits& lim);
+
+}  // namespace synclab::memory
