@@ -66,18 +66,21 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   if (!race_->access(c, tid, w.index, shared, off, size, flags, cur_loc_)) flush_findings();
   // Memory-order effects. Shared addresses are per block.
   const uint64_t key = shared ? kSharedWindow + (c.linear << 32) + off : off;
+  // (under the relaxed memory model: which write a read read, which write a store made)
+  const uint64_t read_version = relaxed_ ? read_version_[lane] : 0;
   if (atomic) {
     // The release half waits for the result: a compare-and-swap that fails writes nothing
     // (check_atomic_write).
-    race_->strong_read(c, tid, key, I);
+    race_->strong_read(c, tid, key, I, read_version);
   } else if (flags & (RaceDetector::kStrong | RaceDetector::kVolatile)) {
     if (write)
       race_->strong_write(c, tid, key, I, false);
     else
-      race_->strong_read(c, tid, key, I);
+      race_->strong_read(c, tid, key, I, read_version);
   } else if (write) {
     race_->plain_write(key);
   }
+  if (relaxed_ && write && !atomic) race_->version_written(key, write_version_[lane]);
 }
 
 void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
@@ -106,7 +109,11 @@ void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t ge
   // here, so doing it after the row's checks changes nothing.
   if (write && race_->any_sync()) {
     const uint64_t key_adjust = shared ? kSharedWindow + (c.linear << 32) + adjust : adjust;
-    for (uint32_t m = act; m; m &= m - 1) race_->plain_write(X[__builtin_ctz(m)] + key_adjust);
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      race_->plain_write(X[l] + key_adjust);
+      if (relaxed_) race_->version_written(X[l] + key_adjust, write_version_[l]);
+    }
   }
 }
 
@@ -115,6 +122,7 @@ void KernelRun::check_atomic_write(Warp& w, int lane, uint64_t generic, const pt
   const bool shared = generic >= kSharedWindow;
   const uint64_t key = shared ? kSharedWindow + (w.cta->linear << 32) + (generic - kSharedWindow) : generic;
   race_->strong_write(*w.cta, w.lanes[lane].tid_linear, key, I, true);
+  if (relaxed_) race_->version_written(key, write_version_[lane]);
 }
 
 void KernelRun::check_fence(Warp& w, uint32_t act, const ptx::Instr& I) {

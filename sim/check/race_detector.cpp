@@ -570,8 +570,39 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
   return v;
 }
 
-void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I) {
+void RaceDetector::version_written(uint64_t key, uint64_t version) {
+  if (!version) return;
+  auto it = versions_.find(key);
+  if (it == versions_.end()) {
+    if (!find_sync(key)) return;  // no release state yet: a read of an unrecorded older write acquires nothing
+    it = versions_.emplace(key, Versions{}).first;
+  }
+  Versions& h = it->second;
+  const LocSync* s = find_sync(key);
+  auto w = writers_.find(key);
+  h.list.push_back({version, s ? *s : LocSync{}, w != writers_.end() ? w->second : VCRef{}});
+  if (h.list.size() > 8) {
+    h.list.erase(h.list.begin());
+    h.dropped = true;
+  }
+}
+
+void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version) {
   RaceThread& t = c.race->t[slot(tid)];
+  // The write the read read: memory's newest (sync_, writers_), or an older one the relaxed model
+  // chose (its recorded state; one older than every recorded write released nothing; when the
+  // record has forgotten it, the newest's, which may give an edge the read did not get).
+  const Version* older = nullptr;
+  bool older_unreleased = false;
+  if (version && !versions_.empty()) {
+    auto it = versions_.find(key);
+    if (it != versions_.end()) {
+      for (const Version& v : it->second.list)
+        if (v.v == version) older = &v;
+      if (!older && !it->second.dropped && !it->second.list.empty() && version < it->second.list.front().v)
+        older_unreleased = true;
+    }
+  }
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
   if (acquires(I.sem)) {
     // Acquire pattern: an acquire takes what an earlier strong read of its location read (that
@@ -585,13 +616,15 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
     earlier(t.s->pend_local, true);
     earlier(t.s->pend_remote, s != Scope::Cta);
   }
-  if (!writers_.empty()) {
+  if (older) {
+    if (older->writer && older->writer != t.s->heard) join_into(t.s->heard, older->writer, tpc_);
+  } else if (!writers_.empty()) {
     // Fence-SC order: the write this read reads, and what its writer knew (see sc_fences_).
     auto it = writers_.find(key);
     if (it != writers_.end() && it->second != t.s->heard) join_into(t.s->heard, it->second, tpc_);
   }
-  if (sync_.empty()) return;
-  const LocSync* found = find_sync(key);
+  if (older_unreleased || (!older && sync_.empty())) return;
+  const LocSync* found = older ? &older->sync : find_sync(key);
   if (!found || found->empty()) return;
   const LocSync& L = *found;
   const uint32_t cta = static_cast<uint32_t>(c.linear);

@@ -208,12 +208,16 @@ class RaceDetector {
   // warp * 32 + l of the block, at addr[l] + adjust): what `act` calls of access() would do.
   bool access_row(Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
                   uint32_t size, uint8_t flags, uint32_t loc);
-  // Memory-order effects of strong accesses (after access()).
-  void strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I);
+  // Memory-order effects of strong accesses (after access()). version: under the relaxed memory
+  // model, which write the read read (ConsistencyModel::read_version; 0: memory's newest).
+  void strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version = 0);
   void strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw);
   void plain_write(uint64_t key) {
     if (!sync_.empty()) forget_sync(key);
   }
+  // Under the relaxed memory model: the write just made at `key` (after strong_write or
+  // plain_write) is the model's write `version` (ConsistencyModel::write_version).
+  void version_written(uint64_t key, uint64_t version);
   // Whether any address holds a release state (else plain writes have nothing to forget).
   bool any_sync() const { return !sync_.empty(); }
   void fence(Cta& c, uint32_t tid, const ptx::Instr& I);
@@ -354,6 +358,20 @@ class RaceDetector {
     return sync_hit_;
   }
   void forget_sync(uint64_t key);
+  // Under the relaxed memory model a load may read an older write than memory's newest: the
+  // release state (and, for Fence-SC order, the writer) that each recent write of a location left
+  // behind, by the model's version of the write, so that the read acquires what the write it read
+  // released. Kept for locations that ever held a release state; the last eight writes of each.
+  struct Version {
+    uint64_t v;
+    LocSync sync;
+    VCRef writer;
+  };
+  struct Versions {
+    std::vector<Version> list;
+    bool dropped = false;  // older writes were forgotten
+  };
+  std::unordered_map<uint64_t, Versions> versions_;
   std::vector<RaceFinding> findings_;
   // Instruction pairs (and warp-level) already reported, with how many more times each raced.
   std::map<std::tuple<uint32_t, uint32_t, bool>, uint64_t> seen_;

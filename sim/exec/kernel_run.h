@@ -352,6 +352,9 @@ class KernelRun {
     uint64_t generic, value;
   };
   std::vector<ModelNote> mm_notes_;
+  // Per lane, the relaxed model's versions of the write its last load read and of the write its
+  // last store made (ConsistencyModel::read_version), for the race checker (check_access).
+  uint64_t read_version_[32] = {}, write_version_[32] = {};
   void note_load(int lane, uint64_t generic, uint32_t size, uint64_t stale_before, uint64_t newest) {
     if (relaxed_->stale_reads() != stale_before)
       mm_notes_.push_back({lane, trace::MemoryModelKind::StaleRead, size, generic, newest});

@@ -119,6 +119,12 @@ class ConsistencyModel {
   virtual uint64_t late_loads() const { return 0; }
   virtual void note_late_load() {}
   uint64_t reorderings() const { return stale_reads() + early_stores() + late_loads(); }
+  // Which write the last load (or read-modify-write's read) read, and which the last store (or
+  // read-modify-write's write) made, as a version of its location that no other write has
+  // (0: the location keeps no older writes, so the read read memory's newest value). The race
+  // checker takes an acquire's release from the write the load read (sim/check/race_detector.h).
+  virtual uint64_t read_version() const { return 0; }
+  virtual uint64_t write_version() const { return 0; }
   // Whether a location still has older values some thread may read; and who hears when a
   // location's older values are all forgotten (its newest write became visible to all).
   virtual bool has_older(uint64_t key) { return false; }

@@ -221,19 +221,21 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
   // access noted between them).
   std::optional<host_watch::DeviceAccess> in_order;
   if (host_visible(w.cache_kind) && generic < kSharedWindow) in_order.emplace();
-  if (watching_) {
-    uint64_t v = 0;
-    std::memcpy(&v, src, std::min<uint32_t>(size, 8));
-    accessed(w, lane, generic, size, true, I, v);
-  }
+  uint64_t stored = 0;
+  std::memcpy(&stored, src, std::min<uint32_t>(size, 8));
   uint8_t placed[64];
-  if (relaxed_ && size <= sizeof placed) {
+  const bool model = relaxed_ && size <= sizeof placed;
+  write_version_[lane] = 0;
+  if (model) {
     // The memory model may put (elements of) the store before newer writes: memory keeps those.
+    // (Before the checkers see the store: the race checker files its release under the model's
+    // version of the write.)
     std::memcpy(placed, src, size);
     relaxed_store(w, lane, generic, placed, p, size, I);
     src = placed;
-    if (!mm_notes_.empty()) flush_memory_model(w);
   }
+  if (watching_) accessed(w, lane, generic, size, true, I, stored);
+  if (model && !mm_notes_.empty()) flush_memory_model(w);
   if (std::memcmp(p, src, size) != 0) {
     uint64_t before = 0, after = 0;
     if ((w.open_lanes >> lane & 1) && size <= 8) {
@@ -414,6 +416,7 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       const uint64_t stale_before = relaxed_->stale_reads();
       const uint64_t v =
           relaxed_->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, {I.sem, I.scope}, steps_);
+      read_version_[l] = relaxed_->read_version();
       if (observer_) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
     }
@@ -504,6 +507,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
       const bool newest =
           relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope}, steps_);
+      write_version_[l] = relaxed_->write_version();
       if (observer_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
       if (!newest) continue;
     }
@@ -540,6 +544,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
 // value, each store may go before newer ones in coherence order (then `bytes` takes memory's).
 void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I) {
   if (generic >= kLocalWindow) return;
+  read_version_[lane] = 0;
   const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
   if (es == 0 || size % es) return;
   const MemThread t = mm_thread(w, lane);
@@ -547,6 +552,7 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
     const uint64_t newest = read_bits(bytes + off, es);
     const uint64_t stale_before = relaxed_->stale_reads();
     const uint64_t v = relaxed_->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, steps_);
+    if (off == 0) read_version_[lane] = relaxed_->read_version();  // (the race checker's key is the first element's)
     if (observer_) note_load(lane, generic + off, es, stale_before, newest);
     if (v != newest) write_bits(bytes + off, v, es);
   }
@@ -561,6 +567,7 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t v = read_bits(bytes + off, es), latest = read_bits(memory + off, es);
     const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
+    if (off == 0) write_version_[lane] = relaxed_->write_version();
     if (observer_) note_store(w, lane, generic + off, es, newest, v, latest);
     if (!newest) std::memcpy(bytes + off, memory + off, es);
   }
@@ -908,14 +915,16 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     return;
   }
   const bool host_shared = generic < kSharedWindow && host_visible(w.cache_kind);
-  if (checks_) check_access(w, lane, generic, size, true, true, I);
+  const bool model = relaxed_ && generic < kLocalWindow;
+  // (under the relaxed model, once the model has chosen the write the read reads)
+  if (checks_ && !model) check_access(w, lane, generic, size, true, true, I);
   const uint64_t b = value(lane, R, ob);
   const uint64_t c = cas ? value(lane, R, oc) : 0;
   uint64_t nb = 0;
   uint64_t old;
   const uint64_t keep = size < 8 ? (1ull << (size * 8)) - 1 : ~0ull;
   bool failed_cas;
-  if (relaxed_ && generic < kLocalWindow) {
+  if (model) {
     // The memory model chooses the value the read reads (possibly an older one, when no morally
     // strong write is between: PTX ISA, "Atomicity"), and where the write goes in coherence order;
     // memory takes the new value only when it is the newest.
@@ -928,9 +937,13 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     const uint64_t expected = b & keep;
     const uint64_t read = relaxed_->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, steps_, false,
                                              cas ? &expected : nullptr);
+    read_version_[lane] = relaxed_->read_version();
+    if (checks_) check_access(w, lane, generic, size, true, true, I);
     old = atomic_compute<T>(read, I.aop, b, c, &nb);
     failed_cas = cas && (old & keep) != (b & keep);
-    if (relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_) && !failed_cas) {
+    const bool newest = relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_);
+    write_version_[lane] = relaxed_->write_version();
+    if (newest && !failed_cas) {
       if (host_shared)
         atomic_rmw<T>(p, true, AtomOp::Exch, nb, 0, &nb);
       else

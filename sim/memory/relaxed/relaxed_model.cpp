@@ -600,6 +600,7 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
 uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
                             uint64_t now) {
   forget_old(now);
+  read_version_ = 0;
   Loc* L = history(key, size, latest, now, false);
   const bool acquire = is_acquire(o.sem);
   if (!L && !rec_ && !acquire) return latest;  // no recent write: memory's value, nothing to learn
@@ -619,6 +620,7 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
   }
   const uint32_t i = pick(scratch_, newest, t);
   const uint64_t v = L->msgs[i].value;
+  read_version_ = i == newest ? 0 : L->msgs[i].key;
   take_read(*L, i, ts, r, key, acquire, ev);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;
@@ -810,6 +812,7 @@ void RelaxedModel::retire(const Msg& m) {
 uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest,
                                     MemOrder o, uint64_t now, bool rmw, bool* newest) {
   *newest = true;
+  write_version_ = 0;
   forget_old(now);
   Loc* L = history(key, size, latest, now, true);
   const Who w = who(t, o, rmw);
@@ -888,6 +891,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w});
   }
   *newest = idx + 1 == L->msgs.size();
+  write_version_ = L->msgs[idx].key;
   return 0;
 }
 
@@ -901,6 +905,7 @@ bool RelaxedModel::store(const MemThread& t, uint64_t key, uint32_t size, uint64
 uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
                                 uint64_t now, bool newest_only, const uint64_t* cas_expected) {
   forget_old(now);
+  read_version_ = 0;
   rmw_ = PendingRmw{};
   rmw_.latest = latest;
   Loc* L = history(key, size, latest, now, true);
@@ -935,6 +940,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.key = key;
   rmw_.latest = L->msgs.back().value;
   rmw_.read_msg_key = L->msgs[i].key;
+  read_version_ = i == newest ? 0 : L->msgs[i].key;
   rmw_.who = r;
   rmw_.read_event = ev;
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
@@ -946,6 +952,7 @@ bool RelaxedModel::rmw_write(const MemThread& t, uint64_t key, uint32_t size, ui
                              uint64_t now) {
   if (!wrote) {
     rmw_ = PendingRmw{};
+    write_version_ = 0;
     return false;
   }
   bool newest = true;

@@ -83,6 +83,8 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t late_loads() const override { return late_loads_; }
   void note_late_load() override { ++late_loads_; }
   bool has_older(uint64_t key) override;
+  uint64_t read_version() const override { return read_version_; }
+  uint64_t write_version() const override { return write_version_; }
   void on_visible(std::function<void(uint64_t key)> f) override { on_visible_ = std::move(f); }
   std::string take_not_covered() override;
   const memory::Execution* execution() const override;
@@ -173,6 +175,7 @@ class RelaxedModel final : public ConsistencyModel {
   bool not_covered_taken_ = false;
   std::function<void(uint64_t)> on_visible_;
   uint64_t stale_reads_ = 0, early_stores_ = 0, late_loads_ = 0;
+  uint64_t read_version_ = 0, write_version_ = 0;  // (see ConsistencyModel::read_version)
   // Reads that found nothing they could read without breaking an axiom, and took the newest
   // (none is known to happen; SYNCLAB_MEMORY_CHECK's oracle would report the execution).
   uint64_t dead_ends_ = 0;

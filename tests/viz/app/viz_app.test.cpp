@@ -1359,11 +1359,20 @@ TEST_CASE("host: the lanes and timeline windows draw the host's accesses on a ho
       all.push_back(i - L.first_event);
     }
   REQUIRE(host.size() == 5);  // the program's 5 rounds
-  REQUIRE(reads.size() >= 5);  // the host's reads of pong: -1, 10, 20, 30, 40 at least
   REQUIRE(all[0] > 0);
+  // The host's reads are in the trace only where the simulator's host watch can see them (it needs
+  // memory protection keys; the trace's header says which).
+  const bool reads_recorded = t->header.value("host_accesses", std::string()) == "reads and writes";
+  if (!reads_recorded) {
+    CHECK(reads.empty());
+    WARN("the trace has no host reads on this machine (" << t->header.value("host_accesses", std::string())
+                                                          << "): their drawing is not checked");
+  } else {
+    REQUIRE(reads.size() >= 5);  // the host's reads of pong: -1, 10, 20, 30, 40 at least
+  }
   // What the row says at a read, and a read's tick is half a write's height: the host's read of
   // the first answer (10) and its second ping right after it, both in the timeline's view.
-  {
+  if (reads_recorded) {
     size_t at = 0;
     for (size_t r : reads)
       if (r < host[1]) at = r;
