@@ -128,6 +128,9 @@ void KernelRun::check_atomic_write(Warp& w, int lane, uint64_t generic, const pt
 void KernelRun::check_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
   if (!check_race_ || I.proxy) return;
   for (uint32_t m = act; m; m &= m - 1) race_->fence(*w.cta, w.lanes[__builtin_ctz(m)].tid_linear, I);
+  if (host_check_ && host_check_->any())
+    for (uint32_t m = act; m; m &= m - 1)
+      host_check_->fence(static_cast<uint32_t>(w.cta->linear), w.lanes[__builtin_ctz(m)].tid_linear, I);
 }
 
 std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {
@@ -633,6 +636,142 @@ void KernelRun::note_repeats() {
   };
   for (const auto& c : collisions_) add(c.second.report, c.second.more);
   for (const auto& f : race_report_findings_) add(f.first, race_ ? race_->repeats(f.second) : 0);
+}
+
+}  // namespace synclab::sim
+
+namespace synclab::sim {
+
+namespace {
+
+// "ld.acquire.gpu", "st", "atom.relaxed.sys": the instruction's memory order and scope as PTX
+// writes them (atomics and fences without a scope are .gpu).
+std::string ptx_access_name(const ptx::Instr& I, bool atomic) {
+  std::string s = ptx::op_name(I.op);
+  switch (I.sem) {
+    case Sem::Volatile: return s + ".volatile";
+    case Sem::Relaxed: s += ".relaxed"; break;
+    case Sem::Acquire: s += ".acquire"; break;
+    case Sem::Release: s += ".release"; break;
+    case Sem::AcqRel: s += ".acq_rel"; break;
+    case Sem::Sc: s += ".sc"; break;
+    default:
+      if (!atomic) return s;
+      break;
+  }
+  switch (I.scope == ptx::Scope::None ? ptx::Scope::Gpu : I.scope) {
+    case ptx::Scope::Cta: return s + ".cta";
+    case ptx::Scope::Cluster: return s + ".cluster";
+    case ptx::Scope::Sys: return s + ".sys";
+    default: return s + ".gpu";
+  }
+}
+
+bool narrow_strong(const ptx::Instr& I, bool atomic) {
+  return (atomic || (I.sem != Sem::None && I.sem != Sem::Weak)) && !HostChecker::reaches_host(I, atomic);
+}
+
+}  // namespace
+
+void KernelRun::host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write,
+                              bool atomic, const ptx::Instr& I, const uint64_t* read) {
+  host_check_->access(static_cast<uint32_t>(w.cta->linear), w.lanes[lane].tid_linear, generic, size, p, write, atomic,
+                      I, read);
+  if (!host_check_->findings().empty()) flush_host_findings();
+}
+
+void KernelRun::flush_host_findings() {
+  auto& fs = host_check_->findings();
+  for (const HostFinding& f : fs) {
+    ++race_reports_;
+    if (race_warnings_ + race_reports_ > 50) continue;
+    const ptx::Instr& I = *f.instr;
+    const bool narrow = narrow_strong(I, f.atomic);
+    auto at = [&](const ptx::Instr& J) {
+      const SourceLoc s = where(J);
+      return !s.file.empty() && s.line ? fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line)
+                                       : fmt::format("PTX line {} (build with -lineinfo for the source line)",
+                                                     s.ptx_line);
+    };
+    const Allocation* a = sim_.memory().find(f.addr, 1);
+    const char* mem = a && a->kind == AllocKind::Managed ? "managed" : "mapped host";
+    Report r;
+    r.kind = ReportKind::Race;
+    r.severity = Severity::Error;
+    r.kernel = entry_.name;
+    r.block = f.block;
+    r.thread = f.thread;
+    r.where = where(I);
+    r.title = fmt::format("{}race with the host on {} memory", narrow ? "insufficient-scope " : "", mem);
+    const char* what = f.atomic ? "atomic" : f.write ? "write" : "read";
+    std::string d;
+    d += fmt::format("address: {}\n", describe_address(f.addr, false, 0));
+    d += fmt::format("this access:  {} ({}) by block {} thread {} (warp {} lane {}) at {}\n", what,
+                     ptx_access_name(I, f.atomic), f.block, f.thread, f.thread / 32, f.thread % 32, at(I));
+    d += fmt::format("races with:   the host's write of {} to this word, made while the kernel ran, {} this access\n",
+                     f.host_value, f.rule == HostFinding::Rule::DeviceAfterHost ? "before" : "after");
+    const std::string scope_fix =
+        "cuda::atomic_ref<T, cuda::thread_scope_system> (or cuda::atomic<T, "
+        "cuda::thread_scope_system>) instead of thread_scope_device, atomicAdd_system/atomicCAS_system/"
+        "atomicExch_system instead of atomicAdd/atomicCAS/atomicExch, __threadfence_system() instead of "
+        "__threadfence() (PTX: ld.acquire.sys, st.release.sys, fence.sc.sys)";
+    if (narrow) {
+      d += fmt::format(
+          "the host is a thread outside the GPU: only system scope reaches it. This {} has {} scope, so it and the "
+          "host's access are not morally strong (PTX ISA, \"Memory Consistency Model\"), and no system-scope "
+          "synchronization orders them: the two race, and the device may not see the host's value (or the host "
+          "the device's). To hand values between the GPU and the host, {}",
+          ptx_access_name(I, f.atomic), I.scope == ptx::Scope::Cta ? "block (.cta)" : "device (.gpu)", scope_fix);
+    } else if (f.rule == HostFinding::Rule::DeviceAfterHost && f.unacquired) {
+      d += fmt::format(
+          "this thread took the host's hand-over at {} with a relaxed load ({}), which does not acquire: what the "
+          "host wrote before its flag is not ordered before this {}. Load the flag with memory_order_acquire "
+          "(cuda::atomic_ref<T, cuda::thread_scope_system>, PTX ld.acquire.sys), or put __threadfence_system() "
+          "right after that load",
+          at(*f.unacquired), ptx_access_name(*f.unacquired, false), what);
+    } else if (f.rule == HostFinding::Rule::DeviceAfterHost) {
+      d += fmt::format(
+          "the host wrote this word while the kernel ran, and this plain {} is not ordered after the host's write: "
+          "no system-scope acquire by the device read a flag the host raised after writing it. Wait for such a "
+          "flag first (load it with cuda::atomic_ref<T, cuda::thread_scope_system> and memory_order_acquire, PTX "
+          "ld.acquire.sys), or make this access itself an atomic at system scope",
+          what);
+    } else if (f.narrow_release) {
+      d += fmt::format(
+          "the device released after this {}, at {} ({}), but with {} scope: a release publishes only to threads "
+          "in its scope, and the host is outside the GPU, so for the host nothing ordered this {} before its "
+          "write. {}",
+          what, at(*f.narrow_release), ptx_access_name(*f.narrow_release, false),
+          f.narrow_release->scope == ptx::Scope::Cta ? "block (.cta)" : "device (.gpu)", what,
+          "Make that release system scope: " + scope_fix);
+    } else {
+      d += fmt::format(
+          "no release at system scope by the device came between this {} and the host's write, so nothing tells "
+          "the host that the device is done with the word: publish that with a system-scope release after the {} "
+          "(a cuda::atomic_ref<T, cuda::thread_scope_system> store with memory_order_release, or "
+          "__threadfence_system() before the flag's store) and have the host acquire it before writing",
+          what, what);
+    }
+    d += fmt::format(
+        "\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); the host's "
+        "writes are seen when the device next touches mapped memory (docs/checkers.md, \"The host\")",
+        steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+    r.details = d;
+    Report::Party p;
+    p.block = f.block;
+    p.warp = f.thread / 32;
+    p.lane = f.thread % 32;
+    p.where = where(I);
+    p.access = f.atomic ? "atomic" : f.write ? "write" : "read";
+    r.parties.push_back(p);
+    Report::Party h;
+    h.access = "host write";
+    r.parties.push_back(h);
+    r.seed = cfg_.seed;
+    r.replay = replay_line();
+    result_.reports.push_back(r);
+  }
+  fs.clear();
 }
 
 }  // namespace synclab::sim

@@ -311,6 +311,7 @@ LaunchResult KernelRun::run() {
   watching_ = checks_ || observer_ != nullptr;
   if (watching_ || check_sync_) race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, shared_bytes_);
   if (race_) race_->set_report_all(cfg_.reports_all);
+  if (check_race_) host_check_ = std::make_unique<HostChecker>();
 
   DispatchOrder order = cfg_.dispatch;
   if (order == DispatchOrder::Default) {
@@ -340,17 +341,19 @@ LaunchResult KernelRun::run() {
     step_loop<ItsModel>();
   if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
   if (relaxed_) {
-    if (std::string what = relaxed_->take_not_covered(); !what.empty()) {
+    auto not_covered = [&](const char* what, std::string details) {
       Report r;
       r.kind = ReportKind::Info;
       r.severity = Severity::Warning;
       r.kernel = entry_.name;
-      r.title = "not covered by the relaxed memory model: mixed-size accesses";
-      r.details = what;
+      r.title = std::string("not covered by the relaxed memory model: ") + what;
+      r.details = std::move(details);
       r.seed = cfg_.seed;
       r.replay = replay_line();
       result_.reports.push_back(r);
-    }
+    };
+    if (std::string what = relaxed_->take_not_covered(); !what.empty()) not_covered("mixed-size accesses", what);
+    if (!proxy_not_covered_.empty()) not_covered("proxy fences", proxy_not_covered_);
   }
   if (relaxed_ && cfg_.memory_check) check_memory_model();
   note_repeats();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/check/hang_detector.h"
+#include "sim/check/host_checker.h"
 #include "sim/check/race_detector.h"
 #include <synclab/trace_format.h>
 #include "sim/exec/config.h"
@@ -233,6 +234,14 @@ class KernelRun {
                               const uint64_t* values);
   void check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I);
   void flush_findings();
+  // The host as a thread (host_checker.h): before and after a device access to host-visible
+  // memory, and its findings as reports.
+  void host_look() {
+    if (host_check_) host_check_->look();
+  }
+  void host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
+                     const ptx::Instr& I, const uint64_t* read = nullptr);
+  void flush_host_findings();
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const;
   std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
   // "atom at lock.cu:12" for an instruction given as (function << 20) | pc.
@@ -306,6 +315,8 @@ class KernelRun {
   uint64_t grid_workspace_ = 0;      // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
   std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
+  std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
+  std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
   bool check_sync_ = false, check_init_ = false, check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
   friend class TraceRecorder;              // reads where the launch is (steps_, the module, the shape)

@@ -1,7 +1,7 @@
 // The memory model of a launch (SYNCLAB_MEMORY): what each load reads, where each store goes in
 // coherence order, and what fences, barriers and warp synchronization order. The interpreter
 // (sim/exec) calls it for every shared or global access; two implementations stand behind it:
-//   sc        sequential consistency: every load reads memory's newest value (sc_memory.h)
+//   sc        sequential consistency: every load reads memory's newest value (sc_model.h)
 //   relaxed   the PTX memory model, operationally (relaxed/relaxed_model.h)
 // Beside them, oracle/ holds the PTX model's axioms, which check what `relaxed` does
 // (SYNCLAB_MEMORY_CHECK=1, docs/memory-model.md).

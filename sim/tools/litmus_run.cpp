@@ -266,8 +266,10 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
     std::memset(mem, 0, mem_bytes);
     std::memset(out, 0, out_bytes);
     cfg.seed = s;
-    // Two schedulers in turn: random interleavings, and PCT's priority changes.
+    // Two schedulers in turn: random interleavings, and PCT's priority changes (of depth 1 to 4:
+    // from one thread at a time to a few switches).
     cfg.sched = s % 2 ? SchedPolicy::Random : SchedPolicy::Pct;
+    cfg.pct_depth = uint32_t(1 + (s / 2) % 4);
     const LaunchResult lr = sim.launch(lp);
     ++res.runs;
     if (lr.status != LaunchStatus::Success) {

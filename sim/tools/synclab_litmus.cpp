@@ -34,12 +34,13 @@ int usage() {
                "       outcome (enumerating the test's candidate executions) agrees with it\n"
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--check]\n"
-               "                      [--first-seed S] [--explain] [--quiet] [--gaps] [--min-weak PERCENT]\n"
+               "                      [--first-seed S] [--explain] [--quiet] [--gaps] [--counts] [--min-weak PERCENT]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
                "     PTX allows showed. --check: the oracle checks every run's execution too (--explain: and prints\n"
                "     a forbidden one). --min-weak: fail when fewer than PERCENT of the weak outcomes showed.\n"
+               "     --counts: how many runs ended in each outcome.\n"
                "     --gaps: for each weak outcome not seen, which rule of the model keeps it out of reach\n"
                "     (sim/memory/oracle/run_order.h), or that the rules allow it and the seeds did not draw it.\n"
                "     --generated: COUNT tests of `generate` (seed S, default 1) instead of files.\n");
@@ -126,7 +127,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string only;
   synclab::litmus::RunOptions opt;
-  bool quiet = false, gaps = false;
+  bool quiet = false, gaps = false, counts = false;
   std::map<std::string, size_t> gap_count;  // missing weak outcomes by what keeps the model from them
   double min_weak = -1;
   uint64_t generated = 0, gen_seed = 1;
@@ -157,6 +158,8 @@ int cmd_run(const std::vector<std::string>& args) {
       ++i;
     } else if (a == "--gaps") {
       gaps = true;
+    } else if (a == "--counts") {
+      counts = true;
     } else if (a == "--check") {
       opt.check = true;
     } else if (a == "--explain") {
@@ -259,6 +262,10 @@ int cmd_run(const std::vector<std::string>& args) {
         for (const std::string& b : bad) std::printf("  %s\n", b.c_str());
         if (opt.relaxed)
           for (const std::string& m : missing) std::printf("  not seen: %s\n", m.c_str());
+        if (counts)
+          for (const auto& [o, n] : rr.counts)
+            std::printf("  %8llu  %s%s\n", (unsigned long long)n, outcome_text(t, o).c_str(),
+                        weak.count(o) ? "  (weak)" : "");
       }
     }
   }

@@ -149,6 +149,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
     host_watch::DeviceAccess in_order;
+    host_look();
     uint64_t v = 0;
     switch (size) {
       case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
@@ -157,6 +158,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
       default: v = __atomic_load_n(reinterpret_cast<uint64_t*>(p), __ATOMIC_RELAXED); break;
     }
     std::memcpy(dst, &v, size);
+    if (host_check_) host_accessed(w, lane, generic, size, p, false, false, I, &v);
   } else {
     std::memcpy(dst, p, size);
   }
@@ -220,7 +222,11 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
   // Memory the host can see: the store's event and the store itself in one DeviceAccess (no host
   // access noted between them).
   std::optional<host_watch::DeviceAccess> in_order;
-  if (host_visible(w.cache_kind) && generic < kSharedWindow) in_order.emplace();
+  const bool host_mem = host_visible(w.cache_kind) && generic < kSharedWindow;
+  if (host_mem) {
+    in_order.emplace();
+    host_look();
+  }
   uint64_t stored = 0;
   std::memcpy(&stored, src, std::min<uint32_t>(size, 8));
   uint8_t placed[64];
@@ -256,6 +262,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     }
     note_write(w, lane, generic, I, before, after, size <= 8 ? size : 0);
   }
+  if (host_mem && host_check_) host_accessed(w, lane, generic, size, p, true, false, I);
   return true;
 }
 
@@ -589,7 +596,18 @@ void KernelRun::flush_memory_model(const Warp& w) {
 // membar is fence.sc; a fence without .sem is fence.acq_rel; proxy fences order no memory
 // accesses of threads (PTX ISA, membar/fence).
 void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
-  if (I.proxy) return;
+  if (I.proxy) {
+    if (proxy_not_covered_.empty()) {
+      const SourceLoc s = where(I);
+      proxy_not_covered_ = fmt::format(
+          "a proxy fence ran at {}: the relaxed memory model covers the generic proxy only (ordinary loads, "
+          "stores and atomics), so what a proxy fence orders between proxies (the async proxy of "
+          "cp.async.bulk and tensor-map copies, surfaces, textures) is not modelled: accesses through other "
+          "proxies read and write memory's newest values, as under sc",
+          !s.file.empty() && s.line ? fmt::format("{}:{}", s.file, s.line) : fmt::format("PTX line {}", s.ptx_line));
+    }
+    return;
+  }
   MemOrder o{I.sem, I.scope};
   if (I.op == Op::Membar || o.sem == ptx::Sem::None) o.sem = I.op == Op::Membar ? ptx::Sem::Sc : ptx::Sem::AcqRel;
   if (cfg_.model == WarpModel::Lockstep) act &= -act;  // one view per warp
@@ -929,7 +947,10 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     // strong write is between: PTX ISA, "Atomicity"), and where the write goes in coherence order;
     // memory takes the new value only when it is the newest.
     std::optional<host_watch::DeviceAccess> in_order;
-    if (host_shared) in_order.emplace();
+    if (host_shared) {
+      in_order.emplace();
+      host_look();
+    }
     uint64_t latest = 0;
     std::memcpy(&latest, p, size);
     const MemThread t = mm_thread(w, lane);
@@ -949,10 +970,19 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
       else
         std::memcpy(p, &nb, size);
     }
+    if (host_shared && host_check_) {
+      const uint64_t was = latest & keep;
+      host_accessed(w, lane, generic, size, p, false, true, I, &was);
+    }
   } else {
     if (host_shared) {
       host_watch::DeviceAccess in_order;
+      host_look();
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
+      if (host_check_) {
+        const uint64_t was = old & ((size < 8 ? (1ull << (size * 8)) : 0ull) - 1);
+        host_accessed(w, lane, generic, size, p, false, true, I, &was);
+      }
     } else {
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
     }

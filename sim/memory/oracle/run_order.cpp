@@ -20,7 +20,7 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_past_barrier, "a load held back past a barrier");
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
-  add(early_same_location, "a store run before an earlier load of its location");
+  add(early_same_location, "a store run before an earlier read of its location (beyond one store, not a read-modify-write, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   return s;
 }
@@ -50,6 +50,7 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
   std::vector<std::pair<int, bool>> path;  // (instruction, early)
   std::vector<size_t> cuts;
   bool released = false;
+  bool same_location_early = false;  // a store to the load's location ran early (one at most)
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
@@ -84,7 +85,14 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
           break;
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
-        const bool alias = std::find(late_locs.begin(), late_locs.end(), int(J.loc)) != late_locs.end();
+        bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
+        if (J.loc == L.loc) {
+          // after a load (not a read-modify-write), one store to its location may run early
+          if (is_atom || same_location_early || rmw)
+            alias = alias || !lim.early_same_location;
+          else if (!depends && !alias)
+            same_location_early = true;
+        }
         if (depends || (alias && !lim.early_same_location)) {
           if (rmw && J.acquire && !lim.hold_acquire_rmw) {
             stop = true;

@@ -67,6 +67,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<uint32_t> late_reads;  // registers they read (an early write to one would change them)
   std::vector<uint32_t> written;  // registers written on the way (a branch on one is not known now)
   std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
+  bool same_location_early = false;             // a store to the load's location runs early (one at most)
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
   bool released = false;                        // a release store or fence is on the path so far
@@ -150,7 +151,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
           writes_late_read)
         break;
       bool alias = false;
-      for (const ptx::Instr* M : late_mem) alias = alias || probe.may_alias(J, *M);
+      for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
+      // A store that may touch the load's own location goes early only after a load (not a
+      // read-modify-write), once: the model then keeps the load from reading it, or anything
+      // coherence-after it that would close a cycle (RelaxedModel::readable).
+      if (probe.may_alias(J, L)) {
+        if (!is_load || same_location_early || J.op != Op::St)
+          alias = true;
+        else
+          same_location_early = !(depends || guard_tainted || alias);
+      }
       if (depends || guard_tainted || alias) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
         // (not an acquire read-modify-write: see above).

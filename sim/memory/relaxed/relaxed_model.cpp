@@ -133,6 +133,7 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
+  bool late_read = false;    // the late part's first read (the held-back load itself) has run
   bool plan_hidden = false;  // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;  // an acquire fence is held back with the load...
@@ -142,6 +143,10 @@ struct RelaxedModel::ThreadState {
     bool hidden;
     bool release;  // a release store (its own release is made at end_late)
     Who who;
+    // A store to the held-back load's own location (load_buffering.cpp allows one, after a plain
+    // load): what reached the thread's accesses there before it, and whether the load has run.
+    uint64_t reach_before = 0;
+    bool load_done = false;
   };
   std::vector<Early> early_stores;
   // Recording.
@@ -188,9 +193,39 @@ RelaxedModel::RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool recor
   newest_rate_ = kNewest[random(4)];
   end_rate_ = kEnd[random(4)];
   lb_rate_ = kLb[random(4)];
+  per_thread_ = random(2);
+  thread_mix_ = random(~0ull);
 }
 
 RelaxedModel::~RelaxedModel() = default;
+
+namespace {
+// In the late part of a plan the first read is the held-back load (RelaxedModel::readable treats
+// it apart); every read marks that it has run.
+template <class TS>
+struct AfterLateRead {
+  TS& ts;
+  ~AfterLateRead() {
+    if (ts.late) ts.late_read = true;
+  }
+};
+
+uint64_t mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+uint32_t RelaxedModel::newest_rate(const MemThread& t) const {
+  static const uint32_t kRates[] = {1, 8, 15};
+  return per_thread_ ? kRates[mix(thread_mix_ ^ (t.host ? ~0ull : t.id)) % 3] : newest_rate_;
+}
+
+uint32_t RelaxedModel::end_rate(const MemThread& t) const {
+  static const uint32_t kRates[] = {2, 12, 16};
+  return per_thread_ ? kRates[mix(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x5bd1e995) % 3] : end_rate_;
+}
 
 uint64_t RelaxedModel::random(uint64_t n) {
   rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
@@ -409,13 +444,38 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   uint64_t past_after = 0;  // co_before masks of the causal past's messages, joined
   for (size_t i = 0; i < n; ++i)
     if (L.msgs[i].key <= vkey) past_after |= L.msgs[i].co_before;
-  const uint64_t reach = L.reach_mask(r);
+  uint64_t reach = L.reach_mask(r);
+  // The held-back load of a plan that ran a store to its own location early: that store comes
+  // after it in program order, so it is not in what reaches the load. The load may not read the
+  // store, and it may observe (read with a morally strong read) only writes coherence-before the
+  // store: an observed write is before the store in causality order (observation, then program
+  // order on one location), so coherence order must put it first.
+  const ThreadState::Early* own_later = nullptr;
+  if (ts.late && !ts.late_read)  // (the held-back load runs first; the reads after it follow it)
+    for (const ThreadState::Early& e : ts.early_stores)
+      if (e.key == key && !e.load_done) own_later = &e;
+  uint64_t own_later_after = 0;  // (own_later) the messages coherence-before it
+  bool own_later_found = false;
+  if (own_later) {
+    reach = own_later->reach_before;
+    for (size_t i = 0; i < n; ++i)
+      if (L.msgs[i].key == own_later->msg_key) {
+        own_later_after = L.msgs[i].co_before;
+        own_later_found = true;
+      }
+  }
   for (size_t i = 0; i < n; ++i) {
+    if (own_later && (L.msgs[i].key == own_later->msg_key ||
+                      (strong(L.msgs[i].writer, r) && (!own_later_found || !(own_later_after & bit(L.msgs[i].slot))))))
+      continue;
     if (past_after & bit(L.msgs[i].slot)) continue;
     const Msg& m = L.msgs[i];
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
-    // Not released yet (see Msg::hidden), for a reader its releases could synchronize with.
-    if (m.hidden && strong(m.writer, r) && includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
+    // Not released yet (see Msg::hidden), for a reader its releases could synchronize with (not
+    // its own thread's later reads, which come after it in program order).
+    const bool own = m.writer.tid == r.tid && m.writer.cta == r.cta && m.writer.host == r.host;
+    if (m.hidden && !own && strong(m.writer, r) &&
+        includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
       continue;
     // Sequential consistency per location: a morally strong write after m that reaches this read
     // (through the thread's earlier accesses, or through m itself when the read observes m) would
@@ -463,7 +523,7 @@ uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, 
     if (k >= 0 && size_t(k) < cand.size()) return cand[cand.size() - 1 - size_t(k)];
   }
   const bool has_newest = cand.back() == newest;
-  if (has_newest && random(16) < newest_rate_) return newest;
+  if (has_newest && random(16) < newest_rate(t)) return newest;
   return cand[random(has_newest ? cand.size() - 1 : cand.size())];
 }
 
@@ -547,6 +607,10 @@ void RelaxedModel::acquire_pending_all(ThreadState& ts, const Who& acq) {
 void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                              bool reduction) {
   Msg& m = L.msgs[i];
+  if (ts.late) {
+    for (ThreadState::Early& e : ts.early_stores)
+      if (e.key == key) e.load_done = true;
+  }
   if (i + 1 != L.msgs.size()) ++stale_reads_;
   const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
   // Sequential consistency per location: what reaches the read now.
@@ -603,9 +667,10 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
   read_version_ = 0;
   Loc* L = history(key, size, latest, now, false);
   const bool acquire = is_acquire(o.sem);
+  ThreadState& ts = thread(t);
+  const AfterLateRead<ThreadState> late_read{ts};
   if (!L && !rec_ && !acquire) return latest;  // no recent write: memory's value, nothing to learn
   const Who r = who(t, o);
-  ThreadState& ts = thread(t);
   const int ev = rec_read(t, r, key, acquire, latest);
   if (!L) {
     if (acquire) acquire_pending_loc(ts, r, key);
@@ -859,10 +924,11 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     const bool end_ok = cand.back() == n - 1;
     // Usually at the end; sometimes (and never for a store run early, see begin_early) before
     // newer messages.
-    if (!end_ok || (cand.size() > 1 && !ts.early && random(16) >= end_rate_))
+    if (!end_ok || (cand.size() > 1 && !ts.early && random(16) >= end_rate(t)))
       after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
+  const uint64_t reach_before = L->reach_mask(w);
   const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, rels);
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
@@ -888,7 +954,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
-    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w});
+    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false});
   }
   *newest = idx + 1 == L->msgs.size();
   write_version_ = L->msgs[idx].key;
@@ -911,6 +977,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   Loc* L = history(key, size, latest, now, true);
   const Who r = who(t, o, true);
   ThreadState& ts = thread(t);
+  const AfterLateRead<ThreadState> late_read{ts};
   const bool acquire = is_acquire(o.sem);
   const int ev = rec_read(t, r, key, acquire, latest);
   if (!L) {
@@ -1122,6 +1189,7 @@ void RelaxedModel::end_early(const MemThread& t) {
 void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
   ThreadState& ts = thread(t);
   ts.late = true;
+  ts.late_read = false;
   ts.saved_po = ts.po;
   ts.late_fence_acquire = fence_acquire != ptx::Scope::None;
   ts.late_fence_scope = scope_of(fence_acquire);

@@ -152,6 +152,12 @@ class RelaxedModel final : public ConsistencyModel {
   // at the end, and a load is held back for load buffering: set per run by the seed, so that runs
   // differ in how weak they are (some outcomes need many old values, others none).
   uint32_t newest_rate_ = 8, end_rate_ = 12, lb_rate_ = 8;
+  // In half the runs each thread has rates of its own instead (some threads read only new values
+  // while others read old ones), drawn from the thread's number and thread_mix_.
+  bool per_thread_ = false;
+  uint64_t thread_mix_ = 0;
+  uint32_t newest_rate(const MemThread& t) const;
+  uint32_t end_rate(const MemThread& t) const;
   uint32_t tpb_;
   ReadChooser* chooser_ = nullptr;
   uint64_t next_key_ = 0;

@@ -1,0 +1,176 @@
+// The host as a thread at system scope: host_checker.h says what it checks and what it assumes.
+#include "sim/check/host_checker.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace synclab::sim {
+
+using ptx::Scope;
+using ptx::Sem;
+
+namespace {
+
+// An access's or fence's scope as PTX reads it: no scope is .gpu for atomics and fences, and
+// volatile is relaxed at system scope.
+Scope scope_of(const ptx::Instr& I) {
+  if (I.sem == Sem::Volatile) return Scope::Sys;
+  return I.scope == Scope::None ? Scope::Gpu : I.scope;
+}
+
+bool strong(const ptx::Instr& I, bool atomic) {
+  return atomic || (I.sem != Sem::None && I.sem != Sem::Weak);
+}
+
+bool acquires(const ptx::Instr& I) { return I.sem == Sem::Acquire || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }
+bool releases(const ptx::Instr& I) { return I.sem == Sem::Release || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }
+
+}  // namespace
+
+bool HostChecker::reaches_host(const ptx::Instr& I, bool atomic) {
+  return strong(I, atomic) && scope_of(I) == Scope::Sys;
+}
+
+uint64_t HostChecker::read_word(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+  }
+}
+
+void HostChecker::report(HostFinding f, Word& w) {
+  if (w.reported) return;
+  w.reported = true;
+  findings_.push_back(f);
+}
+
+void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
+  // A host write, made after the last look. H2: against the device's accesses since the host's
+  // previous write.
+  for (const DevAccess& a : w.since_host) {
+    if (reaches_host(*a.instr, a.atomic) || last_release_ > a.tick) continue;
+    HostFinding f;
+    f.rule = HostFinding::Rule::HostAfterDevice;
+    f.addr = k >> 4;
+    f.size = w.size;
+    f.block = a.block;
+    f.thread = a.thread;
+    f.instr = a.instr;
+    f.write = a.write;
+    f.atomic = a.atomic;
+    f.host_value = v;
+    if (narrow_release_ && narrow_release_tick_ > a.tick) f.narrow_release = narrow_release_;
+    report(f, w);
+    break;
+  }
+  w.since_host.clear();
+  w.host_lo = last_look_;
+  w.host_hi = now;
+  w.host_value = v;
+  w.seen = v;
+}
+
+void HostChecker::look() {
+  const uint64_t now = ++tick_;
+  for (uint64_t k : order_) {
+    Word& w = words_[k];
+    const uint64_t v = read_word(w.p, w.size);
+    if (v != w.seen) host_wrote(k, w, v, now);
+  }
+  last_look_ = now;
+}
+
+void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_t size, const uint8_t* p, bool write,
+                         bool atomic, const ptx::Instr& I, const uint64_t* read) {
+  if (size != 1 && size != 2 && size != 4 && size != 8) return;
+  const uint64_t now = ++tick_;
+  const uint64_t k = key(addr, size);
+  const uint64_t tkey = uint64_t(block) << 32 | thread;
+  auto it = words_.find(k);
+  if (it == words_.end()) {
+    if (words_.size() >= kMaxWords) return;
+    // First access in this launch: what memory holds now is where watching starts (host writes
+    // before the launch are ordered before it).
+    Word w;
+    w.p = p;
+    w.size = size;
+    w.seen = read && !atomic ? *read : read_word(p, size);
+    w.since_host.push_back({now, block, thread, &I, write, atomic});
+    words_.emplace(k, std::move(w));
+    order_.push_back(k);
+  } else {
+    Word& w = it->second;
+    if (read && *read != w.seen) {
+      // The host wrote the word between the look and the access, which read that write.
+      host_wrote(k, w, *read, now);
+    }
+    const bool reaches = reaches_host(I, atomic);
+    if (w.host_hi && !reaches && !(w.host_lo < known_)) {
+      // H1: not morally strong with the host's write, and no acquire of a later host write.
+      HostFinding f;
+      f.rule = HostFinding::Rule::DeviceAfterHost;
+      f.addr = addr;
+      f.size = size;
+      f.block = block;
+      f.thread = thread;
+      f.instr = &I;
+      f.write = write;
+      f.atomic = atomic;
+      f.host_value = w.host_value;
+      auto ts = threads_.find(tkey);
+      if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
+      report(f, w);
+    }
+    if (w.host_hi && reaches && (!write || atomic)) {
+      // A system-scope read of the host's write: an acquire takes what the host did before it; a
+      // relaxed read waits for a fence (acquire pattern).
+      if (acquires(I))
+        known_ = std::max(known_, w.host_hi);
+      else {
+        ThreadState& t = threads_[tkey];
+        if (w.host_hi > t.pending) {
+          t.pending = w.host_hi;
+          t.pending_instr = &I;
+        }
+      }
+    }
+    if (w.since_host.size() >= 8) w.since_host.erase(w.since_host.begin());
+    w.since_host.push_back({now, block, thread, &I, write, atomic});
+    if (write || atomic) w.seen = read_word(p, size);
+  }
+  if ((write || atomic) && strong(I, atomic) && releases(I)) {
+    if (scope_of(I) == Scope::Sys) {
+      last_release_ = now;
+    } else {
+      narrow_release_ = &I;
+      narrow_release_tick_ = now;
+    }
+  }
+}
+
+void HostChecker::fence(uint32_t block, uint32_t thread, const ptx::Instr& I) {
+  const uint64_t now = ++tick_;
+  // membar is fence.sc; a fence without an order is fence.acq_rel (PTX ISA, "membar/fence").
+  const Sem sem = I.op == ptx::Op::Membar ? Sem::Sc : I.sem == Sem::None ? Sem::AcqRel : I.sem;
+  const bool sys = scope_of(I) == Scope::Sys;
+  if (sem != Sem::Release && sys) {
+    auto ts = threads_.find(uint64_t(block) << 32 | thread);
+    if (ts != threads_.end() && ts->second.pending) {
+      known_ = std::max(known_, ts->second.pending);
+      ts->second.pending = 0;
+      ts->second.pending_instr = nullptr;
+    }
+  }
+  if (sem != Sem::Acquire) {
+    if (sys) {
+      last_release_ = now;
+    } else {
+      narrow_release_ = &I;
+      narrow_release_tick_ = now;
+    }
+  }
+}
+
+}  // namespace synclab::sim

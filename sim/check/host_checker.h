@@ -1,0 +1,111 @@
+// The host as a thread at system scope (part of the race checker, SYNCLAB_CHECK=race).
+//
+// Host threads read and write mapped pinned and managed memory while a kernel runs; the simulator
+// does not execute their code, but it sees what they write: before every device access to such
+// memory it compares the words the device has touched in this launch with what it last saw there,
+// and a difference no device write explains is a host write (made between the two looks). The host
+// is then one more thread, outside every block and outside the GPU: only system scope reaches it
+// (PTX ISA, "Memory Consistency Model": scope, morally strong, causality order). Two rules:
+//
+//   H1. A device access of a word after a host write to it, where the access is not morally strong
+//       with the host's write (a plain access, or an atomic/strong access at .cta or .gpu scope)
+//       and no system-scope acquire by the device read a host write that came after it: a race.
+//   H2. A host write to a word the device accessed before, where that access was not morally strong
+//       with it and no system-scope release of the device (st.release.sys, atom.release.sys,
+//       fence.sc.sys / fence.acq_rel.sys, __threadfence_system()) came between the two: a race.
+//
+// Both rules assume the best of what is not seen: the host's own accesses are taken to be strong at
+// system scope (host atomics), the host is taken to have acquired every system-scope release of the
+// device made before its write, and a system-scope acquire by any device thread counts for every
+// device thread. So a report is always a real race under PTX; a race that depends on the host's
+// unseen reads is missed (docs/checkers.md, "The host"). Host writes are seen only to words the
+// device has accessed in this launch (the first `kMaxWords` of them).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/ptx/ir.h"
+
+namespace synclab::sim {
+
+struct HostFinding {
+  enum class Rule : uint8_t { DeviceAfterHost, HostAfterDevice } rule = Rule::DeviceAfterHost;
+  uint64_t addr = 0;
+  uint32_t size = 0;
+  // The device's access: its thread (linear block, thread in block) and instruction.
+  uint32_t block = 0, thread = 0;
+  const ptx::Instr* instr = nullptr;
+  bool write = false;      // the device's access wrote
+  bool atomic = false;     // it was a read-modify-write
+  uint64_t host_value = 0; // the value the host wrote
+  // H1: the device thread read a host write at system scope with a relaxed access and did not
+  // acquire it (no fence after it): that read, for the report.
+  const ptx::Instr* unacquired = nullptr;
+  // H2: the device's last release before the host's write, when it was narrower than system
+  // scope (the hand-over that does not reach the host), for the report.
+  const ptx::Instr* narrow_release = nullptr;
+};
+
+class HostChecker {
+ public:
+  static constexpr size_t kMaxWords = 512;
+
+  // Before a device access to host-visible memory: compare the watched words with what was last
+  // seen there (every difference is a host write, checked against H2).
+  void look();
+  // After the device's access of `size` bytes at `addr` (memory at `p`, read back as the device
+  // left it): checks H1 and remembers the access. `atomic` for a read-modify-write; `read`: what
+  // memory held when a load or read-modify-write read it (a host write made after the look).
+  void access(uint32_t block, uint32_t thread, uint64_t addr, uint32_t size, const uint8_t* p, bool write, bool atomic,
+              const ptx::Instr& I, const uint64_t* read);
+  void fence(uint32_t block, uint32_t thread, const ptx::Instr& I);
+
+  std::vector<HostFinding>& findings() { return findings_; }
+  bool any() const { return !words_.empty(); }
+
+  // Whether an access with these semantics is morally strong with a (strong) host access: strong
+  // and at system scope (volatile is relaxed at system scope).
+  static bool reaches_host(const ptx::Instr& I, bool atomic);
+
+ private:
+  struct DevAccess {
+    uint64_t tick;
+    uint32_t block, thread;
+    const ptx::Instr* instr;
+    bool write, atomic;
+  };
+  struct Word {
+    const uint8_t* p = nullptr;
+    uint32_t size = 0;
+    uint64_t seen = 0;
+    // The last host write seen: made after tick `lo` and by tick `hi` (0: none).
+    uint64_t host_lo = 0, host_hi = 0;
+    uint64_t host_value = 0;
+    bool reported = false;               // a race on this word was reported (one is enough)
+    std::vector<DevAccess> since_host;   // device accesses after the last host write (the last few)
+  };
+  struct ThreadState {
+    uint64_t pending = 0;  // a relaxed system-scope read of a host write, not yet acquired (its hi)
+    const ptx::Instr* pending_instr = nullptr;
+  };
+  static uint64_t read_word(const uint8_t* p, uint32_t size);
+  static uint64_t key(uint64_t addr, uint32_t size) { return addr << 4 | size; }
+  void report(HostFinding f, Word& w);
+  void host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now);
+
+  std::unordered_map<uint64_t, Word> words_;
+  std::vector<uint64_t> order_;  // the words' keys, in the order first accessed
+  std::unordered_map<uint64_t, ThreadState> threads_;  // by (block << 32 | thread)
+  uint64_t tick_ = 1;
+  uint64_t last_look_ = 0;
+  uint64_t known_ = 0;         // the latest host write (its hi) some device thread acquired
+  uint64_t last_release_ = 0;  // tick of the device's latest system-scope release
+  const ptx::Instr* narrow_release_ = nullptr;  // the device's latest release narrower than .sys
+  uint64_t narrow_release_tick_ = 0;
+  std::vector<HostFinding> findings_;
+};
+
+}  // namespace synclab::sim

@@ -1,0 +1,85 @@
+// host_handover (race): the host is a thread at system scope. A persistent kernel answers the host's
+// requests through a mailbox in mapped pinned memory: the host writes the request, then raises
+// `asked` (release, system scope); the kernel waits for it, reads the request, writes the answer
+// and raises `answered`. The kernel's side of the hand-over must be at system scope too: here it
+// takes `asked` with a device-scope acquire, which does not reach the host (ERROR: an
+// insufficient-scope race with the host, both models).
+//   -DFIX: every device-side atomic at system scope: silent.
+//   -DRELAXED_ASKED: `asked` loaded at system scope but relaxed, so it acquires nothing: the read
+//    of the request races with the host's write (advice: acquire).
+//   -DANSWERED_DEVICE: `asked` right, `answered` released at device scope: the host does not
+//    acquire it, so its next request overwrites a word the device read with nothing between (the
+//    report names the device-scope release).
+#include <cuda/atomic>
+
+#include "checks.h"
+
+struct Mailbox {
+  int request;
+  int answer;
+  unsigned asked;
+  unsigned answered;
+  int stop;
+};
+
+template <class T>
+using Sys = cuda::atomic_ref<T, cuda::thread_scope_system>;
+template <class T>
+using Dev = cuda::atomic_ref<T, cuda::thread_scope_device>;
+
+#if defined(FIX) || defined(RELAXED_ASKED) || defined(ANSWERED_DEVICE)
+template <class T>
+using Asked = Sys<T>;
+#else
+template <class T>
+using Asked = Dev<T>;
+#endif
+#ifdef ANSWERED_DEVICE
+template <class T>
+using Answered = Dev<T>;
+#else
+template <class T>
+using Answered = Sys<T>;
+#endif
+#ifdef RELAXED_ASKED
+constexpr cuda::memory_order kAskedOrder = cuda::memory_order_relaxed;
+#else
+constexpr cuda::memory_order kAskedOrder = cuda::memory_order_acquire;
+#endif
+
+__global__ void server(Mailbox* mb) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  Asked<unsigned> asked(mb->asked);
+  Answered<unsigned> answered(mb->answered);
+  Sys<int> stop(mb->stop);
+  for (unsigned round = 1;; ++round) {
+    while (asked.load(kAskedOrder) != round)  // EXPECT(race)
+      if (stop.load(cuda::memory_order_acquire)) return;
+    const int x = mb->request;  // EXPECT(race)
+    mb->answer = x + 1;
+    answered.store(round, cuda::memory_order_release);
+  }
+}
+
+int main() {
+  Mailbox* h = nullptr;
+  Mailbox* d = nullptr;
+  CHECK(cudaSetDeviceFlags(cudaDeviceMapHost));
+  CHECK(cudaHostAlloc(&h, sizeof(Mailbox), cudaHostAllocMapped));
+  *h = Mailbox{};
+  CHECK(cudaHostGetDevicePointer(&d, h, 0));
+  server<<<1, 32>>>(d);
+  CHECK(cudaGetLastError());
+  bool right = true;
+  for (unsigned round = 1; round <= 20; ++round) {
+    h->request = int(7 * round);
+    Sys<unsigned>(h->asked).store(round, cuda::memory_order_release);
+    while (Sys<unsigned>(h->answered).load(cuda::memory_order_acquire) != round) {
+    }
+    right = right && h->answer == int(7 * round) + 1;
+  }
+  Sys<int>(h->stop).store(1, cuda::memory_order_release);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFreeHost(h));
+  return verdict("host_handover", right);
+}
