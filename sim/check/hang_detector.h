@@ -128,5 +128,8 @@ class HangDetector {
 
 // Fingerprint of a lane's registers for spin detection.
 uint64_t hash_registers(const uint64_t* regs, size_t stride, size_t count, uint32_t func, uint32_t pc);
+// The same without the registers `skip` marks (skip[i] != 0; skip may be shorter than count).
+uint64_t hash_registers(const uint64_t* regs, size_t stride, size_t count, uint32_t func, uint32_t pc,
+                        const std::vector<uint8_t>& skip);
 
 }  // namespace synclab::sim

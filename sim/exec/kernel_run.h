@@ -315,6 +315,9 @@ class KernelRun {
   uint64_t grid_workspace_ = 0;      // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
   std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
+  // Per function: the registers the clock feeds (progress.cpp; empty when none), computed once.
+  std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed_;
+  const std::vector<uint8_t>& clock_fed(uint32_t func);
   std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
   std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
   bool check_sync_ = false, check_init_ = false, check_race_ = false;

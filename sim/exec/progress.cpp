@@ -19,11 +19,64 @@ using ptx::Op;
 namespace {
 constexpr uint32_t kExitPc = ptx::Function::kExitPc;
 
+bool clock_sreg(ptx::SReg r) {
+  using ptx::SReg;
+  return r == SReg::Clock || r == SReg::ClockHi || r == SReg::Clock64 || r == SReg::GlobalTimer ||
+         r == SReg::GlobalTimerLo || r == SReg::GlobalTimerHi;
+}
+
+// The registers of `fn` whose value the clock feeds (%clock, %clock64, %globaltimer, and anything
+// computed from them): a back-off loop that reads the time waits all the same.
+std::vector<uint8_t> clock_fed_registers(const ptx::Function& fn) {
+  std::vector<uint8_t> fed(fn.regs.size() + 1, 0);
+  auto reads_fed = [&](const ptx::Operand& o) {
+    switch (o.kind) {
+      case ptx::Operand::Kind::SpecialReg: return clock_sreg(o.sreg);
+      case ptx::Operand::Kind::Reg:
+      case ptx::Operand::Kind::Addr: return o.reg != ptx::Operand::kNoReg && o.reg < fed.size() && fed[o.reg] != 0;
+      case ptx::Operand::Kind::Vector:
+        for (int k = 0; k < o.count; ++k)
+          if (o.vec[k] != ptx::Operand::kNoReg && o.vec[k] < fed.size() && fed[o.vec[k]]) return true;
+        return false;
+      default: return false;
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ptx::Instr& I : fn.code) {
+      bool any = false;
+      for (int k = 0; k < I.nsrc && !any; ++k) any = reads_fed(I.src[k]);
+      if (!any) continue;
+      for (int k = 0; k < I.ndst; ++k) {
+        const ptx::Operand& d = I.dst[k];
+        auto mark = [&](uint32_t r) {
+          if (r != ptx::Operand::kNoReg && r < fed.size() && !fed[r]) fed[r] = 1, changed = true;
+        };
+        if (d.kind == ptx::Operand::Kind::Reg) mark(d.reg);
+        if (d.kind == ptx::Operand::Kind::Vector)
+          for (int v = 0; v < d.count; ++v) mark(d.vec[v]);
+      }
+    }
+  }
+  return fed;
+}
+
 // The verb that agrees with lanes_phrase(mask).
 const char* verb(uint32_t mask, const char* one, const char* many) {
   return __builtin_popcount(mask) == 1 ? one : many;
 }
 }  // namespace
+
+const std::vector<uint8_t>& KernelRun::clock_fed(uint32_t func) {
+  if (clock_fed_.size() <= func) clock_fed_.resize(M_.functions.size());
+  auto& e = clock_fed_[func];
+  if (!e.first) {
+    e.first = true;
+    e.second = clock_fed_registers(M_.functions[func]);
+    if (std::find(e.second.begin(), e.second.end(), 1) == e.second.end()) e.second.clear();
+  }
+  return e.second;
+}
 
 void KernelRun::materialize_all() {
   for (Warp* x : warps_) {
@@ -48,10 +101,15 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     const int lane = __builtin_ctz(m);
     Lane& L = w.lanes[lane];
     uint64_t h = hash_registers(w.regp[lane].base, 32, fn.regs.size() + 1, func, pc);
-    if (L.spin_func == func && L.spin_pc == pc && L.spin_hash == h) {
+    // For the scheduler's "waiting", the registers the clock feeds do not count (a back-off loop
+    // that reads the time, as cuda::barrier's waiters do); a spin still needs them unchanged (a
+    // delay loop on clock() is no hang).
+    const std::vector<uint8_t>& fed = clock_fed(func);
+    const uint64_t hw = fed.empty() ? h : hash_registers(w.regp[lane].base, 32, fn.regs.size() + 1, func, pc, fed);
+    const bool same_place = L.spin_func == func && L.spin_pc == pc;
+    if (same_place && L.spin_hash == h) {
       // The same state at the loop head. Spinning (for hang reports) when nothing at all changed
-      // since; waiting (for the scheduler) when nothing changed but what was undone again (a
-      // lock taken and released by a loop that found no work).
+      // since.
       if (L.spin_epoch == epoch) {
         if (!L.spinning) new_spin = true;
         L.spinning = true;
@@ -60,6 +118,14 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
         L.spinning = false;
         L.spin_epoch = epoch;
       }
+    } else {
+      L.spinning = false;
+      L.spin_epoch = epoch;
+      L.spin_hash = h;
+    }
+    if (same_place && L.wait_hash == hw) {
+      // Waiting (for the scheduler) when nothing changed but what was undone again (a lock taken
+      // and released by a loop that found no work).
       if (L.spin_net_epoch == net) {
         if (!L.waiting) waiters |= 1u << lane;
         L.waiting = true;
@@ -68,13 +134,12 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
         L.spin_net_epoch = net;
       }
     } else {
-      L.spinning = L.waiting = false;
-      L.spin_epoch = epoch;
+      L.waiting = false;
       L.spin_net_epoch = net;
-      L.spin_func = func;
-      L.spin_pc = pc;
-      L.spin_hash = h;
+      L.wait_hash = hw;
     }
+    L.spin_func = func;
+    L.spin_pc = pc;
   }
   if (waiters) sched_->on_spin(w, waiters);
   // The check below starts when a lane becomes a new spinner, and also when nothing has changed

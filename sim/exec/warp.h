@@ -55,6 +55,7 @@ struct Lane {
   uint32_t spin_func = ~0u, spin_pc = ~0u;
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
   uint64_t spin_net_epoch = ~0ull;  // the net epoch at the fingerprint (HangDetector::net_epoch)
+  uint64_t wait_hash = 0;           // the fingerprint without registers the clock feeds (waiting only)
   bool waiting = false;             // spinning by the net epoch: the scheduler was told (on_spin)
   // The word this lane changed first since its changes were last made visible, and its value
   // before (Warp::open_lanes says whether there is one): a store or atomic that puts it back
