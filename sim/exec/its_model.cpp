@@ -15,7 +15,7 @@ void ItsModel::advance_lanes(Warp& w, const Group& g, uint32_t mask) {
 
 void ItsModel::groups(const Warp& w, std::vector<Group>* out) {
   out->clear();
-  for (uint32_t m = w.ready_mask; m; m &= m - 1) {
+  for (uint32_t m = w.ready_mask & ~w.split_hold; m; m &= m - 1) {
     int lane = __builtin_ctz(m);
     const Lane& L = w.lanes[lane];
     bool placed = false;
@@ -33,8 +33,15 @@ void ItsModel::groups(const Warp& w, std::vector<Group>* out) {
 
 bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
   std::vector<Group>& groups_here = k.scratch_groups_;
+  if (w.split_hold) {
+    // Lanes a split left behind run again when their time is up, or when no other lane can run.
+    if (w.split_hold_steps == 0 || !(w.ready_mask & ~w.split_hold))
+      w.split_hold = 0;
+    else
+      --w.split_hold_steps;
+  }
   groups(w, &groups_here);
-  if (groups_here.size() == 1) {
+  if (groups_here.size() == 1 && groups_here[0].mask == w.ready_mask) {
     w.converged = true;
     w.cfunc = groups_here[0].func;
     w.cpc = groups_here[0].pc;
@@ -61,6 +68,23 @@ bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
       w.yielded_mask &= ~g->mask;
   }
   return true;
+}
+
+void ItsModel::split(KernelRun& k, Warp& w, Group* g) {
+  const ptx::Instr& I = k.M_.functions[w.cfunc].code[w.cpc];
+  const bool memory = (I.op == Op::Ld || I.op == Op::St || I.op == Op::Atom || I.op == Op::Red) &&
+                      I.space != ptx::Space::Param && I.space != ptx::Space::Local && I.space != ptx::Space::Const;
+  if (!memory) return;
+  const uint64_t draw = k.split_draw(w);
+  if (draw == 0) return;
+  uint32_t part = uint32_t(draw) & w.ready_mask;
+  if (part == 0 || part == w.ready_mask) part = w.ready_mask & (0u - w.ready_mask);  // the lowest lane alone
+  materialize(w);
+  w.converged = false;
+  g->mask = part;
+  // The others wait a few of the warp's steps (1 to 16), so that the first part can get ahead.
+  w.split_hold = w.ready_mask & ~part;
+  w.split_hold_steps = 1 + uint32_t(draw >> 32 & 15);
 }
 
 void ItsModel::materialize(Warp& w) {

@@ -15,11 +15,17 @@ struct ItsModel {
 
   static bool pick_group(KernelRun& k, Warp& w, Group* g) {
     if (w.converged) {
+      w.split_hold = 0;  // (converged again: nobody is held back)
       *g = {w.cfunc, w.cpc, w.ready_mask};
+      if (k.split_warps_ && (w.ready_mask & (w.ready_mask - 1))) split(k, w, g);
       return true;
     }
     return pick_diverged(k, w, g);
   }
+  // Sometimes (seeded) runs only some lanes of a converged warp's memory access: CUDA promises no
+  // convergence under independent thread scheduling, and code that needs its lanes together must
+  // say so (__syncwarp()). The lanes meet again where their PCs do.
+  static void split(KernelRun& k, Warp& w, Group* g);
 
   static bool continue_group(Warp& w, Group* g) {
     const uint32_t pc = g->pc + 1;

@@ -70,6 +70,10 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
   replay_ = dynamic_cast<ReplayScheduler*>(sched_.get());
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
   sched_on_step_ = sched_->observes_steps();
+  // Independent thread scheduling promises no convergence: the exploring schedulers sometimes run
+  // the lanes of a converged warp's memory access at different times (ItsModel::pick_group).
+  split_warps_ = cfg.model == WarpModel::Its && !replay_ && !rr_ &&
+                 (cfg.sched == SchedPolicy::Random || cfg.sched == SchedPolicy::Pct);
   sm_load_.assign(prof.sm_count, 0);
   sm_steps_.assign(prof.sm_count, 0);
   if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
@@ -510,6 +514,22 @@ SourceLoc KernelRun::where(const ptx::Instr& I) const {
 std::string KernelRun::lane_name(const Warp& w, int lane) const {
   const Lane& L = w.lanes[lane];
   return fmt::format("block {} thread {} (warp {} lane {})", w.cta->linear, L.tid_linear, w.index, lane);
+}
+
+uint64_t KernelRun::split_draw(const Warp& w) const {
+  // One step in sixteen (of a converged warp's memory accesses) splits; which lanes go first and
+  // how long the others wait come from the same hash. A function of the seed, the step and the warp: the replay line
+  // (SYNCLAB_SCHED and SYNCLAB_SEED) repeats it.
+  uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull ^ steps_ * 0xD1B54A32D192ED03ull ^
+               (w.cta->linear << 16 | w.index) * 0x94D049BB133111EBull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  if (x & 15) return 0;
+  // lanes to run first (bits 0-31, not all zero), how long the others wait (bits 32-35)
+  const uint64_t m = x >> 32;
+  const uint64_t wait = x >> 4 & 15;
+  return (m ? m : 1) | wait << 32;
 }
 
 std::string KernelRun::replay_line() const {

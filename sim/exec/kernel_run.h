@@ -318,6 +318,10 @@ class KernelRun {
   // Per function: the registers the clock feeds (progress.cpp; empty when none), computed once.
   std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed_;
   const std::vector<uint8_t>& clock_fed(uint32_t func);
+  // Under its with random or pct: a converged warp's memory access may run its lanes at two
+  // times (ItsModel::pick_group); split_draw says when and how, from the seed and the step.
+  bool split_warps_ = false;
+  uint64_t split_draw(const Warp& w) const;
   std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
   std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
   bool check_sync_ = false, check_init_ = false, check_race_ = false;

@@ -88,6 +88,10 @@ struct Warp {
   uint32_t yielded_mask = 0;
   bool converged = true;        // ITS: every ready lane is at the same (func, pc)...
   uint32_t cfunc = 0, cpc = 0;  // ...which is this one; the ready lanes' own PCs may be stale
+  // ITS, exploring: lanes of a converged warp that a split left behind (ItsModel::split), held
+  // back for split_hold_steps more of the warp's steps (or until nothing else can run).
+  uint32_t split_hold = 0;
+  uint32_t split_hold_steps = 0;
   // The reg_base every live lane shares (no calls, or the same call depth), or kMixedBase. While
   // it is shared, an instruction's operands are whole contiguous rows: the vector fast paths.
   static constexpr uint32_t kMixedBase = 0xffffffffu;

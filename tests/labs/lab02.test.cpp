@@ -427,7 +427,9 @@ TEST_CASE("lab02 task3a peterson keeps mutual exclusion and progress for threads
 TEST_CASE("lab02 task3b peterson for two lanes of one warp completes under its and gets stuck under lockstep",
           "[lab02][task3][pts:2]") {
   RelaxedOnlyNote note;
-  for (const Schedule& s : synclab::lab::schedules(exploration(6))) {
+  // (30 seeds: under its the explored schedules sometimes split the converged lanes, so that a
+  // lock whose lanes break it only when they do not run together is caught)
+  for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds / 2))) {
     lab02::LockRun r = synclab::lab::run_under(s, [&] {
       return lab02::run_two_thread(lab02::TwoThreadKernel::peterson, lab02::Where::lanes, 2);
     });
