@@ -101,6 +101,22 @@ std::string stuck_advice(Way w) {
   }
 }
 
+// A spin loop that reads no memory: the wait's load is a plain one, which the compiler read once,
+// before the loop (the report says so); what the method's waiting thread reads in its loop.
+std::string spin_load_advice(Way w) {
+  const char* word = w == Way::tree       ? "*top"
+                     : w == Way::lockfree ? "arrive[t] or depart[blockIdx.x]"
+                     : w == Way::sense    ? "*sense"
+                                          : "*count";
+  const char* example = w == Way::tree       ? "*(volatile unsigned*)top"
+                        : w == Way::lockfree ? "*(volatile unsigned*)&depart[blockIdx.x]"
+                        : w == Way::sense    ? "*(volatile unsigned*)sense"
+                                             : "*(volatile unsigned*)count";
+  return std::string("the wait loop reads no memory: the compiler read ") + word +
+         " once, before the loop (a plain load), and the loop tests that register for ever -- read it in the "
+         "loop's condition through a volatile pointer (" + example + ") or with an atomic load (cuda::atomic_ref)";
+}
+
 // A race at the exchange's read with no hand-over through the barrier's memory: a __syncthreads()
 // of the barrier is missing or not reached. The race report reads the same for either one, so the
 // advice names both.
@@ -118,6 +134,9 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
   if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
     return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
            "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
+  if (r.stuck && !r.reports.empty() && r.reports.front().kind == "hang" &&
+      r.reports.front().text.find("reads no memory") != std::string::npos)
+    return spin_load_advice(w);
   if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) return stuck_advice(w);
   if (r.reports.empty()) {
     if (values_right) return "";
