@@ -6,6 +6,7 @@
 
 #include <cooperative_groups.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -152,9 +153,31 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
     return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
            "put only the checking threads' spins and stores inside";
   if (f.kind != "race") return "";
-  // The race checker says how the two blocks handed over: through the barrier's counter or flag
-  // without a fence (a missing __threadfence()), or not at all (a missing __syncthreads()).
-  if (f.text.find("hand over") != std::string::npos) {
+  // The race checker says how the two blocks handed over: through a release whose thread had not
+  // synchronized with the writer (a missing __syncthreads() before the release), through the
+  // barrier's counter or flag without a fence (a missing __threadfence()), or not at all (a missing
+  // __syncthreads()).
+  const size_t unsynced = f.text.find(" had not synchronized with block ");
+  if (unsynced != std::string::npos) {
+    const size_t at = f.text.rfind("block ", unsynced);
+    unsigned releaser = 0, thread = 0, writer = 0, wthread = 0;
+    if (at != std::string::npos &&
+        std::sscanf(f.text.c_str() + at, "block %u thread %u had not synchronized with block %u thread %u", &releaser,
+                    &thread, &writer, &wthread) == 4) {
+      if (releaser == writer)
+        return "thread " + std::to_string(thread) + " of block " + std::to_string(releaser) +
+               " handed the block's arrival over before thread " + std::to_string(wthread) +
+               " of the block wrote its slot: a __syncthreads() at the start of the barrier, before thread 0 "
+               "signals the arrival, makes every thread's slot write part of what the arrival releases";
+      if (w == Way::lockfree && releaser == 0)
+        return "block 0's thread " + std::to_string(thread) + " wrote depart[" + std::to_string(thread) +
+               "] when it had seen block " + std::to_string(thread) + "'s arrival only, not block " +
+               std::to_string(writer) + "'s: in block 0, a __syncthreads() between the checks of arrive and the "
+               "writes of depart lets each thread release its block only after every block arrived, and passes "
+               "on what the other checking threads acquired";
+    }
+  }
+  if (f.text.find("hand over") != std::string::npos && unsynced == std::string::npos) {
     std::string fix =
         "the barrier orders the rounds but not the memory: without __threadfence() a block's slot writes need not be "
         "visible to a block that passes the barrier after it (the paper saw no wrong result on a GTX 280, section "
