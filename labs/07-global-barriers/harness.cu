@@ -308,6 +308,17 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
   return r;
 }
 
+// ---- tasks 8 and 9 ------------------------------------------------------------------------------
+std::string grid_app_advice(const std::vector<Report>& reports, const char* step, const char* elements) {
+  if (reports.empty()) return "";
+  const Report& f = reports.front();
+  if (f.kind == "hang" && f.title.find("grid barrier") != std::string::npos)
+    return std::string("every thread must call grid.sync() once per ") + step + ": put it after the grid-stride "
+           "loop over the thread's " + elements + ", not inside it (a thread with fewer " + elements +
+           ", or one that skips one with continue, stops calling it, and the others wait for it for ever)";
+  return std::string("a grid.sync() after every ") + step + ", reached by every thread";
+}
+
 // ---- task 8 -------------------------------------------------------------------------------------
 namespace {
 void launch_cooperative(const void* kernel, int blocks, int threads, void** args) {
@@ -335,7 +346,12 @@ SortResult run_bitonic(const std::vector<unsigned>& keys, int blocks, int thread
     int nn = n;
     void* args[] = {&k.ptr, &nn};
     launch_cooperative((const void*)bitonic_sort_grid, blocks, threads, args);
-    finish_launch(r.reports);
+    if (finish_launch(r.reports, OnFailure::keep_stuck).stuck) {
+      r.stuck = true;
+      r.keys = keys;
+      synclab::lab::reset_device();
+      return r;
+    }
   }
   r.keys = k.download();
   return r;
@@ -357,7 +373,12 @@ SwResult run_sw(const std::string& a, const std::string& b, int blocks, int thre
     int mm = m, nn = n;
     void* args[] = {&da.ptr, &mm, &db.ptr, &nn, &H.ptr};
     launch_cooperative((const void*)sw_fill_grid, blocks, threads, args);
-    finish_launch(r.reports);
+    if (finish_launch(r.reports, OnFailure::keep_stuck).stuck) {
+      r.stuck = true;
+      r.H.assign(H.count, 0);
+      synclab::lab::reset_device();
+      return r;
+    }
   }
   r.H = H.download();
   return r;

@@ -153,9 +153,11 @@ SYNCLAB_LAB_INLINE std::vector<Report> last_reports() {
   }
   // A hang in a loop that reads no memory comes first: whatever else the launch reported (a race
   // with the load the compiler hoisted out of that loop, say), nothing ends the loop until it
-  // reads memory again.
+  // reads memory again. So does a hang at a grid barrier that some threads stopped calling: the
+  // races between threads that passed different barriers follow from it.
   std::stable_partition(out.begin(), out.end(), [](const Report& r) {
-    return r.kind == "hang" && r.text.find("reads no memory") != std::string::npos;
+    return r.kind == "hang" && (r.title.find("reads no memory") != std::string::npos ||
+                                r.title.find("at a grid barrier") != std::string::npos);
   });
   return out;
 }
@@ -203,6 +205,7 @@ SYNCLAB_LAB_INLINE void announce_trace(const Schedule& s, const std::string& tra
 SYNCLAB_LAB_INLINE std::string stuck_word(const std::vector<Report>& rs) {
   for (const Report& r : rs) {
     if (r.kind == "deadlock") return "deadlocked";
+    if (r.kind == "hang" && r.title.find("at a grid barrier") != std::string::npos) return "hung at a grid barrier";
     if (r.kind == "hang") return "hung (spinning)";
     if (r.kind == "budget") return "ran out of its step budget";
   }

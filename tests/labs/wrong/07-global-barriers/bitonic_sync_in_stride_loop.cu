@@ -4,7 +4,9 @@
 // reach again.
 // WRONG-REPLACES: apps.cu
 // WRONG-FAILS: lab07 task8 bitonic_sort_grid sorts with a grid barrier per step
-// WRONG-MESSAGE: PLACEHOLDER
+// WRONG-MESSAGE: the launch hung at a grid barrier. the simulator reported [0-9]+ problem\(s\), first: hang at bitonic_sync_in_stride_loop\.cu:[0-9]+ \(hang: threads wait at a grid barrier
+// WRONG-MESSAGE: put it after the grid-stride loop over the thread's pairs, not inside it
+// WRONG-FIX:         grid.sync();  // the next step reads what other blocks wrote in this one\n      }\n    } =>       }\n      grid.sync();  // the next step reads what other blocks wrote in this one\n    }
 //
 // Lab 07, tasks 8 and 9: the paper's applications (seed 001, section VI), each with a global
 // barrier between steps that depend on each other. The harness launches them cooperatively
