@@ -177,20 +177,46 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                "on what the other checking threads acquired";
     }
   }
-  if (f.text.find("hand over") != std::string::npos && unsynced == std::string::npos) {
+  // Which side lacks its fence, as the race report says: the releasing side (the waiting thread
+  // fenced after taking over), the acquiring side (it read the arrival but did not fence after
+  // it), or both.
+  const bool release_missing = f.text.find("the other side did not release") != std::string::npos;
+  const bool acquire_missing = f.text.find("did not acquire it") != std::string::npos;
+  const bool both_missing = f.text.find("without release/acquire ordering") != std::string::npos;
+  if (release_missing || acquire_missing || both_missing) {
     std::string fix =
         "the barrier orders the rounds but not the memory: without __threadfence() a block's slot writes need not be "
         "visible to a block that passes the barrier after it (the paper saw no wrong result on a GTX 280, section "
-        "VII.E, but the memory model promises nothing). Thread 0 calls __threadfence() before it signals its "
-        "arrival, and again after it sees that every block arrived";
-    if (w == Way::tree)
-      fix += "; and the block that passes its group's arrivals up fences before it adds to the top counter, so "
-             "that its arrival there releases what its group-mates wrote, not only its own writes";
-    if (w == Way::lockfree)
-      fix += "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
-             "the release";
-    if (w == Way::sense) fix += "; the last block fences before it flips the sense";
-    return fix;
+        "VII.E, but the memory model promises nothing). ";
+    std::string release, acquire;
+    switch (w) {
+      case Way::tree:
+        release = "a __threadfence() right before each atomicAdd that signals an arrival: thread 0's own (groups[g]), "
+                  "and the one with which the last block of a group passes its group's arrivals up (top), so "
+                  "that its arrival there releases what its group-mates wrote, not only its own writes";
+        acquire = "thread 0 fences right after its wait loop on *top, before the second __syncthreads()";
+        break;
+      case Way::lockfree:
+        release = "a __threadfence() right before each store that hands over: thread 0's write of "
+                  "arrive[blockIdx.x], and in block 0 each checking thread's write of depart[t]";
+        acquire = "a __threadfence() right after each wait: in block 0 after thread t's wait for arrive[t], and "
+                  "thread 0's after its wait for depart[blockIdx.x]";
+        break;
+      case Way::sense:
+        release = "a __threadfence() right before each store or atomic that hands over: thread 0's before its "
+                  "atomicAdd on *count, and the last block's before it flips the sense";
+        acquire = "thread 0 fences after it saw every block arrive: after its wait for the sense flip, and in "
+                  "the last block after its atomicAdd returned gridDim.x - 1 (one __threadfence() after the "
+                  "if/else serves both), before the second __syncthreads()";
+        break;
+      default:
+        release = "thread 0 calls __threadfence() right before its atomicAdd signals the block's arrival";
+        acquire = "thread 0 calls __threadfence() right after its wait loop, before the second __syncthreads()";
+        break;
+    }
+    if (release_missing) return fix + "The releasing side is missing: " + release;
+    if (acquire_missing) return fix + "The waiting side is missing: " + acquire;
+    return fix + "Both sides are missing: " + release + "; and " + acquire;
   }
   return syncthreads_advice(w);
 }
