@@ -419,14 +419,18 @@ void KernelRun::flush_findings() {
           "it is a release ({}){}. But a release publishes only what its thread wrote or had itself "
           "acquired before it, and block {} thread {} had not synchronized with block {} thread {}, whose {} "
           "this is: nothing orders that {} before the release. Before it releases, the thread that hands over "
-          "must itself have acquired that {} (a hand-over from its thread), or meet the thread of its block "
-          "that did at a __syncthreads(){}{}",
+          "must itself have acquired that {} (a hand-over from its thread), or meet {}{}{}",
           hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), how,
           f.heard_fenced ? " and this thread fenced after taking over"
           : acquired     ? " and this thread's read acquires it"
                          : "",
           hg / threads_per_cta_, hg % threads_per_cta_, pgid / threads_per_cta_, pgid % threads_per_cta_, access,
           access, access,
+          hg / threads_per_cta_ != pgid / threads_per_cta_
+              ? "a thread of its block that acquired it at a __syncthreads()"
+          : (hg % threads_per_cta_) / 32 == (pgid % threads_per_cta_) / 32
+              ? "that thread at a __syncwarp() (they are lanes of one warp) or a __syncthreads()"
+              : "that thread at a __syncthreads()",
           acquired ? ""
                    : "; and this thread needs __threadfence() right after the read that takes over (or an "
                      "acquire load)",
