@@ -149,6 +149,22 @@ SYNCLAB_LAB_INLINE std::vector<Report> last_reports() {
       size_t begin = at + 8, end = r.text.find_first_of(" \n", begin);
       r.where = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     }
+    // A report inside a provided header's function (a lab's *.cuh) that the compiler inlined into a
+    // student's .cu: the student's line is what the message names (the call that went wrong there).
+    if (r.where.size() > 4 && (r.where.find(".cuh:") != std::string::npos || r.where.find(".h:") != std::string::npos)) {
+      const size_t in = r.text.find("inlined into ", at == std::string::npos ? 0 : at);
+      const size_t nl = r.text.find('\n', at == std::string::npos ? 0 : at);
+      if (in != std::string::npos && in < nl) {
+        const size_t begin = in + 13, end = r.text.find_first_of(" ,\n", begin);
+        const std::string caller = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+        const size_t colon = caller.find_last_of(':'), slash = caller.find_last_of('/');
+        const std::string file = caller.substr(slash == std::string::npos ? 0 : slash + 1,
+                                               colon == std::string::npos ? std::string::npos : colon - slash - 1);
+        if (colon != std::string::npos && file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0 &&
+            file != "harness.cu" && file != "main.cu")
+          r.where = caller;
+      }
+    }
     out.push_back(r);
   }
   // A hang in a loop that reads no memory comes first: whatever else the launch reported (a race
