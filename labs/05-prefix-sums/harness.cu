@@ -212,6 +212,13 @@ LookbackResult run_lookback(const std::vector<int>& values, int threads, const c
   DeviceArray<int> in(values.size()), out(values.size(), synclab::lab::zeroed);
   DeviceArray<int> aggregates(tiles, synclab::lab::zeroed), prefixes(tiles, synclab::lab::zeroed);
   DeviceArray<unsigned> counter(1, synclab::lab::zeroed), flags(tiles, synclab::lab::zeroed);
+  // Reports name them as scan_lookback's parameters do.
+  in.named("in");
+  out.named("out");
+  aggregates.named("aggregates");
+  prefixes.named("prefixes");
+  counter.named("tile_counter");
+  flags.named("flags");
   in.upload(values);
   if (trace) {
     synclab_region(flags.ptr, flags.bytes(), "flags", "flags", tiles);  // per tile: 1 aggregate, 2 prefix
