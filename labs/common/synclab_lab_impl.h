@@ -149,9 +149,12 @@ SYNCLAB_LAB_INLINE std::vector<Report> last_reports() {
       size_t begin = at + 8, end = r.text.find_first_of(" \n", begin);
       r.where = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     }
-    // A report inside a provided header's function (a lab's *.cuh) that the compiler inlined into a
-    // student's .cu: the student's line is what the message names (the call that went wrong there).
-    if (r.where.size() > 4 && (r.where.find(".cuh:") != std::string::npos || r.where.find(".h:") != std::string::npos)) {
+    // An uninitialized read or a barrier mistake inside a provided header's function (a lab's *.cuh)
+    // that the compiler inlined into a student's .cu: the student's line is what the message names
+    // (the call that every thread must make, say). A race there keeps the header's line: it may be
+    // the point (lab 02's critical section, provided, shows that the lock let two threads in).
+    if ((r.kind == "init" || r.kind == "sync") &&
+        (r.where.find(".cuh:") != std::string::npos || r.where.find(".h:") != std::string::npos)) {
       const size_t in = r.text.find("inlined into ", at == std::string::npos ? 0 : at);
       const size_t nl = r.text.find('\n', at == std::string::npos ? 0 : at);
       if (in != std::string::npos && in < nl) {
