@@ -26,6 +26,7 @@
 #   labs.<NN-topic>.solutions_pass       label sim: every graded case passes on solutions/
 #   labs.<NN-topic>.skeleton_fails       label sim: every graded case fails on the untouched skeletons
 #   labs.<NN-topic>.wrong.<w>            label sim: the case named in wrong/<w>.cu fails with its message
+#   labs.<NN-topic>.wrong.<w>.fixed      label sim: with its WRONG-FIX edits applied, that case passes, silent
 #   labs.<NN-topic>.harness              label sim: the solutions' harness program checks itself
 #   labs.<NN-topic>.skeleton_program     label sim: the students' program runs every check on the skeletons
 #   labs.<NN-topic>.solutions_pass.gpu / .skeleton_fails.gpu   label gpu
@@ -34,6 +35,11 @@
 #   // WRONG-REPLACES: histogram.cu
 #   // WRONG-FAILS: <exact name of the graded test case that must fail>
 #   // WRONG-MESSAGE: <extended regex the failing case's output must match>   (repeatable)
+#   // WRONG-FIX: <text in the file> => <its replacement>   (optional, repeatable; "\n" is a line break)
+# With WRONG-FIX lines, the message's advice applied as an edit makes the fixed twin
+# (build/labs/wrong-fixed/<lab>/<w>.cu), linked as <PROGRAM>_tests_fixed_<w>; the CTest
+# labs.<NN-topic>.wrong.<w>.fixed asserts that the named case passes on it with nothing reported.
+# Each edit's text must occur exactly once in the file (the WRONG- lines left out).
 include_guard(GLOBAL)
 include(SynclabCuda)  # SYNCLAB_GPU_NVCC_FLAGS
 
@@ -241,6 +247,78 @@ function(_synclab_lab_link backend name)
   add_custom_target(${target} ALL DEPENDS ${exe})
 endfunction()
 
+# _synclab_lab_wrong_fix(<out-file> <wrong .cu> <lab>): writes the fixed twin of a wrong solution
+# (its WRONG-FIX edits applied, in order) and sets <out-file> to its path, or to "" when the file has
+# no WRONG-FIX line. The lines are read with string(FIND) rather than as a CMake list, which would
+# split them at the ';' that C++ statements end with.
+function(_synclab_lab_wrong_fix out w lab)
+  file(READ ${w} text)
+  string(FIND "${text}" "\n// WRONG-FIX: " any)
+  if(any EQUAL -1)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(body "")
+  set(edits 0)
+  set(rest "${text}")
+  while(NOT rest STREQUAL "")
+    string(FIND "${rest}" "\n" nl)
+    if(nl EQUAL -1)
+      set(line "${rest}")
+      set(rest "")
+    else()
+      string(SUBSTRING "${rest}" 0 ${nl} line)
+      math(EXPR after "${nl} + 1")
+      string(SUBSTRING "${rest}" ${after} -1 rest)
+    endif()
+    string(FIND "${line}" "// WRONG-" header)
+    if(NOT header EQUAL 0)
+      string(APPEND body "${line}\n")
+      continue()
+    endif()
+    string(FIND "${line}" "// WRONG-FIX: " fix)
+    if(fix EQUAL 0)
+      string(SUBSTRING "${line}" 14 -1 edit)
+      string(FIND "${edit}" " => " arrow)
+      if(arrow EQUAL -1)
+        message(FATAL_ERROR "${w}: a WRONG-FIX line needs '<text> => <replacement>'")
+      endif()
+      string(SUBSTRING "${edit}" 0 ${arrow} from)
+      math(EXPR to_at "${arrow} + 4")
+      string(SUBSTRING "${edit}" ${to_at} -1 to)
+      string(REPLACE "\\n" "\n" from "${from}")
+      string(REPLACE "\\n" "\n" to "${to}")
+      math(EXPR edits "${edits} + 1")
+      set(edit_${edits}_from "${from}")
+      set(edit_${edits}_to "${to}")
+    endif()
+    string(APPEND body "//\n")  # the header's lines keep their numbers
+  endwhile()
+  if(edits EQUAL 0)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  foreach(i RANGE 1 ${edits})
+    string(FIND "${body}" "${edit_${i}_from}" first)
+    string(FIND "${body}" "${edit_${i}_from}" last REVERSE)
+    if(first EQUAL -1 OR NOT first EQUAL last)
+      message(FATAL_ERROR "${w}: the text of WRONG-FIX ${i} ('${edit_${i}_from}') must occur exactly once in the "
+                          "file, after the edits before it")
+    endif()
+    string(REPLACE "${edit_${i}_from}" "${edit_${i}_to}" body "${body}")
+  endforeach()
+  cmake_path(GET w STEM wname)
+  set(twin ${CMAKE_BINARY_DIR}/labs/wrong-fixed/${lab}/${wname}.cu)
+  set(old "")
+  if(EXISTS ${twin})
+    file(READ ${twin} old)
+  endif()
+  if(NOT old STREQUAL body)
+    file(WRITE ${twin} "${body}")
+  endif()
+  set(${out} ${twin} PARENT_SCOPE)
+endfunction()
+
 function(synclab_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PROGRAM;MAIN;WRONG_DIR;GPU_SKELETON_MAY_PASS" "STUDENT;HARNESS;TESTS")
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_PROGRAM OR NOT ARG_STUDENT OR NOT ARG_MAIN)
@@ -323,6 +401,7 @@ function(synclab_lab lab)
       set(wrong_${wname}_replaces ${replaces})
       set(wrong_${wname}_fails ${fails})
       set(wrong_${wname}_msgs ${msg_args})
+      _synclab_lab_wrong_fix(wrong_${wname}_fixed ${w} ${lab})
       list(APPEND wrong_names ${wname})
     endforeach()
   endif()
@@ -404,6 +483,11 @@ function(synclab_lab lab)
             endif()
           endforeach()
           _synclab_lab_link(sim ${prog}_tests_wrong_${wname} ${test_objs} ${harness_objs} ${objs})
+          if(wrong_${wname}_fixed)
+            _synclab_lab_object(fobj ${backend} ${wrong_${wname}_fixed} ${objdir} ${incs})
+            list(TRANSFORM objs REPLACE "^${wobj}$" "${fobj}")
+            _synclab_lab_link(sim ${prog}_tests_fixed_${wname} ${test_objs} ${harness_objs} ${objs})
+          endif()
         endforeach()
       endif()
     endif()
@@ -471,6 +555,12 @@ ${backends_json}
                COMMAND ${SYNCLAB_LAB_CHECK_GRADED} --expect-reject "${wrong_${wname}_fails}"
                        ${wrong_${wname}_msgs} -- ${sim}/${prog}_tests_wrong_${wname})
       list(APPEND names labs.${lab}.wrong.${wname})
+      if(wrong_${wname}_fixed)
+        add_test(NAME labs.${lab}.wrong.${wname}.fixed
+                 COMMAND ${SYNCLAB_LAB_CHECK_GRADED} --expect-pass-case "${wrong_${wname}_fails}"
+                         -- ${sim}/${prog}_tests_fixed_${wname})
+        list(APPEND names labs.${lab}.wrong.${wname}.fixed)
+      endif()
     endforeach()
     add_test(NAME labs.${lab}.harness COMMAND ${sim}/${prog}_solutions all)
     list(APPEND names labs.${lab}.harness)

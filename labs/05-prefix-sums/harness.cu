@@ -212,6 +212,13 @@ LookbackResult run_lookback(const std::vector<int>& values, int threads, const c
   DeviceArray<int> in(values.size()), out(values.size(), synclab::lab::zeroed);
   DeviceArray<int> aggregates(tiles, synclab::lab::zeroed), prefixes(tiles, synclab::lab::zeroed);
   DeviceArray<unsigned> counter(1, synclab::lab::zeroed), flags(tiles, synclab::lab::zeroed);
+  // Reports name them as scan_lookback's parameters do.
+  in.named("in");
+  out.named("out");
+  aggregates.named("aggregates");
+  prefixes.named("prefixes");
+  counter.named("tile_counter");
+  flags.named("flags");
   in.upload(values);
   if (trace) {
     synclab_region(flags.ptr, flags.bytes(), "flags", "flags", tiles);  // per tile: 1 aggregate, 2 prefix
@@ -247,9 +254,16 @@ bool any_report(const std::vector<Report>& rs, const std::string& kind, const st
 
 std::string lookback_advice(const LookbackResult& r, const std::string& memory, bool wrong) {
   const std::string volatile_flags =
-      "read the flags (and the values) through volatile pointers or atomics: a plain load of a word that another "
-      "block writes is itself a data race, and the compiler may load a flag once and spin on the register for ever; "
-      "a fence orders the loads around it, it does not make a plain load of the flag see the store";
+      "read the flags through volatile pointers or atomics: a plain load of a flag that another block writes is "
+      "itself a data race, and the compiler may load it once and spin on the register for ever; a fence orders the "
+      "loads around it, it does not make a plain load of the flag see the store (the values need no volatile: the "
+      "fence after the flag's read, or an acquire load of it, orders their loads)";
+  const std::string release =
+      "the tile's value must be visible before its flag: write the aggregate or prefix, then __threadfence(), then "
+      "the flag (or a release store of the flag), each time thread 0 publishes one";
+  const std::string acquire =
+      "the flag's read must come before the value's: read the flag, then __threadfence(), then the aggregate or "
+      "prefix (or an acquire load of the flag), in the look-back's loop";
   const std::string ordering =
       "a tile's aggregate and prefix are published through its flag, so no block may see the flag before the value: "
       "write the value, then __threadfence(), then the flag; read the flag, then __threadfence(), then the value (or "
@@ -267,7 +281,21 @@ std::string lookback_advice(const LookbackResult& r, const std::string& memory, 
     return "thread 0 writes the tile (tile_s) and the offset (offset_s) in shared memory and every thread reads them: "
            "a __syncthreads() after thread 0 writes each of them and before the others read it, outside the "
            "if (threadIdx.x == 0)";
-  if (any_report(r.reports, "race", "")) return ordering + "; and " + volatile_flags;
+  // A race on the values: the race report says which side of the hand-over through the flag lacks
+  // its fence (or that the flag itself is read with a plain load).
+  for (const Report& x : r.reports) {
+    if (x.kind != "race") continue;
+    if (x.text.find("reads it with a plain load") != std::string::npos) return volatile_flags;
+    if (x.text.find("the other side did not release") != std::string::npos)
+      return "a block read a tile's value after seeing its flag, and fenced after the flag's read, but the tile's "
+             "writer did not release: " + release;
+    if (x.text.find("did not acquire it") != std::string::npos)
+      return "a block saw a tile's flag that was released, but did not acquire it before reading the value: " +
+             acquire;
+    if (x.text.find("without release/acquire ordering") != std::string::npos)
+      return "neither side of the hand-over through the flag is ordered: " + release + "; and " + acquire;
+    return ordering;
+  }
   bool untouched = true;  // out all 0: the message asks whether TODO(4) is done
   for (int x : r.out) untouched = untouched && x == 0;
   if (!wrong || untouched) return "";

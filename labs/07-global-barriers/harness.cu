@@ -6,6 +6,7 @@
 
 #include <cooperative_groups.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -101,6 +102,22 @@ std::string stuck_advice(Way w) {
   }
 }
 
+// A spin loop that reads no memory: the wait's load is a plain one, which the compiler read once,
+// before the loop (the report says so); what the method's waiting thread reads in its loop.
+std::string spin_load_advice(Way w) {
+  const char* word = w == Way::tree       ? "*top"
+                     : w == Way::lockfree ? "arrive[t] or depart[blockIdx.x]"
+                     : w == Way::sense    ? "*sense"
+                                          : "*count";
+  const char* example = w == Way::tree       ? "*(volatile unsigned*)top"
+                        : w == Way::lockfree ? "*(volatile unsigned*)&depart[blockIdx.x]"
+                        : w == Way::sense    ? "*(volatile unsigned*)sense"
+                                             : "*(volatile unsigned*)count";
+  return std::string("the wait loop reads no memory: the compiler read ") + word +
+         " once, before the loop (a plain load), and the loop tests that register for ever -- read it in the "
+         "loop's condition through a volatile pointer (" + example + ") or with an atomic load (cuda::atomic_ref)";
+}
+
 // A race at the exchange's read with no hand-over through the barrier's memory: a __syncthreads()
 // of the barrier is missing or not reached. The race report reads the same for either one, so the
 // advice names both.
@@ -118,6 +135,9 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
   if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
     return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
            "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
+  if (r.stuck && !r.reports.empty() && r.reports.front().kind == "hang" &&
+      r.reports.front().text.find("reads no memory") != std::string::npos)
+    return spin_load_advice(w);
   if (r.stuck && (r.reports.empty() || r.reports.front().kind != "sync")) return stuck_advice(w);
   if (r.reports.empty()) {
     if (values_right) return "";
@@ -133,22 +153,70 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
     return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
            "put only the checking threads' spins and stores inside";
   if (f.kind != "race") return "";
-  // The race checker says how the two blocks handed over: through the barrier's counter or flag
-  // without a fence (a missing __threadfence()), or not at all (a missing __syncthreads()).
-  if (f.text.find("hand over") != std::string::npos) {
+  // The race checker says how the two blocks handed over: through a release whose thread had not
+  // synchronized with the writer (a missing __syncthreads() before the release), through the
+  // barrier's counter or flag without a fence (a missing __threadfence()), or not at all (a missing
+  // __syncthreads()).
+  const size_t unsynced = f.text.find(" had not synchronized with block ");
+  if (unsynced != std::string::npos) {
+    const size_t at = f.text.rfind("block ", unsynced);
+    unsigned releaser = 0, thread = 0, writer = 0, wthread = 0;
+    if (at != std::string::npos &&
+        std::sscanf(f.text.c_str() + at, "block %u thread %u had not synchronized with block %u thread %u", &releaser,
+                    &thread, &writer, &wthread) == 4) {
+      if (releaser == writer)
+        return "thread " + std::to_string(thread) + " of block " + std::to_string(releaser) +
+               " handed the block's arrival over before thread " + std::to_string(wthread) +
+               " of the block wrote its slot: a __syncthreads() at the start of the barrier, before thread 0 "
+               "signals the arrival, makes every thread's slot write part of what the arrival releases";
+      if (w == Way::lockfree && releaser == 0)
+        return "block 0's thread " + std::to_string(thread) + " wrote depart[" + std::to_string(thread) +
+               "] when it had seen block " + std::to_string(thread) + "'s arrival only, not block " +
+               std::to_string(writer) + "'s: in block 0, a __syncthreads() between the checks of arrive and the "
+               "writes of depart lets each thread release its block only after every block arrived, and passes "
+               "on what the other checking threads acquired";
+    }
+  }
+  // Which side lacks its fence, as the race report says: the releasing side (the waiting thread
+  // fenced after taking over), the acquiring side (it read the arrival but did not fence after
+  // it), or both.
+  const bool release_missing = f.text.find("the other side did not release") != std::string::npos;
+  const bool acquire_missing = f.text.find("did not acquire it") != std::string::npos;
+  const bool both_missing = f.text.find("without release/acquire ordering") != std::string::npos;
+  if (release_missing || acquire_missing || both_missing) {
     std::string fix =
         "the barrier orders the rounds but not the memory: without __threadfence() a block's slot writes need not be "
         "visible to a block that passes the barrier after it (the paper saw no wrong result on a GTX 280, section "
-        "VII.E, but the memory model promises nothing). Thread 0 calls __threadfence() before it signals its "
-        "arrival, and again after it sees that every block arrived";
-    if (w == Way::tree)
-      fix += "; and the block that passes its group's arrivals up fences before it adds to the top counter, so "
-             "that its arrival there releases what its group-mates wrote, not only its own writes";
-    if (w == Way::lockfree)
-      fix += "; in block 0, each checking thread fences after it sees its block's arrival and before it writes "
-             "the release";
-    if (w == Way::sense) fix += "; the last block fences before it flips the sense";
-    return fix;
+        "VII.E, but the memory model promises nothing). ";
+    std::string release, acquire;
+    switch (w) {
+      case Way::tree:
+        release = "a __threadfence() right before each atomicAdd that signals an arrival: thread 0's own (groups[g]), "
+                  "and the one with which the last block of a group passes its group's arrivals up (top), so "
+                  "that its arrival there releases what its group-mates wrote, not only its own writes";
+        acquire = "thread 0 fences right after its wait loop on *top, before the second __syncthreads()";
+        break;
+      case Way::lockfree:
+        release = "a __threadfence() right before each store that hands over: thread 0's write of "
+                  "arrive[blockIdx.x], and in block 0 each checking thread's write of depart[t]";
+        acquire = "a __threadfence() right after each wait: in block 0 after thread t's wait for arrive[t], and "
+                  "thread 0's after its wait for depart[blockIdx.x]";
+        break;
+      case Way::sense:
+        release = "a __threadfence() right before each store or atomic that hands over: thread 0's before its "
+                  "atomicAdd on *count, and the last block's before it flips the sense";
+        acquire = "thread 0 fences after it saw every block arrive: after its wait for the sense flip, and in "
+                  "the last block after its atomicAdd returned gridDim.x - 1 (one __threadfence() after the "
+                  "if/else serves both), before the second __syncthreads()";
+        break;
+      default:
+        release = "thread 0 calls __threadfence() right before its atomicAdd signals the block's arrival";
+        acquire = "thread 0 calls __threadfence() right after its wait loop, before the second __syncthreads()";
+        break;
+    }
+    if (release_missing) return fix + "The releasing side is missing: " + release;
+    if (acquire_missing) return fix + "The waiting side is missing: " + acquire;
+    return fix + "Both sides are missing: " + release + "; and " + acquire;
   }
   return syncthreads_advice(w);
 }
@@ -266,6 +334,17 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
   return r;
 }
 
+// ---- tasks 8 and 9 ------------------------------------------------------------------------------
+std::string grid_app_advice(const std::vector<Report>& reports, const char* step, const char* elements) {
+  if (reports.empty()) return "";
+  const Report& f = reports.front();
+  if (f.kind == "hang" && f.title.find("grid barrier") != std::string::npos)
+    return std::string("every thread must call grid.sync() once per ") + step + ": put it after the grid-stride "
+           "loop over the thread's " + elements + ", not inside it (a thread with fewer " + elements +
+           ", or one that skips one with continue, stops calling it, and the others wait for it for ever)";
+  return std::string("a grid.sync() after every ") + step + ", reached by every thread";
+}
+
 // ---- task 8 -------------------------------------------------------------------------------------
 namespace {
 void launch_cooperative(const void* kernel, int blocks, int threads, void** args) {
@@ -293,7 +372,12 @@ SortResult run_bitonic(const std::vector<unsigned>& keys, int blocks, int thread
     int nn = n;
     void* args[] = {&k.ptr, &nn};
     launch_cooperative((const void*)bitonic_sort_grid, blocks, threads, args);
-    finish_launch(r.reports);
+    if (finish_launch(r.reports, OnFailure::keep_stuck).stuck) {
+      r.stuck = true;
+      r.keys = keys;
+      synclab::lab::reset_device();
+      return r;
+    }
   }
   r.keys = k.download();
   return r;
@@ -315,7 +399,12 @@ SwResult run_sw(const std::string& a, const std::string& b, int blocks, int thre
     int mm = m, nn = n;
     void* args[] = {&da.ptr, &mm, &db.ptr, &nn, &H.ptr};
     launch_cooperative((const void*)sw_fill_grid, blocks, threads, args);
-    finish_launch(r.reports);
+    if (finish_launch(r.reports, OnFailure::keep_stuck).stuck) {
+      r.stuck = true;
+      r.H.assign(H.count, 0);
+      synclab::lab::reset_device();
+      return r;
+    }
   }
   r.H = H.download();
   return r;

@@ -59,17 +59,22 @@ int coresident(Way w, int threads);
 
 // ---- task 8: bitonic sort ----------------------------------------------------------------------
 struct SortResult {
-  std::vector<unsigned> keys;
+  std::vector<unsigned> keys;  // the input again when the launch got stuck
   std::vector<Report> reports;
+  bool stuck = false;  // the launch hung or deadlocked (a grid.sync() not every thread reaches)
 };
 SortResult run_bitonic(const std::vector<unsigned>& keys, int blocks, int threads, const char* trace = nullptr);
 
 // ---- task 9: Smith-Waterman --------------------------------------------------------------------
 struct SwResult {
-  std::vector<int> H;  // (m + 1) x (n + 1), row-major
+  std::vector<int> H;  // (m + 1) x (n + 1), row-major; all 0 when the launch got stuck
   std::vector<Report> reports;
+  bool stuck = false;  // the launch hung or deadlocked (a grid.sync() not every thread reaches)
 };
 SwResult run_sw(const std::string& a, const std::string& b, int blocks, int threads, const char* trace = nullptr);
+// What to fix in task 8 or 9 after a run with reports ("" without): `step` is what one grid.sync()
+// follows ("step (k, j)", "anti-diagonal"), `elements` what a thread's grid-stride loop visits.
+std::string grid_app_advice(const std::vector<Report>& reports, const char* step, const char* elements);
 // The score parameters (lab07_kernels.cuh): match, mismatch, gap.
 struct SwScores {
   int match, mismatch, gap;

@@ -190,7 +190,7 @@ bool bitonic_command(const Args& a) {
     lab07::SortResult r = synclab::lab::run_under(
         s, [&] { return lab07::run_bitonic(keys, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
-    moved = moved || r.keys != keys;
+    moved = moved || r.stuck || r.keys != keys;
     if (r.keys == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
   }
@@ -199,7 +199,8 @@ bool bitonic_command(const Args& a) {
   print_reports(reports);
   if (bad) std::printf("  replay: %s\n", first.c_str());
   if (bad && !moved) std::printf("  (the keys never moved: is TODO(8) done?)\n");
-  else if (bad && !reports.empty()) std::printf("  (a grid.sync() after every step (k, j), reached by every thread)\n");
+  else if (bad && !reports.empty())
+    std::printf("  (%s)\n", lab07::grid_app_advice(reports, "step (k, j)", "pairs").c_str());
   std::printf("grid barriers: your bitonic_barriers(%d) = %lld\n", n, lab07::predicted_bitonic_barriers(n));
   return bad == 0;
 }
@@ -240,7 +241,7 @@ bool sw_command(const Args& a) {
     lab07::SwResult r = synclab::lab::run_under(
         s, [&] { return lab07::run_sw(x, y, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
-    filled = filled || std::any_of(r.H.begin(), r.H.end(), [](int v) { return v != 0; });
+    filled = filled || r.stuck || std::any_of(r.H.begin(), r.H.end(), [](int v) { return v != 0; });
     if (r.H == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
   }
@@ -250,7 +251,8 @@ bool sw_command(const Args& a) {
   print_reports(reports);
   if (bad) std::printf("  replay: %s\n", first.c_str());
   if (bad && !filled) std::printf("  (the matrix stayed 0: is TODO(9) done?)\n");
-  else if (bad && !reports.empty()) std::printf("  (a grid.sync() after every anti-diagonal, reached by every thread)\n");
+  else if (bad && !reports.empty())
+    std::printf("  (%s)\n", lab07::grid_app_advice(reports, "anti-diagonal", "cells").c_str());
   std::printf("grid barriers: your sw_barriers(%d, %d) = %lld (one per anti-diagonal)\n", m, n,
               lab07::predicted_sw_barriers(m, n));
   return bad == 0;

@@ -100,11 +100,16 @@ lab09::Version version_of(const Args& a) {
   throw std::invalid_argument("--version takes yours or naive, not '" + v + "'");
 }
 
-// Where the naive first try deadlocks, what to look at.
-const char* kNaiveNote =
+// Where the naive first tries deadlock, what to look at.
+const char* kNaiveCountNote =
     "this is the harness's naive first try (--version naive), meant to show the deadlock: read the lock bits "
     "above and the simulator's report; on a GPU with independent thread scheduling (Volta and later) task 2's "
     "first try does not deadlock: the SIMD deadlock needs lockstep (--model lockstep on the simulator)";
+const char* kNaiveTransferNote =
+    "this is the harness's naive first try (--version naive), meant to show the deadlocks: read the lock bits "
+    "above and the simulator's report; task 3's first try deadlocks under every warp model and on every GPU: a "
+    "thread whose two accounts' lock bits alias waits for a bit it holds itself (the alias deadlock), and two "
+    "warps that take the same two bits in opposite orders wait for each other";
 
 // ---- the commands -----------------------------------------------------------------------------------------
 bool channel(const Args& a) {
@@ -141,7 +146,7 @@ bool count(const Args& a) {
                std::to_string(input_of(a, s)) + (a.has("version") ? " --version " + a.get("version", "") : "");
       },
       version_of(a) == lab09::Version::naive
-          ? kNaiveNote
+          ? kNaiveCountNote
           : "task 2: under lockstep a lane that got the bit waits at the loop's end for warp-mates spinning on it "
             "(SIMD "
             "deadlock): try the lock, and do the count and the unlock inside the loop (the paper's Listing 7)");
@@ -165,7 +170,7 @@ bool transfer(const Args& a) {
                (a.has("version") ? " --version " + a.get("version", "") : "");
       },
       version_of(a) == lab09::Version::naive
-          ? kNaiveNote
+          ? kNaiveTransferNote
           : "task 3: take the two lock bits lower bit first, and only once when tl_bit(a) == tl_bit(b)");
 }
 

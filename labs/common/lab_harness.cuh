@@ -69,6 +69,12 @@ struct DeviceArray {
   }
 
   size_t bytes() const { return count * sizeof(T); }
+  // The simulator's reports name the array so ("polling flags (cudaMalloc #6 (20 bytes)) + 4"): give
+  // it the name the kernel's parameter has, the one the student's code uses.
+  const DeviceArray& named(const char* name) const {
+    synclab::sim::name_allocation(ptr, name);
+    return *this;
+  }
   void upload(const std::vector<T>& v) {
     SYNCLAB_LAB_CHECK(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
   }

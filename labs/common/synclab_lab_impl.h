@@ -149,8 +149,35 @@ SYNCLAB_LAB_INLINE std::vector<Report> last_reports() {
       size_t begin = at + 8, end = r.text.find_first_of(" \n", begin);
       r.where = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     }
+    // An uninitialized read or a barrier mistake inside a provided header's function (a lab's *.cuh)
+    // that the compiler inlined into a student's .cu: the student's line is what the message names
+    // (the call that every thread must make, say). A race there keeps the header's line: it may be
+    // the point (lab 02's critical section, provided, shows that the lock let two threads in).
+    if ((r.kind == "init" || r.kind == "sync") &&
+        (r.where.find(".cuh:") != std::string::npos || r.where.find(".h:") != std::string::npos)) {
+      const size_t in = r.text.find("inlined into ", at == std::string::npos ? 0 : at);
+      const size_t nl = r.text.find('\n', at == std::string::npos ? 0 : at);
+      if (in != std::string::npos && in < nl) {
+        const size_t begin = in + 13, end = r.text.find_first_of(" ,\n", begin);
+        const std::string caller = r.text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+        const size_t colon = caller.find_last_of(':'), slash = caller.find_last_of('/');
+        const std::string file = caller.substr(slash == std::string::npos ? 0 : slash + 1,
+                                               colon == std::string::npos ? std::string::npos : colon - slash - 1);
+        if (colon != std::string::npos && file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0 &&
+            file != "harness.cu" && file != "main.cu")
+          r.where = caller;
+      }
+    }
     out.push_back(r);
   }
+  // A hang in a loop that reads no memory comes first: whatever else the launch reported (a race
+  // with the load the compiler hoisted out of that loop, say), nothing ends the loop until it
+  // reads memory again. So does a hang at a grid barrier that some threads stopped calling: the
+  // races between threads that passed different barriers follow from it.
+  std::stable_partition(out.begin(), out.end(), [](const Report& r) {
+    return r.kind == "hang" && (r.title.find("reads no memory") != std::string::npos ||
+                                r.title.find("at a grid barrier") != std::string::npos);
+  });
   return out;
 }
 
@@ -197,6 +224,7 @@ SYNCLAB_LAB_INLINE void announce_trace(const Schedule& s, const std::string& tra
 SYNCLAB_LAB_INLINE std::string stuck_word(const std::vector<Report>& rs) {
   for (const Report& r : rs) {
     if (r.kind == "deadlock") return "deadlocked";
+    if (r.kind == "hang" && r.title.find("at a grid barrier") != std::string::npos) return "hung at a grid barrier";
     if (r.kind == "hang") return "hung (spinning)";
     if (r.kind == "budget") return "ran out of its step budget";
   }

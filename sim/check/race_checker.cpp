@@ -175,6 +175,27 @@ static bool plain_load_of_flag(uint8_t a, uint8_t b) {
   return (flag_store(a) && plain_load(b)) || (flag_store(b) && plain_load(a));
 }
 
+// Whether the store or atomic at loc releases, and how: it has release semantics (st.release,
+// atom.acq_rel, cuda::atomic_ref's release orders), or a fence comes before it with no other memory
+// access in between (__threadfence(); flag = 1). Null when it does not. Read from the code, for the
+// advice: where the store that handed over released, the missing piece is not a fence before it.
+const char* KernelRun::release_at(uint32_t loc) const {
+  const ptx::Instr* at = instr_at(loc);
+  if (!at) return nullptr;
+  using ptx::Sem;
+  if (at->sem == Sem::Release || at->sem == Sem::AcqRel || at->sem == Sem::Sc) return "a release store or atomic";
+  const auto& code = M_.functions[loc >> 20].code;
+  for (uint32_t pc = loc & 0xfffff, seen = 0; pc > 0 && seen < 16; ++seen) {
+    const ptx::Instr& I = code[--pc];
+    if (I.op == Op::Membar || I.op == Op::Fence)
+      return I.scope == ptx::Scope::Cta ? nullptr : "a fence comes right before it";
+    if (I.op == Op::Ld || I.op == Op::Ldu || I.op == Op::St || I.op == Op::Atom || I.op == Op::Red || I.op == Op::Bra ||
+        I.op == Op::Bar)
+      return nullptr;
+  }
+  return nullptr;
+}
+
 // Whether the load or store at loc is half of an in-place update on its source line: the line
 // also has the other half (a store for a load, a load for a store) in the same state space at the
 // same address expression ([reg + imm] or [symbol + imm]), as x++ or x += v compile to. Used to
@@ -385,6 +406,38 @@ void KernelRun::flush_findings() {
       d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
            "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
            "read that sees the flag is what orders the accesses after it";
+    } else if (const char* how = f.heard_gid1 && !insufficient_scope && f.heard_gid1 != f.prev.gid1
+                                     ? release_at(f.heard_write_loc)
+                                     : nullptr) {
+      // The store that handed over is a release, and it still did not order the other access: its
+      // thread had not synchronized with the other access's thread before it released.
+      const uint32_t hg = f.heard_gid1 - 1;
+      const char* access = (f.prev.flags & RaceDetector::kWrite) ? "write" : "read";
+      const ptx::Instr* read = instr_at(f.heard_read_loc);
+      const bool acquired =
+          f.heard_fenced ||
+          (read && (read->sem == ptx::Sem::Acquire || read->sem == ptx::Sem::AcqRel || read->sem == ptx::Sem::Sc));
+      d += fmt::format(
+          "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), and "
+          "it is a release ({}){}. But a release publishes only what its thread wrote or had itself "
+          "acquired before it, and block {} thread {} had not synchronized with block {} thread {}, whose {} "
+          "this is: nothing orders that {} before the release. Before it releases, the thread that hands over "
+          "must itself have acquired that {} (a hand-over from its thread), or meet {}{}{}",
+          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), how,
+          f.heard_fenced ? " and this thread fenced after taking over"
+          : acquired     ? " and this thread's read acquires it"
+                         : "",
+          hg / threads_per_cta_, hg % threads_per_cta_, pgid / threads_per_cta_, pgid % threads_per_cta_, access,
+          access, access,
+          hg / threads_per_cta_ != pgid / threads_per_cta_
+              ? "a thread of its block that acquired it at a __syncthreads()"
+          : (hg % threads_per_cta_) / 32 == (pgid % threads_per_cta_) / 32
+              ? "that thread at a __syncwarp() (they are lanes of one warp) or a __syncthreads()"
+              : "that thread at a __syncthreads()",
+          acquired ? ""
+                   : "; and this thread needs __threadfence() right after the read that takes over (or an "
+                     "acquire load)",
+          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
     } else if (f.heard_gid1 && !insufficient_scope) {
       // Which side of the hand-over lacks its fence: both, or (this thread fenced after taking
       // over) the releasing side.

@@ -175,6 +175,16 @@ const Allocation* DeviceMemory::find_base(uint64_t addr) const {
   return it == live_.end() ? nullptr : &it->second;
 }
 
+bool DeviceMemory::name_allocation(uint64_t addr, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(addr);
+  if (it == live_.end()) return false;
+  Allocation& a = it->second;
+  if (a.name.rfind(name + " (", 0) == 0) return true;  // named so before
+  a.name = name + " (" + a.name + ")";
+  return true;
+}
+
 const Allocation* DeviceMemory::find_freed(uint64_t addr) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = freed_.upper_bound(addr);

@@ -61,6 +61,9 @@ class DeviceMemory {
   const Allocation* find(uint64_t addr, uint64_t size = 1) const;
   // The live allocation starting exactly at addr.
   const Allocation* find_base(uint64_t addr) const;
+  // Gives the live allocation starting at addr the program's name for it ("flags"), which the
+  // reports then use ("flags (cudaMalloc #6 (20 bytes))"); false when none starts there.
+  bool name_allocation(uint64_t addr, const std::string& name);
   // The live allocation with the highest base at or below addr (for "past the end" messages).
   const Allocation* nearest_below(uint64_t addr) const;
   // A freed allocation that once contained addr (for use-after-free messages), or nullptr.

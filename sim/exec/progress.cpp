@@ -246,12 +246,14 @@ void KernelRun::report_hang(bool simt_deadlock) {
   const Warp* first_w = nullptr;
   int first_lane = -1;
   int loops_without_loads = 0;
+  int spinning_warps = 0, at_grid_barrier = 0;  // warps, and those polling cooperative groups' grid barrier
   for (Warp* x : warps_) {
     uint32_t spin = 0;
     for (uint32_t m = x->runnable; m; m &= m - 1) spin |= 1u << __builtin_ctz(m);
     if (!spin) continue;
     const int lane = __builtin_ctz(spin);
     const Lane& L = x->lanes[lane];
+    ++spinning_warps;
     if (!first_w) {
       first_w = x;
       first_lane = lane;
@@ -284,6 +286,7 @@ void KernelRun::report_hang(bool simt_deadlock) {
         what = fmt::format("0x{:x}", polled);
         if (const Allocation* a = sim_.memory().find(polled))
           what += fmt::format(" ({} + {})", a->name, polled - a->base);
+        if (grid_workspace_ && polled >= grid_workspace_ && polled < grid_workspace_ + 64) ++at_grid_barrier;
       }
       line += fmt::format(", polling {}", what);
       if (const LastWriter* lw = hang_.last_writer(polled)) {
@@ -344,6 +347,15 @@ void KernelRun::report_hang(bool simt_deadlock) {
         "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
         "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
         "acquire/release\n";
+  } else if (at_grid_barrier && at_grid_barrier == spinning_warps) {
+    r.kind = ReportKind::Hang;
+    r.title = "hang: threads wait at a grid barrier (grid.sync()) for threads that do not reach it again";
+    details +=
+        "every thread of the grid must call grid.sync() (cooperative_groups::this_grid().sync()) the same number "
+        "of times: one inside a loop whose trip count differs between threads (a grid-stride loop over the "
+        "thread's elements), after a continue or an early return, or in a branch leaves the threads that made "
+        "fewer calls gone or elsewhere, and the others wait for them for ever. Put each grid.sync() where every "
+        "thread reaches it, e.g. after the grid-stride loop, not inside it\n";
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";

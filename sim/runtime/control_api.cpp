@@ -126,6 +126,13 @@ SIMCUDART_API int synclab_sim_set_trace(const char* path) {
   return 0;
 }
 
+SIMCUDART_API int synclab_sim_name_allocation(const void* ptr, const char* name) {
+  if (!ptr || !name || !*name) return reject("name_allocation: a device pointer and a name are needed");
+  if (!simulator().memory().name_allocation(reinterpret_cast<uint64_t>(ptr), name))
+    return reject(fmt::format("name_allocation(\"{}\"): no device allocation starts at {}", name, ptr));
+  return 0;
+}
+
 SIMCUDART_API int synclab_sim_set_budget(uint64_t warp_steps) {
   if (warp_steps == 0) return reject("set_budget(0): the budget must be at least 1 warp-step");
   with_idle_device([&](sim::Config& c) { c.budget = warp_steps; });

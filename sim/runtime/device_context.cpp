@@ -8,6 +8,8 @@
 #include <deque>
 #include <vector>
 #include <mutex>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -167,6 +169,37 @@ cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
   return cudaErrorUnknown;
 }
 
+namespace {
+// A program that runs the same failing launch again and again (a lab harness exploring schedules)
+// would print the same sticky-error line for each: the first is printed, the others are counted and
+// summed up once when the process ends.
+class RepeatedFailures {
+ public:
+  // Whether `line` is new (then print it); a repeat is counted.
+  bool first(const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [seen, more] : lines_)
+      if (seen == line) {
+        ++more;
+        return false;
+      }
+    lines_.emplace_back(line, 0);
+    return true;
+  }
+  ~RepeatedFailures() {
+    for (const auto& [line, more] : lines_)
+      if (more)
+        diag(fmt::format("the failure above ({}) came {} more time{} in this process, each line left out",
+                         line.substr(0, line.find("; every later CUDA call")), more, more == 1 ? "" : "s"));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<std::string, int>> lines_;
+};
+RepeatedFailures g_repeated_failures;
+}  // namespace
+
 void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   clock_advance_ms(r.simulated_ms);
   // The simulator has printed the reports (unless SYNCLAB_QUIET); keep them for the control API
@@ -184,11 +217,13 @@ void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   }
   bool first = sticky_error() == cudaSuccess;
   set_sticky_error(err);
-  if (first)
-    diag(
+  if (first) {
+    const std::string line =
         fmt::format("kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
                     "a GPU) until cudaDeviceReset",
-                    kernel, r.message.empty() ? error_string(err) : r.message, error_name(err)));
+                    kernel, r.message.empty() ? error_string(err) : r.message, error_name(err));
+    if (g_repeated_failures.first(line)) diag(line);
+  }
 }
 
 }  // namespace synclab::rt

@@ -14,6 +14,10 @@
 #                                            REGEX (extended grep, case-insensitive): a wrong
 #                                            solution is rejected with a message that points at
 #                                            the mistake (only that case runs)
+#   check_graded.sh --expect-pass-case "CASE" -- BIN
+#                                            the named case passes and the simulator reports nothing
+#                                            in it (a wrong solution's fixed twin: the advice of its
+#                                            message, applied, fixes it; only that case runs)
 #
 # Every case must carry a [pts:N] tag. Options: --timeout SECONDS per case (default 300),
 # --log DIR (keep each case's output there). Prints one line per case and a summary; exit 0 when
@@ -26,6 +30,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --expect) expect="$2"; shift 2 ;;
     --expect-reject) expect=reject; reject="$2"; shift 2 ;;
+    --expect-pass-case) expect=pass-case; reject="$2"; shift 2 ;;
     --message) messages+=("$2"); shift 2 ;;
     --may-pass) may_pass="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
@@ -35,7 +40,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 bin="${1:-}"
-case "$expect" in pass|fail|reject) ;; *) echo "check_graded.sh: --expect pass|fail or --expect-reject CASE" >&2; exit 2 ;; esac
+case "$expect" in pass|fail|reject|pass-case) ;; *) echo "check_graded.sh: --expect pass|fail, --expect-reject CASE or --expect-pass-case CASE" >&2; exit 2 ;; esac
 [ -x "$bin" ] || { echo "check_graded.sh: test program '$bin' not found or not executable (built?)" >&2; exit 2; }
 [ -z "$logdir" ] || mkdir -p "$logdir"
 
@@ -49,7 +54,7 @@ fi
 mapfile -t cases < <(sed -e 's/[[:space:]]*$//' -e '/^$/d' <<<"$names")
 [ ${#cases[@]} -gt 0 ] || { echo "check_graded.sh: $bin has no test cases" >&2; exit 2; }
 
-if [ "$expect" = reject ]; then
+if [ "$expect" = reject ] || [ "$expect" = pass-case ]; then
   found=0
   for c in "${cases[@]}"; do [ "$c" = "$reject" ] && found=1; done
   [ $found = 1 ] || { echo "check_graded.sh: $bin has no test case named '$reject'" >&2; exit 2; }
@@ -67,9 +72,9 @@ for c in "${cases[@]}"; do
     bad=1
     pts=0
   fi
-  # A wrong solution is checked on the case it names alone (the others' outcomes are not part of
+  # A wrong solution (and its fixed twin) is checked on the case it names alone (the others' outcomes are not part of
   # what it declares; running them cost most of the labs' test time).
-  [ "$expect" = reject ] && [ "$c" != "$reject" ] && continue
+  if [ "$expect" = reject ] || [ "$expect" = pass-case ]; then [ "$c" != "$reject" ] && continue; fi
   out="$tmp/case$i.log"
   timeout "$timeout_s" "$bin" "$c" >"$out" 2>&1
   rc=$?
@@ -99,6 +104,16 @@ for c in "${cases[@]}"; do
         echo "        passed on the untouched skeleton, which this backend allows for it (--may-pass /$may_pass/)"
       elif [ $rc -eq 0 ]; then
         echo "        expected to FAIL on the untouched skeleton, but it passed: the test does not discriminate"
+        bad=1
+      fi ;;
+    pass-case)
+      if [ $rc -ne 0 ]; then
+        echo "        expected the fixed twin to pass here; its output (last 40 lines):"
+        tail -n 40 "$out" | sed 's/^/        | /'
+        bad=1
+      elif grep -qE 'SyncLab (ERROR|WARNING)' "$out"; then
+        echo "        passed, but the simulator reported something in it:"
+        grep -E -m 3 'SyncLab (ERROR|WARNING)' "$out" | sed 's/^/        | /'
         bad=1
       fi ;;
     reject)
@@ -131,6 +146,7 @@ if [ $bad -ne 0 ]; then
     pass) echo "check_graded.sh: some graded cases fail on the reference solutions" ;;
     fail) echo "check_graded.sh: some graded cases pass on the untouched skeletons" ;;
     reject) echo "check_graded.sh: the wrong solution was not rejected as declared" ;;
+    pass-case) echo "check_graded.sh: the fixed twin of the wrong solution does not pass silently" ;;
   esac
   exit 1
 fi

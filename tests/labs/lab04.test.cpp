@@ -404,10 +404,19 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
 // ---- task 5 -------------------------------------------------------------------------------------
 
 std::string grid_advice(lab04::GridKernel k, const lab04::GridResult& r, int want) {
-  if (k == lab04::GridKernel::last_block && (!r.reports.empty() || r.sum != want) && r.sum != 0)
-    return "the last block may read a partial before it is visible: __threadfence() after writing the block's partial "
-           "and before taking the ticket, and in the last block __threadfence() after the ticket, before reading the "
-           "partials";
+  if (k == lab04::GridKernel::last_block && (!r.reports.empty() || r.sum != want) && r.sum != 0) {
+    // The race report says which side of the hand-over through the ticket lacks its fence.
+    const std::string release = "__threadfence() after writing the block's partial and before taking the ticket";
+    const std::string acquire = "in the last block, __threadfence() after the ticket, before reading the partials";
+    const std::string text = r.reports.empty() ? "" : r.reports.front().text;
+    if (text.find("the other side did not release") != std::string::npos)
+      return "the last block fenced after its ticket, but a partial may still not be visible: the block that wrote "
+             "it did not release it -- " + release;
+    if (text.find("did not acquire it") != std::string::npos)
+      return "every block fenced before its ticket, but the last block read the partials without acquiring them -- " +
+             acquire;
+    return "the last block may read a partial before it is visible: " + release + "; and " + acquire;
+  }
   if (r.sum == 0)
     return k == lab04::GridKernel::atomic     ? "is TODO(5a) done?"
            : k == lab04::GridKernel::two_pass ? "is TODO(5b) done?"

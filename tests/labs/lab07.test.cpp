@@ -228,7 +228,7 @@ void check_bitonic(int n, int blocks, int threads, int seeds) {
   std::sort(want.begin(), want.end());
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
     lab07::SortResult r = synclab::lab::run_under(s, [&] { return lab07::run_bitonic(keys, blocks, threads); });
-    std::string wrong;
+    std::string wrong = r.stuck ? "the launch " + synclab::lab::stuck_word(r.reports) : "";
     for (size_t i = 0; wrong.empty() && i < want.size(); ++i)
       if (r.keys[i] != want[i])
         wrong = "keys[" + std::to_string(i) + "] is " + std::to_string(r.keys[i]) + ", expected " +
@@ -240,7 +240,7 @@ void check_bitonic(int n, int blocks, int threads, int seeds) {
                      replay("bitonic --n " + std::to_string(n) + " --blocks " + std::to_string(blocks) +
                                 " --threads " + std::to_string(threads),
                             s),
-                     r.reports.empty() ? "" : "a grid.sync() after every step (k, j), reached by every thread"));
+                     lab07::grid_app_advice(r.reports, "step (k, j)", "pairs")));
   }
 }
 
@@ -255,7 +255,7 @@ void check_sw(int m, int n, int blocks, int threads, int seeds) {
   const std::vector<int> want = host_sw(a, b);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds))) {
     lab07::SwResult r = synclab::lab::run_under(s, [&] { return lab07::run_sw(a, b, blocks, threads); });
-    std::string wrong;
+    std::string wrong = r.stuck ? "the launch " + synclab::lab::stuck_word(r.reports) : "";
     for (size_t k = 0; wrong.empty() && k < want.size(); ++k)
       if (r.H[k] != want[k])
         wrong = "H[" + std::to_string(k / (n + 1)) + "][" + std::to_string(k % (n + 1)) + "] is " +
@@ -268,7 +268,7 @@ void check_sw(int m, int n, int blocks, int threads, int seeds) {
                      replay("sw --m " + std::to_string(m) + " --n " + std::to_string(n) + " --blocks " +
                                 std::to_string(blocks) + " --threads " + std::to_string(threads),
                             s),
-                     r.reports.empty() ? "" : "a grid.sync() after every anti-diagonal, reached by every thread"));
+                     lab07::grid_app_advice(r.reports, "anti-diagonal", "cells")));
   }
 }
 

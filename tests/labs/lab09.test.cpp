@@ -108,6 +108,12 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
            "   release), and get must put __threadfence_block() between seeing the bit set and reading the value\n"
            "   (acquire); put likewise after seeing the bit clear";
   if (task == "1") return "TODO(1a)/(1b): put waits while the bit is set, get waits while it is clear (tl_is_set)";
+  if (task == "4b" && kind == "race" &&
+      r.reports.front().text.find(" had not synchronized with ") != std::string::npos)
+    return "a lane read its input before its producer's write was published: lane 0's st_release_cta raised the\n"
+           "   warp's flag when only its own write was done, and a release publishes only what its thread wrote or\n"
+           "   had synchronized with. Put __syncwarp() between the warp's 32 writes of A[tid + 32] and lane 0's\n"
+           "   st_release_cta";
   if (task == "4b" && kind == "race")
     return "a lane read its input before its producer's write was published: flag_hop must __syncwarp() after the\n"
            "   32 writes, then lane 0 raises the flag with st_release_cta, and the consumer reads the flag with\n"

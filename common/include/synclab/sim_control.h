@@ -47,6 +47,8 @@ SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_report_count(void);
 SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_report_text(int index, char* buf, size_t cap);
 SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_report_kind(int index, char* buf, size_t cap);
 SYNCLAB_SIM_CONTROL_WEAK void synclab_sim_clear_reports(void);
+// Name the device allocation that starts at ptr (cudaMalloc's result) as the program calls it.
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_name_allocation(const void* ptr, const char* name);
 SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_last_error(char* buf, size_t cap);
 }
 
@@ -131,6 +133,11 @@ inline std::string report(int i) { return detail::fetch(synclab_sim_report_text,
 inline std::string report_kind(int i) { return detail::fetch(synclab_sim_report_kind, i); }
 inline void clear_reports() {
   if (synclab_sim_clear_reports) synclab_sim_clear_reports();
+}
+// Reports name the allocation that starts at ptr by `name` ("polling flags (cudaMalloc #6 (20
+// bytes)) + 4") instead of by cudaMalloc's count alone; nothing on a GPU.
+inline void name_allocation(const void* ptr, const char* name) {
+  if (synclab_sim_name_allocation) detail::check(synclab_sim_name_allocation(ptr, name));
 }
 
 }  // namespace synclab::sim

@@ -5,6 +5,8 @@
 // WRONG-FAILS: lab04 task5c grid_sum_last_block lets the last block add the partials under both memory models
 // WRONG-MESSAGE: race at grid_last_block_no_fence\.cu:[0-9]+
 // WRONG-MESSAGE: __threadfence\(\) after writing the block's partial
+// WRONG-FIX:     partials[blockIdx.x] = sum;\n =>     partials[blockIdx.x] = sum;\n    __threadfence();\n
+// WRONG-FIX:     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;\n =>     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;\n    if (is_last) __threadfence();\n
 //
 // Lab 04, task 5: a sum over the whole grid, three ways (seed 004, slides "Reductions": atomics
 // "add sequentiality"; "Barriers": the end of a kernel is the only barrier of the whole grid, and

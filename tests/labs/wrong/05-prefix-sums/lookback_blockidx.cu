@@ -5,6 +5,8 @@
 // WRONG-FAILS: lab05 task4b scan_lookback finishes with more tiles than fit on the GPU when blocks start in reverse order
 // WRONG-MESSAGE: hang at lookback_blockidx\.cu:[0-9]+
 // WRONG-MESSAGE: take the tile from atomicAdd\(tile_counter, 1\)
+// WRONG-MESSAGE: polling 0x[0-9a-f]+ \(flags \(cudaMalloc #[0-9]+ \([0-9]+ bytes\)\) \+ [0-9]+\)
+// WRONG-FIX:   if (threadIdx.x == 0) tile_s = blockIdx.x;  // (the mistake: the order blocks start in is not blockIdx order)\n  (void)tile_counter; =>   if (threadIdx.x == 0) tile_s = atomicAdd(tile_counter, 1u);
 //
 // Lab 05, task 4: a scan over many blocks in one launch, with decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA technical report

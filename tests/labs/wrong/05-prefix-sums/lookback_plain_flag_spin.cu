@@ -5,7 +5,8 @@
 // WRONG-REPLACES: lookback.cu
 // WRONG-FAILS: lab05 task4a scan_lookback scans across tiles in one pass under both memory models
 // WRONG-MESSAGE: race at lookback_plain_flag_spin\.cu:[0-9]+
-// WRONG-MESSAGE: read the flags \(and the values\) through volatile pointers or atomics
+// WRONG-MESSAGE: read the flags through volatile pointers or atomics
+// WRONG-FIX:         while ((status = flags[j]) == kInvalid) { =>         while ((status = vflags[j]) == kInvalid) {
 //
 // Lab 05, task 4: a scan over many blocks in one launch, with decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA technical report

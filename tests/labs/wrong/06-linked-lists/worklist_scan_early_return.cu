@@ -2,7 +2,8 @@
 // whose barriers and shared array then miss it.
 // WRONG-REPLACES: worklist.cu
 // WRONG-FAILS: lab06 task4c push_scan fills the worklist with a block scan and one atomic per block
-// WRONG-MESSAGE: lab06_scan\.cuh:[0-9]+
+// WRONG-MESSAGE: first report: init at worklist_scan_early_return\.cu:[0-9]+
+// WRONG-FIX:   if (counts[t] == 0) return;\n  int total; =>   int total;
 // WRONG-MESSAGE: every thread of the block must call it
 //
 // Lab 06, task 4: a worklist in an array (seed 004, classwork "each thread adds elements to a

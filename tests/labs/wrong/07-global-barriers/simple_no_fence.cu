@@ -5,6 +5,9 @@
 // WRONG-REPLACES: gpu_barriers.cu
 // WRONG-FAILS: lab07 task3 gpu_sync_simple orders every round under both memory models
 // WRONG-MESSAGE: without __threadfence\(\) a block's slot writes need not be visible
+// WRONG-MESSAGE: Both sides are missing: thread 0 calls __threadfence\(\) right before its atomicAdd
+// WRONG-FIX:     atomicAdd(count, 1u);\n    const unsigned goal =>     __threadfence();\n    atomicAdd(count, 1u);\n    const unsigned goal
+// WRONG-FIX:     while (*(volatile unsigned*)count < goal) {\n    }\n  } =>     while (*(volatile unsigned*)count < goal) {\n    }\n    __threadfence();\n  }
 //
 // Lab 07, tasks 3-6: global barriers inside one launch (seed 001, section V; seed 004, "Global
 // Barrier"). Every block must be resident at once (task 7): a block that waits for one that never

@@ -5,7 +5,8 @@
 // WRONG-REPLACES: gpu_barriers.cu
 // WRONG-FAILS: lab07 task4 gpu_sync_tree orders every round under both memory models
 // WRONG-MESSAGE: race at (tree_no_level_fence|gpu_barriers)\.cu:[0-9]+
-// WRONG-MESSAGE: fences before it adds to the top counter
+// WRONG-MESSAGE: The releasing side is missing: .*the one with which the last block of a group passes its group's arrivals up \(top\)
+// WRONG-FIX:       // own arrival, so that the top level releases the whole group's writes, not only its own.\n      atomicAdd(top, 1u); =>       // own arrival, so that the top level releases the whole group's writes, not only its own.\n      __threadfence();\n      atomicAdd(top, 1u);
 //
 // Lab 07, tasks 3-6: global barriers inside one launch (seed 001, section V; seed 004, "Global
 // Barrier"). Every block must be resident at once (task 7): a block that waits for one that never

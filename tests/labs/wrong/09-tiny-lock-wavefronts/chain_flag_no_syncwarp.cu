@@ -4,7 +4,10 @@
 // WRONG-REPLACES: chain.cu
 // WRONG-FAILS: lab09 task4b the release-acquire flag chain hands the token along 16 warps
 // WRONG-MESSAGE: race at (chain_flag_no_syncwarp\.cu|chain_kernel\.cuh):[0-9]+
-// WRONG-MESSAGE: flag_hop must __syncwarp\(\) after the
+// WRONG-MESSAGE: it is a release \(a release store or atomic\) and this thread's read acquires it
+// WRONG-MESSAGE: at a __syncwarp\(\) \(they are lanes of one warp\)
+// WRONG-MESSAGE: Put __syncwarp\(\) between the warp's 32 writes of A\[tid \+ 32\] and lane 0's st_release_cta
+// WRONG-FIX:   s.A[tid + 32] = s.A[tid] + tid;\n  if (tid % 32 == 0) st_release_cta =>   s.A[tid + 32] = s.A[tid] + tid;\n  __syncwarp();\n  if (tid % 32 == 0) st_release_cta
 // Lab 09, task 4: the 16-warp validation kernel's tiny-lock and flag schemes (README.md). The
 // kernel, the launcher and the five other schemes are in chain_kernel.cuh (read them first).
 #include "chain_kernel.cuh"

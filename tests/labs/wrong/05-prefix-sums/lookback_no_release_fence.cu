@@ -1,0 +1,72 @@
+// WRONG SOLUTION (lab 05, task 4): the look-back fences after reading a flag, but not before
+// writing one. The reader's acquire is there; the writer's release is not: a block may see a tile's
+// flag before that tile's aggregate or prefix is visible, and add an old value. The values are read
+// and written with plain loads and stores (the flags are volatile): once both sides fence, the
+// acquire orders them, and they need no volatile.
+// WRONG-REPLACES: lookback.cu
+// WRONG-FAILS: lab05 task4a scan_lookback scans across tiles in one pass under both memory models
+// WRONG-MESSAGE: race at lookback_no_release_fence\.cu:[0-9]+
+// WRONG-MESSAGE: the tile's writer did not release: the tile's value must be visible before its flag
+// WRONG-FIX:       vprefixes[0] = aggregate;\n =>       vprefixes[0] = aggregate;\n      __threadfence();\n
+// WRONG-FIX:       vaggregates[tile] = aggregate;\n =>       vaggregates[tile] = aggregate;\n      __threadfence();\n
+// WRONG-FIX:       vprefixes[tile] = offset + aggregate;\n =>       vprefixes[tile] = offset + aggregate;\n      __threadfence();\n
+//
+// Lab 05, task 4: a scan over many blocks in one launch, with decoupled look-back (Merrill and
+// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA technical report
+// NVR-2016-002). Each tile publishes its own sum as soon as it has it (kAggregate), and its
+// inclusive prefix once it knows it (kPrefix); a tile finds its offset by walking back over the
+// tiles before it, adding aggregates until it meets a prefix. No block waits for a whole chain.
+//
+// Two things make it work on a GPU. The tile a block scans is taken from an atomic counter in the
+// order blocks start, never from blockIdx.x: blocks may start in any order, and a block that waits
+// for a tile no running block holds waits forever. And a value is published through its flag: the
+// value must be visible before the flag that announces it is.
+#include "lab05_kernels.cuh"
+
+namespace lab05 {
+
+// ---- 4 -----------------------------------------------------------------------------------------
+__global__ void scan_lookback(const int* in, int n, int* out, unsigned* tile_counter, unsigned* flags,
+                              int* aggregates, int* prefixes) {
+  __shared__ unsigned tile_s;
+  __shared__ int offset_s;
+  // The tile: the next ticket, in the order the blocks get here.
+  if (threadIdx.x == 0) tile_s = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const unsigned tile = tile_s;
+  const int i = int(tile * blockDim.x + threadIdx.x);
+  int aggregate = 0;
+  const int inclusive = block_inclusive_scan(i < n ? in[i] : 0, &aggregate);
+  if (threadIdx.x == 0) {
+    volatile unsigned* vflags = flags;
+    int* vaggregates = aggregates;
+    int* vprefixes = prefixes;
+    int offset = 0;
+    if (tile == 0) {
+      vprefixes[0] = aggregate;
+      vflags[0] = kPrefix;
+    } else {
+      vaggregates[tile] = aggregate;
+      vflags[tile] = kAggregate;
+      // Look back: add aggregates until a tile's inclusive prefix is known.
+      for (int j = int(tile) - 1; j >= 0; --j) {
+        unsigned status;
+        while ((status = vflags[j]) == kInvalid) {
+        }
+        __threadfence();  // the flag is read before the value it announces
+        if (status == kPrefix) {
+          offset += vprefixes[j];
+          break;
+        }
+        offset += vaggregates[j];
+      }
+      vprefixes[tile] = offset + aggregate;
+      vflags[tile] = kPrefix;
+    }
+    offset_s = offset;
+  }
+  __syncthreads();
+  if (i < n) out[i] = inclusive + offset_s;
+}
+
+}  // namespace lab05
