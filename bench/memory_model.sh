@@ -29,6 +29,8 @@ done
 [[ $seeds =~ ^[0-9]+$ && $seeds -gt 0 ]] || { echo "bench/memory_model.sh: --seeds wants a positive number" >&2; exit 2; }
 [[ $sc_seeds =~ ^[0-9]+$ && $sc_seeds -gt 0 ]] || { echo "bench/memory_model.sh: --sc-seeds wants a positive number" >&2; exit 2; }
 mkdir -p "$out"
+commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$here" status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit (with local changes)"; fi
 echo "building synclab-litmus in $build ..."
 cmake --build "$build" --target synclab-litmus > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 tool=$build/bin/synclab-litmus
@@ -50,7 +52,7 @@ sc_line=$(grep -E '^[0-9]+ tests run' "$out/sc.txt" | tail -1)
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-  echo "commit: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "commit: $commit"
   echo "suite: synclab-litmus generate (defaults), $tests tests"
   echo
   echo "relaxed, $seeds seeds each, --check --gaps ($((mid - start)) s): $relaxed_line"
