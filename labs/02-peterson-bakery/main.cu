@@ -152,7 +152,8 @@ const Args& no_trace() {
 }
 
 // ---- v1 -------------------------------------------------------------------------------------------
-// Graded: alone 3 rounds (4 seeds); together 2 rounds (60 seeds; some run must get stuck, not all).
+// Graded: alone 3 rounds (4 seeds); together 2 rounds, two warps (60 seeds) and two blocks (30 seeds;
+// some run must get stuck, not all).
 bool cmd_v1(const Args& a) {
   const lab02::Where where = where_of(a, "warps");
   const int alone_rounds = int(a.num("rounds", 3)), rounds = int(a.num("rounds", 2));
@@ -168,27 +169,39 @@ bool cmd_v1(const Args& a) {
     std::printf("  (on a GPU the two threads are not run together: v1 can deadlock for ever)\n");
     return ok;
   }
-  std::printf("v1, both threads at once (%s), %d rounds each:\n", lab02::name(where), rounds);
-  Summary s = explore(synclab::lab::schedules(exploration(a, kLockSeeds)), args + std::to_string(rounds),
-                      [&](const char* t) { return lab02::run_two_thread(lab02::TwoThreadKernel::v1, where, rounds, 3u, t); }, a);
-  print_summary(s);
-  ok &= safe_runs(s) && s.stuck > 0 && s.stuck < s.runs;
-  if (!s.stuck) std::printf("  expected some schedule to deadlock: both flags up, both threads waiting\n");
-  if (s.stuck && s.stuck == s.runs) std::printf("  expected some schedule to finish: every explored run got stuck\n");
+  // (without --where: two warps of one block, then two blocks, where a block-scope flag or victim
+  // no longer reaches the other thread)
+  for (const lab02::Where at : a.has("where") ? std::vector<lab02::Where>{where}
+                                                : std::vector<lab02::Where>{lab02::Where::warps, lab02::Where::blocks}) {
+    const std::string at_args = "v1" + where_arg(at) + " --rounds ";
+    std::printf("v1, both threads at once (%s), %d rounds each:\n", lab02::name(at), rounds);
+    Summary s = explore(synclab::lab::schedules(exploration(a, at == lab02::Where::blocks ? kLockSeeds / 2 : kLockSeeds)),
+                        at_args + std::to_string(rounds),
+                        [&](const char* t) { return lab02::run_two_thread(lab02::TwoThreadKernel::v1, at, rounds, 3u, t); }, a);
+    print_summary(s);
+    ok &= safe_runs(s) && s.stuck > 0 && s.stuck < s.runs;
+    if (!s.stuck) std::printf("  expected some schedule to deadlock: both flags up, both threads waiting\n");
+    if (s.stuck && s.stuck == s.runs) std::printf("  expected some schedule to finish: every explored run got stuck\n");
+  }
   return ok;
 }
 
 // ---- v2 -------------------------------------------------------------------------------------------
-// Graded: both threads once (60 seeds); thread 0 alone must get stuck (3 seeds).
+// Graded: both threads once, two warps (60 seeds) and two blocks (30 seeds); thread 0 alone must get
+// stuck (3 seeds).
 bool cmd_v2(const Args& a) {
   const lab02::Where where = where_of(a, "warps");
   const std::string args = "v2" + where_arg(where);
   bool ok = true;
-  std::printf("v2 (victim), both threads at once (%s), one round each:\n", lab02::name(where));
-  Summary s1 = explore(synclab::lab::schedules(exploration(a, kLockSeeds)), args,
-                       [&](const char*) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, where, 1); }, no_trace());
-  print_summary(s1);
-  ok &= safe_runs(s1) && s1.completed == s1.runs;
+  for (const lab02::Where at : a.has("where") ? std::vector<lab02::Where>{where}
+                                                : std::vector<lab02::Where>{lab02::Where::warps, lab02::Where::blocks}) {
+    std::printf("v2 (victim), both threads at once (%s), one round each:\n", lab02::name(at));
+    Summary s1 = explore(synclab::lab::schedules(exploration(a, at == lab02::Where::blocks ? kLockSeeds / 2 : kLockSeeds)),
+                         "v2" + where_arg(at),
+                         [&](const char*) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, at, 1); }, no_trace());
+    print_summary(s1);
+    ok &= safe_runs(s1) && s1.completed == s1.runs;
+  }
   if (!synclab::lab::on_simulator()) {
     std::printf("  (on a GPU v2 is not run alone or for more rounds: it can wait for ever)\n");
     return ok;

@@ -298,9 +298,14 @@ void KernelRun::flush_findings() {
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
     const bool cross_block = pgid / threads_per_cta_ != block;
+    // (an atomic or strong access with block scope between blocks: not morally strong, so the
+    // pair races whatever else orders it)
+    const bool block_scoped_pair = cross_block && ((f.prev.flags | f.cur_flags) & RaceDetector::kCtaScope) &&
+                                   (f.prev.flags & (RaceDetector::kAtomic | RaceDetector::kStrong)) &&
+                                   (f.cur_flags & (RaceDetector::kAtomic | RaceDetector::kStrong));
     const bool insufficient_scope =
         !warning && cross_block &&
-        (both_atomic || (f.scope_miss != nullptr && f.scope_miss_cta == pgid / threads_per_cta_));
+        (both_atomic || block_scoped_pair || (f.scope_miss != nullptr && f.scope_miss_cta == pgid / threads_per_cta_));
     r.title =
         fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                     warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
@@ -461,6 +466,14 @@ void KernelRun::flush_findings() {
            "pass between the accesses: __syncwarp() (or a .sync intrinsic) for the warp, or __syncthreads() "
            "where the whole block takes part; under the lockstep model (before Volta) these two instructions "
            "were ordered by the warp's single program counter";
+    } else if (insufficient_scope && block_scoped_pair) {
+      d += fmt::format(
+          "both are atomic accesses (cuda::atomic_ref loads and stores, atomic functions), but at least one "
+          "has block scope (cuda::atomic_ref<..., cuda::thread_scope_block>, PTX .cta): an access is atomic, "
+          "and synchronizes, only with threads in its scope, and the two are in blocks {} and {}, so they race "
+          "and what the read sees orders nothing; use device scope (cuda::thread_scope_device, as "
+          "cuda::atomic_ref<int, cuda::thread_scope_device> or the plain atomic functions have)",
+          pgid / threads_per_cta_, block);
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);

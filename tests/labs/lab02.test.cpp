@@ -316,18 +316,19 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
   if (!synclab::lab::on_simulator()) return;  // together, v1 may deadlock for ever on a GPU
   // Together: the runs that finish must keep mutual exclusion; a stuck run is allowed (task: v1
   // can deadlock), but it must be stuck in the lock, with nobody inside.
-  for (const Schedule& s : synclab::lab::schedules(exploration(kLockSeeds))) {
-    lab02::LockRun r = synclab::lab::run_under(s, [&] {
-      return lab02::run_two_thread(lab02::TwoThreadKernel::v1, lab02::Where::warps, 2);
-    });
-    if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
-      std::vector<Report> reps = checker_reports(r);
-      if (!reps.empty())
-        FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << replay("v1 --where warps --rounds 2", s));
-      continue;
+  // Lane 0 of two warps of one block, and two blocks (a block-scope flag does not reach the other).
+  for (const lab02::Where where : {lab02::Where::warps, lab02::Where::blocks}) {
+    const std::string args = std::string("v1 --where ") + lab02::name(where) + " --rounds 2";
+    for (const Schedule& s : synclab::lab::schedules(exploration(where == lab02::Where::blocks ? kLockSeeds / 2 : kLockSeeds))) {
+      lab02::LockRun r = synclab::lab::run_under(s, [&] { return lab02::run_two_thread(lab02::TwoThreadKernel::v1, where, 2); });
+      if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
+        std::vector<Report> reps = checker_reports(r);
+        if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << replay(args, s));
+        continue;
+      }
+      const std::string problem = lock_problem(r, replay(args, s));
+      if (!problem.empty()) FAIL("v1, both threads (" << lab02::name(where) << "), 2 rounds each:\n  " << problem);
     }
-    const std::string problem = lock_problem(r, replay("v1 --where warps --rounds 2", s));
-    if (!problem.empty()) FAIL("v1, both threads, 2 rounds each:\n  " << problem);
   }
 }
 
@@ -377,6 +378,8 @@ TEST_CASE("lab02 task2 v2 keeps mutual exclusion when both threads take it once"
   REQUIRE_FALSE(model.mutual_exclusion_broken);
   require_correct_everywhere("v2, both threads (lane 0 of two warps), one round each", "v2 --where warps", exploration(kLockSeeds),
                              [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::warps, 1); });
+  require_correct_everywhere("v2, both threads (two blocks), one round each", "v2 --where blocks", exploration(kLockSeeds / 2),
+                             [](const Schedule&) { return lab02::run_two_thread(lab02::TwoThreadKernel::v2, lab02::Where::blocks, 1); });
 }
 
 TEST_CASE("lab02 task2 v2 lacks progress - a thread alone waits for ever", "[lab02][task2][pts:2]") {
