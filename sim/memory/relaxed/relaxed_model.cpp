@@ -120,6 +120,10 @@ struct RelaxedModel::ThreadState {
   struct PendLoc {
     uint64_t key = ~0ull;
     Pend p;
+    // The message whose releases were held last, and how many it had then (a spinning read of the
+    // same message adds nothing: views only grow, and pend is never emptied).
+    uint64_t held_msg = ~0ull;
+    size_t held_rels = 0;
   };
   PendLoc pend_loc[2];  // the same for the last locations read (acquire pattern: a later acquire of the location)
   uint32_t pend_loc_next = 0;
@@ -305,7 +309,18 @@ void RelaxedModel::drop_loc(uint64_t key) {
   if (it == locs_.end()) return;
   if (on_visible_ && it->second->msgs.size() > 1) on_visible_(key);
   for (const Msg& m : it->second->msgs) retire(m);
+  // (kept for the next location: a whole block's barrier drops its shared locations, which its
+  // next phase creates again)
+  std::unique_ptr<Loc> dead = std::move(it->second);
   locs_.erase(it);
+  if (free_locs_.size() < 4096) {
+    dead->msgs.clear();
+    dead->reach.clear();
+    dead->used = 0;
+    dead->bytes = 0;
+    dead->shared = false;
+    free_locs_.push_back(std::move(dead));
+  }
   if (key == last_key_) {
     last_key_ = ~0ull;
     last_loc_ = nullptr;
@@ -340,7 +355,13 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
   Loc* L = find(key);
   if (!L) {
     if (!create) return nullptr;
-    auto fresh = std::make_unique<Loc>();
+    std::unique_ptr<Loc> fresh;
+    if (!free_locs_.empty()) {
+      fresh = std::move(free_locs_.back());
+      free_locs_.pop_back();
+    } else {
+      fresh = std::make_unique<Loc>();
+    }
     L = fresh.get();
     L->bytes = size;
     L->shared = key >> 63;
@@ -546,11 +567,13 @@ void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const std::vect
     if (strong(rel->head, acq)) ts.view.join(rel->view);
 }
 
-void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, const std::vector<ReleaseRef>& rels) {
+void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg,
+                                const std::vector<ReleaseRef>& rels) {
   if (rels.empty()) return;
   ThreadState::PendLoc* pl = nullptr;
   for (ThreadState::PendLoc& p : ts.pend_loc)
     if (p.key == key) pl = &p;
+  if (pl && pl->held_msg == msg && pl->held_rels == rels.size()) return;  // held already
   if (!pl) {
     pl = &ts.pend_loc[ts.pend_loc_next++ % 2];
     if (pl->key != ~0ull && pl->p.has) {
@@ -585,6 +608,8 @@ void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key
     lc->join(rel->view);
     ts.pend.has = pl->p.has = true;
   }
+  pl->held_msg = msg;
+  pl->held_rels = rels.size();
 }
 
 
@@ -651,7 +676,7 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
     if (acquire)
       acquire_from(ts, r, m.rels);
     else if (!reduction)  // (a reduction's read forms no acquire pattern with what follows)
-      hold_pending(ts, r, key, m.rels);
+      hold_pending(ts, r, key, m.key, m.rels);
   }
   // Acquire pattern: an acquire takes what earlier morally strong reads of its location observed.
   if (acquire) acquire_pending_loc(ts, r, key);
@@ -1126,6 +1151,9 @@ void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::ve
       it->second->shared_keys.clear();
     }
   }
+  // After a whole block's barrier, a thread with no release pending knows exactly what all arrivals
+  // knew (its own view and writes were among them): those threads share one release.
+  ReleaseRef shared_rel;
   for (uint64_t id : ids) {
     const MemThread t{id, cta, false};
     ThreadState& ts = thread(t);
@@ -1133,11 +1161,21 @@ void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::ve
     // block scope (ptx.als: BarrierWait is in FenceAcqs and FenceRels).
     ts.view.join(all);
     const Who f{id, cta, false, Scope::Cta};
-    acquire_pending_all(ts, f);
-    auto rel = std::make_shared<Release>();
-    rel->view = ts.known();
-    rel->head = f;
-    ts.fence_rel[0] = std::move(rel);
+    if (whole_block && !ts.pend.has) {
+      if (!shared_rel) {
+        auto rel = std::make_shared<Release>();
+        rel->view = ts.known();
+        rel->head = f;
+        shared_rel = std::move(rel);
+      }
+      ts.fence_rel[0] = shared_rel;
+    } else {
+      acquire_pending_all(ts, f);
+      auto rel = std::make_shared<Release>();
+      rel->view = ts.known();
+      rel->head = f;
+      ts.fence_rel[0] = std::move(rel);
+    }
     if (rec_ && have_instance) {
       const int ev = rec_read(t, f, 0, false, 0);
       if (ev >= 0) {

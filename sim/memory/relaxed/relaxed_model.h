@@ -129,7 +129,7 @@ class RelaxedModel final : public ConsistencyModel {
   std::vector<ReleaseRef> releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
                                              const Msg* rmw_read);
   void acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels);
-  void hold_pending(ThreadState& ts, const Who& reader, uint64_t key, const std::vector<ReleaseRef>& rels);
+  void hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg, const std::vector<ReleaseRef>& rels);
   void acquire_pending_loc(ThreadState& ts, const Who& acq, uint64_t key);
   void acquire_pending_all(ThreadState& ts, const Who& acq);
   uint64_t write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
@@ -162,6 +162,7 @@ class RelaxedModel final : public ConsistencyModel {
   ReadChooser* chooser_ = nullptr;
   uint64_t next_key_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<Loc>> locs_;
+  std::vector<std::unique_ptr<Loc>> free_locs_;  // dropped locations, kept for reuse (their vectors' room)
   Loc* last_loc_ = nullptr;
   uint64_t last_key_ = ~0ull;
   std::vector<std::pair<uint64_t, uint64_t>> written_;  // (step, key): for forgetting, oldest first
