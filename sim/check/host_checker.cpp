@@ -40,6 +40,21 @@ uint64_t HostChecker::read_word(const uint8_t* p, uint32_t size) {
   }
 }
 
+HostFinding HostChecker::finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,
+                                 uint64_t host_value) {
+  HostFinding f;
+  f.rule = rule;
+  f.addr = addr;
+  f.size = size;
+  f.block = a.block;
+  f.thread = a.thread;
+  f.instr = a.instr;
+  f.write = a.write;
+  f.atomic = a.atomic;
+  f.host_value = host_value;
+  return f;
+}
+
 void HostChecker::report(HostFinding f, Word& w) {
   if (w.reported) return;
   w.reported = true;
@@ -51,16 +66,7 @@ void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
   // previous write.
   for (const DevAccess& a : w.since_host) {
     if (reaches_host(*a.instr, a.atomic) || last_release_ > a.tick) continue;
-    HostFinding f;
-    f.rule = HostFinding::Rule::HostAfterDevice;
-    f.addr = k >> 4;
-    f.size = w.size;
-    f.block = a.block;
-    f.thread = a.thread;
-    f.instr = a.instr;
-    f.write = a.write;
-    f.atomic = a.atomic;
-    f.host_value = v;
+    HostFinding f = finding(HostFinding::Rule::HostAfterDevice, k >> 4, w.size, a, v);
     if (narrow_release_ && narrow_release_tick_ > a.tick) f.narrow_release = narrow_release_;
     report(f, w);
     break;
@@ -109,16 +115,8 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     const bool reaches = reaches_host(I, atomic);
     if (w.host_hi && !reaches && !(w.host_lo < known_)) {
       // H1: not morally strong with the host's write, and no acquire of a later host write.
-      HostFinding f;
-      f.rule = HostFinding::Rule::DeviceAfterHost;
-      f.addr = addr;
-      f.size = size;
-      f.block = block;
-      f.thread = thread;
-      f.instr = &I;
-      f.write = write;
-      f.atomic = atomic;
-      f.host_value = w.host_value;
+      HostFinding f =
+          finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic}, w.host_value);
       auto ts = threads_.find(tkey);
       if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
       report(f, w);

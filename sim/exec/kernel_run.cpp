@@ -9,6 +9,8 @@
 // the checkers (sim/check/) and trace recording (trace_recorder.h, an observer of the run).
 #include "sim/exec/kernel_run.h"
 
+#include <synclab/mix64.h>
+
 #include "sim/memory/oracle/ptx_axioms.h"
 
 #include "sim/exec/instr/operands.h"
@@ -330,10 +332,7 @@ LaunchResult KernelRun::run() {
     uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
     for (uint64_t i = total_ctas_ - 1; i > 0; --i) {  // Fisher-Yates with a splitmix64 stream
       x += 0x9E3779B97F4A7C15ull;
-      uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      z ^= z >> 31;
+      const uint64_t z = mix64(x);
       std::swap(dispatch_perm_[i], dispatch_perm_[z % (i + 1)]);
     }
   }
@@ -520,11 +519,8 @@ uint64_t KernelRun::split_draw(const Warp& w) const {
   // One step in sixteen (of a converged warp's memory accesses) splits; which lanes go first and
   // how long the others wait come from the same hash. A function of the seed, the step and the warp: the replay line
   // (SYNCLAB_SCHED and SYNCLAB_SEED) repeats it.
-  uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull ^ steps_ * 0xD1B54A32D192ED03ull ^
-               (w.cta->linear << 16 | w.index) * 0x94D049BB133111EBull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
+  const uint64_t x = mix64(cfg_.seed * 0x9E3779B97F4A7C15ull ^ steps_ * 0xD1B54A32D192ED03ull ^
+                           (w.cta->linear << 16 | w.index) * 0x94D049BB133111EBull);
   if (x & 15) return 0;
   // lanes to run first (bits 0-31, not all zero), how long the others wait (bits 32-35)
   const uint64_t m = x >> 32;

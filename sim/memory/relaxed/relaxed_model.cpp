@@ -4,6 +4,7 @@
 #include "sim/memory/relaxed/relaxed_model.h"
 
 #include <fmt/format.h>
+#include <synclab/mix64.h>
 
 #include <algorithm>
 #include <cassert>
@@ -214,29 +215,21 @@ struct AfterLateRead {
   }
 };
 
-uint64_t mix(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 }  // namespace
 
 uint32_t RelaxedModel::newest_rate(const MemThread& t) const {
   static const uint32_t kRates[] = {1, 8, 15};
-  return per_thread_ ? kRates[mix(thread_mix_ ^ (t.host ? ~0ull : t.id)) % 3] : newest_rate_;
+  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id)) % 3] : newest_rate_;
 }
 
 uint32_t RelaxedModel::end_rate(const MemThread& t) const {
   static const uint32_t kRates[] = {2, 12, 16};
-  return per_thread_ ? kRates[mix(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x5bd1e995) % 3] : end_rate_;
+  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x5bd1e995) % 3] : end_rate_;
 }
 
 uint64_t RelaxedModel::random(uint64_t n) {
   rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
-  uint64_t z = rng_;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const uint64_t z = mix64(rng_);
   return n ? z % n : 0;
 }
 
