@@ -403,20 +403,25 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
 
 // ---- task 5 -------------------------------------------------------------------------------------
 
+// Last block done (tasks 5c and 7): the race report says which side of the hand-over through the
+// ticket lacks its fence; a report that names the scope already says what to use.
+std::string last_block_advice(const std::vector<Report>& reports) {
+  const std::string release = "__threadfence() after writing the block's partial and before taking the ticket";
+  const std::string acquire = "in the last block, __threadfence() after the ticket, before reading the partials";
+  const std::string text = reports.empty() ? "" : reports.front().text;
+  if (text.find("insufficient-scope") != std::string::npos) return "";
+  if (text.find("the other side did not release") != std::string::npos)
+    return "the last block fenced after its ticket, but a partial may still not be visible: the block that wrote "
+           "it did not release it -- " + release;
+  if (text.find("did not acquire it") != std::string::npos)
+    return "every block fenced before its ticket, but the last block read the partials without acquiring them -- " +
+           acquire;
+  return "the last block may read a partial before it is visible: " + release + "; and " + acquire;
+}
+
 std::string grid_advice(lab04::GridKernel k, const lab04::GridResult& r, int want) {
-  if (k == lab04::GridKernel::last_block && (!r.reports.empty() || r.sum != want) && r.sum != 0) {
-    // The race report says which side of the hand-over through the ticket lacks its fence.
-    const std::string release = "__threadfence() after writing the block's partial and before taking the ticket";
-    const std::string acquire = "in the last block, __threadfence() after the ticket, before reading the partials";
-    const std::string text = r.reports.empty() ? "" : r.reports.front().text;
-    if (text.find("the other side did not release") != std::string::npos)
-      return "the last block fenced after its ticket, but a partial may still not be visible: the block that wrote "
-             "it did not release it -- " + release;
-    if (text.find("did not acquire it") != std::string::npos)
-      return "every block fenced before its ticket, but the last block read the partials without acquiring them -- " +
-             acquire;
-    return "the last block may read a partial before it is visible: " + release + "; and " + acquire;
-  }
+  if (k == lab04::GridKernel::last_block && (!r.reports.empty() || r.sum != want) && r.sum != 0)
+    return last_block_advice(r.reports);
   if (r.sum == 0)
     return k == lab04::GridKernel::atomic     ? "is TODO(5a) done?"
            : k == lab04::GridKernel::two_pass ? "is TODO(5b) done?"
@@ -463,6 +468,60 @@ TEST_CASE("lab04 task5c grid_sum_last_block lets the last block add the partials
           "[lab04][task5][pts:4]") {
   check_grid(lab04::GridKernel::last_block, "last-block", 300, 3, 64, 3);
   check_grid(lab04::GridKernel::last_block, "last-block", 100, 4, 32, 3);
+}
+
+// ---- task 7 -------------------------------------------------------------------------------------
+// The fast sum is timed on a GPU (bench/lab04_reduction); here its synchronization is graded: awkward
+// sizes and alignments, a few blocks, explored like task 5 under both warp and memory models.
+
+std::string fast_advice(const lab04::FastResult& r, unsigned want) {
+  if (uint32_t(r.sum) == 0x5a5a5a5au) return "*out was never written: is TODO(7) done?";
+  if (!r.reports.empty()) {
+    const Report& first = r.reports.front();
+    if (first.text.find("shared memory") != std::string::npos)
+      return "what one warp writes to shared memory and another warp reads (the warps' sums, the last-block flag) "
+             "needs a __syncthreads() between the write and the read, reached by every thread of the block";
+    if (first.text.find("insufficient-scope") != std::string::npos) return "";
+    // The partials are read by every thread of the last block after a barrier, so the report
+    // cannot tell which side's fence is missing: name both, and the block-scope pitfall.
+    return "the partials pass from block to block through the ticket, which needs a device-scope fence on both "
+           "sides: __threadfence() (not __threadfence_block(), which orders one block only) after writing the "
+           "block's partial and before taking the ticket, and in the last block __threadfence() after the "
+           "ticket, before the barrier that lets its threads read the partials; the reported line is the read";
+  }
+  if (uint32_t(r.sum) != want) return "";
+  return r.ticket != 0 ? "the last block must set *ticket back to 0 for the next call" : "";
+}
+
+TEST_CASE("lab04 task7 reduce_sum_int32 sums awkward sizes and alignments under both warp and memory models",
+          "[lab04][task7][pts:3]") {
+  struct Case {
+    int n, offset, blocks;
+  };
+  // The reference splits 20000 values over 3 blocks as whole tiles plus a tail; 4099 and 7 leave
+  // heads and tails around the 16-byte loads; 0 must give 0.
+  for (const Case c : {Case{20000, 1, 3}, Case{4099, 3, 2}, Case{7, 2, 2}, Case{0, 0, 2}}) {
+    const std::vector<int> values = lab04::random_values(c.n, uint32_t(c.n * 4 + c.offset));
+    unsigned want = 0;
+    for (int v : values) want += unsigned(v);
+    for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
+      const lab04::FastResult r =
+          synclab::lab::run_under(s, [&] { return lab04::run_fast(values, c.offset, c.blocks); });
+      const std::string what = "reduce_sum_int32 over " + std::to_string(c.n) + " values at offset " +
+                               std::to_string(c.offset) + " with " + std::to_string(c.blocks) + " blocks";
+      const std::string cmd = replay("fast --n " + std::to_string(c.n) + " --offset " + std::to_string(c.offset) +
+                                         " --blocks " + std::to_string(c.blocks),
+                                     s);
+      std::string wrong;
+      if (uint32_t(r.sum) != want)
+        wrong = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(int(want));
+      else if (r.ticket != 0)
+        wrong = "the ticket is " + std::to_string(r.ticket) + " after the launch, expected 0";
+      CHECKED_ELSE((wrong.empty() && r.reports.empty()))
+      FAIL(run_message(what, wrong.empty() ? "the sum was right in this run" : wrong, r.reports, cmd,
+                       fast_advice(r, want)));
+    }
+  }
 }
 
 // ---- task 6 -------------------------------------------------------------------------------------
