@@ -2,10 +2,11 @@
 # bench/memory_model.sh: the whole generated litmus suite against the relaxed memory model, the
 # run that CI's sample (memory.relaxed.generated) stands in for.
 #
-#   bench/memory_model.sh [--seeds N] [--sc-seeds N] [--out DIR] [--build DIR]
+#   bench/memory_model.sh [--seeds N] [--instances K] [--sc-seeds N] [--out DIR] [--build DIR]
 #
 # Generates the suite (`synclab-litmus generate`, its defaults: 2,500 tests of 2-4 threads), runs
-# every test N times under SYNCLAB_MEMORY=relaxed with the oracle checking each run's execution
+# every test N times (each launch holding K copies of it, default 1) under SYNCLAB_MEMORY=relaxed
+# with the oracle checking each launch's execution
 # (--check) and, for each weak outcome PTX allows that did not show, the rule of the model that
 # keeps it out (--gaps); then every test under sc (only sequentially consistent outcomes may show).
 # Writes DIR/generated.litmus, DIR/relaxed.txt, DIR/sc.txt and DIR/summary.md (the numbers for
@@ -13,12 +14,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seeds=1000
+instances=1
 sc_seeds=100
 out=$here/build/bench-memory-model
 build=$here/build
 while [ $# -gt 0 ]; do
   case $1 in
     --seeds) seeds=$2; shift 2 ;;
+    --instances) instances=$2; shift 2 ;;
     --sc-seeds) sc_seeds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
@@ -27,6 +30,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ $seeds =~ ^[0-9]+$ && $seeds -gt 0 ]] || { echo "bench/memory_model.sh: --seeds wants a positive number" >&2; exit 2; }
+[[ $instances =~ ^[0-9]+$ && $instances -gt 0 ]] || { echo "bench/memory_model.sh: --instances wants a positive number" >&2; exit 2; }
 [[ $sc_seeds =~ ^[0-9]+$ && $sc_seeds -gt 0 ]] || { echo "bench/memory_model.sh: --sc-seeds wants a positive number" >&2; exit 2; }
 mkdir -p "$out"
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -36,10 +40,10 @@ cmake --build "$build" --target synclab-litmus > "$out/build.log" 2>&1 || { cat 
 tool=$build/bin/synclab-litmus
 "$tool" generate --out "$out/generated.litmus"
 tests=$(grep -c '^litmus ' "$out/generated.litmus")
-echo "running $tests tests x $seeds seeds under relaxed (the oracle checks every run; about a minute per 200 tests on one core) ..."
+echo "running $tests tests x $seeds seeds x $instances instances under relaxed (the oracle checks every run; about a minute per 200 tests and 1000 runs on one core) ..."
 start=$(date +%s)
 set +e
-"$tool" run "$out/generated.litmus" --seeds "$seeds" --check --gaps --quiet > "$out/relaxed.txt" 2>&1
+"$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --check --gaps --quiet > "$out/relaxed.txt" 2>&1
 relaxed_rc=$?
 mid=$(date +%s)
 echo "running $tests tests x $sc_seeds seeds under sc ..."
@@ -55,7 +59,7 @@ sc_line=$(grep -E '^[0-9]+ tests run' "$out/sc.txt" | tail -1)
   echo "commit: $commit"
   echo "suite: synclab-litmus generate (defaults), $tests tests"
   echo
-  echo "relaxed, $seeds seeds each, --check --gaps ($((mid - start)) s): $relaxed_line"
+  echo "relaxed, $seeds seeds x $instances instances each, --check --gaps ($((mid - start)) s): $relaxed_line"
   sed -n '/^weak outcomes not seen, by what keeps the model from them:/,$p' "$out/relaxed.txt"
   echo
   echo "sc, $sc_seeds seeds each ($((end - mid)) s): $sc_line"

@@ -57,7 +57,8 @@ std::string order_q(const LitmusOp& op) {
 
 }  // namespace
 
-std::string litmus_ptx(const LitmusTest& t) {
+std::string litmus_ptx(const LitmusTest& t, uint32_t instances) {
+  if (instances == 0) throw std::runtime_error("a litmus launch needs at least one instance");
   const Placement pl = place(t);
   std::string s;
   s += "// Litmus test " + t.name + " (written by synclab-litmus from the test's text)\n";
@@ -67,7 +68,14 @@ std::string litmus_ptx(const LitmusTest& t) {
   s += fmt::format("  .reg .b32 %r<{}>;\n", 16 + kRegsPerThread * t.threads.size() + 64);
   s += fmt::format("  .reg .b64 %rd<{}>;\n", 16 + t.locs.size() + 64);
   s += "  ld.param.u64 %rd0, [p_mem];\n  ld.param.u64 %rd1, [p_out];\n";
-  s += "  mov.u32 %r0, %ctaid.x;\n  mov.u32 %r1, %tid.x;\n  mad.lo.u32 %r2, %r0, 1024, %r1;\n";
+  s += "  mov.u32 %r0, %ctaid.x;\n  mov.u32 %r1, %tid.x;\n";
+  if (instances > 1) {
+    // The copy this block belongs to (%r3), its block within the copy, and the copy's memory.
+    s += fmt::format("  div.u32 %r3, %r0, {};\n  rem.u32 %r0, %r0, {};\n", pl.blocks, pl.blocks);
+    s += fmt::format("  mul.wide.u32 %rd2, %r3, {};\n  add.u64 %rd0, %rd0, %rd2;\n", 4 * std::max<size_t>(t.locs.size(), 1));
+    s += fmt::format("  mul.wide.u32 %rd3, %r3, {};\n  add.u64 %rd1, %rd1, %rd3;\n", 4 * kRegsPerThread * t.threads.size());
+  }
+  s += "  mad.lo.u32 %r2, %r0, 1024, %r1;\n";
   for (size_t l = 0; l < t.locs.size(); ++l)
     s += fmt::format("  add.u64 %rd{}, %rd0, {};  // [{}]\n", 16 + l, 4 * l, t.locs[l]);
   for (size_t i = 0; i < t.threads.size(); ++i)
@@ -142,12 +150,14 @@ struct OpEvents {
 
 // Adds the test's dependencies to a recorded execution (the simulator records none); false when
 // the recorded events do not match the program (then nothing is added).
-bool add_dependencies(const LitmusTest& t, const Placement& pl, memory::Execution& x, std::string* why) {
+bool add_dependencies(const LitmusTest& t, const Placement& pl, uint32_t instance, memory::Execution& x,
+                      std::string* why) {
   for (size_t i = 0; i < t.threads.size(); ++i) {
-    // The recorded thread of litmus thread i.
+    // The recorded thread of litmus thread i (of the given copy of the test).
+    const uint32_t cta = instance * pl.blocks + pl.cta[i];
     int rt = -1;
     for (size_t k = 0; k < x.threads.size(); ++k)
-      if (!x.threads[k].host && x.threads[k].cta == pl.cta[i] && x.threads[k].warp * 32 + x.threads[k].lane == pl.tid[i])
+      if (!x.threads[k].host && x.threads[k].cta == cta && x.threads[k].warp * 32 + x.threads[k].lane == pl.tid[i])
         rt = int(k);
     std::vector<uint32_t> evs;
     for (uint32_t e = 0; e < x.events.size(); ++e)
@@ -192,7 +202,8 @@ bool add_dependencies(const LitmusTest& t, const Placement& pl, memory::Executio
           break;
       }
       if (!ok) {
-        *why = fmt::format("thread {}: the recorded events do not match `{}`", i, op.text);
+        *why = fmt::format("thread {}{}: the recorded events do not match `{}`", i,
+                           instance ? fmt::format(" of copy {}", instance) : "", op.text);
         return false;
       }
       if (op.reg >= 0) reg_event[size_t(op.reg)] = int(mine[0]);
@@ -234,18 +245,20 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
   using namespace synclab::sim;
   const Placement pl = place(t);
   Simulator& sim = Simulator::instance();
-  const std::string ptx = litmus_ptx(t);
+  const uint32_t copies = std::max<uint32_t>(opt.instances, 1);
+  const std::string ptx = litmus_ptx(t, copies);
   const int module = sim.load_module(ptx, t.name + ".ptx");
   const int fn = sim.find_function(module, "litmus_test");
-  const uint64_t mem_bytes = 4 * std::max<size_t>(t.locs.size(), 1);
-  const uint64_t out_bytes = 4 * kRegsPerThread * t.threads.size();
+  const uint64_t mem_each = 4 * std::max<size_t>(t.locs.size(), 1);
+  const uint64_t out_each = 4 * kRegsPerThread * t.threads.size();
+  const uint64_t mem_bytes = mem_each * copies, out_bytes = out_each * copies;
   auto* mem = static_cast<uint8_t*>(sim.memory().allocate(mem_bytes, AllocKind::Device, "litmus locations"));
   auto* out = static_cast<uint8_t*>(sim.memory().allocate(out_bytes, AllocKind::Device, "litmus registers"));
   if (!mem || !out) throw std::runtime_error("cannot allocate the test's memory");
   LaunchParams lp;
   lp.module = module;
   lp.function = fn;
-  lp.grid.x = pl.blocks;
+  lp.grid.x = pl.blocks * copies;
   lp.block.x = pl.block_threads;
   lp.params.resize(16);
   const uint64_t mem_addr = reinterpret_cast<uint64_t>(mem), out_addr = reinterpret_cast<uint64_t>(out);
@@ -277,26 +290,32 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
                                          lr.message));
       continue;
     }
-    memory::Outcome o;
-    for (size_t i = 0; i < t.threads.size(); ++i)
-      for (int k = 0; k < t.threads[i].regs; ++k) {
+    for (uint32_t c = 0; c < copies; ++c) {
+      memory::Outcome o;
+      for (size_t i = 0; i < t.threads.size(); ++i)
+        for (int k = 0; k < t.threads[i].regs; ++k) {
+          int32_t v;
+          std::memcpy(&v, out + out_each * c + 4 * (kRegsPerThread * i + size_t(k)), 4);
+          o.push_back(v);
+        }
+      for (size_t l = 0; l < t.locs.size(); ++l) {
         int32_t v;
-        std::memcpy(&v, out + 4 * (kRegsPerThread * i + size_t(k)), 4);
+        std::memcpy(&v, mem + mem_each * c + 4 * l, 4);
         o.push_back(v);
       }
-    for (size_t l = 0; l < t.locs.size(); ++l) {
-      int32_t v;
-      std::memcpy(&v, mem + 4 * l, 4);
-      o.push_back(v);
+      ++res.counts[o];
     }
-    ++res.counts[o];
     for (const Report& r : lr.reports)
       if (r.title.find("simulator bug") != std::string::npos)
         res.problems.push_back(fmt::format("seed {}: {}: {}", s, r.title, r.details));
     if (cfg.memory_check && lr.execution) {
       memory::Execution x = *lr.execution;
+      // Every copy's dependencies, then the oracle on the whole execution (the copies share no
+      // location, but their fence.sc operations are in one order).
       std::string why;
-      if (!add_dependencies(t, pl, x, &why)) {
+      bool matched = true;
+      for (uint32_t c = 0; c < copies && matched; ++c) matched = add_dependencies(t, pl, c, x, &why);
+      if (!matched) {
         res.problems.push_back(fmt::format("seed {}: {}", s, why));
       } else {
         const memory::AxiomResult ar = memory::check_ptx(x);

@@ -16,19 +16,25 @@
 namespace synclab::litmus {
 
 // The kernel for a test: PTX text with one entry, `litmus_test(.param .u64 mem, .param .u64 out)`.
-std::string litmus_ptx(const memory::LitmusTest& t);
+// Its grid holds `instances` copies of the test side by side (copy k: blocks k * B .. k * B + B - 1
+// for a test of B blocks, its locations and registers at mem and out plus k times their size), so
+// one launch runs the test that many times with the copies' threads interleaved.
+std::string litmus_ptx(const memory::LitmusTest& t, uint32_t instances = 1);
 
 struct RunOptions {
   bool relaxed = true;
   uint64_t seeds = 1000;
   uint64_t first_seed = 1;
+  // Copies of the test in each seed's launch (litmus_ptx): every copy's outcome is counted, so a
+  // seed yields `instances` outcomes.
+  uint32_t instances = 1;
   bool check = false;  // check each run's execution with the oracle
   bool explain = false;  // with check: a forbidden execution's events and relations in the problem's text
 };
 
 struct RunResult {
   std::map<memory::Outcome, uint64_t> counts;
-  uint64_t runs = 0;
+  uint64_t runs = 0;  // launches (seeds); each counts RunOptions::instances outcomes
   // Runs that went wrong: a launch that failed, an execution the oracle forbids (with the seed).
   std::vector<std::string> problems;
 };

@@ -33,13 +33,16 @@ int usage() {
                "check: for every test with an `expect` line, whether the PTX memory model allows its `exists`\n"
                "       outcome (enumerating the test's candidate executions) agrees with it\n"
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
-               "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--check]\n"
-               "                      [--first-seed S] [--explain] [--quiet] [--gaps] [--counts] [--min-weak PERCENT]\n"
+               "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--instances K]\n"
+               "                      [--check] [--first-seed S] [--explain] [--quiet] [--gaps] [--counts]\n"
+               "                      [--min-weak PERCENT]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
                "     PTX allows showed. --check: the oracle checks every run's execution too (--explain: and prints\n"
                "     a forbidden one). --min-weak: fail when fewer than PERCENT of the weak outcomes showed.\n"
+               "     --instances: K copies of the test in each seed's launch, their threads interleaved (default 1):\n"
+               "     K outcomes a seed.\n"
                "     --counts: how many runs ended in each outcome.\n"
                "     --gaps: for each weak outcome not seen, which rule of the model keeps it out of reach\n"
                "     (sim/memory/oracle/run_order.h), or that the rules allow it and the seeds did not draw it.\n"
@@ -156,6 +159,14 @@ int cmd_run(const std::vector<std::string>& args) {
       }
     } else if (a == "--first-seed" && i + 1 < args.size() && number(i + 1, &opt.first_seed)) {
       ++i;
+    } else if (a == "--instances" && i + 1 < args.size()) {
+      uint64_t k = 0;
+      if (!number(i + 1, &k) || k == 0 || k > 256) {
+        std::fprintf(stderr, "synclab-litmus: --instances %s: a number from 1 to 256\n", args[i + 1].c_str());
+        return 2;
+      }
+      opt.instances = uint32_t(k);
+      ++i;
     } else if (a == "--gaps") {
       gaps = true;
     } else if (a == "--counts") {
@@ -256,7 +267,7 @@ int cmd_run(const std::vector<std::string>& args) {
       if (!bad.empty()) ++failed;
       if (!quiet || !bad.empty() || (opt.relaxed && !missing.empty())) {
         std::printf("%s %s: %llu runs, %zu outcomes", bad.empty() ? "ok  " : "FAIL", t.name.c_str(),
-                    (unsigned long long)rr.runs, rr.counts.size());
+                    (unsigned long long)(rr.runs * opt.instances), rr.counts.size());
         if (opt.relaxed) std::printf(", weak outcomes seen %zu of %zu PTX allows", seen, seen + missing.size());
         std::printf("\n");
         for (const std::string& b : bad) std::printf("  %s\n", b.c_str());
@@ -269,8 +280,9 @@ int cmd_run(const std::vector<std::string>& args) {
       }
     }
   }
-  std::printf("%zu tests run (%s, %llu seeds each), %zu failed", tests, opt.relaxed ? "relaxed" : "sc",
-              (unsigned long long)opt.seeds, failed);
+  std::printf("%zu tests run (%s, %llu seeds each%s), %zu failed", tests, opt.relaxed ? "relaxed" : "sc",
+              (unsigned long long)opt.seeds,
+              opt.instances > 1 ? fmt::format(" x {} instances", opt.instances).c_str() : "", failed);
   if (opt.relaxed)
     std::printf("; weak outcomes seen: %zu of %zu (%.1f%%)", weak_seen, weak_allowed,
                 weak_allowed ? 100.0 * double(weak_seen) / double(weak_allowed) : 100.0);
