@@ -10,7 +10,11 @@ tests/labs/mutants/NN.tsv (reviewed: the change is harmless there, with the reas
 equivalent; any other survivor is a hole in the graded tests.
 
   ./synclab mutate --lab NN [--sample K --seed S] [--operators A,B] [--list] [--out FILE]
-                   [--hidden DIR] [--keep-going]
+                   [--hidden DIR] [--include-provided]
+
+Code that the skeleton already provides (a line and the 3 lines either side stand verbatim in
+labs/NN-topic/: count_naive, a slide's kernel given as an example) is the lab's, not the
+student's: its mutants are listed and not graded unless --include-provided.
 
 --list prints the mutants without grading them. --sample K grades K mutants drawn with seed S
 (default 1). --hidden DIR grades with an instructor's hidden tests (./synclab grade --hidden).
@@ -125,6 +129,27 @@ def plain_rmw(text, m):
     return m.start(), end, repl
 
 
+def provided_lines(skeleton_text, text, context=3):
+    """The 1-based lines of `text` (a reference solution's file) in code the skeleton provides: the
+    line with `context` lines either side stands verbatim in the skeleton (count_naive, a slide's
+    kernel given as an example). Code the student writes never stands in the skeleton (it holds a
+    TODO there)."""
+    lines = text.split("\n")
+    skel = skeleton_text.split("\n")
+    windows = set()
+    w = 2 * context + 1
+    for i in range(0, max(len(skel) - w + 1, 0)):
+        windows.add(tuple(x.strip() for x in skel[i:i + w]))
+    out = set()
+    for n in range(len(lines)):
+        lo, hi = n - context, n + context + 1
+        if lo < 0 or hi > len(lines):
+            continue
+        if tuple(x.strip() for x in lines[lo:hi]) in windows:
+            out.add(n + 1)
+    return out
+
+
 def mutants(lab_dir, sol_dir):
     files = []
     with open(os.path.join(lab_dir, ".skeleton.sha256")) as f:
@@ -138,6 +163,8 @@ def mutants(lab_dir, sol_dir):
         if not os.path.exists(path):
             continue
         text = open(path).read()
+        skel_path = os.path.join(lab_dir, name)
+        provided = provided_lines(open(skel_path).read(), text) if os.path.exists(skel_path) else set()
         mask = strip_comments_mask(text)
         for op, pattern, repl, _ in OPERATORS:
             for m in re.finditer(pattern, text):
@@ -155,7 +182,7 @@ def mutants(lab_dir, sol_dir):
                 col = start - (text.rfind("\n", 0, start) + 1) + 1
                 before = text[start:end].strip()
                 out.append({
-                    "file": name, "line": line, "col": col, "op": op, "from": before,
+                    "file": name, "line": line, "col": col, "op": op, "from": before, "provided": line in provided,
                     "to": new.strip() or "(deleted)", "text": text[:start] + new + text[end:],
                 })
     return files, out
@@ -189,6 +216,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--out", default="")
     ap.add_argument("--hidden", default="")
+    ap.add_argument("--include-provided", action="store_true")
     ap.add_argument("--solutions", default=os.path.join(ROOT, "solutions"))
     # (tests: grade with this synclab-grade directly, as ./synclab grade would after its build)
     ap.add_argument("--grader", default="")
@@ -209,6 +237,9 @@ def main():
             sys.exit("mutate: unknown operator(s) %s; operators: %s" % (",".join(sorted(unknown)),
                                                                        ",".join(o[0] for o in OPERATORS)))
         all_mutants = [m for m in all_mutants if m["op"] in want]
+    provided = [m for m in all_mutants if m["provided"]]
+    if not a.include_provided:
+        all_mutants = [m for m in all_mutants if not m["provided"]]
     eq_path = os.path.join(ROOT, "tests", "labs", "mutants", nn + ".tsv")
     equivalents = read_equivalents(eq_path)
     chosen = all_mutants
@@ -218,9 +249,13 @@ def main():
     if a.list:
         for m in chosen:
             eq = equivalents.get((site(m), m["op"]))
-            print("%-28s %-16s %s -> %s%s" % (site(m), m["op"], m["from"], m["to"],
-                                              "   [equivalent: %s]" % eq if eq else ""))
-        print("%d mutants of lab %s (%s)" % (len(chosen), nn, ", ".join(files)))
+            print("%-28s %-16s %s -> %s%s%s" % (site(m), m["op"], m["from"], m["to"],
+                                                "   [equivalent: %s]" % eq if eq else "",
+                                                "   [provided code]" if m["provided"] else ""))
+        print("%d mutants of lab %s (%s)%s" % (
+            len(chosen), nn, ", ".join(files),
+            "" if a.include_provided or not provided else
+            "; %d more in code the skeleton provides, not graded (--include-provided)" % len(provided)))
         return 0
     out = a.out or os.path.join(ROOT, "build", "mutants", nn + ".tsv")
     os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -276,6 +311,8 @@ def main():
           "killed %.1f%% of the non-equivalent ones; table: %s" % (
               nn, len(rows), counts["killed"], counts["survived"], counts["equivalent"],
               os.path.relpath(eq_path, ROOT), counts["stillborn"], rate, os.path.relpath(out, ROOT)))
+    if provided and not a.include_provided:
+        print("  not graded: %d mutants in code the skeleton provides (--include-provided grades them)" % len(provided))
     for r in rows:
         if r[5] == "survived":
             print("  survived: %s %s (%s -> %s)" % (r[0], r[1], r[2], r[3]))
