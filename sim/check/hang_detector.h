@@ -15,7 +15,9 @@
 // every pass, but its net effect is nil. Such changes still move the epoch (so hang reports stay
 // as strict as before), but not the "net epoch" or the quiet period: a lane whose fingerprint
 // repeats with the same net epoch is waiting, and a priority scheduler runs it last (pct's
-// on_spin) instead of letting it starve the thread that holds the work.
+// on_spin) instead of letting it starve the thread that holds the work. When nothing has changed
+// for good for eight quiet periods (overdue) and every running lane spins or waits, the kernel
+// hangs all the same (KernelRun::check_progress).
 #pragma once
 
 #include <cstddef>
@@ -57,6 +59,7 @@ class HangDetector {
   // epoch and the quiet period wait for commit() or an undo.
   void tentative_change() { ++epoch_; }
   bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
+  uint64_t last_change_step() const { return last_change_step_; }
   // Nothing visible has changed for eight quiet periods: true at most once per quiet period. A
   // check that does not wait for a new spinner (KernelRun::check_progress, relaxed memory).
   bool overdue(uint64_t step) {

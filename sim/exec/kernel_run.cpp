@@ -140,7 +140,8 @@ void KernelRun::start_cta(uint64_t linear) {
       L.reg_base = L.local_base = L.param_base = 0;
       L.carry = false;
       L.spinning = L.waiting = false;
-      L.spin_epoch = L.spin_net_epoch = ~0ull;
+      L.spin_epoch = L.spin_net_epoch = L.spin_net_epoch2 = L.waiting_net = ~0ull;
+      L.wait_func = L.wait_pc = L.wait_func2 = L.wait_pc2 = ~0u;
       w.last_load[lane] = 0;
       L.state = LaneState::Ready;
       L.func = static_cast<uint32_t>(p_.function);

@@ -131,7 +131,7 @@ class KernelRun {
   std::string lane_name(const Warp& w, int lane) const;
   std::string replay_line() const;
   void report_deadlock();
-  void report_hang(bool simt_deadlock);
+  void report_hang(bool simt_deadlock, bool lock_traffic = false);
   static bool loop_reads_memory(const ptx::Function& fn, uint32_t pc);
   void report_interrupted();
   std::string describe_lanes(Report& r,
@@ -303,6 +303,7 @@ class KernelRun {
   std::chrono::steady_clock::time_point host_grace_since_;
   // Relaxed memory: the epoch that began when the last suspected hang settled memory (check_progress).
   uint64_t settled_epoch_ = UINT64_MAX;
+  uint64_t settled_net_epoch_ = UINT64_MAX;  // the same, for a hang of lanes that only wait (check_progress)
   uint64_t static_shared_ = 0;    // this kernel's static shared memory
   uint64_t dyn_shared_base_ = 0;  // where its dynamic shared memory starts
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,

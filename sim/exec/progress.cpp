@@ -123,20 +123,32 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       L.spin_epoch = epoch;
       L.spin_hash = h;
     }
-    if (same_place && L.wait_hash == hw) {
-      // Waiting (for the scheduler) when nothing changed but what was undone again (a lock taken
-      // and released by a loop that found no work).
-      if (L.spin_net_epoch == net) {
+    // Waiting (for the scheduler, and for hang reports once overdue) when the lane comes round a
+    // loop head it passed before with the same registers and nothing changed but what was undone
+    // again (a lock taken and released by a loop that found no work). Two heads are kept: a loop
+    // around a lock's spin comes round at both in turn.
+    const bool at1 = L.wait_func == func && L.wait_pc == pc && L.wait_hash == hw;
+    const bool at2 = !at1 && L.wait_func2 == func && L.wait_pc2 == pc && L.wait_hash2 == hw;
+    if (at1 || at2) {
+      uint64_t& seen_net = at1 ? L.spin_net_epoch : L.spin_net_epoch2;
+      if (seen_net == net) {
         if (!L.waiting) waiters |= 1u << lane;
         L.waiting = true;
+        L.waiting_net = net;
       } else {
         L.waiting = false;
-        L.spin_net_epoch = net;
+        seen_net = net;
       }
     } else {
-      L.waiting = false;
-      L.spin_net_epoch = net;
+      L.wait_func2 = L.wait_func;
+      L.wait_pc2 = L.wait_pc;
+      L.wait_hash2 = L.wait_hash;
+      L.spin_net_epoch2 = L.spin_net_epoch;
+      L.wait_func = func;
+      L.wait_pc = pc;
       L.wait_hash = hw;
+      L.spin_net_epoch = net;
+      L.waiting = false;
     }
     L.spin_func = func;
     L.spin_pc = pc;
@@ -152,9 +164,13 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   // changes nothing about what it proves.
   const bool overdue = hang_.overdue(steps_);
   if (!new_spin && !host_grace_started_ && !overdue) return false;
-  // Every live lane must be spinning (in this epoch) or unable to run.
+  // Every live lane must be spinning (in this epoch) or unable to run. When nothing has changed
+  // for good for eight quiet periods (overdue), a lane that only waits also counts: its loop
+  // writes memory on every pass (a lock taken and released) but undoes it, and the net epoch has
+  // not moved since it came round with the same registers.
   bool host_memory = false;
   bool simt_deadlock = false;
+  bool lock_traffic = false;
   for (Warp* x : warps_) {
     uint32_t running = x->runnable;
     for (uint32_t m = x->live_mask(); m; m &= m - 1) {
@@ -162,7 +178,10 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       const Lane& L = x->lanes[lane];
       const bool can_run = (running >> lane) & 1;
       if (!can_run) continue;  // blocked at a barrier, a warp sync or a reconvergence point
-      if (!(L.spinning && L.spin_epoch == epoch)) return false;
+      if (!(L.spinning && L.spin_epoch == epoch)) {
+        if (!(overdue && L.waiting && L.waiting_net == net)) return false;
+        lock_traffic = true;
+      }
       if (const Allocation* a = sim_.memory().find(x->last_load[lane]); a && host_visible(a->kind)) host_memory = true;
     }
     // A SIMT deadlock: the word a lane spins on was last written by a lane of its own warp that
@@ -189,17 +208,19 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
     if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
   }
-  if (relaxed_ && settled_epoch_ != hang_.epoch()) {
+  if (relaxed_ && (lock_traffic ? settled_net_epoch_ != hang_.net_epoch() : settled_epoch_ != hang_.epoch())) {
     // Some spinning thread may have read an old value: every location's newest value becomes the
     // only one it can read, and the spin check starts over in a new epoch, in which every thread
     // must show again that it spins (a waiting lane found again is run last, so each gets its
-    // turn). A hang is a hang with nothing stale.
+    // turn). A hang is a hang with nothing stale. (Lanes that only wait move the epoch on every
+    // pass: for them the net epoch says whether the check started over.)
     relaxed_->settle();
     hang_.visible_change(steps_);
     settled_epoch_ = hang_.epoch();
+    settled_net_epoch_ = hang_.net_epoch();
     return false;
   }
-  report_hang(simt_deadlock);
+  report_hang(simt_deadlock, lock_traffic);
   return true;
 }
 
@@ -236,7 +257,7 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
   return true;
 }
 
-void KernelRun::report_hang(bool simt_deadlock) {
+void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
   materialize_all();
   Report r;
   r.kernel = entry_.name;
@@ -356,6 +377,17 @@ void KernelRun::report_hang(bool simt_deadlock) {
         "thread's elements), after a continue or an early return, or in a branch leaves the threads that made "
         "fewer calls gone or elsewhere, and the others wait for them for ever. Put each grid.sync() where every "
         "thread reaches it, e.g. after the grid-stride loop, not inside it\n";
+  } else if (lock_traffic) {
+    r.kind = ReportKind::Hang;
+    r.title =
+        "hang: every running thread loops, and what each pass writes it undoes (a lock taken and released) "
+        "while nothing else changes";
+    details += fmt::format(
+        "no thread changed memory for good in the last {} warp steps: each pass of these loops takes a lock (or "
+        "writes a word) and gives it back, and the condition it waits for stays false. Whatever the loop waits "
+        "for is never written: look for the thread that should write it (it may have exited, or never been "
+        "started)\n",
+        steps_ - hang_.last_change_step());
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";

@@ -54,9 +54,14 @@ struct Lane {
   // Warp::last_load).
   uint32_t spin_func = ~0u, spin_pc = ~0u;
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
-  uint64_t spin_net_epoch = ~0ull;  // the net epoch at the fingerprint (HangDetector::net_epoch)
-  uint64_t wait_hash = 0;           // the fingerprint without registers the clock feeds (waiting only)
-  bool waiting = false;             // spinning by the net epoch: the scheduler was told (on_spin)
+  // Waiting (by the net epoch): two loop heads with their fingerprints (without the registers the
+  // clock feeds) and the net epoch at each, for loops that come round at two heads in turn (a
+  // lock's spin and the loop around it).
+  uint32_t wait_func = ~0u, wait_pc = ~0u, wait_func2 = ~0u, wait_pc2 = ~0u;
+  uint64_t wait_hash = 0, wait_hash2 = 0;
+  uint64_t spin_net_epoch = ~0ull, spin_net_epoch2 = ~0ull;  // HangDetector::net_epoch at each
+  uint64_t waiting_net = ~0ull;  // the net epoch in which `waiting` was last found
+  bool waiting = false;          // spinning by the net epoch: the scheduler was told (on_spin)
   // The word this lane changed first since its changes were last made visible, and its value
   // before (Warp::open_lanes says whether there is one): a store or atomic that puts it back
   // undoes the change (a lock taken and released), see KernelRun::lane_change.
