@@ -36,9 +36,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Operators: name -> (pattern, replacement or function, what it models). Applied one site at a time.
 ATOMIC_FUNCS = "Add|Sub|Exch|Min|Max|Inc|Dec|And|Or|Xor|CAS"
 OPERATORS = [
-    ("del-syncthreads", r"__syncthreads\(\)\s*;", "", "a block barrier deleted"),
-    ("del-syncwarp", r"__syncwarp\([^;]*?\)\s*;", "", "a warp barrier deleted"),
-    ("del-fence", r"(?:__threadfence(?:_block|_system)?\(\)|cuda::atomic_thread_fence\([^;]*?\))\s*;", "",
+    # (a deleted statement leaves an empty one, so that `if (last) __threadfence();` still compiles)
+    ("del-syncthreads", r"__syncthreads\(\)\s*;", ";", "a block barrier deleted"),
+    ("del-syncwarp", r"__syncwarp\([^;]*?\)\s*;", ";", "a warp barrier deleted"),
+    ("del-fence", r"(?:__threadfence(?:_block|_system)?\(\)|cuda::atomic_thread_fence\([^;]*?\))\s*;", ";",
      "a fence deleted"),
     ("narrow-fence", r"__threadfence_system\(\)|__threadfence\(\)",
      lambda m: "__threadfence()" if m.group(0) == "__threadfence_system()" else "__threadfence_block()",
@@ -183,7 +184,7 @@ def mutants(lab_dir, sol_dir):
                 before = text[start:end].strip()
                 out.append({
                     "file": name, "line": line, "col": col, "op": op, "from": before, "provided": line in provided,
-                    "to": new.strip() or "(deleted)", "text": text[:start] + new + text[end:],
+                    "to": "(deleted)" if new.strip() in ("", ";") else new.strip(), "text": text[:start] + new + text[end:],
                 })
     return files, out
 
