@@ -927,7 +927,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   const bool release_now = is_release(o.sem) && !(ts.early && ts.plan_hidden);
   const std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
-  const uint64_t vkey = ts.view.get(key);
+  const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   size_t lo = 0;
   for (size_t i = 0; i < n; ++i)
     if (L->msgs[i].key <= vkey) lo = i;
@@ -1028,6 +1028,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   read_version_ = i == newest ? 0 : L->msgs[i].key;
   rmw_.who = r;
   rmw_.read_event = ev;
+  rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;

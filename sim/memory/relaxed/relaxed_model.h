@@ -193,6 +193,11 @@ class RelaxedModel final : public ConsistencyModel {
     uint64_t latest = 0;      // memory's value when it read
     uint32_t read_index = 0;  // the message its read read (index at the time)
     uint64_t read_msg_key = 0;
+    // The thread's view of the location right after the read, as the read's choice computed it:
+    // the write's place follows it. (Taking the read into the view may evict another location's
+    // entry and raise every threshold, an over-approximation that must not leave the write no
+    // place after the message it read.)
+    uint64_t view_key = ~0ull;
     Who who;
     int read_event = -1;
   } rmw_;
