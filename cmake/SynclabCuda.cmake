@@ -107,7 +107,8 @@ function(synclab_add_cuda_program name)
   # (the link's target-level dependency on the tools also orders the compiles after them).
   set(nvcc_script)
   if(EXISTS ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
-    set(nvcc_script ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
+    set(nvcc_script ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc
+                    ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc-include/cuda/atomic)
   endif()
   set(sim_exe ${CMAKE_BINARY_DIR}/bin/sim/${name})
   # Linked by the host compiler (_synclab_sim_link) when the flags are all compile flags (no -rdc,

@@ -127,6 +127,7 @@ function(_synclab_lab_object out backend src objdir)
     # the simulator relinks the programs (_synclab_lab_link) without compiling every .cu again.
     if(EXISTS ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
       list(APPEND deps ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc)
+      list(APPEND deps ${CMAKE_SOURCE_DIR}/sim/tools/synclab-nvcc-include/cuda/atomic)
     endif()
     set(what "synclab-nvcc")
   else()

@@ -1026,6 +1026,10 @@ class Grading {
     std::vector<fs::path> roots = {dirs_.src, "/usr/include", "/usr/lib/gcc", "/usr/local/include"};
     const char* cuda = std::getenv("SYNCLAB_CUDA_HOME");
     roots.push_back(cuda && *cuda ? cuda : "/usr/local/cuda");
+    // The simulator's compiler driver puts its own toolkit headers first (synclab-nvcc-include,
+    // beside it: its <cuda/atomic>).
+    const std::vector<std::string> driver = without_ccache(be_.compiler);
+    if (!driver.empty()) roots.push_back(fs::path(driver.front()).parent_path() / "synclab-nvcc-include");
     for (size_t i = 0; i < be_.cu_flags.size(); ++i) {
       const std::string& a = be_.cu_flags[i];
       if (a == "-I" && i + 1 < be_.cu_flags.size())

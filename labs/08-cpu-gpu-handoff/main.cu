@@ -227,8 +227,9 @@ bool queue(const Args& a) {
           return std::make_pair(what, lab08::Outcome(r));
         },
         with_last ? "task 5b: queue_server (TODO(5b)); the stop flag came right after the last item: read stop "
-                    "BEFORE the pop, and return only when it was set and that pop then found the work ring "
-                    "empty (a flag read after a failed pop may be newer than the item it missed)"
+                    "BEFORE the pop, with memory_order_acquire, and return only when it was set and that pop "
+                    "then found the work ring empty (a flag read after a failed pop may be newer than the item "
+                    "it missed; a relaxed read of stop may see the flag and still an older head of the ring)"
                   : "task 5b: queue_server (TODO(5b)) on top of 5a's ring_push and ring_pop; read stop before the "
                     "pop that finds the ring empty");
   }

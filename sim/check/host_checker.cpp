@@ -61,13 +61,34 @@ void HostChecker::report(HostFinding f, Word& w) {
   findings_.push_back(f);
 }
 
+void HostChecker::take_notes() {
+  const uint64_t n = host_atomics::count();
+  if (n == notes_seen_) return;
+  std::vector<host_atomics::Note> fresh;
+  host_atomics::notes_after(notes_seen_, fresh);
+  notes_seen_ = n;
+  for (host_atomics::Note& note : fresh) narrow_[note.addr] = std::move(note);
+}
+
+void HostChecker::note_scope(HostFinding& f, const host_atomics::Note* n) {
+  if (!n) return;
+  f.host_scope = n->scope;
+  f.host_file = n->file;
+  f.host_line = n->line;
+}
+
 void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
-  // A host write, made after the last look. H2: against the device's accesses since the host's
-  // previous write.
+  // A host write, made after the last look. Made through a narrow-scope atomic_ref, it is morally
+  // strong with no device access.
+  take_notes();
+  auto nit = narrow_.find(k >> 4);
+  w.host_narrow = nit == narrow_.end() ? nullptr : &nit->second;
+  // H2: against the device's accesses since the host's previous write.
   for (const DevAccess& a : w.since_host) {
-    if (reaches_host(*a.instr, a.atomic) || last_release_ > a.tick) continue;
+    if ((reaches_host(*a.instr, a.atomic) && !w.host_narrow) || last_release_ > a.tick) continue;
     HostFinding f = finding(HostFinding::Rule::HostAfterDevice, k >> 4, w.size, a, v);
     if (narrow_release_ && narrow_release_tick_ > a.tick) f.narrow_release = narrow_release_;
+    note_scope(f, w.host_narrow);
     report(f, w);
     break;
   }
@@ -80,6 +101,7 @@ void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
 
 void HostChecker::look() {
   const uint64_t now = ++tick_;
+  take_notes();
   for (uint64_t k : order_) {
     Word& w = words_[k];
     const uint64_t v = read_word(w.p, w.size);
@@ -112,13 +134,14 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
       // The host wrote the word between the look and the access, which read that write.
       host_wrote(k, w, *read, now);
     }
-    const bool reaches = reaches_host(I, atomic);
+    const bool reaches = reaches_host(I, atomic) && !w.host_narrow;
     if (w.host_hi && !reaches && !(w.host_lo < known_)) {
       // H1: not morally strong with the host's write, and no acquire of a later host write.
       HostFinding f =
           finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic}, w.host_value);
       auto ts = threads_.find(tkey);
       if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
+      note_scope(f, w.host_narrow);
       report(f, w);
     }
     if (w.host_hi && reaches && (!write || atomic)) {

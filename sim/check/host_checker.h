@@ -15,7 +15,9 @@
 //       fence.sc.sys / fence.acq_rel.sys, __threadfence_system()) came between the two: a race.
 //
 // Both rules assume the best of what is not seen: the host's own accesses are taken to be strong at
-// system scope (host atomics), the host is taken to have acquired every system-scope release of the
+// system scope (host atomics), except a host write to a word for which a host thread made a
+// cuda::atomic_ref at thread_scope_device or thread_scope_block during the launch (synclab-nvcc's
+// <cuda/atomic> notes those: host_atomics.h): such a write is morally strong with no device access, the host is taken to have acquired every system-scope release of the
 // device made before its write, and a system-scope acquire by any device thread counts for every
 // device thread. So a report is always a real race under PTX; a race that depends on the host's
 // unseen reads is missed (docs/checkers.md, "The host"). Host writes are seen only to words the
@@ -27,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/exec/host_atomics.h"
 #include "sim/ptx/ir.h"
 
 namespace synclab::sim {
@@ -47,6 +50,11 @@ struct HostFinding {
   // H2: the device's last release before the host's write, when it was narrower than system
   // scope (the hand-over that does not reach the host), for the report.
   const ptx::Instr* narrow_release = nullptr;
+  // The host wrote the word through a cuda::atomic_ref at a scope that does not reach the GPU: the
+  // note of that reference (scope 0: none).
+  int host_scope = 0;
+  std::string host_file;
+  uint32_t host_line = 0;
 };
 
 class HostChecker {
@@ -62,6 +70,8 @@ class HostChecker {
   void access(uint32_t block, uint32_t thread, uint64_t addr, uint32_t size, const uint8_t* p, bool write, bool atomic,
               const ptx::Instr& I, const uint64_t* read);
   void fence(uint32_t block, uint32_t thread, const ptx::Instr& I);
+
+  HostChecker() : notes_seen_(host_atomics::count()) {}
 
   std::vector<HostFinding>& findings() { return findings_; }
   bool any() const { return !words_.empty(); }
@@ -84,6 +94,7 @@ class HostChecker {
     // The last host write seen: made after tick `lo` and by tick `hi` (0: none).
     uint64_t host_lo = 0, host_hi = 0;
     uint64_t host_value = 0;
+    const host_atomics::Note* host_narrow = nullptr;  // the last host write was made at a narrow scope
     bool reported = false;               // a race on this word was reported (one is enough)
     std::vector<DevAccess> since_host;   // device accesses after the last host write (the last few)
   };
@@ -97,6 +108,9 @@ class HostChecker {
                              uint64_t host_value);
   void report(HostFinding f, Word& w);
   void host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now);
+  // Reads the host's notes of narrow-scope atomic_refs made since the last call.
+  void take_notes();
+  static void note_scope(HostFinding& f, const host_atomics::Note* n);
 
   std::unordered_map<uint64_t, Word> words_;
   std::vector<uint64_t> order_;  // the words' keys, in the order first accessed
@@ -108,6 +122,8 @@ class HostChecker {
   const ptx::Instr* narrow_release_ = nullptr;  // the device's latest release narrower than .sys
   uint64_t narrow_release_tick_ = 0;
   std::vector<HostFinding> findings_;
+  uint64_t notes_seen_;  // host_atomics::count() when the notes were last read (at the launch's start)
+  std::unordered_map<uint64_t, host_atomics::Note> narrow_;  // by address: made during this launch
 };
 
 }  // namespace synclab::sim

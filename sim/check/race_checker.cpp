@@ -752,7 +752,7 @@ void KernelRun::flush_host_findings() {
     ++race_reports_;
     if (race_warnings_ + race_reports_ > 50) continue;
     const ptx::Instr& I = *f.instr;
-    const bool narrow = narrow_strong(I, f.atomic);
+    const bool narrow = narrow_strong(I, f.atomic) || f.host_scope != 0;
     auto at = [&](const ptx::Instr& J) {
       const SourceLoc s = where(J);
       return !s.file.empty() && s.line ? fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line)
@@ -781,7 +781,18 @@ void KernelRun::flush_host_findings() {
         "cuda::thread_scope_system>) instead of thread_scope_device, atomicAdd_system/atomicCAS_system/"
         "atomicExch_system instead of atomicAdd/atomicCAS/atomicExch, __threadfence_system() instead of "
         "__threadfence() (PTX: ld.acquire.sys, st.release.sys, fence.sc.sys)";
-    if (narrow) {
+    const char* host_scope_name = f.host_scope == 2 ? "thread_scope_block" : "thread_scope_device";
+    if (f.host_scope) {
+      d += fmt::format(
+          "the host is a thread outside the GPU: only system scope reaches it. The host wrote this word through a "
+          "cuda::atomic_ref<T, cuda::{}> made at {}:{}; a host thread's {} includes no thread of the GPU, so that "
+          "write and this {} are not morally strong (PTX ISA, \"Memory Consistency Model\"), and no system-scope "
+          "synchronization orders them: the two race, and the device may not see the host's value. Make the "
+          "host's reference cuda::atomic_ref<T, cuda::thread_scope_system> (the scope that includes both the host "
+          "and the GPU)",
+          host_scope_name, f.host_file.empty() ? "?" : f.host_file, f.host_line, host_scope_name,
+          ptx_access_name(I, f.atomic));
+    } else if (narrow) {
       d += fmt::format(
           "the host is a thread outside the GPU: only system scope reaches it. This {} has {} scope, so it and the "
           "host's access are not morally strong (PTX ISA, \"Memory Consistency Model\"), and no system-scope "
@@ -831,7 +842,11 @@ void KernelRun::flush_host_findings() {
     p.access = f.atomic ? "atomic" : f.write ? "write" : "read";
     r.parties.push_back(p);
     Report::Party h;
-    h.access = "host write";
+    h.access = f.host_scope ? fmt::format("host write ({})", host_scope_name) : "host write";
+    if (f.host_scope && !f.host_file.empty()) {
+      h.where.file = f.host_file;
+      h.where.line = f.host_line;
+    }
     r.parties.push_back(h);
     r.seed = cfg_.seed;
     r.replay = replay_line();

@@ -239,6 +239,11 @@ class KernelRun {
   void host_look() {
     if (host_check_) host_check_->look();
   }
+  // Under the relaxed model: the word (`size` bytes, one element of the model) the device is about
+  // to access holds what host threads wrote; the model takes those writes as the host's.
+  void host_word(Warp& w, uint64_t generic, uint32_t size, const uint8_t* p) {
+    if (relaxed_) relaxed_->host_word(mm_key(w, generic), size, p, steps_);
+  }
   void host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
                      const ptx::Instr& I, const uint64_t* read = nullptr);
   void flush_host_findings();

@@ -129,6 +129,10 @@ class ConsistencyModel {
   // location's older values are all forgotten (its newest write became visible to all).
   virtual bool has_older(uint64_t key) { return false; }
   virtual void on_visible(std::function<void(uint64_t key)> f) {}
+  // Before a device access to a word of mapped pinned or managed memory (`p`, `size` bytes, the
+  // model's element size): host threads may write such words at any time. A relaxed model keeps
+  // their values as the host's writes (the host a thread at system scope).
+  virtual void host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {}
   // A location accessed with two sizes in this launch: what to report, once ("" when none).
   virtual std::string take_not_covered() { return ""; }
 

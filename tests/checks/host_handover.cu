@@ -10,6 +10,9 @@
 //   -DANSWERED_DEVICE: `asked` right, `answered` released at device scope: the host does not
 //    acquire it, so its next request overwrites a word the device read with nothing between (the
 //    report names the device-scope release).
+//   -DHOST_ASKED_DEVICE: the kernel right, the host raising `asked` through an atomic_ref at
+//    thread_scope_device, which includes no GPU thread (the report names the host's line).
+//   -DHOST_STOP_DEVICE: the same for the host's `stop`.
 #include <cuda/atomic>
 
 #include "checks.h"
@@ -27,7 +30,8 @@ using Sys = cuda::atomic_ref<T, cuda::thread_scope_system>;
 template <class T>
 using Dev = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
-#if defined(FIX) || defined(RELAXED_ASKED) || defined(ANSWERED_DEVICE)
+#if defined(FIX) || defined(RELAXED_ASKED) || defined(ANSWERED_DEVICE) || defined(HOST_ASKED_DEVICE) || \
+    defined(HOST_STOP_DEVICE)
 template <class T>
 using Asked = Sys<T>;
 #else
@@ -54,12 +58,27 @@ __global__ void server(Mailbox* mb) {
   Sys<int> stop(mb->stop);
   for (unsigned round = 1;; ++round) {
     while (asked.load(kAskedOrder) != round)  // EXPECT(race)
-      if (stop.load(cuda::memory_order_acquire)) return;
+      if (stop.load(cuda::memory_order_acquire)) return;  // EXPECT(race)
     const int x = mb->request;  // EXPECT(race)
     mb->answer = x + 1;
     answered.store(round, cuda::memory_order_release);
   }
 }
+
+#ifdef HOST_ASKED_DEVICE
+template <class T>
+using HostAsked = Dev<T>;
+#else
+template <class T>
+using HostAsked = Sys<T>;
+#endif
+#ifdef HOST_STOP_DEVICE
+template <class T>
+using HostStop = Dev<T>;
+#else
+template <class T>
+using HostStop = Sys<T>;
+#endif
 
 int main() {
   Mailbox* h = nullptr;
@@ -73,12 +92,12 @@ int main() {
   bool right = true;
   for (unsigned round = 1; round <= 20; ++round) {
     h->request = int(7 * round);
-    Sys<unsigned>(h->asked).store(round, cuda::memory_order_release);
+    HostAsked<unsigned>(h->asked).store(round, cuda::memory_order_release);
     while (Sys<unsigned>(h->answered).load(cuda::memory_order_acquire) != round) {
     }
     right = right && h->answer == int(7 * round) + 1;
   }
-  Sys<int>(h->stop).store(1, cuda::memory_order_release);
+  HostStop<int>(h->stop).store(1, cuda::memory_order_release);
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaFreeHost(h));
   return verdict("host_handover", right);

@@ -96,6 +96,14 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
            "   before the loop: it spins on a register. Read the word at every iteration through\n"
            "   SystemAtomic<T>(word).load(cuda::memory_order_acquire) (a volatile load also reloads it, but orders\n"
            "   nothing after it)";
+  if (kind == "race" && report_says(r, "The host wrote this word through a cuda::atomic_ref"))
+    return "the host's side makes its cuda::atomic_ref at a scope narrower than the system (the report names the\n"
+           "   line): a host thread's thread_scope_device includes no thread of the GPU. Make the host's atomics\n"
+           "   SystemAtomic<T> (cuda::thread_scope_system) too";
+  if (kind == "race" && report_says(r, "insufficient-scope race with the host"))
+    return "an atomic or fence that the host and the kernel share is only at device (or block) scope, which does\n"
+           "   not reach the host: make every flag the two sides share SystemAtomic<T> (cuda::thread_scope_system),\n"
+           "   and a fence between them __threadfence_system()";
   if (kind == "race" && (task == "5a" || task.rfind("5b", 0) == 0) && report_says(r, "write-after-read"))
     return "ring_push wrote a slot that ring_pop was still reading: ring_pop must read the slot first and only\n"
            "   then publish tail + 1 with a release store (the slot is free once the producer sees the new tail);\n"
@@ -125,9 +133,10 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
            "   the answer (release), and return once stop is set; roundtrip_persistent waits with keep_waiting()";
   if (task == "5b-last-item" && r.finished && problem.find("never came back") != std::string::npos)
     return "TODO(5b): the host pushed its last item and set stop right after it, while queue_server polled the\n"
-           "   empty work ring, and the kernel returned without that item: read stop BEFORE the pop, and return\n"
-           "   only when it was set and that pop then found the ring empty (a flag read after a failed pop may\n"
-           "   be newer than the item the pop missed)";
+           "   empty work ring, and the kernel returned without that item: read stop BEFORE the pop, with\n"
+           "   memory_order_acquire, and return only when it was set and that pop then found the ring empty (a\n"
+           "   flag read after a failed pop may be newer than the item the pop missed; a relaxed read of stop may\n"
+           "   see the flag and still an older head of the work ring)";
   if (task.rfind("5b", 0) == 0)
     return "TODO(5b): queue_server must pop every item, push work(item) into the results ring, and return only\n"
            "   when stop was set before a pop found the work ring empty (5a's ring_push and ring_pop must work first)";

@@ -18,6 +18,14 @@ namespace synclab::sim {
 
 using namespace instr;
 
+namespace {
+// The size of one element of an access of type t (the memory model's unit).
+uint32_t elem_size(Type t) {
+  uint32_t s = ptx::type_size(t);
+  return s == 0 ? 4 : s;
+}
+}  // namespace
+
 uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uint32_t size, bool write,
                               const ptx::Instr& I, uint64_t* generic_out) {
   Lane& L = w.lanes[lane];
@@ -150,6 +158,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
     // Mapped host memory may be written by host threads while the kernel runs.
     host_watch::DeviceAccess in_order;
     host_look();
+    if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
     uint64_t v = 0;
     switch (size) {
       case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
@@ -226,6 +235,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
   if (host_mem) {
     in_order.emplace();
     host_look();
+    if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
   }
   uint64_t stored = 0;
   std::memcpy(&stored, src, std::min<uint32_t>(size, 8));
@@ -273,11 +283,6 @@ uint64_t extend_loaded(uint64_t v, uint32_t size, Type t) {
   if (!ptx::type_is_signed(t) || size >= 8) return v;
   const int shift = 64 - static_cast<int>(size) * 8;
   return static_cast<uint64_t>((static_cast<int64_t>(v << shift)) >> shift);
-}
-
-uint32_t elem_size(Type t) {
-  uint32_t s = ptx::type_size(t);
-  return s == 0 ? 4 : s;
 }
 
 }  // namespace
@@ -950,6 +955,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     if (host_shared) {
       in_order.emplace();
       host_look();
+      host_word(w, generic, size, p);
     }
     uint64_t latest = 0;
     std::memcpy(&latest, p, size);

@@ -390,6 +390,13 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     sc_keys_.insert(key);
     return nullptr;
   }
+  if (L->msgs.back().value != latest && !in_sync_host_ && host_words_.count(key)) {
+    // A word of the host's (host_word): its writes come in as one batch with those to the other
+    // words, each releasing the others (sync_host). What memory holds may have changed again since
+    // the caller read it; the access reads or follows the messages, not that value.
+    sync_host(now);
+    return find(key);
+  }
   if (L->msgs.back().value != latest) {
     // Memory changed outside the model (the host, through mapped memory, unwatched): a newer
     // message by the host.
@@ -407,6 +414,80 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     L->msgs.push_back(m);
   }
   return L;
+}
+
+// ---- the host ------------------------------------------------------------------------------------
+
+namespace {
+constexpr size_t kMaxHostWords = 256;  // beyond: the host's writes to further words are newest values
+
+uint64_t read_host(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+  }
+}
+}  // namespace
+
+void RelaxedModel::host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {
+  if (size != 1 && size != 2 && size != 4 && size != 8) return;
+  if (!sc_keys_.empty() && sc_keys_.count(key)) return;
+  if (!host_words_.count(key)) {
+    if (host_words_.size() >= kMaxHostWords) return;
+    host_words_.emplace(key, HostWord{p, size});
+  }
+  sync_host(now);
+}
+
+void RelaxedModel::sync_host(uint64_t now) {
+  // Every host write made since the last look, at every word the device accessed: a message by the
+  // host, which releases what the host had written before it (its earlier messages: the host wrote
+  // them first, since memory showed them first) and every system-scope release of the device (the
+  // host may have acquired those before it wrote). A device thread that acquires such a message at
+  // system scope sees all of that; one that reads it relaxed, or at a narrower scope, may still
+  // read older values of the other words: the host is a thread of its own (PTX ISA, "Memory
+  // Consistency Model": the host's accesses are morally strong with system-scope ones only).
+  // The words are read one after another while host threads go on writing: a write to a word read
+  // earlier in the pass may come before a write to a later one and show only at the next pass. So
+  // the passes repeat until one finds nothing new, and what they found is one batch: each of its
+  // messages releases all of them (more than the host may have released, never less).
+  std::vector<std::pair<uint64_t, uint64_t>> fresh;  // (location, message key)
+  in_sync_host_ = true;
+  for (int pass = 0; pass < 64; ++pass) {  // (a host that writes without pause: at most 64 passes)
+    const size_t before = fresh.size();
+    for (const auto& [key, hw] : host_words_) {
+      const uint64_t v = read_host(hw.p, hw.size);
+      Loc* L = find(key);
+      if (!L) {
+        // Where its history starts: what memory holds now, which may be a host write made while
+        // the kernel ran: it releases like the others.
+        L = history(key, hw.size, v, now, true);
+        if (L) {
+          host_view_.raise(key, L->msgs.back().key);
+          fresh.emplace_back(key, L->msgs.back().key);
+        }
+        continue;
+      }
+      if (L->bytes != hw.size || L->msgs.back().value == v) continue;
+      L = history(key, hw.size, v, now, false);  // (appends the host's write)
+      if (!L || L->msgs.back().value != v || !L->msgs.back().writer.host) continue;
+      host_view_.raise(key, L->msgs.back().key);
+      fresh.emplace_back(key, L->msgs.back().key);
+    }
+    if (fresh.size() == before) break;
+  }
+  in_sync_host_ = false;
+  if (fresh.empty()) return;
+  auto rel = std::make_shared<Release>();
+  rel->view = host_view_;
+  rel->view.join(sys_released_);
+  rel->head = Who{~0ull, ~0ull, true, Scope::Sys};
+  for (const auto& [key, msg] : fresh)
+    if (Loc* L = find(key))
+      for (Msg& m : L->msgs)
+        if (m.key == msg) m.rels.push_back(rel);
 }
 
 void RelaxedModel::collapse(Loc& L) {
@@ -789,6 +870,7 @@ std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const 
     auto own = std::make_shared<Release>();
     own->view = ts.known();
     own->head = w;
+    if (w.scope == Scope::Sys && !w.host) sys_released_.join(own->view);  // (for the host: sync_host)
     add(own);
   }
   for (ThreadState::RelLoc& rl : ts.rel_loc)
@@ -1099,6 +1181,7 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
     auto rel = std::make_shared<Release>();
     rel->view = ts.known();
     rel->head = f;
+    if (f.scope == Scope::Sys && !t.host) sys_released_.join(rel->view);  // (for the host: sync_host)
     ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
   }
 }

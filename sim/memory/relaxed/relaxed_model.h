@@ -86,6 +86,7 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t read_version() const override { return read_version_; }
   uint64_t write_version() const override { return write_version_; }
   void on_visible(std::function<void(uint64_t key)> f) override { on_visible_ = std::move(f); }
+  void host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) override;
   std::string take_not_covered() override;
   const memory::Execution* execution() const override;
   std::string recording_limit() const override;
@@ -174,6 +175,18 @@ class RelaxedModel final : public ConsistencyModel {
   std::unique_ptr<ThreadState> host_;
   // Fence-SC order: the joined views of the fence.sc so far, by who may take them.
   View sc_sys_, sc_gpu_;
+  // The host as a thread (host_word): the words of host-visible memory the device accessed, the
+  // host's writes seen so far (its view: the host is taken to release each write, to have written
+  // them in the order they are seen, and to have acquired every system-scope release of the device
+  // before: sys_released_).
+  struct HostWord {
+    const uint8_t* p;
+    uint32_t size;
+  };
+  std::unordered_map<uint64_t, HostWord> host_words_;
+  View host_view_, sys_released_;
+  bool in_sync_host_ = false;
+  void sync_host(uint64_t now);
   std::unordered_map<uint64_t, View> sc_cta_;
   // Barriers waiting for their threads: the joined views of those that arrived.
   std::unordered_map<uint64_t, View> bar_views_;
