@@ -88,6 +88,52 @@ grep -q "not empty" "$tmp/again.log" || fail "the refusal does not say why: $(ca
 [ "$(find "$out" -type f | wc -l)" = "$before" ] || fail "the refused export changed the directory"
 echo "ok: a second export into it is refused: $(head -n 1 "$tmp/again.log")"
 
+# The decks are the student variants: every code block marked as an answer is left out (lab 08's
+# persistent loop and odd/even body, lab 06's pushes, ...), and nothing marks one any more.
+[ "$(grep -c "left out of the student release" "$out/slides/08-cpu-gpu-handoff.md")" -ge 2 ] ||
+  fail "the release's lab 08 deck still holds its answers"
+! grep -l "<!-- answer" "$out"/slides/*.md >/dev/null 2>&1 || fail "a released deck still has answer marks"
+! grep -q "SystemAtomic<unsigned> asked(mb->asked)" "$out/slides/08-cpu-gpu-handoff.md" ||
+  fail "the release's lab 08 deck holds the persistent kernel's loop"
+echo "ok: the released decks leave out their $(cat "$out"/slides/*.md | grep -c "left out of the student release") answer blocks"
+
+# A function of a reference solution copied into a deck (re-indented, another comment, no answer
+# mark) makes the export fail, naming the deck's lines and the solution, before it builds anything.
+# In a clone of the committed tree, so that this tree's decks stay as they are.
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git clone -q "$root" "$tmp/tree" || fail "cloning the tree for the planted answer"
+  { echo; echo "## A slide with a copied answer"; echo; echo '```c++'
+    sed -n '/^__device__ void push_node_locked/,/^}/p' "$root/solutions/06-linked-lists/locked.cu" |
+      sed 's/^  /    /; s|//.*$|// see the lab|'
+    echo '```'; } >>"$tmp/tree/slides/06-linked-lists.md"
+  if (cd "$tmp/tree" && ./synclab export-student "$tmp/planted" >"$tmp/planted.log" 2>&1); then
+    fail "export-student wrote a release whose lab 06 deck holds push_node_locked"
+  fi
+  grep -q "slides/06-linked-lists.md:[0-9]*-[0-9]*: the same 4 code lines as solutions/06-linked-lists/locked.cu" \
+    "$tmp/planted.log" || { cat "$tmp/planted.log"; fail "the refusal does not name the deck's lines and the solution"; }
+  [ ! -e "$tmp/planted" ] || fail "the refused export left $tmp/planted behind"
+  echo "ok: a planted answer is refused: $(grep -m1 "the same 4 code lines" "$tmp/planted.log")"
+fi
+
+# --labs: a release of some labs only, for the first weeks.
+if "$root/synclab" export-student "$tmp/none" --labs 11 >"$tmp/none.log" 2>&1; then fail "--labs 11 was accepted"; fi
+grep -q "there is no lab 11" "$tmp/none.log" || fail "--labs 11: $(cat "$tmp/none.log")"
+"$root/synclab" export-student "$tmp/few" --labs 1,03 >"$tmp/few.log" 2>&1 || { cat "$tmp/few.log"; fail "export-student --labs 1,03"; }
+for need in labs/01-data-races/README.md labs/03-atomic-locks/README.md slides/01-data-races.md \
+            slides/03-atomic-locks.md tests/labs/lab01.test.cpp tests/labs/lab03.test.cpp labs/common/synclab_lab.h; do
+  [ -f "$tmp/few/$need" ] || fail "the release of labs 01 and 03 lacks $need"
+done
+for gone in labs/02-peterson-bakery slides/02-peterson-bakery.md tests/labs/lab02.test.cpp labs/10-memory-model \
+            slides/08-cpu-gpu-handoff.md; do
+  [ ! -e "$tmp/few/$gone" ] || fail "the release of labs 01 and 03 holds $gone"
+done
+cmake -S "$tmp/few" -B "$tmp/few/build" -G Ninja >"$tmp/few-configure.log" 2>&1 ||
+  { tail -n 30 "$tmp/few-configure.log"; fail "the release of labs 01 and 03 does not configure"; }
+ninja -C "$tmp/few/build" -t targets all | sed 's/: [^:]*$//' >"$tmp/few-targets.txt"
+grep -qx "bin/sim/lab03" "$tmp/few-targets.txt" && ! grep -qx "bin/sim/lab02" "$tmp/few-targets.txt" ||
+  fail "the release of labs 01 and 03 builds other labs' programs, or not its own"
+echo "ok: --labs 1,03 releases labs 01 and 03 alone, and it configures; --labs 11 is refused"
+
 # The README's first commands, in the release.
 grep -q '^./synclab demo' "$out/README.md" || fail "the release's README does not start with ./synclab demo"
 cd "$out" || exit 1
