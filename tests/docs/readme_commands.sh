@@ -111,8 +111,8 @@ for cmd in "${commands[@]}"; do
       checked "$cmd" "a second build tree, build-gpu/, of everything: 20 minutes and more" ;;
     "./synclab build --solutions")
       checked "$cmd" "a second build tree, build-solutions/, of everything: 20 minutes and more" ;;
-    "./synclab export-student OUT")
-      checked "$cmd" "it builds the release's labs: the test grader.export_student runs it" ;;
+    "./synclab export-student OUT [--labs 01,02]")
+      checked "$cmd" "it builds the release's labs: the test grader.export_student runs it, with and without --labs" ;;
     "./synclab build")
       if [ $complete = 1 ]; then
         ran "$root" "$cmd"
