@@ -336,12 +336,13 @@ function(synclab_lab lab)
   if(NOT SYNCLAB_LAB_SOURCES MATCHES "^(labs|solutions)$")
     message(FATAL_ERROR "SYNCLAB_LAB_SOURCES must be 'labs' or 'solutions', not '${SYNCLAB_LAB_SOURCES}'")
   endif()
-  # A student release (./synclab export-student) has no solutions/: then only the lab as handed
-  # out builds, with its graded tests (for `./synclab grade`), and none of the checks below.
+  # A student release (./synclab export-student) has no solutions/, and a Gradescope package has
+  # only its own lab's: then only the lab as handed out builds, with its graded tests (for
+  # `./synclab grade`), and none of the checks below.
   set(has_solutions OFF)
-  if(IS_DIRECTORY ${CMAKE_SOURCE_DIR}/solutions)
+  if(IS_DIRECTORY ${sol_dir})
     set(has_solutions ON)
-  elseif(SYNCLAB_LAB_SOURCES STREQUAL "solutions")
+  elseif(SYNCLAB_LAB_SOURCES STREQUAL "solutions" AND NOT IS_DIRECTORY ${CMAKE_SOURCE_DIR}/solutions)
     message(FATAL_ERROR "SYNCLAB_LAB_SOURCES is 'solutions', but this tree has no solutions/ (a student release)")
   endif()
   set(sources labs)
