@@ -12,6 +12,18 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"  # as on Gradescope: the submission's unprivileged user reads the build
 fail() { echo "gradescope_package.sh: FAILED: $*"; exit 1; }
 
+# A hidden test that does not compile is refused when the package is made, with the compiler's
+# message, and no zip is written.
+mkdir -p "$tmp/broken-hidden" && cp "$root"/tests/grader/hidden/01/*.cpp "$tmp/broken-hidden/" &&
+  echo "this line does not compile" >>"$tmp/broken-hidden/more_shapes.test.cpp"
+if "$root/synclab" gradescope-package "$tmp/broken.zip" --lab 01 --hidden "$tmp/broken-hidden" >"$tmp/broken.log" 2>&1; then
+  fail "a package with a hidden test that does not compile was written"
+fi
+grep -q "more_shapes.test.cpp.*error" "$tmp/broken.log" && grep -q "do not build with lab 01" "$tmp/broken.log" ||
+  { cat "$tmp/broken.log"; fail "the refusal does not show the compiler's message"; }
+[ ! -e "$tmp/broken.zip" ] || fail "the refused package was written anyway"
+echo "ok: a hidden test that does not compile is refused: $(grep -m1 "error" "$tmp/broken.log")"
+
 "$root/synclab" gradescope-package "$tmp/lab01.zip" --lab 01 --hidden "$root/tests/grader/hidden/01" ||
   fail "gradescope-package exited with status $?"
 ag="$tmp/autograder"
