@@ -1,6 +1,8 @@
 // The host as a thread at system scope: host_checker.h says what it checks and what it assumes.
 #include "sim/check/host_checker.h"
 
+#include "sim/exec/host_watch.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -31,14 +33,6 @@ bool HostChecker::reaches_host(const ptx::Instr& I, bool atomic) {
   return strong(I, atomic) && scope_of(I) == Scope::Sys;
 }
 
-uint64_t HostChecker::read_word(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
-    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
-    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
-    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
-  }
-}
 
 HostFinding HostChecker::finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,
                                  uint64_t host_value) {
@@ -104,7 +98,7 @@ void HostChecker::look() {
   take_notes();
   for (uint64_t k : order_) {
     Word& w = words_[k];
-    const uint64_t v = read_word(w.p, w.size);
+    const uint64_t v = host_watch::load_word(w.p, w.size);
     if (v != w.seen) host_wrote(k, w, v, now);
   }
   last_look_ = now;
@@ -124,7 +118,7 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     Word w;
     w.p = p;
     w.size = size;
-    w.seen = read && !atomic ? *read : read_word(p, size);
+    w.seen = read && !atomic ? *read : host_watch::load_word(p, size);
     w.since_host.push_back({now, block, thread, &I, write, atomic});
     words_.emplace(k, std::move(w));
     order_.push_back(k);
@@ -159,7 +153,7 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     }
     if (w.since_host.size() >= 8) w.since_host.erase(w.since_host.begin());
     w.since_host.push_back({now, block, thread, &I, write, atomic});
-    if (write || atomic) w.seen = read_word(p, size);
+    if (write || atomic) w.seen = host_watch::load_word(p, size);
   }
   if ((write || atomic) && strong(I, atomic) && releases(I)) {
     if (scope_of(I) == Scope::Sys) {

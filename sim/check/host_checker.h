@@ -15,10 +15,11 @@
 //       fence.sc.sys / fence.acq_rel.sys, __threadfence_system()) came between the two: a race.
 //
 // Both rules assume the best of what is not seen: the host's own accesses are taken to be strong at
-// system scope (host atomics), except a host write to a word for which a host thread made a
-// cuda::atomic_ref at thread_scope_device or thread_scope_block during the launch (synclab-nvcc's
-// <cuda/atomic> notes those: host_atomics.h): such a write is morally strong with no device access, the host is taken to have acquired every system-scope release of the
-// device made before its write, and a system-scope acquire by any device thread counts for every
+// system scope (host atomics; except a host write to a word for which a host thread made a
+// cuda::atomic_ref at thread_scope_device or thread_scope_block during the launch, which
+// synclab-nvcc's <cuda/atomic> notes (host_atomics.h): such a write is morally strong with no device
+// access), the host is taken to have acquired every system-scope release of the device made before
+// its write, and a system-scope acquire by any device thread counts for every
 // device thread. So a report is always a real race under PTX; a race that depends on the host's
 // unseen reads is missed (docs/checkers.md, "The host"). Host writes are seen only to words the
 // device has accessed in this launch (the first `kMaxWords` of them).
@@ -102,7 +103,6 @@ class HostChecker {
     uint64_t pending = 0;  // a relaxed system-scope read of a host write, not yet acquired (its hi)
     const ptx::Instr* pending_instr = nullptr;
   };
-  static uint64_t read_word(const uint8_t* p, uint32_t size);
   static uint64_t key(uint64_t addr, uint32_t size) { return addr << 4 | size; }
   static HostFinding finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,
                              uint64_t host_value);

@@ -19,6 +19,17 @@
 
 namespace synclab::sim::host_watch {
 
+// One word (1, 2, 4 or 8 bytes; 8 for any other size) of memory that host threads may write at any
+// moment (mapped pinned or managed memory), read at once.
+inline uint64_t load_word(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
+    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
+  }
+}
+
 // A watched range: accesses are noted per element of `grain` bytes (1, 2, 4 or 8).
 struct Range {
   uint64_t base = 0, bytes = 0;

@@ -159,13 +159,7 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
     host_watch::DeviceAccess in_order;
     host_look();
     if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
-    uint64_t v = 0;
-    switch (size) {
-      case 1: v = __atomic_load_n(p, __ATOMIC_RELAXED); break;
-      case 2: v = __atomic_load_n(reinterpret_cast<uint16_t*>(p), __ATOMIC_RELAXED); break;
-      case 4: v = __atomic_load_n(reinterpret_cast<uint32_t*>(p), __ATOMIC_RELAXED); break;
-      default: v = __atomic_load_n(reinterpret_cast<uint64_t*>(p), __ATOMIC_RELAXED); break;
-    }
+    const uint64_t v = host_watch::load_word(p, size);
     std::memcpy(dst, &v, size);
     if (host_check_) host_accessed(w, lane, generic, size, p, false, false, I, &v);
   } else {

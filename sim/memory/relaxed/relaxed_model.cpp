@@ -3,6 +3,8 @@
 
 #include "sim/memory/relaxed/relaxed_model.h"
 
+#include "sim/exec/host_watch.h"
+
 #include <fmt/format.h>
 #include <synclab/mix64.h>
 
@@ -421,14 +423,6 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
 namespace {
 constexpr size_t kMaxHostWords = 256;  // beyond: the host's writes to further words are newest values
 
-uint64_t read_host(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
-    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
-    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
-    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
-  }
-}
 }  // namespace
 
 void RelaxedModel::host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {
@@ -458,7 +452,7 @@ void RelaxedModel::sync_host(uint64_t now) {
   for (int pass = 0; pass < 64; ++pass) {  // (a host that writes without pause: at most 64 passes)
     const size_t before = fresh.size();
     for (const auto& [key, hw] : host_words_) {
-      const uint64_t v = read_host(hw.p, hw.size);
+      const uint64_t v = host_watch::load_word(hw.p, hw.size);
       Loc* L = find(key);
       if (!L) {
         // Where its history starts: what memory holds now, which may be a host write made while
