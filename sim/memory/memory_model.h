@@ -133,6 +133,12 @@ class ConsistencyModel {
   // model's element size): host threads may write such words at any time. A relaxed model keeps
   // their values as the host's writes (the host a thread at system scope).
   virtual void host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {}
+  // A device read-modify-write of such a word whose write was the newest, but a host thread wrote
+  // the word between the device's read and its write (host atomics do not wait for the model): the
+  // simulator applied the device's operation again, to the host's value, and the device returns
+  // that value. The model takes memory's value as a host write after the device's and gives thread
+  // `t` everything the host has released, so that none of its later reads is older than memory.
+  virtual void host_raced(const MemThread& t, uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {}
   // A location accessed with two sizes in this launch: what to report, once ("" when none).
   virtual std::string take_not_covered() { return ""; }
 

@@ -964,16 +964,27 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     failed_cas = cas && (old & keep) != (b & keep);
     const bool newest = relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_);
     write_version_[lane] = relaxed_->write_version();
+    uint64_t was = latest & keep;
     if (newest && !failed_cas) {
-      if (host_shared)
-        atomic_rmw<T>(p, true, AtomOp::Exch, nb, 0, &nb);
-      else
+      if (host_shared) {
+        // Memory takes the write only if no host thread wrote the word since `latest` was read;
+        // one that did made its write inside this read-modify-write, so the device's operation
+        // applies again, after the host's (atomically: no update of either is lost) and returns
+        // the host's value.
+        using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+        U expect = static_cast<U>(latest);
+        if (!__atomic_compare_exchange_n(reinterpret_cast<U*>(p), &expect, static_cast<U>(nb), false, __ATOMIC_SEQ_CST,
+                                         __ATOMIC_SEQ_CST)) {
+          old = atomic_rmw<T>(p, true, I.aop, b, c, &nb);
+          failed_cas = cas && (old & keep) != (b & keep);
+          was = old & keep;
+          relaxed_->host_raced(t, key, size, p, steps_);
+        }
+      } else {
         std::memcpy(p, &nb, size);
+      }
     }
-    if (host_shared && host_check_) {
-      const uint64_t was = latest & keep;
-      host_accessed(w, lane, generic, size, p, false, true, I, &was);
-    }
+    if (host_shared && host_check_) host_accessed(w, lane, generic, size, p, false, true, I, &was);
   } else {
     if (host_shared) {
       host_watch::DeviceAccess in_order;

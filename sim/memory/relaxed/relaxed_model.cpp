@@ -435,6 +435,13 @@ void RelaxedModel::host_word(uint64_t key, uint32_t size, const uint8_t* p, uint
   sync_host(now);
 }
 
+void RelaxedModel::host_raced(const MemThread& t, uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) {
+  host_word(key, size, p, now);
+  ThreadState& ts = thread(t);
+  ts.view.join(host_view_);
+  ts.view.join(sys_released_);
+}
+
 void RelaxedModel::sync_host(uint64_t now) {
   // Every host write made since the last look, at every word the device accessed: a message by the
   // host, which releases what the host had written before it (its earlier messages: the host wrote
@@ -813,6 +820,10 @@ bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, 
     if (after < size_t(rmw_read_index) && strong(w, L.msgs[size_t(rmw_read_index)].writer)) return false;
   }
   if (after + 1 == n) return true;  // at the end: nothing after it to close a cycle or split
+  // The host's writes may be read-modify-writes (the model sees only the values memory took): each
+  // is taken to have read the message before it, so a write morally strong with the host (system
+  // scope) may not go just before one.
+  if (L.msgs[after + 1].writer.host && strong(w, L.msgs[after + 1].writer)) return false;
   // Atomicity of the read-modify-writes already there: not between one's read and its write.
   for (size_t k = after + 1; k < n; ++k) {
     const Msg& m = L.msgs[k];

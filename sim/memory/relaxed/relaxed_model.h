@@ -87,6 +87,7 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t write_version() const override { return write_version_; }
   void on_visible(std::function<void(uint64_t key)> f) override { on_visible_ = std::move(f); }
   void host_word(uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) override;
+  void host_raced(const MemThread& t, uint64_t key, uint32_t size, const uint8_t* p, uint64_t now) override;
   std::string take_not_covered() override;
   const memory::Execution* execution() const override;
   std::string recording_limit() const override;
