@@ -9,13 +9,16 @@ OUT/NAME.json (NAME: the folder's or zip's name); OUT/gradebook.csv then has one
 student, total, max_score, status (graded, or why not), and the points of each case. A submission
 whose results are newer than its files is not graded again (the batch resumes where it stopped;
 --again grades all). A submission that does not compile, crashes or hangs gets its row (the
-grader scores it, or the row says what failed); the batch goes on.
+grader scores it, or the row says what failed); the batch goes on. Each submission is graded with
+its student's id (the grader's --student, which draws the student's own cases in tasks with
+variants): the first submitter's email in Gradescope's submission_metadata.yml, else its name.
 """
 import argparse
 import concurrent.futures
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +78,27 @@ def submissions(batch):
     return found
 
 
+def metadata_emails(batch):
+    """Gradescope's export: submission_metadata.yml maps each submission_NNN to its submitters
+    (":submitters:", then "- :name:", ":sid:", ":email:" lines). The first submitter's email of
+    each; {} without the file. (A line-by-line reading: the file is written by Gradescope in this
+    one shape, and the project has no YAML library.)"""
+    path = os.path.join(batch, "submission_metadata.yml")
+    if not os.path.exists(path):
+        return {}
+    ids, current = {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^(\S+):\s*$", line)
+            if m:
+                current = m.group(1).strip("'\"")
+                continue
+            m = re.match(r"^\s*-?\s*:email:\s*(\S+)\s*$", line)
+            if m and current and current not in ids:
+                ids[current] = m.group(1).strip("'\"")
+    return ids
+
+
 def main():
     ap = argparse.ArgumentParser(prog="./synclab grade --batch", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -93,6 +117,7 @@ def main():
     if args.jobs < 1:
         sys.exit("synclab grade --batch: --jobs takes 1 or more")
     subs = submissions(args.batch)
+    ids = metadata_emails(args.batch)
     if not subs:
         sys.exit(f"synclab grade --batch: {args.batch} holds no submission (a folder or a .zip per student)")
     os.makedirs(args.out, exist_ok=True)
@@ -122,6 +147,7 @@ def main():
             cmd = [args.grader, "grade", "--lab", args.lab, "--submission", os.path.abspath(folder), "--results",
                    results + ".part", "--backend", args.backend, "--keep",
                    os.path.join(args.out, "programs", name), "--quiet"]
+            cmd += ["--student", ids.get(name, name)]
             if args.hidden:
                 cmd += ["--hidden", args.hidden]
             if args.timeout:

@@ -356,6 +356,7 @@ class Grading {
                                     "CCACHE_DISABLE=1"};
     for (const char* pass : {"SYNCLAB_CUDA_HOME", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
       if (const char* v = std::getenv(pass)) env.push_back(std::string(pass) + "=" + v);
+    if (!opt_.student.empty()) env.push_back("SYNCLAB_STUDENT=" + opt_.student);
     return env;
   }
 
@@ -1353,6 +1354,10 @@ class Grading {
     }
     out += fmt::format("Lab {}, graded on the {} ({} backend).\n", manifest_.lab,
                        backend_ == "sim" ? "SyncLab simulator" : "GPU", backend_);
+    if (!opt_.student.empty())
+      out += fmt::format("Student id: '{}' (tasks with per-student cases, such as lab 10's predictions, draw yours "
+                         "from it; SYNCLAB_STUDENT='{}' shows them on your machine).\n",
+                         opt_.student, opt_.student);
     out += "Student files:\n";
     for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
     for (const auto& f : missing_)

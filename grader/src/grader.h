@@ -32,6 +32,9 @@ struct Options {
   bool quiet = false;         // no progress lines (the table and the summary still print)
   bool sanitizer = true;      // on the GPU, also run passed cases under compute-sanitizer
   std::string guard_library;  // libsynclab_guard.so (preloaded into the test programs)
+  // The student id that draws the student's own cases in tasks with variants (SYNCLAB_STUDENT of
+  // the test programs; "" for the default cases). labs/common/synclab_lab.h, student_draw.
+  std::string student;
 };
 
 // Grades and writes the results file (in every case). Returns the process exit status: 0 when

@@ -5,6 +5,7 @@
 //   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
 //   synclab-grade build --lab 01 --submission DIR --out DIR   (its harness program: ./synclab run)
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -56,6 +57,10 @@ int main(int argc, char** argv) {
   grade->add_option("--replay-submission", opt.replay_submission,
                     "how replay lines name the submission's directory (default: its path)");
   grade->add_flag("--quiet", opt.quiet, "no progress lines");
+  if (const char* id = std::getenv("SYNCLAB_STUDENT")) opt.student = id;
+  grade->add_option("--student", opt.student,
+                    "the student id that draws the student's own cases in tasks with variants (default: "
+                    "$SYNCLAB_STUDENT; none: the default cases)");
   bool no_sanitizer = false;
   grade->add_flag("--no-sanitizer", no_sanitizer, "on the GPU: plain runs only, no compute-sanitizer");
 

@@ -121,6 +121,81 @@ __global__ void litmus_2p2w(Litmus L) {
   }
 }
 
+// The pool's other tests (a student id draws six of the eleven: task1_tests).
+__global__ void litmus_s(Litmus L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0:
+      device_ref<int>(in.x()).store(2, relaxed);
+      device_ref<int>(in.y()).store(1, relaxed);
+      break;
+    case 1:
+      in.r(0) = device_ref<int>(in.y()).load(relaxed);
+      device_ref<int>(in.x()).store(1, relaxed);
+      break;
+    default: stress(L);
+  }
+}
+
+__global__ void litmus_r(Litmus L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0:
+      device_ref<int>(in.x()).store(1, relaxed);
+      device_ref<int>(in.y()).store(1, relaxed);
+      break;
+    case 1:
+      device_ref<int>(in.y()).store(2, relaxed);
+      in.r(0) = device_ref<int>(in.x()).load(relaxed);
+      break;
+    default: stress(L);
+  }
+}
+
+__global__ void litmus_wrc(Litmus L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0: device_ref<int>(in.x()).store(1, relaxed); break;
+    case 1: {
+      const int r = device_ref<int>(in.x()).load(relaxed);
+      device_ref<int>(in.y()).store(1, relaxed);
+      in.r(0) = r;
+      break;
+    }
+    case 2:
+      in.r(1) = device_ref<int>(in.y()).load(relaxed);
+      in.r(2) = device_ref<int>(in.x()).load(relaxed);
+      break;
+    default: stress(L);
+  }
+}
+
+__global__ void litmus_cowr(Litmus L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0:
+      device_ref<int>(in.x()).store(1, relaxed);
+      in.r(0) = device_ref<int>(in.x()).load(relaxed);
+      break;
+    case 1: device_ref<int>(in.x()).store(2, relaxed); break;
+    default: stress(L);
+  }
+}
+
+__global__ void litmus_corw(Litmus L) {
+  Instance in;
+  switch (role_of(L, &in)) {
+    case 0: {
+      const int r = device_ref<int>(in.x()).load(relaxed);
+      device_ref<int>(in.x()).store(1, relaxed);
+      in.r(0) = r;  // after the store: the store must not depend on it
+      break;
+    }
+    case 1: device_ref<int>(in.x()).store(2, relaxed); break;
+    default: stress(L);
+  }
+}
+
 // ---- the tests ------------------------------------------------------------------------------------
 namespace {
 using KernelFn = void (*)(Litmus);
@@ -137,6 +212,11 @@ const std::vector<Entry>& entries() {
        litmus_iriw},
       {{"corr", "litmus_corr", "harness.cu", 2, false, {"r0", "r1"}, "r0=1 r1=0"}, litmus_corr},
       {{"2+2w", "litmus_2p2w", "harness.cu", 2, false, {"x", "y"}, "x=1 y=1"}, litmus_2p2w},
+      {{"s", "litmus_s", "harness.cu", 2, false, {"r0", "x"}, "r0=1 x=2"}, litmus_s},
+      {{"r", "litmus_r", "harness.cu", 2, false, {"r0", "y"}, "r0=0 y=2"}, litmus_r},
+      {{"wrc", "litmus_wrc", "harness.cu", 3, false, {"r0", "r1", "r2"}, "r0=1 r1=1 r2=0"}, litmus_wrc},
+      {{"cowr", "litmus_cowr", "harness.cu", 2, false, {"r0", "x"}, "r0=2 x=1"}, litmus_cowr},
+      {{"corw", "litmus_corw", "harness.cu", 2, false, {"r0", "x"}, "r0=2 x=2"}, litmus_corw},
       {{"mp_fixed", "mp_fixed", "fences.cu", 2, false, {"r0", "r1"}, "r0=1 r1=0"}, mp_fixed},
       {{"sb_fixed", "sb_fixed", "fences.cu", 2, false, {"r0", "r1"}, "r0=0 r1=0"}, sb_fixed},
       {{"lb_fixed", "lb_fixed", "fences.cu", 2, false, {"r0", "r1"}, "r0=1 r1=1"}, lb_fixed},
@@ -176,6 +256,19 @@ const std::vector<LitmusTest>& litmus_tests() {
 }
 
 const LitmusTest& litmus_test(const std::string& name) { return entry(name).test; }
+
+std::vector<std::string> task1_tests(const std::string& student) {
+  // Four of the two-thread tests whose weak outcome breaks no coherence rule, one of the tests of
+  // three or four threads, one that tests coherence: every draw asks the same kinds of question.
+  static const std::vector<std::string> two{"mp", "sb", "lb", "2+2w", "s", "r"}, more{"iriw", "wrc"},
+      coherence{"corr", "cowr", "corw"};
+  if (student.empty()) return {"mp", "sb", "lb", "2+2w", "iriw", "corr"};
+  std::vector<std::string> tests;
+  for (size_t i : synclab::lab::student_draw(student, "lab10 task1 two", two.size(), 4)) tests.push_back(two[i]);
+  tests.push_back(more[synclab::lab::student_draw(student, "lab10 task1 more", more.size(), 1)[0]]);
+  tests.push_back(coherence[synclab::lab::student_draw(student, "lab10 task1 coherence", coherence.size(), 1)[0]]);
+  return tests;
+}
 
 LitmusResult run_litmus(const LitmusTest& t, long instances, bool with_stress, unsigned shuffle_seed,
                         const char* trace) {

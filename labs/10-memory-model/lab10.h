@@ -36,9 +36,13 @@ struct LitmusTest {
   std::vector<std::string> show;  // what an outcome lists: "r0", "r1", "x", "y"
   std::string weak;         // the weak outcome, e.g. "r0=1 r1=0"
 };
-// Every litmus test of the lab, task 1's six first.
+// Every litmus test of the lab: task 1's pool of eleven first, then those of tasks 2 and 3.
 const std::vector<LitmusTest>& litmus_tests();
 const LitmusTest& litmus_test(const std::string& name);  // throws std::invalid_argument
+// Task 1's six tests for a student id (synclab::lab::student_id(); README, "Your own six tests"):
+// without one, mp, sb, lb, 2+2w, iriw and corr; with one, four of mp, sb, lb, 2+2w, s and r, one of
+// iriw and wrc, and one of corr, cowr and corw, drawn from the id.
+std::vector<std::string> task1_tests(const std::string& student);
 
 struct LitmusResult {
   std::map<std::string, long> counts;  // outcome ("r0=1 r1=0") -> how many instances showed it

@@ -76,13 +76,19 @@ constexpr auto acquire = cuda::std::memory_order_acquire;
 constexpr auto release = cuda::std::memory_order_release;
 constexpr auto seq_cst = cuda::std::memory_order_seq_cst;
 
-// ---- task 1 (provided, harness.cu): the six litmus tests, relaxed accesses at .gpu scope ----------
+// ---- task 1 (provided, harness.cu): the litmus tests, relaxed accesses at .gpu scope ----------------
 __global__ void litmus_mp(Litmus L);    // 0: x = 1; y = 1          1: r0 = y; r1 = x
 __global__ void litmus_sb(Litmus L);    // 0: x = 1; r0 = y         1: y = 1; r1 = x
 __global__ void litmus_lb(Litmus L);    // 0: r0 = x; y = 1         1: r1 = y; x = 1
 __global__ void litmus_iriw(Litmus L);  // 0: x = 1  1: y = 1  2: r0 = x; r1 = y  3: r2 = y; r3 = x
 __global__ void litmus_corr(Litmus L);  // 0: x = 1                 1: r0 = x; r1 = x
 __global__ void litmus_2p2w(Litmus L);  // 0: x = 1; y = 2          1: y = 1; x = 2
+// The rest of the pool that a student id draws from (README, "Your own six tests").
+__global__ void litmus_s(Litmus L);     // 0: x = 2; y = 1          1: r0 = y; x = 1
+__global__ void litmus_r(Litmus L);     // 0: x = 1; y = 1          1: y = 2; r0 = x
+__global__ void litmus_wrc(Litmus L);   // 0: x = 1  1: r0 = x; y = 1  2: r1 = y; r2 = x
+__global__ void litmus_cowr(Litmus L);  // 0: x = 1; r0 = x         1: x = 2
+__global__ void litmus_corw(Litmus L);  // 0: r0 = x; x = 1         1: x = 2
 
 // ---- task 2 (fences.cu): the same tests with the cheapest synchronization that forbids the weak
 // outcome. The roles run in different blocks.

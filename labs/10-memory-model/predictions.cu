@@ -8,6 +8,8 @@ namespace lab10 {
 
 // TODO(1): replace each "?" with "allowed" or "forbidden" (18 words). Lines starting with # and
 // text after # are comments; keep one row per test and the verdicts in the order sc, tso, ptx.
+// These are the six tests without a student id. With one (SYNCLAB_STUDENT, README "Your own six
+// tests"), `lab10 predict` names your six and prints the rows this table lacks: add them.
 const char* predictions_text() {
   return R"(
 # test   weak outcome            sc          tso         ptx

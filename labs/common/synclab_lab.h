@@ -156,6 +156,17 @@ struct CudaFailure : std::runtime_error {
 // carries the checkout's absolute location, which differs from machine to machine.
 const char* tree_path(const char* file);
 
+// ---- Per-student variants ------------------------------------------------------------------------
+// Tasks with variants (lab 10's predictions) draw each student's cases from a pool, seeded by the
+// student's id: SYNCLAB_STUDENT in the environment (the grader passes its --student, and a
+// Gradescope package the submitter's email). Without an id every student gets the default cases,
+// the ones the lab's README shows.
+// The id, with spaces around it removed and letters lower-cased ("" when none is set).
+std::string student_id();
+// k distinct indices of [0, n), in the order drawn: the same for every run with one id and salt
+// (the task's name), and a different draw for another id (a pool of n choose k draws).
+std::vector<size_t> student_draw(const std::string& id, const std::string& salt, size_t n, size_t k);
+
 // Throws CudaFailure for a CUDA call that failed: "file:line: call failed: CUDA's message", then
 // one line per report of the simulator about the last launch ("  simulator: race at ...").
 [[noreturn]] void throw_cuda_failure(const char* file, int line, const char* call, const char* cuda_message);

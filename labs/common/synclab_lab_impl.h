@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cctype>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -235,6 +236,36 @@ SYNCLAB_LAB_INLINE const char* tree_path(const char* file) {
   const char* from = nullptr;
   for (const char* p = std::strstr(file, "/labs/"); p; p = std::strstr(p + 1, "/labs/")) from = p + 1;
   return from ? from : file;
+}
+
+SYNCLAB_LAB_INLINE std::string student_id() {
+  const char* env = std::getenv("SYNCLAB_STUDENT");
+  std::string id = env ? env : "";
+  const size_t b = id.find_first_not_of(" \t\r\n"), e = id.find_last_not_of(" \t\r\n");
+  id = b == std::string::npos ? "" : id.substr(b, e - b + 1);
+  for (char& c : id) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return id;
+}
+
+SYNCLAB_LAB_INLINE std::vector<size_t> student_draw(const std::string& id, const std::string& salt, size_t n, size_t k) {
+  // FNV-1a of "id\0salt" seeds splitmix64; a partial Fisher-Yates shuffle takes the first k.
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const std::string* part : {&id, &salt}) {
+    for (unsigned char c : *part) h = (h ^ c) * 0x100000001b3ull;
+    h = (h ^ 0) * 0x100000001b3ull;
+  }
+  auto next = [&h] {
+    uint64_t z = (h += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  std::vector<size_t> all(n);
+  for (size_t i = 0; i < n; ++i) all[i] = i;
+  k = std::min(k, n);
+  for (size_t i = 0; i < k; ++i) std::swap(all[i], all[i + size_t(next() % (n - i))]);
+  all.resize(k);
+  return all;
 }
 
 SYNCLAB_LAB_INLINE void throw_cuda_failure(const char* file, int line, const char* call, const char* cuda_message) {

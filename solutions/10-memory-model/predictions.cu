@@ -6,7 +6,7 @@
 
 namespace lab10 {
 
-// Reference solution.
+// Reference solution: a row for every test of the pool, so that it passes for every student id.
 const char* predictions_text() {
   return R"(
 # test   weak outcome            sc          tso         ptx
@@ -16,6 +16,11 @@ lb       r0=1 r1=1               forbidden   forbidden   allowed
 iriw     r0=1 r1=0 r2=1 r3=0     forbidden   forbidden   allowed
 corr     r0=1 r1=0               forbidden   forbidden   forbidden
 2+2w     x=1 y=1                 forbidden   forbidden   allowed
+s        r0=1 x=2                forbidden   forbidden   allowed
+r        r0=0 y=2                forbidden   allowed     allowed
+wrc      r0=1 r1=1 r2=0          forbidden   forbidden   allowed
+cowr     r0=2 x=1                forbidden   forbidden   forbidden
+corw     r0=2 x=2                forbidden   forbidden   forbidden
 )";
 }
 

@@ -1,10 +1,10 @@
 # Sourced by run_case.sh and run_gpu.sh: a graded submission of tests/grader/cases/ built from its
 # case.txt ("lab: NN", "base: solutions|labs", optionally "only: FILE...", "timeout: SECONDS",
-# "hidden: DIR" relative to tests/grader; every other file of the case directory is laid over the
+# "hidden: DIR" relative to tests/grader, "student: ID" (the grader's --student); every other file of the case directory is laid over the
 # base, keeping its relative path, symbolic links as links).
 #
 #   case_submission ROOT CASE_DIR GRADE_DIR SUB
-# fills SUB (emptied first) and sets case_lab, case_timeout and case_hidden; GRADE_DIR holds the
+# fills SUB (emptied first) and sets case_lab, case_timeout, case_hidden and case_student; GRADE_DIR holds the
 # labs' manifests (<build>/grade). Status 2 with a message when the case is malformed.
 case_submission() {
   local root="$1" dir="${2%/}" grade_dir="$3" sub="$4"
@@ -13,7 +13,7 @@ case_submission() {
   _case_field() { sed -n "s/^$1:[[:space:]]*//p" "$spec" | head -n 1; }
   local base only labdir manifest files f
   case_lab="$(_case_field lab)" base="$(_case_field base)" only="$(_case_field only)"
-  case_timeout="$(_case_field timeout)" case_hidden="$(_case_field hidden)"
+  case_timeout="$(_case_field timeout)" case_hidden="$(_case_field hidden)" case_student="$(_case_field student)"
   labdir="$(ls -d "$root/$base/$case_lab"-*/ 2>/dev/null | head -n 1)"
   [ -n "$labdir" ] || { echo "$spec: no $base/$case_lab-*/ directory" >&2; return 2; }
   rm -rf "$sub" && mkdir -p "$sub" || return 2

@@ -4,6 +4,7 @@
 # skeletons (a zip whose files sit in a top folder) none, a file that does not compile gets 0 with
 # the reason in its status, a file that is no zip is not graded and says why; two gradings run at
 # once; a second run grades only what is new or changed (the failed one again), and --again all.
+# Each is graded with its student's id: the email in submission_metadata.yml, else its name.
 #
 #   grade_batch.sh SOURCE_ROOT
 set -uo pipefail
@@ -19,6 +20,15 @@ cp "$root"/labs/01-data-races/{increment,histogram,sssp}.cu "$in/skel/top/"
 (cd "$in/skel" && python3 -m zipfile -c "$in/skeleton.zip" top) && rm -rf "$in/skel"
 cp -r "$root/solutions/01-data-races" "$in/broken" && echo "this line does not compile" >>"$in/broken/increment.cu"
 echo "not a zip" >"$in/corrupt.zip"
+# Gradescope's export names each submission's submitters: their email is the student's id.
+cat >"$in/submission_metadata.yml" <<'YML'
+ref:
+  :submitters:
+  - :name: Ada Lovelace
+    :sid: '1815'
+    :email: ada@example.edu
+  :created_at: 2026-12-01 10:00:00.000000000 Z
+YML
 
 cd "$root" || exit 1
 ./synclab grade --lab 01 --batch "$in" --out "$out" --jobs 2 >"$tmp/first.log" 2>&1 || { cat "$tmp/first.log"; fail "the batch exited with status $?"; }
@@ -40,6 +50,9 @@ print(f"ok: gradebook: ref {ref['total']}/{ref['max_score']}, skeleton 0, broken
       f"corrupt: {corrupt['status']}; {len(cases)} case columns")
 PY
 for s in ref skeleton broken; do [ -s "$out/$s.json" ] || fail "no $out/$s.json"; done
+grep -q "Student id: 'ada@example.edu'" "$out/ref.json" || fail "ref was not graded with the email of submission_metadata.yml"
+grep -q "Student id: 'skeleton'" "$out/skeleton.json" || fail "skeleton was not graded with its name as the student id"
+echo "ok: student ids: the email of submission_metadata.yml (ref), else the submission's name (skeleton)"
 
 ./synclab grade --lab 01 --batch "$in" --out "$out" >"$tmp/second.log" 2>&1 || fail "the second run exited with status $?"
 grep -q "^grading 1 of 4 submissions .*(3 graded before: kept)" "$tmp/second.log" || { cat "$tmp/second.log"; fail "the second run did not keep the graded ones"; }

@@ -7,7 +7,8 @@
 #
 # CASE_DIR/case.txt says what the submission is: "lab: NN", "base: solutions|labs" (the student
 # files it starts from), optionally "only: FILE..." (hand in just these), "timeout: SECONDS",
-# "hidden: DIR" (relative to tests/grader). Every other file in CASE_DIR is laid over the base,
+# "hidden: DIR" (relative to tests/grader), "student: ID" (--student: the cases with variants).
+# Every other file in CASE_DIR is laid over the base,
 # keeping its relative path. With SYNCLAB_APPROVE=1 a differing result replaces the approved copy.
 set -uo pipefail
 
@@ -28,6 +29,7 @@ lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
 args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet)
 [ -n "$timeout" ] && args+=(--timeout "$timeout")
 [ -n "$hidden" ] && args+=(--hidden "$here/$hidden")
+[ -n "$case_student" ] && args+=(--student "$case_student")
 echo "\$ synclab-grade ${args[*]}"
 "$grader" "${args[@]}"
 rc=$?

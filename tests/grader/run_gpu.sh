@@ -46,6 +46,7 @@ for name in "${cases[@]}"; do
   [ -n "$timeout" ] || timeout="${SYNCLAB_GRADE_TIMEOUT:-}"  # (the environment may set one for all)
   [ -n "$timeout" ] && args+=(--timeout "$timeout")
   [ -n "$hidden" ] && args+=(--hidden "$root/tests/grader/$hidden")
+  [ -n "$case_student" ] && args+=(--student "$case_student")
   [ -n "${SYNCLAB_GRADE_NO_SANITIZER:-}" ] && args+=(--no-sanitizer)
   echo "== $name: synclab-grade ${args[*]}"
   start=$(date +%s)

@@ -2,7 +2,7 @@
 // were visible to the other thread before the thread's next load. Under TSO it waits in the store
 // buffer while the load goes ahead, so both threads may read 0.
 // WRONG-REPLACES: predictions.cu
-// WRONG-FAILS: lab10 task1 predict store buffering under sc tso and ptx
+// WRONG-FAILS: lab10 task1 predict litmus test 2 of 6 under sc tso and ptx
 // WRONG-MESSAGE: sb: your tso prediction \(forbidden\) disagrees with total store order
 #include "lab10.h"
 
