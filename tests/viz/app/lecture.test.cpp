@@ -9,6 +9,8 @@
 // the font and the lane cells are larger than without --lecture, ] / [ (and Page Down / Page Up)
 // land on the interesting events read from the trace here with synclab::trace, and a --lecture
 // GIF's frames are drawn with the lecture palette.
+// [lecture-layout] (offscreen): what a --lecture export draws at 1920x1080 and 1280x720: Warp lanes
+// draws only the lanes a block has (a launch of 4 threads, a partial last warp).
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -533,3 +535,64 @@ TEST_CASE("lecture export: every frame of a --lecture GIF draws the lanes in the
   DGifCloseFile(g, &e);
 }
 #endif
+
+// ==== the lecture layout (offscreen, as a slide export draws it) =====================================
+
+namespace {
+
+// A --lecture export of TRACE at SIZE with OPTIONS: its picture and layout (named NAME).
+void lecture_export(const std::string& trace, const std::string& name, const std::string& size,
+                    const std::string& options, Image* img, Layout* lay) {
+  const std::string png = kArt + "/" + name + ".png", json = kArt + "/" + name + ".json";
+  Run r = viz(kTraces + "/" + trace + " --lecture --size " + size + " --export " + png + " " + options +
+                  " --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  REQUIRE(img->load(png));
+  REQUIRE(lay->load(json));
+}
+
+// The lane cells of warp W in a layout: their lane numbers.
+std::set<int> lane_cells(const Layout& lay, uint32_t w) {
+  std::set<int> lanes;
+  const std::string prefix = "lanes:" + std::to_string(w) + ":";
+  for (const auto& [id, c] : lay.cells)
+    if (id.rfind(prefix, 0) == 0) lanes.insert(std::stoi(id.substr(prefix.size())));
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: Warp lanes draws only the lanes a block has", "[lecture-layout]") {
+  // small.trace: launch 0 has 4 threads, launch 1 36 (a full warp, then 4 lanes).
+  auto t = load_trace("small.trace");
+  REQUIRE(t->launches.size() == 2);
+  const std::set<int> four = {0, 1, 2, 3};
+  std::set<int> all;
+  for (int l = 0; l < 32; ++l) all.insert(l);
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("a launch of 4 threads at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("small.trace", "lecture_small4_" + size, size, "--launch 0 --step last", &img, &lay);
+      CHECK(lane_cells(lay, 0) == four);
+      CHECK(lane_cells(lay, 1).empty());
+      // Where lane 4 would be (one lane pitch right of lane 3) the window's background shows.
+      const Cell& l2 = lay.at("lanes:0:2");
+      const Cell& l3 = lay.at("lanes:0:3");
+      const int x4 = l3.cx() + int(l3.x0 - l2.x0);
+      CHECK(img.at(x4, l3.cy()) == pal::kLecturePalette.background);
+      CHECK(img.at(l3.cx(), l3.cy()) == pal::kLecturePalette.lane_states[6]);  // exited
+    }
+    SECTION("a partial last warp at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("small.trace", "lecture_small36_" + size, size, "--launch 1 --step last", &img, &lay);
+      CHECK(lane_cells(lay, 0) == all);
+      CHECK(lane_cells(lay, 1) == four);
+      const Cell& l3 = lay.at("lanes:1:3");
+      const Cell& w0l4 = lay.at("lanes:0:4");
+      CHECK(img.at(w0l4.cx(), l3.cy()) == pal::kLecturePalette.background);
+    }
+  }
+}
