@@ -380,7 +380,7 @@ int fail(const std::string& msg) {
 // The regions the Wavefront window can draw: a "matrix", or any region of several rows.
 bool has_2d_region(const Model& m, std::string* names) {
   for (const RegionInfo& r : m.regions()) {
-    if (r.kind == RegionKind::Matrix || r.rows > 1) return true;
+    if (wavefront_region(r)) return true;
     *names += (names->empty() ? "\"" : ", \"") + r.name + "\" (" + r.kind_name + ", " + std::to_string(r.cells) +
               " elements in one row)";
   }

@@ -1,7 +1,8 @@
 // Lecture mode (synclab-viz --lecture, docs/viz.md "Lecture mode"): the viewer set up for a
 // projector. The high-contrast palette (palette::kLecturePalette) on black windows, a larger font
 // (the TTF loaded at kFontSize pixels, not a scaled bitmap), larger lane cells and a layout that
-// gives Warp lanes and Timeline most of the width. The keys ] and [ (and, in lecture mode, Page
+// gives Warp lanes and Timeline most of the width, without the windows that have nothing to show
+// in the trace (App::nothing_to_show). The keys ] and [ (and, in lecture mode, Page
 // Down / Page Up, what presentation remotes send) step to the next / previous interesting event,
 // one per press. Exports (--export .png/.gif/.mp4) are drawn in the same style.
 #pragma once

@@ -12,10 +12,6 @@ namespace synclab::viz::app {
 
 namespace {
 
-bool shown_here(const RegionInfo& r) {
-  return r.kind == RegionKind::LockBits || r.kind == RegionKind::Flags || r.kind == RegionKind::Array;
-}
-
 // Grid shape: the region's own 2-D shape, else rows of 32 (one 32-bit word of lock bits per row).
 void grid_shape(const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
   if (r.rows > 1 || r.cells <= 32) {
@@ -74,6 +70,10 @@ Cells read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, con
 
 }  // namespace
 
+bool locks_region(const RegionInfo& r) {
+  return r.kind == RegionKind::LockBits || r.kind == RegionKind::Flags || r.kind == RegionKind::Array;
+}
+
 void block_control(App& app) {
   if (!app.has_shared_regions() || app.model().launches().empty()) return;
   const uint64_t blocks = std::max<uint64_t>(1, app.launch_info().blocks);
@@ -122,7 +122,7 @@ void draw_locks_window(App& app) {
   const Model& m = app.model();
   const State& s = app.state();
   int shown = 0;
-  for (const RegionInfo& r : m.regions()) shown += shown_here(r);
+  for (const RegionInfo& r : m.regions()) shown += locks_region(r);
   if (shown == 0) {
     ImGui::TextWrapped(
         "No lock-bits, flags or array regions in this trace. A program names them with "
@@ -132,7 +132,7 @@ void draw_locks_window(App& app) {
   }
   ImGui::TextDisabled("%d region%s", shown, shown == 1 ? "" : "s");
   bool any_shared = false;
-  for (const RegionInfo& r : m.regions()) any_shared = any_shared || (shown_here(r) && r.shared);
+  for (const RegionInfo& r : m.regions()) any_shared = any_shared || (locks_region(r) && r.shared);
   if (any_shared) {
     ImGui::SameLine(0, 20);
     block_control(app);
@@ -161,7 +161,7 @@ void draw_locks_window(App& app) {
     auto need = [&](float cap) {  // height of every region with the tall ones capped at cap
       float h = 0;
       for (const RegionInfo& r : m.regions()) {
-        if (!shown_here(r)) continue;
+        if (!locks_region(r)) continue;
         uint32_t rows = 0, cols = 0;
         grid_shape(r, &rows, &cols);
         float c = width_cell(cols);
@@ -181,7 +181,7 @@ void draw_locks_window(App& app) {
   }
   for (size_t ri = 0; ri < m.regions().size(); ++ri) {
     const RegionInfo& r = m.regions()[ri];
-    if (!shown_here(r)) continue;
+    if (!locks_region(r)) continue;
     const RegionView* rv = ri < s.regions.size() ? &s.regions[ri] : nullptr;
     uint32_t rows = 0, cols = 0;
     grid_shape(r, &rows, &cols);

@@ -38,6 +38,8 @@ const std::vector<uint8_t>& earlier_cells(App& app, int ri) {
 
 }  // namespace
 
+bool wavefront_region(const RegionInfo& r) { return r.kind == RegionKind::Matrix || r.rows > 1; }
+
 void draw_wavefront_window(App& app) {
   if (!app.begin_window(WindowId::Wavefront)) {
     ImGui::End();
@@ -47,7 +49,7 @@ void draw_wavefront_window(App& app) {
   const auto& regions = m.regions();
   std::vector<int> choices;
   for (size_t i = 0; i < regions.size(); ++i)
-    if (regions[i].kind == RegionKind::Matrix || regions[i].rows > 1) choices.push_back(int(i));
+    if (wavefront_region(regions[i])) choices.push_back(int(i));
   if (choices.empty()) {
     ImGui::TextWrapped(
         "No matrix region in this trace. A program names one with "

@@ -10,7 +10,8 @@
 // land on the interesting events read from the trace here with synclab::trace, and a --lecture
 // GIF's frames are drawn with the lecture palette.
 // [lecture-layout] (offscreen): what a --lecture export draws at 1920x1080 and 1280x720: Warp lanes
-// draws only the lanes a block has (a launch of 4 threads, a partial last warp).
+// draws only the lanes a block has (a launch of 4 threads, a partial last warp); a trace without
+// regions for Lock bits & flags or Wavefront has no such window, and the others take its room.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -593,6 +594,55 @@ TEST_CASE("lecture layout: Warp lanes draws only the lanes a block has", "[lectu
       const Cell& l3 = lay.at("lanes:1:3");
       const Cell& w0l4 = lay.at("lanes:0:4");
       CHECK(img.at(w0l4.cx(), l3.cy()) == pal::kLecturePalette.background);
+    }
+  }
+}
+
+TEST_CASE("lecture layout: windows with nothing to show are left out, the others take their room", "[lecture-layout]") {
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("no region at all (barrier) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("barrier.trace", "lecture_noregions_" + size, size, "--step first", &img, &lay);
+      // No Wavefront window (its note on synclab_region would be all it showed), no Lock bits.
+      CHECK(!lay.has("window:wavefront"));
+      CHECK(!lay.has("window:locks"));
+      // Source takes their place: from the top of the region windows' row (Warp lanes' top).
+      const Cell& src = lay.at("window:source");
+      const Cell& lanes = lay.at("window:lanes");
+      CHECK(src.y0 == lanes.y0);
+      CHECK(src.x0 == lanes.x1);
+      CHECK(src.x1 == float(lay.w));
+      // Without --lecture both windows are there, as before.
+      const std::string json = kArt + "/lecture_noregions_default_" + size + ".json";
+      Run r = viz(kTraces + "/barrier.trace --size " + size + " --export " + kArt + "/lecture_noregions_default_" +
+                      size + ".png --step first --dump-layout " + json,
+                  kNoDisplay);
+      REQUIRE(r.status == 0);
+      Layout ld;
+      REQUIRE(ld.load(json));
+      CHECK(ld.has("window:wavefront"));
+      CHECK(ld.has("window:locks"));
+    }
+    SECTION("lock bits, no wavefront (flagship) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("flagship.trace", "lecture_nowave_" + size, size, "--step report:0", &img, &lay);
+      CHECK(!lay.has("window:wavefront"));
+      const Cell& locks = lay.at("window:locks");
+      CHECK(locks.x0 == lay.at("window:lanes").x1);
+      CHECK(locks.x1 == float(lay.w));
+      CHECK(lay.has("locks:0:0"));
+    }
+    SECTION("a wavefront, no lock bits (wavefront) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("wavefront.trace", "lecture_nolocks_" + size, size, "--step last", &img, &lay);
+      CHECK(!lay.has("window:locks"));
+      const Cell& wave = lay.at("window:wavefront");
+      CHECK(wave.x0 == lay.at("window:lanes").x1);
+      CHECK(wave.x1 == float(lay.w));
+      CHECK(lay.has("wavefront:0:0:0"));
     }
   }
 }
