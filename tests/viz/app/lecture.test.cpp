@@ -12,6 +12,8 @@
 // [lecture-layout] (offscreen): what a --lecture export draws at 1920x1080 and 1280x720: Warp lanes
 // draws only the lanes a block has (a launch of 4 threads, a partial last warp); a trace without
 // regions for Lock bits & flags or Wavefront has no such window, and the others take its room.
+// [lecture-lab09] (offscreen): lab 09's simd-deadlock scenario: the lanes that hold bits of the
+// block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -32,6 +34,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app_test_util.h"
@@ -643,6 +646,82 @@ TEST_CASE("lecture layout: windows with nothing to show are left out, the others
       CHECK(wave.x0 == lay.at("window:lanes").x1);
       CHECK(wave.x1 == float(lay.w));
       CHECK(lay.has("wavefront:0:0:0"));
+    }
+  }
+}
+
+namespace {
+
+// The lanes that hold a bit of a shared lock-bits region (synclab_region_shared) of launch 0 after
+// the event at `cursor`, read from the trace: the lane of the update that set each bit from 0 to
+// 1, while no later update has cleared it. As (warp, lane).
+std::set<std::pair<uint32_t, int>> shared_lock_holders(const tr::Trace& t, uint64_t cursor) {
+  std::set<uint64_t> lock_regions;
+  for (const nlohmann::json& r : t.shared_regions)
+    if (r.value("kind", "") == "lock-bits" && r.contains("id")) lock_regions.insert(r["id"].get<uint64_t>());
+  REQUIRE(!lock_regions.empty());
+  const tr::Launch& L = t.launches[0];
+  const uint64_t wpb = std::max<uint64_t>(L.warps_per_block, 1);
+  // (region, block, bit) -> holder (warp, lane), or none
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::pair<uint32_t, int>> held;
+  for (size_t i = L.first_event; i <= L.first_event + cursor && i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate) || (e.aux & tr::kRegionSnapshot)) continue;
+    const uint64_t region = e.aux & tr::kRegionIdMask;
+    if (!lock_regions.count(region)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    for (unsigned k = 0; k < (bytes ? 8 * bytes : 1u); ++k) {
+      const auto key = std::make_tuple(region, e.warp / wpb, e.a + k);
+      const bool v = bytes ? (e.b >> k & 1) : e.b != 0;
+      if (v && !held.count(key)) held[key] = {e.warp, e.lane};
+      if (!v) held.erase(key);
+    }
+  }
+  std::set<std::pair<uint32_t, int>> lanes;
+  for (const auto& [key, h] : held) lanes.insert(h);
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: lab 09's simd-deadlock draws the lanes that hold lock bits as critical", "[lecture-lab09]") {
+  // The scenario's own trace and event (labs/09-tiny-lock-wavefronts/scenarios.txt: --step report:0).
+  auto t = load_trace("lab09_simd_deadlock.trace");
+  uint64_t report = 0;
+  const tr::Launch& L = t->launches[0];
+  for (size_t i = L.first_event; i < L.end_event; ++i)
+    if (t->event(i).kind == uint8_t(tr::EventKind::Report)) {
+      report = i - L.first_event;
+      break;
+    }
+  REQUIRE(report > 0);
+  const std::set<std::pair<uint32_t, int>> holders = shared_lock_holders(*t, report);
+  // Two lanes of warp 0 hold bits 32 and 33; their 30 warp-mates spin on them.
+  REQUIRE(holders.size() == 2);
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("lab09_simd_deadlock.trace", "lecture_lab09_simd_" + size, size, "--step report:0", &img, &lay);
+      REQUIRE(lay.cursor == report);
+      int critical = 0, spinning = 0;
+      for (int l = 0; l < 32; ++l) {
+        const std::string id = "lanes:0:" + std::to_string(l);
+        const Cell& c = lay.at(id);
+        INFO(id << " is " << c.what << ", " << rgb_str(img.at(c.cx(), c.cy())));
+        if (holders.count({0u, l})) {
+          // held, not exited, not at a barrier: critical wins over masked off (docs/viz.md)
+          CHECK(c.what == "in critical section");
+          CHECK(img.at(c.cx(), c.cy()) == pal::kLecturePalette.lane_states[5]);
+          ++critical;
+        } else {
+          CHECK(c.what == "spinning");
+          CHECK(img.at(c.cx(), c.cy()) == pal::kLecturePalette.lane_states[4]);
+          ++spinning;
+        }
+      }
+      CHECK(critical == 2);
+      CHECK(spinning == 30);
     }
   }
 }
