@@ -88,7 +88,7 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
 App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
   for (bool& o : open) o = true;
   open[int(WindowId::Help)] = false;
-  // The first matrix region (else any 2-D region) is the wavefront's.
+  // The first matrix region (else an array of several rows) is the wavefront's.
   const auto& regions = model_->regions();
   for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
     if (regions[i].kind == RegionKind::Matrix) wavefront_ui.region = int(i);

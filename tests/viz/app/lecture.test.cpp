@@ -13,7 +13,8 @@
 // draws only the lanes a block has (a launch of 4 threads, a partial last warp); a trace without
 // regions for Lock bits & flags or Wavefront has no such window, and the others take its room.
 // [lecture-lab09] (offscreen): lab 09's simd-deadlock scenario: the lanes that hold bits of the
-// block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning.
+// block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning;
+// the lock table is not drawn as a wavefront (nor is locks.trace's global one, [lecture-layout]).
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -724,4 +725,61 @@ TEST_CASE("lecture layout: lab 09's simd-deadlock draws the lanes that hold lock
       CHECK(spinning == 30);
     }
   }
+}
+
+namespace {
+
+int wavefront_cells(const Layout& lay) {
+  int n = 0;
+  for (const auto& [id, c] : lay.cells) n += id.rfind("wavefront:", 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: lab 09's lock table is not drawn as a wavefront", "[lecture-lab09]") {
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("lab09_simd_deadlock.trace", "lecture_lab09_nowave_" + size, size, "--step report:0", &img, &lay);
+      // The lock table (lock-bits, 32 x 32) and hist (an array of one row): no table for the
+      // Wavefront window, so lecture mode has none; Lock bits & flags takes its room.
+      CHECK(!lay.has("window:wavefront"));
+      CHECK(wavefront_cells(lay) == 0);
+      const Cell& locks = lay.at("window:locks");
+      CHECK(locks.x1 == float(lay.w));
+      CHECK(lay.at("locks:0:32").what == "held");
+      CHECK(lay.at("locks:0:33").what == "held");
+    }
+  }
+  // Without --lecture the Wavefront window is there, with no cells of the lock table in it ...
+  const std::string json = kArt + "/lab09_nowave_default.json";
+  Run r = viz(kTraces + "/lab09_simd_deadlock.trace --export " + kArt +
+                  "/lab09_nowave_default.png --step report:0 --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Layout ld;
+  REQUIRE(ld.load(json));
+  CHECK(ld.has("window:wavefront"));
+  CHECK(wavefront_cells(ld) == 0);
+  // ... and --window wavefront refuses the trace, naming its regions.
+  std::remove((kArt + "/lab09_wave_refused.png").c_str());
+  Run rw = viz(kTraces + "/lab09_simd_deadlock.trace --window wavefront --export " + kArt +
+                   "/lab09_wave_refused.png --step report:0",
+               kNoDisplay);
+  CHECK(rw.status == 1);
+  CHECK(rw.err.find("\"locks\" (lock-bits, 1024 elements in 32 rows)") != std::string::npos);
+  CHECK(!exists(kArt + "/lab09_wave_refused.png"));
+}
+
+TEST_CASE("lecture layout: a global lock-bits region of 32 x 32 is not a wavefront either", "[lecture-layout]") {
+  Image img;
+  Layout lay;
+  lecture_export("locks.trace", "lecture_locks_nowave", "1280x720", "--step last", &img, &lay);
+  CHECK(!lay.has("window:wavefront"));
+  CHECK(wavefront_cells(lay) == 0);
+  CHECK(lay.has("locks:0:1023"));
+  Run rw = viz(kTraces + "/locks.trace --window wavefront --export " + kArt + "/locks_wave_refused.png", kNoDisplay);
+  CHECK(rw.status == 1);
 }
