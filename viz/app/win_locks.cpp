@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "lecture.h"
 
 namespace synclab::viz::app {
 
@@ -153,6 +154,22 @@ void draw_locks_window(App& app) {
   const float max_cell = app.options.only_window ? 48.0f : 28.0f;
   const float avail_w = ImGui::GetContentRegionAvail().x - 4;
   auto width_cell = [&](uint32_t cols) { return std::max(3.0f, std::min(std::floor(avail_w / cols) - 1, max_cell)); };
+  // --lecture: a few lock bits (up to lecture::kBigLockBits) are never smaller than
+  // lecture::kMinLockCell pixels. Their row is cut into rows of 16, 8, ... bits when the window is
+  // too narrow for it, and they keep that size when the regions do not fit the height (the window
+  // scrolls instead).
+  auto big_bits = [&](const RegionInfo& r) {
+    return lecture::enabled() && r.kind == RegionKind::LockBits && r.cells <= lecture::kBigLockBits;
+  };
+  auto shape = [&](const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
+    grid_shape(r, rows, cols);
+    if (!big_bits(r) || width_cell(*cols) >= lecture::kMinLockCell) return;
+    uint32_t c = *cols;
+    while (c > 1 && (width_cell(c) < lecture::kMinLockCell || (c & (c - 1)) != 0)) --c;  // a power of two
+    *cols = c;
+    *rows = uint32_t((r.cells + c - 1) / c);
+  };
+  auto min_cell = [&](const RegionInfo& r) { return big_bits(r) ? lecture::kMinLockCell : 0.0f; };
   float tall_cap = max_cell;
   {
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -163,9 +180,9 @@ void draw_locks_window(App& app) {
       for (const RegionInfo& r : m.regions()) {
         if (!locks_region(r)) continue;
         uint32_t rows = 0, cols = 0;
-        grid_shape(r, &rows, &cols);
+        shape(r, &rows, &cols);
         float c = width_cell(cols);
-        if (rows > 2) c = std::min(c, cap);
+        if (rows > 2) c = std::max(std::min(c, cap), min_cell(r));
         h += title_h + (r.shared ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + rows * (c + (c >= 8 ? 1.0f : 0.0f));
       }
       return h;
@@ -184,7 +201,7 @@ void draw_locks_window(App& app) {
     if (!locks_region(r)) continue;
     const RegionView* rv = ri < s.regions.size() ? &s.regions[ri] : nullptr;
     uint32_t rows = 0, cols = 0;
-    grid_shape(r, &rows, &cols);
+    shape(r, &rows, &cols);
     uint64_t held = 0;
     if (rv)
       for (const CellView& c : rv->cells) held += c.value != 0;
@@ -202,6 +219,7 @@ void draw_locks_window(App& app) {
     float cell = width_cell(cols);
     if (shown == 1 && avail_h > 0) cell = std::max(3.0f, std::min(cell, std::floor(avail_h / rows) - 1));
     if (rows > 2) cell = std::min(cell, tall_cap);
+    cell = std::max(cell, std::min(min_cell(r), width_cell(cols)));
     const float gap = cell >= 8 ? 1.0f : 0.0f;
     const float pitch = cell + gap;
     const ImVec2 p = ImGui::GetCursorScreenPos();

@@ -15,6 +15,7 @@
 // [lecture-lab09] (offscreen): lab 09's simd-deadlock scenario: the lanes that hold bits of the
 // block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning;
 // the lock table is not drawn as a wavefront (nor is locks.trace's global one, [lecture-layout]).
+// [lecture-layout] also: a lock-bits region of up to 64 bits has cells of at least 24 px.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -782,4 +783,43 @@ TEST_CASE("lecture layout: a global lock-bits region of 32 x 32 is not a wavefro
   CHECK(lay.has("locks:0:1023"));
   Run rw = viz(kTraces + "/locks.trace --window wavefront --export " + kArt + "/locks_wave_refused.png", kNoDisplay);
   CHECK(rw.status == 1);
+}
+
+TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view", "[lecture-layout]") {
+  struct Case {
+    std::string trace, step;
+    int region;
+    uint64_t bits;
+    bool fits_720;  // all of it in view at 1280x720 (else the window scrolls there)
+  };
+  // flagship: one lock word (32 bits); contents: 64 bits (2 x 32, drawn 4 x 16) below an array and
+  // flags, one region more than the window's height has room for at 1280x720.
+  const Case cases[] = {{"flagship.trace", "report:0", 0, 32, true}, {"contents.trace", "last", 2, 64, false}};
+  for (const Case& k : cases)
+    for (const std::string size : {"1920x1080", "1280x720"}) {
+      SECTION(k.trace + " at " + size) {
+        Image img;
+        Layout lay;
+        lecture_export(k.trace, "lecture_bits_" + k.trace + "_" + size, size, "--step " + k.step, &img, &lay);
+        const Cell& win = lay.at("window:locks");
+        for (uint64_t i = 0; i < k.bits; ++i) {
+          const std::string id = "locks:" + std::to_string(k.region) + ":" + std::to_string(i);
+          const Cell& c = lay.at(id);
+          INFO(id << " [" << c.x0 << ", " << c.y0 << ", " << c.x1 << ", " << c.y1 << "] in the window [" << win.x0
+                  << ", " << win.y0 << ", " << win.x1 << ", " << win.y1 << "]");
+          CHECK(c.width() >= 24);
+          CHECK(c.height() >= 24);
+          // in view: inside the window, not scrolled away
+          CHECK(c.x0 >= win.x0);
+          CHECK(c.x1 <= win.x1);
+          if (k.fits_720 || size == "1920x1080") {
+            CHECK(c.y0 >= win.y0);
+            CHECK(c.y1 <= win.y1);
+            // drawn in the lecture palette's held / free colours
+            const pal::Rgb want = c.what == "held" ? pal::kLecturePalette.lock_held : pal::kLecturePalette.lock_free;
+            CHECK(img.at(c.cx(), c.cy()) == want);
+          }
+        }
+      }
+    }
 }
