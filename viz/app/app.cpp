@@ -88,12 +88,12 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
 App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
   for (bool& o : open) o = true;
   open[int(WindowId::Help)] = false;
-  // The first matrix region (else any 2-D region) is the wavefront's.
+  // The first matrix region (else an array of several rows) is the wavefront's.
   const auto& regions = model_->regions();
   for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
     if (regions[i].kind == RegionKind::Matrix) wavefront_ui.region = int(i);
   for (size_t i = 0; i < regions.size() && wavefront_ui.region < 0; ++i)
-    if (regions[i].rows > 1) wavefront_ui.region = int(i);
+    if (wavefront_region(regions[i])) wavefront_ui.region = int(i);
   if (!model_->launches().empty()) set_launch(default_launch());
   if (options.interactive && !options.only_window && !model_->launches().empty()) {
     steer = std::make_unique<Steerer>(options.steer_dir, options.steer_timeout_s);
@@ -650,13 +650,19 @@ ImVec4 App::layout_rect(WindowId w) const {
               row2 = std::floor(R * (reports_tall_ ? 0.18f : 0.33f)), row3 = R - row1 - row2;
   const float half = std::floor(right_w * 0.5f);
   const float rep_w = std::floor(right_w * (lecture::enabled() ? lecture::kReportsWidth : 0.62f));
+  // Lecture mode leaves out the region windows with nothing to show: the other one takes the
+  // whole width, or Source the height of both.
+  const bool no_locks = lecture::enabled() && nothing_to_show(WindowId::Locks);
+  const bool no_wave = lecture::enabled() && nothing_to_show(WindowId::Wavefront);
   switch (w) {
     case WindowId::Playback: return {0, top, W, play_h};
     case WindowId::Lanes: return {0, y0, left_w, lanes_h};
     case WindowId::Timeline: return {0, y0 + lanes_h, left_w, R - lanes_h};
-    case WindowId::Locks: return {left_w, y0, half, row1};
-    case WindowId::Wavefront: return {left_w + half, y0, right_w - half, row1};
-    case WindowId::Source: return {left_w, y0 + row1, right_w, row2};
+    case WindowId::Locks: return {left_w, y0, no_wave ? right_w : half, row1};
+    case WindowId::Wavefront:
+      return no_locks ? ImVec4(left_w, y0, right_w, row1) : ImVec4(left_w + half, y0, right_w - half, row1);
+    case WindowId::Source:
+      return no_locks && no_wave ? ImVec4(left_w, y0, right_w, row1 + row2) : ImVec4(left_w, y0 + row1, right_w, row2);
     case WindowId::Reports: return {left_w, y0 + row1 + row2, rep_w, row3};
     case WindowId::Legend: return {left_w + rep_w, y0 + row1 + row2, right_w - rep_w, row3};
     case WindowId::Help: return {W * 0.25f, top + H * 0.1f, W * 0.5f, H * 0.8f};
@@ -678,14 +684,31 @@ void App::place_window(WindowId w) {
 
 bool App::drawn(WindowId w) const {
   if (options.only_window) return *options.only_window == w;
+  if (lecture::enabled() && nothing_to_show(w)) return false;
   return open[int(w)];
+}
+
+bool App::nothing_to_show(WindowId w) const {
+  const auto& regions = model_->regions();
+  if (w == WindowId::Locks) return std::none_of(regions.begin(), regions.end(), locks_region);
+  if (w == WindowId::Wavefront) return std::none_of(regions.begin(), regions.end(), wavefront_region);
+  return false;
 }
 
 bool App::begin_window(WindowId w, ImGuiWindowFlags flags) {
   place_window(w);
   if (options.only_window) flags |= ImGuiWindowFlags_NoCollapse;
   bool* p_open = options.only_window || w == WindowId::Playback ? nullptr : &open[int(w)];
-  return ImGui::Begin(window_title(w), p_open, flags);
+  const bool shown = ImGui::Begin(window_title(w), p_open, flags);
+  record_window(w);
+  return shown;
+}
+
+void App::record_window(WindowId w) {
+  if (!recorder.enabled) return;
+  const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  recorder.add(std::string("window:") + window_key(w), p, ImVec2(p.x + size.x, p.y + size.y),
+               palette::active_palette.background, window_title(w));
 }
 
 void App::draw_menu() {
@@ -694,7 +717,8 @@ void App::draw_menu() {
   if (ImGui::BeginMenu("View")) {
     for (int i = 0; i < kWindowCount; ++i) {
       if (WindowId(i) == WindowId::Playback) continue;
-      ImGui::MenuItem(kWindows[i].title, nullptr, &open[i]);
+      // (lecture mode: a window with nothing to show stays out of the layout)
+      ImGui::MenuItem(kWindows[i].title, nullptr, &open[i], !lecture::enabled() || !nothing_to_show(WindowId(i)));
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) reset_layout();

@@ -155,7 +155,12 @@ class App {
   // ImGui::Begin with the window's title and its placement; false: collapsed or closed (call
   // ImGui::End() anyway, as with ImGui::Begin).
   bool begin_window(WindowId w, ImGuiWindowFlags flags = 0);
+  // --dump-layout: the window being drawn (after its ImGui::Begin), as "window:KEY".
+  void record_window(WindowId w);
   bool drawn(WindowId w) const;  // the window is drawn this frame
+  // A window with nothing to show in this trace: Lock bits & flags without a lock-bits, flags or
+  // array region, Wavefront without a region it draws. Lecture mode leaves them out of the layout.
+  bool nothing_to_show(WindowId w) const;
   LayoutRecorder recorder;
   // Steering the schedule (steer.h): null in export mode.
   std::unique_ptr<Steerer> steer;
@@ -241,6 +246,9 @@ void draw_source_window(App& app);
 void draw_reports_window(App& app);
 void draw_legend_window(App& app);
 void draw_help_window(App& app);
+// The regions each window draws: Lock bits & flags (win_locks.cpp) and Wavefront (win_wavefront.cpp).
+bool locks_region(const RegionInfo& r);
+bool wavefront_region(const RegionInfo& r);
 
 // ---- small drawing helpers (ui.cpp) ---------------------------------------------------------------
 ImU32 col(palette::Rgb c, uint8_t alpha = 255);

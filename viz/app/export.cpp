@@ -377,12 +377,12 @@ int fail(const std::string& msg) {
   return 1;
 }
 
-// The regions the Wavefront window can draw: a "matrix", or any region of several rows.
+// The regions the Wavefront window can draw: a "matrix", or an "array" of several rows.
 bool has_2d_region(const Model& m, std::string* names) {
   for (const RegionInfo& r : m.regions()) {
-    if (r.kind == RegionKind::Matrix || r.rows > 1) return true;
+    if (wavefront_region(r)) return true;
     *names += (names->empty() ? "\"" : ", \"") + r.name + "\" (" + r.kind_name + ", " + std::to_string(r.cells) +
-              " elements in one row)";
+              (r.rows > 1 ? " elements in " + std::to_string(r.rows) + " rows)" : " elements in one row)");
   }
   return false;
 }
@@ -464,10 +464,12 @@ int run_export(App& app, const CliOptions& o) {
   if (o.window && *o.window == WindowId::Wavefront) {
     std::string names;
     if (!has_2d_region(app.model(), &names))
-      return fail("--window wavefront draws a 2-D region (a \"matrix\", or any region of several rows), and " +
-                  o.trace + " has none (" + (names.empty() ? "it names no regions" : "its regions: " + names) +
-                  "). A program names one with synclab_region(ptr, bytes, \"grid\", \"matrix\", rows, cols) "
-                  "(docs/viz.md)");
+      return fail(
+          "--window wavefront draws a 2-D table (a \"matrix\", or an \"array\" of several rows; not lock bits "
+          "or flags), and " +
+          o.trace + " has none (" + (names.empty() ? "it names no regions" : "its regions: " + names) +
+          "). A program names one with synclab_region(ptr, bytes, \"grid\", \"matrix\", rows, cols) "
+          "(docs/viz.md)");
   }
 
   std::string err, ffmpeg;

@@ -1,7 +1,8 @@
 // Lecture mode (synclab-viz --lecture, docs/viz.md "Lecture mode"): the viewer set up for a
 // projector. The high-contrast palette (palette::kLecturePalette) on black windows, a larger font
 // (the TTF loaded at kFontSize pixels, not a scaled bitmap), larger lane cells and a layout that
-// gives Warp lanes and Timeline most of the width. The keys ] and [ (and, in lecture mode, Page
+// gives Warp lanes and Timeline most of the width, without the windows that have nothing to show
+// in the trace (App::nothing_to_show). The keys ] and [ (and, in lecture mode, Page
 // Down / Page Up, what presentation remotes send) step to the next / previous interesting event,
 // one per press. Exports (--export .png/.gif/.mp4) are drawn in the same style.
 #pragma once
@@ -21,6 +22,8 @@ constexpr float kMaxLaneCell = 44.0f;       // lane cell size limit in the tiled
 constexpr float kMaxLaneCellAlone = 64.0f;  // ... with --window lanes (else 40)
 constexpr float kLeftWidth = 0.6f;          // Warp lanes and Timeline: this share of the width (else half)
 constexpr float kReportsWidth = 0.4f;       // Reports: this share of the right column, Legend the rest (else 0.62)
+constexpr uint64_t kBigLockBits = 64;       // a lock-bits region of at most this many bits ...
+constexpr float kMinLockCell = 24.0f;       // ... draws its bits at least this many pixels wide and high
 
 // Switches the process to lecture mode: the lecture palette for every window, and the ImGui style
 // that setup_imgui() applies. Call before the ImGui context's style is set up.

@@ -94,10 +94,10 @@ void draw_lanes_window(App& app) {
   const LaunchInfo& L = app.launch_info();
   ImGui::Text("%u warps (%" PRIu64 " blocks x %u warps)", L.warps, L.blocks, L.warps_per_block);
   help_marker(
-      "One row per warp: its 32 lanes coloured by state (see Legend), then the warp's current "
-      "source line and active mask. Lanes of one warp split between green (active) and blue "
-      "(masked off) show divergence. Click a lane to select it; the Source window follows the "
-      "selected lane.");
+      "One row per warp: its lanes coloured by state (see Legend; a block of fewer than 32 threads "
+      "has fewer), then the warp's current source line and active mask. Lanes of one warp split "
+      "between green (active) and blue (masked off) show divergence. Click a lane to select it; the "
+      "Source window follows the selected lane.");
   ImGui::SameLine(0, 20);
   if (ImGui::SmallButton("clear selection")) app.selection.clear();
   help_marker("Forget the selected lanes (Escape).");
@@ -219,7 +219,11 @@ void draw_lanes_window(App& app) {
       const bool sel_warp = app.selection.warp == w;
       dl->AddText(ImVec2(p.x, p.y + (row_h - ImGui::GetTextLineHeight()) * 0.5f),
                   sel_warp ? IM_COL32(255, 255, 255, 255) : ImGui::GetColorU32(ImGuiCol_Text), label);
+      // Only the lanes the warp has: a block of fewer threads than its warps' 32 lanes (a launch
+      // of 4 threads, a partial last warp) leaves the rest of the row empty.
+      const uint32_t lanes = v && v->exists ? v->exists : 0xffffffffu;
       for (int l = 0; l < 32; ++l) {
+        if (!(lanes >> l & 1u)) continue;
         const LaneState st = v ? v->lanes[l] : LaneState::Inactive;
         const palette::Rgb c = palette::kLaneStates[int(st)];
         const float x = p.x + label_w + l * pitch + (l / 8) * group_gap;

@@ -7,14 +7,11 @@
 #include <cstdio>
 
 #include "app.h"
+#include "lecture.h"
 
 namespace synclab::viz::app {
 
 namespace {
-
-bool shown_here(const RegionInfo& r) {
-  return r.kind == RegionKind::LockBits || r.kind == RegionKind::Flags || r.kind == RegionKind::Array;
-}
 
 // Grid shape: the region's own 2-D shape, else rows of 32 (one 32-bit word of lock bits per row).
 void grid_shape(const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
@@ -74,6 +71,10 @@ Cells read_old_now(const Event& e, const RegionInfo& r, const LaunchInfo& L, con
 
 }  // namespace
 
+bool locks_region(const RegionInfo& r) {
+  return r.kind == RegionKind::LockBits || r.kind == RegionKind::Flags || r.kind == RegionKind::Array;
+}
+
 void block_control(App& app) {
   if (!app.has_shared_regions() || app.model().launches().empty()) return;
   const uint64_t blocks = std::max<uint64_t>(1, app.launch_info().blocks);
@@ -122,7 +123,7 @@ void draw_locks_window(App& app) {
   const Model& m = app.model();
   const State& s = app.state();
   int shown = 0;
-  for (const RegionInfo& r : m.regions()) shown += shown_here(r);
+  for (const RegionInfo& r : m.regions()) shown += locks_region(r);
   if (shown == 0) {
     ImGui::TextWrapped(
         "No lock-bits, flags or array regions in this trace. A program names them with "
@@ -132,7 +133,7 @@ void draw_locks_window(App& app) {
   }
   ImGui::TextDisabled("%d region%s", shown, shown == 1 ? "" : "s");
   bool any_shared = false;
-  for (const RegionInfo& r : m.regions()) any_shared = any_shared || (shown_here(r) && r.shared);
+  for (const RegionInfo& r : m.regions()) any_shared = any_shared || (locks_region(r) && r.shared);
   if (any_shared) {
     ImGui::SameLine(0, 20);
     block_control(app);
@@ -153,6 +154,22 @@ void draw_locks_window(App& app) {
   const float max_cell = app.options.only_window ? 48.0f : 28.0f;
   const float avail_w = ImGui::GetContentRegionAvail().x - 4;
   auto width_cell = [&](uint32_t cols) { return std::max(3.0f, std::min(std::floor(avail_w / cols) - 1, max_cell)); };
+  // --lecture: a few lock bits (up to lecture::kBigLockBits) are never smaller than
+  // lecture::kMinLockCell pixels. Their row is cut into rows of 16, 8, ... bits when the window is
+  // too narrow for it, and they keep that size when the regions do not fit the height (the window
+  // scrolls instead).
+  auto big_bits = [&](const RegionInfo& r) {
+    return lecture::enabled() && r.kind == RegionKind::LockBits && r.cells <= lecture::kBigLockBits;
+  };
+  auto shape = [&](const RegionInfo& r, uint32_t* rows, uint32_t* cols) {
+    grid_shape(r, rows, cols);
+    if (!big_bits(r) || width_cell(*cols) >= lecture::kMinLockCell) return;
+    uint32_t c = *cols;
+    while (c > 1 && (width_cell(c) < lecture::kMinLockCell || (c & (c - 1)) != 0)) --c;  // a power of two
+    *cols = c;
+    *rows = uint32_t((r.cells + c - 1) / c);
+  };
+  auto min_cell = [&](const RegionInfo& r) { return big_bits(r) ? lecture::kMinLockCell : 0.0f; };
   float tall_cap = max_cell;
   {
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -161,11 +178,11 @@ void draw_locks_window(App& app) {
     auto need = [&](float cap) {  // height of every region with the tall ones capped at cap
       float h = 0;
       for (const RegionInfo& r : m.regions()) {
-        if (!shown_here(r)) continue;
+        if (!locks_region(r)) continue;
         uint32_t rows = 0, cols = 0;
-        grid_shape(r, &rows, &cols);
+        shape(r, &rows, &cols);
         float c = width_cell(cols);
-        if (rows > 2) c = std::min(c, cap);
+        if (rows > 2) c = std::max(std::min(c, cap), min_cell(r));
         h += title_h + (r.shared ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + rows * (c + (c >= 8 ? 1.0f : 0.0f));
       }
       return h;
@@ -181,10 +198,10 @@ void draw_locks_window(App& app) {
   }
   for (size_t ri = 0; ri < m.regions().size(); ++ri) {
     const RegionInfo& r = m.regions()[ri];
-    if (!shown_here(r)) continue;
+    if (!locks_region(r)) continue;
     const RegionView* rv = ri < s.regions.size() ? &s.regions[ri] : nullptr;
     uint32_t rows = 0, cols = 0;
-    grid_shape(r, &rows, &cols);
+    shape(r, &rows, &cols);
     uint64_t held = 0;
     if (rv)
       for (const CellView& c : rv->cells) held += c.value != 0;
@@ -202,6 +219,7 @@ void draw_locks_window(App& app) {
     float cell = width_cell(cols);
     if (shown == 1 && avail_h > 0) cell = std::max(3.0f, std::min(cell, std::floor(avail_h / rows) - 1));
     if (rows > 2) cell = std::min(cell, tall_cap);
+    cell = std::max(cell, std::min(min_cell(r), width_cell(cols)));
     const float gap = cell >= 8 ? 1.0f : 0.0f;
     const float pitch = cell + gap;
     const ImVec2 p = ImGui::GetCursorScreenPos();

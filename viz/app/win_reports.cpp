@@ -93,7 +93,9 @@ void draw_reports_window(App& app) {
                 window_title(WindowId::Reports));
   app.place_window(WindowId::Reports);
   bool* p_open = app.options.only_window ? nullptr : &app.open[int(WindowId::Reports)];
-  if (!ImGui::Begin(title, p_open)) {
+  const bool shown = ImGui::Begin(title, p_open);
+  app.record_window(WindowId::Reports);
+  if (!shown) {
     ImGui::End();
     return;
   }

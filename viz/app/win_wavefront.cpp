@@ -38,6 +38,12 @@ const std::vector<uint8_t>& earlier_cells(App& app, int ri) {
 
 }  // namespace
 
+// A table a wavefront fills: a matrix, or an array of several rows. Never lock bits or flags, in
+// whatever shape (lab 09's lock table of 32 x 32 bits is not a wavefront): Lock bits & flags draws them.
+bool wavefront_region(const RegionInfo& r) {
+  return r.kind == RegionKind::Matrix || (r.kind == RegionKind::Array && r.rows > 1);
+}
+
 void draw_wavefront_window(App& app) {
   if (!app.begin_window(WindowId::Wavefront)) {
     ImGui::End();
@@ -47,7 +53,7 @@ void draw_wavefront_window(App& app) {
   const auto& regions = m.regions();
   std::vector<int> choices;
   for (size_t i = 0; i < regions.size(); ++i)
-    if (regions[i].kind == RegionKind::Matrix || regions[i].rows > 1) choices.push_back(int(i));
+    if (wavefront_region(regions[i])) choices.push_back(int(i));
   if (choices.empty()) {
     ImGui::TextWrapped(
         "No matrix region in this trace. A program names one with "
@@ -67,7 +73,8 @@ void draw_wavefront_window(App& app) {
     ImGui::EndCombo();
   }
   help_marker(
-      "Which 2-D region to draw. Each cell is coloured by when it was first written (dark purple: "
+      "Which table to draw (a matrix, or an array of several rows). Each cell is coloured by when it was first written "
+      "(dark purple: "
       "early, yellow: late); dark grey cells are not written yet at the cursor; light grey cells were "
       "written by an earlier launch. White outlines mark the front: written cells next to cells still "
       "pending.");

@@ -602,6 +602,52 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       detail::Marks marks;
       for (auto& v : D.marks) v.clear();
       uint64_t latest_time = 0;  // step times must be sorted per warp (activity's binary search)
+      // Critical sections in shared lock-bits regions, which synclab::trace::analyze (global
+      // regions only) does not see: the holder of each held bit of each block's copy, by (region
+      // index, cell), from the update that set it to the one that clears it. D.spans gets them
+      // here; the analysis' intervals join them below.
+      struct Holder {
+        uint32_t warp, cursor;
+        uint8_t lane;
+        uint64_t time;
+      };
+      std::map<std::pair<size_t, uint64_t>, Holder> holders;
+      auto critical_section = [&](size_t ri, uint64_t cell, const Holder& h, uint64_t end, uint32_t last, bool open) {
+        Span s;
+        s.kind = SpanKind::CriticalSection;
+        s.begin = h.time;
+        s.end = std::max(end, h.time);
+        s.first = h.cursor;
+        s.last = last;
+        s.warp = h.warp;
+        s.lanes = h.lane < 32 ? 1u << h.lane : 0u;
+        s.info = I.regions[ri].id;
+        s.element = uint32_t(std::min<uint64_t>(cell % std::max<uint64_t>(C.region_block_cells[ri], 1), 0xffffffffu));
+        s.lane = h.lane;
+        s.open_at_end = open;
+        D.spans.push_back(s);
+      };
+      auto shared_locks = [&](const Event& e, uint32_t c) {
+        if ((e.aux & trace::kRegionSnapshot) || e.warp >= L.warps) return;
+        const int ri = C.region_index[e.aux & trace::kRegionIdMask];
+        if (ri < 0 || !C.region_shared[size_t(ri)] || !C.region_bits[size_t(ri)]) return;
+        uint64_t base = 0, n = 0;
+        if (!detail::block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > rs.regions[size_t(ri)].n) return;
+        const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
+        const uint64_t end = std::min<uint64_t>(e.a + (nbytes ? 8 * std::min(nbytes, 8u) : 1), n);
+        for (uint64_t i = e.a; i < end; ++i) {
+          const detail::CellRS& x = rs.regions[size_t(ri)].get(base + i);
+          const auto key = std::make_pair(size_t(ri), base + i);
+          auto it = holders.find(key);
+          if (x.owner == c) {  // set 0 -> 1 by this update
+            if (it != holders.end()) critical_section(size_t(ri), base + i, it->second, e.time, c, false);
+            holders[key] = Holder{e.warp, c, e.lane, e.time};
+          } else if (x.value == 0 && it != holders.end()) {
+            critical_section(size_t(ri), base + i, it->second, e.time, c, false);
+            holders.erase(it);
+          }
+        }
+      };
       for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
         const uint32_t c = uint32_t(index - L.first_event);
         latest_time = std::max(latest_time, e.time);
@@ -652,6 +698,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
             break;
           case EventKind::RegionUpdate:
             if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
+            shared_locks(e, c);
             D.marks[size_t(Mark::RegionUpdate)].push_back(c);
             if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
             if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);
@@ -672,6 +719,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       });
       D.checkpoint_bytes = cp_bytes + cloned;
       for (auto& v : D.marks) v.shrink_to_fit();
+      for (const auto& [key, h] : holders)  // still held when the launch's events ended
+        critical_section(key.first, key.second, h, latest_time, uint32_t(L.steps - 1), true);
     }
     if (host_malformed)
       warnings.push_back(

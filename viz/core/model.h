@@ -36,7 +36,8 @@
 //              re-reads the same addresses) whose lanes include the lane: from the interval's
 //              first to its last event, inclusive (a spin still open at the end: to the end).
 //   InCritical the lane holds a lock bit: a RegionUpdate of a "lock-bits" region by that lane
-//              set the bit from 0 to 1, and no later update has cleared it.
+//              set the bit from 0 to 1, and no later update has cleared it (in a shared region:
+//              in its block's copy). Read from the CriticalSection spans (Model::spans).
 //   Exited     a LaneExit named the lane.
 //   StaleRead  the lane's current instruction read an older value of a location than memory's
 //              newest (a MemoryModel StaleRead event after the warp's last WarpStep; relaxed
@@ -341,7 +342,9 @@ const char* mark_name(Mark m);
 
 enum class SpanKind : uint8_t { BarrierWait = 0, Spin = 1, CriticalSection = 2 };
 
-// A derived interval (synclab::trace::analyze), compact, in launch cursors and times.
+// A derived interval (synclab::trace::analyze), compact, in launch cursors and times. The analysis
+// knows global regions only: the critical sections on the bits of shared lock-bits regions (each
+// block's copy) are the model's own, found the same way while it replays the launch.
 struct Span {
   uint64_t begin = 0, end = 0;   // Event::time, end >= begin
   uint32_t first = 0, last = 0;  // cursors of the events that open and close it

@@ -9,6 +9,13 @@
 // the font and the lane cells are larger than without --lecture, ] / [ (and Page Down / Page Up)
 // land on the interesting events read from the trace here with synclab::trace, and a --lecture
 // GIF's frames are drawn with the lecture palette.
+// [lecture-layout] (offscreen): what a --lecture export draws at 1920x1080 and 1280x720: Warp lanes
+// draws only the lanes a block has (a launch of 4 threads, a partial last warp); a trace without
+// regions for Lock bits & flags or Wavefront has no such window, and the others take its room.
+// [lecture-lab09] (offscreen): lab 09's simd-deadlock scenario: the lanes that hold bits of the
+// block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning;
+// the lock table is not drawn as a wavefront (nor is locks.trace's global one, [lecture-layout]).
+// [lecture-layout] also: a lock-bits region of up to 64 bits has cells of at least 24 px.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -29,6 +36,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app_test_util.h"
@@ -533,3 +541,285 @@ TEST_CASE("lecture export: every frame of a --lecture GIF draws the lanes in the
   DGifCloseFile(g, &e);
 }
 #endif
+
+// ==== the lecture layout (offscreen, as a slide export draws it) =====================================
+
+namespace {
+
+// A --lecture export of TRACE at SIZE with OPTIONS: its picture and layout (named NAME).
+void lecture_export(const std::string& trace, const std::string& name, const std::string& size,
+                    const std::string& options, Image* img, Layout* lay) {
+  const std::string png = kArt + "/" + name + ".png", json = kArt + "/" + name + ".json";
+  Run r = viz(kTraces + "/" + trace + " --lecture --size " + size + " --export " + png + " " + options +
+                  " --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  REQUIRE(img->load(png));
+  REQUIRE(lay->load(json));
+}
+
+// The lane cells of warp W in a layout: their lane numbers.
+std::set<int> lane_cells(const Layout& lay, uint32_t w) {
+  std::set<int> lanes;
+  const std::string prefix = "lanes:" + std::to_string(w) + ":";
+  for (const auto& [id, c] : lay.cells)
+    if (id.rfind(prefix, 0) == 0) lanes.insert(std::stoi(id.substr(prefix.size())));
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: Warp lanes draws only the lanes a block has", "[lecture-layout]") {
+  // small.trace: launch 0 has 4 threads, launch 1 36 (a full warp, then 4 lanes).
+  auto t = load_trace("small.trace");
+  REQUIRE(t->launches.size() == 2);
+  const std::set<int> four = {0, 1, 2, 3};
+  std::set<int> all;
+  for (int l = 0; l < 32; ++l) all.insert(l);
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("a launch of 4 threads at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("small.trace", "lecture_small4_" + size, size, "--launch 0 --step last", &img, &lay);
+      CHECK(lane_cells(lay, 0) == four);
+      CHECK(lane_cells(lay, 1).empty());
+      // Where lane 4 would be (one lane pitch right of lane 3) the window's background shows.
+      const Cell& l2 = lay.at("lanes:0:2");
+      const Cell& l3 = lay.at("lanes:0:3");
+      const int x4 = l3.cx() + int(l3.x0 - l2.x0);
+      CHECK(img.at(x4, l3.cy()) == pal::kLecturePalette.background);
+      CHECK(img.at(l3.cx(), l3.cy()) == pal::kLecturePalette.lane_states[6]);  // exited
+    }
+    SECTION("a partial last warp at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("small.trace", "lecture_small36_" + size, size, "--launch 1 --step last", &img, &lay);
+      CHECK(lane_cells(lay, 0) == all);
+      CHECK(lane_cells(lay, 1) == four);
+      const Cell& l3 = lay.at("lanes:1:3");
+      const Cell& w0l4 = lay.at("lanes:0:4");
+      CHECK(img.at(w0l4.cx(), l3.cy()) == pal::kLecturePalette.background);
+    }
+  }
+}
+
+TEST_CASE("lecture layout: windows with nothing to show are left out, the others take their room", "[lecture-layout]") {
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("no region at all (barrier) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("barrier.trace", "lecture_noregions_" + size, size, "--step first", &img, &lay);
+      // No Wavefront window (its note on synclab_region would be all it showed), no Lock bits.
+      CHECK(!lay.has("window:wavefront"));
+      CHECK(!lay.has("window:locks"));
+      // Source takes their place: from the top of the region windows' row (Warp lanes' top).
+      const Cell& src = lay.at("window:source");
+      const Cell& lanes = lay.at("window:lanes");
+      CHECK(src.y0 == lanes.y0);
+      CHECK(src.x0 == lanes.x1);
+      CHECK(src.x1 == float(lay.w));
+      // Without --lecture both windows are there, as before.
+      const std::string json = kArt + "/lecture_noregions_default_" + size + ".json";
+      Run r = viz(kTraces + "/barrier.trace --size " + size + " --export " + kArt + "/lecture_noregions_default_" +
+                      size + ".png --step first --dump-layout " + json,
+                  kNoDisplay);
+      REQUIRE(r.status == 0);
+      Layout ld;
+      REQUIRE(ld.load(json));
+      CHECK(ld.has("window:wavefront"));
+      CHECK(ld.has("window:locks"));
+    }
+    SECTION("lock bits, no wavefront (flagship) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("flagship.trace", "lecture_nowave_" + size, size, "--step report:0", &img, &lay);
+      CHECK(!lay.has("window:wavefront"));
+      const Cell& locks = lay.at("window:locks");
+      CHECK(locks.x0 == lay.at("window:lanes").x1);
+      CHECK(locks.x1 == float(lay.w));
+      CHECK(lay.has("locks:0:0"));
+    }
+    SECTION("a wavefront, no lock bits (wavefront) at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("wavefront.trace", "lecture_nolocks_" + size, size, "--step last", &img, &lay);
+      CHECK(!lay.has("window:locks"));
+      const Cell& wave = lay.at("window:wavefront");
+      CHECK(wave.x0 == lay.at("window:lanes").x1);
+      CHECK(wave.x1 == float(lay.w));
+      CHECK(lay.has("wavefront:0:0:0"));
+    }
+  }
+}
+
+namespace {
+
+// The lanes that hold a bit of a shared lock-bits region (synclab_region_shared) of launch 0 after
+// the event at `cursor`, read from the trace: the lane of the update that set each bit from 0 to
+// 1, while no later update has cleared it. As (warp, lane).
+std::set<std::pair<uint32_t, int>> shared_lock_holders(const tr::Trace& t, uint64_t cursor) {
+  std::set<uint64_t> lock_regions;
+  for (const nlohmann::json& r : t.shared_regions)
+    if (r.value("kind", "") == "lock-bits" && r.contains("id")) lock_regions.insert(r["id"].get<uint64_t>());
+  REQUIRE(!lock_regions.empty());
+  const tr::Launch& L = t.launches[0];
+  const uint64_t wpb = std::max<uint64_t>(L.warps_per_block, 1);
+  // (region, block, bit) -> holder (warp, lane), or none
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::pair<uint32_t, int>> held;
+  for (size_t i = L.first_event; i <= L.first_event + cursor && i < L.end_event; ++i) {
+    const tr::Event& e = t.event(i);
+    if (e.kind != uint8_t(tr::EventKind::RegionUpdate) || (e.aux & tr::kRegionSnapshot)) continue;
+    const uint64_t region = e.aux & tr::kRegionIdMask;
+    if (!lock_regions.count(region)) continue;
+    const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+    for (unsigned k = 0; k < (bytes ? 8 * bytes : 1u); ++k) {
+      const auto key = std::make_tuple(region, e.warp / wpb, e.a + k);
+      const bool v = bytes ? (e.b >> k & 1) : e.b != 0;
+      if (v && !held.count(key)) held[key] = {e.warp, e.lane};
+      if (!v) held.erase(key);
+    }
+  }
+  std::set<std::pair<uint32_t, int>> lanes;
+  for (const auto& [key, h] : held) lanes.insert(h);
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: lab 09's simd-deadlock draws the lanes that hold lock bits as critical", "[lecture-lab09]") {
+  // The scenario's own trace and event (labs/09-tiny-lock-wavefronts/scenarios.txt: --step report:0).
+  auto t = load_trace("lab09_simd_deadlock.trace");
+  uint64_t report = 0;
+  const tr::Launch& L = t->launches[0];
+  for (size_t i = L.first_event; i < L.end_event; ++i)
+    if (t->event(i).kind == uint8_t(tr::EventKind::Report)) {
+      report = i - L.first_event;
+      break;
+    }
+  REQUIRE(report > 0);
+  const std::set<std::pair<uint32_t, int>> holders = shared_lock_holders(*t, report);
+  // Two lanes of warp 0 hold bits 32 and 33; their 30 warp-mates spin on them.
+  REQUIRE(holders.size() == 2);
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("lab09_simd_deadlock.trace", "lecture_lab09_simd_" + size, size, "--step report:0", &img, &lay);
+      REQUIRE(lay.cursor == report);
+      int critical = 0, spinning = 0;
+      for (int l = 0; l < 32; ++l) {
+        const std::string id = "lanes:0:" + std::to_string(l);
+        const Cell& c = lay.at(id);
+        INFO(id << " is " << c.what << ", " << rgb_str(img.at(c.cx(), c.cy())));
+        if (holders.count({0u, l})) {
+          // held, not exited, not at a barrier: critical wins over masked off (docs/viz.md)
+          CHECK(c.what == "in critical section");
+          CHECK(img.at(c.cx(), c.cy()) == pal::kLecturePalette.lane_states[5]);
+          ++critical;
+        } else {
+          CHECK(c.what == "spinning");
+          CHECK(img.at(c.cx(), c.cy()) == pal::kLecturePalette.lane_states[4]);
+          ++spinning;
+        }
+      }
+      CHECK(critical == 2);
+      CHECK(spinning == 30);
+    }
+  }
+}
+
+namespace {
+
+int wavefront_cells(const Layout& lay) {
+  int n = 0;
+  for (const auto& [id, c] : lay.cells) n += id.rfind("wavefront:", 0) == 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("lecture layout: lab 09's lock table is not drawn as a wavefront", "[lecture-lab09]") {
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("lab09_simd_deadlock.trace", "lecture_lab09_nowave_" + size, size, "--step report:0", &img, &lay);
+      // The lock table (lock-bits, 32 x 32) and hist (an array of one row): no table for the
+      // Wavefront window, so lecture mode has none; Lock bits & flags takes its room.
+      CHECK(!lay.has("window:wavefront"));
+      CHECK(wavefront_cells(lay) == 0);
+      const Cell& locks = lay.at("window:locks");
+      CHECK(locks.x1 == float(lay.w));
+      CHECK(lay.at("locks:0:32").what == "held");
+      CHECK(lay.at("locks:0:33").what == "held");
+    }
+  }
+  // Without --lecture the Wavefront window is there, with no cells of the lock table in it ...
+  const std::string json = kArt + "/lab09_nowave_default.json";
+  Run r = viz(kTraces + "/lab09_simd_deadlock.trace --export " + kArt +
+                  "/lab09_nowave_default.png --step report:0 --dump-layout " + json,
+              kNoDisplay);
+  REQUIRE(r.status == 0);
+  Layout ld;
+  REQUIRE(ld.load(json));
+  CHECK(ld.has("window:wavefront"));
+  CHECK(wavefront_cells(ld) == 0);
+  // ... and --window wavefront refuses the trace, naming its regions.
+  std::remove((kArt + "/lab09_wave_refused.png").c_str());
+  Run rw = viz(kTraces + "/lab09_simd_deadlock.trace --window wavefront --export " + kArt +
+                   "/lab09_wave_refused.png --step report:0",
+               kNoDisplay);
+  CHECK(rw.status == 1);
+  CHECK(rw.err.find("\"locks\" (lock-bits, 1024 elements in 32 rows)") != std::string::npos);
+  CHECK(!exists(kArt + "/lab09_wave_refused.png"));
+}
+
+TEST_CASE("lecture layout: a global lock-bits region of 32 x 32 is not a wavefront either", "[lecture-layout]") {
+  Image img;
+  Layout lay;
+  lecture_export("locks.trace", "lecture_locks_nowave", "1280x720", "--step last", &img, &lay);
+  CHECK(!lay.has("window:wavefront"));
+  CHECK(wavefront_cells(lay) == 0);
+  CHECK(lay.has("locks:0:1023"));
+  Run rw = viz(kTraces + "/locks.trace --window wavefront --export " + kArt + "/locks_wave_refused.png", kNoDisplay);
+  CHECK(rw.status == 1);
+}
+
+TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view", "[lecture-layout]") {
+  struct Case {
+    std::string trace, step;
+    int region;
+    uint64_t bits;
+    bool fits_720;  // all of it in view at 1280x720 (else the window scrolls there)
+  };
+  // flagship: one lock word (32 bits); contents: 64 bits (2 x 32, drawn 4 x 16) below an array and
+  // flags, one region more than the window's height has room for at 1280x720.
+  const Case cases[] = {{"flagship.trace", "report:0", 0, 32, true}, {"contents.trace", "last", 2, 64, false}};
+  for (const Case& k : cases)
+    for (const std::string size : {"1920x1080", "1280x720"}) {
+      SECTION(k.trace + " at " + size) {
+        Image img;
+        Layout lay;
+        lecture_export(k.trace, "lecture_bits_" + k.trace + "_" + size, size, "--step " + k.step, &img, &lay);
+        const Cell& win = lay.at("window:locks");
+        for (uint64_t i = 0; i < k.bits; ++i) {
+          const std::string id = "locks:" + std::to_string(k.region) + ":" + std::to_string(i);
+          const Cell& c = lay.at(id);
+          INFO(id << " [" << c.x0 << ", " << c.y0 << ", " << c.x1 << ", " << c.y1 << "] in the window [" << win.x0
+                  << ", " << win.y0 << ", " << win.x1 << ", " << win.y1 << "]");
+          CHECK(c.width() >= 24);
+          CHECK(c.height() >= 24);
+          // in view: inside the window, not scrolled away
+          CHECK(c.x0 >= win.x0);
+          CHECK(c.x1 <= win.x1);
+          if (k.fits_720 || size == "1920x1080") {
+            CHECK(c.y0 >= win.y0);
+            CHECK(c.y1 <= win.y1);
+            // drawn in the lecture palette's held / free colours
+            const pal::Rgb want = c.what == "held" ? pal::kLecturePalette.lock_held : pal::kLecturePalette.lock_free;
+            CHECK(img.at(c.cx(), c.cy()) == want);
+          }
+        }
+      }
+    }
+}
