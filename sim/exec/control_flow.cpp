@@ -333,7 +333,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
       const uint64_t id = base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t);
       if (ids.empty() || ids.back() != id) ids.push_back(id);
     }
-    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0);
+    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0, M::kKind != WarpModel::Lockstep);
   }
   if (observer_) observer_->barrier_release(c, id, done.arrived);
 }

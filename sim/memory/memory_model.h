@@ -83,8 +83,11 @@ class ConsistencyModel {
   virtual void fence(const MemThread& t, MemOrder o) {}
   // A barrier of block `cta`: threads arrive (bar.arrive arrives without waiting), then the
   // barrier releases the threads in `ids` (every live thread of the block: whole_block).
+  // waited: each thread of `ids` made no access between its arrival and the release (a thread is a
+  // lane; not so under lockstep, where a warp is one thread and another of its paths may run).
   virtual void barrier_arrive(const MemThread& t, uint32_t barrier) {}
-  virtual void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) {}
+  virtual void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
+                               bool waited = false) {}
   // __syncwarp() and the .sync warp instructions: the lanes `ids` (threads of one warp) synchronize.
   virtual void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {}
 

@@ -902,7 +902,7 @@ std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const 
 }
 
 uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value,
-                             bool rmw, int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels) {
+                             bool rmw, int rmw_src, uint64_t now, std::vector<ReleaseRef>&& rels) {
   const size_t n = L.msgs.size();
   const bool at_end = after + 1 == n;
   const uint64_t anc = anc_of_new(L, ts, w, after);
@@ -915,7 +915,7 @@ uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w
   m.rmw = rmw;
   m.rmw_src = int8_t(rmw_src);
   m.anc = anc;
-  m.rels = rels;
+  m.rels = std::move(rels);
   if (at_end) {
     L.msgs.back().superseded_at = now;
   } else {
@@ -1012,7 +1012,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   }
   // (an early store that waits for a release gets it at end_late)
   const bool release_now = is_release(o.sem) && !(ts.early && ts.plan_hidden);
-  const std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
+  std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   size_t lo = 0;
@@ -1034,7 +1034,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
   const uint64_t reach_before = L->reach_mask(w);
-  const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, rels);
+  const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels));
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
     // Its place in the recorded linear extension of coherence order: right after the nearest
@@ -1193,7 +1193,10 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
 
 void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
   const uint64_t k = t.cta << 8 | barrier;
-  bar_views_[k].join(thread(t).known());
+  const ThreadState& ts = thread(t);
+  View& bar = bar_views_[k];
+  bar.join(ts.view);  // (its known(), without the copy)
+  bar.join(ts.own);
   if (rec_ && rec_->room()) {
     auto inst = rec_->bar_instance.emplace(k, rec_->next_instance);
     if (inst.second) ++rec_->next_instance;
@@ -1208,7 +1211,7 @@ void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
 }
 
 void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids,
-                                   bool whole_block) {
+                                   bool whole_block, bool waited) {
   const uint64_t k = cta << 8 | barrier;
   View all;
   if (auto it = bar_views_.find(k); it != bar_views_.end()) {
@@ -1240,8 +1243,14 @@ void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::ve
     const MemThread t{id, cta, false};
     ThreadState& ts = thread(t);
     // A barrier's wait synchronizes with every arrival, and is an acquire and release fence at
-    // block scope (ptx.als: BarrierWait is in FenceAcqs and FenceRels).
-    ts.view.join(all);
+    // block scope (ptx.als: BarrierWait is in FenceAcqs and FenceRels). After a whole block's
+    // barrier that the threads waited at, every thread's view is the arrivals' joined view: each
+    // arrived with its own view in it and has not run since (a copy, cheaper than the join that
+    // gives the same).
+    if (whole_block && waited && !ts.early && !ts.late)
+      ts.view = all;
+    else
+      ts.view.join(all);
     const Who f{id, cta, false, Scope::Cta};
     if (whole_block && !ts.pend.has) {
       if (!shared_rel) {

@@ -68,7 +68,8 @@ class RelaxedModel final : public ConsistencyModel {
                  uint64_t now) override;
   void fence(const MemThread& t, MemOrder o) override;
   void barrier_arrive(const MemThread& t, uint32_t barrier) override;
-  void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block) override;
+  void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
+                       bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
   void begin_early(const MemThread& t, uint32_t length) override;
   void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) override;
@@ -121,7 +122,7 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
   // Puts a new message after index `after`; returns its index.
   uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
-                 int rmw_src, uint64_t now, const std::vector<ReleaseRef>& rels);
+                 int rmw_src, uint64_t now, std::vector<ReleaseRef>&& rels);
   // Coherence order around the new message `idx`: before it, the messages some scope instance
   // covers with it and those of its causal past (keys up to `vkey`); after it, the later messages
   // some scope instance covers with it. Keeps co_before closed.
