@@ -52,6 +52,9 @@ int predicted_divergent_warps(Addressing addressing, int threads, int level);
 // What a launch shows: per level, the warps whose lanes do not all take the same branch (a ballot
 // of the condition under which a thread adds, in a provided kernel of one block).
 std::vector<int> measure_divergent_warps(Addressing addressing, int threads);
+// The two block sizes task 1c is graded on for a student id (synclab::lab::student_id()): 64 and
+// 256 without one; with one, two of 64, 128, 256 and 512, drawn from the id (README, task 1c).
+std::vector<int> task1c_sizes(const std::string& student);
 // 3: the barriers of block_sum_skip_barrier that may be left out, one at a time (tree.cu).
 std::set<int> predicted_removable_barriers(const std::string& model, int threads);
 

@@ -135,9 +135,18 @@ const std::vector<Shape> kTreeShapes{{1, 32, 3}, {2, 64, 3}, {1, 128, 3}};
 
 bool cmd_tree(const Args& a) { return block_command(a, "tree", {"interleaved", "sequential"}, kTreeShapes); }
 
-// Graded (1c): 64 and 256 threads, every level of both addressings.
+// Graded (1c): every level of both addressings, with two block sizes (64 and 256; with a student
+// id, the student's own two: lab04::task1c_sizes).
 bool cmd_divergence(const Args& a) {
-  std::vector<int> sizes{64, 256};
+  const std::string student = synclab::lab::student_id();
+  std::vector<int> sizes = lab04::task1c_sizes(student);
+  if (student.empty())
+    std::printf("task 1c is graded with %d and %d threads (no student id: set SYNCLAB_STUDENT to the id your "
+                "course grades with to see your own two sizes)\n",
+                sizes[0], sizes[1]);
+  else
+    std::printf("task 1c is graded with %d and %d threads for student id '%s'\n", sizes[0], sizes[1],
+                student.c_str());
   if (a.has("threads")) sizes = {int(a.num("threads", 64))};
   bool ok = true;
   for (int threads : sizes)
