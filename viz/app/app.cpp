@@ -6,12 +6,15 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <fstream>
+#include <imgui_internal.h>
 #include <nlohmann/json.hpp>
 
 namespace synclab::viz::app {
@@ -65,6 +68,37 @@ void LayoutRecorder::add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb,
   }
 }
 
+// ---- texts (--dump-layout's "texts") -------------------------------------------------------------
+// Every text ImGui draws goes through ImDrawList::AddText (RenderText, RenderTextClipped, window
+// titles, buttons, table headers; the windows' own labels too), and the ellipsis of a cut table
+// header through ImFont::RenderChar. viz/app/CMakeLists.txt links with --wrap for those two (and
+// AddText's short form), so that while the recorder is on each is measured against its clip rectangle.
+namespace {
+LayoutRecorder* g_text_recorder = nullptr;  // the recorder of the App drawing the current frame
+}  // namespace
+
+void LayoutRecorder::add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width,
+                              const ImVec4& clip, bool ellipsis) {
+  if (!enabled || !begin) return;
+  if (!end) end = begin + std::strlen(begin);
+  if (begin == end) return;
+  ImFont* font = ImGui::GetFont();
+  const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, wrap_width, begin, end);
+  if (pos.y >= clip.w || pos.y + size.y <= clip.y) return;  // scrolled out of view: not drawn
+  LayoutCell c;
+  c.id = "text:" + std::to_string(texts_.size());
+  c.x0 = pos.x, c.y0 = pos.y, c.x1 = pos.x + size.x, c.y1 = pos.y + size.y;
+  c.what.assign(begin, end);
+  c.room_x0 = clip.x, c.room_y0 = clip.y, c.room_x1 = clip.z, c.room_y1 = clip.w;
+  c.ellipsis = ellipsis;
+  if (const ImGuiWindow* w = GImGui->CurrentWindow) {
+    c.window = w->RootWindow ? w->RootWindow->Name : w->Name;
+    c.scrolls_x = w->ScrollbarX;
+    c.scrolls_y = w->ScrollbarY;
+  }
+  texts_.push_back(std::move(c));
+}
+
 const LayoutCell* LayoutRecorder::find(const std::string& id) const {
   auto it = index_.find(id);
   return it == index_.end() ? nullptr : &cells_[it->second];
@@ -81,6 +115,16 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
     cells.push_back(
         {{"id", c.id}, {"rect", {c.x0, c.y0, c.x1, c.y1}}, {"rgb", {c.rgb.r, c.rgb.g, c.rgb.b}}, {"what", c.what}});
   j["cells"] = std::move(cells);
+  nlohmann::json texts = nlohmann::json::array();
+  for (const LayoutCell& c : texts_)
+    texts.push_back({{"id", c.id},
+                     {"rect", {c.x0, c.y0, c.x1, c.y1}},
+                     {"what", c.what},
+                     {"room", {c.room_x0, c.room_y0, c.room_x1, c.room_y1}},
+                     {"window", c.window},
+                     {"scrolls", {c.scrolls_x, c.scrolls_y}},
+                     {"ellipsis", c.ellipsis}});
+  j["texts"] = std::move(texts);
   return j.dump(1);
 }
 
@@ -106,7 +150,9 @@ App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(st
   }
 }
 
-App::~App() = default;
+App::~App() {
+  if (g_text_recorder == &recorder) g_text_recorder = nullptr;
+}
 
 void App::replace_model(std::unique_ptr<Model> model, int launch, uint64_t cursor) {
   model_ = std::move(model);
@@ -636,10 +682,12 @@ ImVec4 App::layout_rect(WindowId w) const {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = menu_height_;
   const float W = d.x, H = d.y - top;
-  // The Playback window: a title bar and four rows of controls.
+  // The Playback window: a title bar and four rows of controls (--lecture: five, the event at the
+  // cursor and the status line wrap instead of running off the edge).
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float play_h =
-      std::floor(ImGui::GetFrameHeight() + 4 * ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y + 2);
+  const float play_rows = lecture::enabled() ? 5.0f : 4.0f;
+  const float play_h = std::floor(ImGui::GetFrameHeight() + play_rows * ImGui::GetFrameHeightWithSpacing() +
+                                  2 * st.WindowPadding.y + 2);
   const float y0 = top + play_h, R = H - play_h;
   const float left_w = std::floor(W * (lecture::enabled() ? lecture::kLeftWidth : 0.5f));
   const float right_w = W - left_w;
@@ -754,6 +802,7 @@ void App::draw_menu() {
 
 void App::frame(float dt) {
   recorder.begin_frame();
+  g_text_recorder = recorder.enabled ? &recorder : nullptr;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   if (display.x != last_display_.x || display.y != last_display_.y) {
     layout_dirty_ = true;
@@ -821,3 +870,49 @@ void App::setup_imgui(float font_size) {
 }
 
 }  // namespace synclab::viz::app
+
+// The link-time wraps (--wrap, viz/app/CMakeLists.txt): x86-64 passes `this` first, like these.
+using synclab::viz::app::g_text_recorder;
+extern "C" {
+void __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList*, const ImFont*, float,
+                                                                          const ImVec2&, ImU32, const char*,
+                                                                          const char*, float, const ImVec4*);
+void __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList*, const ImVec2&, ImU32, const char*, const char*);
+void __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont*, ImDrawList*, float, ImVec2, ImU32,
+                                                            ImWchar);
+
+// ImDrawList::AddText(font, size, pos, col, begin, end, wrap_width, cpu_fine_clip_rect)
+void __wrap__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList* dl, const ImFont* font,
+                                                                          float size, const ImVec2& pos, ImU32 c,
+                                                                          const char* begin, const char* end,
+                                                                          float wrap, const ImVec4* fine_clip) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK)) {
+    ImVec4 clip = dl->_CmdHeader.ClipRect;
+    if (fine_clip)
+      clip = ImVec4(std::max(clip.x, fine_clip->x), std::max(clip.y, fine_clip->y), std::min(clip.z, fine_clip->z),
+                    std::min(clip.w, fine_clip->w));
+    g_text_recorder->add_text(begin, end, pos, size > 0 ? size : ImGui::GetFontSize(), wrap, clip, false);
+  }
+  __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(dl, font, size, pos, c, begin, end, wrap,
+                                                                      fine_clip);
+}
+
+// ImDrawList::AddText(pos, col, begin, end): the current font
+void __wrap__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList* dl, const ImVec2& pos, ImU32 c, const char* begin,
+                                                     const char* end) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK))
+    g_text_recorder->add_text(begin, end, pos, ImGui::GetFontSize(), 0, dl->_CmdHeader.ClipRect, false);
+  __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(dl, pos, c, begin, end);
+}
+
+// ImFont::RenderChar: ImGui draws the "..." of a text it cut (RenderTextEllipsis) this way.
+void __wrap__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont* font, ImDrawList* dl, float size,
+                                                            ImVec2 pos, ImU32 c, ImWchar ch) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK)) {
+    char s[5] = {};
+    ImTextCharToUtf8(s, ch);
+    g_text_recorder->add_text(s, nullptr, pos, size, 0, dl->_CmdHeader.ClipRect, true);
+  }
+  __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(font, dl, size, pos, c, ch);
+}
+}  // extern "C"

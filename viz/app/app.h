@@ -41,23 +41,40 @@ struct LayoutCell {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   palette::Rgb rgb{0, 0, 0};
   std::string what;  // "at barrier", "held", "pending", ...
+  // Texts ("text:K", LayoutRecorder::texts): the rectangle the text had room for (the clip
+  // rectangle ImGui drew it with), the window it is in, whether that window scrolls sideways and up
+  // and down (its content may be larger than it), and whether this is the ellipsis ("...") of a
+  // text ImGui cut.
+  float room_x0 = 0, room_y0 = 0, room_x1 = 0, room_y1 = 0;
+  std::string window;
+  bool scrolls_x = false, scrolls_y = false, ellipsis = false;
 };
 class LayoutRecorder {
  public:
   bool enabled = false;
+  // Also records every text ImGui draws, apart from the cells (app.cpp wraps ImDrawList::AddText
+  // at link time): its rectangle as measured with the font (ImFont::CalcTextSizeA, what
+  // ImGui::CalcTextSize uses) and the room it had. On with enabled (--dump-layout).
+  void add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width,
+                const ImVec4& clip, bool ellipsis);
   void begin_frame() {
     cells_.clear();
     index_.clear();
+    texts_.clear();
   }
   void add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb, const char* what);
   const LayoutCell* find(const std::string& id) const;
   const std::vector<LayoutCell>& cells() const { return cells_; }
-  // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}]}
+  const std::vector<LayoutCell>& texts() const { return texts_; }
+  // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}],
+  //  "texts": [{"id": "text:K", "rect", "what": the text, "room": [x0, y0, x1, y1], "window",
+  //             "scrolls": [x, y], "ellipsis"}]}
   std::string json(int width, int height, int launch, uint64_t cursor) const;
 
  private:
   std::vector<LayoutCell> cells_;
   std::map<std::string, size_t> index_;
+  std::vector<LayoutCell> texts_;
 };
 
 // Selected lanes: a primary (warp, lane) that the Source window follows, plus highlighted lanes
@@ -260,6 +277,8 @@ void help_marker(const char* text);
 void block_control(App& app);
 // "partial: __shared__ partial of block 1 (of 3)" / "... not in this launch" for a shared region.
 std::string shared_caption(const App& app, const RegionInfo& r, const RegionView* rv);
+// Text wrapped at the window's edge (in the disabled colour when `disabled`): nothing cut off.
+void wrapped_text(const char* text, bool disabled = false);
 // A colour swatch with a label ("legend item").
 void legend_item(palette::Rgb c, const char* label, const char* tip = nullptr);
 // The shortcut list, shared by the Help window and docs.

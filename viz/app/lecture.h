@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "viz/core/model.h"
 
@@ -21,7 +22,7 @@ constexpr float kFontSize = 22.0f;          // --font-size when --lecture is giv
 constexpr float kMaxLaneCell = 44.0f;       // lane cell size limit in the tiled layout (else 26)
 constexpr float kMaxLaneCellAlone = 64.0f;  // ... with --window lanes (else 40)
 constexpr float kLeftWidth = 0.6f;          // Warp lanes and Timeline: this share of the width (else half)
-constexpr float kReportsWidth = 0.4f;       // Reports: this share of the right column, Legend the rest (else 0.62)
+constexpr float kReportsWidth = 0.5f;       // Reports: this share of the right column, Legend the rest (else 0.62)
 constexpr uint64_t kBigLockBits = 64;       // a lock-bits region of at most this many bits ...
 constexpr float kMinLockCell = 24.0f;       // ... draws its bits at least this many pixels wide and high
 
@@ -33,6 +34,10 @@ bool enabled();
 // Lecture style on the current ImGui context (App::setup_imgui calls it when enabled()): windows
 // on the palette's black background, white text, thicker borders.
 void style_imgui();
+
+// A kernel's name as lecture mode shows it where room is short: "lock_count_naive" for
+// "(anonymous namespace)::lock_count_naive(int const*, int)" (no parameters, no qualifiers).
+std::string short_kernel_name(const std::string& display);
 
 // The marks that make an event interesting: where the viewer opens (Model::first_interesting):
 // a report, a barrier release, a lock acquire.
