@@ -125,6 +125,10 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
                      {"scrolls", {c.scrolls_x, c.scrolls_y}},
                      {"ellipsis", c.ellipsis}});
   j["texts"] = std::move(texts);
+  j["font"] = {{"name", font.name},
+               {"size_px", font.size_px},
+               {"cap_height_px", font.cap_height_px},
+               {"x_height_px", font.x_height_px}};
   return j.dump(1);
 }
 
@@ -803,6 +807,12 @@ void App::draw_menu() {
 void App::frame(float dt) {
   recorder.begin_frame();
   g_text_recorder = recorder.enabled ? &recorder : nullptr;
+  if (recorder.enabled) {
+    ImFont* f = ImGui::GetFont();
+    const ImFontGlyph* cap = f->FindGlyphNoFallback('H');
+    const ImFontGlyph* x = f->FindGlyphNoFallback('x');
+    recorder.font = {f->GetDebugName(), ImGui::GetFontSize(), cap ? cap->Y1 - cap->Y0 : 0, x ? x->Y1 - x->Y0 : 0};
+  }
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   if (display.x != last_display_.x || display.y != last_display_.y) {
     layout_dirty_ = true;

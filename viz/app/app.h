@@ -62,13 +62,20 @@ class LayoutRecorder {
     index_.clear();
     texts_.clear();
   }
+  // The font the frame was drawn with, as ImGui has it: its name ("DejaVuSans.ttf, 22px"), its size
+  // in pixels (ImGui::GetFontSize) and the height of its glyphs H and x in the font atlas.
+  struct Font {
+    std::string name;
+    float size_px = 0, cap_height_px = 0, x_height_px = 0;
+  } font;
   void add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb, const char* what);
   const LayoutCell* find(const std::string& id) const;
   const std::vector<LayoutCell>& cells() const { return cells_; }
   const std::vector<LayoutCell>& texts() const { return texts_; }
   // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}],
   //  "texts": [{"id": "text:K", "rect", "what": the text, "room": [x0, y0, x1, y1], "window",
-  //             "scrolls": [x, y], "ellipsis"}]}
+  //             "scrolls": [x, y], "ellipsis"}],
+  //  "font": {"name", "size_px", "cap_height_px", "x_height_px"}}
   std::string json(int width, int height, int launch, uint64_t cursor) const;
 
  private:

@@ -51,7 +51,8 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
       ->check(CLI::Range(0LL, (1LL << 40)));
   cli.add_option("--report", o->report, "jump to report K (0-based, in the Reports list) and select its lanes");
   CLI::Option* font_size =
-      cli.add_option("--font-size", o->font_size, "font size in pixels (default 15; 22 with --lecture)")
+      cli.add_option("--font-size", o->font_size,
+                     "font size in pixels (default 15; with --lecture 22 up to 720 lines high, 33 at 1080)")
           ->check(CLI::Range(8.0f, 64.0f));
   cli.add_flag("--lecture", o->lecture,
                "lecture mode, for a projector: a high-contrast palette that colour-blind viewers can tell apart, "
@@ -99,7 +100,7 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
     }
     o->window = w;
   }
-  if (o->lecture && font_size->count() == 0) o->font_size = lecture::kFontSize;
+  if (o->lecture && font_size->count() == 0) o->font_size = lecture::font_size(o->height);
   o->backend = backend == "egl"    ? OffscreenBackend::Egl
               : backend == "glfw" ? OffscreenBackend::Glfw
                                   : OffscreenBackend::Auto;

@@ -24,7 +24,7 @@ struct CliOptions {
   int width = 1600, height = 900;
   int launch = -1;  // index into Model::launches(); -1: App::default_launch()
   bool all_launches = false;  // animation: every launch in order
-  float font_size = 15;  // --lecture without --font-size: lecture::kFontSize
+  float font_size = 15;  // --lecture without --font-size: lecture::font_size(height)
   bool lecture = false;  // --lecture: the projector palette, font and layout (lecture.h)
   std::string select;  // "WARP:LANE"
   int report = -1;     // jump to this report (index in the Reports list)

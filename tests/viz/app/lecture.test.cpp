@@ -19,6 +19,8 @@
 // [lecture-text] (offscreen) and [lecture-window]: no text cut at 1920x1080 and 1280x720: every text
 // ImGui drew (--dump-layout's "texts": its width measured with the font, and the clip rectangle
 // it was drawn in) fits its room, on ten traces; the default layout with the same font fails it.
+// [lecture-font] (offscreen): the font ImGui draws with (--dump-layout's "font"): its capitals at
+// least 1/52 of the picture's height (14 px at 1280x720, 21 px at 1920x1080).
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -793,10 +795,11 @@ TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view"
     std::string trace, step;
     int region;
     uint64_t bits;
-    bool fits_720;  // all of it in view at 1280x720 (else the window scrolls there)
+    bool fits;  // all of it in view (else the window scrolls; the lecture font grows with the height, so the
+                // layout at 1920x1080 is the one at 1280x720, larger)
   };
   // flagship: one lock word (32 bits); contents: 64 bits (2 x 32, drawn 4 x 16) below an array and
-  // flags, one region more than the window's height has room for at 1280x720.
+  // flags, one region more than the window's height has room for.
   const Case cases[] = {{"flagship.trace", "report:0", 0, 32, true}, {"contents.trace", "last", 2, 64, false}};
   for (const Case& k : cases)
     for (const std::string size : {"1920x1080", "1280x720"}) {
@@ -815,7 +818,7 @@ TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view"
           // in view: inside the window, not scrolled away
           CHECK(c.x0 >= win.x0);
           CHECK(c.x1 <= win.x1);
-          if (k.fits_720 || size == "1920x1080") {
+          if (k.fits) {
             CHECK(c.y0 >= win.y0);
             CHECK(c.y1 <= win.y1);
             // drawn in the lecture palette's held / free colours
@@ -893,20 +896,16 @@ TEST_CASE("lecture text: no text is cut at 1920x1080 and 1280x720", "[lecture-te
         CHECK(r.texts >= 40);  // the texts were recorded (the viewer's link-time hook works)
         CHECK(r.cut.empty());
         // Texts that used to be cut are drawn whole: the Legend's, the Reports window's title, the
-        // accesses of the lost update (load 0, store 1).
+        // accesses of the lost update.
         CHECK(r.drawn.count("masked off"));
         if (k.trace == "flagship.trace") {
           CHECK(r.drawn.count("Reports (1)"));
           CHECK(r.drawn.count("count_under_lock  deadlock"));
         }
         if (k.trace == "lost_update.trace") {
-          bool load = false, store = false;
-          for (const std::string& t : r.drawn) {
-            load = load || t.find(": load 0") != std::string::npos;
-            store = store || t.find(": store 1") != std::string::npos;
-          }
-          CHECK(load);
-          if (size == "1920x1080") CHECK(store);  // (at 1280x720 the list scrolls before it)
+          bool load = false;
+          for (const std::string& t : r.drawn) load = load || t.find(": load 0") != std::string::npos;
+          CHECK(load);  // (the list scrolls before the stores)
         }
       }
     }
@@ -937,5 +936,54 @@ TEST_CASE("lecture window: no text is cut at 1920x1080 and 1280x720, the start h
       CHECK(t.drawn.count("Home, then Space: watch it happen from the first event"));
       CHECK(t.drawn.count("speed"));
     }
+  }
+}
+
+// ==== the smallest glyph (--dump-layout's "font") =========================================================
+
+namespace {
+
+nlohmann::json layout_font(const std::string& json_path) {
+  std::ifstream f(json_path);
+  const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  REQUIRE(!j.is_discarded());
+  REQUIRE(j.contains("font"));
+  return j["font"];
+}
+
+}  // namespace
+
+TEST_CASE("lecture font: capitals at least 1/52 of the picture's height at 1920x1080 and 1280x720", "[lecture-font]") {
+  // docs/viz.md, "Lecture mode": 16 arcminutes (the smallest character height ANSI/HFES 100-2007
+  // accepts) seen from four picture heights away is 1/52 of the picture's height.
+  for (const auto& [size, lines, px, cap] : {std::make_tuple(std::string("1920x1080"), 1080, 33.0, 21.0),
+                                             std::make_tuple(std::string("1280x720"), 720, 22.0, 14.0)}) {
+    SECTION("--lecture at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("flagship.trace", "lecture_font_" + size, size, "--step report:0", &img, &lay);
+      const nlohmann::json f = layout_font(kArt + "/lecture_font_" + size + ".json");
+      INFO("font " << f.dump());
+      CHECK(f["name"].get<std::string>().find("DejaVuSans.ttf") != std::string::npos);  // the TTF, not a bitmap
+      CHECK(f["size_px"].get<double>() >= px);
+      CHECK(f["cap_height_px"].get<double>() >= cap);
+      CHECK(f["cap_height_px"].get<double>() * 52 >= lines);
+      CHECK(f["x_height_px"].get<double>() >= 0.7 * cap);
+    }
+  }
+  SECTION("the default font is under it; --font-size still wins over --lecture") {
+    const std::string json = kArt + "/lecture_font_default.json";
+    Run r = viz(kTraces + "/flagship.trace --size 1280x720 --export " + kArt +
+                    "/lecture_font_default.png --dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    const nlohmann::json d = layout_font(json);
+    INFO("font " << d.dump());
+    CHECK(d["size_px"].get<double>() == 15);
+    CHECK(d["cap_height_px"].get<double>() * 52 < 720);
+    Image img;
+    Layout lay;
+    lecture_export("flagship.trace", "lecture_font_given", "1920x1080", "--font-size 18", &img, &lay);
+    CHECK(layout_font(kArt + "/lecture_font_given.json")["size_px"].get<double>() == 18);
   }
 }
