@@ -356,6 +356,8 @@ std::string App::export_command(const std::string& png, int width, int height) c
   if (selection.warp != kNoWarp && selection.lane >= 0)
     cmd += " --select " + std::to_string(selection.warp) + ":" + std::to_string(selection.lane);
   if (lecture::enabled()) cmd += " --lecture";
+  for (size_t i = 0; i < options.layout.size(); ++i)
+    cmd += (i ? "," : " --layout ") + std::string(window_key(options.layout[i]));
   return cmd;
 }
 
@@ -682,16 +684,53 @@ void App::handle_shortcuts() {
 }
 
 // ---- layout -------------------------------------------------------------------------------------
+namespace {
+// The Playback window's height: a title bar and four rows of controls (--lecture: five, the event
+// at the cursor and the status line wrap instead of running off the edge).
+float playback_height() {
+  const float play_rows = lecture::enabled() ? 5.0f : 4.0f;
+  return std::floor(ImGui::GetFrameHeight() + play_rows * ImGui::GetFrameHeightWithSpacing() +
+                    2 * ImGui::GetStyle().WindowPadding.y + 2);
+}
+}  // namespace
+
+bool App::chosen_layout() const { return lecture::enabled() && !options.only_window && !options.layout.empty(); }
+
+// --layout: Playback, when named, keeps its strip at the top; Warp lanes and Timeline share the
+// left column (60% of the width), the others the right one, each window an equal part of its
+// column's height in the order named; with only one of the two kinds, one column of full width.
+ImVec4 App::chosen_layout_rect(WindowId w) const {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const auto& chosen = options.layout;
+  float y0 = menu_height_, R = d.y - menu_height_;
+  if (std::find(chosen.begin(), chosen.end(), WindowId::Playback) != chosen.end()) {
+    const float play_h = playback_height();
+    if (w == WindowId::Playback) return {0, y0, d.x, play_h};
+    y0 += play_h;
+    R -= play_h;
+  }
+  std::vector<WindowId> left, right;
+  for (WindowId k : chosen) {
+    if (k == WindowId::Playback || k == WindowId::Help || nothing_to_show(k)) continue;  // (not drawn)
+    (k == WindowId::Lanes || k == WindowId::Timeline ? left : right).push_back(k);
+  }
+  const float left_w = left.empty() ? 0 : right.empty() ? d.x : std::floor(d.x * lecture::kLeftWidth);
+  for (const std::vector<WindowId>* column : {&left, &right}) {
+    const auto it = std::find(column->begin(), column->end(), w);
+    if (it == column->end()) continue;
+    const float n = float(column->size()), i = float(it - column->begin());
+    const float top = y0 + std::floor(R * i / n), bottom = y0 + std::floor(R * (i + 1) / n);
+    return column == &left ? ImVec4(0, top, left_w, bottom - top) : ImVec4(left_w, top, d.x - left_w, bottom - top);
+  }
+  return {d.x * 0.25f, y0 + R * 0.1f, d.x * 0.5f, R * 0.8f};  // Help
+}
+
 ImVec4 App::layout_rect(WindowId w) const {
+  if (chosen_layout()) return chosen_layout_rect(w);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = menu_height_;
   const float W = d.x, H = d.y - top;
-  // The Playback window: a title bar and four rows of controls (--lecture: five, the event at the
-  // cursor and the status line wrap instead of running off the edge).
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float play_rows = lecture::enabled() ? 5.0f : 4.0f;
-  const float play_h = std::floor(ImGui::GetFrameHeight() + play_rows * ImGui::GetFrameHeightWithSpacing() +
-                                  2 * st.WindowPadding.y + 2);
+  const float play_h = playback_height();
   const float y0 = top + play_h, R = H - play_h;
   const float left_w = std::floor(W * (lecture::enabled() ? lecture::kLeftWidth : 0.5f));
   const float right_w = W - left_w;
@@ -736,6 +775,9 @@ void App::place_window(WindowId w) {
 
 bool App::drawn(WindowId w) const {
   if (options.only_window) return *options.only_window == w;
+  if (chosen_layout() && w != WindowId::Help &&
+      std::find(options.layout.begin(), options.layout.end(), w) == options.layout.end())
+    return false;
   if (lecture::enabled() && nothing_to_show(w)) return false;
   return open[int(w)];
 }
@@ -828,7 +870,7 @@ void App::frame(float dt) {
     layout_dirty_ = true;
   }
 
-  if (!options.only_window)
+  if (!options.only_window && (options.interactive || !chosen_layout()))  // (an export of --layout: no menu)
     draw_menu();
   else
     menu_height_ = 0;

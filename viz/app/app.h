@@ -100,6 +100,9 @@ struct Selection {
 struct AppOptions {
   // Draw only this window, covering the whole display (export --window); nullopt: the layout.
   std::optional<WindowId> only_window;
+  // Lecture mode: only these windows, tiled over the whole display (--layout; a scenario's
+  // "layout:" field); empty: the usual layout.
+  std::vector<WindowId> layout;
   bool interactive = true;  // a real window: keyboard shortcuts, menu "Quit"
   float font_size = 15.0f;
   // Steering the schedule (steer.h; window mode only): where branches go ("" = a new directory
@@ -239,6 +242,8 @@ class App {
   void compute_state();
   void draw_menu();
   ImVec4 layout_rect(WindowId w) const;  // x, y, width, height
+  bool chosen_layout() const;             // --layout in lecture mode (without --window)
+  ImVec4 chosen_layout_rect(WindowId w) const;
 
   std::unique_ptr<Model> model_;
   int launch_ = 0;

@@ -2,6 +2,7 @@
 // its own so that the scenario fuzz target (tests/fuzz/targets/scenarios.cpp) reads a scenario's
 // viewer options exactly as the viewer does.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 
 #include "lecture.h"
@@ -10,7 +11,7 @@
 namespace synclab::viz::app {
 
 int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
-  std::string window_name, size;
+  std::string window_name, size, layout;
   std::string backend = "auto";
   CLI::App cli{
       "synclab-viz: animate what the threads of a SyncLab trace did (docs/viz.md).\n"
@@ -39,6 +40,9 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   cli.add_option("--window", window_name,
                  "export just this window, full-frame: lanes, locks, wavefront, timeline, source, reports "
                  "(also playback, legend, help)");
+  cli.add_option("--layout", layout,
+                 "with --lecture: only these windows, given the screen (comma-separated, e.g. lanes,locks; "
+                 "the names --window takes)");
   cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
   cli.add_option("--launch", o->launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
   cli.add_flag("--all-launches", o->all_launches,
@@ -89,6 +93,21 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
         o->width > 8192 || o->height > 8192) {
       std::fprintf(stderr, "synclab-viz: --size '%s': expected WxH between 64x64 and 8192x8192\n", size.c_str());
       return 2;
+    }
+  }
+  if (!layout.empty()) {  // "lanes,locks": window keys, comma-separated
+    size_t start = 0;
+    while (start <= layout.size()) {
+      const size_t end = std::min(layout.find(',', start), layout.size());
+      const std::string key = layout.substr(start, end - start);
+      WindowId w;
+      if (!window_from_key(key, &w)) {
+        std::fprintf(stderr, "synclab-viz: --layout '%s': '%s' is not a window name (%s)\n", layout.c_str(),
+                     key.c_str(), window_keys_list().c_str());
+        return 2;
+      }
+      if (std::find(o->layout.begin(), o->layout.end(), w) == o->layout.end()) o->layout.push_back(w);
+      start = end + 1;
     }
   }
   if (!window_name.empty()) {

@@ -232,6 +232,7 @@ int main(int argc, char** argv) {
   }
   AppOptions ao;
   ao.only_window = o.window;
+  ao.layout = o.layout;
   ao.interactive = o.export_path.empty();
   ao.font_size = o.font_size;
   ao.steer_dir = o.steer_dir;
