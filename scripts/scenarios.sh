@@ -74,6 +74,17 @@ scenario_viz_options() {
   [ -z "$layout" ] || _opts+=(--layout "$layout")
 }
 
+# The slides' figures (scripts/build-slides): a Marp slide's size (16:9, 1280x720 pixels; a figure
+# of another size says so with --size in its options) ...
+scenario_slide_size=1280x720
+# ... and scenario_figure_style ROOT ARRAY: the synclab-viz options every figure is exported with,
+# into the array named ARRAY: lecture mode (the projector's palette, font and layout, a scenario's
+# "layout:" honoured) and the paths under ROOT, the repository, drawn relative to it.
+scenario_figure_style() {
+  local -n _style="$2"
+  _style=(--lecture --relative-to "$1")
+}
+
 # scenario_untouched LABDIR: status 0 when the lab's student files are the skeletons as handed
 # out (LABDIR/.skeleton.sha256, written by scripts/skeleton-hashes), 1 when one was changed or the
 # list is missing.

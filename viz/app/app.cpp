@@ -10,6 +10,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -134,6 +135,17 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
 
 // ---- App ---------------------------------------------------------------------------------------
 App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
+  // --relative-to DIR: as given and as the file system names it (a trace names files by the path
+  // the program was built from), without a trailing slash.
+  if (!options.relative_to.empty()) {
+    std::string dir = options.relative_to;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    relative_dirs_.push_back(dir);
+    if (char* real = ::realpath(dir.c_str(), nullptr)) {
+      if (real != dir) relative_dirs_.push_back(real);
+      std::free(real);
+    }
+  }
   for (bool& o : open) o = true;
   open[int(WindowId::Help)] = false;
   // The first matrix region (else an array of several rows) is the wavefront's.
@@ -358,6 +370,7 @@ std::string App::export_command(const std::string& png, int width, int height) c
   if (lecture::enabled()) cmd += " --lecture";
   for (size_t i = 0; i < options.layout.size(); ++i)
     cmd += (i ? "," : " --layout ") + std::string(window_key(options.layout[i]));
+  if (!options.relative_to.empty()) cmd += " --relative-to " + options.relative_to;
   return cmd;
 }
 
@@ -694,6 +707,14 @@ float playback_height() {
 }
 }  // namespace
 
+std::string App::shown(std::string text) const {
+  for (const std::string& dir : relative_dirs_) {
+    const std::string prefix = dir + "/";
+    for (size_t p; (p = text.find(prefix)) != std::string::npos;) text.erase(p, prefix.size());
+  }
+  return text;
+}
+
 bool App::chosen_layout() const { return lecture::enabled() && !options.only_window && !options.layout.empty(); }
 
 // --layout: Playback, when named, keeps its strip at the top; Warp lanes and Timeline share the
@@ -833,7 +854,7 @@ void App::draw_menu() {
   }
   // The trace, on the right of the menu bar.
   const HeaderInfo& h = model_->header();
-  std::string info = model_->path();
+  std::string info = shown(model_->path());
   if (!h.model.empty()) info += "   model " + h.model;
   if (!h.scheduler.empty()) info += "   sched " + h.scheduler;
   if (h.has_seed) info += "   seed " + std::to_string(h.seed);

@@ -103,6 +103,9 @@ struct AppOptions {
   // Lecture mode: only these windows, tiled over the whole display (--layout; a scenario's
   // "layout:" field); empty: the usual layout.
   std::vector<WindowId> layout;
+  // --relative-to DIR: paths under DIR are drawn relative to it (a slide shows labs/09-.../x.cuh,
+  // not the build machine's /home/.../labs/09-.../x.cuh).
+  std::string relative_to;
   bool interactive = true;  // a real window: keyboard shortcuts, menu "Quit"
   float font_size = 15.0f;
   // Steering the schedule (steer.h; window mode only): where branches go ("" = a new directory
@@ -155,6 +158,9 @@ class App {
   const WarpView* warp_view(uint32_t w);
   // Makes state() cover warps [first, first + count) (recomputes it when it does not).
   void ensure_warps(uint32_t first, uint32_t count);
+  // `text` with the paths under --relative-to's directory made relative to it: what the windows draw
+  // of source paths and of report texts that name files.
+  std::string shown(std::string text) const;
   // Source file of a WarpStep file id ("" when unknown).
   const std::string& file_path(uint32_t file_id) const { return model_->file_path(launch_, file_id); }
   // "WarpStep  warp 0  mask 0xffffffff  line 35 (branch)" for the event at the cursor.
@@ -263,6 +269,7 @@ class App {
   };
   std::map<size_t, CachedInterleaving> interleavings_;  // by report index
   bool reports_tall_ = false;  // the layout gives Reports more room (a report's accesses listed)
+  std::vector<std::string> relative_dirs_;  // --relative-to's directory, as given and its real path
 };
 
 // ---- windows (one file each) -------------------------------------------------------------------

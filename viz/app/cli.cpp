@@ -43,6 +43,8 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   cli.add_option("--layout", layout,
                  "with --lecture: only these windows, given the screen (comma-separated, e.g. lanes,locks; "
                  "the names --window takes)");
+  cli.add_option("--relative-to", o->relative_to,
+                 "draw the paths under DIR (source files, in reports) relative to it, e.g. the repository's root");
   cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
   cli.add_option("--launch", o->launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
   cli.add_flag("--all-launches", o->all_launches,

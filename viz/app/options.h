@@ -22,6 +22,7 @@ struct CliOptions {
   long long every = 0;             // animation: a frame every this many events (0: not given)
   std::optional<WindowId> window;  // one window full-frame
   std::vector<WindowId> layout;    // --layout lanes,locks: lecture mode shows these windows only
+  std::string relative_to;         // --relative-to DIR: paths under DIR drawn relative to it
   int width = 1600, height = 900;
   int launch = -1;  // index into Model::launches(); -1: App::default_launch()
   bool all_launches = false;  // animation: every launch in order

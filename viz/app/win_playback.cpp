@@ -133,21 +133,22 @@ void draw_playback_window(App& app) {
     const Event& e = app.state().event;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.85f, 0.6f, 1));
     if (lect)
-      wrapped_text(app.describe_event(e).c_str());
+      wrapped_text(app.shown(app.describe_event(e)).c_str());
     else
-      ImGui::TextUnformatted(app.describe_event(e).c_str());
+      ImGui::TextUnformatted(app.shown(app.describe_event(e)).c_str());
     ImGui::PopStyleColor();
   } else {
     ImGui::TextDisabled("this launch has no events");
   }
   if (!app.status_message.empty()) {
+    const std::string status = app.shown(app.status_message);
     ImGui::SameLine(0, 20);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.4f, 1));
     if (lect) {
-      if (ImGui::CalcTextSize(app.status_message.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
-      wrapped_text(app.status_message.c_str());
+      if (ImGui::CalcTextSize(status.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+      wrapped_text(status.c_str());
     } else {
-      ImGui::TextUnformatted(app.status_message.c_str());
+      ImGui::TextUnformatted(status.c_str());
     }
     ImGui::PopStyleColor();
   }

@@ -26,8 +26,8 @@ bool is_access(const InterleavingItem& it) {
 // wrapped), so that nothing is cut in a narrow window.
 void draw_interleaving(App& app, const Interleaving& il, float height) {
   const bool lect = lecture::enabled();
-  wrapped_text(("Accesses to " + il.place + ", in the order they happened").c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", il.location.c_str());
+  wrapped_text(app.shown("Accesses to " + il.place + ", in the order they happened").c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.shown(il.location).c_str());
   help_marker(
       "The accesses to the memory the selected report is about, in trace order, with the "
       "synchronization of the threads involved in between (barriers, fences, acquire/release "
@@ -167,7 +167,7 @@ void draw_reports_window(App& app) {
       if (app.recorder.enabled)
         app.recorder.add("reports:" + std::to_string(i), ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                          palette::Rgb{0, 0, 0}, r.title.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.text.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.shown(r.text).c_str());
       ImGui::TableNextColumn();
       const ImVec4 c = r.severity == "error"     ? ImVec4(1, 0.45f, 0.45f, 1)
                        : r.severity == "warning" ? ImVec4(1, 0.8f, 0.3f, 1)
@@ -180,7 +180,7 @@ void draw_reports_window(App& app) {
           if (ImGui::CalcTextSize(line.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
           ImGui::TextUnformatted(line.c_str());
         }
-        wrapped_text(r.title.c_str());
+        wrapped_text(app.shown(r.title).c_str());
         continue;
       }
       ImGui::TableNextColumn();
@@ -189,7 +189,7 @@ void draw_reports_window(App& app) {
       if (r.launch >= 0 && size_t(r.launch) < m.launches().size())
         ImGui::Text("%" PRIu64, m.launches()[size_t(r.launch)].launch);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.title.c_str());
+      ImGui::TextUnformatted(app.shown(r.title).c_str());
     }
     ImGui::EndTable();
   }
@@ -197,6 +197,7 @@ void draw_reports_window(App& app) {
     const ReportInfo& r = reps[size_t(sel)];
     ImGui::Separator();
     if (il) {
+      const std::string explanation = app.shown(il->explanation);
       // Rows for the items, the table's header, the location line; the explanation below.
       const float want = row_h * (float(il->items.size()) + 1 + (il->hidden_before > 0) + (il->hidden_after > 0)) + 4;
       // Below the table: the explanation (wrapped) and the "Report text" header.
@@ -204,14 +205,14 @@ void draw_reports_window(App& app) {
       const float left = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() -
                          ImGui::GetFrameHeightWithSpacing() - 2 * st.ItemSpacing.y;
       const float expl =
-          il->explanation.empty()
+          explanation.empty()
               ? 0
-              : ImGui::CalcTextSize(il->explanation.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+              : ImGui::CalcTextSize(explanation.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                     st.ItemSpacing.y;
       draw_interleaving(app, *il, std::max(row_h * 3, std::min(want, left - expl)));
-      if (!il->explanation.empty()) {
+      if (!explanation.empty()) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(il->explanation.c_str());
+        ImGui::TextUnformatted(explanation.c_str());
         ImGui::PopTextWrapPos();
       }
     } else if (!why.empty()) {
@@ -219,13 +220,13 @@ void draw_reports_window(App& app) {
       const size_t advice = why.find(": give one with --address");
       if (advice != std::string::npos) why.resize(advice);
       ImGui::PushTextWrapPos(0);
-      ImGui::TextDisabled("No accesses to list: %s.", why.c_str());
+      ImGui::TextDisabled("No accesses to list: %s.", app.shown(why).c_str());
       ImGui::PopTextWrapPos();
     }
     // With accesses listed the full text is one click away; without, it is what there is to read.
     if (ImGui::CollapsingHeader("Report text", il ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::BeginChild("##report_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-      ImGui::TextUnformatted(r.text.c_str());
+      ImGui::TextUnformatted(app.shown(r.text).c_str());
       ImGui::EndChild();
     }
   }

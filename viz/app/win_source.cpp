@@ -61,7 +61,7 @@ void draw_source_window(App& app) {
     if (ImGui::CalcTextSize(in.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
     wrapped_text(in.c_str(), true);
   }
-  wrapped_text(path.empty() ? "(no file name in the trace)" : path.c_str(), true);
+  wrapped_text(path.empty() ? "(no file name in the trace)" : app.shown(path).c_str(), true);
   const std::vector<std::string>* lines = path.empty() ? nullptr : m.source_lines(path);
   if (!lines) {
     ImGui::Spacing();
@@ -72,7 +72,7 @@ void draw_source_window(App& app) {
         "The trace names the file as it was when the program was built: %s. Run the viewer on "
         "the machine (and checkout) that built it, or copy the file there. Line %u is where the "
         "warp is.",
-        path.empty() ? "(none)" : path.c_str(), v->line);
+        path.empty() ? "(none)" : app.shown(path).c_str(), v->line);
     ImGui::End();
     return;
   }
