@@ -74,7 +74,8 @@ void draw_interleaving(App& app, const Interleaving& il, float height) {
     const bool has_line =
         it.line && it.kind != InterleavingItemKind::Barrier && it.kind != InterleavingItemKind::Report;
     if (lect) {
-      std::string row = synclab::trace::interleaving_thread_name(it, true) + ": " + text;
+      const std::string who = synclab::trace::interleaving_thread_name(it, true);
+      std::string row = who.empty() ? text : who + ": " + text;  // (a report has no thread)
       if (has_line) row += ", line " + std::to_string(it.line);
       if (is_access(it))
         ImGui::PushStyleColor(ImGuiCol_Text, colf(it.racing ? palette::kRaceMark : palette::kAccessMark));
