@@ -6,12 +6,16 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 
 #include <fstream>
+#include <imgui_internal.h>
 #include <nlohmann/json.hpp>
 
 namespace synclab::viz::app {
@@ -65,6 +69,37 @@ void LayoutRecorder::add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb,
   }
 }
 
+// ---- texts (--dump-layout's "texts") -------------------------------------------------------------
+// Every text ImGui draws goes through ImDrawList::AddText (RenderText, RenderTextClipped, window
+// titles, buttons, table headers; the windows' own labels too), and the ellipsis of a cut table
+// header through ImFont::RenderChar. viz/app/CMakeLists.txt links with --wrap for those two (and
+// AddText's short form), so that while the recorder is on each is measured against its clip rectangle.
+namespace {
+LayoutRecorder* g_text_recorder = nullptr;  // the recorder of the App drawing the current frame
+}  // namespace
+
+void LayoutRecorder::add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width,
+                              const ImVec4& clip, bool ellipsis) {
+  if (!enabled || !begin) return;
+  if (!end) end = begin + std::strlen(begin);
+  if (begin == end) return;
+  ImFont* font = ImGui::GetFont();
+  const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, wrap_width, begin, end);
+  if (pos.y >= clip.w || pos.y + size.y <= clip.y) return;  // scrolled out of view: not drawn
+  LayoutCell c;
+  c.id = "text:" + std::to_string(texts_.size());
+  c.x0 = pos.x, c.y0 = pos.y, c.x1 = pos.x + size.x, c.y1 = pos.y + size.y;
+  c.what.assign(begin, end);
+  c.room_x0 = clip.x, c.room_y0 = clip.y, c.room_x1 = clip.z, c.room_y1 = clip.w;
+  c.ellipsis = ellipsis;
+  if (const ImGuiWindow* w = GImGui->CurrentWindow) {
+    c.window = w->RootWindow ? w->RootWindow->Name : w->Name;
+    c.scrolls_x = w->ScrollbarX;
+    c.scrolls_y = w->ScrollbarY;
+  }
+  texts_.push_back(std::move(c));
+}
+
 const LayoutCell* LayoutRecorder::find(const std::string& id) const {
   auto it = index_.find(id);
   return it == index_.end() ? nullptr : &cells_[it->second];
@@ -81,11 +116,36 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
     cells.push_back(
         {{"id", c.id}, {"rect", {c.x0, c.y0, c.x1, c.y1}}, {"rgb", {c.rgb.r, c.rgb.g, c.rgb.b}}, {"what", c.what}});
   j["cells"] = std::move(cells);
+  nlohmann::json texts = nlohmann::json::array();
+  for (const LayoutCell& c : texts_)
+    texts.push_back({{"id", c.id},
+                     {"rect", {c.x0, c.y0, c.x1, c.y1}},
+                     {"what", c.what},
+                     {"room", {c.room_x0, c.room_y0, c.room_x1, c.room_y1}},
+                     {"window", c.window},
+                     {"scrolls", {c.scrolls_x, c.scrolls_y}},
+                     {"ellipsis", c.ellipsis}});
+  j["texts"] = std::move(texts);
+  j["font"] = {{"name", font.name},
+               {"size_px", font.size_px},
+               {"cap_height_px", font.cap_height_px},
+               {"x_height_px", font.x_height_px}};
   return j.dump(1);
 }
 
 // ---- App ---------------------------------------------------------------------------------------
 App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
+  // --relative-to DIR: as given and as the file system names it (a trace names files by the path
+  // the program was built from), without a trailing slash.
+  if (!options.relative_to.empty()) {
+    std::string dir = options.relative_to;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    relative_dirs_.push_back(dir);
+    if (char* real = ::realpath(dir.c_str(), nullptr)) {
+      if (real != dir) relative_dirs_.push_back(real);
+      std::free(real);
+    }
+  }
   for (bool& o : open) o = true;
   open[int(WindowId::Help)] = false;
   // The first matrix region (else an array of several rows) is the wavefront's.
@@ -106,7 +166,9 @@ App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(st
   }
 }
 
-App::~App() = default;
+App::~App() {
+  if (g_text_recorder == &recorder) g_text_recorder = nullptr;
+}
 
 void App::replace_model(std::unique_ptr<Model> model, int launch, uint64_t cursor) {
   model_ = std::move(model);
@@ -306,6 +368,9 @@ std::string App::export_command(const std::string& png, int width, int height) c
   if (selection.warp != kNoWarp && selection.lane >= 0)
     cmd += " --select " + std::to_string(selection.warp) + ":" + std::to_string(selection.lane);
   if (lecture::enabled()) cmd += " --lecture";
+  for (size_t i = 0; i < options.layout.size(); ++i)
+    cmd += (i ? "," : " --layout ") + std::string(window_key(options.layout[i]));
+  if (!options.relative_to.empty()) cmd += " --relative-to " + options.relative_to;
   return cmd;
 }
 
@@ -632,14 +697,61 @@ void App::handle_shortcuts() {
 }
 
 // ---- layout -------------------------------------------------------------------------------------
+namespace {
+// The Playback window's height: a title bar and four rows of controls (--lecture: five, the event
+// at the cursor and the status line wrap instead of running off the edge).
+float playback_height() {
+  const float play_rows = lecture::enabled() ? 5.0f : 4.0f;
+  return std::floor(ImGui::GetFrameHeight() + play_rows * ImGui::GetFrameHeightWithSpacing() +
+                    2 * ImGui::GetStyle().WindowPadding.y + 2);
+}
+}  // namespace
+
+std::string App::shown(std::string text) const {
+  for (const std::string& dir : relative_dirs_) {
+    const std::string prefix = dir + "/";
+    for (size_t p; (p = text.find(prefix)) != std::string::npos;) text.erase(p, prefix.size());
+  }
+  return text;
+}
+
+bool App::chosen_layout() const { return lecture::enabled() && !options.only_window && !options.layout.empty(); }
+
+// --layout: Playback, when named, keeps its strip at the top; Warp lanes and Timeline share the
+// left column (60% of the width), the others the right one, each window an equal part of its
+// column's height in the order named; with only one of the two kinds, one column of full width.
+ImVec4 App::chosen_layout_rect(WindowId w) const {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const auto& chosen = options.layout;
+  float y0 = menu_height_, R = d.y - menu_height_;
+  if (std::find(chosen.begin(), chosen.end(), WindowId::Playback) != chosen.end()) {
+    const float play_h = playback_height();
+    if (w == WindowId::Playback) return {0, y0, d.x, play_h};
+    y0 += play_h;
+    R -= play_h;
+  }
+  std::vector<WindowId> left, right;
+  for (WindowId k : chosen) {
+    if (k == WindowId::Playback || k == WindowId::Help || nothing_to_show(k)) continue;  // (not drawn)
+    (k == WindowId::Lanes || k == WindowId::Timeline ? left : right).push_back(k);
+  }
+  const float left_w = left.empty() ? 0 : right.empty() ? d.x : std::floor(d.x * lecture::kLeftWidth);
+  for (const std::vector<WindowId>* column : {&left, &right}) {
+    const auto it = std::find(column->begin(), column->end(), w);
+    if (it == column->end()) continue;
+    const float n = float(column->size()), i = float(it - column->begin());
+    const float top = y0 + std::floor(R * i / n), bottom = y0 + std::floor(R * (i + 1) / n);
+    return column == &left ? ImVec4(0, top, left_w, bottom - top) : ImVec4(left_w, top, d.x - left_w, bottom - top);
+  }
+  return {d.x * 0.25f, y0 + R * 0.1f, d.x * 0.5f, R * 0.8f};  // Help
+}
+
 ImVec4 App::layout_rect(WindowId w) const {
+  if (chosen_layout()) return chosen_layout_rect(w);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = menu_height_;
   const float W = d.x, H = d.y - top;
-  // The Playback window: a title bar and four rows of controls.
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float play_h =
-      std::floor(ImGui::GetFrameHeight() + 4 * ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y + 2);
+  const float play_h = playback_height();
   const float y0 = top + play_h, R = H - play_h;
   const float left_w = std::floor(W * (lecture::enabled() ? lecture::kLeftWidth : 0.5f));
   const float right_w = W - left_w;
@@ -684,6 +796,9 @@ void App::place_window(WindowId w) {
 
 bool App::drawn(WindowId w) const {
   if (options.only_window) return *options.only_window == w;
+  if (chosen_layout() && w != WindowId::Help &&
+      std::find(options.layout.begin(), options.layout.end(), w) == options.layout.end())
+    return false;
   if (lecture::enabled() && nothing_to_show(w)) return false;
   return open[int(w)];
 }
@@ -739,7 +854,7 @@ void App::draw_menu() {
   }
   // The trace, on the right of the menu bar.
   const HeaderInfo& h = model_->header();
-  std::string info = model_->path();
+  std::string info = shown(model_->path());
   if (!h.model.empty()) info += "   model " + h.model;
   if (!h.scheduler.empty()) info += "   sched " + h.scheduler;
   if (h.has_seed) info += "   seed " + std::to_string(h.seed);
@@ -754,6 +869,13 @@ void App::draw_menu() {
 
 void App::frame(float dt) {
   recorder.begin_frame();
+  g_text_recorder = recorder.enabled ? &recorder : nullptr;
+  if (recorder.enabled) {
+    ImFont* f = ImGui::GetFont();
+    const ImFontGlyph* cap = f->FindGlyphNoFallback('H');
+    const ImFontGlyph* x = f->FindGlyphNoFallback('x');
+    recorder.font = {f->GetDebugName(), ImGui::GetFontSize(), cap ? cap->Y1 - cap->Y0 : 0, x ? x->Y1 - x->Y0 : 0};
+  }
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   if (display.x != last_display_.x || display.y != last_display_.y) {
     layout_dirty_ = true;
@@ -769,7 +891,7 @@ void App::frame(float dt) {
     layout_dirty_ = true;
   }
 
-  if (!options.only_window)
+  if (!options.only_window && (options.interactive || !chosen_layout()))  // (an export of --layout: no menu)
     draw_menu();
   else
     menu_height_ = 0;
@@ -821,3 +943,49 @@ void App::setup_imgui(float font_size) {
 }
 
 }  // namespace synclab::viz::app
+
+// The link-time wraps (--wrap, viz/app/CMakeLists.txt): x86-64 passes `this` first, like these.
+using synclab::viz::app::g_text_recorder;
+extern "C" {
+void __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList*, const ImFont*, float,
+                                                                          const ImVec2&, ImU32, const char*,
+                                                                          const char*, float, const ImVec4*);
+void __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList*, const ImVec2&, ImU32, const char*, const char*);
+void __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont*, ImDrawList*, float, ImVec2, ImU32,
+                                                            ImWchar);
+
+// ImDrawList::AddText(font, size, pos, col, begin, end, wrap_width, cpu_fine_clip_rect)
+void __wrap__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList* dl, const ImFont* font,
+                                                                          float size, const ImVec2& pos, ImU32 c,
+                                                                          const char* begin, const char* end,
+                                                                          float wrap, const ImVec4* fine_clip) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK)) {
+    ImVec4 clip = dl->_CmdHeader.ClipRect;
+    if (fine_clip)
+      clip = ImVec4(std::max(clip.x, fine_clip->x), std::max(clip.y, fine_clip->y), std::min(clip.z, fine_clip->z),
+                    std::min(clip.w, fine_clip->w));
+    g_text_recorder->add_text(begin, end, pos, size > 0 ? size : ImGui::GetFontSize(), wrap, clip, false);
+  }
+  __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(dl, font, size, pos, c, begin, end, wrap,
+                                                                      fine_clip);
+}
+
+// ImDrawList::AddText(pos, col, begin, end): the current font
+void __wrap__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList* dl, const ImVec2& pos, ImU32 c, const char* begin,
+                                                     const char* end) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK))
+    g_text_recorder->add_text(begin, end, pos, ImGui::GetFontSize(), 0, dl->_CmdHeader.ClipRect, false);
+  __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(dl, pos, c, begin, end);
+}
+
+// ImFont::RenderChar: ImGui draws the "..." of a text it cut (RenderTextEllipsis) this way.
+void __wrap__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont* font, ImDrawList* dl, float size,
+                                                            ImVec2 pos, ImU32 c, ImWchar ch) {
+  if (g_text_recorder && (c & IM_COL32_A_MASK)) {
+    char s[5] = {};
+    ImTextCharToUtf8(s, ch);
+    g_text_recorder->add_text(s, nullptr, pos, size, 0, dl->_CmdHeader.ClipRect, true);
+  }
+  __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(font, dl, size, pos, c, ch);
+}
+}  // extern "C"

@@ -41,23 +41,47 @@ struct LayoutCell {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   palette::Rgb rgb{0, 0, 0};
   std::string what;  // "at barrier", "held", "pending", ...
+  // Texts ("text:K", LayoutRecorder::texts): the rectangle the text had room for (the clip
+  // rectangle ImGui drew it with), the window it is in, whether that window scrolls sideways and up
+  // and down (its content may be larger than it), and whether this is the ellipsis ("...") of a
+  // text ImGui cut.
+  float room_x0 = 0, room_y0 = 0, room_x1 = 0, room_y1 = 0;
+  std::string window;
+  bool scrolls_x = false, scrolls_y = false, ellipsis = false;
 };
 class LayoutRecorder {
  public:
   bool enabled = false;
+  // Also records every text ImGui draws, apart from the cells (app.cpp wraps ImDrawList::AddText
+  // at link time): its rectangle as measured with the font (ImFont::CalcTextSizeA, what
+  // ImGui::CalcTextSize uses) and the room it had. On with enabled (--dump-layout).
+  void add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width,
+                const ImVec4& clip, bool ellipsis);
   void begin_frame() {
     cells_.clear();
     index_.clear();
+    texts_.clear();
   }
+  // The font the frame was drawn with, as ImGui has it: its name ("DejaVuSans.ttf, 22px"), its size
+  // in pixels (ImGui::GetFontSize) and the height of its glyphs H and x in the font atlas.
+  struct Font {
+    std::string name;
+    float size_px = 0, cap_height_px = 0, x_height_px = 0;
+  } font;
   void add(std::string id, ImVec2 p0, ImVec2 p1, palette::Rgb rgb, const char* what);
   const LayoutCell* find(const std::string& id) const;
   const std::vector<LayoutCell>& cells() const { return cells_; }
-  // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}]}
+  const std::vector<LayoutCell>& texts() const { return texts_; }
+  // {"width": W, "height": H, "cursor": ..., "cells": [{"id", "rect": [x0, y0, x1, y1], "rgb": [r, g, b], "what"}],
+  //  "texts": [{"id": "text:K", "rect", "what": the text, "room": [x0, y0, x1, y1], "window",
+  //             "scrolls": [x, y], "ellipsis"}],
+  //  "font": {"name", "size_px", "cap_height_px", "x_height_px"}}
   std::string json(int width, int height, int launch, uint64_t cursor) const;
 
  private:
   std::vector<LayoutCell> cells_;
   std::map<std::string, size_t> index_;
+  std::vector<LayoutCell> texts_;
 };
 
 // Selected lanes: a primary (warp, lane) that the Source window follows, plus highlighted lanes
@@ -76,6 +100,12 @@ struct Selection {
 struct AppOptions {
   // Draw only this window, covering the whole display (export --window); nullopt: the layout.
   std::optional<WindowId> only_window;
+  // Lecture mode: only these windows, tiled over the whole display (--layout; a scenario's
+  // "layout:" field); empty: the usual layout.
+  std::vector<WindowId> layout;
+  // --relative-to DIR: paths under DIR are drawn relative to it (a slide shows labs/09-.../x.cuh,
+  // not the build machine's /home/.../labs/09-.../x.cuh).
+  std::string relative_to;
   bool interactive = true;  // a real window: keyboard shortcuts, menu "Quit"
   float font_size = 15.0f;
   // Steering the schedule (steer.h; window mode only): where branches go ("" = a new directory
@@ -128,6 +158,9 @@ class App {
   const WarpView* warp_view(uint32_t w);
   // Makes state() cover warps [first, first + count) (recomputes it when it does not).
   void ensure_warps(uint32_t first, uint32_t count);
+  // `text` with the paths under --relative-to's directory made relative to it: what the windows draw
+  // of source paths and of report texts that name files.
+  std::string shown(std::string text) const;
   // Source file of a WarpStep file id ("" when unknown).
   const std::string& file_path(uint32_t file_id) const { return model_->file_path(launch_, file_id); }
   // "WarpStep  warp 0  mask 0xffffffff  line 35 (branch)" for the event at the cursor.
@@ -215,6 +248,8 @@ class App {
   void compute_state();
   void draw_menu();
   ImVec4 layout_rect(WindowId w) const;  // x, y, width, height
+  bool chosen_layout() const;             // --layout in lecture mode (without --window)
+  ImVec4 chosen_layout_rect(WindowId w) const;
 
   std::unique_ptr<Model> model_;
   int launch_ = 0;
@@ -234,6 +269,7 @@ class App {
   };
   std::map<size_t, CachedInterleaving> interleavings_;  // by report index
   bool reports_tall_ = false;  // the layout gives Reports more room (a report's accesses listed)
+  std::vector<std::string> relative_dirs_;  // --relative-to's directory, as given and its real path
 };
 
 // ---- windows (one file each) -------------------------------------------------------------------
@@ -260,6 +296,8 @@ void help_marker(const char* text);
 void block_control(App& app);
 // "partial: __shared__ partial of block 1 (of 3)" / "... not in this launch" for a shared region.
 std::string shared_caption(const App& app, const RegionInfo& r, const RegionView* rv);
+// Text wrapped at the window's edge (in the disabled colour when `disabled`): nothing cut off.
+void wrapped_text(const char* text, bool disabled = false);
 // A colour swatch with a label ("legend item").
 void legend_item(palette::Rgb c, const char* label, const char* tip = nullptr);
 // The shortcut list, shared by the Help window and docs.

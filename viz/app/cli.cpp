@@ -2,6 +2,7 @@
 // its own so that the scenario fuzz target (tests/fuzz/targets/scenarios.cpp) reads a scenario's
 // viewer options exactly as the viewer does.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 
 #include "lecture.h"
@@ -10,7 +11,7 @@
 namespace synclab::viz::app {
 
 int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
-  std::string window_name, size;
+  std::string window_name, size, layout;
   std::string backend = "auto";
   CLI::App cli{
       "synclab-viz: animate what the threads of a SyncLab trace did (docs/viz.md).\n"
@@ -39,6 +40,11 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   cli.add_option("--window", window_name,
                  "export just this window, full-frame: lanes, locks, wavefront, timeline, source, reports "
                  "(also playback, legend, help)");
+  cli.add_option("--layout", layout,
+                 "with --lecture: only these windows, given the screen (comma-separated, e.g. lanes,locks; "
+                 "the names --window takes)");
+  cli.add_option("--relative-to", o->relative_to,
+                 "draw the paths under DIR (source files, in reports) relative to it, e.g. the repository's root");
   cli.add_option("--size", size, "image (or window) size WxH (default 1600x900)");
   cli.add_option("--launch", o->launch, "kernel launch to show (0, 1, ...; default: the first with a report)");
   cli.add_flag("--all-launches", o->all_launches,
@@ -51,7 +57,8 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
       ->check(CLI::Range(0LL, (1LL << 40)));
   cli.add_option("--report", o->report, "jump to report K (0-based, in the Reports list) and select its lanes");
   CLI::Option* font_size =
-      cli.add_option("--font-size", o->font_size, "font size in pixels (default 15; 22 with --lecture)")
+      cli.add_option("--font-size", o->font_size,
+                     "font size in pixels (default 15; with --lecture 22 up to 720 lines high, 33 at 1080)")
           ->check(CLI::Range(8.0f, 64.0f));
   cli.add_flag("--lecture", o->lecture,
                "lecture mode, for a projector: a high-contrast palette that colour-blind viewers can tell apart, "
@@ -90,6 +97,21 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
       return 2;
     }
   }
+  if (!layout.empty()) {  // "lanes,locks": window keys, comma-separated
+    size_t start = 0;
+    while (start <= layout.size()) {
+      const size_t end = std::min(layout.find(',', start), layout.size());
+      const std::string key = layout.substr(start, end - start);
+      WindowId w;
+      if (!window_from_key(key, &w)) {
+        std::fprintf(stderr, "synclab-viz: --layout '%s': '%s' is not a window name (%s)\n", layout.c_str(),
+                     key.c_str(), window_keys_list().c_str());
+        return 2;
+      }
+      if (std::find(o->layout.begin(), o->layout.end(), w) == o->layout.end()) o->layout.push_back(w);
+      start = end + 1;
+    }
+  }
   if (!window_name.empty()) {
     WindowId w;
     if (!window_from_key(window_name, &w)) {
@@ -99,7 +121,7 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
     }
     o->window = w;
   }
-  if (o->lecture && font_size->count() == 0) o->font_size = lecture::kFontSize;
+  if (o->lecture && font_size->count() == 0) o->font_size = lecture::font_size(o->height);
   o->backend = backend == "egl"    ? OffscreenBackend::Egl
               : backend == "glfw" ? OffscreenBackend::Glfw
                                   : OffscreenBackend::Auto;

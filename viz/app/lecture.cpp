@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app.h"
@@ -41,6 +42,16 @@ void style_imgui() {
   s.WindowBorderSize = 2;
   s.FrameBorderSize = 1;
   s.ScrollbarSize = 20;
+}
+
+std::string short_kernel_name(const std::string& display) {
+  std::string s = display;
+  const std::string anon = "(anonymous namespace)::";
+  for (size_t p; (p = s.find(anon)) != std::string::npos;) s.erase(p, anon.size());
+  s.resize(std::min(s.size(), s.find('(')));
+  const size_t q = s.rfind("::");
+  if (q != std::string::npos) s.erase(0, q + 2);
+  return s.empty() ? display : s;
 }
 
 uint64_t next_interesting(const Model& m, int launch, uint64_t cursor, bool forward) {

@@ -232,6 +232,8 @@ int main(int argc, char** argv) {
   }
   AppOptions ao;
   ao.only_window = o.window;
+  ao.layout = o.layout;
+  ao.relative_to = o.relative_to;
   ao.interactive = o.export_path.empty();
   ao.font_size = o.font_size;
   ao.steer_dir = o.steer_dir;

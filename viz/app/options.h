@@ -21,10 +21,12 @@ struct CliOptions {
   int frames = 0;                  // animation: exactly this many frames, evenly spaced (0: not given)
   long long every = 0;             // animation: a frame every this many events (0: not given)
   std::optional<WindowId> window;  // one window full-frame
+  std::vector<WindowId> layout;    // --layout lanes,locks: lecture mode shows these windows only
+  std::string relative_to;         // --relative-to DIR: paths under DIR drawn relative to it
   int width = 1600, height = 900;
   int launch = -1;  // index into Model::launches(); -1: App::default_launch()
   bool all_launches = false;  // animation: every launch in order
-  float font_size = 15;  // --lecture without --font-size: lecture::kFontSize
+  float font_size = 15;  // --lecture without --font-size: lecture::font_size(height)
   bool lecture = false;  // --lecture: the projector palette, font and layout (lecture.h)
   std::string select;  // "WARP:LANE"
   int report = -1;     // jump to this report (index in the Reports list)

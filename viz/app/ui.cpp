@@ -9,6 +9,7 @@ ImVec4 colf(palette::Rgb c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 25
 
 void help_marker(const char* text) {
   ImGui::SameLine();
+  if (ImGui::CalcTextSize("(?)").x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();  // not cut at the edge
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
@@ -17,6 +18,14 @@ void help_marker(const char* text) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
+}
+
+void wrapped_text(const char* text, bool disabled) {
+  ImGui::PushTextWrapPos(0);
+  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextUnformatted(text);
+  if (disabled) ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
 }
 
 void legend_item(palette::Rgb c, const char* label, const char* tip) {

@@ -104,7 +104,7 @@ void draw_lanes_window(App& app) {
   if (app.steer) app.steer->draw_controls(app);
 
   const float label_w = ImGui::CalcTextSize("b0000 w00 ").x;
-  // --lecture: room for the line number only (the mask is cut at the window's edge), larger cells.
+  // --lecture: room for the line number only (the mask is shown only where it fits), larger cells.
   const bool lect = lecture::enabled();
   const float info_w = ImGui::CalcTextSize(lect ? "line 0000  " : "line 0000  mask 0xffffffff (32)  ").x;
   const float avail = ImGui::GetContentRegionAvail().x - label_w - info_w;
@@ -164,6 +164,9 @@ void draw_lanes_window(App& app) {
                   text_inside || !st.host_accesses ? "" : ": ");
     std::string info_text = info;
     if (!text_inside && st.host_accesses) info_text += what;
+    const float info_x = p.x + label_w + 32 * pitch + 3 * group_gap + 6;
+    if (info_x + ImGui::CalcTextSize(info_text.c_str()).x > hdl->GetClipRectMax().x)  // "3 of 5" where it fits
+      info_text = std::to_string(st.host_accesses) + " of " + std::to_string(host.size());
     hdl->AddText(ImVec2(p.x + label_w + 32 * pitch + 3 * group_gap + 6, ty), ImGui::GetColorU32(ImGuiCol_Text),
                  info_text.c_str());
     if (app.recorder.enabled)
@@ -269,6 +272,9 @@ void draw_lanes_window(App& app) {
         std::snprintf(info, sizeof info, "line %u  mask 0x%08x (%d)", v->line, v->last_mask,
                       __builtin_popcount(v->last_mask));
         const float x = p.x + label_w + 32 * pitch + 3 * group_gap + 6;
+        // --lecture: the mask only where it fits in the window, else the line number alone.
+        if (lect && x + ImGui::CalcTextSize(info).x > dl->GetClipRectMax().x)
+          std::snprintf(info, sizeof info, "line %u", v->line);
         const bool diverged =
             v->last_mask != 0 && (v->last_mask | v->exited | v->at_barrier) != v->started && v->started != 0;
         dl->AddText(ImVec2(x, p.y + (row_h - ImGui::GetTextLineHeight()) * 0.5f),

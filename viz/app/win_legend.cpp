@@ -1,5 +1,8 @@
 // Legend: what every colour means.
+#include <algorithm>
+
 #include "app.h"
+#include "lecture.h"
 
 namespace synclab::viz::app {
 
@@ -9,11 +12,22 @@ void draw_legend_window(App& app) {
     return;
   }
   namespace p = palette;
+  // Two columns of swatches; --lecture: as many as fit the window's width (one when narrow), so that
+  // no label is cut.
+  int cols = 2;
+  if (lecture::enabled()) {
+    float widest = 0;
+    for (const char* s : {"shared, not written", "not visible to all", "flag / word set", "critical section"})
+      widest = std::max(widest, ImGui::CalcTextSize(s).x);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float col_w = ImGui::GetTextLineHeight() + st.ItemSpacing.x + widest + 2 * st.CellPadding.x + 2;
+    cols = std::max(1, std::min(2, int(ImGui::GetContentRegionAvail().x / col_w)));
+  }
   ImGui::TextDisabled("Lanes");
   help_marker(
       "Colour of each lane cell in Warp lanes. When several apply, the first of exited, at "
       "barrier, in critical section, read an old value, spinning, active, masked off wins.");
-  if (ImGui::BeginTable("legend_lanes", 2)) {
+  if (ImGui::BeginTable("legend_lanes", cols)) {
     const struct {
       p::Rgb c;
       const char* label;
@@ -36,7 +50,7 @@ void draw_legend_window(App& app) {
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Lock bits, flags");
-  if (ImGui::BeginTable("legend_locks", 2)) {
+  if (ImGui::BeginTable("legend_locks", cols)) {
     ImGui::TableNextColumn();
     legend_item(p::kLockHeld, "lock held", "lock bit is 1");
     ImGui::TableNextColumn();
@@ -57,7 +71,7 @@ void draw_legend_window(App& app) {
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Timeline");
-  if (ImGui::BeginTable("legend_timeline", 2)) {
+  if (ImGui::BeginTable("legend_timeline", cols)) {
     ImGui::TableNextColumn();
     legend_item(p::kSpanBarrier, "barrier wait");
     ImGui::TableNextColumn();

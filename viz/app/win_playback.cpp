@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "lecture.h"
 
 namespace synclab::viz::app {
 
@@ -24,6 +25,8 @@ void draw_playback_window(App& app) {
   if (m.launches().size() > 1) {
     const LaunchInfo& cur = app.launch_info();
     std::string label = "launch " + std::to_string(cur.launch) + ": " + cur.display;
+    if (lecture::enabled())  // the kernel's name only: it fits the box
+      label = "launch " + std::to_string(cur.launch) + ": " + lecture::short_kernel_name(cur.display);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     if (ImGui::BeginCombo("##launch", label.c_str())) {
       for (const LaunchInfo& l : m.launches()) {
@@ -34,6 +37,12 @@ void draw_playback_window(App& app) {
       ImGui::EndCombo();
     }
     help_marker("Which kernel launch to show. Each launch has its own events; the cursor moves within one.");
+    ImGui::SameLine();
+  } else if (!m.launches().empty() && lecture::enabled()) {
+    // --lecture: the kernel's name and how the launch ended (Warp lanes gives its shape).
+    const LaunchInfo& l = app.launch_info();
+    ImGui::Text("%s  %s", lecture::short_kernel_name(l.display).c_str(), launch_status_name(l.status));
+    help_marker("The kernel launch shown and how it ended (ok, hang, deadlock, ...).");
     ImGui::SameLine();
   } else if (!m.launches().empty()) {
     const LaunchInfo& l = app.launch_info();
@@ -117,16 +126,31 @@ void draw_playback_window(App& app) {
         "viewer opened (i): the first report, else the first barrier release or lock acquire.");
   }
 
-  // The event at the cursor.
+  // The event at the cursor (--lecture: wrapped, and the status line after it where it fits, else
+  // below it).
+  const bool lect = lecture::enabled();
   if (n > 0) {
     const Event& e = app.state().event;
-    ImGui::TextColored(ImVec4(0.85f, 0.85f, 0.6f, 1), "%s", app.describe_event(e).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.85f, 0.6f, 1));
+    if (lect)
+      wrapped_text(app.shown(app.describe_event(e)).c_str());
+    else
+      ImGui::TextUnformatted(app.shown(app.describe_event(e)).c_str());
+    ImGui::PopStyleColor();
   } else {
     ImGui::TextDisabled("this launch has no events");
   }
   if (!app.status_message.empty()) {
+    const std::string status = app.shown(app.status_message);
     ImGui::SameLine(0, 20);
-    ImGui::TextColored(ImVec4(1, 0.6f, 0.4f, 1), "%s", app.status_message.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.4f, 1));
+    if (lect) {
+      if (ImGui::CalcTextSize(status.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+      wrapped_text(status.c_str());
+    } else {
+      ImGui::TextUnformatted(status.c_str());
+    }
+    ImGui::PopStyleColor();
   }
   if (!m.warning().empty()) {
     ImGui::SameLine(0, 20);

@@ -5,6 +5,7 @@
 #include <cinttypes>
 
 #include "app.h"
+#include "lecture.h"
 
 namespace synclab::viz::app {
 
@@ -21,25 +22,32 @@ bool is_access(const InterleavingItem& it) {
 
 // The selected report's interleaving: one row per item, racing accesses marked; a click moves the
 // cursor there. Rows are recorded as "reports:access:K" (what: the item's text).
+// --lecture: two columns, the event and what happened there ("block 0 thread 1: load 0, line 12",
+// wrapped), so that nothing is cut in a narrow window.
 void draw_interleaving(App& app, const Interleaving& il, float height) {
-  ImGui::Text("Accesses to %s, in the order they happened", il.place.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", il.location.c_str());
+  const bool lect = lecture::enabled();
+  wrapped_text(app.shown("Accesses to " + il.place + ", in the order they happened").c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.shown(il.location).c_str());
   help_marker(
       "The accesses to the memory the selected report is about, in trace order, with the "
       "synchronization of the threads involved in between (barriers, fences, acquire/release "
       "accesses, atomics elsewhere). >> marks the two accesses a race report names; they are also "
       "marked on the Timeline (yellow; other accesses cyan). Click a row to move the cursor there. "
       "The same list, with more around it: synclab-trace interleaving TRACE --report N (--all).");
-  if (!ImGui::BeginTable("interleaving", 4,
+  if (!ImGui::BeginTable("interleaving", lect ? 2 : 4,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                              ImGuiTableFlags_SizingFixedFit,
                          ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("event", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("thread", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("access", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthStretch);
+  if (lect) {
+    ImGui::TableSetupColumn("access", ImGuiTableColumnFlags_WidthStretch);
+  } else {
+    ImGui::TableSetupColumn("thread", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("access", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthStretch);
+  }
   ImGui::TableHeadersRow();
   if (il.hidden_before) {
     ImGui::TableNextRow();
@@ -63,6 +71,18 @@ void draw_interleaving(App& app, const Interleaving& il, float height) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("event %" PRIu64 " of the launch: click to move the cursor there", it.cursor);
     ImGui::TableNextColumn();
+    const bool has_line =
+        it.line && it.kind != InterleavingItemKind::Barrier && it.kind != InterleavingItemKind::Report;
+    if (lect) {
+      const std::string who = synclab::trace::interleaving_thread_name(it, true);
+      std::string row = who.empty() ? text : who + ": " + text;  // (a report has no thread)
+      if (has_line) row += ", line " + std::to_string(it.line);
+      if (is_access(it))
+        ImGui::PushStyleColor(ImGuiCol_Text, colf(it.racing ? palette::kRaceMark : palette::kAccessMark));
+      wrapped_text(row.c_str(), !is_access(it));
+      if (is_access(it)) ImGui::PopStyleColor();
+      continue;
+    }
     ImGui::TextUnformatted(synclab::trace::interleaving_thread_name(it, true).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", synclab::trace::interleaving_thread_name(it).c_str());
     ImGui::TableNextColumn();
@@ -71,8 +91,7 @@ void draw_interleaving(App& app, const Interleaving& il, float height) {
     else
       ImGui::TextDisabled("%s", text.c_str());
     ImGui::TableNextColumn();
-    if (it.line && it.kind != InterleavingItemKind::Barrier && it.kind != InterleavingItemKind::Report)
-      ImGui::Text("%u", it.line);
+    if (has_line) ImGui::Text("%u", it.line);
   }
   if (il.hidden_after) {
     ImGui::TableNextRow();
@@ -100,14 +119,14 @@ void draw_reports_window(App& app) {
     return;
   }
   if (reps.empty()) {
-    ImGui::TextDisabled("No reports: the checkers found nothing in this run.");
+    wrapped_text("No reports: the checkers found nothing in this run.", true);
     ImGui::End();
     return;
   }
   const int sel =
       app.reports_ui.selected >= 0 && size_t(app.reports_ui.selected) < reps.size() ? app.reports_ui.selected : -1;
   if (sel < 0) {  // once one is selected, the room is the accesses'
-    ImGui::TextDisabled("click a report to jump to it");
+    wrapped_text("click a report to jump to it", true);
     help_marker(
         "Reports from the simulator's checkers and progress monitor (races, hangs, deadlocks, ...). "
         "Clicking one moves the cursor to its event and selects the lanes it names (white outlines "
@@ -120,16 +139,23 @@ void draw_reports_window(App& app) {
   const float avail = ImGui::GetContentRegionAvail().y;
   float list_h = 0;
   if (sel >= 0) list_h = std::min(avail * (il ? 0.3f : 0.5f), row_h * float(reps.size() + 1) + 4);
+  // --lecture: two columns, the number and the report (its kind and line, then its title wrapped),
+  // so that nothing is cut in a narrow window.
+  const bool lect = lecture::enabled();
   if (ImGui::BeginTable(
-          "reports", 5,
+          "reports", lect ? 2 : 5,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable,
           ImVec2(0, list_h))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("launch", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("title", ImGuiTableColumnFlags_WidthStretch);
+    if (lect) {
+      ImGui::TableSetupColumn("report", ImGuiTableColumnFlags_WidthStretch);
+    } else {
+      ImGui::TableSetupColumn("kind", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("launch", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("title", ImGuiTableColumnFlags_WidthStretch);
+    }
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < reps.size(); ++i) {
       const ReportInfo& r = reps[i];
@@ -142,19 +168,29 @@ void draw_reports_window(App& app) {
       if (app.recorder.enabled)
         app.recorder.add("reports:" + std::to_string(i), ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                          palette::Rgb{0, 0, 0}, r.title.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.text.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.shown(r.text).c_str());
       ImGui::TableNextColumn();
       const ImVec4 c = r.severity == "error"     ? ImVec4(1, 0.45f, 0.45f, 1)
                        : r.severity == "warning" ? ImVec4(1, 0.8f, 0.3f, 1)
                                                  : ImVec4(0.7f, 0.8f, 1, 1);
       ImGui::TextColored(c, "%s", r.kind.c_str());
+      if (lect) {
+        if (r.line > 0) {
+          const std::string line = "line " + std::to_string(r.line);
+          ImGui::SameLine();
+          if (ImGui::CalcTextSize(line.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+          ImGui::TextUnformatted(line.c_str());
+        }
+        wrapped_text(app.shown(r.title).c_str());
+        continue;
+      }
       ImGui::TableNextColumn();
       if (r.line > 0) ImGui::Text("%" PRId64, r.line);
       ImGui::TableNextColumn();
       if (r.launch >= 0 && size_t(r.launch) < m.launches().size())
         ImGui::Text("%" PRIu64, m.launches()[size_t(r.launch)].launch);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.title.c_str());
+      ImGui::TextUnformatted(app.shown(r.title).c_str());
     }
     ImGui::EndTable();
   }
@@ -162,6 +198,7 @@ void draw_reports_window(App& app) {
     const ReportInfo& r = reps[size_t(sel)];
     ImGui::Separator();
     if (il) {
+      const std::string explanation = app.shown(il->explanation);
       // Rows for the items, the table's header, the location line; the explanation below.
       const float want = row_h * (float(il->items.size()) + 1 + (il->hidden_before > 0) + (il->hidden_after > 0)) + 4;
       // Below the table: the explanation (wrapped) and the "Report text" header.
@@ -169,14 +206,14 @@ void draw_reports_window(App& app) {
       const float left = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() -
                          ImGui::GetFrameHeightWithSpacing() - 2 * st.ItemSpacing.y;
       const float expl =
-          il->explanation.empty()
+          explanation.empty()
               ? 0
-              : ImGui::CalcTextSize(il->explanation.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+              : ImGui::CalcTextSize(explanation.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
                     st.ItemSpacing.y;
       draw_interleaving(app, *il, std::max(row_h * 3, std::min(want, left - expl)));
-      if (!il->explanation.empty()) {
+      if (!explanation.empty()) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(il->explanation.c_str());
+        ImGui::TextUnformatted(explanation.c_str());
         ImGui::PopTextWrapPos();
       }
     } else if (!why.empty()) {
@@ -184,13 +221,13 @@ void draw_reports_window(App& app) {
       const size_t advice = why.find(": give one with --address");
       if (advice != std::string::npos) why.resize(advice);
       ImGui::PushTextWrapPos(0);
-      ImGui::TextDisabled("No accesses to list: %s.", why.c_str());
+      ImGui::TextDisabled("No accesses to list: %s.", app.shown(why).c_str());
       ImGui::PopTextWrapPos();
     }
     // With accesses listed the full text is one click away; without, it is what there is to read.
     if (ImGui::CollapsingHeader("Report text", il ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::BeginChild("##report_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-      ImGui::TextUnformatted(r.text.c_str());
+      ImGui::TextUnformatted(app.shown(r.text).c_str());
       ImGui::EndChild();
     }
   }

@@ -44,22 +44,24 @@ void draw_source_window(App& app) {
           "This trace was recorded on a GPU: it holds the program's memory, region and barrier "
           "events, not the warps' instructions, so there is no current line to show.");
     else
-      ImGui::TextDisabled("No warp has executed an instruction yet at this event.");
+      wrapped_text("No warp has executed an instruction yet at this event.", true);
     ImGui::End();
     return;
   }
   const std::string& path = app.file_path(v->file);
   const SourceFunction* fn = m.function(app.launch(), v->function);
-  ImGui::Text("%s, line %u", app.thread_name(warp, lane).c_str(), v->line);
+  wrapped_text((app.thread_name(warp, lane) + ", line " + std::to_string(v->line)).c_str());
   help_marker(
       "The selected lane's warp (click a lane in Warp lanes to choose; without a selection, the warp "
       "of the event at the cursor), its current line highlighted. Lines where other warps of the "
       "launch currently are have a blue background; the numbers on the right say how many warps.");
-  if (fn) {
+  if (fn) {  // on the same line when it fits there, else wrapped below
+    const std::string in = "in " + (fn->display.empty() ? fn->name : fn->display);
     ImGui::SameLine(0, 16);
-    ImGui::TextDisabled("in %s", (fn->display.empty() ? fn->name : fn->display).c_str());
+    if (ImGui::CalcTextSize(in.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    wrapped_text(in.c_str(), true);
   }
-  ImGui::TextDisabled("%s", path.empty() ? "(no file name in the trace)" : path.c_str());
+  wrapped_text(path.empty() ? "(no file name in the trace)" : app.shown(path).c_str(), true);
   const std::vector<std::string>* lines = path.empty() ? nullptr : m.source_lines(path);
   if (!lines) {
     ImGui::Spacing();
@@ -70,7 +72,7 @@ void draw_source_window(App& app) {
         "The trace names the file as it was when the program was built: %s. Run the viewer on "
         "the machine (and checkout) that built it, or copy the file there. Line %u is where the "
         "warp is.",
-        path.empty() ? "(none)" : path.c_str(), v->line);
+        path.empty() ? "(none)" : app.shown(path).c_str(), v->line);
     ImGui::End();
     return;
   }

@@ -165,7 +165,10 @@ void draw_timeline_window(App& app) {
                   ImGui::GetColorU32(ImGuiCol_TextDisabled));
       char b[32];
       std::snprintf(b, sizeof b, "%.0f", t);
-      dl->AddText(ImVec2(x + 2, axis_p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), b);
+      // A tick near the right edge keeps its mark but not a label the window would cut.
+      const float right = std::min(plot_x1 + ImGui::GetStyle().ScrollbarSize, dl->GetClipRectMax().x);
+      if (x + 2 + ImGui::CalcTextSize(b).x <= right)
+        dl->AddText(ImVec2(x + 2, axis_p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), b);
     }
     ImGui::Dummy(ImVec2(label_w + plot_w, line_h + 5));
   }

@@ -16,6 +16,11 @@
 // block's lock table (a __shared__ lock-bits region) are drawn critical, their warp-mates spinning;
 // the lock table is not drawn as a wavefront (nor is locks.trace's global one, [lecture-layout]).
 // [lecture-layout] also: a lock-bits region of up to 64 bits has cells of at least 24 px.
+// [lecture-text] (offscreen) and [lecture-window]: no text cut at 1920x1080 and 1280x720: every text
+// ImGui drew (--dump-layout's "texts": its width measured with the font, and the clip rectangle
+// it was drawn in) fits its room, on ten traces; the default layout with the same font fails it.
+// [lecture-font] (offscreen): the font ImGui draws with (--dump-layout's "font"): its capitals at
+// least 1/52 of the picture's height (14 px at 1280x720, 21 px at 1920x1080).
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -790,10 +795,11 @@ TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view"
     std::string trace, step;
     int region;
     uint64_t bits;
-    bool fits_720;  // all of it in view at 1280x720 (else the window scrolls there)
+    bool fits;  // all of it in view (else the window scrolls; the lecture font grows with the height, so the
+                // layout at 1920x1080 is the one at 1280x720, larger)
   };
   // flagship: one lock word (32 bits); contents: 64 bits (2 x 32, drawn 4 x 16) below an array and
-  // flags, one region more than the window's height has room for at 1280x720.
+  // flags, one region more than the window's height has room for.
   const Case cases[] = {{"flagship.trace", "report:0", 0, 32, true}, {"contents.trace", "last", 2, 64, false}};
   for (const Case& k : cases)
     for (const std::string size : {"1920x1080", "1280x720"}) {
@@ -812,7 +818,7 @@ TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view"
           // in view: inside the window, not scrolled away
           CHECK(c.x0 >= win.x0);
           CHECK(c.x1 <= win.x1);
-          if (k.fits_720 || size == "1920x1080") {
+          if (k.fits) {
             CHECK(c.y0 >= win.y0);
             CHECK(c.y1 <= win.y1);
             // drawn in the lecture palette's held / free colours
@@ -822,4 +828,162 @@ TEST_CASE("lecture layout: up to 64 lock bits are drawn at least 24 px, in view"
         }
       }
     }
+}
+
+// ==== no text cut (--dump-layout's "texts") ===================================================
+
+namespace {
+
+struct TextCheck {
+  size_t texts = 0;
+  std::vector<std::string> cut;  // "window: 'text' [x0, y0, x1, y1] in [room]"
+  std::set<std::string> drawn;   // every text, as drawn
+};
+
+// Every text ImGui drew in the frame --dump-layout wrote: its rectangle (measured with the font)
+// inside the room it had (the clip rectangle it was drawn with), unless its window scrolls that way
+// (Source's code, a long list), and no "..." of a text ImGui shortened.
+TextCheck check_texts(const std::string& json_path) {
+  TextCheck r;
+  std::ifstream f(json_path);
+  const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  REQUIRE(!j.is_discarded());
+  for (const nlohmann::json& c : j["texts"]) {
+    ++r.texts;
+    const std::string what = c["what"].get<std::string>();
+    r.drawn.insert(what);
+    const auto& rect = c["rect"];
+    const auto& room = c["room"];
+    const bool sx = c["scrolls"][0].get<bool>(), sy = c["scrolls"][1].get<bool>();
+    const auto v = [](const nlohmann::json& a, int i) { return a[size_t(i)].get<float>(); };
+    const bool cut_x = v(rect, 0) < v(room, 0) - 0.5f || v(rect, 2) > v(room, 2) + 0.5f;
+    const bool cut_y = v(rect, 1) < v(room, 1) - 0.5f || v(rect, 3) > v(room, 3) + 0.5f;
+    if (c["ellipsis"].get<bool>() || (cut_x && !sx) || (cut_y && !sy)) {
+      std::ostringstream s;
+      s << c["window"].get<std::string>() << ": '" << what << "' " << rect.dump() << " in " << room.dump()
+        << (c["ellipsis"].get<bool>() ? " (ellipsis)" : "");
+      r.cut.push_back(s.str());
+    }
+  }
+  return r;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += "  " + x + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("lecture text: no text is cut at 1920x1080 and 1280x720", "[lecture-text]") {
+  struct Case {
+    std::string trace, options;
+  };
+  std::vector<Case> cases = {
+      {"flagship.trace", "--step report:0"},  {"barrier.trace", "--step first"},  {"locks.trace", ""},
+      {"wavefront.trace", "--step last"},     {"lost_update.trace", "--report 0"}, {"message.trace", "--step stale"},
+      {"shared.trace", ""},                   {"host.trace", ""},                  {"contents.trace", "--step last"}};
+  if (exists(kTraces + "/lab09_simd_deadlock.trace")) cases.push_back({"lab09_simd_deadlock.trace", "--step report:0"});
+  for (const Case& k : cases)
+    for (const std::string size : {"1920x1080", "1280x720"}) {
+      SECTION(k.trace + " " + k.options + " at " + size) {
+        Image img;
+        Layout lay;
+        lecture_export(k.trace, "lecture_text_" + k.trace + "_" + size, size, k.options, &img, &lay);
+        const TextCheck r = check_texts(kArt + "/lecture_text_" + k.trace + "_" + size + ".json");
+        INFO(r.cut.size() << " of " << r.texts << " texts cut:\n" << joined(r.cut));
+        CHECK(r.texts >= 40);  // the texts were recorded (the viewer's link-time hook works)
+        CHECK(r.cut.empty());
+        // Texts that used to be cut are drawn whole: the Legend's, the Reports window's title, the
+        // accesses of the lost update.
+        CHECK(r.drawn.count("masked off"));
+        if (k.trace == "flagship.trace") {
+          CHECK(r.drawn.count("Reports (1)"));
+          CHECK(r.drawn.count("count_under_lock  deadlock"));
+        }
+        if (k.trace == "lost_update.trace") {
+          bool load = false;
+          for (const std::string& t : r.drawn) load = load || t.find(": load 0") != std::string::npos;
+          CHECK(load);  // (the list scrolls before the stores)
+        }
+      }
+    }
+  SECTION("the same measurement finds the cut texts of the default layout with a 22 px font") {
+    const std::string json = kArt + "/lecture_text_default_flagship.json";
+    Run r = viz(kTraces + "/flagship.trace --font-size 22 --size 1280x720 --step report:0 --export " + kArt +
+                    "/lecture_text_default_flagship.png --dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    const TextCheck t = check_texts(json);
+    INFO(joined(t.cut));
+    CHECK(t.cut.size() >= 3);  // the lanes' mask, the Reports' table, the Legend's two columns
+  }
+}
+
+TEST_CASE("lecture window: no text is cut at 1920x1080 and 1280x720, the start hint included", "[lecture-window]") {
+  for (const std::string size : {"1920x1080", "1280x720"}) {
+    SECTION("flagship at " + size) {
+      const std::string json = kArt + "/lecture_window_text_" + size + ".json";
+      Run r = viz(kTraces + "/flagship.trace --lecture --size " + size + " --exit-after-frames 6 --screenshot " + kArt +
+                  "/lecture_window_text_" + size + ".png --dump-layout " + json);
+      REQUIRE(r.status == 0);
+      const TextCheck t = check_texts(json);
+      INFO(t.cut.size() << " of " << t.texts << " texts cut:\n" << joined(t.cut));
+      CHECK(t.texts >= 40);
+      CHECK(t.cut.empty());
+      // The flagship opens at its deadlock report, at the end of a long launch: the hint is shown, whole.
+      CHECK(t.drawn.count("Home, then Space: watch it happen from the first event"));
+      CHECK(t.drawn.count("speed"));
+    }
+  }
+}
+
+// ==== the smallest glyph (--dump-layout's "font") =========================================================
+
+namespace {
+
+nlohmann::json layout_font(const std::string& json_path) {
+  std::ifstream f(json_path);
+  const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+  REQUIRE(!j.is_discarded());
+  REQUIRE(j.contains("font"));
+  return j["font"];
+}
+
+}  // namespace
+
+TEST_CASE("lecture font: capitals at least 1/52 of the picture's height at 1920x1080 and 1280x720", "[lecture-font]") {
+  // docs/viz.md, "Lecture mode": 16 arcminutes (the smallest character height ANSI/HFES 100-2007
+  // accepts) seen from four picture heights away is 1/52 of the picture's height.
+  for (const auto& [size, lines, px, cap] : {std::make_tuple(std::string("1920x1080"), 1080, 33.0, 21.0),
+                                             std::make_tuple(std::string("1280x720"), 720, 22.0, 14.0)}) {
+    SECTION("--lecture at " + size) {
+      Image img;
+      Layout lay;
+      lecture_export("flagship.trace", "lecture_font_" + size, size, "--step report:0", &img, &lay);
+      const nlohmann::json f = layout_font(kArt + "/lecture_font_" + size + ".json");
+      INFO("font " << f.dump());
+      CHECK(f["name"].get<std::string>().find("DejaVuSans.ttf") != std::string::npos);  // the TTF, not a bitmap
+      CHECK(f["size_px"].get<double>() >= px);
+      CHECK(f["cap_height_px"].get<double>() >= cap);
+      CHECK(f["cap_height_px"].get<double>() * 52 >= lines);
+      CHECK(f["x_height_px"].get<double>() >= 0.7 * cap);
+    }
+  }
+  SECTION("the default font is under it; --font-size still wins over --lecture") {
+    const std::string json = kArt + "/lecture_font_default.json";
+    Run r = viz(kTraces + "/flagship.trace --size 1280x720 --export " + kArt +
+                    "/lecture_font_default.png --dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    const nlohmann::json d = layout_font(json);
+    INFO("font " << d.dump());
+    CHECK(d["size_px"].get<double>() == 15);
+    CHECK(d["cap_height_px"].get<double>() * 52 < 720);
+    Image img;
+    Layout lay;
+    lecture_export("flagship.trace", "lecture_font_given", "1920x1080", "--font-size 18", &img, &lay);
+    CHECK(layout_font(kArt + "/lecture_font_given.json")["size_px"].get<double>() == 18);
+  }
 }
