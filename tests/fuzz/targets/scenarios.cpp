@@ -13,6 +13,7 @@
 // read any bytes safely, and the script turns off pathname expansion for the harness words.
 // Output is silenced (many inputs are usage errors that print the usage); SYNCLAB_FUZZ_VERBOSE=1
 // shows it, e.g. when replaying a finding.
+#include <cctype>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -202,14 +203,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // IFS='|' read -r n a _ v: the fourth variable takes the rest of the line.
     std::vector<std::string> fields = split(line, '|');
     std::string args = fields.size() > 1 ? fields[1] : "";
-    std::string viz;
-    for (size_t i = 3; i < fields.size(); ++i) viz += (i > 3 ? "|" : "") + fields[i];
+    // scenario_viz_options: the fields after the third are viewer options, or "layout: KEYS"
+    // (--layout KEYS, spaces removed).
+    std::string viz, layout;
+    for (size_t i = 3; i < fields.size(); ++i) {
+      const std::string& f = fields[i];
+      const size_t at = f.find_first_not_of(" \t");
+      if (at != std::string::npos && f.compare(at, 7, "layout:") == 0) {
+        for (char c : f.substr(at + 7))
+          if (!std::isspace(static_cast<unsigned char>(c))) layout += c;
+      } else {
+        viz += (viz.empty() ? "" : " ") + f;
+      }
+    }
     // args="${args//\{trace\}/$trace}"
     for (size_t at; (at = args.find("{trace}")) != std::string::npos;)
       args.replace(at, 7, "build/scenarios/00-fuzz.trace");
     run_harness(shell_words(args));
     std::vector<std::string> options;
-    if (xargs_words(viz, &options)) run_viewer(options);
+    if (xargs_words(viz, &options)) {
+      if (!layout.empty()) options.insert(options.end(), {"--layout", layout});
+      run_viewer(options);
+    }
   }
   return 0;
 }
