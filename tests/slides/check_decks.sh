@@ -47,8 +47,18 @@ figure_slides() {
 # deck's title slide and figure slides (a 1280x720 window showing one Marp slide).
 blank="$out/blank.html"
 printf '<!DOCTYPE html>\n<html><head><title>blank</title></head><body></body></html>\n' >"$blank"
+# A figure slide whose caption runs into the page bar: the caption check must see it.
+low="$out/low-caption.html"
+cat >"$low" <<'HTML'
+<!DOCTYPE html>
+<html><head><title>low caption</title></head>
+<body style="margin:0"><section class="figure" style="position:relative;width:1280px;height:720px">
+<h2>A figure</h2><p style="position:absolute;top:690px">a caption in the page bar</p>
+<footer style="position:absolute;top:680px;height:30px">footer</footer></section></body></html>
+HTML
 {
   echo "file://$blank $shots/blank.png"
+  echo "file://$low $shots/low-caption.png"
   echo "file://$out/no-such-deck.html#1 $shots/missing.png"
   for md in "$root"/slides/[0-9][0-9]-*.md; do
     base="$(basename "$md" .md)"
@@ -87,6 +97,8 @@ if screenshot "file://$blank" "$shots/blank.png"; then
 else
   fail "chromium could not take a screenshot of $blank (log above)"
 fi
+grep -q "^caption: file://$low: clash: " "$out/screenshots.log" ||
+  fail "the caption check did not see a caption in the page bar (file://$low)"
 # A missing file: chromium takes no screenshot (the deck checks then fail), or one of an error
 # page, which both checks must reject.
 if screenshot "file://$out/no-such-deck.html#1" "$shots/missing.png" >/dev/null; then
@@ -133,6 +145,8 @@ for md in "$root"/slides/[0-9][0-9]-*.md; do
     fi
     if screenshot "file://$html#$n" "$shots/$base-$n.png"; then
       check figure "$shots/$base-$n.png" "$out/$fig" || fail "$base: slide $n does not show $fig (screenshot $shots/$base-$n.png)"
+      clash="$(grep -F "caption: file://$html#$n: clash: " "$out/screenshots.log")"
+      [ -z "$clash" ] || fail "$base: slide $n: ${clash#*clash: }"
     else
       fail "$base: chromium took no screenshot of slide $n"
     fi

@@ -52,6 +52,27 @@ async function main() {
       // Marp shows the slide the hash names after its script has run; one animation frame more.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: png });
+      // A figure slide's caption must end above the page bar (the footer and the page number
+      // share the bottom band): "caption: URL: ok" or "caption: URL: clash: ..." on stderr.
+      const clashes = await page.evaluate(() => {
+        const out = [];
+        let seen = 0;
+        for (const s of document.querySelectorAll('section.figure')) {
+          const r = s.getBoundingClientRect();
+          if (r.width < 10 || r.height < 10 || r.bottom <= 0 || r.top >= 720) continue;
+          const ps = s.querySelectorAll(':scope > p');
+          const cap = ps[ps.length - 1];
+          const foot = s.querySelector(':scope > footer');
+          if (!cap || !foot || cap.querySelector('img')) continue;
+          seen += 1;
+          const c = cap.getBoundingClientRect(), f = foot.getBoundingClientRect();
+          if (c.bottom > f.top + 0.5)
+            out.push(`caption ends at ${c.bottom.toFixed(0)} px, the page bar starts at ${f.top.toFixed(0)} px: ` +
+                     cap.textContent.slice(0, 60));
+        }
+        return seen ? out : null;
+      });
+      if (clashes) console.error(`caption: ${url}: ${clashes.length ? 'clash: ' + clashes.join('; ') : 'ok'}`);
     } catch (e) {
       console.error(`no page: ${url}: ${e.message.split('\n')[0]}`);
       missing += 1;
