@@ -143,14 +143,14 @@ bool cmd_litmus(const Args& a) {
 bool cmd_predict(const Args& a) {
   const std::string student = synclab::lab::student_id();
   std::vector<std::string> tests = lab10::task1_tests(student);
+  std::string names;
+  for (const std::string& name : tests) names += (names.empty() ? "" : ", ") + name;
   if (student.empty())
-    std::printf("task 1's tests: %s, %s, %s, %s, %s, %s (no student id: set SYNCLAB_STUDENT to the id your course "
-                "grades with to see your own six)\n",
-                tests[0].c_str(), tests[1].c_str(), tests[2].c_str(), tests[3].c_str(), tests[4].c_str(),
-                tests[5].c_str());
+    std::printf("task 1's tests: %s (no student id: set SYNCLAB_STUDENT to the id your course grades with to see "
+                "your own six)\n",
+                names.c_str());
   else
-    std::printf("task 1's tests for student id '%s': %s, %s, %s, %s, %s, %s\n", student.c_str(), tests[0].c_str(),
-                tests[1].c_str(), tests[2].c_str(), tests[3].c_str(), tests[4].c_str(), tests[5].c_str());
+    std::printf("task 1's tests for student id '%s': %s\n", student.c_str(), names.c_str());
   // The rows predictions.cu lacks, ready to paste.
   std::string missing;
   for (const std::string& name : tests)

@@ -15,7 +15,6 @@ namespace synclab::sim::host_atomics {
 
 struct Note {
   uint64_t addr = 0;
-  uint32_t size = 0;
   int scope = 1;  // 1: thread_scope_device, 2: thread_scope_block
   std::string file;
   uint32_t line = 0;
@@ -28,6 +27,6 @@ uint64_t count();
 // count() was `after`.
 void notes_after(uint64_t after, std::vector<Note>& out);
 // Host thread (through synclab_rt_host_atomic_ref): one note.
-void note(const void* p, uint32_t size, int scope, const char* file, uint32_t line);
+void note(const void* p, int scope, const char* file, uint32_t line);
 
 }  // namespace synclab::sim::host_atomics

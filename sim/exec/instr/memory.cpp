@@ -804,10 +804,23 @@ __attribute__((always_inline)) inline T atomic_apply(AtomOp op, T old, T b, T c)
   return old;
 }
 
+// The unsigned integer of a value type's width (the bits an atomic operates on).
+template <class T>
+using BitsOf = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+
+// One compare-and-swap of the bits at p (memory host threads may write): true when they were
+// `expected` and are now `desired`.
+template <class T>
+__attribute__((always_inline)) inline bool cas_bits(uint8_t* p, uint64_t expected, uint64_t desired) {
+  BitsOf<T> e = static_cast<BitsOf<T>>(expected);
+  return __atomic_compare_exchange_n(reinterpret_cast<BitsOf<T>*>(p), &e, static_cast<BitsOf<T>>(desired), false,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
 template <class T>
 __attribute__((always_inline)) inline uint64_t atomic_rmw(uint8_t* p, bool host_shared, AtomOp op, uint64_t bb,
                                                           uint64_t cb, uint64_t* new_bits) {
-  using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+  using U = BitsOf<T>;
   U* up = reinterpret_cast<U*>(p);
   const T b = from_bits<T>(bb), c = from_bits<T>(cb);
   if (host_shared) {
@@ -835,7 +848,7 @@ __attribute__((always_inline)) inline uint64_t atomic_rmw(uint8_t* p, bool host_
 template <class T>
 __attribute__((always_inline)) inline uint64_t atomic_compute(uint64_t old_bits, AtomOp op, uint64_t bb, uint64_t cb,
                                                               uint64_t* new_bits) {
-  using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+  using U = BitsOf<T>;
   const U cur = static_cast<U>(old_bits);
   const T next = atomic_apply<T>(op, bitcast<T>(cur), from_bits<T>(bb), from_bits<T>(cb));
   *new_bits = bitcast<U>(next);
@@ -971,10 +984,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
         // one that did made its write inside this read-modify-write, so the device's operation
         // applies again, after the host's (atomically: no update of either is lost) and returns
         // the host's value.
-        using U = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
-        U expect = static_cast<U>(latest);
-        if (!__atomic_compare_exchange_n(reinterpret_cast<U*>(p), &expect, static_cast<U>(nb), false, __ATOMIC_SEQ_CST,
-                                         __ATOMIC_SEQ_CST)) {
+        if (!cas_bits<T>(p, latest, nb)) {
           old = atomic_rmw<T>(p, true, I.aop, b, c, &nb);
           failed_cas = cas && (old & keep) != (b & keep);
           was = old & keep;
