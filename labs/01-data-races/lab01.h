@@ -28,6 +28,14 @@ IncrementResult run_increment(IncrementKernel kernel, int blocks, int threads_pe
 // increment_racy<<<blocks, threads_per_block>>> with x[0] == 0 before.
 std::vector<int> predicted_final_values(int blocks, int threads_per_block);
 
+// The two launches task 1a is graded on for a student id (synclab::lab::student_id()): blocks of
+// one thread (<<<2,1>>>; with an id, 2 to 4 blocks) and blocks of several threads (<<<1,2>>>; with
+// an id, one of <<<1,2>>>, <<<1,4>>>, <<<1,32>>>, <<<2,2>>>, <<<1,64>>>, <<<2,32>>>).
+struct Launch {
+  int blocks = 1, threads = 1;
+};
+std::vector<Launch> task1a_launches(const std::string& student);
+
 // ---- task 2: the grading histogram ------------------------------------------------------------
 // Grades S, A, B, C, D, E, U from marks 0..100 (seed 004, classwork "Grading": S from 90, A from
 // 80, ..., E from 40, U below).

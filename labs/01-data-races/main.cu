@@ -110,13 +110,24 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
   return ok;
 }
 
-// The graded shapes: 1a <<<2,1>>> and <<<1,2>>>; 1b those and <<<3,40>>>.
+// The graded shapes: 1a <<<2,1>>> and <<<1,2>>> (with a student id, the student's own two:
+// lab01::task1a_launches); 1b <<<2,1>>>, <<<1,2>>> and <<<3,40>>>.
 bool increment_shapes(const Args& a, lab01::IncrementKernel kernel) {
   if (a.has("blocks") || a.has("threads"))
     return increment_shape(a, kernel, int(a.num("blocks", 1)), int(a.num("threads", 1)));
-  bool ok = increment_shape(a, kernel, 2, 1);
-  ok &= increment_shape(a, kernel, 1, 2);
-  if (kernel == lab01::IncrementKernel::fixed) ok &= increment_shape(a, kernel, 3, 40);
+  if (kernel == lab01::IncrementKernel::fixed)
+    return increment_shape(a, kernel, 2, 1) & increment_shape(a, kernel, 1, 2) & increment_shape(a, kernel, 3, 40);
+  const std::string student = synclab::lab::student_id();
+  const std::vector<lab01::Launch> launches = lab01::task1a_launches(student);
+  if (student.empty())
+    std::printf("task 1a is graded with <<<%d, %d>>> and <<<%d, %d>>> (no student id: set SYNCLAB_STUDENT to the id "
+                "your course grades with to see your own two launches)\n",
+                launches[0].blocks, launches[0].threads, launches[1].blocks, launches[1].threads);
+  else
+    std::printf("task 1a is graded with <<<%d, %d>>> and <<<%d, %d>>> for student id '%s'\n", launches[0].blocks,
+                launches[0].threads, launches[1].blocks, launches[1].threads, student.c_str());
+  bool ok = true;
+  for (const lab01::Launch& l : launches) ok &= increment_shape(a, kernel, l.blocks, l.threads);
   return ok;
 }
 
@@ -325,7 +336,7 @@ bool cmd_sssp(const Args& a) {
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab01", "Lab 01: data races (labs/01-data-races/README.md)");
   cmds.add("increment", "[--kernel racy|fixed] [--blocks B --threads T] [--show VALUE --trace FILE]",
-           "task 1a: explore ++x[0] (default <<<2,1>>> and <<<1,2>>>); compare with your prediction",
+           "task 1a: explore ++x[0] (the two graded launches, <<<2,1>>> and <<<1,2>>> without a student id); compare with your prediction",
            {"kernel", "blocks", "threads", "show", "trace"}, cmd_increment);
   cmds.add("increment-fixed", "[--blocks B --threads T]",
            "task 1b: increment_fixed must always count every thread (default <<<2,1>>>, <<<1,2>>>, <<<3,40>>>)",

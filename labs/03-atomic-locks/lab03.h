@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "synclab_report.h"
@@ -39,6 +40,16 @@ CountResult run_count(CountKernel kernel, int blocks, int threads_per_block, int
 // The student's prediction (lock.cu, 1a).
 bool predicted_naive_finishes(const std::string& model, int blocks, int threads);
 
+// The six launches task 1a is graded on for a student id (synclab::lab::student_id()): two under
+// lockstep with warps of several lanes, two under lockstep with one thread per block and two under
+// its. Without an id: <<<1,32>>> lockstep, <<<1,32>>> its, <<<4,1>>> lockstep, <<<2,2>>> lockstep,
+// <<<3,40>>> its, <<<1,1>>> lockstep; with one, each pair is drawn from a pool of five.
+struct NaiveLaunch {
+  std::string model;
+  int blocks = 1, threads = 1;
+};
+std::vector<NaiveLaunch> task1a_launches(const std::string& student);
+
 // ---- task 2: single -----------------------------------------------------------------------------
 struct SingleResult : Outcome {
   std::vector<int> entered;  // per block (single_per_block) or one entry (single_grid)
@@ -61,6 +72,11 @@ PuzzleResult run_puzzle(int blocks, int threads_per_block, const char* trace = n
 
 // The student's prediction (puzzle.cu).
 std::vector<PuzzleOutput> predicted_puzzle_outputs(int blocks, int threads_per_block);
+
+// The small launches of task 3 for a student id, {blocks, threads}: <<<3,1>>>, <<<1,2>>> and
+// <<<2,3>>> without an id; with one, three drawn from the launches of 1 to 3 blocks and 2 to 6
+// threads in all (small enough for the graded test to enumerate every order of the atomics).
+std::vector<std::pair<int, int>> task3_small_launches(const std::string& student);
 
 // ---- task 4: the bucket table ---------------------------------------------------------------------
 struct BucketResult : Outcome {

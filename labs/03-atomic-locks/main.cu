@@ -121,12 +121,28 @@ bool cmd_naive(const Args& a) {
   const std::vector<std::string> both{"its", "lockstep"};
   if (a.has("blocks") || a.has("threads"))
     return naive_shape(a, both, int(a.num("blocks", 1)), int(a.num("threads", 32)));
-  // The graded launches, each under the model the graded test asks about.
-  bool ok = naive_shape(a, both, 1, 32);
-  ok &= naive_shape(a, {"lockstep"}, 4, 1);
-  ok &= naive_shape(a, {"lockstep"}, 2, 2);
-  ok &= naive_shape(a, {"its"}, 3, 40);
-  ok &= naive_shape(a, {"lockstep"}, 1, 1);
+  // The graded launches (the student's own with SYNCLAB_STUDENT), each under the model the graded
+  // test asks about.
+  const std::string student = synclab::lab::student_id();
+  const std::vector<lab03::NaiveLaunch> launches = lab03::task1a_launches(student);
+  std::string names;
+  for (const lab03::NaiveLaunch& l : launches)
+    names += (names.empty() ? "<<<" : ", <<<") + std::to_string(l.blocks) + ", " + std::to_string(l.threads) +
+             ">>> " + l.model;
+  if (student.empty())
+    std::printf("task 1a is graded on %s (no student id: set SYNCLAB_STUDENT to the id your course grades with to "
+                "see your own six)\n", names.c_str());
+  else
+    std::printf("task 1a is graded on %s for student id '%s'\n", names.c_str(), student.c_str());
+  std::map<std::pair<int, int>, std::vector<std::string>> models;  // launch -> models asked about, in order
+  std::vector<std::pair<int, int>> order;
+  for (const lab03::NaiveLaunch& l : launches) {
+    const std::pair<int, int> key{l.blocks, l.threads};
+    if (!models.count(key)) order.push_back(key);
+    models[key].push_back(l.model);
+  }
+  bool ok = true;
+  for (const auto& key : order) ok &= naive_shape(a, models[key], key.first, key.second);
   return ok;
 }
 
@@ -323,11 +339,23 @@ bool puzzle_shape(const Args& a, int blocks, int threads) {
   return !predicted.empty() && contains;
 }
 
-// Graded (task 3): <<<2,32>>>, <<<3,1>>>, <<<1,2>>>, <<<2,3>>>, 4 seeds.
+// Graded (task 3): <<<2,32>>>, and <<<3,1>>>, <<<1,2>>>, <<<2,3>>> or the student's own three small
+// launches (lab03::task3_small_launches); 4 seeds.
 bool cmd_puzzle(const Args& a) {
   if (a.has("blocks") || a.has("threads"))
     return puzzle_shape(a, int(a.num("blocks", 2)), int(a.num("threads", 32)));
-  return puzzle_shape(a, 2, 32) & puzzle_shape(a, 3, 1) & puzzle_shape(a, 1, 2) & puzzle_shape(a, 2, 3);
+  const std::string student = synclab::lab::student_id();
+  const std::vector<std::pair<int, int>> small = lab03::task3_small_launches(student);
+  std::string names;
+  for (const auto& [b, t] : small) names += ", <<<" + std::to_string(b) + ", " + std::to_string(t) + ">>>";
+  if (student.empty())
+    std::printf("task 3 is graded on <<<2, 32>>>%s (no student id: set SYNCLAB_STUDENT to the id your course "
+                "grades with to see your own small launches)\n", names.c_str());
+  else
+    std::printf("task 3 is graded on <<<2, 32>>>%s for student id '%s'\n", names.c_str(), student.c_str());
+  bool ok = puzzle_shape(a, 2, 32);
+  for (const auto& [b, t] : small) ok &= puzzle_shape(a, b, t);
+  return ok;
 }
 
 // ---- task 4: buckets ----------------------------------------------------------------------------

@@ -268,6 +268,15 @@ std::vector<int> task1c_sizes(const std::string& student) {
   return sizes;
 }
 
+std::vector<int> task3_sizes(const std::string& student) {
+  if (student.empty()) return {64, 128};
+  static const std::vector<int> pool{32, 64, 128, 256, 512};
+  std::vector<int> sizes;
+  for (size_t i : synclab::lab::student_draw(student, "lab04 task3", pool.size(), 2)) sizes.push_back(pool[i]);
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
 std::vector<int> measure_divergent_warps(Addressing addressing, int threads) {
   check_shape(1, threads);
   if (threads < 32 || (threads & (threads - 1)) != 0)

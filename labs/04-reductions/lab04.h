@@ -57,6 +57,9 @@ std::vector<int> measure_divergent_warps(Addressing addressing, int threads);
 std::vector<int> task1c_sizes(const std::string& student);
 // 3: the barriers of block_sum_skip_barrier that may be left out, one at a time (tree.cu).
 std::set<int> predicted_removable_barriers(const std::string& model, int threads);
+// The two block sizes task 3 is graded on for a student id: 64 and 128 without one; with one, two
+// of 32, 64, 128, 256 and 512, drawn from the id (README, task 3).
+std::vector<int> task3_sizes(const std::string& student);
 
 // 2a: a conflict of compact_racy's first level (inplace.cu).
 struct Conflict {

@@ -157,9 +157,9 @@ struct CudaFailure : std::runtime_error {
 const char* tree_path(const char* file);
 
 // ---- Per-student variants ------------------------------------------------------------------------
-// Tasks with variants (lab 10's predictions, lab 04's task 1c) draw each student's cases from a pool, seeded by the
-// student's id: SYNCLAB_STUDENT in the environment (the grader passes its --student, and a
-// Gradescope package the submitter's email). Without an id every student gets the default cases,
+// Tasks with variants (the predictions of labs 01, 03, 04 and 10) draw each student's cases from a
+// pool, seeded by the student's id: SYNCLAB_STUDENT in the environment (the grader passes its
+// --student, and a Gradescope package the submitter's email). Without an id every student gets the default cases,
 // the ones the lab's README shows.
 // The id, with spaces around it removed and letters lower-cased ("" when none is set).
 std::string student_id();

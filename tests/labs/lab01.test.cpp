@@ -108,8 +108,12 @@ std::set<int> interleaving_outcomes(int threads) {
 }
 
 // Lanes of one converged warp run each instruction together: all load, then all store the same
-// value. (Both warp models group lanes at the same instruction.)
-std::set<int> one_warp_outcomes(int lanes) { return {lanes > 0 ? 1 : 0}; }
+// value (both warp models group lanes at the same instruction), so the warps interleave as single
+// threads do.
+std::set<int> warp_outcomes(int blocks, int threads) {
+  const int warps_per_block = (threads + 31) / 32;
+  return interleaving_outcomes(blocks * warps_per_block);
+}
 
 // The grade of a mark, S = 0 .. U = 6 (seed 004: S from 90, A from 80, ..., E from 40).
 int host_grade(int mark) {
@@ -219,14 +223,21 @@ void check_prediction(int blocks, int threads, const std::set<int>& model_outcom
   }
 }
 
-TEST_CASE("lab01 task1a predict every final value of the racy increment with 2 blocks of 1 thread",
+// The launches are the student's own two (SYNCLAB_STUDENT; lab01::task1a_launches), <<<2,1>>> and
+// <<<1,2>>> without an id. The host models: threads alone in their blocks interleave their load and
+// store; lanes of one warp load together and store together, so each warp acts as one thread.
+TEST_CASE("lab01 task1a predict every final value of the racy increment with blocks of one thread",
           "[lab01][task1][pts:2]") {
-  check_prediction(2, 1, interleaving_outcomes(2));
+  const lab01::Launch l = lab01::task1a_launches(synclab::lab::student_id())[0];
+  REQUIRE(l.threads == 1);
+  check_prediction(l.blocks, l.threads, interleaving_outcomes(l.blocks));
 }
 
-TEST_CASE("lab01 task1a predict every final value of the racy increment with 1 block of 2 threads",
+TEST_CASE("lab01 task1a predict every final value of the racy increment with blocks of several threads",
           "[lab01][task1][pts:2]") {
-  check_prediction(1, 2, one_warp_outcomes(2));
+  const lab01::Launch l = lab01::task1a_launches(synclab::lab::student_id())[1];
+  REQUIRE(l.threads > 1);
+  check_prediction(l.blocks, l.threads, warp_outcomes(l.blocks, l.threads));
 }
 
 // ---- task 1b: increment without the race --------------------------------------------------------

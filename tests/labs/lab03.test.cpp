@@ -233,13 +233,8 @@ std::vector<int> test_keys(int n, int buckets) {
 // ---- task 1a: which naive launches finish ---------------------------------------------------------
 
 TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finish", "[lab03][task1][pts:2]") {
-  struct Shape {
-    const char* model;
-    int blocks, threads;
-  };
-  const Shape shapes[] = {{"lockstep", 1, 32}, {"its", 1, 32}, {"lockstep", 4, 1},
-                          {"lockstep", 2, 2},  {"its", 3, 40}, {"lockstep", 1, 1}};
-  for (const Shape& sh : shapes) {
+  // The six launches: the student's own (SYNCLAB_STUDENT; lab03::task1a_launches), or the README's.
+  for (const lab03::NaiveLaunch& sh : lab03::task1a_launches(synclab::lab::student_id())) {
     const Progress model = host_naive_progress(sh.model, sh.blocks, sh.threads);
     REQUIRE(model != Progress::sometimes);  // the shapes are chosen so that the answer is clear
     const bool want = model == Progress::always;
@@ -250,7 +245,7 @@ TEST_CASE("lab03 task1a predict which launches of the naive atomicCAS lock finis
     // only the its launches (it has no lockstep mode).
     Exploration e = exploration(2);
     e.models = {sh.model};
-    e.gpu_runs = std::string(sh.model) == "its" ? 3 : 0;
+    e.gpu_runs = sh.model == "its" ? 3 : 0;
     for (const Schedule& s : synclab::lab::schedules(e)) {
       lab03::CountResult r = synclab::lab::run_under(s, [&] {
         return lab03::run_count(lab03::CountKernel::naive, sh.blocks, sh.threads, 1);
@@ -411,9 +406,9 @@ TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks o
 }
 
 TEST_CASE("lab03 task3 predict the outputs of the puzzle for small launches", "[lab03][task3][pts:2]") {
-  check_puzzle(3, 1, host_puzzle_enumeration(3, 1));
-  check_puzzle(1, 2, host_puzzle_enumeration(1, 2));
-  check_puzzle(2, 3, host_puzzle_enumeration(2, 3));
+  // <<<3,1>>>, <<<1,2>>> and <<<2,3>>>, or the student's own three (lab03::task3_small_launches).
+  for (const auto& [blocks, threads] : lab03::task3_small_launches(synclab::lab::student_id()))
+    check_puzzle(blocks, threads, host_puzzle_enumeration(blocks, threads));
 }
 
 // ---- task 4: the bucket table ------------------------------------------------------------------

@@ -354,12 +354,15 @@ void check_barriers(int threads) {
   }
 }
 
-TEST_CASE("lab04 task3 predict which barrier of the tree may be left out with 64 threads", "[lab04][task3][pts:2]") {
-  check_barriers(64);
+// Two block sizes: 64 and 128, or the student's own two (SYNCLAB_STUDENT; lab04::task3_sizes).
+TEST_CASE("lab04 task3 predict which barrier of the tree may be left out with the smaller block",
+          "[lab04][task3][pts:2]") {
+  check_barriers(lab04::task3_sizes(synclab::lab::student_id())[0]);
 }
 
-TEST_CASE("lab04 task3 predict which barrier of the tree may be left out with 128 threads", "[lab04][task3][pts:2]") {
-  check_barriers(128);
+TEST_CASE("lab04 task3 predict which barrier of the tree may be left out with the larger block",
+          "[lab04][task3][pts:2]") {
+  check_barriers(lab04::task3_sizes(synclab::lab::student_id())[1]);
 }
 
 // ---- task 4 -------------------------------------------------------------------------------------

@@ -1,13 +1,14 @@
-// WRONG SOLUTION (lab 01, task 1a): predicts that two blocks always end with 2, forgetting
-// that both threads may load 0 before either stores (the lost update).
+// WRONG SOLUTION (lab 01, task 1a): predicts that blocks of one thread always end with one
+// increment each (<<<2,1>>>: 2), forgetting that both threads may load 0 before either stores
+// (the lost update).
 // WRONG-REPLACES: increment.cu
-// WRONG-FAILS: lab01 task1a predict every final value of the racy increment with 2 blocks of 1 thread
+// WRONG-FAILS: lab01 task1a predict every final value of the racy increment with blocks of one thread
 // WRONG-MESSAGE: your prediction .*: \{2\}
 // WRONG-MESSAGE: not the set of possible final values: it misses 1 possible one
 //
 //
-// 1a. Predict every final value of x[0] after increment_racy<<<2,1>>> and <<<1,2>>>, starting
-//     from 0, then compare with what `lab01 increment` finds by exploring schedules.
+// 1a. Predict every final value of x[0] after increment_racy<<<blocks, threads>>>, starting from
+//     0, for any launch.
 // 1b. Write increment_fixed: the same increment, with the race removed.
 #include <vector>
 
@@ -23,15 +24,15 @@ __global__ void increment_racy(int* x) {
 
 // ---- 1a: your prediction ----------------------------------------------------------------------
 std::vector<int> predicted_final_values(int blocks, int threads_per_block) {
-  if (blocks == 2 && threads_per_block == 1) {
-    // Two blocks: each thread's load and store may interleave with the other's.
-    return {2};
+  if (threads_per_block == 1) {
+    // Each block's thread adds its 1.
+    return {blocks};
   }
-  if (blocks == 1 && threads_per_block == 2) {
-    // Two lanes of one warp: both execute the load together, then the store together.
-    return {1};
-  }
-  return {};
+  // The lanes of one warp execute the load together, then the store together.
+  const int warps = blocks * ((threads_per_block + 31) / 32);
+  std::vector<int> values;
+  for (int v = 1; v <= warps; ++v) values.push_back(v);
+  return values;
 }
 
 // ---- 1b: the increment without the race ----------------------------------------------------------
