@@ -24,12 +24,14 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 sim="$build/bin/sim"
 echo "recording traces in $tmp ..."
+# A program whose run has error reports exits 1 (the flagship's deadlock, the lost update's races):
+# what matters is the trace, checked below.
 SYNCLAB_MODEL=lockstep SYNCLAB_TRACE="$tmp/flagship.trace" "$sim/naive_intra_warp_lock" >/dev/null 2>&1 || true
-SYNCLAB_TRACE="$tmp/wavefront.trace" "$sim/vizapp_prog_wavefront" 32 >/dev/null 2>&1
-SYNCLAB_TRACE="$tmp/locks.trace" "$sim/vizapp_prog_locks" >/dev/null 2>&1
-SYNCLAB_TRACE="$tmp/barrier.trace" "$sim/vizapp_prog_barrier" >/dev/null 2>&1
-SYNCLAB_TRACE="$tmp/lost_update.trace" "$sim/vizapp_prog_lost_update" >/dev/null 2>&1
-SYNCLAB_TRACE="$tmp/shared.trace" "$sim/viz_prog_shared" >/dev/null 2>&1
+SYNCLAB_TRACE="$tmp/wavefront.trace" "$sim/vizapp_prog_wavefront" 32 >/dev/null 2>&1 || true
+SYNCLAB_TRACE="$tmp/locks.trace" "$sim/vizapp_prog_locks" >/dev/null 2>&1 || true
+SYNCLAB_TRACE="$tmp/barrier.trace" "$sim/vizapp_prog_barrier" >/dev/null 2>&1 || true
+SYNCLAB_TRACE="$tmp/lost_update.trace" "$sim/vizapp_prog_lost_update" >/dev/null 2>&1 || true
+SYNCLAB_TRACE="$tmp/shared.trace" "$sim/viz_prog_shared" >/dev/null 2>&1 || true
 for t in flagship wavefront locks barrier lost_update shared; do
   [ -s "$tmp/$t.trace" ] || { echo "make_screenshots: no trace from $t" >&2; exit 1; }
 done
