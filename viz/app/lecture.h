@@ -27,6 +27,11 @@ constexpr float kLeftWidth = 0.6f;          // Warp lanes and Timeline: this sha
 constexpr float kReportsWidth = 0.5f;       // Reports: this share of the right column, Legend the rest (else 0.62)
 constexpr uint64_t kBigLockBits = 64;       // a lock-bits region of at most this many bits ...
 constexpr float kMinLockCell = 24.0f;       // ... draws its bits at least this many pixels wide and high
+// A larger lock-bits region keeps its overview and gets a zoomed detail of the 32-bit words that
+// matter at the cursor (win_locks.cpp), its bits kMinLockCell to kMaxZoomCell pixels, beside the
+// overview when the overview keeps kMinOverviewCell pixels a bit, else below it.
+constexpr float kMaxZoomCell = 28.0f;
+constexpr float kMinOverviewCell = 4.0f;
 
 // The lecture font's size for a picture (or window) `height` pixels high: kFontSize at kFontLines
 // and fewer, in proportion above (docs/viz.md, "Lecture mode": the smallest glyph on the screen).

@@ -22,6 +22,8 @@ struct Palette {
   Rgb lane_states[8];
   // regions (Lock bits & flags window)
   Rgb lock_free, lock_held, flag_clear, flag_set, shared_unwritten, cell_written, cell_buffered, cell_read_old;
+  // the zoomed detail of a large lock table (--lecture): its frame and the outline of its part in the overview
+  Rgb zoom_frame;
   // wavefront heat map (the completion ramp is heat(), below, in both palettes)
   Rgb heat_pending, heat_front, heat_earlier;
   // timeline, selection, source
@@ -51,6 +53,7 @@ inline constexpr Palette kDefaultPalette{
     {255, 255, 255},  // outline: written by the event at the cursor
     {0, 200, 255},    // inner outline: its latest write is not yet visible to all
     {255, 120, 200},  // outline: the event at the cursor read an older value here
+    {255, 255, 0},    // frame of the zoomed lock bits, and of their part of the overview
     {40, 40, 48},     // heat map: not completed yet at the cursor
     {255, 255, 255},  // heat map: outline of the front (completed cells next to pending ones)
     {150, 150, 160},  // heat map: completed by an earlier launch of the trace
@@ -93,6 +96,7 @@ inline constexpr Palette kLecturePalette{
     {255, 255, 255},
     {0, 200, 255},
     {255, 120, 200},
+    {255, 255, 0},  // zoomed lock bits' frame: yellow, as the cursor line
     {40, 40, 48},
     {255, 255, 255},
     {150, 150, 160},
@@ -135,6 +139,7 @@ inline const Rgb& kSharedUnwritten = active_palette.shared_unwritten;
 inline const Rgb& kCellWritten = active_palette.cell_written;
 inline const Rgb& kCellBuffered = active_palette.cell_buffered;
 inline const Rgb& kCellReadOld = active_palette.cell_read_old;
+inline const Rgb& kZoomFrame = active_palette.zoom_frame;
 
 // ---- wavefront heat map ------------------------------------------------------------------------
 inline const Rgb& kHeatPending = active_palette.heat_pending;

@@ -21,6 +21,11 @@
 // it was drawn in) fits its room, on ten traces; the default layout with the same font fails it.
 // [lecture-font] (offscreen): the font ImGui draws with (--dump-layout's "font"): its capitals at
 // least 1/52 of the picture's height (14 px at 1280x720, 21 px at 1920x1080).
+// [lecture-zoom] (offscreen): lab 09's simd-deadlock with its scenario's options, at 1920x1080 and
+// 1280x720: its 1024 lock bits keep their overview and get a zoomed detail of whole words, every bit
+// at least 24 px and in view, that shows the deadlock's held bits 32 and 33 (the word the report
+// says the lanes poll), outlined in the overview, with no text cut; the detail follows the event at
+// the cursor; lock-bits regions of up to 64 bits, and pictures without --lecture, get no detail.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -311,6 +316,18 @@ TEST_CASE("lecture palette: state colours stay apart under deuteranopia and prot
     CHECK(contrast(pr.first, p.background) >= kMinContrast);
     CHECK(contrast(pr.second, p.background) >= kMinContrast);
   }
+  // The frame of a large lock table's zoomed detail, and of its part of the overview, stands out from
+  // the bits it surrounds and from the background.
+  for (const auto& [name, c] : {std::pair<const char*, pal::Rgb>{"lock held", p.lock_held},
+                                {"lock free", p.lock_free},
+                                {"background", p.background}}) {
+    for (const Vision& v : kVisions) {
+      INFO("zoom frame / " << name << ", " << v.name);
+      CHECK(ciede2000(seen(p.zoom_frame, *v.m), seen(c, *v.m)) >= kMinDeltaE00);
+    }
+  }
+  CHECK(contrast(p.zoom_frame, p.background) >= kMinContrast);
+  CHECK(contrast(p.zoom_frame, p.lock_free) >= kMinContrast);
   // The timeline's spans are the lane states' colours, so the check above covers them.
   CHECK(p.span_barrier == p.lane_states[3]);
   CHECK(p.span_spin == p.lane_states[4]);
@@ -659,18 +676,18 @@ TEST_CASE("lecture layout: windows with nothing to show are left out, the others
 
 namespace {
 
-// The lanes that hold a bit of a shared lock-bits region (synclab_region_shared) of launch 0 after
-// the event at `cursor`, read from the trace: the lane of the update that set each bit from 0 to
-// 1, while no later update has cleared it. As (warp, lane).
-std::set<std::pair<uint32_t, int>> shared_lock_holders(const tr::Trace& t, uint64_t cursor) {
+// The bits of launch 0's shared lock-bits regions (synclab_region_shared) held after the event at
+// `cursor`, read from the trace, with their holders: the lane of the update that set each bit from
+// 0 to 1, while no later update has cleared it. (region, block, bit) -> (warp, lane).
+using HeldBits = std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::pair<uint32_t, int>>;
+HeldBits shared_held_bits(const tr::Trace& t, uint64_t cursor) {
   std::set<uint64_t> lock_regions;
   for (const nlohmann::json& r : t.shared_regions)
     if (r.value("kind", "") == "lock-bits" && r.contains("id")) lock_regions.insert(r["id"].get<uint64_t>());
   REQUIRE(!lock_regions.empty());
   const tr::Launch& L = t.launches[0];
   const uint64_t wpb = std::max<uint64_t>(L.warps_per_block, 1);
-  // (region, block, bit) -> holder (warp, lane), or none
-  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::pair<uint32_t, int>> held;
+  HeldBits held;
   for (size_t i = L.first_event; i <= L.first_event + cursor && i < L.end_event; ++i) {
     const tr::Event& e = t.event(i);
     if (e.kind != uint8_t(tr::EventKind::RegionUpdate) || (e.aux & tr::kRegionSnapshot)) continue;
@@ -684,8 +701,14 @@ std::set<std::pair<uint32_t, int>> shared_lock_holders(const tr::Trace& t, uint6
       if (!v) held.erase(key);
     }
   }
+  return held;
+}
+
+// The lanes that hold a bit of a shared lock-bits region of launch 0 after the event at `cursor`
+// (shared_held_bits), as (warp, lane).
+std::set<std::pair<uint32_t, int>> shared_lock_holders(const tr::Trace& t, uint64_t cursor) {
   std::set<std::pair<uint32_t, int>> lanes;
-  for (const auto& [key, h] : held) lanes.insert(h);
+  for (const auto& [key, h] : shared_held_bits(t, cursor)) lanes.insert(h);
   return lanes;
 }
 
@@ -985,5 +1008,256 @@ TEST_CASE("lecture font: capitals at least 1/52 of the picture's height at 1920x
     Layout lay;
     lecture_export("flagship.trace", "lecture_font_given", "1920x1080", "--font-size 18", &img, &lay);
     CHECK(layout_font(kArt + "/lecture_font_given.json")["size_px"].get<double>() == 18);
+  }
+}
+
+// ==== the zoomed detail of a large lock table (lecture mode) ========================================
+
+namespace {
+
+// A scenario's synclab-viz options as scripts/scenarios.sh gives them (scenario_viz_options): the
+// fields after the third of its line in labs/LAB/scenarios.txt, a "layout: a, b" field as
+// --layout a,b. (Options without quotes: the ones this test reads have none.)
+std::string scenario_viewer_options(const std::string& lab, const std::string& name) {
+  std::ifstream f(std::string(VIZ_SOURCE_DIR) + "/labs/" + lab + "/scenarios.txt");
+  REQUIRE(f);
+  auto trim = [](std::string x) {
+    x.erase(0, x.find_first_not_of(" \t"));
+    x.erase(x.find_last_not_of(" \t\r") + 1);
+    return x;
+  };
+  for (std::string line; std::getline(f, line);) {
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string field; std::getline(ss, field, '|');) fields.push_back(trim(field));
+    if (fields.size() < 4 || fields[0] != name) continue;
+    std::string opts;
+    for (size_t i = 3; i < fields.size(); ++i) {
+      if (fields[i].rfind("layout:", 0) == 0) {
+        std::string keys;
+        for (char c : fields[i].substr(7))
+          if (c != ' ' && c != '\t') keys += c;
+        opts += " --layout " + keys;
+      } else {
+        opts += " " + fields[i];
+      }
+    }
+    return opts;
+  }
+  FAIL("no scenario " << name << " in labs/" << lab << "/scenarios.txt");
+  return "";
+}
+
+// The detail's cells in a layout ("zoom:REGION:BIT"): their bit numbers.
+std::set<uint64_t> zoom_bits(const Layout& lay, int region) {
+  std::set<uint64_t> bits;
+  const std::string prefix = "zoom:" + std::to_string(region) + ":";
+  for (const auto& [id, c] : lay.cells)
+    if (id.rfind(prefix, 0) == 0) bits.insert(std::stoull(id.substr(prefix.size())));
+  return bits;
+}
+
+// Cells of a layout whose id starts with "zoom" (the detail, its frame, its outline in the overview).
+int zoom_cells(const Layout& lay) {
+  int n = 0;
+  for (const auto& [id, c] : lay.cells) n += id.rfind("zoom", 0) == 0;
+  return n;
+}
+
+// The bits a detail's label names: "bits 32-63 (word 1)", "bits 32-95 (words 1-2)": [lo, hi].
+bool label_bits(const std::string& label, uint64_t* lo, uint64_t* hi) {
+  unsigned long long a = 0, b = 0;
+  if (std::sscanf(label.c_str(), "bits %llu-%llu (word", &a, &b) != 2) return false;
+  *lo = a;
+  *hi = b;
+  return true;
+}
+
+// Whether the picture has `want` on a stroke through the rectangle's top edge (a frame drawn
+// 2 px wide there, antialiased on either side).
+bool top_edge_is(const Image& img, const Cell& c, pal::Rgb want) {
+  for (int y = int(c.y0) - 1; y <= int(c.y0) + 1; ++y)
+    if (y >= 0 && y < img.h && img.at(c.cx(), y) == want) return true;
+  return false;
+}
+
+uint64_t first_report(const tr::Trace& t) {
+  const tr::Launch& L = t.launches[0];
+  for (size_t i = L.first_event; i < L.end_event; ++i)
+    if (t.event(i).kind == uint8_t(tr::EventKind::Report)) return i - L.first_event;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("lecture zoom: lab 09's 1024 lock bits get a detail of the deadlock's word, at least 24 px a bit",
+          "[lecture-zoom]") {
+  const pal::Palette& lp = pal::kLecturePalette;
+  auto t = load_trace("lab09_simd_deadlock.trace");
+  const uint64_t report = first_report(*t);
+  REQUIRE(report > 0);
+  // Held at the deadlock report, read from the trace: bits 32 and 33 of block 0's table (region 0).
+  std::set<uint64_t> held;
+  for (const auto& [key, h] : shared_held_bits(*t, report)) held.insert(std::get<2>(key));
+  REQUIRE(held == std::set<uint64_t>{32, 33});
+  // The scenario's own picture: --step report:0 --layout lanes,locks,source.
+  const std::string scenario = scenario_viewer_options("09-tiny-lock-wavefronts", "simd-deadlock");
+  REQUIRE(scenario.find("--step report:0") != std::string::npos);
+  REQUIRE(scenario.find("--layout") != std::string::npos);
+  struct Case {
+    std::string what, options;
+    bool in_view;  // the detail is in the window, not scrolled away
+  };
+  // The whole lecture layout gives Lock bits & flags too little height at 1280x720 for the table's
+  // overview (4 px a bit, the smallest) and the detail: the window scrolls there.
+  for (const std::string size : {"1920x1080", "1280x720"})
+    for (const Case& k : {Case{"the scenario's picture", scenario, true},
+                          Case{"the whole layout", "--step report:0", size == "1920x1080"}}) {
+      SECTION(k.what + " at " + size) {
+        Image img;
+        Layout lay;
+        const std::string name =
+            "lecture_zoom_lab09_" + std::string(k.options == scenario ? "scenario_" : "all_") + size;
+        lecture_export("lab09_simd_deadlock.trace", name, size, k.options, &img, &lay);
+        REQUIRE(lay.cursor == report);
+        const Cell& win = lay.at("window:locks");
+        // The overview stays: all 1024 bits, small.
+        for (uint64_t i = 0; i < 1024; ++i) {
+          const Cell& c = lay.at("locks:0:" + std::to_string(i));
+          CHECK(c.width() < 24);
+        }
+        // The detail: whole words, named by its label, the deadlock's bits 32 and 33 among them.
+        const Cell& frame = lay.at("zoom:0");
+        INFO("the detail: " << frame.what << " [" << frame.x0 << ", " << frame.y0 << ", " << frame.x1 << ", "
+                            << frame.y1 << "] in the window [" << win.x0 << ", " << win.y0 << ", " << win.x1 << ", "
+                            << win.y1 << "]");
+        uint64_t lo = 0, hi = 0;
+        REQUIRE(label_bits(frame.what, &lo, &hi));
+        CHECK(lo % 32 == 0);
+        CHECK(hi % 32 == 31);
+        CHECK(lo <= 32);
+        CHECK(hi >= 33);
+        // ... chosen for the report: the word its spinning lanes poll (byte 4 of the table)
+        CHECK(frame.what.find(": polled in report 0") != std::string::npos);
+        std::set<uint64_t> want;
+        for (uint64_t i = lo; i <= hi; ++i) want.insert(i);
+        CHECK(zoom_bits(lay, 0) == want);
+        for (uint64_t i : want) {
+          const std::string id = "zoom:0:" + std::to_string(i);
+          const Cell& c = lay.at(id);
+          INFO(id << " [" << c.x0 << ", " << c.y0 << ", " << c.x1 << ", " << c.y1 << "] " << c.what);
+          CHECK(c.width() >= 24);
+          CHECK(c.height() >= 24);
+          CHECK(c.x0 >= win.x0);
+          CHECK(c.x1 <= win.x1);
+          CHECK(c.what == (held.count(i) ? "held" : "free"));
+          if (k.in_view) {
+            CHECK(c.y0 >= win.y0);
+            CHECK(c.y1 <= win.y1);
+            CHECK(img.at(c.cx(), c.cy()) == (held.count(i) ? lp.lock_held : lp.lock_free));
+          }
+        }
+        // Its words are outlined in the overview, in the frame's colour, as is the detail.
+        const Cell& outline = lay.at("zoom-outline:0");
+        for (uint64_t i : {lo, uint64_t(32), uint64_t(33), hi}) {
+          const Cell& c = lay.at("locks:0:" + std::to_string(i));
+          INFO("locks:0:" << i << " in the outline [" << outline.x0 << ", " << outline.y0 << ", " << outline.x1 << ", "
+                          << outline.y1 << "]");
+          CHECK(c.x0 >= outline.x0);
+          CHECK(c.x1 <= outline.x1);
+          CHECK(c.y0 >= outline.y0);
+          CHECK(c.y1 <= outline.y1);
+        }
+        if (k.in_view) {
+          CHECK(top_edge_is(img, outline, lp.zoom_frame));
+          CHECK(top_edge_is(img, frame, lp.zoom_frame));
+        }
+        // The label is drawn whole, and no text is cut.
+        const TextCheck tc = check_texts(kArt + "/" + name + ".json");
+        INFO(tc.cut.size() << " of " << tc.texts << " texts cut:\n" << joined(tc.cut));
+        CHECK(tc.cut.empty());
+        CHECK(tc.drawn.count(frame.what.substr(0, frame.what.find(':'))));
+        // The hist array (region 1) has no detail.
+        CHECK(!lay.has("zoom:1"));
+        CHECK(zoom_bits(lay, 1).empty());
+      }
+    }
+  SECTION("the detail follows the cursor: the event's word, else the first held bit's, else the first word") {
+    // The acquire of bit 33: the update that sets it (the event at the cursor wrote it).
+    const tr::Launch& L = t->launches[0];
+    uint64_t acquire = 0;
+    for (size_t i = L.first_event; i < L.end_event && !acquire; ++i) {
+      const tr::Event& e = t->event(i);
+      const unsigned bytes = (e.aux & tr::kRegionBytesMask) >> tr::kRegionBytesShift;
+      if (e.kind == uint8_t(tr::EventKind::RegionUpdate) && !(e.aux & tr::kRegionSnapshot) &&
+          (e.aux & tr::kRegionIdMask) == 0 && bytes && e.a <= 33 && 33 < e.a + 8 * bytes && (e.b >> (33 - e.a) & 1))
+        acquire = i - L.first_event;
+    }
+    REQUIRE(acquire > 0);
+    const struct {
+      std::string step, why;
+      uint64_t bit;  // a bit the detail must show
+    } steps[] = {{std::to_string(acquire), "the event at the cursor", 33}, {"first", "no bit held", 0}};
+    for (const auto& st : steps) {
+      Image img;
+      Layout lay;
+      lecture_export("lab09_simd_deadlock.trace", "lecture_zoom_lab09_step_" + st.step, "1280x720",
+                     "--layout lanes,locks,source --step " + st.step, &img, &lay);
+      const Cell& frame = lay.at("zoom:0");
+      INFO("--step " << st.step << ": " << frame.what);
+      uint64_t lo = 0, hi = 0;
+      REQUIRE(label_bits(frame.what, &lo, &hi));
+      CHECK(lo <= st.bit);
+      CHECK(hi >= st.bit);
+      CHECK(frame.what.find(": " + st.why) != std::string::npos);
+      CHECK(lay.at("zoom:0:" + std::to_string(st.bit)).width() >= 24);
+    }
+  }
+  SECTION("without --lecture there is no detail") {
+    const std::string json = kArt + "/lecture_zoom_lab09_default.json";
+    Run r = viz(kTraces + "/lab09_simd_deadlock.trace --size 1280x720 --step report:0 --export " + kArt +
+                    "/lecture_zoom_lab09_default.png --dump-layout " + json,
+                kNoDisplay);
+    REQUIRE(r.status == 0);
+    Layout ld;
+    REQUIRE(ld.load(json));
+    CHECK(ld.has("locks:0:1023"));
+    CHECK(zoom_cells(ld) == 0);
+  }
+}
+
+TEST_CASE("lecture zoom: a lock-bits region of up to 64 bits gets no detail, a global table of 1024 one",
+          "[lecture-zoom]") {
+  // flagship: one lock word (32 bits, region 0); contents: 64 bits (region 2) below an array and flags.
+  struct Case {
+    std::string trace, step;
+    int region;
+    uint64_t bits;
+  };
+  for (const Case& k : {Case{"flagship.trace", "report:0", 0, 32}, Case{"contents.trace", "last", 2, 64}})
+    for (const std::string size : {"1920x1080", "1280x720"}) {
+      SECTION(k.trace + " at " + size) {
+        Image img;
+        Layout lay;
+        const std::string name = "lecture_zoom_small_" + k.trace + "_" + size;
+        lecture_export(k.trace, name, size, "--step " + k.step, &img, &lay);
+        CHECK(lay.has("locks:" + std::to_string(k.region) + ":" + std::to_string(k.bits - 1)));
+        CHECK(lay.at("locks:" + std::to_string(k.region) + ":0").width() >= 24);  // drawn large itself
+        CHECK(zoom_cells(lay) == 0);
+        uint64_t lo = 0, hi = 0;
+        for (const std::string& text : check_texts(kArt + "/" + name + ".json").drawn) {
+          INFO(text);
+          CHECK(!label_bits(text, &lo, &hi));
+        }
+      }
+    }
+  SECTION("locks.trace's global table of 32 x 32 gets one") {
+    Image img;
+    Layout lay;
+    lecture_export("locks.trace", "lecture_zoom_global", "1280x720", "--layout locks", &img, &lay);
+    uint64_t lo = 0, hi = 0;
+    REQUIRE(label_bits(lay.at("zoom:0").what, &lo, &hi));
+    CHECK(zoom_bits(lay, 0).size() == hi - lo + 1);
+    CHECK(lay.at("zoom:0:" + std::to_string(lo)).width() >= 24);
   }
 }
