@@ -66,6 +66,9 @@ __device__ inline void warp_vote_hop(ChainShared& s, int tid, int wid) {
       any = __any_sync(0xffffffffu, mine);
     } while (!any);
   }
+  // The vote tells the lanes that one of them acquired, but orders no memory (PTX gives vote.sync
+  // none): __syncwarp() passes the winner's acquire on to its warp-mates before they read A.
+  __syncwarp();
   s.A[tid + 32] = s.A[tid] + tid;
   __syncwarp();
   if (lane == 0) tl_unlock(s.locks, &s.A[32 * wid + 32]);

@@ -463,7 +463,8 @@ void KernelRun::flush_findings() {
     } else if (warning) {
       d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
            "thread scheduling (its, Volta and later) lanes of a warp are ordered only by a barrier that both "
-           "pass between the accesses: __syncwarp() (or a .sync intrinsic) for the warp, or __syncthreads() "
+           "pass between the accesses: __syncwarp() for the warp (a vote such as __ballot_sync or __any_sync "
+           "orders no memory), or __syncthreads() "
            "where the whole block takes part; under the lockstep model (before Volta) these two instructions "
            "were ordered by the warp's single program counter";
     } else if (insufficient_scope && block_scoped_pair) {

@@ -4,7 +4,8 @@
 // whose knowledge is equal, as after a barrier). Synchronization adds knowledge:
 //   - a block-wide barrier: everything the block did before it (recorded compactly as the block's
 //     barrier phase), named barriers and bar.arrive: the arriving threads, one by one;
-//   - __syncwarp and the .sync warp intrinsics: the lanes named in the mask;
+//   - __syncwarp and __shfl_sync: the lanes named in the mask (votes, match and redux order no
+//     memory, as in PTX; the shuffle orders beyond PTX: docs/memory-model.md);
 //   - release/acquire: a release (st.release, atom.release, or a fence followed by a strong
 //     write) publishes the writer's knowledge at that address; an acquire (ld.acquire,
 //     atom.acquire, or a strong read followed by a fence) by another thread takes it, but only

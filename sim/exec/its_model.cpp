@@ -199,16 +199,21 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
       }
     } while (group != grown);
     rest &= ~group;
-    if (k.race_ && k.check_race_) k.race_->warp_sync(*w.cta, w.index, group);
-    if (k.relaxed_) {
-      // __syncwarp() orders memory among the lanes it joins; so do the other .sync warp
-      // instructions (shfl, vote, match, redux) here, as the race detector takes them (above):
-      // the lanes of a converged warp see one another's accesses on the GPU, and cooperative
-      // groups relies on it (a lane acquires, its warp-mates learn the outcome by a shuffle).
-      // A stronger order than the PTX model's, never a weaker one.
-      std::vector<uint64_t> ids;
-      for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
-      k.relaxed_->warp_sync(w.cta->linear, ids);
+    // bar.warp.sync (__syncwarp()) orders memory among the lanes it joins (PTX ISA,
+    // "bar.warp.sync": it guarantees memory ordering among the participating threads). vote,
+    // match and redux exchange values and wait for their lanes, but PTX gives them no memory
+    // order: a lane that learns by a vote that a warp-mate acquired a lock has acquired nothing
+    // itself. shfl.sync has none in PTX either, but here it orders as __syncwarp() does, a rule
+    // stronger than PTX kept because cooperative groups relies on it (a tile larger than a warp
+    // syncs with one lane's acquire and hands the outcome to its warp-mates by a shuffle;
+    // docs/memory-model.md).
+    if (I.op == Op::BarWarpSync || I.op == Op::Shfl) {
+      if (k.race_ && k.check_race_) k.race_->warp_sync(*w.cta, w.index, group);
+      if (k.relaxed_) {
+        std::vector<uint64_t> ids;
+        for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
+        k.relaxed_->warp_sync(w.cta->linear, ids);
+      }
     }
     if (I.op != Op::BarWarpSync) k.exec_warp_op(w, group, I);
   }

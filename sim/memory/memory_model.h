@@ -88,7 +88,7 @@ class ConsistencyModel {
   virtual void barrier_arrive(const MemThread& t, uint32_t barrier) {}
   virtual void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
                                bool waited = false) {}
-  // __syncwarp() and the .sync warp instructions: the lanes `ids` (threads of one warp) synchronize.
+  // __syncwarp() (and shfl.sync, beyond PTX): the lanes `ids` (threads of one warp) synchronize.
   virtual void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {}
 
   // Load buffering: the interpreter runs a thread's later independent stores before one of its
