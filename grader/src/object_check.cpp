@@ -22,6 +22,9 @@ const std::set<std::string> kAllowedC = {
     // synclab-nvcc's <cuda/atomic>: a host atomic_ref at device or block scope tells the race checker
     // (a note that can only make reports against the file itself)
     "synclab_rt_host_atomic_ref",
+    // ... and before every host store through an atomic_ref tells it the store's memory order (a
+    // relaxed one releases nothing; a forged note can at most hide that, as before the notes)
+    "synclab_rt_host_atomic_store",
     // process end (an early exit leaves the test report unfinished: the case fails)
     "exit", "abort", "__assert_fail",
     // memory and strings

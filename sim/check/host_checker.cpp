@@ -60,8 +60,11 @@ void HostChecker::take_notes() {
   if (n == notes_seen_) return;
   std::vector<host_atomics::Note> fresh;
   host_atomics::notes_after(notes_seen_, fresh);
+  std::vector<host_atomics::StoreNote> stores;
+  host_atomics::stores_after(notes_seen_, stores);
   notes_seen_ = n;
   for (host_atomics::Note& note : fresh) narrow_[note.addr] = std::move(note);
+  for (host_atomics::StoreNote& s : stores) stores_[s.addr] = std::move(s);
 }
 
 void HostChecker::note_scope(HostFinding& f, const host_atomics::Note* n) {
@@ -77,6 +80,8 @@ void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
   take_notes();
   auto nit = narrow_.find(k >> 4);
   w.host_narrow = nit == narrow_.end() ? nullptr : &nit->second;
+  auto sit = stores_.find(k >> 4);
+  w.host_relaxed = sit != stores_.end() && sit->second.relaxed();
   // H2: against the device's accesses since the host's previous write.
   for (const DevAccess& a : w.since_host) {
     if ((reaches_host(*a.instr, a.atomic) && !w.host_narrow) || last_release_ > a.tick) continue;
@@ -135,13 +140,24 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
           finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic}, w.host_value);
       auto ts = threads_.find(tkey);
       if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
+      if (relaxed_flag_tick_ > w.host_lo && relaxed_flag_read_) {
+        f.relaxed_flag_read = relaxed_flag_read_;
+        f.relaxed_flag_file = relaxed_flag_.file;
+        f.relaxed_flag_line = relaxed_flag_.line;
+      }
       note_scope(f, w.host_narrow);
       report(f, w);
     }
     if (w.host_hi && reaches && (!write || atomic)) {
       // A system-scope read of the host's write: an acquire takes what the host did before it; a
-      // relaxed read waits for a fence (acquire pattern).
-      if (acquires(I))
+      // relaxed read waits for a fence (acquire pattern). A host write that was a relaxed store
+      // released nothing: reading it acquires nothing.
+      if (w.host_relaxed) {
+        relaxed_flag_tick_ = now;
+        relaxed_flag_read_ = &I;
+        auto sit = stores_.find(k >> 4);
+        if (sit != stores_.end()) relaxed_flag_ = sit->second;
+      } else if (acquires(I))
         known_ = std::max(known_, w.host_hi);
       else {
         ThreadState& t = threads_[tkey];

@@ -18,7 +18,9 @@
 // system scope (host atomics; except a host write to a word for which a host thread made a
 // cuda::atomic_ref at thread_scope_device or thread_scope_block during the launch, which
 // synclab-nvcc's <cuda/atomic> notes (host_atomics.h): such a write is morally strong with no device
-// access), the host is taken to have acquired every system-scope release of the device made before
+// access), every host write is taken as a release (except a store through a cuda::atomic_ref with
+// memory_order_relaxed, which <cuda/atomic> notes too: a device acquire of it acquires nothing),
+// the host is taken to have acquired every system-scope release of the device made before
 // its write, and a system-scope acquire by any device thread counts for every
 // device thread. So a report is always a real race under PTX; a race that depends on the host's
 // unseen reads is missed (docs/checkers.md, "The host"). Host writes are seen only to words the
@@ -51,6 +53,11 @@ struct HostFinding {
   // H2: the device's last release before the host's write, when it was narrower than system
   // scope (the hand-over that does not reach the host), for the report.
   const ptx::Instr* narrow_release = nullptr;
+  // H1: the device acquired a flag after the host's write, but the host had raised that flag with a
+  // relaxed store (no release): the device's read of the flag and the host's store's line.
+  const ptx::Instr* relaxed_flag_read = nullptr;
+  std::string relaxed_flag_file;
+  uint32_t relaxed_flag_line = 0;
   // The host wrote the word through a cuda::atomic_ref at a scope that does not reach the GPU: the
   // note of that reference (scope 0: none).
   int host_scope = 0;
@@ -96,6 +103,7 @@ class HostChecker {
     uint64_t host_lo = 0, host_hi = 0;
     uint64_t host_value = 0;
     const host_atomics::Note* host_narrow = nullptr;  // the last host write was made at a narrow scope
+    bool host_relaxed = false;  // the last host write was a relaxed store through an atomic_ref
     bool reported = false;               // a race on this word was reported (one is enough)
     std::vector<DevAccess> since_host;   // device accesses after the last host write (the last few)
   };
@@ -121,6 +129,13 @@ class HostChecker {
   uint64_t last_release_ = 0;  // tick of the device's latest system-scope release
   const ptx::Instr* narrow_release_ = nullptr;  // the device's latest release narrower than .sys
   uint64_t narrow_release_tick_ = 0;
+  // The host's latest atomic_ref store to each word (host_atomics::StoreNote), by address.
+  std::unordered_map<uint64_t, host_atomics::StoreNote> stores_;
+  // The latest device read at system scope of a host write that was a relaxed store (a flag
+  // raised without a release): its tick, the read, and the host's store.
+  uint64_t relaxed_flag_tick_ = 0;
+  const ptx::Instr* relaxed_flag_read_ = nullptr;
+  host_atomics::StoreNote relaxed_flag_;
   std::vector<HostFinding> findings_;
   uint64_t notes_seen_;  // host_atomics::count() when the notes were last read (at the launch's start)
   std::unordered_map<uint64_t, host_atomics::Note> narrow_;  // by address: made during this launch

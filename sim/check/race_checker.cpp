@@ -800,6 +800,14 @@ void KernelRun::flush_host_findings() {
           "synchronization orders them: the two race, and the device may not see the host's value (or the host "
           "the device's). To hand values between the GPU and the host, {}",
           ptx_access_name(I, f.atomic), I.scope == ptx::Scope::Cta ? "block (.cta)" : "device (.gpu)", scope_fix);
+    } else if (f.rule == HostFinding::Rule::DeviceAfterHost && f.relaxed_flag_read) {
+      d += fmt::format(
+          "this thread took the host's hand-over at {} ({}), but the host raised that flag with a relaxed store, "
+          "at {}:{} (cuda::atomic_ref store with memory_order_relaxed): a relaxed store releases nothing, so what "
+          "the host wrote before it is not ordered before this {}, however the device reads the flag. Store the "
+          "flag with memory_order_release on the host",
+          at(*f.relaxed_flag_read), ptx_access_name(*f.relaxed_flag_read, false),
+          f.relaxed_flag_file.empty() ? "?" : f.relaxed_flag_file, f.relaxed_flag_line, what);
     } else if (f.rule == HostFinding::Rule::DeviceAfterHost && f.unacquired) {
       d += fmt::format(
           "this thread took the host's hand-over at {} with a relaxed load ({}), which does not acquire: what the "

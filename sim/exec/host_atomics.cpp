@@ -2,7 +2,9 @@
 #include "sim/exec/host_atomics.h"
 
 #include <atomic>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <map>
 #include <tuple>
 
@@ -16,6 +18,8 @@ struct Registry {
   std::mutex mu;
   std::vector<Note> notes;  // one per (word, scope, source line), with the number of its latest making
   std::map<std::tuple<uint64_t, int, std::string, uint32_t>, size_t> index;
+  std::map<uint64_t, StoreNote> stores;  // the latest store note of each word
+  std::map<std::string, bool> fenced;    // source file -> it calls a fence, or cannot be read
   std::atomic<uint64_t> count{0};
   uint64_t made = 0;
 };
@@ -23,6 +27,25 @@ struct Registry {
 Registry& registry() {
   static Registry* r = new Registry;  // never destroyed: host threads may note during exit
   return *r;
+}
+
+// Whether the host code in `file` may fence: it names a fence, or it cannot be read. A relative
+// path is as the compiler was given it, from the directory it ran in (the tree's root for the
+// project's builds), which may lie above the program's working directory (ctest runs a test in
+// its build folder): the working directory and up to four folders above it are tried.
+bool mentions_fence(const std::string& file) {
+  std::ifstream in(file);
+  for (int up = 1; !in && !file.empty() && file[0] != '/' && up <= 4; ++up) {
+    std::string prefix;
+    for (int k = 0; k < up; ++k) prefix += "../";
+    in.clear();
+    in.open(prefix + file);
+  }
+  if (!in) return true;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  return s.find("atomic_thread_fence") != std::string::npos || s.find("__sync_synchronize") != std::string::npos;
 }
 
 }  // namespace
@@ -51,6 +74,40 @@ void note(const void* p, int scope, const char* file, uint32_t line) {
   r.count.store(r.made, std::memory_order_release);
 }
 
+void stores_after(uint64_t after, std::vector<StoreNote>& out) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (const auto& [addr, n] : r.stores)
+    if (n.seq > after) out.push_back(n);
+}
+
+void note_store(const void* p, int order, const char* file, uint32_t line) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  const uint64_t addr = reinterpret_cast<uint64_t>(p);
+  auto it = r.stores.find(addr);
+  if (it == r.stores.end()) {
+    if (r.stores.size() >= kMaxNotes) return;
+    it = r.stores.emplace(addr, StoreNote{}).first;
+  }
+  StoreNote& n = it->second;
+  if (n.order != order || n.line != line || n.file != (file ? file : "")) {
+    n.addr = addr;
+    n.order = order;
+    n.file = file ? file : "";
+    n.line = line;
+    if (order == 0) {
+      auto f = r.fenced.find(n.file);
+      if (f == r.fenced.end()) f = r.fenced.emplace(n.file, mentions_fence(n.file)).first;
+      n.fenced = f->second;
+    } else {
+      n.fenced = false;
+    }
+  }
+  n.seq = ++r.made;
+  r.count.store(r.made, std::memory_order_release);
+}
+
 }  // namespace synclab::sim::host_atomics
 
 extern "C" __attribute__((visibility("default"))) void synclab_rt_host_atomic_ref(const void* p, unsigned size,
@@ -58,4 +115,11 @@ extern "C" __attribute__((visibility("default"))) void synclab_rt_host_atomic_re
                                                                                   unsigned line) {
   (void)size;  // (the word is named by its address; the checkers take its size from the device's access)
   synclab::sim::host_atomics::note(p, scope, file, line);
+}
+
+extern "C" __attribute__((visibility("default"))) void synclab_rt_host_atomic_store(const void* p, unsigned size,
+                                                                                    int order, const char* file,
+                                                                                    unsigned line) {
+  (void)size;
+  synclab::sim::host_atomics::note_store(p, order, file, line);
 }

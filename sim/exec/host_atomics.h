@@ -4,7 +4,8 @@
 // (sim/tools/synclab-nvcc-include/cuda/atomic) calls synclab_rt_host_atomic_ref whenever a host
 // thread makes an atomic_ref at thread_scope_device or thread_scope_block, and the race checker's
 // host rules (host_checker.h) take a host write made after such a note as not morally strong with
-// any device access. Host threads add notes at any time; the device thread reads them.
+// any device access; it calls synclab_rt_host_atomic_store before every store through an
+// atomic_ref, with the store's memory order, and the host rules take a relaxed one as no release. Host threads add notes at any time; the device thread reads them.
 #pragma once
 
 #include <cstdint>
@@ -28,5 +29,28 @@ uint64_t count();
 void notes_after(uint64_t after, std::vector<Note>& out);
 // Host thread (through synclab_rt_host_atomic_ref): one note.
 void note(const void* p, int scope, const char* file, uint32_t line);
+
+// The latest store a host thread made through a cuda::atomic_ref at system scope to a word (noted
+// by synclab-nvcc's <cuda/atomic> just before the store), with its memory order: a relaxed store
+// releases nothing.
+struct StoreNote {
+  uint64_t addr = 0;
+  int order = 5;  // cuda::memory_order: 0 relaxed, 3 release, 5 seq_cst
+  std::string file;
+  uint32_t line = 0;
+  uint64_t seq = 0;  // the value of count() just after it was made
+  // The source file that made the store calls a fence somewhere (atomic_thread_fence,
+  // __sync_synchronize), or cannot be read: a fence before a relaxed store makes it a release
+  // (PTX ISA, "Release and Acquire Patterns"), and the host's fences are not seen, so such a
+  // store is taken as a release.
+  bool fenced = false;
+  // A store that releases nothing.
+  bool relaxed() const { return order == 0 && !fenced; }
+};
+// Appends to `out` the latest store note of each word whose latest store came after count() was
+// `after`.
+void stores_after(uint64_t after, std::vector<StoreNote>& out);
+// Host thread (through synclab_rt_host_atomic_store): a store is about to be made.
+void note_store(const void* p, int order, const char* file, uint32_t line);
 
 }  // namespace synclab::sim::host_atomics

@@ -13,6 +13,9 @@
 //   -DHOST_ASKED_DEVICE: the kernel right, the host raising `asked` through an atomic_ref at
 //    thread_scope_device, which includes no GPU thread (the report names the host's line).
 //   -DHOST_STOP_DEVICE: the same for the host's `stop`.
+//   -DHOST_ASKED_RELAXED: the kernel right, the host raising `asked` with a relaxed store, which
+//    releases nothing: the kernel's read of the request races with the host's write (the report
+//    names the host's line and advises memory_order_release; FIX is that advice applied).
 #include <cuda/atomic>
 
 #include "checks.h"
@@ -31,7 +34,7 @@ template <class T>
 using Dev = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 #if defined(FIX) || defined(RELAXED_ASKED) || defined(ANSWERED_DEVICE) || defined(HOST_ASKED_DEVICE) || \
-    defined(HOST_STOP_DEVICE)
+    defined(HOST_STOP_DEVICE) || defined(HOST_ASKED_RELAXED)
 template <class T>
 using Asked = Sys<T>;
 #else
@@ -72,6 +75,11 @@ using HostAsked = Dev<T>;
 template <class T>
 using HostAsked = Sys<T>;
 #endif
+#ifdef HOST_ASKED_RELAXED
+constexpr cuda::memory_order kHostAskedOrder = cuda::memory_order_relaxed;
+#else
+constexpr cuda::memory_order kHostAskedOrder = cuda::memory_order_release;
+#endif
 #ifdef HOST_STOP_DEVICE
 template <class T>
 using HostStop = Dev<T>;
@@ -92,7 +100,7 @@ int main() {
   bool right = true;
   for (unsigned round = 1; round <= 20; ++round) {
     h->request = int(7 * round);
-    HostAsked<unsigned>(h->asked).store(round, cuda::memory_order_release);
+    HostAsked<unsigned>(h->asked).store(round, kHostAskedOrder);
     while (Sys<unsigned>(h->answered).load(cuda::memory_order_acquire) != round) {
     }
     right = right && h->answer == int(7 * round) + 1;
