@@ -45,8 +45,9 @@ mkdir -p "$out"
 shot() {  # shot NAME TRACE ARGS...
   local name=$1 trace=$2
   shift 2
-  # From the traces' directory, so the pictures show a short trace name.
-  (cd "$tmp" && "$viz" "$trace.trace" --export "$out/$name" "$@" >/dev/null 2>"$tmp/viz.log") ||
+  # From the traces' directory, so the pictures show a short trace name; source paths relative to
+  # the tree, so they do not depend on where the tree was checked out.
+  (cd "$tmp" && "$viz" "$trace.trace" --export "$out/$name" --relative-to "$root" "$@" >/dev/null 2>"$tmp/viz.log") ||
     { cat "$tmp/viz.log" >&2; exit 1; }
   echo "  docs/images/$name"
 }
