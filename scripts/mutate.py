@@ -63,6 +63,46 @@ OPERATORS = [
 ]
 
 
+# What the advice of a killed mutant's first failed case must name: the construct the mutant took
+# away, so that following the advice undoes the mutation (the reference, which passes). Matched
+# against the failed case's output (its explanation and the simulator's reports).
+ADVICE = {
+    "del-syncthreads": r"__syncthreads\(\)",
+    "del-syncwarp": r"__syncwarp\(\)",
+    "del-fence": r"__threadfence|atomic_thread_fence|fence|memory_order_(?:acquire|release|acq_rel|seq_cst)",
+    "narrow-fence": r"__threadfence_system\(\)|__threadfence\(\)|system[- ]scope|device[- ]scope|thread_scope_(?:system|device)",
+    "narrow-scope": r"thread_scope_(?:system|device)|system[- ]scope|device[- ]scope|\.sys\b|\.gpu\b",
+    "narrow-atomic": r"atomic\w*_system|atomic(?:Add|Sub|Exch|Min|Max|Inc|Dec|And|Or|Xor|CAS)\b|device[- ]scope|system[- ]scope",
+    "narrow-alias": r"thread_scope_system|system[- ]scope",
+    "weaken-order": r"memory_order_(?:acquire|release|acq_rel|seq_cst)|\bacquire|\brelease|seq_cst|__threadfence",
+    "weaken-default": r"seq_cst|memory_order_(?:acquire|release|seq_cst)|\bacquire|\brelease|fence",
+    "drop-volatile": r"volatile|cuda::atomic_ref|atomic|acquire",
+    "plain-rmw": r"atomic",
+}
+
+
+# Advice is in the imperative: a clause that starts with one of these verbs ("use the device-scope
+# form", "Store the flag with memory_order_release"), or names the alternative ("... instead of ...").
+ADVICE_VERB = re.compile(r"(?:^|[,(]\s*|\bor\s+|\band\s+|\bthen\s+)(?:[Uu]se|[Mm]ake|[Pp]ut|[Aa]dd|[Ss]tore|[Ll]oad|"
+                         r"[Mm]ove|[Ww]ait|[Kk]eep|[Pp]ublish|[Aa]ccess|[Cc]all|[Gg]ive|[Rr]eplace|[Dd]eclare|"
+                         r"[Ii]nsert|[Tt]ake|[Rr]aise|[Pp]ass|[Cc]hange|[Ll]et|[Ww]rite|[Rr]ead|[Ff]orbid)\b"
+                         r"|\binstead of\b")
+
+
+def advice_names_fix(op, output):
+    """The first sentence of `output` that gives advice (a verb such as use, make, put, add, store
+    ... with) and names what the mutant `op` took away ("" when none does)."""
+    pattern = ADVICE.get(op)
+    if not pattern or not output:
+        return ""
+    text = re.sub(r"=========\s*", "", output)
+    for sentence in re.split(r"(?<=[.;:])\s+|\n", text):
+        sentence = sentence.strip()
+        if re.search(pattern, sentence) and ADVICE_VERB.search(sentence):
+            return " ".join(sentence.split())[:240]
+    return ""
+
+
 def strip_comments_mask(text):
     """A list of booleans: True where the character is inside a comment or a string."""
     mask = [False] * len(text)
@@ -218,6 +258,8 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--hidden", default="")
     ap.add_argument("--include-provided", action="store_true")
+    # (re-grade chosen mutants: "SITE OPERATOR" pairs, comma-separated, as the table names them)
+    ap.add_argument("--only", default="")
     ap.add_argument("--solutions", default=os.path.join(ROOT, "solutions"))
     # (tests: grade with this synclab-grade directly, as ./synclab grade would after its build)
     ap.add_argument("--grader", default="")
@@ -238,6 +280,9 @@ def main():
             sys.exit("mutate: unknown operator(s) %s; operators: %s" % (",".join(sorted(unknown)),
                                                                        ",".join(o[0] for o in OPERATORS)))
         all_mutants = [m for m in all_mutants if m["op"] in want]
+    if a.only:
+        wanted = {w.strip() for w in a.only.split(",") if w.strip()}
+        all_mutants = [m for m in all_mutants if site(m) + " " + m["op"] in wanted]
     provided = [m for m in all_mutants if m["provided"]]
     if not a.include_provided:
         all_mutants = [m for m in all_mutants if not m["provided"]]
@@ -262,6 +307,7 @@ def main():
     os.makedirs(os.path.dirname(out), exist_ok=True)
     work = tempfile.mkdtemp(prefix="synclab-mutate-")
     rows, counts = [], {"killed": 0, "survived": 0, "equivalent": 0, "stillborn": 0}
+    misled = []  # killed mutants whose first failed case's advice names nothing the mutant took away
     try:
         for i, m in enumerate(chosen, 1):
             sub = os.path.join(work, "m%03d" % i)
@@ -279,12 +325,14 @@ def main():
                 cmd += ["--hidden", os.path.abspath(a.hidden)]
             print("[%d/%d] %s %s: %s -> %s ..." % (i, len(chosen), site(m), m["op"], m["from"], m["to"]), flush=True)
             p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            score, max_score, failed = None, None, ""
+            score, max_score, failed, failed_output = None, None, "", ""
             if os.path.exists(results):
                 j = json.load(open(results))
                 score = j.get("score")
                 max_score = sum(t.get("max_score", 0) for t in j.get("tests", []))
-                failed = next((t["name"] for t in j.get("tests", []) if t.get("score", 0) < t.get("max_score", 0)), "")
+                first = next((t for t in j.get("tests", []) if t.get("score", 0) < t.get("max_score", 0)), None)
+                failed = first["name"] if first else ""
+                failed_output = first.get("output", "") if first else ""
             built = score is not None and "did not compile" not in p.stdout and not re.search(
                 r"compil\w* (?:failed|error)", p.stdout)
             eq = equivalents.get((site(m), m["op"]))
@@ -297,13 +345,34 @@ def main():
             else:
                 verdict = "survived"
             counts[verdict] += 1
+            advice = ""
+            if verdict == "killed":
+                advice = advice_names_fix(m["op"], failed_output)
+                if not advice:
+                    # A case that shows only the report's title gives the replay line that prints the
+                    # whole report: its advice is what the student reads next.
+                    rm = re.search(r"replay: (\S+ [^\n]*)", failed_output)
+                    if rm:
+                        try:
+                            rp = subprocess.run(rm.group(1), shell=True, cwd=ROOT, stdout=subprocess.PIPE,
+                                                stderr=subprocess.STDOUT, text=True, timeout=300)
+                            advice = advice_names_fix(m["op"], rp.stdout)
+                            if advice:
+                                advice = "(replay) " + advice
+                        except subprocess.TimeoutExpired:
+                            pass
+                if not advice:
+                    misled.append(site(m) + " " + m["op"])
             print("    %s (%s of %s)%s" % (verdict, score, max_score, ": " + failed if verdict == "killed" else ""),
                   flush=True)
-            rows.append((site(m), m["op"], m["from"], m["to"], "%s/%s" % (score, max_score), verdict, eq or failed))
+            if verdict == "killed":
+                print("    advice: %s" % (advice or "(names nothing the mutant took away)"), flush=True)
+            rows.append((site(m), m["op"], m["from"], m["to"], "%s/%s" % (score, max_score), verdict, eq or failed,
+                         advice if verdict == "killed" else ""))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     with open(out, "w") as f:
-        f.write("site\toperator\tfrom\tto\tscore\tverdict\tnote\n")
+        f.write("site\toperator\tfrom\tto\tscore\tverdict\tnote\tadvice\n")
         for r in rows:
             f.write("\t".join(str(x) for x in r) + "\n")
     live = counts["killed"] + counts["survived"]
@@ -317,7 +386,12 @@ def main():
     for r in rows:
         if r[5] == "survived":
             print("  survived: %s %s (%s -> %s)" % (r[0], r[1], r[2], r[3]))
-    return 1 if counts["survived"] else 0
+    if counts["killed"]:
+        print("advice: the first failed case names what the mutant took away for %d of %d killed mutants" % (
+            counts["killed"] - len(misled), counts["killed"]))
+    for x in misled:
+        print("  advice names nothing the mutant took away: %s" % x)
+    return 1 if counts["survived"] or misled else 0
 
 
 if __name__ == "__main__":

@@ -122,8 +122,8 @@ std::string spin_load_advice(Way w) {
 // of the barrier is missing or not reached. The race report reads the same for either one, so the
 // advice names both.
 std::string syncthreads_advice(Way w) {
-  return std::string("a thread read a neighbour's slot before that block wrote it, or while it wrote it: the barrier "
-                     "needs both __syncthreads() -- the first, so that thread 0 signals the block's arrival only "
+  return std::string("a thread read a neighbour's slot before that block wrote it, or while it wrote it: put both "
+                     "__syncthreads() in the barrier -- the first, so that thread 0 signals the block's arrival only "
                      "after every thread of the block wrote its slot; the second, so that no thread of the block goes "
                      "on before thread 0 saw every block arrive") +
          (w == Way::lockfree ? "; and in block 0, one between the checks of arrive and the writes of depart" : "");

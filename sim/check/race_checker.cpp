@@ -408,9 +408,9 @@ void KernelRun::flush_findings() {
            "with memory_order_acquire), and __threadfence() after the read that sees it, before reading what "
            "it publishes";
     } else if (f.unacquired && !insufficient_scope) {
-      d += "this thread read a flag or lock that the other thread released, but did not acquire it: a "
-           "__threadfence() (or an acquire load, cuda::atomic_ref with memory_order_acquire) right after the "
-           "read that sees the flag is what orders the accesses after it";
+      d += "this thread read a flag or lock that the other thread released, but did not acquire it: put a "
+           "__threadfence() right after the read that sees the flag (or make that read an acquire load, "
+           "cuda::atomic_ref with memory_order_acquire); that is what orders the accesses after it";
     } else if (const char* how = f.heard_gid1 && !insufficient_scope && f.heard_gid1 != f.prev.gid1
                                      ? release_at(f.heard_write_loc)
                                      : nullptr) {
@@ -457,16 +457,21 @@ void KernelRun::flush_findings() {
                               "load), or use cuda::atomic_ref with memory_order_release and memory_order_acquire";
       d += fmt::format(
           "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), "
-          "{}{}",
+          "{}{}{}",
           hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), fix,
-          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "");
+          warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "",
+          pgid / threads_per_cta_ == block
+              ? ". Or, where this access only has to come after every thread of the block is done with the "
+                "word (a result read after the loop that built it), put a __syncthreads() between them that "
+                "every thread of the block reaches"
+              : "");
     } else if (warning) {
       d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
            "thread scheduling (its, Volta and later) lanes of a warp are ordered only by a barrier that both "
-           "pass between the accesses: __syncwarp() for the warp (a vote such as __ballot_sync or __any_sync "
-           "orders no memory), or __syncthreads() "
-           "where the whole block takes part; under the lockstep model (before Volta) these two instructions "
-           "were ordered by the warp's single program counter";
+           "pass between the accesses. Put __syncwarp() between them (a vote such as __ballot_sync or "
+           "__any_sync orders no memory), or __syncthreads() where the whole block takes part; under the "
+           "lockstep model (before Volta) these two instructions were ordered by the warp's single program "
+           "counter";
     } else if (insufficient_scope && block_scoped_pair) {
       d += fmt::format(
           "both are atomic accesses (cuda::atomic_ref loads and stores, atomic functions), but at least one "
@@ -505,6 +510,15 @@ void KernelRun::flush_findings() {
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
+      if (pgid / threads_per_cta_ == block)
+        d += ". Put a __syncthreads() between them that every thread of the block reaches, or hand the value "
+             "over with a release and an acquire";
+      else
+        d += ". The threads are in different blocks: hand the value over through a flag or a lock, with a "
+             "release (__threadfence() before raising it) and an acquire (__threadfence() after seeing it), "
+             "and where one thread of a block raises or sees the flag for the others, put a __syncthreads() "
+             "between it and them (before the raise, after the wait); or split the work into two kernel "
+             "launches";
     }
     d += fmt::format(
         "\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "

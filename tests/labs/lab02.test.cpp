@@ -272,10 +272,10 @@ bool peterson_breaks_with_store_buffers() {
 // Said of a run that went wrong under the relaxed memory model when every run under sc was right.
 const char* kRelaxedOnly =
     "\n  Every run under sc (interleavings only) was right; this one used SYNCLAB_MEMORY=relaxed, where the "
-    "GPU's reorderings happen too. Peterson's doorway stores two words and then loads the other thread's "
-    "flag: the GPU may perform that load before its own stores are visible to the other thread (store "
-    "buffering), and two threads' stores to the victim may take effect in either order whatever their "
-    "order in time. Release stores and acquire loads forbid neither. Access the lock words with Ref's "
+    "GPU's reorderings happen too. The lock's doorway stores its flag (Peterson's also the victim) and "
+    "then loads the other thread's flag: the GPU may perform that load before its own stores are visible "
+    "to the other thread (store buffering), and two threads' stores to the victim may take effect in "
+    "either order whatever their order in time. Release stores and acquire loads forbid neither. Access the lock words with Ref's "
     "default order, seq_cst (Ref(l->flag[me]).store(1), Ref(l->flag[other]).load()): all seq_cst "
     "accesses take effect in one order that every thread agrees on.";
 
@@ -319,6 +319,7 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
   // Lane 0 of two warps of one block, and two blocks (a block-scope flag does not reach the other).
   for (const lab02::Where where : {lab02::Where::warps, lab02::Where::blocks}) {
     const std::string args = std::string("v1 --where ") + lab02::name(where) + " --rounds 2";
+    RelaxedOnlyNote note;
     for (const Schedule& s : synclab::lab::schedules(exploration(where == lab02::Where::blocks ? kLockSeeds / 2 : kLockSeeds))) {
       lab02::LockRun r = synclab::lab::run_under(s, [&] { return lab02::run_two_thread(lab02::TwoThreadKernel::v1, where, 2); });
       if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
@@ -326,7 +327,7 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
         if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << replay(args, s));
         continue;
       }
-      const std::string problem = lock_problem(r, replay(args, s));
+      const std::string problem = note(lock_problem(r, replay(args, s)), s);
       if (!problem.empty()) FAIL("v1, both threads (" << lab02::name(where) << "), 2 rounds each:\n  " << problem);
     }
   }

@@ -410,8 +410,8 @@ TEST_CASE("lab04 task4c predict under which warp model the old warp-synchronous 
 // Last block done (tasks 5c and 7): the race report says which side of the hand-over through the
 // ticket lacks its fence; a report that names the scope already says what to use.
 std::string last_block_advice(const std::vector<Report>& reports) {
-  const std::string release = "__threadfence() after writing the block's partial and before taking the ticket";
-  const std::string acquire = "in the last block, __threadfence() after the ticket, before reading the partials";
+  const std::string release = "put __threadfence() after writing the block's partial and before taking the ticket";
+  const std::string acquire = "in the last block, put __threadfence() after the ticket, before reading the partials";
   const std::string text = reports.empty() ? "" : reports.front().text;
   if (text.find("insufficient-scope") != std::string::npos) return "";
   if (text.find("the other side did not release") != std::string::npos)

@@ -141,6 +141,11 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
     return "TODO(5b): thread 0 waits for the north and west tiles' flags (ld_acquire_gpu), __syncthreads, nw_tile,\n"
            "   then thread 0 raises ready[tile] (st_release_gpu)";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
+  if (task == "2" && kind == "race")
+    return "a race on the bins: either a lane counted without holding the bin's bit (do the count and tl_unlock\n"
+           "   inside the loop, on the iteration that got the bit), or the bins were copied out before every lane's\n"
+           "   count was in: put a __syncthreads() between the counting loop and the copy to out (the locks order\n"
+           "   the counts among themselves, not the copy after them)";
   if (task == "2")
     return "TODO(2): each lane adds 1 to *counter while it holds the counter's tiny lock: tl_try_lock in a loop,\n"
            "   the count and tl_unlock inside it on the iteration that got the bit (README, hint 2)";

@@ -278,10 +278,10 @@ std::string sync_problems(const lab10::SyncUse& u, Needs needs, const std::strin
   if (needs == Needs::release_acquire && (u.releases == 0 || u.acquires == 0))
     problems.push_back(std::string("nothing ") + (u.releases == 0 ? "releases" : "acquires") +
                        ": a hand-over synchronizes only when a release is read by an acquire, so PTX still allows "
-                       "the weak outcome" + seen + ": " + advice);
+                       "the weak outcome" + seen + ": forbid it with " + advice);
   if (needs == Needs::fence_sc_2 && u.fence_sc < 2)
     problems.push_back(std::to_string(u.fence_sc) + " fence.sc where both threads need one, so PTX still allows the "
-                       "weak outcome" + seen + ": " + advice);
+                       "weak outcome" + seen + ": forbid it with " + advice);
   if (u.scopes.count("sys"))
     problems.push_back(std::string("system scope (.sys: thread_scope_system, __threadfence_system()) is wider than "
                                    "needed: every thread of the test runs on this GPU, so ") +

@@ -3,7 +3,7 @@
 // WRONG-REPLACES: grid.cu
 // WRONG-FAILS: lab04 task5c grid_sum_last_block lets the last block add the partials under both memory models
 // WRONG-MESSAGE: race at grid_last_block_no_acquire_fence\.cu:[0-9]+
-// WRONG-MESSAGE: without acquiring them -- in the last block, __threadfence\(\) after the ticket, before reading the partials\)
+// WRONG-MESSAGE: without acquiring them -- in the last block, put __threadfence\(\) after the ticket, before reading the partials\)
 // WRONG-FIX:     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;\n =>     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;\n    if (is_last) __threadfence();\n
 //
 // Lab 04, task 5: a sum over the whole grid, three ways (seed 004, slides "Reductions": atomics

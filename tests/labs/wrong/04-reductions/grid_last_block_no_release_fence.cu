@@ -4,7 +4,7 @@
 // WRONG-REPLACES: grid.cu
 // WRONG-FAILS: lab04 task5c grid_sum_last_block lets the last block add the partials under both memory models
 // WRONG-MESSAGE: race at grid_last_block_no_release_fence\.cu:[0-9]+
-// WRONG-MESSAGE: the block that wrote it did not release it -- __threadfence\(\) after writing the block's partial and before taking the ticket\)
+// WRONG-MESSAGE: the block that wrote it did not release it -- put __threadfence\(\) after writing the block's partial and before taking the ticket\)
 // WRONG-FIX:     partials[blockIdx.x] = sum;\n =>     partials[blockIdx.x] = sum;\n    __threadfence();\n
 //
 // Lab 04, task 5: a sum over the whole grid, three ways (seed 004, slides "Reductions": atomics
