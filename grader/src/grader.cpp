@@ -1355,8 +1355,8 @@ class Grading {
     out += fmt::format("Lab {}, graded on the {} ({} backend).\n", manifest_.lab,
                        backend_ == "sim" ? "SyncLab simulator" : "GPU", backend_);
     if (!opt_.student.empty())
-      out += fmt::format("Student id: '{}' (tasks with per-student cases, such as lab 10's predictions, draw yours "
-                         "from it; SYNCLAB_STUDENT='{}' shows them on your machine).\n",
+      out += fmt::format("Student id: '{}' (tasks with per-student cases, the predictions of labs 01, 03, 04 and 10, "
+                         "draw yours from it; SYNCLAB_STUDENT='{}' shows them on your machine).\n",
                          opt_.student, opt_.student);
     out += "Student files:\n";
     for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
@@ -1458,7 +1458,8 @@ class Grading {
                                  points(t.max_score), t.name);
         if (!t.passed || t.speed) std::cout << "              " << first << "\n";
       }
-      std::cout << fmt::format("\nscore: {} of {} ({} backend)\n", points(total()), points(max_total()), backend_);
+      std::cout << fmt::format("\nscore: {} of {} ({} backend{})\n", points(total()), points(max_total()), backend_,
+                               opt_.student.empty() ? "" : ", student id '" + opt_.student + "'");
       bool any_failed = false;
       for (const auto& t : results_) any_failed |= !t.passed;
       if (any_failed && !replay_note_.empty() && build_error_.empty()) std::cout << shorten(replay_note_) << "\n";

@@ -48,7 +48,13 @@ std::string how_off(const std::set<T>& predicted, const std::set<T>& right) {
   std::string out;
   if (missing) out += "it misses " + std::to_string(missing) + " possible one(s)";
   if (missing && extra) out += " and ";
-  if (extra) out += "it lists " + std::to_string(extra) + " that no schedule produces";
+  if (extra) {
+    // The values listed that cannot happen may be named: they are the student's own.
+    std::ostringstream o;
+    for (const T& v : predicted)
+      if (!right.count(v)) o << (o.tellp() > 0 ? ", " : "") << v;
+    out += "it lists " + std::to_string(extra) + " value(s) that no schedule produces: " + o.str();
+  }
   return out;
 }
 
@@ -210,7 +216,8 @@ void check_prediction(int blocks, int threads, const std::set<int>& model_outcom
       FAIL("exploration found " << set_text(seen) << " but the host model of the interleavings gives "
                                 << set_text(model_outcomes) << ": the simulator is at fault, not you");
     CHECKED_ELSE((predicted == seen))
-      FAIL("the prediction is not the set of possible final values: " << how_off(predicted, seen)
+      FAIL("increment_racy<<<" << blocks << ", " << threads << ">>>: the prediction is not the set of possible final "
+           "values: " << how_off(predicted, seen)
            << "\n  see them: " << synclab::lab::program_command("lab01") << " increment "
            << shape_args(blocks, threads));
   } else {
@@ -219,7 +226,8 @@ void check_prediction(int blocks, int threads, const std::set<int>& model_outcom
     CHECKED_ELSE(std::includes(predicted.begin(), predicted.end(), seen.begin(), seen.end()))
       FAIL("the GPU produced a final value the prediction does not list");
     CHECKED_ELSE((predicted == model_outcomes))
-      FAIL("the prediction is not the set of possible final values: " << how_off(predicted, model_outcomes));
+      FAIL("increment_racy<<<" << blocks << ", " << threads << ">>>: the prediction is not the set of possible final "
+           "values: " << how_off(predicted, model_outcomes));
   }
 }
 

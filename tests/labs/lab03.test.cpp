@@ -384,17 +384,22 @@ void check_puzzle(int blocks, int threads, const std::set<lab03::PuzzleOutput>& 
   // prediction is off, not what the right set is: that is the task.
   size_t unpredicted = 0;
   for (const lab03::PuzzleOutput& o : seen) unpredicted += !predicted.count(o);
+  const std::string see = "\n  see what runs print: " + synclab::lab::program_command("lab03") + " puzzle " +
+                          shape_args(blocks, threads);
   CHECKED_ELSE(unpredicted == 0)
-    FAIL(unpredicted << " output(s) that runs printed are not in the prediction"
-                     << (predicted.empty() ? " (the prediction is empty: is the TODO of task 3 done?)" : ""));
+    FAIL(shape_text("cas_puzzle", blocks, threads)
+         << ": " << unpredicted << " output(s) that runs printed are not in the prediction"
+         << (predicted.empty() ? " (the prediction is empty: is the TODO of task 3 done?)" : "") << see);
   size_t missing = 0, extra = 0;
   for (const lab03::PuzzleOutput& o : reference) missing += !predicted.count(o);
   for (const lab03::PuzzleOutput& o : predicted) extra += !reference.count(o);
   CHECKED_ELSE((missing == 0 && extra == 0))
-    FAIL("the prediction is not the set of outputs CUDA allows: it misses " << missing << " possible one(s) and lists "
-                                                                             << extra << " impossible one(s)"
-         << "\n  see what runs print: " << synclab::lab::program_command("lab03") << " puzzle "
-         << shape_args(blocks, threads));
+    FAIL(shape_text("cas_puzzle", blocks, threads)
+         << ": the prediction is not the set of outputs CUDA allows: it misses " << missing
+         << " possible one(s) and lists " << extra << " impossible one(s)" << see
+         << "\n  (runs apply a warp's atomics in lane order, so they print only some of the outputs CUDA allows: "
+            "CUDA does not say which lane of a warp applies its atomicCAS first, so reason about every thread "
+            "that could win the first one)");
 }
 
 TEST_CASE("lab03 task3 predict the outputs of the slide's puzzle with 2 blocks of 32 threads",
