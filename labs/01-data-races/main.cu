@@ -117,15 +117,12 @@ bool increment_shapes(const Args& a, lab01::IncrementKernel kernel) {
     return increment_shape(a, kernel, int(a.num("blocks", 1)), int(a.num("threads", 1)));
   if (kernel == lab01::IncrementKernel::fixed)
     return increment_shape(a, kernel, 2, 1) & increment_shape(a, kernel, 1, 2) & increment_shape(a, kernel, 3, 40);
-  const std::string student = synclab::lab::student_id();
-  const std::vector<lab01::Launch> launches = lab01::task1a_launches(student);
-  if (student.empty())
-    std::printf("task 1a is graded with <<<%d, %d>>> and <<<%d, %d>>> (no student id: set SYNCLAB_STUDENT to the id "
-                "your course grades with to see your own two launches)\n",
-                launches[0].blocks, launches[0].threads, launches[1].blocks, launches[1].threads);
-  else
-    std::printf("task 1a is graded with <<<%d, %d>>> and <<<%d, %d>>> for student id '%s'\n", launches[0].blocks,
-                launches[0].threads, launches[1].blocks, launches[1].threads, student.c_str());
+  const std::vector<lab01::Launch> launches = lab01::task1a_launches(synclab::lab::student_id());
+  auto launch = [](const lab01::Launch& l) {
+    return "<<<" + std::to_string(l.blocks) + ", " + std::to_string(l.threads) + ">>>";
+  };
+  synclab::lab::print_graded_cases("task 1a is graded with " + launch(launches[0]) + " and " + launch(launches[1]),
+                                   "two launches");
   bool ok = true;
   for (const lab01::Launch& l : launches) ok &= increment_shape(a, kernel, l.blocks, l.threads);
   return ok;

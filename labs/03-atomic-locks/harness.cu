@@ -223,13 +223,11 @@ std::vector<NaiveLaunch> task1a_launches(const std::string& student) {
                                               {"lockstep", 3, 1}, {"lockstep", 6, 1}};
   static const std::vector<NaiveLaunch> its{{"its", 1, 32}, {"its", 3, 40}, {"its", 2, 2}, {"its", 1, 2},
                                             {"its", 1, 64}};
-  std::vector<size_t> n{0, 1}, a{0, 1}, i{0, 1};
-  if (!student.empty()) {
-    n = synclab::lab::student_draw(student, "lab03 task1a lockstep warps", never.size(), 2);
-    a = synclab::lab::student_draw(student, "lab03 task1a lockstep alone", alone.size(), 2);
-    i = synclab::lab::student_draw(student, "lab03 task1a its", its.size(), 2);
-  }
-  return {never[n[0]], its[i[0]], alone[a[0]], never[n[1]], its[i[1]], alone[a[1]]};
+  if (student.empty()) return {never[0], its[0], alone[0], never[1], its[1], alone[1]};
+  const auto n = synclab::lab::student_pick(student, "lab03 task1a lockstep warps", never, 2);
+  const auto a = synclab::lab::student_pick(student, "lab03 task1a lockstep alone", alone, 2);
+  const auto i = synclab::lab::student_pick(student, "lab03 task1a its", its, 2);
+  return {n[0], i[0], a[0], n[1], i[1], a[1]};
 }
 
 std::vector<std::pair<int, int>> task3_small_launches(const std::string& student) {
@@ -238,9 +236,7 @@ std::vector<std::pair<int, int>> task3_small_launches(const std::string& student
   for (int blocks = 1; blocks <= 3; ++blocks)
     for (int threads = 1; blocks * threads <= 6; ++threads)
       if (blocks * threads >= 2) pool.push_back({blocks, threads});
-  std::vector<std::pair<int, int>> drawn;
-  for (size_t k : synclab::lab::student_draw(student, "lab03 task3 small", pool.size(), 3)) drawn.push_back(pool[k]);
-  return drawn;
+  return synclab::lab::student_pick(student, "lab03 task3 small", pool, 3);
 }
 
 }  // namespace lab03

@@ -123,17 +123,12 @@ bool cmd_naive(const Args& a) {
     return naive_shape(a, both, int(a.num("blocks", 1)), int(a.num("threads", 32)));
   // The graded launches (the student's own with SYNCLAB_STUDENT), each under the model the graded
   // test asks about.
-  const std::string student = synclab::lab::student_id();
-  const std::vector<lab03::NaiveLaunch> launches = lab03::task1a_launches(student);
+  const std::vector<lab03::NaiveLaunch> launches = lab03::task1a_launches(synclab::lab::student_id());
   std::string names;
   for (const lab03::NaiveLaunch& l : launches)
     names += (names.empty() ? "<<<" : ", <<<") + std::to_string(l.blocks) + ", " + std::to_string(l.threads) +
              ">>> " + l.model;
-  if (student.empty())
-    std::printf("task 1a is graded on %s (no student id: set SYNCLAB_STUDENT to the id your course grades with to "
-                "see your own six)\n", names.c_str());
-  else
-    std::printf("task 1a is graded on %s for student id '%s'\n", names.c_str(), student.c_str());
+  synclab::lab::print_graded_cases("task 1a is graded on " + names, "six");
   std::map<std::pair<int, int>, std::vector<std::string>> models;  // launch -> models asked about, in order
   std::vector<std::pair<int, int>> order;
   for (const lab03::NaiveLaunch& l : launches) {
@@ -344,15 +339,10 @@ bool puzzle_shape(const Args& a, int blocks, int threads) {
 bool cmd_puzzle(const Args& a) {
   if (a.has("blocks") || a.has("threads"))
     return puzzle_shape(a, int(a.num("blocks", 2)), int(a.num("threads", 32)));
-  const std::string student = synclab::lab::student_id();
-  const std::vector<std::pair<int, int>> small = lab03::task3_small_launches(student);
+  const std::vector<std::pair<int, int>> small = lab03::task3_small_launches(synclab::lab::student_id());
   std::string names;
   for (const auto& [b, t] : small) names += ", <<<" + std::to_string(b) + ", " + std::to_string(t) + ">>>";
-  if (student.empty())
-    std::printf("task 3 is graded on <<<2, 32>>>%s (no student id: set SYNCLAB_STUDENT to the id your course "
-                "grades with to see your own small launches)\n", names.c_str());
-  else
-    std::printf("task 3 is graded on <<<2, 32>>>%s for student id '%s'\n", names.c_str(), student.c_str());
+  synclab::lab::print_graded_cases("task 3 is graded on <<<2, 32>>>" + names, "small launches");
   bool ok = puzzle_shape(a, 2, 32);
   for (const auto& [b, t] : small) ok &= puzzle_shape(a, b, t);
   return ok;

@@ -262,8 +262,7 @@ __global__ void divergence_probe(int addressing, int* split) {
 std::vector<int> task1c_sizes(const std::string& student) {
   if (student.empty()) return {64, 256};
   static const std::vector<int> pool{64, 128, 256, 512};
-  std::vector<int> sizes;
-  for (size_t i : synclab::lab::student_draw(student, "lab04 task1c", pool.size(), 2)) sizes.push_back(pool[i]);
+  std::vector<int> sizes = synclab::lab::student_pick(student, "lab04 task1c", pool, 2);
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }
@@ -271,8 +270,7 @@ std::vector<int> task1c_sizes(const std::string& student) {
 std::vector<int> task3_sizes(const std::string& student) {
   if (student.empty()) return {64, 128};
   static const std::vector<int> pool{32, 64, 128, 256, 512};
-  std::vector<int> sizes;
-  for (size_t i : synclab::lab::student_draw(student, "lab04 task3", pool.size(), 2)) sizes.push_back(pool[i]);
+  std::vector<int> sizes = synclab::lab::student_pick(student, "lab04 task3", pool, 2);
   std::sort(sizes.begin(), sizes.end());
   return sizes;
 }

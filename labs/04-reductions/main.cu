@@ -138,15 +138,10 @@ bool cmd_tree(const Args& a) { return block_command(a, "tree", {"interleaved", "
 // Graded (1c): every level of both addressings, with two block sizes (64 and 256; with a student
 // id, the student's own two: lab04::task1c_sizes).
 bool cmd_divergence(const Args& a) {
-  const std::string student = synclab::lab::student_id();
-  std::vector<int> sizes = lab04::task1c_sizes(student);
-  if (student.empty())
-    std::printf("task 1c is graded with %d and %d threads (no student id: set SYNCLAB_STUDENT to the id your "
-                "course grades with to see your own two sizes)\n",
-                sizes[0], sizes[1]);
-  else
-    std::printf("task 1c is graded with %d and %d threads for student id '%s'\n", sizes[0], sizes[1],
-                student.c_str());
+  std::vector<int> sizes = lab04::task1c_sizes(synclab::lab::student_id());
+  synclab::lab::print_graded_cases(
+      "task 1c is graded with " + std::to_string(sizes[0]) + " and " + std::to_string(sizes[1]) + " threads",
+      "two sizes");
   if (a.has("threads")) sizes = {int(a.num("threads", 64))};
   bool ok = true;
   for (int threads : sizes)
@@ -205,13 +200,10 @@ bool cmd_barriers(const Args& a) {
                 "on the simulator (build/bin/sim/lab04 barriers)\n");
     return true;
   }
-  const std::string student = synclab::lab::student_id();
-  std::vector<int> sizes = lab04::task3_sizes(student);
-  if (student.empty())
-    std::printf("task 3 is graded with %d and %d threads (no student id: set SYNCLAB_STUDENT to the id your course "
-                "grades with to see your own two sizes)\n", sizes[0], sizes[1]);
-  else
-    std::printf("task 3 is graded with %d and %d threads for student id '%s'\n", sizes[0], sizes[1], student.c_str());
+  std::vector<int> sizes = lab04::task3_sizes(synclab::lab::student_id());
+  synclab::lab::print_graded_cases(
+      "task 3 is graded with " + std::to_string(sizes[0]) + " and " + std::to_string(sizes[1]) + " threads",
+      "two sizes");
   if (a.has("threads")) sizes = {int(a.num("threads", 64))};
   Exploration e = exploration(a, 2);
   const std::vector<std::string> models = e.models;

@@ -263,10 +263,9 @@ std::vector<std::string> task1_tests(const std::string& student) {
   static const std::vector<std::string> two{"mp", "sb", "lb", "2+2w", "s", "r"}, more{"iriw", "wrc"},
       coherence{"corr", "cowr", "corw"};
   if (student.empty()) return {"mp", "sb", "lb", "2+2w", "iriw", "corr"};
-  std::vector<std::string> tests;
-  for (size_t i : synclab::lab::student_draw(student, "lab10 task1 two", two.size(), 4)) tests.push_back(two[i]);
-  tests.push_back(more[synclab::lab::student_draw(student, "lab10 task1 more", more.size(), 1)[0]]);
-  tests.push_back(coherence[synclab::lab::student_draw(student, "lab10 task1 coherence", coherence.size(), 1)[0]]);
+  std::vector<std::string> tests = synclab::lab::student_pick(student, "lab10 task1 two", two, 4);
+  tests.push_back(synclab::lab::student_pick(student, "lab10 task1 more", more, 1)[0]);
+  tests.push_back(synclab::lab::student_pick(student, "lab10 task1 coherence", coherence, 1)[0]);
   return tests;
 }
 

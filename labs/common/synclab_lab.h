@@ -159,13 +159,24 @@ const char* tree_path(const char* file);
 // ---- Per-student variants ------------------------------------------------------------------------
 // Tasks with variants (the predictions of labs 01, 03, 04 and 10) draw each student's cases from a
 // pool, seeded by the student's id: SYNCLAB_STUDENT in the environment (the grader passes its
-// --student, and a Gradescope package the submitter's email). Without an id every student gets the default cases,
-// the ones the lab's README shows.
+// --student, and a Gradescope package the submitter's email). Without an id every student gets the
+// default cases, the ones the lab's README shows.
 // The id, with spaces around it removed and letters lower-cased ("" when none is set).
 std::string student_id();
 // k distinct indices of [0, n), in the order drawn: the same for every run with one id and salt
 // (the task's name), and a different draw for another id (a pool of n choose k draws).
 std::vector<size_t> student_draw(const std::string& id, const std::string& salt, size_t n, size_t k);
+// The k elements of `pool` that student_draw picks, in the order drawn.
+template <class T>
+std::vector<T> student_pick(const std::string& id, const std::string& salt, const std::vector<T>& pool, size_t k) {
+  std::vector<T> picked;
+  for (size_t i : student_draw(id, salt, pool.size(), k)) picked.push_back(pool[i]);
+  return picked;
+}
+// A lab program's line naming the graded cases of a task with variants: `graded` ("task 3 is graded
+// with 64 and 128 threads"), then, with the id (student_id()), "for student id '...'", or without
+// one how to see the student's own `own` ("two sizes").
+void print_graded_cases(const std::string& graded, const std::string& own);
 
 // Throws CudaFailure for a CUDA call that failed: "file:line: call failed: CUDA's message", then
 // one line per report of the simulator about the last launch ("  simulator: race at ...").

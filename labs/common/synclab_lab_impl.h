@@ -247,6 +247,15 @@ SYNCLAB_LAB_INLINE std::string student_id() {
   return id;
 }
 
+SYNCLAB_LAB_INLINE void print_graded_cases(const std::string& graded, const std::string& own) {
+  const std::string id = student_id();
+  if (id.empty())
+    std::printf("%s (no student id: set SYNCLAB_STUDENT to the id your course grades with to see your own %s)\n",
+                graded.c_str(), own.c_str());
+  else
+    std::printf("%s for student id '%s'\n", graded.c_str(), id.c_str());
+}
+
 SYNCLAB_LAB_INLINE std::vector<size_t> student_draw(const std::string& id, const std::string& salt, size_t n, size_t k) {
   // FNV-1a of "id\0salt" seeds splitmix64; a partial Fisher-Yates shuffle takes the first k.
   uint64_t h = 0xcbf29ce484222325ull;

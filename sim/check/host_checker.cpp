@@ -81,7 +81,7 @@ void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
   auto nit = narrow_.find(k >> 4);
   w.host_narrow = nit == narrow_.end() ? nullptr : &nit->second;
   auto sit = stores_.find(k >> 4);
-  w.host_relaxed = sit != stores_.end() && sit->second.relaxed();
+  w.host_relaxed = sit != stores_.end() && sit->second.relaxed() ? &sit->second : nullptr;
   // H2: against the device's accesses since the host's previous write.
   for (const DevAccess& a : w.since_host) {
     if ((reaches_host(*a.instr, a.atomic) && !w.host_narrow) || last_release_ > a.tick) continue;
@@ -155,8 +155,7 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
       if (w.host_relaxed) {
         relaxed_flag_tick_ = now;
         relaxed_flag_read_ = &I;
-        auto sit = stores_.find(k >> 4);
-        if (sit != stores_.end()) relaxed_flag_ = sit->second;
+        relaxed_flag_ = *w.host_relaxed;
       } else if (acquires(I))
         known_ = std::max(known_, w.host_hi);
       else {

@@ -103,7 +103,8 @@ class HostChecker {
     uint64_t host_lo = 0, host_hi = 0;
     uint64_t host_value = 0;
     const host_atomics::Note* host_narrow = nullptr;  // the last host write was made at a narrow scope
-    bool host_relaxed = false;  // the last host write was a relaxed store through an atomic_ref
+    // the last host write was a relaxed store through an atomic_ref: its note
+    const host_atomics::StoreNote* host_relaxed = nullptr;
     bool reported = false;               // a race on this word was reported (one is enough)
     std::vector<DevAccess> since_host;   // device accesses after the last host write (the last few)
   };

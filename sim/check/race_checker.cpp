@@ -460,7 +460,7 @@ void KernelRun::flush_findings() {
           "{}{}{}",
           hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), fix,
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "",
-          pgid / threads_per_cta_ == block
+          !cross_block
               ? ". Or, where this access only has to come after every thread of the block is done with the "
                 "word (a result read after the loop that built it), put a __syncthreads() between them that "
                 "every thread of the block reaches"
@@ -510,7 +510,7 @@ void KernelRun::flush_findings() {
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
-      if (pgid / threads_per_cta_ == block)
+      if (!cross_block)
         d += ". Put a __syncthreads() between them that every thread of the block reaches, or hand the value "
              "over with a release and an acquire";
       else

@@ -5,7 +5,8 @@
 // thread makes an atomic_ref at thread_scope_device or thread_scope_block, and the race checker's
 // host rules (host_checker.h) take a host write made after such a note as not morally strong with
 // any device access; it calls synclab_rt_host_atomic_store before every store through an
-// atomic_ref, with the store's memory order, and the host rules take a relaxed one as no release. Host threads add notes at any time; the device thread reads them.
+// atomic_ref, with the store's memory order, and the host rules take a relaxed one as no release.
+// Host threads add notes at any time; the device thread reads them.
 #pragma once
 
 #include <cstdint>
