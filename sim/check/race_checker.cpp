@@ -222,6 +222,31 @@ bool KernelRun::updates_in_place(uint32_t loc) const {
   return false;
 }
 
+const ptx::Instr* KernelRun::check_then_set_atomic(uint32_t loc) const {
+  const ptx::Instr* at = instr_at(loc);
+  if (!at) return nullptr;
+  const ptx::Instr& I = *at;
+  const bool plain = I.sem == ptx::Sem::None || I.sem == ptx::Sem::Weak;
+  if (!plain || (I.op != Op::Ld && I.op != Op::St)) return nullptr;
+  const Operand& a = I.src[0];
+  if (a.kind != Operand::Kind::Addr) return nullptr;
+  auto same_word = [&](const ptx::Instr& J) {
+    const Operand& b = J.src[0];
+    return J.space == I.space && b.kind == Operand::Kind::Addr && b.reg == a.reg && b.symbol == a.symbol &&
+           b.imm == a.imm;
+  };
+  bool load = false, store = false;
+  const ptx::Instr* atomic = nullptr;
+  for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
+    if (!same_word(J)) continue;
+    const bool jplain = J.sem == ptx::Sem::None || J.sem == ptx::Sem::Weak;
+    load = load || (jplain && J.op == Op::Ld);
+    store = store || (jplain && J.op == Op::St);
+    if (!atomic && J.op == Op::Atom) atomic = &J;
+  }
+  return load && store ? atomic : nullptr;
+}
+
 SourceLoc KernelRun::where_of(uint32_t loc) const {
   const ptx::Instr* I = instr_at(loc);
   return I ? where(*I) : SourceLoc{};
@@ -500,20 +525,38 @@ void KernelRun::flush_findings() {
       // The lost-update advice only where both accesses are halves of read-modify-writes of
       // this word on one line (x++ in two threads), not where a thread reads a word that another
       // thread's line writes (s[t] += s[t + off] without a barrier between the steps).
-      if (plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line &&
-          updates_in_place(f.cur_loc) && updates_in_place(f.prev.loc))
+      const bool same_line_update = plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line &&
+                                    updates_in_place(f.cur_loc) && updates_in_place(f.prev.loc);
+      // A check-then-set of a word that is also an atomic's (a lock tested and taken with a plain read
+      // and write, given back with atomicExch): the fix is one atomic, not an ordering.
+      const ptx::Instr* rmw = nullptr;
+      if (plain && !same_line_update) {
+        rmw = check_then_set_atomic(f.cur_loc);
+        if (!rmw) rmw = check_then_set_atomic(f.prev.loc);
+      }
+      if (same_line_update)
         d += fmt::format(
             "both accesses are on line {}, which updates what it reads (x++, x += v): another "
             "thread's store can come between one thread's read and its store, and updates are lost: "
             "make the update one atomic operation (atomicAdd, atomicMax, ...). As written, ",
             a.line);
+      if (rmw) {
+        const SourceLoc w = where(*rmw);
+        d += fmt::format(
+            "this word is read and then written with plain accesses, and also updated by an atomic at {}:{} "
+            "({}): a plain read and a plain write are two steps, so two threads can both read the old value "
+            "(both see a lock free) before either writes. Make the test and the write one atomic operation: "
+            "atomicCAS(&word, expected, desired) to take a lock or claim a slot, atomicAdd or atomicExch for "
+            "an update. As written, ",
+            w.file.empty() ? "PTX line" : w.file, w.file.empty() ? rmw->ptx_line : w.line, ptx::op_name(rmw->op));
+      }
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "
            "(a fence or acquire load/atomic after reading it)";
-      if (!cross_block)
+      if (!rmw && !cross_block)
         d += ". Put a __syncthreads() between them that every thread of the block reaches, or hand the value "
              "over with a release and an acquire";
-      else
+      else if (!rmw)
         d += ". The threads are in different blocks: hand the value over through a flag or a lock, with a "
              "release (__threadfence() before raising it) and an acquire (__threadfence() after seeing it), "
              "and where one thread of a block raises or sees the flag for the others, put a __syncthreads() "

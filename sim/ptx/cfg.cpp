@@ -106,6 +106,11 @@ void build_cfg(Function& fn) {
   };
   for (uint32_t b = 0; b < nb; ++b)
     if (to_exit[b]) mark_from(b);
+  // Blocks that reach the exit by the code's own edges. A path from one of them into code that
+  // never finishes (a spin the compiler made endless, `while (true) {}`) is left out of their
+  // post-dominators: lanes that take it never arrive anywhere, so the lanes whose paths finish
+  // reconverge where those paths meet (after `if (lane == 0) { ... }`, not at the kernel's end).
+  const std::vector<char> finishes = reaches;
   for (uint32_t b = nb; b-- > 0;)
     if (!reaches[b]) {
       to_exit[b] = 1;
@@ -116,8 +121,14 @@ void build_cfg(Function& fn) {
   std::vector<uint32_t> exit_preds;
   for (uint32_t b = 0; b < nb; ++b)
     if (to_exit[b]) exit_preds.push_back(b);
+  // The edges kept: all but those from a block that finishes into one that does not.
+  auto kept = [&](uint32_t from, uint32_t to) { return !finishes[from] || finishes[to]; };
+  std::vector<std::vector<uint32_t>> kept_preds(nb);
+  for (uint32_t b = 0; b < nb; ++b)
+    for (uint32_t p : fn.blocks[b].preds)
+      if (kept(p, b)) kept_preds[b].push_back(p);
   auto rsuccs = [&](uint32_t x) -> const std::vector<uint32_t>& {
-    return x == exit_node ? exit_preds : fn.blocks[x].preds;
+    return x == exit_node ? exit_preds : kept_preds[x];
   };
   // rpreds(x): preds in the reversed graph = succs in the CFG, plus the exit for to_exit blocks.
 
@@ -168,7 +179,8 @@ void build_cfg(Function& fn) {
         if (idom[p] == kUndef) return;
         nd = nd == kUndef ? p : intersect(p, nd);
       };
-      for (uint32_t s : fn.blocks[x].succs) consider(s);
+      for (uint32_t s : fn.blocks[x].succs)
+        if (kept(x, s)) consider(s);
       if (to_exit[x]) consider(exit_node);
       if (nd != kUndef && idom[x] != nd) {
         idom[x] = nd;

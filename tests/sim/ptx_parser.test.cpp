@@ -834,8 +834,12 @@ TEST_CASE("switch: function pointer table, indirect call, infinite loop", "[ptx]
   CHECK(b.last == spin);
   CHECK(b.succs == std::vector<uint32_t>{k.block_of[spin]});
   CHECK(b.ipdom == -1);
-  // The branch into it: one side spins forever, the other returns.
-  CHECK(k.reconverge_pc[at_line(k, 197)] == Function::kExitPc);
+  // The branch into it: one side spins forever, the other returns. Lanes that spin never arrive
+  // anywhere, so the others reconverge where the paths that finish go on ($L__BB2_22), not at the
+  // exit: lanes of an `if` whose body can only spin for ever meet after the `if` when no lane
+  // took that spin (a __syncwarp() there names only lanes that arrive).
+  CHECK(k.reconverge_pc[at_line(k, 197)] == k.blocks[k.block_of[at_line(k, 197) + 1]].first);
+  CHECK(k.reconverge_pc[at_line(k, 197)] != spin);
 }
 
 // ---------------------------------------------------------------------------------------------
