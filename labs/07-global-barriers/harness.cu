@@ -169,6 +169,13 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                " handed the block's arrival over before thread " + std::to_string(wthread) +
                " of the block wrote its slot: a __syncthreads() at the start of the barrier, before thread 0 "
                "signals the arrival, makes every thread's slot write part of what the arrival releases";
+      if (w == Way::tree && releaser != writer)
+        return "block " + std::to_string(releaser) + " passed its group's arrivals up to *top without having "
+               "acquired block " + std::to_string(writer) + "'s writes, which reach *top only through groups[g]: "
+               "block " + std::to_string(writer) + " releases them with __threadfence() before its atomicAdd on "
+               "groups[g], and the block that finds its group complete passes them on with __threadfence() "
+               "between that atomicAdd and its atomicAdd on *top. Put back the one of these two fences that is "
+               "missing (or narrowed to __threadfence_block())";
       if (w == Way::lockfree && releaser == 0)
         return "block 0's thread " + std::to_string(thread) + " wrote depart[" + std::to_string(thread) +
                "] when it had seen block " + std::to_string(thread) + "'s arrival only, not block " +

@@ -222,7 +222,7 @@ bool KernelRun::updates_in_place(uint32_t loc) const {
   return false;
 }
 
-const ptx::Instr* KernelRun::check_then_set_atomic(uint32_t loc) const {
+const ptx::Instr* KernelRun::check_then_set_atomic(uint32_t loc, bool alone) const {
   const ptx::Instr* at = instr_at(loc);
   if (!at) return nullptr;
   const ptx::Instr& I = *at;
@@ -244,7 +244,7 @@ const ptx::Instr* KernelRun::check_then_set_atomic(uint32_t loc) const {
     store = store || (jplain && J.op == Op::St);
     if (!atomic && J.op == Op::Atom) atomic = &J;
   }
-  return load && store ? atomic : nullptr;
+  return (load && store) || alone ? atomic : nullptr;
 }
 
 SourceLoc KernelRun::where_of(uint32_t loc) const {
@@ -549,6 +549,22 @@ void KernelRun::flush_findings() {
             "atomicCAS(&word, expected, desired) to take a lock or claim a slot, atomicAdd or atomicExch for "
             "an update. As written, ",
             w.file.empty() ? "PTX line" : w.file, w.file.empty() ? rmw->ptx_line : w.line, ptx::op_name(rmw->op));
+      }
+      // One side atomic, the other a plain access of a word its own function updates atomically (a
+      // stack's head read plainly before the CAS loop): that access is to be atomic too.
+      const bool one_atomic = ((f.prev.flags ^ f.cur_flags) & RaceDetector::kAtomic) != 0;
+      const uint32_t plain_loc = (f.cur_flags & RaceDetector::kAtomic) ? f.prev.loc : f.cur_loc;
+      const ptx::Instr* word_atomic = one_atomic ? check_then_set_atomic(plain_loc, true) : nullptr;
+      if (word_atomic) {
+        const SourceLoc w = where(*word_atomic), p = where_of(plain_loc);
+        d += fmt::format(
+            "the plain access at {}:{} is to a word that other accesses of that code update with an atomic "
+            "(at {}:{}, {}), and a plain access races with them: make that access atomic too (for a read, "
+            "atomicAdd(&word, 0) or a cuda::atomic_ref load; for a write, atomicExch). Where it also hands "
+            "data over, order it as well: ",
+            p.file.empty() ? "PTX line" : p.file, p.file.empty() ? p.ptx_line : p.line,
+            w.file.empty() ? "PTX line" : w.file, w.file.empty() ? word_atomic->ptx_line : w.line,
+            ptx::op_name(word_atomic->op));
       }
       d += "nothing orders the two accesses: no __syncthreads() between them that both threads passed, and no "
            "release (a fence or release store/atomic) by the first thread that the second thread acquired "

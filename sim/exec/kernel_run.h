@@ -256,7 +256,8 @@ class KernelRun {
   bool updates_in_place(uint32_t loc) const;        // a load/store with its other half on its line
   // A plain load/store of a word its function reads and writes plainly and also updates with an
   // atomic (a lock taken by `if (*lock == 0) *lock = 1` and given back by atomicExch): that atomic.
-  const ptx::Instr* check_then_set_atomic(uint32_t loc) const;
+  // alone: any plain load/store of a word its function also updates with an atomic.
+  const ptx::Instr* check_then_set_atomic(uint32_t loc, bool alone = false) const;
   const char* release_at(uint32_t loc) const;       // how a store/atomic releases, or null
   // A shfl.sync whose lane reads `source`, which is not in `member` & the lanes executing it.
   void shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member);

@@ -275,7 +275,9 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
   cfg.quiet = true;
   cfg.trace_path.clear();
   RunResult res;
+  size_t wanted_seen = 0;  // (until_seen) how many of those outcomes have shown
   for (uint64_t s = opt.first_seed; s < opt.first_seed + opt.seeds; ++s) {
+    if (opt.until_seen && wanted_seen == opt.until_seen->size()) break;
     std::memset(mem, 0, mem_bytes);
     std::memset(out, 0, out_bytes);
     cfg.seed = s;
@@ -303,7 +305,7 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
         std::memcpy(&v, mem + mem_each * c + 4 * l, 4);
         o.push_back(v);
       }
-      ++res.counts[o];
+      if (++res.counts[o] == 1 && opt.until_seen && opt.until_seen->count(o)) ++wanted_seen;
     }
     for (const Report& r : lr.reports)
       if (r.title.find("simulator bug") != std::string::npos)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct RunOptions {
   uint32_t instances = 1;
   bool check = false;  // check each run's execution with the oracle
   bool explain = false;  // with check: a forbidden execution's events and relations in the problem's text
+  // When set: stop before `seeds` once every one of these outcomes has shown (the seeds are then
+  // at most `seeds`; runs that were not needed are not made).
+  const std::set<memory::Outcome>* until_seen = nullptr;
 };
 
 struct RunResult {

@@ -35,7 +35,7 @@ int usage() {
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--instances K]\n"
                "                      [--check] [--first-seed S] [--explain] [--quiet] [--gaps] [--counts]\n"
-               "                      [--min-weak PERCENT]\n"
+               "                      [--min-weak PERCENT] [--until-seen]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
@@ -43,6 +43,8 @@ int usage() {
                "     a forbidden one). --min-weak: fail when fewer than PERCENT of the weak outcomes showed.\n"
                "     --instances: K copies of the test in each seed's launch, their threads interleaved (default 1):\n"
                "     K outcomes a seed.\n"
+               "     --until-seen: (relaxed) a test's seeds stop once every weak outcome PTX allows has shown: N\n"
+               "     is then the most seeds a test gets; the coverage is what N seeds would give, at less cost.\n"
                "     --counts: how many runs ended in each outcome.\n"
                "     --gaps: for each weak outcome not seen, which rule of the model keeps it out of reach\n"
                "     (sim/memory/oracle/run_order.h), or that the rules allow it and the seeds did not draw it.\n"
@@ -133,6 +135,7 @@ int cmd_run(const std::vector<std::string>& args) {
   bool quiet = false, gaps = false, counts = false;
   std::map<std::string, size_t> gap_count;  // missing weak outcomes by what keeps the model from them
   double min_weak = -1;
+  bool until_seen = false;  // stop a test's seeds once every weak outcome PTX allows has shown
   uint64_t generated = 0, gen_seed = 1;
   auto number = [&](size_t i, uint64_t* v) {
     char* end = nullptr;
@@ -171,6 +174,8 @@ int cmd_run(const std::vector<std::string>& args) {
       gaps = true;
     } else if (a == "--counts") {
       counts = true;
+    } else if (a == "--until-seen") {
+      until_seen = true;
     } else if (a == "--check") {
       opt.check = true;
     } else if (a == "--explain") {
@@ -221,7 +226,10 @@ int cmd_run(const std::vector<std::string>& args) {
       synclab::litmus::RunResult rr;
       try {
         en = enumerate_outcomes(t);
-        rr = synclab::litmus::run_litmus(t, opt);
+        synclab::litmus::RunOptions o = opt;
+        const std::set<Outcome> wanted = until_seen && opt.relaxed ? en.weak() : std::set<Outcome>{};
+        if (until_seen && opt.relaxed) o.until_seen = &wanted;
+        rr = synclab::litmus::run_litmus(t, o);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "synclab-litmus: %s: %s\n", t.name.c_str(), e.what());
         ++failed;
