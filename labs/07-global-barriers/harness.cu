@@ -153,6 +153,13 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
     return "every thread of the block must reach each __syncthreads() of the barrier: keep them outside the ifs and "
            "put only the checking threads' spins and stores inside";
   if (f.kind != "race") return "";
+  // A hand-over of block scope between blocks: the report names the fence or atomic and the scope
+  // to use; the barrier's __syncthreads() are not the question.
+  if (f.text.find("but with block scope") != std::string::npos ||
+      f.text.find("insufficient-scope") != std::string::npos)
+    return "a fence or atomic of the barrier has block scope (the report names it): blocks hand over to each "
+           "other, so use the device-scope forms, __threadfence() and atomicAdd/atomicExch, not "
+           "__threadfence_block() or the _block atomics";
   // The race checker says how the two blocks handed over: through a release whose thread had not
   // synchronized with the writer (a missing __syncthreads() before the release), through the
   // barrier's counter or flag without a fence (a missing __threadfence()), or not at all (a missing
@@ -174,8 +181,8 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                "acquired block " + std::to_string(writer) + "'s writes, which reach *top only through groups[g]: "
                "block " + std::to_string(writer) + " releases them with __threadfence() before its atomicAdd on "
                "groups[g], and the block that finds its group complete passes them on with __threadfence() "
-               "between that atomicAdd and its atomicAdd on *top. Put back the one of these two fences that is "
-               "missing (or narrowed to __threadfence_block())";
+               "between that atomicAdd and its atomicAdd on *top. Put back the one of these two __threadfence() "
+               "calls that is missing (or narrowed to __threadfence_block())";
       if (w == Way::lockfree && releaser == 0)
         return "block 0's thread " + std::to_string(thread) + " wrote depart[" + std::to_string(thread) +
                "] when it had seen block " + std::to_string(thread) + "'s arrival only, not block " +

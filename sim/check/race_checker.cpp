@@ -330,7 +330,12 @@ void KernelRun::flush_findings() {
                                    (f.cur_flags & (RaceDetector::kAtomic | RaceDetector::kStrong));
     const bool insufficient_scope =
         !warning && cross_block &&
-        (both_atomic || block_scoped_pair || (f.scope_miss != nullptr && f.scope_miss_cta == pgid / threads_per_cta_));
+        (both_atomic || block_scoped_pair ||
+         // a block-scope acquire of a hand-over from the other access's block, or from the block of
+         // the thread whose hand-over this thread took (the chain that should have ordered them)
+         (f.scope_miss != nullptr &&
+          (f.scope_miss_cta == pgid / threads_per_cta_ ||
+           (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / threads_per_cta_))));
     r.title =
         fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                     warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
