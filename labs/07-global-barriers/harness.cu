@@ -95,7 +95,9 @@ std::string stuck_advice(Way w) {
     case Way::sense:
       return "a block waits for a sense flip that never comes: the last block to arrive (its atomicAdd returns "
              "gridDim.x - 1) resets *count to 0 before it writes my_sense to *sense, so that the next round counts "
-             "from 0 again; every other block spins until *sense == my_sense";
+             "from 0 again; every other block spins until *sense == my_sense. Use atomicExch(count, 0u) for the "
+             "reset (device scope, not a plain store or atomicExch_block): every block's next atomicAdd must come "
+             "after it";
     default:
       return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
              "it to equal the goal -- a fast block may already have added its arrival for the next round";
@@ -188,7 +190,10 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                "] when it had seen block " + std::to_string(thread) + "'s arrival only, not block " +
                std::to_string(writer) + "'s: in block 0, a __syncthreads() between the checks of arrive and the "
                "writes of depart lets each thread release its block only after every block arrived, and passes "
-               "on what the other checking threads acquired";
+               "on what the other checking threads acquired; and block " + std::to_string(writer) +
+               "'s arrival passes on its writes only if it is a release, with __threadfence() right before "
+               "thread 0's write of arrive[blockIdx.x]. Put back that __syncthreads() in block 0 or that "
+               "__threadfence(), whichever is missing (or narrowed to __threadfence_block())";
     }
   }
   // Which side lacks its fence, as the race report says: the releasing side (the waiting thread
