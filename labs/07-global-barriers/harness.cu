@@ -178,6 +178,12 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                " handed the block's arrival over before thread " + std::to_string(wthread) +
                " of the block wrote its slot: a __syncthreads() at the start of the barrier, before thread 0 "
                "signals the arrival, makes every thread's slot write part of what the arrival releases";
+      if ((w == Way::simple || w == Way::sense) && releaser != writer)
+        return "block " + std::to_string(writer) + "'s writes reached this block's thread 0 through block " +
+               std::to_string(releaser) + "'s arrival: one block's release passes on another's writes only when "
+               "each side fences at device scope. Put __threadfence() (not __threadfence_block()) right before "
+               "thread 0's atomicAdd on *count and right after its wait loop, whichever of the two is missing or "
+               "narrowed";
       if (w == Way::tree && releaser != writer)
         return "block " + std::to_string(releaser) + " passed its group's arrivals up to *top without having "
                "acquired block " + std::to_string(writer) + "'s writes, which reach *top only through groups[g]: "
