@@ -196,6 +196,16 @@ const char* KernelRun::release_at(uint32_t loc) const {
   return nullptr;
 }
 
+namespace {
+// Whether two memory instructions name their address the same way (register, symbol, offset):
+// the same word for a lane, whatever the register holds.
+bool same_address(const ptx::Instr& I, const ptx::Instr& J) {
+  const Operand &a = I.src[0], &b = J.src[0];
+  return a.kind == Operand::Kind::Addr && b.kind == Operand::Kind::Addr && a.reg == b.reg && a.symbol == b.symbol &&
+         a.imm == b.imm;
+}
+}  // namespace
+
 // Whether the load or store at loc is half of an in-place update on its source line: the line
 // also has the other half (a store for a load, a load for a store) in the same state space at the
 // same address expression ([reg + imm] or [symbol + imm]), as x++ or x += v compile to. Used to
@@ -214,37 +224,28 @@ bool KernelRun::updates_in_place(uint32_t loc) const {
   for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
     const bool other = load ? J.op == Op::St : (J.op == Op::Ld || J.op == Op::Ldu);
     if (!other || J.space != I.space) continue;
-    const Operand& b = J.src[0];
-    if (b.kind != Operand::Kind::Addr || b.reg != a.reg || b.symbol != a.symbol || b.imm != a.imm) continue;
+    if (!same_address(I, J)) continue;
     const SourceLoc there = where(J);
     if (there.line == here.line && there.file == here.file) return true;
   }
   return false;
 }
 
-const ptx::Instr* KernelRun::check_then_set_atomic(uint32_t loc, bool alone) const {
+const ptx::Instr* KernelRun::atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const {
   const ptx::Instr* at = instr_at(loc);
   if (!at) return nullptr;
   const ptx::Instr& I = *at;
-  const bool plain = I.sem == ptx::Sem::None || I.sem == ptx::Sem::Weak;
-  if (!plain || (I.op != Op::Ld && I.op != Op::St)) return nullptr;
-  const Operand& a = I.src[0];
-  if (a.kind != Operand::Kind::Addr) return nullptr;
-  auto same_word = [&](const ptx::Instr& J) {
-    const Operand& b = J.src[0];
-    return J.space == I.space && b.kind == Operand::Kind::Addr && b.reg == a.reg && b.symbol == a.symbol &&
-           b.imm == a.imm;
-  };
+  auto plain = [](const ptx::Instr& J) { return J.sem == ptx::Sem::None || J.sem == ptx::Sem::Weak; };
+  if (!plain(I) || (I.op != Op::Ld && I.op != Op::St) || I.src[0].kind != Operand::Kind::Addr) return nullptr;
   bool load = false, store = false;
   const ptx::Instr* atomic = nullptr;
   for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
-    if (!same_word(J)) continue;
-    const bool jplain = J.sem == ptx::Sem::None || J.sem == ptx::Sem::Weak;
-    load = load || (jplain && J.op == Op::Ld);
-    store = store || (jplain && J.op == Op::St);
+    if (J.space != I.space || !same_address(I, J)) continue;
+    load = load || (plain(J) && J.op == Op::Ld);
+    store = store || (plain(J) && J.op == Op::St);
     if (!atomic && J.op == Op::Atom) atomic = &J;
   }
-  return (load && store) || alone ? atomic : nullptr;
+  return !needs_read_and_write || (load && store) ? atomic : nullptr;
 }
 
 SourceLoc KernelRun::where_of(uint32_t loc) const {
@@ -536,8 +537,8 @@ void KernelRun::flush_findings() {
       // and write, given back with atomicExch): the fix is one atomic, not an ordering.
       const ptx::Instr* rmw = nullptr;
       if (plain && !same_line_update) {
-        rmw = check_then_set_atomic(f.cur_loc);
-        if (!rmw) rmw = check_then_set_atomic(f.prev.loc);
+        rmw = atomic_of_plain_word(f.cur_loc, true);
+        if (!rmw) rmw = atomic_of_plain_word(f.prev.loc, true);
       }
       if (same_line_update)
         d += fmt::format(
@@ -559,7 +560,7 @@ void KernelRun::flush_findings() {
       // stack's head read plainly before the CAS loop): that access is to be atomic too.
       const bool one_atomic = ((f.prev.flags ^ f.cur_flags) & RaceDetector::kAtomic) != 0;
       const uint32_t plain_loc = (f.cur_flags & RaceDetector::kAtomic) ? f.prev.loc : f.cur_loc;
-      const ptx::Instr* word_atomic = one_atomic ? check_then_set_atomic(plain_loc, true) : nullptr;
+      const ptx::Instr* word_atomic = one_atomic ? atomic_of_plain_word(plain_loc, false) : nullptr;
       if (word_atomic) {
         const SourceLoc w = where(*word_atomic), p = where_of(plain_loc);
         d += fmt::format(

@@ -254,10 +254,10 @@ class KernelRun {
   SourceLoc where_of(uint32_t loc) const;          // where() of that instruction ({} when none)
   const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
   bool updates_in_place(uint32_t loc) const;        // a load/store with its other half on its line
-  // A plain load/store of a word its function reads and writes plainly and also updates with an
-  // atomic (a lock taken by `if (*lock == 0) *lock = 1` and given back by atomicExch): that atomic.
-  // alone: any plain load/store of a word its function also updates with an atomic.
-  const ptx::Instr* check_then_set_atomic(uint32_t loc, bool alone = false) const;
+  // For a plain load/store, an atomic of its function on the same word (a lock given back with
+  // atomicExch); with needs_read_and_write, only where the function also both reads and writes that
+  // word plainly (a lock taken by `if (*lock == 0) *lock = 1`). nullptr: none.
+  const ptx::Instr* atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const;
   const char* release_at(uint32_t loc) const;       // how a store/atomic releases, or null
   // A shfl.sync whose lane reads `source`, which is not in `member` & the lanes executing it.
   void shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member);
