@@ -20,7 +20,7 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_past_barrier, "a load held back past a barrier");
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
-  add(early_same_location, "a store run before an earlier read of its location (beyond one store, not a read-modify-write, after a load)");
+  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   return s;
 }
@@ -87,8 +87,10 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
         if (J.loc == L.loc) {
-          // after a load (not a read-modify-write), one store to its location may run early
-          if (is_atom || same_location_early || rmw)
+          // after a load (not a read-modify-write), one store to its location may run early, or a
+          // read-modify-write that always writes and does not acquire
+          const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
+          if (is_atom || same_location_early || (rmw && !rmw_may))
             alias = alias || !lim.early_same_location;
           else if (!depends && !alias)
             same_location_early = true;

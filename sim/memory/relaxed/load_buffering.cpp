@@ -154,9 +154,15 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
       // A store that may touch the load's own location goes early only after a load (not a
       // read-modify-write), once: the model then keeps the load from reading it, or anything
-      // coherence-after it that would close a cycle (RelaxedModel::readable).
+      // coherence-after it that would close a cycle (RelaxedModel::readable). A read-modify-write
+      // that always writes may be that store (its read, run early, is after the load in program
+      // order; it reads the message just before its write, so what keeps the load from observing
+      // writes after the write keeps it from observing writes after that message too); not an
+      // acquire one (the load's observation would be acquired by it: acquire pattern) nor a
+      // compare-and-swap (a failed one leaves a read and no write to keep the load before).
       if (probe.may_alias(J, L)) {
-        if (!is_load || same_location_early || J.op != Op::St)
+        const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
+        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
           alias = true;
         else
           same_location_early = !(depends || guard_tainted || alias);
@@ -180,8 +186,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     } else if (J.op == Op::Fence || J.op == Op::Membar) {
       // fence.acq_rel, fence.acquire, fence.release are held back with the load: what they order
       // around them is then ordered (their acquire half after the load; their release half before
-      // the early stores, which wait for it). fence.sc and membar take part in Fence-SC order, which
-      // follows the order fences run: they end the search.
+      // the early stores, which wait for it). fence.sc and membar end the search: a morally strong
+      // fence.sc of another thread that ran while this one was held back would come before it in
+      // Fence-SC order, which synchronizes, so whatever came before that fence (a read of an early
+      // store, even a weak one) would be before the early stores in causality order.
       if (J.op == Op::Membar || J.proxy || J.sem == ptx::Sem::Sc || J.guard != Operand::kNoReg) break;
       // (not with a held-back read-modify-write: with an acquire fence after it, it would be an
       // acquire read-modify-write, for which see above)

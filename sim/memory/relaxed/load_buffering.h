@@ -16,7 +16,8 @@
 // after it. Branches on the way are followed when their condition is known now and the same for
 // the whole group. Release stores may run early, and fences other than fence.sc are held back with
 // the load (an early store after a release then waits for what it releases: early_hidden); a
-// fence.sc, a barrier, an atomic or anything else that leaves the straight path ends the search.
+// fence.sc, a barrier, a read-modify-write that releases or anything else that leaves the
+// straight path ends the search.
 #pragma once
 
 #include <cstdint>

@@ -150,10 +150,17 @@ struct RelaxedModel::ThreadState {
     bool hidden;
     bool release;  // a release store (its own release is made at end_late)
     Who who;
-    // A store to the held-back load's own location (load_buffering.cpp allows one, after a plain
-    // load): what reached the thread's accesses there before it, and whether the load has run.
+    // A store (or a read-modify-write) to the held-back load's own location (load_buffering.cpp
+    // allows one, after a plain load): what reached the thread's accesses there before it (before
+    // its read, for a read-modify-write), and whether the load has run.
     uint64_t reach_before = 0;
     bool load_done = false;
+    // (a read-modify-write) the message its read read: the load may observe only writes
+    // coherence-before it or that message itself. An observed write is before the later read in
+    // causality order (observation, then program order on one location), and weak writes may
+    // stand between that message and the read-modify-write's own.
+    bool rmw = false;
+    uint64_t read_msg_key = 0;
   };
   std::vector<Early> early_stores;
   // Recording.
@@ -545,7 +552,10 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   // after it in program order, so it is not in what reaches the load. The load may not read the
   // store, and it may observe (read with a morally strong read) only writes coherence-before the
   // store: an observed write is before the store in causality order (observation, then program
-  // order on one location), so coherence order must put it first.
+  // order on one location), so coherence order must put it first. When the store is the write of a
+  // read-modify-write, the same holds for its read: the load observes only the message that read
+  // read or writes coherence-before it (else the read would miss a write before it in causality
+  // order; weak writes may stand between that message and the read-modify-write's own).
   const ThreadState::Early* own_later = nullptr;
   if (ts.late && !ts.late_read)  // (the held-back load runs first; the reads after it follow it)
     for (const ThreadState::Early& e : ts.early_stores)
@@ -554,11 +564,20 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   bool own_later_found = false;
   if (own_later) {
     reach = own_later->reach_before;
-    for (size_t i = 0; i < n; ++i)
+    bool read_found = !own_later->rmw;
+    uint64_t read_upto = ~0ull;  // (a read-modify-write) the message it read and those before it
+    for (size_t i = 0; i < n; ++i) {
       if (L.msgs[i].key == own_later->msg_key) {
         own_later_after = L.msgs[i].co_before;
         own_later_found = true;
       }
+      if (own_later->rmw && L.msgs[i].key == own_later->read_msg_key) {
+        read_upto = L.msgs[i].co_before | bit(L.msgs[i].slot);
+        read_found = true;
+      }
+    }
+    own_later_found = own_later_found && read_found;
+    own_later_after &= read_upto;
   }
   for (size_t i = 0; i < n; ++i) {
     if (own_later && (L.msgs[i].key == own_later->msg_key ||
@@ -1033,7 +1052,8 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
       after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
-  const uint64_t reach_before = L->reach_mask(w);
+  // (a read-modify-write: what reached the location before its read, which came first)
+  const uint64_t reach_before = rmw && rmw_.key == key ? rmw_.reach_before : L->reach_mask(w);
   const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels));
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
@@ -1059,7 +1079,8 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
-    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false});
+    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false,
+                               rmw && rmw_.key == key, rmw && rmw_.key == key ? rmw_.read_msg_key : 0});
   }
   *newest = idx + 1 == L->msgs.size();
   write_version_ = L->msgs[idx].key;
@@ -1116,6 +1137,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.who = r;
   rmw_.read_event = ev;
   rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
+  rmw_.reach_before = L->reach_mask(r);
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;

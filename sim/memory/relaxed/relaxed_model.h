@@ -215,6 +215,9 @@ class RelaxedModel final : public ConsistencyModel {
     uint64_t view_key = ~0ull;
     Who who;
     int read_event = -1;
+    // What reached the thread's accesses of the location before the read (a read-modify-write
+    // run early to a held-back load's location: ThreadState::Early::reach_before).
+    uint64_t reach_before = 0;
   } rmw_;
 };
 
