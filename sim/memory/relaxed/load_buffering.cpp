@@ -156,10 +156,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // read-modify-write), once: the model then keeps the load from reading it, or anything
       // coherence-after it that would close a cycle (RelaxedModel::readable). A read-modify-write
       // that always writes may be that store (its read, run early, is after the load in program
-      // order; it reads the message just before its write, so what keeps the load from observing
-      // writes after the write keeps it from observing writes after that message too); not an
-      // acquire one (the load's observation would be acquired by it: acquire pattern) nor a
-      // compare-and-swap (a failed one leaves a read and no write to keep the load before).
+      // order: the model also keeps the load from observing writes coherence-after the message
+      // that read read); not an acquire one (the load's observation would be acquired by it:
+      // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
         if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
