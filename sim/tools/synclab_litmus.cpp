@@ -8,6 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,7 +40,7 @@ int usage() {
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--instances K]\n"
                "                      [--check] [--first-seed S] [--explain] [--quiet] [--gaps] [--counts]\n"
-               "                      [--min-weak PERCENT] [--until-seen]\n"
+               "                      [--min-weak PERCENT] [--until-seen] [--jobs J]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
@@ -48,7 +53,9 @@ int usage() {
                "     --counts: how many runs ended in each outcome.\n"
                "     --gaps: for each weak outcome not seen, which rule of the model keeps it out of reach\n"
                "     (sim/memory/oracle/run_order.h), or that the rules allow it and the seeds did not draw it.\n"
-               "     --generated: COUNT tests of `generate` (seed S, default 1) instead of files.\n");
+               "     --generated: COUNT tests of `generate` (seed S, default 1) instead of files.\n"
+               "     --jobs: J processes side by side, each taking every J-th test; the report, in the tests'\n"
+               "     order, and its summary are those of one process (only the summary line names J).\n");
   return 2;
 }
 
@@ -128,15 +135,210 @@ int cmd_outcomes(const std::string& file, const std::string& only) {
   return 0;
 }
 
+// What one test's runs gave: its lines of the report and its share of the summary.
+struct TestReport {
+  std::string text;  // the lines printed for it (empty in --quiet mode when nothing is to say)
+  bool failed = false;
+  size_t weak_allowed = 0, weak_seen = 0, gap_outcomes = 0;
+  std::map<std::string, size_t> gaps;  // weak outcomes not seen, by what keeps the model from them
+};
+
+struct RunFlags {
+  synclab::litmus::RunOptions opt;
+  bool quiet = false, gaps = false, counts = false, until_seen = false;
+};
+
+TestReport run_one(const LitmusTest& t, const RunFlags& f) {
+  const synclab::litmus::RunOptions& opt = f.opt;
+  TestReport r;
+  Enumeration en;
+  synclab::litmus::RunResult rr;
+  try {
+    en = enumerate_outcomes(t);
+    synclab::litmus::RunOptions o = opt;
+    const std::set<Outcome> wanted = f.until_seen && opt.relaxed ? en.weak() : std::set<Outcome>{};
+    if (f.until_seen && opt.relaxed) o.until_seen = &wanted;
+    rr = synclab::litmus::run_litmus(t, o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "synclab-litmus: %s: %s\n", t.name.c_str(), e.what());
+    r.failed = true;
+    return r;
+  }
+  const std::set<Outcome>& allowed = opt.relaxed ? en.ptx : en.sc;
+  std::vector<std::string> bad = rr.problems;
+  for (const auto& [o, n] : rr.counts)
+    if (!allowed.count(o))
+      bad.push_back(fmt::format("outcome {} ({} runs) is one the {} forbids", outcome_text(t, o), n,
+                                opt.relaxed ? "PTX model" : "sequential consistency"));
+  const std::set<Outcome> weak = en.weak();
+  size_t seen = 0;
+  std::vector<std::string> missing;
+  for (const Outcome& o : weak) {
+    if (opt.relaxed && !t.gap.empty() && satisfies(t, o)) {
+      // An outcome the table of docs/memory-model.md says the model cannot produce.
+      ++r.gap_outcomes;
+      if (rr.counts.count(o))
+        bad.push_back(fmt::format("outcome {} showed, but the test says the model cannot produce it ({}): the "
+                                  "table in docs/memory-model.md is out of date",
+                                  outcome_text(t, o), t.gap));
+      const std::string g = gap_of(t, o);
+      if (g != t.gap)
+        bad.push_back(fmt::format("outcome {}: the oracle finds it {}, not kept out by '{}'", outcome_text(t, o),
+                                  g.empty() ? "within the model's rules" : "kept out by '" + g + "'", t.gap));
+      continue;
+    }
+    if (rr.counts.count(o)) {
+      ++seen;
+    } else if (f.gaps && opt.relaxed) {
+      std::string g = gap_of(t, o);
+      missing.push_back(outcome_text(t, o) + " (" + (g.empty() ? "reachable: not drawn" : "needs " + g) + ")");
+      ++r.gaps[g.empty() ? "reachable under the model's rules, not drawn in these seeds" : g];
+    } else {
+      missing.push_back(outcome_text(t, o));
+    }
+  }
+  if (opt.relaxed) {
+    r.weak_allowed = seen + missing.size();
+    r.weak_seen = seen;
+  }
+  r.failed = !bad.empty();
+  if (!f.quiet || !bad.empty() || (opt.relaxed && !missing.empty())) {
+    r.text += fmt::format("{} {}: {} runs, {} outcomes", bad.empty() ? "ok  " : "FAIL", t.name,
+                          (unsigned long long)(rr.runs * opt.instances), rr.counts.size());
+    if (opt.relaxed) r.text += fmt::format(", weak outcomes seen {} of {} PTX allows", seen, seen + missing.size());
+    r.text += "\n";
+    for (const std::string& b : bad) r.text += "  " + b + "\n";
+    if (opt.relaxed)
+      for (const std::string& m : missing) r.text += "  not seen: " + m + "\n";
+    if (f.counts)
+      for (const auto& [o, n] : rr.counts)
+        r.text += fmt::format("  {:8}  {}{}\n", (unsigned long long)n, outcome_text(t, o), weak.count(o) ? "  (weak)" : "");
+  }
+  return r;
+}
+
+// --jobs: a report crosses from a worker process to the parent as one record of a file: a header
+// line (index, failed, weak_allowed, weak_seen, gap_outcomes, number of gap lines, bytes of text),
+// the gap lines ("count rule"), then the text.
+void write_report(std::FILE* out, size_t index, const TestReport& r) {
+  std::fprintf(out, "%zu %d %zu %zu %zu %zu %zu\n", index, r.failed ? 1 : 0, r.weak_allowed, r.weak_seen,
+               r.gap_outcomes, r.gaps.size(), r.text.size());
+  for (const auto& [g, n] : r.gaps) std::fprintf(out, "%zu %s\n", n, g.c_str());
+  std::fwrite(r.text.data(), 1, r.text.size(), out);
+}
+
+bool read_reports(const std::string& path, std::map<size_t, TestReport>* into) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (!in) return false;
+  bool ok = true;
+  for (;;) {
+    size_t index = 0, allowed = 0, seen = 0, gapo = 0, ngaps = 0, bytes = 0;
+    int failed = 0;
+    const int got = std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &gapo, &ngaps,
+                                &bytes);
+    if (got == EOF) break;
+    if (got != 7 || std::fgetc(in) != '\n') {
+      ok = false;
+      break;
+    }
+    TestReport r;
+    r.failed = failed != 0;
+    r.weak_allowed = allowed;
+    r.weak_seen = seen;
+    r.gap_outcomes = gapo;
+    char line[4096];
+    for (size_t g = 0; g < ngaps && ok; ++g) {
+      size_t n = 0;
+      if (std::fscanf(in, "%zu ", &n) != 1 || !std::fgets(line, sizeof line, in)) ok = false;
+      std::string rule = line;
+      if (!rule.empty() && rule.back() == '\n') rule.pop_back();
+      r.gaps[rule] += n;
+    }
+    r.text.resize(bytes);
+    if (!ok || std::fread(r.text.data(), 1, bytes, in) != bytes) {
+      ok = false;
+      break;
+    }
+    (*into)[index] = std::move(r);
+  }
+  std::fclose(in);
+  return ok;
+}
+
+// Runs reports[i] = run_one(tests[i]) for every i, in `jobs` worker processes (each takes every
+// jobs-th test) when jobs > 1. False (with a message) when a worker could not run or died.
+bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, unsigned jobs,
+             std::vector<TestReport>* reports) {
+  reports->assign(tests.size(), TestReport{});
+  if (jobs <= 1 || tests.size() <= 1) {
+    for (size_t i = 0; i < tests.size(); ++i) {
+      (*reports)[i] = run_one(*tests[i], f);
+      std::fputs((*reports)[i].text.c_str(), stdout);  // (as it goes: the long runs show progress)
+      std::fflush(stdout);
+    }
+    return true;
+  }
+  jobs = unsigned(std::min<size_t>(jobs, tests.size()));
+  char dir_template[] = "/tmp/synclab-litmus.XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) {
+    std::fprintf(stderr, "synclab-litmus: --jobs: cannot make a temporary directory: %s\n", std::strerror(errno));
+    return false;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<pid_t> pids;
+  for (unsigned j = 0; j < jobs; ++j) {
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::fprintf(stderr, "synclab-litmus: --jobs: cannot start worker %u: %s\n", j, std::strerror(errno));
+      for (pid_t p : pids) waitpid(p, nullptr, 0);
+      return false;
+    }
+    if (pid == 0) {
+      const std::string path = fmt::format("{}/part.{}", dir, j);
+      std::FILE* out = std::fopen(path.c_str(), "wb");
+      if (!out) _exit(3);
+      for (size_t i = j; i < tests.size(); i += jobs) write_report(out, i, run_one(*tests[i], f));
+      _exit(std::fclose(out) == 0 ? 0 : 3);
+    }
+    pids.push_back(pid);
+  }
+  bool ok = true;
+  std::map<size_t, TestReport> got;
+  for (unsigned j = 0; j < jobs; ++j) {
+    int status = 0;
+    waitpid(pids[j], &status, 0);
+    const std::string path = fmt::format("{}/part.{}", dir, j);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "synclab-litmus: --jobs: worker %u %s\n", j,
+                   WIFSIGNALED(status) ? fmt::format("died of signal {}", WTERMSIG(status)).c_str()
+                                       : fmt::format("exited with status {}", WEXITSTATUS(status)).c_str());
+      ok = false;
+    } else if (!read_reports(path, &got)) {
+      std::fprintf(stderr, "synclab-litmus: --jobs: worker %u's results (%s) are unreadable\n", j, path.c_str());
+      ok = false;
+    }
+    std::remove(path.c_str());
+  }
+  rmdir(dir);
+  for (auto& [i, r] : got)
+    if (i < reports->size()) (*reports)[i] = std::move(r);
+  if (ok && got.size() != tests.size()) {
+    std::fprintf(stderr, "synclab-litmus: --jobs: %zu of %zu tests came back\n", got.size(), tests.size());
+    ok = false;
+  }
+  for (const TestReport& r : *reports) std::fputs(r.text.c_str(), stdout);
+  return ok;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string only;
-  synclab::litmus::RunOptions opt;
-  bool quiet = false, gaps = false, counts = false;
-  std::map<std::string, size_t> gap_count;  // missing weak outcomes by what keeps the model from them
+  RunFlags f;
+  synclab::litmus::RunOptions& opt = f.opt;
   double min_weak = -1;
-  bool until_seen = false;  // stop a test's seeds once every weak outcome PTX allows has shown
-  uint64_t generated = 0, gen_seed = 1;
+  uint64_t generated = 0, gen_seed = 1, jobs = 1;
   auto number = [&](size_t i, uint64_t* v) {
     char* end = nullptr;
     *v = std::strtoull(args[i].c_str(), &end, 10);
@@ -170,18 +372,24 @@ int cmd_run(const std::vector<std::string>& args) {
       }
       opt.instances = uint32_t(k);
       ++i;
+    } else if (a == "--jobs" && i + 1 < args.size()) {
+      if (!number(i + 1, &jobs) || jobs == 0 || jobs > 1024) {
+        std::fprintf(stderr, "synclab-litmus: --jobs %s: a number from 1 to 1024\n", args[i + 1].c_str());
+        return 2;
+      }
+      ++i;
     } else if (a == "--gaps") {
-      gaps = true;
+      f.gaps = true;
     } else if (a == "--counts") {
-      counts = true;
+      f.counts = true;
     } else if (a == "--until-seen") {
-      until_seen = true;
+      f.until_seen = true;
     } else if (a == "--check") {
       opt.check = true;
     } else if (a == "--explain") {
       opt.check = opt.explain = true;
     } else if (a == "--quiet") {
-      quiet = true;
+      f.quiet = true;
     } else if (a == "--min-weak" && i + 1 < args.size()) {
       min_weak = std::atof(args[++i].c_str());
     } else if (a == "--generated" && i + 1 < args.size() && number(i + 1, &generated) && generated) {
@@ -196,110 +404,66 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (files.empty() && !generated) return usage();
   if (generated) files.push_back("");  // (one pass over the generated tests)
-  size_t tests = 0, failed = 0, weak_allowed = 0, weak_seen = 0, host_skipped = 0, gap_outcomes = 0;
-  for (const std::string& f : files) {
+  std::vector<LitmusTest> all;
+  for (const std::string& file : files) {
     std::vector<LitmusTest> ts;
     try {
-      if (f.empty()) {
+      if (file.empty()) {
         GenerateOptions g;
         g.count = size_t(generated);
         g.seed = gen_seed;
         GenerateStats st;
         ts = generate_litmus(g, &st);
       } else {
-        ts = read_litmus_file(f);
+        ts = read_litmus_file(file);
       }
     } catch (const LitmusError& e) {
       std::fprintf(stderr, "synclab-litmus: %s\n", e.what());
       return 2;
     }
-    for (const LitmusTest& t : ts) {
-      if (!only.empty() && t.name != only) continue;
-      bool host = false;
-      for (const LitmusThread& th : t.threads) host |= th.place.host;
-      if (host) {
-        ++host_skipped;
-        continue;
-      }
-      ++tests;
-      Enumeration en;
-      synclab::litmus::RunResult rr;
-      try {
-        en = enumerate_outcomes(t);
-        synclab::litmus::RunOptions o = opt;
-        const std::set<Outcome> wanted = until_seen && opt.relaxed ? en.weak() : std::set<Outcome>{};
-        if (until_seen && opt.relaxed) o.until_seen = &wanted;
-        rr = synclab::litmus::run_litmus(t, o);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "synclab-litmus: %s: %s\n", t.name.c_str(), e.what());
-        ++failed;
-        continue;
-      }
-      const std::set<Outcome>& allowed = opt.relaxed ? en.ptx : en.sc;
-      std::vector<std::string> bad = rr.problems;
-      for (const auto& [o, n] : rr.counts)
-        if (!allowed.count(o))
-          bad.push_back(fmt::format("outcome {} ({} runs) is one the {} forbids", outcome_text(t, o), n,
-                                    opt.relaxed ? "PTX model" : "sequential consistency"));
-      const std::set<Outcome> weak = en.weak();
-      size_t seen = 0;
-      std::vector<std::string> missing;
-      for (const Outcome& o : weak) {
-        if (opt.relaxed && !t.gap.empty() && satisfies(t, o)) {
-          // An outcome the table of docs/memory-model.md says the model cannot produce.
-          ++gap_outcomes;
-          if (rr.counts.count(o))
-            bad.push_back(fmt::format("outcome {} showed, but the test says the model cannot produce it ({}): the "
-                                      "table in docs/memory-model.md is out of date",
-                                      outcome_text(t, o), t.gap));
-          const std::string g = gap_of(t, o);
-          if (g != t.gap)
-            bad.push_back(fmt::format("outcome {}: the oracle finds it {}, not kept out by '{}'", outcome_text(t, o),
-                                      g.empty() ? "within the model's rules" : "kept out by '" + g + "'", t.gap));
-          continue;
-        }
-        if (rr.counts.count(o)) {
-          ++seen;
-        } else if (gaps && opt.relaxed) {
-          std::string g = gap_of(t, o);
-          missing.push_back(outcome_text(t, o) + " (" + (g.empty() ? "reachable: not drawn" : "needs " + g) + ")");
-          ++gap_count[g.empty() ? "reachable under the model's rules, not drawn in these seeds" : g];
-        } else {
-          missing.push_back(outcome_text(t, o));
-        }
-      }
-      if (opt.relaxed) {
-        weak_allowed += seen + missing.size();
-        weak_seen += seen;
-      }
-      if (!bad.empty()) ++failed;
-      if (!quiet || !bad.empty() || (opt.relaxed && !missing.empty())) {
-        std::printf("%s %s: %llu runs, %zu outcomes", bad.empty() ? "ok  " : "FAIL", t.name.c_str(),
-                    (unsigned long long)(rr.runs * opt.instances), rr.counts.size());
-        if (opt.relaxed) std::printf(", weak outcomes seen %zu of %zu PTX allows", seen, seen + missing.size());
-        std::printf("\n");
-        for (const std::string& b : bad) std::printf("  %s\n", b.c_str());
-        if (opt.relaxed)
-          for (const std::string& m : missing) std::printf("  not seen: %s\n", m.c_str());
-        if (counts)
-          for (const auto& [o, n] : rr.counts)
-            std::printf("  %8llu  %s%s\n", (unsigned long long)n, outcome_text(t, o).c_str(),
-                        weak.count(o) ? "  (weak)" : "");
-      }
-    }
+    for (LitmusTest& t : ts) all.push_back(std::move(t));
   }
-  std::printf("%zu tests run (%s, %llu seeds each%s), %zu failed", tests, opt.relaxed ? "relaxed" : "sc",
+  size_t host_skipped = 0;
+  std::vector<const LitmusTest*> run;
+  for (const LitmusTest& t : all) {
+    if (!only.empty() && t.name != only) continue;
+    bool host = false;
+    for (const LitmusThread& th : t.threads) host |= th.place.host;
+    if (host)
+      ++host_skipped;
+    else
+      run.push_back(&t);
+  }
+  std::vector<TestReport> reports;
+  const bool workers_ok = run_all(run, f, unsigned(jobs), &reports);
+  size_t failed = 0, weak_allowed = 0, weak_seen = 0, gap_outcomes = 0;
+  std::map<std::string, size_t> gap_count;  // missing weak outcomes by what keeps the model from them
+  for (const TestReport& r : reports) {
+    failed += r.failed;
+    weak_allowed += r.weak_allowed;
+    weak_seen += r.weak_seen;
+    gap_outcomes += r.gap_outcomes;
+    for (const auto& [g, n] : r.gaps) gap_count[g] += n;
+  }
+  std::printf("%zu tests run (%s, %llu seeds each%s%s), %zu failed", run.size(), opt.relaxed ? "relaxed" : "sc",
               (unsigned long long)opt.seeds,
-              opt.instances > 1 ? fmt::format(" x {} instances", opt.instances).c_str() : "", failed);
+              opt.instances > 1 ? fmt::format(" x {} instances", opt.instances).c_str() : "",
+              jobs > 1 ? fmt::format(", {} processes", std::min<size_t>(jobs, std::max<size_t>(run.size(), 1))).c_str()
+                       : "",
+              failed);
   if (opt.relaxed)
     std::printf("; weak outcomes seen: %zu of %zu (%.1f%%)", weak_seen, weak_allowed,
                 weak_allowed ? 100.0 * double(weak_seen) / double(weak_allowed) : 100.0);
   if (host_skipped) std::printf("; %zu tests with a host thread not run", host_skipped);
   if (gap_outcomes) std::printf("; %zu outcomes out of the model's reach as their tests' `gap` lines say", gap_outcomes);
   std::printf("\n");
-  if (gaps && !gap_count.empty()) {
+  if (f.gaps && !gap_count.empty()) {
     std::printf("weak outcomes not seen, by what keeps the model from them:\n");
     for (const auto& [g, n] : gap_count) std::printf("  %6zu  %s\n", n, g.c_str());
+  }
+  if (!workers_ok) {
+    std::printf("FAIL: a worker process of --jobs did not finish (messages above)\n");
+    return 1;
   }
   if (opt.relaxed && min_weak >= 0 && weak_allowed &&
       100.0 * double(weak_seen) / double(weak_allowed) < min_weak) {

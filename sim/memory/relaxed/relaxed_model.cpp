@@ -1015,16 +1015,14 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     }
     return 0;
   }
-  if (L->msgs.size() == kMaxMsgs) {
-    drop_oldest(*L, key);
-    if (rmw && rmw_.key == key) {
-      // (the read-modify-write's read message may have been the oldest: it reads-from stays recorded)
-    }
-  }
+  // (a read-modify-write's read message may be the oldest and leave here: its reads-from stays
+  // recorded)
+  if (L->msgs.size() == kMaxMsgs) drop_oldest(*L, key);
+  const bool own_rmw = rmw && rmw_.key == key;  // the write of the read-modify-write rmw_ read for
   const size_t n = L->msgs.size();
   int rmw_read_index = -1;
   const Msg* rmw_read_msg = nullptr;
-  if (rmw && rmw_.key == key) {
+  if (own_rmw) {
     for (size_t i = 0; i < n; ++i)
       if (L->msgs[i].key == rmw_.read_msg_key) rmw_read_index = int(i);
     if (rmw_read_index >= 0) rmw_read_msg = &L->msgs[size_t(rmw_read_index)];
@@ -1052,8 +1050,9 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
       after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
-  // (a read-modify-write: what reached the location before its read, which came first)
-  const uint64_t reach_before = rmw && rmw_.key == key ? rmw_.reach_before : L->reach_mask(w);
+  // (a store run early: what reached the location before it; for a read-modify-write, before its
+  // read, which came first)
+  const uint64_t reach_before = !ts.early ? 0 : own_rmw ? rmw_.reach_before : L->reach_mask(w);
   const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels));
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
@@ -1080,7 +1079,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false,
-                               rmw && rmw_.key == key, rmw && rmw_.key == key ? rmw_.read_msg_key : 0});
+                               own_rmw, own_rmw ? rmw_.read_msg_key : 0});
   }
   *newest = idx + 1 == L->msgs.size();
   write_version_ = L->msgs[idx].key;
@@ -1137,7 +1136,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.who = r;
   rmw_.read_event = ev;
   rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
-  rmw_.reach_before = L->reach_mask(r);
+  rmw_.reach_before = ts.early ? L->reach_mask(r) : 0;  // (read only for a store run early)
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;

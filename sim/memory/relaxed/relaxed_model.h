@@ -216,7 +216,8 @@ class RelaxedModel final : public ConsistencyModel {
     Who who;
     int read_event = -1;
     // What reached the thread's accesses of the location before the read (a read-modify-write
-    // run early to a held-back load's location: ThreadState::Early::reach_before).
+    // run early to a held-back load's location: ThreadState::Early::reach_before; 0 when the
+    // thread is not running early, where nothing reads it).
     uint64_t reach_before = 0;
   } rmw_;
 };
