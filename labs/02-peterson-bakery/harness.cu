@@ -3,7 +3,7 @@
 // settings, and copies the record back. A launch the simulator finds stuck (hang, deadlock) is a
 // result here, not an error: v1 and v2 are supposed to get stuck in some schedules. After one,
 // the device is reset (the error is sticky, as on a GPU) so that the next run starts clean.
-// Also here: the four orderings of Peterson's lock (task 4) and an atomicCAS lock to compare with.
+// Also here: the orderings of Peterson's lock (task 4) and an atomicCAS lock to compare with.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,7 +29,20 @@ const char* const kOrderingText[kOrderings] = {
     "victim=me; flag[me]=1; while (flag[other] && victim == me)",
     "victim=me; flag[me]=1; while (victim == me && flag[other])",
     "flag[me]=1; victim=me; while (victim == me && flag[other])",
+    "flag[me]=1; victim=other; while (flag[other] && victim == other)",
+    "victim=other; flag[me]=1; while (flag[other] && victim == other)",
+    "flag[me]=1; victim=other; while (flag[other] && victim == me)",
+    "flag[me]=1; victim=other; while (victim == other && flag[other])",
 };
+
+std::vector<int> task4a_orderings(const std::string& student) {
+  if (student.empty()) return {0, 1, 2, 3};
+  std::vector<int> pool;
+  for (int o = 0; o < kOrderings; ++o) pool.push_back(o);
+  std::vector<int> mine = synclab::lab::student_pick(student, "lab02 task4a orderings", pool, 4);
+  std::sort(mine.begin(), mine.end());
+  return mine;
+}
 
 const char* name(Where w) {
   switch (w) {
@@ -59,22 +72,28 @@ const char* name(Verdict v) {
   return "?";
 }
 
-// ---- provided kernels: the four orderings and the atomic lock -----------------------------------
+// ---- provided kernels: the orderings and the atomic lock ----------------------------------------
 
+// Ordering `ordering` of lab02.h's list: which store comes first, which id goes into victim, which
+// id the loop waits on, and which word the loop tests first.
 __device__ inline void ordering_lock(TwoThreadLock* l, int me, int ordering) {
   const int other = 1 - me;
-  if (ordering == 0 || ordering == 3) {
+  const bool flag_first = ordering != 1 && ordering != 2 && ordering != 5;
+  const int written = ordering < 4 ? me : other;
+  const int waited = ordering < 4 || ordering == 6 ? me : other;
+  const bool flag_tested_first = ordering != 2 && ordering != 3 && ordering != 7;
+  if (flag_first) {
     Ref(l->flag[me]).store(1);
-    Ref(l->victim).store(me);
+    Ref(l->victim).store(written);
   } else {
-    Ref(l->victim).store(me);
+    Ref(l->victim).store(written);
     Ref(l->flag[me]).store(1);
   }
-  if (ordering <= 1) {
-    while (Ref(l->flag[other]).load() != 0 && Ref(l->victim).load() == me) {
+  if (flag_tested_first) {
+    while (Ref(l->flag[other]).load() != 0 && Ref(l->victim).load() == waited) {
     }
   } else {
-    while (Ref(l->victim).load() == me && Ref(l->flag[other]).load() != 0) {
+    while (Ref(l->victim).load() == waited && Ref(l->flag[other]).load() != 0) {
     }
   }
 }
@@ -270,7 +289,7 @@ LockRun run_provided_two_thread(int rounds, const char* trace, Launch launch) {
 }  // namespace
 
 LockRun run_ordering(int ordering, Where where, int rounds, const char* trace) {
-  if (ordering < 0 || ordering >= kOrderings) throw std::invalid_argument("ordering is 0..3");
+  if (ordering < 0 || ordering >= kOrderings) throw std::invalid_argument("ordering is 0..7");
   return run_provided_two_thread(rounds, trace, [&](TwoThreadLock* l, CriticalState* cs) {
     ordering_kernel<<<grid_of(where, 2), block_of(where, 2)>>>(l, cs, rounds, placement_of(where), ordering);
   });

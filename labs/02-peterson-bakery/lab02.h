@@ -46,14 +46,23 @@ LockRun run_two_thread(TwoThreadKernel k, Where where, int rounds, unsigned acti
 // Thread 0 alone, then thread 1 alone, in two launches on the same lock: progress when alone.
 LockRun run_two_thread_sequence(TwoThreadKernel k, Where where, int rounds);
 
-// Task 4: the four orderings of Peterson's lock (seed 004), provided kernels, seq_cst words.
+// Task 4: orderings of Peterson's lock (seed 004), provided kernels, seq_cst words. 0-3 are the
+// seed's four; 4-7 write the other thread's id into victim (the `turn` of many textbooks) or wait
+// on the other value:
 //   0: flag[me]=1; victim=me; while (flag[other] && victim == me)   (Peterson's lock)
 //   1: victim=me; flag[me]=1; while (flag[other] && victim == me)
 //   2: victim=me; flag[me]=1; while (victim == me && flag[other])
 //   3: flag[me]=1; victim=me; while (victim == me && flag[other])
-constexpr int kOrderings = 4;
+//   4: flag[me]=1; victim=other; while (flag[other] && victim == other)
+//   5: victim=other; flag[me]=1; while (flag[other] && victim == other)
+//   6: flag[me]=1; victim=other; while (flag[other] && victim == me)
+//   7: flag[me]=1; victim=other; while (victim == other && flag[other])
+constexpr int kOrderings = 8;
 extern const char* const kOrderingText[kOrderings];
 LockRun run_ordering(int ordering, Where where, int rounds, const char* trace = nullptr);
+// The four orderings task 4a is graded on for a student id (synclab::lab::student_id()): 0, 1, 2
+// and 3 without an id; with one, four of the eight drawn by the id.
+std::vector<int> task4a_orderings(const std::string& student);
 
 // Task 4b on the simulator: Peterson's lock with release stores and acquire loads (what FIFO
 // store buffers keep), run under SYNCLAB_MEMORY=relaxed by the caller.

@@ -275,15 +275,21 @@ bool cmd_peterson_lanes(const Args& a) {
 }
 
 // ---- orderings --------------------------------------------------------------------------------------
-// Graded: lane 0 of two warps, 2 rounds, 100 seeds per ordering.
+// Graded: lane 0 of two warps, 2 rounds, 100 seeds per ordering; the four orderings of the
+// student id (SYNCLAB_STUDENT), 0-3 without one.
 bool cmd_orderings(const Args& a) {
-  std::vector<int> which{0, 1, 2, 3};
+  std::vector<int> which = lab02::task4a_orderings(synclab::lab::student_id());
   const bool store_buffers_only = a.has("store-buffers");
   if (store_buffers_only && a.has("ordering")) throw std::invalid_argument("give --ordering or --store-buffers, not both");
+  if (!store_buffers_only && !a.has("ordering")) {
+    std::string names;
+    for (int o : which) names += (names.empty() ? "" : ", ") + std::to_string(o);
+    synclab::lab::print_graded_cases("task 4a is graded on orderings " + names, "four");
+  }
   if (store_buffers_only) which.clear();
   if (a.has("ordering")) {
     const int o = int(a.num("ordering", 0));
-    if (o < 0 || o >= lab02::kOrderings) throw std::invalid_argument("--ordering is 0, 1, 2 or 3");
+    if (o < 0 || o >= lab02::kOrderings) throw std::invalid_argument("--ordering is a number from 0 to 7");
     which = {o};
   }
   bool ok = true;

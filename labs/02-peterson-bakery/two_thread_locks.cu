@@ -3,7 +3,7 @@
 //
 // 1.  v1: a flag per thread. 2. v2: one victim word. 3a. Peterson: both.
 // 3c. Peterson for two lanes of one warp that completes under both warp models.
-// 4.  Your verdicts on the four orderings of Peterson's lock, and on store buffers.
+// 4.  Your verdicts on your four orderings of Peterson's lock, and on store buffers.
 //
 // Read and write the lock words through Ref (lab02_kernels.cuh): Ref(l->flag[me]).store(1),
 // Ref(l->victim).load(). Thread ids are 0 and 1; the other thread is 1 - me.
@@ -49,8 +49,9 @@ __global__ void peterson_lanes_kernel(TwoThreadLock* l, CriticalState* cs, int r
 
 // ---- 4: verdicts ------------------------------------------------------------------------------------
 Verdict ordering_verdict(int ordering) {
-  // TODO(4a): Verdict::safe or Verdict::breaks for each ordering (lab02.h lists them); work it out
-  // on paper first, then compare with `lab02 orderings` (about 6 lines)
+  // TODO(4a): Verdict::safe or Verdict::breaks for each of your four orderings (lab02.h lists all
+  // eight; `lab02 orderings` names yours: 0-3 without SYNCLAB_STUDENT); work them out on paper
+  // first, then compare with `lab02 orderings` (about 6 lines)
   (void)ordering;
   return Verdict::unknown;
 }

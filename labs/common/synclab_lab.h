@@ -157,7 +157,7 @@ struct CudaFailure : std::runtime_error {
 const char* tree_path(const char* file);
 
 // ---- Per-student variants ------------------------------------------------------------------------
-// Tasks with variants (the predictions of labs 01, 03, 04 and 10) draw each student's cases from a
+// Tasks with variants (the predictions of labs 01, 02, 03, 04 and 10) draw each student's cases from a
 // pool, seeded by the student's id: SYNCLAB_STUDENT in the environment (the grader passes its
 // --student, and a Gradescope package the submitter's email). Without an id every student gets the
 // default cases, the ones the lab's README shows.

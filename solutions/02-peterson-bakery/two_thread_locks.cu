@@ -3,7 +3,7 @@
 //
 // 1.  v1: a flag per thread. 2. v2: one victim word. 3a. Peterson: both.
 // 3c. Peterson for two lanes of one warp that completes under both warp models.
-// 4.  Your verdicts on the four orderings of Peterson's lock, and on store buffers.
+// 4.  Your verdicts on your four orderings of Peterson's lock, and on store buffers.
 //
 // Read and write the lock words through Ref (lab02_kernels.cuh): Ref(l->flag[me]).store(1),
 // Ref(l->victim).load(). Thread ids are 0 and 1; the other thread is 1 - me.
@@ -77,6 +77,10 @@ Verdict ordering_verdict(int ordering) {
     case 1: return Verdict::breaks;  // victim first: the slide's counterexample
     case 2: return Verdict::breaks;  // victim first, tests swapped: same counterexample
     case 3: return Verdict::safe;    // flag first; the order of the two tests does not matter
+    case 4: return Verdict::safe;    // Peterson's lock, victim naming the thread given way to (turn)
+    case 5: return Verdict::breaks;  // victim first again: ordering 1's counterexample
+    case 6: return Verdict::breaks;  // the second thread names the first in victim and never waits
+    case 7: return Verdict::safe;    // ordering 4 with the tests swapped
   }
   return Verdict::unknown;
 }

@@ -120,7 +120,30 @@ std::string lock_problem(const lab02::LockRun& r, const std::string& replay_line
 // consistent: one step at a time, any interleaving). Every reachable state is visited once.
 // A waiting step that finds it must keep waiting changes nothing; a state where every unfinished
 // thread is at such a step is stuck for ever.
-enum class Algo { v1, v2, ordering0, ordering1, ordering2, ordering3 };
+enum class Algo { v1, v2, ordering0 };  // ordering0 + k: ordering k of lab02.h
+
+// The orderings of task 4 (lab02.h's list), as the model runs them.
+struct OrderingShape {
+  bool flag_first;         // the doorway stores flag[me] before victim
+  bool victim_gets_other;  // the doorway writes other into victim (else me)
+  bool waits_on_other;     // the loop waits while victim == other (else while victim == me)
+  bool flag_tested_first;  // the loop reads flag[other] first
+};
+constexpr OrderingShape kShapes[] = {
+    {true, false, false, true},  {false, false, false, true}, {false, false, false, false},
+    {true, false, false, false}, {true, true, true, true},    {false, true, true, true},
+    {true, true, false, true},   {true, true, true, false},
+};
+constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
+
+// The text of an ordering written out from its shape, in lab02.h's words (checked against the
+// harness's kOrderingText, so that the model is the kernel the student reads about).
+std::string shape_text(const OrderingShape& sh) {
+  const std::string flag = "flag[me]=1; ", victim = std::string("victim=") + (sh.victim_gets_other ? "other" : "me") + "; ";
+  const std::string flag_test = "flag[other]", victim_test = std::string("victim == ") + (sh.waits_on_other ? "other" : "me");
+  return (sh.flag_first ? flag + victim : victim + flag) + "while (" +
+         (sh.flag_tested_first ? flag_test + " && " + victim_test : victim_test + " && " + flag_test) + ")";
+}
 
 struct ModelState {
   int pc[2], round[2], reg[2];
@@ -167,13 +190,13 @@ bool model_step(Algo a, ModelState& s, int t, int rounds) {
       return true;
     default: break;
   }
-  const int o = int(a) - int(Algo::ordering0);
-  const bool flag_first = o == 0 || o == 3, flag_test_first = o <= 1;
-  if (pc == 0) { if (flag_first) s.flag[me] = 1; else s.victim = me; pc = 1; return true; }
-  if (pc == 1) { if (flag_first) s.victim = me; else s.flag[me] = 1; pc = 2; return true; }
+  const OrderingShape& sh = kShapes[int(a) - int(Algo::ordering0)];
+  const int written = sh.victim_gets_other ? other : me, waited = sh.waits_on_other ? other : me;
+  if (pc == 0) { if (sh.flag_first) s.flag[me] = 1; else s.victim = written; pc = 1; return true; }
+  if (pc == 1) { if (sh.flag_first) s.victim = written; else s.flag[me] = 1; pc = 2; return true; }
   // The loop reads its two words one after the other, stopping early like && does.
-  const bool first_holds = flag_test_first ? s.flag[other] != 0 : s.victim == me;
-  const bool second_holds = flag_test_first ? s.victim == me : s.flag[other] != 0;
+  const bool first_holds = sh.flag_tested_first ? s.flag[other] != 0 : s.victim == waited;
+  const bool second_holds = sh.flag_tested_first ? s.victim == waited : s.flag[other] != 0;
   if (pc == 2) { pc = first_holds ? 3 : kInCs; return true; }
   if (pc == 3) {
     if (!second_holds) { pc = kInCs; return true; }
@@ -467,8 +490,16 @@ TEST_CASE("lab02 task3c peterson_lanes_kernel completes under both warp models",
 
 TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with exploration", "[lab02][task4][pts:4]") {
   // The messages say which verdict disagrees and how to watch the ordering run, not what the
-  // right verdict is: that is the task.
-  for (int o = 0; o < lab02::kOrderings; ++o) {
+  // right verdict is: that is the task. The four orderings are the student's (SYNCLAB_STUDENT).
+  REQUIRE(kShapeCount == lab02::kOrderings);
+  for (int o = 0; o < lab02::kOrderings; ++o)
+    REQUIRE(shape_text(kShapes[o]) == lab02::kOrderingText[o]);  // (the model is the kernel the text names)
+  const std::string student = synclab::lab::student_id();
+  const std::vector<int> mine = lab02::task4a_orderings(student);
+  REQUIRE(mine.size() == 4);
+  INFO("task 4a is graded on orderings " << mine[0] << ", " << mine[1] << ", " << mine[2] << " and " << mine[3]
+       << (student.empty() ? std::string(" (no student id)") : " for student id '" + student + "'"));
+  for (int o : mine) {
     const ModelResult model = model_check(Algo(int(Algo::ordering0) + o), 2);
     const lab02::Verdict want = model.mutual_exclusion_broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
     INFO("ordering " << o << ": " << lab02::kOrderingText[o]);
