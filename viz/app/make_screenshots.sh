@@ -59,7 +59,7 @@ shot viz-lanes.png flagship --window lanes --size 900x200
 shot viz-barrier-lanes.png barrier --window lanes --size 900x200 --step 30%
 shot viz-locks.png locks --window locks --size 760x780 --step 55%
 shot viz-locks-lecture.png lab09 --window locks --size 960x460 --step report:0 --lecture
-shot viz-wavefront.png wavefront --window wavefront --size 640x700 --step 45%
+shot viz-wavefront.png wavefront --window wavefront --size 760x500 --step 45%
 shot viz-timeline.png locks --window timeline --size 1200x520 --step 55%
 shot viz-source.png flagship --window source --size 900x380 --select 0:1
 shot viz-reports.png lost_update --window reports --size 1000x420 --report 0
@@ -67,4 +67,4 @@ shot viz-shared.png shared --window locks --size 760x300 --block 1 --step 70%
 shot viz-legend.png flagship --window legend --size 420x420
 shot viz-help.png flagship --window help --size 760x720
 # An animation of the wavefront, for slides.
-shot viz-wavefront.gif wavefront --window wavefront --size 420x460 --from first --to last --fps 15 --max-frames 60
+shot viz-wavefront.gif wavefront --window wavefront --size 600x400 --from first --to last --fps 15 --max-frames 60

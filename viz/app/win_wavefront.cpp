@@ -2,9 +2,17 @@
 // dark where the cursor has not reached it yet, with the front (completed cells next to pending
 // ones) outlined. Cells an earlier launch completed (a wavefront of one launch per diagonal) are
 // grey: done before this launch began.
+//
+// The grid takes as much of the window as it can: its controls and, when no Legend is drawn beside
+// it (an export of --window wavefront, a --layout without legend), a colour key of those states go
+// in a column beside it or in lines above and below it, whichever leaves the larger cells. Cells
+// may be a fraction of a pixel apart; their edges are rounded to whole pixels.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "app.h"
 
@@ -36,6 +44,100 @@ const std::vector<uint8_t>& earlier_cells(App& app, int ri) {
   return ui.earlier;
 }
 
+// ---- the colour key ----------------------------------------------------------------------------
+// One entry per state a cell is drawn in: its swatch (the completion ramp for "done") and a label.
+struct KeyEntry {
+  const char* state;  // "done", "front", "earlier", "pending": the cells' `what` in --dump-layout
+  const char* label;
+};
+
+// The states region r's cells can be in, from the trace (not the cursor), so that the key stays
+// the same in every frame of an animation: "done by an earlier launch" only where a launch can
+// follow another (a __shared__ region starts empty in each launch).
+std::vector<KeyEntry> key_entries(const Model& m, const RegionInfo& r) {
+  std::vector<KeyEntry> key = {{"done", "done, early to late"}, {"front", "front of the wave"}};
+  if (!r.shared && m.launches().size() > 1) key.push_back({"earlier", "done by an earlier launch"});
+  key.push_back({"pending", "not written yet"});
+  return key;
+}
+
+constexpr int kRampSlices = 15;  // odd: the ramp's middle slice is heat(0.5)
+
+float swatch_width(const KeyEntry& e) {
+  const float h = ImGui::GetTextLineHeight();
+  return std::strcmp(e.state, "done") == 0 ? 3 * h : h;
+}
+
+float entry_width(const KeyEntry& e) {
+  return swatch_width(e) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(e.label).x;
+}
+
+// Where each entry goes, from the key's top left: one a line (column), or as many a line as
+// `width` holds. *size: the key's.
+std::vector<ImVec2> key_places(const std::vector<KeyEntry>& key, bool column, float width, ImVec2* size) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight() + st.ItemSpacing.y, apart = 3 * st.ItemSpacing.x;
+  std::vector<ImVec2> at;
+  float x = 0, y = 0, w = 0;
+  for (const KeyEntry& e : key) {
+    const float ew = entry_width(e);
+    if (!column && x > 0 && x + ew > width) {
+      x = 0;
+      y += line;
+    }
+    at.emplace_back(x, y);
+    w = std::max(w, x + ew);
+    if (column)
+      y += line;
+    else
+      x += ew + apart;
+  }
+  const float h = key.empty() ? 0 : (column ? y : y + line) - st.ItemSpacing.y;
+  *size = ImVec2(std::ceil(w), std::ceil(h));
+  return at;
+}
+
+// The key with its top left at `p`; each swatch recorded as wavefront-key:STATE (the ramp's slices
+// as wavefront-ramp:K), in the colour its cells are drawn with.
+void draw_key(App& app, const std::vector<KeyEntry>& key, const std::vector<ImVec2>& at, ImVec2 p) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight();
+  for (size_t k = 0; k < key.size(); ++k) {
+    const KeyEntry& e = key[k];
+    const ImVec2 a(std::round(p.x + at[k].x), std::round(p.y + at[k].y)), b(a.x + swatch_width(e), a.y + h);
+    palette::Rgb rgb = palette::kHeatPending;
+    if (std::strcmp(e.state, "done") == 0) {
+      for (int i = 0; i < kRampSlices; ++i) {
+        const ImVec2 s0(std::round(a.x + (b.x - a.x) * i / kRampSlices), a.y),
+            s1(std::round(a.x + (b.x - a.x) * (i + 1) / kRampSlices), b.y);
+        const palette::Rgb c = palette::heat((i + 0.5) / kRampSlices);
+        dl->AddRectFilled(s0, s1, col(c));
+        if (app.recorder.enabled) app.recorder.add("wavefront-ramp:" + std::to_string(i), s0, s1, c, "done");
+      }
+      rgb = palette::heat(0.5);
+    } else if (std::strcmp(e.state, "front") == 0) {
+      dl->AddRectFilled(a, b, col(palette::heat(0.5)));
+      dl->AddRect(a, b, col(palette::kHeatFront), 0, 0, 2.0f);
+      rgb = palette::kHeatFront;  // (the outline)
+    } else {
+      if (std::strcmp(e.state, "earlier") == 0) rgb = palette::kHeatEarlier;
+      dl->AddRectFilled(a, b, col(rgb));
+    }
+    if (app.recorder.enabled) app.recorder.add(std::string("wavefront-key:") + e.state, a, b, rgb, e.label);
+    dl->AddText(ImVec2(b.x + ImGui::GetStyle().ItemInnerSpacing.x, a.y), ImGui::GetColorU32(ImGuiCol_Text), e.label);
+  }
+}
+
+std::string done_text(uint64_t done, uint64_t cells, uint64_t before) {
+  char t[128];
+  if (before)
+    std::snprintf(t, sizeof t, "%" PRIu64 " of %" PRIu64 " cells done (%" PRIu64 " by earlier launches)", done + before,
+                  cells, before);
+  else
+    std::snprintf(t, sizeof t, "%" PRIu64 " of %" PRIu64 " cells done", done, cells);
+  return t;
+}
+
 }  // namespace
 
 // A table a wavefront fills: a matrix, or an array of several rows. Never lock bits or flags, in
@@ -64,7 +166,77 @@ void draw_wavefront_window(App& app) {
   int& ri = app.wavefront_ui.region;
   if (ri < 0 || size_t(ri) >= regions.size()) ri = choices.front();
   const RegionInfo& r = regions[size_t(ri)];
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  const State& s = app.state();
+  const RegionView* rv = size_t(ri) < s.regions.size() ? &s.regions[size_t(ri)] : nullptr;
+  const uint32_t rows = std::max<uint32_t>(1, r.rows), cols = std::max<uint32_t>(1, r.cols);
+  const std::vector<uint8_t>& earlier = earlier_cells(app, ri);
+  auto earlier_at = [&](uint64_t i) { return i < earlier.size() && earlier[i]; };
+  uint64_t done = 0, before = 0;
+  if (rv)
+    for (size_t i = 0; i < rv->cells.size(); ++i) {
+      const bool now = rv->cells[i].completion_cursor != kNoCursor;
+      done += now;
+      before += !now && earlier_at(i);
+    }
+
+  // ---- where things go: the controls and the key in a column beside the grid, or in lines above
+  // and below it, whichever gives the larger cells. Measured on the longest count the trace can
+  // give, so that the grid keeps its size and place in every frame of an animation.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float font = ImGui::GetFontSize(), line = ImGui::GetFrameHeightWithSpacing();
+  const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+  const bool shared_block = r.shared && app.has_shared_regions();
+  const std::string caption = r.shared ? shared_caption(app, r, rv) : "";
+  const bool several_launches = !r.shared && m.launches().size() > 1;  // (cells done by an earlier launch)
+  const std::string widest_count = done_text(0, r.cells, several_launches ? r.cells : 0);
+  const float help_w = ImGui::CalcTextSize("(?)").x;
+  const float region_label_w = ImGui::CalcTextSize("region").x + st.ItemInnerSpacing.x + st.ItemSpacing.x + help_w;
+  const float numbers_w =
+      ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize("numbers").x + st.ItemSpacing.x + help_w;
+  const float block_w = shared_block ? ImGui::CalcTextSize("block").x + 2 * ImGui::GetFrameHeight() + font * 4 +
+                                           ImGui::CalcTextSize("of 9999").x + 5 * st.ItemSpacing.x + help_w
+                                     : 0;
+  std::vector<KeyEntry> key;
+  if (!app.drawn(WindowId::Legend)) key = key_entries(m, r);  // (else the Legend has them)
+  float widest_entry = 0;
+  for (const KeyEntry& e : key) widest_entry = std::max(widest_entry, entry_width(e));
+  if (widest_entry > avail.x) key.clear();  // a window too narrow for a label: the Legend's key only
+  ImVec2 key_column, key_lines;
+  const std::vector<ImVec2> at_column = key_places(key, true, 0, &key_column);
+  const std::vector<ImVec2> at_lines = key_places(key, false, avail.x, &key_lines);
+  const float key_gap = key.empty() ? 0 : 2 * st.ItemSpacing.y;
+  // Beside: a column as wide as its widest line (the combo box takes what the others leave).
+  const float panel_w = std::ceil(std::max(
+      {region_label_w + font * 6, numbers_w, block_w, key_column.x, ImGui::CalcTextSize("0 of 0 cells done").x}));
+  const float gap = 2 * st.ItemSpacing.x;
+  const float panel_h =
+      2 * line + (shared_block ? line : 0) +
+      (r.shared ? ImGui::CalcTextSize(caption.c_str(), nullptr, false, panel_w).y + st.ItemSpacing.y : 0) +
+      key_column.y + key_gap + ImGui::CalcTextSize(widest_count.c_str(), nullptr, false, panel_w).y;
+  const bool beside_fits = avail.x - panel_w - gap >= cols && panel_h <= avail.y;
+  const float cell_beside = beside_fits ? std::min((avail.x - panel_w - gap) / cols, avail.y / rows) : 0;
+  // Above and below: the controls' line, the caption, the count (on the controls' line when it fits), the key.
+  const float controls_w = region_label_w + font * 10 + numbers_w + (shared_block ? 20 + block_w : 0);
+  const bool count_on_line = !r.shared && controls_w + 20 + ImGui::CalcTextSize(widest_count.c_str()).x <= avail.x;
+  const float header_h = line + (r.shared ? ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y : 0) +
+                         (count_on_line ? 0 : ImGui::CalcTextSize(widest_count.c_str(), nullptr, false, avail.x).y) +
+                         st.ItemSpacing.y;
+  const float cell_lines = std::min(avail.x / cols, (avail.y - header_h - key_gap - key_lines.y) / rows);
+  const bool beside = cell_beside > cell_lines;
+
+  // ---- the controls ------------------------------------------------------------------------------
+  float panel_x = 0, grid_x = 0, grid_y = 0, cell = 0;
+  if (beside) {
+    cell = cell_beside;
+    const float wide = cols * cell + gap + panel_w;
+    grid_x = std::floor(origin.x + std::max(0.0f, (avail.x - wide) * 0.5f));
+    grid_y = std::floor(origin.y + std::max(0.0f, (avail.y - rows * cell) * 0.5f));
+    panel_x = std::round(grid_x + cols * cell + gap);
+    ImGui::SetCursorScreenPos(ImVec2(panel_x, std::max(origin.y, std::min(grid_y, origin.y + avail.y - panel_h))));
+    ImGui::Indent(panel_x - origin.x);  // each line of the column starts at panel_x
+    ImGui::PushTextWrapPos(panel_x + panel_w - ImGui::GetWindowPos().x);
+  }
+  ImGui::SetNextItemWidth(beside ? panel_w - region_label_w : font * 10);
   if (ImGui::BeginCombo("region", r.name.c_str())) {
     for (int c : choices) {
       std::string label = regions[size_t(c)].name + " (" + regions[size_t(c)].kind_name + ")";
@@ -78,42 +250,50 @@ void draw_wavefront_window(App& app) {
       "early, yellow: late); dark grey cells are not written yet at the cursor; light grey cells were "
       "written by an earlier launch. White outlines mark the front: written cells next to cells still "
       "pending.");
-  ImGui::SameLine();
+  if (!beside) ImGui::SameLine();
   ImGui::Checkbox("numbers", &app.wavefront_ui.numbers);
   help_marker("Print each cell's completion time (event time) in it when the cell is big enough.");
-
-  const State& s = app.state();
-  const RegionView* rv = size_t(ri) < s.regions.size() ? &s.regions[size_t(ri)] : nullptr;
   if (r.shared) {  // one copy per block: which one, and whether this launch has it
-    ImGui::SameLine(0, 20);
+    if (!beside) ImGui::SameLine(0, 20);
     block_control(app);
-    ImGui::TextDisabled("%s", shared_caption(app, r, rv).c_str());
-  }
-  const uint32_t rows = std::max<uint32_t>(1, r.rows), cols = std::max<uint32_t>(1, r.cols);
-  const std::vector<uint8_t>& earlier = earlier_cells(app, ri);
-  auto earlier_at = [&](uint64_t i) { return i < earlier.size() && earlier[i]; };
-  uint64_t done = 0, before = 0;
-  if (rv)
-    for (size_t i = 0; i < rv->cells.size(); ++i) {
-      const bool now = rv->cells[i].completion_cursor != kNoCursor;
-      done += now;
-      before += !now && earlier_at(i);
+    if (beside) {  // (wrapped at the column's edge)
+      ImGui::PushStyleColor(ImGuiCol_Text, st.Colors[ImGuiCol_TextDisabled]);
+      ImGui::TextUnformatted(caption.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::TextDisabled("%s", caption.c_str());
     }
-  char done_text[96];
-  if (before)
-    std::snprintf(done_text, sizeof done_text, "%" PRIu64 " of %" PRIu64 " cells done (%" PRIu64 " by earlier launches)",
-                  done + before, r.cells, before);
-  else
-    std::snprintf(done_text, sizeof done_text, "%" PRIu64 " of %" PRIu64 " cells done", done, r.cells);
-  ImGui::SameLine(0, 20);
-  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(done_text).x) ImGui::NewLine();
-  ImGui::TextUnformatted(done_text);
+  }
+  const std::string count = done_text(done, r.cells, before);
+  if (beside) {
+    ImGui::Dummy(ImVec2(0, key_gap * 0.5f));
+    const ImVec2 k = ImGui::GetCursorScreenPos();
+    draw_key(app, key, at_column, k);
+    ImGui::Dummy(key_column);
+    if (!key.empty()) ImGui::Dummy(ImVec2(0, key_gap * 0.5f));
+    ImGui::TextUnformatted(count.c_str());  // (wrapped at the column's edge)
+    ImGui::PopTextWrapPos();
+    ImGui::Unindent(panel_x - origin.x);
+  } else {
+    if (count_on_line)
+      ImGui::SameLine(0, 20);
+    else if (ImGui::GetCursorScreenPos().x > origin.x + 1)
+      ImGui::NewLine();
+    wrapped_text(count.c_str());
+    // The grid below what was drawn, as large as the room left above the key allows.
+    const float top = ImGui::GetCursorScreenPos().y, room = origin.y + avail.y - top - key_gap - key_lines.y;
+    cell = std::min(avail.x / cols, room / rows);
+    grid_x = std::floor(origin.x + std::max(0.0f, (avail.x - cols * cell) * 0.5f));
+    grid_y = std::floor(top + std::max(0.0f, (room - rows * cell) * 0.5f));
+    draw_key(
+        app, key, at_lines,
+        ImVec2(std::floor(origin.x + std::max(0.0f, (avail.x - key_lines.x) * 0.5f)), grid_y + rows * cell + key_gap));
+  }
+  cell = std::max(1.0f, cell);
 
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  float cell = std::floor(std::min((avail.x - 2) / cols, (avail.y - 2) / rows));
-  cell = std::max(1.0f, std::min(cell, 64.0f));
-  const ImVec2 p = ImGui::GetCursorScreenPos();
+  // ---- the grid: cell (row, c) from edge(c) to edge(c + 1), edges on whole pixels -------------------
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  auto edge = [&](float from, uint32_t k) { return std::round(from + k * cell); };
   auto done_at = [&](uint32_t row, uint32_t c) {
     const uint64_t i = uint64_t(row) * cols + c;
     return (rv && i < rv->cells.size() && rv->cells[i].completion_cursor != kNoCursor) || earlier_at(i);
@@ -128,7 +308,7 @@ void draw_wavefront_window(App& app) {
       const palette::Rgb rgb = is_done      ? palette::heat(app.time_fraction(cv->completion_time))
                                : by_earlier ? palette::kHeatEarlier
                                             : palette::kHeatPending;
-      const ImVec2 a(p.x + c * cell, p.y + row * cell), b(a.x + cell, a.y + cell);
+      const ImVec2 a(edge(grid_x, c), edge(grid_y, row)), b(edge(grid_x, c + 1), edge(grid_y, row + 1));
       dl->AddRectFilled(a, b, col(rgb));
       // The front: done, with a pending neighbour (right, below, left or above).
       bool front = false;
@@ -144,7 +324,10 @@ void draw_wavefront_window(App& app) {
       }
       if (app.recorder.enabled)
         app.recorder.add("wavefront:" + std::to_string(ri) + ":" + std::to_string(row) + ":" + std::to_string(c), a, b,
-                         rgb, is_done ? (front ? "front" : "done") : by_earlier ? "earlier" : "pending");
+                         rgb,
+                         is_done      ? (front ? "front" : "done")
+                         : by_earlier ? "earlier"
+                                      : "pending");
       if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, b)) {
         ImGui::BeginTooltip();
         ImGui::Text("%s[%u][%u]", r.name.c_str(), row, c);
@@ -165,7 +348,9 @@ void draw_wavefront_window(App& app) {
       }
     }
   }
-  ImGui::Dummy(ImVec2(cols * cell, rows * cell));
+  // What the window holds, for ImGui: the grid (the controls and the key are items of their own).
+  ImGui::SetCursorScreenPos(ImVec2(grid_x, grid_y));
+  ImGui::Dummy(ImVec2(edge(grid_x, cols) - grid_x, edge(grid_y, rows) - grid_y));
   ImGui::End();
 }
 

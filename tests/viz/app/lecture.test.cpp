@@ -26,6 +26,10 @@
 // at least 24 px and in view, that shows the deadlock's held bits 32 and 33 (the word the report
 // says the lanes poll), outlined in the overview, with no text cut; the detail follows the event at
 // the cursor; lock-bits regions of up to 64 bits, and pictures without --lecture, get no detail.
+// [wavefront-figure] (offscreen): --window wavefront at lab 09's "gif:" lines' size and at 1280x720,
+// with and without --lecture: the grid spans at least 85% of the shorter side with no empty band
+// over a fifth of the picture, and a colour key (one entry per cell state, in the cells' colours,
+// off the grid, no text cut) is in the PNG and in every frame of the GIF.
 #include <stb/stb_image.h>
 #ifdef SYNCLAB_VIZ_GIFLIB
 #include <gif_lib.h>
@@ -1261,3 +1265,233 @@ TEST_CASE("lecture zoom: a lock-bits region of up to 64 bits gets no detail, a g
     CHECK(lay.at("zoom:0:" + std::to_string(lo)).width() >= 24);
   }
 }
+
+// ==== a Wavefront figure: the grid fills the picture, with a colour key (--window wavefront) =======
+//
+// Lab 09's Needleman-Wunsch animations (labs/09-tiny-lock-wavefronts/scenarios.txt, "gif:" lines)
+// export the Wavefront window alone. Before the grid took the window's room and had a key, its
+// 65 x 65 score matrix spanned 81% of the shorter side at the gif lines' 560x600 in lecture style
+// (61.6% of the frame's area; 455 px, two lines of controls above it) and 81% of 720 at 1280x720
+// (37.1% of the frame, anchored left: an empty band of 687 px on the right; 45.8% without
+// --lecture), with no key in the picture. The checks below ask for at least 85% of the shorter side.
+
+namespace {
+
+struct Box {
+  float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
+  void add(float a0, float b0, float a1, float b1) {
+    x0 = std::min(x0, a0), y0 = std::min(y0, b0), x1 = std::max(x1, a1), y1 = std::max(y1, b1);
+  }
+  bool overlaps(float a0, float b0, float a1, float b1) const { return a0 < x1 && a1 > x0 && b0 < y1 && b1 > y0; }
+};
+
+// The --size of lab 09's "gif: NAME | ..." line: the size its slide figure is exported at.
+std::string gif_line_size(const std::string& name) {
+  std::ifstream f(std::string(VIZ_SOURCE_DIR) + "/labs/09-tiny-lock-wavefronts/scenarios.txt");
+  REQUIRE(f);
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("gif:", 0) != 0 || line.find(" " + name + " ") == std::string::npos) continue;
+    const size_t at = line.find("--size ");
+    REQUIRE(at != std::string::npos);
+    std::stringstream ss(line.substr(at + 7));
+    std::string size;
+    ss >> size;
+    return size;
+  }
+  FAIL("no 'gif: " << name << "' line in lab 09's scenarios.txt");
+  return "";
+}
+
+// The distance from c to the completion ramp (palette::heat), the largest channel difference.
+int off_ramp(pal::Rgb c) {
+  int best = 255;
+  for (int i = 0; i <= 1000; ++i) {
+    const pal::Rgb h = pal::heat(i / 1000.0);
+    best = std::min(best, std::max({std::abs(h.r - c.r), std::abs(h.g - c.g), std::abs(h.b - c.b)}));
+  }
+  return best;
+}
+
+// Whether the picture has `want` within a pixel of the rectangle's left edge at its middle (the
+// front's outline, 1 or 2 px wide, antialiased).
+int max_channel_diff(pal::Rgb a, pal::Rgb b) {
+  return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+}
+
+bool left_edge_is(const Image& img, const Cell& c, pal::Rgb want) {
+  for (int x = int(c.x0) - 1; x <= int(c.x0) + 1; ++x)
+    if (x >= 0 && x < img.w && near(img.at(x, c.cy()), want, 8)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("wavefront figure: the grid fills the picture, a key of every cell state beside it, no text cut",
+          "[wavefront-figure]") {
+  const std::string gif_size = gif_line_size("nw-wavefront");
+  CHECK(gif_line_size("nw-dataflow") == gif_size);
+  struct Case {
+    std::string trace, options;
+    std::vector<std::string> states;  // the key's, one entry each
+  };
+  // 64 x 64 filled by one launch per anti-diagonal (127 launches: cells done by an earlier launch),
+  // and 16 x 16 in one launch.
+  const std::vector<Case> cases = {
+      {"wavefront_figure.trace", "--launch 60 --step last", {"done", "front", "earlier", "pending"}},
+      {"wavefront.trace", "--step 50%", {"done", "front", "pending"}}};
+  for (const Case& k : cases)
+    for (const std::string& size : {gif_size, std::string("1280x720")})
+      for (const bool lecture : {true, false}) {
+        SECTION(k.trace + " at " + size + (lecture ? " --lecture" : "")) {
+          const std::string name = "wavefront_figure_" + k.trace + "_" + size + (lecture ? "_lecture" : "");
+          const std::string png = kArt + "/" + name + ".png", json = kArt + "/" + name + ".json";
+          Run r = viz(kTraces + "/" + k.trace + (lecture ? " --lecture --relative-to " VIZ_SOURCE_DIR : "") +
+                          " --window wavefront --size " + size + " " + k.options + " --export " + png +
+                          " --dump-layout " + json,
+                      kNoDisplay);
+          REQUIRE(r.status == 0);
+          Image img;
+          Layout lay;
+          REQUIRE(img.load(png));
+          REQUIRE(lay.load(json));
+          // The grid: how much of the picture it spans.
+          Box grid, all;
+          std::map<std::string, std::vector<const Cell*>> by_state;
+          for (const auto& [id, c] : lay.cells)
+            if (id.rfind("wavefront:", 0) == 0) {
+              grid.add(c.x0, c.y0, c.x1, c.y1);
+              by_state[c.what].push_back(&c);
+            }
+          REQUIRE(!by_state.empty());
+          const float gw = grid.x1 - grid.x0, gh = grid.y1 - grid.y0;
+          const float shorter = float(std::min(img.w, img.h));
+          const double share = double(gw) * gh / (double(img.w) * img.h);
+          INFO("grid " << gw << " x " << gh << " in " << img.w << " x " << img.h << ": " << 100 * share
+                       << "% of the picture, " << 100 * std::min(gw, gh) / shorter << "% of its shorter side");
+          CHECK(std::min(gw, gh) >= 0.85f * shorter);
+          CHECK(share >= 0.45);
+          CHECK(grid.x0 >= 0);
+          CHECK(grid.y0 >= 0);
+          CHECK(grid.x1 <= img.w);
+          CHECK(grid.y1 <= img.h);
+          // The key: one entry per state, none on the grid, in the picture.
+          std::set<std::string> states;
+          for (const auto& [id, c] : lay.cells) {
+            if (id.rfind("wavefront-key:", 0) != 0) continue;
+            states.insert(id.substr(14));
+            INFO(id);
+            CHECK(!grid.overlaps(c.x0, c.y0, c.x1, c.y1));
+            CHECK(c.x0 >= 0);
+            CHECK(c.y0 >= 0);
+            CHECK(c.x1 <= img.w);
+            CHECK(c.y1 <= img.h);
+            all.add(c.x0, c.y0, c.x1, c.y1);
+          }
+          CHECK(states == std::set<std::string>(k.states.begin(), k.states.end()));
+          // Its labels are drawn, whole, and none on the grid: no text of the window is.
+          const TextCheck t = check_texts(json);
+          INFO(t.cut.size() << " of " << t.texts << " texts cut:\n" << joined(t.cut));
+          CHECK(t.cut.empty());
+          std::ifstream f(json);
+          const nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+          REQUIRE(!j.is_discarded());
+          for (const nlohmann::json& c : j["texts"]) {
+            const auto& rc = c["rect"];
+            const std::string what = c["what"].get<std::string>();
+            INFO("text '" << what << "' " << rc.dump());
+            CHECK(!grid.overlaps(rc[0].get<float>(), rc[1].get<float>(), rc[2].get<float>(), rc[3].get<float>()));
+            if (what != "Wavefront")
+              all.add(rc[0].get<float>(), rc[1].get<float>(), rc[2].get<float>(), rc[3].get<float>());
+          }
+          for (const std::string& s : k.states) CHECK(t.drawn.count(lay.at("wavefront-key:" + s).what));
+          // No large empty band: the grid, the key and the controls together leave at most a fifth
+          // of the picture empty on any side (the old layout left 53% of 1280 on the right), the
+          // same on the left as on the right (they are centred).
+          all.add(grid.x0, grid.y0, grid.x1, grid.y1);
+          INFO("drawn from (" << all.x0 << ", " << all.y0 << ") to (" << all.x1 << ", " << all.y1 << ")");
+          CHECK(all.x0 <= 0.2f * img.w);
+          CHECK(img.w - all.x1 <= 0.2f * img.w);
+          CHECK(all.y0 <= 0.2f * img.h);
+          CHECK(img.h - all.y1 <= 0.2f * img.h);
+          CHECK(std::abs(all.x0 - (img.w - all.x1)) <= 0.05f * img.w);
+          // The key's colours are the cells': read back from the picture.
+          const pal::Palette& p = lecture ? pal::kLecturePalette : pal::kDefaultPalette;
+          CHECK(centre(img, lay, "wavefront-key:pending") == p.heat_pending);
+          for (const Cell* c : by_state["pending"]) {
+            CHECK(img.at(c->cx(), c->cy()) == p.heat_pending);
+            break;  // (each cell is checked by [offscreen]; one is enough here)
+          }
+          if (by_state.count("earlier")) {
+            CHECK(centre(img, lay, "wavefront-key:earlier") == p.heat_earlier);
+            CHECK(img.at(by_state["earlier"][0]->cx(), by_state["earlier"][0]->cy()) == p.heat_earlier);
+          }
+          for (int i = 0; i < 15; ++i) {
+            const std::string id = "wavefront-ramp:" + std::to_string(i);
+            CHECK(centre(img, lay, id) == pal::heat((i + 0.5) / 15));
+          }
+          int off = 0;
+          for (const std::string s : {"done", "front"})
+            for (const Cell* c : by_state[s]) off += off_ramp(img.at(c->cx(), c->cy())) > 2;
+          CHECK(off == 0);  // every done cell is a colour of the key's ramp
+          REQUIRE(!by_state["front"].empty());
+          CHECK(left_edge_is(img, lay.at("wavefront-key:front"), p.heat_front));
+          CHECK(left_edge_is(img, *by_state["front"][0], p.heat_front));
+        }
+      }
+}
+
+#ifdef SYNCLAB_VIZ_GIFLIB
+TEST_CASE("wavefront figure: the GIF at the gif lines' options has the key in every frame, the grid filling it",
+          "[wavefront-figure]") {
+  const std::string size = gif_line_size("nw-wavefront");
+  for (const std::string& opts : {std::string("--all-launches"), std::string("--launch 100")}) {
+    SECTION("the 64 x 64 wavefront of launches, " + opts) {
+      const bool all = opts == "--all-launches";
+      const std::string base = kArt + "/wavefront_figure_gif" + (all ? "_all" : "_100");
+      // The layout of the last frame (the GIF's frames all have the same).
+      const std::string last = all ? "--launch 126 --step last" : "--launch 100 --step last";
+      Run rl = viz(kTraces +
+                       "/wavefront_figure.trace --lecture --relative-to " VIZ_SOURCE_DIR " --window wavefront --size " +
+                       size + " " + last + " --export " + base + ".png --dump-layout " + base + ".json",
+                   kNoDisplay);
+      REQUIRE(rl.status == 0);
+      Layout lay;
+      REQUIRE(lay.load(base + ".json"));
+      Run r = viz(kTraces + "/wavefront_figure.trace --lecture --relative-to " VIZ_SOURCE_DIR " " + opts +
+                      " --window wavefront --size " + size + " --frames 12 --fps 10 --export " + base + ".gif",
+                  kNoDisplay);
+      REQUIRE(r.status == 0);
+      int e = 0;
+      GifFileType* g = DGifOpenFileName((base + ".gif").c_str(), &e);
+      REQUIRE(g);
+      REQUIRE(DGifSlurp(g) == GIF_OK);
+      CHECK(std::to_string(g->SWidth) + "x" + std::to_string(g->SHeight) == size);
+      REQUIRE(g->ImageCount == 12);
+      Box grid;
+      for (const auto& [id, c] : lay.cells)
+        if (id.rfind("wavefront:", 0) == 0) grid.add(c.x0, c.y0, c.x1, c.y1);
+      CHECK(std::min(grid.x1 - grid.x0, grid.y1 - grid.y0) >= 0.85f * float(std::min(g->SWidth, g->SHeight)));
+      std::vector<pal::Rgb> screen(size_t(g->SWidth) * size_t(g->SHeight), pal::Rgb{0, 0, 0});
+      for (int i = 0; i < g->ImageCount; ++i) {
+        const SavedImage& im = g->SavedImages[i];
+        const GifImageDesc& d = im.ImageDesc;
+        const ColorMapObject* map = d.ColorMap ? d.ColorMap : g->SColorMap;
+        REQUIRE(map);
+        for (int y = 0; y < d.Height; ++y)
+          for (int x = 0; x < d.Width; ++x) {
+            const GifColorType c = map->Colors[im.RasterBits[size_t(y) * size_t(d.Width) + size_t(x)]];
+            screen[size_t(d.Top + y) * size_t(g->SWidth) + size_t(d.Left + x)] = {c.Red, c.Green, c.Blue};
+          }
+        auto px = [&](const Cell& c) { return screen[size_t(c.cy()) * size_t(g->SWidth) + size_t(c.cx())]; };
+        INFO("frame " << i);
+        CHECK(px(lay.at("wavefront-key:pending")) == pal::kLecturePalette.heat_pending);
+        CHECK(px(lay.at("wavefront-key:earlier")) == pal::kLecturePalette.heat_earlier);
+        CHECK(max_channel_diff(px(lay.at("wavefront-ramp:0")), pal::heat(0.5 / 15)) <= 8);
+        CHECK(max_channel_diff(px(lay.at("wavefront-ramp:14")), pal::heat(14.5 / 15)) <= 8);
+        if (i == 0) CHECK(px(lay.at("wavefront:0:63:63")) == pal::kLecturePalette.heat_pending);
+      }
+      DGifCloseFile(g, &e);
+    }
+  }
+}
+#endif
