@@ -279,8 +279,9 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
     return true;
   }
   jobs = unsigned(std::min<size_t>(jobs, tests.size()));
-  char dir_template[] = "/tmp/synclab-litmus.XXXXXX";
-  const char* dir = mkdtemp(dir_template);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/synclab-litmus.XXXXXX";
+  const char* dir = mkdtemp(dir_template.data());
   if (!dir) {
     std::fprintf(stderr, "synclab-litmus: --jobs: cannot make a temporary directory: %s\n", std::strerror(errno));
     return false;
