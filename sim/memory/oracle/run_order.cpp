@@ -68,10 +68,7 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
     bool stop = false;
     switch (J.kind) {
       case LitmusOp::Kind::Ld:
-        if (J.acquire) {
-          stop = true;
-          break;
-        }
+        // (an acquire load too: held back with the load)
         path.push_back({int(j), false});
         late_locs.push_back(int(J.loc));
         if (J.reg >= 0) taint.push_back(J.reg);

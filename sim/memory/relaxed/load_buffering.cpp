@@ -129,8 +129,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         if (J.space != ptx::Space::Param && J.space != ptx::Space::Const) break;
       } else {
         // Another load keeps its order with the held-back load (it is held back too), unless its
-        // address waits for the load (then no later store can be shown not to alias it).
-        if (!unordered(J.sem) || address_reads(J, taint) || writes_late_read) break;
+        // address waits for the load (then no later store can be shown not to alias it). An
+        // acquire load may be held back as the first one may: run late, it does not acquire a
+        // release whose view holds an early store (RelaxedModel::readable).
+        if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || address_reads(J, taint) || writes_late_read) break;
         hold(J, cur);
         late_mem.push_back(&J);
         ++cur;

@@ -10,7 +10,8 @@
 //   early  instructions that do not depend on the load, run now (computations, and stores to
 //          addresses the load and the held-back accesses do not touch);
 //   late   the load itself, then every instruction that depends on it or must keep its order
-//          with it (other loads; stores of values or to addresses computed from it), run at the
+//          with it (other loads, acquire ones too; stores of values or to addresses computed
+//          from it), run at the
 //          group's next step, in program order;
 // the plan ends with an early store (one of those found, by `choice`), and the group then goes on
 // after it. Branches on the way are followed when their condition is known now and the same for
