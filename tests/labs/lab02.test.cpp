@@ -499,7 +499,9 @@ TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with ex
   REQUIRE(mine.size() == 4);
   INFO("task 4a is graded on orderings " << mine[0] << ", " << mine[1] << ", " << mine[2] << " and " << mine[3]
        << (student.empty() ? std::string(" (no student id)") : " for student id '" + student + "'"));
-  for (int o : mine) {
+  // Every ordering's kernel is explored (each student's four come from all eight); only the
+  // student's four verdicts are graded.
+  for (int o = 0; o < lab02::kOrderings; ++o) {
     const ModelResult model = model_check(Algo(int(Algo::ordering0) + o), 2);
     const lab02::Verdict want = model.mutual_exclusion_broken ? lab02::Verdict::breaks : lab02::Verdict::safe;
     INFO("ordering " << o << ": " << lab02::kOrderingText[o]);
@@ -521,6 +523,7 @@ TEST_CASE("lab02 task4a verdicts on the four orderings of peterson agree with ex
              << ", but the host model of every interleaving (2 rounds) says " << lab02::name(want)
              << ": the simulator is at fault, not you");
     }
+    if (std::find(mine.begin(), mine.end(), o) == mine.end()) continue;
     const lab02::Verdict yours = lab02::ordering_verdict(o);
     CHECKED_ELSE((yours == want))  // FAIL_CHECK: every ordering's verdict is reported
       FAIL_CHECK("your verdict (ordering_verdict(" << o << ") in two_thread_locks.cu): " << lab02::name(yours)
