@@ -19,7 +19,7 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_past_fence_sc, "a load held back past a fence.sc");
   add(hold_past_barrier, "a load held back past a barrier");
   add(hold_acquire_rmw, "a later acquire read-modify-write held back with the load");
-  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load)");
+  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load, and one plain or relaxed store after a relaxed read-modify-write)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   return s;
 }
@@ -81,7 +81,9 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
           // after a load (not a read-modify-write), one store to its location may run early, or a
           // read-modify-write that always writes and does not acquire
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          if (is_atom || same_location_early || (rmw && !rmw_may))
+          // (after a read-modify-write that neither acquires nor releases: one store, not a release)
+          const bool atom_may = is_atom && !L.acquire && !L.release && !rmw && !J.release;
+          if ((is_atom && !atom_may) || same_location_early || (rmw && !rmw_may))
             alias = alias || !lim.early_same_location;
           else if (!depends && !alias)
             same_location_early = true;

@@ -171,7 +171,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
           writes_late_read)
         break;
-      bool alias = false;
+      bool alias = false, own_location = false;
       for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
       // A store that may touch the load's own location goes early only after a load (not a
       // read-modify-write), once: the model then keeps the load from reading it, or anything
@@ -182,10 +182,14 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
-        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
+        // After a read-modify-write that neither acquires nor releases, a plain or relaxed store
+        // may be that one: the held-back read-modify-write then puts its write before it
+        // (RelaxedModel::rmw_read).
+        const bool atom_may = is_atom && unordered(L.sem) && J.op == Op::St && !release;
+        if ((!is_load && !atom_may) || same_location_early || (J.op != Op::St && !rmw_may))
           alias = true;
         else
-          same_location_early = !(depends || guard_tainted || alias);
+          same_location_early = own_location = !(depends || guard_tainted || alias);
       }
       if (depends || guard_tainted || alias) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
@@ -198,7 +202,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         cuts.push_back(path.size());
         path.push_back({cur, true});
         hidden.push_back(released || release ? released_scope : ptx::Scope::None);
-        reserving.push_back(is_rmw && (released || release));
+        // (a store run before the held-back read-modify-write of its location reserves too: that
+        // one must still find, late, a value to read before the store that no other read-modify-write
+        // took)
+        reserving.push_back((is_rmw && (released || release)) || (is_atom && own_location));
       }
       if (release) widen(J.scope);
       released = released || release;

@@ -840,12 +840,16 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
   // What reaches a write put after message `after`: the thread's earlier accesses (program
   // order), the morally strong writes before it (coherence order), and the morally strong reads
   // of messages before it (from-read).
-  uint64_t a = L.reach_mask(w);
+  uint64_t a = reach_override_ ? *reach_override_ : L.reach_mask(w);
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
     if (strong(m.writer, w)) a |= m.anc | bit(m.slot);
-    for (const Msg::Reader& rd : m.readers)
+    for (const Msg::Reader& rd : m.readers) {
+      // (with reach_override_, the thread's own reads are in it already, as they were before its
+      // store run early; their entries here hold that store too)
+      if (reach_override_ && !rd.any && rd.who.tid == w.tid && rd.who.cta == w.cta && rd.who.host == w.host) continue;
       if (rd.any || strong(rd.who, w)) a |= rd.mask;
+    }
   }
   return a;
 }
@@ -1059,12 +1063,21 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   size_t lo = 0;
   for (size_t i = 0; i < n; ++i)
     if (L->msgs[i].key <= vkey) lo = i;
+  // (a held-back read-modify-write before its thread's store run early: see rmw_read)
+  size_t limit = n;
+  if (own_rmw && rmw_.below) {
+    limit = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (L->msgs[i].key == rmw_.below_key) limit = i;
+    reach_override_ = &rmw_.below_reach;
+  }
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
-  for (size_t after = lo; after < n; ++after)
+  for (size_t after = lo; after < limit; ++after)
     if (may_place(*L, ts, w, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
+  reach_override_ = nullptr;
   uint32_t after = uint32_t(n - 1);
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
@@ -1137,18 +1150,36 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     return latest;
   }
   readable(*L, ts, r, key, acquire, now, &scratch_);
+  // A held-back read-modify-write whose thread ran a store to its location early (load_buffering.cpp
+  // allows one): its write goes before that store in coherence order (program order), and what
+  // reaches it is what reached the thread there before that store.
+  const ThreadState::Early* below = nullptr;
+  if (ts.late && !ts.late_read)
+    for (const ThreadState::Early& e : ts.early_stores)
+      if (e.key == key && !e.load_done && !e.rmw) below = &e;
+  size_t limit = L->msgs.size();
+  if (below) {
+    limit = 0;  // (the store left the history: no place before it)
+    for (size_t i = 0; i < L->msgs.size(); ++i)
+      if (L->msgs[i].key == below->msg_key) limit = i;
+    rmw_.below = true;
+    rmw_.below_key = below->msg_key;
+    rmw_.below_reach = below->reach_before;
+    reach_override_ = &rmw_.below_reach;
+  }
   // Only messages after which the write can go (atomicity, and the write's own constraints).
   std::vector<uint32_t> cand;
   const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
-    for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
+    for (size_t after = 0; after < limit && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
       any = may_place(*L, ts, r, uint32_t(after), int(i), ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire));
     }
     if (any) cand.push_back(i);
   }
+  reach_override_ = nullptr;
   const uint32_t newest = uint32_t(L->msgs.size() - 1);
   if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
   if (cand.empty() || newest_only || (ts.early && ts.early_newest)) cand.assign(1, newest);

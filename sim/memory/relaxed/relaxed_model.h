@@ -230,7 +230,12 @@ class RelaxedModel final : public ConsistencyModel {
     // run early to a held-back load's location: ThreadState::Early::reach_before; 0 when the
     // thread is not running early, where nothing reads it).
     uint64_t reach_before = 0;
+    // (held back, its thread's store to the location run early: RelaxedModel::rmw_read) that
+    // store's coherence key, and what reached the thread there before it
+    bool below = false;
+    uint64_t below_key = 0, below_reach = 0;
   } rmw_;
+  const uint64_t* reach_override_ = nullptr;  // (anc_of_new) what reaches the thread instead of its reach
 };
 
 }  // namespace synclab::sim::relaxed
