@@ -266,16 +266,11 @@ namespace {
 // Whether the instruction acquires (ConsistencyModel::unresolved): an acquire load or
 // read-modify-write, a fence other than fence.release, a barrier, a warp synchronization.
 bool acquires(const ptx::Instr& I) {
+  if (ptx::warp_synchronous(I.op)) return true;
   switch (I.op) {
     case Op::Fence: return I.sem != ptx::Sem::Release;
     case Op::Membar:
     case Op::Bar:
-    case Op::BarWarpSync:
-    case Op::Shfl:
-    case Op::Vote:
-    case Op::Match:
-    case Op::Redux:
-    case Op::Elect:
     case Op::Mbarrier:
     case Op::CpAsyncWait:
     case Op::CpAsyncMbarArrive: return true;
