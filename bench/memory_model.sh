@@ -7,8 +7,8 @@
 #
 # Generates the suite (`synclab-litmus generate`, its defaults: 2,500 tests of 2-4 threads), runs
 # every test up to N times (default 20,000; each launch holding K copies of it, default 8; a test's
-# seeds stop once every weak outcome PTX allows has shown: --until-seen, so the coverage is that of
-# N seeds) under SYNCLAB_MEMORY=relaxed with the oracle checking each launch's execution
+# seeds stop once every weak outcome PTX allows has shown and at least 1,000 ran: --until-seen, so
+# the coverage is that of N seeds) under SYNCLAB_MEMORY=relaxed with the oracle checking each launch's execution
 # (--check) and, for each weak outcome PTX allows that did not show, the rule of the model that
 # keeps it out (--gaps); then every test under sc (only sequentially consistent outcomes may show).
 # --jobs J (default: the number of cores): synclab-litmus runs the tests in J processes side by

@@ -126,10 +126,6 @@ void KernelRun::start_cta(uint64_t linear) {
     w.present_mask = w.exited_mask = w.yielded_mask = w.open_lanes = 0;
     w.bar_mask = 0;
     w.lb_lanes = 0;
-    if (lb_holder_ == &w) {
-      lb_holder_ = nullptr;
-      lb_reserved_.clear();
-    }
     w.converged = true;
     w.cfunc = static_cast<uint32_t>(p_.function);
     w.cpc = 0;

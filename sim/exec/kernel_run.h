@@ -368,29 +368,6 @@ class KernelRun {
   bool reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
   template <class M>
   void run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
-  // A plan that reserves (relaxed::LbPlan::reserve): its warp, and the bytes its read-modify-writes
-  // touch (generic addresses, [lo, hi); shared memory in its window, for every block). Before
-  // another thread's read-modify-write there, or another plan's late read-modify-writes, the
-  // holder's late part runs (flush_plan): as if the scheduler had picked it just before.
-  Warp* lb_holder_ = nullptr;
-  struct Reserved {
-    uint64_t lo, hi;
-    uint64_t cta;      // the block of the read-modify-write that reserved them
-    ptx::Scope scope;  // its scope
-    bool held;         // the held-back one (any morally strong read-modify-write waits), or one run
-                       // early (only acquire ones wait: others may read its hidden write)
-  };
-  std::vector<Reserved> lb_reserved_;
-  void reserve_bytes(Warp& w, uint32_t mask, const ptx::Instr& I, bool held);
-  bool touches_reserved(Warp& w, uint32_t mask, const ptx::Instr& I);
-  // Runs the late part of warp h's plan now (before the current group's instruction).
-  template <class M>
-  void flush_plan(Warp& h);
-  // Before an acquire of lanes `act` that read a hidden early store (ConsistencyModel::unresolved):
-  // the late parts of the writers' plans run first.
-  template <class M>
-  void resolve_hidden(Warp& w, uint32_t act);
-  std::vector<MemThread> scratch_writers_;
   void run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,

@@ -121,7 +121,6 @@ struct Warp {
   uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_resume = 0, lb_n_late = 0;
   uint32_t lb_late[12], lb_late_pos[12];
   uint8_t lb_late_acquire = 0;  // (a ptx::Scope: LbPlan::late_acquire)
-  bool lb_late_rmw = false;     // (LbPlan::late_rmw)
   LaneRegs regp[32];         // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.

@@ -102,21 +102,11 @@ class ConsistencyModel {
   // synchronize with until end_late, then gives it what they release. begin_late's
   // fence_acquire: the widest scope of an acquire fence held back with the load (ptx::Scope::None:
   // none).
-  // acquires: something held back acquires (the load, a later load or read-modify-write, a
-  // fence): a read-modify-write run early then reads the newest value, so that what the late part
-  // may acquire, made before the plan began, holds nothing coherence-after what it read or wrote.
-  virtual void begin_early(const MemThread& t, uint32_t length, bool acquires = false) {}
+  virtual void begin_early(const MemThread& t, uint32_t length) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}
   virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None) {}
-  // A store run early that waits for a release of its plan may be read, before the plan's late
-  // part, by a morally strong read that does not acquire: until that late part has run, the
-  // reader may not acquire (its releases are not known yet). unresolved: whether thread t read
-  // such a store, and whose (`writers`, the threads whose late parts must run before t's next
-  // acquire: an acquire load, read-modify-write or fence, a barrier, a warp synchronization).
-  virtual bool unresolved(const MemThread& t, std::vector<MemThread>* writers) const { return false; }
-  virtual bool any_unresolved() const { return false; }
 
   // Every location's newest value becomes the only one any thread may read (a suspected hang,
   // the end of a traced launch). True when some thread could have read an older value before.

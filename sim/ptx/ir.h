@@ -412,12 +412,6 @@ struct Instr {
 // guard or a source), whether it writes reg (a destination). kNoReg is never used.
 bool operand_uses(const Operand& o, uint32_t reg);
 bool reads_reg(const Instr& I, uint32_t reg);
-// The warp-synchronous instructions: the lanes named wait for each other (bar.warp.sync, shfl,
-// vote, match, redux, elect).
-inline bool warp_synchronous(Op op) {
-  return op == Op::BarWarpSync || op == Op::Shfl || op == Op::Vote || op == Op::Match || op == Op::Redux ||
-         op == Op::Elect;
-}
 bool writes_reg(const Instr& I, uint32_t reg);
 
 // A call site: call (ret), callee, (args). The parameters are .param variables declared in the

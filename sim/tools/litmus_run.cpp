@@ -277,7 +277,7 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
   RunResult res;
   size_t wanted_seen = 0;  // (until_seen) how many of those outcomes have shown
   for (uint64_t s = opt.first_seed; s < opt.first_seed + opt.seeds; ++s) {
-    if (opt.until_seen && wanted_seen == opt.until_seen->size()) break;
+    if (opt.until_seen && wanted_seen == opt.until_seen->size() && s - opt.first_seed >= opt.until_seen_min) break;
     std::memset(mem, 0, mem_bytes);
     std::memset(out, 0, out_bytes);
     cfg.seed = s;

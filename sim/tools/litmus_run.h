@@ -32,8 +32,11 @@ struct RunOptions {
   bool check = false;  // check each run's execution with the oracle
   bool explain = false;  // with check: a forbidden execution's events and relations in the problem's text
   // When set: stop before `seeds` once every one of these outcomes has shown (the seeds are then
-  // at most `seeds`; runs that were not needed are not made).
+  // at most `seeds`; runs that were not needed are not made), but not before `until_seen_min`
+  // seeds: the runs also check that no forbidden outcome or execution shows, which a test with no
+  // weak outcome (or one whose weak outcomes show at once) would otherwise not be run for.
   const std::set<memory::Outcome>* until_seen = nullptr;
+  uint64_t until_seen_min = 1000;
 };
 
 struct RunResult {

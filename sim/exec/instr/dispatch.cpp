@@ -79,28 +79,14 @@ template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
   if (!relaxed_->try_load_buffering()) return false;
-  // (a lane that read a hidden early store acquires nothing until that plan's late part: a plan of
-  // its own could not wait for it)
-  if (relaxed_->any_unresolved())
-    for (uint32_t m = g.mask; m; m &= m - 1)
-      if (relaxed_->unresolved(mm_thread(w, __builtin_ctz(m)), nullptr)) return false;
   GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
   relaxed::LbPlan plan;
-  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, lb_holder_ == nullptr,
-                                    &plan))
-    return false;
-  if (plan.reserve) {
-    lb_holder_ = &w;
-    lb_reserved_.clear();
-    reserve_bytes(w, g.mask, I, true);
-  }
+  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, &plan)) return false;
   const uint32_t lanes = M::kKind == WarpModel::Lockstep ? g.mask & -g.mask : g.mask;
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length, plan.acquires);
+  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
       relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i]);
-    // (the bytes of an early read-modify-write, from the registers it runs with)
-    if (plan.reserve) reserve_bytes(w, g.mask, fn.code[plan.early[i]], false);
     run_one(w, g.mask, fn, g.func, plan.early[i]);
   }
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_early(mm_thread(w, __builtin_ctz(m)));
@@ -116,7 +102,6 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   w.lb_resume = plan.resume;
   w.lb_n_late = plan.n_late;
   w.lb_late_acquire = uint8_t(plan.late_acquire);
-  w.lb_late_rmw = plan.late_rmw;
   for (uint32_t i = 0; i < plan.n_late; ++i) {
     w.lb_late[i] = plan.late[i];
     w.lb_late_pos[i] = plan.late_pos[i];
@@ -157,10 +142,6 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
   const uint32_t early = w.lb_lanes & g.mask;
   const uint32_t others = g.mask & ~early;
   const uint32_t lanes = M::kKind == WarpModel::Lockstep ? early & -early : early;
-  if (lb_holder_ == &w) {
-    lb_holder_ = nullptr;
-    lb_reserved_.clear();
-  }
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
   for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
@@ -184,113 +165,11 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
   }
 }
 
-// The bytes a plan's read-modify-write touches, per lane (only atom and red reserve).
-void KernelRun::reserve_bytes(Warp& w, uint32_t mask, const ptx::Instr& I, bool held) {
-  if ((I.op != Op::Atom && I.op != Op::Red) || I.src[0].kind != Operand::Kind::Addr) return;
-  const uint32_t es = ptx::type_size(I.type);
-  const uint64_t size = uint64_t(es ? es : 8) * (I.vec ? I.vec : 1);
-  for (uint32_t m = mask; m; m &= m - 1) {
-    uint64_t a = address(w.lanes[__builtin_ctz(m)], I.src[0]);
-    if (I.space == ptx::Space::Shared) a += kSharedWindow;
-    lb_reserved_.push_back({a, a + size, w.cta->linear, I.scope, held});
-  }
-}
-
-// Whether the read-modify-write I of lanes `mask` must wait for the reservation: it may touch a
-// reserved byte and is morally strong with the one that reserved it (atomicity binds only those),
-// and, for a byte of one run early, it acquires (a read that does not acquire may read that hidden
-// write: RelaxedModel::readable).
-bool KernelRun::touches_reserved(Warp& w, uint32_t mask, const ptx::Instr& I) {
-  if (I.src[0].kind != Operand::Kind::Addr) return true;
-  const uint32_t es = ptx::type_size(I.type);
-  const uint64_t size = uint64_t(es ? es : 8) * (I.vec ? I.vec : 1);
-  const bool acquire = I.sem == ptx::Sem::Acquire || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
-  const uint64_t cta = w.cta->linear;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    uint64_t a = address(w.lanes[__builtin_ctz(m)], I.src[0]);
-    if (I.space == ptx::Space::Shared) a += kSharedWindow;
-    for (const Reserved& r : lb_reserved_) {
-      if (!(a < r.hi && r.lo < a + size) || (!r.held && !acquire)) continue;
-      // (morally strong: in one block any two scopes include each other; across blocks neither
-      // may be .cta)
-      if (r.cta == cta || (r.scope != ptx::Scope::Cta && I.scope != ptx::Scope::Cta)) return true;
-    }
-  }
-  return false;
-}
-
-// The late part of warp h's plan runs now, before the current group's instruction: as if the
-// scheduler had picked h's held-back group just before this one.
-template <class M>
-void KernelRun::flush_plan(Warp& h) {
-  if (!h.lb_lanes) return;
-  // (a late read-modify-write waits for another plan's reservation in turn)
-  if (lb_holder_ && lb_holder_ != &h && h.lb_late_rmw) flush_plan<M>(*lb_holder_);
-  if (stop_ || !h.lb_lanes) return;
-  Group hg{h.lb_func, h.lb_pc, 0};
-  if (h.converged && h.cfunc == h.lb_func && h.cpc == h.lb_pc) {
-    hg.mask = h.ready_mask;
-    M::materialize(h);
-  } else {
-    for (uint32_t m = h.ready_mask; m; m &= m - 1) {
-      const Lane& L = h.lanes[__builtin_ctz(m)];
-      if (L.func == h.lb_func && L.pc == h.lb_pc) hg.mask |= 1u << __builtin_ctz(m);
-    }
-  }
-  if (!(hg.mask & h.lb_lanes)) return;  // (cannot happen: the held-back lanes wait at their load)
-  const uint32_t saved_loc = cur_loc_;
-  const bool saved_live = lane_pcs_live_;
-  lane_pcs_live_ = true;
-  const ptx::Function& hfn = M_.functions[hg.func];
-  run_late<M>(h, hg, hfn, hfn.code[hg.pc]);
-  lane_pcs_live_ = saved_live;
-  M::lane_pcs_written(h);
-  cur_loc_ = saved_loc;
-}
-
-template <class M>
-void KernelRun::resolve_hidden(Warp& w, uint32_t act) {
-  scratch_writers_.clear();
-  for (uint32_t m = act; m; m &= m - 1) relaxed_->unresolved(mm_thread(w, __builtin_ctz(m)), &scratch_writers_);
-  for (const MemThread& t : scratch_writers_) {
-    for (const std::unique_ptr<Cta>& c : resident_) {
-      if (!c || c->linear != t.cta) continue;
-      const uint64_t index = (t.id - t.cta * threads_per_cta_) / 32;
-      if (index < c->warps.size()) flush_plan<M>(c->warps[index]);
-    }
-    if (stop_) return;
-  }
-}
-
-namespace {
-// Whether the instruction acquires (ConsistencyModel::unresolved): an acquire load or
-// read-modify-write, a fence other than fence.release, a barrier, a warp synchronization.
-bool acquires(const ptx::Instr& I) {
-  if (ptx::warp_synchronous(I.op)) return true;
-  switch (I.op) {
-    case Op::Fence: return I.sem != ptx::Sem::Release;
-    case Op::Membar:
-    case Op::Bar:
-    case Op::Mbarrier:
-    case Op::CpAsyncWait:
-    case Op::CpAsyncMbarArrive: return true;
-    case Op::Ld:
-    case Op::Ldu:
-    case Op::Atom: return I.sem == ptx::Sem::Acquire || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
-    default: return false;
-  }
-}
-}  // namespace
-
 template <class M>
 inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t act = guard_mask(w, g.mask, I);
   instrs_ += __builtin_popcount(act);
   cur_loc_ = (g.func << 20) | g.pc;
-  if (relaxed_ && act && relaxed_->any_unresolved() && acquires(I)) {
-    resolve_hidden<M>(w, act);
-    if (stop_) return;
-  }
   switch (I.op) {
     case Op::Bra: M::branch(*this, w, g, act, static_cast<uint32_t>(I.src[0].imm)); return;
     case Op::Brx: {
@@ -386,10 +265,6 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Ldu:
       if (relaxed_) {
         if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
-          if (lb_holder_ && lb_holder_ != &w && w.lb_late_rmw) {
-            flush_plan<M>(*lb_holder_);
-            if (stop_) return;
-          }
           run_late<M>(w, g, fn, I);  // the load that was held back, and what waited for it
           return;
         }
@@ -430,14 +305,8 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Atom:
     case Op::Red:
       if (relaxed_) {
-        const bool late = w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc;
-        // Another thread's reservation (KernelRun::lb_holder_) is served first.
-        if (lb_holder_ && !(late && lb_holder_ == &w) && (late || touches_reserved(w, act, I))) {
-          flush_plan<M>(*lb_holder_);
-          if (stop_) return;
-        }
         // An atom's (or red's) read may take effect after later stores too (load buffering).
-        if (late) {
+        if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
           run_late<M>(w, g, fn, I);
           return;
         }

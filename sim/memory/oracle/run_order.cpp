@@ -18,8 +18,9 @@ std::string RunOrderLimits::relaxed() const {
   add(!fence_sc_in_run_order, "fence.sc ordered against the order they run");
   add(hold_past_fence_sc, "a load held back past a fence.sc");
   add(hold_past_barrier, "a load held back past a barrier");
-  add(hold_acquire_rmw, "a later acquire read-modify-write held back with the load");
-  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load, and one plain or relaxed store after a relaxed read-modify-write)");
+  add(hold_acquire_rmw, "an acquire read-modify-write held back");
+  add(early_release_rmw, "a releasing read-modify-write run early");
+  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   return s;
 }
@@ -41,6 +42,7 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
   const LitmusOp& L = T.ops[size_t(s)];
   const bool is_atom = L.kind == LitmusOp::Kind::Atom || L.kind == LitmusOp::Kind::Red;
   if (L.kind != LitmusOp::Kind::Ld && !is_atom) return out;
+  if (is_atom && L.acquire && !lim.hold_acquire_rmw) return out;
   std::vector<int> taint, late_locs{int(L.loc)};
   if (L.reg >= 0) taint.push_back(L.reg);
   auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
@@ -75,15 +77,17 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
       case LitmusOp::Kind::Atom:
       case LitmusOp::Kind::Red: {
         const bool rmw = J.kind != LitmusOp::Kind::St;
+        if (rmw && (J.release || released) && !lim.early_release_rmw) {
+          stop = true;
+          break;
+        }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
         if (J.loc == L.loc) {
           // after a load (not a read-modify-write), one store to its location may run early, or a
           // read-modify-write that always writes and does not acquire
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          // (after a read-modify-write that neither acquires nor releases: one store, not a release)
-          const bool atom_may = is_atom && !L.acquire && !L.release && !rmw && !J.release;
-          if ((is_atom && !atom_may) || same_location_early || (rmw && !rmw_may))
+          if (is_atom || same_location_early || (rmw && !rmw_may))
             alias = alias || !lim.early_same_location;
           else if (!depends && !alias)
             same_location_early = true;
@@ -104,7 +108,7 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
         break;
       }
       case LitmusOp::Kind::Fence:
-        if (J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) {
+        if ((J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) || (is_atom && !lim.hold_acquire_rmw)) {
           stop = true;
           break;
         }

@@ -25,9 +25,8 @@ struct RunOrderLimits {
   bool fence_sc_in_run_order = true;  // morally strong fence.sc run in their Fence-SC order
   bool hold_past_fence_sc = false;    // a load may be held back past a fence.sc
   bool hold_past_barrier = false;     // ... past a barrier
-  // a later acquire read-modify-write that must wait for the load (it depends on it, or shares a
-  // location with a held-back access) may be held back with it
-  bool hold_acquire_rmw = false;
+  bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
+  bool early_release_rmw = false;     // a read-modify-write that releases may run early
   // a store may run before an earlier read of its location other than the one store (or
   // read-modify-write that always writes and does not acquire) the model allows after a load
   bool early_same_location = false;

@@ -46,21 +46,17 @@ bool address_reads(const ptx::Instr& J, const std::vector<uint32_t>& regs) {
 }  // namespace
 
 bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, bool releases,
-                         bool reserve_ok, LbPlan* plan) {
+                         LbPlan* plan) {
   const ptx::Instr& L = fn.code[pc];
   const bool is_load = (L.op == Op::Ld || L.op == Op::Ldu) && memory_space(L.space);
   const bool is_atom = (L.op == Op::Atom || L.op == Op::Red) && memory_space(L.space);
   if (!is_load && !is_atom) return false;
   if (is_load && !unordered(L.sem) && L.sem != ptx::Sem::Acquire) return false;
-  // While another plan holds its reservation, no read-modify-write takes part in a plan.
-  if (is_atom && !reserve_ok) return false;
-  // An acquire read-modify-write held back reserves: run late, it must still find a value to read
-  // whose release leaves the early stores out of its causal past and that its write can follow with
-  // no morally strong write between (a load can always read the value memory had when the plan
-  // began; a read-modify-write cannot once another one has read that value and written after it).
-  bool reserve = false;
-  if (is_atom && L.sem == ptx::Sem::Sc) return false;
-  if (is_atom && (L.sem == ptx::Sem::Acquire || L.sem == ptx::Sem::AcqRel)) reserve = true;
+  // An acquire read-modify-write is not held back: run late, it may find no value to read whose
+  // release leaves the early stores out of its causal past and that its write can follow without
+  // a morally strong write between (a load can always read the value memory had when the plan
+  // began).
+  if (is_atom && (L.sem == ptx::Sem::Acquire || L.sem == ptx::Sem::AcqRel || L.sem == ptx::Sem::Sc)) return false;
 
   struct Step {
     uint32_t pc;
@@ -74,7 +70,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   bool same_location_early = false;             // a store to the load's location runs early (one at most)
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
-  std::vector<bool> reserving;                  // per path step: an early read-modify-write that releases
   std::vector<std::pair<size_t, ptx::Scope>> acquire_at;  // held-back acquire loads that form acquire patterns
   bool released = false;                        // a release store or fence is on the path so far
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
@@ -85,7 +80,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   auto hold = [&](const ptx::Instr& J, uint32_t at) {
     path.push_back({at, false});
     hidden.push_back(ptx::Scope::None);
-    reserving.push_back(false);
     for_each_dst(J, [&](uint32_t r) {
       taint.push_back(r);
       written.push_back(r);
@@ -103,7 +97,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])
   hidden.clear();
-  reserving.clear();
 
   uint32_t cur = pc + 1;
   for (int steps = 0; steps < LbPlan::kMax - 1 && cur < fn.code.size(); ++steps) {
@@ -158,20 +151,18 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     } else if (J.op == Op::St || J.op == Op::Atom || J.op == Op::Red) {
       // A store, or a read-modify-write without an acquire (its read, run early too, is a read
       // after the load in program order: nothing keeps two reads of different locations in order).
-      const bool is_rmw = J.op != Op::St;
-      const bool release = J.sem == ptx::Sem::Release || (is_rmw && J.sem == ptx::Sem::AcqRel);
-      // A read-modify-write that releases (or follows a release of the plan) goes early only as a
-      // reservation: its write is kept from the morally strong readers its releases could
-      // synchronize with, so another thread's read-modify-write could find nothing else to read
-      // and nowhere to put its write. An acquire one may go early: its acquire orders what follows
-      // it, not the load before it.
-      const bool rmw_acquire = J.op == Op::Atom && (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel);
-      if (is_rmw && (!reserve_ok || J.sem == ptx::Sem::Sc)) break;
+      const bool release = J.sem == ptx::Sem::Release;
+      // A read-modify-write goes early only when it releases nothing (a store that waits for a
+      // release is kept from morally strong readers, and another thread's read-modify-write may
+      // find nothing else to read and nowhere to put its write). An acquire one may: its acquire
+      // orders what follows it, not the load before it.
+      const bool rmw_acquire = J.op == Op::Atom && J.sem == ptx::Sem::Acquire;
+      if (J.op != Op::St && (J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc || release || released)) break;
       if (!releases && (release || released)) break;
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
           writes_late_read)
         break;
-      bool alias = false, own_location = false;
+      bool alias = false;
       for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
       // A store that may touch the load's own location goes early only after a load (not a
       // read-modify-write), once: the model then keeps the load from reading it, or anything
@@ -182,14 +173,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
-        // After a read-modify-write that neither acquires nor releases, a plain or relaxed store
-        // may be that one: the held-back read-modify-write then puts its write before it
-        // (RelaxedModel::rmw_read).
-        const bool atom_may = is_atom && unordered(L.sem) && J.op == Op::St && !release;
-        if ((!is_load && !atom_may) || same_location_early || (J.op != Op::St && !rmw_may))
+        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
           alias = true;
         else
-          same_location_early = own_location = !(depends || guard_tainted || alias);
+          same_location_early = !(depends || guard_tainted || alias);
       }
       if (depends || guard_tainted || alias) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
@@ -202,10 +189,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         cuts.push_back(path.size());
         path.push_back({cur, true});
         hidden.push_back(released || release ? released_scope : ptx::Scope::None);
-        // (a store run before the held-back read-modify-write of its location reserves too: that
-        // one must still find, late, a value to read before the store that no other read-modify-write
-        // took)
-        reserving.push_back((is_rmw && (released || release)) || (is_atom && own_location));
       }
       if (release) widen(J.scope);
       released = released || release;
@@ -219,8 +202,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // Fence-SC order, which synchronizes, so whatever came before that fence (a read of an early
       // store, even a weak one) would be before the early stores in causality order.
       if (J.op == Op::Membar || J.proxy || J.sem == ptx::Sem::Sc || J.guard != Operand::kNoReg) break;
-      // (with a held-back read-modify-write, the plan reserves: with an acquire fence after it,
-      // it is an acquire read-modify-write, see above)
+      // (not with a held-back read-modify-write: with an acquire fence after it, it would be an
+      // acquire read-modify-write, for which see above)
+      if (is_atom) break;
       if (!releases && J.sem != ptx::Sem::Acquire) break;
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
       hold(J, cur);
@@ -242,7 +226,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (writes_late_read || writes_taint) break;  // would change what a held-back instruction reads
       path.push_back({cur, true});
       hidden.push_back(ptx::Scope::None);
-      reserving.push_back(false);
       for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
     }
     ++cur;
@@ -261,19 +244,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       plan->late_pos[plan->n_late] = uint32_t(i + 1);
       plan->late[plan->n_late++] = path[i].pc;
     }
-  }
-  // The plan reserves (LbPlan::reserve) when it holds back an acquire read-modify-write (or one
-  // with a fence held back after it) or runs a releasing read-modify-write early.
-  for (size_t i = 0; i <= cut; ++i)
-    reserve = reserve || reserving[i] || (is_atom && !path[i].early && fn.code[path[i].pc].op == Op::Fence);
-  plan->reserve = reserve;
-  plan->late_rmw = plan->acquires = false;
-  for (uint32_t i = 0; i < plan->n_late; ++i) {
-    const ptx::Instr& J = fn.code[plan->late[i]];
-    plan->late_rmw = plan->late_rmw || J.op == Op::Atom || J.op == Op::Red;
-    plan->acquires = plan->acquires || (J.op == Op::Fence && J.sem != ptx::Sem::Release) ||
-                     ((J.op == Op::Ld || J.op == Op::Ldu || J.op == Op::Atom) &&
-                      (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc));
   }
   plan->resume = path[cut].pc + 1;
   plan->length = uint32_t(cut + 2);

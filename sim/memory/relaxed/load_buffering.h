@@ -15,10 +15,10 @@
 //          group's next step, in program order;
 // the plan ends with an early store (one of those found, by `choice`), and the group then goes on
 // after it. Branches on the way are followed when their condition is known now and the same for
-// the whole group. Release stores (and read-modify-writes, as a reservation: LbPlan::reserve) may
-// run early, and fences other than fence.sc are held back with the load (an early store after a
-// release then waits for what it releases: early_hidden); a fence.sc, a barrier or anything else
-// that leaves the straight path ends the search.
+// the whole group. Release stores may run early, and fences other than fence.sc are held back with
+// the load (an early store after a release then waits for what it releases: early_hidden); a
+// fence.sc, a barrier, a read-modify-write that releases or anything else that leaves the
+// straight path ends the search.
 #pragma once
 
 #include <cstdint>
@@ -46,14 +46,6 @@ struct LbPlan {
   // or of an acquire load held back after a read of its location (acquire pattern)
   // (ptx::Scope::None: none): what the load reads may then synchronize with it.
   ptx::Scope late_acquire = ptx::Scope::None;
-  // The plan reserves: it holds back an acquire read-modify-write (or one with a fence held back
-  // after it), or runs early a read-modify-write that releases. Until its late part has run, no
-  // other thread's read-modify-write may touch what its read-modify-writes touch (the interpreter
-  // runs the late part first: KernelRun::flush_plan), so that the held-back one finds a
-  // value it may read and a place for its write, and nobody needs to read the hidden early one.
-  bool reserve = false;
-  bool late_rmw = false;  // a read-modify-write is among the late instructions
-  bool acquires = false;  // a late instruction acquires (the load, a later load or atom, a fence)
 };
 
 // What the planner must know of the group's state now.
@@ -72,8 +64,7 @@ class LbProbe {
 // releases: whether stores that release (or follow a release fence) may run early. The race
 // checker follows the order accesses run in, so it would take such a store's release as made
 // before the accesses held back with the load: with the race checker on, they may not.
-// reserve_ok: no other plan holds a reservation now (else no read-modify-write takes part).
 bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& probe, uint64_t choice, bool releases,
-                         bool reserve_ok, LbPlan* plan);
+                         LbPlan* plan);
 
 }  // namespace synclab::sim::relaxed

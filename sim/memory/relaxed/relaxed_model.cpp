@@ -141,11 +141,6 @@ struct RelaxedModel::ThreadState {
   // Load buffering.
   bool early = false, late = false;
   bool late_read = false;    // the late part's first read (the held-back load itself) has run
-  // (early) the late part acquires: a read-modify-write run early reads the newest value (else the
-  // release the held-back acquire must read, made before the plan, could hold a write coherence-
-  // after what it read, and a held-back read-modify-write, whose older choices atomicity may take,
-  // would find nothing to read)
-  bool early_newest = false;
   bool plan_hidden = false;  // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;  // an acquire fence is held back with the load...
@@ -168,13 +163,6 @@ struct RelaxedModel::ThreadState {
     uint64_t read_msg_key = 0;
   };
   std::vector<Early> early_stores;
-  // The reads of the read-modify-writes run early (a failed compare-and-swap's too): location and
-  // the message read. A held-back acquire comes before them in program order, so it may take no
-  // release whose view holds a write of that location coherence-after what they read.
-  struct EarlyRead {
-    uint64_t key, msg_key;
-  };
-  std::vector<EarlyRead> early_reads;
   // Recording.
   int rec_thread = -1;
   uint32_t po = 0, late_po = 0, saved_po = 0;
@@ -600,12 +588,9 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
     // Not released yet (see Msg::hidden), for a reader its releases could synchronize with (not
     // its own thread's later reads, which come after it in program order).
-    // A read that does not acquire may read it (a later acquire of the reader waits for the
-    // plan's late part: unresolved()); not an acquire, nor a read of a plan run early or late.
     const bool own = m.writer.tid == r.tid && m.writer.cta == r.cta && m.writer.host == r.host;
     if (m.hidden && !own && strong(m.writer, r) &&
-        includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r) &&
-        (acquire || ts.early || ts.late || r.host))
+        includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
       continue;
     // Sequential consistency per location: a morally strong write after m that reaches this read
     // (through the thread's earlier accesses, or through m itself when the read observes m) would
@@ -616,12 +601,10 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       if ((R & bit(L.msgs[j].slot)) && strong(r, L.msgs[j].writer) && (L.msgs[j].co_before & bit(m.slot))) ok = false;
     // A load run after later stores of its thread: it must not acquire a release whose view
     // holds one of those stores (the store would be before itself in causality order).
-    if (ok && ts.late && (!ts.early_stores.empty() || !ts.early_reads.empty()) && strong(m.writer, r)) {
+    if (ok && ts.late && !ts.early_stores.empty() && strong(m.writer, r)) {
       // (the acquire may be the load itself, or an acquire fence held back with it)
       auto covers = [&](const Release& rel, Scope acq) {
         if (!strong(rel.head, Who{r.tid, r.cta, r.host, acq})) return false;
-        for (const ThreadState::EarlyRead& e : ts.early_reads)
-          if (rel.view.get(e.key) > e.msg_key) return true;
         for (const ThreadState::Early& e : ts.early_stores) {
           const uint64_t vk = rel.view.get(e.key);
           if (vk >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
@@ -782,13 +765,6 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
     }
   }
   if (m.early) ts.view.raise(read_of_early(key), m.key);
-  if (m.hidden && obs && !(m.writer.tid == r.tid && m.writer.cta == r.cta && m.writer.host == r.host)) {
-    // A hidden early store read before its plan's late part: its releases come at end_late.
-    bool known = false;
-    for (const HiddenRead& h : hidden_reads_)
-      known = known || (h.writer_tid == m.writer.tid && h.reader.tid == r.tid && h.key == key && h.msg == m.key);
-    if (!known) hidden_reads_.push_back({m.writer.tid, m.writer.cta, r, key, m.key});
-  }
   if (obs) {
     ts.view.raise(key, m.key);
     if (acquire)
@@ -840,16 +816,12 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
   // What reaches a write put after message `after`: the thread's earlier accesses (program
   // order), the morally strong writes before it (coherence order), and the morally strong reads
   // of messages before it (from-read).
-  uint64_t a = reach_override_ ? *reach_override_ : L.reach_mask(w);
+  uint64_t a = L.reach_mask(w);
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
     if (strong(m.writer, w)) a |= m.anc | bit(m.slot);
-    for (const Msg::Reader& rd : m.readers) {
-      // (with reach_override_, the thread's own reads are in it already, as they were before its
-      // store run early; their entries here hold that store too)
-      if (reach_override_ && !rd.any && rd.who.tid == w.tid && rd.who.cta == w.cta && rd.who.host == w.host) continue;
+    for (const Msg::Reader& rd : m.readers)
       if (rd.any || strong(rd.who, w)) a |= rd.mask;
-    }
   }
   return a;
 }
@@ -1063,21 +1035,12 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   size_t lo = 0;
   for (size_t i = 0; i < n; ++i)
     if (L->msgs[i].key <= vkey) lo = i;
-  // (a held-back read-modify-write before its thread's store run early: see rmw_read)
-  size_t limit = n;
-  if (own_rmw && rmw_.below) {
-    limit = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (L->msgs[i].key == rmw_.below_key) limit = i;
-    reach_override_ = &rmw_.below_reach;
-  }
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
-  for (size_t after = lo; after < limit; ++after)
+  for (size_t after = lo; after < n; ++after)
     if (may_place(*L, ts, w, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
-  reach_override_ = nullptr;
   uint32_t after = uint32_t(n - 1);
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
@@ -1146,43 +1109,24 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     if (acquire) acquire_pending_loc(ts, r, key);
     if (rec_ && ev >= 0) rec_->x.rf[size_t(ev)] = rec_->last_write(key);
     rmw_.read_event = ev;
-    if (ts.early) ts.early_reads.push_back({key, 0});  // (before every message the history will have)
     return latest;
   }
   readable(*L, ts, r, key, acquire, now, &scratch_);
-  // A held-back read-modify-write whose thread ran a store to its location early (load_buffering.cpp
-  // allows one): its write goes before that store in coherence order (program order), and what
-  // reaches it is what reached the thread there before that store.
-  const ThreadState::Early* below = nullptr;
-  if (ts.late && !ts.late_read)
-    for (const ThreadState::Early& e : ts.early_stores)
-      if (e.key == key && !e.load_done && !e.rmw) below = &e;
-  size_t limit = L->msgs.size();
-  if (below) {
-    limit = 0;  // (the store left the history: no place before it)
-    for (size_t i = 0; i < L->msgs.size(); ++i)
-      if (L->msgs[i].key == below->msg_key) limit = i;
-    rmw_.below = true;
-    rmw_.below_key = below->msg_key;
-    rmw_.below_reach = below->reach_before;
-    reach_override_ = &rmw_.below_reach;
-  }
   // Only messages after which the write can go (atomicity, and the write's own constraints).
   std::vector<uint32_t> cand;
   const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
-    for (size_t after = 0; after < limit && !any; ++after) {
+    for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
       any = may_place(*L, ts, r, uint32_t(after), int(i), ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire));
     }
     if (any) cand.push_back(i);
   }
-  reach_override_ = nullptr;
   const uint32_t newest = uint32_t(L->msgs.size() - 1);
   if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
-  if (cand.empty() || newest_only || (ts.early && ts.early_newest)) cand.assign(1, newest);
+  if (cand.empty() || newest_only) cand.assign(1, newest);
   const uint32_t i = pick(cand, newest, t);
   const uint64_t v = L->msgs[i].value;
   rmw_.key = key;
@@ -1193,7 +1137,6 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.read_event = ev;
   rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
   rmw_.reach_before = ts.early ? L->reach_mask(r) : 0;  // (read only for a store run early)
-  if (ts.early) ts.early_reads.push_back({key, L->msgs[i].key});
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;
@@ -1370,12 +1313,10 @@ void RelaxedModel::warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {
 // (kPoPerInstr events each: an atom is two, a vector access several), whether they run early or late.
 constexpr uint32_t kPoPerInstr = 16;
 
-void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquires) {
+void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
   ThreadState& ts = thread(t);
   ts.early = true;
-  ts.early_newest = acquires;
   ts.early_stores.clear();
-  ts.early_reads.clear();
   ts.late_po = ts.po;
   ts.po += kPoPerInstr * length;
   ts.saved_po = ts.po;
@@ -1421,33 +1362,9 @@ void RelaxedModel::end_late(const MemThread& t) {
         m.hidden = false;
         const std::vector<ReleaseRef> more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
         for (const ReleaseRef& r : more) m.rels.push_back(r);
-        // Those who read it while it was hidden hold its releases now, for their next acquire
-        // (which has not come yet: the interpreter ran this late part before it).
-        for (size_t i = 0; i < hidden_reads_.size();) {
-          const HiddenRead& h = hidden_reads_[i];
-          if (h.writer_tid == t.id && h.writer_cta == t.cta && h.key == e.key && h.msg == e.msg_key) {
-            if (blocks_.count(h.reader.cta)) {
-              ThreadState& rts = thread(MemThread{h.reader.tid, h.reader.cta, false});
-              hold_pending(rts, h.reader, h.key, ~0ull - 1, more);
-            }
-            hidden_reads_[i] = hidden_reads_.back();
-            hidden_reads_.pop_back();
-          } else {
-            ++i;
-          }
-        }
       }
   }
-  // (reads of its hidden stores that left the history with them: nothing more to hand over)
-  for (size_t i = 0; i < hidden_reads_.size();)
-    if (hidden_reads_[i].writer_tid == t.id && hidden_reads_[i].writer_cta == t.cta && !t.host) {
-      hidden_reads_[i] = hidden_reads_.back();
-      hidden_reads_.pop_back();
-    } else {
-      ++i;
-    }
   ts.early_stores.clear();
-  ts.early_reads.clear();
   ts.po = ts.saved_po;
 }
 
@@ -1468,16 +1385,6 @@ bool RelaxedModel::settle() {
   written_.clear();
   written_head_ = 0;
   for (auto& [cta, b] : blocks_) b->shared_keys.clear();
-  return any;
-}
-
-bool RelaxedModel::unresolved(const MemThread& t, std::vector<MemThread>* writers) const {
-  bool any = false;
-  for (const HiddenRead& h : hidden_reads_)
-    if (h.reader.tid == t.id && h.reader.cta == t.cta && !t.host) {
-      any = true;
-      if (writers) writers->push_back(MemThread{h.writer_tid, h.writer_cta, false});
-    }
   return any;
 }
 

@@ -71,7 +71,7 @@ class RelaxedModel final : public ConsistencyModel {
   void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
                        bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
-  void begin_early(const MemThread& t, uint32_t length, bool acquires) override;
+  void begin_early(const MemThread& t, uint32_t length) override;
   void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
@@ -84,8 +84,6 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t late_loads() const override { return late_loads_; }
   void note_late_load() override { ++late_loads_; }
   bool has_older(uint64_t key) override;
-  bool unresolved(const MemThread& t, std::vector<MemThread>* writers) const override;
-  bool any_unresolved() const override { return !hidden_reads_.empty(); }
   uint64_t read_version() const override { return read_version_; }
   uint64_t write_version() const override { return write_version_; }
   void on_visible(std::function<void(uint64_t key)> f) override { on_visible_ = std::move(f); }
@@ -204,15 +202,6 @@ class RelaxedModel final : public ConsistencyModel {
   // (none is known to happen; SYNCLAB_MEMORY_CHECK's oracle would report the execution).
   uint64_t dead_ends_ = 0;
   std::vector<uint32_t> scratch_;
-  // Hidden early stores (Msg::hidden) read by morally strong reads that do not acquire, before their
-  // plan's late part: the reader gets the store's releases at end_late, and must not acquire
-  // before (unresolved()).
-  struct HiddenRead {
-    uint64_t writer_tid, writer_cta;
-    Who reader;
-    uint64_t key, msg;
-  };
-  std::vector<HiddenRead> hidden_reads_;
   // The read-modify-write between rmw_read and rmw_write.
   struct PendingRmw {
     uint64_t key = ~0ull;
@@ -230,12 +219,7 @@ class RelaxedModel final : public ConsistencyModel {
     // run early to a held-back load's location: ThreadState::Early::reach_before; 0 when the
     // thread is not running early, where nothing reads it).
     uint64_t reach_before = 0;
-    // (held back, its thread's store to the location run early: RelaxedModel::rmw_read) that
-    // store's coherence key, and what reached the thread there before it
-    bool below = false;
-    uint64_t below_key = 0, below_reach = 0;
   } rmw_;
-  const uint64_t* reach_override_ = nullptr;  // (anc_of_new) what reaches the thread instead of its reach
 };
 
 }  // namespace synclab::sim::relaxed
