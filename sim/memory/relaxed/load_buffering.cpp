@@ -70,7 +70,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   bool same_location_early = false;             // a store to the load's location runs early (one at most)
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
-  std::vector<std::pair<size_t, ptx::Scope>> acquire_at;  // held-back acquire loads that form acquire patterns
   bool released = false;                        // a release store or fence is on the path so far
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
   auto widen = [&](ptx::Scope s) {
@@ -134,15 +133,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         // acquire load may be held back as the first one may: run late, it does not acquire a
         // release whose view holds an early store (RelaxedModel::readable).
         if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || address_reads(J, taint) || writes_late_read) break;
-        // An acquire load of a location a held-back read may have read makes that read's
-        // releases acquired too (acquire pattern): the late part then takes no release whose view
-        // holds an early store there either, as with an acquire fence held back (late_acquire).
-        if (J.sem == ptx::Sem::Acquire) {
-          bool pattern = false;
-          for (const ptx::Instr* X : late_mem)
-            pattern = pattern || ((X->op == Op::Ld || X->op == Op::Ldu || X->op == Op::Atom) && probe.may_alias(J, *X));
-          if (pattern) acquire_at.push_back({path.size(), J.scope});
-        }
         hold(J, cur);
         late_mem.push_back(&J);
         ++cur;
@@ -255,13 +245,23 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         (sc == ptx::Scope::Gpu && plan->late_acquire == ptx::Scope::Cta))
       plan->late_acquire = sc;
   };
+  // An acquire load held back after a read of its location (the load, or a held-back load or atom)
+  // makes that read's releases acquired too (acquire pattern): it counts as an acquire fence.
+  auto reads_here = [&](const ptx::Instr& X, const ptx::Instr& J) {
+    return (X.op == Op::Ld || X.op == Op::Ldu || X.op == Op::Atom) && probe.may_alias(J, X);
+  };
   for (size_t i = 0; i <= cut; ++i) {
+    if (path[i].early) continue;
     const ptx::Instr& J = fn.code[path[i].pc];
-    if (path[i].early || J.op != Op::Fence || J.sem == ptx::Sem::Release) continue;
-    widen_acquire(J.scope);
+    if (J.op == Op::Fence && J.sem != ptx::Sem::Release) {
+      widen_acquire(J.scope);
+    } else if ((J.op == Op::Ld || J.op == Op::Ldu) && J.sem == ptx::Sem::Acquire) {
+      bool pattern = reads_here(L, J);
+      for (size_t k = 0; k < i && !pattern; ++k)
+        pattern = !path[k].early && reads_here(fn.code[path[k].pc], J);
+      if (pattern) widen_acquire(J.scope);
+    }
   }
-  for (const auto& [at, sc] : acquire_at)
-    if (at <= cut) widen_acquire(sc);
   return true;
 }
 
