@@ -65,7 +65,7 @@ struct RelaxedModel::Msg {
   bool rmw = false;      // the write of a read-modify-write
   int8_t rmw_src = -1;   // (rmw) the slot of the message its read read (-1: forgotten)
   uint64_t anc = 0;      // messages that reach it by morally strong communication and program order
-  std::vector<ReleaseRef> rels;  // the releases it carries
+  RelList rels;  // the releases it carries
   struct Reader {
     Who who;
     uint64_t mask = 0;  // messages that reach the read (the read's own reach)
@@ -203,6 +203,7 @@ RelaxedModel::RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool recor
     : rng_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), tpb_(threads_per_block) {
   if (record) rec_ = std::make_unique<Recorder>();
   host_ = std::make_unique<ThreadState>();
+  maybe_.assign(size_t(1) << 16, 0);
   static const uint32_t kNewest[] = {8, 8, 2, 14}, kEnd[] = {12, 12, 4, 15}, kLb[] = {8, 8, 2, 16};
   newest_rate_ = kNewest[random(4)];
   end_rate_ = kEnd[random(4)];
@@ -299,6 +300,7 @@ RelaxedModel::ThreadState& RelaxedModel::thread(const MemThread& t) {
 
 RelaxedModel::Loc* RelaxedModel::find(uint64_t key) {
   if (key == last_key_) return last_loc_;
+  if (!maybe_[maybe_slot(key)]) return nullptr;
   auto it = locs_.find(key);
   if (it == locs_.end()) return nullptr;
   last_key_ = key;
@@ -313,15 +315,18 @@ void RelaxedModel::drop_loc(uint64_t key) {
   for (const Msg& m : it->second->msgs) retire(m);
   // (kept for the next location: a whole block's barrier drops its shared locations, which its
   // next phase creates again)
-  std::unique_ptr<Loc> dead = std::move(it->second);
-  locs_.erase(it);
+  maybe_remove(key);
   if (free_locs_.size() < 4096) {
-    dead->msgs.clear();
-    dead->reach.clear();
-    dead->used = 0;
-    dead->bytes = 0;
-    dead->shared = false;
+    LocMap::node_type dead = locs_.extract(it);
+    Loc& D = *dead.mapped();
+    D.msgs.clear();
+    D.reach.clear();
+    D.used = 0;
+    D.bytes = 0;
+    D.shared = false;
     free_locs_.push_back(std::move(dead));
+  } else {
+    locs_.erase(it);
   }
   if (key == last_key_) {
     last_key_ = ~0ull;
@@ -357,14 +362,16 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
   Loc* L = find(key);
   if (!L) {
     if (!create) return nullptr;
-    std::unique_ptr<Loc> fresh;
+    LocMap::node_type fresh;
     if (!free_locs_.empty()) {
       fresh = std::move(free_locs_.back());
       free_locs_.pop_back();
+      fresh.key() = key;
+      L = fresh.mapped().get();
     } else {
-      fresh = std::make_unique<Loc>();
+      fresh_loc_ = std::make_unique<Loc>();
+      L = fresh_loc_.get();
     }
-    L = fresh.get();
     L->bytes = size;
     L->shared = key >> 63;
     Msg base;
@@ -375,12 +382,17 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     base.base = true;
     base.slot = uint8_t(free_slot(*L));
     if (rec_) base.event = rec_->last_write(key);
-    L->msgs.push_back(base);
-    locs_.emplace(key, std::move(fresh));
+    L->msgs.push_back(std::move(base));
+    if (fresh)
+      locs_.insert(std::move(fresh));
+    else
+      locs_.emplace(key, std::move(fresh_loc_));
+    maybe_add(key);
     last_key_ = key;
     last_loc_ = L;
     if (L->shared) {
-      Block* b = blocks_[key >> 32 & 0x7fffffffu].get();
+      const uint64_t cta = key >> 32 & 0x7fffffffu;
+      Block* b = cta == last_block_cta_ && last_block_ ? last_block_ : blocks_[cta].get();
       if (b) b->shared_keys.push_back(key);
     } else {
       written_.emplace_back(now, key);
@@ -656,13 +668,13 @@ uint64_t RelaxedModel::view_after_read(const ThreadState& ts, const Msg& m, cons
   return v;
 }
 
-void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels) {
+void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const RelList& rels) {
   for (const ReleaseRef& rel : rels)
     if (strong(rel->head, acq)) ts.view.join(rel->view);
 }
 
 void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg,
-                                const std::vector<ReleaseRef>& rels) {
+                                const RelList& rels) {
   if (rels.empty()) return;
   ThreadState::PendLoc* pl = nullptr;
   for (ThreadState::PendLoc& p : ts.pend_loc)
@@ -872,9 +884,9 @@ uint64_t RelaxedModel::co_before_new(const Loc& L, const Who& w, uint32_t after,
   return before;
 }
 
-std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
-                                                         const Msg* rmw_read) {
-  std::vector<ReleaseRef> rels;
+RelList RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
+                                         const Msg* rmw_read) {
+  RelList rels;
   auto add = [&](const ReleaseRef& r) {
     if (!r) return;
     for (ReleaseRef& have : rels)
@@ -921,7 +933,7 @@ std::vector<ReleaseRef> RelaxedModel::releases_for_write(ThreadState& ts, const 
 }
 
 uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value,
-                             bool rmw, int rmw_src, uint64_t now, std::vector<ReleaseRef>&& rels) {
+                             bool rmw, int rmw_src, uint64_t now, RelList&& rels) {
   const size_t n = L.msgs.size();
   const bool at_end = after + 1 == n;
   const uint64_t anc = anc_of_new(L, ts, w, after);
@@ -1029,7 +1041,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   }
   // (an early store that waits for a release gets it at end_late)
   const bool release_now = is_release(o.sem) && !(ts.early && ts.plan_hidden);
-  std::vector<ReleaseRef> rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
+  RelList rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   size_t lo = 0;
@@ -1215,8 +1227,17 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
 void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
   const uint64_t k = t.cta << 8 | barrier;
   const ThreadState& ts = thread(t);
-  View& bar = bar_views_[k];
-  bar.join(ts.view);  // (its known(), without the copy)
+  if (k != bar_last_k_) {
+    bar_last_ = &bar_views_[k];
+    bar_last_k_ = k;
+    bar_last_view_ = View{};
+    bar_last_view_.g = ~0ull;  // (no arrival yet)
+  }
+  View& bar = *bar_last_;
+  if (!ts.view.same(bar_last_view_)) {  // (joining a view already joined adds nothing)
+    bar.join(ts.view);  // (its known(), without the copy)
+    bar_last_view_ = ts.view;
+  }
   bar.join(ts.own);
   if (rec_ && rec_->room()) {
     auto inst = rec_->bar_instance.emplace(k, rec_->next_instance);
@@ -1238,6 +1259,10 @@ void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::ve
   if (auto it = bar_views_.find(k); it != bar_views_.end()) {
     all = it->second;
     bar_views_.erase(it);
+  }
+  if (bar_last_k_ == k) {
+    bar_last_k_ = ~0ull;
+    bar_last_ = nullptr;
   }
   uint32_t instance = 0;
   bool have_instance = false;
@@ -1360,7 +1385,7 @@ void RelaxedModel::end_late(const MemThread& t) {
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key && m.hidden) {
         m.hidden = false;
-        const std::vector<ReleaseRef> more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
+        const RelList more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
         for (const ReleaseRef& r : more) m.rels.push_back(r);
       }
   }
@@ -1380,6 +1405,7 @@ bool RelaxedModel::settle() {
     for (const Msg& m : L->msgs) retire(m);
   }
   locs_.clear();
+  std::fill(maybe_.begin(), maybe_.end(), uint16_t(0));
   last_key_ = ~0ull;
   last_loc_ = nullptr;
   written_.clear();

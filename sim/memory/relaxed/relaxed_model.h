@@ -122,17 +122,16 @@ class RelaxedModel final : public ConsistencyModel {
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
   // Puts a new message after index `after`; returns its index.
   uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
-                 int rmw_src, uint64_t now, std::vector<ReleaseRef>&& rels);
+                 int rmw_src, uint64_t now, RelList&& rels);
   // Coherence order around the new message `idx`: before it, the messages some scope instance
   // covers with it and those of its causal past (keys up to `vkey`); after it, the later messages
   // some scope instance covers with it. Keeps co_before closed.
   void order(Loc& L, uint32_t idx, uint64_t vkey);
   // (recording) The messages of a location leave the history: every later write comes after them.
   void retire(const Msg& m);
-  std::vector<ReleaseRef> releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release,
-                                             const Msg* rmw_read);
-  void acquire_from(ThreadState& ts, const Who& acq, const std::vector<ReleaseRef>& rels);
-  void hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg, const std::vector<ReleaseRef>& rels);
+  RelList releases_for_write(ThreadState& ts, const Who& w, uint64_t key, bool release, const Msg* rmw_read);
+  void acquire_from(ThreadState& ts, const Who& acq, const RelList& rels);
+  void hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg, const RelList& rels);
   void acquire_pending_loc(ThreadState& ts, const Who& acq, uint64_t key);
   void acquire_pending_all(ThreadState& ts, const Who& acq);
   uint64_t write_common(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
@@ -164,8 +163,24 @@ class RelaxedModel final : public ConsistencyModel {
   uint32_t tpb_;
   ReadChooser* chooser_ = nullptr;
   uint64_t next_key_ = 0;
-  std::unordered_map<uint64_t, std::unique_ptr<Loc>> locs_;
-  std::vector<std::unique_ptr<Loc>> free_locs_;  // dropped locations, kept for reuse (their vectors' room)
+  using LocMap = std::unordered_map<uint64_t, std::unique_ptr<Loc>>;
+  LocMap locs_;
+  // Dropped locations with their map nodes, kept for reuse (no allocation when a whole block's
+  // barrier drops its shared locations and the next phase writes them again).
+  std::vector<LocMap::node_type> free_locs_;
+  std::unique_ptr<Loc> fresh_loc_;  // (history: a new location while none is free)
+  // How many locations of locs_ fall in each of 2^16 buckets of their key: a lookup of a location
+  // with no history (most loads) ends here without hashing into the map. Saturates (then stays).
+  std::vector<uint16_t> maybe_;
+  static uint32_t maybe_slot(uint64_t key) { return uint32_t((key * 0x9E3779B97F4A7C15ull) >> 48); }
+  void maybe_add(uint64_t key) {
+    uint16_t& c = maybe_[maybe_slot(key)];
+    if (c != UINT16_MAX) ++c;
+  }
+  void maybe_remove(uint64_t key) {
+    uint16_t& c = maybe_[maybe_slot(key)];
+    if (c != UINT16_MAX) --c;
+  }
   Loc* last_loc_ = nullptr;
   uint64_t last_key_ = ~0ull;
   std::vector<std::pair<uint64_t, uint64_t>> written_;  // (step, key): for forgetting, oldest first
@@ -192,6 +207,11 @@ class RelaxedModel final : public ConsistencyModel {
   std::unordered_map<uint64_t, View> sc_cta_;
   // Barriers waiting for their threads: the joined views of those that arrived.
   std::unordered_map<uint64_t, View> bar_views_;
+  // The barrier an arrival joined last, and the view that arrival brought (threads released by one
+  // barrier arrive at the next with one view: joining it again adds nothing).
+  uint64_t bar_last_k_ = ~0ull;
+  View* bar_last_ = nullptr;
+  View bar_last_view_;
   std::unordered_set<uint64_t> sc_keys_;  // mixed-size locations, outside the model
   std::string not_covered_;
   bool not_covered_taken_ = false;

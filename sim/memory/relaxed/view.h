@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sim/memory/oracle/execution.h"
 
@@ -104,6 +105,13 @@ struct View {
     for (uint32_t i = 0; i < o.n; ++i) raise(o.loc[i], o.key[i]);
   }
   bool empty() const { return g == 0 && n == 0; }
+  // The same entries in the same order (a cheap test before a join that would add nothing).
+  bool same(const View& o) const {
+    if (g != o.g || n != o.n) return false;
+    for (uint32_t i = 0; i < n; ++i)
+      if (loc[i] != o.loc[i] || key[i] != o.key[i]) return false;
+    return true;
+  }
 
  private:
   // Entries at or below g say nothing more than g.
@@ -124,5 +132,46 @@ struct Release {
   Who head;   // the release (its thread and scope)
 };
 using ReleaseRef = std::shared_ptr<const Release>;
+
+// The releases a message carries: nearly always one or two (the barrier or fence before the write,
+// the write's own release), so they live in the message itself; more move to the heap together
+// (the list stays contiguous either way).
+class RelList {
+ public:
+  const ReleaseRef* begin() const { return heap_ ? more_.data() : in_; }
+  const ReleaseRef* end() const { return begin() + size(); }
+  ReleaseRef* begin() { return heap_ ? more_.data() : in_; }
+  ReleaseRef* end() { return begin() + size(); }
+  size_t size() const { return heap_ ? more_.size() : n_; }
+  bool empty() const { return size() == 0; }
+  const ReleaseRef& front() const { return *begin(); }
+  void push_back(const ReleaseRef& r) {
+    if (!heap_) {
+      if (n_ < kInline) {
+        in_[n_++] = r;
+        return;
+      }
+      more_.reserve(2 * kInline);
+      for (uint32_t i = 0; i < n_; ++i) more_.push_back(std::move(in_[i]));
+      for (ReleaseRef& x : in_) x.reset();
+      n_ = 0;
+      heap_ = true;
+    }
+    more_.push_back(r);
+  }
+  void clear() {
+    for (uint32_t i = 0; i < n_; ++i) in_[i].reset();
+    n_ = 0;
+    more_.clear();
+    heap_ = false;
+  }
+
+ private:
+  static constexpr uint32_t kInline = 2;
+  ReleaseRef in_[kInline];
+  uint32_t n_ = 0;
+  bool heap_ = false;
+  std::vector<ReleaseRef> more_;
+};
 
 }  // namespace synclab::sim::relaxed
