@@ -363,14 +363,15 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
   if (!L) {
     if (!create) return nullptr;
     LocMap::node_type fresh;
+    std::unique_ptr<Loc> made;
     if (!free_locs_.empty()) {
       fresh = std::move(free_locs_.back());
       free_locs_.pop_back();
       fresh.key() = key;
       L = fresh.mapped().get();
     } else {
-      fresh_loc_ = std::make_unique<Loc>();
-      L = fresh_loc_.get();
+      made = std::make_unique<Loc>();
+      L = made.get();
     }
     L->bytes = size;
     L->shared = key >> 63;
@@ -386,7 +387,7 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
     if (fresh)
       locs_.insert(std::move(fresh));
     else
-      locs_.emplace(key, std::move(fresh_loc_));
+      locs_.emplace(key, std::move(made));
     maybe_add(key);
     last_key_ = key;
     last_loc_ = L;

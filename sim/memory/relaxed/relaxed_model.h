@@ -168,7 +168,6 @@ class RelaxedModel final : public ConsistencyModel {
   // Dropped locations with their map nodes, kept for reuse (no allocation when a whole block's
   // barrier drops its shared locations and the next phase writes them again).
   std::vector<LocMap::node_type> free_locs_;
-  std::unique_ptr<Loc> fresh_loc_;  // (history: a new location while none is free)
   // How many locations of locs_ fall in each of 2^16 buckets of their key: a lookup of a location
   // with no history (most loads) ends here without hashing into the map. Saturates (then stays).
   std::vector<uint16_t> maybe_;

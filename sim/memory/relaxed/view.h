@@ -138,40 +138,31 @@ using ReleaseRef = std::shared_ptr<const Release>;
 // (the list stays contiguous either way).
 class RelList {
  public:
-  const ReleaseRef* begin() const { return heap_ ? more_.data() : in_; }
+  const ReleaseRef* begin() const { return more_.empty() ? in_ : more_.data(); }
   const ReleaseRef* end() const { return begin() + size(); }
-  ReleaseRef* begin() { return heap_ ? more_.data() : in_; }
+  ReleaseRef* begin() { return more_.empty() ? in_ : more_.data(); }
   ReleaseRef* end() { return begin() + size(); }
-  size_t size() const { return heap_ ? more_.size() : n_; }
+  size_t size() const { return more_.empty() ? n_ : more_.size(); }
   bool empty() const { return size() == 0; }
   const ReleaseRef& front() const { return *begin(); }
   void push_back(const ReleaseRef& r) {
-    if (!heap_) {
+    if (more_.empty()) {
       if (n_ < kInline) {
         in_[n_++] = r;
         return;
       }
       more_.reserve(2 * kInline);
-      for (uint32_t i = 0; i < n_; ++i) more_.push_back(std::move(in_[i]));
-      for (ReleaseRef& x : in_) x.reset();
+      for (ReleaseRef& x : in_) more_.push_back(std::move(x));
       n_ = 0;
-      heap_ = true;
     }
     more_.push_back(r);
-  }
-  void clear() {
-    for (uint32_t i = 0; i < n_; ++i) in_[i].reset();
-    n_ = 0;
-    more_.clear();
-    heap_ = false;
   }
 
  private:
   static constexpr uint32_t kInline = 2;
-  ReleaseRef in_[kInline];
+  ReleaseRef in_[kInline];  // (while more_ is empty)
   uint32_t n_ = 0;
-  bool heap_ = false;
-  std::vector<ReleaseRef> more_;
+  std::vector<ReleaseRef> more_;  // (all of them, once there were more than kInline)
 };
 
 }  // namespace synclab::sim::relaxed
