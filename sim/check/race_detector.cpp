@@ -26,6 +26,7 @@ uint32_t VClock::thr_clock(uint32_t gid) const {
 }
 
 void VClock::join(const VClock& o) {
+  self_gid1 = 0;
   if (!o.ctas.empty()) {
     std::vector<CtaEntry> out;
     out.reserve(ctas.size() + o.ctas.size());
@@ -105,6 +106,7 @@ int VClock::relate(const VClock& a, const VClock& b) {
 }
 
 void VClock::add_cta(uint32_t cta, uint32_t phase) {
+  self_gid1 = 0;
   auto it = std::lower_bound(ctas.begin(), ctas.end(), cta, [](const CtaEntry& e, uint32_t c) { return e.cta < c; });
   if (it != ctas.end() && it->cta == cta)
     it->phase = std::max(it->phase, phase);
@@ -113,6 +115,7 @@ void VClock::add_cta(uint32_t cta, uint32_t phase) {
 }
 
 void VClock::add_thr(uint32_t gid, uint32_t phase, uint32_t clock) {
+  self_gid1 = 0;
   auto it = std::lower_bound(thr.begin(), thr.end(), gid, [](const ThrEntry& e, uint32_t g) { return e.gid < g; });
   if (it != thr.end() && it->gid == gid) {
     if (clock > it->clock) *it = {gid, phase, clock};
@@ -163,6 +166,19 @@ void join_into(VCRef& dst, const VCRef& src, uint32_t tpc) {
   v->join(*src);
   v->prune(tpc);
   dst = std::move(v);
+}
+
+// The same for a snapshot (VClock::self_gid1 set): when dst knows the snapshot's thread at or after
+// the snapshot's clock, it knows all of the snapshot (every thread entry of a clock comes with that
+// thread's whole knowledge at that clock, and a block phase with its threads' at the barrier), so
+// the join adds nothing and no comparison of the two is needed. Only for dst of that kind: clocks
+// of what threads know (vc, release states), not the writer clocks of Fence-SC order.
+void join_snapshot(VCRef& dst, const VCRef& snap, uint32_t tpc) {
+  if (dst && snap && snap->self_gid1) {
+    const uint32_t g = snap->self_gid1 - 1;
+    if (dst->thr_clock(g) >= snap->self_clock || dst->cta_phase(g / tpc) > snap->self_phase) return;
+  }
+  join_into(dst, snap, tpc);
 }
 
 // Arrays of global shadow cells (RaceDetector::GlobalPage), kept for the next launch.
@@ -566,6 +582,9 @@ VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
   if (t.phase) v->add_cta(cta, t.phase);
   v->add_thr(gid, t.phase, t.clock);
   v->prune(tpc_);
+  v->self_gid1 = gid + 1;
+  v->self_clock = t.clock;
+  v->self_phase = t.phase;
   ++t.clock;
   return v;
 }
@@ -662,13 +681,20 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     // value's readers' later fence.sc). Only after some fence.sc ran: before that no fence can be
     // before this write.
     settle(t);
-    auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
-    if (t.phase) v->add_cta(cta, t.phase);
-    v->add_thr(sync_gid(gid), t.phase, t.clock);
     VCRef& w = writers_[key];
-    if (rmw && w) v->join(*w);
-    v->prune(tpc_);
-    w = std::move(v);
+    // A read-modify-write whose location's writer clock already knows this thread as it is now (a
+    // spinning atomic, or the lanes of one warp in turn) would join nothing new into it.
+    const bool nothing_new = rmw && w && (!t.phase || w->cta_phase(cta) >= t.phase) &&
+                             (w->thr_clock(sync_gid(gid)) >= t.clock || w->cta_phase(cta) > t.phase) &&
+                             (!t.vc || !(VClock::relate(*w, *t.vc) & 2));
+    if (!nothing_new) {
+      auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
+      if (t.phase) v->add_cta(cta, t.phase);
+      v->add_thr(sync_gid(gid), t.phase, t.clock);
+      if (rmw && w) v->join(*w);
+      v->prune(tpc_);
+      w = std::move(v);
+    }
   }
   VCRef snap;
   Scope scope = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
@@ -688,7 +714,7 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     scope = narrower(t.fence_scope, scope);
     if (own) {  // (and the earlier release to this location, below)
       VCRef both = snap;
-      join_into(both, own->vc, tpc_);
+      join_snapshot(both, own->vc, tpc_);
       snap = both;
     }
   } else if (own) {
@@ -708,14 +734,14 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     L.narrow_instr = &I;
     for (auto& n : L.narrow)
       if (n.cta == cta) {
-        join_into(n.vc, snap, tpc_);
+        join_snapshot(n.vc, snap, tpc_);
         return;
       }
     L.narrow.push_back({cta, snap, next_lineage_++});
     return;
   }
   if (L.wide) {
-    join_into(L.wide, snap, tpc_);
+    join_snapshot(L.wide, snap, tpc_);
     if (L.wide_cta != cta) L.wide_cta = kManyCtas;
   } else {
     L.wide = snap;
@@ -756,24 +782,63 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
     // write made after it, and the two are morally strong: one block, or both at .gpu or .sys)
     // gives this thread what it knew (cause order: po; sc; po). Per thread, its last such fence.
     const VClock* h = t.s->heard.get();
-    if (h)
-      for (const auto& [fgid, list] : sc_fences_) {
-        const uint32_t fcta = fgid / tpc_;
-        const uint32_t heard_clock = h->thr_clock(fgid), heard_phase = h->cta_phase(fcta);
-        const ScFence* best = nullptr;
-        for (const ScFence& f : list) {
-          if (!(heard_clock > f.clock || heard_phase > f.phase)) break;  // (in run order: later ones neither)
-          if ((f.scope == Scope::Cta || s == Scope::Cta) && f.cta != cta) continue;
-          best = &f;
+    auto consider = [&](uint32_t fgid, const std::vector<ScFence>& list) {
+      const uint32_t fcta = fgid / tpc_;
+      if (s == Scope::Cta && fcta != cta) return;  // not morally strong with any of them
+      const uint32_t heard_clock = h->thr_clock(fgid), heard_phase = h->cta_phase(fcta);
+      // A thread's fences run in order of clock and phase, so those this thread heard of after
+      // are a prefix of the list; the last of it that is morally strong with this fence is the
+      // one whose knowledge counts (it includes the earlier ones').
+      auto end = std::partition_point(list.begin(), list.end(), [&](const ScFence& f) {
+        return heard_clock > f.clock || heard_phase > f.phase;
+      });
+      const ScFence* best = nullptr;
+      for (auto it = end; it != list.begin();) {
+        --it;
+        if (it->scope != Scope::Cta || it->cta == cta) {
+          best = &*it;
+          break;
         }
-        if (best) join_into(t.vc, best->snap, tpc_);
       }
+      if (!best) return;
+      // Knowing the fencing thread at or after the fence is knowing all it knew there (every
+      // thread entry of a clock comes with that thread's whole knowledge at that clock, and a
+      // block phase with its threads' at the barrier): the join would add nothing.
+      if (t.vc && (t.vc->thr_clock(fgid) >= best->clock || t.vc->cta_phase(fcta) > best->phase)) return;
+      join_into(t.vc, best->snap, tpc_);
+    };
+    if (h) {
+      // A fence is heard of through its thread's entry in `heard`, or through a barrier phase of its
+      // block past the fence's; vc knows every fence before a phase it has of that block. Unless
+      // some block's heard phase is past both vc's and the phase of one of its fences, only the
+      // threads `heard` names can give something new.
+      bool by_phase = false;
+      for (const VClock::CtaEntry& e : h->ctas) {
+        auto it = sc_min_phase_.find(e.cta);
+        if (it != sc_min_phase_.end() && e.phase > it->second && !(t.vc && t.vc->cta_phase(e.cta) >= e.phase))
+          by_phase = true;
+      }
+      if (by_phase) {
+        for (const auto& [fgid, list] : sc_fences_) consider(fgid, list);
+      } else {
+        // Then every fence heard of and not known has a clock below the one `heard` gives its
+        // thread, so a thread that vc already knows that far gives nothing new (a walk of the two
+        // sorted lists).
+        static const std::vector<VClock::ThrEntry> none;
+        const std::vector<VClock::ThrEntry>& known = t.vc ? t.vc->thr : none;
+        size_t k = 0;
+        for (const VClock::ThrEntry& e : h->thr) {
+          while (k < known.size() && known[k].gid < e.gid) ++k;
+          if (k < known.size() && known[k].gid == e.gid && known[k].clock >= e.clock) continue;
+          auto it = sc_fences_.find(e.gid);
+          if (it != sc_fences_.end()) consider(e.gid, it->second);
+        }
+      }
+    }
     const VCRef snap = snapshot(t, cta * tpc_ + slot(tid), cta);
-    const VClock::ThrEntry* self = nullptr;
-    for (const auto& e : snap->thr)
-      if (e.gid == sync_gid(cta * tpc_ + slot(tid))) self = &e;
-    sc_fences_[sync_gid(cta * tpc_ + slot(tid))].push_back(
-        {t.phase, self ? self->clock : t.clock - 1, snap, s, cta});
+    sc_fences_[sync_gid(cta * tpc_ + slot(tid))].push_back({t.phase, snap->self_clock, snap, s, cta});
+    auto [low, first] = sc_min_phase_.emplace(cta, t.phase);
+    if (!first) low->second = std::min(low->second, t.phase);
   }
   if (sem != Sem::Acquire) {
     // The release half: a later strong write releases what the thread knows now.

@@ -47,6 +47,10 @@ struct VClock {
   };
   std::vector<CtaEntry> ctas;  // sorted by cta
   std::vector<ThrEntry> thr;   // sorted by gid
+  // Set by RaceDetector::snapshot (0: not a snapshot, or changed since): the clock is what thread
+  // self_gid1 - 1 knew at its clock self_clock (barrier phase self_phase). A clock that knows that
+  // thread at that clock knows all of it (RaceDetector's join_snapshot). Cleared by every change.
+  uint32_t self_gid1 = 0, self_clock = 0, self_phase = 0;
 
   uint32_t cta_phase(uint32_t cta) const;
   uint32_t thr_clock(uint32_t gid) const;
@@ -343,6 +347,7 @@ class RaceDetector {
     uint32_t cta;
   };
   std::unordered_map<uint32_t, std::vector<ScFence>> sc_fences_;  // by thread (sync_gid), in the order run
+  std::unordered_map<uint32_t, uint32_t> sc_min_phase_;            // per block: the lowest phase of its fences there
   // Per location: the last strong write's writer and what it knew (a read-modify-write joins
   // what the writes it continues knew: a read of it observes them too).
   std::unordered_map<uint64_t, VCRef> writers_;

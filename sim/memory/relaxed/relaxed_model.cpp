@@ -127,6 +127,16 @@ struct RelaxedModel::ThreadState {
     // same message adds nothing: views only grow, and pend is never emptied).
     uint64_t held_msg = ~0ull;
     size_t held_rels = 0;
+    // The last releases held here (joined into p and into the thread's pend, neither of which
+    // shrinks while this entry lives): the messages of a chain of read-modify-writes carry the
+    // same releases on, and joining one again adds nothing.
+    ReleaseRef joined[4];
+    uint32_t joined_next = 0;
+    bool holds(const ReleaseRef& r) const {
+      for (const ReleaseRef& j : joined)
+        if (j == r) return true;
+      return false;
+    }
   };
   PendLoc pend_loc[2];  // the same for the last locations read (acquire pattern: a later acquire of the location)
   uint32_t pend_loc_next = 0;
@@ -694,6 +704,8 @@ void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key
     pl->key = key;
   }
   for (const ReleaseRef& rel : rels) {
+    if (pl->holds(rel)) continue;
+    pl->joined[pl->joined_next++ % 4] = rel;
     // Which acquires of this thread could take it: the release and the acquire must be morally
     // strong, and an acquire's scope is cta, gpu or sys.
     Who a{reader.tid, reader.cta, reader.host, Scope::Cta};
@@ -1131,9 +1143,12 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
+    const uint64_t vkey = any || ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire);
     for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
-      any = may_place(*L, ts, r, uint32_t(after), int(i), ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire));
+      // Atomicity (may_place): past a morally strong write after the message read, no place is.
+      if (after > i && strong(r, L->msgs[after].writer)) break;
+      any = may_place(*L, ts, r, uint32_t(after), int(i), vkey);
     }
     if (any) cand.push_back(i);
   }
