@@ -599,11 +599,13 @@ void RaceDetector::version_written(uint64_t key, uint64_t version) {
   Versions& h = it->second;
   const LocSync* s = find_sync(key);
   auto w = writers_.find(key);
-  h.list.push_back({version, s ? *s : LocSync{}, w != writers_.end() ? w->second : VCRef{}});
-  if (h.list.size() > 8) {
-    h.list.erase(h.list.begin());
-    h.dropped = true;
-  }
+  Version& place = h.next();
+  place.v = version;
+  if (s)
+    place.sync = *s;
+  else
+    place.sync = LocSync{};
+  place.writer = w != writers_.end() ? w->second : VCRef{};
 }
 
 void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version) {
@@ -616,10 +618,10 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
   if (version && !versions_.empty()) {
     auto it = versions_.find(key);
     if (it != versions_.end()) {
-      for (const Version& v : it->second.list)
-        if (v.v == version) older = &v;
-      if (!older && !it->second.dropped && !it->second.list.empty() && version < it->second.list.front().v)
-        older_unreleased = true;
+      const Versions& h = it->second;
+      for (uint32_t i = 0; i < h.count; ++i)
+        if (h.at(i).v == version) older = &h.at(i);
+      if (!older && !h.dropped && h.count && version < h.at(0).v) older_unreleased = true;
     }
   }
   const Scope s = I.sem == Sem::Volatile ? Scope::Sys : effective(I.scope);
@@ -684,9 +686,15 @@ void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::I
     VCRef& w = writers_[key];
     // A read-modify-write whose location's writer clock already knows this thread as it is now (a
     // spinning atomic, or the lanes of one warp in turn) would join nothing new into it.
+    auto knows_vc = [&] {
+      if (!t.vc || (w == t.s->known_w && t.vc == t.s->known_vc)) return true;
+      if (VClock::relate(*w, *t.vc) & 2) return false;
+      t.s->known_w = w;
+      t.s->known_vc = t.vc;
+      return true;
+    };
     const bool nothing_new = rmw && w && (!t.phase || w->cta_phase(cta) >= t.phase) &&
-                             (w->thr_clock(sync_gid(gid)) >= t.clock || w->cta_phase(cta) > t.phase) &&
-                             (!t.vc || !(VClock::relate(*w, *t.vc) & 2));
+                             (w->thr_clock(sync_gid(gid)) >= t.clock || w->cta_phase(cta) > t.phase) && knows_vc();
     if (!nothing_new) {
       auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
       if (t.phase) v->add_cta(cta, t.phase);

@@ -133,6 +133,9 @@ struct RaceThreadSync {
   // fence.sc of another thread that is before such a write must come before this thread's next
   // fence.sc in Fence-SC order (RaceDetector::fence).
   VCRef heard;
+  // The last writer clock (RaceDetector::writers_) found to know all of vc, and that vc: a spinning
+  // read-modify-write of this thread checks the two once.
+  VCRef known_w, known_vc;
 };
 
 struct RaceThread {
@@ -374,8 +377,18 @@ class RaceDetector {
     VCRef writer;
   };
   struct Versions {
-    std::vector<Version> list;
+    static constexpr uint32_t kKept = 8;
+    std::array<Version, kKept> ring;  // the oldest at head (a ring: the ninth write reuses the first's place)
+    uint32_t head = 0, count = 0;
     bool dropped = false;  // older writes were forgotten
+    const Version& at(uint32_t i) const { return ring[(head + i) % kKept]; }  // i-th oldest
+    Version& next() {  // the place of a new write, the oldest's once all are in use
+      if (count < kKept) return ring[(head + count++) % kKept];
+      Version& oldest = ring[head];
+      head = (head + 1) % kKept;
+      dropped = true;
+      return oldest;
+    }
   };
   std::unordered_map<uint64_t, Versions> versions_;
   std::vector<RaceFinding> findings_;
