@@ -400,6 +400,7 @@ double KernelRun::sim_ns() const {
 namespace {
 // Instructions that touch only the group's own registers, parameters or local memory.
 bool private_instr(const ptx::Instr& I) {
+  if (ptx::is_warp_synchronous(I.op)) return false;
   switch (I.op) {
     case Op::Ld:
     case Op::St: return I.space == ptx::Space::Param || I.space == ptx::Space::Local;
@@ -411,12 +412,6 @@ bool private_instr(const ptx::Instr& I) {
     case Op::Trap:
     case Op::Brkpt:
     case Op::Bar:
-    case Op::BarWarpSync:
-    case Op::Shfl:
-    case Op::Vote:
-    case Op::Match:
-    case Op::Redux:
-    case Op::Elect:
     case Op::Activemask:
     case Op::Atom:
     case Op::Red:
@@ -439,6 +434,7 @@ bool private_instr(const ptx::Instr& I) {
 // Instructions that only compute and move data: every lane of the group goes on to the next
 // instruction, so lane PCs need not be tracked one by one.
 bool is_plain(Op op) {
+  if (ptx::is_warp_synchronous(op)) return false;
   switch (op) {
     case Op::Bra:
     case Op::Brx:
@@ -446,13 +442,7 @@ bool is_plain(Op op) {
     case Op::Ret:
     case Op::Exit:
     case Op::Trap:
-    case Op::Bar:
-    case Op::BarWarpSync:
-    case Op::Shfl:
-    case Op::Vote:
-    case Op::Match:
-    case Op::Redux:
-    case Op::Elect: return false;
+    case Op::Bar: return false;
     default: return true;
   }
 }

@@ -46,4 +46,13 @@ LaunchShapeCheck check_launch_shape(const DeviceProfile& prof, const Dim3& g, co
   return c;
 }
 
+uint64_t dynamic_shared_limit(const DeviceProfile& prof, uint64_t static_shared, int attribute) {
+  if (attribute >= 0) return uint64_t(attribute);
+  return prof.shared_per_block > static_shared ? prof.shared_per_block - static_shared : 0;
+}
+
+int64_t dynamic_shared_optin_limit(const DeviceProfile& prof, uint64_t static_shared) {
+  return int64_t(prof.shared_per_block_optin) - int64_t(static_shared);
+}
+
 }  // namespace synclab::sim

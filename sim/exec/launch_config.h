@@ -26,4 +26,11 @@ struct LaunchShapeCheck {
 LaunchShapeCheck check_launch_shape(const DeviceProfile& prof, const Dim3& grid, const Dim3& block,
                                     uint64_t static_shared, uint64_t dynamic_shared);
 
+// The dynamic shared memory a kernel with `static_shared` bytes of __shared__ variables may ask
+// for at launch: what cudaFuncAttributeMaxDynamicSharedMemorySize set (`attribute`, when >= 0), else
+// the default per-block limit less the static bytes.
+uint64_t dynamic_shared_limit(const DeviceProfile& prof, uint64_t static_shared, int attribute);
+// The most that attribute may be set to: the opt-in per-block limit less the static bytes.
+int64_t dynamic_shared_optin_limit(const DeviceProfile& prof, uint64_t static_shared);
+
 }  // namespace synclab::sim

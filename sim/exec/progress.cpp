@@ -234,18 +234,13 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
     const uint64_t target = static_cast<uint64_t>(B.src[0].imm);
     if (target > pc) continue;
     for (size_t i = target; i <= b; ++i) {
+      if (ptx::is_warp_synchronous(fn.code[i].op)) return true;
       switch (fn.code[i].op) {
         case Op::Ld:
         case Op::Ldu:
         case Op::Atom:
         case Op::Call:
         case Op::Bar:
-        case Op::BarWarpSync:
-        case Op::Shfl:
-        case Op::Vote:
-        case Op::Match:
-        case Op::Redux:
-        case Op::Elect:
         case Op::Nanosleep:
         case Op::Mbarrier:
         case Op::CpAsyncMbarArrive: return true;

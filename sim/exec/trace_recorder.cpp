@@ -60,6 +60,7 @@ nlohmann::json shared_region_chunk(const Simulator::SharedRegion& r) {
 
 InstrClass instr_class(ptx::Op op) {
   using ptx::Op;
+  if (ptx::is_warp_synchronous(op)) return InstrClass::WarpSync;
   switch (op) {
     case Op::Ld:
     case Op::Ldu: return InstrClass::Load;
@@ -69,12 +70,6 @@ InstrClass instr_class(ptx::Op op) {
     case Op::Bra:
     case Op::Brx: return InstrClass::Branch;
     case Op::Bar: return InstrClass::Barrier;
-    case Op::BarWarpSync:
-    case Op::Shfl:
-    case Op::Vote:
-    case Op::Match:
-    case Op::Redux:
-    case Op::Elect: return InstrClass::WarpSync;
     case Op::Membar:
     case Op::Fence: return InstrClass::Fence;
     case Op::Call: return InstrClass::Call;

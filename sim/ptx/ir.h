@@ -233,6 +233,14 @@ enum class Op : uint8_t {
   Count_
 };
 
+// The warp-synchronous instructions: the lanes their member mask names run them together, each
+// waiting for the others (bar.warp.sync, shfl.sync, vote.sync, match.sync, redux.sync, elect.sync).
+// activemask only reads which lanes run and waits for none.
+constexpr bool is_warp_synchronous(Op op) {
+  return op == Op::BarWarpSync || op == Op::Shfl || op == Op::Vote || op == Op::Match || op == Op::Redux ||
+         op == Op::Elect;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. Operands
 // ---------------------------------------------------------------------------------------------
@@ -460,8 +468,8 @@ struct Symbol {
   //  Param of an entry: offset in the kernel parameter buffer;
   //  Param of a .func or call sequence: offset in the function's param frame;
   //  Local of a function: offset in the thread's local frame;
-  //  Shared of any scope: offset in the CTA's static shared memory (dynamic shared memory
-  //  starts at Module::static_shared_end(...) aligned, see exec).
+  //  Shared of any scope: offset in the CTA's static shared memory, laid out per kernel by the
+  //  loader (Simulator::static_shared_bytes; dynamic shared memory starts after it, aligned).
   uint64_t offset = 0;
 };
 
@@ -540,7 +548,6 @@ struct Module {
   std::vector<Symbol> symbols;                            // all variables, module- and function-scope
   std::vector<SourceFile> files;                          // index = Instr::file; files[0] is the unknown file
   std::vector<InlineFrame> inline_frames{InlineFrame{}};  // Instr::inlined_at chains
-  uint64_t static_shared_bytes = 0;                       // layout of module-scope + all functions' .shared vars
   // What each Op::Unsupported instruction is (Instr::call indexes this): "unsupported instruction
   // 'vabsdiff4.u32.u32.u32.add'", reported when a lane executes it.
   std::vector<std::string> unsupported;

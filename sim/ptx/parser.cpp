@@ -994,15 +994,12 @@ void Parser::skip_braced_section() {
   }
 }
 
-// Function-scope and module-scope variables are all Symbols; this gives each its offset in
-// the address space that the parser lays out (shared, local); globals and constants are placed
-// by the loader.
+// Function-scope and module-scope variables are all Symbols; this gives each its offset in the
+// address space that the parser lays out (a function's local frame). Globals and constants are
+// placed by the loader, and shared variables too, per kernel (sim/exec/simulator.cpp).
 void Parser::place_symbol(uint32_t index) {
   Symbol& s = m_.symbols[index];
-  if (s.space == Space::Shared && !s.is_dynamic_shared && !(s.is_extern && s.size == 0)) {
-    s.offset = align_up(m_.static_shared_bytes, s.align);
-    m_.static_shared_bytes = s.offset + s.size;
-  } else if (s.space == Space::Local && fn_) {
+  if (s.space == Space::Local && fn_) {
     s.offset = align_up(fn_->local_bytes, s.align);
     fn_->local_bytes = s.offset + s.size;
     fn_->local_align = std::max(fn_->local_align, s.align);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/exec/launch_config.h"
 #include "sim/runtime/api_common.h"
 #include "sim/runtime/kernel_launch.h"
 #include "sim/runtime/registration.h"
@@ -90,9 +91,7 @@ SIMCUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   attr->ptxVersion = int(info.arch ? info.arch : uint32_t(p.cc_major * 10 + p.cc_minor));
   attr->binaryVersion = p.cc_major * 10 + p.cc_minor;
   attr->cacheModeCA = 0;
-  int dyn = k->max_dynamic_shared.load();
-  attr->maxDynamicSharedSizeBytes =
-      dyn >= 0 ? dyn : int(p.shared_per_block > info.static_shared ? p.shared_per_block - info.static_shared : 0);
+  attr->maxDynamicSharedSizeBytes = int(synclab::sim::dynamic_shared_limit(p, info.static_shared, k->max_dynamic_shared.load()));
   attr->preferredShmemCarveout = k->carveout.load();
   return cudaSuccess;
 }
@@ -104,7 +103,7 @@ SIMCUDART_API cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribu
   const auto& p = profile();
   switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize: {
-      int64_t cap = int64_t(p.shared_per_block_optin) - int64_t(k->info.static_shared);
+      const int64_t cap = synclab::sim::dynamic_shared_optin_limit(p, k->info.static_shared);
       if (value < 0 || value > cap)
         return fail("cudaFuncSetAttribute", cudaErrorInvalidValue,
                     fmt::format("cudaFuncAttributeMaxDynamicSharedMemorySize {} for {}: at most {} bytes "

@@ -92,10 +92,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                 fmt::format("kernel {} declares {} bytes of static __shared__ memory; the device has "
                             "at most {} per block (a GPU build would fail in ptxas)",
                             kname, info.static_shared, prof.shared_per_block_optin));
-  int attr = k->max_dynamic_shared.load();
-  uint64_t dyn_limit =
-      attr >= 0 ? uint64_t(attr)
-                : (prof.shared_per_block > info.static_shared ? prof.shared_per_block - info.static_shared : 0);
+  const uint64_t dyn_limit = sim::dynamic_shared_limit(prof, info.static_shared, k->max_dynamic_shared.load());
   if (req.dynamic_shared > dyn_limit)
     return fail(where, kBadLaunchConfig,
                 fmt::format("{} bytes of dynamic shared memory requested, {} allowed "
@@ -103,7 +100,7 @@ cudaError_t launch_kernel(const char* api, KernelRecord* k, const LaunchRequest&
                             "Above the default, call cudaFuncSetAttribute(kernel, "
                             "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) first (up to {})",
                             req.dynamic_shared, dyn_limit, info.static_shared, prof.shared_per_block,
-                            prof.shared_per_block_optin - info.static_shared));
+                            sim::dynamic_shared_optin_limit(prof, info.static_shared)));
   if (!info.params.empty() && args && !readable(args, info.params.size() * sizeof(void*)))
     return fail(where, cudaErrorInvalidValue,
                 fmt::format("the argument array {} is not readable memory", static_cast<const void*>(args)));

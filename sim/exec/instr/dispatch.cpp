@@ -245,18 +245,6 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       }
       block_at_barrier<M>(w, g, act, I);
       return;
-    case Op::BarWarpSync:
-    case Op::Shfl:
-    case Op::Vote:
-    case Op::Match:
-    case Op::Redux:
-    case Op::Elect:
-      if (!act) {
-        M::advance(*this, w, g, g.mask);
-        return;
-      }
-      M::warp_sync(*this, w, g, act, fn, I);
-      return;
     case Op::Activemask:
       exec_warp_op(w, act, I);
       M::advance(*this, w, g, g.mask);
@@ -315,6 +303,14 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       exec_atom(w, act, I);
       break;
     default:
+      if (ptx::is_warp_synchronous(I.op)) {
+        if (!act) {
+          M::advance(*this, w, g, g.mask);
+          return;
+        }
+        M::warp_sync(*this, w, g, act, fn, I);
+        return;
+      }
       if (act) exec_alu(w, act, I);
       break;
   }
