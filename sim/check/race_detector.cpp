@@ -275,7 +275,7 @@ bool RaceDetector::known(RaceThread& t, uint32_t gid, uint32_t cta, const Access
   const uint32_t acta = agid / tpc_;
   if (acta == cta) {
     if (a.phase < t.phase) return true;
-    if (model_ == WarpModel::Lockstep && (agid % tpc_) / 32 == (gid % tpc_) / 32) return true;
+    if (warp_is_unit(model_) && (agid % tpc_) / 32 == (gid % tpc_) / 32) return true;
   }
   settle(t);
   if (t.vc) {
@@ -301,7 +301,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   // ordinary pair of accesses below (ordered under lockstep, needs __syncwarp under its).
   if (same_warp && prev.loc == loc && prev.step == step_) return true;
   constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;
-  bool warp_level = same_warp && model_ == WarpModel::Its;
+  bool warp_level = same_warp && !warp_is_unit(model_);
   bool warp_exchange = false;
   if ((prev.flags & kSync) && (flags & kSync) && !scope_clash) {
     // Strong accesses synchronize rather than race. One exception: lanes of one warp passing
@@ -905,7 +905,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
 }
 
 void RaceDetector::warp_sync(Cta& c, uint32_t warp, uint32_t lanes) {
-  if (model_ == WarpModel::Lockstep || __builtin_popcount(lanes) < 2) return;
+  if (warp_is_unit(model_) || __builtin_popcount(lanes) < 2) return;
   RaceCta& rc = *c.race;
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   auto acc = std::make_shared<VClock>();

@@ -260,7 +260,7 @@ class RaceDetector {
     const uint32_t rel = prev.gid1 - 1 - cbase;                              // the earlier thread's index in this block
     if (rel < tpc_) {
       if (prev.phase < t.phase) return true;  // before a block-wide barrier this thread passed
-      if (model_ == WarpModel::Lockstep && (rel >> 5) == warp) return true;  // the same warp
+      if (warp_is_unit(model_) && (rel >> 5) == warp) return true;  // the same warp
     }
     return false;
   }
@@ -273,8 +273,8 @@ class RaceDetector {
   // Under lockstep a warp is one thread of control: its lanes share one RaceThread (the first
   // lane's slot), so a lane's release covers what its warp-mates did before it in the warp's
   // single instruction stream, and an acquire by one lane orders the lanes that run after it.
-  uint32_t slot(uint32_t tid) const { return model_ == WarpModel::Lockstep ? tid & ~31u : tid; }
-  uint32_t sync_gid(uint32_t gid) const { return model_ == WarpModel::Lockstep ? gid - (gid % tpc_) % 32 : gid; }
+  uint32_t slot(uint32_t tid) const { return warp_is_unit(model_) ? tid & ~31u : tid; }
+  uint32_t sync_gid(uint32_t gid) const { return warp_is_unit(model_) ? gid - (gid % tpc_) % 32 : gid; }
   static bool same_epoch(const Access& a, const Access& b) {
     return a.gid1 == b.gid1 && a.clock == b.clock && a.phase == b.phase;
   }

@@ -15,6 +15,11 @@ struct Schedule;
 namespace synclab::sim {
 
 enum class WarpModel { Its, Lockstep };
+// The unit of ordering inside a warp: under lockstep a warp's lanes run every instruction
+// together, so the warp is the unit that program order follows (one thread, as far as the race
+// checker's clocks, the relaxed model's views, barrier arrivals and load buffering go); under its
+// every lane is a thread of its own.
+constexpr bool warp_is_unit(WarpModel m) { return m == WarpModel::Lockstep; }
 // Which executions the simulator produces: sequentially consistent interleavings only, or also the
 // reorderings the PTX memory model allows (sim/memory/, docs/memory-model.md).
 enum class MemoryModel { Sc, Relaxed };

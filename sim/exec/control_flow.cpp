@@ -204,11 +204,11 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   b.arrived += __builtin_popcount(act);
   if (relaxed_) {
     // Under lockstep the warp is one thread of the memory model: it arrives once.
-    for (uint32_t m = M::kKind == WarpModel::Lockstep ? act & -act : act; m; m &= m - 1)
+    for (uint32_t m = warp_is_unit(M::kKind) ? act & -act : act; m; m &= m - 1)
       relaxed_->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
   }
   if (check_sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
-    check_barrier_arrival(w, first, act, b, I, M::kKind == WarpModel::Lockstep);
+    check_barrier_arrival(w, first, act, b, I, warp_is_unit(M::kKind));
   if (observer_) observer_->barrier_arrive(w, id, act);
   if (race_ && check_race_) {
     const bool partial = I.bar == ptx::BarKind::Arrive || (count != 0 && count < c.threads);
@@ -330,10 +330,10 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     std::vector<uint64_t> ids;
     const uint64_t base = c.linear * threads_per_cta_;
     for (uint32_t t : *waiters) {
-      const uint64_t id = base + (M::kKind == WarpModel::Lockstep ? t / 32 * 32 : t);
+      const uint64_t id = base + (warp_is_unit(M::kKind) ? t / 32 * 32 : t);
       if (ids.empty() || ids.back() != id) ids.push_back(id);
     }
-    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0, M::kKind != WarpModel::Lockstep);
+    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0, !warp_is_unit(M::kKind));
   }
   if (observer_) observer_->barrier_release(c, id, done.arrived);
 }

@@ -351,7 +351,7 @@ class KernelRun {
   ConsistencyModel* relaxed_ = nullptr;
   MemThread mm_thread(const Warp& w, int lane) const {
     const uint64_t base = w.cta->linear * threads_per_cta_;
-    return {base + (cfg_.model == WarpModel::Lockstep ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear,
+    return {base + (warp_is_unit(cfg_.model) ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear,
             false};
   }
   // SYNCLAB_MEMORY_CHECK=1: the oracle checks the launch's recorded execution (a report if the

@@ -85,7 +85,6 @@ std::shared_ptr<const trace::Schedule> load_schedule_or_exit(const std::string& 
 ReplayScheduler::ReplayScheduler(const Config& cfg, std::unique_ptr<Scheduler> after)
     : cfg_(cfg), after_(std::move(after)) {
   after_rr_ = dynamic_cast<RoundRobinScheduler*>(after_.get());
-  lockstep_ = cfg.model == WarpModel::Lockstep;
 }
 
 ReplayScheduler::~ReplayScheduler() {

@@ -92,7 +92,6 @@ class ReplayScheduler final : public Scheduler, public ReadChooser {
     int line;
   };
   std::vector<PendingRead> reads_;
-  bool lockstep_ = false;
 };
 
 }  // namespace synclab::sim

@@ -82,7 +82,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
   relaxed::LbPlan plan;
   if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, &plan)) return false;
-  const uint32_t lanes = M::kKind == WarpModel::Lockstep ? g.mask & -g.mask : g.mask;
+  const uint32_t lanes = warp_is_unit(M::kKind) ? g.mask & -g.mask : g.mask;
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
@@ -141,7 +141,7 @@ template <class M>
 void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t early = w.lb_lanes & g.mask;
   const uint32_t others = g.mask & ~early;
-  const uint32_t lanes = M::kKind == WarpModel::Lockstep ? early & -early : early;
+  const uint32_t lanes = warp_is_unit(M::kKind) ? early & -early : early;
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
   for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);

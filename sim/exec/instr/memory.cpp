@@ -609,7 +609,7 @@ void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
   }
   MemOrder o{I.sem, I.scope};
   if (I.op == Op::Membar || o.sem == ptx::Sem::None) o.sem = I.op == Op::Membar ? ptx::Sem::Sc : ptx::Sem::AcqRel;
-  if (cfg_.model == WarpModel::Lockstep) act &= -act;  // one view per warp
+  if (warp_is_unit(cfg_.model)) act &= -act;  // one view per warp
   for (uint32_t m = act; m; m &= m - 1) relaxed_->fence(mm_thread(w, __builtin_ctz(m)), o);
 }
 
