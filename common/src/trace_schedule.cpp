@@ -86,8 +86,9 @@ bool parse_schedule(const std::string& text, Schedule* out, int* line_out, std::
       c.line = lineno;
       if (w.size() == 3) {
         if (!number(w[2], 0xffffffffu, &mask) || mask == 0)
-          return fail(lineno, "'" + w[2] + "' is not a lane mask: write the group's lanes as 0x followed by 1 to 8 "
-                                          "hex digits (lane 0 is bit 0), not zero");
+          return fail(lineno, "'" + w[2] +
+                                  "' is not a lane mask: write the group's lanes as 0x followed by 1 to 8 "
+                                  "hex digits (lane 0 is bit 0), not zero");
         c.has_mask = true;
         c.mask = static_cast<uint32_t>(mask);
       }
@@ -130,7 +131,8 @@ bool parse_schedule(const std::string& text, Schedule* out, int* line_out, std::
     }
   }
   if (!pending_reads.empty())
-    return fail(pending_reads.front().line, "this read line has no step line after it (a read applies to the next step)");
+    return fail(pending_reads.front().line,
+                "this read line has no step line after it (a read applies to the next step)");
   return true;
 }
 

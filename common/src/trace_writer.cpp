@@ -241,15 +241,9 @@ nlohmann::json region_json(uint32_t id, const synclab::RegionInfo& r) {
 nlohmann::json shared_region_json(uint32_t id, const std::string& name, const std::string& kind,
                                   const std::string& variable, const std::string& kernel, uint64_t bytes,
                                   unsigned elem_bits, const std::vector<unsigned>& dims) {
-  return nlohmann::json{{"id", id},
-                        {"name", name},
-                        {"kind", kind},
-                        {"space", "shared"},
-                        {"variable", variable},
-                        {"kernel", kernel},
-                        {"bytes", bytes},
-                        {"elem_bits", elem_bits},
-                        {"elem_bytes", elem_bits / 8},
+  return nlohmann::json{{"id", id},          {"name", name},           {"kind", kind},
+                        {"space", "shared"}, {"variable", variable},   {"kernel", kernel},
+                        {"bytes", bytes},    {"elem_bits", elem_bits}, {"elem_bytes", elem_bits / 8},
                         {"dims", dims}};
 }
 

@@ -78,8 +78,8 @@ int run(int argc, char** argv) {
       "\"Replaying a schedule\"); with --launch and --event, only up to that event");
   sched->add_option("FILE", file, "trace file (recorded on the simulator)")->required();
   auto* sched_launch_opt = sched->add_option("--launch", sched_launch, "launch L (0, 1, ...; as summary numbers them)");
-  auto* sched_event_opt =
-      sched->add_option("--event", sched_event, "event E of launch L (0-based, as the viewer's cursor): up to and including it");
+  auto* sched_event_opt = sched->add_option(
+      "--event", sched_event, "event E of launch L (0-based, as the viewer's cursor): up to and including it");
   sched_event_opt->needs(sched_launch_opt);
   sched_launch_opt->needs(sched_event_opt);
 

@@ -42,19 +42,51 @@
 #define LOAD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 #define LOAD_ARG0_LO BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
-#define ERRNO(e) (SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define ERRNO(e) (SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
 
-static const int denied[] = {
-    SYS_fork,           SYS_vfork,          SYS_execve,          SYS_execveat,        SYS_ptrace,
-    SYS_process_vm_readv, SYS_process_vm_writev, SYS_tkill,       SYS_socketpair,      SYS_connect,
-    SYS_accept,         SYS_accept4,
-    SYS_setsid,         SYS_setpgid,        SYS_unshare,         SYS_setns,           SYS_mount,
-    SYS_umount2,        SYS_pivot_root,     SYS_chroot,          SYS_keyctl,          SYS_add_key,
-    SYS_request_key,    SYS_bpf,            SYS_perf_event_open, SYS_userfaultfd,     SYS_io_uring_setup,
-    SYS_io_uring_enter, SYS_io_uring_register, SYS_open_by_handle_at, SYS_name_to_handle_at,
-    SYS_init_module,    SYS_finit_module,   SYS_delete_module,   SYS_kexec_load,      SYS_kexec_file_load,
-    SYS_reboot,         SYS_personality,    SYS_process_madvise, SYS_pidfd_open,      SYS_pidfd_getfd,
-    SYS_pidfd_send_signal, SYS_kcmp};
+static const int denied[] = {SYS_fork,
+                             SYS_vfork,
+                             SYS_execve,
+                             SYS_execveat,
+                             SYS_ptrace,
+                             SYS_process_vm_readv,
+                             SYS_process_vm_writev,
+                             SYS_tkill,
+                             SYS_socketpair,
+                             SYS_connect,
+                             SYS_accept,
+                             SYS_accept4,
+                             SYS_setsid,
+                             SYS_setpgid,
+                             SYS_unshare,
+                             SYS_setns,
+                             SYS_mount,
+                             SYS_umount2,
+                             SYS_pivot_root,
+                             SYS_chroot,
+                             SYS_keyctl,
+                             SYS_add_key,
+                             SYS_request_key,
+                             SYS_bpf,
+                             SYS_perf_event_open,
+                             SYS_userfaultfd,
+                             SYS_io_uring_setup,
+                             SYS_io_uring_enter,
+                             SYS_io_uring_register,
+                             SYS_open_by_handle_at,
+                             SYS_name_to_handle_at,
+                             SYS_init_module,
+                             SYS_finit_module,
+                             SYS_delete_module,
+                             SYS_kexec_load,
+                             SYS_kexec_file_load,
+                             SYS_reboot,
+                             SYS_personality,
+                             SYS_process_madvise,
+                             SYS_pidfd_open,
+                             SYS_pidfd_getfd,
+                             SYS_pidfd_send_signal,
+                             SYS_kcmp};
 
 static int install(void) {
   const unsigned self = (unsigned)getpid();

@@ -1355,9 +1355,10 @@ class Grading {
     out += fmt::format("Lab {}, graded on the {} ({} backend).\n", manifest_.lab,
                        backend_ == "sim" ? "SyncLab simulator" : "GPU", backend_);
     if (!opt_.student.empty())
-      out += fmt::format("Student id: '{}' (tasks with per-student cases, the predictions of labs 01, 02, 03, 04 and 10, "
-                         "draw yours from it; SYNCLAB_STUDENT='{}' shows them on your machine).\n",
-                         opt_.student, opt_.student);
+      out += fmt::format(
+          "Student id: '{}' (tasks with per-student cases, the predictions of labs 01, 02, 03, 04 and 10, "
+          "draw yours from it; SYNCLAB_STUDENT='{}' shows them on your machine).\n",
+          opt_.student, opt_.student);
     out += "Student files:\n";
     for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
     for (const auto& f : missing_)

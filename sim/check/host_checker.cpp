@@ -20,9 +20,7 @@ Scope scope_of(const ptx::Instr& I) {
   return I.scope == Scope::None ? Scope::Gpu : I.scope;
 }
 
-bool strong(const ptx::Instr& I, bool atomic) {
-  return atomic || (I.sem != Sem::None && I.sem != Sem::Weak);
-}
+bool strong(const ptx::Instr& I, bool atomic) { return atomic || (I.sem != Sem::None && I.sem != Sem::Weak); }
 
 bool acquires(const ptx::Instr& I) { return I.sem == Sem::Acquire || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }
 bool releases(const ptx::Instr& I) { return I.sem == Sem::Release || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }
@@ -32,7 +30,6 @@ bool releases(const ptx::Instr& I) { return I.sem == Sem::Release || I.sem == Se
 bool HostChecker::reaches_host(const ptx::Instr& I, bool atomic) {
   return strong(I, atomic) && scope_of(I) == Scope::Sys;
 }
-
 
 HostFinding HostChecker::finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,
                                  uint64_t host_value) {
@@ -136,8 +133,8 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     const bool reaches = reaches_host(I, atomic) && !w.host_narrow;
     if (w.host_hi && !reaches && !(w.host_lo < known_)) {
       // H1: not morally strong with the host's write, and no acquire of a later host write.
-      HostFinding f =
-          finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic}, w.host_value);
+      HostFinding f = finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic},
+                              w.host_value);
       auto ts = threads_.find(tkey);
       if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
       if (relaxed_flag_tick_ > w.host_lo && relaxed_flag_read_) {

@@ -44,9 +44,9 @@ struct HostFinding {
   // The device's access: its thread (linear block, thread in block) and instruction.
   uint32_t block = 0, thread = 0;
   const ptx::Instr* instr = nullptr;
-  bool write = false;      // the device's access wrote
-  bool atomic = false;     // it was a read-modify-write
-  uint64_t host_value = 0; // the value the host wrote
+  bool write = false;       // the device's access wrote
+  bool atomic = false;      // it was a read-modify-write
+  uint64_t host_value = 0;  // the value the host wrote
   // H1: the device thread read a host write at system scope with a relaxed access and did not
   // acquire it (no fence after it): that read, for the report.
   const ptx::Instr* unacquired = nullptr;
@@ -105,8 +105,8 @@ class HostChecker {
     const host_atomics::Note* host_narrow = nullptr;  // the last host write was made at a narrow scope
     // the last host write was a relaxed store through an atomic_ref: its note
     const host_atomics::StoreNote* host_relaxed = nullptr;
-    bool reported = false;               // a race on this word was reported (one is enough)
-    std::vector<DevAccess> since_host;   // device accesses after the last host write (the last few)
+    bool reported = false;              // a race on this word was reported (one is enough)
+    std::vector<DevAccess> since_host;  // device accesses after the last host write (the last few)
   };
   struct ThreadState {
     uint64_t pending = 0;  // a relaxed system-scope read of a host write, not yet acquired (its hi)
@@ -122,12 +122,12 @@ class HostChecker {
   static void note_scope(HostFinding& f, const host_atomics::Note* n);
 
   std::unordered_map<uint64_t, Word> words_;
-  std::vector<uint64_t> order_;  // the words' keys, in the order first accessed
+  std::vector<uint64_t> order_;                        // the words' keys, in the order first accessed
   std::unordered_map<uint64_t, ThreadState> threads_;  // by (block << 32 | thread)
   uint64_t tick_ = 1;
   uint64_t last_look_ = 0;
-  uint64_t known_ = 0;         // the latest host write (its hi) some device thread acquired
-  uint64_t last_release_ = 0;  // tick of the device's latest system-scope release
+  uint64_t known_ = 0;                          // the latest host write (its hi) some device thread acquired
+  uint64_t last_release_ = 0;                   // tick of the device's latest system-scope release
   const ptx::Instr* narrow_release_ = nullptr;  // the device's latest release narrower than .sys
   uint64_t narrow_release_tick_ = 0;
   // The host's latest atomic_ref store to each word (host_atomics::StoreNote), by address.

@@ -334,9 +334,8 @@ void KernelRun::flush_findings() {
         (both_atomic || block_scoped_pair ||
          // a block-scope acquire of a hand-over from the other access's block, or from the block of
          // the thread whose hand-over this thread took (the chain that should have ordered them)
-         (f.scope_miss != nullptr &&
-          (f.scope_miss_cta == pgid / threads_per_cta_ ||
-           (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / threads_per_cta_))));
+         (f.scope_miss != nullptr && (f.scope_miss_cta == pgid / threads_per_cta_ ||
+                                      (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / threads_per_cta_))));
     r.title =
         fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                     warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
@@ -491,11 +490,10 @@ void KernelRun::flush_findings() {
           "{}{}{}",
           hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), fix,
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "",
-          !cross_block
-              ? ". Or, where this access only has to come after every thread of the block is done with the "
-                "word (a result read after the loop that built it), put a __syncthreads() between them that "
-                "every thread of the block reaches"
-              : "");
+          !cross_block ? ". Or, where this access only has to come after every thread of the block is done with the "
+                         "word (a result read after the loop that built it), put a __syncthreads() between them that "
+                         "every thread of the block reaches"
+                       : "");
     } else if (warning) {
       d += "the two lanes are in the same warp and the accesses are different instructions: under independent "
            "thread scheduling (its, Volta and later) lanes of a warp are ordered only by a barrier that both "
@@ -835,9 +833,9 @@ void KernelRun::flush_host_findings() {
     const bool narrow = narrow_strong(I, f.atomic) || f.host_scope != 0;
     auto at = [&](const ptx::Instr& J) {
       const SourceLoc s = where(J);
-      return !s.file.empty() && s.line ? fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line)
-                                       : fmt::format("PTX line {} (build with -lineinfo for the source line)",
-                                                     s.ptx_line);
+      return !s.file.empty() && s.line
+                 ? fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line)
+                 : fmt::format("PTX line {} (build with -lineinfo for the source line)", s.ptx_line);
     };
     const Allocation* a = sim_.memory().find(f.addr, 1);
     const char* mem = a && a->kind == AllocKind::Managed ? "managed" : "mapped host";

@@ -346,7 +346,9 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   auto orders_prev = [&](const VClock* v) {
     return v && (v->cta_phase(acta) > prev.phase || v->thr_clock(agid_sync) >= prev.clock);
   };
-  auto pending_orders = [&](const RaceThread::Lazy& z) { return orders_prev(z.ref.get()) || orders_prev(z.merged.get()); };
+  auto pending_orders = [&](const RaceThread::Lazy& z) {
+    return orders_prev(z.ref.get()) || orders_prev(z.merged.get());
+  };
   f.unacquired = pending_orders(t.s->pend_local) || pending_orders(t.s->pend_remote);
   settle(t);
   // The hand-over this thread took last: from the other access's thread, whose access came after
@@ -508,8 +510,8 @@ bool RaceDetector::access_split(RaceCta& rc, Access& w, Access& r1, Access& r2, 
 
 inline __attribute__((always_inline)) bool RaceDetector::update(RaceCta& rc, Access& w, Access& r1, Access& r2,
                                                                 const Access& cur, RaceThread& t, uint32_t gid,
-                                                                uint32_t cta, uint32_t warp, uint64_t addr,
-                                                                bool shared, uint64_t key) {
+                                                                uint32_t cta, uint32_t warp, uint64_t addr, bool shared,
+                                                                uint64_t key) {
   bool clean = true;
   const uint8_t flags = cur.flags, mask = cur.mask;
   const uint32_t loc = cur.loc;
@@ -797,9 +799,8 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
       // A thread's fences run in order of clock and phase, so those this thread heard of after
       // are a prefix of the list; the last of it that is morally strong with this fence is the
       // one whose knowledge counts (it includes the earlier ones').
-      auto end = std::partition_point(list.begin(), list.end(), [&](const ScFence& f) {
-        return heard_clock > f.clock || heard_phase > f.phase;
-      });
+      auto end = std::partition_point(list.begin(), list.end(),
+                                      [&](const ScFence& f) { return heard_clock > f.clock || heard_phase > f.phase; });
       const ScFence* best = nullptr;
       for (auto it = end; it != list.begin();) {
         --it;

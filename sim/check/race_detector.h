@@ -259,7 +259,7 @@ class RaceDetector {
     if ((prev.flags & flags & kAtomic) && !(both & kCtaScope)) return true;  // atomic/atomic
     const uint32_t rel = prev.gid1 - 1 - cbase;                              // the earlier thread's index in this block
     if (rel < tpc_) {
-      if (prev.phase < t.phase) return true;  // before a block-wide barrier this thread passed
+      if (prev.phase < t.phase) return true;                        // before a block-wide barrier this thread passed
       if (warp_is_unit(model_) && (rel >> 5) == warp) return true;  // the same warp
     }
     return false;
@@ -350,7 +350,7 @@ class RaceDetector {
     uint32_t cta;
   };
   std::unordered_map<uint32_t, std::vector<ScFence>> sc_fences_;  // by thread (sync_gid), in the order run
-  std::unordered_map<uint32_t, uint32_t> sc_min_phase_;            // per block: the lowest phase of its fences there
+  std::unordered_map<uint32_t, uint32_t> sc_min_phase_;           // per block: the lowest phase of its fences there
   // Per location: the last strong write's writer and what it knew (a read-modify-write joins
   // what the writes it continues knew: a read of it observes them too).
   std::unordered_map<uint64_t, VCRef> writers_;
@@ -380,7 +380,7 @@ class RaceDetector {
     static constexpr uint32_t kKept = 8;
     std::array<Version, kKept> ring;  // the oldest at head (a ring: the ninth write reuses the first's place)
     uint32_t head = 0, count = 0;
-    bool dropped = false;  // older writes were forgotten
+    bool dropped = false;                                                     // older writes were forgotten
     const Version& at(uint32_t i) const { return ring[(head + i) % kKept]; }  // i-th oldest
     Version& next() {  // the place of a new write, the oldest's once all are in use
       if (count < kKept) return ring[(head + count++) % kKept];

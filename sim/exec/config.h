@@ -47,10 +47,10 @@ struct Config {
   // program's own choice, else SYNCLAB_SCHED if it names a policy, else rr). The file is read
   // once, at start-up (from_environment).
   bool replay = false;
-  std::string schedule_path;                             // SYNCLAB_SCHEDULE
-  std::shared_ptr<const trace::Schedule> schedule;       // the parsed file (replay)
-  bool sched_after_set = false;                          // SYNCLAB_SCHED_AFTER was given...
-  SchedPolicy sched_after = SchedPolicy::RoundRobin;     // ...and this is it
+  std::string schedule_path;                          // SYNCLAB_SCHEDULE
+  std::shared_ptr<const trace::Schedule> schedule;    // the parsed file (replay)
+  bool sched_after_set = false;                       // SYNCLAB_SCHED_AFTER was given...
+  SchedPolicy sched_after = SchedPolicy::RoundRobin;  // ...and this is it
   // The policy after the file's choices when SYNCLAB_SCHED_AFTER or the file's `then` names one:
   // it stays when a program sets its own scheduler (synclab_sim_set_scheduler, as a lab harness
   // does for the run it records), which otherwise runs after the choices.
@@ -86,11 +86,11 @@ struct Config {
 
   // Reads SYNCLAB_MODEL, SYNCLAB_MEMORY (sc|relaxed), SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH, SYNCLAB_BUDGET,
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
-  // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data), SYNCLAB_TRACE, SYNCLAB_QUIET,
-  // SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE, SYNCLAB_SCHED_AFTER,
-  // SYNCLAB_MEMORY_CHECK (0|1). An invalid value
-  // prints a message naming the variable and its allowed values and exits with 2; a schedule file
-  // that cannot be read or parsed prints `synclab: schedule FILE:LINE: why` and exits with 3.
+  // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data),
+  // SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE,
+  // SYNCLAB_SCHED_AFTER, SYNCLAB_MEMORY_CHECK (0|1). An invalid value prints a message naming the variable and its
+  // allowed values and exits with 2; a schedule file that cannot be read or parsed prints `synclab: schedule FILE:LINE:
+  // why` and exits with 3.
   static Config from_environment();  // exits with status 2 and a message on a bad value
   // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
   // variable expects ("sc or relaxed"); the configuration is then unchanged.

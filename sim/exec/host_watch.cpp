@@ -48,7 +48,7 @@ struct Stepper {
   int npages = 0;
   uint64_t pages[2] = {};
   bool write = false;
-  uint64_t write_addr = 0;     // the element the write fault named
+  uint64_t write_addr = 0;            // the element the write fault named
   uint64_t copy_lo = 0, copy_hi = 0;  // watched bytes of the page, copied before a write
   uint8_t before[kPage];
 };
@@ -65,7 +65,8 @@ struct State {
   Stepper steppers[kMaxSteppers];
   uint64_t last_read_addr[kLastReads] = {}, last_read_value[kLastReads] = {};
   bool last_read_valid[kLastReads] = {};
-  struct sigaction old_segv {}, old_trap {};
+  struct sigaction old_segv {
+  }, old_trap{};
 };
 const struct sigaction kNoHandler {};
 State* g = nullptr;  // allocated once by the first start(), never freed (handlers may run late)
@@ -260,7 +261,8 @@ bool start(const std::vector<Range>& ranges) {
   }
   // The handlers go in at every start: a handler the program (or its test framework) put in since
   // the last launch stays, as the one to pass other faults and traps to.
-  for (auto [sig, fn, old] : {std::tuple{SIGSEGV, &on_segv, &g->old_segv}, std::tuple{SIGTRAP, &on_trap, &g->old_trap}}) {
+  for (auto [sig, fn, old] :
+       {std::tuple{SIGSEGV, &on_segv, &g->old_segv}, std::tuple{SIGTRAP, &on_trap, &g->old_trap}}) {
     struct sigaction cur {};
     sigaction(sig, nullptr, &cur);
     if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == fn) continue;
@@ -281,8 +283,7 @@ bool start(const std::vector<Range>& ranges) {
     ++g->nranges;
   }
   bool ok = true;
-  for (int i = 0; i < g->nranges && ok; ++i)
-    ok = protect(g->page_lo[i], g->page_hi[i] - g->page_lo[i], g->pkey) == 0;
+  for (int i = 0; i < g->nranges && ok; ++i) ok = protect(g->page_lo[i], g->page_hi[i] - g->page_lo[i], g->pkey) == 0;
   if (!ok) {
     for (int i = 0; i < g->nranges; ++i) protect(g->page_lo[i], g->page_hi[i] - g->page_lo[i], 0);
     g->nranges = 0;

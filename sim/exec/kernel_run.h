@@ -253,12 +253,12 @@ class KernelRun {
   std::string line_of(uint32_t loc) const;
   SourceLoc where_of(uint32_t loc) const;          // where() of that instruction ({} when none)
   const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
-  bool updates_in_place(uint32_t loc) const;        // a load/store with its other half on its line
+  bool updates_in_place(uint32_t loc) const;       // a load/store with its other half on its line
   // For a plain load/store, an atomic of its function on the same word (a lock given back with
   // atomicExch); with needs_read_and_write, only where the function also both reads and writes that
   // word plainly (a lock taken by `if (*lock == 0) *lock = 1`). nullptr: none.
   const ptx::Instr* atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const;
-  const char* release_at(uint32_t loc) const;       // how a store/atomic releases, or null
+  const char* release_at(uint32_t loc) const;  // how a store/atomic releases, or null
   // A shfl.sync whose lane reads `source`, which is not in `member` & the lanes executing it.
   void shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member);
   void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
@@ -313,8 +313,8 @@ class KernelRun {
   // Relaxed memory: the epoch that began when the last suspected hang settled memory (check_progress).
   uint64_t settled_epoch_ = UINT64_MAX;
   uint64_t settled_net_epoch_ = UINT64_MAX;  // the same, for a hang of lanes that only wait (check_progress)
-  uint64_t static_shared_ = 0;    // this kernel's static shared memory
-  uint64_t dyn_shared_base_ = 0;  // where its dynamic shared memory starts
+  uint64_t static_shared_ = 0;               // this kernel's static shared memory
+  uint64_t dyn_shared_base_ = 0;             // where its dynamic shared memory starts
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,
   // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers.
   static constexpr uint64_t kReservedSmemBytes = 1024;
@@ -333,7 +333,7 @@ class KernelRun {
   // times (ItsModel::pick_group); split_draw says when and how, from the seed and the step.
   bool split_warps_ = false;
   uint64_t split_draw(const Warp& w) const;
-  std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
+  std::string proxy_not_covered_;            // relaxed: a proxy fence ran (reported as not covered)
   std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
   bool check_sync_ = false, check_init_ = false, check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
@@ -351,8 +351,7 @@ class KernelRun {
   ConsistencyModel* relaxed_ = nullptr;
   MemThread mm_thread(const Warp& w, int lane) const {
     const uint64_t base = w.cta->linear * threads_per_cta_;
-    return {base + (warp_is_unit(cfg_.model) ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear,
-            false};
+    return {base + (warp_is_unit(cfg_.model) ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear, false};
   }
   // SYNCLAB_MEMORY_CHECK=1: the oracle checks the launch's recorded execution (a report if the
   // PTX model's axioms forbid it).

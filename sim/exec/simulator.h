@@ -145,8 +145,8 @@ class Simulator {
   static bool shared_name_matches(const std::string& symbol, const std::string& want);
   // Where this kernel's shared variable `want` lies in its blocks' shared memory: its offset
   // and size (0: an extern __shared__ array, sized by the launch); false when it has none.
-  bool find_shared_variable(int module, int function, const std::string& want, uint64_t* offset,
-                            uint64_t* size, bool* dynamic) const;
+  bool find_shared_variable(int module, int function, const std::string& want, uint64_t* offset, uint64_t* size,
+                            bool* dynamic) const;
 
  private:
   Simulator();

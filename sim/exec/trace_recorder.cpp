@@ -170,7 +170,8 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
          uint64_t hash = 14695981039346656037ull, bytes = 0;
          std::vector<char> buf(1 << 16);
          while (exe.read(buf.data(), std::streamsize(buf.size())) || exe.gcount() > 0) {
-           for (std::streamsize i = 0; i < exe.gcount(); ++i) hash = (hash ^ uint8_t(buf[size_t(i)])) * 1099511628211ull;
+           for (std::streamsize i = 0; i < exe.gcount(); ++i)
+             hash = (hash ^ uint8_t(buf[size_t(i)])) * 1099511628211ull;
            bytes += uint64_t(exe.gcount());
          }
          return nlohmann::json{{"cwd", have_cwd ? cwd : ""},

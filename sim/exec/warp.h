@@ -60,8 +60,8 @@ struct Lane {
   uint32_t wait_func = ~0u, wait_pc = ~0u, wait_func2 = ~0u, wait_pc2 = ~0u;
   uint64_t wait_hash = 0, wait_hash2 = 0;
   uint64_t spin_net_epoch = ~0ull, spin_net_epoch2 = ~0ull;  // HangDetector::net_epoch at each
-  uint64_t waiting_net = ~0ull;  // the net epoch in which `waiting` was last found
-  bool waiting = false;          // spinning by the net epoch: the scheduler was told (on_spin)
+  uint64_t waiting_net = ~0ull;                              // the net epoch in which `waiting` was last found
+  bool waiting = false;  // spinning by the net epoch: the scheduler was told (on_spin)
   // The word this lane changed first since its changes were last made visible, and its value
   // before (Warp::open_lanes says whether there is one): a store or atomic that puts it back
   // undoes the change (a lock taken and released), see KernelRun::lane_change.
@@ -121,7 +121,7 @@ struct Warp {
   uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_resume = 0, lb_n_late = 0;
   uint32_t lb_late[12], lb_late_pos[12];
   uint8_t lb_late_acquire = 0;  // (a ptx::Scope: LbPlan::late_acquire)
-  LaneRegs regp[32];         // lanes[i].R(), cached for the interpreter's inner loops
+  LaneRegs regp[32];            // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
   uint64_t last_load[32] = {};

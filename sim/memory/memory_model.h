@@ -62,8 +62,7 @@ class ConsistencyModel {
 
   // A load of `size` bytes (1, 2, 4 or 8) at location `key` (a generic address; shared memory:
   // a key of its block) whose newest value is `latest`: returns the value it reads.
-  virtual uint64_t load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o,
-                        uint64_t now) = 0;
+  virtual uint64_t load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o, uint64_t now) = 0;
   // A store of `value`; `latest` is memory's value before it. True when the store is the newest
   // write in coherence order (memory takes its value), false when it goes before newer ones.
   virtual bool store(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, uint64_t latest, MemOrder o,
@@ -154,6 +153,6 @@ class ConsistencyModel {
 // The model a launch runs under: sc, or relaxed with its seed (threads_per_block: to number a
 // block's threads); record: keep the execution graph for the oracle.
 std::unique_ptr<ConsistencyModel> make_consistency_model(bool relaxed, uint64_t seed, uint32_t threads_per_block,
-                                                   bool record);
+                                                         bool record);
 
 }  // namespace synclab::sim

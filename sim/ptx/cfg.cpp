@@ -127,9 +127,7 @@ void build_cfg(Function& fn) {
   for (uint32_t b = 0; b < nb; ++b)
     for (uint32_t p : fn.blocks[b].preds)
       if (kept(p, b)) kept_preds[b].push_back(p);
-  auto rsuccs = [&](uint32_t x) -> const std::vector<uint32_t>& {
-    return x == exit_node ? exit_preds : kept_preds[x];
-  };
+  auto rsuccs = [&](uint32_t x) -> const std::vector<uint32_t>& { return x == exit_node ? exit_preds : kept_preds[x]; };
   // rpreds(x): preds in the reversed graph = succs in the CFG, plus the exit for to_exit blocks.
 
   // 4. Post-order of the reversed graph from the exit (iterative DFS).

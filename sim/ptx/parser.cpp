@@ -37,8 +37,8 @@ ParseError::ParseError(std::string origin_, uint32_t ptx_line_, std::string cuda
       message(message_) {}
 
 std::string unsupported_message(const Module& m, const Instr& in) {
-  const std::string what = in.op == Op::Unsupported && in.call < m.unsupported.size() ? m.unsupported[in.call]
-                                                                                       : "unsupported instruction";
+  const std::string what =
+      in.op == Op::Unsupported && in.call < m.unsupported.size() ? m.unsupported[in.call] : "unsupported instruction";
   const std::string file = in.user_file < m.files.size() ? m.files[in.user_file].path : "";
   return ParseError(m.origin, in.ptx_line, file, file.empty() ? 0 : in.user_line, what).what();
 }
@@ -270,8 +270,9 @@ bool word_cache_hint(std::string_view w) {
 // Special registers of the PTX ISA that the simulator does not model (thread block clusters,
 // performance monitors, ...): an instruction that reads one is unsupported, the module still loads.
 bool unmodelled_sreg(std::string_view w) {
-  static const char* const prefixes[] = {"%cluster_", "%clusterid", "%nclusterid", "%is_explicit_cluster",
-                                         "%aggr_smem_size", "%current_graph_exec", "%pm"};
+  static const char* const prefixes[] = {
+      "%cluster_",       "%clusterid",          "%nclusterid", "%is_explicit_cluster",
+      "%aggr_smem_size", "%current_graph_exec", "%pm"};
   for (const char* p : prefixes)
     if (w.substr(0, std::strlen(p)) == p) return true;
   return false;
@@ -454,7 +455,7 @@ const std::unordered_map<std::string_view, OpDesc>& op_table() {
       {"elect", {Op::Elect, 1, 1, 1, 0, fDual}},
       {"nanosleep", {Op::Nanosleep, 0, 1, 1, kType, 0}},
       {"pmevent", {Op::Pmevent, 0, 1, 1, 0, 0}},
-      {"cp", {Op::CpAsync, 0, 0, 0, 0, fSpecial}},  // cp.async.*: parse_cp_async
+      {"cp", {Op::CpAsync, 0, 0, 0, 0, fSpecial}},         // cp.async.*: parse_cp_async
       {"mbarrier", {Op::Mbarrier, 0, 0, 0, 0, fSpecial}},  // parse_mbarrier
   };
   return t;
@@ -2117,9 +2118,7 @@ bool Parser::parse_cp_async(Instr& in, const std::vector<std::string_view>& mods
     for (const POp& p : ops)
       if (p.has_second) fail_at(p.line, "'|' in an operand of '" + name + "'");
   };
-  auto reg_or_imm = [&](const Operand& o) {
-    return o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Imm;
-  };
+  auto reg_or_imm = [&](const Operand& o) { return o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Imm; };
   const std::string_view what = mods[1];
   if (what == "commit_group" || what == "wait_group" || what == "wait_all") {
     if (mods.size() != 2) return unsupported();
@@ -2196,9 +2195,7 @@ bool Parser::parse_cp_async(Instr& in, const std::vector<std::string_view>& mods
   in.nsrc = static_cast<uint8_t>(ops.size());
   // Optional: src-size (register or immediate), then ignore-src (a predicate). A predicate in
   // the fourth place is ignore-src without a src-size.
-  auto is_pred = [&](const Operand& o) {
-    return o.kind == Operand::Kind::Reg && fn_->regs[o.reg].type == Type::Pred;
-  };
+  auto is_pred = [&](const Operand& o) { return o.kind == Operand::Kind::Reg && fn_->regs[o.reg].type == Type::Pred; };
   if (in.nsrc == 4 && is_pred(in.src[3])) {
     in.src[4] = in.src[3];
     in.src[3] = Operand{};
@@ -2222,10 +2219,15 @@ bool Parser::parse_mbarrier(Instr& in, const std::vector<std::string_view>& mods
     return false;
   };
   if (mods.empty()) return unsupported();
-  static const std::unordered_map<std::string_view, MbarOp> ops_by_name = {
-      {"init", MbarOp::Init},         {"inval", MbarOp::Inval},         {"arrive", MbarOp::Arrive},
-      {"arrive_drop", MbarOp::ArriveDrop}, {"test_wait", MbarOp::TestWait}, {"try_wait", MbarOp::TryWait},
-      {"pending_count", MbarOp::PendingCount}, {"expect_tx", MbarOp::ExpectTx}, {"complete_tx", MbarOp::CompleteTx}};
+  static const std::unordered_map<std::string_view, MbarOp> ops_by_name = {{"init", MbarOp::Init},
+                                                                           {"inval", MbarOp::Inval},
+                                                                           {"arrive", MbarOp::Arrive},
+                                                                           {"arrive_drop", MbarOp::ArriveDrop},
+                                                                           {"test_wait", MbarOp::TestWait},
+                                                                           {"try_wait", MbarOp::TryWait},
+                                                                           {"pending_count", MbarOp::PendingCount},
+                                                                           {"expect_tx", MbarOp::ExpectTx},
+                                                                           {"complete_tx", MbarOp::CompleteTx}};
   auto it = ops_by_name.find(mods[0]);
   if (it == ops_by_name.end()) return unsupported();
   in.op = Op::Mbarrier;

@@ -91,7 +91,8 @@ SIMCUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   attr->ptxVersion = int(info.arch ? info.arch : uint32_t(p.cc_major * 10 + p.cc_minor));
   attr->binaryVersion = p.cc_major * 10 + p.cc_minor;
   attr->cacheModeCA = 0;
-  attr->maxDynamicSharedSizeBytes = int(synclab::sim::dynamic_shared_limit(p, info.static_shared, k->max_dynamic_shared.load()));
+  attr->maxDynamicSharedSizeBytes =
+      int(synclab::sim::dynamic_shared_limit(p, info.static_shared, k->max_dynamic_shared.load()));
   attr->preferredShmemCarveout = k->carveout.load();
   return cudaSuccess;
 }

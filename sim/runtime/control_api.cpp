@@ -213,10 +213,10 @@ SIMCUDART_API int synclab_sim_shared_region(const void* kernel, const char* vari
     KernelRecord* k = Registry::instance().find_kernel(kernel);
     if (!k) k = Registry::instance().kernel_from_handle(kernel);
     if (!k) {
-      return reject(fmt::format(
-          "synclab_region_shared(\"{}\"): {} is not a __global__ function of this program; pass the kernel "
-          "itself (e.g. reduce) or nullptr",
-          name, kernel));
+      return reject(
+          fmt::format("synclab_region_shared(\"{}\"): {} is not a __global__ function of this program; pass the kernel "
+                      "itself (e.g. reduce) or nullptr",
+                      name, kernel));
     }
     if (Registry::instance().ensure_loaded(k->fatbin, "synclab_region_shared", false) != cudaSuccess || !k->found)
       return reject(fmt::format("synclab_region_shared(\"{}\"): the kernel {} could not be loaded", name, k->display));

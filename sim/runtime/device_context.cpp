@@ -218,10 +218,10 @@ void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   bool first = sticky_error() == cudaSuccess;
   set_sticky_error(err);
   if (first) {
-    const std::string line =
-        fmt::format("kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
-                    "a GPU) until cudaDeviceReset",
-                    kernel, r.message.empty() ? error_string(err) : r.message, error_name(err));
+    const std::string line = fmt::format(
+        "kernel {} failed: {}; every later CUDA call returns {} (a sticky error, as on "
+        "a GPU) until cudaDeviceReset",
+        kernel, r.message.empty() ? error_string(err) : r.message, error_name(err));
     if (g_repeated_failures.first(line)) diag(line);
   }
 }

@@ -113,11 +113,11 @@ class DeviceThread {
   static constexpr size_t kMaxUnwaited = 4096;
   std::deque<Unwaited> unwaited_;
   uint64_t unwaited_dropped_ = 0, unwaited_dropped_last_ = 0;
-  uint64_t submitted_ = 0;        // last ticket handed out
-  uint64_t last_barrier_ = 0;     // last after_all ticket
-  uint64_t done_prefix_ = 0;      // every ticket up to here has run
-  std::set<uint64_t> done_above_; // tickets above done_prefix_ that have run
-  int host_waiting_ = 0;          // host threads blocked in wait / wait_idle / shutdown
+  uint64_t submitted_ = 0;         // last ticket handed out
+  uint64_t last_barrier_ = 0;      // last after_all ticket
+  uint64_t done_prefix_ = 0;       // every ticket up to here has run
+  std::set<uint64_t> done_above_;  // tickets above done_prefix_ that have run
+  int host_waiting_ = 0;           // host threads blocked in wait / wait_idle / shutdown
   std::chrono::steady_clock::time_point last_submit_{};
   std::mt19937_64 rng_;
   uint64_t rng_seed_ = 0;

@@ -35,8 +35,7 @@ class StreamTable {
   bool stream_flags(cudaStream_t s, unsigned* flags, int* priority) const;
   // Queues a task in the stream's order, after the events the stream waits for, and returns its
   // ticket (launch: DeviceThread::submit). *known, when given: what a wait for it covers.
-  uint64_t submit(cudaStream_t s, std::function<void()> task, std::string launch = {},
-                  Coverage* known = nullptr);
+  uint64_t submit(cudaStream_t s, std::function<void()> task, std::string launch = {}, Coverage* known = nullptr);
   // cudaStreamSynchronize: waits for the stream's work (the default stream: for all work).
   void synchronize(cudaStream_t s);
   // cudaStreamQuery: whether the stream's work has run.
@@ -68,8 +67,8 @@ class StreamTable {
     unsigned flags = 0;
     int priority = 0;
     uint64_t last_ticket = 0;
-    Coverage known;                    // of the last task
-    std::vector<uint64_t> event_waits; // records the next task waits for
+    Coverage known;                     // of the last task
+    std::vector<uint64_t> event_waits;  // records the next task waits for
     Coverage event_known;
   };
   struct Event {

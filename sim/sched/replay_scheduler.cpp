@@ -199,7 +199,8 @@ size_t ReplayScheduler::pick_warp(const std::vector<Warp*>& warps) {
   fail(c.line, why_not_ready(warps, c.warp));
 }
 
-size_t ReplayScheduler::pick_group(const Warp& w, const std::vector<uint32_t>& masks, const std::vector<bool>& yielded) {
+size_t ReplayScheduler::pick_group(const Warp& w, const std::vector<uint32_t>& masks,
+                                   const std::vector<bool>& yielded) {
   if (!current_) return after_->pick_group(w, masks, yielded);
   if (!current_->has_mask) {  // the group round robin would pick
     for (size_t i = 0; i < masks.size(); ++i)
@@ -256,8 +257,9 @@ int64_t ReplayScheduler::choose_read(uint32_t lane, size_t n) {
     const PendingRead r = reads_[i];
     reads_.erase(reads_.begin() + static_cast<std::ptrdiff_t>(i));
     if (r.back >= n)
-      fail(r.line, fmt::format("lane {}'s load at step {} can read only {} values: read {} 0 (the newest) to read {} {}",
-                               lane, step_ - 1, n, lane, lane, n - 1));
+      fail(r.line,
+           fmt::format("lane {}'s load at step {} can read only {} values: read {} 0 (the newest) to read {} {}", lane,
+                       step_ - 1, n, lane, lane, n - 1));
     return r.back;
   }
   return -1;

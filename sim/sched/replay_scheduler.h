@@ -74,11 +74,11 @@ class ReplayScheduler final : public Scheduler, public ReadChooser {
   const Config& cfg_;
   std::unique_ptr<Scheduler> after_;
   RoundRobinScheduler* after_rr_ = nullptr;
-  bool active_ = false;       // this launch follows the schedule
-  uint64_t launch_ = 0;       // its trace number
+  bool active_ = false;  // this launch follows the schedule
+  uint64_t launch_ = 0;  // its trace number
   const std::vector<trace::ScheduleChoice>* choices_ = nullptr;
-  size_t pos_ = 0;            // next choice
-  uint64_t step_ = 0;         // steps replayed in this launch (the next step's number)
+  size_t pos_ = 0;                                  // next choice
+  uint64_t step_ = 0;                               // steps replayed in this launch (the next step's number)
   const trace::ScheduleChoice* current_ = nullptr;  // the step line being run
   size_t current_pos_ = 0;
   bool awaiting_group_ = false;  // picked the warp; the model has not chosen its group yet

@@ -135,8 +135,9 @@ std::string emit_op(const LitmusOp& op) {
       if (red_as_atom)
         s += "  // (red takes no .acquire/.acq_rel: atom with the same semantics and scope, at least as strong)\n";
       if (op.kind == LitmusOp::Kind::Red && !red_as_atom) {
-        s += fmt::format("  asm volatile(\"red.{}.{}.global.add.u32 [%0], %1;\" :: \"l\"({}), \"r\"({}) : \"memory\");\n",
-                         sem_name(op), scope_name(op.scope), addr_expr(op), value_expr(op.value));
+        s += fmt::format(
+            "  asm volatile(\"red.{}.{}.global.add.u32 [%0], %1;\" :: \"l\"({}), \"r\"({}) : \"memory\");\n",
+            sem_name(op), scope_name(op.scope), addr_expr(op), value_expr(op.value));
         break;
       }
       if (red_as_atom) s += "  { unsigned unused;\n";
@@ -147,7 +148,8 @@ std::string emit_op(const LitmusOp& op) {
             sem_name(op), scope_name(op.scope), out, addr_expr(op), value_expr(op.value), value_expr(op.value2));
       else
         s += fmt::format(
-            "  asm volatile(\"atom.{}.{}.global.{} %0, [%1], %2;\" : \"=r\"({}) : \"l\"({}), \"r\"({}) : \"memory\");\n",
+            "  asm volatile(\"atom.{}.{}.global.{} %0, [%1], %2;\" : \"=r\"({}) : \"l\"({}), \"r\"({}) : "
+            "\"memory\");\n",
             sem_name(op), scope_name(op.scope), op.rmw == LitmusOp::Rmw::Add ? "add.u32" : "exch.b32", out,
             addr_expr(op), value_expr(op.value));
       if (red_as_atom) s += "  (void)unused; }\n";
@@ -172,9 +174,9 @@ std::string emit_op(const LitmusOp& op) {
 
 struct Placed {
   int C = 0, maxnw = 0, G = 0;
-  std::vector<int> nw;                          // warps used per block role
-  std::vector<int> cta, warp, lane;             // per thread: block role, warp role, lane role
-  int role[kMaxCta][kMaxWarp][kMaxLane];        // -> thread, or -1
+  std::vector<int> nw;                    // warps used per block role
+  std::vector<int> cta, warp, lane;       // per thread: block role, warp role, lane role
+  int role[kMaxCta][kMaxWarp][kMaxLane];  // -> thread, or -1
 };
 
 // Why the test cannot run on the GPU ("" when it can); fills the placement.
@@ -242,7 +244,8 @@ Emitted emit_test(const LitmusTest& t, int idx, const std::string& skip_in) {
     }
   }
   const size_t osize = outcome_size(t);
-  if (skip.empty() && osize > size_t(kMaxOutcome)) skip = fmt::format("an outcome of {} values (at most {})", osize, kMaxOutcome);
+  if (skip.empty() && osize > size_t(kMaxOutcome))
+    skip = fmt::format("an outcome of {} values (at most {})", osize, kMaxOutcome);
   if (skip.empty() && en.ptx.size() > size_t(kMaxOutcomes))
     skip = fmt::format("{} allowed outcomes (at most {})", en.ptx.size(), kMaxOutcomes);
   if (skip.empty())
@@ -282,12 +285,12 @@ Emitted emit_test(const LitmusTest& t, int idx, const std::string& skip_in) {
   const int nregs = int(osize - t.locs.size());
   for (size_t i = 0; i < t.threads.size(); ++i) {
     const LitmusThread& th = t.threads[i];
-    c += fmt::format("__device__ __forceinline__ void t{}_{}(const lg::Launch& L, unsigned* p, unsigned* out) {{\n", idx, i);
+    c += fmt::format("__device__ __forceinline__ void t{}_{}(const lg::Launch& L, unsigned* p, unsigned* out) {{\n",
+                     idx, i);
     std::set<uint32_t> used;
     for (const LitmusOp& op : th.ops)
       if (op.kind != LitmusOp::Kind::Fence && op.kind != LitmusOp::Kind::Bar) used.insert(op.loc);
-    for (uint32_t l : used)
-      c += fmt::format("  unsigned* const a{} = p + {}ull * L.ks;  // [{}]\n", l, l, t.locs[l]);
+    for (uint32_t l : used) c += fmt::format("  unsigned* const a{} = p + {}ull * L.ks;  // [{}]\n", l, l, t.locs[l]);
     if (th.regs > 0) {
       c += "  unsigned";
       for (int r = 0; r < th.regs; ++r) c += fmt::format("{} r{} = 0u", r ? "," : "", r);
@@ -348,7 +351,8 @@ Emitted emit_test(const LitmusTest& t, int idx, const std::string& skip_in) {
   }
   role += "}";
   e.entry = fmt::format(
-      "  {{{}, {}, nullptr, {}, {}, {}, (const void*)k{}, {}, {}, {}, {}, {}, o{}, w{}, x{}, n{}, {}, {}, {}, {}, {}}},\n",
+      "  {{{}, {}, nullptr, {}, {}, {}, (const void*)k{}, {}, {}, {}, {}, {}, o{}, w{}, x{}, n{}, {}, {}, {}, {}, "
+      "{}}},\n",
       cstr(t.name), cstr(where), cstr(t.cond_text()), cstr(expect), oracle_exists ? 1 : 0, idx, cstr(placement),
       t.threads.size(), t.locs.size(), nregs, en.ptx.size(), idx, idx, idx, idx, pl.C, pl.maxnw, pl.G, nw, role);
   return e;
@@ -990,10 +994,14 @@ int cmd_emit(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string only, out;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--test" && i + 1 < args.size()) only = args[++i];
-    else if (args[i] == "--out" && i + 1 < args.size()) out = args[++i];
-    else if (!args[i].empty() && args[i][0] == '-') return usage();
-    else files.push_back(args[i]);
+    if (args[i] == "--test" && i + 1 < args.size())
+      only = args[++i];
+    else if (args[i] == "--out" && i + 1 < args.size())
+      out = args[++i];
+    else if (!args[i].empty() && args[i][0] == '-')
+      return usage();
+    else
+      files.push_back(args[i]);
   }
   if (files.empty() || out.empty()) return usage();
   std::vector<LitmusTest> tests;

@@ -72,8 +72,10 @@ std::string litmus_ptx(const LitmusTest& t, uint32_t instances) {
   if (instances > 1) {
     // The copy this block belongs to (%r3), its block within the copy, and the copy's memory.
     s += fmt::format("  div.u32 %r3, %r0, {};\n  rem.u32 %r0, %r0, {};\n", pl.blocks, pl.blocks);
-    s += fmt::format("  mul.wide.u32 %rd2, %r3, {};\n  add.u64 %rd0, %rd0, %rd2;\n", 4 * std::max<size_t>(t.locs.size(), 1));
-    s += fmt::format("  mul.wide.u32 %rd3, %r3, {};\n  add.u64 %rd1, %rd1, %rd3;\n", 4 * kRegsPerThread * t.threads.size());
+    s += fmt::format("  mul.wide.u32 %rd2, %r3, {};\n  add.u64 %rd0, %rd0, %rd2;\n",
+                     4 * std::max<size_t>(t.locs.size(), 1));
+    s += fmt::format("  mul.wide.u32 %rd3, %r3, {};\n  add.u64 %rd1, %rd1, %rd3;\n",
+                     4 * kRegsPerThread * t.threads.size());
   }
   s += "  mad.lo.u32 %r2, %r0, 1024, %r1;\n";
   for (size_t l = 0; l < t.locs.size(); ++l)
@@ -115,11 +117,17 @@ std::string litmus_ptx(const LitmusTest& t, uint32_t instances) {
           break;
         case LitmusOp::Kind::Atom:
         case LitmusOp::Kind::Red: {
-          const char* sem = op.acquire && op.release ? "acq_rel" : op.acquire ? "acquire" : op.release ? "release" : "relaxed";
-          const char* what = op.rmw == LitmusOp::Rmw::Add ? "add.u32" : op.rmw == LitmusOp::Rmw::Exch ? "exch.b32" : "cas.b32";
+          const char* sem = op.acquire && op.release ? "acq_rel"
+                            : op.acquire             ? "acquire"
+                            : op.release             ? "release"
+                                                     : "relaxed";
+          const char* what = op.rmw == LitmusOp::Rmw::Add    ? "add.u32"
+                             : op.rmw == LitmusOp::Rmw::Exch ? "exch.b32"
+                                                             : "cas.b32";
           if (op.kind == LitmusOp::Kind::Atom)
-            s += fmt::format("  atom.{}.{}.global.{} {}, [{}], {}{};  // {}\n", sem, scope_q(op.scope), what, reg(op.reg),
-                             addr, val(op.value), op.rmw == LitmusOp::Rmw::Cas ? ", " + val(op.value2) : "", op.text);
+            s += fmt::format("  atom.{}.{}.global.{} {}, [{}], {}{};  // {}\n", sem, scope_q(op.scope), what,
+                             reg(op.reg), addr, val(op.value),
+                             op.rmw == LitmusOp::Rmw::Cas ? ", " + val(op.value2) : "", op.text);
           else
             s += fmt::format("  red.{}.{}.global.add.u32 [{}], {};  // {}\n", sem, scope_q(op.scope), addr,
                              val(op.value), op.text);
@@ -288,8 +296,8 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
     const LaunchResult lr = sim.launch(lp);
     ++res.runs;
     if (lr.status != LaunchStatus::Success) {
-      res.problems.push_back(fmt::format("seed {}: the launch ended with {}: {}", s, launch_status_name(lr.status),
-                                         lr.message));
+      res.problems.push_back(
+          fmt::format("seed {}: the launch ended with {}: {}", s, launch_status_name(lr.status), lr.message));
       continue;
     }
     for (uint32_t c = 0; c < copies; ++c) {

@@ -29,7 +29,7 @@ struct RunOptions {
   // Copies of the test in each seed's launch (litmus_ptx): every copy's outcome is counted, so a
   // seed yields `instances` outcomes.
   uint32_t instances = 1;
-  bool check = false;  // check each run's execution with the oracle
+  bool check = false;    // check each run's execution with the oracle
   bool explain = false;  // with check: a forbidden execution's events and relations in the problem's text
   // When set: stop before `seeds` once every one of these outcomes has shown (the seeds are then
   // at most `seeds`; runs that were not needed are not made), but not before `until_seen_min`

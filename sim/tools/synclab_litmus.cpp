@@ -90,9 +90,12 @@ int cmd_check(const std::vector<std::string>& files) {
       if (!ok) ++unexpected;
       if (!t.disagree.empty() && ok) ++known;
       std::printf("%-9s %-48s exists %s: %s (%s %s; %llu candidates)\n",
-                  !ok ? "MISMATCH" : t.disagree.empty() ? "ok" : "disagree", t.name.c_str(), t.cond_text().c_str(),
-                  allowed ? "allowed" : "forbidden", t.disagree.empty() ? "expected" : "published",
-                  *t.expect_allowed ? "allowed" : "forbidden", (unsigned long long)en.candidates);
+                  !ok                  ? "MISMATCH"
+                  : t.disagree.empty() ? "ok"
+                                       : "disagree",
+                  t.name.c_str(), t.cond_text().c_str(), allowed ? "allowed" : "forbidden",
+                  t.disagree.empty() ? "expected" : "published", *t.expect_allowed ? "allowed" : "forbidden",
+                  (unsigned long long)en.candidates);
       if (!t.disagree.empty() && ok) std::printf("          (known disagreement: %s)\n", t.disagree.c_str());
     }
   }
@@ -127,7 +130,8 @@ int cmd_outcomes(const std::string& file, const std::string& only) {
       std::printf("  %s %s%s\n", en.sc.count(o) ? "sc  " : "weak", outcome_text(t, o).c_str(),
                   satisfies(t, o) ? "   <- exists" : "");
     for (const Outcome& o : en.sc)
-      if (!en.ptx.count(o)) std::printf("  SC ONLY (a bug: PTX allows every SC outcome) %s\n", outcome_text(t, o).c_str());
+      if (!en.ptx.count(o))
+        std::printf("  SC ONLY (a bug: PTX allows every SC outcome) %s\n", outcome_text(t, o).c_str());
   }
   if (!any) {
     std::fprintf(stderr, "synclab-litmus: %s has no test named '%s'\n", file.c_str(), only.c_str());
@@ -179,9 +183,10 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
       // An outcome the table of docs/memory-model.md says the model cannot produce.
       ++r.gap_outcomes;
       if (rr.counts.count(o))
-        bad.push_back(fmt::format("outcome {} showed, but the test says the model cannot produce it ({}): the "
-                                  "table in docs/memory-model.md is out of date",
-                                  outcome_text(t, o), t.gap));
+        bad.push_back(
+            fmt::format("outcome {} showed, but the test says the model cannot produce it ({}): the "
+                        "table in docs/memory-model.md is out of date",
+                        outcome_text(t, o), t.gap));
       const std::string g = gap_of(t, o);
       if (g != t.gap)
         bad.push_back(fmt::format("outcome {}: the oracle finds it {}, not kept out by '{}'", outcome_text(t, o),
@@ -213,7 +218,8 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
       for (const std::string& m : missing) r.text += "  not seen: " + m + "\n";
     if (f.counts)
       for (const auto& [o, n] : rr.counts)
-        r.text += fmt::format("  {:8}  {}{}\n", (unsigned long long)n, outcome_text(t, o), weak.count(o) ? "  (weak)" : "");
+        r.text +=
+            fmt::format("  {:8}  {}{}\n", (unsigned long long)n, outcome_text(t, o), weak.count(o) ? "  (weak)" : "");
   }
   return r;
 }
@@ -235,8 +241,8 @@ bool read_reports(const std::string& path, std::map<size_t, TestReport>* into) {
   for (;;) {
     size_t index = 0, allowed = 0, seen = 0, gapo = 0, ngaps = 0, bytes = 0;
     int failed = 0;
-    const int got = std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &gapo, &ngaps,
-                                &bytes);
+    const int got =
+        std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &gapo, &ngaps, &bytes);
     if (got == EOF) break;
     if (got != 7 || std::fgetc(in) != '\n') {
       ok = false;
@@ -447,17 +453,17 @@ int cmd_run(const std::vector<std::string>& args) {
     gap_outcomes += r.gap_outcomes;
     for (const auto& [g, n] : r.gaps) gap_count[g] += n;
   }
-  std::printf("%zu tests run (%s, %llu seeds each%s%s), %zu failed", run.size(), opt.relaxed ? "relaxed" : "sc",
-              (unsigned long long)opt.seeds,
-              opt.instances > 1 ? fmt::format(" x {} instances", opt.instances).c_str() : "",
-              jobs > 1 ? fmt::format(", {} processes", std::min<size_t>(jobs, std::max<size_t>(run.size(), 1))).c_str()
-                       : "",
-              failed);
+  std::printf(
+      "%zu tests run (%s, %llu seeds each%s%s), %zu failed", run.size(), opt.relaxed ? "relaxed" : "sc",
+      (unsigned long long)opt.seeds, opt.instances > 1 ? fmt::format(" x {} instances", opt.instances).c_str() : "",
+      jobs > 1 ? fmt::format(", {} processes", std::min<size_t>(jobs, std::max<size_t>(run.size(), 1))).c_str() : "",
+      failed);
   if (opt.relaxed)
     std::printf("; weak outcomes seen: %zu of %zu (%.1f%%)", weak_seen, weak_allowed,
                 weak_allowed ? 100.0 * double(weak_seen) / double(weak_allowed) : 100.0);
   if (host_skipped) std::printf("; %zu tests with a host thread not run", host_skipped);
-  if (gap_outcomes) std::printf("; %zu outcomes out of the model's reach as their tests' `gap` lines say", gap_outcomes);
+  if (gap_outcomes)
+    std::printf("; %zu outcomes out of the model's reach as their tests' `gap` lines say", gap_outcomes);
   std::printf("\n");
   if (f.gaps && !gap_count.empty()) {
     std::printf("weak outcomes not seen, by what keeps the model from them:\n");
@@ -467,8 +473,7 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("FAIL: a worker process of --jobs did not finish (messages above)\n");
     return 1;
   }
-  if (opt.relaxed && min_weak >= 0 && weak_allowed &&
-      100.0 * double(weak_seen) / double(weak_allowed) < min_weak) {
+  if (opt.relaxed && min_weak >= 0 && weak_allowed && 100.0 * double(weak_seen) / double(weak_allowed) < min_weak) {
     std::printf("FAIL: fewer than %.1f%% of the weak outcomes showed\n", min_weak);
     return 1;
   }
@@ -490,9 +495,12 @@ int main(int argc, char** argv) {
   if (cmd == "outcomes") {
     std::string file, only;
     for (size_t i = 0; i < args.size(); ++i) {
-      if (args[i] == "--test" && i + 1 < args.size()) only = args[++i];
-      else if (file.empty()) file = args[i];
-      else return usage();
+      if (args[i] == "--test" && i + 1 < args.size())
+        only = args[++i];
+      else if (file.empty())
+        file = args[i];
+      else
+        return usage();
     }
     if (file.empty()) return usage();
     return cmd_outcomes(file, only);

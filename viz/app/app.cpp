@@ -625,7 +625,8 @@ const std::vector<Shortcut>& shortcuts() {
       {"p", "save this picture as a PNG (and print the command line that exports it)"},
       {"f", "timeline: follow the cursor on / off"},
       {"Escape", "clear the selection"},
-      {"Ctrl+click a lane", "steer: that warp issues the step after the cursor (right-click: its lanes; undo / redo above the lanes)"},
+      {"Ctrl+click a lane",
+       "steer: that warp issues the step after the cursor (right-click: its lanes; undo / redo above the lanes)"},
       {"F1 or ?", "this help"},
       {"q", "quit"},
   };
@@ -920,7 +921,7 @@ void App::setup_imgui(float font_size) {
   s.WindowRounding = 3;
   s.FrameRounding = 2;
   s.WindowBorderSize = 1;
-  s.Colors[ImGuiCol_WindowBg].w = 1.0f;  // opaque: what is exported is what was drawn
+  s.Colors[ImGuiCol_WindowBg].w = 1.0f;            // opaque: what is exported is what was drawn
   if (lecture::enabled()) lecture::style_imgui();  // --lecture: black windows, white text
   // A scalable font when the system has one (Debian's fonts-dejavu-core), else ImGui's own.
   io.Fonts->Clear();
@@ -948,17 +949,16 @@ void App::setup_imgui(float font_size) {
 using synclab::viz::app::g_text_recorder;
 extern "C" {
 void __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList*, const ImFont*, float,
-                                                                          const ImVec2&, ImU32, const char*,
-                                                                          const char*, float, const ImVec4*);
+                                                                         const ImVec2&, ImU32, const char*, const char*,
+                                                                         float, const ImVec4*);
 void __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList*, const ImVec2&, ImU32, const char*, const char*);
-void __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont*, ImDrawList*, float, ImVec2, ImU32,
-                                                            ImWchar);
+void __real__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont*, ImDrawList*, float, ImVec2, ImU32, ImWchar);
 
 // ImDrawList::AddText(font, size, pos, col, begin, end, wrap_width, cpu_fine_clip_rect)
-void __wrap__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList* dl, const ImFont* font,
-                                                                          float size, const ImVec2& pos, ImU32 c,
-                                                                          const char* begin, const char* end,
-                                                                          float wrap, const ImVec4* fine_clip) {
+void __wrap__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList* dl, const ImFont* font, float size,
+                                                                         const ImVec2& pos, ImU32 c, const char* begin,
+                                                                         const char* end, float wrap,
+                                                                         const ImVec4* fine_clip) {
   if (g_text_recorder && (c & IM_COL32_A_MASK)) {
     ImVec4 clip = dl->_CmdHeader.ClipRect;
     if (fine_clip)
@@ -979,8 +979,8 @@ void __wrap__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList* dl, const ImVec
 }
 
 // ImFont::RenderChar: ImGui draws the "..." of a text it cut (RenderTextEllipsis) this way.
-void __wrap__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont* font, ImDrawList* dl, float size,
-                                                            ImVec2 pos, ImU32 c, ImWchar ch) {
+void __wrap__ZNK6ImFont10RenderCharEP10ImDrawListf6ImVec2jt(const ImFont* font, ImDrawList* dl, float size, ImVec2 pos,
+                                                            ImU32 c, ImWchar ch) {
   if (g_text_recorder && (c & IM_COL32_A_MASK)) {
     char s[5] = {};
     ImTextCharToUtf8(s, ch);

@@ -55,8 +55,8 @@ class LayoutRecorder {
   // Also records every text ImGui draws, apart from the cells (app.cpp wraps ImDrawList::AddText
   // at link time): its rectangle as measured with the font (ImFont::CalcTextSizeA, what
   // ImGui::CalcTextSize uses) and the room it had. On with enabled (--dump-layout).
-  void add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width,
-                const ImVec4& clip, bool ellipsis);
+  void add_text(const char* begin, const char* end, ImVec2 pos, float font_size, float wrap_width, const ImVec4& clip,
+                bool ellipsis);
   void begin_frame() {
     cells_.clear();
     index_.clear();
@@ -248,7 +248,7 @@ class App {
   void compute_state();
   void draw_menu();
   ImVec4 layout_rect(WindowId w) const;  // x, y, width, height
-  bool chosen_layout() const;             // --layout in lecture mode (without --window)
+  bool chosen_layout() const;            // --layout in lecture mode (without --window)
   ImVec4 chosen_layout_rect(WindowId w) const;
 
   std::unique_ptr<Model> model_;
@@ -268,7 +268,7 @@ class App {
     std::string why;
   };
   std::map<size_t, CachedInterleaving> interleavings_;  // by report index
-  bool reports_tall_ = false;  // the layout gives Reports more room (a report's accesses listed)
+  bool reports_tall_ = false;               // the layout gives Reports more room (a report's accesses listed)
   std::vector<std::string> relative_dirs_;  // --relative-to's directory, as given and its real path
 };
 

@@ -123,8 +123,8 @@ int parse_command_line(int argc, const char* const* argv, CliOptions* o) {
   }
   if (o->lecture && font_size->count() == 0) o->font_size = lecture::font_size(o->height);
   o->backend = backend == "egl"    ? OffscreenBackend::Egl
-              : backend == "glfw" ? OffscreenBackend::Glfw
-                                  : OffscreenBackend::Auto;
+               : backend == "glfw" ? OffscreenBackend::Glfw
+                                   : OffscreenBackend::Auto;
   return -1;
 }
 

@@ -93,9 +93,8 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
       *error = "'" + spec + "': " + *error;
       return false;
     }
-    const uint64_t c =
-        m.peak(app.launch(), regions, w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum,
-               app.shared_block());
+    const uint64_t c = m.peak(app.launch(), regions,
+                              w == "most" ? Model::PeakMeasure::NonZero : Model::PeakMeasure::Sum, app.shared_block());
     if (c == kNoCursor) {
       // Nothing to show there (a lab's TODO not done yet): the default moment, and say so.
       *cursor = std::min(m.first_interesting(app.launch()), n - 1);
@@ -414,9 +413,8 @@ bool animation_cursors(const CliOptions& o, uint64_t from, uint64_t to, std::vec
     }
     if (out->back() != to) out->push_back(to);
     if (out->size() > uint64_t(std::max(1, o.max_frames))) {
-      *error = "--every " + std::to_string(o.every) + " makes " + std::to_string(out->size()) + " frames of " +
-               range + ", more than --max-frames " + std::to_string(o.max_frames) +
-               ": take a larger K, or raise --max-frames";
+      *error = "--every " + std::to_string(o.every) + " makes " + std::to_string(out->size()) + " frames of " + range +
+               ", more than --max-frames " + std::to_string(o.max_frames) + ": take a larger K, or raise --max-frames";
       out->clear();
       return false;
     }
@@ -456,8 +454,9 @@ int run_export(App& app, const CliOptions& o) {
     return fail("--all-launches plays every launch as an animation; --export " + o.export_path +
                 " is a still (.png): give a .gif or .mp4, or pick one launch with --launch");
   if (o.all_launches && (o.launch >= 0 || !o.from.empty() || !o.to.empty()))
-    return fail("--all-launches plays every launch from its first event to its last: it takes no --launch, "
-                "--from or --to");
+    return fail(
+        "--all-launches plays every launch from its first event to its last: it takes no --launch, "
+        "--from or --to");
   if (still && (o.frames > 0 || o.every > 0))
     return fail(std::string(o.frames > 0 ? "--frames" : "--every") + " chooses an animation's frames; --export " +
                 o.export_path + " is a still (a .gif or .mp4 is an animation; --step picks a still's event)");
@@ -515,16 +514,16 @@ int run_export(App& app, const CliOptions& o) {
     if (app.launch() != L) app.set_launch(L);
     app.seek(g - starts[size_t(L)]);
   };
-  const std::string launches_text =
-      starts.empty() ? "of launch " + std::to_string(app.launch())
-                     : "of launches 0.." + std::to_string(starts.size() - 1) + " in order";
+  const std::string launches_text = starts.empty()
+                                        ? "of launch " + std::to_string(app.launch())
+                                        : "of launches 0.." + std::to_string(starts.size() - 1) + " in order";
   if (with_ffmpeg) {
     ffmpeg = find_ffmpeg();
     if (ffmpeg.empty())
-      return fail(
-          "--export " + o.export_path + " needs ffmpeg to encode the " + ext + ", and there is no ffmpeg on $PATH" +
-          (std::getenv("SYNCLAB_FFMPEG") ? " ($SYNCLAB_FFMPEG is set but not executable)" : "") +
-          ". Install it (sudo apt-get install ffmpeg, or scripts/bootstrap --gui); " + without_ffmpeg);
+      return fail("--export " + o.export_path + " needs ffmpeg to encode the " + ext +
+                  ", and there is no ffmpeg on $PATH" +
+                  (std::getenv("SYNCLAB_FFMPEG") ? " ($SYNCLAB_FFMPEG is set but not executable)" : "") +
+                  ". Install it (sudo apt-get install ffmpeg, or scripts/bootstrap --gui); " + without_ffmpeg);
   }
 
   std::string note;
@@ -622,8 +621,7 @@ int run_export(App& app, const CliOptions& o) {
   struct stat st {};
   if (::stat(o.export_path.c_str(), &st) != 0 || st.st_size == 0)
     return fail("ffmpeg finished but " + o.export_path + " is missing or empty");
-  std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64
-              " %s, rendered with %s)\n",
+  std::printf("wrote %s (%dx%d, %" PRIu64 " frames at %g fps, events %" PRIu64 "..%" PRIu64 " %s, rendered with %s)\n",
               o.export_path.c_str(), o.width, o.height, frames, o.fps, from, to, launches_text.c_str(),
               r->context().kind());
   return 0;

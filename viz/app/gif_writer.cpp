@@ -30,7 +30,8 @@ struct Entry {
 // Median cut: splits `colours` into at most `boxes` groups (each time the group with the widest
 // range in one channel, at its pixel-weighted median along that channel) and returns each
 // colour's group index in `group`, and each group's pixel-weighted mean colour.
-std::vector<uint32_t> median_cut(std::vector<Entry>& colours, size_t boxes, std::unordered_map<uint32_t, size_t>* group) {
+std::vector<uint32_t> median_cut(std::vector<Entry>& colours, size_t boxes,
+                                 std::unordered_map<uint32_t, size_t>* group) {
   struct Box {
     size_t begin, end;
   };
@@ -246,7 +247,8 @@ bool GifWriter::finish(std::string* error) {
   int e = 0;
   errno = 0;
   if (EGifCloseFile(g, &e) == GIF_ERROR) {  // frees g either way
-    *error = "cannot write " + path_ + ": " + GifErrorString(e) + (errno ? std::string(": ") + std::strerror(errno) : "");
+    *error =
+        "cannot write " + path_ + ": " + GifErrorString(e) + (errno ? std::string(": ") + std::strerror(errno) : "");
     ::unlink(path_.c_str());
     return false;
   }

@@ -35,9 +35,7 @@ constexpr float kMinOverviewCell = 4.0f;
 
 // The lecture font's size for a picture (or window) `height` pixels high: kFontSize at kFontLines
 // and fewer, in proportion above (docs/viz.md, "Lecture mode": the smallest glyph on the screen).
-inline float font_size(int height) {
-  return float(int(kFontSize * std::max(1.0f, float(height) / kFontLines) + 0.5f));
-}
+inline float font_size(int height) { return float(int(kFontSize * std::max(1.0f, float(height) / kFontLines) + 0.5f)); }
 
 // Switches the process to lecture mode: the lecture palette for every window, and the ImGui style
 // that setup_imgui() applies. Call before the ImGui context's style is set up.

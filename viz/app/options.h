@@ -24,13 +24,13 @@ struct CliOptions {
   std::vector<WindowId> layout;    // --layout lanes,locks: lecture mode shows these windows only
   std::string relative_to;         // --relative-to DIR: paths under DIR drawn relative to it
   int width = 1600, height = 900;
-  int launch = -1;  // index into Model::launches(); -1: App::default_launch()
+  int launch = -1;            // index into Model::launches(); -1: App::default_launch()
   bool all_launches = false;  // animation: every launch in order
-  float font_size = 15;  // --lecture without --font-size: lecture::font_size(height)
-  bool lecture = false;  // --lecture: the projector palette, font and layout (lecture.h)
-  std::string select;  // "WARP:LANE"
-  int report = -1;     // jump to this report (index in the Reports list)
-  long long block = -1;  // shared regions: show this block's copy (-1: block 0)
+  float font_size = 15;       // --lecture without --font-size: lecture::font_size(height)
+  bool lecture = false;       // --lecture: the projector palette, font and layout (lecture.h)
+  std::string select;         // "WARP:LANE"
+  int report = -1;            // jump to this report (index in the Reports list)
+  long long block = -1;       // shared regions: show this block's copy (-1: block 0)
   OffscreenBackend backend = OffscreenBackend::Auto;
   // Test hooks: cell rectangles as JSON; the colour at the centre of cells ("lanes:0:5").
   std::string dump_layout;

@@ -26,9 +26,7 @@ namespace synclab::viz::app {
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 std::string json_string(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
@@ -94,7 +92,7 @@ std::string rerun_problem(const Model& m) {
     for (const char* k : {"kernels", "blocks", "ranges", "kinds"})
       if (j["recording"].contains(k))
         return std::string("the trace records only some events (SYNCLAB_TRACE_") +
-               (std::string(k) == "kernels" ? "KERNELS"
+               (std::string(k) == "kernels"  ? "KERNELS"
                 : std::string(k) == "blocks" ? "BLOCKS"
                 : std::string(k) == "ranges" ? "RANGES"
                                              : "KINDS") +
@@ -107,9 +105,8 @@ std::string rerun_problem(const Model& m) {
   std::string hex;
   uint64_t bytes = 0;
   if (!file_fnv1a(program, &hex, &bytes)) return "the program " + program + " cannot be read";
-  const uint64_t want_bytes = r.contains("program_bytes") && r["program_bytes"].is_number_unsigned()
-                                  ? r["program_bytes"].get<uint64_t>()
-                                  : 0;
+  const uint64_t want_bytes =
+      r.contains("program_bytes") && r["program_bytes"].is_number_unsigned() ? r["program_bytes"].get<uint64_t>() : 0;
   const std::string want_hex = json_string(r, "program_fnv1a");
   if (bytes != want_bytes || hex != want_hex)
     return "the program " + program +
@@ -217,14 +214,16 @@ bool Steerer::choose(App& app, uint32_t warp, bool has_mask, uint32_t mask) {
   // Branch files are numbered in the order they were made (after an undo too), never reused.
   do {
     std::snprintf(name, sizeof name, "branch-%03d", ++counter_);
-  } while (std::filesystem::exists(dir_ + "/" + name + ".trace") || std::filesystem::exists(dir_ + "/" + name + ".schedule"));
+  } while (std::filesystem::exists(dir_ + "/" + name + ".trace") ||
+           std::filesystem::exists(dir_ + "/" + name + ".schedule"));
   const std::string base = dir_ + "/" + name;
   pending_ = SteerBranch{};
   pending_.trace = base + ".trace";
   pending_.schedule = base + ".schedule";
   pending_.launch = L;
   pending_.cursor = c;
-  pending_.what = "warp " + std::to_string(warp) + (has_mask ? " (lanes " + std::string(choice).substr(std::string(choice).rfind(' ') + 1) + ")" : "") +
+  pending_.what = "warp " + std::to_string(warp) +
+                  (has_mask ? " (lanes " + std::string(choice).substr(std::string(choice).rfind(' ') + 1) + ")" : "") +
                   " after event " + std::to_string(c) + " of launch " + std::to_string(L);
   pending_log_ = base + ".log";
   {
@@ -330,7 +329,8 @@ void Steerer::poll(App& app) {
       pid_ = -1;
       output_ = read_text(pending_log_, 1 << 16);
       char b[160];
-      std::snprintf(b, sizeof b, "the re-run took more than %.0f s and was stopped; this branch stays open", timeout_s_);
+      std::snprintf(b, sizeof b, "the re-run took more than %.0f s and was stopped; this branch stays open",
+                    timeout_s_);
       set_status(b, true);
       show_output_ = true;
       std::printf("synclab-viz: steer: failed: %s\n", b);
@@ -346,9 +346,9 @@ void Steerer::finish(App& app, int st) {
   output_ = read_text(pending_log_, 1 << 16);
   const bool exited = st >= 0 && WIFEXITED(st);
   const int code = exited ? WEXITSTATUS(st) : -1;
-  std::string how = exited ? "exit status " + std::to_string(code)
-                           : st >= 0 && WIFSIGNALED(st) ? "killed by signal " + std::to_string(WTERMSIG(st))
-                                                        : "lost";
+  std::string how = exited                       ? "exit status " + std::to_string(code)
+                    : st >= 0 && WIFSIGNALED(st) ? "killed by signal " + std::to_string(WTERMSIG(st))
+                                                 : "lost";
   auto fail = [&](const std::string& why, bool show) {
     set_status(why + "; this branch stays open", true);
     show_output_ = show;
@@ -363,9 +363,10 @@ void Steerer::finish(App& app, int st) {
   std::unique_ptr<Model> m;
   if (std::filesystem::exists(pending_.trace)) m = Model::open(pending_.trace, &err);
   if (!m) {
-    const std::string why = std::filesystem::exists(pending_.trace)
-                                ? "the re-run's trace cannot be read (" + err + ")"
-                                : "the re-run wrote no trace (" + how + "); its output is in the window 'Re-run output'";
+    const std::string why =
+        std::filesystem::exists(pending_.trace)
+            ? "the re-run's trace cannot be read (" + err + ")"
+            : "the re-run wrote no trace (" + how + "); its output is in the window 'Re-run output'";
     return fail(why, true);
   }
   if (size_t(pending_.launch) >= m->launches().size())
@@ -380,9 +381,9 @@ void Steerer::finish(App& app, int st) {
   // The trace is what counts here; a non-zero status is the program's own verdict (a lab harness
   // exits 1 while a check or a prediction of the student's does not pass yet), not a failed re-run.
   if (exited && code != 0) how += ", the program's own verdict: the trace was written";
-  set_status("branch " + std::to_string(current_) + ": " + pending_.what + " (program " + how +
-                 "); Right: the chosen step",
-             false);
+  set_status(
+      "branch " + std::to_string(current_) + ": " + pending_.what + " (program " + how + "); Right: the chosen step",
+      false);
   std::printf("synclab-viz: steer: branch %zu: %s (launch %d, event %" PRIu64 ", program %s)\n", current_,
               pending_.trace.c_str(), pending_.launch, pending_.cursor, how.c_str());
   std::fflush(stdout);

@@ -112,7 +112,7 @@ class Steerer {
   Challenge challenge_;
   std::string challenge_text_;
   bool challenge_reached_ = false;
-  int move_ = 0;     // -1: undo, +1: redo at the next poll (a window must not swap the model it draws)
+  int move_ = 0;  // -1: undo, +1: redo at the next poll (a window must not swap the model it draws)
 };
 
 }  // namespace synclab::viz::app

@@ -108,8 +108,8 @@ void draw_lanes_window(App& app) {
   const bool lect = lecture::enabled();
   const float info_w = ImGui::CalcTextSize(lect ? "line 0000  " : "line 0000  mask 0xffffffff (32)  ").x;
   const float avail = ImGui::GetContentRegionAvail().x - label_w - info_w;
-  const float max_cell = app.options.only_window ? (lect ? lecture::kMaxLaneCellAlone : 40.0f)
-                                                 : (lect ? lecture::kMaxLaneCell : 26.0f);
+  const float max_cell =
+      app.options.only_window ? (lect ? lecture::kMaxLaneCellAlone : 40.0f) : (lect ? lecture::kMaxLaneCell : 26.0f);
   float cell = std::floor((avail - 9.0f) / 32.0f) - 2;  // 32 cells, a 2-px gap each, 3 group gaps of 3 px
   cell = std::max(5.0f, std::min(cell, max_cell));
   const float gap = cell >= 10 ? 2.0f : 1.0f;
@@ -149,10 +149,12 @@ void draw_lanes_window(App& app) {
     const float bar_h = std::max(cell, row_h - 1);
     const ImVec2 a(x0, p.y + 1), b(x1, p.y + 1 + bar_h);
     hdl->AddRectFilled(a, b, col(c));
-    const bool wrote = st.host_accesses && (m.event_at(app.launch(), st.last_host_cursor).aux & synclab::trace::kAuxWrite);
-    const std::string what = st.host_accesses ? std::string(now ? (wrote ? "writes " : "reads ") : (wrote ? "wrote " : "read ")) +
-                                                    host_access_text(app, st.last_host_cursor)
-                                              : std::string("no access yet");
+    const bool wrote =
+        st.host_accesses && (m.event_at(app.launch(), st.last_host_cursor).aux & synclab::trace::kAuxWrite);
+    const std::string what = st.host_accesses
+                                 ? std::string(now ? (wrote ? "writes " : "reads ") : (wrote ? "wrote " : "read ")) +
+                                       host_access_text(app, st.last_host_cursor)
+                                 : std::string("no access yet");
     const bool text_inside = bar_h + 1 >= ImGui::GetTextLineHeight();  // else it goes after the count
     if (text_inside) {
       hdl->PushClipRect(a, b, true);
@@ -171,7 +173,7 @@ void draw_lanes_window(App& app) {
                  info_text.c_str());
     if (app.recorder.enabled)
       app.recorder.add("lanes:host", a, b, c,
-                       now ? (wrote ? "host write" : "host read")
+                       now                ? (wrote ? "host write" : "host read")
                        : st.host_accesses ? (wrote ? "host wrote" : "host read before")
                                           : "no host access yet");
     if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) {

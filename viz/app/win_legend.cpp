@@ -90,7 +90,8 @@ void draw_legend_window(App& app) {
                 "The host row (lanes and timeline): the host's write to a named region of mapped or managed "
                 "memory under the cursor; on the timeline, a tick at each");
     ImGui::TableNextColumn();
-    legend_item(p::kHostWrote, "host wrote", "The host row of the lanes window: the host has written before the cursor");
+    legend_item(p::kHostWrote, "host wrote",
+                "The host row of the lanes window: the host has written before the cursor");
     ImGui::EndTable();
   }
   ImGui::TextDisabled("Wavefront (completion time)");

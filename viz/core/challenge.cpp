@@ -180,14 +180,14 @@ ChallengeResult evaluate_challenge(const ChallengeCheck& check, const tr::Trace&
       const auto kind = static_cast<tr::EventKind>(e.kind);
       if (kind == tr::EventKind::WarpStep) ++steps;
       if (check.kind == ChallengeCheck::Kind::Stuck) {
-        if (kind == tr::EventKind::KernelEnd && (e.b == uint64_t(tr::KernelEndStatus::Deadlock) ||
-                                                 e.b == uint64_t(tr::KernelEndStatus::Hang))) {
+        if (kind == tr::EventKind::KernelEnd &&
+            (e.b == uint64_t(tr::KernelEndStatus::Deadlock) || e.b == uint64_t(tr::KernelEndStatus::Hang))) {
           r.reached = true;
           r.launch = li;
           r.cursor = cursor;
           r.steps = steps;
           r.what = e.b == uint64_t(tr::KernelEndStatus::Deadlock) ? "the launch ended in a deadlock"
-                                                                   : "the launch ended in a hang";
+                                                                  : "the launch ended in a hang";
           return r;
         }
         if (kind == tr::EventKind::KernelEnd) last_why = "the launch finished";

@@ -425,7 +425,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           for (const auto& x : *sr) {
             uint64_t id = 0, off = 0;
             if (!x.is_object() || !ju64(x, "id", &id) || !ju64(x, "offset", &off) || off > (1ull << 40)) {
-              warnings.push_back(fmt::format("launch {}: a \"shared_regions\" entry is not {{id, offset}}; skipped", l));
+              warnings.push_back(
+                  fmt::format("launch {}: a \"shared_regions\" entry is not {{id, offset}}; skipped", l));
               continue;
             }
             bool found = false;
@@ -436,8 +437,8 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
                 break;
               }
             if (!found)
-              warnings.push_back(
-                  fmt::format("launch {}: \"shared_regions\" names region {}, which no SharedRegion chunk describes", l, id));
+              warnings.push_back(fmt::format(
+                  "launch {}: \"shared_regions\" names region {}, which no SharedRegion chunk describes", l, id));
           }
       }
       L.first_event = src.first_event;
@@ -559,9 +560,10 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
           if (L.shared_offset[r] < 0) {
             cells = 0;
           } else if (all > kMaxRegionCells) {
-            warnings.push_back(fmt::format("launch {}: shared region \"{}\" has {} cells in {} blocks; above {} "
-                                           "cells it is not tracked",
-                                           l, R.name, R.cells, C.blocks, kMaxRegionCells));
+            warnings.push_back(
+                fmt::format("launch {}: shared region \"{}\" has {} cells in {} blocks; above {} "
+                            "cells it is not tracked",
+                            l, R.name, R.cells, C.blocks, kMaxRegionCells));
             cells = 0;
           } else {
             cells = uint64_t(all);
@@ -1273,8 +1275,8 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
       if (block != kAllBlocks && block_of_warp(e.warp, C.warps_per_block) != block) return;
     }
     const uint64_t lo = base + e.a;
-    const uint64_t hi = std::min<uint64_t>(
-        base + n, nbytes && C.region_bits[size_t(ri)] ? lo + 8ull * std::min(nbytes, 8u) : lo + 1);
+    const uint64_t hi =
+        std::min<uint64_t>(base + n, nbytes && C.region_bits[size_t(ri)] ? lo + 8ull * std::min(nbytes, 8u) : lo + 1);
     for (uint64_t i = lo; i < hi; ++i) total -= weight(cells.get(i).value);
     detail::apply(C, e, uint32_t(index - L.first_event), &rs, &cloned, nullptr);
     for (uint64_t i = lo; i < hi; ++i) total += weight(cells.get(i).value);

@@ -192,7 +192,7 @@ struct LaunchInfo {
   // Per Model region: where a shared region lies in this launch's blocks' shared memory (byte
   // offset), -1 when the launch does not have it (and for global regions).
   std::vector<int64_t> shared_offset;
-  nlohmann::json json;                          // the Kernel chunk
+  nlohmann::json json;  // the Kernel chunk
 };
 
 enum class RegionKind : uint8_t { LockBits, Flags, Matrix, Array, Unknown };
@@ -307,8 +307,8 @@ struct State {
   std::vector<WarpView> warps;
   std::vector<RegionView> regions;  // one per Model::regions(), same order
   // The host row: HostAccess events of the launch up to the cursor (see "The host" above).
-  uint64_t host_accesses = 0;                // how many
-  uint64_t last_host_cursor = kNoCursor;     // the latest one's cursor (kNoCursor: none yet)
+  uint64_t host_accesses = 0;             // how many
+  uint64_t last_host_cursor = kNoCursor;  // the latest one's cursor (kNoCursor: none yet)
 };
 
 // Which parts state_at computes (a big grid: only the warps on screen).

@@ -227,8 +227,8 @@ inline int add_shared(const void* kernel, const char* variable, size_t bytes, co
     if (r.elem_bits != 1 && r.elem_bits != 8 && r.elem_bits != 16 && r.elem_bits != 32 && r.elem_bits != 64)
       return fail(variable, "shared region elements must be 1, 2, 4 or 8 bytes", "synclab_region_shared");
     if (synclab_sim_shared_region) {
-      int rc = synclab_sim_shared_region(kernel, r.name.c_str(), r.bytes, r.name.c_str(), r.kind.c_str(),
-                                         r.elem_bits, r.ndims, r.dims);
+      int rc = synclab_sim_shared_region(kernel, r.name.c_str(), r.bytes, r.name.c_str(), r.kind.c_str(), r.elem_bits,
+                                         r.ndims, r.dims);
       if (rc != 0) {
         std::fprintf(stderr, "synclab_region_shared(\"%s\"): the simulator refused the region (%d)\n", variable, rc);
         return rc;
@@ -287,8 +287,7 @@ inline int synclab_region(const void* ptr, size_t bytes, const char* name, const
 // synclab_region_shared(kernel, variable, bytes, kind[, dim1[, dim2]]): see the top of this file.
 // kernel: the __global__ function (any function pointer type) or nullptr.
 template <class Kernel, class... Dims>
-inline int synclab_region_shared(Kernel kernel, const char* variable, size_t bytes, const char* kind,
-                                 Dims... dims) {
+inline int synclab_region_shared(Kernel kernel, const char* variable, size_t bytes, const char* kind, Dims... dims) {
   static_assert(sizeof...(Dims) <= 2, "synclab_region_shared takes at most 2 dimensions");
   static_assert((std::is_integral<Dims>::value && ...), "synclab_region_shared dimensions are integers");
   static_assert(std::is_pointer<Kernel>::value || std::is_null_pointer<Kernel>::value,

@@ -114,9 +114,7 @@ __device__ __forceinline__ uint32_t thread_in_block() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-__device__ __forceinline__ uint32_t warps_per_block() {
-  return (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
-}
+__device__ __forceinline__ uint32_t warps_per_block() { return (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u; }
 
 // The warp within the launch, as trace events number them: block_linear * warps_per_block +
 // thread_in_block / 32.
@@ -199,10 +197,10 @@ constexpr unsigned char kGuardByte = 0xA5;
 class Recorder {
  public:
   struct Launch {
-    nlohmann::json kernel;                       // the Kernel chunk
-    std::vector<synclab::trace::Event> events;   // KernelBegin, the records sorted by time, KernelEnd
-    uint64_t dropped = 0;                        // records dropped in this launch
-    int status = 0;                              // KernelEnd status: 0 ok, 1 fault
+    nlohmann::json kernel;                      // the Kernel chunk
+    std::vector<synclab::trace::Event> events;  // KernelBegin, the records sorted by time, KernelEnd
+    uint64_t dropped = 0;                       // records dropped in this launch
+    int status = 0;                             // KernelEnd status: 0 ok, 1 fault
   };
 
   explicit Recorder(size_t capacity_events = size_t(1) << 20, size_t guard_events = 4)
@@ -319,8 +317,7 @@ class Recorder {
     // Sort by time; records with the same time keep the order in which they took their slots.
     std::vector<size_t> order(recs.size());
     std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t x, size_t y) { return recs[x].time < recs[y].time; });
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return recs[x].time < recs[y].time; });
 
     uint64_t t_begin = ctr[2], t_end = ctr[3];
     if (!recs.empty()) {

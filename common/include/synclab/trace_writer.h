@@ -151,7 +151,7 @@ class Writer {
   uint64_t written_ = 0, dropped_ = 0, filtered_ = 0;
   uint32_t next_report_id_ = 0, next_region_id_ = 0;
   nlohmann::json with_region_id(const nlohmann::json& r);  // r with its id (given or the next)
-  std::string stopped_;  // why recording stopped ("" while recording)
+  std::string stopped_;                                    // why recording stopped ("" while recording)
   double start_seconds_ = 0;
 };
 

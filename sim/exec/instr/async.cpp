@@ -105,7 +105,8 @@ bool KernelRun::complete_async(Warp& w, int lane, uint64_t before) {
     if (c.src_size && (c.src_size & (c.src_size - 1)) == 0 && c.src % c.src_size == 0) {
       ok = load_bytes(w, lane, Space::Global, c.src, buf, c.src_size, *at);
     } else {
-      for (uint32_t b = 0; b < c.src_size && ok; ++b) ok = load_bytes(w, lane, Space::Global, c.src + b, buf + b, 1, *at);
+      for (uint32_t b = 0; b < c.src_size && ok; ++b)
+        ok = load_bytes(w, lane, Space::Global, c.src + b, buf + b, 1, *at);
     }
     if (ok) ok = store_bytes(w, lane, Space::Shared, c.dst, buf, c.size, *at);
     if (stop_) ok = false;
@@ -276,8 +277,7 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
     case MbarOp::CompleteTx: {
       const int64_t n = static_cast<int64_t>(operand(w, lane, I.src[1]) & 0xffffffffu);
       uint64_t token;
-      if (!mbar_arrive(w, lane, I, address(L, I.src[0]), 0, false, I.mbar == MbarOp::ExpectTx ? n : -n, false,
-                       &token))
+      if (!mbar_arrive(w, lane, I, address(L, I.src[0]), 0, false, I.mbar == MbarOp::ExpectTx ? n : -n, false, &token))
         return 0;
       break;
     }
@@ -330,9 +330,7 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       }
       break;
     }
-    case MbarOp::PendingCount:
-      w.regp[lane][I.dst[0].reg] = pending_of(operand(w, lane, I.src[0]));
-      break;
+    case MbarOp::PendingCount: w.regp[lane][I.dst[0].reg] = pending_of(operand(w, lane, I.src[0])); break;
     case MbarOp::None: break;
   }
   END_LANES

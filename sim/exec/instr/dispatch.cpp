@@ -93,8 +93,8 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   cur_loc_ = (g.func << 20) | g.pc;
   if (stop_) return true;
   if (observer_)
-    observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask, fn.code[plan.early[plan.n_early - 1]].user_line,
-                            0);
+    observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
+                            fn.code[plan.early[plan.n_early - 1]].user_line, 0);
   w.lb_lanes = g.mask;
   relaxed_->note_late_load();
   w.lb_func = g.func;
@@ -142,7 +142,8 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
   const uint32_t early = w.lb_lanes & g.mask;
   const uint32_t others = g.mask & ~early;
   const uint32_t lanes = warp_is_unit(M::kKind) ? early & -early : early;
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
+  for (uint32_t m = lanes; m; m &= m - 1)
+    relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
   for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
     run_one(w, early, fn, g.func, w.lb_late[i]);

@@ -33,9 +33,9 @@ struct Proto {
 
 struct Program {
   std::vector<Proto> ev;
-  std::vector<int> reads, writes;           // proto indices
-  std::vector<std::pair<int, int>> deps;    // proto read -> proto event
-  std::vector<std::vector<int>> reg_read;   // per thread, per register: the proto read that writes it
+  std::vector<int> reads, writes;          // proto indices
+  std::vector<std::pair<int, int>> deps;   // proto read -> proto event
+  std::vector<std::vector<int>> reg_read;  // per thread, per register: the proto read that writes it
 };
 
 Program build(const LitmusTest& t) {
@@ -136,7 +136,7 @@ int64_t const_or_reg(const LitmusValue& v, const std::vector<int64_t>& regs_of_t
 // `must` and none against `total` (total: every pair ordered). Each returned order is transitively
 // closed.
 std::vector<std::vector<std::pair<int, int>>> partial_orders(int k, const std::vector<std::vector<bool>>& must,
-                                                            bool total) {
+                                                             bool total) {
   std::vector<std::pair<int, int>> pairs;
   for (int a = 0; a < k; ++a)
     for (int b = a + 1; b < k; ++b) pairs.push_back({a, b});
@@ -372,9 +372,11 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
         if (idx[e] >= 0 && p.ev[e].ev.kind == EventKind::Read)
           x.rf[size_t(idx[e])] = rf_proto[e] < 0 ? -1 : idx[size_t(rf_proto[e])];
       for (size_t e = 0; e < p.ev.size(); ++e)
-        if (idx[e] >= 0 && p.ev[e].rmw_write) x.rmw.push_back({uint32_t(idx[size_t(p.ev[e].rmw_read)]), uint32_t(idx[e])});
+        if (idx[e] >= 0 && p.ev[e].rmw_write)
+          x.rmw.push_back({uint32_t(idx[size_t(p.ev[e].rmw_read)]), uint32_t(idx[e])});
       for (auto [a, b] : p.deps)
-        if (idx[size_t(a)] >= 0 && idx[size_t(b)] >= 0) x.dep.push_back({uint32_t(idx[size_t(a)]), uint32_t(idx[size_t(b)])});
+        if (idx[size_t(a)] >= 0 && idx[size_t(b)] >= 0)
+          x.dep.push_back({uint32_t(idx[size_t(a)]), uint32_t(idx[size_t(b)])});
       InstrEvents instr_events;
       if (opt.run_order) {
         instr_events.resize(t.threads.size());
@@ -398,8 +400,7 @@ Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt)
           const auto& ws = loc_writes[l];
           std::vector<std::vector<bool>> must(ws.size(), std::vector<bool>(ws.size(), false));
           for (size_t a = 0; a < ws.size(); ++a)
-            for (size_t b = 0; b < ws.size(); ++b)
-              must[a][b] = covered_together(t, x.events[ws[a]], x.events[ws[b]]);
+            for (size_t b = 0; b < ws.size(); ++b) must[a][b] = covered_together(t, x.events[ws[a]], x.events[ws[b]]);
           per_loc[l] = partial_orders(int(ws.size()), must, total);
         }
         return per_loc;

@@ -19,8 +19,8 @@ namespace synclab::memory {
 using Outcome = std::vector<int64_t>;
 
 struct Enumeration {
-  std::set<Outcome> ptx;  // outcomes of executions the PTX model allows
-  std::set<Outcome> sc;   // outcomes of sequentially consistent executions
+  std::set<Outcome> ptx;    // outcomes of executions the PTX model allows
+  std::set<Outcome> sc;     // outcomes of sequentially consistent executions
   uint64_t candidates = 0;  // candidate executions checked
   // weak: allowed by PTX, not sequentially consistent
   std::set<Outcome> weak() const;

@@ -65,15 +65,19 @@ std::string Execution::malformed() const {
     if ((e.kind == EventKind::Fence || e.kind == EventKind::BarrierArrive || e.kind == EventKind::BarrierWait) &&
         e.scope == Scope::Thread)
       return fmt::format("{} has no scope (a fence or barrier is at cta, gpu or sys scope)", describe(uint32_t(i)));
-    if (e.acquire && e.kind != EventKind::Read) return fmt::format("{} is marked acquire but is not a read", describe(uint32_t(i)));
-    if (e.release && e.kind != EventKind::Write) return fmt::format("{} is marked release but is not a write", describe(uint32_t(i)));
+    if (e.acquire && e.kind != EventKind::Read)
+      return fmt::format("{} is marked acquire but is not a read", describe(uint32_t(i)));
+    if (e.release && e.kind != EventKind::Write)
+      return fmt::format("{} is marked release but is not a write", describe(uint32_t(i)));
     if (rf[i] >= 0) {
-      if (e.kind != EventKind::Read) return fmt::format("{} reads from an event but is not a read", describe(uint32_t(i)));
+      if (e.kind != EventKind::Read)
+        return fmt::format("{} reads from an event but is not a read", describe(uint32_t(i)));
       const size_t w = size_t(rf[i]);
       if (w >= n || events[w].kind != EventKind::Write)
         return fmt::format("{} reads from e{}, which is not a write", describe(uint32_t(i)), rf[i]);
       if (events[w].loc != e.loc)
-        return fmt::format("{} reads from {}, a write to another location", describe(uint32_t(i)), describe(uint32_t(w)));
+        return fmt::format("{} reads from {}, a write to another location", describe(uint32_t(i)),
+                           describe(uint32_t(w)));
     } else if (rf[i] != -1) {
       return fmt::format("{} has reads-from entry {} (-1 is the initial value)", describe(uint32_t(i)), rf[i]);
     }
@@ -101,9 +105,10 @@ std::string Execution::malformed() const {
     const Event& w = events[b];
     if (r.kind != EventKind::Read || w.kind != EventKind::Write || r.thread != w.thread || r.loc != w.loc ||
         r.po >= w.po || r.scope != w.scope)
-      return fmt::format("read-modify-write pairs {} and {}: not a read and a later write of one thread, location "
-                         "and scope",
-                         describe(a), describe(b));
+      return fmt::format(
+          "read-modify-write pairs {} and {}: not a read and a later write of one thread, location "
+          "and scope",
+          describe(a), describe(b));
     if (!rmw_reads.insert(a).second || !rmw_writes.insert(b).second)
       return fmt::format("{} or {} is in two read-modify-writes", describe(a), describe(b));
   }

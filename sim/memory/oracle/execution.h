@@ -37,7 +37,7 @@ struct ThreadPlace {
 struct Event {
   EventKind kind = EventKind::Read;
   uint32_t thread = 0;
-  uint32_t po = 0;  // position in its thread's program order (strictly increasing along it)
+  uint32_t po = 0;   // position in its thread's program order (strictly increasing along it)
   uint32_t loc = 0;  // reads and writes: the location
   Scope scope = Scope::Thread;
   bool acquire = false;  // a read: an acquire read (ld.acquire, the read of atom.acquire/acq_rel)
@@ -58,7 +58,7 @@ struct Execution {
   // The relations the run fixes (pairs of event indices).
   std::vector<std::pair<uint32_t, uint32_t>> rmw;  // read -> write of one read-modify-write
   std::vector<std::pair<uint32_t, uint32_t>> dep;  // read -> a later event of its thread that depends on it
-  std::vector<int32_t> rf;                          // per event: reads get the write they read (-1: the initial value)
+  std::vector<int32_t> rf;                         // per event: reads get the write they read (-1: the initial value)
   std::vector<std::pair<uint32_t, uint32_t>> co;   // coherence order (the oracle takes its transitive closure)
   std::vector<std::pair<uint32_t, uint32_t>> sc;   // order of Fence-SC fences (closure taken likewise)
 

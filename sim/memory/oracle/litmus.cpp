@@ -72,10 +72,14 @@ bool parse_reg(const std::string& s, int* r) {
 }
 
 bool parse_scope(const std::string& s, Scope* sc) {
-  if (s == "cta") *sc = Scope::Cta;
-  else if (s == "gpu") *sc = Scope::Gpu;
-  else if (s == "sys") *sc = Scope::Sys;
-  else return false;
+  if (s == "cta")
+    *sc = Scope::Cta;
+  else if (s == "gpu")
+    *sc = Scope::Gpu;
+  else if (s == "sys")
+    *sc = Scope::Sys;
+  else
+    return false;
   return true;
 }
 
@@ -251,8 +255,9 @@ class Parser {
         op.scope = Scope::Sys;
         return;
       }
-      if (q.size() != 2) error(fmt::format("'{}': qualifiers must be .relaxed.S, .{}.S, .volatile or none", opcode,
-                                           allow_acq ? "acquire" : "release"));
+      if (q.size() != 2)
+        error(fmt::format("'{}': qualifiers must be .relaxed.S, .{}.S, .volatile or none", opcode,
+                          allow_acq ? "acquire" : "release"));
       if (!parse_scope(q[1], &op.scope)) error(fmt::format("'{}': scope '{}' (cta, gpu or sys)", opcode, q[1]));
       if (q[0] == "relaxed") return;
       if (q[0] == "acquire" && allow_acq) {
@@ -293,10 +298,14 @@ class Parser {
       op.scope = Scope::Gpu;
       if (i < q.size() && parse_scope(q[i], &op.scope)) ++i;
       if (i + 1 != q.size()) error(fmt::format("'{}': expected {}[.SEM][.S].add|exch|cas", opcode, base));
-      if (q[i] == "add") op.rmw = LitmusOp::Rmw::Add;
-      else if (q[i] == "exch" && base == "atom") op.rmw = LitmusOp::Rmw::Exch;
-      else if (q[i] == "cas" && base == "atom") op.rmw = LitmusOp::Rmw::Cas;
-      else error(fmt::format("'{}': operation '{}' ({})", opcode, q[i], base == "atom" ? "add, exch or cas" : "add"));
+      if (q[i] == "add")
+        op.rmw = LitmusOp::Rmw::Add;
+      else if (q[i] == "exch" && base == "atom")
+        op.rmw = LitmusOp::Rmw::Exch;
+      else if (q[i] == "cas" && base == "atom")
+        op.rmw = LitmusOp::Rmw::Cas;
+      else
+        error(fmt::format("'{}': operation '{}' ({})", opcode, q[i], base == "atom" ? "add, exch or cas" : "add"));
       if (op.rmw == LitmusOp::Rmw::Cas) {
         need_args(3, "a location, the expected value and the new one: rK = atom.cas [x], 0, 1");
         op.value2 = value_of(args[2]);
@@ -311,17 +320,26 @@ class Parser {
       if (base == "membar") {
         if (q.size() != 1) error("membar takes one scope: membar.cta, membar.gl or membar.sys");
         op.fence = FenceKind::Sc;
-        if (q[0] == "cta") op.scope = Scope::Cta;
-        else if (q[0] == "gl") op.scope = Scope::Gpu;
-        else if (q[0] == "sys") op.scope = Scope::Sys;
-        else error(fmt::format("membar.{}: the scopes are cta, gl and sys", q[0]));
+        if (q[0] == "cta")
+          op.scope = Scope::Cta;
+        else if (q[0] == "gl")
+          op.scope = Scope::Gpu;
+        else if (q[0] == "sys")
+          op.scope = Scope::Sys;
+        else
+          error(fmt::format("membar.{}: the scopes are cta, gl and sys", q[0]));
       } else {
         if (q.size() != 2) error(fmt::format("'{}': a fence is fence.KIND.S (sc, acq_rel, acquire, release)", opcode));
-        if (q[0] == "sc") op.fence = FenceKind::Sc;
-        else if (q[0] == "acq_rel") op.fence = FenceKind::AcqRel;
-        else if (q[0] == "acquire") op.fence = FenceKind::Acquire;
-        else if (q[0] == "release") op.fence = FenceKind::Release;
-        else error(fmt::format("fence.{}: the kinds are sc, acq_rel, acquire and release", q[0]));
+        if (q[0] == "sc")
+          op.fence = FenceKind::Sc;
+        else if (q[0] == "acq_rel")
+          op.fence = FenceKind::AcqRel;
+        else if (q[0] == "acquire")
+          op.fence = FenceKind::Acquire;
+        else if (q[0] == "release")
+          op.fence = FenceKind::Release;
+        else
+          error(fmt::format("fence.{}: the kinds are sc, acq_rel, acquire and release", q[0]));
         if (!parse_scope(q[1], &op.scope)) error(fmt::format("'{}': scope '{}' (cta, gpu or sys)", opcode, q[1]));
       }
     } else if (base == "bar") {
@@ -368,7 +386,10 @@ class Parser {
       case LitmusOp::Kind::St: s = fmt::format("st{} {}, {}", ss(op), L, val(op.value)); break;
       case LitmusOp::Kind::Atom:
       case LitmusOp::Kind::Red: {
-        const char* sem = op.acquire && op.release ? "acq_rel" : op.acquire ? "acquire" : op.release ? "release" : "relaxed";
+        const char* sem = op.acquire && op.release ? "acq_rel"
+                          : op.acquire             ? "acquire"
+                          : op.release             ? "release"
+                                                   : "relaxed";
         const char* what = op.rmw == LitmusOp::Rmw::Add ? "add" : op.rmw == LitmusOp::Rmw::Exch ? "exch" : "cas";
         if (op.kind == LitmusOp::Kind::Atom)
           s = fmt::format("r{} = atom.{}.{}.{} {}, {}{}", op.reg, sem, scope_name(op.scope), what, L, val(op.value),
@@ -409,7 +430,8 @@ class Parser {
       } else {
         c.is_reg = false;
         auto it = std::find(cur_->locs.begin(), cur_->locs.end(), lhs);
-        if (it == cur_->locs.end()) error(fmt::format("'{}' in exists: no instruction accesses location '{}'", term, lhs));
+        if (it == cur_->locs.end())
+          error(fmt::format("'{}' in exists: no instruction accesses location '{}'", term, lhs));
         c.loc = uint32_t(it - cur_->locs.begin());
       }
       cur_->exists.push_back(c);
@@ -426,9 +448,10 @@ class Parser {
     if (!t.disagree.empty() && !t.expect_allowed)
       error(fmt::format("test '{}': `disagree` without an `expect` verdict to disagree with", t.name));
     if (!t.gap.empty() && !(t.expect_allowed && *t.expect_allowed))
-      error(fmt::format("test '{}': `gap` names why the simulator cannot produce an allowed outcome: it needs "
-                        "`expect allowed`",
-                        t.name));
+      error(
+          fmt::format("test '{}': `gap` names why the simulator cannot produce an allowed outcome: it needs "
+                      "`expect allowed`",
+                      t.name));
     // Default placement: a block of its own, after the named ones; a warp of its own in its block.
     uint32_t next_cta = 0;
     for (size_t i = 0; i < t.threads.size(); ++i)

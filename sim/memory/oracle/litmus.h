@@ -32,7 +32,7 @@ struct LitmusOp {
   bool is_volatile = false;     // ld.volatile / st.volatile (relaxed at sys scope)
   FenceKind fence = FenceKind::Sc;
   uint32_t loc = 0;
-  int reg = -1;  // the register it writes (ld, atom), else -1
+  int reg = -1;               // the register it writes (ld, atom), else -1
   LitmusValue value, value2;  // st/atom/red: the value (cas: the expected value, value2: the new one)
   std::vector<int> deps;      // `dep rK,...`: registers it depends on (beyond a register value)
   std::string text;           // the instruction as written (normalized)

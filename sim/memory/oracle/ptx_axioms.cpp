@@ -172,8 +172,7 @@ std::string list_events(const Execution& x, const std::vector<uint32_t>& ev) {
   return s;
 }
 
-AxiomResult fail(const Execution& x, const std::string& axiom, std::vector<uint32_t> witness,
-                 const std::string& what) {
+AxiomResult fail(const Execution& x, const std::string& axiom, std::vector<uint32_t> witness, const std::string& what) {
   AxiomResult res;
   res.allowed = false;
   res.axiom = axiom;

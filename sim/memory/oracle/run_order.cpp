@@ -20,7 +20,9 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_past_barrier, "a load held back past a barrier");
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
-  add(early_same_location, "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes and does not acquire, after a load)");
+  add(early_same_location,
+      "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes "
+      "and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   return s;
 }
@@ -61,7 +63,8 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
       path.push_back({int(j), false});
       if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar) late_locs.push_back(int(J.loc));
       if (J.reg >= 0) taint.push_back(J.reg);
-      if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) || J.kind == LitmusOp::Kind::Bar)
+      if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) ||
+          J.kind == LitmusOp::Kind::Bar)
         released = true;
       continue;
     }
@@ -217,7 +220,8 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
     const Relation scc = sc.closure();
     for (size_t a = 0; a < x.events.size(); ++a)
       for (size_t b = 0; b < x.events.size(); ++b)
-        if (scc.has(a, b) && morally_strong(x, uint32_t(a), uint32_t(b))) fixed.push_back({node_of(uint32_t(a)), node_of(uint32_t(b))});
+        if (scc.has(a, b) && morally_strong(x, uint32_t(a), uint32_t(b)))
+          fixed.push_back({node_of(uint32_t(a)), node_of(uint32_t(b))});
   }
   // Each thread's possible orders; some choice per thread must leave no cycle.
   std::vector<std::vector<std::vector<int>>> per_thread(t.threads.size());

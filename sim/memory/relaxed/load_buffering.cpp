@@ -63,14 +63,14 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     bool early;
   };
   std::vector<Step> path;
-  std::vector<uint32_t> taint;    // registers the held-back instructions write
-  std::vector<uint32_t> late_reads;  // registers they read (an early write to one would change them)
-  std::vector<uint32_t> written;  // registers written on the way (a branch on one is not known now)
-  std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
-  bool same_location_early = false;             // a store to the load's location runs early (one at most)
-  std::vector<size_t> cuts;                     // indices in `path` of early stores
-  std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
-  bool released = false;                        // a release store or fence is on the path so far
+  std::vector<uint32_t> taint;                   // registers the held-back instructions write
+  std::vector<uint32_t> late_reads;              // registers they read (an early write to one would change them)
+  std::vector<uint32_t> written;                 // registers written on the way (a branch on one is not known now)
+  std::vector<const ptx::Instr*> late_mem{&L};   // the held-back memory accesses, the load first
+  bool same_location_early = false;              // a store to the load's location runs early (one at most)
+  std::vector<size_t> cuts;                      // indices in `path` of early stores
+  std::vector<ptx::Scope> hidden;                // per path step: an early store after a release (its scope)
+  bool released = false;                         // a release store or fence is on the path so far
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
   auto widen = [&](ptx::Scope s) {
     if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
@@ -257,8 +257,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       widen_acquire(J.scope);
     } else if ((J.op == Op::Ld || J.op == Op::Ldu) && J.sem == ptx::Sem::Acquire) {
       bool pattern = reads_here(L, J);
-      for (size_t k = 0; k < i && !pattern; ++k)
-        pattern = !path[k].early && reads_here(fn.code[path[k].pc], J);
+      for (size_t k = 0; k < i && !pattern; ++k) pattern = !path[k].early && reads_here(fn.code[path[k].pc], J);
       if (pattern) widen_acquire(J.scope);
     }
   }

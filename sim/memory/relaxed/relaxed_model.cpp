@@ -17,10 +17,10 @@ using ptx::Sem;
 
 namespace {
 
-constexpr uint64_t kWindow = 20000;  // steps after which an overwritten message can no longer be read
-constexpr size_t kMaxMsgs = 8;       // messages a location keeps (the oldest is forgotten first)
-constexpr size_t kMaxReaders = 12;   // reader entries per message before they are merged into one
-constexpr size_t kMaxReach = 48;     // threads a location tracks before it keeps only its newest message
+constexpr uint64_t kWindow = 20000;    // steps after which an overwritten message can no longer be read
+constexpr size_t kMaxMsgs = 8;         // messages a location keeps (the oldest is forgotten first)
+constexpr size_t kMaxReaders = 12;     // reader entries per message before they are merged into one
+constexpr size_t kMaxReach = 48;       // threads a location tracks before it keeps only its newest message
 constexpr size_t kRecordLimit = 4096;  // events SYNCLAB_MEMORY_CHECK records (the oracle's bit matrices)
 
 bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
@@ -56,16 +56,16 @@ struct RelaxedModel::Msg {
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
   Who writer;
-  bool base = false;     // the value memory had when the history began: before every other message
-  uint8_t slot = 0;      // its bit in the masks below
+  bool base = false;  // the value memory had when the history began: before every other message
+  uint8_t slot = 0;   // its bit in the masks below
   // The messages before it in coherence order (slots, transitively closed). Coherence order is a
   // partial order: it keeps every two writes some scope instance covers, and what causality order
   // orders, in the order of `msgs`; writes neither orders are unordered.
   uint64_t co_before = 0;
-  bool rmw = false;      // the write of a read-modify-write
-  int8_t rmw_src = -1;   // (rmw) the slot of the message its read read (-1: forgotten)
-  uint64_t anc = 0;      // messages that reach it by morally strong communication and program order
-  RelList rels;  // the releases it carries
+  bool rmw = false;     // the write of a read-modify-write
+  int8_t rmw_src = -1;  // (rmw) the slot of the message its read read (-1: forgotten)
+  uint64_t anc = 0;     // messages that reach it by morally strong communication and program order
+  RelList rels;         // the releases it carries
   struct Reader {
     Who who;
     uint64_t mask = 0;  // messages that reach the read (the read's own reach)
@@ -150,11 +150,11 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
-  bool late_read = false;    // the late part's first read (the held-back load itself) has run
-  bool plan_hidden = false;  // the store of this plan step waits for a release of the plan...
+  bool late_read = false;                // the late part's first read (the held-back load itself) has run
+  bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
-  bool late_fence_acquire = false;  // an acquire fence is held back with the load...
-  Scope late_fence_scope = Scope::Gpu;  // ...at this scope
+  bool late_fence_acquire = false;       // an acquire fence is held back with the load...
+  Scope late_fence_scope = Scope::Gpu;   // ...at this scope
   struct Early {
     uint64_t key, msg_key;
     bool hidden;
@@ -193,8 +193,8 @@ struct RelaxedModel::Recorder {
   // Write events that left their location's history, with the number of events made by then:
   // every write made later comes after them in coherence order (no read reads them any more).
   std::unordered_map<uint32_t, uint32_t> retired;
-  std::vector<uint32_t> sc;                                // fence.sc events in the order they ran
-  std::unordered_map<uint64_t, uint32_t> bar_instance;     // (block, barrier) -> the instance being filled
+  std::vector<uint32_t> sc;                             // fence.sc events in the order they ran
+  std::unordered_map<uint64_t, uint32_t> bar_instance;  // (block, barrier) -> the instance being filled
   uint32_t next_instance = 0;
   bool full = false;
 
@@ -684,8 +684,7 @@ void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const RelList& 
     if (strong(rel->head, acq)) ts.view.join(rel->view);
 }
 
-void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg,
-                                const RelList& rels) {
+void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg, const RelList& rels) {
   if (rels.empty()) return;
   ThreadState::PendLoc* pl = nullptr;
   for (ThreadState::PendLoc& p : ts.pend_loc)
@@ -730,7 +729,6 @@ void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key
   pl->held_msg = msg;
   pl->held_rels = rels.size();
 }
-
 
 void RelaxedModel::acquire_pending_loc(ThreadState& ts, const Who& acq, uint64_t key) {
   for (ThreadState::PendLoc& p : ts.pend_loc)
@@ -851,8 +849,8 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
   return a;
 }
 
-bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after,
-                             int rmw_read_index, uint64_t vkey) const {
+bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index,
+                             uint64_t vkey) const {
   const size_t n = L.msgs.size();
   if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
   if (rmw_read_index >= 0) {
@@ -891,8 +889,7 @@ uint64_t RelaxedModel::co_before_new(const Loc& L, const Who& w, uint32_t after,
   uint64_t before = 0;
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
-    if (m.base || m.key <= vkey || covered(m.writer, w))
-      before |= bit(m.slot) | m.co_before;
+    if (m.base || m.key <= vkey || covered(m.writer, w)) before |= bit(m.slot) | m.co_before;
   }
   return before;
 }
@@ -1197,7 +1194,7 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
   if (rec_ && rec_->room()) {
     memory::Event e;
     e.kind = memory::EventKind::Fence;
-    e.fence = sem == Sem::Sc ? memory::FenceKind::Sc
+    e.fence = sem == Sem::Sc        ? memory::FenceKind::Sc
               : sem == Sem::Acquire ? memory::FenceKind::Acquire
               : sem == Sem::Release ? memory::FenceKind::Release
                                     : memory::FenceKind::AcqRel;
@@ -1251,7 +1248,7 @@ void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
   }
   View& bar = *bar_last_;
   if (!ts.view.same(bar_last_view_)) {  // (joining a view already joined adds nothing)
-    bar.join(ts.view);  // (its known(), without the copy)
+    bar.join(ts.view);                  // (its known(), without the copy)
     bar_last_view_ = ts.view;
   }
   bar.join(ts.own);
@@ -1268,8 +1265,8 @@ void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
   }
 }
 
-void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids,
-                                   bool whole_block, bool waited) {
+void RelaxedModel::barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
+                                   bool waited) {
   const uint64_t k = cta << 8 | barrier;
   View all;
   if (auto it = bar_views_.find(k); it != bar_views_.end()) {
