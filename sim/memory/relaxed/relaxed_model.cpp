@@ -901,16 +901,11 @@ RelList RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t
     if (!r) return;
     for (ReleaseRef& have : rels)
       if (have->head.cta == r->head.cta && have->head.host == r->head.host && have->head.scope == r->head.scope) {
-        // (A release whose view already holds the other's is their join: a read-modify-write
-        // chain's messages then share one release, and readers holding it need not join it again.)
-        if (have == r || have->view.covers(r->view)) return;
-        if (r->head.tid == have->head.tid && r->view.covers(have->view)) {
-          have = r;
-          return;
+        if (have != r) {
+          auto merged = std::make_shared<Release>(*have);
+          merged->view.join(r->view);
+          have = merged;
         }
-        auto merged = std::make_shared<Release>(*have);
-        merged->view.join(r->view);
-        have = merged;
         return;
       }
     rels.push_back(r);
