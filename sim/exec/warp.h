@@ -125,6 +125,11 @@ struct Warp {
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
   uint64_t last_load[32] = {};
+  // PCT's own (sched/scheduler.cpp): the highest priority among the lanes of pct_mask, while
+  // pct_known (the scheduler forgets it when it changes a lane's priority).
+  uint32_t pct_mask = 0;
+  bool pct_known = false;
+  int64_t pct_highest = 0;
   Lane lanes[32];
 
   void sync_regp(int lane) {

@@ -42,19 +42,28 @@ class PctScheduler : public Scheduler {
   void on_lane_start(Warp& w, int lane) override {
     // Initial priorities lie above every change-point priority (which are 1..d-1).
     w.lanes[lane].pct_priority = 1000 + static_cast<int64_t>(rng_() >> 8);
+    forget(w);
   }
   size_t pick_warp(const std::vector<Warp*>& warps) override {
+    // The warp holding the highest priority of a runnable lane (the first such warp on ties),
+    // from each warp's highest, which is kept until its runnable lanes or their priorities change.
     size_t best = 0;
     int64_t best_p = 0;
     bool found = false;
     for (size_t i = 0; i < warps.size(); ++i) {
-      for (uint32_t m = warps[i]->runnable; m; m &= m - 1) {
-        int64_t p = warps[i]->lanes[__builtin_ctz(m)].pct_priority;
-        if (!found || p > best_p) {
-          best = i;
-          best_p = p;
-          found = true;
-        }
+      Warp& w = *warps[i];
+      if (!w.runnable) continue;
+      if (!w.pct_known || w.pct_mask != w.runnable) {
+        int64_t p = INT64_MIN;
+        for (uint32_t m = w.runnable; m; m &= m - 1) p = std::max(p, w.lanes[__builtin_ctz(m)].pct_priority);
+        w.pct_highest = p;
+        w.pct_mask = w.runnable;
+        w.pct_known = true;
+      }
+      if (!found || w.pct_highest > best_p) {
+        best = i;
+        best_p = w.pct_highest;
+        found = true;
       }
     }
     return found ? best : warps.size();
@@ -76,12 +85,14 @@ class PctScheduler : public Scheduler {
     // A spinning lane waits for another: run it last (the most recently found spinner lowest),
     // as PCT assumes of a thread that yields.
     for (uint32_t m = lanes; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pct_priority = --spin_floor_;
+    forget(w);
   }
   void on_step(Warp& w, uint32_t mask, uint64_t step) override {
     while (next_ < change_points_.size() && change_points_[next_] <= step) {
       // Demote the lanes that just ran below every other lane: priority d-1-i after change i.
       int64_t low = static_cast<int64_t>(change_points_.size() - next_);
       for (uint32_t m = mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pct_priority = low;
+      forget(w);
       ++next_;
     }
   }
@@ -91,6 +102,7 @@ class PctScheduler : public Scheduler {
   std::vector<uint64_t> change_points_;
   size_t next_ = 0;
   int64_t spin_floor_ = 0;
+  static void forget(Warp& w) { w.pct_known = false; }
 };
 
 }  // namespace

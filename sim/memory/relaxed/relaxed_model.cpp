@@ -86,6 +86,14 @@ struct RelaxedModel::Loc {
   };
   std::vector<Reach> reach;
   bool shared = false;
+  // Reader lists of messages that left the history, emptied, for its next messages (a location
+  // at its limit drops one message for every write: no allocation).
+  std::vector<std::vector<Msg::Reader>> spare_readers;
+  void spare(Msg& m) {
+    if (m.readers.capacity() == 0 || spare_readers.size() >= kMaxMsgs) return;
+    m.readers.clear();
+    spare_readers.push_back(std::move(m.readers));
+  }
 
   uint64_t* reach_of(const Who& w) {
     for (Reach& r : reach)
@@ -329,6 +337,7 @@ void RelaxedModel::drop_loc(uint64_t key) {
   if (free_locs_.size() < 4096) {
     LocMap::node_type dead = locs_.extract(it);
     Loc& D = *dead.mapped();
+    for (Msg& m : D.msgs) D.spare(m);
     D.msgs.clear();
     D.reach.clear();
     D.used = 0;
@@ -355,6 +364,7 @@ void RelaxedModel::drop_oldest(Loc& L, uint64_t key) {
   // masks forget its slot (what it reached stays reached: the masks are transitive).
   const uint8_t slot = L.msgs.front().slot;
   retire(L.msgs.front());
+  L.spare(L.msgs.front());
   L.msgs.erase(L.msgs.begin());
   const uint64_t keep = ~bit(slot);
   L.used &= keep;
@@ -522,7 +532,10 @@ void RelaxedModel::sync_host(uint64_t now) {
 }
 
 void RelaxedModel::collapse(Loc& L) {
-  for (size_t i = 0; i + 1 < L.msgs.size(); ++i) retire(L.msgs[i]);
+  for (size_t i = 0; i + 1 < L.msgs.size(); ++i) {
+    retire(L.msgs[i]);
+    L.spare(L.msgs[i]);
+  }
   if (L.msgs.size() > 1) L.msgs.erase(L.msgs.begin(), L.msgs.end() - 1);
   RelaxedModel::Msg& m = L.msgs.back();
   m.anc = 0;
@@ -849,39 +862,96 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
   return a;
 }
 
-bool RelaxedModel::may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index,
-                             uint64_t vkey) const {
-  const size_t n = L.msgs.size();
+// What may_place asks of a location about one writer, computed once for all the places tried
+// (the location does not change meanwhile): per message, whether it is morally strong with the
+// writer or some scope instance covers both, where a read-modify-write's read was, and what
+// reaches a write put after it (anc_of_new); per coherence key, which messages a write put after
+// each one comes after (co_before_new).
+struct RelaxedModel::Places {
+  static constexpr size_t kMax = 64;
+  const Loc& L;
+  const Who& w;
+  size_t n;
+  bool strong_w[kMax], covered_w[kMax];
+  int src[kMax];  // (a read-modify-write's message) the index of the message its read read; -1: none there
+  bool known = false, anc_known = false, before_known = false;
+  uint64_t anc[kMax];  // anc_of_new(L, ts, w, i)
+  uint64_t before[kMax];
+  uint64_t before_vkey = 0;
+
+  Places(const Loc& loc, const Who& writer) : L(loc), w(writer), n(loc.msgs.size()) { assert(n <= kMax); }
+  void know() {
+    if (known) return;
+    int index_of_slot[kMax];
+    for (size_t i = 0; i < kMax; ++i) index_of_slot[i] = -1;
+    for (size_t i = 0; i < n; ++i) index_of_slot[L.msgs[i].slot] = int(i);
+    for (size_t i = 0; i < n; ++i) {
+      const Msg& m = L.msgs[i];
+      strong_w[i] = strong(w, m.writer);
+      covered_w[i] = covered(w, m.writer);
+      src[i] = !m.rmw ? -1 : m.rmw_src < 0 ? 0 : index_of_slot[m.rmw_src];
+    }
+    known = true;
+  }
+  uint64_t anc_of_new(uint32_t after) {
+    if (!anc_known) {
+      uint64_t a = L.reach_mask(w);
+      for (size_t i = 0; i < n; ++i) {
+        const Msg& m = L.msgs[i];
+        if (strong_w[i]) a |= m.anc | bit(m.slot);
+        for (const Msg::Reader& rd : m.readers)
+          if (rd.any || strong(rd.who, w)) a |= rd.mask;
+        anc[i] = a;
+      }
+      anc_known = true;
+    }
+    return anc[after];
+  }
+  uint64_t co_before_new(uint32_t after, uint64_t vkey) {
+    if (!before_known || before_vkey != vkey) {
+      uint64_t b = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const Msg& m = L.msgs[i];
+        if (m.base || m.key <= vkey || covered_w[i]) b |= bit(m.slot) | m.co_before;
+        before[i] = b;
+      }
+      before_vkey = vkey;
+      before_known = true;
+    }
+    return before[after];
+  }
+};
+
+bool RelaxedModel::may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const {
+  const Loc& L = P.L;
+  const size_t n = P.n;
+  P.know();
   if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
   if (rmw_read_index >= 0) {
     // Atomicity: no morally strong write between the read's message and the write.
     for (size_t k = size_t(rmw_read_index) + 1; k <= after; ++k)
-      if (strong(w, L.msgs[k].writer)) return false;
+      if (P.strong_w[k]) return false;
     // Before the message it read: only when they are not morally strong (else the read, its
     // write and that message make a cycle; may_place's reach test below finds it too).
-    if (after < size_t(rmw_read_index) && strong(w, L.msgs[size_t(rmw_read_index)].writer)) return false;
+    if (after < size_t(rmw_read_index) && P.strong_w[size_t(rmw_read_index)]) return false;
   }
   if (after + 1 == n) return true;  // at the end: nothing after it to close a cycle or split
   // The host's writes may be read-modify-writes (the model sees only the values memory took): each
   // is taken to have read the message before it, so a write morally strong with the host (system
   // scope) may not go just before one.
-  if (L.msgs[after + 1].writer.host && strong(w, L.msgs[after + 1].writer)) return false;
+  if (L.msgs[after + 1].writer.host && P.strong_w[after + 1]) return false;
   // Atomicity of the read-modify-writes already there: not between one's read and its write.
-  for (size_t k = after + 1; k < n; ++k) {
-    const Msg& m = L.msgs[k];
-    if (!m.rmw) continue;
-    const int src = m.rmw_src < 0 ? 0 : L.index_of_slot(m.rmw_src);
-    if (src >= 0 && size_t(src) <= after && strong(w, m.writer)) return false;
-  }
-  // Sequential consistency per location: no morally strong write after it may reach it.
-  const uint64_t anc = anc_of_new(L, ts, w, after);
   for (size_t k = after + 1; k < n; ++k)
-    if (strong(w, L.msgs[k].writer) && (anc & bit(L.msgs[k].slot))) return false;
+    if (P.src[k] >= 0 && size_t(P.src[k]) <= after && P.strong_w[k]) return false;
+  // Sequential consistency per location: no morally strong write after it may reach it.
+  const uint64_t anc = P.anc_of_new(after);
+  for (size_t k = after + 1; k < n; ++k)
+    if (P.strong_w[k] && (anc & bit(L.msgs[k].slot))) return false;
   // No new order between the messages there: a write before it and a write after it that coherence
   // order left unordered stay so (reads made since may rely on it).
-  const uint64_t before = co_before_new(L, w, after, vkey);
+  const uint64_t before = P.co_before_new(after, vkey);
   for (size_t k = after + 1; k < n; ++k)
-    if (covered(w, L.msgs[k].writer) && (before & ~L.msgs[k].co_before)) return false;
+    if (P.covered_w[k] && (before & ~L.msgs[k].co_before)) return false;
   return true;
 }
 
@@ -901,11 +971,16 @@ RelList RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t
     if (!r) return;
     for (ReleaseRef& have : rels)
       if (have->head.cta == r->head.cta && have->head.host == r->head.host && have->head.scope == r->head.scope) {
-        if (have != r) {
-          auto merged = std::make_shared<Release>(*have);
-          merged->view.join(r->view);
-          have = merged;
+        // (A release whose view already holds the other's is their join: a read-modify-write
+        // chain's messages then share one release, and readers holding it need not join it again.)
+        if (have == r || have->view.covers(r->view)) return;
+        if (r->head.tid == have->head.tid && r->view.covers(have->view)) {
+          have = r;
+          return;
         }
+        auto merged = std::make_shared<Release>(*have);
+        merged->view.join(r->view);
+        have = merged;
         return;
       }
     rels.push_back(r);
@@ -957,6 +1032,10 @@ uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w
   m.rmw_src = int8_t(rmw_src);
   m.anc = anc;
   m.rels = std::move(rels);
+  if (!L.spare_readers.empty()) {
+    m.readers = std::move(L.spare_readers.back());
+    L.spare_readers.pop_back();
+  }
   if (at_end) {
     L.msgs.back().superseded_at = now;
   } else {
@@ -1061,8 +1140,11 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
-  for (size_t after = lo; after < n; ++after)
-    if (may_place(*L, ts, w, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
+  {
+    Places P(*L, w);
+    for (size_t after = lo; after < n; ++after)
+      if (may_place(P, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
+  }
   uint32_t after = uint32_t(n - 1);
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
@@ -1135,17 +1217,20 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   }
   readable(*L, ts, r, key, acquire, now, &scratch_);
   // Only messages after which the write can go (atomicity, and the write's own constraints).
-  std::vector<uint32_t> cand;
+  std::vector<uint32_t>& cand = rmw_cand_;
+  cand.clear();
+  Places P(*L, r);
   const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
     const uint64_t vkey = any || ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire);
+    if (!any) P.know();
     for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
-      if (L->msgs[after].key < L->msgs[i].key && strong(r, L->msgs[i].writer)) continue;
+      if (L->msgs[after].key < L->msgs[i].key && P.strong_w[i]) continue;
       // Atomicity (may_place): past a morally strong write after the message read, no place is.
-      if (after > i && strong(r, L->msgs[after].writer)) break;
-      any = may_place(*L, ts, r, uint32_t(after), int(i), vkey);
+      if (after > i && P.strong_w[after]) break;
+      any = may_place(P, uint32_t(after), int(i), vkey);
     }
     if (any) cand.push_back(i);
   }

@@ -115,8 +115,8 @@ class RelaxedModel final : public ConsistencyModel {
   void take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                  bool reduction = false);
   // Positions (insert after message index `after`) where a write may go; `lo`: the first allowed.
-  bool may_place(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after, int rmw_read_index,
-                 uint64_t vkey) const;
+  struct Places;  // (what may_place asks of one location about one writer)
+  bool may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const;
   // The messages a new write put after index `after` comes after in coherence order (see order()).
   uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey) const;
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
@@ -220,7 +220,7 @@ class RelaxedModel final : public ConsistencyModel {
   // Reads that found nothing they could read without breaking an axiom, and took the newest
   // (none is known to happen; SYNCLAB_MEMORY_CHECK's oracle would report the execution).
   uint64_t dead_ends_ = 0;
-  std::vector<uint32_t> scratch_;
+  std::vector<uint32_t> scratch_, rmw_cand_;
   // The read-modify-write between rmw_read and rmw_write.
   struct PendingRmw {
     uint64_t key = ~0ull;

@@ -105,6 +105,13 @@ struct View {
     for (uint32_t i = 0; i < o.n; ++i) raise(o.loc[i], o.key[i]);
   }
   bool empty() const { return g == 0 && n == 0; }
+  // Whether every location's threshold here is at least o's (join(o) would change nothing).
+  bool covers(const View& o) const {
+    if (o.g > g) return false;
+    for (uint32_t i = 0; i < o.n; ++i)
+      if (get(o.loc[i]) < o.key[i]) return false;
+    return true;
+  }
   // The same entries in the same order (a cheap test before a join that would add nothing).
   bool same(const View& o) const {
     if (g != o.g || n != o.n) return false;
