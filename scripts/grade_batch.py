@@ -146,7 +146,9 @@ def main():
             folder = unpack(path, os.path.join(unpacked, name)) if is_zip else descend(path)
             cmd = [args.grader, "grade", "--lab", args.lab, "--submission", os.path.abspath(folder), "--results",
                    results + ".part", "--backend", args.backend, "--keep",
-                   os.path.join(args.out, "programs", name), "--quiet"]
+                   os.path.join(args.out, "programs", name), "--quiet",
+                   # (the gradings share the machine's cores)
+                   "--parallel", str(max(1, (os.cpu_count() or 1) // args.jobs))]
             cmd += ["--student", ids.get(name, name)]
             if args.hidden:
                 cmd += ["--hidden", args.hidden]

@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "catch_report.h"
 #include "manifest.h"
@@ -894,6 +895,11 @@ class Grading {
   // student objects: what build/bin/sim/labNN is made of).
   RunResult link(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed,
                  bool harness_program = false) {
+    return run_sandboxed(link_spec(out, student_objs, sandboxed, harness_program));
+  }
+
+  RunSpec link_spec(const fs::path& out, const std::vector<std::string>& student_objs, bool sandboxed,
+                    bool harness_program) {
     RunSpec spec;
     spec.argv = without_ccache(be_.linker);
     if (harness_program) {
@@ -912,7 +918,7 @@ class Grading {
     spec.cwd = home.string();
     spec.timeout_s = opt_.compile_timeout_s;
     if (sandboxed) spec.identity = identity_;
-    return run_sandboxed(spec);
+    return spec;
   }
 
   // ---- building the submission ------------------------------------------------------------------
@@ -924,10 +930,19 @@ class Grading {
     }
   }
 
+  // How many programs of the submission run at once: --parallel, else the machine's cores (at
+  // most 4).
+  unsigned at_once() const {
+    if (opt_.parallel) return opt_.parallel;
+    return std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  }
+
   bool build_submission() {
     std::vector<std::string> objs;
-    for (const auto& f : manifest_.student_files) {
-      progress(fmt::format("  compiling {}", f));
+    const std::vector<std::string>& files = manifest_.student_files;
+    // The student files compile side by side; their results are taken in the manifest's order.
+    std::vector<RunSpec> specs;
+    for (const auto& f : files) {
       fs::path obj = dirs_.build / (f + ".o");
       RunSpec spec;
       spec.argv = without_ccache(be_.compiler);
@@ -944,7 +959,16 @@ class Grading {
       spec.timeout_s = opt_.compile_timeout_s;
       spec.identity = identity_;
       spec.processes = 512;
-      RunResult r = run_sandboxed(spec);
+      specs.push_back(std::move(spec));
+    }
+    const std::vector<RunResult> compiled = run_sandboxed_together(
+        specs, at_once(), [&](size_t i, unsigned, RunSpec&) { progress(fmt::format("  compiling {}", files[i])); });
+    for (size_t i = 0; i < files.size(); ++i) {
+      const std::string& f = files[i];
+      const RunResult& r = compiled[i];
+      fs::path obj = dirs_.build / (f + ".o");
+      fs::path deps = dirs_.build / (f + ".d");
+      fs::path keep = dirs_.build / (f + ".keep");
       std::error_code ec;
       if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
         std::string why;
@@ -979,9 +1003,17 @@ class Grading {
       }
       objs.push_back(obj.string());
     }
-    progress("  linking the graded tests");
+    // The graded tests and the lab's harness program (what the failed cases' replay lines run) link
+    // side by side.
     fs::path built = dirs_.build / "tests";
-    RunResult r = link(built, objs, /*sandboxed=*/true);
+    const fs::path built_harness = dirs_.build / manifest_.program;
+    std::vector<RunSpec> links = {link_spec(built, objs, /*sandboxed=*/true, false)};
+    if (!be_.main_objects.empty()) links.push_back(link_spec(built_harness, objs, true, /*harness_program=*/true));
+    const std::vector<RunResult> linked = run_sandboxed_together(links, at_once(), [&](size_t i, unsigned, RunSpec&) {
+      progress(i == 0 ? std::string("  linking the graded tests")
+                      : "  linking the harness program " + manifest_.program);
+    });
+    const RunResult& r = linked[0];
     std::error_code ec;
     if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(built, ec)) {
       build_error_ = fmt::format(
@@ -1004,9 +1036,7 @@ class Grading {
           shorten(manifest_.path));
       return true;
     }
-    progress("  linking the harness program " + manifest_.program);
-    const fs::path built_harness = dirs_.build / manifest_.program;
-    RunResult h = link(built_harness, objs, /*sandboxed=*/true, /*harness_program=*/true);
+    const RunResult& h = linked[1];
     if (!h.started || h.timed_out || h.exit_code != 0 || !fs::exists(built_harness, ec)) {
       harness_error_ = "the lab's harness program does not link with the submission; the linker said:\n" +
                        shorten(last_lines(h.error + h.output, 20));
@@ -1137,8 +1167,33 @@ class Grading {
     std::string metrics;
   };
 
+  // A case's run, set up (its directory, report and metrics file) and not yet started.
+  struct CaseSetup {
+    RunSpec spec;
+    fs::path dir, report, metrics;
+    int mfd = -1;
+    std::string name;
+  };
+
   CaseRun run_case(const std::string& program, const std::string& name, int index, bool sandboxed,
                    const std::vector<std::string>& wrapper = {}, double timeout_scale = 1) {
+    CaseSetup setup = prepare_case(program, name, index, sandboxed, wrapper, timeout_scale);
+    RunResult r = run_sandboxed(setup.spec);
+    return finish_case(setup, std::move(r));
+  }
+
+  CaseRun finish_case(CaseSetup& setup, RunResult r) {
+    CaseRun c;
+    c.run = std::move(r);
+    ::close(setup.mfd);
+    setup.mfd = -1;
+    c.report = read_case_report(read_private(setup.report, kMaxReport), setup.name);
+    c.metrics = read_private(setup.metrics, 4096);
+    return c;
+  }
+
+  CaseSetup prepare_case(const std::string& program, const std::string& name, int index, bool sandboxed,
+                         const std::vector<std::string>& wrapper, double timeout_scale) {
     fs::path dir = dirs_.run / fmt::format("case{}{}", index, sandboxed ? "" : "-ref");
     if (!wrapper.empty()) dir += "-" + fs::path(wrapper.size() > 2 ? wrapper[2] : "tool").filename().string();
     fs::remove_all(dir);
@@ -1174,12 +1229,7 @@ class Grading {
     spec.memory_bytes = backend_ == "gpu" ? ~0ull : opt_.memory_mb << 20;
     spec.extra_fd = mfd;
     if (sandboxed) spec.identity = identity_;
-    CaseRun c;
-    c.run = run_sandboxed(spec);
-    ::close(mfd);
-    c.report = read_case_report(read_private(report, kMaxReport), name);
-    c.metrics = read_private(metrics, 4096);
-    return c;
+    return CaseSetup{std::move(spec), dir, report, metrics, mfd, name};
   }
 
   std::string failure_text(const CaseRun& c) const {
@@ -1228,12 +1278,60 @@ class Grading {
            c.report.test_cases == 1 && c.report.name_matches && c.report.success;
   }
 
+  // Each case's first run. On the simulator the cases run side by side (at_once); on a GPU one at
+  // a time (they would share the device, and its timing). Cases running at once run as users of
+  // their own (when the grader runs as root): none can reach another's files or processes. A case
+  // that ran out of time beside others runs again alone: only a case too slow by itself times out.
+  std::vector<CaseRun> first_runs() {
+    const size_t n = results_.size();
+    std::vector<CaseRun> runs(n);
+    unsigned together = backend_ == "sim" ? at_once() : 1;
+    std::vector<Identity> slots = {identity_};
+    if (identity_.drop)
+      while (together > 1 && slots.size() < together) {
+        Identity more = sandbox_identity();
+        if (!more.drop || !more.exclusive || !identity_.exclusive) {
+          together = unsigned(slots.size());  // (no user of its own to be had: fewer at once)
+          break;
+        }
+        slots.push_back(more);
+      }
+    if (together <= 1) {
+      for (size_t i = 0; i < n; ++i) {
+        progress(fmt::format("  [{}/{}] {}", i + 1, n, results_[i].name));
+        runs[i] = run_case(program_.string(), results_[i].name, int(i), true);
+      }
+      return runs;
+    }
+    std::vector<CaseSetup> setups;
+    std::vector<RunSpec> specs;
+    for (size_t i = 0; i < n; ++i) {
+      setups.push_back(prepare_case(program_.string(), results_[i].name, int(i), true, {}, 1));
+      specs.push_back(setups.back().spec);
+    }
+    std::vector<RunResult> ran = run_sandboxed_together(specs, together, [&](size_t i, unsigned slot, RunSpec& spec) {
+      progress(fmt::format("  [{}/{}] {}", i + 1, n, results_[i].name));
+      if (slot == 0) return;
+      spec.identity = slots[slot];
+      own(setups[i].dir, spec.identity, 0700);
+      own(setups[i].report, spec.identity, 0600);
+    });
+    for (size_t i = 0; i < n; ++i) runs[i] = finish_case(setups[i], std::move(ran[i]));
+    for (size_t i = 0; i < n; ++i)
+      if (runs[i].run.timed_out) {
+        progress(fmt::format("  [{}/{}] {}: out of time beside other cases; running it again alone", i + 1, n,
+                             results_[i].name));
+        runs[i] = run_case(program_.string(), results_[i].name, int(i), true);
+      }
+    return runs;
+  }
+
   void run_cases() {
     const size_t n = results_.size();
+    std::vector<CaseRun> runs = first_runs();
     for (size_t i = 0; i < n; ++i) {
       TestResult& t = results_[i];
-      progress(fmt::format("  [{}/{}] {}", i + 1, n, t.name));
-      CaseRun c = run_case(program_.string(), t.name, int(i), true);
+      CaseRun& c = runs[i];
       t.seconds = c.run.seconds;
       if (!case_passed(c)) {
         t.passed = false;

@@ -18,6 +18,9 @@ struct Options {
   std::string source_root;       // the repository (shortened to nothing in messages)
   double timeout_s = 300;        // per test case
   double compile_timeout_s = 180;
+  // Programs of one grading run at once: the student files' compiles and, on the simulator, the
+  // test cases (0: the machine's cores, at most 4).
+  unsigned parallel = 0;
   unsigned long long memory_mb = 8192;
   // Where to keep the programs built from the submission ("" for nowhere): KEEP/<program>, its
   // harness program (the lab's harness and main with the submission's files), which the failed

@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
   grade->add_option("--backend", opt.backend, "sim, gpu or auto (gpu when a CUDA device is present)")
       ->check(CLI::IsMember({"sim", "gpu", "auto"}));
   grade->add_option("--timeout", opt.timeout_s, "wall-clock seconds per test case")->check(CLI::Range(1.0, 86400.0));
+  grade
+      ->add_option("--parallel", opt.parallel,
+                   "programs run at once: the student files' compiles and, on the simulator, the test cases "
+                   "(default: the machine's cores, at most 4)")
+      ->check(CLI::Range(1u, 64u));
   grade->add_option("--memory-mb", opt.memory_mb, "address-space limit per test case, MiB")
       ->check(CLI::Range(256ull, 1ull << 24));
   grade->add_option("--grade-dir", opt.grade_dir, "where the lab manifests are (<build>/grade)");

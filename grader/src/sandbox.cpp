@@ -13,9 +13,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
 
 namespace synclab::grade {
 
@@ -266,8 +271,8 @@ RunResult run_sandboxed(const RunSpec& spec) {
     while ((n = read(out[0], buf, sizeof buf)) > 0) keep(buf, size_t(n));
   }
   close(out[0]);
-  kill(-pid, SIGKILL);            // anything the program left running
-  kill_leftovers(spec.identity);  // ... also outside its process group
+  kill(-pid, SIGKILL);                                          // anything the program left running
+  if (spec.kill_identity_after) kill_leftovers(spec.identity);  // ... also outside its process group
   res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
   res.output = head;
   if (dropped) res.output += fmt::format("\n[... {} bytes of output left out ...]\n", dropped);
@@ -281,6 +286,43 @@ RunResult run_sandboxed(const RunSpec& spec) {
   if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
   return res;
+}
+
+std::vector<RunResult> run_sandboxed_together(const std::vector<RunSpec>& specs, unsigned at_once,
+                                              const Starting& starting) {
+  std::vector<RunResult> results(specs.size());
+  std::vector<Identity> used;  // (each identity that ran something, once)
+  std::atomic<size_t> next{0};
+  std::mutex m;
+  auto work = [&](unsigned slot) {
+    for (size_t i; (i = next++) < specs.size();) {
+      RunSpec spec = specs[i];
+      spec.kill_identity_after = false;
+      {
+        std::lock_guard<std::mutex> lock(m);
+        try {
+          if (starting) starting(i, slot, spec);
+        } catch (const std::exception& e) {  // (not started: the result says why)
+          results[i].error = e.what();
+          continue;
+        }
+        bool seen = false;
+        for (const Identity& u : used) seen = seen || (u.uid == spec.identity.uid && u.drop == spec.identity.drop);
+        if (!seen) used.push_back(spec.identity);
+      }
+      results[i] = run_sandboxed(spec);
+    }
+  };
+  const unsigned threads = unsigned(std::min<size_t>(std::max(1u, at_once), specs.size()));
+  if (threads <= 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (std::thread& t : pool) t.join();
+  }
+  for (const Identity& u : used) kill_leftovers(u);
+  return results;
 }
 
 }  // namespace synclab::grade

@@ -5,6 +5,7 @@
 // on one machine cannot reach each other's files or processes).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -40,6 +41,9 @@ struct RunSpec {
   unsigned long long processes = 0;  // RLIMIT_NPROC for an exclusive identity (0: none)
   size_t output_head = 16 << 10;     // keep this much of the start of stdout+stderr ...
   size_t output_tail = 48 << 10;     // ... and of its end
+  // After the run, kill every process of an exclusive identity (kill_leftovers). Off only for runs
+  // made together (run_sandboxed_together), which kill them once all have ended.
+  bool kill_identity_after = true;
 };
 
 struct RunResult {
@@ -54,6 +58,16 @@ struct RunResult {
 };
 
 RunResult run_sandboxed(const RunSpec& spec);
+
+// Runs the specs with at most `at_once` of them running at a time (each as run_sandboxed does,
+// its own time limit included); the results in the order of the specs. `starting(i, slot, spec)`,
+// when given, is called (one call at a time) just before spec i starts as the slot-th of those
+// running at once (0 <= slot < at_once), with the copy of the spec that will run: it may change
+// it (give each slot an identity of its own). What the programs left running is killed once every
+// one has ended.
+using Starting = std::function<void(size_t i, unsigned slot, RunSpec& spec)>;
+std::vector<RunResult> run_sandboxed_together(const std::vector<RunSpec>& specs, unsigned at_once,
+                                              const Starting& starting = {});
 
 // "SIGSEGV (segmentation fault)"
 std::string signal_text(int sig);

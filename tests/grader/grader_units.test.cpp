@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -221,4 +222,53 @@ TEST_CASE("a grading's own user: what a program leaves running is killed when it
   Identity other = sandbox_identity();
   CHECK(other.uid != id.uid);
   rmdir(dir);
+}
+
+TEST_CASE("programs run together: in order, at most so many at once, each slot as its own user", "[grader][sandbox]") {
+  char dir[] = "/tmp/synclab-together-test.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  chmod(dir, 0777);
+  // Each program notes its start in a shared folder, waits, sees how many others run, and ends.
+  std::vector<RunSpec> specs;
+  for (int i = 0; i < 6; ++i) {
+    RunSpec spec;
+    spec.argv = {"/bin/sh", "-c",
+                 "touch " + std::string(dir) + "/run." + std::to_string(i) +
+                     "; sleep 0.4; echo running $(ls " + dir + " | wc -l) program " + std::to_string(i) + " as $(id -u)" +
+                     "; rm " + dir + "/run." + std::to_string(i)};
+    spec.env = {"PATH=/usr/bin:/bin"};
+    spec.cwd = dir;
+    spec.timeout_s = 30;
+    specs.push_back(spec);
+  }
+  std::vector<Identity> users;
+  if (geteuid() == 0)
+    for (int k = 0; k < 2; ++k) users.push_back(sandbox_identity());
+  std::vector<unsigned> slot_of(specs.size(), 99);
+  std::vector<RunResult> rs = run_sandboxed_together(specs, 2, [&](size_t i, unsigned slot, RunSpec& spec) {
+    slot_of[i] = slot;
+    if (!users.empty()) spec.identity = users[slot];
+    if (i == 5) throw std::runtime_error("set-up failed");  // (the program is not started)
+  });
+  REQUIRE(rs.size() == 6);
+  int saw_two = 0;
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("program " << i << ": " << rs[i].output);
+    CHECK(rs[i].started);
+    CHECK(rs[i].exit_code == 0);
+    CHECK(rs[i].output.find("program " + std::to_string(i)) != std::string::npos);  // its own result, in order
+    CHECK(slot_of[i] < 2);
+    int running = 0;
+    std::sscanf(rs[i].output.c_str(), "running %d", &running);
+    CHECK(running >= 1);
+    CHECK(running <= 2);  // never more than two at once
+    saw_two += running == 2;
+    if (!users.empty())
+      CHECK(rs[i].output.find("as " + std::to_string(users[slot_of[i]].uid)) != std::string::npos);
+  }
+  CHECK_FALSE(rs[5].started);
+  CHECK(rs[5].error == "set-up failed");
+  CHECK(saw_two > 0);  // (they did run side by side)
+  std::string cleanup = std::string("rm -rf ") + dir;
+  CHECK(std::system(cleanup.c_str()) == 0);
 }
