@@ -176,7 +176,7 @@ void join_into(VCRef& dst, const VCRef& src, uint32_t tpc) {
 void join_snapshot(VCRef& dst, const VCRef& snap, uint32_t tpc) {
   if (dst && snap && snap->self_gid1) {
     const uint32_t g = snap->self_gid1 - 1;
-    if (dst->thr_clock(g) >= snap->self_clock || dst->cta_phase(g / tpc) > snap->self_phase) return;
+    if (dst->knows(g, g / tpc, snap->self_clock, snap->self_phase)) return;
   }
   join_into(dst, snap, tpc);
 }
@@ -278,11 +278,7 @@ bool RaceDetector::known(RaceThread& t, uint32_t gid, uint32_t cta, const Access
     if (warp_is_unit(model_) && (agid % tpc_) / 32 == (gid % tpc_) / 32) return true;
   }
   settle(t);
-  if (t.vc) {
-    if (t.vc->cta_phase(acta) > a.phase) return true;
-    if (t.vc->thr_clock(sync_gid(agid)) >= a.clock) return true;
-  }
-  return false;
+  return t.vc && t.vc->knows(sync_gid(agid), acta, a.clock, a.phase);
 }
 
 bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t warp, const Access& prev, uint8_t flags,
@@ -813,7 +809,7 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
       // Knowing the fencing thread at or after the fence is knowing all it knew there (every
       // thread entry of a clock comes with that thread's whole knowledge at that clock, and a
       // block phase with its threads' at the barrier): the join would add nothing.
-      if (t.vc && (t.vc->thr_clock(fgid) >= best->clock || t.vc->cta_phase(fcta) > best->phase)) return;
+      if (t.vc && t.vc->knows(fgid, fcta, best->clock, best->phase)) return;
       join_into(t.vc, best->snap, tpc_);
     };
     if (h) {

@@ -54,6 +54,11 @@ struct VClock {
 
   uint32_t cta_phase(uint32_t cta) const;
   uint32_t thr_clock(uint32_t gid) const;
+  // Whether it knows what thread gid (of block cta) did up to its clock `clock`, made before the
+  // block's barrier phase `phase`: through the thread's entry, or a later phase of its block.
+  bool knows(uint32_t gid, uint32_t cta, uint32_t clock, uint32_t phase) const {
+    return thr_clock(gid) >= clock || cta_phase(cta) > phase;
+  }
   void join(const VClock& o);
   // Bit 1: a knows something b does not; bit 2: b knows something a does not (3 also when the
   // two disagree in a way only join() settles).

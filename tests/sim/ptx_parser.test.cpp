@@ -5,27 +5,18 @@
 #include <synclab/catch.h>
 
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "sim/ptx/cfg.h"
 #include "sim/ptx/parser.h"
+#include "tests/sim/ptx_samples.h"
 
 using namespace synclab::sim::ptx;
 
 namespace {
 
-std::string read_sample(const std::string& name) {
-  std::ifstream in(std::string(SYNCLAB_PTX_SAMPLES) + "/" + name, std::ios::binary);
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Module parse_sample(const std::string& name) { return parse_module(read_sample(name), name); }
+Module parse_sample(const std::string& name) { return parse_module(read_ptx_sample(name), name); }
 
 const Function& func(const Module& m, const std::string& name) {
   int i = m.find_function(name);
@@ -1362,7 +1353,7 @@ size_t count_unsupported(const Module& m) {
 }
 
 TEST_CASE("unsupported instruction: the module loads, the instruction names itself and its lines", "[ptx]") {
-  const std::string text = read_sample("unsupported_sm80.ptx");
+  const std::string text = read_ptx_sample("unsupported_sm80.ptx");
   const Module m = parse_module(text, "unsupported_sm80.ptx");
   const Instr* in = first_unsupported(m);
   REQUIRE(in != nullptr);
@@ -1517,7 +1508,7 @@ TEST_CASE("mbarrier: init, arrive, waits, qualifiers and defaults", "[ptx]") {
 }
 
 TEST_CASE("malformed PTX gives a clear ParseError", "[ptx]") {
-  const std::string lock = read_sample("lock_sm75.ptx");
+  const std::string lock = read_ptx_sample("lock_sm75.ptx");
   struct Case { std::string text, expect; };
   const std::vector<Case> cases = {
       {"", "empty"},
@@ -1570,8 +1561,8 @@ TEST_CASE("calls are checked against the callee's declaration", "[ptx]") {
 // Truncations and byte flips of real PTX: parse either succeeds or throws ParseError; never a
 // crash, a hang or another exception.
 TEST_CASE("fuzz: truncated and corrupted PTX", "[ptx]") {
-  const std::vector<std::string> samples = {read_sample("lock_sm75.ptx"), read_sample("misc_sm80.ptx"),
-                                            read_sample("rest_sm80.ptx")};
+  const std::vector<std::string> samples = {read_ptx_sample("lock_sm75.ptx"), read_ptx_sample("misc_sm80.ptx"),
+                                            read_ptx_sample("rest_sm80.ptx")};
   std::mt19937_64 rng(20261121);
   size_t errors = 0, ok = 0;
   for (const std::string& full : samples) {

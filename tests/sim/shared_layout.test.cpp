@@ -5,23 +5,14 @@
 #include <synclab/catch.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "sim/exec/simulator.h"
+#include "tests/sim/ptx_samples.h"
 
 using namespace synclab::sim;
 
 namespace {
-
-std::string sample(const std::string& name) {
-  std::ifstream in(std::string(SYNCLAB_PTX_SAMPLES) + "/" + name, std::ios::binary);
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A variable of any scope by name (function-scope ones too, which find_symbol leaves out).
 const ptx::Symbol& symbol(const ptx::Module& m, const std::string& name) {
@@ -72,7 +63,7 @@ TEST_CASE("static shared memory is laid out per kernel, aligned, without overlap
 
 TEST_CASE("nvcc's demoted __shared__ arrays get their kernel's static shared memory", "[exec]") {
   Simulator& sim = Simulator::instance();
-  const int mod = sim.load_module(sample("misc_sm80.ptx"), "misc_sm80.ptx");
+  const int mod = sim.load_module(read_ptx_sample("misc_sm80.ptx"), "misc_sm80.ptx");
   const ptx::Module& m = sim.module(mod);
   // int s[64] in kbar (256 bytes, align 4), double st[16] in kdyn (128 bytes, align 8).
   const ptx::Symbol& s = symbol(m, "_ZZ4kbarPiE1s");
@@ -85,7 +76,7 @@ TEST_CASE("nvcc's demoted __shared__ arrays get their kernel's static shared mem
 
 TEST_CASE("cub's TempStorage variables are aligned and fit their kernels' static shared memory", "[exec]") {
   Simulator& sim = Simulator::instance();
-  const int mod = sim.load_module(sample("cub_sm75.ptx"), "cub_sm75.ptx");
+  const int mod = sim.load_module(read_ptx_sample("cub_sm75.ptx"), "cub_sm75.ptx");
   const ptx::Module& m = sim.module(mod);
   uint64_t end = 0, most = 0;
   for (const ptx::Symbol& s : m.symbols)
