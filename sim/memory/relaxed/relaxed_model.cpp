@@ -337,7 +337,6 @@ void RelaxedModel::drop_loc(uint64_t key) {
   if (free_locs_.size() < 4096) {
     LocMap::node_type dead = locs_.extract(it);
     Loc& D = *dead.mapped();
-    for (Msg& m : D.msgs) D.spare(m);
     D.msgs.clear();
     D.reach.clear();
     D.used = 0;
@@ -882,14 +881,11 @@ struct RelaxedModel::Places {
   Places(const Loc& loc, const Who& writer) : L(loc), w(writer), n(loc.msgs.size()) { assert(n <= kMax); }
   void know() {
     if (known) return;
-    int index_of_slot[kMax];
-    for (size_t i = 0; i < kMax; ++i) index_of_slot[i] = -1;
-    for (size_t i = 0; i < n; ++i) index_of_slot[L.msgs[i].slot] = int(i);
     for (size_t i = 0; i < n; ++i) {
       const Msg& m = L.msgs[i];
       strong_w[i] = strong(w, m.writer);
       covered_w[i] = covered(w, m.writer);
-      src[i] = !m.rmw ? -1 : m.rmw_src < 0 ? 0 : index_of_slot[m.rmw_src];
+      src[i] = !m.rmw ? -1 : m.rmw_src < 0 ? 0 : L.index_of_slot(m.rmw_src);
     }
     known = true;
   }
@@ -925,8 +921,8 @@ struct RelaxedModel::Places {
 bool RelaxedModel::may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const {
   const Loc& L = P.L;
   const size_t n = P.n;
-  P.know();
   if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
+  if (rmw_read_index >= 0 || after + 1 < n) P.know();
   if (rmw_read_index >= 0) {
     // Atomicity: no morally strong write between the read's message and the write.
     for (size_t k = size_t(rmw_read_index) + 1; k <= after; ++k)
