@@ -3,6 +3,22 @@
 // closes. Layout (param/local/shared offsets) and the line table are filled in as declarations
 // and .loc directives are met; .file numbers are mapped to Module::files at the end because
 // nvcc writes the .file directives after the code.
+//
+// Where things are (the sections below, in this order):
+//   Limits              bounds that keep hostile input from exhausting memory
+//   Numbers             integer and float literals (0f, 0d, decimal)
+//   Modifier vocabulary .type, state space, memory order, scope, comparison and rounding words
+//   Instruction table   opcode -> OpDesc: its operands' shape and what each modifier may be
+//   Parser state        class Parser: the token cursor, scopes, labels, registers, the module
+//   Module level        run: the directives (.version, .target, .file, ...); variables and their initializers
+//                       (parse_variable, place_symbol, parse_init_*); functions and their
+//                       parameters (parse_function, parse_param_decl, parse_perf_directives)
+//   Function bodies     parse_body; scopes and labels (close_scope, parse_label, add_label_ref);
+//                       .reg and .loc (parse_reg_decl, parse_loc); operands (lookup_reg,
+//                       resolve_value, parse_operand(s)); one instruction (parse_instruction ->
+//                       place_operands) and the forms with rules of their own (parse_bar,
+//                       parse_cp_async, parse_mbarrier, parse_call)
+//   End of module       resolve_files: .file numbers -> Module::files
 #include "sim/ptx/parser.h"
 
 #include <cmath>
