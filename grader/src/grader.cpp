@@ -941,14 +941,17 @@ class Grading {
     std::vector<std::string> objs;
     const std::vector<std::string>& files = manifest_.student_files;
     // The student files compile side by side; their results are taken in the manifest's order.
+    struct Outputs {
+      fs::path obj, deps, keep;  // the object, its dependency list, nvcc's intermediate files
+    };
+    std::vector<Outputs> outs;
     std::vector<RunSpec> specs;
     for (const auto& f : files) {
-      fs::path obj = dirs_.build / (f + ".o");
+      outs.push_back({dirs_.build / (f + ".o"), dirs_.build / (f + ".d"), dirs_.build / (f + ".keep")});
+      const auto& [obj, deps, keep] = outs.back();
       RunSpec spec;
       spec.argv = without_ccache(be_.compiler);
       spec.argv.insert(spec.argv.end(), be_.cu_flags.begin(), be_.cu_flags.end());
-      fs::path deps = dirs_.build / (f + ".d");
-      fs::path keep = dirs_.build / (f + ".keep");
       fs::create_directories(keep);
       own(keep, identity_, 0700);
       spec.argv.insert(spec.argv.end(), {"-MD", "-MF", deps.string(), "--keep", "--keep-dir", keep.string()});
@@ -966,9 +969,7 @@ class Grading {
     for (size_t i = 0; i < files.size(); ++i) {
       const std::string& f = files[i];
       const RunResult& r = compiled[i];
-      fs::path obj = dirs_.build / (f + ".o");
-      fs::path deps = dirs_.build / (f + ".d");
-      fs::path keep = dirs_.build / (f + ".keep");
+      const auto& [obj, deps, keep] = outs[i];
       std::error_code ec;
       if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
         std::string why;
