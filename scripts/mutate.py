@@ -328,9 +328,11 @@ def main():
             score, max_score, failed, failed_output = None, None, "", ""
             if os.path.exists(results):
                 j = json.load(open(results))
-                score = j.get("score")
-                max_score = sum(t.get("max_score", 0) for t in j.get("tests", []))
-                first = next((t for t in j.get("tests", []) if t.get("score", 0) < t.get("max_score", 0)), None)
+                # (the find-the-bug cases grade findbug.txt and findbug.cu, which no mutant changes)
+                tests = [t for t in j.get("tests", []) if "findbug" not in t.get("tags", [])]
+                score = sum(t.get("score", 0) for t in tests)
+                max_score = sum(t.get("max_score", 0) for t in tests)
+                first = next((t for t in tests if t.get("score", 0) < t.get("max_score", 0)), None)
                 failed = first["name"] if first else ""
                 failed_output = first.get("output", "") if first else ""
             built = score is not None and "did not compile" not in p.stdout and not re.search(

@@ -1,5 +1,7 @@
 #include "grader.h"
 
+#include "findbug.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <fmt/format.h>
@@ -382,8 +384,8 @@ class Grading {
     if (!build_hidden()) return;
     const bool built = build_submission();
     keep_programs(built);
-    if (!built) return;
-    run_cases();
+    if (built) run_cases();
+    grade_findbug();
   }
 
   void choose_backend() {
@@ -697,20 +699,31 @@ class Grading {
       return da != db ? da < db : a < b;
     });
     std::set<fs::path> used;
-    for (const auto& f : manifest_.student_files) {
-      fs::path chosen;
-      for (const fs::path& c : {fs::path(f), fs::path("labs") / manifest_.lab / f, fs::path(manifest_.lab) / f}) {
-        if (std::find(all.begin(), all.end(), c) != all.end()) {
-          chosen = c;
-          break;
-        }
+    // Where the file f is in the submission: itself, in labs/<lab>/ or <lab>/, else the shallowest.
+    auto locate = [&](const std::string& f) {
+      for (const fs::path& c : {fs::path(f), fs::path("labs") / manifest_.lab / f, fs::path(manifest_.lab) / f})
+        if (std::find(all.begin(), all.end(), c) != all.end()) return c;
+      for (const auto& p : all)
+        if (p.filename() == f) return p;
+      return fs::path();
+    };
+    // The find-the-bug answer (findbug.txt) and fix (findbug.cu), when the lab has the task.
+    if (!findbug::find_pool(manifest_.lab_dir).empty()) {
+      fs::create_directories(dirs_.src / "findbug");
+      for (const char* f : {"findbug.txt", "findbug.cu"}) {
+        const fs::path chosen = locate(f);
+        if (chosen.empty()) continue;
+        struct stat st {};
+        const fs::path from = sub / chosen;
+        if (lstat(from.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || uintmax_t(st.st_size) > kMaxStudentFile) continue;
+        fs::copy_file(from, dirs_.src / "findbug" / f, fs::copy_options::overwrite_existing);
+        chmod((dirs_.src / "findbug" / f).c_str(), 0644);
+        used.insert(chosen);
+        findbug_taken_.push_back({f, chosen.string()});
       }
-      if (chosen.empty())
-        for (const auto& p : all)
-          if (p.filename() == f) {
-            chosen = p;
-            break;
-          }  // the shallowest one
+    }
+    for (const auto& f : manifest_.student_files) {
+      fs::path chosen = locate(f);
       fs::path dest = dirs_.src / f;
       if (chosen.empty()) {
         fs::copy_file(fs::path(manifest_.lab_dir) / f, dest, fs::copy_options::overwrite_existing);
@@ -1432,6 +1445,164 @@ class Grading {
         mine, unit, ref, unit, where, ratio, kSpeedSlack, points(t.score), points(t.max_score));
   }
 
+  // ---- find the bug (findbug.h, docs/findbug.md) -------------------------------------------------
+  // Two cases: the line of the bug (findbug.txt, against the reference answers: not in a student
+  // release) and the fix (findbug.cu: the student's program with a small change above its checks,
+  // built with synclab-nvcc and run under findbug::exploration(); every run must end with status 0
+  // and no report).
+  void grade_findbug() {
+    const findbug::Pool pool = findbug::find_pool(manifest_.lab_dir);
+    if (pool.empty()) return;
+    const std::string name = findbug::draw(pool, manifest_.lab, opt_.student);
+    const std::string nn = manifest_.lab.substr(0, 2);
+    const std::string handed = fmt::format("labs/{}/findbug/{}.cu", manifest_.lab, name);
+    const std::string get = fmt::format("`./synclab findbug {}`{} gives it to you", nn,
+                                        opt_.student.empty() ? "" : " (with SYNCLAB_STUDENT=" + opt_.student + ")");
+    progress(fmt::format("  find the bug: the program is {}{}", handed,
+                         opt_.student.empty() ? " (no student id)" : " (drawn for student id '" + opt_.student + "')"));
+    std::ifstream in(pool.path(name));
+    const std::string original{std::istreambuf_iterator<char>(in), {}};
+    const fs::path given = dirs_.src / "findbug";
+    std::error_code ec;
+
+    const fs::path answers = fs::path(manifest_.solutions_dir) / "findbug" / "answers.tsv";
+    if (manifest_.has_reference && fs::exists(answers, ec)) {
+      TestResult t;
+      t.name = "Find the bug: the line (findbug.txt)";
+      t.max_score = 2;
+      t.tags = {"findbug"};
+      const std::map<std::string, std::vector<int>> accepted = findbug::read_answers(answers.string());
+      if (!accepted.count(name)) throw GradeError(fmt::format("{} has no row for {}", answers.string(), name));
+      const std::string text = read_private(given / "findbug.txt", kMaxStudentFile);
+      const findbug::Answer a = findbug::parse_answer(text);
+      const std::vector<int>& ok = accepted.at(name);
+      if (!fs::exists(given / "findbug.txt", ec)) {
+        t.output = fmt::format(
+            "findbug.txt is not in the submission: write the line of the bug in {} there "
+            "('line: N'); {}",
+            handed, get);
+      } else if (!a.problems.empty()) {
+        t.output = "findbug.txt cannot be read:\n";
+        for (const auto& p : a.problems) t.output += "  - " + p + "\n";
+      } else if (!a.program.empty() && a.program != name) {
+        t.output = fmt::format("findbug.txt names program '{}', but your program is '{}' ({}); {}", a.program, name,
+                               handed, get);
+      } else if (a.line == 0) {
+        t.output = "findbug.txt names no line: write 'line: N', N the line of the bug in " + handed;
+      } else if (std::find(ok.begin(), ok.end(), a.line) != ok.end()) {
+        t.passed = true;
+        t.score = t.max_score;
+        t.output = fmt::format("passed: line {} of {} is the line of the bug", a.line, handed);
+      } else {
+        t.output = fmt::format("line {} of {} is not where the bug is", a.line, handed);
+      }
+      results_.push_back(t);
+    } else {
+      findbug_note_ =
+          "Find the bug: the line (findbug.txt) is graded by the course's grader only (a student "
+          "release has no answers); the fix is graded here.";
+    }
+
+    TestResult t;
+    t.name = "Find the bug: the fix (findbug.cu)";
+    t.max_score = 4;
+    t.tags = {"findbug"};
+    t.output = findbug_fix(name, handed, get, original, given);
+    t.passed = t.output.rfind("passed", 0) == 0;
+    t.score = t.passed ? t.max_score : 0;
+    results_.push_back(t);
+  }
+
+  // The fix case's verdict: "passed: ..." or why not.
+  std::string findbug_fix(const std::string& name, const std::string& handed, const std::string& get,
+                          const std::string& original, const fs::path& given) {
+    std::error_code ec;
+    const std::string nn = manifest_.lab.substr(0, 2);
+    if (!fs::exists(given / "findbug.cu", ec))
+      return fmt::format("findbug.cu is not in the submission: it is your program, {}, with the bug fixed; {}", handed,
+                         get);
+    const findbug::FixCheck f = findbug::check_fix(original, read_private(given / "findbug.cu", kMaxStudentFile));
+    if (!f.problems.empty()) {
+      std::string out = fmt::format("findbug.cu is not {} with a small fix, so it was not run:\n", handed);
+      for (const auto& p : f.problems) out += "  - " + p + "\n";
+      return out + fmt::format("(`diff {} labs/{}/findbug.cu` shows what you changed; {})", handed, manifest_.lab, get);
+    }
+    const fs::path bin = fs::path(opt_.grade_dir).parent_path() / "bin";
+    const fs::path dir = dirs_.run / "findbug";
+    fs::create_directories(dir);
+    own(dir, identity_, 0700);
+    fs::copy_file(given / "findbug.cu", dir / "findbug.cu", fs::copy_options::overwrite_existing);
+    own(dir / "findbug.cu", identity_, 0600);
+    RunSpec cc;
+    cc.argv = {(bin / "synclab-nvcc").string(), "-std=c++17", "-o", (dir / name).string(),
+               (dir / "findbug.cu").string()};
+    cc.env = base_env(dir);
+    cc.cwd = dir.string();
+    cc.timeout_s = opt_.compile_timeout_s;
+    cc.identity = identity_;
+    cc.processes = 512;
+    progress("  compiling findbug.cu");
+    const RunResult c = run_sandboxed(cc);
+    if (!c.started || c.timed_out || c.exit_code != 0 || !fs::exists(dir / name, ec))
+      return "findbug.cu does not compile; " +
+             (c.started ? (c.timed_out ? std::string("the compiler ran out of time")
+                                       : "the compiler said:\n" + shorten(last_lines(c.output, 30)))
+                        : "the compiler could not be started: " + c.error);
+    const std::vector<findbug::Run> runs = findbug::exploration();
+    std::vector<RunSpec> specs;
+    for (const auto& r : runs) {
+      RunSpec spec;
+      spec.argv = {(dir / name).string()};
+      spec.env = base_env(dir);
+      for (const auto& e : r.env()) spec.env.push_back(e);
+      spec.env.push_back("SYNCLAB_ERROR_EXITCODE=1");
+      if (guard_) {
+        spec.env.push_back("LD_PRELOAD=" + opt_.guard_library);
+        spec.env.push_back("SYNCLAB_GUARD=require");
+      }
+      spec.cwd = dir.string();
+      spec.timeout_s = std::min(30.0, opt_.timeout_s);
+      spec.memory_bytes = opt_.memory_mb << 20;
+      spec.identity = identity_;
+      spec.processes = 512;
+      specs.push_back(std::move(spec));
+    }
+    progress(fmt::format("  running findbug.cu {} times (its and lockstep x sc and relaxed x pct and random seeds 1-4)",
+                         runs.size()));
+    const std::vector<RunResult> ran = run_sandboxed_together(specs, at_once());
+    size_t failed = 0, first = runs.size();
+    for (size_t i = 0; i < ran.size(); ++i)
+      if (!ran[i].started || ran[i].timed_out || ran[i].signal || ran[i].exit_code != 0) {
+        ++failed;
+        if (first == runs.size()) first = i;
+      }
+    if (failed == 0)
+      return fmt::format(
+          "passed: your fix of {} ran {} times (warp models its and lockstep, memory models sc and "
+          "relaxed, pct and random seeds 1-4) with the right result and no report",
+          handed, runs.size());
+    const RunResult& r = ran[first];
+    std::string why = !r.started    ? "it could not be started: " + r.error
+                      : r.timed_out ? "it was still running after 30 s (a hang?)"
+                      : r.signal    ? "it was killed by " + signal_text(r.signal)
+                                    : fmt::format("it exited with status {}", r.exit_code);
+    // The first lines of its output (the checks' message or the first report), naming findbug.cu
+    // as the student's own copy does.
+    std::string head;
+    size_t lines = 0, at = 0;
+    while (at < r.output.size() && lines < 25) {
+      const size_t nl = r.output.find('\n', at);
+      head += r.output.substr(at, nl == std::string::npos ? std::string::npos : nl - at + 1);
+      at = nl == std::string::npos ? r.output.size() : nl + 1;
+      ++lines;
+    }
+    if (at < r.output.size()) head += "...\n";
+    head = replace_all(head, (dir / "findbug.cu").string(), "findbug.cu");
+    return fmt::format(
+        "your fix still fails {} of {} runs; the first, {}: {}; its output:\n{}\nreplay it: ./synclab findbug {} {}",
+        failed, runs.size(), runs[first].options(), why, indent(shorten(head), "  | "), nn, runs[first].options());
+  }
+
   // ---- results ----------------------------------------------------------------------------------
   double total() const {
     double s = 0;
@@ -1460,6 +1631,7 @@ class Grading {
           opt_.student, opt_.student);
     out += "Student files:\n";
     for (const auto& [f, from] : taken_) out += fmt::format("  {} (from {})\n", f, from);
+    for (const auto& [f, from] : findbug_taken_) out += fmt::format("  {} (from {})\n", f, from);
     for (const auto& f : missing_)
       out += fmt::format("  {}: {}; the handed-out skeleton was graded\n", f,
                          skipped_.count(f) ? skipped_.at(f) : "not in the submission");
@@ -1473,6 +1645,7 @@ class Grading {
     for (const auto& t : results_) any_failed |= !t.passed;
     if (any_failed && build_error_.empty() && !replay_note_.empty()) out += "\n" + shorten(replay_note_) + "\n";
     if (!keep_note_.empty()) out += "\n" + shorten(keep_note_) + "\n";
+    if (!findbug_note_.empty()) out += "\n" + findbug_note_ + "\n";
     if (!sandbox_note_.empty()) out += "\n" + sandbox_note_ + "\n";
     if (!guard_note_.empty()) out += "\n" + guard_note_ + "\n";
     if (!build_error_.empty()) out += "\n" + build_error_ + "\n";
@@ -1580,6 +1753,8 @@ class Grading {
   std::vector<std::pair<std::string, std::string>> taken_;
   std::vector<std::string> missing_, ignored_;
   std::map<std::string, std::string> skipped_;  // file name -> why a file of that name was not taken
+  std::vector<std::pair<std::string, std::string>> findbug_taken_;  // findbug.txt, findbug.cu: where from
+  std::string findbug_note_;                                        // (a student release) why the line is not graded
   std::vector<std::string> public_names_, hidden_objs_;
   std::string reference_;
   fs::path program_;

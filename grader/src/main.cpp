@@ -4,12 +4,14 @@
 //   synclab-grade normalize RESULTS OUT      (for comparing with approved results)
 //   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
 //   synclab-grade build --lab 01 --submission DIR --out DIR   (its harness program: ./synclab run)
+//   synclab-grade findbug --lab 04 [--student ID] [--check FILE]   (./synclab findbug)
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
+#include "findbug.h"
 #include "grader.h"
 
 namespace fs = std::filesystem;
@@ -96,6 +98,14 @@ int main(int argc, char** argv) {
       "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
   check->add_option("objects", objects, "object files")->required();
 
+  std::string fb_lab, fb_student, fb_check;
+  CLI::App* fb = app.add_subcommand(
+      "findbug", "print NAME<TAB>PATH of the find-the-bug program drawn for a student (docs/findbug.md)");
+  fb->add_option("--lab", fb_lab, "the lab: 01, 1 or 01-data-races")->required();
+  fb->add_option("--student", fb_student, "the student id (default: $SYNCLAB_STUDENT; none: the pool's first)");
+  fb->add_option("--check", fb_check,
+                 "also check that FILE is that program with a fix the grader runs (exit 1 and the reasons if not)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -103,6 +113,11 @@ int main(int argc, char** argv) {
   }
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
   if (check->parsed()) return synclab::grade::check_objects_command(objects);
+  if (fb->parsed()) {
+    if (fb_student.empty())
+      if (const char* s = std::getenv("SYNCLAB_STUDENT")) fb_student = s;
+    return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check);
+  }
   if (build->parsed()) return synclab::grade::build_command(build_opt, build_out);
   if (times->parsed()) {
     opt.lab = times_lab;

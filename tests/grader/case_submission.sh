@@ -23,6 +23,12 @@ case_submission() {
   [ -n "$files" ] || { echo "$manifest names no student files" >&2; return 2; }
   [ -n "$only" ] && files="$only"
   for f in $files; do cp "$labdir/$f" "$sub/$f" || return 2; done
+  # A reference submission answers the find-the-bug task too (the reference fix of the program
+  # drawn for the case's student, and the line).
+  if [ "$base" = solutions ] && [ -z "$only" ]; then
+    "$root/tests/grader/findbug_answer.sh" "$(dirname "$grade_dir")/bin/synclab-grade" "$case_lab" "$case_student" "$sub" ||
+      return 2
+  fi
   # The overlay (symbolic links stay links: the grader must not follow them).
   (cd "$dir" && find . ! -type d ! -name case.txt -print0) | while IFS= read -r -d '' f; do
     mkdir -p "$sub/$(dirname "$f")"

@@ -16,6 +16,7 @@ fail() { echo "grade_batch.sh: FAILED: $*"; exit 1; }
 in="$tmp/in" out="$tmp/out"
 mkdir -p "$in/skel/top"
 cp -r "$root/solutions/01-data-races" "$in/ref"
+"$root/tests/grader/findbug_answer.sh" "$root/build/bin/synclab-grade" 01 ada@example.edu "$in/ref"
 cp "$root"/labs/01-data-races/{increment,histogram,sssp}.cu "$in/skel/top/"
 (cd "$in/skel" && python3 -m zipfile -c "$in/skeleton.zip" top) && rm -rf "$in/skel"
 cp -r "$root/solutions/01-data-races" "$in/broken" && echo "this line does not compile" >>"$in/broken/increment.cu"

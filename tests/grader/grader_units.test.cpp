@@ -1,7 +1,7 @@
 // The grader's parts on their own (grader/src): Catch2 report reading (incomplete, forged and
 // hostile reports), test specs for awkward names, the scan of a student file's host code, the
 // system-call filter libsynclab_guard.so (a probe program run under it), and the sandbox's
-// cleanup of processes a program leaves behind.
+// cleanup of processes a program leaves behind; find the bug's draws, answers and fix rules.
 #include <synclab/catch.h>
 
 #include <dirent.h>
@@ -13,11 +13,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "catch_report.h"
+#include "findbug.h"
 #include "host_source_check.h"
 #include "sandbox.h"
 
@@ -271,4 +273,93 @@ TEST_CASE("programs run together: in order, at most so many at once, each slot a
   CHECK(saw_two > 0);  // (they did run side by side)
   std::string cleanup = std::string("rm -rf ") + dir;
   CHECK(std::system(cleanup.c_str()) == 0);
+}
+
+namespace {
+
+// A program of n lines above its checks (line k: "  work(k);"), then the checks.
+std::string fb_program(int n) {
+  std::string s = "// Lab 99, find the bug: a test program.\n";
+  for (int k = 2; k <= n; ++k) s += "  work(" + std::to_string(k) + ");\n";
+  return s + "// ---- checks: a fix changes nothing below this line ----\nint main() { return check(); }\n";
+}
+
+std::string fb_replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("find the bug: a fix is a small change above the checks", "[grader][findbug]") {
+  const std::string original = fb_program(20);
+  SECTION("a changed line: one removed, one added, the line touched") {
+    const findbug::FixCheck f = findbug::check_fix(original, fb_replace(original, "work(7);", "work(7); fence();"));
+    CHECK(f.problems.empty());
+    CHECK(f.added == 1);
+    CHECK(f.removed == 1);
+    CHECK(f.touched == std::vector<int>{7});
+  }
+  SECTION("an inserted line touches the lines on both sides") {
+    const findbug::FixCheck f =
+        findbug::check_fix(original, fb_replace(original, "  work(8);\n", "  fence();\n  work(8);\n"));
+    CHECK(f.problems.empty());
+    CHECK(f.added == 1);
+    CHECK(f.removed == 0);
+    CHECK(f.touched == std::vector<int>{7, 8});
+  }
+  SECTION("the checks may not change") {
+    const findbug::FixCheck f = findbug::check_fix(original, fb_replace(original, "return check();", "return 0;"));
+    REQUIRE(f.problems.size() == 1);
+    CHECK(f.problems[0].find("checks") != std::string::npos);
+  }
+  SECTION("nor may a fix hide the checks: exit, the preprocessor, a second main") {
+    for (const char* added : {"  exit(0);", "  std::exit(0);", "#define check() 0", "  abort();", "int main2() {} int main();"}) {
+      const findbug::FixCheck f =
+          findbug::check_fix(original, fb_replace(original, "  work(5);\n", std::string(added) + "\n  work(5);\n"));
+      CHECK(!f.problems.empty());
+    }
+    // ... while a comment or a word that only contains one of them is fine
+    const findbug::FixCheck ok = findbug::check_fix(
+        original, fb_replace(original, "  work(5);\n", "  exited_lanes(); // exit here? no\n  work(5);\n"));
+    CHECK(ok.problems.empty());
+  }
+  SECTION("at most 10 lines added and removed together") {
+    std::string big = original;
+    for (int k = 2; k <= 7; ++k)
+      big = fb_replace(big, "work(" + std::to_string(k) + ");", "other(" + std::to_string(k) + ");");
+    const findbug::FixCheck f = findbug::check_fix(original, big);
+    CHECK(f.added == 6);
+    CHECK(f.removed == 6);
+    CHECK(!f.problems.empty());
+  }
+  SECTION("no change, or another program, is no fix") {
+    CHECK(!findbug::check_fix(original, original).problems.empty());
+    const findbug::FixCheck other = findbug::check_fix(original, fb_replace(original, "a test program", "another"));
+    REQUIRE(!other.problems.empty());
+    CHECK(other.problems[0].find("another program") != std::string::npos);
+  }
+  SECTION("a program without checks is the pool's mistake, not the student's") {
+    CHECK_THROWS(findbug::check_fix("int main() {}\n", "int main() { }\n"));
+  }
+}
+
+TEST_CASE("find the bug: the answer file and the draw", "[grader][findbug]") {
+  const findbug::Answer a = findbug::parse_answer("# my answer\nprogram: ring_sum\nline: 42   # the fence\n");
+  CHECK(a.problems.empty());
+  CHECK(a.program == "ring_sum");
+  CHECK(a.line == 42);
+  CHECK(findbug::parse_answer("line: 4x\n").problems.size() == 1);
+  CHECK(findbug::parse_answer("the bug is on line 4\n").problems.size() == 1);
+  CHECK(findbug::parse_answer("line: 3\nline: 4\n").problems.size() == 1);
+  CHECK(findbug::parse_answer("line:\n").line == 0);
+
+  findbug::Pool pool;
+  pool.names = {"a", "b", "c", "d", "e"};
+  CHECK(findbug::draw(pool, "04-reductions", "") == "a");
+  CHECK(findbug::draw(pool, "04-reductions", "  Dave@Uni.edu ") == findbug::draw(pool, "04-reductions", "dave@uni.edu"));
+  std::set<std::string> seen;
+  for (int i = 0; i < 100; ++i) seen.insert(findbug::draw(pool, "04-reductions", "student" + std::to_string(i)));
+  CHECK(seen.size() == 5);  // every program is drawn for some of 100 students
 }

@@ -69,8 +69,9 @@ PY
     echo "ok: $1: results.json says '$3'"
   fi
 }
-rm -rf "$ag/submission"/* && cp "$root"/solutions/01-data-races/*.cu "$ag/submission/"
-grade reference 25
+rm -rf "$ag/submission"/* && cp "$root"/solutions/01-data-races/*.cu "$ag/submission/" &&
+  "$root/tests/grader/findbug_answer.sh" "$root/build/bin/synclab-grade" 01 "" "$ag/submission"
+grade reference 31
 rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/labs/01-data-races" &&
   cp "$root"/labs/01-data-races/*.cu "$ag/submission/labs/01-data-races/"
 grade skeleton 0
