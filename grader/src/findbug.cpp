@@ -40,7 +40,7 @@ std::string trim(const std::string& s) {
 // The index of the checks' first line, or lines.size() when there is none.
 size_t marker_index(const std::vector<std::string>& lines) {
   for (size_t i = 0; i < lines.size(); ++i)
-    if (lines[i].rfind(kMarker, 0) == 0) return i;
+    if (lines[i].rfind(kMarker, 0) == 0) return i;  // (lines squeezed: see check_fix)
   return lines.size();
 }
 
@@ -134,9 +134,29 @@ Answer parse_answer(const std::string& text) {
   return a;
 }
 
+// A line as the comparison sees it: spaces and tabs at its ends dropped, runs of them inside one
+// (re-indenting a block changes no line).
+std::string squeezed(const std::string& line) {
+  std::string out;
+  bool space = false;
+  for (char c : trim(line)) {
+    if (c == ' ' || c == '\t') {
+      space = true;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 FixCheck check_fix(const std::string& original, const std::string& fixed) {
   FixCheck f;
-  const std::vector<std::string> a = split_lines(original), b = split_lines(fixed);
+  const std::vector<std::string> a_text = split_lines(original), b_text = split_lines(fixed);
+  std::vector<std::string> a, b;
+  for (const auto& l : a_text) a.push_back(squeezed(l));
+  for (const auto& l : b_text) b.push_back(squeezed(l));
   if (a.size() > kMaxLines || b.size() > kMaxLines) {
     f.problems.push_back(fmt::format("it has {} lines; the program has {}: not a small fix", b.size(), a.size()));
     return f;

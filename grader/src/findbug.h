@@ -15,7 +15,7 @@ namespace synclab::grade::findbug {
 // The line that starts a program's checks: a fix changes nothing from it to the end.
 inline constexpr const char* kMarker = "// ---- checks";
 // The most lines a fix may add and remove, together (as `diff` counts them).
-inline constexpr int kMaxChanged = 10;
+inline constexpr int kMaxChanged = 12;
 // The most lines a program or a fix may have (more is refused before any comparison).
 inline constexpr size_t kMaxLines = 400;
 
@@ -40,7 +40,8 @@ struct Answer {
 };
 Answer parse_answer(const std::string& text);
 
-// How a fix (the student's findbug.cu) differs from the program as handed out.
+// How a fix (the student's findbug.cu) differs from the program as handed out, line by line (spaces
+// at a line's ends and the width of a run of spaces inside it do not count).
 struct FixCheck {
   int added = 0, removed = 0;
   std::vector<int> touched;           // lines of the original the fix changes or inserts next to

@@ -25,6 +25,11 @@ constexpr uint64_t kWindowSize = 0x1000'0000'0000'0000ull;
 // Device function pointers are kFunctionWindow + the function's index in its module: never 0,
 // never a valid data address.
 constexpr uint64_t kFunctionWindow = 0x3000'0000'0000'0000ull;
+// The key under which the hang detector keeps an address's last writer: a shared-memory address
+// names a word of its block's shared memory only, so each block's words get keys of their own.
+inline uint64_t writer_key(uint64_t generic, uint64_t cta) {
+  return generic - kSharedWindow < kWindowSize ? generic + (cta << 32) : generic;
+}
 
 enum class AllocKind { Device, HostPinned, HostMapped, ModuleGlobal, ModuleConst, Managed };
 const char* alloc_kind_name(AllocKind k);

@@ -193,7 +193,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       for (uint32_t m = running; m; m &= m - 1) {
         const uint64_t polled = x->last_load[__builtin_ctz(m)];
         if (!polled) continue;
-        const LastWriter* lw = hang_.last_writer(polled);
+        const LastWriter* lw = hang_.last_writer(writer_key(polled, x->cta->linear));
         if (lw && lw->cta == x->cta->linear && lw->warp == x->index && (parked >> lw->lane & 1)) simt_deadlock = true;
       }
     }
@@ -305,7 +305,7 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
         if (grid_workspace_ && polled >= grid_workspace_ && polled < grid_workspace_ + 64) ++at_grid_barrier;
       }
       line += fmt::format(", polling {}", what);
-      if (const LastWriter* lw = hang_.last_writer(polled)) {
+      if (const LastWriter* lw = hang_.last_writer(writer_key(polled, x->cta->linear))) {
         std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";
         line += fmt::format("; last written by block {} thread {} (warp {} lane {}) at {}:{}", lw->cta, lw->tid,
                             lw->warp, lw->lane, file, lw->line);

@@ -309,6 +309,12 @@ TEST_CASE("find the bug: a fix is a small change above the checks", "[grader][fi
     CHECK(f.removed == 0);
     CHECK(f.touched == std::vector<int>{7, 8});
   }
+  SECTION("re-indenting is no change") {
+    const findbug::FixCheck f = findbug::check_fix(
+        original, fb_replace(fb_replace(original, "  work(7);", "      work(7);  "), "  work(9);", "\twork(9);"));
+    CHECK(f.problems.size() == 1);  // (only: nothing is changed)
+    CHECK(f.added + f.removed == 0);
+  }
   SECTION("the checks may not change") {
     const findbug::FixCheck f = findbug::check_fix(original, fb_replace(original, "return check();", "return 0;"));
     REQUIRE(f.problems.size() == 1);
@@ -325,14 +331,17 @@ TEST_CASE("find the bug: a fix is a small change above the checks", "[grader][fi
         original, fb_replace(original, "  work(5);\n", "  exited_lanes(); // exit here? no\n  work(5);\n"));
     CHECK(ok.problems.empty());
   }
-  SECTION("at most 10 lines added and removed together") {
+  SECTION("at most 12 lines added and removed together") {
     std::string big = original;
     for (int k = 2; k <= 7; ++k)
       big = fb_replace(big, "work(" + std::to_string(k) + ");", "other(" + std::to_string(k) + ");");
     const findbug::FixCheck f = findbug::check_fix(original, big);
     CHECK(f.added == 6);
     CHECK(f.removed == 6);
-    CHECK(!f.problems.empty());
+    CHECK(f.problems.empty());
+    const findbug::FixCheck more = findbug::check_fix(original, fb_replace(big, "work(8);", "other(8);"));
+    CHECK(more.added + more.removed == 14);
+    CHECK(!more.problems.empty());
   }
   SECTION("no change, or another program, is no fix") {
     CHECK(!findbug::check_fix(original, original).problems.empty());

@@ -178,7 +178,8 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
 
 void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I, uint64_t old, uint64_t now,
                            uint32_t size, bool atomic) {
-  hang_.record_writer(generic, w.cta->linear, w.lanes[lane].tid_linear, I.user_line, I.ptx_line, I.user_file);
+  hang_.record_writer(writer_key(generic, w.cta->linear), w.cta->linear, w.lanes[lane].tid_linear, I.user_line,
+                      I.ptx_line, I.user_file);
   if ((atomic || (w.open_lanes >> lane & 1)) && !lane_change(w, lane, generic, old, now, size, atomic)) return;
   hang_.visible_change(steps_);
 }
@@ -530,12 +531,13 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       // Only a change is visible to other threads (note_write, with one epoch step for the
       // instruction).
       const uint64_t generic = X[l] + gen_off;
-      if (generic >> 14 != region) {
-        region = generic >> 14;
-        region_start = HangDetector::region_start(generic);
+      const uint64_t key = writer_key(generic, cta);
+      if (key >> 14 != region) {
+        region = key >> 14;
+        region_start = HangDetector::region_start(key);
       }
-      hang_.record_writer_at(HangDetector::slot_in(generic, region_start), generic, cta, tid0 + l, I.user_line,
-                             I.ptx_line, I.user_file);
+      hang_.record_writer_at(HangDetector::slot_in(key, region_start), key, cta, tid0 + l, I.user_line, I.ptx_line,
+                             I.user_file);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
       if (!open || lane_change(w, l, generic, before, val & mask, es, false)) changed_any = true;
     }
@@ -912,7 +914,8 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
           if ((old & keep) != (nb & keep)) {
             // note_write, with one epoch step for the instruction.
-            hang_.record_writer(generic, cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
+            hang_.record_writer(writer_key(generic, cta), cta, w.index * 32 + l, I.user_line, I.ptx_line,
+                                I.user_file);
             if (lane_change(w, l, generic, old & keep, nb & keep, size, true)) changed_any = true;
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
