@@ -65,10 +65,11 @@ struct Run {
 std::vector<Run> exploration();
 
 // `synclab-grade findbug` (what `./synclab findbug` runs): prints "NAME<TAB>PATH" of the program
-// drawn for `student` in lab `lab` (manifests in grade_dir); with `check_file`, then also whether
+// drawn for `student` in lab `lab` (manifests in grade_dir), or of `program` when it is given;
+// with `check_file`, then also whether
 // that file is the program with a fix the grader would run (one line per problem). Returns 0, 1
 // when check_file breaks a rule, 2 when there is no such lab or pool.
 int command(const std::string& grade_dir, const std::string& lab, const std::string& student,
-            const std::string& check_file);
+            const std::string& check_file, const std::string& program = "");
 
 }  // namespace synclab::grade::findbug

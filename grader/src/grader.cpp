@@ -1602,9 +1602,23 @@ class Grading {
     }
     if (at < r.output.size()) head += "...\n";
     head = replace_all(head, (dir / "findbug.cu").string(), "findbug.cu");
+    // The summary line (the table shows only it) ends with what the run said first: the first
+    // report's title, else the program's own first line (its checks' message).
+    std::string said;
+    std::istringstream in(head);
+    for (std::string l; std::getline(in, l);) {
+      const size_t tag = l.find("SyncLab ERROR");
+      const size_t warn = l.find("SyncLab WARNING");
+      if (tag != std::string::npos || warn != std::string::npos) {
+        said = l.substr(tag != std::string::npos ? tag + 8 : warn + 8);
+        break;
+      }
+      if (said.empty() && !l.empty() && l.rfind("=========", 0) != 0) said = l;
+    }
     return fmt::format(
-        "your fix still fails {} of {} runs; the first, {}: {}; its output:\n{}\nreplay it: ./synclab findbug {} {}",
-        failed, runs.size(), runs[first].options(), why, indent(shorten(head), "  | "), nn, runs[first].options());
+        "your fix still fails {} of {} runs; the first ({}) {}{}\nits output:\n{}\nreplay it: ./synclab findbug {} {}",
+        failed, runs.size(), runs[first].options(), why, said.empty() ? "" : ": " + shorten(said),
+        indent(shorten(head), "  | "), nn, runs[first].options());
   }
 
   // ---- results ----------------------------------------------------------------------------------

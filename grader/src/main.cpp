@@ -98,11 +98,12 @@ int main(int argc, char** argv) {
       "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
   check->add_option("objects", objects, "object files")->required();
 
-  std::string fb_lab, fb_student, fb_check;
+  std::string fb_lab, fb_student, fb_check, fb_program;
   CLI::App* fb = app.add_subcommand(
       "findbug", "print NAME<TAB>PATH of the find-the-bug program drawn for a student (docs/findbug.md)");
   fb->add_option("--lab", fb_lab, "the lab: 01, 1 or 01-data-races")->required();
   fb->add_option("--student", fb_student, "the student id (default: $SYNCLAB_STUDENT; none: the pool's first)");
+  fb->add_option("--program", fb_program, "that program of the pool instead of the one drawn (with --check)");
   fb->add_option("--check", fb_check,
                  "also check that FILE is that program with a fix the grader runs (exit 1 and the reasons if not)");
 
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
   if (fb->parsed()) {
     if (fb_student.empty())
       if (const char* s = std::getenv("SYNCLAB_STUDENT")) fb_student = s;
-    return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check);
+    return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check, fb_program);
   }
   if (build->parsed()) return synclab::grade::build_command(build_opt, build_out);
   if (times->parsed()) {

@@ -43,6 +43,8 @@ help="$(./synclab help)"
 # one's own (run in a scratch directory that sees the tree's build/).
 sub="$scratch/submission"
 mkdir -p "$sub" && cp "$root"/solutions/01-data-races/*.cu "$sub/" || fail "cannot make the placeholder DIR"
+# (and the find-the-bug answer, docs/findbug.md: the reference fix of the program drawn without an id)
+"$root/tests/grader/findbug_answer.sh" "$build/bin/synclab-grade" 01 "" "$sub" || fail "no find-the-bug answer for DIR"
 progdir="$scratch/prog"
 mkdir -p "$progdir" && ln -s "$root/build" "$progdir/build" || fail "cannot make the program's directory"
 cat >"$progdir/prog.cu" <<'EOF'
@@ -152,6 +154,13 @@ for cmd in "${commands[@]}"; do
       ran "$root" "$cmd" "Gradescope autograder for lab 01"
       python3 -c 'import sys, zipfile; sys.exit("run_autograder" not in zipfile.ZipFile(sys.argv[1]).namelist())' \
         "$root/lab01.zip" || fail "lab01.zip has no run_autograder at its root" ;;
+    "./synclab findbug 01")
+      # Copies the program drawn (no id) to labs/01-data-races/findbug.cu, starts findbug.txt, runs
+      # the handed-out program 32 times: it fails, and the output says how to replay and watch it.
+      will_make labs/01-data-races/findbug.cu
+      will_make labs/01-data-races/findbug.txt
+      status=1 ran "$root" "$cmd" "your program is labs/01-data-races/findbug/[a-z_]+\.cu" \
+        "^[0-9]+ of 32 runs failed" "^replay it: ./synclab findbug 01 --model" ;;
     "build/bin/synclab-nvcc -o prog prog.cu")
       ran "$progdir" "$cmd" ;;
     "build/bin/synclab-run --model lockstep -- ./prog")

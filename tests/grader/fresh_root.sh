@@ -140,6 +140,9 @@ printf '{"id": 1, "users": [{"email": "ada@example.edu", "id": 7, "name": "Ada"}
   >"$ag/submission_metadata.json"
 step "run_autograder: reference"
 rm -rf "${sub:?}"/* && cp "$sol"/*.cu "$sub/"
+# (and the find-the-bug answer of the program the submitter's id draws)
+"$here/tests/grader/findbug_answer.sh" "$here/build/bin/synclab-grade" "${labdir:0:2}" ada@example.edu "$sub" ||
+  fail "no find-the-bug answer for the reference"
 grade reference full
 grep -q "Student id: 'ada@example.edu'" "$tmp/reference.json" || fail "the submitter's email was not the student id"
 echo "   ok: graded with the submitter's email as the student id"

@@ -326,7 +326,12 @@ TEST_CASE("find the bug: a fix is a small change above the checks", "[grader][fi
           findbug::check_fix(original, fb_replace(original, "  work(5);\n", std::string(added) + "\n  work(5);\n"));
       CHECK(!f.problems.empty());
     }
-    // ... while a comment or a word that only contains one of them is fine
+    // ... while an #include of a library header (<cuda/atomic>, for an atomic_ref), a comment, or a
+    // word that only contains one of them is fine
+    CHECK(findbug::check_fix(original, fb_replace(original, "  work(5);\n", "#include <cuda/atomic>\n  work(5);\n"))
+              .problems.empty());
+    CHECK(!findbug::check_fix(original, fb_replace(original, "  work(5);\n", "#include \"mine.h\"\n  work(5);\n"))
+               .problems.empty());
     const findbug::FixCheck ok = findbug::check_fix(
         original, fb_replace(original, "  work(5);\n", "  exited_lanes(); // exit here? no\n  work(5);\n"));
     CHECK(ok.problems.empty());

@@ -4,7 +4,8 @@
 #   tests/labs/findbug/check_pool.sh --lab NN [--only NAME] [--bin DIR] [--work DIR] [--first]
 #
 # For every program labs/NN-topic/findbug/NAME.cu (or only NAME):
-#   - the reference fix solutions/NN-topic/findbug/NAME.cu changes nothing from the line
+#   - its reference fix solutions/NN-topic/findbug/NAME.patch (a unified diff: `patch` makes the
+#     fixed program from the one handed out) applies, changes nothing from the line
 #     "// ---- checks" on, and at most 10 lines in all (added plus removed, `diff` of the two; a
 #     student's fix may change 12, grader/src/findbug.h);
 #   - solutions/NN-topic/findbug/answers.tsv has a row for it whose lines (the bug's line as handed
@@ -65,8 +66,10 @@ for prog in "$labdir"/findbug/*.cu; do
   name=$(basename "$prog" .cu)
   [ -z "$only" ] || [ "$name" = "$only" ] || continue
   n=$((n + 1))
-  fixed=$soldir/$name.cu
-  [ -f "$fixed" ] || { problem "$name" "no reference fix $fixed"; continue; }
+  [ -f "$soldir/$name.patch" ] || { problem "$name" "no reference fix $soldir/$name.patch"; continue; }
+  fixed=$work/$name.fixed.cu
+  patch -s -o "$fixed" "$prog" "$soldir/$name.patch" > "$work/$name.patch.log" 2>&1 ||
+    { problem "$name" "$soldir/$name.patch does not apply: $(head -3 "$work/$name.patch.log")"; continue; }
   lines=$(wc -l < "$prog")
   { [ "$lines" -ge 50 ] && [ "$lines" -le 200 ]; } || problem "$name" "$lines lines (50 to 200 wanted)"
   marker=$(grep -n '^// ---- checks' "$prog" | head -1 | cut -d: -f1)
