@@ -198,8 +198,9 @@ def main():
                 j = json.load(open(results))
                 points = {t["name"]: t.get("score", 0) for t in j.get("tests", [])}
                 total_max = sum(t.get("max_score", 0) for t in j.get("tests", []))
-                # The first case's "not run: ..." when no case ran (did not compile or link, broke a rule).
-                tests = j.get("tests", [])
+                # The first case's "not run: ..." when no case of the lab's tasks ran (did not compile or
+                # link, broke a rule; the find-the-bug cases are graded on their own files).
+                tests = [t for t in j.get("tests", []) if "findbug" not in t.get("tags", [])]
                 how = "graded"
                 if tests and all(t.get("output", "").startswith("not run:") for t in tests):
                     how = "graded: " + tests[0]["output"].split("\n")[0][len("not run: "):].strip()

@@ -343,6 +343,21 @@ void KernelRun::flush_findings() {
     d += fmt::format("address: {}\n", describe_address(f.addr, f.shared, block));
     d += fmt::format("this access:  {}\n", describe_access(f.cur_gid, f.cur_loc, f.cur_flags));
     d += fmt::format("races with:   {}\n", describe_access(pgid, f.prev.loc, f.prev.flags));
+    // Both accesses halves of read-modify-writes of this word on one line (x++ in two threads): the
+    // updates can be lost whatever else the threads hand over (a hand-over found between them may
+    // be incidental, an atomicAdd on another word), so that comes first in the advice.
+    const SourceLoc upd_a = r.where, upd_b = where_of(f.prev.loc);
+    const bool plain_pair = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
+    const bool same_line_update = plain_pair && !upd_a.file.empty() && upd_a.line && upd_a.file == upd_b.file &&
+                                  upd_a.line == upd_b.line && updates_in_place(f.cur_loc) &&
+                                  updates_in_place(f.prev.loc);
+    const std::string lost_update =
+        same_line_update ? fmt::format(
+                               "both accesses are on line {}, which updates what it reads (x++, x += v): another "
+                               "thread's store can come between one thread's read and its store, and updates are lost: "
+                               "make the update one atomic operation (atomicAdd, atomicMax, ...)",
+                               upd_a.line)
+                         : std::string();
     if (both_atomic) {
       d += fmt::format(
           "both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
@@ -396,6 +411,7 @@ void KernelRun::flush_findings() {
     } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.
+      if (same_line_update) d += lost_update + ". If instead a hand-over is meant to order them: ";
       d += fmt::format(
           "this run used SYNCLAB_MEMORY=relaxed, and the memory model reordered accesses in it ({} load(s) "
           "read a value older than the newest, {} store(s) took effect before newer ones, {} load(s) ran "
@@ -452,6 +468,7 @@ void KernelRun::flush_findings() {
       const bool acquired =
           f.heard_fenced ||
           (read && (read->sem == ptx::Sem::Acquire || read->sem == ptx::Sem::AcqRel || read->sem == ptx::Sem::Sc));
+      if (same_line_update) d += lost_update + ". If instead a hand-over is meant to order them: ";
       d += fmt::format(
           "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), and "
           "it is a release ({}){}. But a release publishes only what its thread wrote or had itself "
@@ -485,6 +502,7 @@ void KernelRun::flush_findings() {
                               "around it: put __threadfence() before the store or atomic that hands over (the "
                               "unlock, the flag store) and after the read that takes over (the lock, the flag "
                               "load), or use cuda::atomic_ref with memory_order_release and memory_order_acquire";
+      if (same_line_update) d += lost_update + ". If instead a hand-over is meant to order them: ";
       d += fmt::format(
           "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), "
           "{}{}{}",
@@ -524,13 +542,10 @@ void KernelRun::flush_findings() {
              "needs __threadfence() right after the read that sees the flag (or an acquire load, "
              "cuda::atomic_ref with memory_order_acquire)";
     } else {
-      const SourceLoc a = r.where, b = where_of(f.prev.loc);
-      const bool plain = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
-      // The lost-update advice only where both accesses are halves of read-modify-writes of
-      // this word on one line (x++ in two threads), not where a thread reads a word that another
-      // thread's line writes (s[t] += s[t + off] without a barrier between the steps).
-      const bool same_line_update = plain && !a.file.empty() && a.line && a.file == b.file && a.line == b.line &&
-                                    updates_in_place(f.cur_loc) && updates_in_place(f.prev.loc);
+      const bool plain = plain_pair;
+      // (the lost-update advice only where both accesses are halves of read-modify-writes of this
+      // word on one line, not where a thread reads a word that another thread's line writes:
+      // s[t] += s[t + off] without a barrier between the steps)
       // A check-then-set of a word that is also an atomic's (a lock tested and taken with a plain read
       // and write, given back with atomicExch): the fix is one atomic, not an ordering.
       const ptx::Instr* rmw = nullptr;
@@ -538,12 +553,7 @@ void KernelRun::flush_findings() {
         rmw = atomic_of_plain_word(f.cur_loc, true);
         if (!rmw) rmw = atomic_of_plain_word(f.prev.loc, true);
       }
-      if (same_line_update)
-        d += fmt::format(
-            "both accesses are on line {}, which updates what it reads (x++, x += v): another "
-            "thread's store can come between one thread's read and its store, and updates are lost: "
-            "make the update one atomic operation (atomicAdd, atomicMax, ...). As written, ",
-            a.line);
+      if (same_line_update) d += lost_update + ". As written, ";
       if (rmw) {
         const SourceLoc w = where(*rmw);
         d += fmt::format(

@@ -914,8 +914,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
           if ((old & keep) != (nb & keep)) {
             // note_write, with one epoch step for the instruction.
-            hang_.record_writer(writer_key(generic, cta), cta, w.index * 32 + l, I.user_line, I.ptx_line,
-                                I.user_file);
+            hang_.record_writer(writer_key(generic, cta), cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
             if (lane_change(w, l, generic, old & keep, nb & keep, size, true)) changed_any = true;
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
