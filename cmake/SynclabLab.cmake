@@ -29,7 +29,8 @@
 #   labs.<NN-topic>.wrong.<w>.fixed      label sim: with its WRONG-FIX edits applied, that case passes, silent
 #   labs.<NN-topic>.harness              label sim: the solutions' harness program checks itself
 #   labs.<NN-topic>.skeleton_program     label sim: the students' program runs every check on the skeletons
-#   labs.<NN-topic>.findbug_pool         label sim: each find-the-bug program is caught, its fix passes
+#   labs.<NN-topic>.findbug_pool         label sim: the find-the-bug pool's files; one program is
+#                                        caught as handed out, its fix passes (all: bench/findbug_pools.sh)
 #   labs.<NN-topic>.solutions_pass.gpu / .skeleton_fails.gpu   label gpu
 #
 # A wrong solution declares what it replaces and how the grader must reject it, in its header:
@@ -577,12 +578,14 @@ ${backends_json}
     set_tests_properties(labs.${lab}.skeleton_program PROPERTIES
                          PASS_REGULAR_EXPRESSION "of the checks did not pass")
     list(APPEND names labs.${lab}.skeleton_program)
-    # Find the bug (docs/findbug.md): every program of the pool fails the grader's exploration as
-    # handed out (until its first failing run) and passes it with its reference fix.
+    # Find the bug (docs/findbug.md): every program of the pool has its files checked (its fix
+    # applies, is small and touches an accepted line); one program per lab, a different position
+    # of the pool in each lab, is built and fails the grader's exploration as handed out (until its
+    # first failing run) and passes it with its reference fix. bench/findbug_pools.sh builds all 50.
     if(IS_DIRECTORY ${lab_dir}/findbug AND EXISTS ${CMAKE_SOURCE_DIR}/tests/labs/findbug/check_pool.sh)
       string(SUBSTRING ${lab} 0 2 fb_nn)
       add_test(NAME labs.${lab}.findbug_pool
-               COMMAND ${CMAKE_SOURCE_DIR}/tests/labs/findbug/check_pool.sh --lab ${fb_nn} --first
+               COMMAND ${CMAKE_SOURCE_DIR}/tests/labs/findbug/check_pool.sh --lab ${fb_nn} --first --sample 1
                        --bin ${CMAKE_BINARY_DIR}/bin --work ${CMAKE_BINARY_DIR}/findbug-pool/${fb_nn})
       list(APPEND names labs.${lab}.findbug_pool)
     endif()

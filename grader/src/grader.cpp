@@ -27,6 +27,7 @@
 
 #include "catch_report.h"
 #include "manifest.h"
+#include "object_cache.h"
 #include "host_source_check.h"
 #include "object_check.h"
 #include "sandbox.h"
@@ -346,6 +347,11 @@ class Grading {
   std::string shorten(std::string s) const {
     if (!dirs_.src.empty()) s = replace_all(s, dirs_.src.string() + "/", "");
     if (!dirs_.root.empty()) s = replace_all(s, dirs_.root.string(), "<work>");
+    // objects from the cache name the work directory they were compiled in
+    for (const auto& w : cached_origins_) {
+      s = replace_all(s, w + "/src/", "");
+      s = replace_all(s, w, "<work>");
+    }
     if (!opt_.source_root.empty()) s = replace_all(s, opt_.source_root + "/", "");
     return s;
   }
@@ -435,6 +441,9 @@ class Grading {
       fs::remove_all(d);
       fs::create_directories(d);
     }
+    if (opt_.object_cache != "off")
+      cache_ = ObjectCache(opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
+                                                     : fs::path(opt_.object_cache));
     // With a directory to keep the programs in, the student files are compiled there (its src/):
     // the programs' line tables, and so the simulator's reports and the viewer's Source window,
     // then name files that stay when the work directory goes.
@@ -959,7 +968,11 @@ class Grading {
     };
     std::vector<Outputs> outs;
     std::vector<RunSpec> specs;
+    std::vector<std::string> keys(files.size());
+    std::vector<bool> cached(files.size(), false);
+    std::vector<size_t> compiling;  // the files compiled (specs[i] is files[compiling[i]]'s)
     for (const auto& f : files) {
+      const size_t i = outs.size();
       outs.push_back({dirs_.build / (f + ".o"), dirs_.build / (f + ".d"), dirs_.build / (f + ".keep")});
       const auto& [obj, deps, keep] = outs.back();
       RunSpec spec;
@@ -975,14 +988,39 @@ class Grading {
       spec.timeout_s = opt_.compile_timeout_s;
       spec.identity = identity_;
       spec.processes = 512;
+      // Compiled before with these inputs (by an earlier grading): the object, not a compile.
+      if (cache_.enabled()) {
+        keys[i] = cache_.key(spec.argv, cache_work(), read_private(dirs_.src / f, kMaxStudentFile));
+        if (const auto hit = cache_.find(keys[i], cache_work())) {
+          std::error_code ec;
+          fs::copy_file(hit->object, obj, fs::copy_options::overwrite_existing, ec);
+          if (!ec) {
+            chmod(obj.c_str(), 0644);
+            if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
+            cached[i] = true;
+            progress(fmt::format("  {}: compiled before with the same inputs (object cache {})", f,
+                                 shorten(cache_.dir().string())));
+            continue;
+          }
+        }
+      }
+      compiling.push_back(i);
       specs.push_back(std::move(spec));
     }
-    const std::vector<RunResult> compiled = run_sandboxed_together(
-        specs, at_once(), [&](size_t i, unsigned, RunSpec&) { progress(fmt::format("  compiling {}", files[i])); });
+    const std::vector<RunResult> ran = run_sandboxed_together(specs, at_once(), [&](size_t k, unsigned, RunSpec&) {
+      progress(fmt::format("  compiling {}", files[compiling[k]]));
+    });
+    std::vector<RunResult> compiled(files.size());
+    for (size_t k = 0; k < compiling.size(); ++k) compiled[compiling[k]] = ran[k];
+    bool stored = false;
     for (size_t i = 0; i < files.size(); ++i) {
       const std::string& f = files[i];
-      const RunResult& r = compiled[i];
       const auto& [obj, deps, keep] = outs[i];
+      if (cached[i]) {
+        objs.push_back(obj.string());
+        continue;
+      }
+      const RunResult& r = compiled[i];
       std::error_code ec;
       if (!r.started || r.timed_out || r.exit_code != 0 || !fs::exists(obj, ec)) {
         std::string why;
@@ -1016,7 +1054,13 @@ class Grading {
         return false;
       }
       objs.push_back(obj.string());
+      if (cache_.enabled()) {
+        const std::string why = cache_.store(keys[i], obj, deps, cache_work());
+        if (!why.empty()) progress(fmt::format("  (the object cache did not keep {}: {})", f, why));
+        stored = true;
+      }
     }
+    if (stored) cache_.trim();
     // The graded tests and the lab's harness program (what the failed cases' replay lines run) link
     // side by side.
     fs::path built = dirs_.build / "tests";
@@ -1533,21 +1577,54 @@ class Grading {
     own(dir, identity_, 0700);
     fs::copy_file(given / "findbug.cu", dir / "findbug.cu", fs::copy_options::overwrite_existing);
     own(dir / "findbug.cu", identity_, 0600);
+    // Compiled (or taken from the object cache), then linked: two synclab-nvcc calls.
+    const fs::path obj = dir / "findbug.o", deps = dir / "findbug.d";
     RunSpec cc;
-    cc.argv = {(bin / "synclab-nvcc").string(), "-std=c++17", "-o", (dir / name).string(),
-               (dir / "findbug.cu").string()};
+    cc.argv = {(bin / "synclab-nvcc").string(), "-std=c++17", "-MD",       "-MF", deps.string(), "-c",
+               (dir / "findbug.cu").string(),   "-o",         obj.string()};
     cc.env = base_env(dir);
     cc.cwd = dir.string();
     cc.timeout_s = opt_.compile_timeout_s;
     cc.identity = identity_;
     cc.processes = 512;
-    progress("  compiling findbug.cu");
-    const RunResult c = run_sandboxed(cc);
-    if (!c.started || c.timed_out || c.exit_code != 0 || !fs::exists(dir / name, ec))
+    std::string key;
+    bool cached = false;
+    if (cache_.enabled()) {
+      key = cache_.key(cc.argv, cache_work(), read_private(dir / "findbug.cu", kMaxStudentFile));
+      if (const auto hit = cache_.find(key, cache_work())) {
+        fs::copy_file(hit->object, obj, fs::copy_options::overwrite_existing, ec);
+        if (!ec) {
+          chmod(obj.c_str(), 0644);
+          if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
+          cached = true;
+          progress(fmt::format("  findbug.cu: compiled before with the same inputs (object cache {})",
+                               shorten(cache_.dir().string())));
+        }
+      }
+    }
+    auto not_built = [&](const RunResult& c, const fs::path& out) {
+      return !c.started || c.timed_out || c.exit_code != 0 || !fs::exists(out, ec);
+    };
+    auto compile_error = [&](const RunResult& c) {
       return "findbug.cu does not compile; " +
              (c.started ? (c.timed_out ? std::string("the compiler ran out of time")
                                        : "the compiler said:\n" + shorten(last_lines(c.output, 30)))
                         : "the compiler could not be started: " + c.error);
+    };
+    if (!cached) {
+      progress("  compiling findbug.cu");
+      const RunResult c = run_sandboxed(cc);
+      if (not_built(c, obj)) return compile_error(c);
+      if (cache_.enabled()) {
+        const std::string why = cache_.store(key, obj, deps, cache_work());
+        if (!why.empty()) progress(fmt::format("  (the object cache did not keep findbug.cu: {})", why));
+        cache_.trim();
+      }
+    }
+    RunSpec ld = cc;
+    ld.argv = {(bin / "synclab-nvcc").string(), "-std=c++17", "-o", (dir / name).string(), obj.string()};
+    const RunResult l = run_sandboxed(ld);
+    if (not_built(l, dir / name)) return compile_error(l);
     const std::vector<findbug::Run> runs = findbug::exploration();
     std::vector<RunSpec> specs;
     for (const auto& r : runs) {
@@ -1778,6 +1855,11 @@ class Grading {
   fs::path program_;
   std::vector<TestResult> results_;
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
+  ObjectCache cache_;
+  std::set<std::string> cached_origins_;  // work directories of the objects taken from the cache
+  // The work directory the cache's keys leave out: the grading's own temporary one; with --work,
+  // none (the objects then name that directory's files, which stay, so only it shares them).
+  fs::path cache_work() const { return opt_.work.empty() ? dirs_.root : fs::path(); }
   bool guard_ = false;
   bool hush_ = false;           // progress lines held back for now
   fs::path keep_dir_;           // where the programs are kept (--keep, build's --out), when usable

@@ -31,6 +31,9 @@ struct Options {
   // run_autograder names the student's own copy).
   std::string replay_submission;
   std::string work;  // work directory to use ("" for a fresh one under $TMPDIR)
+  // The object cache of compiled student files (object_cache.h): a directory, "" for the default
+  // (<grade_dir>/../grade-cache) or "off".
+  std::string object_cache;
   bool keep_work = false;
   bool quiet = false;         // no progress lines (the table and the summary still print)
   bool sanitizer = true;      // on the GPU, also run passed cases under compute-sanitizer

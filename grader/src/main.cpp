@@ -5,9 +5,11 @@
 //   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
 //   synclab-grade build --lab 01 --submission DIR --out DIR   (its harness program: ./synclab run)
 //   synclab-grade findbug --lab 04 [--student ID] [--check FILE]   (./synclab findbug)
+//   synclab-grade findbug --runs     (the 32 runs that grade a fix, as synclab-run options)
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
 #include <iostream>
 #include <unistd.h>
 
@@ -58,6 +60,9 @@ int main(int argc, char** argv) {
   grade->add_option("--grade-dir", opt.grade_dir, "where the lab manifests are (<build>/grade)");
   grade->add_option("--work", opt.work, "work directory (default: a new one under $TMPDIR)");
   grade->add_flag("--keep-work", opt.keep_work, "keep the work directory");
+  grade->add_option(
+      "--object-cache", opt.object_cache,
+      "the compiled student files of earlier gradings: a directory, or off (default: <build>/grade-cache)");
   grade->add_option("--keep", opt.keep,
                     "keep the programs built from the submission in this directory (its harness program, which "
                     "replay lines then run, and the graded test program)");
@@ -101,7 +106,10 @@ int main(int argc, char** argv) {
   std::string fb_lab, fb_student, fb_check, fb_program;
   CLI::App* fb = app.add_subcommand(
       "findbug", "print NAME<TAB>PATH of the find-the-bug program drawn for a student (docs/findbug.md)");
-  fb->add_option("--lab", fb_lab, "the lab: 01, 1 or 01-data-races")->required();
+  bool fb_runs = false;
+  fb->add_option("--lab", fb_lab, "the lab: 01, 1 or 01-data-races");
+  fb->add_flag("--runs", fb_runs,
+               "print the exploration that grades a fix instead: one run's synclab-run options a line (32 lines)");
   fb->add_option("--student", fb_student, "the student id (default: $SYNCLAB_STUDENT; none: the pool's first)");
   fb->add_option("--program", fb_program, "that program of the pool instead of the one drawn (with --check)");
   fb->add_option("--check", fb_check,
@@ -115,6 +123,14 @@ int main(int argc, char** argv) {
   if (norm->parsed()) return synclab::grade::normalize_results(norm_in, norm_out);
   if (check->parsed()) return synclab::grade::check_objects_command(objects);
   if (fb->parsed()) {
+    if (fb_runs) {
+      for (const auto& r : synclab::grade::findbug::exploration()) fmt::print("{}\n", r.options());
+      return 0;
+    }
+    if (fb_lab.empty()) {
+      fmt::print(stderr, "synclab-grade findbug: --lab NN is required (or --runs)\n");
+      return 2;
+    }
     if (fb_student.empty())
       if (const char* s = std::getenv("SYNCLAB_STUDENT")) fb_student = s;
     return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check, fb_program);

@@ -1,7 +1,9 @@
 # Sourced by run_case.sh and run_gpu.sh: a graded submission of tests/grader/cases/ built from its
 # case.txt ("lab: NN", "base: solutions|labs", optionally "only: FILE...", "timeout: SECONDS",
-# "hidden: DIR" relative to tests/grader, "student: ID" (the grader's --student); every other file of the case directory is laid over the
-# base, keeping its relative path, symbolic links as links).
+# "hidden: DIR" relative to tests/grader, "student: ID" (the grader's --student); a file
+# findbug.edits makes findbug.cu from the drawn find-the-bug program (findbug_answer.sh says how);
+# every other file of the case directory is laid over the base, keeping its relative path,
+# symbolic links as links).
 #
 #   case_submission ROOT CASE_DIR GRADE_DIR SUB
 # fills SUB (emptied first) and sets case_lab, case_timeout, case_hidden and case_student; GRADE_DIR holds the
@@ -26,11 +28,11 @@ case_submission() {
   # A reference submission answers the find-the-bug task too (the reference fix of the program
   # drawn for the case's student, and the line).
   if [ "$base" = solutions ] && [ -z "$only" ]; then
-    "$root/tests/grader/findbug_answer.sh" "$(dirname "$grade_dir")/bin/synclab-grade" "$case_lab" "$case_student" "$sub" ||
-      return 2
+    "$root/tests/grader/findbug_answer.sh" "$(dirname "$grade_dir")/bin/synclab-grade" "$case_lab" "$case_student" "$sub" \
+      "$([ -f "$dir/findbug.edits" ] && echo "$dir/findbug.edits")" || return 2
   fi
   # The overlay (symbolic links stay links: the grader must not follow them).
-  (cd "$dir" && find . ! -type d ! -name case.txt -print0) | while IFS= read -r -d '' f; do
+  (cd "$dir" && find . ! -type d ! -name case.txt ! -name findbug.edits -print0) | while IFS= read -r -d '' f; do
     mkdir -p "$sub/$(dirname "$f")"
     rm -f "$sub/$f"
     cp -P "$dir/$f" "$sub/$f"

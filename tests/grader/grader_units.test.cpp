@@ -12,6 +12,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <set>
 #include <string>
@@ -21,6 +24,7 @@
 #include "catch_report.h"
 #include "findbug.h"
 #include "host_source_check.h"
+#include "object_cache.h"
 #include "sandbox.h"
 
 using namespace synclab::grade;
@@ -29,7 +33,9 @@ namespace {
 
 std::string passing_report(const std::string& name) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Catch name=\"tests\">\n  <Group name=\"tests\">\n"
-         "    <TestCase name=\"" + name + "\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n"
+         "    <TestCase name=\"" +
+         name +
+         "\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n"
          "      <OverallResult success=\"true\"/>\n    </TestCase>\n"
          "    <OverallResults successes=\"3\" failures=\"0\" expectedFailures=\"0\"/>\n  </Group>\n"
          "  <OverallResults successes=\"3\" failures=\"0\" expectedFailures=\"0\"/>\n</Catch>\n";
@@ -53,14 +59,14 @@ TEST_CASE("a report cut short, or of two documents, is not complete", "[grader][
   CHECK_FALSE(read_case_report("<NotCatch/>", "c").parsed);
 }
 
-TEST_CASE("a report nested hundreds of thousands deep is refused without exhausting the stack",
-          "[grader][report]") {
+TEST_CASE("a report nested hundreds of thousands deep is refused without exhausting the stack", "[grader][report]") {
   std::string xml = "<Catch name=\"t\"><Group name=\"t\"><TestCase name=\"c\">";
   const int depth = 300000;
   for (int i = 0; i < depth; ++i) xml += "<Section name=\"s\">";
   for (int i = 0; i < depth; ++i) xml += "</Section>";
-  xml += "<OverallResult success=\"true\"/></TestCase></Group>"
-         "<OverallResults successes=\"1\" failures=\"0\"/></Catch>";
+  xml +=
+      "<OverallResult success=\"true\"/></TestCase></Group>"
+      "<OverallResults successes=\"1\" failures=\"0\"/></Catch>";
   CaseReport r = read_case_report(xml, "c");
   CHECK_FALSE(r.parsed);
   CHECK_FALSE(r.success);
@@ -69,26 +75,29 @@ TEST_CASE("a report nested hundreds of thousands deep is refused without exhaust
 // A failed case's report as Catch2's XML reporter writes it: `infos` as INFO messages in scope of a
 // failed REQUIRE(problem.empty()), then `failure` as a FAIL message when it is not empty.
 std::string failed_report(const std::vector<std::string>& infos, const std::string& failure = "") {
-  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Catch name=\"tests\">\n  <Group name=\"tests\">\n"
-                    "    <TestCase name=\"c\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n";
+  std::string xml =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Catch name=\"tests\">\n  <Group name=\"tests\">\n"
+      "    <TestCase name=\"c\" tags=\"[pts:1]\" filename=\"t.cpp\" line=\"1\">\n";
   for (const auto& i : infos) xml += "      <Info>\n        " + i + "\n      </Info>\n";
-  xml += "      <Expression success=\"false\" type=\"REQUIRE\" filename=\"t.cpp\" line=\"9\">\n"
-         "        <Original>\n          problem.empty()\n        </Original>\n"
-         "        <Expanded>\n          false\n        </Expanded>\n      </Expression>\n";
+  xml +=
+      "      <Expression success=\"false\" type=\"REQUIRE\" filename=\"t.cpp\" line=\"9\">\n"
+      "        <Original>\n          problem.empty()\n        </Original>\n"
+      "        <Expanded>\n          false\n        </Expanded>\n      </Expression>\n";
   if (!failure.empty())
     xml += "      <Failure filename=\"t.cpp\" line=\"10\">\n        " + failure + "\n      </Failure>\n";
-  xml += "      <OverallResult success=\"false\"/>\n    </TestCase>\n"
-         "    <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n  </Group>\n"
-         "  <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n</Catch>\n";
+  xml +=
+      "      <OverallResult success=\"false\"/>\n    </TestCase>\n"
+      "    <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n  </Group>\n"
+      "  <OverallResults successes=\"0\" failures=\"1\" expectedFailures=\"0\"/>\n</Catch>\n";
   return xml;
 }
 
 TEST_CASE("a failed check's one-line summary is the first line of its explanation", "[grader][report]") {
   // Lab 08's style: the explanation in INFO, then REQUIRE(problem.empty()).
-  CaseReport r = read_case_report(
-      failed_report({"4 round trips by memcpy from 5: round trip 1 returned 5 instead of 16\n"
-                     "replay: build/bin/sim/lab08 roundtrip --method memcpy"}),
-      "c");
+  CaseReport r =
+      read_case_report(failed_report({"4 round trips by memcpy from 5: round trip 1 returned 5 instead of 16\n"
+                                      "replay: build/bin/sim/lab08 roundtrip --method memcpy"}),
+                       "c");
   CHECK(r.parsed);
   CHECK_FALSE(r.success);
   CHECK(r.first == "4 round trips by memcpy from 5: round trip 1 returned 5 instead of 16");
@@ -111,8 +120,7 @@ TEST_CASE("test specs escape what Catch2's spec syntax gives a meaning", "[grade
   CHECK(catch_test_spec("a\\b*") == "a\\\\b\\*");
 }
 
-TEST_CASE("the host-code scan finds assembly and placement attributes in the student's lines only",
-          "[grader][host]") {
+TEST_CASE("the host-code scan finds assembly and placement attributes in the student's lines only", "[grader][host]") {
   auto student = [](const std::string& f) { return f == "/w/src/histogram.cu"; };
   const std::string text =
       "# 1 \"/usr/include/string.h\"\n"
@@ -137,8 +145,7 @@ TEST_CASE("the host-code scan finds assembly and placement attributes in the stu
   CHECK(check_host_source("# 1 \"/w/src/histogram.cu\"\n#if 0\n{ asm(\"x\"); }\n#endif\nint y;\n", student).empty());
 }
 
-TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and the network",
-          "[grader][guard]") {
+TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and the network", "[grader][guard]") {
   char dir[] = "/tmp/synclab-guard-test.XXXXXX";
   REQUIRE(mkdtemp(dir));
   RunSpec spec;
@@ -150,12 +157,12 @@ TEST_CASE("the system-call filter refuses processes, signals to others, ptrace a
   INFO(r.output);
   REQUIRE(r.started);
   CHECK(r.exit_code == 0);
-  for (const char* refused : {"fork refused EPERM", "kill-other refused EPERM", "socket-inet refused EPERM",
-                              "connect refused EPERM", "ptrace refused EPERM", "set-dumpable refused EPERM",
-                              "setsid refused EPERM"})
+  for (const char* refused :
+       {"fork refused EPERM", "kill-other refused EPERM", "socket-inet refused EPERM", "connect refused EPERM",
+        "ptrace refused EPERM", "set-dumpable refused EPERM", "setsid refused EPERM"})
     CHECK(r.output.find(refused) != std::string::npos);
-  for (const char* allowed : {"kill-self allowed", "socket-unix allowed", "thread allowed", "file-write allowed",
-                              "dumpable 0"})
+  for (const char* allowed :
+       {"kill-self allowed", "socket-unix allowed", "thread allowed", "file-write allowed", "dumpable 0"})
     CHECK(r.output.find(allowed) != std::string::npos);
 
   CHECK(r.output.find("execve refused EPERM") != std::string::npos);
@@ -235,9 +242,9 @@ TEST_CASE("programs run together: in order, at most so many at once, each slot a
   for (int i = 0; i < 6; ++i) {
     RunSpec spec;
     spec.argv = {"/bin/sh", "-c",
-                 "touch " + std::string(dir) + "/run." + std::to_string(i) +
-                     "; sleep 0.4; echo running $(ls " + dir + " | wc -l) program " + std::to_string(i) + " as $(id -u)" +
-                     "; rm " + dir + "/run." + std::to_string(i)};
+                 "touch " + std::string(dir) + "/run." + std::to_string(i) + "; sleep 0.4; echo running $(ls " + dir +
+                     " | wc -l) program " + std::to_string(i) + " as $(id -u)" + "; rm " + dir + "/run." +
+                     std::to_string(i)};
     spec.env = {"PATH=/usr/bin:/bin"};
     spec.cwd = dir;
     spec.timeout_s = 30;
@@ -265,8 +272,7 @@ TEST_CASE("programs run together: in order, at most so many at once, each slot a
     CHECK(running >= 1);
     CHECK(running <= 2);  // never more than two at once
     saw_two += running == 2;
-    if (!users.empty())
-      CHECK(rs[i].output.find("as " + std::to_string(users[slot_of[i]].uid)) != std::string::npos);
+    if (!users.empty()) CHECK(rs[i].output.find("as " + std::to_string(users[slot_of[i]].uid)) != std::string::npos);
   }
   CHECK_FALSE(rs[5].started);
   CHECK(rs[5].error == "set-up failed");
@@ -321,7 +327,8 @@ TEST_CASE("find the bug: a fix is a small change above the checks", "[grader][fi
     CHECK(f.problems[0].find("checks") != std::string::npos);
   }
   SECTION("nor may a fix hide the checks: exit, the preprocessor, a second main") {
-    for (const char* added : {"  exit(0);", "  std::exit(0);", "#define check() 0", "  abort();", "int main2() {} int main();"}) {
+    for (const char* added :
+         {"  exit(0);", "  std::exit(0);", "#define check() 0", "  abort();", "int main2() {} int main();"}) {
       const findbug::FixCheck f =
           findbug::check_fix(original, fb_replace(original, "  work(5);\n", std::string(added) + "\n  work(5);\n"));
       CHECK(!f.problems.empty());
@@ -372,8 +379,89 @@ TEST_CASE("find the bug: the answer file and the draw", "[grader][findbug]") {
   findbug::Pool pool;
   pool.names = {"a", "b", "c", "d", "e"};
   CHECK(findbug::draw(pool, "04-reductions", "") == "a");
-  CHECK(findbug::draw(pool, "04-reductions", "  Dave@Uni.edu ") == findbug::draw(pool, "04-reductions", "dave@uni.edu"));
+  CHECK(findbug::draw(pool, "04-reductions", "  Dave@Uni.edu ") ==
+        findbug::draw(pool, "04-reductions", "dave@uni.edu"));
   std::set<std::string> seen;
   for (int i = 0; i < 100; ++i) seen.insert(findbug::draw(pool, "04-reductions", "student" + std::to_string(i)));
   CHECK(seen.size() == 5);  // every program is drawn for some of 100 students
+}
+
+namespace {
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+}  // namespace
+
+TEST_CASE("object cache: SHA-256 and dependency lists", "[grader][objcache]") {
+  // FIPS 180-2, appendix B.1 and B.2
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const std::vector<std::string> deps =
+      parse_dependency_list("/w/build/a.o : /w/src/a.cu \\\n  /usr/include/x.h /labs/with\\ space.h\n\n");
+  CHECK(deps == std::vector<std::string>{"/w/src/a.cu", "/usr/include/x.h", "/labs/with space.h"});
+  CHECK(parse_dependency_list("a.o: a.cu b.h") == std::vector<std::string>{"a.cu", "b.h"});
+}
+
+TEST_CASE("object cache: a hit needs the same compile and the same contents of every file it read",
+          "[grader][objcache]") {
+  namespace fs = std::filesystem;
+  char templ[] = "/tmp/objcache-test.XXXXXX";
+  REQUIRE(mkdtemp(templ));
+  const fs::path root = templ, lab = root / "lab", w1 = root / "w1", w2 = root / "w2";
+  // Two gradings' work directories with the same student files, and a lab header outside both.
+  for (const fs::path& w : {w1, w2}) {
+    write_file(w / "src/a.cu", "#include \"b.cuh\"\nint a() { return b(); }\n");
+    write_file(w / "src/b.cuh", "inline int b() { return 1; }\n");
+  }
+  write_file(lab / "lab.h", "// the lab's header\n");
+  write_file(w1 / "build/a.o", "object bytes");
+  write_file(w1 / "build/a.d", "a.o: " + (w1 / "src/a.cu").string() + " " + (w1 / "src/b.cuh").string() + " \\\n " +
+                                   (lab / "lab.h").string() + "\n");
+  auto argv = [](const fs::path& w) {
+    return std::vector<std::string>{
+        "/bin/true", "-I", "/labs", "-c", (w / "src/a.cu").string(), "-o", (w / "build/a.o").string()};
+  };
+  ObjectCache cache(root / "cache");
+  REQUIRE(cache.enabled());
+  struct stat st {};
+  REQUIRE(stat((root / "cache").c_str(), &st) == 0);
+  CHECK((st.st_mode & 077) == 0);  // private to the grader
+
+  const std::string text = "#include \"b.cuh\"\nint a() { return b(); }\n";
+  const std::string k1 = cache.key(argv(w1), w1, text), k2 = cache.key(argv(w2), w2, text);
+  CHECK(k1 == k2);                                      // the work directory is left out
+  CHECK(cache.key(argv(w2), w2, text + " ") != k1);     // the source's text counts
+  CHECK(cache.key(argv(root / "w3"), w2, text) != k1);  // so does the rest of the command
+  CHECK_FALSE(cache.find(k1, w1));                      // nothing stored yet
+  CHECK(cache.store(k1, w1 / "build/a.o", w1 / "build/a.d", w1) == "");
+  auto hit = cache.find(k2, w2);
+  REQUIRE(hit);
+  CHECK(hit->origin == w1.string());
+  std::ifstream in(hit->object);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "object bytes");
+
+  // The header the file includes changes in the second submission: no hit.
+  write_file(w2 / "src/b.cuh", "inline int b() { return 2; }\n");
+  CHECK_FALSE(cache.find(k2, w2));
+  CHECK(cache.find(k1, w1));
+  // The lab's header changes (a new build of the tree): no hit for either.
+  write_file(lab / "lab.h", "// the lab's header, changed\n");
+  CHECK_FALSE(cache.find(k1, w1));
+
+  // Least recently used entries go first when the cache is over its size.
+  ObjectCache small(root / "cache", 1);
+  small.trim();
+  CHECK_FALSE(fs::exists(root / "cache" / k1.substr(0, 2) / k1));
+  // A cache directory others may write to is made private, or not used.
+  fs::create_directories(root / "open");
+  chmod((root / "open").c_str(), 0777);
+  ObjectCache open(root / "open");
+  REQUIRE(stat((root / "open").c_str(), &st) == 0);
+  CHECK((open.enabled() ? (st.st_mode & 077) == 0 : true));
+  CHECK_FALSE(ObjectCache().enabled());
+  fs::remove_all(root);
 }
