@@ -3,7 +3,9 @@
 # solution copied into a fresh submission folder:
 #   first     ./synclab grade of the submission (its files compiled for the first time);
 #   regrade   the same again after one student file changed (a function added to the first: a
-#             change the compiler sees, unlike a comment, which a compiler cache may skip);
+#             change the compiler sees, unlike a comment, which a compiler cache may skip); the
+#             other files come from the grader's object cache, which starts empty for each first
+#             grade (SYNCLAB_OBJECT_CACHE, a new directory per lab and round);
 #   harness   the tree's own build of the lab's harness program (`cmake --build build --target
 #             labNN`) after the same change to one student file of labs/NN-*/ (the file is
 #             put back, and the harness built again, afterwards).
@@ -59,6 +61,8 @@ for round in $(seq 1 "$rounds"); do
     cp -r "$sol" "$sub"
     first_file=$(cd "$sol" && ls ./*.cu 2>/dev/null | head -1)  # (the first student source file)
     first_file=${first_file#./}
+    # a first grade compiles everything: an object cache of its own, empty (docs/grader.md)
+    export SYNCLAB_OBJECT_CACHE="$work/cache-$nn-$round"
     first=$(seconds ./synclab grade --lab "$nn" --submission "$sub" --results "$work/r.json" --quiet "${par[@]}")
     grep -q '"score"' "$work/r.json"
     edit="inline void synclab_bench_edit_${round}_$(date +%s%N)() {}"

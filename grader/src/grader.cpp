@@ -441,9 +441,16 @@ class Grading {
       fs::remove_all(d);
       fs::create_directories(d);
     }
-    if (opt_.object_cache != "off")
-      cache_ = ObjectCache(opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
-                                                     : fs::path(opt_.object_cache));
+    if (opt_.object_cache != "off") {
+      const fs::path dir = opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
+                                                     : fs::path(opt_.object_cache);
+      cache_ = ObjectCache(dir);
+      if (!cache_.enabled())
+        progress(
+            fmt::format("  (no object cache: {} is not a directory this user owns and can make private; "
+                        "every student file compiles)",
+                        dir.string()));
+    }
     // With a directory to keep the programs in, the student files are compiled there (its src/):
     // the programs' line tables, and so the simulator's reports and the viewer's Source window,
     // then name files that stay when the work directory goes.

@@ -60,9 +60,10 @@ int main(int argc, char** argv) {
   grade->add_option("--grade-dir", opt.grade_dir, "where the lab manifests are (<build>/grade)");
   grade->add_option("--work", opt.work, "work directory (default: a new one under $TMPDIR)");
   grade->add_flag("--keep-work", opt.keep_work, "keep the work directory");
-  grade->add_option(
-      "--object-cache", opt.object_cache,
-      "the compiled student files of earlier gradings: a directory, or off (default: <build>/grade-cache)");
+  if (const char* c = std::getenv("SYNCLAB_OBJECT_CACHE")) opt.object_cache = c;
+  grade->add_option("--object-cache", opt.object_cache,
+                    "the compiled student files of earlier gradings: a directory, or off (default: "
+                    "$SYNCLAB_OBJECT_CACHE, else <build>/grade-cache)");
   grade->add_option("--keep", opt.keep,
                     "keep the programs built from the submission in this directory (its harness program, which "
                     "replay lines then run, and the graded test program)");
