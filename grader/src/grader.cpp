@@ -1686,6 +1686,9 @@ class Grading {
     }
     if (at < r.output.size()) head += "...\n";
     head = replace_all(head, (dir / "findbug.cu").string(), "findbug.cu");
+    // (an object from the cache names the copy in the work directory it was compiled in)
+    const fs::path in_work = dir.lexically_relative(dirs_.root) / "findbug.cu";
+    for (const auto& w : cached_origins_) head = replace_all(head, (fs::path(w) / in_work).string(), "findbug.cu");
     // The summary line (the table shows only it) ends with what the run said first: the first
     // report's title, else the program's own first line (its checks' message).
     std::string said;
