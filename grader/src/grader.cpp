@@ -418,7 +418,7 @@ class Grading {
 
   void make_dirs() {
     if (!opt_.work.empty()) {
-      dirs_.root = fs::absolute(opt_.work);
+      dirs_.root = fs::absolute(opt_.work).lexically_normal();
       fs::create_directories(dirs_.root);
     } else {
       const char* tmp = std::getenv("TMPDIR");
@@ -427,7 +427,7 @@ class Grading {
       buf.push_back('\0');
       if (!mkdtemp(buf.data()))
         throw GradeError(fmt::format("cannot create a work directory {}: {}", templ, std::strerror(errno)));
-      dirs_.root = buf.data();
+      dirs_.root = fs::path(buf.data()).lexically_normal();  // (TMPDIR=/tmp/ gives /tmp//...)
       made_work_ = true;
     }
     chmod(dirs_.root.c_str(), 0711);
@@ -440,16 +440,6 @@ class Grading {
     for (const auto& d : {dirs_.src, dirs_.build, dirs_.bin, dirs_.run, dirs_.metrics, dirs_.hidden}) {
       fs::remove_all(d);
       fs::create_directories(d);
-    }
-    if (opt_.object_cache != "off") {
-      const fs::path dir = opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
-                                                     : fs::path(opt_.object_cache);
-      cache_ = ObjectCache(dir);
-      if (!cache_.enabled())
-        progress(
-            fmt::format("  (no object cache: {} is not a directory this user owns and can make private; "
-                        "every student file compiles)",
-                        dir.string()));
     }
     // With a directory to keep the programs in, the student files are compiled there (its src/):
     // the programs' line tables, and so the simulator's reports and the viewer's Source window,
@@ -966,7 +956,50 @@ class Grading {
     return std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   }
 
+  // The object cache (object_cache.h), when the submission cannot reach it: it runs as a user of
+  // this grading's own (as root), or as the invoking user who owns the cache anyway (not root).
+  // Not when it runs as a shared user (`nobody`) or, as a fallback, as root.
+  void open_cache() {
+    if (opt_.object_cache == "off") return;
+    const fs::path dir = opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
+                                                   : fs::path(opt_.object_cache);
+    if ((identity_.drop && !identity_.exclusive) || (!identity_.drop && geteuid() == 0)) {
+      progress(
+          fmt::format("  (no object cache: the submission does not run as a user of its own; every student "
+                      "file compiles)"));
+      return;
+    }
+    cache_ = ObjectCache(dir);
+    if (!cache_.enabled()) {
+      progress(
+          fmt::format("  (no object cache: {} is not a private directory of this user; every student file "
+                      "compiles)",
+                      dir.string()));
+      return;
+    }
+    // What a cached compile's checks stand for: this grader's rules (its own program) and the lab's
+    // list of student files (which a student file may include).
+    cache_context_ = sha256_file("/proc/self/exe");
+    for (const auto& f : manifest_.student_files) cache_context_ += " " + f;
+  }
+
+  // Takes `key`'s object from the cache into `obj` (a fresh file: whatever the sandbox user left
+  // at that path is removed first, never written through).
+  bool take_cached(const std::string& key, const fs::path& obj) {
+    const auto hit = cache_.find(key, cache_work());
+    if (!hit) return false;
+    std::error_code ec;
+    fs::remove(obj, ec);
+    ec.clear();
+    fs::copy_file(hit->object, obj, fs::copy_options::none, ec);
+    if (ec) return false;
+    chmod(obj.c_str(), 0644);
+    if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
+    return true;
+  }
+
   bool build_submission() {
+    open_cache();
     std::vector<std::string> objs;
     const std::vector<std::string>& files = manifest_.student_files;
     // The student files compile side by side; their results are taken in the manifest's order.
@@ -997,18 +1030,13 @@ class Grading {
       spec.processes = 512;
       // Compiled before with these inputs (by an earlier grading): the object, not a compile.
       if (cache_.enabled()) {
-        keys[i] = cache_.key(spec.argv, cache_work(), read_private(dirs_.src / f, kMaxStudentFile));
-        if (const auto hit = cache_.find(keys[i], cache_work())) {
-          std::error_code ec;
-          fs::copy_file(hit->object, obj, fs::copy_options::overwrite_existing, ec);
-          if (!ec) {
-            chmod(obj.c_str(), 0644);
-            if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
-            cached[i] = true;
-            progress(fmt::format("  {}: compiled before with the same inputs (object cache {})", f,
-                                 shorten(cache_.dir().string())));
-            continue;
-          }
+        keys[i] = cache_.key(spec.argv, cache_work(), read_private(dirs_.src / f, kMaxStudentFile),
+                             cache_context_ + "\n" + dirs_.src.string());
+        if (take_cached(keys[i], obj)) {
+          cached[i] = true;
+          progress(fmt::format("  {}: compiled before with the same inputs (object cache {})", f,
+                               shorten(cache_.dir().string())));
+          continue;
         }
       }
       compiling.push_back(i);
@@ -1597,16 +1625,12 @@ class Grading {
     std::string key;
     bool cached = false;
     if (cache_.enabled()) {
-      key = cache_.key(cc.argv, cache_work(), read_private(dir / "findbug.cu", kMaxStudentFile));
-      if (const auto hit = cache_.find(key, cache_work())) {
-        fs::copy_file(hit->object, obj, fs::copy_options::overwrite_existing, ec);
-        if (!ec) {
-          chmod(obj.c_str(), 0644);
-          if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
-          cached = true;
-          progress(fmt::format("  findbug.cu: compiled before with the same inputs (object cache {})",
-                               shorten(cache_.dir().string())));
-        }
+      key = cache_.key(cc.argv, cache_work(), read_private(dir / "findbug.cu", kMaxStudentFile),
+                       cache_context_ + "\n" + dir.string());
+      if (take_cached(key, obj)) {
+        cached = true;
+        progress(fmt::format("  findbug.cu: compiled before with the same inputs (object cache {})",
+                             shorten(cache_.dir().string())));
       }
     }
     auto not_built = [&](const RunResult& c, const fs::path& out) {
@@ -1866,6 +1890,7 @@ class Grading {
   std::vector<TestResult> results_;
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
   ObjectCache cache_;
+  std::string cache_context_;
   std::set<std::string> cached_origins_;  // work directories of the objects taken from the cache
   // The work directory the cache's keys leave out: the grading's own temporary one; with --work,
   // none (the objects then name that directory's files, which stay, so only it shares them).

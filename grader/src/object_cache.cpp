@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <system_error>
 
@@ -70,20 +69,8 @@ std::string toolkit_identity() {
   return id;
 }
 
-// File hashes of one grading (the lab's and the toolkit's headers are read for every student file).
-std::map<std::string, std::string>& memo() {
-  static std::map<std::string, std::string> m;
-  return m;
-}
-
-std::string hash_once(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "";
-  const std::string stamp = fmt::format("{} {} {}.{}", path, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  auto it = memo().find(stamp);
-  if (it != memo().end()) return it->second;
-  return memo()[stamp] = sha256_file(path);
-}
+// (no memo: a file rewritten within one timestamp tick must not keep its old hash)
+std::string hash_once(const std::string& path) { return sha256_file(path); }
 
 }  // namespace
 
@@ -140,15 +127,18 @@ ObjectCache::ObjectCache(fs::path dir, uint64_t max_bytes) : max_bytes_(max_byte
   std::error_code ec;
   fs::create_directories(dir, ec);
   struct stat st {};
-  // Private to the grader: a directory others can write to is not used.
-  if (ec || stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return;
+  // Private to the grader: a symbolic link, a directory of another user or one that others could
+  // write to (and so could have planted entries in) is not used; one others may only read is made
+  // private.
+  if (ec || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return;
+  if ((st.st_mode & 022) != 0) return;
   if ((st.st_mode & 077) != 0 && chmod(dir.c_str(), 0700) != 0) return;
   dir_ = dir;
 }
 
-std::string ObjectCache::key(const std::vector<std::string>& argv, const fs::path& work,
-                             const std::string& source_text) const {
-  std::string in = "synclab-grade object cache 1\n";
+std::string ObjectCache::key(const std::vector<std::string>& argv, const fs::path& work, const std::string& source_text,
+                             const std::string& context) const {
+  std::string in = "synclab-grade object cache 2\n" + context + "\n";
   for (const auto& a : argv) {
     in += portable(a, work);
     in.push_back('\0');
@@ -175,6 +165,9 @@ std::optional<ObjectCache::Hit> ObjectCache::find(const std::string& key, const 
   }
   std::error_code ec;
   if (n == 0 || !fs::is_regular_file(entry / "object.o", ec)) return std::nullopt;
+  // (an entry cut short, or an object changed since it was stored, is no hit)
+  const std::string sum = read_all(entry / "object.sha256", ok);
+  if (!ok || sha256_file(entry / "object.o") != sum) return std::nullopt;
   Hit hit;
   hit.object = entry / "object.o";
   hit.origin = read_all(entry / "origin", ok);
@@ -196,25 +189,40 @@ std::string ObjectCache::store(const std::string& key, const fs::path& object, c
     inputs += h + "\t" + portable(p.lexically_normal().string(), work) + "\n";
   }
   if (inputs.empty()) return "an empty dependency list";
+  bool read_ok = false;
+  const std::string bytes = read_all(object, read_ok);
+  if (!read_ok || bytes.empty()) return "cannot read the object " + object.string();
   const fs::path parent = dir_ / key.substr(0, 2), entry = parent / key;
   std::error_code ec;
-  if (fs::exists(entry, ec)) return "";
   fs::create_directories(parent, ec);
   std::string templ = (parent / ("new-" + key.substr(0, 8) + ".XXXXXX")).string();
   if (!mkdtemp(templ.data())) return "cannot create a directory in " + parent.string();
   const fs::path tmp = templ;
-  fs::copy_file(object, tmp / "object.o", ec);
-  if (!ec) {
-    std::ofstream(tmp / "inputs.tsv") << inputs;
-    std::ofstream(tmp / "origin") << work.string();
-    fs::rename(tmp, entry, ec);  // whole or not at all; another grading may have stored it first
+  auto write = [&](const char* name, const std::string& text) {
+    std::ofstream out(tmp / name, std::ios::binary);
+    out << text;
+    out.close();
+    return static_cast<bool>(out);
+  };
+  std::string why;
+  if (!write("object.o", bytes) || !write("object.sha256", sha256_hex(bytes)) || !write("inputs.tsv", inputs) ||
+      !write("origin", work.string()))
+    why = "cannot write into " + tmp.string();
+  if (why.empty()) {
+    // A stored entry is only looked for after a miss: one already there no longer matches (an
+    // included file changed since), so the new one replaces it, whole or not at all.
+    if (fs::exists(entry, ec)) {
+      const fs::path old = parent / ("old-" + tmp.filename().string());
+      fs::rename(entry, old, ec);
+      if (!ec) fs::remove_all(old, ec);
+      ec.clear();
+    }
+    fs::rename(tmp, entry, ec);
+    if (ec && !fs::exists(entry)) why = "cannot store the object: " + ec.message();
   }
-  if (ec) {
-    std::error_code ignore;
-    fs::remove_all(tmp, ignore);
-    return fs::exists(entry, ignore) ? "" : "cannot store the object: " + ec.message();
-  }
-  return "";
+  std::error_code ignore;
+  if (fs::exists(tmp, ignore)) fs::remove_all(tmp, ignore);
+  return why;
 }
 
 void ObjectCache::trim() const {
@@ -231,6 +239,9 @@ void ObjectCache::trim() const {
     if (!sub.is_directory(ec)) continue;
     for (const auto& e : fs::directory_iterator(sub.path(), ec)) {
       if (!e.is_directory(ec)) continue;
+      // another grading's entry being written (or an old one being removed) is not an entry
+      const std::string n = e.path().filename().string();
+      if (n.rfind("new-", 0) == 0 || n.rfind("old-", 0) == 0) continue;
       uint64_t bytes = 0;
       for (const auto& f : fs::directory_iterator(e.path(), ec))
         if (f.is_regular_file(ec)) bytes += f.file_size(ec);

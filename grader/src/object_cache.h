@@ -4,8 +4,9 @@
 //
 // An entry is one student file's object, stored when the file compiled and passed every check
 // (includes, host code, object). Its key is a SHA-256 of the compile command (with the grading's
-// own work directory written as a placeholder, so two gradings of the same file share it), the
-// identity of the compiler driver, and the file's text. With the object the entry keeps every file
+// own work directory written as a placeholder), the identity of the compiler driver, the file's
+// text and the caller's context (the grader's: its own program and the folder the source is
+// compiled in, which the object names). With the object the entry keeps every file
 // the compiler read (its dependency list, `-MD`) and that file's SHA-256: a lookup is a hit only
 // when every one of them still has that content (the other student files a file includes are
 // looked up in the current submission). A hit stands for the compile and its checks: the same
@@ -13,7 +14,8 @@
 //
 // The cache is the grader's, never the sandbox user's: the directory is private (0700), and
 // entries are written by the grader process, whole or not at all (a directory renamed into
-// place). Least recently used entries go when it holds more than `max_bytes`.
+// place, replacing a stale one; the object's SHA-256 is checked on every hit). Least recently
+// used entries go when it holds more than `max_bytes`.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +42,12 @@ class ObjectCache {
   const std::filesystem::path& dir() const { return dir_; }
 
   // The key of one compile: `argv` as run, with `work` (the grading's work directory) replaced by
-  // a placeholder, the driver's identity (argv[0]'s contents) and the source's text.
+  // a placeholder, the driver's identity (argv[0]'s contents), the source's text and `context`:
+  // what else the result depends on (for the grader: its own program, whose rules the checks
+  // are, and the directory the source is compiled in, which the object names and which the
+  // simulator may read the source from while the tests run).
   std::string key(const std::vector<std::string>& argv, const std::filesystem::path& work,
-                  const std::string& source_text) const;
+                  const std::string& source_text, const std::string& context = "") const;
 
   struct Hit {
     std::filesystem::path object;  // the cached object (copy it; do not change it)

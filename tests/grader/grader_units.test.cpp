@@ -444,24 +444,55 @@ TEST_CASE("object cache: a hit needs the same compile and the same contents of e
   std::ifstream in(hit->object);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "object bytes");
 
-  // The header the file includes changes in the second submission: no hit.
-  write_file(w2 / "src/b.cuh", "inline int b() { return 2; }\n");
+  // The header the file includes changes in the second submission: no hit; stored again, the new
+  // entry replaces the stale one.
+  write_file(w2 / "src/b.cuh", "inline int b() { return 22; }\n");
   CHECK_FALSE(cache.find(k2, w2));
   CHECK(cache.find(k1, w1));
-  // The lab's header changes (a new build of the tree): no hit for either.
+  write_file(w2 / "build/a.o", "other object bytes");
+  write_file(w2 / "build/a.d", "a.o: " + (w2 / "src/a.cu").string() + " " + (w2 / "src/b.cuh").string() + " " +
+                                   (lab / "lab.h").string() + "\n");
+  CHECK(cache.store(k2, w2 / "build/a.o", w2 / "build/a.d", w2) == "");
+  CHECK(cache.find(k2, w2));
+  CHECK_FALSE(cache.find(k1, w1));  // (one entry per key: the newest)
+  // The lab's header changes (a new build of the tree): no hit.
   write_file(lab / "lab.h", "// the lab's header, changed\n");
-  CHECK_FALSE(cache.find(k1, w1));
+  CHECK_FALSE(cache.find(k2, w2));
+  write_file(lab / "lab.h", "// the lab's header\n");
+  REQUIRE(cache.find(k2, w2));
+  // An object changed or cut short in the cache is no hit.
+  const fs::path stored = root / "cache" / k2.substr(0, 2) / k2 / "object.o";
+  write_file(stored, "other object byte");
+  CHECK_FALSE(cache.find(k2, w2));
 
   // Least recently used entries go first when the cache is over its size.
-  ObjectCache small(root / "cache", 1);
-  small.trim();
-  CHECK_FALSE(fs::exists(root / "cache" / k1.substr(0, 2) / k1));
-  // A cache directory others may write to is made private, or not used.
+  CHECK(cache.store(k2, w2 / "build/a.o", w2 / "build/a.d", w2) == "");
+  const std::string k3 = cache.key(argv(w2), w2, text, "another context");
+  CHECK(cache.store(k3, w2 / "build/a.o", w2 / "build/a.d", w2) == "");
+  const fs::path e2 = root / "cache" / k2.substr(0, 2) / k2, e3 = root / "cache" / k3.substr(0, 2) / k3;
+  REQUIRE(fs::exists(e2));
+  REQUIRE(fs::exists(e3));
+  fs::last_write_time(e2, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  uintmax_t one = 0;
+  for (const auto& f : fs::directory_iterator(e3)) one += f.file_size();
+  ObjectCache(root / "cache", one + 10).trim();
+  CHECK_FALSE(fs::exists(e2));  // the older one went
+  CHECK(fs::exists(e3));
+  ObjectCache(root / "cache", 1).trim();
+  CHECK_FALSE(fs::exists(e3));
+
+  // A cache directory others may write to is not used (entries may have been planted there); one
+  // they may only read is made private; a symbolic link is not used.
   fs::create_directories(root / "open");
   chmod((root / "open").c_str(), 0777);
-  ObjectCache open(root / "open");
-  REQUIRE(stat((root / "open").c_str(), &st) == 0);
-  CHECK((open.enabled() ? (st.st_mode & 077) == 0 : true));
+  CHECK_FALSE(ObjectCache(root / "open").enabled());
+  fs::create_directories(root / "readable");
+  chmod((root / "readable").c_str(), 0755);
+  CHECK(ObjectCache(root / "readable").enabled());
+  REQUIRE(stat((root / "readable").c_str(), &st) == 0);
+  CHECK((st.st_mode & 077) == 0);
+  fs::create_directory_symlink(root / "readable", root / "link");
+  CHECK_FALSE(ObjectCache(root / "link").enabled());
   CHECK_FALSE(ObjectCache().enabled());
   fs::remove_all(root);
 }

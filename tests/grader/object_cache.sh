@@ -2,30 +2,47 @@
 # CTest grader.object_cache: a grading that takes its student files from the grader's object
 # cache (docs/grader.md item 2) gives the same results as one that compiled them. Grader cases
 # whose results name source lines (a race report in a student file; a failed find-the-bug fix)
-# are each graded twice with one new cache: the first grading compiles and fills it, the second,
-# in another work directory, must take its files from it (the entries it used are touched) and
-# must still match the approved results, paths included.
+# are each graded twice with one new cache and one --keep directory (objects are shared only
+# between gradings that compile from the same folder, as `./synclab grade` does): the first
+# grading compiles and fills the cache; the second must take the student files from it (the
+# entries it used are touched) and give the same normalized results.
 #
 #   object_cache.sh GRADER
 set -uo pipefail
 grader=$1
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=case_submission.sh
+. "$here/case_submission.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export SYNCLAB_OBJECT_CACHE=$tmp/cache
+chmod 755 "$tmp"
 fail=0
 for name in lucky-racer-01 findbug-wrong-01; do
-  rm -rf "$SYNCLAB_OBJECT_CACHE"
-  "$here/run_case.sh" "$grader" "$here/cases/$name" "$here/approved" > "$tmp/first.log" 2>&1 ||
-    { echo "FAIL $name: the first grading (cache empty) does not match"; tail -20 "$tmp/first.log"; fail=1; continue; }
-  entries=$(find "$SYNCLAB_OBJECT_CACHE" -mindepth 2 -maxdepth 2 -type d ! -name 'new-*' | wc -l)
+  cache=$tmp/cache-$name
+  sub=$tmp/sub-$name
+  case_submission "$root" "$here/cases/$name" "$(dirname "$(dirname "$grader")")/grade" "$sub" || exit 2
+  grade() {  # grade N: results in $tmp/$name.N.json (normalized)
+    "$grader" grade --lab "$case_lab" --submission "$sub" --results "$tmp/r.json" --keep "$tmp/keep-$name" \
+      --object-cache "$cache" ${case_student:+--student "$case_student"} > "$tmp/$name.$1.log" 2>&1 &&
+      "$grader" normalize "$tmp/r.json" "$tmp/$name.$1.json"
+  }
+  grade 1 || { echo "FAIL $name: the first grading failed"; tail -20 "$tmp/$name.1.log"; fail=1; continue; }
+  entries=$(find "$cache" -mindepth 2 -maxdepth 2 -type d ! -name 'new-*' | wc -l)
   [ "$entries" -gt 0 ] || { echo "FAIL $name: the first grading stored nothing in the cache"; fail=1; continue; }
-  find "$SYNCLAB_OBJECT_CACHE" -mindepth 2 -maxdepth 2 -type d -exec touch -d 2000-01-01 {} +
-  "$here/run_case.sh" "$grader" "$here/cases/$name" "$here/approved" > "$tmp/second.log" 2>&1 ||
-    { echo "FAIL $name: the second grading (files from the cache) does not match"; tail -40 "$tmp/second.log"; fail=1; continue; }
-  used=$(find "$SYNCLAB_OBJECT_CACHE" -mindepth 2 -maxdepth 2 -type d -newermt 2001-01-01 | wc -l)
-  [ "$used" -eq "$entries" ] ||
-    { echo "FAIL $name: the second grading took $used of the $entries cached files"; fail=1; continue; }
-  echo "ok $name: $entries file(s) compiled, then all $used taken from the cache; both match the approved results"
+  find "$cache" -mindepth 2 -maxdepth 2 -type d -exec touch -d 2000-01-01 {} +
+  grade 2 || { echo "FAIL $name: the second grading failed"; tail -20 "$tmp/$name.2.log"; fail=1; continue; }
+  # every student file from the cache (findbug.cu compiles in the grading's own work folder, so
+  # its object is not shared)
+  used=$(grep -c "compiled before with the same inputs" "$tmp/$name.2.log")
+  files=$(grep -c "^  student file " "$tmp/$name.2.log")
+  touched=$(find "$cache" -mindepth 2 -maxdepth 2 -type d -newermt 2001-01-01 | wc -l)
+  { [ "$files" -gt 0 ] && [ "$used" -eq "$files" ] && [ "$touched" -ge "$used" ]; } ||
+    { echo "FAIL $name: the second grading took $used of its $files student file(s) from the cache"; fail=1; continue; }
+  if ! diff -u "$tmp/$name.1.json" "$tmp/$name.2.json" > "$tmp/diff"; then
+    echo "FAIL $name: the grading from the cache differs from the one that compiled:"; cat "$tmp/diff"; fail=1; continue
+  fi
+  grep -q '"status": "failed"' "$tmp/$name.2.json" || { echo "FAIL $name: no failed case to compare"; fail=1; continue; }
+  echo "ok $name: $entries file(s) compiled, then $used taken from the cache; the results are the same"
 done
 exit $fail
