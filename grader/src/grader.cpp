@@ -347,11 +347,6 @@ class Grading {
   std::string shorten(std::string s) const {
     if (!dirs_.src.empty()) s = replace_all(s, dirs_.src.string() + "/", "");
     if (!dirs_.root.empty()) s = replace_all(s, dirs_.root.string(), "<work>");
-    // objects from the cache name the work directory they were compiled in
-    for (const auto& w : cached_origins_) {
-      s = replace_all(s, w + "/src/", "");
-      s = replace_all(s, w, "<work>");
-    }
     if (!opt_.source_root.empty()) s = replace_all(s, opt_.source_root + "/", "");
     return s;
   }
@@ -984,8 +979,8 @@ class Grading {
   }
 
   // Takes `key`'s object from the cache into `obj` (a fresh file: whatever the sandbox user left
-  // at that path is removed first, never written through).
-  bool take_cached(const std::string& key, const fs::path& obj) {
+  // at that path is removed first, never written through), and says so for `file`.
+  bool take_cached(const std::string& key, const fs::path& obj, const std::string& file) {
     const auto hit = cache_.find(key, cache_work());
     if (!hit) return false;
     std::error_code ec;
@@ -994,8 +989,15 @@ class Grading {
     fs::copy_file(hit->object, obj, fs::copy_options::none, ec);
     if (ec) return false;
     chmod(obj.c_str(), 0644);
-    if (!hit->origin.empty() && hit->origin != cache_work().string()) cached_origins_.insert(hit->origin);
+    progress(fmt::format("  {}: compiled before with the same inputs (object cache {})", file,
+                         shorten(cache_.dir().string())));
     return true;
+  }
+
+  // Keeps `file`'s object, compiled and checked, in the cache under `key`.
+  void store_cached(const std::string& key, const fs::path& obj, const fs::path& deps, const std::string& file) {
+    const std::string why = cache_.store(key, obj, deps, cache_work());
+    if (!why.empty()) progress(fmt::format("  (the object cache did not keep {}: {})", file, why));
   }
 
   bool build_submission() {
@@ -1032,10 +1034,8 @@ class Grading {
       if (cache_.enabled()) {
         keys[i] = cache_.key(spec.argv, cache_work(), read_private(dirs_.src / f, kMaxStudentFile),
                              cache_context_ + "\n" + dirs_.src.string());
-        if (take_cached(keys[i], obj)) {
+        if (take_cached(keys[i], obj, f)) {
           cached[i] = true;
-          progress(fmt::format("  {}: compiled before with the same inputs (object cache {})", f,
-                               shorten(cache_.dir().string())));
           continue;
         }
       }
@@ -1090,8 +1090,7 @@ class Grading {
       }
       objs.push_back(obj.string());
       if (cache_.enabled()) {
-        const std::string why = cache_.store(keys[i], obj, deps, cache_work());
-        if (!why.empty()) progress(fmt::format("  (the object cache did not keep {}: {})", f, why));
+        store_cached(keys[i], obj, deps, f);
         stored = true;
       }
     }
@@ -1627,11 +1626,7 @@ class Grading {
     if (cache_.enabled()) {
       key = cache_.key(cc.argv, cache_work(), read_private(dir / "findbug.cu", kMaxStudentFile),
                        cache_context_ + "\n" + dir.string());
-      if (take_cached(key, obj)) {
-        cached = true;
-        progress(fmt::format("  findbug.cu: compiled before with the same inputs (object cache {})",
-                             shorten(cache_.dir().string())));
-      }
+      cached = take_cached(key, obj, "findbug.cu");
     }
     auto not_built = [&](const RunResult& c, const fs::path& out) {
       return !c.started || c.timed_out || c.exit_code != 0 || !fs::exists(out, ec);
@@ -1647,8 +1642,7 @@ class Grading {
       const RunResult c = run_sandboxed(cc);
       if (not_built(c, obj)) return compile_error(c);
       if (cache_.enabled()) {
-        const std::string why = cache_.store(key, obj, deps, cache_work());
-        if (!why.empty()) progress(fmt::format("  (the object cache did not keep findbug.cu: {})", why));
+        store_cached(key, obj, deps, "findbug.cu");
         cache_.trim();
       }
     }
@@ -1710,9 +1704,6 @@ class Grading {
     }
     if (at < r.output.size()) head += "...\n";
     head = replace_all(head, (dir / "findbug.cu").string(), "findbug.cu");
-    // (an object from the cache names the copy in the work directory it was compiled in)
-    const fs::path in_work = dir.lexically_relative(dirs_.root) / "findbug.cu";
-    for (const auto& w : cached_origins_) head = replace_all(head, (fs::path(w) / in_work).string(), "findbug.cu");
     // The summary line (the table shows only it) ends with what the run said first: the first
     // report's title, else the program's own first line (its checks' message).
     std::string said;
@@ -1891,7 +1882,6 @@ class Grading {
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
   ObjectCache cache_;
   std::string cache_context_;
-  std::set<std::string> cached_origins_;  // work directories of the objects taken from the cache
   // The work directory the cache's keys leave out: the grading's own temporary one; with --work,
   // none (the objects then name that directory's files, which stay, so only it shares them).
   fs::path cache_work() const { return opt_.work.empty() ? dirs_.root : fs::path(); }

@@ -170,7 +170,6 @@ std::optional<ObjectCache::Hit> ObjectCache::find(const std::string& key, const 
   if (!ok || sha256_file(entry / "object.o") != sum) return std::nullopt;
   Hit hit;
   hit.object = entry / "object.o";
-  hit.origin = read_all(entry / "origin", ok);
   fs::last_write_time(entry, fs::file_time_type::clock::now(), ec);  // (least recently used goes first)
   return hit;
 }
@@ -205,8 +204,7 @@ std::string ObjectCache::store(const std::string& key, const fs::path& object, c
     return static_cast<bool>(out);
   };
   std::string why;
-  if (!write("object.o", bytes) || !write("object.sha256", sha256_hex(bytes)) || !write("inputs.tsv", inputs) ||
-      !write("origin", work.string()))
+  if (!write("object.o", bytes) || !write("object.sha256", sha256_hex(bytes)) || !write("inputs.tsv", inputs))
     why = "cannot write into " + tmp.string();
   if (why.empty()) {
     // A stored entry is only looked for after a miss: one already there no longer matches (an

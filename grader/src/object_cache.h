@@ -51,7 +51,6 @@ class ObjectCache {
 
   struct Hit {
     std::filesystem::path object;  // the cached object (copy it; do not change it)
-    std::string origin;            // the work directory it was compiled in (its paths are in the object)
   };
   // A hit when the key's entry exists and every input it recorded has the same content now; paths
   // it recorded under the work directory are looked up under `work` (this grading's).

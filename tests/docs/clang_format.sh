@@ -18,9 +18,14 @@ if [ -z "$tool" ]; then
 fi
 mapfile -t files < <(git ls-files sim common viz grader/src grader/guard | grep -E '\.(c|cc|cpp|h|hpp|cu|cuh)$')
 bad=()
-for f in "${files[@]}"; do
-  "$tool" --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
-done
+# One call for all the files (clang-format's start-up is most of its time: 1 s against 22 s file by
+# file); only when it finds something are the files checked one by one, to name them.
+if ! "$tool" --dry-run -Werror "${files[@]}" >/dev/null 2>&1; then
+  for f in "${files[@]}"; do
+    "$tool" --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+  done
+  [ ${#bad[@]} -gt 0 ] || { echo "clang_format.sh: FAILED: $tool failed on the files together, on none alone"; exit 1; }
+fi
 if [ ${#bad[@]} -gt 0 ]; then
   printf '  %s\n' "${bad[@]}"
   echo "clang_format.sh: FAILED: ${#bad[@]} of ${#files[@]} files do not follow .clang-format; fix them with"

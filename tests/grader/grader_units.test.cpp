@@ -440,7 +440,6 @@ TEST_CASE("object cache: a hit needs the same compile and the same contents of e
   CHECK(cache.store(k1, w1 / "build/a.o", w1 / "build/a.d", w1) == "");
   auto hit = cache.find(k2, w2);
   REQUIRE(hit);
-  CHECK(hit->origin == w1.string());
   std::ifstream in(hit->object);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "object bytes");
 
