@@ -37,6 +37,10 @@ targets=()
 for nn in $labs; do targets+=("synclab_grade_$nn" "lab$nn"); done
 cmake --build build --target "${targets[@]}" >/dev/null
 work=$(mktemp -d)
+# Readable by others, as a student's tree is: run as root, the grader compiles as an unprivileged
+# user, and a kept programs folder that user cannot read is given up for the work directory,
+# which changes with every grading (no object of it is shared: docs/grader.md, item 2).
+chmod 755 "$work"
 edited=""  # (a lab file being edited: put back on any exit)
 trap '[ -z "$edited" ] || cp "$work/original" "$edited"; rm -rf "$work"' EXIT
 seconds() {  # seconds COMMAND...: runs it (output to $work/log), prints its wall time
