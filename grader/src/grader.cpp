@@ -959,9 +959,7 @@ class Grading {
     const fs::path dir = opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache"
                                                    : fs::path(opt_.object_cache);
     if ((identity_.drop && !identity_.exclusive) || (!identity_.drop && geteuid() == 0)) {
-      progress(
-          fmt::format("  (no object cache: the submission does not run as a user of its own; every student "
-                      "file compiles)"));
+      progress("  (no object cache: the submission does not run as a user of its own; every student file compiles)");
       return;
     }
     cache_ = ObjectCache(dir);
@@ -976,6 +974,13 @@ class Grading {
     // list of student files (which a student file may include).
     cache_context_ = sha256_file("/proc/self/exe");
     for (const auto& f : manifest_.student_files) cache_context_ += " " + f;
+  }
+
+  // The cache's key of compiling `file` of `folder` with `argv`: besides the command and the file's
+  // text, the grader's rules and the folder, which the object names.
+  std::string cache_key(const std::vector<std::string>& argv, const fs::path& folder, const std::string& file) {
+    return cache_.key(argv, cache_work(), read_private(folder / file, kMaxStudentFile),
+                      cache_context_ + "\n" + folder.string());
   }
 
   // Takes `key`'s object from the cache into `obj` (a fresh file: whatever the sandbox user left
@@ -1032,8 +1037,7 @@ class Grading {
       spec.processes = 512;
       // Compiled before with these inputs (by an earlier grading): the object, not a compile.
       if (cache_.enabled()) {
-        keys[i] = cache_.key(spec.argv, cache_work(), read_private(dirs_.src / f, kMaxStudentFile),
-                             cache_context_ + "\n" + dirs_.src.string());
+        keys[i] = cache_key(spec.argv, dirs_.src, f);
         if (take_cached(keys[i], obj, f)) {
           cached[i] = true;
           continue;
@@ -1624,8 +1628,7 @@ class Grading {
     std::string key;
     bool cached = false;
     if (cache_.enabled()) {
-      key = cache_.key(cc.argv, cache_work(), read_private(dir / "findbug.cu", kMaxStudentFile),
-                       cache_context_ + "\n" + dir.string());
+      key = cache_key(cc.argv, dir, "findbug.cu");
       cached = take_cached(key, obj, "findbug.cu");
     }
     auto not_built = [&](const RunResult& c, const fs::path& out) {
