@@ -26,7 +26,18 @@ sub="$work/submission"
 case_submission "$root" "$case_dir" "$(dirname "$(dirname "$grader")")/grade" "$sub" || exit 2
 lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
 
-args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet)
+# The grading's own work folder: one per lab under the build (<build>/grader-cases/labNN), the same
+# for every case of that lab, so that the grader's object cache (docs/grader.md, "Grading again")
+# gives a case the student files an earlier case of the lab compiled with the same text, as it does
+# a student who hands in again. The cache keys an object by its folder, which the object names;
+# a case in another folder compiles everything. The cases of one lab take turns (flock here,
+# RESOURCE_LOCK in CTest).
+build_dir="$(dirname "$(dirname "$grader")")"
+grade_work="$build_dir/grader-cases/lab$lab"
+mkdir -p "$grade_work"
+exec 9>"$build_dir/grader-cases/lab$lab.lock"
+flock 9
+args=(grade --lab "$lab" --submission "$sub" --results "$work/results.json" --quiet --work "$grade_work")
 [ -n "$timeout" ] && args+=(--timeout "$timeout")
 [ -n "$hidden" ] && args+=(--hidden "$here/$hidden")
 [ -n "$case_student" ] && args+=(--student "$case_student")
