@@ -141,8 +141,8 @@ __global__ void mp_cross_block(Litmus L) {
 
 // ---- task 4 -------------------------------------------------------------------------------------
 // As pre-Volta code often did: plain stores of the data, a volatile flag. It passes 10,000 GPU runs.
-// TODO(4): make the hand-over correct under the PTX memory model; write the argument in
-// answers.md (about 2 changed lines)
+// TODO(4): make the hand-over correct under the PTX memory model (about 2 changed lines); answer
+// the questions below it (TODO(4q)) and write the argument in answers.md
 __global__ void handoff(int* data, int n, int* flag, int* out) {
   if (threadIdx.x != 0) return;
   if (blockIdx.x == 0) {
@@ -155,6 +155,20 @@ __global__ void handoff(int* data, int n, int* flag, int* out) {
     for (int i = 0; i < n; ++i) s += data[i];
     *out = s;
   }
+}
+
+// TODO(4q): answer task 4's questions in the table below (README, task 4): replace each "?" with
+// one word or number. Text after # is a comment. Your argument in words goes in answers.md.
+const char* task4_answers_text() {
+  return R"(
+# question  answer     (text after # is a comment)
+test        ?          # task 1's test whose weak outcome is handoff's wrong sum (its name)
+ptx         ?          # that weak outcome under the PTX memory model: allowed or forbidden
+runs        ?          # correct GPU runs that prove handoff as given never sums wrong: a number, or none
+writer      ?          # what the writer's store of the flag needs: nothing, release or acquire
+reader      ?          # what the reader's load of the flag needs: nothing, release or acquire
+scope       ?          # the narrowest scope of that store and load: block, device or system
+)";
 }
 
 // ---- task 5 -------------------------------------------------------------------------------------

@@ -331,6 +331,22 @@ Prediction prediction(const std::string& test) {
   return {};
 }
 
+// ---- task 4: the questions ------------------------------------------------------------------------
+std::string task4_answer(const std::string& question) {
+  std::istringstream in(task4_answers_text());
+  for (std::string line; std::getline(in, line);) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string key, answer;
+    if (!(words >> key >> answer) || key != question) continue;
+    std::transform(answer.begin(), answer.end(), answer.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return answer;
+  }
+  return "";
+}
+
 // ---- tasks 2-3: the PTX of a kernel ------------------------------------------------------------------
 namespace {
 const std::string& program_image() {

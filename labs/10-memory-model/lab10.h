@@ -78,6 +78,11 @@ struct HandoffResult {
   std::vector<Report> reports;
 };
 HandoffResult run_handoff(int n, const char* trace = nullptr);
+// Task 4's questions (fences.cu): the student's table, as written, one row per question.
+const char* task4_answers_text();
+// The answer in the row of `question` ("test", "ptx", "runs", "writer", "reader", "scope"), in
+// lower case: "" when the table has no such row, "?" when it is not answered yet.
+std::string task4_answer(const std::string& question);
 
 // ---- task 5: publication patterns ------------------------------------------------------------------
 enum class Pattern { last_block, look_back, barrier, queue };

@@ -132,7 +132,9 @@ class KernelRun {
   std::string replay_line() const;
   void report_deadlock();
   void report_hang(bool simt_deadlock, bool lock_traffic = false);
-  static bool loop_reads_memory(const ptx::Function& fn, uint32_t pc);
+  // What the innermost loop around an instruction reads (loop_reads).
+  enum class LoopReads { Memory, WarpOnly, Nothing };
+  static LoopReads loop_reads(const ptx::Function& fn, uint32_t pc);
   void report_interrupted();
   std::string describe_lanes(Report& r,
                              const std::function<std::string(const Warp&, int, const std::string&)>& describe);

@@ -224,17 +224,19 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   return true;
 }
 
-// Whether the innermost loop around instruction `pc` (from the nearest backward branch at or
-// after it to that branch's target) contains an instruction that reads memory. True when no such
-// loop is found: then nothing is claimed.
-bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
+// What the innermost loop around instruction `pc` (from the nearest backward branch at or after
+// it to that branch's target) reads: memory (a load, an atomic, a barrier, a call...), only other
+// lanes of its warp (a vote, shuffle or match and no memory), or nothing. Memory when no such loop
+// is found: then nothing is claimed.
+KernelRun::LoopReads KernelRun::loop_reads(const ptx::Function& fn, uint32_t pc) {
   for (size_t b = pc; b < fn.code.size(); ++b) {
     const ptx::Instr& B = fn.code[b];
     if (B.op != Op::Bra || B.src[0].kind != ptx::Operand::Kind::Label) continue;
     const uint64_t target = static_cast<uint64_t>(B.src[0].imm);
     if (target > pc) continue;
+    LoopReads reads = LoopReads::Nothing;
     for (size_t i = target; i <= b; ++i) {
-      if (ptx::is_warp_synchronous(fn.code[i].op)) return true;
+      if (ptx::is_warp_synchronous(fn.code[i].op)) reads = LoopReads::WarpOnly;
       switch (fn.code[i].op) {
         case Op::Ld:
         case Op::Ldu:
@@ -243,13 +245,13 @@ bool KernelRun::loop_reads_memory(const ptx::Function& fn, uint32_t pc) {
         case Op::Bar:
         case Op::Nanosleep:
         case Op::Mbarrier:
-        case Op::CpAsyncMbarArrive: return true;
+        case Op::CpAsyncMbarArrive: return LoopReads::Memory;
         default: break;
       }
     }
-    return false;
+    return reads;
   }
-  return true;
+  return LoopReads::Memory;
 }
 
 void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
@@ -261,8 +263,8 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
   std::string details;
   const Warp* first_w = nullptr;
   int first_lane = -1;
-  int loops_without_loads = 0;
-  int spinning_warps = 0, at_grid_barrier = 0;  // warps, and those polling cooperative groups' grid barrier
+  int loops_without_loads = 0, warp_only_loops = 0;  // loops that read no memory; of them, with a vote or shuffle
+  int spinning_warps = 0, at_grid_barrier = 0;       // warps, and those polling cooperative groups' grid barrier
   for (Warp* x : warps_) {
     uint32_t spin = 0;
     for (uint32_t m = x->runnable; m; m &= m - 1) spin |= 1u << __builtin_ctz(m);
@@ -287,11 +289,21 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
     }
     std::string line = fmt::format("block {} warp {}: {} {} at {}:{}", x->cta->linear, x->index, lanes_phrase(spin),
                                    verb(spin, "spins", "spin"), loc.file.empty() ? "?" : loc.file, loc.line);
-    if (!loop_reads_memory(M_.functions[L.func], L.pc)) {
+    const LoopReads reads = loop_reads(M_.functions[L.func], L.pc);
+    if (reads == LoopReads::Nothing) {
       ++loops_without_loads;
       line +=
           "; the loop there reads no memory at all (its PTX has no load): whatever it waits for stays in a "
           "register, so no other thread can ever end it";
+    } else if (reads == LoopReads::WarpOnly && spin == x->live_mask()) {
+      // A vote or shuffle among lanes that all spin in this loop: they only see each other's
+      // registers, which the loop does not change for good.
+      ++loops_without_loads;
+      ++warp_only_loops;
+      line +=
+          "; the loop there reads no memory at all (its PTX has no load; its vote or shuffle reads only the "
+          "registers of lanes that all spin in it): what it tests stays in registers, so no other thread can "
+          "ever end it";
     } else if (const uint64_t polled = x->last_load[lane]) {
       std::string what;
       if (polled >= kSharedWindow && polled < kSharedWindow + kWindowSize) {
@@ -357,12 +369,20 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
   } else if (loops_without_loads) {
     r.kind = ReportKind::Hang;
     r.title = "hang: threads spin in a loop that reads no memory, so nothing another thread does can end it";
-    details +=
-        "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
-        "load) in a register and reads it once, before the loop; the loop then tests that register for "
-        "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
-        "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
-        "acquire/release\n";
+    if (warp_only_loops < loops_without_loads)
+      details +=
+          "the compiler keeps a value that it may assume no other thread changes (a plain, non-volatile "
+          "load) in a register and reads it once, before the loop; the loop then tests that register for "
+          "ever. Read the flag or lock in the loop with a volatile or atomic load (a volatile pointer, "
+          "cuda::atomic_ref<...>::load, atomicAdd(&x, 0)), and order what it guards with a fence or "
+          "acquire/release\n";
+    if (warp_only_loops)
+      details +=
+          "a vote or shuffle (__any_sync, __ballot_sync, __shfl_sync, ...) among lanes that all spin in the "
+          "same loop reads only their registers, and what they vote on or pass is the same on every pass. "
+          "Change in the loop what the lanes vote on or pass, so that the loop's test can turn false (a lane "
+          "whose work is done votes 0); if the loop waits for another thread, read the flag or lock in the "
+          "loop with a volatile or atomic load\n";
   } else if (at_grid_barrier && at_grid_barrier == spinning_warps) {
     r.kind = ReportKind::Hang;
     r.title = "hang: threads wait at a grid barrier (grid.sync()) for threads that do not reach it again";

@@ -2487,6 +2487,29 @@ void Parser::resolve_files() {
     system_file[id] = sys;
     return sys;
   };
+  // Compiler-generated code at the head of a block (`.loc N 0 C` after a label: a loop's test
+  // before its first source line) took the line of the code written before it, which for a loop
+  // is the line above the loop. It takes the line of its own block instead: that of the block's
+  // first instruction with a line, before the next branch or branch target.
+  for (uint32_t fi = 0; fi < m_.functions.size(); ++fi) {
+    const std::vector<Instr>& code = m_.functions[fi].code;
+    std::vector<bool> target(code.size() + 1, false);
+    for (const Instr& in : code)
+      if (in.op == Op::Bra && in.src[0].kind == Operand::Kind::Label && in.src[0].imm < code.size())
+        target[static_cast<size_t>(in.src[0].imm)] = true;
+    for (const auto& table : m_.functions[fi].branch_tables)
+      for (uint32_t t : table)
+        if (t < code.size()) target[t] = true;
+    for (size_t b = 0; b < code.size(); ++b) {
+      if (!target[b] || code[b].line != 0 || !instr_node_.count(uint64_t(fi) << 32 | code[b].ptx_line)) continue;
+      size_t e = b;
+      while (e < code.size() && code[e].line == 0 && code[e].op != Op::Bra && (e == b || !target[e])) ++e;
+      if (e == code.size() || code[e].line == 0 || (e != b && target[e])) continue;
+      auto real = instr_node_.find(uint64_t(fi) << 32 | code[e].ptx_line);
+      if (real == instr_node_.end()) continue;
+      for (size_t k = b; k < e; ++k) instr_node_[uint64_t(fi) << 32 | code[k].ptx_line] = real->second;
+    }
+  }
   for (uint32_t fi = 0; fi < m_.functions.size(); ++fi)
     for (Instr& in : m_.functions[fi].code) {
       auto it = instr_node_.find(uint64_t(fi) << 32 | in.ptx_line);

@@ -396,6 +396,89 @@ TEST_CASE("lab10 task4 handoff publishes the data under the relaxed memory model
   }
 }
 
+// ---- task 4: the questions ----------------------------------------------------------------------------
+// The expected answers are derived here, not written down: the test is the pool's test whose
+// threads are handoff's (a writer that stores the data, then the flag; a reader that reads the
+// flag, then the data: one data word and the flag stand for the eight words), its PTX verdict is
+// ptx_allows_weak's, no count of correct runs proves that an outcome PTX allows never happens,
+// and the scope is the narrowest that holds both threads (handoff<<<2, 1>>>: blocks 0 and 1).
+const std::vector<std::vector<Op>> kHandoffThreads = {{st('x', 1), st('y', 1)}, {ld('y', 0), ld('x', 1)}};
+
+bool same_threads(const std::vector<std::vector<Op>>& a, const std::vector<std::vector<Op>>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].size() != b[i].size()) return false;
+    for (size_t k = 0; k < a[i].size(); ++k) {
+      const Op &p = a[i][k], &q = b[i][k];
+      if (p.store != q.store || p.loc != q.loc || (p.store ? p.value != q.value : p.reg != q.reg)) return false;
+    }
+  }
+  return true;
+}
+
+std::string handoff_test() {
+  for (const auto& [name, t] : host_tests())
+    if (same_threads(t.threads, kHandoffThreads)) return name;
+  return "";
+}
+
+// The student's answer to `question`, or a failure that says what the row needs.
+std::string answer_of(const std::string& question, const std::string& choices) {
+  const std::string a = lab10::task4_answer(question);
+  if (a.empty())
+    FAIL("fences.cu, task4_answers_text(): the table has no row '" << question << "' (TODO(4q)): add it back, "
+                                                                    << question << " followed by " << choices);
+  if (a == "?")
+    FAIL("fences.cu, task4_answers_text(): the row '" << question << "' is not answered yet (TODO(4q)): "
+                                                       << choices);
+  return a;
+}
+
+TEST_CASE("lab10 task4q names the litmus test of the wrong sum and its PTX verdict and what runs prove",
+          "[lab10][task4][pts:1]") {
+  const std::string test = handoff_test();
+  REQUIRE(test == "mp");  // the reference itself: handoff's threads are one of the pool's tests
+  REQUIRE(host_outcomes(test, false).count(lab10::litmus_test(test).weak) == 0);  // the wrong sum is weak
+  REQUIRE(ptx_allows_weak(test));  // and PTX allows it: what the 10,000 GPU runs never showed
+  const std::string given = answer_of("test", "the name of a test of task 1 (mp, sb, ...)");
+  CHECKED_ELSE(given == test)
+  FAIL("test: you answered " << given << ". Write handoff's two threads as a litmus test (block 0: data = 1; "
+                             << "flag = 1; block 1: r0 = flag; r1 = data, one data word standing for the eight) "
+                             << "and find the test of task 1 with the same threads (README, task 1's tables); the "
+                             << "wrong sum is the run where r0 = 1 and r1 = 0");
+  const std::string ptx = answer_of("ptx", "allowed or forbidden");
+  CHECKED_ELSE(ptx == "allowed")
+  FAIL("ptx: you answered " << ptx << ", but the PTX memory model allows the weak outcome of " << test
+                            << " (your task 1 row of " << test << " says what you found; watch it: "
+                            << synclab::lab::program_command("lab10") << " litmus --test " << test
+                            << " --memory relaxed)");
+  const std::string runs = answer_of("runs", "a number, or none");
+  const std::set<std::string> no_count = {"none", "never", "no", "0", "zero"};
+  CHECKED_ELSE(no_count.count(runs) > 0)
+  FAIL("runs: you answered " << runs << ". The wrong sum is an outcome the PTX memory model allows: a run shows one "
+                             << "execution, the one this GPU, driver, compiler and load happened to give, so no "
+                             << "count of correct runs shows that the allowed outcome never happens (the argument "
+                             << "goes in answers.md, question 2)");
+}
+
+TEST_CASE("lab10 task4q says what the fix of handoff adds to each side and at which scope", "[lab10][task4][pts:1]") {
+  const int writer_block = 0, reader_block = 1;  // handoff<<<2, 1>>>, thread 0 of each
+  const std::string want_scope = writer_block == reader_block ? "block" : "device";
+  const std::string writer = answer_of("writer", "nothing, release or acquire");
+  const std::string reader = answer_of("reader", "nothing, release or acquire");
+  const std::string scope = answer_of("scope", "block, device or system");
+  CHECKED_ELSE((writer == "release" && reader == "acquire"))
+  FAIL("writer " << writer << ", reader " << reader << ": in the writer the data's stores must not move after the "
+                 << "flag's store, and in the reader the data's loads must not move before the flag's load that "
+                 << "sees 1. A store orders what came before it for a reader that acquires it (a release); a load "
+                 << "orders what comes after it (an acquire). Task 2's mp_fixed is the same hand-over");
+  CHECKED_ELSE(scope == want_scope)
+  FAIL("scope " << scope << ": the writer is thread 0 of block " << writer_block << " and the reader thread 0 of "
+                << "block " << reader_block << "; the narrowest scope that holds both is the one task 3b needed "
+                << "(block scope holds the threads of one block; system scope also holds the host, which takes "
+                << "no part here)");
+}
+
 // ---- task 5 -------------------------------------------------------------------------------------------
 std::vector<int> expected(lab10::Pattern p, int blocks) {
   std::vector<int> v;

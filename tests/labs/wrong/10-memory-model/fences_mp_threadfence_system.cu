@@ -153,6 +153,18 @@ __global__ void handoff(int* data, int n, int* flag, int* out) {
   }
 }
 
+const char* task4_answers_text() {
+  return R"(
+# question  answer     (text after # is a comment)
+test        mp         # task 1's test whose weak outcome is handoff's wrong sum (its name)
+ptx         allowed    # that weak outcome under the PTX memory model: allowed or forbidden
+runs        none       # correct GPU runs that prove handoff as given never sums wrong: a number, or none
+writer      release    # what the writer's store of the flag needs: nothing, release or acquire
+reader      acquire    # what the reader's load of the flag needs: nothing, release or acquire
+scope       device     # the narrowest scope of that store and load: block, device or system
+)";
+}
+
 // ---- task 5 -------------------------------------------------------------------------------------
 __global__ void last_block(int* partial, unsigned* ticket, int* out) {
   if (threadIdx.x != 0) return;
