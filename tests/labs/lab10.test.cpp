@@ -422,15 +422,15 @@ std::string handoff_test() {
   return "";
 }
 
-// The student's answer to `question`, or a failure that says what the row needs.
+// The student's answer to `question`, or a failure that says what the row needs. (The checks below
+// use `if`, not CHECKED_ELSE: Catch2 would print the expansion, and with it the expected answer.)
 std::string answer_of(const std::string& question, const std::string& choices) {
   const std::string a = lab10::task4_answer(question);
   if (a.empty())
     FAIL("fences.cu, task4_answers_text(): the table has no row '" << question << "' (TODO(4q)): add it back, "
-                                                                    << question << " followed by " << choices);
+                                                                   << question << " followed by " << choices);
   if (a == "?")
-    FAIL("fences.cu, task4_answers_text(): the row '" << question << "' is not answered yet (TODO(4q)): "
-                                                       << choices);
+    FAIL("fences.cu, task4_answers_text(): the row '" << question << "' is not answered yet (TODO(4q)): " << choices);
   return a;
 }
 
@@ -441,24 +441,26 @@ TEST_CASE("lab10 task4q names the litmus test of the wrong sum and its PTX verdi
   REQUIRE(host_outcomes(test, false).count(lab10::litmus_test(test).weak) == 0);  // the wrong sum is weak
   REQUIRE(ptx_allows_weak(test));  // and PTX allows it: what the 10,000 GPU runs never showed
   const std::string given = answer_of("test", "the name of a test of task 1 (mp, sb, ...)");
-  CHECKED_ELSE(given == test)
-  FAIL("test: you answered " << given << ". Write handoff's two threads as a litmus test (block 0: data = 1; "
-                             << "flag = 1; block 1: r0 = flag; r1 = data, one data word standing for the eight) "
-                             << "and find the test of task 1 with the same threads (README, task 1's tables); the "
-                             << "wrong sum is the run where r0 = 1 and r1 = 0");
+  if (given != test)
+    FAIL_CHECK(
+        "test: you answered " << given << ". Write handoff's two threads as a litmus test (block 0: data = 1; "
+                              << "flag = 1; block 1: r0 = flag; r1 = data, one data word standing for the eight) "
+                              << "and find the test of task 1 with the same threads (README, task 1's tables); the "
+                              << "wrong sum is the run where r0 = 1 and r1 = 0");
   const std::string ptx = answer_of("ptx", "allowed or forbidden");
-  CHECKED_ELSE(ptx == "allowed")
-  FAIL("ptx: you answered " << ptx << ", but the PTX memory model allows the weak outcome of " << test
-                            << " (your task 1 row of " << test << " says what you found; watch it: "
-                            << synclab::lab::program_command("lab10") << " litmus --test " << test
-                            << " --memory relaxed)");
+  if (ptx != "allowed")
+    FAIL_CHECK("ptx: you answered " << ptx << ", but the PTX memory model allows the weak outcome of " << test
+                                    << " (your task 1 row of " << test
+                                    << " says what you found; watch it: " << synclab::lab::program_command("lab10")
+                                    << " litmus --test " << test << " --memory relaxed)");
   const std::string runs = answer_of("runs", "a number, or none");
   const std::set<std::string> no_count = {"none", "never", "no", "0", "zero"};
-  CHECKED_ELSE(no_count.count(runs) > 0)
-  FAIL("runs: you answered " << runs << ". The wrong sum is an outcome the PTX memory model allows: a run shows one "
-                             << "execution, the one this GPU, driver, compiler and load happened to give, so no "
-                             << "count of correct runs shows that the allowed outcome never happens (the argument "
-                             << "goes in answers.md, question 2)");
+  if (!no_count.count(runs))
+    FAIL_CHECK(
+        "runs: you answered " << runs << ". The wrong sum is an outcome the PTX memory model allows: a run shows one "
+                              << "execution, the one this GPU, driver, compiler and load happened to give, so no "
+                              << "count of correct runs shows that the allowed outcome never happens (the argument "
+                              << "goes in answers.md, question 2)");
 }
 
 TEST_CASE("lab10 task4q says what the fix of handoff adds to each side and at which scope", "[lab10][task4][pts:1]") {
@@ -467,16 +469,18 @@ TEST_CASE("lab10 task4q says what the fix of handoff adds to each side and at wh
   const std::string writer = answer_of("writer", "nothing, release or acquire");
   const std::string reader = answer_of("reader", "nothing, release or acquire");
   const std::string scope = answer_of("scope", "block, device or system");
-  CHECKED_ELSE((writer == "release" && reader == "acquire"))
-  FAIL("writer " << writer << ", reader " << reader << ": in the writer the data's stores must not move after the "
-                 << "flag's store, and in the reader the data's loads must not move before the flag's load that "
-                 << "sees 1. A store orders what came before it for a reader that acquires it (a release); a load "
-                 << "orders what comes after it (an acquire). Task 2's mp_fixed is the same hand-over");
-  CHECKED_ELSE(scope == want_scope)
-  FAIL("scope " << scope << ": the writer is thread 0 of block " << writer_block << " and the reader thread 0 of "
-                << "block " << reader_block << "; the narrowest scope that holds both is the one task 3b needed "
-                << "(block scope holds the threads of one block; system scope also holds the host, which takes "
-                << "no part here)");
+  if (writer != "release" || reader != "acquire")
+    FAIL_CHECK(
+        "writer " << writer << ", reader " << reader << ": in the writer the data's stores must not move after the "
+                  << "flag's store, and in the reader the data's loads must not move before the flag's load that "
+                  << "sees 1. A store orders what came before it for a reader that acquires it (a release); a load "
+                  << "orders what comes after it (an acquire). Task 2's mp_fixed is the same hand-over");
+  if (scope != want_scope)
+    FAIL_CHECK(
+        "scope " << scope << ": the writer is thread 0 of block " << writer_block << " and the reader thread 0 of "
+                 << "block " << reader_block << "; the narrowest scope that holds both is the one task 3b needed "
+                 << "(block scope holds the threads of one block; system scope also holds the host, which takes "
+                 << "no part here)");
 }
 
 // ---- task 5 -------------------------------------------------------------------------------------------
