@@ -311,9 +311,13 @@ LitmusResult run_litmus(const LitmusTest& t, long instances, bool with_stress, u
   return r;
 }
 
-// ---- task 1: the predictions ------------------------------------------------------------------------
-Prediction prediction(const std::string& test) {
-  std::istringstream in(predictions_text());
+// ---- tasks 1 and 4: the student's tables -----------------------------------------------------------
+namespace {
+// The rows of a table as written in predictions.cu or fences.cu: each line's words, lower case,
+// with the text after # left out; empty lines skipped.
+std::vector<std::vector<std::string>> table_rows(const char* text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const size_t hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
@@ -323,7 +327,15 @@ Prediction prediction(const std::string& test) {
       std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
       w.push_back(s);
     }
-    if (w.empty() || w[0] != test) continue;
+    if (!w.empty()) rows.push_back(std::move(w));
+  }
+  return rows;
+}
+}  // namespace
+
+Prediction prediction(const std::string& test) {
+  for (const std::vector<std::string>& w : table_rows(predictions_text())) {
+    if (w[0] != test) continue;
     if (w.size() < 4)
       throw std::invalid_argument("predictions.cu: the row of " + test + " needs three verdicts (sc, tso, ptx)");
     return {w[w.size() - 3], w[w.size() - 2], w[w.size() - 1]};
@@ -331,19 +343,9 @@ Prediction prediction(const std::string& test) {
   return {};
 }
 
-// ---- task 4: the questions ------------------------------------------------------------------------
 std::string task4_answer(const std::string& question) {
-  std::istringstream in(task4_answers_text());
-  for (std::string line; std::getline(in, line);) {
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream words(line);
-    std::string key, answer;
-    if (!(words >> key >> answer) || key != question) continue;
-    std::transform(answer.begin(), answer.end(), answer.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return answer;
-  }
+  for (const std::vector<std::string>& w : table_rows(task4_answers_text()))
+    if (w[0] == question && w.size() >= 2) return w[1];
   return "";
 }
 

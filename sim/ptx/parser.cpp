@@ -21,6 +21,7 @@
 //   End of module       resolve_files: .file numbers -> Module::files
 #include "sim/ptx/parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -2487,27 +2488,28 @@ void Parser::resolve_files() {
     system_file[id] = sys;
     return sys;
   };
-  // Compiler-generated code at the head of a block (`.loc N 0 C` after a label: a loop's test
-  // before its first source line) took the line of the code written before it, which for a loop
-  // is the line above the loop. It takes the line of its own block instead: that of the block's
-  // first instruction with a line, before the next branch or branch target.
+  // Compiler-generated code at the head of a block that a branch jumps to (`.loc N 0 C` after a
+  // label: a loop's test before its first source line) took the line of the code written before
+  // it, which for a loop is the line above the loop. It takes the line of its own basic block
+  // (build_cfg's) instead: that of the block's first instruction with a line.
   for (uint32_t fi = 0; fi < m_.functions.size(); ++fi) {
-    const std::vector<Instr>& code = m_.functions[fi].code;
-    std::vector<bool> target(code.size() + 1, false);
-    for (const Instr& in : code)
-      if (in.op == Op::Bra && in.src[0].kind == Operand::Kind::Label && in.src[0].imm < code.size())
-        target[static_cast<size_t>(in.src[0].imm)] = true;
-    for (const auto& table : m_.functions[fi].branch_tables)
-      for (uint32_t t : table)
-        if (t < code.size()) target[t] = true;
-    for (size_t b = 0; b < code.size(); ++b) {
-      if (!target[b] || code[b].line != 0 || !instr_node_.count(uint64_t(fi) << 32 | code[b].ptx_line)) continue;
-      size_t e = b;
-      while (e < code.size() && code[e].line == 0 && code[e].op != Op::Bra && (e == b || !target[e])) ++e;
-      if (e == code.size() || code[e].line == 0 || (e != b && target[e])) continue;
-      auto real = instr_node_.find(uint64_t(fi) << 32 | code[e].ptx_line);
+    const Function& fn = m_.functions[fi];
+    auto node_of = [&](const Instr& in) { return instr_node_.find(uint64_t(fi) << 32 | in.ptx_line); };
+    for (const BasicBlock& bb : fn.blocks) {
+      const Instr& head = fn.code[bb.first];
+      if (head.line != 0 || node_of(head) == instr_node_.end()) continue;
+      const bool jumped_to = std::any_of(bb.preds.begin(), bb.preds.end(), [&](uint32_t p) {
+        const Instr& last = fn.code[fn.blocks[p].last];
+        return last.op == Op::Brx ||
+               (last.op == Op::Bra && last.src[0].kind == Operand::Kind::Label && last.src[0].imm == bb.first);
+      });
+      uint32_t e = bb.first;
+      while (e <= bb.last && fn.code[e].line == 0) ++e;
+      if (!jumped_to || e > bb.last) continue;
+      const auto real = node_of(fn.code[e]);
       if (real == instr_node_.end()) continue;
-      for (size_t k = b; k < e; ++k) instr_node_[uint64_t(fi) << 32 | code[k].ptx_line] = real->second;
+      const uint32_t node = real->second;
+      for (uint32_t k = bb.first; k < e; ++k) instr_node_[uint64_t(fi) << 32 | fn.code[k].ptx_line] = node;
     }
   }
   for (uint32_t fi = 0; fi < m_.functions.size(); ++fi)

@@ -23,7 +23,8 @@ work="${4:-$(mktemp -d)}"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 sub="$work/submission"
-case_submission "$root" "$case_dir" "$(dirname "$(dirname "$grader")")/grade" "$sub" || exit 2
+build_dir="$(dirname "$(dirname "$grader")")"
+case_submission "$root" "$case_dir" "$build_dir/grade" "$sub" || exit 2
 lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
 
 # The grading's own work folder: one per lab under the build (<build>/grader-cases/labNN), the same
@@ -32,7 +33,6 @@ lab="$case_lab" timeout="$case_timeout" hidden="$case_hidden"
 # a student who hands in again. The cache keys an object by its folder, which the object names;
 # a case in another folder compiles everything. The cases of one lab take turns (flock here,
 # RESOURCE_LOCK in CTest).
-build_dir="$(dirname "$(dirname "$grader")")"
 grade_work="$build_dir/grader-cases/lab$lab"
 mkdir -p "$grade_work"
 exec 9>"$build_dir/grader-cases/lab$lab.lock"

@@ -78,6 +78,9 @@ struct HostTest {
   std::vector<std::vector<Op>> threads;
   std::vector<std::string> show;  // "r0", ..., "x", "y"
 };
+bool operator==(const Op& a, const Op& b) {
+  return a.store == b.store && a.loc == b.loc && a.value == b.value && a.reg == b.reg;
+}
 Op st(char loc, int v) { return {true, loc - 'x', v, -1}; }
 Op ld(char loc, int r) { return {false, loc - 'x', 0, r}; }
 
@@ -404,21 +407,9 @@ TEST_CASE("lab10 task4 handoff publishes the data under the relaxed memory model
 // and the scope is the narrowest that holds both threads (handoff<<<2, 1>>>: blocks 0 and 1).
 const std::vector<std::vector<Op>> kHandoffThreads = {{st('x', 1), st('y', 1)}, {ld('y', 0), ld('x', 1)}};
 
-bool same_threads(const std::vector<std::vector<Op>>& a, const std::vector<std::vector<Op>>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].size() != b[i].size()) return false;
-    for (size_t k = 0; k < a[i].size(); ++k) {
-      const Op &p = a[i][k], &q = b[i][k];
-      if (p.store != q.store || p.loc != q.loc || (p.store ? p.value != q.value : p.reg != q.reg)) return false;
-    }
-  }
-  return true;
-}
-
 std::string handoff_test() {
   for (const auto& [name, t] : host_tests())
-    if (same_threads(t.threads, kHandoffThreads)) return name;
+    if (t.threads == kHandoffThreads) return name;
   return "";
 }
 
