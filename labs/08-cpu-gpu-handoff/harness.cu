@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include <synclab/regions.h>
 
+#include "host_writes.h"
 #include "lab08.h"
 #include "lab08_kernels.cuh"
 #include "lab_harness.cuh"
@@ -192,6 +194,31 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
     }
   }
   return r;
+}
+
+HostOrder run_host_order(int x, unsigned round) {
+  namespace hw = synclab::lab::host_writes;
+  HostOrder h;
+  h.supported = hw::supported();
+  hw::PageBlock page;
+  auto* mb = static_cast<Mailbox*>(page.ptr);
+  mb->request = x == 1 ? 2 : 1;  // the request of an earlier round
+  mb->asked = round - 1;
+  mb->answer = work(x);
+  mb->answered = round;
+  start_waiting();
+  const std::vector<hw::Write> writes =
+      hw::record(mb, sizeof(Mailbox), [&] { h.result = roundtrip_persistent(mb, x, round); });
+  for (const hw::Write& w : writes) {
+    const char* field = w.offset == offsetof(Mailbox, request)    ? "request"
+                        : w.offset == offsetof(Mailbox, answer)   ? "answer"
+                        : w.offset == offsetof(Mailbox, asked)    ? "asked"
+                        : w.offset == offsetof(Mailbox, answered) ? "answered"
+                        : w.offset == offsetof(Mailbox, stop)     ? "stop"
+                                                                  : "?";
+    h.writes.push_back(HostWrite{field, int(w.value)});
+  }
+  return h;
 }
 
 OddEven run_odd_even(Sides sides, Version version, int last, const char* trace) {

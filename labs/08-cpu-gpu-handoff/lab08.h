@@ -37,6 +37,21 @@ struct RoundTrips : Outcome {
 };
 // `rounds` round trips, the first on `start`, each later one on the result of the one before.
 RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace = nullptr);
+// Task 3's host side alone (roundtrip_persistent on a mailbox in the host's own memory, no kernel),
+// with its writes to the mailbox noted in program order (labs/common/host_writes.h). The mailbox
+// already holds round `round`'s answer (answered = round, answer = work(x)), so the function returns
+// at once; what it shows is the order of the host's writes. x86-64 Linux only (supported = false
+// elsewhere: nothing noted).
+struct HostWrite {
+  std::string field;  // "request", "answer", "asked", "answered" or "stop"
+  int value = 0;      // the field after the write
+};
+struct HostOrder {
+  bool supported = true;
+  std::vector<HostWrite> writes;  // in program order
+  int result = 0;                 // what roundtrip_persistent returned
+};
+HostOrder run_host_order(int x, unsigned round);
 
 // ---- task 4: odd and even --------------------------------------------------------------------------------
 enum class Sides {

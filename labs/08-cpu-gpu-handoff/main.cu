@@ -2,6 +2,7 @@
 // the student's code, checks what came back against a host reference, and says what went wrong.
 //
 //   lab08 roundtrip [--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]
+//   lab08 host-order [--start X --round K]   task 3's host side alone, its writes in program order
 //   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]
 //   lab08 ring      [--items N] [--show any|bad --trace FILE]
 //   lab08 queue     [--items N] [--stop last-result|last-item] [--trace FILE]
@@ -143,6 +144,40 @@ bool roundtrip(const Args& a) {
   return ok;
 }
 
+bool host_order(const Args& a) {
+  const int x = int(a.num("start", 5));
+  const auto round = unsigned(a.num("round", 3));
+  if (round < 1) throw std::invalid_argument("--round takes 1 or more");
+  const lab08::HostOrder h = lab08::run_host_order(x, round);
+  std::printf("roundtrip_persistent(mailbox, %d, %u) on the host alone, the mailbox already answering round %u:\n", x,
+              round, round);
+  if (!h.supported) {
+    std::printf("  (this machine cannot note the host's writes one by one: x86-64 Linux only)\n");
+    return true;
+  }
+  std::printf("  its writes to the mailbox, in program order:\n");
+  bool request_written = false, ok = true, asked = false;
+  for (const lab08::HostWrite& w : h.writes) {
+    std::printf("    %s = %d\n", w.field.c_str(), w.value);
+    if (w.field == "request") request_written = w.value == x;
+    if (w.field == "asked" && unsigned(w.value) == round && !asked) {
+      asked = true;
+      ok = request_written;
+    }
+  }
+  if (h.writes.empty()) std::printf("    (none)\n");
+  std::printf("  it returned %d (the answer waiting in the mailbox: %d)\n", h.result, host_work(x));
+  if (!asked)
+    std::printf("  asked never became %u: the kernel would wait for the request forever\n", round);
+  else if (!ok)
+    std::printf("  BAD: asked = %u came before the request %d; a kernel that sees asked == %u may read the request of the\n"
+                "  round before. Write the request first, then publish asked with a release store.\n",
+                round, x, round);
+  else
+    std::printf("  ok: the request is written before asked is raised\n");
+  return asked && ok && h.result == host_work(x);
+}
+
 bool oddeven(const Args& a) {
   const std::string version = a.get("version", "yours");
   if (version != "yours" && version != "slides") throw std::invalid_argument("--version takes yours or slides");
@@ -243,6 +278,9 @@ int main(int argc, char** argv) {
   cmds.add("roundtrip", "[--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]",
            "tasks 1-3: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel",
            {"method", "start", "rounds", "trace", "show"}, roundtrip);
+  cmds.add("host-order", "[--start X --round K]",
+           "task 3: roundtrip_persistent on the host alone, its writes to the mailbox in program order",
+           {"start", "round"}, host_order);
   cmds.add("oddeven", "[--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]",
            "task 4: the slides' odd/even printing, between two blocks (explored) or the host and a kernel",
            {"sides", "version", "last", "trace", "show"}, oddeven);
