@@ -5,8 +5,9 @@
 //   mapped      roundtrip_mapped: the value in mapped pinned memory, a launch, a synchronize (task 2)
 //   persistent  roundtrip_persistent against one running persistent_server: the request and the
 //               answer published through mapped pinned memory with system-scope release/acquire (task 3)
-//   packed      the same with one 8-byte word each way (round number and value together): one load
-//               and one store across PCIe per direction, no fence (a tuned variant, not a lab task)
+//   word        word_server against roundtrip_word (task 3b): one 8-byte word each way, the round's
+//               number and the value together, so one load and one store across PCIe per direction
+//               and no fence
 // each timed one round trip at a time with the host's clock (warm-up first), median and 99th
 // percentile. The queue rows:
 //   lab ring    the lab's queue_server and 4-slot ring (ring.cu, task 5b): one item per publication
@@ -90,36 +91,6 @@ Latency time_roundtrips(const char* name, int warmup, int rounds, Fn roundtrip) 
     l.p99_us = us[std::min(us.size() - 1, size_t(double(us.size()) * 0.99))];
   }
   return l;
-}
-
-// ---- a tuned persistent round trip: one 8-byte word each way ---------------------------------------------
-// The round's number in the high half, the value in the low half: one load tells the kernel that a
-// request came and what it is, and one store gives the host the answer with its round, so neither
-// side needs a second access across PCIe or a fence. kStop in the high half ends the kernel.
-constexpr unsigned kStop = 0xffffffffu;
-struct PackedMailbox {
-  alignas(128) unsigned long long question;
-  alignas(128) unsigned long long answer;
-};
-
-__global__ void packed_server(PackedMailbox* mb) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  SystemAtomic<unsigned long long> question(mb->question), answer(mb->answer);
-  for (unsigned round = 1;; ++round) {
-    unsigned long long q;
-    while (unsigned((q = question.load(cuda::memory_order_relaxed)) >> 32) != round)
-      if (unsigned(q >> 32) == kStop) return;
-    answer.store((unsigned long long)round << 32 | unsigned(work(int(unsigned(q)))), cuda::memory_order_relaxed);
-  }
-}
-
-int roundtrip_packed(PackedMailbox* mb, int x, unsigned round) {
-  SystemAtomic<unsigned long long> question(mb->question), answer(mb->answer);
-  question.store((unsigned long long)round << 32 | unsigned(x), cuda::memory_order_relaxed);
-  unsigned long long a;
-  while (unsigned((a = answer.load(cuda::memory_order_relaxed)) >> 32) != round)
-    if (!host_keep_waiting()) return -1;
-  return int(unsigned(a));
 }
 
 // ---- the batched ring -----------------------------------------------------------------------------------
@@ -302,14 +273,14 @@ int main(int argc, char** argv) {
     CHECK(cudaFreeHost(h));
   }
   {
-    PackedMailbox* d = nullptr;
-    PackedMailbox* h = mapped_alloc<PackedMailbox>(1, &d);
+    WordBox* d = nullptr;
+    WordBox* h = mapped_alloc<WordBox>(1, &d);
     patience();
-    packed_server<<<1, 32>>>(d);
+    word_server<<<1, 32>>>(d);
     CHECK(cudaGetLastError());
-    lat.push_back(time_roundtrips("persistent, one 8-byte word each way", warmup, rounds,
-                                  [&](int x, unsigned round) { return roundtrip_packed(h, x, round); }));
-    SystemAtomic<unsigned long long>(h->question).store((unsigned long long)kStop << 32, cuda::memory_order_relaxed);
+    lat.push_back(time_roundtrips("persistent, one 8-byte word each way (task 3b)", warmup, rounds,
+                                  [&](int x, unsigned round) { return roundtrip_word(h, x, round); }));
+    stop_word_server(h);
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaFreeHost(h));
   }

@@ -137,14 +137,15 @@ const char* name(Method m) {
     case Method::memcpy_launch: return "memcpy";
     case Method::mapped_launch: return "mapped";
     case Method::persistent: return "persistent";
+    case Method::one_word: return "word";
   }
   return "?";
 }
 
 Method method(const std::string& n) {
-  for (Method m : {Method::memcpy_launch, Method::mapped_launch, Method::persistent})
+  for (Method m : {Method::memcpy_launch, Method::mapped_launch, Method::persistent, Method::one_word})
     if (n == name(m)) return m;
-  throw std::invalid_argument("unknown method '" + n + "' (memcpy, mapped or persistent)");
+  throw std::invalid_argument("unknown method '" + n + "' (memcpy, mapped, persistent or word)");
 }
 
 RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
@@ -169,6 +170,27 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
       x = roundtrip_mapped(value.host, value.device, x);
       finish(r);
       r.results.push_back(x);
+    }
+  } else if (m == Method::one_word) {
+    Mapped<WordBox> box;
+    if (naming_regions(trace)) {
+      synclab_region(&box.device->to_gpu.word, sizeof(unsigned long long), "to_gpu", "flags", 1);
+      synclab_region(&box.device->to_host.word, sizeof(unsigned long long), "to_host", "flags", 1);
+    }
+    TraceScope scope(trace);
+    word_server<<<1, 32>>>(box.device);
+    for (int k = 1; k <= rounds; ++k) {
+      x = roundtrip_word(box.host, x, unsigned(k));
+      r.results.push_back(x);
+      if (x == -1) break;
+    }
+    stop_word_server(box.host);
+    r.stopped = wait_for_return();
+    if (r.stopped)
+      finish(r);
+    else {
+      r.finished = false;
+      r.error = "the kernel did not return within 20 s of stop_word_server";
     }
   } else {
     Mapped<Mailbox> mb;

@@ -28,12 +28,13 @@ enum class Method {
   memcpy_launch,  // task 1: roundtrip_memcpy
   mapped_launch,  // task 2: roundtrip_mapped
   persistent,     // task 3: persistent_server + roundtrip_persistent + stop_server
+  one_word,       // task 3b: word_server + roundtrip_word + stop_word_server
 };
-const char* name(Method m);              // "memcpy", "mapped", "persistent"
+const char* name(Method m);              // "memcpy", "mapped", "persistent", "word"
 Method method(const std::string& name);  // from name(); throws std::invalid_argument
 struct RoundTrips : Outcome {
   std::vector<int> results;  // what each round trip returned, in order
-  bool stopped = true;       // persistent: the kernel returned after stop_server (within 20 s)
+  bool stopped = true;       // persistent, word: the kernel returned after the stop (within 20 s)
 };
 // `rounds` round trips, the first on `start`, each later one on the result of the one before.
 RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace = nullptr);

@@ -45,6 +45,33 @@ int roundtrip_persistent(Mailbox* h_mb, int x, unsigned round);
 // Ends the persistent kernel: the stop flag (the harness then waits for the launch to finish).
 void stop_server(Mailbox* h_mb);
 
+// ---- task 3b: the same round trip, one 8-byte word each way --------------------------------------------
+// Every access of the kernel to mapped pinned memory crosses PCIe (about a microsecond there and
+// back on an H200), and so does every fence at system scope. Task 3's kernel reads `asked`, then
+// the request; here one word carries both the round's number and the value, so one load brings
+// them together and nothing else needs ordering. Round k: the host stores word(k, x) in `to_gpu`;
+// the kernel waits until to_gpu holds round k and stores word(k, work(x)) in `to_host`; the host
+// waits until to_host holds round k. Round kStopRound in to_gpu asks the kernel to return. Each
+// word sits on a 128-byte line of its own: each side writes only its own line.
+struct alignas(128) Line {
+  unsigned long long word;
+};
+struct WordBox {
+  Line to_gpu;   // written by the host only
+  Line to_host;  // written by the kernel only
+};
+constexpr unsigned kStopRound = 0xffffffffu;
+__host__ __device__ inline unsigned long long word(unsigned round, int value) {
+  return (static_cast<unsigned long long>(round) << 32) | static_cast<unsigned>(value);
+}
+__host__ __device__ inline unsigned round_of(unsigned long long w) { return static_cast<unsigned>(w >> 32); }
+__host__ __device__ inline int value_of(unsigned long long w) { return static_cast<int>(static_cast<unsigned>(w)); }
+__global__ void word_server(WordBox* box);
+// The host's side of round `round` (returns the value, or -1 when keep_waiting() said to give up)
+// and the end of the kernel.
+int roundtrip_word(WordBox* h_box, int x, unsigned round);
+void stop_word_server(WordBox* h_box);
+
 // ---- task 4: odd and even ------------------------------------------------------------------------------
 // Plays one side of the slides' exercise: the side whose numbers have parity `parity` (0: even, 1:
 // odd) prints each of its numbers in 0..last in turn, alternating with the other side through the

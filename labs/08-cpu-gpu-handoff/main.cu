@@ -1,7 +1,7 @@
 // Lab 08 (the CPU-GPU handoff): the harness program (provided). One sub-command per task; each runs
 // the student's code, checks what came back against a host reference, and says what went wrong.
 //
-//   lab08 roundtrip [--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]
+//   lab08 roundtrip [--method memcpy|mapped|persistent|word] [--start X --rounds R] [--trace FILE]
 //   lab08 host-order [--start X --round K]   task 3's host side alone, its writes in program order
 //   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]
 //   lab08 ring      [--items N] [--show any|bad --trace FILE]
@@ -119,11 +119,11 @@ bool roundtrip(const Args& a) {
   const std::vector<lab08::Method> methods =
       a.has("method") ? std::vector<lab08::Method>{lab08::method(a.get("method", ""))}
                       : std::vector<lab08::Method>{lab08::Method::memcpy_launch, lab08::Method::mapped_launch,
-                                                   lab08::Method::persistent};
+                                                   lab08::Method::persistent, lab08::Method::one_word};
   const int start = int(a.num("start", 5)), rounds = int(a.num("rounds", 4));
   bool ok = true;
   for (lab08::Method m : methods) {
-    const bool persistent = m == lab08::Method::persistent;
+    const bool persistent = m == lab08::Method::persistent || m == lab08::Method::one_word;
     const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(
         a, 2, 20, persistent ? std::vector<std::string>{"sc", "relaxed"} : std::vector<std::string>{"sc"}));
     const std::string args = "roundtrip --method " + std::string(lab08::name(m)) + " --start " + std::to_string(start) +
@@ -131,8 +131,11 @@ bool roundtrip(const Args& a) {
     const std::string hint = m == lab08::Method::memcpy_launch ? "task 1: transform_once and roundtrip_memcpy (TODO(1))"
                              : m == lab08::Method::mapped_launch
                                  ? "task 2: roundtrip_mapped (TODO(2)); wait for the launch before reading"
-                                 : "task 3: persistent_server, roundtrip_persistent and stop_server (TODO(3)); "
-                                   "read the words the other side writes through SystemAtomic";
+                             : m == lab08::Method::persistent
+                                 ? "task 3: persistent_server, roundtrip_persistent and stop_server (TODO(3)); "
+                                   "read the words the other side writes through SystemAtomic"
+                                 : "task 3b: word_server, roundtrip_word and stop_word_server (TODO(3b)); the "
+                                   "value travels in the word of its round, read and written whole";
     ok &= explore(
         a, std::string("round trips by ") + lab08::name(m), args, ss,
         [&](const Schedule&, const char* trace) {
@@ -275,8 +278,9 @@ bool queue(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab08", "Lab 08: the CPU-GPU handoff (labs/08-cpu-gpu-handoff/README.md)");
-  cmds.add("roundtrip", "[--method memcpy|mapped|persistent] [--start X --rounds R] [--trace FILE]",
-           "tasks 1-3: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel",
+  cmds.add("roundtrip", "[--method memcpy|mapped|persistent|word] [--start X --rounds R] [--trace FILE]",
+           "tasks 1-3b: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel "
+           "(two words each way; one word each way)",
            {"method", "start", "rounds", "trace", "show"}, roundtrip);
   cmds.add("host-order", "[--start X --round K]",
            "task 3: roundtrip_persistent on the host alone, its writes to the mailbox in program order",

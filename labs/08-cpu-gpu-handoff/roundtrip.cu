@@ -48,3 +48,27 @@ void stop_server(Mailbox* h_mb) {
   // TODO(3): set stop (a release store at system scope) (about 1 line)
   (void)h_mb;
 }
+
+// ---- task 3b: one 8-byte word each way ---------------------------------------------------------------
+__global__ void word_server(WordBox* box) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  // TODO(3b): serve rounds 1, 2, ...: wait until box->to_gpu holds the round's number (return when
+  // it holds kStopRound), then store word(round, work(value)) in box->to_host. One load of to_gpu
+  // per look and one store, each through a SystemAtomic<unsigned long long>: which memory order
+  // does a word that carries its own data need? (about 8 lines)
+  (void)box;
+}
+
+int roundtrip_word(WordBox* h_box, int x, unsigned round) {
+  // TODO(3b): store word(round, x) in to_gpu, wait until to_host holds `round` (keep_waiting(); -1
+  // when it says to give up), return its value (about 6 lines).
+  (void)h_box;
+  (void)x;
+  (void)round;
+  return -1;
+}
+
+void stop_word_server(WordBox* h_box) {
+  // TODO(3b): ask the kernel to return (about 1 line)
+  (void)h_box;
+}

@@ -128,6 +128,14 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
   if (task == "2")
     return "TODO(2): roundtrip_mapped must write x through h_value, launch transform_once on d_value, and wait\n"
            "   for the launch (cudaDeviceSynchronize) before it reads h_value";
+  if (task == "3b" && problem.find("never came back") != std::string::npos)
+    return "TODO(3b): word_server must look at to_gpu until it holds the round (return on kStopRound), then store\n"
+           "   word(round, work(value)) in to_host; roundtrip_word stores word(round, x) in to_gpu and waits with\n"
+           "   keep_waiting() until to_host holds the round; stop_word_server stores word(kStopRound, 0)";
+  if (task == "3b")
+    return "the value must travel in the same 8-byte word as its round, read and written whole through one\n"
+           "   SystemAtomic<unsigned long long> load or store: a value read apart from its round may be the round\n"
+           "   before's";
   if (task == "3")
     return "TODO(3): persistent_server must answer round k once asked == k (acquire), publish answered = k after\n"
            "   the answer (release), and return once stop is set; roundtrip_persistent waits with keep_waiting()";
@@ -162,7 +170,7 @@ std::string failure(const lab08::Outcome& r, const std::string& what, const std:
   return o.str();
 }
 
-// ---- tasks 1-3 -----------------------------------------------------------------------------------------
+// ---- tasks 1-3b -----------------------------------------------------------------------------------------
 void check_roundtrips(lab08::Method m, const std::string& task, int start, int rounds, int seeds,
                       std::vector<std::string> memories) {
   const std::vector<int> want = host_chain(start, rounds);
@@ -239,6 +247,13 @@ Exploration odd_even_exploration(int last) {
   Exploration e = exploration(last <= 2 ? 200 : 6);
   if (last <= 2) e.random_seeds = 6;
   return e;
+}
+
+TEST_CASE("lab08 task3b one 8-byte word each way answers every round trip and returns after the stop round",
+          "[lab08][task3b][pts:2]") {
+  // The word carries the round and the value together: under relaxed too, a kernel or a host that
+  // reads the round before the value, from two words, may read the value of the round before.
+  check_roundtrips(lab08::Method::one_word, "3b", 5, 4, 2, {"sc", "relaxed"});
 }
 
 TEST_CASE("lab08 task4 odd and even between two blocks print every number once where the slides' loops do not",

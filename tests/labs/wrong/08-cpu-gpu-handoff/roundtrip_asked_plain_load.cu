@@ -71,3 +71,37 @@ void stop_server(Mailbox* h_mb) {
   // TODO(3): set stop (a release store at system scope) (about 1 line)
   SystemAtomic<int>(h_mb->stop).store(1, cuda::memory_order_release);
 }
+
+// ---- task 3b: one 8-byte word each way ---------------------------------------------------------------
+__global__ void word_server(WordBox* box) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  // TODO(3b): serve rounds 1, 2, ...: wait until box->to_gpu holds the round's number (return when
+  // it holds kStopRound), then store word(round, work(value)) in box->to_host. One load of to_gpu
+  // per look and one store, each through a SystemAtomic<unsigned long long>: which memory order
+  // does a word that carries its own data need? (about 8 lines)
+  // Relaxed: the value travels inside the word that says the round is there, and a word is read
+  // and written whole (an aligned 8-byte atomic), so no other write needs ordering against it.
+  SystemAtomic<unsigned long long> to_gpu(box->to_gpu.word), to_host(box->to_host.word);
+  for (unsigned round = 1;; ++round) {
+    unsigned long long w;
+    while (round_of(w = to_gpu.load(cuda::memory_order_relaxed)) != round)
+      if (round_of(w) == kStopRound) return;
+    to_host.store(word(round, work(value_of(w))), cuda::memory_order_relaxed);
+  }
+}
+
+int roundtrip_word(WordBox* h_box, int x, unsigned round) {
+  // TODO(3b): store word(round, x) in to_gpu, wait until to_host holds `round` (keep_waiting(); -1
+  // when it says to give up), return its value (about 6 lines).
+  SystemAtomic<unsigned long long> to_gpu(h_box->to_gpu.word), to_host(h_box->to_host.word);
+  to_gpu.store(word(round, x), cuda::memory_order_relaxed);
+  unsigned long long w;
+  while (round_of(w = to_host.load(cuda::memory_order_relaxed)) != round)
+    if (!keep_waiting()) return -1;
+  return value_of(w);
+}
+
+void stop_word_server(WordBox* h_box) {
+  // TODO(3b): ask the kernel to return (about 1 line)
+  SystemAtomic<unsigned long long>(h_box->to_gpu.word).store(word(kStopRound, 0), cuda::memory_order_relaxed);
+}
