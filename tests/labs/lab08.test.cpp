@@ -132,6 +132,10 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
     return "TODO(3b): word_server must look at to_gpu until it holds the round (return on kStopRound), then store\n"
            "   word(round, work(value)) in to_host; roundtrip_word stores word(round, x) in to_gpu and waits with\n"
            "   keep_waiting() until to_host holds the round; stop_word_server stores word(kStopRound, 0)";
+  if (task == "3b" && kind == "hang")
+    return "word_server was still waiting for a round after the host's last one: after stop_word_server it must\n"
+           "   return, so look for kStopRound in every word it loads from to_gpu (round_of(w) == kStopRound), and\n"
+           "   have stop_word_server store word(kStopRound, 0) there";
   if (task == "3b")
     return "the value must travel in the same 8-byte word as its round, read and written whole through one\n"
            "   SystemAtomic<unsigned long long> load or store: a value read apart from its round may be the round\n"
