@@ -82,7 +82,10 @@ __device__ __forceinline__ void store4(uint4* p, uint4 v) {
 
 // One tile: load, scan in registers and across the warps, publish the aggregate, look back, publish
 // the inclusive prefix, store. tiles[t] is tile t's status and value (0 before the launch).
-template <int kBlock, int kItems, bool kStreaming, int kWindow>
+// kMode (time-only diagnostics, the rows named "diag:"): kFull scans; kNoLookBack scans the tile
+// alone (no descriptors, no look-back: wrong sums); kCopyOnly loads and stores the tile unchanged.
+constexpr int kFull = 0, kNoLookBack = 1, kCopyOnly = 2;
+template <int kBlock, int kItems, bool kStreaming, int kWindow, int kMode = kFull>
 __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n,
                                           unsigned long long* __restrict__ tiles, size_t tile,
                                           unsigned* warp_totals, unsigned* exclusive_s) {
@@ -107,6 +110,14 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
       v[k].z = i + 2 < n ? in[i + 2] : 0;
       v[k].w = i + 3 < n ? in[i + 3] : 0;
     }
+  }
+  if constexpr (kMode == kCopyOnly) {
+    if (full) {
+#pragma unroll
+      for (int k = 0; k < kChunks; ++k)
+        store4<kStreaming>(reinterpret_cast<uint4*>(out + warp_base + k * 128 + lane * 4), v[k]);
+    }
+    return;
   }
   // Scan in registers and across the warp, chunk by chunk, with a running carry.
   unsigned carry = 0;
@@ -134,7 +145,9 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
     warp_offset += unsigned(w) < warp ? t : 0;
     aggregate += t;
   }
-  if (warp == 0) {
+  if (kMode == kNoLookBack) {
+    if (threadIdx.x == 0) *exclusive_s = 0;
+  } else if (warp == 0) {
     unsigned exclusive = 0;
     if (tile == 0) {
       if (lane == 0) store_descriptor(&tiles[0], pack(kPrefix, aggregate));
@@ -188,15 +201,18 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
 
 // desc[0] is the tile counter (its low 32 bits); desc[1 + t] is tile t's descriptor. All 0 before
 // the launch. One block per tile, each taking its tile from the counter.
-template <int kBlock, int kItems, bool kStreaming, int kWindow = 32>
-__global__ void __launch_bounds__(kBlock)
+// kTicket false (a time-only diagnostic): the tile is blockIdx.x, no counter. kMinBlocks: the
+// blocks per SM the compiler must leave registers for (1: its own choice).
+template <int kBlock, int kItems, bool kStreaming, int kWindow = 32, int kMode = kFull, bool kTicket = true,
+          int kMinBlocks = 1>
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
     scan_single_pass(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n,
                      unsigned long long* __restrict__ desc) {
   __shared__ unsigned tile_s, exclusive_s;
   __shared__ unsigned warp_totals[kBlock / 32];
-  if (threadIdx.x == 0) tile_s = atomicAdd(reinterpret_cast<unsigned*>(desc), 1u);
+  if (threadIdx.x == 0) tile_s = kTicket ? atomicAdd(reinterpret_cast<unsigned*>(desc), 1u) : blockIdx.x;
   __syncthreads();
-  scan_tile<kBlock, kItems, kStreaming, kWindow>(in, out, n, desc + 1, tile_s, warp_totals, &exclusive_s);
+  scan_tile<kBlock, kItems, kStreaming, kWindow, kMode>(in, out, n, desc + 1, tile_s, warp_totals, &exclusive_s);
 }
 
 // The same with a persistent grid (every block resident): each block loops over tiles, and takes
@@ -238,7 +254,8 @@ struct Descriptors {
   size_t capacity = 0;
 };
 
-template <int kBlock, int kItems, bool kStreaming, int kWindow = 32>
+template <int kBlock, int kItems, bool kStreaming, int kWindow = 32, int kMode = kFull, bool kTicket = true,
+          int kMinBlocks = 1>
 Version single_pass(Descriptors* d, const std::string& name) {
   return Version{name, [d](const unsigned* in, size_t n, unsigned* out) {
                    constexpr size_t kTile = size_t(kBlock) * kItems;
@@ -248,9 +265,11 @@ Version single_pass(Descriptors* d, const std::string& name) {
                      std::exit(1);
                    }
                    CHECK(cudaMemsetAsync(d->p, 0, (tiles + 1) * sizeof(unsigned long long)));
-                   scan_single_pass<kBlock, kItems, kStreaming, kWindow><<<unsigned(tiles), kBlock>>>(in, out, n, d->p);
+                   scan_single_pass<kBlock, kItems, kStreaming, kWindow, kMode, kTicket, kMinBlocks>
+                       <<<unsigned(tiles), kBlock>>>(in, out, n, d->p);
                    CHECK(cudaGetLastError());
-                 }};
+                 },
+                 false, kMode != kFull};
 }
 
 template <int kBlock, int kItems, bool kStreaming>
@@ -386,7 +405,17 @@ int main(int argc, char** argv) {
   versions.push_back(single_pass<128, 64, true, 1>(&desc, "single pass, 128 x 64, streaming, window 1"));
   versions.push_back(single_pass<256, 48, true, 8>(&desc, "single pass, 256 x 48, streaming, window 8"));
   versions.push_back(single_pass<128, 32, true, 8>(&desc, "single pass, 128 x 32, streaming, window 8"));
+  versions.push_back(single_pass<256, 32, true, 8>(&desc, "single pass, 256 x 32, streaming, window 8"));
+  versions.push_back(single_pass<256, 64, true, 8>(&desc, "single pass, 256 x 64, streaming, window 8"));
+  versions.push_back(single_pass<128, 96, true, 8>(&desc, "single pass, 128 x 96, streaming, window 8"));
+  versions.push_back(single_pass<128, 64, true, 8, kFull, true, 5>(&desc, "single pass, 128 x 64, streaming, window 8, 5 blocks/SM"));
+  versions.push_back(single_pass<128, 64, true, 8, kFull, true, 6>(&desc, "single pass, 128 x 64, streaming, window 8, 6 blocks/SM"));
   versions.push_back(persistent<128, 64, true>(&desc, "persistent, 128 x 64, streaming, window 32"));
+  // Time-only diagnostics: where the reference's time goes (its tile and its loads, one part taken
+  // out at a time; bench/results/lab05_scan.md).
+  versions.push_back(single_pass<128, 64, true, 8, kFull, false>(&desc, "diag: reference, tile = blockIdx (no counter)"));
+  versions.push_back(single_pass<128, 64, true, 8, kNoLookBack>(&desc, "diag: reference without look-back (wrong sums)"));
+  versions.push_back(single_pass<128, 64, true, 8, kCopyOnly>(&desc, "diag: the reference's loads and stores only"));
   versions.push_back({"descriptor memset alone (128 x 64 tiles)", [&desc](const unsigned*, size_t m, unsigned*) {
                         const size_t tiles = (m + 128 * 64 - 1) / (128 * 64);
                         CHECK(cudaMemsetAsync(desc.p, 0, (tiles + 1) * sizeof(unsigned long long)));
