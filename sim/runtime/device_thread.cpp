@@ -154,16 +154,27 @@ void DeviceThread::wait_idle() {
   if (!stopping_) covered_locked(all);
 }
 
+void DeviceThread::asked_locked() {
+  host_asked_ = true;
+  work_cv_.notify_one();
+}
+
 bool DeviceThread::finished(uint64_t ticket, const Coverage& known) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!done_locked(ticket)) return false;
+  if (!done_locked(ticket)) {
+    asked_locked();
+    return false;
+  }
   if (!stopping_) covered_locked(known);  // the program looked: it knows the work is done
   return true;
 }
 
 bool DeviceThread::idle() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (done_prefix_ < submitted_) return false;
+  if (done_prefix_ < submitted_) {
+    asked_locked();
+    return false;
+  }
   Coverage all;
   all.floor = submitted_;
   if (!stopping_) covered_locked(all);
@@ -189,13 +200,16 @@ void DeviceThread::run() {
       work_cv_.wait(lock, [] { return false; });
     }
     if (simulator().config().streams_random()) {
-      // Let the host queue what it will before choosing: start when it waits for something or
-      // has been quiet for kQuietMs (a host polling mapped memory waits for no API call).
-      while (host_waiting_ == 0 && !stopping_) {
+      // Let the host queue what it will before choosing: start when it waits for something
+      // (a wait, or a query that found work not done: what it queued before the query is all it
+      // queues before this choice, the same in every run) or has been quiet for kQuietMs (a host
+      // polling mapped memory without a runtime call).
+      while (host_waiting_ == 0 && !host_asked_ && !stopping_) {
         const auto until = last_submit_ + std::chrono::milliseconds(kQuietMs);
         if (std::chrono::steady_clock::now() >= until) break;
         work_cv_.wait_until(lock, until);
       }
+      host_asked_ = false;
       if (queue_.empty()) continue;
     }
     const long i = pick_locked();

@@ -11,7 +11,8 @@
 //   - one drawn from the seed (SYNCLAB_STREAMS=random, the default under random and pct): work of
 //     different streams runs in either order, so a missing stream or event wait between streams
 //     changes the result in some runs. To have a choice to make, the thread then starts only
-//     when the host waits for something, or has queued nothing for kQuietMs.
+//     when the host waits for something (a wait, or a query that finds the work not done yet),
+//     or has queued nothing for kQuietMs.
 // Two tasks never run at the same time: kernels of different streams do not interleave.
 #pragma once
 
@@ -66,9 +67,10 @@ class DeviceThread {
   void wait(uint64_t ticket) { wait(ticket, Coverage{}); }
   // Waits until everything submitted so far has run.
   void wait_idle();
-  // Whether the task has run (a query: if so, the launches `known` covers count as waited for).
+  // Whether the task has run (a query: if so, the launches `known` covers count as waited for;
+  // if not, the host is waiting for it, and the device thread may choose what to run now).
   bool finished(uint64_t ticket, const Coverage& known);
-  // Whether everything submitted so far has run (a query of the default stream).
+  // Whether everything submitted so far has run (a query of the default stream; as finished()).
   bool idle();
   uint64_t last_ticket() const;
   bool on_device_thread() const;
@@ -97,6 +99,8 @@ class DeviceThread {
   // The queue position of the task to run next, or -1 when none is ready.
   long pick_locked();
   void covered_locked(const Coverage& known);
+  // A query found work not done: the host waits for it (the next choice need not wait longer).
+  void asked_locked();
 
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;  // the device thread waits for tasks
@@ -118,6 +122,7 @@ class DeviceThread {
   uint64_t done_prefix_ = 0;       // every ticket up to here has run
   std::set<uint64_t> done_above_;  // tickets above done_prefix_ that have run
   int host_waiting_ = 0;           // host threads blocked in wait / wait_idle / shutdown
+  bool host_asked_ = false;        // a query found work not done since the last choice
   std::chrono::steady_clock::time_point last_submit_{};
   std::mt19937_64 rng_;
   uint64_t rng_seed_ = 0;
