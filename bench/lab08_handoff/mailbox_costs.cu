@@ -2,31 +2,32 @@
 // thing changed at a time, each timed as bench/lab08_handoff times task 3 (20,000 chained round
 // trips after 1,000 untimed ones, median, every result checked). Not built by CMake:
 //
-//   nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -o mailbox_costs mailbox_costs.cu
+//   nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -I common/include \
+//        -I labs/08-cpu-gpu-handoff -o mailbox_costs bench/lab08_handoff/mailbox_costs.cu
 //
-// Rows: task 3's protocol in its struct (Packed) and with the host's and the kernel's words on
+// Rows: task 3's protocol in its `Mailbox` and with the host's and the kernel's words on
 // 128-byte lines of their own (Split); `stop` read in every poll or in one poll of 64; the request
 // read plain or relaxed at system scope; the release of `answered` as a release store or as a
 // release fence and a relaxed store; `answered` stored relaxed (wrong: the answer may arrive after
 // it; there to price the release); and task 3b's one word each way. Results:
 // bench/results/lab08_handoff.md.
 #include <cuda_runtime.h>
-#include <cuda/atomic>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include <synclab/cuda_check.h>
+
+#include "lab08_kernels.cuh"  // Mailbox, WordBox and its word helpers, SystemAtomic, work()
+
+// keep_waiting() of lab08_kernels.cuh: these loops do not call it.
+bool host_keep_waiting() { return true; }
+
 template <class T>
-using SA = cuda::atomic_ref<T, cuda::thread_scope_system>;
-__host__ __device__ inline int work(int x) { return (3 * x + 1) % 1000003; }
-struct Packed {
-  int request;
-  int answer;
-  unsigned asked;
-  unsigned answered;
-  int stop;
-};
+using SA = SystemAtomic<T>;
 struct alignas(128) Split {
   int request;
   unsigned asked;
@@ -59,21 +60,14 @@ __global__ void server(MB* mb, int mode) {
       answered.store(round, cuda::memory_order_release);
   }
 }
-struct alignas(128) Word {
-  unsigned long long v;
-  int pad[30];
-};
-struct OneWord {
-  Word in;
-  Word out;
-};
-__global__ void packed_server(OneWord* mb) {
-  SA<unsigned long long> in(mb->in.v), out(mb->out.v);
+// Task 3b's protocol (as its reference, without the reference's keep_waiting() calls).
+__global__ void word_costs_server(WordBox* box) {
+  SA<unsigned long long> in(box->to_gpu.word), out(box->to_host.word);
   for (unsigned round = 1;; ++round) {
     unsigned long long w;
-    while (((w = in.load(cuda::memory_order_relaxed)) >> 32) != round)
-      if ((w >> 32) == 0xffffffffu) return;
-    out.store((unsigned long long)round << 32 | unsigned(work(int(unsigned(w)))), cuda::memory_order_relaxed);
+    while (round_of(w = in.load(cuda::memory_order_relaxed)) != round)
+      if (round_of(w) == kStopRound) return;
+    out.store(word(round, work(value_of(w))), cuda::memory_order_relaxed);
   }
 }
 using Clk = std::chrono::steady_clock;
@@ -99,10 +93,11 @@ template <class MB>
 double run(int mode, int rounds) {
   MB* h;
   MB* d;
-  cudaHostAlloc((void**)&h, sizeof(MB), cudaHostAllocMapped);
+  CHECK(cudaHostAlloc((void**)&h, sizeof(MB), cudaHostAllocMapped));
   std::memset((void*)h, 0, sizeof(MB));
-  cudaHostGetDevicePointer((void**)&d, h, 0);
+  CHECK(cudaHostGetDevicePointer((void**)&d, h, 0));
   server<MB><<<1, 1>>>(d, mode);
+  CHECK(cudaGetLastError());
   double m = median_us(rounds, [&](int x, unsigned round) {
     SA<unsigned> asked(h->asked), answered(h->answered);
     h->request = x;
@@ -112,28 +107,29 @@ double run(int mode, int rounds) {
     return h->answer;
   });
   SA<int>(h->stop).store(1, cuda::memory_order_release);
-  cudaDeviceSynchronize();
-  cudaFreeHost(h);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFreeHost(h));
   return m;
 }
-double run_packed(int rounds) {
-  OneWord* h;
-  OneWord* d;
-  cudaHostAlloc((void**)&h, sizeof(OneWord), cudaHostAllocMapped);
-  std::memset((void*)h, 0, sizeof(OneWord));
-  cudaHostGetDevicePointer((void**)&d, h, 0);
-  packed_server<<<1, 1>>>(d);
+double run_word(int rounds) {
+  WordBox* h;
+  WordBox* d;
+  CHECK(cudaHostAlloc((void**)&h, sizeof(WordBox), cudaHostAllocMapped));
+  std::memset((void*)h, 0, sizeof(WordBox));
+  CHECK(cudaHostGetDevicePointer((void**)&d, h, 0));
+  word_costs_server<<<1, 1>>>(d);
+  CHECK(cudaGetLastError());
   double m = median_us(rounds, [&](int x, unsigned round) {
-    SA<unsigned long long> in(h->in.v), out(h->out.v);
-    in.store((unsigned long long)round << 32 | unsigned(x), cuda::memory_order_relaxed);
+    SA<unsigned long long> in(h->to_gpu.word), out(h->to_host.word);
+    in.store(word(round, x), cuda::memory_order_relaxed);
     unsigned long long w;
-    while (((w = out.load(cuda::memory_order_relaxed)) >> 32) != round) {
+    while (round_of(w = out.load(cuda::memory_order_relaxed)) != round) {
     }
-    return int(unsigned(w));
+    return value_of(w);
   });
-  SA<unsigned long long>(h->in.v).store(0xffffffffull << 32, cuda::memory_order_relaxed);
-  cudaDeviceSynchronize();
-  cudaFreeHost(h);
+  SA<unsigned long long>(h->to_gpu.word).store(word(kStopRound, 0), cuda::memory_order_relaxed);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFreeHost(h));
   return m;
 }
 int main() {
@@ -143,14 +139,14 @@ int main() {
   const int R = 20000;
   for (int rep = 0; rep < 2; ++rep) {
     std::printf("rep %d\n", rep);
-    std::printf("  packed struct, task 3 as taught        %6.2f us\n", run<Packed>(0, R));
+    std::printf("  packed struct, task 3 as taught        %6.2f us\n", run<Mailbox>(0, R));
     std::printf("  split lines, task 3 code               %6.2f us\n", run<Split>(0, R));
-    std::printf("  packed, stop every 64 polls            %6.2f us\n", run<Packed>(1, R));
+    std::printf("  packed, stop every 64 polls            %6.2f us\n", run<Mailbox>(1, R));
     std::printf("  split, stop every 64 polls             %6.2f us\n", run<Split>(1, R));
     std::printf("  split, stop/64, request relaxed.sys    %6.2f us\n", run<Split>(5, R));
     std::printf("  split, stop/64, fence release          %6.2f us\n", run<Split>(9, R));
     std::printf("  split, stop/64, answered RELAXED(wrong)%6.2f us\n", run<Split>(3, R));
-    std::printf("  one word each way                      %6.2f us\n", run_packed(R));
+    std::printf("  one word each way                      %6.2f us\n", run_word(R));
   }
   std::printf("last error: %s\n", cudaGetErrorString(cudaGetLastError()));
 }

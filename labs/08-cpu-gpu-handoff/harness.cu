@@ -148,6 +148,30 @@ Method method(const std::string& n) {
   throw std::invalid_argument("unknown method '" + n + "' (memcpy, mapped, persistent or word)");
 }
 
+namespace {
+
+// Tasks 3 and 3b, once their persistent kernel is launched: `rounds` chained round trips from x
+// (stopping at the first -1), then the stop, then the kernel must return by itself.
+template <class RoundTrip, class Stop>
+void serve_rounds(RoundTrips& r, int x, int rounds, const char* stop_name, RoundTrip roundtrip, Stop stop) {
+  for (int k = 1; k <= rounds; ++k) {
+    x = roundtrip(x, unsigned(k));
+    r.results.push_back(x);
+    if (x == -1) break;
+  }
+  stop();
+  r.stopped = wait_for_return();
+  if (r.stopped) {
+    finish(r);
+  } else {
+    // Still running after 20 s (on a GPU: it never returns). Say so; the process cannot go on.
+    r.finished = false;
+    r.error = std::string("the kernel did not return within 20 s of ") + stop_name;
+  }
+}
+
+}  // namespace
+
 RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
   RoundTrips r;
   start_waiting();
@@ -179,19 +203,8 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
     }
     TraceScope scope(trace);
     word_server<<<1, 32>>>(box.device);
-    for (int k = 1; k <= rounds; ++k) {
-      x = roundtrip_word(box.host, x, unsigned(k));
-      r.results.push_back(x);
-      if (x == -1) break;
-    }
-    stop_word_server(box.host);
-    r.stopped = wait_for_return();
-    if (r.stopped)
-      finish(r);
-    else {
-      r.finished = false;
-      r.error = "the kernel did not return within 20 s of stop_word_server";
-    }
+    serve_rounds(r, x, rounds, "stop_word_server", [&](int v, unsigned k) { return roundtrip_word(box.host, v, k); },
+                 [&] { stop_word_server(box.host); });
   } else {
     Mapped<Mailbox> mb;
     if (naming_regions(trace)) {
@@ -200,20 +213,8 @@ RoundTrips run_roundtrips(Method m, int start, int rounds, const char* trace) {
     }
     TraceScope scope(trace);
     persistent_server<<<1, 32>>>(mb.device);
-    for (int k = 1; k <= rounds; ++k) {
-      x = roundtrip_persistent(mb.host, x, unsigned(k));
-      r.results.push_back(x);
-      if (x == -1) break;
-    }
-    stop_server(mb.host);
-    r.stopped = wait_for_return();
-    if (r.stopped)
-      finish(r);
-    else {
-      // Still running after 20 s (on a GPU: it never returns). Say so; the process cannot go on.
-      r.finished = false;
-      r.error = "the kernel did not return within 20 s of stop_server";
-    }
+    serve_rounds(r, x, rounds, "stop_server", [&](int v, unsigned k) { return roundtrip_persistent(mb.host, v, k); },
+                 [&] { stop_server(mb.host); });
   }
   return r;
 }
