@@ -1,5 +1,5 @@
-// Lab 08, tasks 1-3: one round trip (the host hands a value to the GPU, the GPU transforms it, the
-// host reads the result) three ways. Nasre's "Synchronization" slides (seed 004, "CPU-GPU
+// Lab 08, tasks 1-3b: one round trip (the host hands a value to the GPU, the GPU transforms it, the
+// host reads the result) four ways. Nasre's "Synchronization" slides (seed 004, "CPU-GPU
 // Synchronization", "Pinned Memory", "Persistent Kernels") build the same three versions.
 #include "lab08_kernels.cuh"
 

@@ -129,9 +129,10 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
     return "TODO(2): roundtrip_mapped must write x through h_value, launch transform_once on d_value, and wait\n"
            "   for the launch (cudaDeviceSynchronize) before it reads h_value";
   if (task == "3b" && problem.find("never came back") != std::string::npos)
-    return "TODO(3b): word_server must look at to_gpu until it holds the round (return on kStopRound), then store\n"
-           "   word(round, work(value)) in to_host; roundtrip_word stores word(round, x) in to_gpu and waits with\n"
-           "   keep_waiting() until to_host holds the round; stop_word_server stores word(kStopRound, 0)";
+    return "TODO(3b): word_server must look at to_gpu until round_of(word) is the round (return on kStopRound),\n"
+           "   then store word(round, work(value)) in to_host; roundtrip_word stores word(round, x) in to_gpu and\n"
+           "   waits with keep_waiting() until round_of(the word in to_host) is the round (compare the round, not the\n"
+           "   whole word: it holds the value too); stop_word_server stores word(kStopRound, 0)";
   if (task == "3b" && kind == "hang")
     return "word_server was still waiting for a round after the host's last one: after stop_word_server it must\n"
            "   return, so look for kStopRound in every word it loads from to_gpu (round_of(w) == kStopRound), and\n"
