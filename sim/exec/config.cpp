@@ -81,7 +81,8 @@ const std::vector<std::string>& Config::variables() {
       "SYNCLAB_MEMORY",   "SYNCLAB_MODEL",   "SYNCLAB_SCHED",          "SYNCLAB_SEED",        "SYNCLAB_PCT_DEPTH",
       "SYNCLAB_BUDGET",   "SYNCLAB_DEVICE",  "SYNCLAB_LOCKSTEP_ORDER", "SYNCLAB_DISPATCH",    "SYNCLAB_CHECK",
       "SYNCLAB_TRACE",    "SYNCLAB_QUIET",   "SYNCLAB_FAST",           "SYNCLAB_REPORTS",     "SYNCLAB_ERROR_EXITCODE",
-      "SYNCLAB_VOLATILE", "SYNCLAB_STREAMS", "SYNCLAB_SCHEDULE",       "SYNCLAB_SCHED_AFTER", "SYNCLAB_MEMORY_CHECK"};
+      "SYNCLAB_VOLATILE", "SYNCLAB_STREAMS", "SYNCLAB_SCHEDULE",       "SYNCLAB_SCHED_AFTER", "SYNCLAB_MEMORY_CHECK",
+      "SYNCLAB_PROFILE"};
   return names;
 }
 
@@ -164,6 +165,15 @@ std::string Config::set(const std::string& name, const std::string& value) {
              "(volatile accesses are plain data for the race checker: volatile is not synchronization)";
   } else if (name == "SYNCLAB_TRACE") {
     trace_path = value;
+  } else if (name == "SYNCLAB_PROFILE") {
+    if (value == "0")
+      profile.clear();
+    else if (value == "1" || (value.size() > 5 && value.compare(value.size() - 5, 5, ".json") == 0) ||
+             (value.size() > 6 && value.compare(value.size() - 6, 6, ".jsonl") == 0))
+      profile = value;
+    else
+      return "1 (print each launch's performance counters on stderr), 0 (off) or a file name ending in .json or "
+             ".jsonl (one JSON line per launch is appended to it)";
   } else if (name == "SYNCLAB_QUIET") {
     if (value != "0") quiet = true;
   } else if (name == "SYNCLAB_FAST") {

@@ -67,7 +67,10 @@ struct Config {
   bool checks = true;                               // SYNCLAB_CHECK: false for "none"
   std::string check_list = "all";                   // the list as given (names from checkers())
   std::string trace_path;                           // SYNCLAB_TRACE: empty = no trace
-  bool quiet = false;                               // SYNCLAB_QUIET: no report text on stderr
+  // SYNCLAB_PROFILE: "1" prints each launch's performance counters (perf_counters.h) on stderr;
+  // any other value is a file that gets one JSON line per launch; empty: off.
+  std::string profile;
+  bool quiet = false;  // SYNCLAB_QUIET: no report text on stderr
   // SYNCLAB_VOLATILE=data: the race checker treats volatile loads and stores as plain data (they
   // order nothing), as race detectors built on HRF do; the default (strong) follows the PTX memory
   // model's definition of a data race, where volatile accesses are strong (docs/checkers.md).
@@ -88,9 +91,9 @@ struct Config {
   // SYNCLAB_DEVICE, SYNCLAB_LOCKSTEP_ORDER (taken|fallthrough), SYNCLAB_DISPATCH
   // (order|reverse|random), SYNCLAB_STREAMS (order|random), SYNCLAB_CHECK, SYNCLAB_VOLATILE (strong|data),
   // SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE,
-  // SYNCLAB_SCHED_AFTER, SYNCLAB_MEMORY_CHECK (0|1). An invalid value prints a message naming the variable and its
-  // allowed values and exits with 2; a schedule file that cannot be read or parsed prints `synclab: schedule FILE:LINE:
-  // why` and exits with 3.
+  // SYNCLAB_SCHED_AFTER, SYNCLAB_MEMORY_CHECK (0|1), SYNCLAB_PROFILE. An invalid value prints a message naming the
+  // variable and its allowed values and exits with 2; a schedule file that cannot be read or parsed prints `synclab:
+  // schedule FILE:LINE: why` and exits with 3.
   static Config from_environment();  // exits with status 2 and a message on a bad value
   // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
   // variable expects ("sc or relaxed"); the configuration is then unchanged.

@@ -17,6 +17,7 @@
 #include "sim/exec/its_model.h"
 #include "sim/exec/launch_config.h"
 #include "sim/exec/lockstep_model.h"
+#include "sim/exec/perf_counters.h"
 #include "sim/exec/trace_recorder.h"
 
 #include <fmt/format.h>
@@ -297,10 +298,27 @@ LaunchResult KernelRun::run() {
   check_race_ = cfg_.check_enabled("race");
   check_sync_ = cfg_.check_enabled("sync");
   check_init_ = cfg_.check_enabled("init");
-  if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
-    observer_ = std::make_unique<TraceRecorder>(*this, *tw);
-    observer_->launch_begin();
-    if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
+  {
+    // Who watches the run: the trace recorder (SYNCLAB_TRACE), the performance counters
+    // (SYNCLAB_PROFILE), or both (then through a list; one is called directly).
+    std::vector<std::unique_ptr<RunObserver>> watchers;
+    if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
+      watchers.push_back(std::make_unique<TraceRecorder>(*this, *tw));
+      if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
+    }
+    if (!cfg_.profile.empty()) {
+      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block);
+      counters_ = counters.get();
+      watchers.push_back(std::move(counters));
+    }
+    if (watchers.size() == 1) {
+      observer_ = std::move(watchers[0]);
+    } else if (watchers.size() > 1) {
+      auto list = std::make_unique<ObserverList>();
+      for (auto& w : watchers) list->add(std::move(w));
+      observer_ = std::move(list);
+    }
+    if (observer_) observer_->launch_begin();
   }
   // A launch that follows a schedule file with a `seed` line makes the memory model's choices as the
   // recorded run made them (trace_schedule.h).
@@ -366,6 +384,7 @@ LaunchResult KernelRun::run() {
     if (relaxed_) relaxed_->settle();
     observe_reports();
     observer_->launch_end(result_.status);
+    if (counters_) result_.profile = std::make_shared<PerfSummary>(counters_->summary());
   }
   if (race_reports_ + race_warnings_ + sync_reports_ + init_reports_) {
     // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update

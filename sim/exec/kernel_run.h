@@ -40,6 +40,7 @@
 namespace synclab::sim {
 
 class Simulator;
+class PerfCounters;
 
 // Sets Instr::exec and Instr::fast for every instruction of a function (called once when its
 // module is loaded). fast = false (SYNCLAB_FAST=0) leaves every instruction to the general
@@ -341,6 +342,7 @@ class KernelRun {
   std::vector<uint32_t> scratch_tids_;
   friend class TraceRecorder;              // reads where the launch is (steps_, the module, the shape)
   std::unique_ptr<RunObserver> observer_;  // null: nobody watches
+  PerfCounters* counters_ = nullptr;       // among the observers under SYNCLAB_PROFILE
   size_t reports_observed_ = 0;
   std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
 
 #include "sim/exec/kernel_run.h"
+#include "sim/exec/perf_counters.h"
 #include "sim/ptx/parser.h"
 #include <synclab/trace_writer.h>
 
@@ -369,6 +371,24 @@ uint32_t Simulator::max_resident_ctas(const LaunchParams& p) const {
          profile().sm_count;
 }
 
+void Simulator::write_profile(const std::string& where, const PerfSummary& s) {
+  if (where == "1") {
+    std::fputs(s.render().c_str(), stderr);
+    return;
+  }
+  std::FILE* f = std::fopen(where.c_str(), "a");
+  if (!f) {
+    if (!profile_error_told_)
+      std::fprintf(stderr,
+                   "========= SyncLab: SYNCLAB_PROFILE=%s: cannot append to that file (%s); no counters written\n",
+                   where.c_str(), std::strerror(errno));
+    profile_error_told_ = true;
+    return;
+  }
+  std::fprintf(f, "%s\n", s.json().c_str());
+  std::fclose(f);
+}
+
 LaunchResult Simulator::launch(const LaunchParams& p) {
   LaunchResult bad;
   if (p.module < 0 || size_t(p.module) >= modules_.size() || p.function < 0 ||
@@ -395,6 +415,7 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
   if (!cfg.quiet) report_log_.print(r, cfg.reports_all, stderr);
+  if (r.profile) write_profile(cfg.profile, *r.profile);
   return r;
 }
 

@@ -30,6 +30,8 @@ struct Execution;
 
 namespace synclab::sim {
 
+struct PerfSummary;  // perf_counters.h
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return uint64_t(x) * y * z; }
@@ -74,6 +76,8 @@ struct LaunchResult {
   double simulated_ms = 0;  // simulated time (for cudaEvent elapsed time)
   // SYNCLAB_MEMORY_CHECK=1 under relaxed: the launch's recorded execution (what the oracle checked).
   std::shared_ptr<const memory::Execution> execution;
+  // SYNCLAB_PROFILE: the launch's performance counters (perf_counters.h).
+  std::shared_ptr<const PerfSummary> profile;
 };
 
 class Simulator {
@@ -156,6 +160,9 @@ class Simulator {
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;
   ReportLog report_log_;  // what has been printed of the reports (SYNCLAB_REPORTS)
+  // SYNCLAB_PROFILE: a launch's counters, on stderr ("1") or appended to a file as one JSON line.
+  void write_profile(const std::string& where, const PerfSummary& s);
+  bool profile_error_told_ = false;
   double sim_time_ms_ = 0;
   std::unique_ptr<trace::Writer> trace_;
   bool trace_failed_ = false;

@@ -58,10 +58,11 @@ int main(int argc, char** argv) {
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
-  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, streams, trace_limit, schedule;
+  std::string model, memory, sched, device, trace, check, lockstep_order, dispatch, streams, trace_limit, schedule,
+      profile_json;
   uint64_t seed = 0, budget = 0;
   unsigned pct_depth = 0, error_exitcode = 0;
-  bool quiet = false, list_devices = false;
+  bool quiet = false, list_devices = false, profile = false;
 
   app.add_option("--model", model, "warp model: its (Volta+, a PC per thread) or lockstep (pre-Volta) [SYNCLAB_MODEL]")
       ->check(CLI::IsMember({"its", "lockstep"}));
@@ -82,6 +83,13 @@ int main(int argc, char** argv) {
   app.add_option("--trace", trace, "write a trace of the run to FILE [SYNCLAB_TRACE]");
   app.add_option("--trace-limit", trace_limit,
                  "stop recording when the trace reaches this size, e.g. 200M (default 1G) [SYNCLAB_TRACE_LIMIT]");
+  app.add_flag("--profile", profile,
+               "print each launch's performance counters on stderr: global sectors and shared-memory wavefronts "
+               "per request, bank conflicts, atomics, warp execution efficiency, the lines with the most excess "
+               "(docs/profile.md) [SYNCLAB_PROFILE=1]");
+  app.add_option("--profile-json", profile_json,
+                 "append each launch's performance counters to FILE.json(l), one JSON line per launch "
+                 "[SYNCLAB_PROFILE=FILE]");
   app.add_option("--dispatch", dispatch,
                  "order in which blocks start: order, reverse or random (default: order under rr, random under "
                  "random/pct) [SYNCLAB_DISPATCH]")
@@ -135,6 +143,26 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!profile_json.empty()) {
+    namespace fs = std::filesystem;
+    const std::string ext = fs::path(profile_json).extension().string();
+    if (ext != ".json" && ext != ".jsonl") {
+      std::fprintf(stderr, "synclab-run: --profile-json: %s: the file name must end in .json or .jsonl\n",
+                   profile_json.c_str());
+      return 2;
+    }
+    fs::path dir = fs::absolute(fs::path(profile_json)).parent_path();
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0) {
+      std::fprintf(stderr, "synclab-run: --profile-json: cannot write in %s (no such directory, or not writable)\n",
+                   dir.c_str());
+      return 2;
+    }
+    if (profile) {
+      std::fprintf(stderr, "synclab-run: --profile and --profile-json: give one of them\n");
+      return 2;
+    }
+  }
   if (!trace.empty()) {
     namespace fs = std::filesystem;
     fs::path dir = fs::absolute(fs::path(trace)).parent_path();
@@ -168,6 +196,8 @@ int main(int argc, char** argv) {
   if (!streams.empty()) set("SYNCLAB_STREAMS", streams);
   if (!trace_limit.empty()) set("SYNCLAB_TRACE_LIMIT", trace_limit);
   if (quiet) set("SYNCLAB_QUIET", "1");
+  if (profile) set("SYNCLAB_PROFILE", "1");
+  if (!profile_json.empty()) set("SYNCLAB_PROFILE", profile_json);
   if (app.count("--error-exitcode")) set("SYNCLAB_ERROR_EXITCODE", std::to_string(error_exitcode));
 
   std::vector<char*> cargv;

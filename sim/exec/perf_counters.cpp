@@ -1,0 +1,278 @@
+// Performance counters (perf_counters.h).
+
+#include "sim/exec/perf_counters.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "sim/exec/memory.h"
+#include "sim/exec/report.h"
+
+namespace synclab::sim {
+
+namespace {
+
+constexpr uint32_t kSectorBytes = 32;
+constexpr uint32_t kBanks = 32, kBankBytes = 4;
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// The bytes the lanes asked for, each byte once.
+uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint32_t>> a) {
+  std::sort(a.begin(), a.end());
+  uint64_t bytes = 0, covered_to = 0;
+  for (const auto& [addr, size] : a) {
+    const uint64_t from = std::max(addr, covered_to), to = addr + size;
+    if (to > from) bytes += to - from;
+    covered_to = std::max(covered_to, to);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+void PerfCounters::global_request(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, uint64_t* sectors,
+                                  uint64_t* ideal) {
+  std::vector<uint64_t> s;
+  s.reserve(accesses.size() * 2);
+  for (const auto& [addr, size] : accesses)
+    for (uint64_t k = addr / kSectorBytes; k <= (addr + std::max(size, 1u) - 1) / kSectorBytes; ++k) s.push_back(k);
+  std::sort(s.begin(), s.end());
+  *sectors = uint64_t(std::unique(s.begin(), s.end()) - s.begin());
+  *ideal = ceil_div(distinct_bytes(accesses), kSectorBytes);
+}
+
+void PerfCounters::shared_request(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, uint64_t* wavefronts,
+                                  uint64_t* ideal) {
+  // The distinct four-byte words, then per bank how many of them it holds.
+  std::vector<uint64_t> words;
+  words.reserve(accesses.size() * 4);
+  for (const auto& [addr, size] : accesses)
+    for (uint64_t k = addr / kBankBytes; k <= (addr + std::max(size, 1u) - 1) / kBankBytes; ++k) words.push_back(k);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  uint32_t per_bank[kBanks] = {};
+  uint32_t most = 0;
+  for (uint64_t w : words) most = std::max(most, ++per_bank[w % kBanks]);
+  *wavefronts = most;
+  *ideal = ceil_div(words.size(), kBanks);
+}
+
+PerfCounters::PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block)
+    : module_(module) {
+  summary_.kernel = kernel;
+  summary_.grid = grid;
+  summary_.block = block;
+}
+
+std::string PerfCounters::line_of(const ptx::Instr& I) const {
+  if (I.user_line && I.user_file < module_.files.size())
+    return fmt::format("{}:{}", module_.files[I.user_file].path, I.user_line);
+  return fmt::format("ptx line {}", I.ptx_line);
+}
+
+void PerfCounters::finish_request() {
+  if (!cur_) return;
+  const ptx::Instr& I = *cur_;
+  if (cur_atomic_) {
+    // Lanes of one request on one address serialize.
+    PerfSummary::Atomics& a = shared_.empty() ? summary_.global_atom : summary_.shared_atom;
+    auto& list = shared_.empty() ? global_ : shared_;
+    ++a.requests;
+    a.lane_ops += list.size();
+    std::sort(list.begin(), list.end());
+    uint64_t run = 0, most = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+      run = (i && list[i].first == list[i - 1].first) ? run + 1 : 1;
+      most = std::max(most, run);
+    }
+    a.serialized += most;
+    if (!global_.empty() && !shared_.empty()) {  // a generic atomic on both (rare): count the global ones too
+      ++summary_.global_atom.requests;
+      summary_.global_atom.lane_ops += global_.size();
+    }
+  } else {
+    PerInstr& pi = per_instr_[&I];
+    pi.write = cur_write_;
+    if (!global_.empty()) {
+      uint64_t units = 0, ideal = 0;
+      global_request(global_, &units, &ideal);
+      PerfSummary::Memory& m = cur_write_ ? summary_.global_st : summary_.global_ld;
+      ++m.requests, m.units += units, m.ideal += ideal;
+      ++pi.global.requests, pi.global.units += units, pi.global.ideal += ideal;
+    }
+    if (!shared_.empty()) {
+      uint64_t units = 0, ideal = 0;
+      shared_request(shared_, &units, &ideal);
+      PerfSummary::Memory& m = cur_write_ ? summary_.shared_st : summary_.shared_ld;
+      ++m.requests, m.units += units, m.ideal += ideal;
+      ++pi.shared.requests, pi.shared.units += units, pi.shared.ideal += ideal;
+    }
+  }
+  global_.clear();
+  shared_.clear();
+  cur_ = nullptr;
+}
+
+void PerfCounters::step(const Warp& w, const Group& g) {
+  finish_request();
+  ++summary_.warp_instructions;
+  summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
+  cur_warp_ = &w;
+}
+
+void PerfCounters::access(const Warp& w, int, uint64_t generic, uint32_t size, bool write, uint64_t,
+                          const ptx::Instr& I) {
+  if (cur_ != &I || cur_warp_ != &w || cur_atomic_) {
+    finish_request();
+    cur_ = &I;
+    cur_warp_ = &w;
+    cur_write_ = write;
+    cur_atomic_ = false;
+  }
+  if (generic >= kSharedWindow && generic < kLocalWindow)
+    shared_.push_back({generic - kSharedWindow, size});
+  else if (generic < kSharedWindow)
+    global_.push_back({generic, size});
+}
+
+void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, uint64_t, uint64_t,
+                          const ptx::Instr& I) {
+  if (cur_ != &I || cur_warp_ != &w || !cur_atomic_) {
+    finish_request();
+    cur_ = &I;
+    cur_warp_ = &w;
+    cur_atomic_ = true;
+    cur_write_ = true;
+  }
+  const bool shared = generic >= kSharedWindow && generic < kLocalWindow;
+  uint64_t key = generic;
+  if (shared) {
+    shared_.push_back({generic - kSharedWindow, size});
+    key = (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow);
+  } else {
+    global_.push_back({generic, size});
+  }
+  const uint64_t n = ++atom_count_[key];
+  if (n == 1) atom_instr_[key] = &I;
+}
+
+void PerfCounters::barrier_arrive(const Warp&, uint32_t, uint32_t) { ++summary_.barrier_arrivals; }
+
+void PerfCounters::barrier_release(const Cta&, uint32_t, uint32_t) { ++summary_.barrier_releases; }
+
+void PerfCounters::launch_end(LaunchStatus) {
+  finish_request();
+  // The most-hit atomic address of each space.
+  for (const auto& [key, count] : atom_count_) {
+    const bool shared = key >> 63;
+    PerfSummary::Atomics& a = shared ? summary_.shared_atom : summary_.global_atom;
+    if (count > a.top_count || (count == a.top_count && key < a.top_address)) {
+      a.top_count = count;
+      a.top_address = shared ? (key & 0xffffffffull) : key;
+      a.top_shared = shared;
+      a.top_line = line_of(*atom_instr_[key]);
+    }
+  }
+  // The lines with the most excess.
+  std::vector<PerfSummary::Line> lines;
+  for (const auto& [I, pi] : per_instr_) {
+    if (pi.global.excess()) lines.push_back({line_of(*I), pi.write ? "global stores" : "global loads", pi.global});
+    if (pi.shared.excess()) lines.push_back({line_of(*I), pi.write ? "shared stores" : "shared loads", pi.shared});
+  }
+  // Instructions of one line and kind count as one line.
+  std::sort(lines.begin(), lines.end(), [](const PerfSummary::Line& a, const PerfSummary::Line& b) {
+    return std::tie(a.where, a.what) < std::tie(b.where, b.what);
+  });
+  std::vector<PerfSummary::Line> merged;
+  for (const PerfSummary::Line& l : lines) {
+    if (!merged.empty() && merged.back().where == l.where && std::string(merged.back().what) == l.what) {
+      merged.back().m.requests += l.m.requests;
+      merged.back().m.units += l.m.units;
+      merged.back().m.ideal += l.m.ideal;
+    } else {
+      merged.push_back(l);
+    }
+  }
+  std::stable_sort(merged.begin(), merged.end(),
+                   [](const PerfSummary::Line& a, const PerfSummary::Line& b) { return a.m.excess() > b.m.excess(); });
+  if (merged.size() > 5) merged.resize(5);
+  summary_.worst = std::move(merged);
+}
+
+std::string PerfSummary::render() const {
+  std::string s = fmt::format("========= SyncLab PROFILE: kernel {} <<<({},{},{}), ({},{},{})>>>\n",
+                              demangle_name(kernel), grid.x, grid.y, grid.z, block.x, block.y, block.z);
+  s += fmt::format("  warp instructions  {} (PTX; a GPU issues SASS instructions, whose count differs)\n",
+                   warp_instructions);
+  s += fmt::format("  active threads     {:.1f} of 32 per warp instruction (warp execution efficiency {:.1f}%)\n",
+                   threads_per_instruction(), threads_per_instruction() / 32.0 * 100.0);
+  auto mem = [&](const char* what, const Memory& m, bool shared) {
+    if (!m.requests) return;
+    if (shared)
+      s += fmt::format(
+          "  {:<18} {} requests, {} wavefronts, {:.2f} per request; bank conflicts: {} (ideal {:.2f} per request)\n",
+          what, m.requests, m.units, m.per_request(), m.excess(), double(m.ideal) / double(m.requests));
+    else
+      s += fmt::format("  {:<18} {} requests, {} sectors, {:.2f} per request (ideal {:.2f})\n", what, m.requests,
+                       m.units, m.per_request(), double(m.ideal) / double(m.requests));
+  };
+  mem("global loads", global_ld, false);
+  mem("global stores", global_st, false);
+  mem("shared loads", shared_ld, true);
+  mem("shared stores", shared_st, true);
+  auto atom = [&](const char* what, const Atomics& a) {
+    if (!a.requests) return;
+    s += fmt::format("  {:<18} {} requests, {} lane operations, {:.2f} lanes on one address per request", what,
+                     a.requests, a.lane_ops, double(a.serialized) / double(a.requests));
+    if (a.top_count)
+      s += fmt::format("; busiest {} 0x{:x}: {} operations ({})", a.top_shared ? "shared offset" : "address",
+                       a.top_address, a.top_count, a.top_line);
+    s += "\n";
+  };
+  atom("global atomics", global_atom);
+  atom("shared atomics", shared_atom);
+  if (barrier_arrivals)
+    s += fmt::format("  barriers           {} warp arrivals, {} releases\n", barrier_arrivals, barrier_releases);
+  if (!worst.empty()) {
+    s += "  lines with the most excess (units beyond the ideal):\n";
+    for (const Line& l : worst)
+      s += fmt::format("    {:<28} {:<14} {:.2f} {} per request (ideal {:.2f}), {} extra\n", l.where, l.what,
+                       l.m.per_request(), l.what[0] == 'g' ? "sectors" : "wavefronts",
+                       double(l.m.ideal) / double(l.m.requests), l.m.excess());
+  }
+  return s;
+}
+
+std::string PerfSummary::json() const {
+  auto mem = [](const Memory& m) {
+    return nlohmann::json{{"requests", m.requests}, {"units", m.units}, {"ideal", m.ideal}};
+  };
+  auto atom = [](const Atomics& a) {
+    return nlohmann::json{{"requests", a.requests},       {"lane_ops", a.lane_ops},   {"serialized", a.serialized},
+                          {"top_address", a.top_address}, {"top_count", a.top_count}, {"top_shared", a.top_shared},
+                          {"top_line", a.top_line}};
+  };
+  nlohmann::json j{{"kernel", kernel},
+                   {"name", demangle_name(kernel)},
+                   {"grid", {grid.x, grid.y, grid.z}},
+                   {"block", {block.x, block.y, block.z}},
+                   {"warp_instructions", warp_instructions},
+                   {"thread_instructions", thread_instructions},
+                   {"global_ld_sectors", mem(global_ld)},
+                   {"global_st_sectors", mem(global_st)},
+                   {"shared_ld_wavefronts", mem(shared_ld)},
+                   {"shared_st_wavefronts", mem(shared_st)},
+                   {"global_atomics", atom(global_atom)},
+                   {"shared_atomics", atom(shared_atom)},
+                   {"barrier_arrivals", barrier_arrivals},
+                   {"barrier_releases", barrier_releases}};
+  nlohmann::json w = nlohmann::json::array();
+  for (const Line& l : worst) w.push_back({{"where", l.where}, {"what", l.what}, {"counts", mem(l.m)}});
+  j["worst_lines"] = w;
+  return j.dump();
+}
+
+}  // namespace synclab::sim

@@ -1,0 +1,117 @@
+// Performance counters (SYNCLAB_PROFILE, `synclab-run --profile`): an observer of a kernel run
+// (run_observer.h) that counts, per launch, what Nsight Compute would report for the same kernel
+// on a GPU, so that a student without a GPU can see why a kernel would be slow:
+//   - global memory: requests (one per warp-level load or store instruction) and the 32-byte
+//     sectors they touch, loads and stores apart (ideal: the bytes the lanes asked for, in whole
+//     sectors);
+//   - shared memory: requests and wavefronts (one per pass through the 32 four-byte banks: a
+//     request whose lanes touch k different words of one bank needs k; lanes reading the same word
+//     share it), and the bank conflicts (wavefronts beyond the ideal: the distinct words, 32 to a
+//     wavefront);
+//   - atomics: requests, lane operations, the address most of them hit and how many lanes of one
+//     request hit one address at once (they serialize);
+//   - warp execution efficiency: active lanes per issued warp instruction (the simulator issues
+//     PTX instructions, a GPU SASS ones: the counts differ, the ratio is comparable);
+//   - barriers: warp arrivals and block releases.
+// The lines with the most excess (sectors or wavefronts beyond the ideal) are listed with their
+// source line. docs/profile.md says how each count is defined and how it compares with `ncu`
+// (tests/profile/gpu-results/ holds the comparison on an H200).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/exec/run_observer.h"
+
+namespace synclab::sim {
+
+// The counts of one launch, as numbers (LaunchResult::profile) and as text (render()).
+struct PerfSummary {
+  std::string kernel;
+  Dim3 grid, block;
+  struct Memory {
+    uint64_t requests = 0;
+    uint64_t units = 0;  // sectors (global) or wavefronts (shared)
+    uint64_t ideal = 0;  // the fewest units the same bytes could take
+    double per_request() const { return requests ? double(units) / double(requests) : 0.0; }
+    uint64_t excess() const { return units > ideal ? units - ideal : 0; }
+  };
+  Memory global_ld, global_st, shared_ld, shared_st;
+  struct Atomics {
+    uint64_t requests = 0, lane_ops = 0;
+    uint64_t serialized = 0;  // per request, the most lanes on one address, summed
+    uint64_t top_address = 0, top_count = 0;
+    bool top_shared = false;
+    std::string top_line;  // the instruction that made the most of those
+  };
+  Atomics global_atom, shared_atom;
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  uint64_t barrier_arrivals = 0, barrier_releases = 0;
+  struct Line {
+    std::string where;  // file:line (or "ptx line N")
+    const char* what;   // "global loads", "shared stores", ...
+    Memory m;
+  };
+  std::vector<Line> worst;  // the lines with the most excess, most first (at most 5)
+
+  double threads_per_instruction() const {
+    return warp_instructions ? double(thread_instructions) / double(warp_instructions) : 0.0;
+  }
+  std::string render() const;  // the text SYNCLAB_PROFILE=1 prints
+  std::string json() const;    // one JSON object (one line)
+};
+
+class PerfCounters final : public RunObserver {
+ public:
+  PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block);
+  void launch_begin() override {}
+  void step(const Warp& w, const Group& g) override;
+  void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
+              const ptx::Instr& I) override;
+  void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
+              const ptx::Instr& I) override;
+  void memory_model(const Warp&, int, trace::MemoryModelKind, uint64_t, uint64_t, uint32_t) override {}
+  void memory_visible(uint64_t) override {}
+  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
+  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
+  void lanes_exited(const Warp&, uint32_t) override {}
+  void report(const Report&) override {}
+  void launch_end(LaunchStatus status) override;
+
+  const PerfSummary& summary() const { return summary_; }
+
+  // The counts of one request (exposed for tests): `accesses` are (address, bytes) pairs of the
+  // lanes of one warp-level instruction. Global: 32-byte sectors touched and the ideal; shared:
+  // wavefronts and the ideal (addresses are offsets in the block's shared memory).
+  static void global_request(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, uint64_t* sectors,
+                             uint64_t* ideal);
+  static void shared_request(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, uint64_t* wavefronts,
+                             uint64_t* ideal);
+
+ private:
+  void finish_request();
+  std::string line_of(const ptx::Instr& I) const;
+
+  const ptx::Module& module_;
+  PerfSummary summary_;
+  // The request being collected: one instruction of one warp step.
+  const ptx::Instr* cur_ = nullptr;
+  const Warp* cur_warp_ = nullptr;
+  uint64_t cur_cta_ = 0;
+  bool cur_write_ = false, cur_atomic_ = false;
+  std::vector<std::pair<uint64_t, uint32_t>> global_, shared_;
+  // Per instruction: its memory counts (for the worst lines).
+  struct PerInstr {
+    PerfSummary::Memory global, shared;
+    bool write = false;
+  };
+  std::unordered_map<const ptx::Instr*, PerInstr> per_instr_;
+  // Atomic lane operations per address (shared addresses keyed with their block) and per
+  // (address, instruction) for the line that made them.
+  std::unordered_map<uint64_t, uint64_t> atom_count_;
+  std::unordered_map<uint64_t, const ptx::Instr*> atom_instr_;
+};
+
+}  // namespace synclab::sim

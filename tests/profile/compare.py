@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Compares the simulator's performance counters with a GPU's.
+
+  compare.py SIM.jsonl NCU.csv [--table OUT.md] [--only KERNEL,...]
+
+SIM.jsonl: what SYNCLAB_PROFILE=FILE.jsonl wrote (one JSON line per launch); NCU.csv: what
+run_ncu.sh wrote on the GPU for the same program and input. Launches are matched by kernel name
+and order (the n-th launch of a kernel with the n-th). For each launch it compares global load and
+store requests and sectors, shared load and store wavefronts, shared bank conflicts and global
+atomic requests, which must be equal. Shown beside the GPU's but not compared: shared-memory
+instructions (the GPU also counts warps whose lanes were all predicated off) and active threads
+per warp instruction (the simulator issues PTX instructions, the GPU SASS ones).
+Exit status 1 when a count differs, 2 on bad input.
+"""
+import csv
+import json
+import re
+import sys
+from collections import defaultdict
+
+
+def base_name(name):
+    """'void ns::transpose<(int)1>(const float *, float *, int)' -> 'transpose<1>'."""
+    name = re.sub(r"\(int\)|\(unsigned int\)", "", name)
+    depth, cut = 0, len(name)
+    for i, c in enumerate(name):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            cut = i
+            break
+    name = name[:cut].strip()
+    if name.startswith("void "):
+        name = name[5:]
+    # ncu names a kernel without its namespace
+    head = name.split("<", 1)[0]
+    if "::" in head:
+        name = name[head.rindex("::") + 2:]
+    return name.replace(" ", "")
+
+
+def read_sim(path):
+    launches = defaultdict(list)
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                j = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"compare.py: {path}:{n}: not a JSON line ({e})")
+            launches[base_name(j["name"])].append(j)
+    return launches
+
+
+def read_ncu(path):
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID",')), None)
+    if start is None:
+        sys.exit(f'compare.py: {path}: no ncu CSV header (a line starting "ID",) found')
+    rows = list(csv.reader(lines[start:]))
+    header, body = rows[0], rows[2:]  # rows[1]: units
+    launches = defaultdict(list)
+    for r in body:
+        if len(r) != len(header):
+            continue
+        d = dict(zip(header, r))
+        launches[base_name(d["Kernel Name"])].append(d)
+    return launches
+
+
+def num(s):
+    s = s.replace(",", "")
+    return float(s) if s not in ("", "n/a") else 0.0
+
+
+# Why shared-memory instruction counts may differ: where the PTX branches around a shared access
+# (`if (t < d) s[...] = ...`), the GPU's code often predicates the instruction instead, and a warp
+# whose lanes are all predicated off still executes it (no wavefront, no data).
+PREDICATED = "the GPU also counts warps whose lanes were all predicated off"
+
+FIELDS = [
+    # (label, sim value, ncu metric(s))
+    ("global ld requests", lambda j: j["global_ld_sectors"]["requests"], ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]),
+    ("global ld sectors", lambda j: j["global_ld_sectors"]["units"], ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]),
+    ("global st requests", lambda j: j["global_st_sectors"]["requests"], ["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]),
+    ("global st sectors", lambda j: j["global_st_sectors"]["units"], ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]),
+    ("shared ld requests", lambda j: j["shared_ld_wavefronts"]["requests"], ["smsp__inst_executed_op_shared_ld.sum"], False),
+    ("shared ld wavefronts", lambda j: j["shared_ld_wavefronts"]["units"], ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]),
+    ("shared ld bank conflicts", lambda j: max(0, j["shared_ld_wavefronts"]["units"] - j["shared_ld_wavefronts"]["ideal"]),
+     ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]),
+    ("shared st requests", lambda j: j["shared_st_wavefronts"]["requests"], ["smsp__inst_executed_op_shared_st.sum"], False),
+    ("shared st wavefronts", lambda j: j["shared_st_wavefronts"]["units"], ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]),
+    ("shared st bank conflicts", lambda j: max(0, j["shared_st_wavefronts"]["units"] - j["shared_st_wavefronts"]["ideal"]),
+     ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]),
+    ("global atomic requests", lambda j: j["global_atomics"]["requests"],
+     ["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"]),
+]
+
+
+def main(argv):
+    args = argv[1:]
+    table, only = None, None
+    if "--table" in args:
+        i = args.index("--table")
+        table = args[i + 1]
+        del args[i:i + 2]
+    if "--only" in args:
+        i = args.index("--only")
+        only = set(args[i + 1].split(","))
+        del args[i:i + 2]
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sim, gpu = read_sim(args[0]), read_ncu(args[1])
+    names = [n for n in gpu if only is None or n in only]
+    if not names:
+        sys.exit(f"compare.py: no kernel of {args[1]} to compare")
+    bad, compared = 0, 0
+    out = ["| kernel | count | simulator | GPU (ncu) | |", "|---|---|---:|---:|---|"]
+    for name in names:
+        if name not in sim:
+            print(f"{name}: launched on the GPU but not in {args[0]}")
+            bad += 1
+            continue
+        for k, (g, s) in enumerate(zip(gpu[name], sim[name])):
+            label = name if len(gpu[name]) == 1 else f"{name} #{k + 1}"
+            for field, simv, metrics, *compare in FIELDS:
+                if not all(m in g for m in metrics):
+                    continue
+                gv = sum(num(g[m]) for m in metrics)
+                sv = simv(s)
+                if gv == 0 and sv == 0:
+                    continue
+                same = abs(gv - sv) < 0.5
+                if compare and not compare[0]:
+                    out.append(f"| {label} | {field} | {sv:,.0f} | {gv:,.0f} | (not compared{'' if same else ': ' + PREDICATED}) |")
+                    continue
+                compared += 1
+                bad += not same
+                out.append(f"| {label} | {field} | {sv:,.0f} | {gv:,.0f} | {'equal' if same else '**differs**'} |")
+            ratio = "smsp__thread_inst_executed_per_inst_executed.ratio"
+            if ratio in g:
+                sv = s["thread_instructions"] / max(1, s["warp_instructions"])
+                out.append(f"| {label} | active threads per warp instruction | {sv:.2f} | {num(g[ratio]):.2f} | (not compared) |")
+    text = "\n".join(out)
+    print(text)
+    print(f"\n{compared} counts compared, {bad} differ")
+    if table:
+        with open(table, "w") as f:
+            f.write(text + "\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# tests/profile/run_compare.sh GPU.csv PROGRAM [ARGS...]: runs PROGRAM (a simulator build) with
+# SYNCLAB_PROFILE and compares its counters with what Nsight Compute measured for the same program
+# and input on a GPU (GPU.csv, written there by run_ncu.sh). Fails when a count differs.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 GPU.csv PROGRAM [ARGS...]" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+gpu=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+SYNCLAB_PROFILE=$tmp/sim.jsonl SYNCLAB_CHECK=none "$@" > "$tmp/out.txt" 2>&1 || {
+  echo "run_compare.sh: $* failed:" >&2
+  tail -20 "$tmp/out.txt" >&2
+  exit 1
+}
+python3 "$here/compare.py" "$tmp/sim.jsonl" "$gpu"
