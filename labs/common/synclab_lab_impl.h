@@ -285,7 +285,8 @@ SYNCLAB_LAB_INLINE void throw_cuda_failure(const char* file, int line, const cha
 }
 
 SYNCLAB_LAB_INLINE const std::vector<std::string>& exploration_options() {
-  static const std::vector<std::string> names{"seeds", "model", "models", "sched", "seed", "depth", "runs", "memory"};
+  static const std::vector<std::string> names{"seeds", "model", "models", "sched",  "seed",
+                                              "depth", "runs",  "memory", "profile"};
   return names;
 }
 
@@ -390,6 +391,19 @@ SYNCLAB_LAB_INLINE Exploration exploration_from(const Args& a, int default_seeds
     e.pct_depth = unsigned(number("--depth", v));
     if (e.pct_depth < 1) throw std::invalid_argument("--depth needs a depth >= 1");
   }
+  if (a.has("profile")) {
+    // One run, as a GPU would issue it (rr never splits a warp's access), with its counters printed.
+    if (!a.get("profile", "").empty()) throw std::invalid_argument("--profile takes no value");
+    if (!on_simulator()) {
+      std::printf("--profile: the simulator's counters; on a GPU, run the program under Nsight Compute (ncu)\n");
+    } else {
+      e.models = {"its"};
+      e.only_policy = "rr";
+      e.only_seed = 0;
+      e.memories = {"sc"};
+      synclab::sim::set_profile("1");
+    }
+  }
   return e;
 }
 
@@ -417,6 +431,8 @@ SYNCLAB_LAB_INLINE void Commands::usage(FILE* f) const {
                "  --memory sc|relaxed       the memory model (sc,relaxed: both; default: the task's graded\n"
                "                            tests' own, which add relaxed where data is published through a flag)\n"
                "  --runs N                  on a GPU: repeat the run N times (a GPU cannot explore)\n"
+               "  --profile                 one run (its, rr, sc) with each launch's performance counters:\n"
+               "                            sectors and bank conflicts per request, atomics (docs/profile.md)\n"
                "A failing check prints the command that replays its run, e.g.\n"
                "  %s COMMAND ... --model its --sched pct --seed 12\n"
                "SYNCLAB_MODEL, SYNCLAB_SCHED, SYNCLAB_SEED, SYNCLAB_PCT_DEPTH and SYNCLAB_MEMORY, when set, act\n"

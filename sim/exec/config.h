@@ -70,6 +70,7 @@ struct Config {
   // SYNCLAB_PROFILE: "1" prints each launch's performance counters (perf_counters.h) on stderr;
   // any other value is a file that gets one JSON line per launch; empty: off.
   std::string profile;
+  bool count = false;  // the control API's synclab_sim_count(1): count without printing
   bool quiet = false;  // SYNCLAB_QUIET: no report text on stderr
   // SYNCLAB_VOLATILE=data: the race checker treats volatile loads and stores as plain data (they
   // order nothing), as race detectors built on HRF do; the default (strong) follows the PTX memory

@@ -306,7 +306,7 @@ LaunchResult KernelRun::run() {
       watchers.push_back(std::make_unique<TraceRecorder>(*this, *tw));
       if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
     }
-    if (!cfg_.profile.empty()) {
+    if (!cfg_.profile.empty() || cfg_.count) {
       auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block);
       counters_ = counters.get();
       watchers.push_back(std::move(counters));

@@ -65,6 +65,7 @@ PerfCounters::PerfCounters(const ptx::Module& module, const std::string& kernel,
   summary_.kernel = kernel;
   summary_.grid = grid;
   summary_.block = block;
+  summary_.warps_launched = grid.count() * ((block.count() + 31) / 32);
 }
 
 std::string PerfCounters::line_of(const ptx::Instr& I) const {
@@ -268,7 +269,8 @@ std::string PerfSummary::json() const {
                    {"global_atomics", atom(global_atom)},
                    {"shared_atomics", atom(shared_atom)},
                    {"barrier_arrivals", barrier_arrivals},
-                   {"barrier_releases", barrier_releases}};
+                   {"barrier_releases", barrier_releases},
+                   {"warps_launched", warps_launched}};
   nlohmann::json w = nlohmann::json::array();
   for (const Line& l : worst) w.push_back({{"where", l.where}, {"what", l.what}, {"counts", mem(l.m)}});
   j["worst_lines"] = w;

@@ -49,6 +49,7 @@ struct PerfSummary {
   Atomics global_atom, shared_atom;
   uint64_t warp_instructions = 0, thread_instructions = 0;
   uint64_t barrier_arrivals = 0, barrier_releases = 0;
+  uint64_t warps_launched = 0;  // the launch's warps (grid x warps per block)
   struct Line {
     std::string where;  // file:line (or "ptx line N")
     const char* what;   // "global loads", "shared stores", ...

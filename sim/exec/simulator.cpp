@@ -415,7 +415,7 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
   if (!cfg.quiet) report_log_.print(r, cfg.reports_all, stderr);
-  if (r.profile) write_profile(cfg.profile, *r.profile);
+  if (r.profile && !cfg.profile.empty()) write_profile(cfg.profile, *r.profile);
   return r;
 }
 

@@ -173,6 +173,29 @@ SIMCUDART_API void synclab_sim_clear_reports(void) {
 
 SIMCUDART_API size_t synclab_sim_last_error(char* buf, size_t cap) { return copy_out(t_last_error, buf, cap); }
 
+SIMCUDART_API int synclab_sim_set_profile(const char* where) {
+  const std::string w = where && *where ? where : "0";
+  std::string expected;
+  with_idle_device([&](sim::Config& c) { expected = c.set("SYNCLAB_PROFILE", w); });
+  if (!expected.empty()) return reject(fmt::format("set_profile(\"{}\"): expected {}", w, expected));
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_count(int on) {
+  with_idle_device([&](sim::Config& c) {
+    c.count = on != 0;
+    if (on) start_counting();
+  });
+  return 0;
+}
+
+SIMCUDART_API int synclab_sim_counters(struct synclab_sim_counts* out) {
+  if (!out) return reject("counters: a place to put them is needed");
+  ensure_device_started();
+  DeviceThread::instance().wait_idle();
+  return counted_so_far(out) ? 0 : -1;
+}
+
 // ---- the regions API (common/include/synclab/regions.h) ----------------------------------------
 // regions.h validates the shape before calling; the simulator checks that the range is device
 // memory and records the region for traces (Region chunks and RegionUpdate events).

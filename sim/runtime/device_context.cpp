@@ -145,6 +145,46 @@ void clear_last_reports() {
   g_reports.clear();
 }
 
+namespace {
+std::mutex g_counters_mutex;
+synclab_sim_counts g_counters{};
+bool g_counted = false;
+}  // namespace
+
+void start_counting() {
+  std::lock_guard<std::mutex> lock(g_counters_mutex);
+  g_counters = synclab_sim_counts{};
+  g_counted = true;
+}
+
+void add_counters(const sim::PerfSummary& s) {
+  std::lock_guard<std::mutex> lock(g_counters_mutex);
+  synclab_sim_counts& c = g_counters;
+  ++c.launches;
+  auto mem = [](const sim::PerfSummary::Memory& m, uint64_t* req, uint64_t* units, uint64_t* ideal) {
+    *req += m.requests, *units += m.units, *ideal += m.ideal;
+  };
+  mem(s.global_ld, &c.global_ld_requests, &c.global_ld_sectors, &c.global_ld_ideal);
+  mem(s.global_st, &c.global_st_requests, &c.global_st_sectors, &c.global_st_ideal);
+  mem(s.shared_ld, &c.shared_ld_requests, &c.shared_ld_wavefronts, &c.shared_ld_ideal);
+  mem(s.shared_st, &c.shared_st_requests, &c.shared_st_wavefronts, &c.shared_st_ideal);
+  c.global_atomic_requests += s.global_atom.requests;
+  c.global_atomic_lane_ops += s.global_atom.lane_ops;
+  c.shared_atomic_requests += s.shared_atom.requests;
+  c.shared_atomic_lane_ops += s.shared_atom.lane_ops;
+  c.warp_instructions += s.warp_instructions;
+  c.thread_instructions += s.thread_instructions;
+  c.warps_launched += s.warps_launched;
+  c.barrier_arrivals += s.barrier_arrivals;
+}
+
+bool counted_so_far(synclab_sim_counts* out) {
+  std::lock_guard<std::mutex> lock(g_counters_mutex);
+  if (!g_counted) return false;
+  *out = g_counters;
+  return true;
+}
+
 cudaError_t launch_status_error(const sim::LaunchResult& r, bool* sticky) {
   *sticky = true;
   switch (r.status) {
@@ -206,6 +246,7 @@ void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   // and count the errors for the exit status.
   exit_status_count(r);
   set_last_reports(r.reports);
+  if (r.profile) add_counters(*r.profile);
   bool sticky = false;
   cudaError_t err = launch_status_error(r, &sticky);
   if (err == cudaSuccess) return;

@@ -10,7 +10,9 @@
 
 #include "sim/exec/profile.h"
 #include "sim/exec/report.h"
+#include "sim/exec/perf_counters.h"
 #include "sim/exec/simulator.h"
+#include "synclab/sim_control.h"
 
 namespace synclab::rt {
 
@@ -34,6 +36,12 @@ double copy_time_ms(uint64_t bytes, bool device_side);
 void set_last_reports(std::vector<sim::Report> reports);
 std::vector<sim::Report> last_reports();
 void clear_last_reports();
+
+// The control API's counters (synclab_sim_count): summed over the launches counted since the
+// last start; `counted` false until a launch was counted.
+void start_counting();
+void add_counters(const sim::PerfSummary& s);
+bool counted_so_far(synclab_sim_counts* out);
 
 // Called on the device thread with a finished launch: prints its reports, records them, and
 // turns a failure into the sticky or asynchronous error CUDA would give.

@@ -561,4 +561,52 @@ TEST_CASE("lab04 task6 block_product multiplies 2x2 matrices in order", "[lab04]
   check_product(1, 64, 3);
 }
 
+// ---- task 7b: the fast sum's memory traffic, counted on the simulator -----------------------------
+// The counters are those Nsight Compute gives on a GPU (docs/profile.md; tests/profile compares them
+// with an H200's): 32-byte sectors per load request against the fewest the bytes need, and atomics.
+
+TEST_CASE("lab04 task7b reduce_sum_int32 loads whole sectors and makes at most one atomic per warp",
+          "[lab04][task7b][pts:2]") {
+  if (!synclab::lab::on_simulator()) {
+    WARN("task 7b is counted on the simulator (on a GPU: Nsight Compute's sectors per request and atomics)");
+    return;
+  }
+  const int n = 65536, blocks = 4;
+  const std::vector<int> values = lab04::random_values(n, uint32_t(n * 4));
+  unsigned want = 0;
+  for (int v : values) want += unsigned(v);
+  Schedule s;
+  s.model = "its";
+  s.policy = "rr";
+  synclab::sim::count(true);
+  const lab04::FastResult r = synclab::lab::run_under(s, [&] { return lab04::run_fast(values, 0, blocks); });
+  synclab::sim::count(false);
+  synclab_sim_counts c{};
+  REQUIRE(synclab::sim::counters(&c));
+  const std::string what = "reduce_sum_int32 over " + std::to_string(n) + " aligned values with " +
+                           std::to_string(blocks) + " blocks";
+  const std::string cmd = synclab::lab::program_command("lab04") + " fast --n " + std::to_string(n) +
+                          " --offset 0 --blocks " + std::to_string(blocks) + " --profile";
+  if (uint32_t(r.sum) != want || !r.reports.empty())
+    FAIL(what + ": the sum is not right yet, or the run has reports; task 7 first (its test says why)");
+  auto per = [](uint64_t a, uint64_t b) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", double(a) / double(b ? b : 1));
+    return std::string(text);
+  };
+  // Sectors: 10% over the fewest is slack for heads, tails and the last block's partials.
+  CHECKED_ELSE(c.global_ld_sectors * 10 <= c.global_ld_ideal * 11)
+  FAIL(what + ": its global loads took " + std::to_string(c.global_ld_sectors) + " sectors of 32 bytes where " +
+       std::to_string(c.global_ld_ideal) + " hold the bytes they read (" + per(c.global_ld_sectors, c.global_ld_requests) +
+       " per load instruction of a warp, where " + per(c.global_ld_ideal, c.global_ld_requests) +
+       " would do). The lanes of a warp should read neighbouring words in one load -- thread t reads element i + t, "
+       "then i + t + (all the threads), ... (a grid-stride loop) -- not each a run of elements of its own. " +
+       cmd + " prints the line whose loads take the most extra sectors.");
+  CHECKED_ELSE(c.global_atomic_lane_ops <= c.warps_launched)
+  FAIL(what + ": it made " + std::to_string(c.global_atomic_lane_ops) + " atomic operations on global memory for " +
+       std::to_string(c.warps_launched) + " warps. Add within each warp (shuffles, task 4) and block first, and " +
+       "hand each block's sum to the grid with one atomic (or task 5c's last-block ticket). " + cmd +
+       " prints the busiest address and its line.");
+}
+
 }  // namespace

@@ -31,6 +31,20 @@
 #endif
 
 extern "C" {
+// The performance counters of the launches counted since synclab_sim_count(1) (docs/profile.md):
+// requests and their 32-byte sectors (global) or wavefronts (shared), with the fewest the same
+// bytes could take (ideal), atomics, warp instructions and their active lanes, barrier arrivals.
+struct synclab_sim_counts {
+  uint64_t launches;
+  uint64_t global_ld_requests, global_ld_sectors, global_ld_ideal;
+  uint64_t global_st_requests, global_st_sectors, global_st_ideal;
+  uint64_t shared_ld_requests, shared_ld_wavefronts, shared_ld_ideal;
+  uint64_t shared_st_requests, shared_st_wavefronts, shared_st_ideal;
+  uint64_t global_atomic_requests, global_atomic_lane_ops;
+  uint64_t shared_atomic_requests, shared_atomic_lane_ops;
+  uint64_t warp_instructions, thread_instructions;
+  uint64_t warps_launched, barrier_arrivals;
+};
 // 1 under the simulator.
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_active(void);
 // The setters return 0, or -1 for an invalid value (then synclab_sim_last_error says why).
@@ -50,6 +64,13 @@ SYNCLAB_SIM_CONTROL_WEAK void synclab_sim_clear_reports(void);
 // Name the device allocation that starts at ptr (cudaMalloc's result) as the program calls it.
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_name_allocation(const void* ptr, const char* name);
 SYNCLAB_SIM_CONTROL_WEAK size_t synclab_sim_last_error(char* buf, size_t cap);
+// Print each launch's performance counters on stderr ("1"), append them to a .json/.jsonl file,
+// or stop ("0"), as SYNCLAB_PROFILE does.
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_set_profile(const char* where);
+// on 1: count the next launches (from zero); 0: stop counting (what was counted stays readable).
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_count(int on);
+// What was counted (waits for the queued launches first); -1 when nothing was ever counted.
+SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_counters(struct synclab_sim_counts* out);
 }
 
 // The inline wrappers (not in simcudart's own implementation file, where the entry points are
@@ -124,6 +145,18 @@ inline void set_checks(const char* list) {
 inline void set_trace(const char* path) {
   if (synclab_sim_set_trace) detail::check(synclab_sim_set_trace(path));
 }
+
+// "1": print each launch's performance counters on stderr (docs/profile.md); "FILE.jsonl":
+// append them as JSON lines; "0": stop. Throws std::invalid_argument for anything else.
+inline void set_profile(const char* where) {
+  if (synclab_sim_set_profile) detail::check(synclab_sim_set_profile(where));
+}
+// Count the performance counters of the launches that follow (from zero), as Nsight Compute
+// would on a GPU (docs/profile.md); counters() returns their sums, or false on a GPU.
+inline void count(bool on) {
+  if (synclab_sim_count) synclab_sim_count(on ? 1 : 0);
+}
+inline bool counters(synclab_sim_counts* out) { return synclab_sim_counters && synclab_sim_counters(out) == 0; }
 
 // Reports (faults, deadlocks, hangs, races, ...) of the last finished launch; 0 on a GPU.
 inline int report_count() { return synclab_sim_report_count ? synclab_sim_report_count() : 0; }
