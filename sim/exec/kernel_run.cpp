@@ -307,7 +307,7 @@ LaunchResult KernelRun::run() {
       if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
     }
     if (!cfg_.profile.empty() || cfg_.count) {
-      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block);
+      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_);
       counters_ = counters.get();
       watchers.push_back(std::move(counters));
     }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "sim/exec/memory.h"
@@ -16,6 +17,18 @@ namespace {
 
 constexpr uint32_t kSectorBytes = 32;
 constexpr uint32_t kBanks = 32, kBankBytes = 4;
+
+// The model's constants (docs/profile.md): what a launch costs before its first instruction, how
+// many warp instructions an SM issues a cycle (four schedulers), how many shared-memory wavefronts
+// it serves a cycle, the cycles one atomic on an address holds it, and the cycles a barrier costs.
+constexpr double kLaunchUs = 2.0;
+constexpr double kIssuePerCycle = 4.0;
+constexpr double kWavefrontsPerCycle = 1.0;
+constexpr double kL1SectorsPerCycle = 4.0;  // 128 bytes a cycle per SM
+constexpr double kAtomicCycles = 2.0;
+// Latencies on a warp's chain: a load from DRAM (a sector's first touch), from the caches, from
+// shared memory (plus one cycle per wavefront), and a barrier.
+constexpr uint64_t kDramLoadCycles = 500, kCachedLoadCycles = 150, kSharedLoadCycles = 30, kBarrierCycles = 20;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -60,8 +73,9 @@ void PerfCounters::shared_request(const std::vector<std::pair<uint64_t, uint32_t
   *ideal = ceil_div(words.size(), kBanks);
 }
 
-PerfCounters::PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block)
-    : module_(module) {
+PerfCounters::PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block,
+                           const DeviceProfile& device)
+    : module_(module), device_(device) {
   summary_.kernel = kernel;
   summary_.grid = grid;
   summary_.block = block;
@@ -100,6 +114,11 @@ void PerfCounters::finish_request() {
     if (!global_.empty()) {
       uint64_t units = 0, ideal = 0;
       global_request(global_, &units, &ideal);
+      bool first_touch = false;
+      for (const auto& [addr, size] : global_)
+        for (uint64_t k = addr / kSectorBytes; k <= (addr + std::max(size, 1u) - 1) / kSectorBytes; ++k)
+          first_touch = sectors_seen_.insert(k).second || first_touch;
+      if (!cur_write_ && cur_warp_) cycles_of(*cur_warp_) += first_touch ? kDramLoadCycles : kCachedLoadCycles;
       PerfSummary::Memory& m = cur_write_ ? summary_.global_st : summary_.global_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
       ++pi.global.requests, pi.global.units += units, pi.global.ideal += ideal;
@@ -107,6 +126,7 @@ void PerfCounters::finish_request() {
     if (!shared_.empty()) {
       uint64_t units = 0, ideal = 0;
       shared_request(shared_, &units, &ideal);
+      if (cur_warp_) cycles_of(*cur_warp_) += units + (cur_write_ ? 0 : kSharedLoadCycles);
       PerfSummary::Memory& m = cur_write_ ? summary_.shared_st : summary_.shared_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
       ++pi.shared.requests, pi.shared.units += units, pi.shared.ideal += ideal;
@@ -117,8 +137,20 @@ void PerfCounters::finish_request() {
   cur_ = nullptr;
 }
 
+uint64_t& PerfCounters::cycles_of(const Warp& w) { return warp_cycles_[(w.cta->linear << 16) | w.index]; }
+
+// The warp's chain since its last barrier ends (at a barrier, or when its lanes exit): the block's
+// phase lasts as long as its slowest warp's.
+void PerfCounters::end_phase_of(const Warp& w) {
+  uint64_t& c = cycles_of(w);
+  uint64_t& m = phase_max_[w.cta->linear];
+  m = std::max(m, c);
+  c = 0;
+}
+
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
+  ++cycles_of(w);
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
   cur_warp_ = &w;
@@ -160,9 +192,61 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
   if (n == 1) atom_instr_[key] = &I;
 }
 
-void PerfCounters::barrier_arrive(const Warp&, uint32_t, uint32_t) { ++summary_.barrier_arrivals; }
+void PerfCounters::barrier_arrive(const Warp& w, uint32_t, uint32_t) {
+  finish_request();
+  ++summary_.barrier_arrivals;
+  end_phase_of(w);
+}
 
-void PerfCounters::barrier_release(const Cta&, uint32_t, uint32_t) { ++summary_.barrier_releases; }
+void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t) {
+  ++summary_.barrier_releases;
+  uint64_t& m = phase_max_[c.linear];
+  block_path_[c.linear] += m + kBarrierCycles;
+  m = 0;
+}
+
+void PerfCounters::lanes_exited(const Warp& w, uint32_t) {
+  finish_request();
+  end_phase_of(w);
+}
+
+// The terms are added: the model assumes that nothing overlaps (the pipes' work, the chain's waits,
+// the atomics' turns), which overestimates a launch that hides its latency behind other warps' work.
+double PerfSummary::Estimate::total_us() const {
+  return launch_us + dram_us + l1_us + issue_us + shared_us + path_us + atomic_us;
+}
+
+const char* PerfSummary::Estimate::bound() const {
+  const double pipes = dram_us + l1_us + issue_us + shared_us;
+  if (atomic_us >= pipes && atomic_us >= path_us) return "atomics on one address";
+  return path_us > pipes ? "latency (the longest block's chain)" : "throughput (the SMs' pipes)";
+}
+
+void PerfCounters::estimate() {
+  PerfSummary& s = summary_;
+  PerfSummary::Estimate& e = s.estimate;
+  const double clock_hz = double(device_.clock_khz) * 1e3;
+  const double dram_bytes_per_s = 2.0 * double(device_.mem_clock_khz) * 1e3 * double(device_.mem_bus_width) / 8.0;
+  const double blocks = double(s.grid.count());
+  const double sms = std::max(1.0, std::min(double(device_.sm_count), blocks));
+  const double sectors = double(s.global_ld.units + s.global_st.units);
+  s.global_sectors_distinct = sectors_seen_.size();
+  e.launch_us = kLaunchUs;
+  e.dram_us = double(s.global_sectors_distinct) * 32.0 / dram_bytes_per_s * 1e6;
+  e.l1_us = sectors / (sms * kL1SectorsPerCycle * clock_hz) * 1e6;
+  e.issue_us = double(s.warp_instructions) / (sms * kIssuePerCycle * clock_hz) * 1e6;
+  e.shared_us = double(s.shared_ld.units + s.shared_st.units) / (sms * kWavefrontsPerCycle * clock_hz) * 1e6;
+  e.atomic_us = double(std::max(s.global_atom.top_count, s.shared_atom.top_count)) * kAtomicCycles / clock_hz * 1e6;
+  // The longest block's chain, once per wave of blocks the SMs hold at once.
+  const uint32_t threads = uint32_t(std::max<uint64_t>(1, s.block.count()));
+  const uint32_t per_sm = std::max(1u, std::min(device_.max_ctas_per_sm, device_.max_threads_per_sm / threads));
+  const double waves = std::ceil(blocks / double(std::max(1u, device_.sm_count) * per_sm));
+  uint64_t longest = 0;
+  for (const auto& [b, path] : block_path_) longest = std::max(longest, path + phase_max_[b]);
+  for (const auto& [b, m] : phase_max_)
+    if (!block_path_.count(b)) longest = std::max(longest, m);
+  e.path_us = waves * double(longest) / clock_hz * 1e6;
+}
 
 void PerfCounters::launch_end(LaunchStatus) {
   finish_request();
@@ -201,6 +285,7 @@ void PerfCounters::launch_end(LaunchStatus) {
                    [](const PerfSummary::Line& a, const PerfSummary::Line& b) { return a.m.excess() > b.m.excess(); });
   if (merged.size() > 5) merged.resize(5);
   summary_.worst = std::move(merged);
+  estimate();
 }
 
 std::string PerfSummary::render() const {
@@ -237,6 +322,11 @@ std::string PerfSummary::render() const {
   atom("shared atomics", shared_atom);
   if (barrier_arrivals)
     s += fmt::format("  barriers           {} warp arrivals, {} releases\n", barrier_arrivals, barrier_releases);
+  s += fmt::format(
+      "  estimated time     {:.2f} us, most of it {} (a rough model, docs/profile.md): launch {:.2f} + pipes: "
+      "DRAM {:.2f}, L1 {:.2f}, issue {:.2f}, shared memory {:.2f} + longest chain {:.2f} + atomics {:.2f}\n",
+      estimate.total_us(), estimate.bound(), estimate.launch_us, estimate.dram_us, estimate.l1_us, estimate.issue_us,
+      estimate.shared_us, estimate.path_us, estimate.atomic_us);
   if (!worst.empty()) {
     s += "  lines with the most excess (units beyond the ideal):\n";
     for (const Line& l : worst)
@@ -270,7 +360,17 @@ std::string PerfSummary::json() const {
                    {"shared_atomics", atom(shared_atom)},
                    {"barrier_arrivals", barrier_arrivals},
                    {"barrier_releases", barrier_releases},
-                   {"warps_launched", warps_launched}};
+                   {"warps_launched", warps_launched},
+                   {"global_sectors_distinct", global_sectors_distinct},
+                   {"estimate_us",
+                    {{"total", estimate.total_us()},
+                     {"dram", estimate.dram_us},
+                     {"l1", estimate.l1_us},
+                     {"issue", estimate.issue_us},
+                     {"shared", estimate.shared_us},
+                     {"atomic", estimate.atomic_us},
+                     {"path", estimate.path_us},
+                     {"launch", estimate.launch_us}}}};
   nlohmann::json w = nlohmann::json::array();
   for (const Line& l : worst) w.push_back({{"where", l.where}, {"what", l.what}, {"counts", mem(l.m)}});
   j["worst_lines"] = w;

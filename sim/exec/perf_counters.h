@@ -21,8 +21,10 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "sim/exec/profile.h"
 #include "sim/exec/run_observer.h"
 
 namespace synclab::sim {
@@ -50,6 +52,20 @@ struct PerfSummary {
   uint64_t warp_instructions = 0, thread_instructions = 0;
   uint64_t barrier_arrivals = 0, barrier_releases = 0;
   uint64_t warps_launched = 0;  // the launch's warps (grid x warps per block)
+
+  // An estimate of the launch's time on the device profile (docs/profile.md, "An estimated time"),
+  // the sum of: a fixed launch cost; what the SMs the grid occupies must get through (DRAM traffic
+  // of the distinct sectors, the sectors through L1, the instructions issued, the shared-memory
+  // wavefronts); the longest chain of one block (per barrier phase its slowest warp's latencies,
+  // phase after phase) times the waves of blocks; the atomics on the busiest address one after
+  // another. Microseconds.
+  uint64_t global_sectors_distinct = 0;  // the distinct sectors the launch touched (its footprint)
+  struct Estimate {
+    double launch_us = 0, dram_us = 0, l1_us = 0, issue_us = 0, shared_us = 0, atomic_us = 0, path_us = 0;
+    double total_us() const;
+    const char* bound() const;  // which part is the largest: the pipes, the chain or the atomics
+  };
+  Estimate estimate;
   struct Line {
     std::string where;  // file:line (or "ptx line N")
     const char* what;   // "global loads", "shared stores", ...
@@ -66,7 +82,8 @@ struct PerfSummary {
 
 class PerfCounters final : public RunObserver {
  public:
-  PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block);
+  PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block,
+               const DeviceProfile& device);
   void launch_begin() override {}
   void step(const Warp& w, const Group& g) override;
   void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
@@ -77,7 +94,7 @@ class PerfCounters final : public RunObserver {
   void memory_visible(uint64_t) override {}
   void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
   void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
-  void lanes_exited(const Warp&, uint32_t) override {}
+  void lanes_exited(const Warp& w, uint32_t lanes) override;
   void report(const Report&) override {}
   void launch_end(LaunchStatus status) override;
 
@@ -95,7 +112,10 @@ class PerfCounters final : public RunObserver {
   void finish_request();
   std::string line_of(const ptx::Instr& I) const;
 
+  void estimate();
+
   const ptx::Module& module_;
+  const DeviceProfile& device_;
   PerfSummary summary_;
   // The request being collected: one instruction of one warp step.
   const ptx::Instr* cur_ = nullptr;
@@ -113,6 +133,14 @@ class PerfCounters final : public RunObserver {
   // (address, instruction) for the line that made them.
   std::unordered_map<uint64_t, uint64_t> atom_count_;
   std::unordered_map<uint64_t, const ptx::Instr*> atom_instr_;
+  // The sectors touched so far (a sector's first touch is DRAM traffic, later ones cache hits).
+  std::unordered_set<uint64_t> sectors_seen_;
+  // The chain of latencies: per warp (block << 16 | warp index), the cycles since its last barrier;
+  // per block, the slowest warp's of the current phase and the phases passed.
+  std::unordered_map<uint64_t, uint64_t> warp_cycles_;
+  std::unordered_map<uint64_t, uint64_t> phase_max_, block_path_;
+  uint64_t& cycles_of(const Warp& w);
+  void end_phase_of(const Warp& w);
 };
 
 }  // namespace synclab::sim

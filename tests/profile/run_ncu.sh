@@ -8,6 +8,7 @@ set -euo pipefail
 out=$1
 shift
 metrics=(
+  gpu__time_duration.sum
   smsp__inst_executed.sum
   smsp__thread_inst_executed_per_inst_executed.ratio
   l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
