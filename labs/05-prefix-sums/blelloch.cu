@@ -23,4 +23,20 @@ __global__ void scan_blelloch(const int* in, int* out) {
   (void)&s;
 }
 
+// 2b: the same scan, with the segment laid out in s so that the threads of a warp meet different
+// banks at every level. Count the conflicts: build/bin/sim/lab05 blelloch --kernel padded --blocks 4
+// --threads 256 --profile (README, task 2b).
+__global__ void scan_blelloch_padded(const int* in, int* out) {
+  __shared__ int s[1024 + 1024 / 32];
+  const unsigned n = blockDim.x, t = threadIdx.x, base = blockIdx.x * n;
+  // TODO(2b): scan_blelloch's sweeps, with element i of the segment at s[i + i / 32] (one padding
+  // word after every 32) instead of s[i] (about 22 lines)
+  (void)in;
+  (void)out;
+  (void)n;
+  (void)t;
+  (void)base;
+  (void)&s;
+}
+
 }  // namespace lab05

@@ -58,21 +58,24 @@ const char* name(BlockKernel k) {
     case BlockKernel::hillis_fixed: return "scan_hillis_fixed";
     case BlockKernel::hillis_double: return "scan_hillis_double";
     case BlockKernel::blelloch: return "scan_blelloch";
+    case BlockKernel::blelloch_padded: return "scan_blelloch_padded";
   }
   return "?";
 }
 
-bool exclusive(BlockKernel k) { return k == BlockKernel::blelloch; }
+bool exclusive(BlockKernel k) { return k == BlockKernel::blelloch || k == BlockKernel::blelloch_padded; }
 
 BlockKernel block_kernel(const std::string& n) {
   for (BlockKernel k :
-       {BlockKernel::hillis_racy, BlockKernel::hillis_fixed, BlockKernel::hillis_double, BlockKernel::blelloch})
+       {BlockKernel::hillis_racy, BlockKernel::hillis_fixed, BlockKernel::hillis_double, BlockKernel::blelloch,
+        BlockKernel::blelloch_padded})
     if (n == name(k)) return k;
   if (n == "racy") return BlockKernel::hillis_racy;
   if (n == "fixed") return BlockKernel::hillis_fixed;
   if (n == "double") return BlockKernel::hillis_double;
-  if (n == "blelloch") return BlockKernel::blelloch;
-  throw std::invalid_argument("unknown kernel '" + n + "' (racy, fixed, double or blelloch)");
+  if (n == "blelloch" || n == "plain") return BlockKernel::blelloch;
+  if (n == "padded") return BlockKernel::blelloch_padded;
+  throw std::invalid_argument("unknown kernel '" + n + "' (racy, fixed, double, blelloch or padded)");
 }
 
 std::vector<int> random_values(int n, uint32_t seed) {
@@ -121,6 +124,7 @@ BlockResult run_block(BlockKernel kernel, const std::vector<int>& values, int bl
       case BlockKernel::hillis_fixed: scan_hillis_fixed<<<blocks, threads>>>(a.ptr); break;
       case BlockKernel::hillis_double: scan_hillis_double<<<blocks, threads>>>(a.ptr, out.ptr); break;
       case BlockKernel::blelloch: scan_blelloch<<<blocks, threads>>>(a.ptr, out.ptr); break;
+      case BlockKernel::blelloch_padded: scan_blelloch_padded<<<blocks, threads>>>(a.ptr, out.ptr); break;
     }
     finish_launch(r.reports);
   }
@@ -139,6 +143,7 @@ std::string block_advice(BlockKernel k, const Report& r) {
       return "each level reads one buffer and writes the other: one __syncthreads() after each level's writes, "
              "outside any if, before the next level reads them";
     case BlockKernel::blelloch:
+    case BlockKernel::blelloch_padded:
       return "every level of the up-sweep and of the down-sweep reads what other threads wrote at the level before: "
              "a __syncthreads() after each level (and after clearing the last element), outside the if";
     default: return "";

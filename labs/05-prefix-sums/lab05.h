@@ -38,10 +38,11 @@ enum class BlockKernel {
   hillis_racy,    // 1  scan_hillis_racy (provided)
   hillis_fixed,   // 1a scan_hillis_fixed
   hillis_double,  // 1b scan_hillis_double
-  blelloch,       // 2  scan_blelloch
+  blelloch,         // 2  scan_blelloch
+  blelloch_padded,  // 2b scan_blelloch_padded
 };
 const char* name(BlockKernel k);
-bool exclusive(BlockKernel k);                     // blelloch: exclusive; the others inclusive
+bool exclusive(BlockKernel k);                     // blelloch (and padded): exclusive; the others inclusive
 BlockKernel block_kernel(const std::string& name);  // from name() or the short names of main.cu
 
 struct BlockResult {

@@ -25,6 +25,10 @@ __global__ void scan_hillis_double(const int* in, int* out);
 // out[b * n + t] = exclusive scan of in's segment (n = blockDim.x, a power of two), with an
 // up-sweep and a down-sweep over a __shared__ array.
 __global__ void scan_blelloch(const int* in, int* out);
+// 2b: the same scan without bank conflicts, or nearly: scan_blelloch's strided levels send the
+// threads of a warp to the same banks; lay the segment out in a __shared__ array so that they meet
+// different ones (Harris, Sengupta and Owens, GPU Gems 3, ch. 39.2.3).
+__global__ void scan_blelloch_padded(const int* in, int* out);
 
 // ---- task 3 (multiblock.cu): reduce, then scan ----------------------------------------------------
 // Tiles of blockDim.x values: tile b is in[b * blockDim.x ..), the last one may be short (n is any

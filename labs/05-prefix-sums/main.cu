@@ -2,7 +2,7 @@
 // student's code, checks the result against a host reference, and says what went wrong.
 //
 //   lab05 hillis     [--kernel racy|fixed|double] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]
-//   lab05 blelloch   [--blocks B --threads T --data-seed S] [--trace FILE]
+//   lab05 blelloch   [--kernel plain|padded] [--blocks B --threads T --data-seed S] [--trace FILE]
 //   lab05 multiblock [--n N --threads T --data-seed S] [--trace FILE]
 //   lab05 lookback   [--n N --threads T --data-seed S] [--show any|stuck --trace FILE]
 //   lab05 compact    [--n N --blocks B --threads T --data-seed S] [--trace FILE]
@@ -121,7 +121,8 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
       what += kernel == lab05::BlockKernel::hillis_fixed    ? " (is TODO(1a) done?)"
               : kernel == lab05::BlockKernel::hillis_double ? " (is TODO(1b) done?)"
               : kernel == lab05::BlockKernel::blelloch      ? " (is TODO(2) done?)"
-                                                            : "";
+              : kernel == lab05::BlockKernel::blelloch_padded ? " (is TODO(2b) done?)"
+                                                              : "";
     if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front());
     if (!what.empty() && !bad++) {
       first_bad = what + ", in:\n    " + replay(args, s);
@@ -174,7 +175,14 @@ bool cmd_hillis(const Args& a) {
   return ok;
 }
 
-bool cmd_blelloch(const Args& a) { return block_command(a, "blelloch", "blelloch"); }
+bool cmd_blelloch(const Args& a) {
+  const std::string k = a.get("kernel", "");
+  if (k == "padded") return block_command(a, "blelloch --kernel padded", "padded");
+  if (!k.empty() && k != "plain") throw std::invalid_argument("--kernel takes plain or padded, not '" + k + "'");
+  bool ok = block_command(a, k.empty() ? "blelloch --kernel plain" : "blelloch", "blelloch");
+  if (k.empty()) ok &= block_command(a, "blelloch --kernel padded", "padded");
+  return ok;
+}
 
 // ---- tasks 3 and 4 ----------------------------------------------------------------------------------
 // Graded: 300 values in tiles of 64 and 100 in tiles of 32 (5 and 4 tiles), 3 seeds; task 4 also
@@ -331,9 +339,10 @@ int main(int argc, char** argv) {
            "task 1: Hillis-Steele: the slides' racy in-place scan, 1a's fix, 1b's double buffer (default: fixed and\n"
            "      double on the graded <<<1,32>>>, <<<2,64>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_hillis);
-  cmds.add("blelloch", "[--blocks B --threads T --data-seed S] [--trace FILE]",
-           "task 2: the work-efficient exclusive scan (default: the graded <<<1,32>>>, <<<2,64>>>)",
-           {"blocks", "threads", "data-seed", "trace"}, cmd_blelloch);
+  cmds.add("blelloch", "[--kernel plain|padded] [--blocks B --threads T --data-seed S] [--trace FILE]",
+           "task 2: the work-efficient exclusive scan, 2b: without bank conflicts (default: both on the graded\n"
+           "      <<<1,32>>>, <<<2,64>>>; --profile counts the bank conflicts)",
+           {"kernel", "blocks", "threads", "data-seed", "trace"}, cmd_blelloch);
   cmds.add("multiblock", "[--n N --threads T --data-seed S] [--trace FILE]",
            "task 3: reduce, then scan, in three launches (default: the graded 300 values in tiles of 64, 100 in 32)",
            {"n", "threads", "data-seed", "trace"}, cmd_multiblock);

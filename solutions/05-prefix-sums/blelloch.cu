@@ -32,4 +32,35 @@ __global__ void scan_blelloch(const int* in, int* out) {
   out[base + t] = s[t];
 }
 
+// ---- 2b: the same sweeps with element i at s[i + i / 32] -------------------------------------------
+// At a level of stride d, thread t touches elements (t + 1) * 2d - 1 and that minus d: 2d apart, so
+// from d = 16 on, the 32 threads of a warp hit the same bank (32 four-byte banks). One padding word
+// after every 32 elements moves element i by i / 32 words, so elements 32 apart (or 64, 128, ...)
+// fall into different banks (Harris, Sengupta and Owens, GPU Gems 3, ch. 39.2.3).
+__device__ __forceinline__ unsigned padded(unsigned i) { return i + i / 32; }
+
+__global__ void scan_blelloch_padded(const int* in, int* out) {
+  __shared__ int s[1024 + 1024 / 32];
+  const unsigned n = blockDim.x, t = threadIdx.x, base = blockIdx.x * n;
+  s[padded(t)] = in[base + t];
+  __syncthreads();
+  for (unsigned d = 1; d < n; d *= 2) {
+    const unsigned i = (t + 1) * 2 * d - 1;
+    if (i < n) s[padded(i)] += s[padded(i - d)];
+    __syncthreads();
+  }
+  if (t == 0) s[padded(n - 1)] = 0;
+  __syncthreads();
+  for (unsigned d = n / 2; d >= 1; d /= 2) {
+    const unsigned i = (t + 1) * 2 * d - 1;
+    if (i < n) {
+      const int left = s[padded(i - d)];
+      s[padded(i - d)] = s[padded(i)];
+      s[padded(i)] += left;
+    }
+    __syncthreads();
+  }
+  out[base + t] = s[padded(t)];
+}
+
 }  // namespace lab05

@@ -257,4 +257,43 @@ TEST_CASE("lab05 task5 compact keeps the odd values in order by scan and scatter
   check_compact(100, 2, 32, 3);
 }
 
+// ---- task 2b: Blelloch without bank conflicts, counted on the simulator -------------------------------
+// The wavefronts are those Nsight Compute counts on a GPU (docs/profile.md; tests/profile compares
+// them with an H200's, lab 05's Blelloch scans included).
+
+TEST_CASE("lab05 task2b scan_blelloch_padded scans with (nearly) no shared-memory bank conflicts",
+          "[lab05][task2b][pts:3]") {
+  check_block(lab05::BlockKernel::blelloch_padded, "blelloch --kernel padded", 1, 32, 3, "is TODO(2b) done?");
+  check_block(lab05::BlockKernel::blelloch_padded, "blelloch --kernel padded", 2, 64, 3, "is TODO(2b) done?");
+  if (!synclab::lab::on_simulator()) {
+    WARN("task 2b's bank conflicts are counted on the simulator (on a GPU: Nsight Compute's shared wavefronts)");
+    return;
+  }
+  const int blocks = 4, threads = 256, n = blocks * threads;
+  const std::vector<int> values = lab05::random_values(n, lab05::values_seed(n, threads));
+  Schedule s;
+  s.model = "its";
+  s.policy = "rr";
+  synclab::sim::count(true);
+  const lab05::BlockResult r = synclab::lab::run_under(
+      s, [&] { return lab05::run_block(lab05::BlockKernel::blelloch_padded, values, blocks, threads); });
+  synclab::sim::count(false);
+  synclab_sim_counts c{};
+  REQUIRE(synclab::sim::counters(&c));
+  if (r.out != host_scan(values, threads, false) || !r.reports.empty())
+    FAIL("scan_blelloch_padded<<<4, 256>>>: the scan is not right yet, or the run has reports (the cases above say why)");
+  const uint64_t wavefronts = c.shared_ld_wavefronts + c.shared_st_wavefronts;
+  const uint64_t ideal = c.shared_ld_ideal + c.shared_st_ideal;
+  // The padding of GPU Gems 3 leaves none with 256 threads; 10% is slack for another layout.
+  CHECKED_ELSE(wavefronts * 10 <= ideal * 11)
+  FAIL("scan_blelloch_padded<<<4, 256>>>: its shared-memory accesses took " + std::to_string(wavefronts) +
+       " wavefronts where " + std::to_string(ideal) + " would do (" + std::to_string(wavefronts - ideal) +
+       " bank conflicts: lanes of a warp that touch different words of one bank wait for each other). Elements 2d "
+       "apart share a bank once 2d is a multiple of 32; keep element i at s[i + i / 32] everywhere (the load, both "
+       "sweeps, the root and the store) so that every 32 elements shift by one bank. " +
+       synclab::lab::program_command("lab05") +
+       " blelloch --kernel padded --blocks 4 --threads 256 --profile prints the lines with the most extra "
+       "wavefronts.");
+}
+
 }  // namespace
