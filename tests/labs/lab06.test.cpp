@@ -457,6 +457,32 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
       advice = "one atomicAdd per item: its result is the item's slot";
     FAIL(failure(r, what, problem, cmd, advice));
   }
+  // 4b and 4c: the atomics themselves, counted on the simulator in one rr run (with a warp's lanes
+  // taking their turns in lane order, one atomicAdd per lane also leaves each thread's items
+  // together; only the count tells them apart).
+  const bool per_warp = k == lab06::WorklistKernel::warp, per_block = k == lab06::WorklistKernel::scan;
+  if ((per_warp || per_block) && synclab::lab::on_simulator()) {
+    Schedule s;
+    s.model = "its";
+    s.policy = "rr";
+    synclab::sim::count(true);
+    const lab06::WorklistResult r =
+        synclab::lab::run_under(s, [&] { return lab06::run_worklist(k, counts, blocks, threads); });
+    synclab::sim::count(false);
+    synclab_sim_counts c{};
+    REQUIRE(synclab::sim::counters(&c));
+    const uint64_t allowed = per_warp ? c.warps_launched : uint64_t(blocks);
+    CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
+    FAIL(shape_text(lab06::name(k), blocks, threads) + " made " + std::to_string(c.global_atomic_lane_ops) +
+         " atomic operations for " + std::to_string(allowed) + (per_warp ? " warps" : " blocks") +
+         (r.reports.empty() ? "" : " (and has reports)") + ": the task is one atomicAdd per " +
+         (per_warp ? "warp: lane 0 adds the warp's total (lane 31's inclusive sum, __shfl_sync) and passes the base "
+                     "it gets to the other lanes with __shfl_sync"
+                   : "block: thread 0 adds the block's total (block_exclusive_scan's second result) and passes the "
+                     "base to the others through __shared__ memory and a __syncthreads()") +
+         ". " + synclab::lab::program_command("lab06") + " worklist --kernel " + short_name + " " +
+         shape_args(blocks, threads) + " --profile counts them.");
+  }
 }
 }  // namespace
 
