@@ -128,6 +128,29 @@ void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds
     FAIL(run_message(what, wrong.empty() ? "the values were right in this run" : wrong, r.reports, cmd,
                      lab07::exchange_advice(w, r, r.values == want, r.values == in)));
   }
+  // The barriers in one launch arrive once per block: their atomics, counted on the simulator in one
+  // rr run, are at most two per block and round (the tree's group and top counters, the sense
+  // barrier's add and reset). A barrier where every thread arrives orders the rounds too, with a
+  // block's worth of atomics and spinning threads per block.
+  if (lab07::in_one_launch(w) && w != lab07::Way::grid_sync && synclab::lab::on_simulator()) {
+    Schedule s;
+    s.model = "its";
+    s.policy = "rr";
+    synclab::sim::count(true);
+    synclab::lab::run_under(s, [&] { return lab07::run_exchange(w, in, blocks, threads, rounds, true); });
+    synclab::sim::count(false);
+    synclab_sim_counts c{};
+    REQUIRE(synclab::sim::counters(&c));
+    const uint64_t allowed = 2ull * uint64_t(blocks) * uint64_t(rounds);
+    CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
+    FAIL(std::string(lab07::name(w)) + " exchange <<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
+         ">>>, " + std::to_string(rounds) + " rounds: " + std::to_string(c.global_atomic_lane_ops) +
+         " atomic operations for " + std::to_string(blocks) + " blocks in " + std::to_string(rounds) +
+         " rounds. One thread of each block (thread 0) arrives for the whole block, between the barrier's two "
+         "__syncthreads(); the block's other threads wait at the __syncthreads(), not on the counter. " +
+         synclab::lab::program_command("lab07") + " " + shape_args(w, blocks, threads, rounds) +
+         " --profile counts them.");
+  }
 }
 
 // ---- tasks 1 and 2: the CPU as the barrier --------------------------------------------------------
