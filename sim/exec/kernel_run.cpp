@@ -383,6 +383,23 @@ LaunchResult KernelRun::run() {
     // The launch's end orders every write before what follows: each newest write is visible to all.
     if (relaxed_) relaxed_->settle();
     observe_reports();
+    if (counters_) {
+      // The counters end when the launch does; a trace gets them as a note of its own (the viewer's
+      // Reports window lists it), which is not one of the launch's reports (nothing on stderr, no
+      // effect on the exit status).
+      counters_->launch_end(result_.status);
+      if (observer_.get() != counters_) {
+        Report r;
+        r.kind = ReportKind::Info;
+        r.severity = Severity::Info;
+        r.kernel = entry_.name;
+        r.title = counters_->summary().headline();
+        r.details = counters_->summary().render();
+        r.seed = cfg_.seed;
+        r.replay = replay_line();
+        observer_->report(r);
+      }
+    }
     observer_->launch_end(result_.status);
     if (counters_) result_.profile = std::make_shared<PerfSummary>(counters_->summary());
   }

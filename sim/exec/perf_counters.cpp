@@ -249,6 +249,8 @@ void PerfCounters::estimate() {
 }
 
 void PerfCounters::launch_end(LaunchStatus) {
+  if (ended_) return;  // (the run may end the counting before the other observers hear of the end)
+  ended_ = true;
   finish_request();
   // The most-hit atomic address of each space.
   for (const auto& [key, count] : atom_count_) {
@@ -335,6 +337,19 @@ std::string PerfSummary::render() const {
                        double(l.m.ideal) / double(l.m.requests), l.m.excess());
   }
   return s;
+}
+
+std::string PerfSummary::headline() const {
+  std::string name = demangle_name(kernel);
+  if (const size_t paren = name.find('('); paren != std::string::npos) name.resize(paren);
+  std::string h = fmt::format("performance counters of {}: about {:.1f} us", name, estimate.total_us());
+  if (worst.empty()) return h + ", no sector or wavefront beyond the ideal";
+  const Line& l = worst.front();
+  std::string where = l.where;
+  if (const size_t slash = where.rfind('/'); slash != std::string::npos) where = where.substr(slash + 1);
+  return h + fmt::format("; most excess at {}: {} {:.2f} {} per request (ideal {:.2f})", where, l.what,
+                         l.m.per_request(), l.what[0] == 'g' ? "sectors" : "wavefronts",
+                         double(l.m.ideal) / double(l.m.requests));
 }
 
 std::string PerfSummary::json() const {

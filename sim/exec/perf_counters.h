@@ -76,8 +76,9 @@ struct PerfSummary {
   double threads_per_instruction() const {
     return warp_instructions ? double(thread_instructions) / double(warp_instructions) : 0.0;
   }
-  std::string render() const;  // the text SYNCLAB_PROFILE=1 prints
-  std::string json() const;    // one JSON object (one line)
+  std::string render() const;    // the text SYNCLAB_PROFILE=1 prints
+  std::string headline() const;  // one line: the kernel, its estimated time and its worst line
+  std::string json() const;      // one JSON object (one line)
 };
 
 class PerfCounters final : public RunObserver {
@@ -116,6 +117,7 @@ class PerfCounters final : public RunObserver {
 
   const ptx::Module& module_;
   const DeviceProfile& device_;
+  bool ended_ = false;
   PerfSummary summary_;
   // The request being collected: one instruction of one warp step.
   const ptx::Instr* cur_ = nullptr;

@@ -309,6 +309,42 @@ TEST_CASE("window: clicking a report jumps to it, clicking a lane selects it", "
   CHECK(final_event(r2) == 0);
 }
 
+// ==== performance counters (SYNCLAB_PROFILE) in the Reports window ==================================
+// profile.trace: tests/profile/patterns.cu recorded with SYNCLAB_PROFILE=1; each launch's counters
+// are a note in the trace. Expected titles come from the trace file (read here, not through the
+// viewer's model); the stride-2 kernel's 8 sectors per request where 4 would do is what Nsight
+// Compute measured on an H200 for the same kernel (tests/profile/gpu-results/patterns-h200.csv:
+// 1,024 sectors over 128 load requests).
+
+TEST_CASE("profile: Reports lists each launch's counters, and clicking one jumps to it", "[profile]") {
+  auto t = load_trace("profile.trace");
+  REQUIRE(t->launches.size() == 20);
+  std::vector<std::string> titles;
+  for (const nlohmann::json& r : t->reports) titles.push_back(r.value("title", ""));
+  REQUIRE(titles.size() == 20);  // one note per launch, and no other report
+  for (const std::string& title : titles) CHECK(title.rfind("performance counters of ", 0) == 0);
+  CHECK(titles[1].find("g_stride2") != std::string::npos);
+  CHECK(titles[1].find("global loads 8.00 sectors per request (ideal 4.00)") != std::string::npos);
+  CHECK(titles[0].find("no sector or wavefront beyond the ideal") != std::string::npos);
+
+  const std::string trace = kTraces + "/profile.trace", json = kArt + "/profile_layout.json";
+  const std::string common = " --step first --size 1280x800 --exit-after-frames 4";
+  Run r0 = viz(trace + common + " --dump-layout " + json);
+  REQUIRE(r0.status == 0);
+  Layout lay;
+  REQUIRE(lay.load(json));
+  for (size_t i = 0; i < 3; ++i) {
+    REQUIRE(lay.has("reports:" + std::to_string(i)));
+    CHECK(lay.at("reports:" + std::to_string(i)).what == titles[i]);
+  }
+  // Clicking the stride-2 kernel's note moves the cursor into its launch.
+  const Cell& c = lay.cells.at("reports:1");
+  Run r1 = viz(trace + common + " --keys click:" + std::to_string(int((c.x0 + c.x1) / 2)) + ":" +
+               std::to_string(int((c.y0 + c.y1) / 2)) + " --dump-layout " + json);
+  REQUIRE(r1.status == 0);
+  CHECK(r1.out.find("launch 1") != std::string::npos);
+}
+
 // ==== offscreen export (EGL, no display) ============================================================
 
 TEST_CASE("offscreen: PNG of the whole layout has the requested size and the barrier colours", "[offscreen]") {
