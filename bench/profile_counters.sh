@@ -2,7 +2,8 @@
 # bench/profile_counters.sh [BUILD]: the tables of bench/results/profile_counters.md from the
 # committed GPU results (tests/profile/gpu-results/, Nsight Compute on an H200) and this tree's
 # simulator build (default build/): every run of tests/profile/patterns.cu and lab_runs.txt
-# compared count by count (compare.py), then the estimated times of lab_timing.txt ranked against
+# compared count by count (compare.py), those of lab_runs_spin.txt per request, then the estimated
+# times of lab_timing.txt ranked against
 # the GPU's (rank.py). Prints markdown; exit status 1 when a count differs or a group ranks below 0.9.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,15 @@ while read -r name prog args; do
   # shellcheck disable=SC2086
   compare "$name" "$build/bin/sim/${prog}_solutions" $args --model its --sched rr --memory sc
 done < <(grep '^[a-z]' "$prof/lab_runs.txt")
+while read -r name prog args; do
+  echo
+  echo "### $name (spins; per request): \`$prog $args\`"
+  echo
+  # shellcheck disable=SC2086
+  SYNCLAB_PROFILE=$tmp/$name.jsonl SYNCLAB_CHECK=none "$build/bin/sim/${prog}_solutions" $args --model its --sched rr \
+    --memory sc > /dev/null 2>&1
+  python3 "$prof/compare.py" "$tmp/$name.jsonl" "$prof/gpu-results/$name-h200.csv" --per-request 0.05 || status=1
+done < <(grep '^[a-z]' "$prof/lab_runs_spin.txt")
 echo
 echo "### Estimated times (lab_timing.txt)"
 echo
