@@ -104,6 +104,18 @@ void PerfCounters::finish_request() {
       most = std::max(most, run);
     }
     a.serialized += most;
+    // The atomics an address's unit performs one after another: a request whose lanes all hit one
+    // address counts once (the compiler or the memory system combines them, as Hopper does for
+    // atomicAdd(&x, v) with one address), otherwise each lane on the address counts.
+    std::sort(atom_keys_.begin(), atom_keys_.end());
+    const bool uniform = !atom_keys_.empty() && atom_keys_.front() == atom_keys_.back();
+    for (size_t i = 0; i < atom_keys_.size();) {
+      size_t j = i;
+      while (j < atom_keys_.size() && atom_keys_[j] == atom_keys_[i]) ++j;
+      atom_serial_[atom_keys_[i]] += uniform ? 1 : j - i;
+      i = j;
+    }
+    atom_keys_.clear();
     if (!global_.empty() && !shared_.empty()) {  // a generic atomic on both (rare): count the global ones too
       ++summary_.global_atom.requests;
       summary_.global_atom.lane_ops += global_.size();
@@ -188,6 +200,7 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
   } else {
     global_.push_back({generic, size});
   }
+  atom_keys_.push_back(key);
   const uint64_t n = ++atom_count_[key];
   if (n == 1) atom_instr_[key] = &I;
 }
@@ -236,7 +249,9 @@ void PerfCounters::estimate() {
   e.l1_us = sectors / (sms * kL1SectorsPerCycle * clock_hz) * 1e6;
   e.issue_us = double(s.warp_instructions) / (sms * kIssuePerCycle * clock_hz) * 1e6;
   e.shared_us = double(s.shared_ld.units + s.shared_st.units) / (sms * kWavefrontsPerCycle * clock_hz) * 1e6;
-  e.atomic_us = double(std::max(s.global_atom.top_count, s.shared_atom.top_count)) * kAtomicCycles / clock_hz * 1e6;
+  uint64_t serial = 0;
+  for (const auto& [key, n] : atom_serial_) serial = std::max(serial, n);
+  e.atomic_us = double(serial) * kAtomicCycles / clock_hz * 1e6;
   // The longest block's chain, once per wave of blocks the SMs hold at once.
   const uint32_t threads = uint32_t(std::max<uint64_t>(1, s.block.count()));
   const uint32_t per_sm = std::max(1u, std::min(device_.max_ctas_per_sm, device_.max_threads_per_sm / threads));

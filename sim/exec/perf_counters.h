@@ -9,7 +9,7 @@
 //     share it), and the bank conflicts (wavefronts beyond the ideal: the distinct words, 32 to a
 //     wavefront);
 //   - atomics: requests, lane operations, the address most of them hit and how many lanes of one
-//     request hit one address at once (they serialize);
+//     request hit one address at once;
 //   - warp execution efficiency: active lanes per issued warp instruction (the simulator issues
 //     PTX instructions, a GPU SASS ones: the counts differ, the ratio is comparable);
 //   - barriers: warp arrivals and block releases.
@@ -135,6 +135,10 @@ class PerfCounters final : public RunObserver {
   // (address, instruction) for the line that made them.
   std::unordered_map<uint64_t, uint64_t> atom_count_;
   std::unordered_map<uint64_t, const ptx::Instr*> atom_instr_;
+  // Per address, the atomics its unit performs one after another (the estimate's atomics term), and
+  // the current request's addresses (keyed as atom_count_).
+  std::unordered_map<uint64_t, uint64_t> atom_serial_;
+  std::vector<uint64_t> atom_keys_;
   // The sectors touched so far (a sector's first touch is DRAM traffic, later ones cache hits).
   std::unordered_set<uint64_t> sectors_seen_;
   // The chain of latencies: per warp (block << 16 | warp index), the cycles since its last barrier;
