@@ -307,7 +307,7 @@ LaunchResult KernelRun::run() {
       if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
     }
     if (!cfg_.profile.empty() || cfg_.count) {
-      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_);
+      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, ctas_per_sm_);
       counters_ = counters.get();
       watchers.push_back(std::move(counters));
     }
@@ -401,7 +401,10 @@ LaunchResult KernelRun::run() {
       }
     }
     observer_->launch_end(result_.status);
-    if (counters_) result_.profile = std::make_shared<PerfSummary>(counters_->summary());
+    if (counters_) {
+      result_.profile = std::make_shared<PerfSummary>(counters_->summary());
+      result_.counted = cfg_.count;
+    }
   }
   if (race_reports_ + race_warnings_ + sync_reports_ + init_reports_) {
     // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update

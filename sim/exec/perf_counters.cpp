@@ -74,8 +74,8 @@ void PerfCounters::shared_request(const std::vector<std::pair<uint64_t, uint32_t
 }
 
 PerfCounters::PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block,
-                           const DeviceProfile& device)
-    : module_(module), device_(device) {
+                           const DeviceProfile& device, uint32_t blocks_per_sm)
+    : module_(module), device_(device), blocks_per_sm_(blocks_per_sm) {
   summary_.kernel = kernel;
   summary_.grid = grid;
   summary_.block = block;
@@ -105,10 +105,11 @@ void PerfCounters::finish_request() {
     }
     a.serialized += most;
     // The atomics an address's unit performs one after another: a request whose lanes all hit one
-    // address counts once (the compiler or the memory system combines them, as Hopper does for
-    // atomicAdd(&x, v) with one address), otherwise each lane on the address counts.
+    // address with an operation that combines (add, min, max, and, or, xor, inc, dec) counts once
+    // (the H200 combines a warp's atomicAdd(&x, v): docs/profile.md), otherwise each lane counts.
     std::sort(atom_keys_.begin(), atom_keys_.end());
-    const bool uniform = !atom_keys_.empty() && atom_keys_.front() == atom_keys_.back();
+    const bool combinable = I.aop != ptx::AtomOp::Exch && I.aop != ptx::AtomOp::Cas;  // (nothing combines those)
+    const bool uniform = combinable && !atom_keys_.empty() && atom_keys_.front() == atom_keys_.back();
     for (size_t i = 0; i < atom_keys_.size();) {
       size_t j = i;
       while (j < atom_keys_.size() && atom_keys_[j] == atom_keys_[i]) ++j;
@@ -170,6 +171,8 @@ void PerfCounters::step(const Warp& w, const Group& g) {
 
 void PerfCounters::access(const Warp& w, int, uint64_t generic, uint32_t size, bool write, uint64_t,
                           const ptx::Instr& I) {
+  // ld.const goes through the constant cache, not L1's global pipe (Nsight Compute counts it apart).
+  if (I.space == ptx::Space::Const || I.space == ptx::Space::Param) return;
   if (cur_ != &I || cur_warp_ != &w || cur_atomic_) {
     finish_request();
     cur_ = &I;
@@ -220,7 +223,8 @@ void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t) {
 
 void PerfCounters::lanes_exited(const Warp& w, uint32_t) {
   finish_request();
-  end_phase_of(w);
+  // The warp's chain ends when its last lanes leave (lanes that leave early do not cut it short).
+  if ((w.exited_mask & w.present_mask) == w.present_mask) end_phase_of(w);
 }
 
 // The terms are added: the model assumes that nothing overlaps (the pipes' work, the chain's waits,
@@ -253,9 +257,12 @@ void PerfCounters::estimate() {
   for (const auto& [key, n] : atom_serial_) serial = std::max(serial, n);
   e.atomic_us = double(serial) * kAtomicCycles / clock_hz * 1e6;
   // The longest block's chain, once per wave of blocks the SMs hold at once.
-  const uint32_t threads = uint32_t(std::max<uint64_t>(1, s.block.count()));
-  const uint32_t per_sm = std::max(1u, std::min(device_.max_ctas_per_sm, device_.max_threads_per_sm / threads));
+  const uint32_t per_sm = std::max(1u, blocks_per_sm_);
   const double waves = std::ceil(blocks / double(std::max(1u, device_.sm_count) * per_sm));
+  for (const auto& [key, cycles] : warp_cycles_) {  // warps that never left (a hang): their chain so far
+    uint64_t& m = phase_max_[key >> 16];
+    m = std::max(m, cycles);
+  }
   uint64_t longest = 0;
   for (const auto& [b, path] : block_path_) longest = std::max(longest, path + phase_max_[b]);
   for (const auto& [b, m] : phase_max_)

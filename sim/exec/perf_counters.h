@@ -83,8 +83,9 @@ struct PerfSummary {
 
 class PerfCounters final : public RunObserver {
  public:
-  PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block,
-               const DeviceProfile& device);
+  // blocks_per_sm: how many of the launch's blocks an SM holds at once (the waves of the estimate).
+  PerfCounters(const ptx::Module& module, const std::string& kernel, Dim3 grid, Dim3 block, const DeviceProfile& device,
+               uint32_t blocks_per_sm);
   void launch_begin() override {}
   void step(const Warp& w, const Group& g) override;
   void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
@@ -117,6 +118,7 @@ class PerfCounters final : public RunObserver {
 
   const ptx::Module& module_;
   const DeviceProfile& device_;
+  uint32_t blocks_per_sm_;
   bool ended_ = false;
   PerfSummary summary_;
   // The request being collected: one instruction of one warp step.

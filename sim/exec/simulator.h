@@ -78,6 +78,7 @@ struct LaunchResult {
   std::shared_ptr<const memory::Execution> execution;
   // SYNCLAB_PROFILE: the launch's performance counters (perf_counters.h).
   std::shared_ptr<const PerfSummary> profile;
+  bool counted = false;  // the control API was counting (synclab_sim_count): its sums take this launch
 };
 
 class Simulator {

@@ -246,7 +246,7 @@ void finish_launch(const std::string& kernel, const sim::LaunchResult& r) {
   // and count the errors for the exit status.
   exit_status_count(r);
   set_last_reports(r.reports);
-  if (r.profile) add_counters(*r.profile);
+  if (r.profile && r.counted) add_counters(*r.profile);
   bool sticky = false;
   cudaError_t err = launch_status_error(r, &sticky);
   if (err == cudaSuccess) return;

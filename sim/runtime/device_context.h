@@ -38,7 +38,7 @@ std::vector<sim::Report> last_reports();
 void clear_last_reports();
 
 // The control API's counters (synclab_sim_count): summed over the launches counted since the
-// last start; `counted` false until a launch was counted.
+// last start (LaunchResult::counted); counted_so_far false until counting was started once.
 void start_counting();
 void add_counters(const sim::PerfSummary& s);
 bool counted_so_far(synclab_sim_counts* out);

@@ -140,14 +140,14 @@ void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds
     synclab::lab::run_under(s, [&] { return lab07::run_exchange(w, in, blocks, threads, rounds, true); });
     synclab::sim::count(false);
     synclab_sim_counts c{};
-    REQUIRE(synclab::sim::counters(&c));
+    REQUIRE((synclab::sim::counters(&c) && c.launches >= 1 && c.warps_launched > 0));
     const uint64_t allowed = 2ull * uint64_t(blocks) * uint64_t(rounds);
     CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
     FAIL(std::string(lab07::name(w)) + " exchange <<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
          ">>>, " + std::to_string(rounds) + " rounds: " + std::to_string(c.global_atomic_lane_ops) +
          " atomic operations for " + std::to_string(blocks) + " blocks in " + std::to_string(rounds) +
          " rounds. One thread of each block (thread 0) arrives for the whole block, between the barrier's two "
-         "__syncthreads(); the block's other threads wait at the __syncthreads(), not on the counter. " +
+         "__syncthreads(); the block's other threads wait at the __syncthreads(), not on the counter; and the spin reads the counter with a volatile load (or a cuda::atomic_ref load), not with atomics such as atomicAdd(count, 0) or atomicCAS. " +
          synclab::lab::program_command("lab07") + " " + shape_args(w, blocks, threads, rounds) +
          " --profile counts them.");
   }

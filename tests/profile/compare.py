@@ -178,6 +178,9 @@ def main(argv):
             print(f"{name}: launched on the GPU but not in {args[0]}")
             bad += 1
             continue
+        if len(gpu[name]) != len(sim[name]):
+            print(f"{name}: launched {len(gpu[name])} times on the GPU, {len(sim[name])} on the simulator")
+            bad += 1
         for k, (g, s) in enumerate(zip(gpu[name], sim[name])):
             label = name if len(gpu[name]) == 1 else f"{name} #{k + 1}"
             if per_request is not None:

@@ -40,7 +40,7 @@ def spearman(a, b):
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
     va = sum((x - ma) ** 2 for x in ra) ** 0.5
     vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else 1.0
+    return cov / (va * vb) if va and vb else 0.0  # (all tied: no order to agree with)
 
 
 def gpu_time_us(path):
