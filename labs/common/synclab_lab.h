@@ -110,6 +110,25 @@ auto run_under(const Schedule& s, Fn run, const char* checks = "all") -> decltyp
   return run();
 }
 
+// The one schedule a GPU's run stands for when counting (its, rr, sc: rr never splits a warp's
+// access in two): what --profile and the graded counter checks run.
+Schedule counting_schedule();
+
+// run() once under counting_schedule() with the simulator's performance counters on
+// (docs/profile.md): *counts gets their sums over its launches (zeros if none was counted). Its
+// result. Only on the simulator.
+template <class Fn>
+auto run_counted(Fn run, synclab_sim_counts* counts) -> decltype(run()) {
+  synclab::sim::count(true);
+  struct Stop {
+    ~Stop() { synclab::sim::count(false); }
+  } stop;
+  auto r = run_under(counting_schedule(), run);
+  *counts = synclab_sim_counts{};
+  synclab::sim::counters(counts);
+  return r;
+}
+
 // ---- 2. Reports --------------------------------------------------------------------------------
 
 // struct Report (one simulator report, split into the parts a test checks): synclab_report.h.

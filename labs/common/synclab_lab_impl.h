@@ -284,6 +284,14 @@ SYNCLAB_LAB_INLINE void throw_cuda_failure(const char* file, int line, const cha
   throw CudaFailure(msg.str());
 }
 
+SYNCLAB_LAB_INLINE Schedule counting_schedule() {
+  Schedule s;
+  s.model = "its";
+  s.policy = "rr";
+  s.memory = "sc";
+  return s;
+}
+
 SYNCLAB_LAB_INLINE const std::vector<std::string>& exploration_options() {
   static const std::vector<std::string> names{"seeds", "model", "models", "sched",  "seed",
                                               "depth", "runs",  "memory", "profile"};
@@ -397,10 +405,11 @@ SYNCLAB_LAB_INLINE Exploration exploration_from(const Args& a, int default_seeds
     if (!on_simulator()) {
       std::printf("--profile: the simulator's counters; on a GPU, run the program under Nsight Compute (ncu)\n");
     } else {
-      e.models = {"its"};
-      e.only_policy = "rr";
+      const Schedule one = counting_schedule();
+      e.models = {one.model};
+      e.only_policy = one.policy;
       e.only_seed = 0;
-      e.memories = {"sc"};
+      e.memories = {one.memory};
       synclab::sim::set_profile("1");
     }
   }

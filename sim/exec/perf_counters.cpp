@@ -32,6 +32,13 @@ constexpr uint64_t kDramLoadCycles = 500, kCachedLoadCycles = 150, kSharedLoadCy
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// f(k) for every unit (a sector, a bank's word) of `unit` bytes the accesses touch, repeats included.
+template <class F>
+void for_each_unit(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, uint32_t unit, F f) {
+  for (const auto& [addr, size] : accesses)
+    for (uint64_t k = addr / unit; k <= (addr + std::max(size, 1u) - 1) / unit; ++k) f(k);
+}
+
 // The bytes the lanes asked for, each byte once.
 uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint32_t>> a) {
   std::sort(a.begin(), a.end());
@@ -50,8 +57,7 @@ void PerfCounters::global_request(const std::vector<std::pair<uint64_t, uint32_t
                                   uint64_t* ideal) {
   std::vector<uint64_t> s;
   s.reserve(accesses.size() * 2);
-  for (const auto& [addr, size] : accesses)
-    for (uint64_t k = addr / kSectorBytes; k <= (addr + std::max(size, 1u) - 1) / kSectorBytes; ++k) s.push_back(k);
+  for_each_unit(accesses, kSectorBytes, [&](uint64_t k) { s.push_back(k); });
   std::sort(s.begin(), s.end());
   *sectors = uint64_t(std::unique(s.begin(), s.end()) - s.begin());
   *ideal = ceil_div(distinct_bytes(accesses), kSectorBytes);
@@ -62,8 +68,7 @@ void PerfCounters::shared_request(const std::vector<std::pair<uint64_t, uint32_t
   // The distinct four-byte words, then per bank how many of them it holds.
   std::vector<uint64_t> words;
   words.reserve(accesses.size() * 4);
-  for (const auto& [addr, size] : accesses)
-    for (uint64_t k = addr / kBankBytes; k <= (addr + std::max(size, 1u) - 1) / kBankBytes; ++k) words.push_back(k);
+  for_each_unit(accesses, kBankBytes, [&](uint64_t k) { words.push_back(k); });
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
   uint32_t per_bank[kBanks] = {};
@@ -128,9 +133,8 @@ void PerfCounters::finish_request() {
       uint64_t units = 0, ideal = 0;
       global_request(global_, &units, &ideal);
       bool first_touch = false;
-      for (const auto& [addr, size] : global_)
-        for (uint64_t k = addr / kSectorBytes; k <= (addr + std::max(size, 1u) - 1) / kSectorBytes; ++k)
-          first_touch = sectors_seen_.insert(k).second || first_touch;
+      for_each_unit(global_, kSectorBytes,
+                    [&](uint64_t k) { first_touch = sectors_seen_.insert(k).second || first_touch; });
       if (!cur_write_ && cur_warp_) cycles_of(*cur_warp_) += first_touch ? kDramLoadCycles : kCachedLoadCycles;
       PerfSummary::Memory& m = cur_write_ ? summary_.global_st : summary_.global_ld;
       ++m.requests, m.units += units, m.ideal += ideal;

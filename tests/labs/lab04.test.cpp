@@ -575,14 +575,9 @@ TEST_CASE("lab04 task7b reduce_sum_int32 loads whole sectors and makes at most o
   const std::vector<int> values = lab04::random_values(n, uint32_t(n * 4));
   unsigned want = 0;
   for (int v : values) want += unsigned(v);
-  Schedule s;
-  s.model = "its";
-  s.policy = "rr";
-  synclab::sim::count(true);
-  const lab04::FastResult r = synclab::lab::run_under(s, [&] { return lab04::run_fast(values, 0, blocks); });
-  synclab::sim::count(false);
   synclab_sim_counts c{};
-  REQUIRE((synclab::sim::counters(&c) && c.launches >= 1));
+  const lab04::FastResult r = synclab::lab::run_counted([&] { return lab04::run_fast(values, 0, blocks); }, &c);
+  REQUIRE(c.launches >= 1);
   const std::string what = "reduce_sum_int32 over " + std::to_string(n) + " aligned values with " +
                            std::to_string(blocks) + " blocks";
   const std::string cmd = synclab::lab::program_command("lab04") + " fast --n " + std::to_string(n) +

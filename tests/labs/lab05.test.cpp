@@ -271,15 +271,10 @@ TEST_CASE("lab05 task2b scan_blelloch_padded scans with (nearly) no shared-memor
   }
   const int blocks = 4, threads = 256, n = blocks * threads;
   const std::vector<int> values = lab05::random_values(n, lab05::values_seed(n, threads));
-  Schedule s;
-  s.model = "its";
-  s.policy = "rr";
-  synclab::sim::count(true);
-  const lab05::BlockResult r = synclab::lab::run_under(
-      s, [&] { return lab05::run_block(lab05::BlockKernel::blelloch_padded, values, blocks, threads); });
-  synclab::sim::count(false);
   synclab_sim_counts c{};
-  REQUIRE((synclab::sim::counters(&c) && c.launches >= 1));
+  const lab05::BlockResult r = synclab::lab::run_counted(
+      [&] { return lab05::run_block(lab05::BlockKernel::blelloch_padded, values, blocks, threads); }, &c);
+  REQUIRE(c.launches >= 1);
   if (r.out != host_scan(values, threads, false) || !r.reports.empty())
     FAIL("scan_blelloch_padded<<<4, 256>>>: the scan is not right yet, or the run has reports (the cases above say why)");
   const uint64_t wavefronts = c.shared_ld_wavefronts + c.shared_st_wavefronts;

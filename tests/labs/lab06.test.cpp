@@ -462,15 +462,10 @@ void check_worklist(lab06::WorklistKernel k, const std::string& short_name, int 
   // together; only the count tells them apart).
   const bool per_warp = k == lab06::WorklistKernel::warp, per_block = k == lab06::WorklistKernel::scan;
   if ((per_warp || per_block) && synclab::lab::on_simulator()) {
-    Schedule s;
-    s.model = "its";
-    s.policy = "rr";
-    synclab::sim::count(true);
-    const lab06::WorklistResult r =
-        synclab::lab::run_under(s, [&] { return lab06::run_worklist(k, counts, blocks, threads); });
-    synclab::sim::count(false);
     synclab_sim_counts c{};
-    REQUIRE((synclab::sim::counters(&c) && c.launches >= 1 && c.warps_launched > 0));
+    const lab06::WorklistResult r =
+        synclab::lab::run_counted([&] { return lab06::run_worklist(k, counts, blocks, threads); }, &c);
+    REQUIRE((c.launches >= 1 && c.warps_launched > 0));
     const uint64_t allowed = per_warp ? c.warps_launched : uint64_t(blocks);
     CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
     FAIL(shape_text(lab06::name(k), blocks, threads) + " made " + std::to_string(c.global_atomic_lane_ops) +

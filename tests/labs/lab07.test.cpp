@@ -133,14 +133,9 @@ void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds
   // barrier's add and reset). A barrier where every thread arrives orders the rounds too, with a
   // block's worth of atomics and spinning threads per block.
   if (lab07::in_one_launch(w) && w != lab07::Way::grid_sync && synclab::lab::on_simulator()) {
-    Schedule s;
-    s.model = "its";
-    s.policy = "rr";
-    synclab::sim::count(true);
-    synclab::lab::run_under(s, [&] { return lab07::run_exchange(w, in, blocks, threads, rounds, true); });
-    synclab::sim::count(false);
     synclab_sim_counts c{};
-    REQUIRE((synclab::sim::counters(&c) && c.launches >= 1 && c.warps_launched > 0));
+    synclab::lab::run_counted([&] { return lab07::run_exchange(w, in, blocks, threads, rounds, true); }, &c);
+    REQUIRE((c.launches >= 1 && c.warps_launched > 0));
     const uint64_t allowed = 2ull * uint64_t(blocks) * uint64_t(rounds);
     CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
     FAIL(std::string(lab07::name(w)) + " exchange <<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
