@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "sim/exec/kernel_run.h"
 #include "sim/exec/perf_counters.h"
@@ -46,6 +49,14 @@ Simulator& Simulator::instance() {
 }
 
 Simulator::Simulator() : config_(Config::from_environment()) {
+#if defined(__GLIBC__)
+  // A launch sets up and frees state of a few megabytes when many blocks are resident at once
+  // (under the relaxed memory model, about 2.4 KB per thread). glibc handed that memory back to
+  // the system at every launch and faulted it in again at the next: 25 times the launch's own
+  // time in runs of many short launches (synclab-litmus on the h100 profile). Keep it instead.
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
   set_printf_sink([](std::string_view s) {
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fflush(stdout);

@@ -112,8 +112,9 @@ class ConsistencyModel {
   virtual bool settle() { return false; }
   // A choice of the model that the seed decides: uniform in [0, n).
   virtual uint64_t random(uint64_t n) { return 0; }
-  // Whether to try load buffering at this load (the seed decides, at a rate the seed also sets).
-  virtual bool try_load_buffering() { return false; }
+  // Whether thread t tries load buffering at this load (the seed decides, at a rate the seed also
+  // sets).
+  virtual bool try_load_buffering(const MemThread& t) { return false; }
 
   // What the model did, for reports and the trace.
   virtual uint64_t stale_reads() const { return 0; }

@@ -78,7 +78,7 @@ class GroupProbe final : public relaxed::LbProbe {
 template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
-  if (!relaxed_->try_load_buffering()) return false;
+  if (!relaxed_->try_load_buffering(mm_thread(w, __builtin_ctz(g.mask)))) return false;
   GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
   relaxed::LbPlan plan;
   if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, &plan)) return false;

@@ -255,6 +255,13 @@ uint32_t RelaxedModel::end_rate(const MemThread& t) const {
   return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x5bd1e995) % 3] : end_rate_;
 }
 
+uint32_t RelaxedModel::lb_rate(const MemThread& t) const {
+  // (some threads never hold a load back, others at every chance: an outcome may need one thread
+  // to reorder and another to keep its order)
+  static const uint32_t kRates[] = {0, 8, 16};
+  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x27d4eb2f) % 3] : lb_rate_;
+}
+
 uint64_t RelaxedModel::random(uint64_t n) {
   rng_ += 0x9E3779B97F4A7C15ull;  // splitmix64
   const uint64_t z = mix64(rng_);

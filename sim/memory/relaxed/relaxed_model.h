@@ -78,7 +78,7 @@ class RelaxedModel final : public ConsistencyModel {
   void end_late(const MemThread& t) override;
   bool settle() override;
   uint64_t random(uint64_t n) override;
-  bool try_load_buffering() override { return random(16) < lb_rate_; }
+  bool try_load_buffering(const MemThread& t) override { return random(16) < lb_rate(t); }
   uint64_t stale_reads() const override { return stale_reads_; }
   uint64_t early_stores() const override { return early_stores_; }
   uint64_t late_loads() const override { return late_loads_; }
@@ -155,11 +155,13 @@ class RelaxedModel final : public ConsistencyModel {
   // differ in how weak they are (some outcomes need many old values, others none).
   uint32_t newest_rate_ = 8, end_rate_ = 12, lb_rate_ = 8;
   // In half the runs each thread has rates of its own instead (some threads read only new values
-  // while others read old ones), drawn from the thread's number and thread_mix_.
+  // while others read old ones; some hold every load back, others none), drawn from the thread's
+  // number and thread_mix_.
   bool per_thread_ = false;
   uint64_t thread_mix_ = 0;
   uint32_t newest_rate(const MemThread& t) const;
   uint32_t end_rate(const MemThread& t) const;
+  uint32_t lb_rate(const MemThread& t) const;
   uint32_t tpb_;
   ReadChooser* chooser_ = nullptr;
   uint64_t next_key_ = 0;
