@@ -40,6 +40,9 @@ struct CountRun : Outcome {
   std::vector<int> hist;  // hist[b]: the counter of bin b
 };
 CountRun run_count(int n, int bins, uint64_t seed, const char* trace = nullptr, Version v = Version::yours);
+// Task 2's questions: the answer of one row of the student's table (locks.cu,
+// task2_answers_text(), TODO(2q)); "" when the table has no such row.
+std::string task2_answer(const std::string& question);
 
 // ---- task 3: transfers (the alias deadlock) -------------------------------------------------------------
 struct Transfer {

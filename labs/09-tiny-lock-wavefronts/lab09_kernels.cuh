@@ -24,6 +24,8 @@ __host__ __device__ inline int channel_value(int lane, int i) { return lane * 10
 // the same key want the same bit.
 constexpr int kMaxBins = 64;
 __global__ void lock_count(const int* keys, int n, int bins, int* out, LockLog* log);
+// Questions 1 and 2 (README, task 2): the student's short answers, a row each (TODO(2q)).
+const char* task2_answers_text();
 
 // ---- task 3: the alias deadlock (locks.cu) ----------------------------------------------------
 // Account i's balance is balance[i] (kAccounts ints in shared memory: accounts i and i + 1024 are

@@ -43,6 +43,19 @@ __global__ void lock_count(const int* keys, int n, int bins, int* out, LockLog* 
   for (int b = int(threadIdx.x); b < bins; b += int(blockDim.x)) out[b] = hist[b];
 }
 
+// TODO(2q): answer questions 1 and 2 of the README (task 2) in the table below: replace each "?"
+// with one word. Text after # is a comment; your explanations may go there too (not graded).
+// Watch before you answer: `lab09 count --version naive --model lockstep`, then `--model its`.
+const char* task2_answers_text() {
+  return R"(
+# question        answer   (text after # is a comment)
+naive_lockstep    ?        # the naive first try (tl_lock; count; tl_unlock) under lockstep: deadlock or finishes
+naive_its         ?        # the same under its: deadlock or finishes
+naive_waits       ?        # under lockstep, where the lane that got the bit waits: in-loop (it spins on with the others) or after-loop (where tl_lock's loop ends)
+unlock            ?        # your Listing 7 loop with `done` not volatile, as nvcc 13.0 compiles it: the unlock in-loop or after-loop
+)";
+}
+
 // ---- task 3: the alias deadlock ---------------------------------------------------------------------
 __global__ void transfers(const int* from, const int* to, const int* amount, int* balance, LockLog* log) {
   __shared__ TinyLockTable locks;

@@ -313,28 +313,11 @@ LitmusResult run_litmus(const LitmusTest& t, long instances, bool with_stress, u
 
 // ---- tasks 1 and 4: the student's tables -----------------------------------------------------------
 namespace {
-// The rows of a table as written in predictions.cu or fences.cu: each line's words, lower case,
-// with the text after # left out; empty lines skipped.
-std::vector<std::vector<std::string>> table_rows(const char* text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream words(line);
-    std::vector<std::string> w;
-    for (std::string s; words >> s;) {
-      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-      w.push_back(s);
-    }
-    if (!w.empty()) rows.push_back(std::move(w));
-  }
-  return rows;
-}
+using synclab::lab::answer_rows;
 }  // namespace
 
 Prediction prediction(const std::string& test) {
-  for (const std::vector<std::string>& w : table_rows(predictions_text())) {
+  for (const std::vector<std::string>& w : answer_rows(predictions_text())) {
     if (w[0] != test) continue;
     if (w.size() < 4)
       throw std::invalid_argument("predictions.cu: the row of " + test + " needs three verdicts (sc, tso, ptx)");
@@ -344,9 +327,7 @@ Prediction prediction(const std::string& test) {
 }
 
 std::string task4_answer(const std::string& question) {
-  for (const std::vector<std::string>& w : table_rows(task4_answers_text()))
-    if (w[0] == question && w.size() >= 2) return w[1];
-  return "";
+  return synclab::lab::answer_in(task4_answers_text(), question);
 }
 
 // ---- tasks 2-3: the PTX of a kernel ------------------------------------------------------------------

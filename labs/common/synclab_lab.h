@@ -291,6 +291,13 @@ struct Xorshift64 {
   }
 };
 
+// A table of short answers a student fills in, returned by a function of a student file (lab 09's
+// task2_answers_text(), lab 10's predictions_text() and task4_answers_text()): each line's words
+// in lower case, the text after # left out, empty lines skipped.
+std::vector<std::vector<std::string>> answer_rows(const char* text);
+// The second word of the row whose first word is `question`; "" when no row has it.
+std::string answer_in(const char* text, const std::string& question);
+
 }  // namespace synclab::lab
 
 #if !defined(SYNCLAB_LAB_SEPARATE)

@@ -502,4 +502,27 @@ SYNCLAB_LAB_INLINE bool Commands::guarded(const Entry& e, const Args& a) {
   }
 }
 
+SYNCLAB_LAB_INLINE std::vector<std::vector<std::string>> answer_rows(const char* text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text ? text : "");
+  for (std::string line; std::getline(in, line);) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string s; words >> s;) {
+      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+      w.push_back(s);
+    }
+    if (!w.empty()) rows.push_back(std::move(w));
+  }
+  return rows;
+}
+
+SYNCLAB_LAB_INLINE std::string answer_in(const char* text, const std::string& question) {
+  for (const std::vector<std::string>& w : answer_rows(text))
+    if (w[0] == question && w.size() >= 2) return w[1];
+  return "";
+}
+
 }  // namespace synclab::lab

@@ -221,6 +221,81 @@ TEST_CASE("lab09 task2 lanes of one warp count under tiny locks without a SIMD d
   }
 }
 
+// ---- task 2: the questions ----------------------------------------------------------------------------
+// The expected answers of the first case are derived here, from runs of the harness's naive first
+// try (tl_lock; count; tl_unlock) under each warp model: "deadlock" when an explored run does not
+// finish, and, under lockstep, where the lanes that got their bit wait: the simulator's report says
+// they wait at the reconvergence point for warp-mates that spin in tl_lock's loop, that is where
+// the loop ends. The second case's answer is what the test
+// labs.09-tiny-lock-wavefronts.nvcc_unlock_placement asserts of the installed nvcc 13.0
+// (tests/labs/unlock_placement.py compiles the reference's lock_count with and without `volatile`
+// on `done`). (The checks use `if`, not CHECK: Catch2 would print the expansion, and with it the
+// expected answer.)
+std::string answer2(const std::string& question, const std::string& choices) {
+  const std::string a = lab09::task2_answer(question);
+  if (a.empty())
+    FAIL("locks.cu, task2_answers_text(): the table has no row '" << question << "' (TODO(2q)): add it back, "
+                                                                  << question << " followed by " << choices);
+  if (a == "?")
+    FAIL("locks.cu, task2_answers_text(): the row '" << question << "' is not answered yet (TODO(2q)): " << choices);
+  return a;
+}
+
+struct NaiveRuns {
+  std::string verdict = "finishes";  // or "deadlock"
+  bool holders_wait_for_spinners = false;
+};
+
+NaiveRuns naive_runs(const std::string& model) {
+  NaiveRuns out;
+  Exploration e = exploration(2);
+  e.models = {model};
+  for (const Schedule& s : synclab::lab::schedules(e)) {
+    const lab09::CountRun r =
+        synclab::lab::run_under(s, [&] { return lab09::run_count(32, 2, s.seed, nullptr, lab09::Version::naive); });
+    if (!r.finished) out.verdict = "deadlock";
+    for (const synclab::lab::Report& rep : r.reports)
+      if (rep.text.find("wait at the reconvergence point") != std::string::npos &&
+          rep.text.find(" spin at ") != std::string::npos)
+        out.holders_wait_for_spinners = true;
+  }
+  return out;
+}
+
+TEST_CASE("lab09 task2q says what the naive lock does under each warp model and where its lanes wait",
+          "[lab09][task2][pts:1]") {
+  const std::string naive = synclab::lab::program_command("lab09") + " count --version naive";
+  const std::string lockstep = answer2("naive_lockstep", "deadlock or finishes");
+  const std::string its = answer2("naive_its", "deadlock or finishes");
+  const std::string waits = answer2("naive_waits", "in-loop or after-loop");
+  if (!synclab::lab::on_simulator()) return;  // the runs below need the simulator's warp models
+  const NaiveRuns ls = naive_runs("lockstep"), it = naive_runs("its");
+  REQUIRE(ls.verdict == "deadlock");  // the reference itself: the naive try is task 2's deadlock
+  REQUIRE(ls.holders_wait_for_spinners);
+  if (lockstep != ls.verdict)
+    FAIL_CHECK("naive_lockstep: you answered " << lockstep << ". Run it: " << naive << " --model lockstep, and read "
+                                               << "what the lanes that got a bit do while the others spin");
+  if (its != it.verdict)
+    FAIL_CHECK("naive_its: you answered " << its << ". Run it: " << naive << " --model its --sched random --seed 1 "
+                                          << "(and a few seeds): under independent thread scheduling a lane that "
+                                          << "holds the bit is scheduled on its own");
+  if (waits != "after-loop")
+    FAIL_CHECK("naive_waits: you answered " << waits << ". Under lockstep the warp runs one path at a time: the "
+                                            << "lanes that leave tl_lock's loop wait where the loop's paths come "
+                                            << "together again for the lanes still in it (the report of "
+                                            << naive << " --model lockstep names that reconvergence point)");
+}
+
+TEST_CASE("lab09 task2q says where nvcc puts the unlock of a Listing 7 loop whose done is not volatile",
+          "[lab09][task2][pts:1]") {
+  const std::string unlock = answer2("unlock", "in-loop or after-loop");
+  if (unlock != "after-loop")
+    FAIL_CHECK("unlock: you answered " << unlock << ". Compile locks.cu without `volatile` on done (README, question "
+                                       << "2: nvcc -ptx -arch=compute_75) and find lock_count's atom.shared.or (the "
+                                       << "try) and atom.shared.and (the unlock): is there a branch back to the try "
+                                       << "between them?");
+}
+
 TEST_CASE("lab09 task3 transfers between aliasing accounts finish and keep every balance", "[lab09][task3][pts:4]") {
   // 6 warps: accounts share lock bits; 32 warps: most pairs have bits of their own, so a transfer
   // that unlocks before it writes the balances races with the next holder.

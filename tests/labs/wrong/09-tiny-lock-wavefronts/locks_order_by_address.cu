@@ -68,6 +68,19 @@ __global__ void lock_count(const int* keys, int n, int bins, int* out, LockLog* 
   for (int b = int(threadIdx.x); b < bins; b += int(blockDim.x)) out[b] = hist[b];
 }
 
+// TODO(2q): answer questions 1 and 2 of the README (task 2) in the table below: replace each "?"
+// with one word. Text after # is a comment; your explanations may go there too (not graded).
+// Watch before you answer: `lab09 count --version naive --model lockstep`, then `--model its`.
+const char* task2_answers_text() {
+  return R"(
+# question        answer   (text after # is a comment)
+naive_lockstep    deadlock     # the lanes that did not get the bit spin; the one that did waits for them
+naive_its         finishes     # the holder runs on: its lanes are scheduled one by one
+naive_waits       after-loop   # the warp reconverges where tl_lock's loop ends, after every lane has the bit
+unlock            after-loop   # nvcc moves the count and the unlock after the loop: the SIMD deadlock again
+)";
+}
+
 // ---- task 3: the alias deadlock ---------------------------------------------------------------------
 __global__ void transfers(const int* from, const int* to, const int* amount, int* balance, LockLog* log) {
   __shared__ TinyLockTable locks;
