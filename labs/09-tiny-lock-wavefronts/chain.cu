@@ -22,3 +22,15 @@ __device__ void flag_hop(ChainShared& s, int tid, int wid) {
   // TODO(4b) wait (acquire) for warp wid - 1's flag, compute A[tid + 32], then raise your warp's
   // flag (release) once all 32 lanes have written (about 5 lines)
 }
+
+// ---- task 4's questions (4q) ---------------------------------------------------------------------------
+// TODO(4q): answer question 3 of the README (task 4) in the table below: replace each "?" with one
+// word. Text after # is a comment; your ranking and your reasons may go there too (not graded).
+const char* task4_answers_text() {
+  return R"(
+# question      answer   (text after # is a comment)
+fastest         ?        # the scheme with the fewest cycles per hop on the H200 (README, task 4's table)
+biggest_drop    ?        # the scheme whose speed against atom_lock fell most from Fermi (the paper) to the H200
+why             ?        # why it fell: emulated (no lock unit since Fermi), divergence or scheduling
+)";
+}

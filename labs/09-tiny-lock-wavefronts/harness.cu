@@ -243,6 +243,10 @@ std::string task2_answer(const std::string& question) {
   return synclab::lab::answer_in(::task2_answers_text(), question);
 }
 
+std::string task4_answer(const std::string& question) {
+  return synclab::lab::answer_in(::task4_answers_text(), question);
+}
+
 CountRun run_count(int n, int bins, uint64_t seed, const char* trace, Version v) {
   if (n < 1 || n > 1024 || bins < 1 || bins > kMaxBins)
     throw std::invalid_argument("--keys takes 1..1024, --bins 1.." + std::to_string(kMaxBins));

@@ -68,6 +68,9 @@ struct ChainRun : Outcome {
   long long cycles = 0;  // warp 15's clock64() cycles from the barrier to the end of its hop
 };
 ChainRun run_chain(int scheme, uint64_t seed, const char* trace = nullptr);
+// Task 4's question: the answer of one row of the student's table (chain.cu,
+// task4_answers_text(), TODO(4q)); "" when the table has no such row.
+std::string task4_answer(const std::string& question);
 
 // ---- task 5: Needleman-Wunsch ----------------------------------------------------------------------------
 enum class NwVersion { wavefront, dataflow };        // task 5a, task 5b

@@ -87,3 +87,5 @@ __global__ void nw_dataflow(int* S, const int* a, const int* b, int n, int* read
 void launch_chain(Scheme s, const int* input, int* out, long long* cycles);
 // The scheme's kernel (for naming its shared memory as a region in a trace).
 const void* chain_kernel_address(Scheme s);
+// Question 3 (README, task 4): the student's short answers, a row each (chain.cu, TODO(4q)).
+const char* task4_answers_text();

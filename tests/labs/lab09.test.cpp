@@ -366,6 +366,60 @@ void check_nw(lab09::NwVersion v, int n, const std::string& task, std::vector<st
 }
 }  // namespace
 
+// ---- task 4: the question -------------------------------------------------------------------------------
+// The data the answers are derived from: warp 15's cycles per scheme on an NVIDIA H200 (2026-11-27,
+// nvcc 13.0, median of 51 launches; bench/results/lab09_tinylock.md, the README's table) and the
+// paper's speeds against atom_lock on a GTX 570 (Fermi; ICS'15, Table 2; 0: no row there).
+struct SchemeSpeed {
+  const char* name;
+  double h200_cycles;
+  double fermi_vs_atom;
+  bool emulated;  // a Fermi instruction emulated with atomics on shared words (tinylock.cuh)
+};
+const SchemeSpeed kSpeeds[] = {{"atom_lock", 3104, 1.0, false}, {"warp_barr", 1052, 2.6, false},
+                               {"shrd_lock", 8036, 0.8, false}, {"tiny_lock", 10840, 4.0, true},
+                               {"warp_vote", 9267, 2.0, true},  {"mbarrier", 2347, 0, false},
+                               {"flag", 3392, 0, false}};
+
+std::string answer4(const std::string& question, const std::string& choices) {
+  const std::string a = lab09::task4_answer(question);
+  if (a.empty())
+    FAIL("chain.cu, task4_answers_text(): the table has no row '" << question << "' (TODO(4q)): add it back, "
+                                                                  << question << " followed by " << choices);
+  if (a == "?")
+    FAIL("chain.cu, task4_answers_text(): the row '" << question << "' is not answered yet (TODO(4q)): " << choices);
+  return a;
+}
+
+TEST_CASE("lab09 task4q names the fastest scheme on the H200 and the one that lost most since Fermi and why",
+          "[lab09][task4][pts:1]") {
+  const SchemeSpeed* fastest = &kSpeeds[0];
+  const SchemeSpeed* drop = nullptr;
+  double worst = 0;
+  for (const SchemeSpeed& s : kSpeeds) {
+    if (s.h200_cycles < fastest->h200_cycles) fastest = &s;
+    if (s.fermi_vs_atom <= 0) continue;
+    const double kept = kSpeeds[0].h200_cycles / s.h200_cycles / s.fermi_vs_atom;  // H200's speed over Fermi's
+    if (!drop || kept < worst) drop = &s, worst = kept;
+  }
+  REQUIRE(drop != nullptr);
+  REQUIRE(drop->emulated);  // the data itself: what lost most is a Fermi instruction emulated with atomics
+  const std::string f = answer4("fastest", "one of atom_lock, warp_barr, shrd_lock, tiny_lock, warp_vote, mbarrier, flag");
+  const std::string d = answer4("biggest_drop", "one of the schemes of the paper's Table 2");
+  const std::string w = answer4("why", "emulated, divergence or scheduling");
+  if (f != fastest->name)
+    FAIL_CHECK("fastest: you answered " << f << ". Read the cycles column of task 4's table in the README (an H200's "
+                                        << "measurement): fewer cycles is faster");
+  if (d != drop->name)
+    FAIL_CHECK("biggest_drop: you answered " << d << ". For each scheme with a Fermi number, divide its speed "
+                                             << "against atom_lock on the H200 (the \"vs atom_lock\" column) by "
+                                             << "the paper's; the smallest quotient lost most");
+  if (w != "emulated")
+    FAIL_CHECK("why: you answered " << w << ". Read how tinylock.cuh makes one try at a bit (README, \"The "
+                                    << "emulation\", and the paragraph under task 4's table) and what Fermi did "
+                                    << "in one instruction");
+}
+
 TEST_CASE("lab09 task5a the tile wavefront scores two sequences like the host", "[lab09][task5a][pts:3]") {
   check_nw(lab09::NwVersion::wavefront, 32, "5a", {"sc"});
 }
