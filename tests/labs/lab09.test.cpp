@@ -231,14 +231,19 @@ TEST_CASE("lab09 task2 lanes of one warp count under tiny locks without a SIMD d
 // (tests/labs/unlock_placement.py compiles the reference's lock_count with and without `volatile`
 // on `done`). (The checks use `if`, not CHECK: Catch2 would print the expansion, and with it the
 // expected answer.)
+// The answer `given` to `question` of the table `table` (its file and function), or a failure that
+// says what the row needs.
+std::string answer_row(const std::string& table, const std::string& todo, const std::string& question,
+                       const std::string& given, const std::string& choices) {
+  if (given.empty())
+    FAIL(table << ": the table has no row '" << question << "' (" << todo << "): add it back, " << question
+               << " followed by " << choices);
+  if (given == "?") FAIL(table << ": the row '" << question << "' is not answered yet (" << todo << "): " << choices);
+  return given;
+}
+
 std::string answer2(const std::string& question, const std::string& choices) {
-  const std::string a = lab09::task2_answer(question);
-  if (a.empty())
-    FAIL("locks.cu, task2_answers_text(): the table has no row '" << question << "' (TODO(2q)): add it back, "
-                                                                  << question << " followed by " << choices);
-  if (a == "?")
-    FAIL("locks.cu, task2_answers_text(): the row '" << question << "' is not answered yet (TODO(2q)): " << choices);
-  return a;
+  return answer_row("locks.cu, task2_answers_text()", "TODO(2q)", question, lab09::task2_answer(question), choices);
 }
 
 struct NaiveRuns {
@@ -382,13 +387,7 @@ const SchemeSpeed kSpeeds[] = {{"atom_lock", 3104, 1.0, false}, {"warp_barr", 10
                                {"flag", 3392, 0, false}};
 
 std::string answer4(const std::string& question, const std::string& choices) {
-  const std::string a = lab09::task4_answer(question);
-  if (a.empty())
-    FAIL("chain.cu, task4_answers_text(): the table has no row '" << question << "' (TODO(4q)): add it back, "
-                                                                  << question << " followed by " << choices);
-  if (a == "?")
-    FAIL("chain.cu, task4_answers_text(): the row '" << question << "' is not answered yet (TODO(4q)): " << choices);
-  return a;
+  return answer_row("chain.cu, task4_answers_text()", "TODO(4q)", question, lab09::task4_answer(question), choices);
 }
 
 TEST_CASE("lab09 task4q names the fastest scheme on the H200 and the one that lost most since Fermi and why",
