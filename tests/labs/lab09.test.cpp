@@ -273,8 +273,14 @@ TEST_CASE("lab09 task2q says what the naive lock does under each warp model and 
   const std::string lockstep = answer2("naive_lockstep", "deadlock or finishes");
   const std::string its = answer2("naive_its", "deadlock or finishes");
   const std::string waits = answer2("naive_waits", "in-loop or after-loop");
-  if (!synclab::lab::on_simulator()) return;  // the runs below need the simulator's warp models
-  const NaiveRuns ls = naive_runs("lockstep"), it = naive_runs("its");
+  NaiveRuns ls, it;
+  if (synclab::lab::on_simulator()) {
+    ls = naive_runs("lockstep"), it = naive_runs("its");
+  } else {
+    // On a GPU there is no lockstep to run: the verdicts these runs give on the simulator (where the
+    // graded tests derive them in every CI run: tests/grader/approved/reference-09.json).
+    ls.verdict = "deadlock", ls.holders_wait_for_spinners = true, it.verdict = "finishes";
+  }
   REQUIRE(ls.verdict == "deadlock");  // the reference itself: the naive try is task 2's deadlock
   REQUIRE(ls.holders_wait_for_spinners);
   if (lockstep != ls.verdict)
