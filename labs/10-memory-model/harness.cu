@@ -311,13 +311,10 @@ LitmusResult run_litmus(const LitmusTest& t, long instances, bool with_stress, u
   return r;
 }
 
-// ---- tasks 1 and 4: the student's tables -----------------------------------------------------------
-namespace {
-using synclab::lab::answer_rows;
-}  // namespace
+// ---- tasks 1 and 4: the student's tables (synclab::lab::answer_rows) ------------------------------
 
 Prediction prediction(const std::string& test) {
-  for (const std::vector<std::string>& w : answer_rows(predictions_text())) {
+  for (const std::vector<std::string>& w : synclab::lab::answer_rows(predictions_text())) {
     if (w[0] != test) continue;
     if (w.size() < 4)
       throw std::invalid_argument("predictions.cu: the row of " + test + " needs three verdicts (sc, tso, ptx)");

@@ -245,21 +245,25 @@ struct AfterLateRead {
 
 }  // namespace
 
+uint32_t RelaxedModel::thread_rate(const MemThread& t, uint64_t salt, const uint32_t (&rates)[3], uint32_t run_rate) const {
+  return per_thread_ ? rates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ salt) % 3] : run_rate;
+}
+
 uint32_t RelaxedModel::newest_rate(const MemThread& t) const {
   static const uint32_t kRates[] = {1, 8, 15};
-  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id)) % 3] : newest_rate_;
+  return thread_rate(t, 0, kRates, newest_rate_);
 }
 
 uint32_t RelaxedModel::end_rate(const MemThread& t) const {
   static const uint32_t kRates[] = {2, 12, 16};
-  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x5bd1e995) % 3] : end_rate_;
+  return thread_rate(t, 0x5bd1e995, kRates, end_rate_);
 }
 
 uint32_t RelaxedModel::lb_rate(const MemThread& t) const {
   // (some threads never hold a load back, others at every chance: an outcome may need one thread
   // to reorder and another to keep its order)
   static const uint32_t kRates[] = {0, 8, 16};
-  return per_thread_ ? kRates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ 0x27d4eb2f) % 3] : lb_rate_;
+  return thread_rate(t, 0x27d4eb2f, kRates, lb_rate_);
 }
 
 uint64_t RelaxedModel::random(uint64_t n) {

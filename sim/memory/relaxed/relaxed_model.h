@@ -159,6 +159,9 @@ class RelaxedModel final : public ConsistencyModel {
   // number and thread_mix_.
   bool per_thread_ = false;
   uint64_t thread_mix_ = 0;
+  // (per_thread_) one of `rates`, drawn from the thread's number, thread_mix_ and `salt` (one salt
+  // per kind of rate); else the run's rate.
+  uint32_t thread_rate(const MemThread& t, uint64_t salt, const uint32_t (&rates)[3], uint32_t run_rate) const;
   uint32_t newest_rate(const MemThread& t) const;
   uint32_t end_rate(const MemThread& t) const;
   uint32_t lb_rate(const MemThread& t) const;
