@@ -245,7 +245,8 @@ struct AfterLateRead {
 
 }  // namespace
 
-uint32_t RelaxedModel::thread_rate(const MemThread& t, uint64_t salt, const uint32_t (&rates)[3], uint32_t run_rate) const {
+uint32_t RelaxedModel::thread_rate(const MemThread& t, uint64_t salt, const uint32_t (&rates)[3],
+                                   uint32_t run_rate) const {
   return per_thread_ ? rates[mix64(thread_mix_ ^ (t.host ? ~0ull : t.id) ^ salt) % 3] : run_rate;
 }
 
