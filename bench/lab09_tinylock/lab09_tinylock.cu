@@ -28,9 +28,11 @@
 //   cells      one launch per anti-diagonal of cells, a thread per cell (written here)
 //   tiles      task 5a: one launch per anti-diagonal of 16 x 16 tiles, a block per tile
 //   dataflow   task 5b: one launch, a block per tile, each waiting for its north and west tiles'
-//              ready flags (release/acquire at GPU scope); blocks take tiles in row-major order
-//   dataflow-diag  the same with tiles taken in anti-diagonal order (written here), so that the
-//              blocks resident at once lie along the wavefront instead of along a few rows
+//              ready flags (release/acquire at GPU scope); blocks take tiles along the
+//              anti-diagonals (nw_tile_of_ticket), so that the blocks resident at once lie along
+//              the wavefront
+//   dataflow-rows  the same with tiles taken in row-major order (written here; the lab's first
+//              order): the resident blocks then lie along a few rows of tiles
 // Then Needleman-Wunsch in the paper's own framework (section 6, Table 3): the outer loop launches
 // the tile diagonals as Rodinia does; a tile is a 32 x 32 array in shared memory whose first row
 // and column hold the neighbours' cells (the halo), so it computes 31 x 31 cells and n is a
@@ -46,14 +48,22 @@
 // warp 15's clock64() from the block barrier to the end of its hop (the SM's clock, in cycles),
 // the median of 51 launches after 5 untimed ones.
 //
-// --trace FILE --nw-trace N records task 5b's dataflow fill of N x N cells ((N / 16)^2 tiles) with
-// trace.cuh instead of timing anything: launch 0 with row-major tickets (the lab's kernel with
-// records added), launch 1 with diagonal tickets. Each block records where it runs
+// Then Needleman-Wunsch by warps that own strips of columns (nw_strips.cuh: strips-wavefront, a
+// launch per diagonal of tiles, and strips-dataflow, one launch), milliseconds per fill, n x n
+// cells for n = 1024 .. 16384 (--nw-strips N...: only that table, for those sizes); a version whose
+// shared memory does not fit the device prints "-". --nw-strips-profile N: where strips-dataflow's
+// time goes, per strip (its start, its first west cells, its end).
+//
+// --trace FILE --nw-trace N records the tile dataflow fill of N x N cells ((N / 16)^2 tiles) with
+// trace.cuh instead of timing anything: launch 0 with row-major tickets (dataflow-rows with
+// records added), launch 1 with task 5b's anti-diagonal tickets. Each block records where it runs
 // (BlockPlacement) and its ticket (a Mark, tag 1: a = ticket, b = tile); each tile, as it
 // completes, takes a completion number from a counter and records it as a RegionUpdate of the
 // "tile order" matrix (tiles x tiles ints), which the viewer's Wavefront window draws.
 //
 //   lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]
+//   lab09_tinylock --nw-strips N...
+//   lab09_tinylock --nw-strips-profile N
 //   lab09_tinylock --trace FILE [--nw-trace N]
 //   (--smoke: 3 launches each, a 32 x 32 and a 62 x 62 Needleman-Wunsch, for the simulator; --nw:
 //   the sizes, multiples of 16, default 1024 4096; --nw-paper: multiples of 31, default 31 62 124
@@ -62,6 +72,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <set>
@@ -74,6 +85,7 @@
 
 #include "lab09_kernels.cuh"
 #include "nw_tile.cuh"
+#include "nw_strips.cuh"
 
 namespace gt = synclab::gputrace;
 
@@ -226,26 +238,14 @@ std::vector<int> host_nw(const std::vector<int>& a, const std::vector<int>& b, i
   return S;
 }
 
-// Ticket t of T x T tiles in anti-diagonal order: diagonals 0, 1, ... in turn (every tile's north and
-// west neighbours come earlier). The upper-left triangle directly, the rest mirrored.
-__device__ inline void diagonal_tile(int t, int T, int& ti, int& tj) {
-  const bool upper = t < T * (T + 1) / 2;
-  const int u = upper ? t : T * T - 1 - t;
-  int d = int((sqrtf(8.0f * float(u) + 1.0f) - 1.0f) * 0.5f);
-  while ((d + 1) * (d + 2) / 2 <= u) ++d;
-  while (d * (d + 1) / 2 > u) --d;
-  const int k = u - d * (d + 1) / 2;  // 0..d along diagonal d
-  ti = upper ? k : T - 1 - k;
-  tj = upper ? d - k : T - 1 - (d - k);
-}
-
-__global__ void nw_dataflow_diag(int* S, const int* a, const int* b, int n, int* ready, int* next_tile) {
+// The tile dataflow with tickets in row-major order (written here; task 5b takes them along the
+// anti-diagonals, nw_tile_of_ticket): the order the lab had first, kept for the comparison.
+__global__ void nw_dataflow_rows(int* S, const int* a, const int* b, int n, int* ready, int* next_tile) {
   __shared__ int tile;
   const int T = n / kNwTile;
   if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);
   __syncthreads();
-  int ti, tj;
-  diagonal_tile(tile, T, ti, tj);
+  const int ti = tile / T, tj = tile % T;
   if (threadIdx.x == 0) {
     if (ti > 0)
       while (ld_acquire_gpu(&ready[(ti - 1) * T + tj]) == 0) {
@@ -259,9 +259,9 @@ __global__ void nw_dataflow_diag(int* S, const int* a, const int* b, int n, int*
   if (threadIdx.x == 0) st_release_gpu(&ready[ti * T + tj], 1);
 }
 
-enum class NwWay { cells, tiles, dataflow, dataflow_diag };
+enum class NwWay { cells, tiles, dataflow, dataflow_rows };
 const char* nw_name(NwWay v) {
-  return v == NwWay::cells ? "cells" : v == NwWay::tiles ? "tiles" : v == NwWay::dataflow ? "dataflow" : "dataflow-diag";
+  return v == NwWay::cells ? "cells" : v == NwWay::tiles ? "tiles" : v == NwWay::dataflow ? "dataflow" : "dataflow-rows";
 }
 
 // One fill of S (its row 0 and column 0 already hold the gap penalties); ready and next zeroed first.
@@ -280,7 +280,7 @@ void nw_fill(NwWay v, int* S, const int* a, const int* b, int n, int* ready, int
     if (v == NwWay::dataflow)
       nw_dataflow<<<tiles * tiles, kNwTile>>>(S, a, b, n, ready, next);
     else
-      nw_dataflow_diag<<<tiles * tiles, kNwTile>>>(S, a, b, n, ready, next);
+      nw_dataflow_rows<<<tiles * tiles, kNwTile>>>(S, a, b, n, ready, next);
   }
   CHECK(cudaGetLastError());
 }
@@ -299,18 +299,18 @@ struct NwCase {
   }
 };
 
-// Runs fill() reps times (plus one untimed warm-up unless smoke), each on a fresh S, CUDA events
-// around the fill; the first result is compared with the host fill. The median in ms, or -1 when
-// the result was wrong.
-template <class Fill>
-float nw_time(const NwCase& c, int* dS, int reps, bool smoke, Fill fill) {
+// Runs fill() reps times (plus one untimed warm-up unless smoke), each on a fresh matrix (init copied
+// to dM), CUDA events around the fill; the first result must pass same(). The median in ms, or -1
+// when the result was wrong.
+template <class Fill, class Same>
+float nw_time_in(const std::vector<int>& init, int* dM, int reps, bool smoke, Fill fill, Same same) {
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
   std::vector<float> ms;
   bool ok = true;
   for (int k = 0; k < reps + (smoke ? 0 : 1) && ok; ++k) {
-    CHECK(cudaMemcpy(dS, c.border.data(), c.border.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dM, init.data(), init.size() * sizeof(int), cudaMemcpyHostToDevice));
     CHECK(cudaEventRecord(e0));
     fill();
     CHECK(cudaGetLastError());
@@ -319,9 +319,9 @@ float nw_time(const NwCase& c, int* dS, int reps, bool smoke, Fill fill) {
     float t = 0;
     CHECK(cudaEventElapsedTime(&t, e0, e1));
     if (k == 0) {
-      std::vector<int> got(c.border.size());
-      CHECK(cudaMemcpy(got.data(), dS, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      ok = got == c.want;
+      std::vector<int> got(init.size());
+      CHECK(cudaMemcpy(got.data(), dM, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      ok = same(got);
     }
     if (smoke || k >= 1) ms.push_back(t);
   }
@@ -330,6 +330,12 @@ float nw_time(const NwCase& c, int* dS, int reps, bool smoke, Fill fill) {
   if (!ok) return -1.0f;
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
+}
+
+// The same on S (the lab's layout), compared with the host fill.
+template <class Fill>
+float nw_time(const NwCase& c, int* dS, int reps, bool smoke, Fill fill) {
+  return nw_time_in(c.border, dS, reps, smoke, fill, [&](const std::vector<int>& got) { return got == c.want; });
 }
 
 struct NwBuffers {
@@ -358,7 +364,7 @@ bool nw_table(int n, int reps, bool smoke) {
   NwBuffers d(c, tiles);
   bool ok = true;
   std::printf("| %d x %d |", n, n);
-  for (NwWay v : {NwWay::cells, NwWay::tiles, NwWay::dataflow, NwWay::dataflow_diag}) {
+  for (NwWay v : {NwWay::cells, NwWay::tiles, NwWay::dataflow, NwWay::dataflow_rows}) {
     const float ms = nw_time(c, d.S, reps, smoke, [&] { nw_fill(v, d.S, d.a, d.b, n, d.ready, d.next); });
     if (ms < 0) {
       std::printf(" WRONG (%s) |", nw_name(v));
@@ -368,6 +374,109 @@ bool nw_table(int n, int reps, bool smoke) {
     }
   }
   std::printf(" %d | %d | 1 |\n", 2 * n - 1, 2 * tiles - 1);
+  return ok;
+}
+
+// The strips table: the lab's 5a and the dataflow with diagonal tickets (16 x 16 tiles), then the
+// strips (nw_strips.cuh): data-parallel (a launch per diagonal of tiles of 32R columns x RT rows)
+// and dataflow (one launch), for R = 2, 4, 8 lanes' columns. Milliseconds per fill.
+struct StripWay {
+  const char* name;
+  bool lab_layout;  // S as the lab has it (rows of n + 1), or strip_at's layout
+  bool (*setup)();  // false: this device's shared memory per block is too small for it
+  void (*fill)(int* S, const int* a, const int* b, int n, int* ready, int* next);
+};
+template <int R, int Q, int RT>
+void strips_wave(int* S, const int* a, const int* b, int n, int*, int*) {
+  nw_strips_wavefront_fill<R, Q>(S, a, b, n, RT);
+}
+template <int R, int Q>
+void strips_flow(int* S, const int* a, const int* b, int n, int* ready, int* next) {
+  nw_strips_dataflow_fill<R, Q>(S, a, b, n, ready, next);
+}
+const StripWay kStripWays[] = {
+    {"5a: 16 x 16 tiles, a launch per tile diagonal", true, [] { return true; }, [](int* S, const int* a, const int* b, int n, int*, int*) { nw_wavefront(S, a, b, n); }},
+    {"strips-wavefront R=4 Q=2 RT=64", false, nw_strips_setup<4, 2>, strips_wave<4, 2, 64>},
+    {"strips-wavefront R=4 Q=4 RT=128", false, nw_strips_setup<4, 4>, strips_wave<4, 4, 128>},
+    {"strips-wavefront R=8 Q=2 RT=128", false, nw_strips_setup<8, 2>, strips_wave<8, 2, 128>},
+    {"strips-dataflow R=4 Q=2", false, nw_strips_setup<4, 2>, strips_flow<4, 2>},
+    {"strips-dataflow R=4 Q=4", false, nw_strips_setup<4, 4>, strips_flow<4, 4>},
+    {"strips-dataflow R=8 Q=2", false, nw_strips_setup<8, 2>, strips_flow<8, 2>},
+    {"strips-dataflow R=8 Q=4", false, nw_strips_setup<8, 4>, strips_flow<8, 4>},
+};
+
+// Where strips-dataflow's time goes: per strip, %globaltimer at its start, once its first chunk of
+// west cells is there, at its end, and how many times it found a west cell not written yet.
+template <int R, int Q>
+void nw_strips_profile(int n) {
+  if (!nw_strips_setup<R, Q>()) return;
+  const NwCase c(n);
+  NwBuffers d(c, n / kNwTile);
+  const int strips = n / (32 * R);
+  std::vector<int> init(size_t(n + 1) * strip_pitch(n), -123456789);
+  for (int i = 0; i <= n; ++i) init[size_t(strip_at(n, i, 0))] = -i * kNwGap, init[size_t(strip_at(n, 0, i))] = -i * kNwGap;
+  int* dM = nullptr;
+  CHECK(cudaMalloc(&dM, init.size() * sizeof(int)));
+  long long* st = nullptr;
+  CHECK(cudaMalloc(&st, size_t(strips) * 4 * sizeof(long long)));
+  for (int k = 0; k < 3; ++k) {
+    CHECK(cudaMemcpy(dM, init.data(), init.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemsetAsync(d.ready, 0, size_t(strips) * sizeof(int)));
+    CHECK(cudaMemsetAsync(d.next, 0, sizeof(int)));
+    nw_strips_dataflow<R, Q><<<strips, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(dM, d.a, d.b, n, d.ready, d.next, st);
+    CHECK(cudaDeviceSynchronize());
+  }
+  std::vector<long long> h(size_t(strips) * 4);
+  CHECK(cudaMemcpy(h.data(), st, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+  const long long t0 = h[0];
+  std::printf("profile R=%d Q=%d n=%d: strip: start, first chunk ready, end (us from strip 0's start), duration, waits\n", R, Q, n);
+  for (int s = 0; s < strips; ++s) {
+    const long long* p = &h[size_t(s) * 4];
+    if (s < 4 || s % 16 == 0 || s == strips - 1)
+      std::printf("  %4d: %9.1f %9.1f %9.1f %9.1f %lld\n", s, (p[0] - t0) / 1e3, (p[1] - t0) / 1e3, (p[2] - t0) / 1e3,
+                  (p[2] - p[1]) / 1e3, p[3]);
+  }
+  CHECK(cudaFree(st));
+  CHECK(cudaFree(dM));
+}
+
+bool nw_strips_table(int n, int reps, bool smoke) {
+  const NwCase c(n);
+  const int tiles = n / kNwTile;
+  NwBuffers d(c, tiles);
+  // The strips' matrix (strip_at's layout): its border, the rest poison, and its device copy.
+  const int P = strip_pitch(n);
+  std::vector<int> init(size_t(n + 1) * P, -123456789);
+  for (int i = 0; i <= n; ++i) init[size_t(strip_at(n, i, 0))] = -i * kNwGap, init[size_t(strip_at(n, 0, i))] = -i * kNwGap;
+  int* dM = nullptr;
+  CHECK(cudaMalloc(&dM, init.size() * sizeof(int)));
+  auto same = [&](const std::vector<int>& got) {
+    for (int i = 0; i <= n; ++i)
+      if (!std::equal(c.want.begin() + size_t(i) * (n + 1), c.want.begin() + size_t(i + 1) * (n + 1),
+                      got.begin() + strip_at(n, i, 0)))
+        return false;
+    return true;
+  };
+  bool ok = true;
+  std::printf("| %d x %d |", n, n);
+  for (const StripWay& v : kStripWays) {
+    if (!v.setup()) {
+      std::printf(" - |");  // its ring does not fit this device's shared memory
+      continue;
+    }
+    const float ms = v.lab_layout
+                         ? nw_time(c, d.S, reps, smoke, [&] { v.fill(d.S, d.a, d.b, n, d.ready, d.next); })
+                         : nw_time_in(init, dM, reps, smoke, [&] { v.fill(dM, d.a, d.b, n, d.ready, d.next); }, same);
+    if (ms < 0) {
+      std::printf(" WRONG (%s) |", v.name);
+      ok = false;
+    } else {
+      std::printf(" %.3f |", double(ms));
+    }
+    std::fflush(stdout);
+  }
+  std::printf("\n");
+  CHECK(cudaFree(dM));
   return ok;
 }
 
@@ -547,7 +656,8 @@ bool nw_paper_table(int n, int reps, bool smoke) {
 // ---- a trace of the tile dataflow (--trace FILE --nw-trace N) -----------------------------------
 constexpr uint16_t kTicketTag = 1;
 
-// Task 5b's kernel (kDiag false; nw.cu's nw_dataflow) or dataflow-diag (true) with records: the
+// The tile dataflow with row-major tickets (kDiag false; dataflow-rows) or task 5b's (true: along the
+// anti-diagonals, nw.cu's nw_dataflow) with records: the
 // block's placement, its ticket, and the tile's completion number in order[tile].
 template <bool kDiag>
 __global__ void nw_dataflow_traced(gt::Handle h, int* S, const int* a, const int* b, int n, int* ready, int* next_tile,
@@ -559,7 +669,7 @@ __global__ void nw_dataflow_traced(gt::Handle h, int* S, const int* a, const int
   __syncthreads();
   int ti, tj;
   if (kDiag)
-    diagonal_tile(tile, T, ti, tj);
+    nw_tile_of_ticket(tile, T, ti, tj);
   else
     ti = tile / T, tj = tile % T;
   if (threadIdx.x == 0) {
@@ -620,8 +730,8 @@ bool nw_trace(const char* path, int n) {
     return false;
   }
   rec.header_extra()["needleman_wunsch"] = {{"n", n}, {"tile", kNwTile}, {"tiles", T},
-                                            {"launch 0", "task 5b: tiles taken in row-major order"},
-                                            {"launch 1", "tiles taken in anti-diagonal order"}};
+                                            {"launch 0", "tiles taken in row-major order"},
+                                            {"launch 1", "task 5b: tiles taken in anti-diagonal order"}};
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   bool ok = true;
@@ -631,7 +741,7 @@ bool nw_trace(const char* path, int n) {
     CHECK(cudaMemset(d.next, 0, sizeof(int)));
     CHECK(cudaMemset(completed, 0, sizeof(int)));
     CHECK(cudaMemset(order, 0, size_t(T) * T * sizeof(int)));
-    const char* name = diag ? "nw_dataflow_diag" : "nw_dataflow";
+    const char* name = diag ? "nw_dataflow" : "nw_dataflow_rows";
     if (!rec.begin_launch(name, dim3(unsigned(T * T)), dim3(kNwTile))) {
       std::fprintf(stderr, "lab09_tinylock: %s\n", rec.error().c_str());
       ok = false;
@@ -691,7 +801,9 @@ int main(int argc, char** argv) {
   int reps = 51;
   bool smoke = false;
   std::vector<int> nw_sizes = {1024, 4096}, paper_sizes = {31, 62, 124, 248, 496, 992, 1984};
-  bool nw_given = false, paper_given = false;
+  std::vector<int> strip_sizes = {1024, 2048, 4096, 8192, 16384};
+  bool nw_given = false, paper_given = false, strips_only = false;
+  int profile_n = 0;
   const char* trace_path = nullptr;
   int trace_n = 1024;
   // N... after an option: sizes that are multiples of `unit`.
@@ -715,6 +827,15 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--nw")) {
       nw_given = true;
       if (!sizes(i, nw_sizes, kNwTile, "--nw")) return 2;
+    } else if (!std::strcmp(argv[i], "--nw-strips-profile") && i + 1 < argc) {
+      profile_n = std::atoi(argv[++i]);
+      if (profile_n < 256 || profile_n % 256) {
+        std::fprintf(stderr, "lab09_tinylock: --nw-strips-profile takes a multiple of 256, not '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (!std::strcmp(argv[i], "--nw-strips")) {
+      strips_only = true;
+      if (!sizes(i, strip_sizes, 256, "--nw-strips")) return 2;
     } else if (!std::strcmp(argv[i], "--nw-paper")) {
       paper_given = true;
       if (!sizes(i, paper_sizes, kPaperCells, "--nw-paper")) return 2;
@@ -729,11 +850,33 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]\n"
+                   "       lab09_tinylock --nw-strips N...\n"
+                   "       lab09_tinylock --nw-strips-profile N\n"
                    "       lab09_tinylock --trace FILE [--nw-trace N]\n");
       return 2;
     }
   }
   if (trace_path) return nw_trace(trace_path, trace_n) ? 0 : 1;
+  if (smoke && !strips_only) strip_sizes = {256};
+  auto strips = [&] {
+    const int strip_reps = smoke ? 1 : 7;
+    std::printf("\nNeedleman-Wunsch by warps owning strips of columns (nw_strips.cuh), milliseconds per fill (median of "
+                "%d, each version checked against a host fill):\n| cells |",
+                strip_reps);
+    for (const StripWay& v : kStripWays) std::printf(" %s |", v.name);
+    std::printf("\n| --- |");
+    for (size_t k = 0; k < sizeof kStripWays / sizeof kStripWays[0]; ++k) std::printf(" ---: |");
+    std::printf("\n");
+    bool good = true;
+    for (int n : strip_sizes) good = nw_strips_table(n, strip_reps, smoke) && good;
+    return good;
+  };
+  if (profile_n) {
+    nw_strips_profile<4, 2>(profile_n);
+    nw_strips_profile<8, 2>(profile_n);
+    return 0;
+  }
+  if (strips_only) return strips() ? 0 : 1;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   char date[64];
@@ -819,8 +962,8 @@ int main(int argc, char** argv) {
   const int nw_reps = smoke ? 1 : 7;
   std::printf("\nNeedleman-Wunsch (task 5), milliseconds per fill (median of %d, each version checked against a host fill):\n",
               nw_reps);
-  std::printf("| cells | one launch per cell diagonal | task 5a: per tile diagonal | task 5b: dataflow, one launch | "
-              "dataflow, tiles in diagonal order | launches (cells) | launches (tiles) | launches (dataflow) |\n"
+  std::printf("| cells | one launch per cell diagonal | task 5a: per tile diagonal | task 5b: dataflow, tiles along "
+              "the diagonals | dataflow, tiles in row-major order | launches (cells) | launches (tiles) | launches (dataflow) |\n"
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (int n : nw_sizes) ok = nw_table(n, nw_reps, smoke) && ok;
 
@@ -835,5 +978,6 @@ int main(int argc, char** argv) {
               "tile-tinylock (Listing 15, 32 x 32 threads) | tiles | launches |\n"
               "| --- | ---: | ---: | ---: | ---: | ---: |\n");
   for (int n : paper_sizes) ok = nw_paper_table(n, paper_reps, smoke) && ok;
+  ok = strips() && ok;
   return ok ? 0 : 1;
 }

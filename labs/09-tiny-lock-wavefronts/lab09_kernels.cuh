@@ -76,9 +76,10 @@ __host__ __device__ inline int nw_match(int x, int y) { return x == y ? 2 : -1; 
 // Task 5a: the data-parallel wavefront: one launch per anti-diagonal of tiles, every tile of it at
 // once (a block each).
 void nw_wavefront(int* S, const int* a, const int* b, int n);
-// Task 5b: dataflow in one launch of (n / kNwTile)^2 blocks: each block takes the next tile in
-// row-major order from *next_tile (so the tiles it needs were taken by blocks that started
-// before it), waits for their ready flags, computes its tile and raises ready[its tile].
+// Task 5b: dataflow in one launch of (n / kNwTile)^2 blocks: each block takes a ticket from
+// *next_tile, and the ticket's tile along the anti-diagonals (nw_tile_of_ticket: the tiles it
+// needs were taken by blocks that started before it), waits for their ready flags, computes its
+// tile and raises ready[ti * tiles + tj].
 __global__ void nw_dataflow(int* S, const int* a, const int* b, int n, int* ready, int* next_tile);
 
 // Provided (chain_kernel.cuh, compiled in chain.cu): one block of 512 threads runs the scheme;

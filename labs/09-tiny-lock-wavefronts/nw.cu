@@ -19,9 +19,10 @@ void nw_wavefront(int* S, const int* a, const int* b, int n) {
 __global__ void nw_dataflow(int* S, const int* a, const int* b, int n, int* ready, int* next_tile) {
   __shared__ int tile;
   [[maybe_unused]] const int tiles = n / kNwTile;
-  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);  // tiles in the order blocks start
+  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);  // tickets in the order blocks start
   __syncthreads();
-  [[maybe_unused]] const int ti = tile / tiles, tj = tile % tiles;
+  int ti, tj;
+  nw_tile_of_ticket(tile, tiles, ti, tj);  // tiles along the anti-diagonals (nw_tile.cuh, README)
   // TODO(5b) wait until the tiles north and west of (ti, tj) are ready, compute the tile, then
-  // raise ready[tile] so that the tiles south and east may start (about 8 lines)
+  // raise ready[ti * tiles + tj] so that the tiles south and east may start (about 8 lines)
 }

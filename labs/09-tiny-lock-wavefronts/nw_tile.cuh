@@ -19,6 +19,25 @@ __device__ inline void st_release_gpu(int* p, int v) {
   asm volatile("st.release.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+// Task 5b's order of tiles: ticket t of tiles x tiles tiles is the t-th tile counted along the
+// anti-diagonals (diagonal 0, then 1, ...; along one diagonal, from the top row down), so every tile's
+// north and west neighbours have smaller tickets (no block waits for one that has not started),
+// and the blocks that run at once hold the tiles of a few neighbouring diagonals: the wavefront.
+// (Row-major tickets are safe too, but on a GPU that holds fewer blocks than there are tiles the
+// resident blocks then sit on a few rows of tiles, and the rows below start late: README, "On a GPU".)
+__device__ inline void nw_tile_of_ticket(int t, int tiles, int& ti, int& tj) {
+  const int half = tiles * (tiles + 1) / 2;  // tickets of the diagonals 0 .. tiles - 1
+  const bool upper = t < half;
+  const int u = upper ? t : tiles * tiles - 1 - t;  // the lower triangle counted from the far corner
+  // u's diagonal d: d(d + 1)/2 <= u < (d + 1)(d + 2)/2 (the root, then corrected for rounding)
+  int d = int((sqrtf(8.0f * float(u) + 1.0f) - 1.0f) * 0.5f);
+  while ((d + 1) * (d + 2) / 2 <= u) ++d;
+  while (d * (d + 1) / 2 > u) --d;
+  const int k = u - d * (d + 1) / 2;  // 0 .. d along diagonal d
+  ti = upper ? k : tiles - 1 - k;
+  tj = upper ? d - k : tiles - 1 - (d - k);
+}
+
 // Tile (ti, tj) of S ((n + 1) x (n + 1), row-major), by the kNwTile threads of one block: thread r
 // owns row ti * kNwTile + r + 1 of the tile and computes its cells one anti-diagonal at a time.
 __device__ inline void nw_tile(int* S, const int* a, const int* b, int n, int ti, int tj) {

@@ -26,20 +26,21 @@ void nw_wavefront(int* S, const int* a, const int* b, int n) {
 __global__ void nw_dataflow(int* S, const int* a, const int* b, int n, int* ready, int* next_tile) {
   __shared__ int tile;
   const int tiles = n / kNwTile;
-  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);  // tiles in the order blocks start
+  if (threadIdx.x == 0) tile = atomicAdd(next_tile, 1);  // tickets in the order blocks start
   __syncthreads();
-  const int ti = tile / tiles, tj = tile % tiles;
+  int ti, tj;
+  nw_tile_of_ticket(tile, tiles, ti, tj);  // tiles along the anti-diagonals (nw_tile.cuh, README)
   // TODO(5b) wait until the tiles north and west of (ti, tj) are ready, compute the tile, then
-  // raise ready[tile] so that the tiles south and east may start (about 8 lines)
+  // raise ready[ti * tiles + tj] so that the tiles south and east may start (about 8 lines)
   if (threadIdx.x == 0) {
     if (ti > 0)
-      while (ld_acquire_gpu(&ready[tile - tiles]) == 0) {
+      while (ld_acquire_gpu(&ready[(ti - 1) * tiles + tj]) == 0) {
       }
     if (tj > 0)
-      while (ld_acquire_gpu(&ready[tile - 1]) == 0) {
+      while (ld_acquire_gpu(&ready[ti * tiles + tj - 1]) == 0) {
       }
   }
   __syncthreads();              // the block's other threads read the neighbours' cells after thread 0's acquire
   nw_tile(S, a, b, n, ti, tj);  // (it ends with a __syncthreads: every cell of the tile is written)
-  if (threadIdx.x == 0) st_release_gpu(&ready[tile], 1);
+  if (threadIdx.x == 0) st_release_gpu(&ready[ti * tiles + tj], 1);
 }

@@ -126,11 +126,16 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
   if (task == "4a")
     return "TODO(4a): the setup takes the bit of A[tid + 32] (tl_try_lock); the hop waits for the bit of A[tid]\n"
            "   (tl_lock, wid > 0), computes A[tid + 32], and only then releases both bits (tl_unlock)";
+  if (task == "5b" && (kind == "fault" || r.error.find("illegal memory access") != std::string::npos))
+    return "a block read or wrote outside ready[] or S: index the flags by the tile, not by the ticket (tickets go\n"
+           "   along the anti-diagonals): wait for ready[(ti - 1) * tiles + tj] (north) and ready[ti * tiles + tj - 1]\n"
+           "   (west), raise ready[ti * tiles + tj]";
   if (task == "5b" && (kind == "race" || s.memory == "relaxed"))
     return "a tile read its neighbours' cells before their writes were published to it: thread 0 must wait for\n"
-           "   ready[north] and ready[west] with ld_acquire_gpu, then __syncthreads() before the block computes, and\n"
-           "   raise ready[tile] with st_release_gpu after the tile's last __syncthreads (the end of nw_tile)";
-  if ((task == "5a" || task == "5b") && (kind == "fault" || r.error.find("illegal memory access") != std::string::npos))
+           "   ready[(ti - 1) * tiles + tj] (north) and ready[ti * tiles + tj - 1] (west) with ld_acquire_gpu, then\n"
+           "   __syncthreads() before the block computes, and raise ready[ti * tiles + tj] with st_release_gpu after\n"
+           "   the tile's last __syncthreads (the end of nw_tile); index the flags by the tile, not by the ticket";
+  if (task == "5a" && (kind == "fault" || r.error.find("illegal memory access") != std::string::npos))
     return "a block computed a tile outside the grid: every tile (ti, tj) must have 0 <= ti, tj < tiles; in\n"
            "   nw_diagonal, ti = max(0, td - tiles + 1) + blockIdx.x and tj = td - ti, with as many blocks as\n"
            "   diagonal td has tiles (td < tiles ? td + 1 : 2 * tiles - 1 - td)";
@@ -138,8 +143,9 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
     return "TODO(5a): nw_diagonal maps block k of diagonal td to tile (max(0, td - tiles + 1) + k, td - ti);\n"
            "   nw_wavefront launches it once per tile diagonal, td = 0 .. 2 * tiles - 2";
   if (task == "5b")
-    return "TODO(5b): thread 0 waits for the north and west tiles' flags (ld_acquire_gpu), __syncthreads, nw_tile,\n"
-           "   then thread 0 raises ready[tile] (st_release_gpu)";
+    return "TODO(5b): thread 0 waits for the north and west tiles' flags, ready[(ti - 1) * tiles + tj] and\n"
+           "   ready[ti * tiles + tj - 1] (ld_acquire_gpu), __syncthreads, nw_tile, then thread 0 raises\n"
+           "   ready[ti * tiles + tj] (st_release_gpu); index the flags by the tile, not by the ticket";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
   if (task == "2" && kind == "race")
     return "a race on the bins: either a lane counted without holding the bin's bit (do the count and tl_unlock\n"

@@ -1,0 +1,334 @@
+// Needleman-Wunsch by warps that own strips of columns (bench/lab09_tinylock, not a lab task).
+//
+// The lab's tiles (nw_tile.cuh) keep every cell in global memory and put a block barrier between
+// two anti-diagonals of a 16 x 16 tile: 31 barriers and 768 global loads for 256 cells. Here one
+// warp owns a strip of 32 * R columns. Lane l owns R neighbouring columns and walks down the rows
+// one step behind lane l - 1, Q rows a step: at step t it computes rows r0 + Q(t - l) .. + Q - 1
+// of its columns. Its north cells are its own registers (the last row of its block before), its
+// west cells come from lane l - 1 by shuffles (lane l - 1 computed them at the step before), so a
+// cell costs a few register instructions (a byte permutation picks the match score, two add-max
+// instructions) and no barrier. A block of rows is complete once lane 31 has computed it; it goes
+// through a ring in shared memory and out to global memory in 16-byte stores, a row of the strip
+// at a time.
+//
+// Two ways to order the strips (they share nw_strip_rows):
+//   strips-dataflow   one launch, a warp per strip. Strip s needs the column just west of it,
+//                     strip s - 1's last column, row by row, and takes it one cell at a time as
+//                     strip s - 1 writes it: each cell is its own message (nw_strip_rows says how;
+//                     the paper's section 6: a consumer fires once its operands have arrived).
+//                     No barrier, flag or launch between two strips. Warps take strips from a
+//                     ticket counter in the order they start, so a warp waits only for a strip
+//                     taken by a warp that is already running.
+//   strips-wavefront  the data-parallel order of the same work: tiles of 32 * R columns x RT
+//                     rows, one launch per anti-diagonal of tiles, a warp per tile; the launch
+//                     boundary orders a tile after its north and west neighbours.
+// Both fill the matrix in strip_at's layout (below), checked against the host fill.
+#pragma once
+
+#include "nw_tile.cuh"
+
+// A cell's value is never this (scores stay within -2n .. 2n): a west cell still holding it has not
+// been written yet.
+constexpr int kNwPoison = -2147483647 - 1;
+
+__device__ inline int ld_relaxed_gpu(const int* p) {
+  int v;
+  asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ inline void st_relaxed_gpu(int* p, int v) {
+  asm volatile("st.relaxed.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// The strips' layout of the score matrix: rows of n + 32 ints, cell (i, j) at i * (n + 32) + j + 31,
+// so that the first column of every strip (1 + s * 32R) starts a 128-byte line. (The lab's S has
+// rows of n + 1 ints: its strips would start anywhere in a line, and no lane could store 16 bytes.)
+__host__ __device__ inline int strip_pitch(int n) { return n + 32; }
+__host__ __device__ inline int strip_at(int n, int i, int j) { return i * strip_pitch(n) + j + 31; }
+
+__device__ inline void st_relaxed_gpu_v4(int4* p, int4 v) {
+  asm volatile("st.relaxed.gpu.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+}
+
+// The bank conflicts of one ring store: lane l stores R / 4 vectors of 16 bytes into row c - Q * l,
+// and shared memory serves 8 lanes' vectors at a time. Lanes per group of banks, at most, for a
+// row pitch of 32R + 4 * pad words; and the pad (0..7) with the fewest.
+constexpr int strip_conflicts(int R, int Q, int pad) {
+  const int k4 = 8 * R + pad;  // the pitch in vectors
+  int most = 0;
+  for (int v = 0; v < R / 4; ++v)
+    for (int phase = 0; phase < 4; ++phase)
+      for (int g = 0; g < 8; ++g) {
+        int lanes = 0;
+        for (int l = 8 * phase; l < 8 * phase + 8; ++l) {
+          const int u = (64 * Q - Q * l) * k4 + l * (R / 4) + v;  // (a positive row)
+          lanes += u % 8 == g;
+        }
+        most = lanes > most ? lanes : most;
+      }
+  return most;
+}
+constexpr int strip_pad(int R, int Q) {
+  int best = 0;
+  for (int pad = 1; pad < 8; ++pad)
+    if (strip_conflicts(R, Q, pad) < strip_conflicts(R, Q, best)) best = pad;
+  return best;
+}
+
+// One warp's ring in shared memory: the blocks of 33 steps, Q rows of 32 * R cells each (lane 0 is
+// 31 steps ahead of lane 31, and a block's rows leave one step after lane 31 wrote them).
+template <int R, int Q>
+struct StripShape {
+  static_assert(R % 4 == 0, "a lane's columns are whole 16-byte vectors");
+  static constexpr int kSteps = 33;
+  static constexpr int kRows = kSteps * Q;
+  static constexpr int kPitch = 32 * R + 4 * strip_pad(R, Q);
+  static constexpr int kWords = kRows * kPitch;
+};
+
+// Rows r0 .. r1 - 1 (1-based; r1 - r0 a multiple of 32) of strip s (columns 1 + s * 32R ..
+// (s + 1) * 32R) of M (strip_at's layout), by one warp. Lane l computes a block of Q rows x R
+// columns per step: at step t the rows r0 + Q(t - l) ..; the west cells of its Q rows come from
+// lane l - 1 (it computed them at the step before), and the compiler overlaps the block's
+// anti-diagonals. M's row r0 - 1 must be there. The west column: when `west_message` is false it
+// is there already (the launch before wrote it); when true, the west strip is still writing it,
+// and each cell is its own message: the column held kNwPoison before (the west strip wrote that
+// and released `west_started`, which this warp acquires first), the west strip stores each final
+// value with a relaxed store, and this warp reads the cells with relaxed loads until none is
+// kNwPoison. No flag, fence or acquire per row: a cell read is the poison or its final value
+// (coherence). `east_message`: this strip has an east neighbour reading it so.
+// ring: StripShape<R, Q>::kWords ints, 16-byte aligned. stamps (--nw-strips-profile): %globaltimer
+// at the start, once the first chunk of west cells is there, and at the end, then how many times a
+// chunk's west cells were not all written yet; or nullptr.
+template <int R, int Q>
+__device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, int r0, int r1, bool west_message,
+                              const int* west_started, bool east_message, int* my_started, int* ring,
+                              long long* stamps = nullptr) {
+  using Shape = StripShape<R, Q>;
+  constexpr unsigned kAll = 0xffffffffu;
+  constexpr int kCols = 32 * R, kPitch = Shape::kPitch, kVec = R / 4;
+  constexpr int kChunkSteps = 32 / Q;  // steps of one chunk of 32 rows (below)
+  static_assert(32 % Q == 0 && Q <= 16, "a chunk is whole blocks of rows");
+  const int lane = int(threadIdx.x) & 31;
+  const int P = strip_pitch(n);
+  const int c0 = 1 + s * kCols;  // the strip's first column
+  const int j0 = c0 + lane * R;  // this lane's first column
+  const int rows = r1 - r0;
+  if (east_message) {  // poison the east column, then say so
+    for (int row = r0 + lane; row < r1; row += 32) st_relaxed_gpu(&M[strip_at(n, row, c0 + kCols - 1)], kNwPoison);
+    __syncwarp();
+    if (lane == 0) st_release_gpu(my_started, 1);
+  }
+  if (west_message) {
+    if (lane == 0)
+      while (ld_acquire_gpu(west_started) == 0) {
+      }
+    __syncwarp();
+  }
+  int H[R];   // this lane's cells of the last row it computed (north of its next block)
+  // The match scores of this lane's columns: byte L of pr[r] is p(L, b's letter of column j0 + r)
+  // + 1 (p is 2 or -1), so that one byte permutation picks the score of row letter L.
+  unsigned pr[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    H[r] = M[strip_at(n, r0 - 1, j0 + r)];
+    const int bj = b[j0 + r - 1];
+    pr[r] = 0;
+    for (int L = 0; L < 4; ++L) pr[r] |= unsigned(nw_match(L, bj) + 1) << (8 * L);
+  }
+  int corner = M[strip_at(n, r0 - 1, j0 - 1)];  // north-west of the lane's next block
+  int E[Q];                                     // this lane's east cells of its last block
+#pragma unroll
+  for (int q = 0; q < Q; ++q) E[q] = 0;
+  int letters = 0;  // a's letters of this lane's block, 2 bits a row
+  long long waits = 0;
+  // A chunk of 32 rows from `first`: lane k loads row first + k's west cell, and (k < 32 / Q) the
+  // letters of rows first + Qk .. first + Qk + Q - 1 (packed by pack() once they have arrived).
+  auto fetch = [&](int first, int& fw, int (&fl)[Q]) {
+    const int row = first + lane;
+    const int* p = &M[strip_at(n, row, c0 - 1)];
+    fw = row >= r1 ? 0 : west_message ? ld_relaxed_gpu(p) : *p;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int rq = first + Q * lane + q;
+      fl[q] = lane < kChunkSteps && rq < r1 ? a[rq - 1] : 0;
+    }
+  };
+  auto pack = [](const int (&fl)[Q]) {
+    int v = 0;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) v |= fl[q] << (2 * q);
+    return v;
+  };
+  // Until every west cell of the chunk has its final value.
+  auto settle = [&](int first, int& fw) {
+    if (!west_message) return;
+    const int* p = &M[strip_at(n, first + lane, c0 - 1)];
+    while (!__all_sync(kAll, fw != kNwPoison)) {
+      ++waits;
+      if (fw == kNwPoison) fw = ld_relaxed_gpu(p);
+    }
+  };
+  auto now = [] {
+    long long v;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v));
+    return v;
+  };
+  if (stamps && lane == 0) stamps[0] = now();
+  int cur_w, cur_l, next_w = 0, next_l[Q];
+  {
+    int fl[Q];
+    fetch(r0, cur_w, fl);
+    cur_l = pack(fl);
+  }
+  settle(r0, cur_w);
+  if (stamps && lane == 0) stamps[1] = now();
+  // The ring's slot of this lane's block at step t ((t - lane) mod 33) and of the block that
+  // leaves at step t ((t - 32) mod 33), kept as counters.
+  constexpr int K = Shape::kSteps;
+  int wslot = (K - lane) % K, fslot = K - 32;
+  // Where the block leaving at the first step with a flush (t = 32, rows r0 ..) goes, as vectors:
+  // a strip's row starts a 16-byte vector (strip_at), and rows are P / 4 vectors apart.
+  const int P4 = P / 4;
+  int4* dst = reinterpret_cast<int4*>(M + strip_at(n, r0, c0)) + lane;
+  auto step = [&](int t, bool check, bool flush) {
+    int4 out[Q][kVec];
+    if (flush) {
+      const int* from = ring + fslot * Q * kPitch + 4 * lane;
+#pragma unroll
+      for (int q = 0; q < Q; ++q)
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) out[q][v] = *reinterpret_cast<const int4*>(from + q * kPitch + 128 * v);
+    }
+    const int m = t % kChunkSteps;
+    if (m == 0) {
+      const int first = r0 + Q * t;  // the chunk that starts now at lane 0
+      if (t > 0 && first < r1) {
+        cur_w = next_w, cur_l = pack(next_l);
+        settle(first, cur_w);
+      }
+      if (first + 32 < r1) fetch(first + 32, next_w, next_l);
+    }
+    int in_w[Q], up_w[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      in_w[q] = __shfl_sync(kAll, cur_w, Q * m + q);
+      up_w[q] = __shfl_up_sync(kAll, E[q], 1);
+    }
+    const int in_l = __shfl_sync(kAll, cur_l, m);
+    const int up_l = __shfl_up_sync(kAll, letters, 1);
+    const int i0 = r0 + Q * (t - lane);
+    if (!check || (i0 >= r0 && i0 < r1)) {
+      letters = lane == 0 ? in_l : up_l;
+      int west[Q];
+#pragma unroll
+      for (int q = 0; q < Q; ++q) west[q] = lane == 0 ? in_w[q] : up_w[q];
+      int* to = ring + wslot * Q * kPitch + lane * R;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const unsigned pick = ((unsigned(letters) >> (2 * q)) & 3u) | 0x4440u;  // byte L of x, then zeros
+        int diag = q == 0 ? corner : west[q - 1];
+        int left = west[q];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const int north = H[r];
+          const int p = int(__byte_perm(pr[r], 0, pick)) - 1;
+          // max(left - k, max(north - k, diag + p)): two add-max instructions, and the chain through
+          // `left` (the cell before in this row) is the last one only
+          const int v = __viaddmax_s32(left, -kNwGap, __viaddmax_s32(north, -kNwGap, diag + p));
+          diag = north;
+          left = v;
+          H[r] = v;
+        }
+#pragma unroll
+        for (int v = 0; v < kVec; ++v)
+          *reinterpret_cast<int4*>(to + q * kPitch + 4 * v) = make_int4(H[4 * v], H[4 * v + 1], H[4 * v + 2], H[4 * v + 3]);
+        E[q] = left;
+      }
+      corner = west[Q - 1];
+    }
+    __syncwarp();  // the ring's rows are written before the next step's flush reads them
+    wslot = wslot + 1 == K ? 0 : wslot + 1;
+    fslot = fslot + 1 == K ? 0 : fslot + 1;
+    if (flush) {
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        int4* row = dst + q * P4;
+#pragma unroll
+        for (int v = 0; v < kVec - 1; ++v) row[32 * v] = out[q][v];
+        int4* last = row + 32 * (kVec - 1);  // lane 31's ends with the east column
+        if (east_message)
+          st_relaxed_gpu_v4(last, out[q][kVec - 1]);
+        else
+          *last = out[q][kVec - 1];
+      }
+      dst += Q * P4;
+    }
+  };
+  const int steps = rows / Q;
+  int t = 0;
+  for (; t < 32; ++t) step(t, true, false);         // lanes start one step after each other
+  for (; t < steps; ++t) step(t, false, true);       // every lane has a block
+  for (; t < steps + 32; ++t) step(t, true, true);   // lanes finish one step after each other
+  if (stamps && lane == 0) stamps[2] = now(), stamps[3] = waits;
+}
+
+// strips-dataflow: one launch of n / (32R) blocks of one warp; started[] and *next zeroed before.
+template <int R, int Q>
+__global__ void nw_strips_dataflow(int* M, const int* a, const int* b, int n, int* started, int* next,
+                                   long long* stamps = nullptr) {
+  extern __shared__ int4 ring4[];
+  int s = 0;
+  if (threadIdx.x == 0) s = atomicAdd(next, 1);  // strips in the order warps start
+  s = __shfl_sync(0xffffffffu, s, 0);
+  const int strips = n / (32 * R);
+  nw_strip_rows<R, Q>(M, a, b, n, s, 1, n + 1, s > 0, s > 0 ? &started[s - 1] : nullptr, s + 1 < strips, &started[s],
+                      reinterpret_cast<int*>(ring4), stamps ? stamps + 4 * s : nullptr);
+}
+
+// strips-wavefront: the tiles (strip, row tile) with strip + row tile == td, a warp each.
+template <int R, int Q>
+__global__ void nw_strips_diagonal(int* M, const int* a, const int* b, int n, int rt, int td) {
+  extern __shared__ int4 ring4[];
+  const int row_tiles = n / rt;
+  const int first = max(0, td - (row_tiles - 1));  // the first strip on diagonal td
+  const int s = first + int(blockIdx.x);
+  const int q = td - s;  // its row tile
+  nw_strip_rows<R, Q>(M, a, b, n, s, 1 + q * rt, 1 + (q + 1) * rt, false, nullptr, false, nullptr,
+                      reinterpret_cast<int*>(ring4));
+}
+
+// Lets the two kernels use their ring; false (and nothing set) when the device's opt-in limit of
+// shared memory per block is smaller.
+template <int R, int Q>
+bool nw_strips_setup() {
+  const int bytes = StripShape<R, Q>::kWords * int(sizeof(int));
+  int dev = 0, optin = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (bytes > optin) return false;
+  CHECK(cudaFuncSetAttribute(nw_strips_dataflow<R, Q>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CHECK(cudaFuncSetAttribute(nw_strips_diagonal<R, Q>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  return true;
+}
+
+// One fill of M (strip_at's layout, its row 0 and column 0 holding the gap penalties) by
+// strips-dataflow; started (n / 32R ints) and next are zeroed here.
+template <int R, int Q>
+void nw_strips_dataflow_fill(int* M, const int* a, const int* b, int n, int* started, int* next) {
+  const int strips = n / (32 * R);
+  CHECK(cudaMemsetAsync(started, 0, size_t(strips) * sizeof(int)));
+  CHECK(cudaMemsetAsync(next, 0, sizeof(int)));
+  nw_strips_dataflow<R, Q><<<strips, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(M, a, b, n, started, next);
+}
+
+// One fill by strips-wavefront with row tiles of rt rows (n a multiple of rt, rt of 32).
+template <int R, int Q>
+void nw_strips_wavefront_fill(int* M, const int* a, const int* b, int n, int rt) {
+  const int strips = n / (32 * R), row_tiles = n / rt;
+  for (int td = 0; td < strips + row_tiles - 1; ++td) {
+    const int lo = std::max(0, td - (row_tiles - 1)), hi = std::min(td, strips - 1);
+    nw_strips_diagonal<R, Q><<<hi - lo + 1, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(M, a, b, n, rt, td);
+  }
+}

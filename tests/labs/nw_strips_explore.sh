@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The strips' hand-over (bench/lab09_tinylock/nw_strips.cuh) explored on the simulator: every
+# strips version of the benchmark on 256 x 256 cells (the h100 profile, whose shared memory holds
+# every ring; a strip of 128 columns hands its east column to the next one cell at a time), under
+# both warp models and both memory models, round-robin and random schedules, the race checker on.
+# Each run checks every fill against the host's; any WRONG, race report or failure fails the test.
+#
+#   tests/labs/nw_strips_explore.sh LAB09_TINYLOCK_SIM_EXE
+set -u
+exe="${1:?usage: nw_strips_explore.sh LAB09_TINYLOCK_SIM_EXE}"
+fails=0 runs=0
+for model in its lockstep; do
+  for memory in sc relaxed; do
+    for sched in "rr 0" "random 1" "random 2"; do
+      set -- $sched
+      out="$(SYNCLAB_DEVICE=h100 SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$1 SYNCLAB_SEED=$2 \
+        SYNCLAB_QUIET=1 "$exe" --smoke --nw-strips 256 2>&1)"
+      rc=$?
+      runs=$((runs + 1))
+      row="$(printf '%s\n' "$out" | grep '^| 256 x 256' || true)"
+      if [ $rc -ne 0 ] || [ -z "$row" ] || printf '%s\n' "$out" | grep -q 'WRONG\|SyncLab ERROR'; then
+        echo "FAILED: SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$1 SYNCLAB_SEED=$2 (exit $rc)"
+        printf '%s\n' "$out" | tail -20
+        fails=$((fails + 1))
+      else
+        echo "ok: $model $memory $1 $2: $row"
+      fi
+    done
+  done
+done
+echo "$runs runs, $fails failed"
+[ $fails -eq 0 ]
