@@ -829,13 +829,18 @@ int main(int argc, char** argv) {
       if (!sizes(i, nw_sizes, kNwTile, "--nw")) return 2;
     } else if (!std::strcmp(argv[i], "--nw-strips-profile") && i + 1 < argc) {
       profile_n = std::atoi(argv[++i]);
-      if (profile_n < 256 || profile_n % 256) {
-        std::fprintf(stderr, "lab09_tinylock: --nw-strips-profile takes a multiple of 256, not '%s'\n", argv[i]);
+      if (profile_n < 256 || profile_n % 256 || profile_n > kStripsMaxN) {
+        std::fprintf(stderr, "lab09_tinylock: --nw-strips-profile takes a multiple of 256 up to 32768, not '%s'\n", argv[i]);
         return 2;
       }
     } else if (!std::strcmp(argv[i], "--nw-strips")) {
       strips_only = true;
       if (!sizes(i, strip_sizes, 256, "--nw-strips")) return 2;
+      for (int n : strip_sizes)
+        if (n > kStripsMaxN) {  // strip_at's int offsets
+          std::fprintf(stderr, "lab09_tinylock: --nw-strips takes sizes up to %d, not %d\n", kStripsMaxN, n);
+          return 2;
+        }
     } else if (!std::strcmp(argv[i], "--nw-paper")) {
       paper_given = true;
       if (!sizes(i, paper_sizes, kPaperCells, "--nw-paper")) return 2;

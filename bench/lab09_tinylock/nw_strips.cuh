@@ -43,6 +43,8 @@ __device__ inline void st_relaxed_gpu(int* p, int v) {
 // The strips' layout of the score matrix: rows of n + 32 ints, cell (i, j) at i * (n + 32) + j + 31,
 // so that the first column of every strip (1 + s * 32R) starts a 128-byte line. (The lab's S has
 // rows of n + 1 ints: its strips would start anywhere in a line, and no lane could store 16 bytes.)
+// (int offsets: n up to kStripsMaxN.)
+constexpr int kStripsMaxN = 32768;
 __host__ __device__ inline int strip_pitch(int n) { return n + 32; }
 __host__ __device__ inline int strip_at(int n, int i, int j) { return i * strip_pitch(n) + j + 31; }
 
