@@ -405,6 +405,14 @@ const StripWay kStripWays[] = {
     {"strips-dataflow R=8 Q=4", false, nw_strips_setup<8, 4>, strips_flow<8, 4>},
 };
 
+// The strips' matrix before a fill (strip_at's layout): row 0 and column 0 the gap penalties, every
+// other cell a poison value, so that a cell nobody wrote fails the check.
+std::vector<int> strips_init(int n) {
+  std::vector<int> init(size_t(n + 1) * strip_pitch(n), -123456789);
+  for (int i = 0; i <= n; ++i) init[size_t(strip_at(n, i, 0))] = -i * kNwGap, init[size_t(strip_at(n, 0, i))] = -i * kNwGap;
+  return init;
+}
+
 // Where strips-dataflow's time goes: per strip, %globaltimer at its start, once its first chunk of
 // west cells is there, at its end, and how many times it found a west cell not written yet.
 template <int R, int Q>
@@ -413,8 +421,7 @@ void nw_strips_profile(int n) {
   const NwCase c(n);
   NwBuffers d(c, n / kNwTile);
   const int strips = n / (32 * R);
-  std::vector<int> init(size_t(n + 1) * strip_pitch(n), -123456789);
-  for (int i = 0; i <= n; ++i) init[size_t(strip_at(n, i, 0))] = -i * kNwGap, init[size_t(strip_at(n, 0, i))] = -i * kNwGap;
+  const std::vector<int> init = strips_init(n);
   int* dM = nullptr;
   CHECK(cudaMalloc(&dM, init.size() * sizeof(int)));
   long long* st = nullptr;
@@ -444,10 +451,8 @@ bool nw_strips_table(int n, int reps, bool smoke) {
   const NwCase c(n);
   const int tiles = n / kNwTile;
   NwBuffers d(c, tiles);
-  // The strips' matrix (strip_at's layout): its border, the rest poison, and its device copy.
-  const int P = strip_pitch(n);
-  std::vector<int> init(size_t(n + 1) * P, -123456789);
-  for (int i = 0; i <= n; ++i) init[size_t(strip_at(n, i, 0))] = -i * kNwGap, init[size_t(strip_at(n, 0, i))] = -i * kNwGap;
+  // The strips' matrix and its device copy.
+  const std::vector<int> init = strips_init(n);
   int* dM = nullptr;
   CHECK(cudaMalloc(&dM, init.size() * sizeof(int)));
   auto same = [&](const std::vector<int>& got) {
