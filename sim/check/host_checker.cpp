@@ -95,23 +95,48 @@ void HostChecker::host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now) {
   w.seen = v;
 }
 
+bool HostChecker::pass(uint64_t now) {
+  bool changed = false;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    if (between_words_) between_words_(i);
+    const uint64_t k = order_[i];
+    Word& w = words_[k];
+    const uint64_t v = host_watch::load_word(w.p, w.size);
+    if (v != w.seen) {
+      host_wrote(k, w, v, now);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void HostChecker::sweep(uint64_t now) {
+  // A pass reads the words one after another while host threads run. A word read early in a pass
+  // may be written by the host after that read and before a later word of the same pass is
+  // written and read: the later write is then seen and the earlier one is not, though the host
+  // made it first. Another pass sees it (a load that saw the later store sees every store the
+  // host made before it: x86-64 keeps stores in order, and the host's release orders them
+  // everywhere). So the passes go on until one sees nothing new; every write they see is dated by
+  // this look, as if made before any later device access. A host that never stops writing stops
+  // the passes at kMaxPasses (an ordering missed there can only hide a race, never report one).
+  for (int i = 0; i < kMaxPasses && pass(now); ++i) {
+  }
+}
+
 void HostChecker::look() {
   const uint64_t now = ++tick_;
   take_notes();
-  for (uint64_t k : order_) {
-    Word& w = words_[k];
-    const uint64_t v = host_watch::load_word(w.p, w.size);
-    if (v != w.seen) host_wrote(k, w, v, now);
-  }
+  sweep(now);
   last_look_ = now;
 }
 
 void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_t size, const uint8_t* p, bool write,
-                         bool atomic, const ptx::Instr& I, const uint64_t* read) {
+                         bool atomic, const ptx::Instr& I, const uint64_t* read, const uint64_t* left) {
   if (size != 1 && size != 2 && size != 4 && size != 8) return;
   const uint64_t now = ++tick_;
   const uint64_t k = key(addr, size);
   const uint64_t tkey = uint64_t(block) << 32 | thread;
+  bool look_again = false;
   auto it = words_.find(k);
   if (it == words_.end()) {
     if (words_.size() >= kMaxWords) return;
@@ -120,15 +145,18 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     Word w;
     w.p = p;
     w.size = size;
-    w.seen = read && !atomic ? *read : host_watch::load_word(p, size);
+    w.seen = left ? *left : read && !atomic ? *read : host_watch::load_word(p, size);
     w.since_host.push_back({now, block, thread, &I, write, atomic});
     words_.emplace(k, std::move(w));
     order_.push_back(k);
   } else {
     Word& w = it->second;
     if (read && *read != w.seen) {
-      // The host wrote the word between the look and the access, which read that write.
+      // The host wrote the word between the look and the access, which read that write. What the
+      // host wrote before it (the data behind a flag) is not seen yet: once this access is
+      // recorded, look again (below), dating those writes too by this access.
       host_wrote(k, w, *read, now);
+      look_again = true;
     }
     const bool reaches = reaches_host(I, atomic) && !w.host_narrow;
     if (w.host_hi && !reaches && !(w.host_lo < known_)) {
@@ -165,7 +193,7 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
     }
     if (w.since_host.size() >= 8) w.since_host.erase(w.since_host.begin());
     w.since_host.push_back({now, block, thread, &I, write, atomic});
-    if (write || atomic) w.seen = host_watch::load_word(p, size);
+    if (write || atomic) w.seen = left ? *left : host_watch::load_word(p, size);
   }
   if ((write || atomic) && strong(I, atomic) && releases(I)) {
     if (scope_of(I) == Scope::Sys) {
@@ -175,6 +203,9 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
       narrow_release_tick_ = now;
     }
   }
+  // After the access's own release: a host write the look finds may be the host's answer to it,
+  // and is then taken as made after it (the best the host could have done).
+  if (look_again) sweep(now);
 }
 
 void HostChecker::fence(uint32_t block, uint32_t thread, const ptx::Instr& I) {

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -68,15 +69,20 @@ struct HostFinding {
 class HostChecker {
  public:
   static constexpr size_t kMaxWords = 512;
+  // The most passes one look makes over the watched words while the host keeps writing (sweep()).
+  static constexpr int kMaxPasses = 64;  // as RelaxedModel::sync_host
 
   // Before a device access to host-visible memory: compare the watched words with what was last
   // seen there (every difference is a host write, checked against H2).
   void look();
-  // After the device's access of `size` bytes at `addr` (memory at `p`, read back as the device
-  // left it): checks H1 and remembers the access. `atomic` for a read-modify-write; `read`: what
-  // memory held when a load or read-modify-write read it (a host write made after the look).
+  // After the device's access of `size` bytes at `addr` (memory at `p`): checks H1 and remembers
+  // the access. `atomic` for a read-modify-write; `read`: what memory held when a load or
+  // read-modify-write read it (a host write made after the look); `left`: what a store or
+  // read-modify-write left in memory. Without `left` a write's word is read back, which takes a
+  // host write made since the device's for the device's own: a host that answers at once (a flag
+  // the device cleared, raised again) would go unseen.
   void access(uint32_t block, uint32_t thread, uint64_t addr, uint32_t size, const uint8_t* p, bool write, bool atomic,
-              const ptx::Instr& I, const uint64_t* read);
+              const ptx::Instr& I, const uint64_t* read, const uint64_t* left = nullptr);
   void fence(uint32_t block, uint32_t thread, const ptx::Instr& I);
 
   HostChecker() : notes_seen_(host_atomics::count()) {}
@@ -87,6 +93,10 @@ class HostChecker {
   // Whether an access with these semantics is morally strong with a (strong) host access: strong
   // and at system scope (volatile is relaxed at system scope).
   static bool reaches_host(const ptx::Instr& I, bool atomic);
+
+  // For tests: called in every pass of a look before the pass reads its i-th watched word (in the
+  // order the words were first accessed), where a host thread may write.
+  void between_words_for_test(std::function<void(size_t)> f) { between_words_ = std::move(f); }
 
  private:
   struct DevAccess {
@@ -117,6 +127,11 @@ class HostChecker {
                              uint64_t host_value);
   void report(HostFinding f, Word& w);
   void host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now);
+  // One pass over the watched words: every difference is a host write made by `now`. True when
+  // it saw one.
+  bool pass(uint64_t now);
+  // Passes until one sees nothing new (at most kMaxPasses).
+  void sweep(uint64_t now);
   // Reads the host's notes of narrow-scope atomic_refs made since the last call.
   void take_notes();
   static void note_scope(HostFinding& f, const host_atomics::Note* n);
@@ -138,6 +153,7 @@ class HostChecker {
   const ptx::Instr* relaxed_flag_read_ = nullptr;
   host_atomics::StoreNote relaxed_flag_;
   std::vector<HostFinding> findings_;
+  std::function<void(size_t)> between_words_;
   uint64_t notes_seen_;  // host_atomics::count() when the notes were last read (at the launch's start)
   std::unordered_map<uint64_t, host_atomics::Note> narrow_;  // by address: made during this launch
 };

@@ -828,9 +828,9 @@ bool narrow_strong(const ptx::Instr& I, bool atomic) {
 }  // namespace
 
 void KernelRun::host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write,
-                              bool atomic, const ptx::Instr& I, const uint64_t* read) {
+                              bool atomic, const ptx::Instr& I, const uint64_t* read, const uint64_t* left) {
   host_check_->access(static_cast<uint32_t>(w.cta->linear), w.lanes[lane].tid_linear, generic, size, p, write, atomic,
-                      I, read);
+                      I, read, left);
   if (!host_check_->findings().empty()) flush_host_findings();
 }
 

@@ -248,7 +248,7 @@ class KernelRun {
     if (relaxed_) relaxed_->host_word(mm_key(w, generic), size, p, steps_);
   }
   void host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
-                     const ptx::Instr& I, const uint64_t* read = nullptr);
+                     const ptx::Instr& I, const uint64_t* read = nullptr, const uint64_t* left = nullptr);
   void flush_host_findings();
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const;
   std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;

@@ -267,7 +267,13 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     }
     note_write(w, lane, generic, I, before, after, size <= 8 ? size : 0);
   }
-  if (host_mem && host_check_) host_accessed(w, lane, generic, size, p, true, false, I);
+  if (host_mem && host_check_ && size <= 8) {
+    // What the store left in memory, as the checker's record of the word: reading memory back
+    // instead would take a host write made since for the device's.
+    uint64_t left = 0;
+    std::memcpy(&left, src, size);
+    host_accessed(w, lane, generic, size, p, true, false, I, nullptr, &left);
+  }
   return true;
 }
 
@@ -979,8 +985,9 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     failed_cas = cas && (old & keep) != (b & keep);
     const bool newest = relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_);
     write_version_[lane] = relaxed_->write_version();
-    uint64_t was = latest & keep;
+    uint64_t was = latest & keep, left = latest & keep;  // left: what memory holds after it
     if (newest && !failed_cas) {
+      left = nb & keep;
       if (host_shared) {
         // Memory takes the write only if no host thread wrote the word since `latest` was read;
         // one that did made its write inside this read-modify-write, so the device's operation
@@ -990,21 +997,24 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           old = atomic_rmw<T>(p, true, I.aop, b, c, &nb);
           failed_cas = cas && (old & keep) != (b & keep);
           was = old & keep;
+          left = nb & keep;
           relaxed_->host_raced(t, key, size, p, steps_);
         }
       } else {
         std::memcpy(p, &nb, size);
       }
     }
-    if (host_shared && host_check_) host_accessed(w, lane, generic, size, p, false, true, I, &was);
+    if (host_shared && host_check_) {
+      host_accessed(w, lane, generic, size, p, false, true, I, &was, &left);
+    }
   } else {
     if (host_shared) {
       host_watch::DeviceAccess in_order;
       host_look();
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
       if (host_check_) {
-        const uint64_t was = old & ((size < 8 ? (1ull << (size * 8)) : 0ull) - 1);
-        host_accessed(w, lane, generic, size, p, false, true, I, &was);
+        const uint64_t was = old & keep, left = nb & keep;
+        host_accessed(w, lane, generic, size, p, false, true, I, &was, &left);
       }
     } else {
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
