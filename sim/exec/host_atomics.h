@@ -53,5 +53,9 @@ struct StoreNote {
 void stores_after(uint64_t after, std::vector<StoreNote>& out);
 // Host thread (through synclab_rt_host_atomic_store): a store is about to be made.
 void note_store(const void* p, int order, const char* file, uint32_t line);
+// The simulator, loading a module: an absolute source path its line table names. A store note's
+// file is as the compiler was given it, often relative to a folder the program does not run in;
+// these paths find it.
+void known_source(const std::string& path);
 
 }  // namespace synclab::sim::host_atomics

@@ -1,6 +1,8 @@
 // The Simulator: module loading (parse, link, allocate variables) and kernel launches.
 #include "sim/exec/simulator.h"
 
+#include "sim/exec/host_atomics.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -223,6 +225,7 @@ int Simulator::load_module(std::string_view ptx_text, const std::string& origin)
   }
   ptx::Module& M = lm->module;
   M.origin = origin;
+  for (const ptx::SourceFile& f : M.files) host_atomics::known_source(f.path);
   std::vector<uint64_t>& addr = lm->view.symbol_address;
   addr.assign(M.symbols.size(), 0);
   // Allocate module-scope .global and .const variables.
