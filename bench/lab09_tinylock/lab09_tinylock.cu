@@ -68,6 +68,18 @@
 //   (--smoke: 3 launches each, a 32 x 32 and a 62 x 62 Needleman-Wunsch, for the simulator; --nw:
 //   the sizes, multiples of 16, default 1024 4096; --nw-paper: multiples of 31, default 31 62 124
 //   248 496 992 1984; --nw-trace: a multiple of 16, default 1024)
+//
+// Where things are (the sections below, in this order):
+//   Hand-over variants  Variant, variant_kernel (the variants' 16-warp kernel), launch_variant
+//   Needleman-Wunsch    nw_cells, the host fill (host_nw), nw_dataflow_rows, nw_fill (any of the four);
+//                       NwCase, NwBuffers; one version timed and checked (nw_time_in, nw_time); nw_table
+//   Strips              StripWay, kStripWays, strips_init; nw_strips_profile, nw_strips_table
+//   Paper's framework   paper_tile_origin; the three tile kernels (nwp_wavefront, nwp_atomic,
+//                       nwp_tinylock); nwp_fill, nw_paper_table
+//   Trace               nw_dataflow_traced, describe_order (what the completion order says), nw_trace
+//   main                the options (--trace, --nw-strips-profile and --nw-strips run alone); the hand-over
+//                       table (Row: the lab's schemes through launch_chain, then the variants); the
+//                       Needleman-Wunsch tables
 #include <cuda_runtime.h>
 
 #include <algorithm>

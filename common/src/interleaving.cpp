@@ -1,8 +1,23 @@
 // The interleaving behind a report (interleaving.h explains the rules).
 //
-// Sections: 1. small helpers (events, threads, source lines)  2. reports: parties, the Report
-// event, the racing pair  3. addresses: parsing, known ranges  4. the window and its items
-// 5. the explanation  6. find_interleaving  7. text
+// Where things are (the sections below, in this order):
+//   1. small helpers             an event's access fields (is_access, access_size, access_space, ...),
+//                                thread_key; Location (bytes of global memory or of one block's shared memory);
+//                                LaunchView, one launch's warps, blocks and source files (module_files, view_of);
+//                                an event's source line (source_of); JSON fields (json_string, json_int)
+//   2. reports                   the threads a report names (Party, parties_of); its Report event and launch
+//                                (report_event, report_launch); the racing pair (find_access,
+//                                find_access_same_step, RacePair, locate_race); an address in a report's text
+//                                (address_in_text)
+//   3. addresses                 address ranges (Range, merge_ranges, ranges_text); named regions (region_text,
+//                                region_ranges); the location in words (location_text)
+//   4. the window and its items  one access as an item (access_item); items that merge (same_deed,
+//                                same_instruction, mergeable); the window's items (Involved, collect); merged
+//                                and cut (compact); count_touching
+//   5. the explanation           the lost update among the accesses (Update, explain)
+//   6. find_interleaving         mem_order_name, parse_interleaving_address; find_interleaving: the report, its
+//                                launch and location, the threads involved, the window, its items and cuts
+//   7. text                      interleaving_thread_name, interleaving_item_text, write_interleaving
 #include <synclab/interleaving.h>
 
 #include <fmt/format.h>

@@ -1,3 +1,29 @@
+// synclab-grade's work (grader.h): one grading of a submission (class Grading) and the tool's other commands.
+//
+// Where things are (the sections below, in this order):
+//   Helpers             limits (kSpeedSlack, kMaxStudentFile, ...); small functions on files, text and
+//                       programs (read_private, parse_time, disassemble_and_check, last_lines, shell_quote,
+//                       fnv1a, find_program); GradeError, TestResult, Dirs
+//   Grading             class Grading: run (grade, then write_results and print_table) and build_only, the
+//                       build command (build_stamp: whether a kept build is up to date)
+//   Setting up          progress, shorten, base_env; grade, the steps in order; choose_backend, make_dirs,
+//                       what the sandbox user may read (check_sandbox_access), the system-call filter
+//                       (check_guard); cleanup
+//   Kept programs       what replay lines run and where the programs are kept (run_line, keep_programs,
+//                       keep_usable, lock_keep, keep_in)
+//   The submission      collect_submission: the student files taken, missing and ignored
+//   Graded cases        the cases and their tags, from the reference program (list_names, tags_of,
+//                       list_cases, finish_case_list)
+//   Hidden tests        build_hidden; compiling and linking (without_ccache, resolve, link, link_spec)
+//   Building            the object cache (open_cache, cache_key, take_cached, store_cached);
+//                       build_submission and what a student file may include, contain and call
+//                       (check_includes, check_host_code, check_object)
+//   Running the cases   one case's run (CaseSetup, prepare_case, run_case, finish_case); first_runs,
+//                       run_cases; its verdict (failure_text, case_passed, sanitize, score_speed)
+//   Find the bug        grade_findbug: the line (findbug.txt) and the fix (findbug_fix)
+//   Results             total, summary, write_results, print_table; the members
+//   Commands            run_grading, build_command, normalize_results, reference_times_command,
+//                       check_objects_command
 #include "grader.h"
 
 #include "findbug.h"

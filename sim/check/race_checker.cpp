@@ -4,6 +4,22 @@
 // one store instruction writing the same bytes (a lost update under every warp model), and the
 // entry every checked access comes through (check_access), which hands reads and writes to the
 // init checker (init_checker.cpp) as well.
+//
+// Where things are (the sections below, in this order):
+//   Access flags        sem_flags (an instruction's memory order -> RaceDetector flags), access_word
+//   Checked accesses    check_access (one lane), check_rows (the lanes of a row form), check_atomic_write,
+//                       check_fence
+//   Addresses           describe_address: a shared or global address named by its variable or allocation
+//   Reading the code    instr_at; what the code around an access shows, for the advice (plain_load_of_flag,
+//                       release_at, same_address, updates_in_place, atomic_of_plain_word)
+//   Access names        where_of, line_of, describe_access
+//   Race reports        flush_findings: the detector's findings -> reports, each with its title and the advice
+//                       that fits what was seen
+//   Store collisions    check_store_collisions (lanes of one store writing the same bytes),
+//                       report_store_collision
+//   Repeats             note_repeats: how many more instances each report shown stands for
+//   Host races          ptx_access_name, narrow_strong, host_accessed, flush_host_findings: races with the
+//                       host's writes to mapped or managed memory (HostChecker)
 #include <fmt/format.h>
 
 #include <cstdlib>

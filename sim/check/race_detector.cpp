@@ -1,3 +1,18 @@
+// The race detector (race_detector.h): vector clocks, shadow memory and what synchronization adds.
+//
+// Where things are (the sections below, in this order):
+//   Vector clocks       VClock: cta_phase, thr_clock, join, relate, add_cta, add_thr, prune
+//   Clock helpers       scopes and orders (effective, narrower, acquires, releases); join_into, join_snapshot
+//                       (joins that share a clock instead of copying it where they can)
+//   Array pool          ArrayPool, take_array, give_array: global shadow arrays kept for the next launch
+//   Setup               RaceDetector's constructor and destructor; start_cta (a block's shadow state)
+//   Pending knowledge   take, drain, settle: releases taken but not yet joined into the thread's clock
+//   Race check          known, check (a conflict the thread does not know of -> a RaceFinding), repeats
+//   Accesses            access, access_row, access_lane (4-byte granules of shared memory or global pages),
+//                       access_cell, access_split (a granule kept byte by byte), update, keep_reader
+//   Release and acquire snapshot, version_written, strong_read, strong_write, forget_sync
+//   Fences              fence: its acquire and release halves, and Fence-SC order (sc_fences_)
+//   Barriers and warps  barrier_arrive, barrier_release, warp_sync
 #include "sim/check/race_detector.h"
 
 #include <algorithm>

@@ -1,9 +1,25 @@
 // One kernel launch: set-up, CTA dispatch onto the virtual SMs, and the step loop.
 //
-// Sections:
+// Where things are (the sections below, in this order):
 //   1. Set-up and CTA dispatch
+//        Interrupt          SIGUSR1 asks a running kernel to stop and say where its threads are
+//                           (install_interrupt_handler)
+//        Constructor        KernelRun::KernelRun: the scheduler, whether converged warps may split, per-SM tables
+//        Blocks             a block onto the least loaded SM, in a retired block's storage when there is one
+//                           (start_cta); more as SMs free up (dispatch_ctas); a finished one off its SM (retire_cta)
 //   2. The step loop (a template over the warp model, warp_model.h)
+//        Step loop          step_loop: the scheduler picks a warp, the model its lanes; bursts of private
+//                           instructions; the step budget
+//        Launch             run: the launch's shape and shared memory, the observers (TraceRecorder,
+//                           PerfCounters), the memory model, the checkers, the dispatch order; the step loop;
+//                           then the closing reports and the summary line; sim_ns (simulated time so far)
+//        Instruction flags  annotate_for_exec and its tests (private_instr, is_plain, scalar_access)
 //   3. Where, who and how to replay: what every report says
+//        Report fields      where (source line and inlined call sites), lane_name, replay_line
+//        Split draw         split_draw: whether a converged warp's access splits, which lanes go first and how
+//                           long the others wait; a hash of the seed, the step and the warp, so replays repeat it
+//        Faults             fault; grid_sync_fault: grid synchronization without a cooperative launch
+//        Reports out        observe_reports; check_memory_model (SYNCLAB_MEMORY_CHECK=1)
 // Elsewhere: the warp models (lockstep_model.h, its_model.h), the control flow they share
 // (control_flow.cpp), instruction semantics (instr/), progress and hang reports (progress.cpp),
 // the checkers (sim/check/) and trace recording (trace_recorder.h, an observer of the run).

@@ -6,6 +6,24 @@
 // run is found to use (auto_regions.cpp). The host's writes to named regions in
 // host-mapped or managed memory, which the run does not see, are found by comparing those regions
 // with a copy at every warp step (HostAccess events).
+//
+// Where things are (the sections below, in this order):
+//   Header helpers      program_path, program_args, host_accesses_recorded
+//   Encodings           region_chunk, shared_region_chunk, instr_class, code_of, order_bits
+//   The file            Simulator::trace_writer (opens the file at the first launch that asks for one and writes
+//                       its header), close_trace
+//   Named regions       add_region, regions, shared_name_matches, shared_regions
+//   Launch start        TraceRecorder's constructor and destructor; launch_begin (the Kernel chunk, the
+//                       launch's regions and shared regions, KernelBegin)
+//   Host writes         load_host_word, watch_host_regions, emit_host_notes, host_access, device_wrote,
+//                       any_changed, look_for_host_writes
+//   Snapshots           snapshot, emit_snapshot: what a named region holds when the launch starts (or when the
+//                       region is found mid-launch)
+//   Steps and accesses  warp_id; step (WarpStep), access (MemAccess), atomic (Atomic, AtomicWide)
+//   Region updates      shared_update, region_update: RegionUpdate events for writes to named regions
+//   Other events        simple; memory_model, memory_visible, barrier_arrive, barrier_release, lanes_exited,
+//                       report
+//   Launch end          launch_end (KernelEnd)
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -32,6 +32,22 @@
 // synchronisation, parallel testing) and Levine et al., "MC Mutants", ASPLOS 2023 (GPUHarbor:
 // many instances per launch, randomized thread and memory placement, stress patterns, pre-stress,
 // a spin barrier per instance, memory stride): bench/results/litmus_gpu.md says how.
+//
+// Where things are (the sections below, in this order):
+//   Limits and usage    what a test may have (kMaxCta, kMaxThreads, kMaxOutcomes, ...); usage
+//   Text                cstr (a C string literal), comment (text for a C++ comment)
+//   Instructions        emit_op: one litmus instruction as inline PTX (sem_name, value_expr, addr_expr,
+//                       ldst_quals)
+//   Placement           Placed, place: each litmus thread's block, warp and lane role, or why the test
+//                       cannot run on a GPU
+//   One test            Emitted, emit_test: the thread functions, the kernel, the tables of allowed outcomes
+//                       and the test's TestMeta entry
+//   Program prelude     kPrelude, the part of the generated program that is the same for every test: Launch;
+//                       which litmus thread of which instance a GPU thread plays (place, mem_slot); stress
+//                       (stress_run, pre_stress); start_barrier; the outcome classifier (classify); TestMeta
+//   Program main        kMain, the generated program's host code: Options, help, parse, selected; run_test
+//                       (launches in batches until the test's time is up, then its report); main
+//   Command             cmd_emit: reads the files and writes the program; main
 
 #include <fmt/format.h>
 

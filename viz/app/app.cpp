@@ -1,4 +1,22 @@
 // App: cursor, playback, shortcuts, the tiled layout and the main menu. The windows are in win_*.cpp.
+//
+// Where things are (the sections below, in this order):
+//   Window names      titles and keys (kWindows, window_title, window_key, window_from_key, window_keys_list)
+//   Layout recorder   LayoutRecorder::add: a drawn cell's rectangle, colour and meaning
+//   Texts             every text drawn, measured against its clip rectangle (LayoutRecorder::add_text,
+//                     g_text_recorder); find (a cell by id); LayoutRecorder::json, the --dump-layout file
+//   App               the constructor and replace_model; launch and cursor (default_launch, set_launch, seek,
+//                     step, jump, jump_first_interesting); reports (jump_to_report, report_interleaving,
+//                     jump_to_access); select_lane; the picture and the command that exports it
+//                     (request_save_picture, export_command); threads and events in words (thread_name,
+//                     describe_event)
+//   Per-frame state   compute_state, ensure_warps, warp_view
+//   Playback and keys advance_playback; the key list (shortcuts) and handle_shortcuts
+//   Layout            window rectangles (layout_rect; chosen_layout_rect for --layout; place_window); which
+//                     windows are drawn (drawn, nothing_to_show); begin_window, record_window; draw_menu;
+//                     frame: one frame of the whole application
+//   Style             setup_imgui: the ImGui style and the font
+//   Link-time wraps   ImDrawList::AddText and ImFont::RenderChar, wrapped so that add_text sees every text
 #include "app.h"
 #include "lecture.h"
 #include "steer.h"

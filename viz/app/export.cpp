@@ -1,6 +1,18 @@
 // Export: stills (PNG, through stb_image_write) and animations (GIF through giflib, gif_writer.h;
 // MP4, and GIF when built without giflib: raw RGBA frames piped into ffmpeg), rendered offscreen;
 // and the command-line view options shared with the window mode.
+//
+// Where things are (in this order):
+//   Region names      peak_regions: the regions a "most:", "max:" or "stale:" step names
+//   View options      resolve_cursor: an event from a --step word (a number, P%, first, last, interesting,
+//                     report:K, most, max, stale); apply_view_options (--launch, --block, --report, --step,
+//                     --select)
+//   Still output      print_probes (--probe), write_layout (--dump-layout), write_png
+//   Helpers           lower_ext, find_ffmpeg, Pipe (a child process reading frames on its stdin), fail,
+//                     has_2d_region (what --window wavefront needs)
+//   Animation frames  animation_cursors (--frames, --every, --max-frames); progress
+//   run_export        the options checked; an animation's events (--from, --to, --all-launches); a still
+//                     (PNG, layout, probes); a GIF through giflib (GifWriter); else frames piped into ffmpeg
 #include <spawn.h>
 #include <stb/stb_image_write.h>
 #include <sys/stat.h>

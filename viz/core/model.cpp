@@ -1,5 +1,28 @@
 // The visualizer's trace model (see model.h): indexing, replay with copy-on-write checkpoints,
 // lane states, navigation marks and timeline queries.
+//
+// Where things are (the sections below, in this order):
+//   JSON access       fields that may have the wrong type (jstr, ju64, ji64, ju32_array); for_each_event (a range
+//                     of events, chunk by chunk); the limits on warps and region cells
+//   Names             launch_status_name, lane_state_name, mark_name
+//   The model's data  LaunchData (a launch's steps per warp, marks, spans, checkpoints) and Model::Impl; reading
+//                     the header, region, report and module chunks (parse_header, parse_region, parse_report,
+//                     parse_module)
+//   Open              Model::open: regions, reports, launches and their source modules; per launch, pass 1
+//                     (times, status, warp count, steps per warp) and pass 2 (replay with checkpoints, marks,
+//                     critical sections in shared lock bits); the analysis' spans (computed on another thread);
+//                     each launch's reports, in cursor order
+//   Plain accessors   the trace, its header and tables (path, launches, regions, reports, ...); module_of, file_path,
+//                     function; event_at, time_of, cursor_at_time; checkpoint_count, memory_bytes
+//   Lane states       build_view: a State from a replay state (each lane's LaneState, via span_lanes; the
+//                     regions' cells); restore and replay from the nearest checkpoint; Model::state_at
+//   Navigation        Model::next and Model::prev by Mark, optionally of one warp (mark_matches);
+//                     first_interesting
+//   Region peaks      Model::peak: the event after which the chosen regions hold the most (PeakMeasure)
+//   Timeline          spans, spans_in, activity, step_count, active_warps; the host row (host_accesses,
+//                     host_access_region)
+//   Player            Player: one launch's replay state, moved forward in place when it can (seek, step, state)
+//   Sources           Model::source_lines: a source file's lines, read once and kept
 #include "viz/core/model.h"
 
 #include "viz/core/replay.h"

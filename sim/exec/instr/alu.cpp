@@ -1,6 +1,18 @@
 // Instruction semantics, arithmetic: integer, floating-point and predicate operations, comparison,
 // selection, bit manipulation and conversion, for any operand form (the general path; the common
 // forms take alu_fast.cpp first).
+//
+// Where things are (the sections below, in this order):
+//   Comparison          compare, compare_typed (every type and comparison of setp and set), combine
+//   Floating point      fmin_ptx, fmax_ptx, rounded (the directed rounding modes), float_op (one precision,
+//                       with .ftz and .sat), half2_op (.f16x2, one half at a time)
+//   Integer             sat_add, sat_sub, mul_hi, int_op (carry in and out, .hi and .wide, division by zero,
+//                       the 24-bit forms)
+//   Bits                shift_op, prmt (its byte-selection modes), lop3
+//   Type dispatch       INT_DISPATCH: an integer type -> T for the code it wraps
+//   exec_alu            the general path, after fast_alu declines, one case per opcode: mov (vectors packed
+//                       and unpacked); arithmetic by type; logic and bit operations; setp, set, selp, slct;
+//                       cvt, cvta, isspacep, testp; a fault for a form that is not modelled
 
 #include <fmt/format.h>
 

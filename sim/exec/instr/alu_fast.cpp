@@ -1,6 +1,18 @@
 // Instruction semantics, the fast paths: the common arithmetic forms computed a warp row at a time
 // (fast_alu), and a handler per form that the dispatcher calls directly (Instr::fast). Each does
 // exactly what the general path in alu.cpp does for its form; SYNCLAB_FAST=0 turns them off.
+//
+// Where things are (the sections below, in this order):
+//   Operands            gather: one operand's value for every active lane
+//   Row loops           map1; Srcs, plain_reg; row_apply (a warp row in one loop), rows2, rows3; map2, map3
+//                       (by operand shape: rows, registers lane by lane, or gathered values)
+//   Operations          FastOp; the functors Int2, IntMad, F32x2, F32Fma, Pred2
+//   Typed paths         int_fast_op, int2_case, fast_int, f32_plain, fast_f32
+//   fast_alu            mov, selp and not in loops of their own; the arithmetic forms by type
+//   Handlers            Shape; h_bin, h_tri, h_mov_rr, h_mov_ri, h_not
+//   Handler table       the handler indexes (kHInt2, kHMad, ...), IntOfIndex, fill_int2, HandlerTable,
+//                       int_type_index, kFastHandlers
+//   Choosing a handler  fast_handler_index: the handler for an instruction's form, as fast_alu would decide
 
 #include <fmt/format.h>
 

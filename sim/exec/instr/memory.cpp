@@ -1,5 +1,24 @@
 // Instruction semantics, memory: address translation into the simulator's memory spaces, loads
 // and stores (scalar, vector and the row forms of a converged warp), atomics and reductions.
+//
+// Where things are (the sections below, in this order):
+//   Address translation translate (an address in a state space -> the simulator's memory, or a fault: misaligned,
+//                       out of bounds, freed, near null); param_ptr (kernel and call parameters)
+//   Watchers            accessed, rows_accessed: an access shown to the trace observer and the checkers
+//   Loads and stores    load_bytes, store_bytes (one lane's access, through mapped host memory and the relaxed
+//                       model where they apply); note_write, lane_change (which writes the hang detector counts
+//                       as visible changes)
+//   Fast path           extend_loaded; fast_ptr (a scalar access to shared memory or the warp's cached global
+//                       allocation)
+//   Row forms           row_span (every active lane's address checked at once), ld_rows, st_rows, and their
+//                       helpers (load_lanes, read_bits, write_bits, store_changed)
+//   Relaxed model       relaxed_load, relaxed_store (element by element), note_store, flush_memory_model,
+//                       relaxed_fence
+//   ld and st           exec_ld, exec_st: the row form, else lane by lane (fast_ptr first, then load_bytes,
+//                       store_bytes or param_ptr)
+//   Atomic operations   atomic_apply (one AtomOp on a value), cas_bits, atomic_rmw, atomic_compute
+//   atom and red        atom_lanes (for one value type: its row form, else lane by lane, with the relaxed
+//                       model choosing the value read), exec_atom (the instruction's type -> atom_lanes)
 
 #include <fmt/format.h>
 

@@ -1,4 +1,25 @@
 // Generating litmus tests from cycles of relaxation edges (generate.h).
+//
+// Where things are (the sections below, in this order):
+//   Random numbers      Rng (splitmix64: the same tests from a seed everywhere), mix
+//   Edges and cycles    Edge and its names (edge_name, parse_edge, parse_cycle); the rotation a cycle is
+//                       written from (canonical); the classic shapes (kClassics); every cycle within the
+//                       limits (CycleEnumerator)
+//   Shapes              Shape, make_shape: a cycle's accesses, threads and locations, and whether it is
+//                       critical
+//   Decorations         what each access and program-order edge is (NodeDeco, EdgeDeco, Decoration);
+//                       is_rmw, has_read, has_write, has_reg, is_store
+//   Values              Valuation; cut_order, valuate (the values along each location's path, and the reads
+//                       and final values `exists` names so that it shows the cycle); read_value, write_value
+//   Decorating          what a variant stresses (Focus, focus_list); random accesses and fences
+//                       (atom_deco, random_access, random_fence); where the threads run (make_places);
+//                       decorate
+//   Text and name       the tokens of a test's name (node_token, link_token, placement_token), the cycle's
+//                       edges (decorated_edge), placement_kind; build_text
+//   Cost and features   estimate_cost (the enumerator's work on a test), features_of (for the statistics)
+//   Generation          generate_litmus: the cycles, grouped and shuffled by seed; attempt, one variant of a
+//                       cycle (decorate, valuate, enumerate, keep or drop); rounds over the groups
+//   Command             generate_summary, generate_command (synclab-litmus generate)
 
 #include "sim/memory/oracle/generate.h"
 

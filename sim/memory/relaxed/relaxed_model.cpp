@@ -1,5 +1,30 @@
 // The relaxed memory model (relaxed_model.h). Each rule names the PTX ISA section it follows;
 // docs/memory-model.md has the same table for readers.
+//
+// Where things are (the sections below, in this order):
+//   Limits and helpers  how much history a location and a run keep (kWindow, kMaxMsgs, kMaxReaders, kMaxReach,
+//                       kRecordLimit); is_acquire, is_release, read_of_early, scope_of
+//   State               a message (Msg), a location's history (Loc), a thread's views, pending releases and
+//                       load-buffering plan (ThreadState), Block, the recorded execution (Recorder)
+//   Choices             the constructor, which draws this run's rates; how often a thread reads the newest
+//                       message, puts a write last, holds a load back (newest_rate, end_rate, lb_rate); random
+//   Threads and blocks  who (a thread and its access's scope), start_block, end_block, thread
+//   Locations           find, drop_loc, free_slot, drop_oldest; history: a location's messages, made at its
+//                       first access, with a host message added when memory changed outside the model
+//   The host            host_word, host_raced, sync_host (the host's writes as messages that release each
+//                       other); collapse and forget_old (histories cut short or dropped once out of reach)
+//   Reads               readable (the messages a read may read), pick, view_after_read; acquires and held
+//                       releases (acquire_from, hold_pending, acquire_pending_loc, acquire_pending_all);
+//                       take_read, load
+//   Writes              where a write may go in coherence order (anc_of_new, Places, may_place,
+//                       co_before_new); releases_for_write, place, order, retire; write_common, store,
+//                       rmw_read, rmw_write
+//   Fences and barriers fence, barrier_arrive, barrier_release, warp_sync
+//   Load buffering      a plan's early and late parts (begin_early, plan_step, end_early, begin_late,
+//                       end_late)
+//   The rest            settle, has_older, take_not_covered
+//   Recording           rec_read, rec_write; execution (the recorded events with coherence and Fence-SC
+//                       orders), recording_limit
 
 #include "sim/memory/relaxed/relaxed_model.h"
 
