@@ -90,7 +90,7 @@ def key_of(name, compiler, flags, sources):
     h = hashlib.sha256()
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True)
     h.update(version.stdout.encode())
-    h.update(("\0".join([name] + [rel(f) if f.startswith("/") else f for f in flags])).encode())
+    h.update(("\0".join([name] + [f.replace(build, "<build>").replace(ROOT, "<root>") for f in flags])).encode())
     inc_dirs = [f[2:] for f in flags if f.startswith("-I") and len(f) > 2]
     trees = inc_dirs + [os.path.join(os.path.dirname(nvcc), "synclab-nvcc-include")]
     files = {nvcc}
