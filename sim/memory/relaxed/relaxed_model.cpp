@@ -417,7 +417,7 @@ RelaxedModel::Loc* RelaxedModel::history(uint64_t key, uint32_t size, uint64_t l
   if (!sc_keys_.empty() && sc_keys_.count(key)) return nullptr;
   Loc* L = find(key);
   if (!L) {
-    if (!create && !in_sync_host_ && host_words_.count(key)) {
+    if (!create && !host_words_.empty() && !in_sync_host_ && host_words_.count(key)) {
       // A word of the host's whose history has expired (forget_old): what memory holds may be a
       // host write made since the last look, which must come in through sync_host, with the
       // release of everything the host wrote before it; returning memory's value instead would
