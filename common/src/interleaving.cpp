@@ -15,8 +15,11 @@
 //                                same_instruction, mergeable); the window's items (Involved, collect); merged
 //                                and cut (compact); count_touching
 //   5. the explanation           the lost update among the accesses (Update, explain)
-//   6. find_interleaving         mem_order_name, parse_interleaving_address; find_interleaving: the report, its
-//                                launch and location, the threads involved, the window, its items and cuts
+//   6. find_interleaving         mem_order_name, parse_interleaving_address; the steps of find_interleaving, each
+//                                filling in its part of a Search: the report (pick_report), its launch
+//                                (pick_launch), the location (locate_by_report, locate_by_address,
+//                                unaccessed_address), the threads involved (involved_threads), the window
+//                                (window), its items cut (cut_items); find_interleaving, the steps in order
 //   7. text                      interleaving_thread_name, interleaving_item_text, write_interleaving
 #include <synclab/interleaving.h>
 
@@ -510,6 +513,12 @@ struct Involved {
   std::set<uint32_t> warps;
   std::set<int64_t> blocks;
   bool same_warp_race = false;  // the two racing threads share a warp: warp syncs matter
+
+  void add(const LaunchView& v, uint32_t warp, uint8_t lane) {
+    threads.insert(thread_key(warp, lane));
+    warps.insert(warp);
+    blocks.insert(v.block_of(warp));
+  }
 };
 
 // The items of events [lo, hi] (inclusive): accesses to loc, and the involved threads'
@@ -810,22 +819,33 @@ bool parse_interleaving_address(const std::string& text, uint64_t* address, bool
   return true;
 }
 
-bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleaving* out, std::string* error) {
-  *out = Interleaving{};
-  Interleaving& il = *out;
-  for (const nlohmann::json& r : t.reports)
-    if (json_string(r, "kind") == "race") ++il.race_reports;
+namespace {
 
-  // Which report.
-  const nlohmann::json* report = nullptr;
-  int64_t report_id = req.report;
-  if (report_id < 0 && req.address.empty()) {
+// What find_interleaving has found so far: each step below fills in its part, in this order.
+struct Search {
+  const nlohmann::json* report = nullptr;  // the report followed (null: an address alone)
+  int64_t report_id = -1;
+  size_t rep_event = SIZE_MAX;  // the report's Report event
+  int launch = -1;
+  uint64_t want_addr = 0;  // the address asked for (or the one the report's text names)
+  bool want_shared = false;
+  Location loc;
+  bool have_loc = false;
+  RacePair race;  // the racing pair, when have_race
+  bool have_race = false;
+};
+
+// Step 1, which report: the one asked for, or with neither a report nor an address the race report
+// of the smallest id.
+bool pick_report(const Trace& t, const InterleavingRequest& req, Interleaving& il, Search& s, std::string* error) {
+  s.report_id = req.report;
+  if (s.report_id < 0 && req.address.empty()) {
     for (const nlohmann::json& r : t.reports) {
       int64_t id = -1;
-      if (json_string(r, "kind") == "race" && json_int(r, "id", &id) && (report_id < 0 || id < report_id))
-        report_id = id;
+      if (json_string(r, "kind") == "race" && json_int(r, "id", &id) && (s.report_id < 0 || id < s.report_id))
+        s.report_id = id;
     }
-    if (report_id < 0) {
+    if (s.report_id < 0) {
       *error = t.reports.empty()
                    ? "the trace has no reports; give an address to follow (--address 0x...; `synclab-trace summary` "
                      "lists the regions)"
@@ -837,33 +857,34 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
     }
     il.picked_default = true;
   }
-  if (report_id >= 0) {
-    report = t.report_by_id(uint64_t(report_id));
-    if (!report) {
-      std::string ids;
-      for (const nlohmann::json& r : t.reports) {
-        int64_t id = -1;
-        if (json_int(r, "id", &id)) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
-      }
-      *error = t.reports.empty() ? fmt::format("there is no report {}: the trace has no reports", report_id)
-                                 : fmt::format(
-                                       "there is no report {}: the trace's reports are {} (as `synclab-trace summary` "
-                                       "numbers them)",
-                                       report_id, ids);
-      return false;
+  if (s.report_id < 0) return true;
+  s.report = t.report_by_id(uint64_t(s.report_id));
+  if (!s.report) {
+    std::string ids;
+    for (const nlohmann::json& r : t.reports) {
+      int64_t id = -1;
+      if (json_int(r, "id", &id)) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
     }
-    il.report = report_id;
-    il.report_kind = json_string(*report, "kind");
-    il.report_title = json_string(*report, "title");
+    *error = t.reports.empty() ? fmt::format("there is no report {}: the trace has no reports", s.report_id)
+                               : fmt::format(
+                                     "there is no report {}: the trace's reports are {} (as `synclab-trace summary` "
+                                     "numbers them)",
+                                     s.report_id, ids);
+    return false;
   }
+  il.report = s.report_id;
+  il.report_kind = json_string(*s.report, "kind");
+  il.report_title = json_string(*s.report, "title");
+  return true;
+}
 
-  // Which launch, and for a report its Report event.
-  size_t rep_event = SIZE_MAX;
-  int launch = -1;
-  if (report) {
-    launch = report_launch(t, *report, uint64_t(report_id), &rep_event);
-    if (launch < 0) {
-      *error = fmt::format("report {} ({}) belongs to no launch recorded in this trace", report_id,
+// Step 2, which launch: the report's (and its Report event), or the one asked for (-1: not yet known).
+bool pick_launch(const Trace& t, const InterleavingRequest& req, const Interleaving& il, Search& s,
+                 std::string* error) {
+  if (s.report) {
+    s.launch = report_launch(t, *s.report, uint64_t(s.report_id), &s.rep_event);
+    if (s.launch < 0) {
+      *error = fmt::format("report {} ({}) belongs to no launch recorded in this trace", s.report_id,
                            il.report_kind.empty() ? "no kind" : il.report_kind);
       return false;
     }
@@ -873,162 +894,316 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
                            t.launches.size() == 1 ? "" : "es");
       return false;
     }
-    launch = req.launch;
+    s.launch = req.launch;
   }
+  return true;
+}
 
-  // The location: from the address given, or from the report.
-  Location loc;
-  bool have_loc = false;
-  RacePair race;
-  bool have_race = false;
-  uint64_t want_addr = 0;
-  bool want_shared = false;
-  if (!req.address.empty() && !parse_interleaving_address(req.address, &want_addr, &want_shared, error)) return false;
+// Step 3, the location from the report: its racing pair's bytes or, without an address asked for,
+// the address its text names.
+bool locate_by_report(const Trace& t, const InterleavingRequest& req, Interleaving& il, Search& s, std::string* error) {
+  if (!s.report) return true;
+  const LaunchView v = view_of(t, s.launch);
+  if (locate_race(v, *s.report, s.rep_event, &s.race) && il.report_kind == "race") {
+    s.have_race = true;
+    il.notes = s.race.notes;
+  }
+  if (!req.address.empty()) return true;
+  if (s.have_race) {
+    s.loc = s.race.loc;
+    s.have_loc = true;
+    return true;
+  }
+  uint64_t a = 0;
+  if (address_in_text(json_string(*s.report, "text"), &a)) {
+    s.want_addr = a;
+    s.want_shared = false;
+    return true;
+  }
+  *error = fmt::format(
+      "report {} ({}{}{}) names no memory address{}: give one with --address A (`synclab-trace summary` lists the "
+      "regions)",
+      s.report_id, il.report_kind.empty() ? "no kind" : il.report_kind, il.report_title.empty() ? "" : ": ",
+      il.report_title, il.report_kind == "race" ? " and the trace has no access of its threads" : "");
+  return false;
+}
 
-  if (report) {
-    const LaunchView v = view_of(t, launch);
-    if (locate_race(v, *report, rep_event, &race) && il.report_kind == "race") {
-      have_race = true;
-      il.notes = race.notes;
-    }
-    if (req.address.empty()) {
-      if (have_race) {
-        loc = race.loc;
-        have_loc = true;
-      } else {
-        uint64_t a = 0;
-        if (address_in_text(json_string(*report, "text"), &a)) {
-          want_addr = a;
-          want_shared = false;
-        } else {
-          *error = fmt::format(
-              "report {} ({}{}{}) names no memory address{}: give one with --address A (`synclab-trace summary` "
-              "lists the regions)",
-              report_id, il.report_kind.empty() ? "no kind" : il.report_kind, il.report_title.empty() ? "" : ": ",
-              il.report_title, il.report_kind == "race" ? " and the trace has no access of its threads" : "");
-          return false;
-        }
-      }
+// Why no access of s.launch (any launch when -1) touches the address asked for: inside a region,
+// accessed elsewhere, or outside everything the trace knows (which it then lists).
+std::string unaccessed_address(const Trace& t, const InterleavingRequest& req, const Search& s) {
+  std::vector<Range> accessed, shared_accessed;
+  for (size_t li = 0; li < t.launches.size(); ++li) {
+    const Launch& L = t.launches[li];
+    for (size_t i = L.first_event; i < L.end_event; ++i) {
+      const Event& e = t.event(i);
+      if (!is_access(e)) continue;
+      (access_space(e) == MemSpace::Shared ? shared_accessed : accessed).push_back({e.a, e.a + access_size(e)});
     }
   }
+  accessed = merge_ranges(std::move(accessed));
+  shared_accessed = merge_ranges(std::move(shared_accessed));
+  const std::vector<Range> regions = region_ranges(t);
+  const std::string what = s.want_shared ? fmt::format("shared memory offset 0x{:x}", s.want_addr)
+                                         : fmt::format("address 0x{:x}", s.want_addr);
+  const std::string where = s.launch >= 0 ? fmt::format(" in launch {}", s.launch) : std::string();
+  bool in_region = false;
+  for (const Range& r : regions) in_region |= !s.want_shared && s.want_addr >= r.lo && s.want_addr < r.hi;
+  if (in_region)
+    return fmt::format("nothing accessed {} ({}){}: no load, store or atomic touches it in the trace", what,
+                       region_text(t, s.want_addr), where);
+  bool accessed_elsewhere = false;
+  for (const Range& r : s.want_shared ? shared_accessed : accessed)
+    accessed_elsewhere |= s.want_addr >= r.lo && s.want_addr < r.hi;
+  if (accessed_elsewhere)
+    return s.want_shared && req.block >= 0 ? fmt::format("nothing in block {} accessed {}{}", req.block, what, where)
+                                           : fmt::format("nothing accessed {}{} (other launches did)", what, where);
+  std::string known;
+  for (const nlohmann::json& r : t.regions) {
+    uint64_t a = 0, n = 0;
+    if (!r.is_object() || !r.contains("address") || !r["address"].is_number_unsigned() || !r.contains("bytes") ||
+        !r["bytes"].is_number_integer())
+      continue;
+    a = r["address"].get<uint64_t>();
+    n = r["bytes"].get<uint64_t>();
+    known += fmt::format("{}region \"{}\" 0x{:x} (+{} bytes)", known.empty() ? "" : ", ", json_string(r, "name"), a, n);
+  }
+  if (!accessed.empty()) known += std::string(known.empty() ? "" : "; ") + "accessed: " + ranges_text(accessed, 6);
+  if (!shared_accessed.empty())
+    known += std::string(known.empty() ? "" : "; ") + "shared memory offsets " + ranges_text(shared_accessed, 4) +
+             " (--address shared:OFFSET)";
+  return fmt::format("{} is outside every region and every range the trace's accesses touch{}", what,
+                     known.empty() ? " (the trace records no memory accesses at all)" : "; known: " + known);
+}
 
-  if (!have_loc) {
-    // An address: find the launch and block that access it, or say what the trace knows.
-    std::vector<Range> accessed, shared_accessed;
-    size_t first_hit = SIZE_MAX;
-    int hit_launch = -1;
-    int64_t hit_block = -1;
-    uint32_t hit_size = 0;
-    for (size_t li = 0; li < t.launches.size() && first_hit == SIZE_MAX; ++li) {
-      if (launch >= 0 && int(li) != launch) continue;
-      const LaunchView v = view_of(t, int(li));
-      for (size_t i = v.L->first_event; i < v.L->end_event; ++i) {
-        const Event& e = t.event(i);
-        if (!is_access(e)) continue;
-        const bool sh = access_space(e) == MemSpace::Shared;
-        const uint64_t lo = e.a, hi = e.a + access_size(e);
-        if (sh != want_shared) continue;
-        if (sh && req.block >= 0 && v.block_of(e.warp) != req.block) continue;
-        if (want_addr >= lo && want_addr < hi) {
-          first_hit = i;
-          hit_launch = int(li);
-          hit_block = sh ? v.block_of(e.warp) : -1;
-          hit_size = access_size(e);
-          break;
-        }
-      }
-    }
-    if (first_hit == SIZE_MAX) {
-      // Not accessed: inside a region, or nowhere the trace knows.
-      for (size_t li = 0; li < t.launches.size(); ++li) {
-        const Launch& L = t.launches[li];
-        for (size_t i = L.first_event; i < L.end_event; ++i) {
-          const Event& e = t.event(i);
-          if (!is_access(e)) continue;
-          (access_space(e) == MemSpace::Shared ? shared_accessed : accessed).push_back({e.a, e.a + access_size(e)});
-        }
-      }
-      accessed = merge_ranges(std::move(accessed));
-      shared_accessed = merge_ranges(std::move(shared_accessed));
-      const std::vector<Range> regions = region_ranges(t);
-      const std::string what = want_shared ? fmt::format("shared memory offset 0x{:x}", want_addr)
-                                           : fmt::format("address 0x{:x}", want_addr);
-      const std::string where = launch >= 0 ? fmt::format(" in launch {}", launch) : std::string();
-      bool in_region = false;
-      for (const Range& r : regions) in_region |= !want_shared && want_addr >= r.lo && want_addr < r.hi;
-      if (in_region) {
-        *error = fmt::format("nothing accessed {} ({}){}: no load, store or atomic touches it in the trace", what,
-                             region_text(t, want_addr), where);
-        return false;
-      }
-      bool accessed_elsewhere = false;
-      for (const Range& r : want_shared ? shared_accessed : accessed)
-        accessed_elsewhere |= want_addr >= r.lo && want_addr < r.hi;
-      if (accessed_elsewhere) {
-        *error = want_shared && req.block >= 0
-                     ? fmt::format("nothing in block {} accessed {}{}", req.block, what, where)
-                     : fmt::format("nothing accessed {}{} (other launches did)", what, where);
-        return false;
-      }
-      std::string known;
-      for (const nlohmann::json& r : t.regions) {
-        uint64_t a = 0, n = 0;
-        if (!r.is_object() || !r.contains("address") || !r["address"].is_number_unsigned() || !r.contains("bytes") ||
-            !r["bytes"].is_number_integer())
-          continue;
-        a = r["address"].get<uint64_t>();
-        n = r["bytes"].get<uint64_t>();
-        known +=
-            fmt::format("{}region \"{}\" 0x{:x} (+{} bytes)", known.empty() ? "" : ", ", json_string(r, "name"), a, n);
-      }
-      if (!accessed.empty()) known += std::string(known.empty() ? "" : "; ") + "accessed: " + ranges_text(accessed, 6);
-      if (!shared_accessed.empty())
-        known += std::string(known.empty() ? "" : "; ") + "shared memory offsets " + ranges_text(shared_accessed, 4) +
-                 " (--address shared:OFFSET)";
-      *error = fmt::format("{} is outside every region and every range the trace's accesses touch{}", what,
-                           known.empty() ? " (the trace records no memory accesses at all)" : "; known: " + known);
-      return false;
-    }
-    if (launch < 0) launch = hit_launch;
-    loc.shared = want_shared;
-    loc.block = hit_block;
-    loc.address = want_addr;
-    // The bytes of the first access that touches the address, from the address on: a whole word
-    // when the address is the word's start.
-    loc.bytes = std::max<uint32_t>(1, uint32_t(t.event(first_hit).a + hit_size - want_addr));
-    have_loc = true;
-    // A race report of this launch whose accesses are on these bytes gives the window.
-    if (!report) {
-      const LaunchView v = view_of(t, launch);
-      for (const nlohmann::json& r : t.reports) {
-        int64_t id = -1;
-        if (json_string(r, "kind") != "race" || !json_int(r, "id", &id)) continue;
-        size_t ev = SIZE_MAX;
-        if (report_launch(t, r, uint64_t(id), &ev) != launch) continue;
-        RacePair rp;
-        if (!locate_race(v, r, ev, &rp)) continue;
-        const Location& o = rp.loc;
-        if (o.shared != loc.shared || o.block != loc.block) continue;
-        if (!(o.address < loc.address + loc.bytes && loc.address < o.address + o.bytes)) continue;
-        report = &r;
-        report_id = id;
-        rep_event = ev;
-        race = rp;
-        have_race = true;
-        il.report = id;
-        il.report_kind = "race";
-        il.report_title = json_string(r, "title");
-        il.notes = rp.notes;
-        il.notes.push_back(
-            fmt::format("report {} is a race on these bytes{}", id,
-                        req.all ? "; >> marks its two accesses" : ": the window is around its two accesses"));
+// Step 4, the location from an address: the launch and block of the first access that touches it;
+// without a report, a race report of that launch on these bytes gives the window.
+bool locate_by_address(const Trace& t, const InterleavingRequest& req, Interleaving& il, Search& s,
+                       std::string* error) {
+  if (s.have_loc) return true;
+  size_t first_hit = SIZE_MAX;
+  int hit_launch = -1;
+  int64_t hit_block = -1;
+  uint32_t hit_size = 0;
+  for (size_t li = 0; li < t.launches.size() && first_hit == SIZE_MAX; ++li) {
+    if (s.launch >= 0 && int(li) != s.launch) continue;
+    const LaunchView v = view_of(t, int(li));
+    for (size_t i = v.L->first_event; i < v.L->end_event; ++i) {
+      const Event& e = t.event(i);
+      if (!is_access(e)) continue;
+      const bool sh = access_space(e) == MemSpace::Shared;
+      const uint64_t lo = e.a, hi = e.a + access_size(e);
+      if (sh != s.want_shared) continue;
+      if (sh && req.block >= 0 && v.block_of(e.warp) != req.block) continue;
+      if (s.want_addr >= lo && s.want_addr < hi) {
+        first_hit = i;
+        hit_launch = int(li);
+        hit_block = sh ? v.block_of(e.warp) : -1;
+        hit_size = access_size(e);
         break;
       }
     }
   }
+  if (first_hit == SIZE_MAX) {
+    *error = unaccessed_address(t, req, s);
+    return false;
+  }
+  if (s.launch < 0) s.launch = hit_launch;
+  Location& loc = s.loc;
+  loc.shared = s.want_shared;
+  loc.block = hit_block;
+  loc.address = s.want_addr;
+  // The bytes of the first access that touches the address, from the address on: a whole word
+  // when the address is the word's start.
+  loc.bytes = std::max<uint32_t>(1, uint32_t(t.event(first_hit).a + hit_size - s.want_addr));
+  s.have_loc = true;
+  if (s.report) return true;
+  const LaunchView v = view_of(t, s.launch);
+  for (const nlohmann::json& r : t.reports) {
+    int64_t id = -1;
+    if (json_string(r, "kind") != "race" || !json_int(r, "id", &id)) continue;
+    size_t ev = SIZE_MAX;
+    if (report_launch(t, r, uint64_t(id), &ev) != s.launch) continue;
+    RacePair rp;
+    if (!locate_race(v, r, ev, &rp)) continue;
+    const Location& o = rp.loc;
+    if (o.shared != loc.shared || o.block != loc.block) continue;
+    if (!(o.address < loc.address + loc.bytes && loc.address < o.address + o.bytes)) continue;
+    s.report = &r;
+    s.report_id = id;
+    s.rep_event = ev;
+    s.race = rp;
+    s.have_race = true;
+    il.report = id;
+    il.report_kind = "race";
+    il.report_title = json_string(r, "title");
+    il.notes = rp.notes;
+    il.notes.push_back(
+        fmt::format("report {} is a race on these bytes{}", id,
+                    req.all ? "; >> marks its two accesses" : ": the window is around its two accesses"));
+    break;
+  }
+  return true;
+}
 
-  const LaunchView v = view_of(t, launch);
-  il.launch = launch;
+// Step 5, the threads whose synchronization is shown: the racing pair's, or the threads the report
+// names (an address alone: added with the window, involve_accessors).
+Involved involved_threads(const LaunchView& v, const Search& s) {
+  Involved inv;
+  if (s.have_race) {
+    const Event& a = v.t->event(s.race.first);
+    const Event& b = v.t->event(s.race.second);
+    inv.add(v, a.warp, a.lane);
+    inv.add(v, b.warp, b.lane);
+    inv.same_warp_race = a.warp == b.warp;
+  } else if (s.report) {
+    for (const Party& p : parties_of(v, *s.report))
+      if (p.valid && p.lane >= 0 && inv.threads.size() < 64) inv.add(v, p.warp, uint8_t(p.lane));
+  }
+  if (s.loc.shared) inv.blocks.insert(s.loc.block);
+  return inv;
+}
+
+// The event before `from` (and after `first`) that releases a barrier of one of inv's blocks, or `first`.
+size_t last_barrier_before(const Trace& t, const Involved& inv, size_t first, size_t from) {
+  for (size_t i = from; i > first; --i) {
+    const Event& e = t.event(i - 1);
+    if (e.kind == uint8_t(EventKind::BarrierRelease) && inv.blocks.count(int64_t(e.b))) return i - 1;
+  }
+  return first;
+}
+
+// Step 6, the window [*lo, *hi] of the launch's events: for a race, from the racing threads' blocks'
+// last barrier before the earlier access to the later one (and the write half of a racing thread's
+// read-modify-write); for another report, from the last barrier before it to it.
+void window(const LaunchView& v, const InterleavingRequest& req, const Search& s, const Involved& inv, size_t* lo,
+            size_t* hi) {
+  const Trace& t = *v.t;
+  const size_t first = v.L->first_event, end = v.L->end_event;
+  *lo = first;
+  *hi = end - 1;
+  if (req.all) return;
+  if (s.have_race) {
+    const Location& loc = s.loc;
+    *lo = last_barrier_before(t, inv, first, s.race.first);
+    // ... to the later access; a racing thread whose last access up to there was a load also gets
+    // its next access when that is a store before their blocks' next barrier (the write half of
+    // its read-modify-write: what makes an update lost).
+    *hi = s.race.second;
+    // The rest of the later access's instruction: lanes of one warp storing together.
+    for (size_t i = s.race.second + 1; i < end && t.event(i).time == t.event(s.race.second).time; ++i)
+      if (t.event(i).warp == t.event(s.race.second).warp && v.touches(t.event(i), loc)) *hi = i;
+    std::map<uint64_t, bool> last_was_load;  // racing thread -> its last access up to hi was a load
+    for (size_t i = s.race.second + 1; i > first; --i) {
+      const Event& e = t.event(i - 1);
+      const uint64_t key = thread_key(e.warp, e.lane);
+      if (!v.touches(e, loc) || !inv.threads.count(key) || last_was_load.count(key)) continue;
+      last_was_load[key] = e.kind == uint8_t(EventKind::MemAccess) && !access_write(e);
+      if (last_was_load.size() == inv.threads.size()) break;
+    }
+    size_t pending = 0;
+    for (const auto& kv : last_was_load) pending += kv.second;
+    for (size_t i = s.race.second + 1; i < end && pending; ++i) {
+      const Event& e = t.event(i);
+      if (e.kind == uint8_t(EventKind::BarrierRelease) && inv.blocks.count(int64_t(e.b))) break;
+      const uint64_t key = thread_key(e.warp, e.lane);
+      if (!v.touches(e, loc) || !inv.threads.count(key)) continue;
+      auto it = last_was_load.find(key);
+      if (it == last_was_load.end() || !it->second) continue;
+      it->second = false;
+      --pending;
+      if (e.kind == uint8_t(EventKind::MemAccess) && access_write(e)) *hi = i;
+    }
+  } else if (s.report && s.rep_event != SIZE_MAX) {
+    *hi = s.rep_event;
+    *lo = last_barrier_before(t, inv, first, s.rep_event);
+  }
+}
+
+// Step 7, the items cut: before the earlier racing access at most kShownBefore accesses; without a
+// race at most kShownNoRace before the report (kShownAddress for an address alone, cut at the end
+// instead). What is cut counts in *hidden_before and *hidden_after.
+void cut_items(std::vector<InterleavingItem>& items, const Search& s, const Involved& inv, size_t* hidden_before,
+               size_t* hidden_after) {
+  size_t stop = items.size();
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].racing) {
+      stop = i;
+      break;
+    }
+  const size_t limit = s.have_race ? kShownBefore : s.report ? kShownNoRace : SIZE_MAX;
+  if (limit == SIZE_MAX) {
+    size_t n = 0, keep = items.size();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!is_location_access(items[i])) continue;
+      if (++n > kShownAddress) {
+        keep = i;
+        break;
+      }
+    }
+    for (size_t i = keep; i < items.size(); ++i)
+      if (is_location_access(items[i])) *hidden_after += items[i].repeat;
+    items.resize(keep);
+    return;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < stop; ++i) n += is_location_access(items[i]);
+  // Drop the oldest accesses first, but keep the involved threads' own (a racing thread's load
+  // before its store is half of the story); dropped runs in the middle become one line.
+  std::vector<InterleavingItem> kept;
+  InterleavingItem run;
+  run.kind = InterleavingItemKind::Elided;
+  run.repeat = 0;
+  auto flush_run = [&] {
+    if (!run.repeat) return;
+    run.what = fmt::format("{} access{} to it by other threads", run.repeat, run.repeat == 1 ? "" : "es");
+    kept.push_back(run);
+    run.repeat = 0;
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    InterleavingItem& it = items[i];
+    const bool own = inv.threads.count(thread_key(it.warp, it.lane)) != 0;
+    if (i < stop && n > limit && is_location_access(it) && !own) {
+      --n;
+      bool front = true;  // nothing but synchronization kept so far
+      for (const InterleavingItem& k : kept) front &= !is_location_access(k) && k.kind != InterleavingItemKind::Elided;
+      if (front) {
+        *hidden_before += it.repeat;
+        kept.clear();  // synchronization before the first access shown says nothing
+      } else {
+        if (!run.repeat) run.event = it.event, run.cursor = it.cursor;
+        run.last_cursor = it.last_cursor;
+        run.repeat += it.repeat;
+      }
+      continue;
+    }
+    flush_run();
+    kept.push_back(std::move(it));
+  }
+  flush_run();
+  items = std::move(kept);
+  // Of the synchronization before the first access listed, the last few are context enough.
+  size_t f = 0;
+  while (f < items.size() && !is_location_access(items[f])) ++f;
+  if (f > 3) items.erase(items.begin(), items.begin() + long(f - 3));
+}
+
+}  // namespace
+
+bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleaving* out, std::string* error) {
+  *out = Interleaving{};
+  Interleaving& il = *out;
+  for (const nlohmann::json& r : t.reports)
+    if (json_string(r, "kind") == "race") ++il.race_reports;
+
+  Search s;
+  if (!pick_report(t, req, il, s, error) || !pick_launch(t, req, il, s, error)) return false;
+  if (!req.address.empty() && !parse_interleaving_address(req.address, &s.want_addr, &s.want_shared, error))
+    return false;
+  if (!locate_by_report(t, req, il, s, error) || !locate_by_address(t, req, il, s, error)) return false;
+
+  const Location& loc = s.loc;
+  const LaunchView v = view_of(t, s.launch);
+  il.launch = s.launch;
   il.space = loc.shared ? MemSpace::Shared : MemSpace::Global;
   il.block = loc.block;
   il.address = loc.address;
@@ -1041,100 +1216,32 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
     if (il.place.empty()) il.place = fmt::format("global 0x{:x}", loc.address);
   }
   if (v.L->event_count() == 0) {
-    *error = fmt::format("launch {} has no events in this trace (recording filtered it out?)", launch);
+    *error = fmt::format("launch {} has no events in this trace (recording filtered it out?)", s.launch);
     return false;
   }
   // Keep the racing pair only when it is on the location asked for.
-  if (have_race && !(race.loc.shared == loc.shared && race.loc.block == loc.block &&
-                     race.loc.address < loc.address + loc.bytes && loc.address < race.loc.address + race.loc.bytes))
-    have_race = false;
-  if (have_race && race.first == race.second) have_race = false;
+  if (s.have_race &&
+      !(s.race.loc.shared == loc.shared && s.race.loc.block == loc.block &&
+        s.race.loc.address < loc.address + loc.bytes && loc.address < s.race.loc.address + s.race.loc.bytes))
+    s.have_race = false;
+  if (s.have_race && s.race.first == s.race.second) s.have_race = false;
 
-  // The threads whose synchronization is shown.
-  Involved inv;
-  auto involve = [&](uint32_t warp, uint8_t lane) {
-    inv.threads.insert(thread_key(warp, lane));
-    inv.warps.insert(warp);
-    inv.blocks.insert(v.block_of(warp));
-  };
-  if (have_race) {
-    const Event& a = t.event(race.first);
-    const Event& b = t.event(race.second);
-    involve(a.warp, a.lane);
-    involve(b.warp, b.lane);
-    inv.same_warp_race = a.warp == b.warp;
-  } else if (report) {
-    for (const Party& p : parties_of(v, *report))
-      if (p.valid && p.lane >= 0 && inv.threads.size() < 64) involve(p.warp, uint8_t(p.lane));
-  }
-  if (loc.shared) inv.blocks.insert(loc.block);
-
-  const size_t first = v.L->first_event, end = v.L->end_event;
-  size_t lo = first, hi = end - 1;
+  Involved inv = involved_threads(v, s);
+  size_t lo = 0, hi = 0;
+  window(v, req, s, inv, &lo, &hi);
   il.windowed = !req.all;
-  if (have_race) {
-    if (!req.all) {
-      // From the racing threads' blocks' last barrier before the earlier access ...
-      for (size_t i = race.first; i > first; --i) {
-        const Event& e = t.event(i - 1);
-        if (e.kind == uint8_t(EventKind::BarrierRelease) && inv.blocks.count(int64_t(e.b))) {
-          lo = i - 1;
-          break;
-        }
-      }
-      // ... to the later one; a racing thread whose last access up to there was a load also gets
-      // its next access when that is a store before their blocks' next barrier (the write half of
-      // its read-modify-write: what makes an update lost).
-      hi = race.second;
-      // The rest of the later access's instruction: lanes of one warp storing together.
-      for (size_t i = race.second + 1; i < end && t.event(i).time == t.event(race.second).time; ++i)
-        if (t.event(i).warp == t.event(race.second).warp && v.touches(t.event(i), loc)) hi = i;
-      std::map<uint64_t, bool> last_was_load;  // racing thread -> its last access up to hi was a load
-      for (size_t i = race.second + 1; i > first; --i) {
-        const Event& e = t.event(i - 1);
-        const uint64_t key = thread_key(e.warp, e.lane);
-        if (!v.touches(e, loc) || !inv.threads.count(key) || last_was_load.count(key)) continue;
-        last_was_load[key] = e.kind == uint8_t(EventKind::MemAccess) && !access_write(e);
-        if (last_was_load.size() == inv.threads.size()) break;
-      }
-      size_t pending = 0;
-      for (const auto& kv : last_was_load) pending += kv.second;
-      for (size_t i = race.second + 1; i < end && pending; ++i) {
-        const Event& e = t.event(i);
-        if (e.kind == uint8_t(EventKind::BarrierRelease) && inv.blocks.count(int64_t(e.b))) break;
-        const uint64_t key = thread_key(e.warp, e.lane);
-        if (!v.touches(e, loc) || !inv.threads.count(key)) continue;
-        auto it = last_was_load.find(key);
-        if (it == last_was_load.end() || !it->second) continue;
-        it->second = false;
-        --pending;
-        if (e.kind == uint8_t(EventKind::MemAccess) && access_write(e)) hi = i;
-      }
-    }
-  } else if (report && rep_event != SIZE_MAX && !req.all) {
-    hi = rep_event;
-    for (size_t i = rep_event; i > first; --i) {
-      const Event& e = t.event(i - 1);
-      if (e.kind == uint8_t(EventKind::BarrierRelease) && inv.blocks.count(int64_t(e.b))) {
-        lo = i - 1;
-        break;
-      }
-    }
-  }
-
   // For an address alone, the threads are those that access it (their barriers, fences, ...).
-  if (!report) {
+  if (!s.report)
     for (size_t i = lo; i <= hi; ++i) {
       const Event& e = t.event(i);
-      if (v.touches(e, loc) && inv.threads.size() < 64) involve(e.warp, e.lane);
+      if (v.touches(e, loc) && inv.threads.size() < 64) inv.add(v, e.warp, e.lane);
     }
-  }
 
   std::vector<InterleavingItem> raw =
-      collect(v, loc, inv, lo, hi, rep_event, report_id, have_race && !req.all ? race.second : SIZE_MAX);
-  if (have_race)
+      collect(v, loc, inv, lo, hi, s.rep_event, s.report_id, s.have_race && !req.all ? s.race.second : SIZE_MAX);
+  if (s.have_race)
     for (InterleavingItem& it : raw)
-      if (it.event == race.first || it.event == race.second) it.racing = true;
+      if (it.event == s.race.first || it.event == s.race.second) it.racing = true;
 
   // The explanation reads the plain accesses of the window (before any are cut).
   {
@@ -1143,80 +1250,15 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
     for (const InterleavingItem& it : raw)
       if (is_location_access(it)) acc.push_back(it);
     for (const InterleavingItem& it : acc)
-      if (it.racing && have_race && it.event == race.second) later = &it;
+      if (it.racing && s.have_race && it.event == s.race.second) later = &it;
     il.explanation = explain(acc, later);
   }
 
   std::vector<InterleavingItem> items = compact(std::move(raw), !req.all);
+  const size_t first = v.L->first_event, end = v.L->end_event;
   size_t hidden_before = count_touching(v, loc, first, lo);
   size_t hidden_after = hi + 1 < end ? count_touching(v, loc, hi + 1, end) : 0;
-  if (!req.all) {
-    // Cut leading items: before the earlier racing access at most kShownBefore accesses; without
-    // a race at most kShownNoRace before the report (kShownAddress for an address alone, cut at
-    // the end instead).
-    size_t stop = items.size();
-    for (size_t i = 0; i < items.size(); ++i)
-      if (items[i].racing) {
-        stop = i;
-        break;
-      }
-    const size_t limit = have_race ? kShownBefore : report ? kShownNoRace : SIZE_MAX;
-    if (limit != SIZE_MAX) {
-      size_t n = 0;
-      for (size_t i = 0; i < stop; ++i) n += is_location_access(items[i]);
-      // Drop the oldest accesses first, but keep the involved threads' own (a racing thread's
-      // load before its store is half of the story); dropped runs in the middle become one line.
-      std::vector<InterleavingItem> kept;
-      InterleavingItem run;
-      run.kind = InterleavingItemKind::Elided;
-      run.repeat = 0;
-      auto flush_run = [&] {
-        if (!run.repeat) return;
-        run.what = fmt::format("{} access{} to it by other threads", run.repeat, run.repeat == 1 ? "" : "es");
-        kept.push_back(run);
-        run.repeat = 0;
-      };
-      for (size_t i = 0; i < items.size(); ++i) {
-        InterleavingItem& it = items[i];
-        const bool own = inv.threads.count(thread_key(it.warp, it.lane)) != 0;
-        if (i < stop && n > limit && is_location_access(it) && !own) {
-          --n;
-          bool front = true;  // nothing but synchronization kept so far
-          for (const InterleavingItem& k : kept)
-            front &= !is_location_access(k) && k.kind != InterleavingItemKind::Elided;
-          if (front) {
-            hidden_before += it.repeat;
-            kept.clear();  // synchronization before the first access shown says nothing
-          } else {
-            if (!run.repeat) run.event = it.event, run.cursor = it.cursor;
-            run.last_cursor = it.last_cursor;
-            run.repeat += it.repeat;
-          }
-          continue;
-        }
-        flush_run();
-        kept.push_back(std::move(it));
-      }
-      flush_run();
-      items = std::move(kept);
-      // Of the synchronization before the first access listed, the last few are context enough.
-      size_t f = 0;
-      while (f < items.size() && !is_location_access(items[f])) ++f;
-      if (f > 3) items.erase(items.begin(), items.begin() + long(f - 3));
-    } else {
-      size_t n = 0, keep = items.size();
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (!is_location_access(items[i])) continue;
-        if (++n > kShownAddress) {
-          keep = i;
-          break;
-        }
-      }
-      for (size_t i = keep; i < items.size(); ++i)
-        if (is_location_access(items[i])) hidden_after += items[i].repeat;
-      items.resize(keep);
-    }
-  }
+  if (!req.all) cut_items(items, s, inv, &hidden_before, &hidden_after);
   il.items = std::move(items);
   il.hidden_before = hidden_before;
   il.hidden_after = hidden_after;

@@ -8,10 +8,12 @@
 //   The model's data  LaunchData (a launch's steps per warp, marks, spans, checkpoints) and Model::Impl; reading
 //                     the header, region, report and module chunks (parse_header, parse_region, parse_report,
 //                     parse_module)
-//   Open              Model::open: regions, reports, launches and their source modules; per launch, pass 1
-//                     (times, status, warp count, steps per warp) and pass 2 (replay with checkpoints, marks,
-//                     critical sections in shared lock bits); the analysis' spans (computed on another thread);
-//                     each launch's reports, in cursor order
+//   Open              Model::open and its loaders, in the order it calls them: the chunks (load_regions,
+//                     load_reports, load_launch: a launch and its source module); per launch, pass 1
+//                     (count_steps: times, status, warp count, steps per warp), its replay context
+//                     (launch_context) and pass 2 (replay_launch: checkpoints, marks, critical sections in
+//                     shared lock bits); the analysis' spans, computed on another thread (add_spans); each
+//                     launch's reports, in cursor order (assign_reports)
 //   Plain accessors   the trace, its header and tables (path, launches, regions, reports, ...); module_of, file_path,
 //                     function; event_at, time_of, cursor_at_time; checkpoint_count, memory_bytes
 //   Lane states       build_view: a State from a replay state (each lane's LaneState, via span_lanes; the
@@ -361,6 +363,476 @@ void parse_module(const nlohmann::json& k, SourceModule* m) {
 Model::Model() : impl_(new Impl) {}
 Model::~Model() = default;
 
+namespace {
+
+using Warnings = std::vector<std::string>;
+
+// The Region and SharedRegion chunks (a shared region: one copy per block, placed per launch).
+void load_regions(const trace::Trace& t, Model::Impl& I, Warnings& warnings) {
+  for (const nlohmann::json& j : t.regions) I.regions.push_back(parse_region(j, &warnings));
+  // Shared regions (the reader checked their fields): one copy per block.
+  for (const nlohmann::json& j : t.shared_regions) {
+    RegionInfo r = parse_region(j, &warnings);
+    r.shared = true;
+    r.address = 0;
+    r.variable = jstr(j, "variable");
+    r.kernel = jstr(j, "kernel");
+    I.regions.push_back(std::move(r));
+  }
+}
+
+// The Report chunks; returns each report's index by its id.
+std::unordered_map<uint64_t, uint32_t> load_reports(const trace::Trace& t, Model::Impl& I) {
+  std::unordered_map<uint64_t, uint32_t> report_by_id;
+  for (const nlohmann::json& j : t.reports) {
+    I.reports.push_back(parse_report(j));
+    report_by_id.emplace(I.reports.back().id, uint32_t(I.reports.size() - 1));
+  }
+  return report_by_id;
+}
+
+// Launch l's Kernel chunk: its shape, where it has the shared regions, its events, and its source
+// module (a module of its own, or one an earlier launch gave by id).
+void load_launch(const trace::Launch& src, size_t l, Model::Impl& I, std::unordered_map<uint64_t, int>& module_by_id,
+                 Warnings& warnings) {
+  LaunchInfo& L = I.launches[l];
+  L.index = int(l);
+  L.json = src.json;
+  L.name = src.name;
+  L.display = src.display;
+  uint64_t v = l;
+  ju64(src.json, "launch", &v);
+  L.launch = v;
+  for (int d = 0; d < 3; ++d) {
+    L.grid[d] = src.grid[d];
+    L.block[d] = src.block[d];
+  }
+  const unsigned __int128 blocks = (unsigned __int128)L.grid[0] * L.grid[1] * L.grid[2];
+  L.blocks = blocks > ~0ull ? ~0ull : uint64_t(blocks);
+  const unsigned __int128 tpb128 = (unsigned __int128)L.block[0] * L.block[1] * L.block[2];
+  uint64_t tpb = tpb128 > 0xffffffffu ? 0xffffffffu : uint64_t(tpb128);
+  if (ju64(src.json, "threads_per_block", &v)) tpb = v;
+  L.threads_per_block = uint32_t(std::min<uint64_t>(tpb, 0xffffffffu));
+  uint64_t wpb = src.warps_per_block ? src.warps_per_block : (tpb + 31) / 32;
+  L.warps_per_block = uint32_t(std::min<uint64_t>(std::max<uint64_t>(wpb, 1), 0xffffffffu));
+  L.recorded = src.recorded;
+  // Where the launch has the shared regions (Kernel chunk "shared_regions": [{id, offset}]).
+  L.shared_offset.assign(I.regions.size(), -1);
+  if (src.json.is_object()) {
+    auto sr = src.json.find("shared_regions");
+    if (sr != src.json.end() && sr->is_array())
+      for (const auto& x : *sr) {
+        uint64_t id = 0, off = 0;
+        if (!x.is_object() || !ju64(x, "id", &id) || !ju64(x, "offset", &off) || off > (1ull << 40)) {
+          warnings.push_back(fmt::format("launch {}: a \"shared_regions\" entry is not {{id, offset}}; skipped", l));
+          continue;
+        }
+        bool found = false;
+        for (size_t r = 0; r < I.regions.size(); ++r)
+          if (I.regions[r].shared && I.regions[r].id == id && L.shared_offset[r] < 0) {
+            L.shared_offset[r] = int64_t(off);
+            found = true;
+            break;
+          }
+        if (!found)
+          warnings.push_back(fmt::format(
+              "launch {}: \"shared_regions\" names region {}, which no SharedRegion chunk describes", l, id));
+      }
+  }
+  L.first_event = src.first_event;
+  L.end_event = src.end_event;
+  L.steps = L.end_event - L.first_event;
+  uint64_t module_id = 0;
+  const bool has_module_id = ju64(src.json, "module", &module_id);
+  const bool has_source = src.json.is_object() && (src.json.contains("files") || src.json.contains("functions"));
+  if (has_source) {
+    SourceModule sm;
+    parse_module(src.json, &sm);
+    I.modules.push_back(std::move(sm));
+    L.module = int(I.modules.size() - 1);
+    if (has_module_id) module_by_id[module_id] = L.module;
+  } else if (has_module_id) {
+    auto it = module_by_id.find(module_id);
+    if (it != module_by_id.end()) L.module = it->second;
+  } else if (I.modules.size() == 1) {
+    L.module = 0;  // a writer that names no modules: the only one there is
+  }
+}
+
+// Pass 1 over launch l's events: its times, status and warp count, and D's steps per warp (their
+// tables sized for pass 2) and active warps.
+void count_steps(const trace::Trace& tr, size_t l, LaunchInfo& L, LaunchData& D, Warnings& warnings) {
+  uint64_t begin_warps = 0;
+  bool begin_seen = false;
+  L.status = LaunchStatus::Running;
+  uint32_t max_warp = 0;
+  bool any_warp = false;
+  bool first = true;
+  std::vector<uint32_t> counts;  // WarpSteps per warp
+  std::vector<uint8_t> seen;     // warps with events
+  // Times should never decrease within a launch (docs/trace-format.md); a damaged file's may.
+  // The model then uses the latest time so far wherever it needs sorted times.
+  uint64_t back_at = 0, back_time = 0, back_prev = 0;
+  for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+    if (first) {
+      L.first_time = L.last_time = e.time;
+      first = false;
+    }
+    if (e.time < L.last_time) {
+      if (L.time_backsteps++ == 0) {
+        back_at = index - L.first_event;
+        back_time = e.time;
+        back_prev = L.last_time;
+      }
+    }
+    L.last_time = std::max(L.last_time, e.time);
+    if (e.kind == K(EventKind::KernelBegin) && !begin_seen) {
+      begin_seen = true;
+      begin_warps = e.b;
+    } else if (e.kind == K(EventKind::KernelEnd)) {
+      L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
+    }
+    const bool snapshot = e.kind == K(EventKind::RegionUpdate) && (e.aux & trace::kRegionSnapshot);
+    const bool host = e.kind == K(EventKind::HostAccess);  // the host is no warp
+    if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot && !host) {
+      max_warp = std::max(max_warp, e.warp);
+      any_warp = true;
+      if (e.warp < kMaxWarpsGuess) {
+        if (e.warp >= counts.size()) {
+          counts.resize(std::max<size_t>(size_t(e.warp) + 1, 2 * counts.size()), 0);
+          seen.resize(counts.size(), 0);
+        }
+        seen[e.warp] = 1;
+        if (e.kind == K(EventKind::WarpStep)) ++counts[e.warp];
+      }
+    }
+  });
+  // The warp count: KernelBegin's, else the Kernel chunk's shape, else the highest warp seen.
+  const unsigned __int128 shape_warps = (unsigned __int128)L.blocks * L.warps_per_block;
+  uint64_t warps = 0;
+  if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess)
+    warps = begin_warps;
+  else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess)
+    warps = uint64_t(shape_warps);
+  else if (any_warp)
+    warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
+  if (L.time_backsteps > 0)
+    warnings.push_back(
+        fmt::format("launch {}: event times go backwards at {} event(s), first at event {} (time {} after {}): "
+                    "the trace is damaged; the timeline places such events at the latest earlier time",
+                    l, L.time_backsteps, back_at, back_time, back_prev));
+  if (begin_warps > kMaxWarpsGuess || (begin_warps == 0 && shape_warps > kMaxWarpsGuess))
+    warnings.push_back(fmt::format("launch {} claims more than {} warps; showing {}", l, kMaxWarpsGuess, warps));
+  L.warps = uint32_t(warps);
+
+  counts.resize(L.warps, 0);  // warps past the launch's are skipped
+  seen.resize(L.warps, 0);
+  D.step_off.assign(size_t(L.warps) + 1, 0);
+  for (uint32_t w = 0; w < L.warps; ++w) D.step_off[w + 1] = D.step_off[w] + counts[w];
+  for (uint32_t w = 0; w < L.warps; ++w)
+    if (seen[w]) D.active_warps.push_back(w);
+  const size_t nsteps = D.step_off[L.warps];
+  D.step_time.resize(nsteps);
+  D.step_cursor.resize(nsteps);
+  D.step_lanes.resize(nsteps);
+}
+
+// The replay's view of launch l's shape and regions (LaunchCtx): each region's cells in this launch
+// (a shared one per block, where the launch has it; none past the tracking limit).
+void launch_context(const Model::Impl& I, size_t l, const LaunchInfo& L, LaunchCtx& C, Warnings& warnings) {
+  C.warps = L.warps;
+  C.warps_per_block = L.warps_per_block;
+  for (auto& x : C.region_index) x = -1;
+  C.blocks = L.warps_per_block ? (uint64_t(L.warps) + L.warps_per_block - 1) / L.warps_per_block : 0;
+  for (size_t r = 0; r < I.regions.size(); ++r) {
+    const RegionInfo& R = I.regions[r];
+    if (R.id < 256 && C.region_index[R.id] < 0) C.region_index[R.id] = int16_t(r);
+    uint64_t cells = R.cells;
+    if (R.shared) {
+      const unsigned __int128 all = (unsigned __int128)R.cells * C.blocks;
+      if (L.shared_offset[r] < 0) {
+        cells = 0;
+      } else if (all > kMaxRegionCells) {
+        warnings.push_back(
+            fmt::format("launch {}: shared region \"{}\" has {} cells in {} blocks; above {} cells it is not tracked",
+                        l, R.name, R.cells, C.blocks, kMaxRegionCells));
+        cells = 0;
+      } else {
+        cells = uint64_t(all);
+      }
+    }
+    C.region_cells.push_back(cells);
+    C.region_shared.push_back(R.shared);
+    C.region_block_cells.push_back(R.shared && cells ? R.cells : 0);
+    C.region_bits.push_back(R.kind == RegionKind::LockBits);
+    C.region_base.push_back(R.shared ? uint64_t(std::max<int64_t>(L.shared_offset[r], 0)) : R.address);
+    C.region_bytes.push_back(R.bytes);
+    C.region_elem_bytes.push_back(R.kind == RegionKind::LockBits ? 0 : std::max<uint32_t>(R.elem_bytes, 1));
+  }
+}
+
+// Counts of events pass 2 skipped, for the warnings.
+struct Skipped {
+  uint64_t events = 0;          // naming a warp, block or region element the launch does not have
+  uint64_t host_malformed = 0;  // HostAccess events that are not a host read or write of 1-8 bytes
+};
+
+// Pass 2 over launch l's events: replays them, with checkpoints while their memory stays within
+// the budget, the navigation marks, each step's time, cursor and lanes, the reports' cursors, and
+// the critical sections in shared lock-bits regions.
+void replay_launch(Model::Impl& I, size_t l, const ModelOptions& opt,
+                   const std::unordered_map<uint64_t, uint32_t>& report_by_id, Skipped& skipped) {
+  const trace::Trace& tr = *I.trace;
+  LaunchInfo& L = I.launches[l];
+  LaunchData& D = I.data[l];
+  const LaunchCtx& C = D.ctx;
+  std::vector<uint32_t> fill(D.step_off.begin(), D.step_off.end() - 1);
+  ReplayState rs;
+  detail::init_state(C, *I.zero, &rs);
+  D.checkpoints.push_back(Checkpoint{0, rs});
+  size_t cp_bytes = detail::table_bytes(rs);
+  size_t cloned = 0;
+  uint64_t last_cp = 0;
+  const double budget = std::max(0.0, opt.checkpoint_bytes_per_event);
+  const uint64_t kmin = std::max<uint32_t>(opt.min_checkpoint_interval, 1);
+  detail::Marks marks;
+  for (auto& v : D.marks) v.clear();
+  uint64_t latest_time = 0;  // step times must be sorted per warp (activity's binary search)
+  // Critical sections in shared lock-bits regions, which synclab::trace::analyze (global
+  // regions only) does not see: the holder of each held bit of each block's copy, by (region
+  // index, cell), from the update that set it to the one that clears it. D.spans gets them
+  // here; the analysis' intervals join them (add_spans).
+  struct Holder {
+    uint32_t warp, cursor;
+    uint8_t lane;
+    uint64_t time;
+  };
+  std::map<std::pair<size_t, uint64_t>, Holder> holders;
+  auto critical_section = [&](size_t ri, uint64_t cell, const Holder& h, uint64_t end, uint32_t last, bool open) {
+    Span s;
+    s.kind = SpanKind::CriticalSection;
+    s.begin = h.time;
+    s.end = std::max(end, h.time);
+    s.first = h.cursor;
+    s.last = last;
+    s.warp = h.warp;
+    s.lanes = h.lane < 32 ? 1u << h.lane : 0u;
+    s.info = I.regions[ri].id;
+    s.element = uint32_t(std::min<uint64_t>(cell % std::max<uint64_t>(C.region_block_cells[ri], 1), 0xffffffffu));
+    s.lane = h.lane;
+    s.open_at_end = open;
+    D.spans.push_back(s);
+  };
+  auto shared_locks = [&](const Event& e, uint32_t c) {
+    if ((e.aux & trace::kRegionSnapshot) || e.warp >= L.warps) return;
+    const int ri = C.region_index[e.aux & trace::kRegionIdMask];
+    if (ri < 0 || !C.region_shared[size_t(ri)] || !C.region_bits[size_t(ri)]) return;
+    uint64_t base = 0, n = 0;
+    if (!detail::block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > rs.regions[size_t(ri)].n) return;
+    const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
+    const uint64_t end = std::min<uint64_t>(e.a + (nbytes ? 8 * std::min(nbytes, 8u) : 1), n);
+    for (uint64_t i = e.a; i < end; ++i) {
+      const detail::CellRS& x = rs.regions[size_t(ri)].get(base + i);
+      const auto key = std::make_pair(size_t(ri), base + i);
+      auto it = holders.find(key);
+      if (x.owner == c) {  // set 0 -> 1 by this update
+        if (it != holders.end()) critical_section(size_t(ri), base + i, it->second, e.time, c, false);
+        holders[key] = Holder{e.warp, c, e.lane, e.time};
+      } else if (x.value == 0 && it != holders.end()) {
+        critical_section(size_t(ri), base + i, it->second, e.time, c, false);
+        holders.erase(it);
+      }
+    }
+  };
+  for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+    const uint32_t c = uint32_t(index - L.first_event);
+    latest_time = std::max(latest_time, e.time);
+    marks.acquire = marks.release = false;
+    if (e.kind == K(EventKind::HostAccess)) {
+      if (detail::apply(C, e, c, &rs, &cloned, &marks))
+        D.host.push_back(c);
+      else
+        ++skipped.host_malformed;
+    } else if (!detail::apply(C, e, c, &rs, &cloned, &marks)) {
+      ++skipped.events;
+    }
+    switch (static_cast<EventKind>(e.kind)) {
+      case EventKind::WarpStep:
+        if (e.warp < L.warps) {
+          const uint32_t k = fill[e.warp]++;
+          D.step_time[k] = latest_time;
+          D.step_cursor[k] = c;
+          const uint32_t prev = k > D.step_off[e.warp] ? D.step_lanes[k - 1] : 0;
+          D.step_lanes[k] = prev + popcount32(uint32_t(e.a));
+        }
+        break;
+      case EventKind::Report: {
+        D.marks[size_t(Mark::Report)].push_back(c);
+        auto it = report_by_id.find(e.a);
+        if (it != report_by_id.end()) {
+          ReportInfo& R = I.reports[it->second];
+          if (R.cursor == kNoCursor || R.launch != int(l)) {
+            R.launch = int(l);
+            R.cursor = c;
+            R.time = e.time;
+            if (R.line == 0) R.line = int64_t(e.b);
+          }
+        }
+        break;
+      }
+      case EventKind::BarrierArrive: D.marks[size_t(Mark::BarrierArrive)].push_back(c); break;
+      case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
+      case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
+      case EventKind::MemoryModel:
+        switch (trace::MemoryModelKind(e.aux & trace::kMemoryModelKindMask)) {
+          case trace::MemoryModelKind::StaleRead: D.marks[size_t(Mark::StaleRead)].push_back(c); break;
+          case trace::MemoryModelKind::EarlyStore:
+          case trace::MemoryModelKind::LateLoad: D.marks[size_t(Mark::Reordering)].push_back(c); break;
+          case trace::MemoryModelKind::Visible: D.marks[size_t(Mark::Visible)].push_back(c); break;
+          default: break;
+        }
+        break;
+      case EventKind::RegionUpdate:
+        if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
+        shared_locks(e, c);
+        D.marks[size_t(Mark::RegionUpdate)].push_back(c);
+        if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
+        if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);
+        break;
+      default: break;
+    }
+    // A checkpoint after this event while the checkpoints' memory stays within the budget.
+    const uint64_t applied = uint64_t(c) + 1;
+    if (applied - last_cp >= kmin) {
+      const size_t tb = detail::table_bytes(rs);
+      if (double(cp_bytes + cloned + tb) <= budget * double(applied)) {
+        cp_bytes += cloned + tb;
+        cloned = 0;
+        D.checkpoints.push_back(Checkpoint{applied, rs});
+        last_cp = applied;
+      }
+    }
+  });
+  D.checkpoint_bytes = cp_bytes + cloned;
+  for (auto& v : D.marks) v.shrink_to_fit();
+  for (const auto& [key, h] : holders)  // still held when the launch's events ended
+    critical_section(key.first, key.second, h, latest_time, uint32_t(L.steps - 1), true);
+}
+
+// The analysis' intervals of a launch as its spans (beside the critical sections pass 2 found), per
+// warp in cursor order with their prefix maxima; the spin marks; where the viewer opens.
+void add_spans(const LaunchInfo& L, LaunchData& D, std::vector<trace::Interval>& iv) {
+  D.spans.reserve(iv.size());
+  for (const trace::Interval& x : iv) {
+    if (x.warp >= L.warps || x.first_event < L.first_event || x.last_event >= L.end_event) continue;
+    Span s;
+    s.kind = SpanKind(x.kind);
+    s.begin = x.begin;
+    s.end = std::max(x.end, x.begin);
+    s.first = uint32_t(x.first_event - L.first_event);
+    // Still open when the events ended: it lasts to the launch's last event (the analysis
+    // stretches an open spin's end time but leaves last_event at its last full iteration).
+    s.last = x.open_at_end ? uint32_t(L.steps - 1) : uint32_t(x.last_event - L.first_event);
+    s.warp = x.warp;
+    s.lanes = x.lanes;
+    s.open_at_end = x.open_at_end;
+    switch (x.kind) {
+      case trace::IntervalKind::BarrierWait: s.info = x.barrier; break;
+      case trace::IntervalKind::Spin:
+        s.info = x.line;
+        s.element = x.iterations;
+        break;
+      case trace::IntervalKind::CriticalSection:
+        s.info = x.region;
+        s.element = uint32_t(std::min<uint64_t>(x.element, 0xffffffffu));
+        s.lane = x.lane;
+        break;
+    }
+    D.spans.push_back(s);
+  }
+  std::vector<trace::Interval>().swap(iv);
+  std::sort(D.spans.begin(), D.spans.end(), [](const Span& a, const Span& b) {
+    if (a.warp != b.warp) return a.warp < b.warp;
+    if (a.first != b.first) return a.first < b.first;
+    if (a.begin != b.begin) return a.begin < b.begin;
+    return a.kind < b.kind;
+  });
+  D.spans.shrink_to_fit();
+  if (L.time_backsteps > 0) {
+    // spans_in searches begins in cursor order: keep them sorted as on an undamaged trace
+    uint32_t w = kNoWarp;
+    uint64_t b = 0;
+    for (Span& s : D.spans) {
+      if (s.warp != w) w = s.warp, b = 0;
+      b = s.begin = std::max(s.begin, b);
+      s.end = std::max(s.end, s.begin);
+    }
+  }
+  D.span_off.assign(size_t(L.warps) + 1, 0);
+  for (const Span& s : D.spans) ++D.span_off[s.warp + 1];
+  for (uint32_t w = 0; w < L.warps; ++w) D.span_off[w + 1] += D.span_off[w];
+  D.span_max_last.resize(D.spans.size());
+  D.span_max_end.resize(D.spans.size());
+  for (uint32_t w = 0; w < L.warps; ++w) {
+    uint32_t ml = 0;
+    uint64_t me = 0;
+    for (uint32_t i = D.span_off[w]; i < D.span_off[w + 1]; ++i) {
+      ml = std::max(ml, D.spans[i].last);
+      me = std::max(me, D.spans[i].end);
+      D.span_max_last[i] = ml;
+      D.span_max_end[i] = me;
+    }
+  }
+  std::vector<uint32_t>& spin_starts = D.marks[size_t(Mark::SpinStart)];
+  for (const Span& s : D.spans)
+    if (s.kind == SpanKind::Spin) spin_starts.push_back(s.first);
+  std::sort(spin_starts.begin(), spin_starts.end());
+  spin_starts.erase(std::unique(spin_starts.begin(), spin_starts.end()), spin_starts.end());
+  spin_starts.shrink_to_fit();
+
+  // Where the viewer opens.
+  const auto& rep = D.marks[size_t(Mark::Report)];
+  const auto& rel = D.marks[size_t(Mark::BarrierRelease)];
+  const auto& acq = D.marks[size_t(Mark::Acquire)];
+  if (!rep.empty())
+    D.first_interesting = rep.front();
+  else if (!rel.empty() || !acq.empty())
+    D.first_interesting = std::min(rel.empty() ? ~0u : rel.front(), acq.empty() ? ~0u : acq.front());
+  else
+    D.first_interesting = 0;
+}
+
+// Each report in its launch's list, in cursor order (a report with no Report event: the launch its
+// chunk names); its parties' warps as Event::warp numbers them.
+void assign_reports(Model::Impl& I) {
+  const size_t nl = I.launches.size();
+  for (size_t r = 0; r < I.reports.size(); ++r) {
+    ReportInfo& R = I.reports[r];
+    if (R.launch < 0) {
+      // No Report event: the chunk's "launch" names the launch number.
+      uint64_t n = 0;
+      if (ju64(R.json, "launch", &n))
+        for (const LaunchInfo& L : I.launches)
+          if (L.launch == n) {
+            R.launch = L.index;
+            break;
+          }
+    }
+    if (R.launch >= 0 && size_t(R.launch) < nl) I.data[size_t(R.launch)].reports.push_back(uint32_t(r));
+    // A party's "warp" is written as the warp within its block: the viewer wants Event::warp.
+    if (R.launch >= 0 && size_t(R.launch) < nl) {
+      const uint64_t wpb = I.launches[size_t(R.launch)].warps_per_block;
+      for (ReportParty& p : R.parties)
+        if (wpb && p.block >= 0 && p.warp >= 0 && uint64_t(p.warp) < wpb) p.warp = p.block * int64_t(wpb) + p.warp;
+    }
+  }
+  for (LaunchData& D : I.data)
+    std::stable_sort(D.reports.begin(), D.reports.end(),
+                     [&](uint32_t a, uint32_t b) { return I.reports[a].cursor < I.reports[b].cursor; });
+}
+
+}  // namespace
+
 std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, const ModelOptions& opt) {
   std::string dummy;
   if (!error) error = &dummy;
@@ -369,7 +841,7 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     if (!t) return nullptr;
     std::unique_ptr<Model> m(new Model);
     Impl& I = *m->impl_;
-    std::vector<std::string> warnings = t->warnings;
+    Warnings warnings = t->warnings;
     I.header = parse_header(*t);
 
     // The derived intervals, computed on another core while this one replays.
@@ -397,92 +869,11 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
       threaded = false;
     }
 
-    // Regions.
-    for (const nlohmann::json& j : t->regions) I.regions.push_back(parse_region(j, &warnings));
-    // Shared regions (the reader checked their fields): one copy per block.
-    for (const nlohmann::json& j : t->shared_regions) {
-      RegionInfo r = parse_region(j, &warnings);
-      r.shared = true;
-      r.address = 0;
-      r.variable = jstr(j, "variable");
-      r.kernel = jstr(j, "kernel");
-      I.regions.push_back(std::move(r));
-    }
-    // Reports.
-    std::unordered_map<uint64_t, uint32_t> report_by_id;
-    for (const nlohmann::json& j : t->reports) {
-      I.reports.push_back(parse_report(j));
-      report_by_id.emplace(I.reports.back().id, uint32_t(I.reports.size() - 1));
-    }
-    // Launches and their source modules.
+    load_regions(*t, I, warnings);
+    const std::unordered_map<uint64_t, uint32_t> report_by_id = load_reports(*t, I);
     std::unordered_map<uint64_t, int> module_by_id;
     I.launches.resize(nl);
-    for (size_t l = 0; l < nl; ++l) {
-      const trace::Launch& src = t->launches[l];
-      LaunchInfo& L = I.launches[l];
-      L.index = int(l);
-      L.json = src.json;
-      L.name = src.name;
-      L.display = src.display;
-      uint64_t v = l;
-      ju64(src.json, "launch", &v);
-      L.launch = v;
-      for (int d = 0; d < 3; ++d) {
-        L.grid[d] = src.grid[d];
-        L.block[d] = src.block[d];
-      }
-      const unsigned __int128 blocks = (unsigned __int128)L.grid[0] * L.grid[1] * L.grid[2];
-      L.blocks = blocks > ~0ull ? ~0ull : uint64_t(blocks);
-      const unsigned __int128 tpb128 = (unsigned __int128)L.block[0] * L.block[1] * L.block[2];
-      uint64_t tpb = tpb128 > 0xffffffffu ? 0xffffffffu : uint64_t(tpb128);
-      if (ju64(src.json, "threads_per_block", &v)) tpb = v;
-      L.threads_per_block = uint32_t(std::min<uint64_t>(tpb, 0xffffffffu));
-      uint64_t wpb = src.warps_per_block ? src.warps_per_block : (tpb + 31) / 32;
-      L.warps_per_block = uint32_t(std::min<uint64_t>(std::max<uint64_t>(wpb, 1), 0xffffffffu));
-      L.recorded = src.recorded;
-      // Where the launch has the shared regions (Kernel chunk "shared_regions": [{id, offset}]).
-      L.shared_offset.assign(I.regions.size(), -1);
-      if (src.json.is_object()) {
-        auto sr = src.json.find("shared_regions");
-        if (sr != src.json.end() && sr->is_array())
-          for (const auto& x : *sr) {
-            uint64_t id = 0, off = 0;
-            if (!x.is_object() || !ju64(x, "id", &id) || !ju64(x, "offset", &off) || off > (1ull << 40)) {
-              warnings.push_back(
-                  fmt::format("launch {}: a \"shared_regions\" entry is not {{id, offset}}; skipped", l));
-              continue;
-            }
-            bool found = false;
-            for (size_t r = 0; r < I.regions.size(); ++r)
-              if (I.regions[r].shared && I.regions[r].id == id && L.shared_offset[r] < 0) {
-                L.shared_offset[r] = int64_t(off);
-                found = true;
-                break;
-              }
-            if (!found)
-              warnings.push_back(fmt::format(
-                  "launch {}: \"shared_regions\" names region {}, which no SharedRegion chunk describes", l, id));
-          }
-      }
-      L.first_event = src.first_event;
-      L.end_event = src.end_event;
-      L.steps = L.end_event - L.first_event;
-      uint64_t module_id = 0;
-      const bool has_module_id = ju64(src.json, "module", &module_id);
-      const bool has_source = src.json.is_object() && (src.json.contains("files") || src.json.contains("functions"));
-      if (has_source) {
-        SourceModule sm;
-        parse_module(src.json, &sm);
-        I.modules.push_back(std::move(sm));
-        L.module = int(I.modules.size() - 1);
-        if (has_module_id) module_by_id[module_id] = L.module;
-      } else if (has_module_id) {
-        auto it = module_by_id.find(module_id);
-        if (it != module_by_id.end()) L.module = it->second;
-      } else if (I.modules.size() == 1) {
-        L.module = 0;  // a writer that names no modules: the only one there is
-      }
-    }
+    for (size_t l = 0; l < nl; ++l) load_launch(t->launches[l], l, I, module_by_id, warnings);
     if (t->launches.empty() && t->event_count() > 0)
       warnings.push_back(fmt::format("{} events but no Kernel chunk: nothing to show", t->event_count()));
     if (!t->launches.empty() && t->launches.front().first_event > 0)
@@ -492,386 +883,36 @@ std::unique_ptr<Model> Model::open(const std::string& path, std::string* error, 
     I.zero = std::make_shared<detail::Zero>();
     I.data.resize(nl);
     I.trace = std::move(t);
-    const trace::Trace& tr = *I.trace;
-
-    uint64_t skipped = 0;
-    uint64_t host_malformed = 0;  // HostAccess events that are not a host read or write of 1-8 bytes
+    Skipped skipped;
     for (size_t l = 0; l < nl; ++l) {
       LaunchInfo& L = I.launches[l];
-      LaunchData& D = I.data[l];
       if (L.steps >= 0xffffffffull) {
         warnings.push_back(fmt::format("launch {} has {} events; only the first 4294967294 are shown", l, L.steps));
         L.end_event = L.first_event + 0xfffffffeull;
         L.steps = 0xfffffffeull;
       }
-      // Pass 1: shape, status, WarpSteps per warp.
-      uint64_t begin_warps = 0;
-      bool begin_seen = false;
-      L.status = LaunchStatus::Running;
-      uint32_t max_warp = 0;
-      bool any_warp = false;
-      bool first = true;
-      std::vector<uint32_t> counts;  // WarpSteps per warp
-      std::vector<uint8_t> seen;     // warps with events
-      // Times should never decrease within a launch (docs/trace-format.md); a damaged file's may.
-      // The model then uses the latest time so far wherever it needs sorted times.
-      uint64_t back_at = 0, back_time = 0, back_prev = 0;
-      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
-        if (first) {
-          L.first_time = L.last_time = e.time;
-          first = false;
-        }
-        if (e.time < L.last_time) {
-          if (L.time_backsteps++ == 0) {
-            back_at = index - L.first_event;
-            back_time = e.time;
-            back_prev = L.last_time;
-          }
-        }
-        L.last_time = std::max(L.last_time, e.time);
-        if (e.kind == K(EventKind::KernelBegin) && !begin_seen) {
-          begin_seen = true;
-          begin_warps = e.b;
-        } else if (e.kind == K(EventKind::KernelEnd)) {
-          L.status = e.b <= 4 ? LaunchStatus(e.b) : LaunchStatus::Unknown;
-        }
-        const bool snapshot = e.kind == K(EventKind::RegionUpdate) && (e.aux & trace::kRegionSnapshot);
-        const bool host = e.kind == K(EventKind::HostAccess);  // the host is no warp
-        if (e.kind != K(EventKind::KernelBegin) && e.kind != K(EventKind::KernelEnd) && !snapshot && !host) {
-          max_warp = std::max(max_warp, e.warp);
-          any_warp = true;
-          if (e.warp < kMaxWarpsGuess) {
-            if (e.warp >= counts.size()) {
-              counts.resize(std::max<size_t>(size_t(e.warp) + 1, 2 * counts.size()), 0);
-              seen.resize(counts.size(), 0);
-            }
-            seen[e.warp] = 1;
-            if (e.kind == K(EventKind::WarpStep)) ++counts[e.warp];
-          }
-        }
-      });
-      // The warp count: KernelBegin's, else the Kernel chunk's shape, else the highest warp seen.
-      const unsigned __int128 shape_warps = (unsigned __int128)L.blocks * L.warps_per_block;
-      uint64_t warps = 0;
-      if (begin_warps > 0 && begin_warps <= kMaxWarpsGuess)
-        warps = begin_warps;
-      else if (shape_warps > 0 && shape_warps <= kMaxWarpsGuess)
-        warps = uint64_t(shape_warps);
-      else if (any_warp)
-        warps = std::min<uint64_t>(uint64_t(max_warp) + 1, kMaxWarpsGuess);
-      if (L.time_backsteps > 0)
-        warnings.push_back(
-            fmt::format("launch {}: event times go backwards at {} event(s), first at event {} (time {} after {}): "
-                        "the trace is damaged; the timeline places such events at the latest earlier time",
-                        l, L.time_backsteps, back_at, back_time, back_prev));
-      if (begin_warps > kMaxWarpsGuess || (begin_warps == 0 && shape_warps > kMaxWarpsGuess))
-        warnings.push_back(fmt::format("launch {} claims more than {} warps; showing {}", l, kMaxWarpsGuess, warps));
-      L.warps = uint32_t(warps);
-
-      LaunchCtx& C = D.ctx;
-      C.warps = L.warps;
-      C.warps_per_block = L.warps_per_block;
-      for (auto& x : C.region_index) x = -1;
-      C.blocks = L.warps_per_block ? (uint64_t(L.warps) + L.warps_per_block - 1) / L.warps_per_block : 0;
-      for (size_t r = 0; r < I.regions.size(); ++r) {
-        const RegionInfo& R = I.regions[r];
-        if (R.id < 256 && C.region_index[R.id] < 0) C.region_index[R.id] = int16_t(r);
-        uint64_t cells = R.cells;
-        if (R.shared) {
-          // one copy per block, where the launch has the region; none past the tracking limit
-          const unsigned __int128 all = (unsigned __int128)R.cells * C.blocks;
-          if (L.shared_offset[r] < 0) {
-            cells = 0;
-          } else if (all > kMaxRegionCells) {
-            warnings.push_back(
-                fmt::format("launch {}: shared region \"{}\" has {} cells in {} blocks; above {} "
-                            "cells it is not tracked",
-                            l, R.name, R.cells, C.blocks, kMaxRegionCells));
-            cells = 0;
-          } else {
-            cells = uint64_t(all);
-          }
-        }
-        C.region_cells.push_back(cells);
-        C.region_shared.push_back(R.shared);
-        C.region_block_cells.push_back(R.shared && cells ? R.cells : 0);
-        C.region_bits.push_back(R.kind == RegionKind::LockBits);
-        C.region_base.push_back(R.shared ? uint64_t(std::max<int64_t>(L.shared_offset[r], 0)) : R.address);
-        C.region_bytes.push_back(R.bytes);
-        C.region_elem_bytes.push_back(R.kind == RegionKind::LockBits ? 0 : std::max<uint32_t>(R.elem_bytes, 1));
-      }
-
-      counts.resize(L.warps, 0);  // warps past the launch's are skipped
-      seen.resize(L.warps, 0);
-      D.step_off.assign(size_t(L.warps) + 1, 0);
-      for (uint32_t w = 0; w < L.warps; ++w) D.step_off[w + 1] = D.step_off[w] + counts[w];
-      for (uint32_t w = 0; w < L.warps; ++w)
-        if (seen[w]) D.active_warps.push_back(w);
-      std::vector<uint32_t>().swap(counts);
-      std::vector<uint8_t>().swap(seen);
-      const size_t nsteps = D.step_off[L.warps];
-      D.step_time.resize(nsteps);
-      D.step_cursor.resize(nsteps);
-      D.step_lanes.resize(nsteps);
-      std::vector<uint32_t> fill(D.step_off.begin(), D.step_off.end() - 1);
-
-      // Pass 2: replay with checkpoints, marks, steps.
-      ReplayState rs;
-      detail::init_state(C, *I.zero, &rs);
-      D.checkpoints.push_back(Checkpoint{0, rs});
-      size_t cp_bytes = detail::table_bytes(rs);
-      size_t cloned = 0;
-      uint64_t last_cp = 0;
-      const double budget = std::max(0.0, opt.checkpoint_bytes_per_event);
-      const uint64_t kmin = std::max<uint32_t>(opt.min_checkpoint_interval, 1);
-      detail::Marks marks;
-      for (auto& v : D.marks) v.clear();
-      uint64_t latest_time = 0;  // step times must be sorted per warp (activity's binary search)
-      // Critical sections in shared lock-bits regions, which synclab::trace::analyze (global
-      // regions only) does not see: the holder of each held bit of each block's copy, by (region
-      // index, cell), from the update that set it to the one that clears it. D.spans gets them
-      // here; the analysis' intervals join them below.
-      struct Holder {
-        uint32_t warp, cursor;
-        uint8_t lane;
-        uint64_t time;
-      };
-      std::map<std::pair<size_t, uint64_t>, Holder> holders;
-      auto critical_section = [&](size_t ri, uint64_t cell, const Holder& h, uint64_t end, uint32_t last, bool open) {
-        Span s;
-        s.kind = SpanKind::CriticalSection;
-        s.begin = h.time;
-        s.end = std::max(end, h.time);
-        s.first = h.cursor;
-        s.last = last;
-        s.warp = h.warp;
-        s.lanes = h.lane < 32 ? 1u << h.lane : 0u;
-        s.info = I.regions[ri].id;
-        s.element = uint32_t(std::min<uint64_t>(cell % std::max<uint64_t>(C.region_block_cells[ri], 1), 0xffffffffu));
-        s.lane = h.lane;
-        s.open_at_end = open;
-        D.spans.push_back(s);
-      };
-      auto shared_locks = [&](const Event& e, uint32_t c) {
-        if ((e.aux & trace::kRegionSnapshot) || e.warp >= L.warps) return;
-        const int ri = C.region_index[e.aux & trace::kRegionIdMask];
-        if (ri < 0 || !C.region_shared[size_t(ri)] || !C.region_bits[size_t(ri)]) return;
-        uint64_t base = 0, n = 0;
-        if (!detail::block_copy(C, size_t(ri), e.warp, &base, &n) || base + n > rs.regions[size_t(ri)].n) return;
-        const unsigned nbytes = (e.aux & trace::kRegionBytesMask) >> trace::kRegionBytesShift;
-        const uint64_t end = std::min<uint64_t>(e.a + (nbytes ? 8 * std::min(nbytes, 8u) : 1), n);
-        for (uint64_t i = e.a; i < end; ++i) {
-          const detail::CellRS& x = rs.regions[size_t(ri)].get(base + i);
-          const auto key = std::make_pair(size_t(ri), base + i);
-          auto it = holders.find(key);
-          if (x.owner == c) {  // set 0 -> 1 by this update
-            if (it != holders.end()) critical_section(size_t(ri), base + i, it->second, e.time, c, false);
-            holders[key] = Holder{e.warp, c, e.lane, e.time};
-          } else if (x.value == 0 && it != holders.end()) {
-            critical_section(size_t(ri), base + i, it->second, e.time, c, false);
-            holders.erase(it);
-          }
-        }
-      };
-      for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
-        const uint32_t c = uint32_t(index - L.first_event);
-        latest_time = std::max(latest_time, e.time);
-        marks.acquire = marks.release = false;
-        if (e.kind == K(EventKind::HostAccess)) {
-          if (detail::apply(C, e, c, &rs, &cloned, &marks))
-            D.host.push_back(c);
-          else
-            ++host_malformed;
-        } else if (!detail::apply(C, e, c, &rs, &cloned, &marks)) {
-          ++skipped;
-        }
-        switch (static_cast<EventKind>(e.kind)) {
-          case EventKind::WarpStep:
-            if (e.warp < L.warps) {
-              const uint32_t k = fill[e.warp]++;
-              D.step_time[k] = latest_time;
-              D.step_cursor[k] = c;
-              const uint32_t prev = k > D.step_off[e.warp] ? D.step_lanes[k - 1] : 0;
-              D.step_lanes[k] = prev + popcount32(uint32_t(e.a));
-            }
-            break;
-          case EventKind::Report: {
-            D.marks[size_t(Mark::Report)].push_back(c);
-            auto it = report_by_id.find(e.a);
-            if (it != report_by_id.end()) {
-              ReportInfo& R = I.reports[it->second];
-              if (R.cursor == kNoCursor || R.launch != int(l)) {
-                R.launch = int(l);
-                R.cursor = c;
-                R.time = e.time;
-                if (R.line == 0) R.line = int64_t(e.b);
-              }
-            }
-            break;
-          }
-          case EventKind::BarrierArrive: D.marks[size_t(Mark::BarrierArrive)].push_back(c); break;
-          case EventKind::BarrierRelease: D.marks[size_t(Mark::BarrierRelease)].push_back(c); break;
-          case EventKind::LaneExit: D.marks[size_t(Mark::LaneExit)].push_back(c); break;
-          case EventKind::MemoryModel:
-            switch (trace::MemoryModelKind(e.aux & trace::kMemoryModelKindMask)) {
-              case trace::MemoryModelKind::StaleRead: D.marks[size_t(Mark::StaleRead)].push_back(c); break;
-              case trace::MemoryModelKind::EarlyStore:
-              case trace::MemoryModelKind::LateLoad: D.marks[size_t(Mark::Reordering)].push_back(c); break;
-              case trace::MemoryModelKind::Visible: D.marks[size_t(Mark::Visible)].push_back(c); break;
-              default: break;
-            }
-            break;
-          case EventKind::RegionUpdate:
-            if (e.aux & trace::kRegionSnapshot) break;  // the launch's starting contents
-            shared_locks(e, c);
-            D.marks[size_t(Mark::RegionUpdate)].push_back(c);
-            if (marks.acquire) D.marks[size_t(Mark::Acquire)].push_back(c);
-            if (marks.release) D.marks[size_t(Mark::Release)].push_back(c);
-            break;
-          default: break;
-        }
-        // A checkpoint after this event while the checkpoints' memory stays within the budget.
-        const uint64_t applied = uint64_t(c) + 1;
-        if (applied - last_cp >= kmin) {
-          const size_t tb = detail::table_bytes(rs);
-          if (double(cp_bytes + cloned + tb) <= budget * double(applied)) {
-            cp_bytes += cloned + tb;
-            cloned = 0;
-            D.checkpoints.push_back(Checkpoint{applied, rs});
-            last_cp = applied;
-          }
-        }
-      });
-      D.checkpoint_bytes = cp_bytes + cloned;
-      for (auto& v : D.marks) v.shrink_to_fit();
-      for (const auto& [key, h] : holders)  // still held when the launch's events ended
-        critical_section(key.first, key.second, h, latest_time, uint32_t(L.steps - 1), true);
+      count_steps(*I.trace, l, L, I.data[l], warnings);
+      launch_context(I, l, L, I.data[l].ctx, warnings);
+      replay_launch(I, l, opt, report_by_id, skipped);
     }
-    if (host_malformed)
+    if (skipped.host_malformed)
       warnings.push_back(
           fmt::format("{} host access event(s) (HostAccess) are not a host read or write of 1 to 8 bytes to "
                       "global or host-mapped memory; they were skipped",
-                      host_malformed));
-    if (skipped)
+                      skipped.host_malformed));
+    if (skipped.events)
       warnings.push_back(
           fmt::format("{} events name a warp, block or region element the launch does not have; "
                       "they were skipped",
-                      skipped));
+                      skipped.events));
 
     if (threaded)
       analyzer.t.join();
     else
       analyze_all();
     if (analysis_error) std::rethrow_exception(analysis_error);
-
-    // Spans (compact intervals), per warp.
-    for (size_t l = 0; l < nl; ++l) {
-      const LaunchInfo& L = I.launches[l];
-      LaunchData& D = I.data[l];
-      std::vector<trace::Interval>& iv = intervals[l];
-      D.spans.reserve(iv.size());
-      for (const trace::Interval& x : iv) {
-        if (x.warp >= L.warps || x.first_event < L.first_event || x.last_event >= L.end_event) continue;
-        Span s;
-        s.kind = SpanKind(x.kind);
-        s.begin = x.begin;
-        s.end = std::max(x.end, x.begin);
-        s.first = uint32_t(x.first_event - L.first_event);
-        // Still open when the events ended: it lasts to the launch's last event (the analysis
-        // stretches an open spin's end time but leaves last_event at its last full iteration).
-        s.last = x.open_at_end ? uint32_t(L.steps - 1) : uint32_t(x.last_event - L.first_event);
-        s.warp = x.warp;
-        s.lanes = x.lanes;
-        s.open_at_end = x.open_at_end;
-        switch (x.kind) {
-          case trace::IntervalKind::BarrierWait: s.info = x.barrier; break;
-          case trace::IntervalKind::Spin:
-            s.info = x.line;
-            s.element = x.iterations;
-            break;
-          case trace::IntervalKind::CriticalSection:
-            s.info = x.region;
-            s.element = uint32_t(std::min<uint64_t>(x.element, 0xffffffffu));
-            s.lane = x.lane;
-            break;
-        }
-        D.spans.push_back(s);
-      }
-      std::vector<trace::Interval>().swap(iv);
-      std::sort(D.spans.begin(), D.spans.end(), [](const Span& a, const Span& b) {
-        if (a.warp != b.warp) return a.warp < b.warp;
-        if (a.first != b.first) return a.first < b.first;
-        if (a.begin != b.begin) return a.begin < b.begin;
-        return a.kind < b.kind;
-      });
-      D.spans.shrink_to_fit();
-      if (L.time_backsteps > 0) {
-        // spans_in searches begins in cursor order: keep them sorted as on an undamaged trace
-        uint32_t w = kNoWarp;
-        uint64_t b = 0;
-        for (Span& s : D.spans) {
-          if (s.warp != w) w = s.warp, b = 0;
-          b = s.begin = std::max(s.begin, b);
-          s.end = std::max(s.end, s.begin);
-        }
-      }
-      D.span_off.assign(size_t(L.warps) + 1, 0);
-      for (const Span& s : D.spans) ++D.span_off[s.warp + 1];
-      for (uint32_t w = 0; w < L.warps; ++w) D.span_off[w + 1] += D.span_off[w];
-      D.span_max_last.resize(D.spans.size());
-      D.span_max_end.resize(D.spans.size());
-      for (uint32_t w = 0; w < L.warps; ++w) {
-        uint32_t ml = 0;
-        uint64_t me = 0;
-        for (uint32_t i = D.span_off[w]; i < D.span_off[w + 1]; ++i) {
-          ml = std::max(ml, D.spans[i].last);
-          me = std::max(me, D.spans[i].end);
-          D.span_max_last[i] = ml;
-          D.span_max_end[i] = me;
-        }
-      }
-      std::vector<uint32_t>& spin_starts = D.marks[size_t(Mark::SpinStart)];
-      for (const Span& s : D.spans)
-        if (s.kind == SpanKind::Spin) spin_starts.push_back(s.first);
-      std::sort(spin_starts.begin(), spin_starts.end());
-      spin_starts.erase(std::unique(spin_starts.begin(), spin_starts.end()), spin_starts.end());
-      spin_starts.shrink_to_fit();
-
-      // Where the viewer opens.
-      const auto& rep = D.marks[size_t(Mark::Report)];
-      const auto& rel = D.marks[size_t(Mark::BarrierRelease)];
-      const auto& acq = D.marks[size_t(Mark::Acquire)];
-      if (!rep.empty())
-        D.first_interesting = rep.front();
-      else if (!rel.empty() || !acq.empty())
-        D.first_interesting = std::min(rel.empty() ? ~0u : rel.front(), acq.empty() ? ~0u : acq.front());
-      else
-        D.first_interesting = 0;
-    }
-    // Reports per launch, in cursor order.
-    for (size_t r = 0; r < I.reports.size(); ++r) {
-      ReportInfo& R = I.reports[r];
-      if (R.launch < 0) {
-        // No Report event: the chunk's "launch" names the launch number.
-        uint64_t n = 0;
-        if (ju64(R.json, "launch", &n))
-          for (const LaunchInfo& L : I.launches)
-            if (L.launch == n) {
-              R.launch = L.index;
-              break;
-            }
-      }
-      if (R.launch >= 0 && size_t(R.launch) < nl) I.data[size_t(R.launch)].reports.push_back(uint32_t(r));
-      // A party's "warp" is written as the warp within its block: the viewer wants Event::warp.
-      if (R.launch >= 0 && size_t(R.launch) < nl) {
-        const uint64_t wpb = I.launches[size_t(R.launch)].warps_per_block;
-        for (ReportParty& p : R.parties)
-          if (wpb && p.block >= 0 && p.warp >= 0 && uint64_t(p.warp) < wpb) p.warp = p.block * int64_t(wpb) + p.warp;
-      }
-    }
-    for (LaunchData& D : I.data)
-      std::stable_sort(D.reports.begin(), D.reports.end(),
-                       [&](uint32_t a, uint32_t b) { return I.reports[a].cursor < I.reports[b].cursor; });
+    for (size_t l = 0; l < nl; ++l) add_spans(I.launches[l], I.data[l], intervals[l]);
+    assign_reports(I);
 
     for (size_t i = 0; i < warnings.size(); ++i) {
       if (i) I.warning += '\n';
