@@ -249,7 +249,13 @@ nlohmann::json shared_region_json(uint32_t id, const std::string& name, const st
 
 // ---- Writer ------------------------------------------------------------------------------------
 
-Writer::~Writer() { close(); }
+Writer::~Writer() {
+  // A destructor cannot report a failure: a writer that wants to know calls close() itself.
+  try {
+    close();
+  } catch (...) {
+  }
+}
 
 bool Writer::open(const std::string& path, const nlohmann::json& header, bool gpu, const WriterOptions& opt,
                   std::string* error) {
@@ -352,7 +358,7 @@ void Writer::stop(const std::string& why, bool size_limit) {
                  "record less with SYNCLAB_TRACE_KERNELS, SYNCLAB_TRACE_BLOCKS, "
                  "SYNCLAB_TRACE_RANGES or SYNCLAB_TRACE_KINDS.\n",
                  path_.c_str(), human_bytes(opt_.size_limit).c_str(), static_cast<unsigned long long>(opt_.size_limit),
-                 static_cast<unsigned long long>(written_ + pending_.size()));
+                 static_cast<unsigned long long>(written_) + pending_.size());
   } else {
     std::fprintf(stderr, "synclab: trace %s: %s; recording stopped after %llu events.\n", path_.c_str(), why.c_str(),
                  static_cast<unsigned long long>(written_));

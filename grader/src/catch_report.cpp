@@ -9,7 +9,7 @@ namespace synclab::grade {
 
 namespace {
 
-std::string trim(std::string s) {
+std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t\r\n");
   if (a == std::string::npos) return {};
   size_t b = s.find_last_not_of(" \t\r\n");

@@ -28,9 +28,7 @@ fs::path own_build_dir() {
   return self.parent_path().parent_path();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int grade_main(int argc, char** argv) {
   CLI::App app{
       "synclab-grade: grades a lab submission on the simulator (or a GPU) and writes results.json "
       "in Gradescope's format"};
@@ -143,4 +141,15 @@ int main(int argc, char** argv) {
   }
   opt.sanitizer = !no_sanitizer;
   return synclab::grade::run_grading(opt);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return grade_main(argc, argv);
+  } catch (const std::exception& e) {  // (each command reports its own failures; this is what is left)
+    std::cerr << "synclab-grade: " << e.what() << "\n";
+    return 2;
+  }
 }

@@ -122,7 +122,7 @@ std::vector<std::string> parse_dependency_list(const std::string& text) {
   return out;
 }
 
-ObjectCache::ObjectCache(fs::path dir, uint64_t max_bytes) : max_bytes_(max_bytes) {
+ObjectCache::ObjectCache(const fs::path& dir, uint64_t max_bytes) : max_bytes_(max_bytes) {
   if (dir.empty()) return;
   std::error_code ec;
   fs::create_directories(dir, ec);

@@ -37,7 +37,7 @@ std::vector<std::string> parse_dependency_list(const std::string& text);
 class ObjectCache {
  public:
   // An empty dir: no cache (every lookup misses, nothing is stored).
-  explicit ObjectCache(std::filesystem::path dir = {}, uint64_t max_bytes = 512ull << 20);
+  explicit ObjectCache(const std::filesystem::path& dir = {}, uint64_t max_bytes = 512ull << 20);
   bool enabled() const { return !dir_.empty(); }
   const std::filesystem::path& dir() const { return dir_; }
 

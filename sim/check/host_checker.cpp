@@ -46,7 +46,7 @@ HostFinding HostChecker::finding(HostFinding::Rule rule, uint64_t addr, uint32_t
   return f;
 }
 
-void HostChecker::report(HostFinding f, Word& w) {
+void HostChecker::report(const HostFinding& f, Word& w) {
   if (w.reported) return;
   w.reported = true;
   findings_.push_back(f);

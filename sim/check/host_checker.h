@@ -125,7 +125,7 @@ class HostChecker {
   static uint64_t key(uint64_t addr, uint32_t size) { return addr << 4 | size; }
   static HostFinding finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,
                              uint64_t host_value);
-  void report(HostFinding f, Word& w);
+  void report(const HostFinding& f, Word& w);
   void host_wrote(uint64_t k, Word& w, uint64_t v, uint64_t now);
   // One pass over the watched words: every difference is a host write made by `now`. True when
   // it saw one.

@@ -27,7 +27,7 @@ Num read(uint64_t b, Type t, bool ftz_in) {
   switch (t) {
     case Type::S8:
       n = {Num::Signed};
-      n.s = int8_t(b);
+      n.s = int8_t(b);  // NOLINT(bugprone-signed-char-misuse): an .s8 value is sign-extended on purpose
       break;
     case Type::S16:
       n = {Num::Signed};

@@ -357,7 +357,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (a == "--test" && i + 1 < args.size()) {
       only = args[++i];
     } else if (a == "--memory" && i + 1 < args.size()) {
-      const std::string m = args[++i];
+      const std::string& m = args[++i];
       if (m != "relaxed" && m != "sc") {
         std::fprintf(stderr, "synclab-litmus: --memory %s: relaxed or sc\n", m.c_str());
         return 2;

@@ -43,9 +43,7 @@ std::string check_help() {
   return "checkers: " + synclab::sim::check_list_syntax() + " (default all: " + all + ") [SYNCLAB_CHECK]" + each;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   CLI::App app{
       "Runs a program built by synclab-nvcc on the SyncLab simulator with the given settings.\n"
       "Each flag sets the SYNCLAB_* variable named in its help; unset flags leave the\n"
@@ -54,7 +52,8 @@ int main(int argc, char** argv) {
       "Exit status: the program's own, except that a program exiting 0 after its kernels produced\n"
       "an error report (race, sync, init, fault, hang, deadlock, ...) exits with --error-exitcode\n"
       "(default 1); warnings do not count. A program that reads the reports through the control\n"
-      "API keeps its own status. 2: a bad option; 127/126: the program could not be started.\n",
+      "API keeps its own status. 2: a bad option; 127/126: the program could not be started;\n"
+      "125: synclab-run itself failed (the message says why).\n",
       "synclab-run"};
   app.prefix_command();  // everything from the program name on belongs to the program
 
@@ -210,4 +209,15 @@ int main(int argc, char** argv) {
     hint = " (not found on PATH; for a program in this directory write ./" + command.front() + ")";
   std::fprintf(stderr, "synclab-run: cannot run %s: %s%s\n", cargv[0], std::strerror(err), hint.c_str());
   return err == ENOENT ? 127 : 126;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "synclab-run: %s\n", e.what());
+    return 125;
+  }
 }

@@ -152,7 +152,7 @@ std::string LayoutRecorder::json(int width, int height, int launch, uint64_t cur
 }
 
 // ---- App ---------------------------------------------------------------------------------------
-App::App(std::unique_ptr<Model> model, AppOptions opt) : options(opt), model_(std::move(model)) {
+App::App(std::unique_ptr<Model> model, AppOptions opt) : options(std::move(opt)), model_(std::move(model)) {
   // --relative-to DIR: as given and as the file system names it (a trace names files by the path
   // the program was built from), without a trailing slash.
   if (!options.relative_to.empty()) {

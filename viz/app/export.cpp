@@ -165,7 +165,7 @@ bool resolve_cursor(const App& app, const std::string& spec, uint64_t* cursor, s
       *error = "'" + spec + "': a percentage of the launch must be 0% .. 100%";
       return false;
     }
-    *cursor = std::min<uint64_t>(n - 1, uint64_t(pct / 100.0 * double(n - 1) + 0.5));
+    *cursor = std::min<uint64_t>(n - 1, uint64_t(std::llround(pct / 100.0 * double(n - 1))));
     return true;
   }
   if (spec.rfind("report:", 0) == 0) {
@@ -321,7 +321,7 @@ std::string find_ffmpeg() {
     if (end == std::string::npos) end = p.size();
     std::string dir = p.substr(start, end - start);
     if (dir.empty()) dir = ".";
-    const std::string cand = dir + "/ffmpeg";
+    std::string cand = dir + "/ffmpeg";
     if (access(cand.c_str(), X_OK) == 0) return cand;
     start = end + 1;
   }

@@ -213,7 +213,7 @@ bool GifWriter::add_frame(const std::vector<uint8_t>& rgba, int delay_cs, std::s
   while (size < colours) size *= 2;
   std::vector<GifColorType> table(size_t(size), GifColorType{0, 0, 0});
   for (int i = 0; i < colours; ++i)
-    table[size_t(i)] = {q.palette[size_t(3 * i)], q.palette[size_t(3 * i + 1)], q.palette[size_t(3 * i + 2)]};
+    table[size_t(i)] = {q.palette[3 * size_t(i)], q.palette[3 * size_t(i) + 1], q.palette[3 * size_t(i) + 2]};
   ColorMapObject* map = GifMakeMapObject(size, table.data());
   if (!map) {
     *error = "out of memory for a colour table of " + path_;

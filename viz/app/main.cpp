@@ -67,7 +67,7 @@ bool parse_keys(const std::string& text, std::vector<KeyPress>* out, std::string
       tok = tok.substr(6);
     }
     if (tok.size() == 1 && !k.shift) {
-      k.ch = ImWchar(tok[0]);
+      k.ch = ImWchar(static_cast<unsigned char>(tok[0]));
     } else {
       for (const auto& n : names)
         if (tok == n.name) k.key = n.key;

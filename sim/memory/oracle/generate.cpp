@@ -293,7 +293,7 @@ Shape make_shape(const std::vector<Edge>& edges) {
   s.edges = edges;
   const int N = s.nodes();
   s.thread_of.assign(size_t(N), 0);
-  for (int i = 0; i + 1 < N; ++i) s.thread_of[size_t(i + 1)] = s.thread_of[size_t(i)] + (edges[size_t(i)].ext ? 1 : 0);
+  for (int i = 0; i + 1 < N; ++i) s.thread_of[size_t(i) + 1] = s.thread_of[size_t(i)] + (edges[size_t(i)].ext ? 1 : 0);
   s.threads = s.thread_of.back() + 1;
   s.program.resize(size_t(s.threads));
   for (int i = 0; i < N; ++i) s.program[size_t(s.thread_of[size_t(i)])].push_back(i);
@@ -485,7 +485,7 @@ bool valuate(const Shape& s, const std::vector<NodeDeco>& d, int cut, Valuation*
     // of two, so a red that read another write than the cycle's writes no other write's value).
     bool red = false;
     for (int n : p) red |= d[size_t(n)].access == Access::Red;
-    v.value[l].assign(size_t(k + 1), 0);
+    v.value[l].assign(size_t(k) + 1, 0);
     for (int j = 1; j <= k; ++j) v.value[l][size_t(j)] = red ? (int64_t(1) << j) - 1 : j;
   }
   *out = std::move(v);
