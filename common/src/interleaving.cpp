@@ -521,6 +521,23 @@ struct Involved {
   }
 };
 
+// A run of other threads' accesses to the location that is not listed, as one Elided item
+// (repeat: how many); empty.
+InterleavingItem elided_run() {
+  InterleavingItem run;
+  run.kind = InterleavingItemKind::Elided;
+  run.repeat = 0;
+  return run;
+}
+
+// Appends the run to `out` as one line when it holds any access, and empties it.
+void flush_elided(InterleavingItem& run, std::vector<InterleavingItem>& out) {
+  if (!run.repeat) return;
+  run.what = fmt::format("{} access{} to it by other threads", run.repeat, run.repeat == 1 ? "" : "es");
+  out.push_back(run);
+  run.repeat = 0;
+}
+
 // The items of events [lo, hi] (inclusive): accesses to loc, and the involved threads'
 // synchronization.
 // After event `own_after`, other threads' accesses to loc are counted, not listed (the window
@@ -530,15 +547,8 @@ std::vector<InterleavingItem> collect(const LaunchView& v, const Location& loc, 
   const Trace& t = *v.t;
   std::vector<InterleavingItem> out;
   if (lo > hi) return out;
-  InterleavingItem others;  // a run of other threads' accesses not listed
-  others.kind = InterleavingItemKind::Elided;
-  others.repeat = 0;
-  auto flush_others = [&] {
-    if (!others.repeat) return;
-    others.what = fmt::format("{} access{} to it by other threads", others.repeat, others.repeat == 1 ? "" : "es");
-    out.push_back(others);
-    others.repeat = 0;
-  };
+  InterleavingItem others = elided_run();  // a run of other threads' accesses not listed
+  auto flush_others = [&] { flush_elided(others, out); };
   for (size_t i = lo; i <= hi && i < v.L->end_event; ++i) {
     const Event& e = t.event(i);
     const auto k = EventKind(e.kind);
@@ -1150,15 +1160,8 @@ void cut_items(std::vector<InterleavingItem>& items, const Search& s, const Invo
   // Drop the oldest accesses first, but keep the involved threads' own (a racing thread's load
   // before its store is half of the story); dropped runs in the middle become one line.
   std::vector<InterleavingItem> kept;
-  InterleavingItem run;
-  run.kind = InterleavingItemKind::Elided;
-  run.repeat = 0;
-  auto flush_run = [&] {
-    if (!run.repeat) return;
-    run.what = fmt::format("{} access{} to it by other threads", run.repeat, run.repeat == 1 ? "" : "es");
-    kept.push_back(run);
-    run.repeat = 0;
-  };
+  InterleavingItem run = elided_run();
+  auto flush_run = [&] { flush_elided(run, kept); };
   for (size_t i = 0; i < items.size(); ++i) {
     InterleavingItem& it = items[i];
     const bool own = inv.threads.count(thread_key(it.warp, it.lane)) != 0;
