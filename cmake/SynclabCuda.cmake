@@ -31,14 +31,15 @@ mark_as_advanced(SYNCLAB_GPU_NVCC_FLAGS)
 # what synclab-nvcc's link step adds (its -dryrun: libsimcudart with an rpath to its directory,
 # -lpthread, and the sanitizer runtimes of a SYNCLAB_SANITIZE build): about 0.4 s of CPU a link
 # instead of 1.1 s through the script (nm over every input for -rdc registration glue, and nvcc's
-# driver). For programs without relocatable device code only: LINKER objects... AFTER -o exe. The
-# labs' programs and the grader's link of a submission (cmake/SynclabLab.cmake) use it too.
+# driver), with the tree's linker (SYNCLAB_LINK_FLAGS, CMakeLists.txt). For programs without
+# relocatable device code only: LINKER objects... AFTER -o exe. The labs' programs and the
+# grader's link of a submission (cmake/SynclabLab.cmake) use it too.
 function(_synclab_sim_link out_linker out_after)
   set(after -L${CMAKE_BINARY_DIR}/lib -lsimcudart -Wl,-rpath,${CMAKE_BINARY_DIR}/lib -lpthread -Wl,--end-group)
   if(SYNCLAB_SANITIZE)
     list(APPEND after -fsanitize=address -fsanitize=undefined)
   endif()
-  set(${out_linker} ${CMAKE_CXX_COMPILER} -Wl,--start-group PARENT_SCOPE)
+  set(${out_linker} ${CMAKE_CXX_COMPILER} ${SYNCLAB_LINK_FLAGS} -Wl,--start-group PARENT_SCOPE)
   set(${out_after} ${after} PARENT_SCOPE)
 endfunction()
 
