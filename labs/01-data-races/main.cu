@@ -1,19 +1,19 @@
 // Lab 01 (data races): the harness program (provided). One sub-command per task; each runs the
 // student's code, checks the result against a host reference, and says what went wrong.
 //
-//   lab01 increment  [--kernel racy|fixed] [--blocks B --threads T] [--show VALUE --trace FILE]
+//   lab01 increment  [--kernel racy|fixed] [--blocks B --threads T] [--show any|bad|good|N --trace FILE]
 //   lab01 increment-fixed [--blocks B --threads T]
 //   lab01 histogram  [--kernel racy|atomic|privatized] [--marks N --blocks B --threads T --data-seed S]
-//                    [--show lost|any --trace FILE]
+//                    [--show lost|any|bad|good --trace FILE]
 //   lab01 sssp       [--kernel racy|atomic] [--round] [--nodes N --blocks B --threads T --data-seed S]
-//                    [--show wrong|any --trace FILE]
+//                    [--show any|bad|good|wrong --trace FILE]
 //   lab01 all        every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, ...)
 //
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds, both warp models); on a GPU it repeats the
-// run. Every failure names the command that replays it. --trace records one run (the first
-// explored schedule that shows --show) as a trace for synclab-viz.
+// run. Every failure names the command that replays it. --trace records one run for synclab-viz:
+// the first explored run that --show names (synclab_lab.h).
 #include <cstdio>
 #include <map>
 #include <set>
@@ -34,9 +34,7 @@ namespace {
 // The command that replays one run of this program.
 std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab01", args, s); }
 
-std::string shape_args(int blocks, int threads) {
-  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
-}
+using synclab::lab::shape_args;
 
 std::string set_text(const std::set<int>& s) {
   std::string t = "{";
@@ -49,10 +47,7 @@ std::string dist_text(unsigned d) { return d == lab01::kInfinity ? "unreachable"
 
 using synclab::lab::print_reports;
 
-// One trace per program run, even when a command runs several shapes.
-bool g_traced = false;
-
-using synclab::lab::announce_trace;
+using synclab::lab::TraceChoice;
 
 // ---- increment ----------------------------------------------------------------------------------
 // Graded: 1a explores 12 seeds, 1b 6 seeds: 12 covers both.
@@ -66,8 +61,9 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
   std::map<int, std::string> first_with;  // final value -> the first run that ended with it
   std::vector<Report> reports;
   std::string first_report;
-  const int show = int(a.num("show", -1));
-  const std::string trace = a.get("trace", "");
+  // --show N: the first run that ended with x[0] == N; bad: one that lost an update (the fixed
+  // kernel: or was reported).
+  const TraceChoice trace(a, "any", {"N"});
   for (const Schedule& s : ss) {
     lab01::IncrementResult r = synclab::lab::run_under(s, [&] {
       return lab01::run_increment(kernel, blocks, threads);
@@ -75,11 +71,10 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
     if (seen.insert(r.value).second) first_with[r.value] = replay(args, s);
     if (!r.reports.empty() && first_report.empty()) first_report = replay(args, s);
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
-    if (!trace.empty() && !g_traced && r.value == show) {
-      announce_trace(s, trace);
+    if (trace.wants(r.value != blocks * threads || (!racy && !r.reports.empty()), {std::to_string(r.value)})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab01::run_increment(kernel, blocks, threads, trace.c_str());
-      g_traced = true;
+      lab01::run_increment(kernel, blocks, threads, trace.file().c_str());
     }
   }
   std::printf("%s<<<%d, %d>>>: x[0] starts at 0; over %s the final values were %s\n",
@@ -90,8 +85,6 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
     std::printf("  the simulator reported (first in: %s):\n", first_report.c_str());
     print_reports(reports);
   }
-  if (!trace.empty() && !g_traced)
-    std::printf("  no explored run ended with %d, so no trace was recorded\n", show);
   if (racy) {
     std::vector<int> p = lab01::predicted_final_values(blocks, threads);
     std::set<int> predicted(p.begin(), p.end());
@@ -151,7 +144,8 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
   std::string args = std::string("histogram --kernel ") + lab01::name(kernel) + " --marks " + std::to_string(n) + " " +
                      shape_args(blocks, threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
-  const std::string trace = a.get("trace", "");
+  // lost: a run that counted fewer marks than there are; bad: any wrong count or a report.
+  const TraceChoice trace(a, "lost", {"lost"});
   int wrong_runs = 0, zero_runs = 0;
   long long worst_lost = 0;
   std::string worst_replay, first_report;
@@ -172,11 +166,11 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
         worst_replay = replay(args, s);
       }
     }
-    if (!trace.empty() && !g_traced && (a.get("show", "lost") != "lost" || counted < n)) {
-      announce_trace(s, trace);
+    if (trace.wants(r.bins != want || !r.reports.empty(), counted < n ? std::vector<std::string>{"lost"}
+                                                                        : std::vector<std::string>{})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab01::run_histogram(kernel, marks, blocks, threads, trace.c_str());
-      g_traced = true;
+      lab01::run_histogram(kernel, marks, blocks, threads, trace.file().c_str());
     }
   }
   std::printf("histogram_%s<<<%d, %d>>> over %d marks, %s:\n", lab01::name(kernel), blocks, threads, n,
@@ -268,7 +262,8 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
   const std::string args = std::string("sssp --kernel ") + lab01::name(kernel) + (sh.round ? " --round" : "") +
                            " --nodes " + std::to_string(sh.nodes) + " --data-seed " + std::to_string(sh.data_seed) +
                            " " + shape_args(sh.blocks, sh.threads);
-  const std::string trace = a.get("trace", "");
+  // wrong: a run whose distances are wrong; bad: that, or a report.
+  const TraceChoice trace(a, "any", {"wrong"});
   int wrong_runs = 0;
   std::string first_wrong, first_report;
   std::vector<Report> reports;
@@ -288,12 +283,11 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
           break;
         }
     }
-    if (!trace.empty() && !g_traced && (a.get("show", "any") == "any" || wrong)) {
-      announce_trace(s, trace);
+    if (trace.wants(wrong || !r.reports.empty(), wrong ? std::vector<std::string>{"wrong"} : std::vector<std::string>{})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads, trace.c_str());
-      else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads, trace.c_str());
-      g_traced = true;
+      if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads, trace.file().c_str());
+      else lab01::run_sssp(kernel, g, 0, sh.blocks, sh.threads, trace.file().c_str());
     }
   }
   std::printf("%s with relax_%s<<<%d, %d>>> on a %d-node graph (data seed %d), %s:\n",
@@ -332,19 +326,19 @@ bool cmd_sssp(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab01", "Lab 01: data races (labs/01-data-races/README.md)");
-  cmds.add("increment", "[--kernel racy|fixed] [--blocks B --threads T] [--show VALUE --trace FILE]",
+  cmds.add("increment", "[--kernel racy|fixed] [--blocks B --threads T] [--show any|bad|good|N --trace FILE]",
            "task 1a: explore ++x[0] (the two graded launches, <<<2,1>>> and <<<1,2>>> without a student id); compare with your prediction",
            {"kernel", "blocks", "threads", "show", "trace"}, cmd_increment);
   cmds.add("increment-fixed", "[--blocks B --threads T]",
            "task 1b: increment_fixed must always count every thread (default <<<2,1>>>, <<<1,2>>>, <<<3,40>>>)",
            {"blocks", "threads"}, cmd_increment_fixed);
   cmds.add("histogram",
-           "[--kernel racy|atomic|privatized] [--marks N --blocks B --threads T --data-seed S] [--show lost|any --trace FILE]",
+           "[--kernel racy|atomic|privatized] [--marks N --blocks B --threads T --data-seed S] [--show lost|any|bad|good --trace FILE]",
            "task 2: the grading histogram against a host count (default: atomic and privatized, in the graded\n"
            "      shapes: 80 marks <<<2,32>>>, 1000 marks <<<4,64>>>, 80 marks <<<3,4>>>, 500 marks <<<2,128>>>)",
            {"kernel", "marks", "blocks", "threads", "data-seed", "show", "trace"}, cmd_histogram);
   cmds.add("sssp",
-           "[--kernel racy|atomic] [--round] [--nodes N --blocks B --threads T --data-seed S] [--show wrong|any --trace FILE]",
+           "[--kernel racy|atomic] [--round] [--nodes N --blocks B --threads T --data-seed S] [--show any|bad|good|wrong --trace FILE]",
            "task 3: shortest paths against a host reference (default: the graded one round on 96 nodes\n"
            "      <<<2,64>>> and SSSP on 64 nodes <<<2,32>>>; --round: one round from half-known distances)",
            {"kernel", "round", "nodes", "blocks", "threads", "data-seed", "show", "trace"}, cmd_sssp);

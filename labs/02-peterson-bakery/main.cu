@@ -1,21 +1,22 @@
 // Lab 02 (Peterson and bakery): the harness program (provided). One sub-command per task; each
 // explores schedules, checks mutual exclusion and progress in every run, and says what went wrong.
 //
-//   lab02 v1             [--where blocks|warps] [--rounds R] [--show stuck|any --trace FILE]
-//   lab02 v2             [--where blocks|warps] [--show stuck|any --trace FILE]
-//   lab02 peterson       [--where blocks|warps|lanes] [--rounds R] [--show ... --trace FILE]
-//   lab02 peterson-lanes [--rounds R] [--show ... --trace FILE]
-//   lab02 orderings      [--ordering K] [--rounds R] [--show overlap|any --trace FILE]
-//   lab02 bakery         [--threads N] [--where blocks|warps|lanes] [--rounds R] [--show ... --trace FILE]
-//   lab02 message-passing [--fence] [--show stale|any --trace FILE]   (not graded)
+//   lab02 v1             [--where blocks|warps] [--rounds R]
+//   lab02 v2             [--where blocks|warps]
+//   lab02 peterson       [--where blocks|warps|lanes] [--rounds R]
+//   lab02 peterson-lanes [--rounds R]
+//   lab02 orderings      [--ordering K | --store-buffers] [--rounds R]
+//   lab02 bakery         [--threads N] [--where blocks|warps|lanes] [--rounds R]
+//   lab02 message-passing [--fence] [--show stale|any|bad|good --trace FILE]   (not graded)
 //   lab02 all            every task's check
+//   (the six lock commands also take --show any|bad|good|stuck|overlap --trace FILE)
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, ...)
 //
 // On the simulator each command explores what the task's graded tests explore (the same places,
 // rounds and schedules: rr, then pct and random seeds, both warp models); every bad run is named
 // by the command that replays it. On a GPU it repeats the runs that cannot hang (v1 and v2 only
-// where they cannot). --trace records the first explored run that shows --show (stuck, overlap,
-// any) for synclab-viz.
+// where they cannot). --trace records one run for synclab-viz: the first explored run that --show
+// names (synclab_lab.h).
 #include <cstdio>
 #include <set>
 #include <string>
@@ -74,8 +75,8 @@ template <class RunFn>
 Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn run, const Args& a) {
   Summary s;
   s.schedules = ss;
-  const std::string trace = a.get("trace", ""), show = a.get("show", "any");
-  bool traced = false;
+  // stuck: a run that never finished; overlap: one whose critical sections overlapped.
+  const synclab::lab::TraceChoice trace(a, "any", {"stuck", "overlap"});
   for (const Schedule& sc : ss) {
     lab02::LockRun r = synclab::lab::run_under(sc, [&] { return run(nullptr); });
     ++s.runs;
@@ -101,15 +102,16 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
       if (r.bad_state > 0 && !s.bad_state++) s.first_bad = replay(args, sc);
       if (r.counter != r.entries && !s.lost++) s.first_lost = replay(args, sc);
     }
-    bool wanted = show == "any" || (show == "stuck" && r.stuck) || (show == "overlap" && !r.stuck && r.overlaps > 0);
-    if (!trace.empty() && !traced && wanted) {
-      std::printf("recording %s with %s\n", trace.c_str(), sc.replay().c_str());
+    const bool overlapped = !r.stuck && r.overlaps > 0;
+    const bool failed = r.stuck || overlapped || r.bad_state > 0 || r.counter != r.entries || cs_race;
+    if (trace.wants(failed, r.stuck      ? std::vector<std::string>{"stuck"}
+                            : overlapped ? std::vector<std::string>{"overlap"}
+                                         : std::vector<std::string>{})) {
+      trace.recording(sc);
       synclab::lab::apply(sc);
-      run(trace.c_str());
-      traced = true;
+      run(trace.file().c_str());
     }
   }
-  if (!trace.empty() && !traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
   return s;
 }
 
@@ -347,8 +349,8 @@ bool cmd_orderings(const Args& a) {
 bool cmd_message_passing(const Args& a) {
   const bool fence = a.has("fence");
   const std::string args = std::string("message-passing") + (fence ? " --fence" : "");
-  const std::string trace = a.get("trace", ""), show = a.get("show", "stale");
-  if (show != "stale" && show != "any") throw std::invalid_argument("--show is stale or any, not '" + show + "'");
+  // stale (or bad): a run whose reader saw the flag but an old data value.
+  const synclab::lab::TraceChoice trace(a, "stale", {"stale"});
   std::printf("message passing%s: block 0 stores data = 42, then flag = 1; block 1 waits for flag, then reads data\n",
               fence ? " with __threadfence() on both sides" : " without a fence");
   if (!synclab::lab::on_simulator()) {
@@ -363,7 +365,6 @@ bool cmd_message_passing(const Args& a) {
   int runs = 0, old = 0, stuck = 0;
   std::string first_old;
   std::vector<Report> reports;
-  bool traced = false;
   for (const Schedule& sc : ss) {
     lab02::LockRun r = synclab::lab::run_under(sc, [&] { return lab02::run_message_passing(fence); });
     ++runs;
@@ -374,11 +375,10 @@ bool cmd_message_passing(const Args& a) {
     const bool saw_old = r.words.at(2) != 42;
     if (saw_old && !old++) first_old = replay(args, sc);
     for (const Report& rep : r.reports) reports.push_back(rep);
-    if (!trace.empty() && !traced && (show == "any" || saw_old)) {
-      std::printf("recording %s with %s\n", trace.c_str(), sc.replay().c_str());
+    if (trace.wants(saw_old, saw_old ? std::vector<std::string>{"stale"} : std::vector<std::string>{})) {
+      trace.recording(sc);
       synclab::lab::apply(sc);
-      lab02::run_message_passing(fence, trace.c_str());
-      traced = true;
+      lab02::run_message_passing(fence, trace.file().c_str());
     }
   }
   std::printf("  %s: the reader saw flag = 1 but data = 0 (an old value) in %d of %d runs%s\n",
@@ -388,7 +388,6 @@ bool cmd_message_passing(const Args& a) {
     std::printf("  reports:\n");
     print_reports(reports, 2);
   }
-  if (!trace.empty() && !traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
   if (fence)
     std::printf("  The fences order the writer's data store before its flag store, and the reader's flag load before\n"
                 "  its data load: a reader that saw the flag cannot read the old data.\n");
@@ -438,27 +437,27 @@ bool cmd_bakery(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab02", "Lab 02: Peterson and bakery (labs/02-peterson-bakery/README.md)");
-  cmds.add("v1", "[--where blocks|warps] [--rounds R] [--show stuck|any --trace FILE]",
+  cmds.add("v1", "[--where blocks|warps] [--rounds R] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 1: v1 keeps mutual exclusion, and can deadlock (default: lane 0 of two warps; alone 3 rounds,\n"
            "      together 2)", {"where", "rounds", "show", "trace"}, cmd_v1);
-  cmds.add("v2", "[--where blocks|warps] [--show stuck|any --trace FILE]",
+  cmds.add("v2", "[--where blocks|warps] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 2: v2 keeps mutual exclusion, but not progress (default: lane 0 of two warps)",
            {"where", "show", "trace"}, cmd_v2);
-  cmds.add("peterson", "[--where blocks|warps|lanes] [--rounds R] [--show stuck|overlap|any --trace FILE]",
+  cmds.add("peterson", "[--where blocks|warps|lanes] [--rounds R] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 3a/3b: Peterson's lock (default: blocks, warps and lanes, 2 rounds)",
            {"where", "rounds", "show", "trace"}, cmd_peterson);
-  cmds.add("peterson-lanes", "[--rounds R] [--show stuck|overlap|any --trace FILE]",
+  cmds.add("peterson-lanes", "[--rounds R] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 3c: Peterson for two lanes, both warp models (default 3 rounds)", {"rounds", "show", "trace"},
            cmd_peterson_lanes);
-  cmds.add("orderings", "[--ordering K | --store-buffers] [--rounds R] [--show overlap|any --trace FILE]",
+  cmds.add("orderings", "[--ordering K | --store-buffers] [--rounds R] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 4: which orderings of Peterson break, and (4b) Peterson with the orders a store buffer\n"
            "      keeps under the relaxed memory model; your verdicts (default: all four and 4b, 2 rounds)",
            {"ordering", "store-buffers", "rounds", "show", "trace"}, cmd_orderings);
-  cmds.add("bakery", "[--threads N] [--where blocks|warps|lanes] [--rounds R] [--show stuck|overlap|any --trace FILE]",
+  cmds.add("bakery", "[--threads N] [--where blocks|warps|lanes] [--rounds R] [--show any|bad|good|stuck|overlap --trace FILE]",
            "task 5: the bakery lock for N threads (default: the graded 3 warps, 4 blocks, and 2 warps with\n"
            "      3 rounds; any of these options: one launch, 3 threads in warps, 2 rounds)",
            {"threads", "where", "rounds", "show", "trace"}, cmd_bakery);
-  cmds.add("message-passing", "[--fence] [--show stale|any --trace FILE]",
+  cmds.add("message-passing", "[--fence] [--show stale|any|bad|good --trace FILE]",
            "not graded: publishing data through a flag, without (or --fence: with) __threadfence(), explored\n"
            "      under the relaxed memory model; how often the reader sees the flag but old data",
            {"fence", "show", "trace", "runs"}, cmd_message_passing, true, /*in_all=*/false);

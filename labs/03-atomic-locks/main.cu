@@ -1,12 +1,12 @@
 // Lab 03 (atomic locks): the harness program (provided). One sub-command per task; each runs the
 // student's code, checks the result against a host reference, and says what went wrong.
 //
-//   lab03 naive      [--blocks B --threads T] [--show deadlock|finished --trace FILE]
-//   lab03 lock       [--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished --trace FILE]
+//   lab03 naive      [--blocks B --threads T] [--show deadlock|finished|any|bad|good --trace FILE]
+//   lab03 lock       [--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished|deadlock|any|bad|good --trace FILE]
 //   lab03 single     [--blocks B --threads T]
 //   lab03 puzzle     [--blocks B --threads T]
 //   lab03 buckets    [--keys N --buckets K --blocks B --threads T --backoff NS --data-seed S]
-//                    [--show finished --trace FILE]
+//                    [--show finished|deadlock|any|bad|good --trace FILE]
 //   lab03 contention [--kernel backoff|aggregated] [--blocks B --threads T --rounds R]
 //   lab03 all        every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
@@ -15,7 +15,7 @@
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models unless --model says
 // otherwise); on a GPU it repeats the run. Every failure names the command that replays it.
-// --trace records one run (the first explored schedule that shows --show) for synclab-viz.
+// --trace records one run for synclab-viz: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -44,9 +44,7 @@ Exploration exploration(const Args& a, int default_seeds) {
 // The command that replays one run of this program.
 std::string replay(const std::string& args, const Schedule& s) { return synclab::lab::replay_command("lab03", args, s); }
 
-std::string shape_args(int blocks, int threads) {
-  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
-}
+using synclab::lab::shape_args;
 
 // "did not finish: it deadlocked" from a failed run's reports (the simulator stops a stuck launch
 // and CUDA reports it as a timeout); CUDA's message when no report says why.
@@ -62,12 +60,10 @@ void print_first_report(const std::vector<Report>& rs) {
   std::printf("  the first report in full:\n%s\n", rs.front().text.c_str());
 }
 
-// One trace per program run, even when a command runs several shapes.
-bool g_traced = false;
+using synclab::lab::TraceChoice;
 
-bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
-
-using synclab::lab::announce_trace;
+// The words --show takes besides any, bad and good: the run's way of ending.
+std::vector<std::string> ending(bool finished) { return {finished ? "finished" : "deadlock"}; }
 
 // ---- task 1a: the naive lock ---------------------------------------------------------------------
 bool naive_shape(const Args& a, const std::vector<std::string>& models, int blocks, int threads) {
@@ -77,7 +73,7 @@ bool naive_shape(const Args& a, const std::vector<std::string>& models, int bloc
   std::map<std::string, std::set<bool>> finished;  // per model: the outcomes seen
   std::map<std::string, std::vector<Report>> reports;
   std::map<std::string, std::string> first_run;    // per model: the first run's replay
-  const std::string show = a.get("show", "deadlock"), trace = a.get("trace", "");
+  const TraceChoice trace(a, "deadlock", {"deadlock", "finished"});
   const std::string args = "naive " + shape_args(blocks, threads);
   for (const Schedule& s : ss) {
     lab03::CountResult r = synclab::lab::run_under(s, [&] {
@@ -86,11 +82,10 @@ bool naive_shape(const Args& a, const std::vector<std::string>& models, int bloc
     finished[s.model].insert(r.finished);
     if (!first_run.count(s.model)) first_run[s.model] = replay(args, s);
     reports[s.model].insert(reports[s.model].end(), r.reports.begin(), r.reports.end());
-    if (wants_trace(a, r.finished == (show == "finished"))) {
-      announce_trace(s, trace);
+    if (trace.wants(!r.finished, ending(r.finished))) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1, trace.c_str());
-      g_traced = true;
+      lab03::run_count(lab03::CountKernel::naive, blocks, threads, 1, trace.file().c_str());
     }
   }
   std::printf("count_naive<<<%d, %d>>>, %s:\n", blocks, threads, synclab::lab::describe(ss).c_str());
@@ -108,12 +103,11 @@ bool naive_shape(const Args& a, const std::vector<std::string>& models, int bloc
     }
   }
   for (const auto& [model, rs] : reports)
-    if (!rs.empty() && show == "deadlock") {
+    if (!rs.empty() && trace.word() == "deadlock") {
       std::printf("  (%s)", model.c_str());
       print_first_report(rs);
       break;
     }
-  if (a.has("trace") && !g_traced) std::printf("  no explored run showed '%s', so no trace was recorded\n", show.c_str());
   return ok;
 }
 
@@ -154,39 +148,30 @@ bool count_shape(const Args& a, const std::string& command, lab03::CountKernel k
   const int want_sections = kernel == lab03::CountKernel::warp_aggregated ? blocks * ((threads + 31) / 32) * rounds : want;
   const std::string args = command + " --kernel " + kernel_arg + " " + shape_args(blocks, threads) + " --rounds " +
                            std::to_string(rounds);
-  const std::string trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "finished", {"finished", "deadlock"});
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab03::CountResult r = synclab::lab::run_under(s, [&] {
       return lab03::run_count(kernel, blocks, threads, rounds);
     });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
     else if (r.counter != want) what = "counter " + std::to_string(r.counter) + ", expected " + std::to_string(want);
     else if (r.sections != want_sections)
       what = std::to_string(r.sections) + " critical sections, expected " + std::to_string(want_sections);
     else if (r.lock != 0) what = "the lock word was left at " + std::to_string(r.lock);
-    else if (!r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    if (wants_trace(a, r.finished)) {
-      announce_trace(s, trace);
+    what = tally.add(what, r.reports, replay(args, s));
+    if (trace.wants(!what.empty(), ending(r.finished))) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab03::run_count(kernel, blocks, threads, rounds, trace.c_str());
-      g_traced = true;
+      lab03::run_count(kernel, blocks, threads, rounds, trace.file().c_str());
     }
   }
   std::printf("%s<<<%d, %d>>>, %d round(s), %s:\n", lab03::name(kernel), blocks, threads, rounds,
               synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else std::printf("  every run counted %d in %d critical sections\n", want, want_sections);
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run counted " + std::to_string(want) + " in " + std::to_string(want_sections) +
+              " critical sections");
+  return tally.passed();
 }
 
 lab03::CountKernel count_kernel(const std::string& k) {
@@ -238,14 +223,11 @@ bool cmd_contention(const Args& a) {
 bool single_shape(const Args& a, bool per_block, int blocks, int threads, int seeds) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, seeds));
   const std::string args = "single " + shape_args(blocks, threads);
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab03::SingleResult r = synclab::lab::run_under(s, [&] {
       return per_block ? lab03::run_single_per_block(blocks, threads) : lab03::run_single_grid(blocks, threads);
     });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
     for (size_t b = 0; what.empty() && b < r.entered.size(); ++b) {
@@ -255,18 +237,12 @@ bool single_shape(const Args& a, bool per_block, int blocks, int threads, int se
       else if (r.chosen[b] < 0 || r.chosen[b] >= limit)
         what = "chosen = " + std::to_string(r.chosen[b]) + " is not a thread of the launch";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
+    tally.add(what, r.reports, replay(args, s));
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", per_block ? "single_per_block" : "single_grid", blocks, threads,
               synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else std::printf("  in every run exactly one thread%s ran the section\n", per_block ? " per block" : "");
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-  }
-  return bad == 0 && reports.empty();
+  tally.print(std::string("in every run exactly one thread") + (per_block ? " per block" : "") + " ran the section");
+  return tally.passed();
 }
 
 // Graded (task 2): single_grid <<<1,32>>>, <<<3,40>>>, <<<4,1>>> (3 seeds); single_per_block
@@ -365,15 +341,12 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
   std::string args = "buckets --keys " + std::to_string(n) + " --buckets " + std::to_string(nb) + " " +
                      shape_args(blocks, threads) + " --backoff " + std::to_string(sh.backoff);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
-  const std::string trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "finished", {"finished", "deadlock"});
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab03::BucketResult r = synclab::lab::run_under(s, [&] {
       return lab03::run_buckets(keys, nb, blocks, threads, sh.backoff);
     });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     if (!r.finished) what = not_finished(r);
     for (int b = 0; what.empty() && b < nb; ++b) {
@@ -384,24 +357,17 @@ bool buckets_shape(const Args& a, const BucketShape& sh) {
       else if (got != want[b]) what = "bucket " + std::to_string(b) + " holds other keys than it should";
       else if (r.locks[b] != 0) what = "bucket " + std::to_string(b) + "'s lock was left taken";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    if (wants_trace(a, r.finished)) {
-      announce_trace(s, trace);
+    what = tally.add(what, r.reports, replay(args, s));
+    if (trace.wants(!what.empty(), ending(r.finished))) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab03::run_buckets(keys, nb, blocks, threads, sh.backoff, trace.c_str());
-      g_traced = true;
+      lab03::run_buckets(keys, nb, blocks, threads, sh.backoff, trace.file().c_str());
     }
   }
   std::printf("insert_keys<<<%d, %d>>>: %d keys into %d buckets, backoff %u ns, %s:\n", blocks, threads, n, nb,
               sh.backoff, synclab::lab::describe(ss).c_str());
-  if (bad) std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else std::printf("  every run filled every bucket exactly\n");
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run filled every bucket exactly");
+  return tally.passed();
 }
 
 // Graded (task 4): 32 keys into 2 buckets <<<1,32>>>, 96 into 3 <<<2,48>>> (3 seeds); 160 into
@@ -425,11 +391,11 @@ bool cmd_buckets(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab03", "Lab 03: atomic locks (labs/03-atomic-locks/README.md)");
-  cmds.add("naive", "[--blocks B --threads T] [--show deadlock|finished --trace FILE]",
+  cmds.add("naive", "[--blocks B --threads T] [--show deadlock|finished|any|bad|good --trace FILE]",
            "task 1a: does the CPU-style lock finish? compare with your prediction (default: the graded\n"
            "      launches <<<1,32>>> under both models, <<<4,1>>>, <<<2,2>>>, <<<1,1>>> lockstep, <<<3,40>>> its)",
            {"blocks", "threads", "show", "trace"}, cmd_naive);
-  cmds.add("lock", "[--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished --trace FILE]",
+  cmds.add("lock", "[--kernel locked|naive] [--blocks B --threads T --rounds R] [--show finished|deadlock|any|bad|good --trace FILE]",
            "task 1b/1c: count_locked must count right, finish and stay silent (default: the graded\n"
            "      <<<1,32>>> 2 rounds, <<<1,5>>> 3, <<<1,64>>> 1, <<<3,40>>> 1, <<<4,1>>> 3)",
            {"kernel", "blocks", "threads", "rounds", "show", "trace"}, cmd_lock);
@@ -439,7 +405,7 @@ int main(int argc, char** argv) {
   cmds.add("puzzle", "[--blocks B --threads T]",
            "task 3: the atomicCAS puzzle against your prediction (default <<<2,32>>>, <<<3,1>>>, <<<1,2>>>, <<<2,3>>>)",
            {"blocks", "threads"}, cmd_puzzle);
-  cmds.add("buckets", "[--keys N --buckets K --blocks B --threads T --backoff NS --data-seed S] [--show finished --trace FILE]",
+  cmds.add("buckets", "[--keys N --buckets K --blocks B --threads T --backoff NS --data-seed S] [--show finished|deadlock|any|bad|good --trace FILE]",
            "task 4: the per-bucket lock table against a host table (default: the graded four tables)",
            {"keys", "buckets", "blocks", "threads", "backoff", "data-seed", "show", "trace"}, cmd_buckets);
   cmds.add("contention", "[--kernel backoff|aggregated] [--blocks B --threads T --rounds R]",

@@ -1,13 +1,17 @@
 // Lab 04 (reductions): the harness program (provided). One sub-command per task; each runs the
 // student's code, checks the result against a host reference, and says what went wrong.
 //
-//   lab04 tree       [--kernel interleaved|sequential] [--blocks B --threads T --data-seed S] [--trace FILE]
+//   lab04 tree       [--kernel interleaved|sequential] [--blocks B --threads T --data-seed S]
+//                    [--show any|bad|good|race|clean --trace FILE]
 //   lab04 divergence [--threads T]
-//   lab04 classwork  [--kernel racy|fixed] [--blocks B --threads T --data-seed S] [--show race --trace FILE]
-//   lab04 barriers   [--threads T] [--skip K --show race|clean --trace FILE]
+//   lab04 classwork  [--kernel racy|fixed] [--blocks B --threads T --data-seed S]
+//                    [--show any|bad|good|race|clean --trace FILE]
+//   lab04 barriers   [--threads T] [--skip K] [--show any|bad|good|race|clean --trace FILE]
 //   lab04 tail       [--kernel shuffle|unsafe|tail] [--blocks B --threads T --data-seed S]
-//   lab04 grid       [--kernel atomic|two-pass|last-block] [--blocks B --threads T --n N --data-seed S] [--trace FILE]
-//   lab04 product    [--blocks B --threads T --data-seed S] [--trace FILE]
+//                    [--show any|bad|good|race|clean --trace FILE]
+//   lab04 grid       [--kernel atomic|two-pass|last-block] [--blocks B --threads T --n N --data-seed S]
+//                    [--show any|bad|good --trace FILE]
+//   lab04 product    [--blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]
 //   lab04 fast       [--n N --offset O --blocks B]
 //   lab04 all        every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
@@ -16,7 +20,7 @@
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models; task 5 also under the
 // relaxed memory model); on a GPU it repeats the run. Every failure names the command that
-// replays it. --trace records one run (the first explored schedule that shows --show).
+// replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -43,16 +47,14 @@ std::string replay(const std::string& args, const Schedule& s) {
   return synclab::lab::replay_command("lab04", args, s);
 }
 
-std::string shape_args(int blocks, int threads) {
-  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
-}
+using synclab::lab::shape_args;
 
 using synclab::lab::print_reports;
 
-// One trace per program run.
-bool g_traced = false;
-bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
-using synclab::lab::announce_trace;
+using synclab::lab::TraceChoice;
+
+// The words --show takes besides any, bad and good: whether the run was reported.
+std::vector<std::string> race_or_clean(bool reported) { return {reported ? "race" : "clean"}; }
 
 struct Shape {
   int blocks, threads, seeds;
@@ -73,41 +75,27 @@ bool block_shape(const Args& a, const std::string& command, lab04::BlockKernel k
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
   std::string args = command + " " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "any", {"race", "clean"});
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab04::BlockResult r =
         synclab::lab::run_under(s, [&] { return lab04::run_block(kernel, values, sh.blocks, sh.threads); });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     for (int b = 0; what.empty() && b < sh.blocks; ++b)
       if (r.sums[b] != want[b])
         what = "block " + std::to_string(b) + " summed to " + std::to_string(r.sums[b]) + ", expected " +
                std::to_string(want[b]);
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    const bool shows =
-        show == "any" || (show == "race" && !r.reports.empty()) || (show == "clean" && r.reports.empty());
-    if (wants_trace(a, shows)) {
-      announce_trace(s, trace);
+    what = tally.add(what, r.reports, replay(args, s));
+    if (trace.wants(!what.empty(), race_or_clean(!r.reports.empty()))) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab04::run_block(kernel, values, sh.blocks, sh.threads, -1, trace.c_str());
-      g_traced = true;
+      lab04::run_block(kernel, values, sh.blocks, sh.threads, -1, trace.file().c_str());
     }
   }
   std::printf("%s<<<%d, %d>>>, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run summed every block right\n");
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run summed every block right");
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
 }
 
 bool has_shape(const Args& a) { return a.has("blocks") || a.has("threads") || a.has("data-seed"); }
@@ -207,7 +195,8 @@ bool cmd_barriers(const Args& a) {
   if (a.has("threads")) sizes = {int(a.num("threads", 64))};
   Exploration e = exploration(a, 2);
   const std::vector<std::string> models = e.models;
-  const std::string show = a.get("show", "race"), trace = a.get("trace", "");
+  // race: a run whose sum was wrong or that was reported; clean: one right and silent.
+  const TraceChoice trace(a, "race", {"race", "clean"});
   bool ok = true;
   for (int threads : sizes) {
     int levels = 0;
@@ -234,11 +223,10 @@ bool cmd_barriers(const Args& a) {
             first = (r.reports.empty() ? "sum " + std::to_string(r.sums[0]) : synclab::lab::brief(r.reports.front())) +
                     "; replay: " +
                     replay("barriers --threads " + std::to_string(threads) + " --skip " + std::to_string(k), s);
-          if (wants_trace(a, (show == "race") == wrong)) {
-            announce_trace(s, trace);
+          if (trace.wants(wrong, race_or_clean(wrong))) {
+            trace.recording(s);
             synclab::lab::apply(s);
-            lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k, trace.c_str());
-            g_traced = true;
+            lab04::run_block(lab04::BlockKernel::skip_barrier, values, 1, threads, k, trace.file().c_str());
           }
         }
         if (!bad) removable.insert(k);
@@ -253,7 +241,6 @@ bool cmd_barriers(const Args& a) {
       ok = ok && p == removable;
     }
   }
-  if (a.has("trace") && !g_traced) std::printf("no explored run showed '%s', so no trace was recorded\n", show.c_str());
   return ok;
 }
 
@@ -311,40 +298,25 @@ bool grid_shape(const Args& a, const std::string& k, const GridShape& sh) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds, {"sc", "relaxed"}));
   std::string args = "grid --kernel " + k + " --n " + std::to_string(sh.n) + " " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
-  const std::string trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "any");
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab04::GridResult r =
         synclab::lab::run_under(s, [&] { return lab04::run_grid(kernel, values, sh.blocks, sh.threads); });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
-    if (r.sum != want)
-      what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
-    else if (!r.reports.empty())
-      what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++)
-      first_bad = what + ", in:\n    " + replay(args + (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""), s);
-    if (wants_trace(a, true)) {
-      announce_trace(s, trace);
+    if (r.sum != want) what = "the sum is " + std::to_string(r.sum) + ", expected " + std::to_string(want);
+    what = tally.add(what, r.reports, replay(args + (s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""), s));
+    if (trace.wants(!what.empty())) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab04::run_grid(kernel, values, sh.blocks, sh.threads, trace.c_str());
-      g_traced = true;
+      lab04::run_grid(kernel, values, sh.blocks, sh.threads, trace.file().c_str());
     }
   }
   std::printf("%s<<<%d, %d>>> over %d values, %s:\n", lab04::name(kernel), sh.blocks, sh.threads, sh.n,
               synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run summed to %d\n", want);
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run summed to " + std::to_string(want));
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
 }
 
 // Graded: each kernel over 300 values <<<3,64>>> and 100 values <<<4,32>>>, 3 seeds, sc and relaxed.
@@ -370,13 +342,10 @@ bool product_shape(const Args& a, const Shape& sh) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
   std::string args = "product " + shape_args(sh.blocks, sh.threads);
   if (a.has("data-seed")) args += " --data-seed " + std::to_string(data_seed);
-  const std::string trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "any");
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     lab04::ProductResult r = synclab::lab::run_under(s, [&] { return lab04::run_product(m, sh.blocks, sh.threads); });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     std::string what;
     for (int b = 0; what.empty() && b < sh.blocks; ++b) {
       lab04::Mat p{1, 0, 0, 1};
@@ -386,25 +355,16 @@ bool product_shape(const Args& a, const Shape& sh) {
       }
       if (r.products[b] != p) what = "block " + std::to_string(b) + "'s product is not m[0] * m[1] * ... in that order";
     }
-    if (what.empty() && !r.reports.empty()) what = synclab::lab::brief(r.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    if (wants_trace(a, true)) {
-      announce_trace(s, trace);
+    what = tally.add(what, r.reports, replay(args, s));
+    if (trace.wants(!what.empty())) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab04::run_product(m, sh.blocks, sh.threads, trace.c_str());
-      g_traced = true;
+      lab04::run_product(m, sh.blocks, sh.threads, trace.file().c_str());
     }
   }
   std::printf("block_product<<<%d, %d>>>, %s:\n", sh.blocks, sh.threads, synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run multiplied every block's matrices in order\n");
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run multiplied every block's matrices in order");
+  return tally.passed();
 }
 
 // Graded: <<<2,32>>> and <<<1,64>>>, 3 seeds.
@@ -458,30 +418,30 @@ bool cmd_fast(const Args& a) {
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab04", "Lab 04: reductions (labs/04-reductions/README.md)");
   cmds.add("tree",
-           "[--kernel interleaved|sequential] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+           "[--kernel interleaved|sequential] [--blocks B --threads T --data-seed S] [--show any|bad|good|race|clean --trace FILE]",
            "task 1a/1b: the in-place tree, both addressings (default: the graded <<<1,32>>>, <<<2,64>>>, <<<1,128>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_tree);
   cmds.add("divergence", "[--threads T]",
            "task 1c: divergent warps per level, seen in a launch, against your prediction (default 64 and 256 threads)",
            {"threads"}, cmd_divergence, false);
-  cmds.add("classwork", "[--kernel racy|fixed] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+  cmds.add("classwork", "[--kernel racy|fixed] [--blocks B --threads T --data-seed S] [--show any|bad|good|race|clean --trace FILE]",
            "task 2: the slides' in-place compaction: compact_racy races, compact_fixed must not; and your list of\n"
            "      the first level's conflicts (default: compact_fixed on the graded <<<1,32>>>, <<<2,64>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_classwork);
-  cmds.add("barriers", "[--threads T] [--skip K --show race|clean --trace FILE]",
+  cmds.add("barriers", "[--threads T] [--skip K] [--show any|bad|good|race|clean --trace FILE]",
            "task 3: 1b's tree without barrier K, for every K, against your prediction (default 64 and 128 threads)",
            {"threads", "skip", "show", "trace"}, cmd_barriers);
   cmds.add("tail",
-           "[--kernel shuffle|unsafe|tail] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+           "[--kernel shuffle|unsafe|tail] [--blocks B --threads T --data-seed S] [--show any|bad|good|race|clean --trace FILE]",
            "task 4: block_sum_shuffle and block_sum_tail (default: the graded shapes), and where the provided\n"
            "      block_sum_tail_unsafe races, against your prediction",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_tail);
-  cmds.add("grid", "[--kernel atomic|two-pass|last-block] [--blocks B --threads T --n N --data-seed S] [--trace FILE]",
+  cmds.add("grid", "[--kernel atomic|two-pass|last-block] [--blocks B --threads T --n N --data-seed S] [--show any|bad|good --trace FILE]",
            "task 5: the three grid sums, under the sc and relaxed memory models (default: the graded shapes)",
-           {"kernel", "blocks", "threads", "n", "data-seed", "trace"}, cmd_grid);
-  cmds.add("product", "[--blocks B --threads T --data-seed S] [--trace FILE]",
+           {"kernel", "blocks", "threads", "n", "data-seed", "show", "trace"}, cmd_grid);
+  cmds.add("product", "[--blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]",
            "task 6: the ordered product of 2x2 matrices (default: the graded <<<2,32>>>, <<<1,64>>>)",
-           {"blocks", "threads", "data-seed", "trace"}, cmd_product);
+           {"blocks", "threads", "data-seed", "show", "trace"}, cmd_product);
   cmds.add("fast", "[--n N --offset O --blocks B]",
            "task 7: reduce_sum_int32 on awkward sizes and offsets under sc and relaxed (the check before timing it on a GPU)",
            {"n", "offset", "blocks"}, cmd_fast);

@@ -1,11 +1,13 @@
 // Lab 05 (prefix sums): the harness program (provided). One sub-command per task; each runs the
 // student's code, checks the result against a host reference, and says what went wrong.
 //
-//   lab05 hillis     [--kernel racy|fixed|double] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]
-//   lab05 blelloch   [--kernel plain|padded] [--blocks B --threads T --data-seed S] [--trace FILE]
-//   lab05 multiblock [--n N --threads T --data-seed S] [--trace FILE]
-//   lab05 lookback   [--n N --threads T --data-seed S] [--show any|stuck --trace FILE]
-//   lab05 compact    [--n N --blocks B --threads T --data-seed S] [--trace FILE]
+//   lab05 hillis     [--kernel racy|fixed|double] [--blocks B --threads T --data-seed S]
+//                    [--show any|bad|good|race --trace FILE]
+//   lab05 blelloch   [--kernel plain|padded] [--blocks B --threads T --data-seed S]
+//                    [--show any|bad|good|race --trace FILE]
+//   lab05 multiblock [--n N --threads T --data-seed S] [--show any|bad|good|stuck --trace FILE]
+//   lab05 lookback   [--n N --threads T --data-seed S] [--show any|bad|good|stuck --trace FILE]
+//   lab05 compact    [--n N --blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]
 //   lab05 all        every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
 //   --seed S, --memory M, ...)
@@ -13,7 +15,7 @@
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models; task 4 also under the
 // relaxed memory model); on a GPU it repeats the run. Every failure names the command that
-// replays it. --trace records one run (the first explored schedule that shows --show).
+// replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <cstdio>
 #include <set>
 #include <string>
@@ -38,10 +40,7 @@ std::string replay(const std::string& args, const Schedule& s) {
 
 using synclab::lab::print_reports;
 
-// One trace per program run.
-bool g_traced = false;
-bool wants_trace(const Args& a, bool shows) { return a.has("trace") && !g_traced && shows; }
-using synclab::lab::announce_trace;
+using synclab::lab::TraceChoice;
 
 // Host references: the inclusive and exclusive scans of v, segment by segment (seg = 0: whole).
 std::vector<int> host_scan(const std::vector<int>& v, size_t seg, bool excl) {
@@ -108,7 +107,7 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
   const std::string args = command + " --blocks " + std::to_string(sh.blocks) + " --threads " +
                            std::to_string(sh.threads) + data_arg(a, seed);
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  const TraceChoice trace(a, "any", {"race"});  // race: a run that was reported
   int bad = 0;
   std::string first_bad, advice;
   std::vector<Report> reports;
@@ -129,12 +128,10 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
       advice = r.reports.empty() ? lab05::block_result_advice(kernel, values, sh.threads, r.out)
                                  : lab05::block_advice(kernel, r.reports.front());
     }
-    const bool shows = show == "any" || (show == "race" && !r.reports.empty());
-    if (wants_trace(a, shows)) {
-      announce_trace(s, trace);
+    if (trace.wants(!what.empty(), r.reports.empty() ? std::vector<std::string>{} : std::vector<std::string>{"race"})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab05::run_block(kernel, values, sh.blocks, sh.threads, trace.c_str());
-      g_traced = true;
+      lab05::run_block(kernel, values, sh.blocks, sh.threads, trace.file().c_str());
     }
   }
   const std::string what = std::string(lab05::name(kernel)) + "<<<" + std::to_string(sh.blocks) + ", " +
@@ -197,7 +194,7 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
                                                                 : std::vector<std::string>{"sc"}));
   const std::string args =
       command + " --n " + std::to_string(sh.n) + " --threads " + std::to_string(sh.threads) + data_arg(a, seed);
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  const TraceChoice trace(a, "any", {"stuck"});  // stuck: a launch that never finished
   const int tiles = (sh.n + sh.threads - 1) / sh.threads;
   std::vector<int> tile_totals(tiles, 0);  // task 3: sums after scan_tile_sums = their exclusive scan
   for (int i = 0; i < sh.n; ++i) tile_totals[i / sh.threads] += values[i];
@@ -246,15 +243,13 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
       if (lookback) advice = lab05::lookback_advice(lr, s.memory, wrong);
       else if (wrong && !all_zero(out)) advice = hint;
     }
-    const bool shows = show == "any" || (show == "stuck" && hung);
-    if (wants_trace(a, shows)) {
-      announce_trace(s, trace);
+    if (trace.wants(!what.empty(), hung ? std::vector<std::string>{"stuck"} : std::vector<std::string>{})) {
+      trace.recording(s);
       synclab::lab::apply(s);
       if (lookback)
-        lab05::run_lookback(values, sh.threads, trace.c_str());
+        lab05::run_lookback(values, sh.threads, trace.file().c_str());
       else
-        lab05::run_multiblock(values, sh.threads, trace.c_str());
-      g_traced = true;
+        lab05::run_multiblock(values, sh.threads, trace.file().c_str());
     }
   }
   const std::string what = std::string(lookback ? "scan_lookback" : "tile_sums, scan_tile_sums, scan_tiles") +
@@ -297,7 +292,7 @@ bool compact_shape(const Args& a, const Shape& sh) {
   std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds));
   const std::string args = "compact --n " + std::to_string(sh.n) + " --blocks " + std::to_string(sh.blocks) +
                            " --threads " + std::to_string(sh.threads) + data_arg(a, seed);
-  const std::string trace = a.get("trace", "");
+  const TraceChoice trace(a, "any");
   int bad = 0;
   std::string first_bad, advice;
   std::vector<Report> reports;
@@ -312,11 +307,10 @@ bool compact_shape(const Args& a, const Shape& sh) {
       first_bad = what + ", in:\n    " + replay(args, s);
       advice = lab05::compact_advice(r, int(want.size()), wrong);
     }
-    if (wants_trace(a, true)) {
-      announce_trace(s, trace);
+    if (trace.wants(!what.empty())) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab05::run_compact(values, sh.blocks, sh.threads, trace.c_str());
-      g_traced = true;
+      lab05::run_compact(values, sh.blocks, sh.threads, trace.file().c_str());
     }
   }
   return summary("keep_flags and scatter_kept over " + std::to_string(sh.n) + " values, <<<" +
@@ -335,24 +329,24 @@ bool cmd_compact(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab05", "Lab 05: prefix sums (labs/05-prefix-sums/README.md)");
-  cmds.add("hillis", "[--kernel racy|fixed|double] [--blocks B --threads T --data-seed S] [--show any|race --trace FILE]",
+  cmds.add("hillis", "[--kernel racy|fixed|double] [--blocks B --threads T --data-seed S] [--show any|bad|good|race --trace FILE]",
            "task 1: Hillis-Steele: the slides' racy in-place scan, 1a's fix, 1b's double buffer (default: fixed and\n"
            "      double on the graded <<<1,32>>>, <<<2,64>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_hillis);
-  cmds.add("blelloch", "[--kernel plain|padded] [--blocks B --threads T --data-seed S] [--trace FILE]",
+  cmds.add("blelloch", "[--kernel plain|padded] [--blocks B --threads T --data-seed S] [--show any|bad|good|race --trace FILE]",
            "task 2: the work-efficient exclusive scan, 2b: without bank conflicts (default: both on the graded\n"
            "      <<<1,32>>>, <<<2,64>>>; --profile counts the bank conflicts)",
-           {"kernel", "blocks", "threads", "data-seed", "trace"}, cmd_blelloch);
-  cmds.add("multiblock", "[--n N --threads T --data-seed S] [--trace FILE]",
+           {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_blelloch);
+  cmds.add("multiblock", "[--n N --threads T --data-seed S] [--show any|bad|good|stuck --trace FILE]",
            "task 3: reduce, then scan, in three launches (default: the graded 300 values in tiles of 64, 100 in 32)",
-           {"n", "threads", "data-seed", "trace"}, cmd_multiblock);
-  cmds.add("lookback", "[--n N --threads T --data-seed S] [--show any|stuck --trace FILE]",
+           {"n", "threads", "data-seed", "show", "trace"}, cmd_multiblock);
+  cmds.add("lookback", "[--n N --threads T --data-seed S] [--show any|bad|good|stuck --trace FILE]",
            "task 4: the single-pass scan with decoupled look-back, under the sc and relaxed memory models\n"
            "      (default: the graded 300 values in tiles of 64, 100 in 32, 256 in 32)",
            {"n", "threads", "data-seed", "show", "trace"}, cmd_lookback);
-  cmds.add("compact", "[--n N --blocks B --threads T --data-seed S] [--trace FILE]",
+  cmds.add("compact", "[--n N --blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]",
            "task 5: stream compaction by scan and scatter (default: the graded 300 values over <<<3,64>>>, 100\n"
            "      over <<<2,32>>>)",
-           {"n", "blocks", "threads", "data-seed", "trace"}, cmd_compact);
+           {"n", "blocks", "threads", "data-seed", "show", "trace"}, cmd_compact);
   return cmds.run(argc, argv);
 }

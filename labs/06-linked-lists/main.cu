@@ -2,18 +2,19 @@
 // each runs the student's code, checks the lists or the worklist against a host reference, and
 // says what went wrong.
 //
-//   lab06 locked    [--kernel locked|second] [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
-//   lab06 lockfree  [--blocks B --threads T --lists L] [--show any|lost --trace FILE]
-//   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace
-//   FILE] lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE] lab06
-//   worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--trace FILE] lab06 all       every
-//   task's check (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
-//   --seed S, --memory M, ...)
+//   lab06 locked    [--kernel locked|second] [--blocks B --threads T --lists L]
+//   lab06 lockfree  [--blocks B --threads T --lists L]
+//   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R]
+//   lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S]
+//   lab06 worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S]
+//   lab06 all       every task's check
+//   (each of the five also takes --show any|bad|good|lost --trace FILE, and the exploration
+//   options of synclab_lab.h: --seeds N, --model M (or --models), --sched P, --seed S, --memory M, ...)
 //
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models; tasks 1 and 2a also under
 // the relaxed memory model); on a GPU it repeats the run. Every failure names the command that
-// replays it. --trace records one run (the first explored schedule that shows --show).
+// replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -33,60 +34,41 @@ std::string replay(const std::string& args, const Schedule& s) {
   return synclab::lab::replay_command("lab06", args, s);
 }
 
-std::string shape_args(int blocks, int threads) {
-  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
-}
+using synclab::lab::shape_args;
 
 using synclab::lab::print_reports;
-using synclab::lab::announce_trace;
-
-// One trace per program run.
-bool g_traced = false;
+using synclab::lab::TraceChoice;
 
 // What one run's check found: "" when it is right.
 using Check = std::function<std::string(const Schedule&, const char* trace)>;
 
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
-// `show`: which run --trace records ("any": the first; "lost": the first whose check failed).
+// --show: which run --trace records (synclab_lab.h; "lost" is "bad": the first run whose check failed).
 // `hint`: what to check when a run was bad (printed once, after the findings).
 bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
              const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run,
              const std::string& hint = "") {
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "any", {"lost"});
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
     if (what.empty() && !out.finished)
       what = "the launch did not finish (" +
              (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
-    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
     // locked and lockfree explore both memory models by default: an sc run's replay names sc.
     const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
     const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args + mem, s);
-    const bool shows = show == "any" || (show == "lost" && !what.empty());
-    if (a.has("trace") && !g_traced && shows) {
-      announce_trace(s, trace);
+    what = tally.add(what, out.reports, replay(args + mem, s));
+    if (trace.wants(!what.empty(), what.empty() ? std::vector<std::string>{} : std::vector<std::string>{"lost"})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      run(s, trace.c_str());
-      g_traced = true;
+      run(s, trace.file().c_str());
     }
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run was right\n");
-  if ((bad || !reports.empty()) && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run was right", hint);
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
 }
 
 // Walks a list from `head`: its nodes in order; stops at kNoNode, at a node out of range or at a
@@ -384,23 +366,23 @@ bool cmd_worklist(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab06", "Lab 06: linked lists and worklists (labs/06-linked-lists/README.md)");
-  cmds.add("locked", "[--kernel locked|second] [--blocks B --threads T --lists L] [--show any|lost --trace FILE]",
+  cmds.add("locked", "[--kernel locked|second] [--blocks B --threads T --lists L] [--show any|bad|good|lost --trace FILE]",
            "task 1: push_locked (1a) and push_second (1b), under the sc and relaxed memory models (default: the\n"
            "      graded shapes)",
            {"kernel", "blocks", "threads", "lists", "show", "trace"}, cmd_locked);
-  cmds.add("lockfree", "[--blocks B --threads T --lists L] [--show any|lost --trace FILE]",
+  cmds.add("lockfree", "[--blocks B --threads T --lists L] [--show any|bad|good|lost --trace FILE]",
            "task 2a: push_lockfree, under the sc and relaxed memory models (default: the graded shapes)",
            {"blocks", "threads", "lists", "show", "trace"}, cmd_lockfree);
   cmds.add("aba",
-           "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|lost --trace FILE]",
+           "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|bad|good|lost --trace FILE]",
            "task 2b: pop and push back on one stack: pop_push_tagged must keep every node; the provided\n"
            "      pop_push_naive shows ABA (default: the graded shapes)",
            {"kernel", "blocks", "threads", "nodes", "rounds", "show", "trace"}, cmd_aba);
-  cmds.add("delete", "[--n N --divisor D --blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
+  cmds.add("delete", "[--n N --divisor D --blocks B --threads T --data-seed S] [--show any|bad|good|lost --trace FILE]",
            "task 3: mark_nodes then unlink_marked (default: the graded lists)",
            {"n", "divisor", "blocks", "threads", "data-seed", "show", "trace"}, cmd_delete);
   cmds.add("worklist",
-           "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|lost --trace FILE]",
+           "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|bad|good|lost --trace FILE]",
            "task 4: the three worklist pushes (default: the graded <<<2,64>>> and <<<1,96>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_worklist);
   return cmds.run(argc, argv);

@@ -3,22 +3,24 @@
 //
 //   lab07 explicit|implicit   [--blocks B --threads T --rounds R --data-seed S]     tasks 1, 2
 //   lab07 simple|tree|lockfree|sense|grid-sync
-//                             [--blocks B --threads T --rounds R --data-seed S] [--trace FILE]   tasks 3-6
+//                             [--blocks B --threads T --rounds R --data-seed S]   tasks 3-6
 //                             (--blocks 0: as many as coresident_blocks() says fit at once)
 //   lab07 residency           [--threads T]   task 7: the co-resident maximum, a barrier with one
 //                             block more (hangs), a cooperative launch with one more (refused)
-//   lab07 bitonic             [--n N --blocks B --threads T --data-seed S] [--trace FILE]   task 8
+//   lab07 bitonic             [--n N --blocks B --threads T --data-seed S]   task 8
 //                             (without options: the first shape of the graded tests, 128 keys over <<<4, 16>>>)
-//   lab07 sw                  [--m M --n N --blocks B --threads T --data-seed S] [--trace FILE]   task 9
+//   lab07 sw                  [--m M --n N --blocks B --threads T --data-seed S]   task 9
 //                             (without options: the first shape of the graded tests, 12 x 9 over <<<3, 4>>>)
 //   lab07 all                 every task's check
+//   (every command but residency and all also takes --show any|bad|good --trace FILE: the
+//   barriers of tasks 1-6 also --show race|clean)
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M (or --models), --sched P,
 //   --seed S, --memory M, ...)
 //
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models; the GPU barriers also under
 // the relaxed memory model); on a GPU it repeats the run. Every failure names the command that
-// replays it. --trace records one run (the first explored schedule that shows --show).
+// replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -42,7 +44,7 @@ std::string replay(const std::string& args, const Schedule& s) {
   return synclab::lab::replay_command("lab07", args, s);
 }
 
-bool g_traced = false;
+using synclab::lab::TraceChoice;
 
 // The exchange on the host: thread t of block b, round r: x = 3x + x(thread t of block b+1) + r.
 std::vector<unsigned> host_exchange(std::vector<unsigned> x, int blocks, int threads, int rounds) {
@@ -92,10 +94,10 @@ bool exchange_command(const Args& a, lab07::Way w) {
     int bad = 0;
     std::vector<Report> reports;
     std::string first_cmd, advice;
-    const std::string show = a.get("show", "any");
+    // race: a run that was reported; clean: one that was not.
+    const TraceChoice trace(a, "any", {"race", "clean"});
     for (const Schedule& s : ss) {
       lab07::ExchangeResult r;
-      const bool trace = a.has("trace") && !g_traced;
       try {
         r = synclab::lab::run_under(s, [&] { return lab07::run_exchange(w, in, blocks, sh.threads, sh.rounds, true); });
       } catch (const synclab::lab::CudaFailure& e) {
@@ -104,12 +106,10 @@ bool exchange_command(const Args& a, lab07::Way w) {
         continue;
       }
       const bool wrong = r.refused || r.stuck || r.values != want;
-      const bool shows = show == "any" || (show == "race" && !r.reports.empty()) || (show == "clean" && r.reports.empty());
-      if (trace && shows) {
-        g_traced = true;
-        synclab::lab::announce_trace(s, a.get("trace", ""));
+      if (trace.wants(wrong || !r.reports.empty(), {r.reports.empty() ? "clean" : "race"})) {
+        trace.recording(s);
         synclab::lab::run_under(s, [&] {
-          return lab07::run_exchange(w, in, blocks, sh.threads, sh.rounds, true, a.get("trace", "").c_str());
+          return lab07::run_exchange(w, in, blocks, sh.threads, sh.rounds, true, trace.file().c_str());
         });
       }
       reports.insert(reports.end(), r.reports.begin(), r.reports.end());
@@ -181,16 +181,15 @@ bool bitonic_command(const Args& a) {
   std::string first;
   bool moved = false;
   std::vector<Report> reports;
+  const TraceChoice trace(a, "any");
   for (const Schedule& s : ss) {
-    const bool trace = a.has("trace") && !g_traced;
-    if (trace) {
-      g_traced = true;
-      synclab::lab::announce_trace(s, a.get("trace", ""));
-    }
-    lab07::SortResult r = synclab::lab::run_under(
-        s, [&] { return lab07::run_bitonic(keys, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
+    lab07::SortResult r = synclab::lab::run_under(s, [&] { return lab07::run_bitonic(keys, blocks, threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     moved = moved || r.stuck || r.keys != keys;
+    if (trace.wants(r.keys != want || !r.reports.empty())) {
+      trace.recording(s);
+      synclab::lab::run_under(s, [&] { return lab07::run_bitonic(keys, blocks, threads, trace.file().c_str()); });
+    }
     if (r.keys == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
   }
@@ -232,15 +231,14 @@ bool sw_command(const Args& a) {
   std::string first;
   std::vector<Report> reports;
   bool filled = false;
+  const TraceChoice trace(a, "any");
   for (const Schedule& s : ss) {
-    const bool trace = a.has("trace") && !g_traced;
-    if (trace) {
-      g_traced = true;
-      synclab::lab::announce_trace(s, a.get("trace", ""));
-    }
-    lab07::SwResult r = synclab::lab::run_under(
-        s, [&] { return lab07::run_sw(x, y, blocks, threads, trace ? a.get("trace", "").c_str() : nullptr); });
+    lab07::SwResult r = synclab::lab::run_under(s, [&] { return lab07::run_sw(x, y, blocks, threads); });
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
+    if (trace.wants(r.H != want || !r.reports.empty())) {
+      trace.recording(s);
+      synclab::lab::run_under(s, [&] { return lab07::run_sw(x, y, blocks, threads, trace.file().c_str()); });
+    }
     filled = filled || r.stuck || std::any_of(r.H.begin(), r.H.end(), [](int v) { return v != 0; });
     if (r.H == want && r.reports.empty()) continue;
     if (!bad++) first = replay(args, s);
@@ -277,17 +275,17 @@ int main(int argc, char** argv) {
   };
   for (const auto& x : ways) {
     const lab07::Way w = x.w;
-    cmds.add(lab07::name(w), "[--blocks B --threads T --rounds R --data-seed S] [--trace FILE --show any|race|clean]",
+    cmds.add(lab07::name(w), "[--blocks B --threads T --rounds R --data-seed S] [--show any|bad|good|race|clean --trace FILE]",
              x.help, shape, [w](const Args& a) { return exchange_command(a, w); });
   }
   cmds.add("residency", "[--threads T]",
            "task 7: coresident_blocks(); one block more hangs a barrier and is refused as a cooperative launch",
            {"threads"}, residency_command, false);
-  cmds.add("bitonic", "[--n N --blocks B --threads T --data-seed S] [--trace FILE]",
-           "task 8: bitonic sort with a grid barrier per step", {"n", "blocks", "threads", "data-seed", "trace"},
+  cmds.add("bitonic", "[--n N --blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]",
+           "task 8: bitonic sort with a grid barrier per step", {"n", "blocks", "threads", "data-seed", "show", "trace"},
            bitonic_command);
-  cmds.add("sw", "[--m M --n N --blocks B --threads T --data-seed S] [--trace FILE]",
+  cmds.add("sw", "[--m M --n N --blocks B --threads T --data-seed S] [--show any|bad|good --trace FILE]",
            "task 9: the Smith-Waterman fill, a grid barrier per anti-diagonal",
-           {"m", "n", "blocks", "threads", "data-seed", "trace"}, sw_command);
+           {"m", "n", "blocks", "threads", "data-seed", "show", "trace"}, sw_command);
   return cmds.run(argc, argv);
 }

@@ -1,11 +1,11 @@
 // Lab 08 (the CPU-GPU handoff): the harness program (provided). One sub-command per task; each runs
 // the student's code, checks what came back against a host reference, and says what went wrong.
 //
-//   lab08 roundtrip [--method memcpy|mapped|persistent|word] [--start X --rounds R] [--trace FILE]
+//   lab08 roundtrip [--method memcpy|mapped|persistent|word] [--start X --rounds R] [--show any|bad|good --trace FILE]
 //   lab08 host-order [--start X --round K]   task 3's host side alone, its writes in program order
-//   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]
-//   lab08 ring      [--items N] [--show any|bad --trace FILE]
-//   lab08 queue     [--items N] [--stop last-result|last-item] [--trace FILE]
+//   lab08 oddeven   [--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad|good --trace FILE]
+//   lab08 ring      [--items N] [--show any|bad|good --trace FILE]
+//   lab08 queue     [--items N] [--stop last-result|last-item] [--show any|bad|good --trace FILE]
 //   lab08 all       every task's check
 // (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
 //
@@ -25,7 +25,7 @@ using synclab::lab::Schedule;
 
 namespace {
 
-using synclab::lab::announce_trace;
+using synclab::lab::TraceChoice;
 using synclab::lab::print_reports;
 
 std::string replay(const std::string& args, const Schedule& s) {
@@ -71,47 +71,31 @@ std::string check_items(const std::vector<int>& out, int items, bool work_of_ind
   return "";
 }
 
-// One trace per program run.
-bool g_traced = false;
 
 using Run = std::function<std::pair<std::string, lab08::Outcome>(const Schedule&, const char* trace)>;
 
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
 bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
              const Run& run, const std::string& hint) {
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  const TraceChoice trace(a, "any");
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
     if (what.empty() && !out.finished) {
       const std::string how = synclab::lab::stuck_word(out.reports);
       what = "a launch did not finish (" + (how.empty() ? out.error : how) + ")";
     }
-    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + ", in:\n    " + replay(args, s);
-    const bool shows = show == "any" || (show == "bad" && !what.empty());
-    if (a.has("trace") && !g_traced && shows) {
-      announce_trace(s, trace);
+    what = tally.add(what, out.reports, replay(args, s));
+    if (trace.wants(!what.empty())) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      run(s, trace.c_str());
-      g_traced = true;
+      run(s, trace.file().c_str());
     }
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run was right\n");
-  if (bad && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    print_reports(reports);
-    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run was right", hint);
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
 }
 
 // ---- the commands ------------------------------------------------------------------------------------
@@ -278,20 +262,20 @@ bool queue(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab08", "Lab 08: the CPU-GPU handoff (labs/08-cpu-gpu-handoff/README.md)");
-  cmds.add("roundtrip", "[--method memcpy|mapped|persistent|word] [--start X --rounds R] [--trace FILE]",
+  cmds.add("roundtrip", "[--method memcpy|mapped|persistent|word] [--start X --rounds R] [--show any|bad|good --trace FILE]",
            "tasks 1-3b: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel "
            "(two words each way; one word each way)",
            {"method", "start", "rounds", "trace", "show"}, roundtrip);
   cmds.add("host-order", "[--start X --round K]",
            "task 3: roundtrip_persistent on the host alone, its writes to the mailbox in program order",
            {"start", "round"}, host_order);
-  cmds.add("oddeven", "[--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad --trace FILE]",
+  cmds.add("oddeven", "[--sides blocks|host] [--version yours|slides] [--last N] [--show any|bad|good --trace FILE]",
            "task 4: the slides' odd/even printing, between two blocks (explored) or the host and a kernel",
            {"sides", "version", "last", "trace", "show"}, oddeven);
-  cmds.add("ring", "[--items N] [--show any|bad --trace FILE]",
+  cmds.add("ring", "[--items N] [--show any|bad|good --trace FILE]",
            "task 5a: the ring buffer between two blocks (explored under sc and relaxed)", {"items", "trace", "show"},
            ring);
-  cmds.add("queue", "[--items N] [--stop last-result|last-item] [--trace FILE]",
+  cmds.add("queue", "[--items N] [--stop last-result|last-item] [--show any|bad|good --trace FILE]",
            "task 5b: the work queue between the host and a persistent kernel, and its shutdown",
            {"items", "stop", "trace", "show"}, queue);
   return cmds.run(argc, argv);

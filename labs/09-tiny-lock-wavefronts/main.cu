@@ -1,11 +1,12 @@
 // Lab 09 (tiny-lock wavefronts): the harness program (provided). One sub-command per task; each runs
 // the student's kernel, checks what came back against a host reference, and says what went wrong.
 //
-//   lab09 channel  [--values N] [--show any|bad --trace FILE]                  task 1
-//   lab09 count    [--keys N --bins B --input S] [--version yours|naive] [--show any|bad --trace FILE]
-//   lab09 transfer [--warps W --input S] [--version yours|naive] [--show any|bad --trace FILE]
+//   lab09 channel  [--values N] [--show any|bad|good --trace FILE]             task 1
+//   lab09 count    [--keys N --bins B --input S] [--version yours|naive] [--show any|bad|good --trace FILE]
+//   lab09 transfer [--warps W --input S] [--version yours|naive] [--show any|bad|good --trace FILE]
 //                  tasks 2 and 3; --version naive runs the harness's first try, which deadlocks
-//   lab09 chain    [--scheme NAME] [--input S]                                  task 4 (and the cycles)
+//   lab09 chain    [--scheme NAME] [--input S] [--show any|bad|good --trace FILE]  task 4 (and the cycles)
+//   lab09 nw       [--version wavefront|dataflow] [--n N --input S] [--show any|bad|good --trace FILE]  task 5
 //   lab09 all      every task's check
 // (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S, --memory M)
 //
@@ -41,8 +42,6 @@ std::string first_difference(const std::vector<int>& got, const std::vector<int>
   return "";
 }
 
-bool g_traced = false;
-
 // Every line after the first indented like the first.
 std::string indented(std::string text) {
   for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 5))
@@ -54,7 +53,7 @@ using Run = std::function<std::pair<std::string, lab09::Outcome>(const Schedule&
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
 bool explore(const Args& a, const std::string& title, const std::vector<Schedule>& ss, const Run& run,
              const std::function<std::string(const Schedule&)>& args_of, const std::string& hint) {
-  const std::string show = a.get("show", "any"), trace = a.get("trace", "");
+  const synclab::lab::TraceChoice trace(a, "any");
   int bad = 0, reported = 0;
   std::string first_bad;
   std::vector<Report> reports;
@@ -68,12 +67,10 @@ bool explore(const Args& a, const std::string& title, const std::vector<Schedule
     }
     if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
     if (!what.empty() && !bad++) first_bad = what + "\n  in: " + replay(args_of(s), s);
-    const bool shows = show == "any" || (show == "bad" && !what.empty());
-    if (a.has("trace") && !g_traced && shows) {
-      synclab::lab::announce_trace(s, trace);
+    if (trace.wants(!what.empty())) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      run(s, trace.c_str());
-      g_traced = true;
+      run(s, trace.file().c_str());
     }
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
@@ -276,19 +273,20 @@ bool nw(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab09", "Lab 09: tiny-lock wavefronts (labs/09-tiny-lock-wavefronts/README.md)");
-  cmds.add("channel", "[--values N] [--show any|bad --trace FILE]",
+  cmds.add("channel", "[--values N] [--show any|bad|good --trace FILE]",
            "task 1: 32 producer-consumer channels on lock bits, warp 0 to warp 1 (sc and relaxed)",
            {"values", "trace", "show"}, channel);
-  cmds.add("count", "[--keys N --bins B --input S] [--version yours|naive] [--show any|bad --trace FILE]",
+  cmds.add("count", "[--keys N --bins B --input S] [--version yours|naive] [--show any|bad|good --trace FILE]",
            "task 2: counting under tiny locks, lanes of one warp on one bit (the SIMD deadlock)",
            {"keys", "bins", "input", "version", "trace", "show"}, count);
-  cmds.add("transfer", "[--warps W --input S] [--version yours|naive] [--show any|bad --trace FILE]",
+  cmds.add("transfer", "[--warps W --input S] [--version yours|naive] [--show any|bad|good --trace FILE]",
            "task 3: transfers holding two tiny locks, some between aliasing accounts (the alias deadlock)",
            {"warps", "input", "version", "trace", "show"}, transfer);
-  cmds.add("chain", "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S]",
+  cmds.add("chain",
+           "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S] [--show any|bad|good --trace FILE]",
            "task 4: the 16-warp validation kernel (default: the graded tiny_lock and flag)",
            {"scheme", "input", "trace", "show"}, chain);
-  cmds.add("nw", "[--version wavefront|dataflow] [--n N --input S] [--show any|bad --trace FILE]",
+  cmds.add("nw", "[--version wavefront|dataflow] [--n N --input S] [--show any|bad|good --trace FILE]",
            "task 5: Needleman-Wunsch, one launch per tile diagonal (5a) or tiles with ready flags in one launch (5b)",
            {"version", "n", "input", "trace", "show"}, nw);
   return cmds.run(argc, argv);

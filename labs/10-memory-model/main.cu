@@ -3,10 +3,10 @@
 // reference, and says what went wrong.
 //
 //   lab10 predict  [--test T]                     task 1: your predictions (and which rows are missing)
-//   lab10 litmus   --test T [--trace FILE --show weak|any]   one litmus test's outcomes (sc and relaxed)
+//   lab10 litmus   --test T [--show weak|any|bad|good --trace FILE]   one litmus test's outcomes (sc and relaxed)
 //                  on a GPU: --instances N --launches K [--no-stress]
 //   lab10 fixed    [--test T]                     tasks 2-3: the weak outcome gone? and the synchronization used
-//   lab10 handoff  [--n N] [--trace FILE --show wrong|any]   task 4 (on a GPU: --runs 10000)
+//   lab10 handoff  [--n N] [--show wrong|any|bad|good --trace FILE]   task 4 (on a GPU: --runs 10000)
 //   lab10 pattern  [--pattern last-block|look-back|barrier|queue] [--blocks B]   task 5
 //   lab10 all      every task's check
 //   (and the exploration options of synclab_lab.h: --seeds N, --model M, --sched P, --seed S,
@@ -66,18 +66,17 @@ std::string describe_litmus(const Args& a) {
   return d;
 }
 
-bool g_traced = false;
-
 struct Seen {
   std::map<std::string, std::map<std::string, long>> counts;  // memory -> outcome -> runs
   std::map<std::string, std::string> first;                    // memory -> replay of the first weak run
   std::vector<Report> reports;
 };
 
-// Explores one litmus test; records the trace of the first run that shows `show` ("weak", "any").
+// Explores one litmus test; records the trace of the first run that --show names (weak, or bad:
+// a run that showed the test's weak outcome; good: one that did not; any).
 Seen explore(const Args& a, const lab10::LitmusTest& t) {
   Seen seen;
-  const std::string show = a.get("show", "weak"), trace = a.get("trace", "");
+  const synclab::lab::TraceChoice trace(a, "weak", {"weak"});
   for (const Schedule& s : litmus_schedules(a)) {
     lab10::LitmusResult r = synclab::lab::run_under(s, [&] { return lab10::run_litmus(t); });
     seen.reports.insert(seen.reports.end(), r.reports.begin(), r.reports.end());
@@ -86,12 +85,11 @@ Seen explore(const Args& a, const lab10::LitmusTest& t) {
       if (o == t.weak && !seen.first.count(s.memory))
         seen.first[s.memory] = replay("litmus --test " + std::string(t.name), s);
     }
-    const bool shows = show == "any" || r.counts.count(t.weak);
-    if (a.has("trace") && !g_traced && shows) {
-      synclab::lab::announce_trace(s, trace);
+    const bool weak = r.counts.count(t.weak) != 0;
+    if (trace.wants(weak, weak ? std::vector<std::string>{"weak"} : std::vector<std::string>{})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab10::run_litmus(t, 1, false, 1, trace.c_str());
-      g_traced = true;
+      lab10::run_litmus(t, 1, false, 1, trace.file().c_str());
     }
   }
   return seen;
@@ -225,7 +223,7 @@ bool cmd_handoff(const Args& a) {
   const int want = n * (n + 1) / 2;
   const std::vector<Schedule> ss =
       synclab::lab::schedules(synclab::lab::exploration_from(a, kProgramSeeds, 20, {"sc", "relaxed"}));
-  const std::string show = a.get("show", "wrong"), trace = a.get("trace", "");
+  const synclab::lab::TraceChoice trace(a, "wrong", {"wrong"});  // wrong: block 1's sum was wrong
   int bad = 0, reported = 0;
   std::string first;
   std::vector<Report> reports;
@@ -240,11 +238,10 @@ bool cmd_handoff(const Args& a) {
                        : synclab::lab::brief(r.reports.front())) +
                 ", in:\n    " + replay("handoff --n " + std::to_string(n), s);
     }
-    if (a.has("trace") && !g_traced && (show == "any" || wrong)) {
-      synclab::lab::announce_trace(s, trace);
+    if (trace.wants(wrong || !r.reports.empty(), wrong ? std::vector<std::string>{"wrong"} : std::vector<std::string>{})) {
+      trace.recording(s);
       synclab::lab::apply(s);
-      lab10::run_handoff(n, trace.c_str());
-      g_traced = true;
+      lab10::run_handoff(n, trace.file().c_str());
     }
   }
   std::printf("handoff<<<2, 1>>> with %d values, %s:\n", n, synclab::lab::describe(ss).c_str());
@@ -334,11 +331,11 @@ int main(int argc, char** argv) {
   synclab::lab::Commands c("lab10", "Lab 10: the memory model (litmus tests, fences and scopes)");
   c.add("predict", "[--test T]", "task 1: your predictions (predictions.cu), and the rows it lacks", {"test"},
         cmd_predict);
-  c.add("litmus", "--test T [--trace FILE --show weak|any] | on a GPU: [--instances N --launches K --no-stress]",
+  c.add("litmus", "--test T [--show weak|any|bad|good --trace FILE] | on a GPU: [--instances N --launches K --no-stress]",
         "one litmus test's outcomes under sc and relaxed (tests: mp sb lb iriw corr 2+2w and tasks 2-3's)",
         {"test", "trace", "show", "instances", "launches", "no-stress"}, cmd_litmus, true, false);
   c.add("fixed", "[--test T]", "tasks 2-3: the weak outcome must be gone under relaxed (fences.cu)", {"test"}, cmd_fixed);
-  c.add("handoff", "[--n N] [--trace FILE --show wrong|any]", "task 4: block 1 must sum what block 0 published",
+  c.add("handoff", "[--n N] [--show wrong|any|bad|good --trace FILE]", "task 4: block 1 must sum what block 0 published",
         {"n", "trace", "show"}, cmd_handoff);
   c.add("pattern", "[--pattern last-block|look-back|barrier|queue] [--blocks B]",
         "task 5: the publication patterns of labs 04, 05, 07 and 08", {"pattern", "blocks"}, cmd_pattern);

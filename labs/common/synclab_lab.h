@@ -11,7 +11,8 @@
 //     ... check r.value, r.reports, and print replay_command(...) when something is wrong
 //   }
 //
-// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands  5. Inputs
+// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands (and --show)
+// 5. Inputs
 //
 // The harnesses' CUDA side (device memory, launches, traces) is in lab_harness.cuh beside this file.
 //
@@ -73,6 +74,9 @@ std::string program_command(const std::string& program);
 // (program_command says which program runs).
 // `args` must name the sub-command and every option the run depends on.
 std::string replay_command(const std::string& program, const std::string& args, const Schedule& s);
+
+// "--blocks B --threads T": a launch shape in a replay command's arguments.
+std::string shape_args(int blocks, int threads);
 
 // How much to explore. On the simulator: for every model, seeds 1..pct_seeds under pct and
 // 1..random_seeds under random (plus one rr run when rr is true). On a GPU: gpu_runs runs.
@@ -147,6 +151,38 @@ std::string failed_runs(int bad, int reported);
 
 // "race at histogram.cu:41 (write-write race on global memory)" for a failure message.
 std::string brief(const Report& r);
+
+// What a command's explored runs found, for its summary: how many runs failed (and how many of
+// those only because the simulator reported something), the first failure with the command that
+// replays it, and every report.
+//
+//   RunTally tally;
+//   for (const Schedule& s : ss) {
+//     Result r = run_under(s, ...);
+//     std::string why = tally.add(what_is_wrong(r), r.reports, replay_command("lab03", args, s));
+//     ...
+//   }
+//   tally.print("every run counted right");
+//   return tally.passed();
+class RunTally {
+ public:
+  // After one run: `what` is wrong with its result ("" when it is right), its reports, and the
+  // command that replays it. A right result with a report is a failed run too ("reported"), named
+  // by its first report (brief). Returns the run's failure, "" when the run passed.
+  std::string add(std::string what, const std::vector<Report>& reports, const std::string& replay);
+  int failed() const { return bad_; }
+  bool passed() const { return bad_ == 0 && reports_.empty(); }
+  const std::vector<Report>& reports() const { return reports_; }
+  // "  wrong in 3 runs; first: WHAT, in:\n    REPLAY" (failed_runs) and "  (HINT)" when a run failed,
+  // or "  ALL_RIGHT"; then, when anything was reported, "  the simulator reported:" and the
+  // reports' briefs (print_reports).
+  void print(const std::string& all_right, const std::string& hint = "") const;
+
+ private:
+  int bad_ = 0, reported_ = 0;
+  std::string first_;
+  std::vector<Report> reports_;
+};
 
 // Under a command's summary: the distinct one-line briefs of the reports of its runs, at most
 // `limit` of them (then "...").
@@ -276,6 +312,34 @@ class Commands {
   static bool guarded(const Entry& e, const Args& a);
   std::string program_, about_;
   std::vector<Entry> list_;
+};
+
+// ---- Which run --trace records: --show ----------------------------------------------------------
+// An exploring command records one of its runs for synclab-viz with --trace FILE: the first run
+// that --show WORD names. Every such command of every lab takes the same three words:
+//   any    the first run
+//   bad    the first run that failed the command's check (a wrong result, a report, a hang)
+//   good   the first run that passed it
+// and some take words of their own for one kind of run, listed in their usage (lab 02's "stuck"
+// and "overlap", lab 03's "deadlock" and "finished", lab 10's "weak"; lab 01's increment takes a
+// number: the run that ended with that count). Any other word is a usage error that names the
+// valid ones, before anything runs. A program records at most one trace: the first run chosen.
+// When --trace was given and no run was chosen, Commands::run says so after the command.
+class TraceChoice {
+ public:
+  // `fallback`: the word without --show; `own`: the command's own words ("N": any whole number).
+  TraceChoice(const Args& a, const std::string& fallback, const std::vector<std::string>& own = {});
+  const std::string& word() const { return word_; }
+  const std::string& file() const { return file_; }
+  // Whether to record this run: --trace was given, the program has recorded none yet, and --show
+  // names the run: `failed` for bad and good; a word of the command's own when it is among
+  // `kinds` (the words that describe this run: {"stuck"}, {std::to_string(count)}, ...).
+  bool wants(bool failed, const std::vector<std::string>& kinds = {}) const;
+  // Says which run is recorded (announce_trace) and notes that the program has recorded one.
+  void recording(const Schedule& s) const;
+
+ private:
+  std::string word_, file_;
 };
 
 // ---- 5. Inputs -------------------------------------------------------------------------------

@@ -51,6 +51,10 @@ SYNCLAB_LAB_INLINE std::string program_command(const std::string& program) {
   return "build/bin/sim/" + program;
 }
 
+SYNCLAB_LAB_INLINE std::string shape_args(int blocks, int threads) {
+  return "--blocks " + std::to_string(blocks) + " --threads " + std::to_string(threads);
+}
+
 SYNCLAB_LAB_INLINE std::string replay_command(const std::string& program, const std::string& args, const Schedule& s) {
   if (s.on_gpu()) {
     // This program runs on the GPU: the simulator's build of the harness explores the run (the
@@ -220,6 +224,71 @@ SYNCLAB_LAB_INLINE void print_reports(const std::vector<Report>& rs, size_t limi
 
 SYNCLAB_LAB_INLINE void announce_trace(const Schedule& s, const std::string& trace) {
   std::printf("recording %s with %s\n", trace.c_str(), s.replay().c_str());
+}
+
+SYNCLAB_LAB_INLINE std::string RunTally::add(std::string what, const std::vector<Report>& reports,
+                                             const std::string& replay) {
+  reports_.insert(reports_.end(), reports.begin(), reports.end());
+  if (what.empty() && !reports.empty()) what = brief(reports.front()), ++reported_;
+  if (!what.empty() && !bad_++) first_ = what + ", in:\n    " + replay;
+  return what;
+}
+
+SYNCLAB_LAB_INLINE void RunTally::print(const std::string& all_right, const std::string& hint) const {
+  if (bad_)
+    std::printf("  %s; first: %s\n", failed_runs(bad_, reported_).c_str(), first_.c_str());
+  else
+    std::printf("  %s\n", all_right.c_str());
+  if (bad_ && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
+  if (!reports_.empty()) {
+    std::printf("  the simulator reported:\n");
+    print_reports(reports_);
+  }
+}
+
+// What the running command chose to record (TraceChoice): its --show word, and whether a run was
+// recorded, for the line Commands::run prints after the command.
+struct TraceState {
+  bool chosen = false;   // a TraceChoice was made with --trace given
+  bool recorded = false;
+  std::string word;
+};
+SYNCLAB_LAB_INLINE TraceState& trace_state() {
+  static TraceState state;
+  return state;
+}
+
+SYNCLAB_LAB_INLINE TraceChoice::TraceChoice(const Args& a, const std::string& fallback,
+                                            const std::vector<std::string>& own)
+    : word_(a.get("show", fallback)), file_(a.get("trace", "")) {
+  std::vector<std::string> words{"any", "bad", "good"};
+  words.insert(words.end(), own.begin(), own.end());
+  bool known = std::find(words.begin(), words.end(), word_) != words.end();
+  const bool number = !word_.empty() && std::all_of(word_.begin(), word_.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (number && std::find(own.begin(), own.end(), "N") != own.end()) known = true;
+  if (!known) {
+    std::string list;
+    for (size_t i = 0; i < words.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + (words[i] == "N" ? std::string("a number") : words[i]);
+    throw std::invalid_argument("--show takes " + list + " (which run --trace records), not '" + word_ + "'");
+  }
+  if (!file_.empty()) {
+    trace_state().chosen = true;
+    trace_state().word = word_;
+  }
+}
+
+SYNCLAB_LAB_INLINE bool TraceChoice::wants(bool failed, const std::vector<std::string>& kinds) const {
+  if (file_.empty() || trace_state().recorded) return false;
+  if (word_ == "any") return true;
+  if (word_ == "bad") return failed;
+  if (word_ == "good") return !failed;
+  return std::find(kinds.begin(), kinds.end(), word_) != kinds.end();
+}
+
+SYNCLAB_LAB_INLINE void TraceChoice::recording(const Schedule& s) const {
+  announce_trace(s, file_);
+  trace_state().recorded = true;
 }
 
 SYNCLAB_LAB_INLINE std::string stuck_word(const std::vector<Report>& rs) {
@@ -493,7 +562,12 @@ SYNCLAB_LAB_INLINE int Commands::run(int argc, char** argv) const {
 
 SYNCLAB_LAB_INLINE bool Commands::guarded(const Entry& e, const Args& a) {
   try {
-    return e.fn(a);
+    const bool ok = e.fn(a);
+    TraceState& t = trace_state();
+    if (t.chosen && !t.recorded)
+      std::printf("no explored run matched --show %s, so no trace was recorded (--show any records the first run)\n",
+                  t.word.c_str());
+    return ok;
   } catch (const std::invalid_argument&) {
     throw;
   } catch (const std::exception& ex) {
