@@ -54,19 +54,15 @@ using Run = std::function<std::pair<std::string, lab09::Outcome>(const Schedule&
 bool explore(const Args& a, const std::string& title, const std::vector<Schedule>& ss, const Run& run,
              const std::function<std::string(const Schedule&)>& args_of, const std::string& hint) {
   const synclab::lab::TraceChoice trace(a, "any");
-  int bad = 0, reported = 0;
-  std::string first_bad;
-  std::vector<Report> reports;
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    reports.insert(reports.end(), out.reports.begin(), out.reports.end());
     if (what.empty() && !out.finished) {
       const std::string how = synclab::lab::stuck_word(out.reports);
       what = "the launch did not finish (" + (how.empty() ? out.error : how) + ")";
       if (!out.stuck.empty()) what += "; lock bits:\n    " + indented(out.stuck);
     }
-    if (what.empty() && !out.reports.empty()) what = synclab::lab::brief(out.reports.front()), ++reported;
-    if (!what.empty() && !bad++) first_bad = what + "\n  in: " + replay(args_of(s), s);
+    what = tally.add(what, out.reports, replay(args_of(s), s));
     if (trace.wants(!what.empty())) {
       trace.recording(s);
       synclab::lab::apply(s);
@@ -74,17 +70,9 @@ bool explore(const Args& a, const std::string& title, const std::vector<Schedule
     }
   }
   std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first_bad.c_str());
-  else
-    std::printf("  every run was right\n");
-  if (bad && !hint.empty()) std::printf("  (%s)\n", hint.c_str());
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    synclab::lab::print_reports(reports);
-    std::printf("  the first report in full:\n%s\n", reports.front().text.c_str());
-  }
-  return bad == 0 && reports.empty();
+  tally.print("every run was right", hint);
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
 }
 
 // The input seed: --input S, else the schedule's seed (as the graded tests do).
