@@ -224,20 +224,12 @@ bool cmd_handoff(const Args& a) {
   const std::vector<Schedule> ss =
       synclab::lab::schedules(synclab::lab::exploration_from(a, kProgramSeeds, 20, {"sc", "relaxed"}));
   const synclab::lab::TraceChoice trace(a, "wrong", {"wrong"});  // wrong: block 1's sum was wrong
-  int bad = 0, reported = 0;
-  std::string first;
-  std::vector<Report> reports;
+  synclab::lab::RunTally tally;
   for (const Schedule& s : ss) {
     const lab10::HandoffResult r = synclab::lab::run_under(s, [&] { return lab10::run_handoff(n); });
-    reports.insert(reports.end(), r.reports.begin(), r.reports.end());
     const bool wrong = r.sum != want;
-    if (wrong || !r.reports.empty()) {
-      if (!wrong) ++reported;
-      if (!bad++)
-        first = (wrong ? "block 1 summed " + std::to_string(r.sum) + ", expected " + std::to_string(want)
-                       : synclab::lab::brief(r.reports.front())) +
-                ", in:\n    " + replay("handoff --n " + std::to_string(n), s);
-    }
+    tally.add(wrong ? "block 1 summed " + std::to_string(r.sum) + ", expected " + std::to_string(want) : "", r.reports,
+              replay("handoff --n " + std::to_string(n), s));
     if (trace.wants(wrong || !r.reports.empty(), wrong ? std::vector<std::string>{"wrong"} : std::vector<std::string>{})) {
       trace.recording(s);
       synclab::lab::apply(s);
@@ -245,15 +237,8 @@ bool cmd_handoff(const Args& a) {
     }
   }
   std::printf("handoff<<<2, 1>>> with %d values, %s:\n", n, synclab::lab::describe(ss).c_str());
-  if (bad)
-    std::printf("  %s; first: %s\n", synclab::lab::failed_runs(bad, reported).c_str(), first.c_str());
-  else
-    std::printf("  block 1 summed %d in every run\n", want);
-  if (!reports.empty()) {
-    std::printf("  the simulator reported:\n");
-    synclab::lab::print_reports(reports);
-  }
-  return bad == 0;
+  tally.print("block 1 summed " + std::to_string(want) + " in every run");
+  return tally.failed() == 0;
 }
 
 // ---- task 5 ----------------------------------------------------------------------------------------
