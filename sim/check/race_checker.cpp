@@ -24,6 +24,7 @@
 
 #include <cstdlib>
 
+#include "sim/check/init_checker.h"
 #include "sim/exec/instr/operands.h"
 
 namespace synclab::sim {
@@ -72,7 +73,7 @@ void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size,
   Cta& c = *w.cta;
   if (!c.race) return;
   const uint32_t tid = w.lanes[lane].tid_linear;
-  if (check_init_) check_init(w, lane, generic, shared, off, size, write, atomic, I);
+  if (init_) init_->access(w, lane, generic, shared, off, size, write, atomic, I, c.race->shared_init);
   if (!check_race_) return;
   race_->set_step(steps_);
   uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I, cfg_.volatile_data);
@@ -151,9 +152,9 @@ void KernelRun::check_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
 
 std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {
   if (shared) {
-    if (addr >= dyn_shared_base_ && p_.dynamic_shared)
+    if (addr >= shape_.dynamic_shared_base && p_.dynamic_shared)
       return fmt::format("shared memory of block {}: dynamic shared memory (extern __shared__), byte {}", cta,
-                         addr - dyn_shared_base_);
+                         addr - shape_.dynamic_shared_base);
     static const std::vector<uint32_t> none;
     const auto& mine = size_t(p_.function) < mod_.shared_symbols.size() ? mod_.shared_symbols[p_.function] : none;
     for (uint32_t si : mine) {
@@ -283,7 +284,7 @@ std::string KernelRun::line_of(uint32_t loc) const {
 }
 
 std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
-  const uint32_t tpc = threads_per_cta_;
+  const uint32_t tpc = shape_.threads_per_block;
   const uint32_t block = gid / tpc, tid = gid % tpc;
   std::string at = "(unknown instruction)";
   if (const ptx::Instr* I = instr_at(loc)) {
@@ -316,7 +317,7 @@ void KernelRun::flush_findings() {
     r.kind = ReportKind::Race;
     r.severity = warning ? Severity::Warning : Severity::Error;
     r.kernel = entry_.name;
-    const uint32_t block = f.cur_gid / threads_per_cta_, tid = f.cur_gid % threads_per_cta_;
+    const uint32_t block = f.cur_gid / shape_.threads_per_block, tid = f.cur_gid % shape_.threads_per_block;
     r.block = block;
     r.thread = tid;
     r.where = where_of(f.cur_loc);
@@ -339,7 +340,7 @@ void KernelRun::flush_findings() {
                            : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
-    const bool cross_block = pgid / threads_per_cta_ != block;
+    const bool cross_block = pgid / shape_.threads_per_block != block;
     // (an atomic or strong access with block scope between blocks: not morally strong, so the
     // pair races whatever else orders it)
     const bool block_scoped_pair = cross_block && ((f.prev.flags | f.cur_flags) & RaceDetector::kCtaScope) &&
@@ -350,8 +351,9 @@ void KernelRun::flush_findings() {
         (both_atomic || block_scoped_pair ||
          // a block-scope acquire of a hand-over from the other access's block, or from the block of
          // the thread whose hand-over this thread took (the chain that should have ordered them)
-         (f.scope_miss != nullptr && (f.scope_miss_cta == pgid / threads_per_cta_ ||
-                                      (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / threads_per_cta_))));
+         (f.scope_miss != nullptr &&
+          (f.scope_miss_cta == pgid / shape_.threads_per_block ||
+           (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / shape_.threads_per_block))));
     r.title =
         fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                     warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
@@ -379,7 +381,7 @@ void KernelRun::flush_findings() {
           "both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
           "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
           "scope, and the two are in blocks {} and {}; use the device-scope form",
-          pgid / threads_per_cta_, block);
+          pgid / shape_.threads_per_block, block);
     } else if ((f.prev.flags | f.cur_flags) & RaceDetector::kVolatileData) {
       d += "volatile is not synchronization (this run used SYNCLAB_VOLATILE=data): volatile only keeps the "
            "compiler from removing or merging a load or store; it orders nothing, so the other thread may "
@@ -449,10 +451,10 @@ void KernelRun::flush_findings() {
           "that thread's {} of this word comes after the release in its program, and a release publishes only "
           "the accesses before it. Move that {} before the release ({}), or make this thread wait for a later "
           "release that comes after the {}",
-          pgid / threads_per_cta_, pgid % threads_per_cta_,
+          pgid / shape_.threads_per_block, pgid % shape_.threads_per_block,
           heard ? fmt::format(", {}", line_of(f.heard_write_loc))
-                : fmt::format(" (passed on by block {} thread {}'s {})", hg / threads_per_cta_, hg % threads_per_cta_,
-                              line_of(f.heard_write_loc)),
+                : fmt::format(" (passed on by block {} thread {}'s {})", hg / shape_.threads_per_block,
+                              hg % shape_.threads_per_block, line_of(f.heard_write_loc)),
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
           (f.prev.flags & RaceDetector::kWrite)
@@ -491,15 +493,16 @@ void KernelRun::flush_findings() {
           "acquired before it, and block {} thread {} had not synchronized with block {} thread {}, whose {} "
           "this is: nothing orders that {} before the release. Before it releases, the thread that hands over "
           "must itself have acquired that {} (a hand-over from its thread), or meet {}{}{}",
-          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), how,
+          hg / shape_.threads_per_block, hg % shape_.threads_per_block, line_of(f.heard_write_loc),
+          line_of(f.heard_read_loc), how,
           f.heard_fenced ? " and this thread fenced after taking over"
           : acquired     ? " and this thread's read acquires it"
                          : "",
-          hg / threads_per_cta_, hg % threads_per_cta_, pgid / threads_per_cta_, pgid % threads_per_cta_, access,
-          access, access,
-          hg / threads_per_cta_ != pgid / threads_per_cta_
+          hg / shape_.threads_per_block, hg % shape_.threads_per_block, pgid / shape_.threads_per_block,
+          pgid % shape_.threads_per_block, access, access, access,
+          hg / shape_.threads_per_block != pgid / shape_.threads_per_block
               ? "a thread of its block that acquired it at a __syncthreads()"
-          : (hg % threads_per_cta_) / 32 == (pgid % threads_per_cta_) / 32
+          : (hg % shape_.threads_per_block) / 32 == (pgid % shape_.threads_per_block) / 32
               ? "that thread at a __syncwarp() (they are lanes of one warp) or a __syncthreads()"
               : "that thread at a __syncthreads()",
           acquired ? ""
@@ -522,7 +525,8 @@ void KernelRun::flush_findings() {
       d += fmt::format(
           "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), "
           "{}{}{}",
-          hg / threads_per_cta_, hg % threads_per_cta_, line_of(f.heard_write_loc), line_of(f.heard_read_loc), fix,
+          hg / shape_.threads_per_block, hg % shape_.threads_per_block, line_of(f.heard_write_loc),
+          line_of(f.heard_read_loc), fix,
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "",
           !cross_block ? ". Or, where this access only has to come after every thread of the block is done with the "
                          "word (a result read after the loop that built it), put a __syncthreads() between them that "
@@ -542,7 +546,7 @@ void KernelRun::flush_findings() {
           "and synchronizes, only with threads in its scope, and the two are in blocks {} and {}, so they race "
           "and what the read sees orders nothing; use device scope (cuda::thread_scope_device, as "
           "cuda::atomic_ref<int, cuda::thread_scope_device> or the plain atomic functions have)",
-          pgid / threads_per_cta_, block);
+          pgid / shape_.threads_per_block, block);
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
       SourceLoc s = where(S);
@@ -551,7 +555,7 @@ void KernelRun::flush_findings() {
           "__threadfence_block, ...): that orders threads of one block only, and the two accesses are "
           "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
           s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
-          pgid / threads_per_cta_, block);
+          pgid / shape_.threads_per_block, block);
       if (f.heard_gid1 && !f.heard_fenced)
         d += "; and this thread did not acquire either: it read the flag or lock with no fence after the "
              "read (a device-scope release alone does not order what this thread does next), so it also "
@@ -617,9 +621,9 @@ void KernelRun::flush_findings() {
     r.details = d;
     auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
       Report::Party p;
-      p.block = gid / threads_per_cta_;
-      p.warp = (gid % threads_per_cta_) / 32;
-      p.lane = (gid % threads_per_cta_) % 32;
+      p.block = gid / shape_.threads_per_block;
+      p.warp = (gid % shape_.threads_per_block) / 32;
+      p.lane = (gid % shape_.threads_per_block) % 32;
       p.where = where_of(loc);
       p.access = access_word(flags);
       return p;

@@ -1,50 +1,48 @@
-// The synchronization checker (SYNCLAB_CHECK=sync): barriers that not every thread of a block
-// reaches, or that threads reach at different places, and .sync warp instructions whose member
-// masks cannot be met. The barrier and warp-synchronization code of the warp models calls these
-// as threads arrive; each finding becomes one report per instruction and kind.
+// The synchronization checker (sync_checker.h).
+#include "sim/check/sync_checker.h"
+
 #include <fmt/format.h>
 
-#include "sim/exec/kernel_run.h"
+#include <functional>
 
 namespace synclab::sim {
 
 using ptx::Op;
 
-void KernelRun::check_barrier_arrival(Warp& w, int first, uint32_t act, BarrierState& b, const ptx::Instr& I,
-                                      bool lockstep) {
+void SyncChecker::barrier_arrival(const Warp& w, int first, uint32_t act, BarrierState& b, const ptx::Instr& I,
+                                  bool lockstep) {
   const Cta& c = *w.cta;
   // __syncthreads() must be reached by every thread of the block, at the same barrier.
   const uint32_t pc = w.lanes[first].pc;
   const uint32_t func = w.lanes[first].func;
   if (lockstep && act != w.live_mask()) {
-    sync_report(w, first, I, Severity::Error, "barrier divergence: __syncthreads() in divergent code",
-                fmt::format("only lanes {:#010x} of warp {} (block {}) reached this barrier; lanes {:#010x} are on "
-                            "another path. Pre-Volta GPUs count the warp as arrived and the barrier no longer "
-                            "separates what the block does before and after it.",
-                            act, w.index, c.linear, w.live_mask() & ~act));
+    report(w, first, I, Severity::Error, "barrier divergence: __syncthreads() in divergent code",
+           fmt::format("only lanes {:#010x} of warp {} (block {}) reached this barrier; lanes {:#010x} are on "
+                       "another path. Pre-Volta GPUs count the warp as arrived and the barrier no longer "
+                       "separates what the block does before and after it.",
+                       act, w.index, c.linear, w.live_mask() & ~act));
   } else if (b.func == ~0u) {
     b.func = func;
     b.pc = pc;
   } else if (b.func != func || b.pc != pc) {
-    const ptx::Instr& other = M_.functions[b.func].code[b.pc];
-    SourceLoc o = where(other);
-    sync_report(w, first, I, Severity::Error, "barrier divergence: threads wait at different __syncthreads()",
-                fmt::format("{} waits here while other threads of block {} wait at {}:{} (PTX line {}); a "
-                            "__syncthreads() in code that not every thread reaches (a branch, a loop with a "
-                            "thread-dependent bound, an early return) does not synchronize the block",
-                            lane_name(w, first), c.linear, o.file.empty() ? "?" : o.file, o.line, o.ptx_line));
+    const ptx::Instr& other = run_.module().functions[b.func].code[b.pc];
+    SourceLoc o = run_.where(other);
+    report(w, first, I, Severity::Error, "barrier divergence: threads wait at different __syncthreads()",
+           fmt::format("{} waits here while other threads of block {} wait at {}:{} (PTX line {}); a "
+                       "__syncthreads() in code that not every thread reaches (a branch, a loop with a "
+                       "thread-dependent bound, an early return) does not synchronize the block",
+                       run_.lane_name(w, first), c.linear, o.file.empty() ? "?" : o.file, o.line, o.ptx_line));
   }
 }
 
-void KernelRun::check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I,
-                                  bool lockstep) {
-  if (!check_sync_) return;
+void SyncChecker::member_mask(const Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I,
+                              bool lockstep) {
   const char* what = I.op == Op::BarWarpSync ? "__syncwarp" : ptx::op_name(I.op);
   if (!(member >> lane & 1)) {
-    sync_report(w, lane, I, Severity::Error, fmt::format("{} with a mask that excludes the calling lane", what),
-                fmt::format("{} passes member mask {:#010x}, which does not contain its own lane {}; every lane "
-                            "that executes a .sync warp instruction must be named in its mask",
-                            lane_name(w, lane), member, lane));
+    report(w, lane, I, Severity::Error, fmt::format("{} with a mask that excludes the calling lane", what),
+           fmt::format("{} passes member mask {:#010x}, which does not contain its own lane {}; every lane "
+                       "that executes a .sync warp instruction must be named in its mask",
+                       run_.lane_name(w, lane), member, lane));
     return;
   }
   // Lanes that have exited (or never existed) are not reported: CUDA requires only the
@@ -52,45 +50,44 @@ void KernelRun::check_member_mask(Warp& w, int lane, uint32_t member, uint32_t h
   // return is legal), and the PTX ISA lets it complete without them.
   // Under lockstep, lanes still running on another path of a branch cannot arrive at all.
   if (lockstep && (member & ~here & w.live_mask())) {
-    sync_report(w, lane, I, Severity::Error, fmt::format("{} names lanes that are not active here", what),
-                fmt::format("{} passes member mask {:#010x}, but lanes {:#010x} of warp {} are on another path of a "
-                            "divergent branch; pre-Volta GPUs cannot wait for them",
-                            lane_name(w, lane), member, member & ~here & w.live_mask(), w.index));
+    report(w, lane, I, Severity::Error, fmt::format("{} names lanes that are not active here", what),
+           fmt::format("{} passes member mask {:#010x}, but lanes {:#010x} of warp {} are on another path of a "
+                       "divergent branch; pre-Volta GPUs cannot wait for them",
+                       run_.lane_name(w, lane), member, member & ~here & w.live_mask(), w.index));
   }
 }
 
-void KernelRun::shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member) {
+void SyncChecker::shfl_outside(const Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member) {
   const bool named = member >> source & 1;
-  sync_report(
+  report(
       w, lane, I, Severity::Error,
       named ? "__shfl_sync reads a lane that does not execute it" : "__shfl_sync reads a lane outside its member mask",
       fmt::format("{} reads lane {} of its warp, which {} (member mask {:#010x}): CUDA leaves the value it "
                   "gets undefined (on the simulator, the reading lane's own value). Every lane a shuffle "
                   "reads from must execute it and be named in the mask: let the whole warp take part (lanes "
                   "without data shuffle a neutral value such as 0) or read only from lanes in the mask.",
-                  lane_name(w, lane), source, named ? "has exited or is on another path" : "is not in the mask",
+                  run_.lane_name(w, lane), source, named ? "has exited or is on another path" : "is not in the mask",
                   member));
 }
 
-void KernelRun::sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
-                            const std::string& details) {
-  if (!check_sync_) return;
-  const uint32_t loc = static_cast<uint32_t>(&I - M_.functions[w.lanes[lane].func].code.data());
-  if (!sync_seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(std::hash<std::string>()(title))}).second)
+void SyncChecker::report(const Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
+                         const std::string& details) {
+  const uint32_t loc = static_cast<uint32_t>(&I - run_.module().functions[w.lanes[lane].func].code.data());
+  if (!seen_.insert({loc ^ (w.lanes[lane].func << 20), static_cast<int>(std::hash<std::string>()(title))}).second)
     return;
-  ++sync_reports_;
+  ++reported_;
   Report r;
   r.kind = ReportKind::Sync;
   r.severity = sev;
-  r.kernel = entry_.name;
+  r.kernel = run_.kernel_name();
   r.block = static_cast<int64_t>(w.cta->linear);
   r.thread = w.lanes[lane].tid_linear;
-  r.where = where(I);
+  r.where = run_.where(I);
   r.title = title;
   r.details = details;
-  r.seed = cfg_.seed;
-  r.replay = replay_line();
-  result_.reports.push_back(r);
+  r.seed = run_.seed();
+  r.replay = run_.replay_line();
+  reports_.push_back(r);
 }
 
 }  // namespace synclab::sim

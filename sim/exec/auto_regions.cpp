@@ -91,7 +91,7 @@ void TraceRecorder::auto_polled(uint64_t generic, uint32_t size, uint64_t value)
 // them) become flags, unless already found.
 void TraceRecorder::auto_report(const Report& r) {
   if (r.kind != ReportKind::Hang && r.kind != ReportKind::Deadlock) return;
-  for (const Warp* x : k_.warps_) {
+  for (const Warp* x : run_.resident_warps()) {
     for (uint32_t m = x->runnable & x->live_mask(); m; m &= m - 1) {
       const uint64_t polled = x->last_load[__builtin_ctz(m)];
       if (!polled || polled >= kLocalWindow || auto_seen_.count(polled)) continue;
@@ -100,7 +100,7 @@ void TraceRecorder::auto_report(const Report& r) {
       const uint32_t size = polled % 4 == 0 ? 4 : polled % 2 == 0 ? 2 : 1;
       uint64_t value = 0;
       if (polled < kSharedWindow) {
-        const Allocation* a = k_.sim_.memory().find(polled, size);
+        const Allocation* a = sim_.memory().find(polled, size);
         if (!a) continue;
         std::memcpy(&value, reinterpret_cast<const void*>(polled), size);
       }
@@ -119,7 +119,7 @@ void TraceRecorder::auto_found(uint64_t generic, uint32_t size, bool lock, uint6
   for (const TraceRegion& r : tregions_)
     if (generic < r.end && generic + size > r.base) return;  // the program's region wins
   if (g_auto_regions.load() >= kMaxAutoRegions) return;
-  const Allocation* a = k_.sim_.memory().find(generic, size);
+  const Allocation* a = sim_.memory().find(generic, size);
   if (!a || a->kind == AllocKind::ModuleConst) return;
   const uint64_t off = generic - a->base;
   Simulator::Region R;
@@ -138,9 +138,9 @@ void TraceRecorder::auto_found(uint64_t generic, uint32_t size, bool lock, uint6
     R.name = fmt::format("{} + {}", a->kind == AllocKind::ModuleGlobal ? variable_name(a->name) : a->name, off);
   }
   shape(R.bytes, size, lock, &R.kind, &R.elem_bits, &R.dims);
-  if (!k_.sim_.add_region(R).empty()) return;
+  if (!sim_.add_region(R).empty()) return;
   uint32_t id = ~0u;
-  for (const Simulator::Region& x : k_.sim_.regions())
+  for (const Simulator::Region& x : sim_.regions())
     if (x.base == R.base && x.bytes == R.bytes && x.name == R.name && x.kind == R.kind) id = x.id;
   if (id == ~0u) return;
   ++g_auto_regions;
@@ -163,7 +163,7 @@ void TraceRecorder::auto_snapshot(const TraceRegion& r, uint64_t word, uint32_t 
   std::vector<uint8_t> mem(bytes);
   std::memcpy(mem.data(), reinterpret_cast<const void*>(r.base), bytes);
   std::memcpy(mem.data() + (word - r.base), &before, size);
-  emit_snapshot(r, mem.data(), k_.steps_);
+  emit_snapshot(r, mem.data(), run_.steps());
 }
 
 // A word of this launch's shared memory (offset off): the __shared__ variable holding it becomes
@@ -171,45 +171,47 @@ void TraceRecorder::auto_snapshot(const TraceRegion& r, uint64_t word, uint32_t 
 // it), unless a shared region of the kernel already covers the word.
 void TraceRecorder::auto_found_shared(uint64_t off, uint32_t size, bool lock) {
   if (g_auto_regions.load() >= kMaxAutoRegions) return;
-  const int fn = k_.p_.function;
-  if (fn < 0 || size_t(fn) >= k_.mod_.shared_symbols.size()) return;
+  const int fn = run_.launch().function;
+  if (fn < 0 || size_t(fn) >= run_.loaded_module().shared_symbols.size()) return;
   const ptx::Symbol* var = nullptr;
-  for (uint32_t si : k_.mod_.shared_symbols[size_t(fn)]) {
-    const ptx::Symbol& s = k_.M_.symbols[si];
+  for (uint32_t si : run_.loaded_module().shared_symbols[size_t(fn)]) {
+    const ptx::Symbol& s = run_.module().symbols[si];
     if (s.size && !s.is_dynamic_shared && off >= s.offset && off < s.offset + s.size) var = &s;
   }
   if (!var) return;  // dynamic shared memory (extern __shared__): sized per launch, not named here
   const uint64_t bytes = std::min<uint64_t>(var->size, kWholeVariableBytes) / size * size;
   if (off + size > var->offset + bytes || (off - var->offset) % size != 0) return;
-  for (const Simulator::SharedRegion& sr : k_.sim_.shared_regions()) {
-    if (!sr.kernel.empty() && sr.kernel != k_.entry_.name) continue;
+  for (const Simulator::SharedRegion& sr : sim_.shared_regions()) {
+    if (!sr.kernel.empty() && sr.kernel != run_.kernel_name()) continue;
     uint64_t o = 0, n = 0;
     bool dyn = false;
-    if (!k_.sim_.find_shared_variable(k_.p_.module, fn, sr.variable, &o, &n, &dyn) || dyn) continue;
+    if (!sim_.find_shared_variable(run_.launch().module, fn, sr.variable, &o, &n, &dyn) || dyn) continue;
     n = std::min<uint64_t>(n, sr.bytes);
     if (off < o + n && off + size > o) return;  // the program's region (or one found before) wins
   }
   Simulator::SharedRegion R;
-  R.kernel = k_.entry_.name;
+  R.kernel = run_.kernel_name();
   R.variable = var->name;
   R.bytes = bytes;
   R.name = variable_name(var->name);
   shape(bytes, size, lock, &R.kind, &R.elem_bits, &R.dims);
-  if (k_.sim_.add_shared_region(R, k_.p_.module, fn).empty()) ++g_auto_regions;
+  if (sim_.add_shared_region(R, run_.launch().module, fn).empty()) ++g_auto_regions;
 }
 
 // Before the launch's Kernel chunk: the cas/exch instructions of the module whose address is one
 // of this kernel's __shared__ variables, named in the operand ([lock]) or through a register that
 // a mov or cvta set to its address (mov.u32 %r1, lock; atom.shared.cas.b32 %r2, [%r1], ...).
 void TraceRecorder::auto_scan_shared() {
-  const int fn = k_.p_.function;
-  if (fn < 0 || size_t(fn) >= k_.mod_.shared_symbols.size() || k_.mod_.shared_symbols[size_t(fn)].empty()) return;
+  const int fn = run_.launch().function;
+  if (fn < 0 || size_t(fn) >= run_.loaded_module().shared_symbols.size() ||
+      run_.loaded_module().shared_symbols[size_t(fn)].empty())
+    return;
   // Once per kernel: what it finds stays registered for the process.
   static std::set<std::pair<const ptx::Module*, int>> scanned;
-  if (!scanned.insert({&k_.M_, fn}).second) return;
-  const std::vector<uint32_t>& mine = k_.mod_.shared_symbols[size_t(fn)];
+  if (!scanned.insert({&run_.module(), fn}).second) return;
+  const std::vector<uint32_t>& mine = run_.loaded_module().shared_symbols[size_t(fn)];
   std::unordered_map<uint32_t, uint32_t> symbol_of;  // register -> the variable whose address it holds
-  for (const ptx::Function& f : k_.M_.functions) {
+  for (const ptx::Function& f : run_.module().functions) {
     symbol_of.clear();
     for (const ptx::Instr& I : f.code) {
       if ((I.op == Op::Mov || I.op == Op::Cvta) && I.ndst == 1 && I.dst[0].kind == Operand::Kind::Reg) {
@@ -233,7 +235,7 @@ void TraceRecorder::auto_scan_shared() {
         if (it != symbol_of.end()) sym = it->second;
       }
       if (sym == Operand::kNoSymbol || std::find(mine.begin(), mine.end(), sym) == mine.end()) continue;
-      const ptx::Symbol& s = k_.M_.symbols[sym];
+      const ptx::Symbol& s = run_.module().symbols[sym];
       const uint32_t size = ptx::type_size(I.type);
       if (!word_size(size) || s.size == 0 || s.is_dynamic_shared) continue;
       if (auto_seen_.insert(kSharedWindow + s.offset).second) auto_found_shared(s.offset, size, /*lock=*/true);

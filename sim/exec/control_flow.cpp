@@ -207,8 +207,8 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
     for (uint32_t m = warp_is_unit(M::kKind) ? act & -act : act; m; m &= m - 1)
       relaxed_->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
   }
-  if (check_sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
-    check_barrier_arrival(w, first, act, b, I, warp_is_unit(M::kKind));
+  if (sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
+    sync_->barrier_arrival(w, first, act, b, I, warp_is_unit(M::kKind));
   if (observer_) observer_->barrier_arrive(w, id, act);
   if (race_ && check_race_) {
     const bool partial = I.bar == ptx::BarKind::Arrive || (count != 0 && count < c.threads);
@@ -328,7 +328,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   if (relaxed_) {
     // Everyone released sees what every arriving thread knew (bar.sync orders memory in the block).
     std::vector<uint64_t> ids;
-    const uint64_t base = c.linear * threads_per_cta_;
+    const uint64_t base = c.linear * shape_.threads_per_block;
     for (uint32_t t : *waiters) {
       const uint64_t id = base + (warp_is_unit(M::kKind) ? t / 32 * 32 : t);
       if (ids.empty() || ids.back() != id) ids.push_back(id);

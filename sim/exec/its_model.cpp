@@ -143,10 +143,10 @@ void ItsModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, co
     w.lanes[lane].sync_mask = member;
   }
   const uint32_t arrived = act | warp_sync_waiters(k, w, g.func, g.pc);
-  if (k.check_sync_)
+  if (k.sync_)
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.check_member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
+      k.sync_->member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
     }
   if (act != g.mask) advance(k, w, g, g.mask & ~act);
   for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;

@@ -25,6 +25,9 @@
 // the checkers (sim/check/) and trace recording (trace_recorder.h, an observer of the run).
 #include "sim/exec/kernel_run.h"
 
+#include "sim/check/init_checker.h"
+#include "sim/check/sync_checker.h"
+
 #include <synclab/mix64.h>
 
 #include "sim/memory/oracle/ptx_axioms.h"
@@ -122,8 +125,8 @@ void KernelRun::start_cta(uint64_t linear) {
     if (sm_load_[i] < sm_load_[sm]) sm = i;
   c.sm = sm;
   ++sm_load_[sm];
-  c.threads = threads_per_cta_;
-  c.live_threads = threads_per_cta_;
+  c.threads = shape_.threads_per_block;
+  c.live_threads = shape_.threads_per_block;
   c.shared.assign(shared_bytes_, 0);
   if (race_) {
     race_->start_cta(c);
@@ -134,8 +137,8 @@ void KernelRun::start_cta(uint64_t linear) {
         if (b / 64 < c.race->shared_init.size()) c.race->shared_init[b / 64] |= 1ull << (b % 64);
   }
   if (relaxed_) relaxed_->start_block(linear);
-  c.warps.resize(warps_per_cta_);
-  for (uint32_t wi = 0; wi < warps_per_cta_; ++wi) {
+  c.warps.resize(shape_.warps_per_block);
+  for (uint32_t wi = 0; wi < shape_.warps_per_block; ++wi) {
     Warp& w = c.warps[wi];
     w.cta = &c;
     w.index = wi;
@@ -151,7 +154,7 @@ void KernelRun::start_cta(uint64_t linear) {
     w.uniform_base = 0;
     for (int lane = 0; lane < 32; ++lane) {
       uint32_t t = wi * 32 + lane;
-      if (t >= threads_per_cta_) break;
+      if (t >= shape_.threads_per_block) break;
       Lane& L = w.lanes[lane];
       L.frames.clear();
       L.reg_base = L.local_base = L.param_base = 0;
@@ -184,13 +187,13 @@ void KernelRun::start_cta(uint64_t linear) {
 }
 
 void KernelRun::dispatch_ctas() {
-  while (next_cta_ < total_ctas_) {
+  while (next_cta_ < shape_.blocks) {
     bool free_slot = false;
     for (uint32_t i = 0; i < prof_.sm_count; ++i)
-      if (sm_load_[i] < ctas_per_sm_) free_slot = true;
+      if (sm_load_[i] < shape_.blocks_per_sm) free_slot = true;
     if (!free_slot) return;
     const uint64_t i = next_cta_++;
-    start_cta(dispatch_perm_.empty() ? (dispatch_reverse_ ? total_ctas_ - 1 - i : i) : dispatch_perm_[i]);
+    start_cta(dispatch_perm_.empty() ? (dispatch_reverse_ ? shape_.blocks - 1 - i : i) : dispatch_perm_[i]);
   }
 }
 
@@ -275,6 +278,8 @@ void KernelRun::step_loop() {
   }
 }
 
+KernelRun::~KernelRun() = default;
+
 LaunchResult KernelRun::run() {
   wall_start_ = std::chrono::steady_clock::now();
   const uint64_t threads = p_.block.count();
@@ -283,27 +288,28 @@ LaunchResult KernelRun::run() {
     result_.message = msg;
     return result_;
   };
-  static_shared_ = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
-  dyn_shared_base_ = align_up(static_shared_, 16);
-  shared_bytes_ = dyn_shared_base_ + p_.dynamic_shared;
+  shape_.static_shared = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
+  shape_.dynamic_shared_base = align_up(shape_.static_shared, 16);
+  shared_bytes_ = shape_.dynamic_shared_base + p_.dynamic_shared;
   if (mod_.reserved_smem) {
     reserved_smem_base_ = align_up(shared_bytes_, 16);
     shared_bytes_ = reserved_smem_base_ + kReservedSmemBytes;
   }
-  if (LaunchShapeCheck bad = check_launch_shape(prof_, p_.grid, p_.block, static_shared_, p_.dynamic_shared))
+  if (LaunchShapeCheck bad = check_launch_shape(prof_, p_.grid, p_.block, shape_.static_shared, p_.dynamic_shared))
     return invalid(bad.message);
-  threads_per_cta_ = static_cast<uint32_t>(threads);
-  warps_per_cta_ = (threads_per_cta_ + 31) / 32;
-  ctas_per_sm_ = sim_.max_active_blocks_per_sm(p_.module, p_.function, threads_per_cta_, p_.dynamic_shared);
-  if (ctas_per_sm_ == 0) return invalid("the block does not fit on one SM of the device profile");
-  total_ctas_ = p_.grid.count();
+  shape_.threads_per_block = static_cast<uint32_t>(threads);
+  shape_.warps_per_block = (shape_.threads_per_block + 31) / 32;
+  shape_.blocks_per_sm =
+      sim_.max_active_blocks_per_sm(p_.module, p_.function, shape_.threads_per_block, p_.dynamic_shared);
+  if (shape_.blocks_per_sm == 0) return invalid("the block does not fit on one SM of the device profile");
+  shape_.blocks = p_.grid.count();
   if (p_.cooperative) {
-    if (total_ctas_ > uint64_t(ctas_per_sm_) * prof_.sm_count) {
+    if (shape_.blocks > uint64_t(shape_.blocks_per_sm) * prof_.sm_count) {
       result_.status = LaunchStatus::CooperativeTooLarge;
       result_.message = fmt::format(
           "cooperative launch of {} blocks, but only {} can be resident at once "
           "({} SMs x {} blocks per SM)",
-          total_ctas_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count, ctas_per_sm_);
+          shape_.blocks, uint64_t(shape_.blocks_per_sm) * prof_.sm_count, prof_.sm_count, shape_.blocks_per_sm);
       return result_;
     }
     grid_workspace_ =
@@ -313,17 +319,20 @@ LaunchResult KernelRun::run() {
 
   check_race_ = cfg_.check_enabled("race");
   check_sync_ = cfg_.check_enabled("sync");
+  if (check_sync_) sync_ = std::make_unique<SyncChecker>(view(), result_.reports);
   check_init_ = cfg_.check_enabled("init");
+  if (check_init_) init_ = std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports);
   {
     // Who watches the run: the trace recorder (SYNCLAB_TRACE), the performance counters
     // (SYNCLAB_PROFILE), or both (then through a list; one is called directly).
     std::vector<std::unique_ptr<RunObserver>> watchers;
     if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
-      watchers.push_back(std::make_unique<TraceRecorder>(*this, *tw));
-      if (replay_) replay_->begin_traced_launch(total_ctas_, warps_per_cta_);  // numbered as the trace numbers it
+      watchers.push_back(std::make_unique<TraceRecorder>(view(), sim_, *tw));
+      if (replay_)
+        replay_->begin_traced_launch(shape_.blocks, shape_.warps_per_block);  // numbered as the trace numbers it
     }
     if (!cfg_.profile.empty() || cfg_.count) {
-      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, ctas_per_sm_);
+      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, shape_.blocks_per_sm);
       counters_ = counters.get();
       watchers.push_back(std::move(counters));
     }
@@ -341,7 +350,7 @@ LaunchResult KernelRun::run() {
   const uint64_t model_seed = replay_ && replay_->follows_schedule() && cfg_.schedule && cfg_.schedule->has_seed
                                   ? cfg_.schedule->seed
                                   : cfg_.seed;
-  memory_ = make_consistency_model(cfg_.memory == MemoryModel::Relaxed, model_seed, threads_per_cta_,
+  memory_ = make_consistency_model(cfg_.memory == MemoryModel::Relaxed, model_seed, shape_.threads_per_block,
                                    cfg_.memory == MemoryModel::Relaxed && cfg_.memory_check);
   if (memory_->relaxed()) {
     relaxed_ = memory_.get();
@@ -350,7 +359,8 @@ LaunchResult KernelRun::run() {
   }
   checks_ = check_race_ || check_init_;
   watching_ = checks_ || observer_ != nullptr;
-  if (watching_ || check_sync_) race_ = std::make_unique<RaceDetector>(cfg_.model, threads_per_cta_, shared_bytes_);
+  if (watching_ || check_sync_)
+    race_ = std::make_unique<RaceDetector>(cfg_.model, shape_.threads_per_block, shared_bytes_);
   if (race_) race_->set_report_all(cfg_.reports_all);
   if (check_race_) host_check_ = std::make_unique<HostChecker>();
 
@@ -361,11 +371,11 @@ LaunchResult KernelRun::run() {
     order = sched == SchedPolicy::RoundRobin ? DispatchOrder::InOrder : DispatchOrder::Random;
   }
   dispatch_reverse_ = order == DispatchOrder::Reverse;
-  if (order == DispatchOrder::Random && total_ctas_ > 1 && total_ctas_ <= (1u << 24)) {
-    dispatch_perm_.resize(total_ctas_);
-    for (uint64_t i = 0; i < total_ctas_; ++i) dispatch_perm_[i] = static_cast<uint32_t>(i);
+  if (order == DispatchOrder::Random && shape_.blocks > 1 && shape_.blocks <= (1u << 24)) {
+    dispatch_perm_.resize(shape_.blocks);
+    for (uint64_t i = 0; i < shape_.blocks; ++i) dispatch_perm_[i] = static_cast<uint32_t>(i);
     uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-    for (uint64_t i = total_ctas_ - 1; i > 0; --i) {  // Fisher-Yates with a splitmix64 stream
+    for (uint64_t i = shape_.blocks - 1; i > 0; --i) {  // Fisher-Yates with a splitmix64 stream
       x += 0x9E3779B97F4A7C15ull;
       const uint64_t z = mix64(x);
       std::swap(dispatch_perm_[i], dispatch_perm_[z % (i + 1)]);
@@ -422,7 +432,9 @@ LaunchResult KernelRun::run() {
       result_.counted = cfg_.count;
     }
   }
-  if (race_reports_ + race_warnings_ + sync_reports_ + init_reports_) {
+  const uint64_t init_reports = init_ ? init_->reports() : 0;
+  const uint64_t sync_reports = sync_ ? sync_->reports() : 0;
+  if (race_reports_ + race_warnings_ + sync_reports + init_reports) {
     // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update
     // report explains are not counted).
     uint64_t more = 0;
@@ -435,8 +447,8 @@ LaunchResult KernelRun::run() {
         "========= SyncLab SUMMARY: kernel {}: {} race error{}, {} race warning{}, {} synchronization error{}, {} "
         "uninitialized read{}{}\n",
         demangle_name(entry_.name), race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_,
-        race_warnings_ == 1 ? "" : "s", sync_reports_, sync_reports_ == 1 ? "" : "s", init_reports_,
-        init_reports_ == 1 ? "" : "s", dup);
+        race_warnings_ == 1 ? "" : "s", sync_reports, sync_reports == 1 ? "" : "s", init_reports,
+        init_reports == 1 ? "" : "s", dup);
   }
   result_.warp_steps = steps_;
   result_.thread_instructions = instrs_;

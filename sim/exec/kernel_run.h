@@ -6,7 +6,9 @@
 //   control_flow.cpp        calls, returns, exits and barriers, shared by both models
 //   instr/                  instruction semantics: memory, ALU, warp operations, built-ins, dispatch
 //   progress.cpp            spin checks, hang and deadlock reports
-//   sim/check/*_checker.cpp the race, init and sync checkers' hooks and report wording
+//   sim/check/*_checker.cpp the race checker's hooks and report wording; the init and sync
+//                           checkers are classes of their own (init_checker.h, sync_checker.h)
+//                           reading the run through RunView (run_view.h)
 //   trace_recorder.*        the trace of the run (SYNCLAB_TRACE), an observer (run_observer.h)
 #pragma once
 
@@ -30,6 +32,8 @@
 #include "sim/memory/memory_model.h"
 #include "sim/exec/report.h"
 #include "sim/exec/run_observer.h"
+#include "sim/exec/run_view.h"
+#include "sim/exec/sync_events.h"
 #include "sim/exec/simulator.h"
 #include "sim/exec/warp.h"
 #include "sim/exec/warp_model.h"
@@ -41,6 +45,7 @@ namespace synclab::sim {
 
 class Simulator;
 class PerfCounters;
+class InitChecker;
 
 // Sets Instr::exec and Instr::fast for every instruction of a function (called once when its
 // module is loaded). fast = false (SYNCLAB_FAST=0) leaves every instruction to the general
@@ -49,19 +54,13 @@ void annotate_for_exec(ptx::Function& fn, bool fast);
 // The interpreter's handler for an arithmetic instruction of a common form (Instr::fast), or 0.
 uint8_t fast_handler_index(const ptx::Instr& I);
 
-// A module after loading: the IR with symbols resolved, and the addresses of its variables.
-struct LoadedModuleView {
-  const ptx::Module* module = nullptr;
-  std::vector<uint64_t> symbol_address;               // per Module::symbols entry (global/const), else 0
-  std::vector<uint64_t> static_shared;                // per function: bytes of static shared memory its kernel uses
-  std::vector<std::vector<uint32_t>> shared_symbols;  // per kernel: the shared variables laid out for it
-  bool reserved_smem = false;  // some code reads %reserved_smem_offset_* (cooperative groups' scratch, sm_80+)
-};
-
-class KernelRun {
+class KernelRun final : private RunView {
  public:
   KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
             const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns = 0);
+  ~KernelRun();
+  KernelRun(const KernelRun&) = delete;
+  KernelRun& operator=(const KernelRun&) = delete;
   LaunchResult run();
 
   using Group = sim::Group;
@@ -128,9 +127,20 @@ class KernelRun {
              const std::string& details);
   // The fault is cooperative_groups' grid sync failing in a launch that is not cooperative.
   bool grid_sync_fault(const ptx::Instr& I, LaunchStatus status) const;
-  SourceLoc where(const ptx::Instr& I) const;
-  std::string lane_name(const Warp& w, int lane) const;
-  std::string replay_line() const;
+  // What a listener reads of the run (run_view.h), and the view to hand it.
+  const RunView& view() const { return *this; }
+  const LaunchParams& launch() const override { return p_; }
+  const LoadedModuleView& loaded_module() const override { return mod_; }
+  const std::vector<Warp*>& resident_warps() const override { return warps_; }
+  const LaunchShape& shape() const override { return shape_; }
+  uint64_t steps() const override { return steps_; }
+  const ptx::Module& module() const override { return M_; }
+  const std::string& kernel_name() const override { return entry_.name; }
+  uint32_t current_loc() const override { return cur_loc_; }
+  uint64_t seed() const override { return cfg_.seed; }
+  SourceLoc where(const ptx::Instr& I) const override;
+  std::string lane_name(const Warp& w, int lane) const override;
+  std::string replay_line() const override;
   void report_deadlock();
   void report_hang(bool simt_deadlock, bool lock_traffic = false);
   // What the innermost loop around an instruction reads (loop_reads).
@@ -210,19 +220,13 @@ class KernelRun {
   void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
-  // The synchronization checker (sim/check/sync_checker.cpp). lockstep: the launch's model is
-  // lockstep, where lanes on another path of a branch cannot arrive at all.
-  void check_barrier_arrival(Warp& w, int first, uint32_t act, BarrierState& b, const ptx::Instr& I, bool lockstep);
-  // `here`: the lanes that have arrived at the instruction.
-  void check_member_mask(Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I, bool lockstep);
-  // The race and init checkers (sim/check/race_checker.cpp, init_checker.cpp): every checked
+  // Who hears the synchronization events (sync_events.h): the sync checker
+  // (sim/check/sync_checker.h) when SYNCLAB_CHECK includes sync, else nobody.
+  std::unique_ptr<SyncEvents> sync_;
+  // The race and init checkers (sim/check/race_checker.cpp, init_checker.h): every checked
   // shared/global access, fence and synchronization.
   void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I);
-  // Whether any instruction of the function reads the register instruction I writes (its result).
-  bool result_read(const Warp& w, int lane, const ptx::Instr& I);
-  std::unordered_map<const ptx::Instr*, bool> result_read_;
-  void check_init(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
-                  bool atomic, const ptx::Instr& I);
+  std::unique_ptr<InitChecker> init_;  // SYNCLAB_CHECK includes init
   // The same for the active lanes of a row-form ld/st (lane l at generic address X[l] + gen_off).
   void check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                   const ptx::Instr& I);
@@ -250,7 +254,7 @@ class KernelRun {
   void host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
                      const ptx::Instr& I, const uint64_t* read = nullptr, const uint64_t* left = nullptr);
   void flush_host_findings();
-  std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const;
+  std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const override;
   std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
   // "atom at lock.cu:12" for an instruction given as (function << 20) | pc.
   std::string line_of(uint32_t loc) const;
@@ -262,10 +266,6 @@ class KernelRun {
   // word plainly (a lock taken by `if (*lock == 0) *lock = 1`). nullptr: none.
   const ptx::Instr* atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const;
   const char* release_at(uint32_t loc) const;  // how a store/atomic releases, or null
-  // A shfl.sync whose lane reads `source`, which is not in `member` & the lanes executing it.
-  void shfl_outside_report(Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member);
-  void sync_report(Warp& w, int lane, const ptx::Instr& I, Severity sev, const std::string& title,
-                   const std::string& details);
   // What watches the run (run_observer.h): the reports raised since it last heard.
   void observe_reports();
   // A load or store of a shared or global address happened (the checkers and the observer hear of
@@ -274,7 +274,6 @@ class KernelRun {
   void accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I, uint64_t value);
   void rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                      const ptx::Instr& I, const uint64_t* V);
-  void init_report(Warp& w, int lane, const ptx::Instr& I, uint64_t generic, uint32_t size, bool shared);
   double sim_ns() const;
 
   Simulator& sim_;
@@ -295,8 +294,8 @@ class KernelRun {
   bool sched_on_step_ = false;  // sched_ wants on_step
   HangDetector hang_;
 
-  uint32_t threads_per_cta_ = 0, warps_per_cta_ = 0, ctas_per_sm_ = 0;
-  uint64_t total_ctas_ = 0, next_cta_ = 0, retired_ctas_ = 0;
+  LaunchShape shape_;  // the launch's shape and shared-memory layout (run_view.h)
+  uint64_t next_cta_ = 0, retired_ctas_ = 0;
   std::vector<uint32_t> sm_load_;  // resident CTAs per SM
   std::vector<std::unique_ptr<Cta>> resident_;
   std::vector<std::unique_ptr<Cta>> cta_pool_;  // retired blocks, reused by later ones
@@ -316,8 +315,6 @@ class KernelRun {
   // Relaxed memory: the epoch that began when the last suspected hang settled memory (check_progress).
   uint64_t settled_epoch_ = UINT64_MAX;
   uint64_t settled_net_epoch_ = UINT64_MAX;  // the same, for a hang of lanes that only wait (check_progress)
-  uint64_t static_shared_ = 0;               // this kernel's static shared memory
-  uint64_t dyn_shared_base_ = 0;             // where its dynamic shared memory starts
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,
   // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers.
   static constexpr uint64_t kReservedSmemBytes = 1024;
@@ -340,7 +337,6 @@ class KernelRun {
   std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
   bool check_sync_ = false, check_init_ = false, check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
-  friend class TraceRecorder;              // reads where the launch is (steps_, the module, the shape)
   std::unique_ptr<RunObserver> observer_;  // null: nobody watches
   PerfCounters* counters_ = nullptr;       // among the observers under SYNCLAB_PROFILE
   size_t reports_observed_ = 0;
@@ -354,16 +350,14 @@ class KernelRun {
   std::unique_ptr<ConsistencyModel> memory_;
   ConsistencyModel* relaxed_ = nullptr;
   MemThread mm_thread(const Warp& w, int lane) const {
-    const uint64_t base = w.cta->linear * threads_per_cta_;
+    const uint64_t base = w.cta->linear * shape_.threads_per_block;
     return {base + (warp_is_unit(cfg_.model) ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear, false};
   }
   // SYNCLAB_MEMORY_CHECK=1: the oracle checks the launch's recorded execution (a report if the
   // PTX model's axioms forbid it).
   void check_memory_model();
   // The key of a shared or global location for the memory model (shared memory is per block).
-  uint64_t mm_key(const Warp& w, uint64_t generic) const {
-    return generic >= kSharedWindow ? (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow) : generic;
-  }
+  uint64_t mm_key(const Warp& w, uint64_t generic) const { return location_key(w, generic); }
   void relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I);
   // Load buffering: runs the early part of a plan (true: the group stays at the load), and later the
   // held-back part (run_late).
@@ -396,11 +390,9 @@ class KernelRun {
   bool checks_ = false;    // check_race_ or check_init_: memory accesses are checked
   bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
   uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing
-  uint64_t sync_reports_ = 0, race_reports_ = 0, race_warnings_ = 0, init_reports_ = 0;
-  std::set<std::pair<uint32_t, int>> sync_seen_;  // (instruction, kind) already reported
-  mutable bool envreg_read_ = false;              // the kernel read the grid-sync workspace registers
-  bool null_page_fault_ = false;                  // the fault being reported is an access below 4096
-  std::set<uint64_t> init_seen_;                  // (instruction, space) already reported
+  uint64_t race_reports_ = 0, race_warnings_ = 0;
+  mutable bool envreg_read_ = false;  // the kernel read the grid-sync workspace registers
+  bool null_page_fault_ = false;      // the fault being reported is an access below 4096
   // Store instructions whose lanes collided: the report's index in result_.reports and how many
   // more executions of the instruction collided in this launch.
   struct Collision {

@@ -356,11 +356,12 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
     r.block = static_cast<int64_t>(first_w->cta->linear);
     r.thread = L.tid_linear;
   }
-  if (next_cta_ < total_ctas_)
+  if (next_cta_ < shape_.blocks)
     details += fmt::format(
         "{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
         "({} SMs x {} per SM on device '{}')\n",
-        total_ctas_ - next_cta_, uint64_t(ctas_per_sm_) * prof_.sm_count, prof_.sm_count, ctas_per_sm_, prof_.name);
+        shape_.blocks - next_cta_, uint64_t(shape_.blocks_per_sm) * prof_.sm_count, prof_.sm_count,
+        shape_.blocks_per_sm, prof_.name);
   if (simt_deadlock) {
     r.kind = ReportKind::Deadlock;
     r.title =

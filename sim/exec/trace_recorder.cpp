@@ -301,34 +301,35 @@ std::vector<Simulator::SharedRegion> Simulator::shared_regions() const {
 // One launch (TraceRecorder)
 // ---------------------------------------------------------------------------------------------
 
-TraceRecorder::TraceRecorder(const KernelRun& run, trace::Writer& writer) : k_(run), tw_(&writer) {}
+TraceRecorder::TraceRecorder(const RunView& run, Simulator& sim, trace::Writer& writer)
+    : run_(run), sim_(sim), tw_(&writer) {}
 
 TraceRecorder::~TraceRecorder() {
   if (host_watched_) host_watch::stop();
 }
 
 void TraceRecorder::launch_begin() {
-  launch_index_ = k_.sim_.next_launch_index();
+  launch_index_ = sim_.next_launch_index();
   nlohmann::json k = {
-      {"name", k_.entry_.name},
-      {"display", demangle_name(k_.entry_.name)},
+      {"name", run_.kernel_name()},
+      {"display", demangle_name(run_.kernel_name())},
       {"launch", launch_index_},
-      {"grid", {k_.p_.grid.x, k_.p_.grid.y, k_.p_.grid.z}},
-      {"block", {k_.p_.block.x, k_.p_.block.y, k_.p_.block.z}},
-      {"threads_per_block", k_.threads_per_cta_},
-      {"warps_per_block", k_.warps_per_cta_},
-      {"dynamic_shared", k_.p_.dynamic_shared},
-      {"static_shared", k_.static_shared_},
-      {"cooperative", k_.p_.cooperative},
-      {"module", k_.p_.module},
-      {"resident_blocks_per_sm", k_.ctas_per_sm_},
+      {"grid", {run_.launch().grid.x, run_.launch().grid.y, run_.launch().grid.z}},
+      {"block", {run_.launch().block.x, run_.launch().block.y, run_.launch().block.z}},
+      {"threads_per_block", run_.shape().threads_per_block},
+      {"warps_per_block", run_.shape().warps_per_block},
+      {"dynamic_shared", run_.launch().dynamic_shared},
+      {"static_shared", run_.shape().static_shared},
+      {"cooperative", run_.launch().cooperative},
+      {"module", run_.launch().module},
+      {"resident_blocks_per_sm", run_.shape().blocks_per_sm},
   };
-  if (!k_.sim_.module_traced(k_.p_.module)) {
+  if (!sim_.module_traced(run_.launch().module)) {
     // The first launch from a module carries its source files and line table.
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& f : k_.M_.files) files.push_back(f.path);
+    for (const auto& f : run_.module().files) files.push_back(f.path);
     nlohmann::json funcs = nlohmann::json::array();
-    for (const ptx::Function& fn : k_.M_.functions) {
+    for (const ptx::Function& fn : run_.module().functions) {
       nlohmann::json lines = nlohmann::json::array(), fids = nlohmann::json::array();
       for (const ptx::Instr& I : fn.code) {
         lines.push_back(I.user_line);
@@ -339,7 +340,7 @@ void TraceRecorder::launch_begin() {
     k["files"] = files;
     k["functions"] = funcs;
   }
-  for (const Simulator::Region& r : k_.sim_.regions()) {
+  for (const Simulator::Region& r : sim_.regions()) {
     TraceRegion t;
     t.base = r.base;
     t.end = r.base + r.bytes;
@@ -353,14 +354,15 @@ void TraceRecorder::launch_begin() {
   auto_scan_shared();
   // The shared regions this kernel has: where each lies in a block's shared memory.
   nlohmann::json shared = nlohmann::json::array();
-  for (const Simulator::SharedRegion& r : k_.sim_.shared_regions()) {
-    if (!r.kernel.empty() && r.kernel != k_.entry_.name) continue;
+  for (const Simulator::SharedRegion& r : sim_.shared_regions()) {
+    if (!r.kernel.empty() && r.kernel != run_.kernel_name()) continue;
     uint64_t off = 0, size = 0;
     bool dyn = false;
-    if (!k_.sim_.find_shared_variable(k_.p_.module, k_.p_.function, r.variable, &off, &size, &dyn)) continue;
+    if (!sim_.find_shared_variable(run_.launch().module, run_.launch().function, r.variable, &off, &size, &dyn))
+      continue;
     if (dyn) {
-      off = k_.dyn_shared_base_;
-      size = k_.p_.dynamic_shared;
+      off = run_.shape().dynamic_shared_base;
+      size = run_.launch().dynamic_shared;
     }
     const uint64_t bytes = std::min<uint64_t>(r.bytes, size);
     if (bytes == 0) continue;
@@ -381,7 +383,7 @@ void TraceRecorder::launch_begin() {
   e.kind = static_cast<uint8_t>(EventKind::KernelBegin);
   e.lane = trace::kAllLanes;
   e.a = launch_index_;
-  e.b = k_.total_ctas_ * k_.warps_per_cta_;
+  e.b = run_.shape().blocks * run_.shape().warps_per_block;
   tw_->event(e);
   watch_host_regions();
   snapshot();
@@ -416,7 +418,7 @@ void TraceRecorder::watch_host_regions() {
   for (const TraceRegion& r : tregions_) {
     const uint64_t bytes = r.end - r.base;
     if (bytes == 0) continue;
-    const Allocation* a = k_.sim_.memory().find(r.base, bytes);
+    const Allocation* a = sim_.memory().find(r.base, bytes);
     if (!a) continue;
     trace::MemSpace space;
     if (a->kind == AllocKind::HostMapped || a->kind == AllocKind::HostPinned)
@@ -546,7 +548,7 @@ void TraceRecorder::look_for_host_writes() {
 void TraceRecorder::snapshot() {
   for (const TraceRegion& r : tregions_) {
     const uint64_t bytes = r.end - r.base;
-    if (bytes == 0 || !k_.sim_.memory().find(r.base, bytes)) continue;
+    if (bytes == 0 || !sim_.memory().find(r.base, bytes)) continue;
     emit_snapshot(r, reinterpret_cast<const uint8_t*>(r.base), 0);
   }
 }
@@ -586,16 +588,16 @@ void TraceRecorder::emit_snapshot(const TraceRegion& r, const uint8_t* mem, uint
 }
 
 uint32_t TraceRecorder::warp_id(const Warp& w) const {
-  return static_cast<uint32_t>(w.cta->linear * k_.warps_per_cta_ + w.index);
+  return static_cast<uint32_t>(w.cta->linear * run_.shape().warps_per_block + w.index);
 }
 
 void TraceRecorder::step(const Warp& w, const Group& g) {
   if (!host_regions_.empty()) look_for_host_writes();
-  const ptx::Function& fn = k_.M_.functions[g.func];
+  const ptx::Function& fn = run_.module().functions[g.func];
   if (g.pc >= fn.code.size()) return;  // falling off the end (a ret): no instruction to name
   const ptx::Instr& I = fn.code[g.pc];
   Event e;
-  e.time = k_.steps_;
+  e.time = run_.steps();
   e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::WarpStep);
   e.lane = trace::kAllLanes;
@@ -609,7 +611,7 @@ void TraceRecorder::access(const Warp& w, int lane, uint64_t generic, uint32_t s
                            const ptx::Instr& I) {
   if (host_watched_) host_notes_before_access();
   Event e;
-  e.time = k_.steps_;
+  e.time = run_.steps();
   e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::MemAccess);
   e.lane = static_cast<uint8_t>(lane);
@@ -642,7 +644,7 @@ void TraceRecorder::atomic(const Warp& w, int lane, uint64_t generic, uint32_t s
                            const ptx::Instr& I) {
   if (host_watched_) host_notes_before_access();
   Event e;
-  e.time = k_.steps_;
+  e.time = run_.steps();
   e.warp = warp_id(w);
   e.kind = static_cast<uint8_t>(EventKind::Atomic);
   e.lane = static_cast<uint8_t>(lane);
@@ -680,7 +682,7 @@ void TraceRecorder::shared_update(const Warp& w, int lane, uint64_t off, uint32_
   for (const TraceShared& r : tshared_) {
     if (off + size <= r.off || off >= r.end) continue;
     Event e;
-    e.time = k_.steps_;
+    e.time = run_.steps();
     e.warp = warp_id(w);
     e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
     e.lane = static_cast<uint8_t>(lane);
@@ -714,7 +716,7 @@ void TraceRecorder::region_update(const Warp& w, int lane, uint64_t generic, uin
     if (generic < r.base || generic >= r.end) continue;
     const uint64_t off = generic - r.base;
     Event e;
-    e.time = k_.steps_;
+    e.time = run_.steps();
     e.warp = warp_id(w);
     e.kind = static_cast<uint8_t>(EventKind::RegionUpdate);
     e.lane = static_cast<uint8_t>(lane);
@@ -729,7 +731,7 @@ void TraceRecorder::region_update(const Warp& w, int lane, uint64_t generic, uin
 
 void TraceRecorder::simple(uint32_t warp, EventKind kind, uint8_t lane, uint16_t aux, uint64_t a, uint64_t b) {
   Event e;
-  e.time = k_.steps_;
+  e.time = run_.steps();
   e.warp = warp;
   e.kind = static_cast<uint8_t>(kind);
   e.lane = lane;
@@ -758,7 +760,7 @@ void TraceRecorder::memory_model(const Warp& w, int lane, trace::MemoryModelKind
   simple(warp_id(w), EventKind::MemoryModel, l, static_cast<uint16_t>(aux | static_cast<uint16_t>(kind)), addr, b);
   // A Visible event later names this write (an early store's RegionUpdate gave the stored value;
   // readers take b, the value memory kept).
-  if (kind == trace::MemoryModelKind::Buffered) buffered_[k_.mm_key(w, a)] = {warp_id(w), l, aux, addr, b};
+  if (kind == trace::MemoryModelKind::Buffered) buffered_[location_key(w, a)] = {warp_id(w), l, aux, addr, b};
 }
 
 void TraceRecorder::memory_visible(uint64_t key) {
@@ -775,7 +777,7 @@ void TraceRecorder::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) {
 }
 
 void TraceRecorder::barrier_release(const Cta& c, uint32_t id, uint32_t arrived) {
-  simple(static_cast<uint32_t>(c.linear * k_.warps_per_cta_), EventKind::BarrierRelease, trace::kAllLanes,
+  simple(static_cast<uint32_t>(c.linear * run_.shape().warps_per_block), EventKind::BarrierRelease, trace::kAllLanes,
          static_cast<uint16_t>(id), arrived, c.linear);
 }
 
@@ -822,8 +824,10 @@ void TraceRecorder::report(const Report& r) {
   };
   const uint32_t id = tw_->report(j);
   Event e;
-  e.time = k_.steps_;
-  e.warp = r.block >= 0 ? static_cast<uint32_t>(r.block * k_.warps_per_cta_ + (r.thread >= 0 ? r.thread / 32 : 0)) : 0;
+  e.time = run_.steps();
+  e.warp = r.block >= 0
+               ? static_cast<uint32_t>(r.block * run_.shape().warps_per_block + (r.thread >= 0 ? r.thread / 32 : 0))
+               : 0;
   e.kind = static_cast<uint8_t>(EventKind::Report);
   e.lane = r.thread >= 0 ? static_cast<uint8_t>(r.thread % 32) : trace::kAllLanes;
   e.aux = code_of(r.kind);
@@ -844,7 +848,7 @@ void TraceRecorder::launch_end(LaunchStatus status) {
                    static_cast<unsigned long long>(host_notes_lost_));
   }
   Event e{};
-  e.time = k_.steps_;
+  e.time = run_.steps();
   e.kind = static_cast<uint8_t>(EventKind::KernelEnd);
   e.lane = trace::kAllLanes;
   e.a = launch_index_;

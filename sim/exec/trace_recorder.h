@@ -10,14 +10,17 @@
 #include <vector>
 
 #include "sim/exec/host_watch.h"
-#include "sim/exec/kernel_run.h"
 #include "sim/exec/run_observer.h"
+#include "sim/exec/run_view.h"
+#include "sim/exec/simulator.h"
 
 namespace synclab::sim {
 
 class TraceRecorder final : public RunObserver {
  public:
-  TraceRecorder(const KernelRun& run, trace::Writer& writer);
+  // run: the launch, read through its view (run_view.h); sim: the simulator that runs it (its
+  // regions, memory and modules, and the launch's number).
+  TraceRecorder(const RunView& run, Simulator& sim, trace::Writer& writer);
   ~TraceRecorder() override;
   void launch_begin() override;
   void step(const Warp& w, const Group& g) override;
@@ -152,7 +155,8 @@ class TraceRecorder final : public RunObserver {
   };
   std::vector<PollSlot> auto_polls_;
 
-  const KernelRun& k_;
+  const RunView& run_;
+  Simulator& sim_;
   trace::Writer* tw_;
   uint64_t launch_index_ = 0;
   std::vector<TraceRegion> tregions_;

@@ -76,7 +76,7 @@ void KernelRun::exec_cp_async(Warp& w, uint32_t act, const ptx::Instr& I) {
           fmt::format("src-size {} with cp-size {} (PTX requires src-size <= cp-size)", src_size, size));
     return;
   }
-  AsyncThread& t = async_[w.cta->linear * threads_per_cta_ + L.tid_linear];
+  AsyncThread& t = async_[w.cta->linear * shape_.threads_per_block + L.tid_linear];
   t.copies.push_back(AsyncCopy{cur_loc_, t.committed, address(L, I.src[0]), address(L, I.src[1]), size,
                                static_cast<uint32_t>(src_size)});
   ++async_pending_;
@@ -84,7 +84,7 @@ void KernelRun::exec_cp_async(Warp& w, uint32_t act, const ptx::Instr& I) {
 }
 
 bool KernelRun::complete_async(Warp& w, int lane, uint64_t before) {
-  auto it = async_.find(w.cta->linear * threads_per_cta_ + w.lanes[lane].tid_linear);
+  auto it = async_.find(w.cta->linear * shape_.threads_per_block + w.lanes[lane].tid_linear);
   if (it == async_.end() || it->second.copies.empty()) return true;
   std::vector<AsyncCopy>& copies = it->second.copies;
   const uint32_t saved_loc = cur_loc_;
@@ -122,7 +122,7 @@ void KernelRun::complete_async_at_exit(Warp& w, uint32_t mask) {
 
 void KernelRun::exec_cp_async_group(Warp& w, uint32_t act, const ptx::Instr& I) {
   FOR_LANES(act)
-  const uint64_t key = w.cta->linear * threads_per_cta_ + L.tid_linear;
+  const uint64_t key = w.cta->linear * shape_.threads_per_block + L.tid_linear;
   if (I.op == Op::CpAsyncCommit) {
     ++async_[key].committed;
     continue;
@@ -322,7 +322,7 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       w.last_load[lane] = generic;  // what a spinning wait polls
       w.regp[lane][I.dst[0].reg] = done ? 1 : 0;
       if (!done) {
-        MbarPoll& poll = mbar_poll_[w.cta->linear * threads_per_cta_ + L.tid_linear];
+        MbarPoll& poll = mbar_poll_[w.cta->linear * shape_.threads_per_block + L.tid_linear];
         if (poll.loc == cur_loc_ && poll.epoch == hang_.epoch())
           stalled |= 1u << lane;
         else

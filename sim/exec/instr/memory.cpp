@@ -77,7 +77,8 @@ uint8_t* KernelRun::translate(Warp& w, int lane, Space space, uint64_t addr, uin
         fault(w, lane, I, LaunchStatus::Fault, "out-of-bounds shared memory access",
               fmt::format("{} of {} bytes at shared offset 0x{:x}; the block has {} bytes of shared memory "
                           "({} static + {} dynamic)",
-                          write ? "write" : "read", size, addr, c.shared.size(), static_shared_, p_.dynamic_shared));
+                          write ? "write" : "read", size, addr, c.shared.size(), shape_.static_shared,
+                          p_.dynamic_shared));
         return nullptr;
       }
       if (generic_out) *generic_out = kSharedWindow + addr;
@@ -427,7 +428,8 @@ inline void load_lanes(uint64_t* D, const uint64_t* X, uint32_t act, uint64_t ho
 bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es) {
   const Operand& a = I.src[0];
   alignas(16) uint64_t X[32];
-  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  const uint64_t off =
+      static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0);
   uint64_t host_off, gen_off;
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, false, &host_off,
                 &gen_off))
@@ -510,7 +512,8 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   const Operand& a = I.src[0];
   const Operand& v = I.src[1];
   alignas(16) uint64_t X[32];
-  const uint64_t off = static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0);
+  const uint64_t off =
+      static_cast<uint64_t>(a.imm) + (a.base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0);
   uint64_t host_off, gen_off;
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
                 &gen_off))
@@ -648,7 +651,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
                       (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
-  const uint64_t base_off = a.base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  const uint64_t base_off = a.base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
   const bool track = hang_.suspicious(steps_);
@@ -725,7 +728,7 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
-  const uint64_t base_off = a->base == Operand::Base::DynamicShared ? dyn_shared_base_ : 0;
+  const uint64_t base_off = a->base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
   if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);

@@ -78,7 +78,7 @@ inline uint64_t KernelRun::address(Lane& L, const Operand& o) const {
   switch (o.base) {
     case Operand::Base::LocalFrame: a += L.local_base; break;
     case Operand::Base::ParamFrame: a += L.param_base; break;
-    case Operand::Base::DynamicShared: a += dyn_shared_base_; break;
+    case Operand::Base::DynamicShared: a += shape_.dynamic_shared_base; break;
     default: break;
   }
   return a;

@@ -49,7 +49,7 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
     case SReg::GlobalTimerLo: return static_cast<uint32_t>(time_base_ns_ + static_cast<uint64_t>(sim_ns()));
     case SReg::GlobalTimerHi: return static_cast<uint32_t>((time_base_ns_ + static_cast<uint64_t>(sim_ns())) >> 32);
     case SReg::DynamicSmemSize: return p_.dynamic_shared;
-    case SReg::TotalSmemSize: return dyn_shared_base_ + p_.dynamic_shared;
+    case SReg::TotalSmemSize: return shape_.dynamic_shared_base + p_.dynamic_shared;
     // The reserved region (sm_80+; kernel_run.h): 1 KB after the kernel's own shared memory. The
     // hardware's layout is not documented; cooperative groups needs its scratch at offset_1 to be
     // at least 288 bytes that nothing else uses, which offset_1 = begin + 512 gives.
