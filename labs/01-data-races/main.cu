@@ -71,7 +71,7 @@ bool increment_shape(const Args& a, lab01::IncrementKernel kernel, int blocks, i
     if (seen.insert(r.value).second) first_with[r.value] = replay(args, s);
     if (!r.reports.empty() && first_report.empty()) first_report = replay(args, s);
     reports.insert(reports.end(), r.reports.begin(), r.reports.end());
-    if (trace.wants(r.value != blocks * threads || (!racy && !r.reports.empty()), {std::to_string(r.value)})) {
+    if (trace.wants(r.value != blocks * threads || (!racy && !r.reports.empty()), std::to_string(r.value))) {
       trace.recording(s);
       synclab::lab::apply(s);
       lab01::run_increment(kernel, blocks, threads, trace.file().c_str());
@@ -166,8 +166,7 @@ bool histogram_shape(const Args& a, lab01::HistogramKernel kernel, const Histogr
         worst_replay = replay(args, s);
       }
     }
-    if (trace.wants(r.bins != want || !r.reports.empty(), counted < n ? std::vector<std::string>{"lost"}
-                                                                        : std::vector<std::string>{})) {
+    if (trace.wants(r.bins != want || !r.reports.empty(), counted < n ? "lost" : "")) {
       trace.recording(s);
       synclab::lab::apply(s);
       lab01::run_histogram(kernel, marks, blocks, threads, trace.file().c_str());
@@ -283,7 +282,7 @@ bool sssp_shape(const Args& a, lab01::RelaxKernel kernel, const SsspShape& sh) {
           break;
         }
     }
-    if (trace.wants(wrong || !r.reports.empty(), wrong ? std::vector<std::string>{"wrong"} : std::vector<std::string>{})) {
+    if (trace.wants(wrong || !r.reports.empty(), wrong ? "wrong" : "")) {
       trace.recording(s);
       synclab::lab::apply(s);
       if (sh.round) lab01::run_relax_round(kernel, g, start, sh.blocks, sh.threads, trace.file().c_str());

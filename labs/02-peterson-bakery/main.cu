@@ -104,9 +104,7 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
     }
     const bool overlapped = !r.stuck && r.overlaps > 0;
     const bool failed = r.stuck || overlapped || r.bad_state > 0 || r.counter != r.entries || cs_race;
-    if (trace.wants(failed, r.stuck      ? std::vector<std::string>{"stuck"}
-                            : overlapped ? std::vector<std::string>{"overlap"}
-                                         : std::vector<std::string>{})) {
+    if (trace.wants(failed, r.stuck ? "stuck" : overlapped ? "overlap" : "")) {
       trace.recording(sc);
       synclab::lab::apply(sc);
       run(trace.file().c_str());
@@ -375,7 +373,7 @@ bool cmd_message_passing(const Args& a) {
     const bool saw_old = r.words.at(2) != 42;
     if (saw_old && !old++) first_old = replay(args, sc);
     for (const Report& rep : r.reports) reports.push_back(rep);
-    if (trace.wants(saw_old, saw_old ? std::vector<std::string>{"stale"} : std::vector<std::string>{})) {
+    if (trace.wants(saw_old, saw_old ? "stale" : "")) {
       trace.recording(sc);
       synclab::lab::apply(sc);
       lab02::run_message_passing(fence, trace.file().c_str());

@@ -54,7 +54,7 @@ using synclab::lab::print_reports;
 using synclab::lab::TraceChoice;
 
 // The words --show takes besides any, bad and good: whether the run was reported.
-std::vector<std::string> race_or_clean(bool reported) { return {reported ? "race" : "clean"}; }
+const char* race_or_clean(bool reported) { return reported ? "race" : "clean"; }
 
 struct Shape {
   int blocks, threads, seeds;

@@ -128,7 +128,7 @@ bool block_shape(const Args& a, const std::string& command, lab05::BlockKernel k
       advice = r.reports.empty() ? lab05::block_result_advice(kernel, values, sh.threads, r.out)
                                  : lab05::block_advice(kernel, r.reports.front());
     }
-    if (trace.wants(!what.empty(), r.reports.empty() ? std::vector<std::string>{} : std::vector<std::string>{"race"})) {
+    if (trace.wants(!what.empty(), r.reports.empty() ? "" : "race")) {
       trace.recording(s);
       synclab::lab::apply(s);
       lab05::run_block(kernel, values, sh.blocks, sh.threads, trace.file().c_str());
@@ -243,7 +243,7 @@ bool scan_shape(const Args& a, const std::string& command, bool lookback, const 
       if (lookback) advice = lab05::lookback_advice(lr, s.memory, wrong);
       else if (wrong && !all_zero(out)) advice = hint;
     }
-    if (trace.wants(!what.empty(), hung ? std::vector<std::string>{"stuck"} : std::vector<std::string>{})) {
+    if (trace.wants(!what.empty(), hung ? "stuck" : "")) {
       trace.recording(s);
       synclab::lab::apply(s);
       if (lookback)

@@ -59,7 +59,7 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
     const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
     const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
     what = tally.add(what, out.reports, replay(args + mem, s));
-    if (trace.wants(!what.empty(), what.empty() ? std::vector<std::string>{} : std::vector<std::string>{"lost"})) {
+    if (trace.wants(!what.empty(), what.empty() ? "" : "lost")) {
       trace.recording(s);
       synclab::lab::apply(s);
       run(s, trace.file().c_str());

@@ -106,7 +106,7 @@ bool exchange_command(const Args& a, lab07::Way w) {
         continue;
       }
       const bool wrong = r.refused || r.stuck || r.values != want;
-      if (trace.wants(wrong || !r.reports.empty(), {r.reports.empty() ? "clean" : "race"})) {
+      if (trace.wants(wrong || !r.reports.empty(), r.reports.empty() ? "clean" : "race")) {
         trace.recording(s);
         synclab::lab::run_under(s, [&] {
           return lab07::run_exchange(w, in, blocks, sh.threads, sh.rounds, true, trace.file().c_str());

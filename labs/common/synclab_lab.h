@@ -170,8 +170,8 @@ class RunTally {
   // command that replays it. A right result with a report is a failed run too ("reported"), named
   // by its first report (brief). Returns the run's failure, "" when the run passed.
   std::string add(std::string what, const std::vector<Report>& reports, const std::string& replay);
-  int failed() const { return bad_; }
-  bool passed() const { return bad_ == 0 && reports_.empty(); }
+  // No run failed (a reported run counts as failed).
+  bool passed() const { return bad_ == 0; }
   const std::vector<Report>& reports() const { return reports_; }
   // "  wrong in 3 runs; first: WHAT, in:\n    REPLAY" (failed_runs) and "  (HINT)" when a run failed,
   // or "  ALL_RIGHT"; then, when anything was reported, "  the simulator reported:" and the
@@ -332,9 +332,9 @@ class TraceChoice {
   const std::string& word() const { return word_; }
   const std::string& file() const { return file_; }
   // Whether to record this run: --trace was given, the program has recorded none yet, and --show
-  // names the run: `failed` for bad and good; a word of the command's own when it is among
-  // `kinds` (the words that describe this run: {"stuck"}, {std::to_string(count)}, ...).
-  bool wants(bool failed, const std::vector<std::string>& kinds = {}) const;
+  // names the run: `failed` for bad and good; a word of the command's own when it is `kind`, the
+  // command's word for this run ("stuck", std::to_string(count), ...; "" when none fits).
+  bool wants(bool failed, const std::string& kind = "") const;
   // Says which run is recorded (announce_trace) and notes that the program has recorded one.
   void recording(const Schedule& s) const;
 

@@ -278,12 +278,12 @@ SYNCLAB_LAB_INLINE TraceChoice::TraceChoice(const Args& a, const std::string& fa
   }
 }
 
-SYNCLAB_LAB_INLINE bool TraceChoice::wants(bool failed, const std::vector<std::string>& kinds) const {
+SYNCLAB_LAB_INLINE bool TraceChoice::wants(bool failed, const std::string& kind) const {
   if (file_.empty() || trace_state().recorded) return false;
   if (word_ == "any") return true;
   if (word_ == "bad") return failed;
   if (word_ == "good") return !failed;
-  return std::find(kinds.begin(), kinds.end(), word_) != kinds.end();
+  return kind == word_;
 }
 
 SYNCLAB_LAB_INLINE void TraceChoice::recording(const Schedule& s) const {

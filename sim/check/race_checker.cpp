@@ -106,7 +106,7 @@ void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t ge
   // the block's shared memory or one global allocation.
   const uint8_t sem = sem_flags(I, cfg_.volatile_data);
   Cta& c = *w.cta;
-  if (check_init_ || sem || !c.race) {
+  if (init_ || sem || !c.race) {
     // What check_access does, lane by lane (a strong access's memory-order effects interleave
     // with the next lane's check).
     for (uint32_t m = act; m; m &= m - 1) {

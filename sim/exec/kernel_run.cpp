@@ -318,10 +318,8 @@ LaunchResult KernelRun::run() {
   }
 
   check_race_ = cfg_.check_enabled("race");
-  check_sync_ = cfg_.check_enabled("sync");
-  if (check_sync_) sync_ = std::make_unique<SyncChecker>(view(), result_.reports);
-  check_init_ = cfg_.check_enabled("init");
-  if (check_init_) init_ = std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports);
+  if (cfg_.check_enabled("sync")) sync_ = std::make_unique<SyncChecker>(view(), result_.reports);
+  if (cfg_.check_enabled("init")) init_ = std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports);
   {
     // Who watches the run: the trace recorder (SYNCLAB_TRACE), the performance counters
     // (SYNCLAB_PROFILE), or both (then through a list; one is called directly).
@@ -357,10 +355,9 @@ LaunchResult KernelRun::run() {
     if (observer_) relaxed_->on_visible([this](uint64_t key) { observer_->memory_visible(key); });
     if (replay_) relaxed_->set_read_chooser(replay_);
   }
-  checks_ = check_race_ || check_init_;
+  checks_ = check_race_ || init_;
   watching_ = checks_ || observer_ != nullptr;
-  if (watching_ || check_sync_)
-    race_ = std::make_unique<RaceDetector>(cfg_.model, shape_.threads_per_block, shared_bytes_);
+  if (watching_ || sync_) race_ = std::make_unique<RaceDetector>(cfg_.model, shape_.threads_per_block, shared_bytes_);
   if (race_) race_->set_report_all(cfg_.reports_all);
   if (check_race_) host_check_ = std::make_unique<HostChecker>();
 

@@ -335,7 +335,7 @@ class KernelRun final : private RunView {
   uint64_t split_draw(const Warp& w) const;
   std::string proxy_not_covered_;            // relaxed: a proxy fence ran (reported as not covered)
   std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
-  bool check_sync_ = false, check_init_ = false, check_race_ = false;
+  bool check_race_ = false;
   std::vector<uint32_t> scratch_tids_;
   std::unique_ptr<RunObserver> observer_;  // null: nobody watches
   PerfCounters* counters_ = nullptr;       // among the observers under SYNCLAB_PROFILE
@@ -387,7 +387,7 @@ class KernelRun final : private RunView {
   }
   void note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value, uint64_t kept);
   void flush_memory_model(const Warp& w);
-  bool checks_ = false;    // check_race_ or check_init_: memory accesses are checked
+  bool checks_ = false;    // check_race_ or init_: memory accesses are checked
   bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
   uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing
   uint64_t race_reports_ = 0, race_warnings_ = 0;
