@@ -7,13 +7,24 @@
 
 namespace synclab::sim {
 
-void InitChecker::access(Warp& w, int lane, uint64_t generic, bool shared, uint64_t off, uint32_t size, bool write,
-                         bool atomic, const ptx::Instr& I, std::vector<uint64_t>& shared_written) {
+void InitChecker::cta_start(Cta& c) {
+  const LaunchShape& shape = run_.shape();
+  std::vector<uint64_t>& bits = shared_written_[c.linear];
+  bits.assign((shape.shared_bytes + 63) / 64, 0);
+  if (shape.reserved_smem_base)
+    for (uint64_t b = shape.reserved_smem_base; b < shape.shared_bytes; ++b) bits[b / 64] |= 1ull << (b % 64);
+}
+
+void InitChecker::check(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic,
+                        const ptx::Instr& I) {
+  bool shared;
+  uint64_t off;
+  if (!checked_location(w, generic, &shared, &off)) return;
   // An exchange whose old value nobody reads only writes (atomicExch(p, v) as a store): its read
   // of the old bytes is no use of them.
   if (atomic && I.op == ptx::Op::Atom && I.aop == ptx::AtomOp::Exch && !result_read(w, lane, I)) atomic = false;
   if (shared) {
-    auto& bits = shared_written;
+    auto& bits = shared_written_[w.cta->linear];
     if (!write || atomic) {  // an atomic reads the old value
       bool init = true;
       for (uint64_t b = off; b < off + size; ++b)

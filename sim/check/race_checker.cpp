@@ -1,31 +1,24 @@
-// The race checker (SYNCLAB_CHECK=race): every shared/global access, fence, barrier and warp
-// synchronization of the run is shown to the race detector (race_detector.h), and what it finds
-// becomes reports in the stable format, with advice chosen from what was seen. Also here: lanes of
-// one store instruction writing the same bytes (a lost update under every warp model), and the
-// entry every checked access comes through (check_access), which hands reads and writes to the
-// init checker (init_checker.cpp) as well.
+// The race checker (race_checker.h).
 //
 // Where things are (the sections below, in this order):
 //   Access flags        sem_flags (an instruction's memory order -> RaceDetector flags), access_word
-//   Checked accesses    check_access (one lane), check_rows (the lanes of a row form), check_atomic_write,
-//                       check_fence
-//   Addresses           describe_address: a shared or global address named by its variable or allocation
+//   Checked accesses    check (one lane), the events that come to it (access, rows, mbarrier_wait, atomic_read,
+//                       atomic_wrote), fence, and the barrier and warp synchronization events
 //   Reading the code    instr_at; what the code around an access shows, for the advice (plain_load_of_flag,
 //                       release_at, same_address, updates_in_place, atomic_of_plain_word)
 //   Access names        where_of, line_of, describe_access
 //   Race reports        flush_findings: the detector's findings -> reports, each with its title and the advice
 //                       that fits what was seen
-//   Store collisions    check_store_collisions (lanes of one store writing the same bytes),
-//                       report_store_collision
-//   Repeats             note_repeats: how many more instances each report shown stands for
-//   Host races          ptx_access_name, narrow_strong, host_accessed, flush_host_findings: races with the
+//   Store collisions    store_collision: lanes of one store writing the same bytes (the run finds them)
+//   Repeats             finish_reports: how many more instances each report shown stands for; count
+//   Host races          ptx_access_name, narrow_strong, host_access, flush_host_findings: races with the
 //                       host's writes to mapped or managed memory (HostChecker)
 #include <fmt/format.h>
 
 #include <cstdlib>
 
-#include "sim/check/init_checker.h"
-#include "sim/exec/instr/operands.h"
+#include "sim/check/race_checker.h"
+#include "sim/memory/memory_model.h"
 
 namespace synclab::sim {
 
@@ -57,127 +50,133 @@ const char* access_word(uint8_t flags) {
 
 }  // namespace
 
-void KernelRun::check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic,
-                             const ptx::Instr& I) {
+RaceChecker::RaceChecker(const RunView& run, std::vector<Report>& reports)
+    : run_(run),
+      cfg_(run.config()),
+      reports_(reports),
+      race_(run.config().model, run.shape().threads_per_block, run.shape().shared_bytes) {
+  race_.set_report_all(cfg_.reports_all);
+}
+
+RaceChecker::~RaceChecker() = default;
+
+void RaceChecker::check(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic,
+                        const ptx::Instr& I) {
   bool shared;
   uint64_t off;
-  if (generic >= kSharedWindow) {
-    if (generic >= kLocalWindow) return;  // local memory is the thread's own
-    shared = true;
-    off = generic - kSharedWindow;
-  } else {
-    if (w.cache_kind == AllocKind::ModuleConst) return;
-    shared = false;
-    off = generic;
-  }
+  if (!checked_location(w, generic, &shared, &off)) return;
   Cta& c = *w.cta;
-  if (!c.race) return;
   const uint32_t tid = w.lanes[lane].tid_linear;
-  if (init_) init_->access(w, lane, generic, shared, off, size, write, atomic, I, c.race->shared_init);
-  if (!check_race_) return;
-  race_->set_step(steps_);
+  race_.set_step(run_.steps());
   uint8_t flags = atomic ? uint8_t(RaceDetector::kAtomic | RaceDetector::kWrite) : sem_flags(I, cfg_.volatile_data);
   if (write) flags |= RaceDetector::kWrite;
   if ((flags & (RaceDetector::kAtomic | RaceDetector::kStrong)) && I.scope == ptx::Scope::Cta)
     flags |= RaceDetector::kCtaScope;
-  if (!race_->access(c, tid, w.index, shared, off, size, flags, cur_loc_)) flush_findings();
+  if (!race_.access(c, tid, w.index, shared, off, size, flags, run_.current_loc())) flush_findings();
   // Memory-order effects. Shared addresses are per block.
   const uint64_t key = shared ? kSharedWindow + (c.linear << 32) + off : off;
   // (under the relaxed memory model: which write a read read, which write a store made)
-  const uint64_t read_version = relaxed_ ? read_version_[lane] : 0;
+  const bool relaxed = run_.relaxed_model() != nullptr;
+  const uint64_t read_version = relaxed ? run_.read_version(lane) : 0;
   if (atomic) {
     // The release half waits for the result: a compare-and-swap that fails writes nothing
-    // (check_atomic_write).
-    race_->strong_read(c, tid, key, I, read_version);
+    // (atomic_wrote).
+    race_.strong_read(c, tid, key, I, read_version);
   } else if (flags & (RaceDetector::kStrong | RaceDetector::kVolatile)) {
     if (write)
-      race_->strong_write(c, tid, key, I, false);
+      race_.strong_write(c, tid, key, I, false);
     else
-      race_->strong_read(c, tid, key, I, read_version);
+      race_.strong_read(c, tid, key, I, read_version);
   } else if (write) {
-    race_->plain_write(key);
+    race_.plain_write(key);
   }
-  if (relaxed_ && write && !atomic) race_->version_written(key, write_version_[lane]);
+  if (relaxed && write && !atomic) race_.version_written(key, run_.write_version(lane));
 }
 
-void KernelRun::check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
-                           const ptx::Instr& I) {
+void RaceChecker::access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t,
+                         const ptx::Instr& I) {
+  check(w, lane, generic, size, write, false, I);
+}
+
+void RaceChecker::rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                       const ptx::Instr& I, const uint64_t*) {
   // In the row forms of ld/st (instr/memory.cpp) every active lane's address lies in one window:
   // the block's shared memory or one global allocation.
   const uint8_t sem = sem_flags(I, cfg_.volatile_data);
   Cta& c = *w.cta;
-  if (init_ || sem || !c.race) {
-    // What check_access does, lane by lane (a strong access's memory-order effects interleave
-    // with the next lane's check).
+  if (sem) {
+    // What check does, lane by lane (a strong access's memory-order effects interleave with the
+    // next lane's check).
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      check_access(w, l, X[l] + gen_off, size, write, false, I);
+      check(w, l, X[l] + gen_off, size, write, false, I);
     }
     return;
   }
-  if (!check_race_) return;
   const bool shared = X[__builtin_ctz(act)] + gen_off >= kSharedWindow;
   if (!shared && w.cache_kind == AllocKind::ModuleConst) return;
   const uint64_t adjust = shared ? gen_off - kSharedWindow : gen_off;
   const uint8_t flags = write ? RaceDetector::kWrite : 0;
-  race_->set_step(steps_);
-  if (!race_->access_row(c, w.index, act, X, adjust, shared, size, flags, cur_loc_)) flush_findings();
+  race_.set_step(run_.steps());
+  if (!race_.access_row(c, w.index, act, X, adjust, shared, size, flags, run_.current_loc())) flush_findings();
   // A plain write ends what a release published at its address; only release states are read
   // here, so doing it after the row's checks changes nothing.
-  if (write && race_->any_sync()) {
+  if (write && race_.any_sync()) {
     const uint64_t key_adjust = shared ? kSharedWindow + (c.linear << 32) + adjust : adjust;
+    const bool relaxed = run_.relaxed_model() != nullptr;
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      race_->plain_write(X[l] + key_adjust);
-      if (relaxed_) race_->version_written(X[l] + key_adjust, write_version_[l]);
+      race_.plain_write(X[l] + key_adjust);
+      if (relaxed) race_.version_written(X[l] + key_adjust, run_.write_version(l));
     }
   }
 }
 
-void KernelRun::check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
-  if (!check_race_ || generic >= kLocalWindow || !w.cta->race) return;
+void RaceChecker::mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t, bool complete,
+                                const ptx::Instr& I) {
+  const ptx::Instr* seen = &I;
+  if (!complete) {  // an incomplete phase acquires nothing
+    auto& twin = relaxed_twin_[&I];
+    if (!twin) {
+      twin = std::make_unique<ptx::Instr>(I);
+      twin->sem = Sem::Relaxed;
+    }
+    seen = twin.get();
+  }
+  check(w, lane, generic, 8, false, false, *seen);
+}
+
+void RaceChecker::atomic_read(const Warp& w, int lane, uint64_t generic, uint32_t size, const ptx::Instr& I) {
+  check(w, lane, generic, size, true, true, I);
+}
+
+void RaceChecker::atomic_wrote(const Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
+  if (generic >= kLocalWindow) return;
   const bool shared = generic >= kSharedWindow;
   const uint64_t key = shared ? kSharedWindow + (w.cta->linear << 32) + (generic - kSharedWindow) : generic;
-  race_->strong_write(*w.cta, w.lanes[lane].tid_linear, key, I, true);
-  if (relaxed_) race_->version_written(key, write_version_[lane]);
+  race_.strong_write(*w.cta, w.lanes[lane].tid_linear, key, I, true);
+  if (run_.relaxed_model()) race_.version_written(key, run_.write_version(lane));
 }
 
-void KernelRun::check_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
-  if (!check_race_ || I.proxy) return;
-  for (uint32_t m = act; m; m &= m - 1) race_->fence(*w.cta, w.lanes[__builtin_ctz(m)].tid_linear, I);
-  if (host_check_ && host_check_->any())
+void RaceChecker::fence(const Warp& w, uint32_t act, const ptx::Instr& I) {
+  if (I.proxy) return;
+  for (uint32_t m = act; m; m &= m - 1) race_.fence(*w.cta, w.lanes[__builtin_ctz(m)].tid_linear, I);
+  if (host_.any())
     for (uint32_t m = act; m; m &= m - 1)
-      host_check_->fence(static_cast<uint32_t>(w.cta->linear), w.lanes[__builtin_ctz(m)].tid_linear, I);
+      host_.fence(static_cast<uint32_t>(w.cta->linear), w.lanes[__builtin_ctz(m)].tid_linear, I);
 }
 
-std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {
-  if (shared) {
-    if (addr >= shape_.dynamic_shared_base && p_.dynamic_shared)
-      return fmt::format("shared memory of block {}: dynamic shared memory (extern __shared__), byte {}", cta,
-                         addr - shape_.dynamic_shared_base);
-    static const std::vector<uint32_t> none;
-    const auto& mine = size_t(p_.function) < mod_.shared_symbols.size() ? mod_.shared_symbols[p_.function] : none;
-    for (uint32_t si : mine) {
-      const ptx::Symbol& s = M_.symbols[si];
-      if (!s.size) continue;
-      if (addr >= s.offset && addr < s.offset + s.size)
-        return fmt::format("shared memory of block {}: __shared__ {}, byte {}", cta, demangle_name(s.name),
-                           addr - s.offset);
-    }
-    return fmt::format("shared memory of block {}, offset 0x{:x}", cta, addr);
-  }
-  if (const Allocation* a = sim_.memory().find(addr, 1)) {
-    std::string name = a->kind == AllocKind::ModuleGlobal ? "__device__ " + demangle_name(a->name) : a->name;
-    return fmt::format("0x{:x}, byte {} of {}", addr, addr - a->base, name);
-  }
-  return fmt::format("0x{:x}", addr);
+void RaceChecker::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival& a) {
+  Cta& c = *w.cta;
+  const bool partial = a.instr.bar == ptx::BarKind::Arrive || (a.count != 0 && a.count < c.threads);
+  for (uint32_t m = lanes; m; m &= m - 1) race_.barrier_arrive(c, w.lanes[__builtin_ctz(m)].tid_linear, id, partial);
 }
 
-const ptx::Instr* KernelRun::instr_at(uint32_t loc) const {
-  const uint32_t func = loc >> 20, pc = loc & 0xfffff;
-  if (func >= M_.functions.size() || pc >= M_.functions[func].code.size()) return nullptr;
-  return &M_.functions[func].code[pc];
+void RaceChecker::barrier_release(const Cta& c, uint32_t id, uint32_t, const std::vector<uint32_t>& waiters) {
+  race_.barrier_release(c, id, waiters, c.live_threads);
 }
+
+void RaceChecker::warp_sync(const Warp& w, uint32_t lanes) { race_.warp_sync(*w.cta, w.index, lanes); }
 
 // Whether one of two racing accesses stores a flag the way a release does (a volatile, atomic or
 // strong store that is the writing thread's first access after a fence) and the other loads it
@@ -196,12 +195,12 @@ static bool plain_load_of_flag(uint8_t a, uint8_t b) {
 // atom.acq_rel, cuda::atomic_ref's release orders), or a fence comes before it with no other memory
 // access in between (__threadfence(); flag = 1). Null when it does not. Read from the code, for the
 // advice: where the store that handed over released, the missing piece is not a fence before it.
-const char* KernelRun::release_at(uint32_t loc) const {
-  const ptx::Instr* at = instr_at(loc);
+const char* RaceChecker::release_at(uint32_t loc) const {
+  const ptx::Instr* at = run_.instr_at(loc);
   if (!at) return nullptr;
   using ptx::Sem;
   if (at->sem == Sem::Release || at->sem == Sem::AcqRel || at->sem == Sem::Sc) return "a release store or atomic";
-  const auto& code = M_.functions[loc >> 20].code;
+  const auto& code = run_.module().functions[loc >> 20].code;
   for (uint32_t pc = loc & 0xfffff, seen = 0; pc > 0 && seen < 16; ++seen) {
     const ptx::Instr& I = code[--pc];
     if (I.op == Op::Membar || I.op == Op::Fence)
@@ -228,35 +227,35 @@ bool same_address(const ptx::Instr& I, const ptx::Instr& J) {
 // same address expression ([reg + imm] or [symbol + imm]), as x++ or x += v compile to. Used to
 // give the lost-update advice only where it applies: in s[t] += s[t + off] the load of
 // s[t + off] has no store to its own address on that line, so that race is not a lost update.
-bool KernelRun::updates_in_place(uint32_t loc) const {
-  const ptx::Instr* at = instr_at(loc);
+bool RaceChecker::updates_in_place(uint32_t loc) const {
+  const ptx::Instr* at = run_.instr_at(loc);
   if (!at) return false;
   const ptx::Instr& I = *at;
   const bool load = I.op == Op::Ld || I.op == Op::Ldu;
   if (!load && I.op != Op::St) return false;
   const Operand& a = I.src[0];
   if (a.kind != Operand::Kind::Addr) return false;
-  const SourceLoc here = where(I);
+  const SourceLoc here = run_.where(I);
   if (here.file.empty() || !here.line) return false;
-  for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
+  for (const ptx::Instr& J : run_.module().functions[loc >> 20].code) {
     const bool other = load ? J.op == Op::St : (J.op == Op::Ld || J.op == Op::Ldu);
     if (!other || J.space != I.space) continue;
     if (!same_address(I, J)) continue;
-    const SourceLoc there = where(J);
+    const SourceLoc there = run_.where(J);
     if (there.line == here.line && there.file == here.file) return true;
   }
   return false;
 }
 
-const ptx::Instr* KernelRun::atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const {
-  const ptx::Instr* at = instr_at(loc);
+const ptx::Instr* RaceChecker::atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const {
+  const ptx::Instr* at = run_.instr_at(loc);
   if (!at) return nullptr;
   const ptx::Instr& I = *at;
   auto plain = [](const ptx::Instr& J) { return J.sem == ptx::Sem::None || J.sem == ptx::Sem::Weak; };
   if (!plain(I) || (I.op != Op::Ld && I.op != Op::St) || I.src[0].kind != Operand::Kind::Addr) return nullptr;
   bool load = false, store = false;
   const ptx::Instr* atomic = nullptr;
-  for (const ptx::Instr& J : M_.functions[loc >> 20].code) {
+  for (const ptx::Instr& J : run_.module().functions[loc >> 20].code) {
     if (J.space != I.space || !same_address(I, J)) continue;
     load = load || (plain(J) && J.op == Op::Ld);
     store = store || (plain(J) && J.op == Op::St);
@@ -265,16 +264,11 @@ const ptx::Instr* KernelRun::atomic_of_plain_word(uint32_t loc, bool needs_read_
   return !needs_read_and_write || (load && store) ? atomic : nullptr;
 }
 
-SourceLoc KernelRun::where_of(uint32_t loc) const {
-  const ptx::Instr* I = instr_at(loc);
-  return I ? where(*I) : SourceLoc{};
-}
-
-std::string KernelRun::line_of(uint32_t loc) const {
-  const ptx::Instr* at = instr_at(loc);
+std::string RaceChecker::line_of(uint32_t loc) const {
+  const ptx::Instr* at = run_.instr_at(loc);
   if (!at) return "instruction";
   const ptx::Instr& I = *at;
-  SourceLoc s = where(I);
+  SourceLoc s = run_.where(I);
   if (!s.file.empty() && s.line) {
     const size_t slash = s.file.find_last_of('/');
     return fmt::format("{} at {}:{}", ptx::op_name(I.op),
@@ -283,12 +277,12 @@ std::string KernelRun::line_of(uint32_t loc) const {
   return fmt::format("{} at PTX line {}", ptx::op_name(I.op), s.ptx_line);
 }
 
-std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
-  const uint32_t tpc = shape_.threads_per_block;
+std::string RaceChecker::describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const {
+  const uint32_t tpc = run_.shape().threads_per_block;
   const uint32_t block = gid / tpc, tid = gid % tpc;
   std::string at = "(unknown instruction)";
-  if (const ptx::Instr* I = instr_at(loc)) {
-    SourceLoc s = where(*I);
+  if (const ptx::Instr* I = run_.instr_at(loc)) {
+    SourceLoc s = run_.where(*I);
     if (!s.file.empty() && s.line)
       at = fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line);
     else
@@ -298,14 +292,14 @@ std::string KernelRun::describe_access(uint32_t gid, uint32_t loc, uint8_t flags
                      tid % 32, at);
 }
 
-void KernelRun::flush_findings() {
-  auto& fs = race_->findings();
+void RaceChecker::flush_findings() {
+  auto& fs = race_.findings();
   for (const RaceFinding& f : fs) {
     const bool warning = f.warp_level;
     // A warp-level pair at a store whose lanes collided (s[i]++ by a warp) is the same bug: the
     // collision report's advice (atomics) fixes both, __syncwarp would fix neither.
     if (warning && (collisions_.count(f.cur_loc) || collisions_.count(f.prev.loc))) {
-      ++race_suppressed_;
+      ++suppressed_;
       continue;
     }
     if (warning)
@@ -316,19 +310,19 @@ void KernelRun::flush_findings() {
     Report r;
     r.kind = ReportKind::Race;
     r.severity = warning ? Severity::Warning : Severity::Error;
-    r.kernel = entry_.name;
-    const uint32_t block = f.cur_gid / shape_.threads_per_block, tid = f.cur_gid % shape_.threads_per_block;
+    r.kernel = run_.kernel_name();
+    const uint32_t block = f.cur_gid / run_.shape().threads_per_block, tid = f.cur_gid % run_.shape().threads_per_block;
     r.block = block;
     r.thread = tid;
-    r.where = where_of(f.cur_loc);
+    r.where = run_.where_of(f.cur_loc);
     const uint32_t pgid = f.prev.gid1 - 1;
     auto cp_async_of = [&](const RaceFinding& x) -> const ptx::Instr* {
       for (uint32_t loc : {x.cur_loc, x.prev.loc})
-        if (const ptx::Instr* at = instr_at(loc); at && at->op == Op::CpAsync) return at;
+        if (const ptx::Instr* at = run_.instr_at(loc); at && at->op == Op::CpAsync) return at;
       return nullptr;
     };
     auto mbarrier_at = [&](uint32_t loc) {
-      const ptx::Instr* at = instr_at(loc);
+      const ptx::Instr* at = run_.instr_at(loc);
       return at && (at->op == Op::Mbarrier || at->op == Op::CpAsyncMbarArrive);
     };
     const bool both_atomic = (f.prev.flags & RaceDetector::kAtomic) && (f.cur_flags & RaceDetector::kAtomic);
@@ -340,7 +334,7 @@ void KernelRun::flush_findings() {
                            : ((f.prev.flags & RaceDetector::kWrite) ? "read-after-write" : "write-after-read");
     // "Insufficient scope" only when the failed synchronization was with the other access's
     // block and the two accesses are in different blocks.
-    const bool cross_block = pgid / shape_.threads_per_block != block;
+    const bool cross_block = pgid / run_.shape().threads_per_block != block;
     // (an atomic or strong access with block scope between blocks: not morally strong, so the
     // pair races whatever else orders it)
     const bool block_scoped_pair = cross_block && ((f.prev.flags | f.cur_flags) & RaceDetector::kCtaScope) &&
@@ -352,19 +346,19 @@ void KernelRun::flush_findings() {
          // a block-scope acquire of a hand-over from the other access's block, or from the block of
          // the thread whose hand-over this thread took (the chain that should have ordered them)
          (f.scope_miss != nullptr &&
-          (f.scope_miss_cta == pgid / shape_.threads_per_block ||
-           (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / shape_.threads_per_block))));
+          (f.scope_miss_cta == pgid / run_.shape().threads_per_block ||
+           (f.heard_gid1 && f.scope_miss_cta == (f.heard_gid1 - 1) / run_.shape().threads_per_block))));
     r.title =
         fmt::format("{}{} race on {} memory", insufficient_scope ? "insufficient-scope " : "",
                     warning ? std::string("warp-level ") + what : std::string(what), f.shared ? "shared" : "global");
     std::string d;
-    d += fmt::format("address: {}\n", describe_address(f.addr, f.shared, block));
+    d += fmt::format("address: {}\n", run_.describe_address(f.addr, f.shared, block));
     d += fmt::format("this access:  {}\n", describe_access(f.cur_gid, f.cur_loc, f.cur_flags));
     d += fmt::format("races with:   {}\n", describe_access(pgid, f.prev.loc, f.prev.flags));
     // Both accesses halves of read-modify-writes of this word on one line (x++ in two threads): the
     // updates can be lost whatever else the threads hand over (a hand-over found between them may
     // be incidental, an atomicAdd on another word), so that comes first in the advice.
-    const SourceLoc upd_a = r.where, upd_b = where_of(f.prev.loc);
+    const SourceLoc upd_a = r.where, upd_b = run_.where_of(f.prev.loc);
     const bool plain_pair = !((f.prev.flags | f.cur_flags) & RaceDetector::kAtomic);
     const bool same_line_update = plain_pair && !upd_a.file.empty() && upd_a.line && upd_a.file == upd_b.file &&
                                   upd_a.line == upd_b.line && updates_in_place(f.cur_loc) &&
@@ -381,7 +375,7 @@ void KernelRun::flush_findings() {
           "both are atomics, but at least one has block scope (atomicAdd_block, atomicCAS_block, "
           "cuda::atomic_ref<..., thread_scope_block>): an atomic is only atomic towards threads in its "
           "scope, and the two are in blocks {} and {}; use the device-scope form",
-          pgid / shape_.threads_per_block, block);
+          pgid / run_.shape().threads_per_block, block);
     } else if ((f.prev.flags | f.cur_flags) & RaceDetector::kVolatileData) {
       d += "volatile is not synchronization (this run used SYNCLAB_VOLATILE=data): volatile only keeps the "
            "compiler from removing or merging a load or store; it orders nothing, so the other thread may "
@@ -393,7 +387,7 @@ void KernelRun::flush_findings() {
            "threads of other blocks. The data then need no volatile";
     } else if (const ptx::Instr* copy = cp_async_of(f)) {
       // One side is an asynchronous copy (cp.async), written when it completed.
-      const SourceLoc c = where(*copy);
+      const SourceLoc c = run_.where(*copy);
       d += fmt::format(
           "the write is an asynchronous copy (cp.async at {}:{}: cuda::memcpy_async, __pipeline_memcpy_async, "
           "cuda::pipeline's producer side) that completed only when its thread waited for it; __syncthreads() "
@@ -404,8 +398,8 @@ void KernelRun::flush_findings() {
           "copied",
           c.file.empty() ? std::string("PTX") : c.file.substr(c.file.find_last_of('/') + 1),
           c.file.empty() ? c.ptx_line : c.line);
-    } else if (mbarriers_used_ && !(f.heard_gid1 && !mbarrier_at(f.heard_write_loc)) &&
-               !(relaxed_ && relaxed_->reorderings())) {
+    } else if (run_.mbarriers_used() && !(f.heard_gid1 && !mbarrier_at(f.heard_write_loc)) &&
+               !(run_.relaxed_model() && run_.relaxed_model()->reorderings())) {
       d += "the kernel synchronizes through an mbarrier (cuda::barrier, cuda::pipeline, mbarrier.*): arriving "
            "on it publishes what the arriving thread wrote before, but a thread acquires what others published "
            "only by a wait that sees their phase complete (barrier.wait(token), arrive_and_wait(), "
@@ -426,7 +420,7 @@ void KernelRun::flush_findings() {
            "the accesses orders them, __syncwarp() for a warp: read into a register, __syncwarp(), "
            "write, __syncwarp(), at every step (or use __shfl_down_sync, which needs no shared memory); "
            "under the lockstep model (before Volta) the warp's single program counter ordered them";
-    } else if (relaxed_ && relaxed_->reorderings() && (f.unacquired || f.heard_gid1)) {
+    } else if (run_.relaxed_model() && run_.relaxed_model()->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.
       if (same_line_update) d += lost_update + ". If instead a hand-over is meant to order them: ";
@@ -440,7 +434,8 @@ void KernelRun::flush_findings() {
           "on (Peterson's doorway) needs seq_cst accesses (cuda::atomic_ref's default) or a "
           "__threadfence() after each of the stores: release and acquire do not keep a store before a "
           "later load",
-          relaxed_->stale_reads(), relaxed_->early_stores(), relaxed_->late_loads());
+          run_.relaxed_model()->stale_reads(), run_.relaxed_model()->early_stores(),
+          run_.relaxed_model()->late_loads());
     } else if (f.after_release && !f.unacquired && !insufficient_scope) {
       // This thread synchronized with the other one, but through a release that the other thread
       // made before its access: a release publishes only what comes before it.
@@ -451,10 +446,10 @@ void KernelRun::flush_findings() {
           "that thread's {} of this word comes after the release in its program, and a release publishes only "
           "the accesses before it. Move that {} before the release ({}), or make this thread wait for a later "
           "release that comes after the {}",
-          pgid / shape_.threads_per_block, pgid % shape_.threads_per_block,
+          pgid / run_.shape().threads_per_block, pgid % run_.shape().threads_per_block,
           heard ? fmt::format(", {}", line_of(f.heard_write_loc))
-                : fmt::format(" (passed on by block {} thread {}'s {})", hg / shape_.threads_per_block,
-                              hg % shape_.threads_per_block, line_of(f.heard_write_loc)),
+                : fmt::format(" (passed on by block {} thread {}'s {})", hg / run_.shape().threads_per_block,
+                              hg % run_.shape().threads_per_block, line_of(f.heard_write_loc)),
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
           (f.prev.flags & RaceDetector::kWrite) ? "write" : "read",
           (f.prev.flags & RaceDetector::kWrite)
@@ -482,7 +477,7 @@ void KernelRun::flush_findings() {
       // thread had not synchronized with the other access's thread before it released.
       const uint32_t hg = f.heard_gid1 - 1;
       const char* access = (f.prev.flags & RaceDetector::kWrite) ? "write" : "read";
-      const ptx::Instr* read = instr_at(f.heard_read_loc);
+      const ptx::Instr* read = run_.instr_at(f.heard_read_loc);
       const bool acquired =
           f.heard_fenced ||
           (read && (read->sem == ptx::Sem::Acquire || read->sem == ptx::Sem::AcqRel || read->sem == ptx::Sem::Sc));
@@ -493,16 +488,16 @@ void KernelRun::flush_findings() {
           "acquired before it, and block {} thread {} had not synchronized with block {} thread {}, whose {} "
           "this is: nothing orders that {} before the release. Before it releases, the thread that hands over "
           "must itself have acquired that {} (a hand-over from its thread), or meet {}{}{}",
-          hg / shape_.threads_per_block, hg % shape_.threads_per_block, line_of(f.heard_write_loc),
+          hg / run_.shape().threads_per_block, hg % run_.shape().threads_per_block, line_of(f.heard_write_loc),
           line_of(f.heard_read_loc), how,
           f.heard_fenced ? " and this thread fenced after taking over"
           : acquired     ? " and this thread's read acquires it"
                          : "",
-          hg / shape_.threads_per_block, hg % shape_.threads_per_block, pgid / shape_.threads_per_block,
-          pgid % shape_.threads_per_block, access, access, access,
-          hg / shape_.threads_per_block != pgid / shape_.threads_per_block
+          hg / run_.shape().threads_per_block, hg % run_.shape().threads_per_block,
+          pgid / run_.shape().threads_per_block, pgid % run_.shape().threads_per_block, access, access, access,
+          hg / run_.shape().threads_per_block != pgid / run_.shape().threads_per_block
               ? "a thread of its block that acquired it at a __syncthreads()"
-          : (hg % shape_.threads_per_block) / 32 == (pgid % shape_.threads_per_block) / 32
+          : (hg % run_.shape().threads_per_block) / 32 == (pgid % run_.shape().threads_per_block) / 32
               ? "that thread at a __syncwarp() (they are lanes of one warp) or a __syncthreads()"
               : "that thread at a __syncthreads()",
           acquired ? ""
@@ -525,7 +520,7 @@ void KernelRun::flush_findings() {
       d += fmt::format(
           "the threads hand over through memory (block {} thread {}'s {} was read by this thread's {}), "
           "{}{}{}",
-          hg / shape_.threads_per_block, hg % shape_.threads_per_block, line_of(f.heard_write_loc),
+          hg / run_.shape().threads_per_block, hg % run_.shape().threads_per_block, line_of(f.heard_write_loc),
           line_of(f.heard_read_loc), fix,
           warning ? "; __syncwarp() would not help here: the lanes are not at one point together" : "",
           !cross_block ? ". Or, where this access only has to come after every thread of the block is done with the "
@@ -546,16 +541,16 @@ void KernelRun::flush_findings() {
           "and synchronizes, only with threads in its scope, and the two are in blocks {} and {}, so they race "
           "and what the read sees orders nothing; use device scope (cuda::thread_scope_device, as "
           "cuda::atomic_ref<int, cuda::thread_scope_device> or the plain atomic functions have)",
-          pgid / shape_.threads_per_block, block);
+          pgid / run_.shape().threads_per_block, block);
     } else if (insufficient_scope && f.scope_miss) {
       const ptx::Instr& S = *f.scope_miss;
-      SourceLoc s = where(S);
+      SourceLoc s = run_.where(S);
       d += fmt::format(
           "the threads did synchronize, at {}:{} ({}), but with block scope (.cta: atomicCAS_block, "
           "__threadfence_block, ...): that orders threads of one block only, and the two accesses are "
           "in blocks {} and {}; use device scope (atomicCAS, __threadfence)",
           s.file.empty() ? "PTX" : s.file, s.file.empty() ? S.ptx_line : s.line, ptx::op_name(S.op),
-          pgid / shape_.threads_per_block, block);
+          pgid / run_.shape().threads_per_block, block);
       if (f.heard_gid1 && !f.heard_fenced)
         d += "; and this thread did not acquire either: it read the flag or lock with no fence after the "
              "read (a device-scope release alone does not order what this thread does next), so it also "
@@ -575,7 +570,7 @@ void KernelRun::flush_findings() {
       }
       if (same_line_update) d += lost_update + ". As written, ";
       if (rmw) {
-        const SourceLoc w = where(*rmw);
+        const SourceLoc w = run_.where(*rmw);
         d += fmt::format(
             "this word is read and then written with plain accesses, and also updated by an atomic at {}:{} "
             "({}): a plain read and a plain write are two steps, so two threads can both read the old value "
@@ -590,7 +585,7 @@ void KernelRun::flush_findings() {
       const uint32_t plain_loc = (f.cur_flags & RaceDetector::kAtomic) ? f.prev.loc : f.cur_loc;
       const ptx::Instr* word_atomic = one_atomic ? atomic_of_plain_word(plain_loc, false) : nullptr;
       if (word_atomic) {
-        const SourceLoc w = where(*word_atomic), p = where_of(plain_loc);
+        const SourceLoc w = run_.where(*word_atomic), p = run_.where_of(plain_loc);
         d += fmt::format(
             "the plain access at {}:{} is to a word that other accesses of that code update with an atomic "
             "(at {}:{}, {}), and a plain access races with them: make that access atomic too (for a read, "
@@ -617,123 +612,38 @@ void KernelRun::flush_findings() {
         "\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); to "
         "watch the interleaving, rerun with the settings below and SYNCLAB_TRACE=race.trace, then "
         "./synclab trace interleaving race.trace",
-        steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+        run_.steps(), sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
     r.details = d;
     auto party = [&](uint32_t gid, uint32_t loc, uint8_t flags) {
       Report::Party p;
-      p.block = gid / shape_.threads_per_block;
-      p.warp = (gid % shape_.threads_per_block) / 32;
-      p.lane = (gid % shape_.threads_per_block) % 32;
-      p.where = where_of(loc);
+      p.block = gid / run_.shape().threads_per_block;
+      p.warp = (gid % run_.shape().threads_per_block) / 32;
+      p.lane = (gid % run_.shape().threads_per_block) % 32;
+      p.where = run_.where_of(loc);
       p.access = access_word(flags);
       return p;
     };
     r.parties.push_back(party(f.cur_gid, f.cur_loc, f.cur_flags));
     r.parties.push_back(party(pgid, f.prev.loc, f.prev.flags));
     r.seed = cfg_.seed;
-    r.replay = replay_line();
-    race_report_findings_.emplace_back(result_.reports.size(), f);
-    result_.reports.push_back(r);
+    r.replay = run_.replay_line();
+    report_findings_.emplace_back(reports_.size(), f);
+    reports_.push_back(r);
   }
   fs.clear();
 }
 
-// Lanes of one warp are ordered between the instructions they execute together, never within
-// one: when two lanes of this store write the same bytes, only one lane's value survives, under
-// every warp model and on every GPU. Found here, before the store, where every lane's address and
-// value are at hand; the race detector leaves such pairs to this check (Access::step).
-void KernelRun::check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
-                                       uint64_t g_off) {
-  // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
-  // and parameter memory is each thread's own.
-  using ptx::Sem;
-  if (I.sem != Sem::None && I.sem != Sem::Weak && I.sem != Sem::Volatile) return;
-  if (I.space == Space::Local || I.space == Space::Param) return;
-  if (G) {  // the row form: every lane in one window; most rows rise without overlap
-    uint64_t end = 0;
-    bool first = true, rising = true;
-    for (uint32_t m = act; m && rising; m &= m - 1) {
-      const uint64_t x = G[__builtin_ctz(m)];
-      rising = first || x >= end;
-      end = x + bytes;
-      first = false;
-    }
-    if (rising) return;
-  }
-  // Every lane's generic address: the row form's (G[l] + g_off), or computed here.
-  const Operand& a = I.src[0];
-  uint64_t A[32];
-  uint32_t lanes = 0;
-  bool ordered = true;  // addresses rise with the lane number without overlap: the common case
-  uint64_t prev_end = 0;
-  for (uint32_t m = act; m; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    uint64_t x;
-    if (G) {
-      x = G[l] + g_off;
-    } else {
-      x = address(w.lanes[l], a);
-      if (I.space == Space::Shared || I.space == Space::SharedCluster) x += kSharedWindow;
-    }
-    if (x >= kLocalWindow && x < kLocalWindow + kWindowSize) continue;
-    A[l] = x;
-    if (lanes && x < prev_end) ordered = false;
-    prev_end = x + bytes;
-    lanes |= 1u << l;
-  }
-  if (ordered) return;
-  // Lanes in address order (at most 32: insertion sort), then the first address two lanes share.
-  int order[32], k = 0;
-  for (uint32_t m = lanes; m; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    int j = k++;
-    while (j > 0 && A[order[j - 1]] > A[l]) {
-      order[j] = order[j - 1];
-      --j;
-    }
-    order[j] = l;
-  }
-  for (int i = 1; i < k; ++i) {
-    const uint64_t at = A[order[i]];
-    if (at >= A[order[i - 1]] + bytes) continue;
-    // Every lane whose bytes cover `at`, and what each stored (scalar stores only).
-    uint32_t writers = 0;
-    uint64_t V[32] = {0};
-    const Operand& v = I.src[1];
-    const bool scalar = v.kind != Operand::Kind::Vector && bytes <= 8;
-    for (int j = 0; j < k; ++j) {
-      const int l = order[j];
-      if (A[l] <= at && at < A[l] + bytes) {
-        writers |= 1u << l;
-        if (scalar) {
-          V[l] = operand(w, l, v);
-          if (bytes < 8) V[l] &= (1ull << (8 * bytes)) - 1;
-        }
-      }
-    }
-    // Toolkit code (cooperative groups' multi-warp collectives) has every lane of a warp store the
-    // same value on purpose: a value computed for the warp, not read back and changed.
-    if (I.toolkit && scalar) {
-      bool same = true;
-      for (uint32_t m = writers; m; m &= m - 1) same = same && V[__builtin_ctz(m)] == V[__builtin_ctz(writers)];
-      if (same) continue;
-    }
-    report_store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
-    return;
-  }
-}
-
-void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
-                                       const uint64_t* values) {
+void RaceChecker::store_collision(const Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes,
+                                  uint32_t writers, const uint64_t* values) {
   const bool shared = generic >= kSharedWindow && generic < kSharedWindow + kWindowSize;
   const uint64_t off = shared ? generic - kSharedWindow : generic;
-  const uint32_t loc = cur_loc_;
+  const uint32_t loc = run_.current_loc();
   auto known = collisions_.find(loc);
   if (known != collisions_.end()) {  // one report per store instruction and launch
     ++known->second.more;
     if (!cfg_.reports_all) return;
   } else {
-    known = collisions_.emplace(loc, Collision{result_.reports.size(), 0}).first;
+    known = collisions_.emplace(loc, Collision{reports_.size(), 0}).first;
   }
   if (++race_reports_ + race_warnings_ > 50) {  // as flush_findings: enough to read
     if (!known->second.more) known->second.report = SIZE_MAX;
@@ -743,14 +653,14 @@ void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t ge
   Report r;
   r.kind = ReportKind::Race;
   r.severity = Severity::Error;
-  r.kernel = entry_.name;
+  r.kernel = run_.kernel_name();
   r.block = static_cast<int64_t>(w.cta->linear);
   r.thread = w.lanes[first].tid_linear;
-  r.where = where(I);
+  r.where = run_.where(I);
   r.title = fmt::format("lost update: {} lanes of one warp stored to one {} memory address in one instruction", count,
                         shared ? "shared" : "global");
   std::string d;
-  d += fmt::format("address: {}\n", describe_address(off, shared, w.cta->linear));
+  d += fmt::format("address: {}\n", run_.describe_address(off, shared, w.cta->linear));
   std::string what = "stored there";
   bool same = values != nullptr;
   if (values) {
@@ -781,8 +691,8 @@ void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t ge
     d += "if the lanes were adding to one total or counter, use atomicAdd (atomicMax, ...) on it, or give each "
          "lane a slot of its own and combine the slots afterwards; if one value should win, choose the lane "
          "that stores it (or use atomicExch) so that the winner is defined";
-  d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {})", steps_,
-                   sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+  d += fmt::format("\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {})",
+                   run_.steps(), sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
   r.details = d;
   for (uint32_t m = writers; m; m &= m - 1) {
     const int l = __builtin_ctz(m);
@@ -795,21 +705,28 @@ void KernelRun::report_store_collision(Warp& w, const ptx::Instr& I, uint64_t ge
     r.parties.push_back(p);
   }
   r.seed = cfg_.seed;
-  r.replay = replay_line();
-  result_.reports.push_back(r);
+  r.replay = run_.replay_line();
+  reports_.push_back(r);
 }
 
-void KernelRun::note_repeats() {
+void RaceChecker::finish_reports() {
   if (cfg_.reports_all) return;  // every instance was reported
   auto add = [&](size_t index, uint64_t more) {
-    if (!more || index >= result_.reports.size()) return;
-    result_.reports[index].details += fmt::format(
+    if (!more || index >= reports_.size()) return;
+    reports_[index].details += fmt::format(
         "\n... and {} more like it in this launch (other threads, addresses or executions of the same "
         "lines; SYNCLAB_REPORTS=all prints every report)",
         more);
   };
   for (const auto& c : collisions_) add(c.second.report, c.second.more);
-  for (const auto& f : race_report_findings_) add(f.first, race_ ? race_->repeats(f.second) : 0);
+  for (const auto& f : report_findings_) add(f.first, race_.repeats(f.second));
+}
+
+void RaceChecker::count(Counts& c) const {
+  c.race_errors += race_reports_;
+  c.race_warnings += race_warnings_;
+  for (const auto& f : report_findings_) c.more += race_.repeats(f.second);
+  for (const auto& x : collisions_) c.more += x.second.more;
 }
 
 }  // namespace synclab::sim
@@ -847,39 +764,39 @@ bool narrow_strong(const ptx::Instr& I, bool atomic) {
 
 }  // namespace
 
-void KernelRun::host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write,
+void RaceChecker::host_access(const Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write,
                               bool atomic, const ptx::Instr& I, const uint64_t* read, const uint64_t* left) {
-  host_check_->access(static_cast<uint32_t>(w.cta->linear), w.lanes[lane].tid_linear, generic, size, p, write, atomic,
-                      I, read, left);
-  if (!host_check_->findings().empty()) flush_host_findings();
+  host_.access(static_cast<uint32_t>(w.cta->linear), w.lanes[lane].tid_linear, generic, size, p, write, atomic, I, read,
+               left);
+  if (!host_.findings().empty()) flush_host_findings();
 }
 
-void KernelRun::flush_host_findings() {
-  auto& fs = host_check_->findings();
+void RaceChecker::flush_host_findings() {
+  auto& fs = host_.findings();
   for (const HostFinding& f : fs) {
     ++race_reports_;
     if (race_warnings_ + race_reports_ > 50) continue;
     const ptx::Instr& I = *f.instr;
     const bool narrow = narrow_strong(I, f.atomic) || f.host_scope != 0;
     auto at = [&](const ptx::Instr& J) {
-      const SourceLoc s = where(J);
+      const SourceLoc s = run_.where(J);
       return !s.file.empty() && s.line
                  ? fmt::format("{}:{} (PTX line {})", s.file, s.line, s.ptx_line)
                  : fmt::format("PTX line {} (build with -lineinfo for the source line)", s.ptx_line);
     };
-    const Allocation* a = sim_.memory().find(f.addr, 1);
+    const Allocation* a = run_.device_memory().find(f.addr, 1);
     const char* mem = a && a->kind == AllocKind::Managed ? "managed" : "mapped host";
     Report r;
     r.kind = ReportKind::Race;
     r.severity = Severity::Error;
-    r.kernel = entry_.name;
+    r.kernel = run_.kernel_name();
     r.block = f.block;
     r.thread = f.thread;
-    r.where = where(I);
+    r.where = run_.where(I);
     r.title = fmt::format("{}race with the host on {} memory", narrow ? "insufficient-scope " : "", mem);
     const char* what = f.atomic ? "atomic" : f.write ? "write" : "read";
     std::string d;
-    d += fmt::format("address: {}\n", describe_address(f.addr, false, 0));
+    d += fmt::format("address: {}\n", run_.describe_address(f.addr, false, 0));
     d += fmt::format("this access:  {} ({}) by block {} thread {} (warp {} lane {}) at {}\n", what,
                      ptx_access_name(I, f.atomic), f.block, f.thread, f.thread / 32, f.thread % 32, at(I));
     d += fmt::format("races with:   the host's write of {} to this word, made while the kernel ran, {} this access\n",
@@ -948,13 +865,13 @@ void KernelRun::flush_host_findings() {
     d += fmt::format(
         "\nfound at warp step {} of the launch under {} scheduling with seed {} (warp model {}); the host's "
         "writes are seen when the device next touches mapped memory (docs/checkers.md, \"The host\")",
-        steps_, sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
+        run_.steps(), sched_name(cfg_.sched), cfg_.seed, model_name(cfg_.model));
     r.details = d;
     Report::Party p;
     p.block = f.block;
     p.warp = f.thread / 32;
     p.lane = f.thread % 32;
-    p.where = where(I);
+    p.where = run_.where(I);
     p.access = f.atomic ? "atomic" : f.write ? "write" : "read";
     r.parties.push_back(p);
     Report::Party h;
@@ -965,8 +882,8 @@ void KernelRun::flush_host_findings() {
     }
     r.parties.push_back(h);
     r.seed = cfg_.seed;
-    r.replay = replay_line();
-    result_.reports.push_back(r);
+    r.replay = run_.replay_line();
+    reports_.push_back(r);
   }
   fs.clear();
 }

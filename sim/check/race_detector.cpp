@@ -253,7 +253,6 @@ void RaceDetector::start_cta(Cta& c) {
   rc.sync.assign(tpc_, RaceThreadSync{});
   for (uint32_t i = 0; i < tpc_; ++i) rc.t[i].s = &rc.sync[i];
   rc.shared.assign((shared_bytes_ + 3) / 4, ShadowCell{});
-  rc.shared_init.assign((shared_bytes_ + 63) / 64, 0);
   rc.phase = 0;
   rc.split.clear();
   rc.more_readers.clear();
@@ -387,15 +386,15 @@ uint64_t RaceDetector::repeats(const RaceFinding& f) const {
   return it == seen_.end() ? 0 : it->second;
 }
 
-bool RaceDetector::access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
-                          uint32_t loc) {
+bool RaceDetector::access(const Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size,
+                          uint8_t flags, uint32_t loc) {
   RaceCta& rc = *c.race;
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   return access_lane(rc, rc.t[slot(tid)], cta, cta * tpc_ + tid, warp, shared, addr, size, flags, loc);
 }
 
-bool RaceDetector::access_row(Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
-                              uint32_t size, uint8_t flags, uint32_t loc) {
+bool RaceDetector::access_row(const Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust,
+                              bool shared, uint32_t size, uint8_t flags, uint32_t loc) {
   RaceCta& rc = *c.race;
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const uint32_t tid0 = warp * 32;
@@ -621,7 +620,7 @@ void RaceDetector::version_written(uint64_t key, uint64_t version) {
   place.writer = w != writers_.end() ? w->second : VCRef{};
 }
 
-void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version) {
+void RaceDetector::strong_read(const Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version) {
   RaceThread& t = c.race->t[slot(tid)];
   // The write the read read: memory's newest (sync_, writers_), or an older one the relaxed model
   // chose (its recorded state; one older than every recorded write released nothing; when the
@@ -687,7 +686,7 @@ void RaceDetector::strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::In
   }
 }
 
-void RaceDetector::strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw) {
+void RaceDetector::strong_write(const Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw) {
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const uint32_t gid = cta * tpc_ + slot(tid);
@@ -777,7 +776,7 @@ void RaceDetector::forget_sync(uint64_t key) {
   sync_.erase(key);
 }
 
-void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
+void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
   RaceThread& t = c.race->t[slot(tid)];
   const uint32_t cta = static_cast<uint32_t>(c.linear);
   const Scope s = effective(I.scope);
@@ -869,7 +868,7 @@ void RaceDetector::fence(Cta& c, uint32_t tid, const ptx::Instr& I) {
   t.fence_last = true;
 }
 
-void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial) {
+void RaceDetector::barrier_arrive(const Cta& c, uint32_t tid, uint32_t id, bool partial) {
   RaceCta& rc = *c.race;
   RaceThread& t = rc.t[slot(tid)];
   settle(t);
@@ -886,7 +885,8 @@ void RaceDetector::barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partia
   if (t.s->heard && t.s->heard != b.heard) join_into(b.heard, t.s->heard, tpc_);
 }
 
-void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads) {
+void RaceDetector::barrier_release(const Cta& c, uint32_t id, const std::vector<uint32_t>& waiters,
+                                   uint32_t live_threads) {
   RaceCta& rc = *c.race;
   auto& b = rc.bars[id & 15];
   if (!b.acc) b.acc = std::make_shared<VClock>();
@@ -916,7 +916,7 @@ void RaceDetector::barrier_release(Cta& c, uint32_t id, const std::vector<uint32
   b = RaceCta::Bar{};
 }
 
-void RaceDetector::warp_sync(Cta& c, uint32_t warp, uint32_t lanes) {
+void RaceDetector::warp_sync(const Cta& c, uint32_t warp, uint32_t lanes) {
   if (warp_is_unit(model_) || __builtin_popcount(lanes) < 2) return;
   RaceCta& rc = *c.race;
   const uint32_t cta = static_cast<uint32_t>(c.linear);

@@ -159,7 +159,6 @@ struct RaceCta {
   std::vector<RaceThread> t;
   std::vector<RaceThreadSync> sync;  // per thread, t[i].s
   std::vector<ShadowCell> shared;
-  std::vector<uint64_t> shared_init;                              // bit per shared byte: written in this block
   std::unordered_map<uint64_t, std::array<ShadowCell, 4>> split;  // shared granules kept per byte
   ReaderSet more_readers;                                         // of shared cells
   uint32_t phase = 0;
@@ -215,16 +214,16 @@ class RaceDetector {
   void start_cta(Cta& c);
   // A data access of `size` bytes at `addr` (shared offset when shared, else the host address).
   // Returns false when a new race was found (then take_finding()).
-  bool access(Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
+  bool access(const Cta& c, uint32_t tid, uint32_t warp, bool shared, uint64_t addr, uint32_t size, uint8_t flags,
               uint32_t loc);
   // The same for the active lanes of one warp instruction, in lane order (lane l is thread
   // warp * 32 + l of the block, at addr[l] + adjust): what `act` calls of access() would do.
-  bool access_row(Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
+  bool access_row(const Cta& c, uint32_t warp, uint32_t act, const uint64_t* addr, uint64_t adjust, bool shared,
                   uint32_t size, uint8_t flags, uint32_t loc);
   // Memory-order effects of strong accesses (after access()). version: under the relaxed memory
   // model, which write the read read (ConsistencyModel::read_version; 0: memory's newest).
-  void strong_read(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version = 0);
-  void strong_write(Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw);
+  void strong_read(const Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version = 0);
+  void strong_write(const Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, bool rmw);
   void plain_write(uint64_t key) {
     if (!sync_.empty()) forget_sync(key);
   }
@@ -233,10 +232,10 @@ class RaceDetector {
   void version_written(uint64_t key, uint64_t version);
   // Whether any address holds a release state (else plain writes have nothing to forget).
   bool any_sync() const { return !sync_.empty(); }
-  void fence(Cta& c, uint32_t tid, const ptx::Instr& I);
-  void barrier_arrive(Cta& c, uint32_t tid, uint32_t id, bool partial);
-  void barrier_release(Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);
-  void warp_sync(Cta& c, uint32_t warp, uint32_t lanes);
+  void fence(const Cta& c, uint32_t tid, const ptx::Instr& I);
+  void barrier_arrive(const Cta& c, uint32_t tid, uint32_t id, bool partial);
+  void barrier_release(const Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);
+  void warp_sync(const Cta& c, uint32_t warp, uint32_t lanes);
 
   // Every racing pair of accesses becomes a finding, not only the first of each pair of
   // instructions (SYNCLAB_REPORTS=all).

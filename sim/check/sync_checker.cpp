@@ -9,8 +9,12 @@ namespace synclab::sim {
 
 using ptx::Op;
 
-void SyncChecker::barrier_arrival(const Warp& w, int first, uint32_t act, BarrierState& b, const ptx::Instr& I,
-                                  bool lockstep) {
+void SyncChecker::barrier_arrive(const Warp& w, uint32_t, uint32_t act, const BarrierArrival& a) {
+  const ptx::Instr& I = a.instr;
+  if (I.bar == ptx::BarKind::Arrive || a.count != 0) return;
+  const int first = a.first;
+  const bool lockstep = a.lockstep;
+  BarrierState& b = a.state;
   const Cta& c = *w.cta;
   // __syncthreads() must be reached by every thread of the block, at the same barrier.
   const uint32_t pc = w.lanes[first].pc;

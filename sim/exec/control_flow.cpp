@@ -163,7 +163,7 @@ void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   }
   w.exited_mask |= mask;
   w.ready_mask &= ~mask;
-  if (observer_) observer_->lanes_exited(w, mask);
+  if (listening_) listeners_.lanes_exited(w, mask);
   w.update_uniform_base();
   w.yielded_mask &= ~mask;
   M::exited(w, mask);
@@ -207,13 +207,7 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
     for (uint32_t m = warp_is_unit(M::kKind) ? act & -act : act; m; m &= m - 1)
       relaxed_->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
   }
-  if (sync_ && I.bar != ptx::BarKind::Arrive && count == 0)
-    sync_->barrier_arrival(w, first, act, b, I, warp_is_unit(M::kKind));
-  if (observer_) observer_->barrier_arrive(w, id, act);
-  if (race_ && check_race_) {
-    const bool partial = I.bar == ptx::BarKind::Arrive || (count != 0 && count < c.threads);
-    for (uint32_t m = act; m; m &= m - 1) race_->barrier_arrive(c, w.lanes[__builtin_ctz(m)].tid_linear, id, partial);
-  }
+  if (listening_) listeners_.barrier_arrive(w, id, act, BarrierArrival{I, first, count, b, warp_is_unit(M::kKind)});
   if (I.bar == ptx::BarKind::Red) {
     for (uint32_t m = act; m; m &= m - 1) {
       bool p = operand(w, __builtin_ctz(m), I.src[I.nsrc - 1]) & 1;
@@ -255,7 +249,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   b = BarrierState{};
   hang_.visible_change(steps_);
   std::vector<uint32_t>* waiters = nullptr;
-  if ((race_ && check_race_) || relaxed_) {
+  if (listening_ || relaxed_) {
     waiters = &scratch_tids_;
     waiters->clear();
   }
@@ -324,7 +318,6 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     w.ready_mask |= released;
     M::released(w, released, ready_before, one_pc, rfunc, rpc);
   }
-  if (waiters && race_ && check_race_) race_->barrier_release(c, id, *waiters, c.live_threads);
   if (relaxed_) {
     // Everyone released sees what every arriving thread knew (bar.sync orders memory in the block).
     std::vector<uint64_t> ids;
@@ -335,7 +328,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     }
     relaxed_->barrier_release(c.linear, id, ids, done.expected == 0, !warp_is_unit(M::kKind));
   }
-  if (observer_) observer_->barrier_release(c, id, done.arrived);
+  if (listening_) listeners_.barrier_release(c, id, done.arrived, *waiters);
 }
 
 #define SYNCLAB_CONTROL_FLOW_FOR(M)                                                                         \

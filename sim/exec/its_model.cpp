@@ -143,10 +143,10 @@ void ItsModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, co
     w.lanes[lane].sync_mask = member;
   }
   const uint32_t arrived = act | warp_sync_waiters(k, w, g.func, g.pc);
-  if (k.sync_)
+  if (k.check_sync_)
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.sync_->member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
+      k.listeners_.member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
     }
   if (act != g.mask) advance(k, w, g, g.mask & ~act);
   for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
@@ -208,7 +208,7 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
     // syncs with one lane's acquire and hands the outcome to its warp-mates by a shuffle;
     // docs/memory-model.md).
     if (I.op == Op::BarWarpSync || I.op == Op::Shfl) {
-      if (k.race_ && k.check_race_) k.race_->warp_sync(*w.cta, w.index, group);
+      if (k.listening_) k.listeners_.warp_sync(w, group);
       if (k.relaxed_) {
         std::vector<uint64_t> ids;
         for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);

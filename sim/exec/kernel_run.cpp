@@ -22,10 +22,12 @@
 //        Reports out        observe_reports; check_memory_model (SYNCLAB_MEMORY_CHECK=1)
 // Elsewhere: the warp models (lockstep_model.h, its_model.h), the control flow they share
 // (control_flow.cpp), instruction semantics (instr/), progress and hang reports (progress.cpp),
-// the checkers (sim/check/) and trace recording (trace_recorder.h, an observer of the run).
+// the run's listeners (run_observer.h): the checkers (sim/check/), trace recording (trace_recorder.h)
+// and the performance counters (perf_counters.h).
 #include "sim/exec/kernel_run.h"
 
 #include "sim/check/init_checker.h"
+#include "sim/check/race_checker.h"
 #include "sim/check/sync_checker.h"
 
 #include <synclab/mix64.h>
@@ -127,15 +129,8 @@ void KernelRun::start_cta(uint64_t linear) {
   ++sm_load_[sm];
   c.threads = shape_.threads_per_block;
   c.live_threads = shape_.threads_per_block;
-  c.shared.assign(shared_bytes_, 0);
-  if (race_) {
-    race_->start_cta(c);
-    // The reserved region starts zeroed, as the system gives it (cooperative groups reads its
-    // barrier words there before any thread writes them).
-    if (reserved_smem_base_ && c.race)
-      for (uint64_t b = reserved_smem_base_; b < shared_bytes_; ++b)
-        if (b / 64 < c.race->shared_init.size()) c.race->shared_init[b / 64] |= 1ull << (b % 64);
-  }
+  c.shared.assign(shape_.shared_bytes, 0);
+  if (listening_) listeners_.cta_start(c);
   if (relaxed_) relaxed_->start_block(linear);
   c.warps.resize(shape_.warps_per_block);
   for (uint32_t wi = 0; wi < shape_.warps_per_block; ++wi) {
@@ -199,6 +194,7 @@ void KernelRun::dispatch_ctas() {
 
 void KernelRun::retire_cta(Cta& cta) {
   cta.done = true;
+  if (listening_) listeners_.cta_end(cta);
   if (relaxed_) relaxed_->end_block(cta.linear);
   --sm_load_[cta.sm];
   ++retired_ctas_;
@@ -239,9 +235,9 @@ void KernelRun::step_loop() {
     if (replay_) replay_->picked(w, g, std::is_same_v<M, LockstepModel>);
     Cta* cta = w.cta;
     executing_ = &w;
-    if (observer_) observer_->step(w, g);  // before its effects (docs/trace-format.md)
+    if (steps_heard_) listeners_.step(w, g);  // before its effects (docs/trace-format.md)
     uint8_t xf = execute<M>(w, g);
-    if (observer_ && reports_observed_ < result_.reports.size()) observe_reports();
+    if (watched_ && reports_observed_ < result_.reports.size()) observe_reports();
     ++steps_;
     uint64_t& sm_steps = sm_steps_[cta->sm];
     ++sm_steps;
@@ -252,9 +248,9 @@ void KernelRun::step_loop() {
     for (int burst = 0; burst < 64 && (xf & ptx::Instr::kExecPrivate) && !stop_ && steps_ < cfg_.budget; ++burst) {
       if (!M::continue_group(w, &g)) break;
       if (replay_ && !replay_->continue_burst(w, g)) break;  // the schedule runs another warp now
-      if (observer_) observer_->step(w, g);
+      if (steps_heard_) listeners_.step(w, g);
       xf = execute<M>(w, g);
-      if (observer_ && reports_observed_ < result_.reports.size()) observe_reports();
+      if (watched_ && reports_observed_ < result_.reports.size()) observe_reports();
       ++steps_;
       ++sm_steps;
       if (sched_on_step_) sched_->on_step(w, g.mask, steps_);
@@ -290,10 +286,10 @@ LaunchResult KernelRun::run() {
   };
   shape_.static_shared = p_.function < int(mod_.static_shared.size()) ? mod_.static_shared[p_.function] : 0;
   shape_.dynamic_shared_base = align_up(shape_.static_shared, 16);
-  shared_bytes_ = shape_.dynamic_shared_base + p_.dynamic_shared;
+  shape_.shared_bytes = shape_.dynamic_shared_base + p_.dynamic_shared;
   if (mod_.reserved_smem) {
-    reserved_smem_base_ = align_up(shared_bytes_, 16);
-    shared_bytes_ = reserved_smem_base_ + kReservedSmemBytes;
+    shape_.reserved_smem_base = align_up(shape_.shared_bytes, 16);
+    shape_.shared_bytes = shape_.reserved_smem_base + kReservedSmemBytes;
   }
   if (LaunchShapeCheck bad = check_launch_shape(prof_, p_.grid, p_.block, shape_.static_shared, p_.dynamic_shared))
     return invalid(bad.message);
@@ -317,32 +313,27 @@ LaunchResult KernelRun::run() {
     sim_.memory().mark_initialized(grid_workspace_, 64);  // zeroed, as the driver does
   }
 
-  check_race_ = cfg_.check_enabled("race");
-  if (cfg_.check_enabled("sync")) sync_ = std::make_unique<SyncChecker>(view(), result_.reports);
-  if (cfg_.check_enabled("init")) init_ = std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports);
-  {
-    // Who watches the run: the trace recorder (SYNCLAB_TRACE), the performance counters
-    // (SYNCLAB_PROFILE), or both (then through a list; one is called directly).
-    std::vector<std::unique_ptr<RunObserver>> watchers;
-    if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
-      watchers.push_back(std::make_unique<TraceRecorder>(view(), sim_, *tw));
-      if (replay_)
-        replay_->begin_traced_launch(shape_.blocks, shape_.warps_per_block);  // numbered as the trace numbers it
-    }
-    if (!cfg_.profile.empty() || cfg_.count) {
-      auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, shape_.blocks_per_sm);
-      counters_ = counters.get();
-      watchers.push_back(std::move(counters));
-    }
-    if (watchers.size() == 1) {
-      observer_ = std::move(watchers[0]);
-    } else if (watchers.size() > 1) {
-      auto list = std::make_unique<ObserverList>();
-      for (auto& w : watchers) list->add(std::move(w));
-      observer_ = std::move(list);
-    }
-    if (observer_) observer_->launch_begin();
+  // Who listens (run_observer.h): the trace recorder (SYNCLAB_TRACE), the performance counters
+  // (SYNCLAB_PROFILE), then the checkers (SYNCLAB_CHECK), each hearing every event in that order.
+  if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
+    listeners_.add(std::make_unique<TraceRecorder>(view(), sim_, *tw));
+    if (replay_)
+      replay_->begin_traced_launch(shape_.blocks, shape_.warps_per_block);  // numbered as the trace numbers it
   }
+  if (!cfg_.profile.empty() || cfg_.count) {
+    auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, shape_.blocks_per_sm);
+    counters_ = counters.get();
+    listeners_.add(std::move(counters));
+  }
+  watched_ = !listeners_.empty();
+  if (cfg_.check_enabled("init")) listeners_.add(std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports));
+  check_race_ = cfg_.check_enabled("race");
+  if (check_race_) listeners_.add(std::make_unique<RaceChecker>(view(), result_.reports));
+  check_sync_ = cfg_.check_enabled("sync");
+  if (check_sync_) listeners_.add(std::make_unique<SyncChecker>(view(), result_.reports));
+  listening_ = !listeners_.empty();
+  steps_heard_ = listeners_.steps();
+  if (listening_) listeners_.launch_begin();
   // A launch that follows a schedule file with a `seed` line makes the memory model's choices as the
   // recorded run made them (trace_schedule.h).
   const uint64_t model_seed = replay_ && replay_->follows_schedule() && cfg_.schedule && cfg_.schedule->has_seed
@@ -352,14 +343,9 @@ LaunchResult KernelRun::run() {
                                    cfg_.memory == MemoryModel::Relaxed && cfg_.memory_check);
   if (memory_->relaxed()) {
     relaxed_ = memory_.get();
-    if (observer_) relaxed_->on_visible([this](uint64_t key) { observer_->memory_visible(key); });
+    if (watched_) relaxed_->on_visible([this](uint64_t key) { listeners_.memory_visible(key); });
     if (replay_) relaxed_->set_read_chooser(replay_);
   }
-  checks_ = check_race_ || init_;
-  watching_ = checks_ || observer_ != nullptr;
-  if (watching_ || sync_) race_ = std::make_unique<RaceDetector>(cfg_.model, shape_.threads_per_block, shared_bytes_);
-  if (race_) race_->set_report_all(cfg_.reports_all);
-  if (check_race_) host_check_ = std::make_unique<HostChecker>();
 
   DispatchOrder order = cfg_.dispatch;
   if (order == DispatchOrder::Default) {
@@ -401,8 +387,8 @@ LaunchResult KernelRun::run() {
     if (!proxy_not_covered_.empty()) not_covered("proxy fences", proxy_not_covered_);
   }
   if (relaxed_ && cfg_.memory_check) check_memory_model();
-  note_repeats();
-  if (observer_) {
+  listeners_.finish_reports();
+  if (watched_) {
     // The launch's end orders every write before what follows: each newest write is visible to all.
     if (relaxed_) relaxed_->settle();
     observe_reports();
@@ -411,41 +397,35 @@ LaunchResult KernelRun::run() {
       // Reports window lists it), which is not one of the launch's reports (nothing on stderr, no
       // effect on the exit status).
       counters_->launch_end(result_.status);
-      if (observer_.get() != counters_) {
-        Report r;
-        r.kind = ReportKind::Info;
-        r.severity = Severity::Info;
-        r.kernel = entry_.name;
-        r.title = counters_->summary().headline();
-        r.details = counters_->summary().render();
-        r.seed = cfg_.seed;
-        r.replay = replay_line();
-        observer_->report(r);
-      }
-    }
-    observer_->launch_end(result_.status);
-    if (counters_) {
-      result_.profile = std::make_shared<PerfSummary>(counters_->summary());
-      result_.counted = cfg_.count;
+      Report r;
+      r.kind = ReportKind::Info;
+      r.severity = Severity::Info;
+      r.kernel = entry_.name;
+      r.title = counters_->summary().headline();
+      r.details = counters_->summary().render();
+      r.seed = cfg_.seed;
+      r.replay = replay_line();
+      listeners_.report(r);
     }
   }
-  const uint64_t init_reports = init_ ? init_->reports() : 0;
-  const uint64_t sync_reports = sync_ ? sync_->reports() : 0;
-  if (race_reports_ + race_warnings_ + sync_reports + init_reports) {
+  if (listening_) listeners_.launch_end(result_.status);
+  if (counters_) {
+    result_.profile = std::make_shared<PerfSummary>(counters_->summary());
+    result_.counted = cfg_.count;
+  }
+  const RunObserver::Counts n = listeners_.counts();
+  if (n.race_errors + n.race_warnings + n.sync_errors + n.init_reads) {
     // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update
     // report explains are not counted).
-    uint64_t more = 0;
-    for (const auto& f : race_report_findings_) more += race_->repeats(f.second);
-    for (const auto& c : collisions_) more += c.second.more;
     std::string dup;
-    if (more && !cfg_.reports_all)
-      dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", more);
+    if (n.more && !cfg_.reports_all)
+      dup = fmt::format(" ({} more conflicting accesses at the same lines not shown)", n.more);
     result_.summary = fmt::format(
         "========= SyncLab SUMMARY: kernel {}: {} race error{}, {} race warning{}, {} synchronization error{}, {} "
         "uninitialized read{}{}\n",
-        demangle_name(entry_.name), race_reports_, race_reports_ == 1 ? "" : "s", race_warnings_,
-        race_warnings_ == 1 ? "" : "s", sync_reports, sync_reports == 1 ? "" : "s", init_reports,
-        init_reports == 1 ? "" : "s", dup);
+        demangle_name(entry_.name), n.race_errors, n.race_errors == 1 ? "" : "s", n.race_warnings,
+        n.race_warnings == 1 ? "" : "s", n.sync_errors, n.sync_errors == 1 ? "" : "s", n.init_reads,
+        n.init_reads == 1 ? "" : "s", dup);
   }
   result_.warp_steps = steps_;
   result_.thread_instructions = instrs_;
@@ -583,6 +563,29 @@ uint64_t KernelRun::split_draw(const Warp& w) const {
   return (m ? m : 1) | wait << 32;
 }
 
+std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {
+  if (shared) {
+    if (addr >= shape_.dynamic_shared_base && p_.dynamic_shared)
+      return fmt::format("shared memory of block {}: dynamic shared memory (extern __shared__), byte {}", cta,
+                         addr - shape_.dynamic_shared_base);
+    static const std::vector<uint32_t> none;
+    const auto& mine = size_t(p_.function) < mod_.shared_symbols.size() ? mod_.shared_symbols[p_.function] : none;
+    for (uint32_t si : mine) {
+      const ptx::Symbol& s = M_.symbols[si];
+      if (!s.size) continue;
+      if (addr >= s.offset && addr < s.offset + s.size)
+        return fmt::format("shared memory of block {}: __shared__ {}, byte {}", cta, demangle_name(s.name),
+                           addr - s.offset);
+    }
+    return fmt::format("shared memory of block {}, offset 0x{:x}", cta, addr);
+  }
+  if (const Allocation* a = sim_.memory().find(addr, 1)) {
+    std::string name = a->kind == AllocKind::ModuleGlobal ? "__device__ " + demangle_name(a->name) : a->name;
+    return fmt::format("0x{:x}, byte {} of {}", addr, addr - a->base, name);
+  }
+  return fmt::format("0x{:x}", addr);
+}
+
 std::string KernelRun::replay_line() const {
   SchedPolicy sched = cfg_.sched;
   std::string s = fmt::format("SYNCLAB_MODEL={} SYNCLAB_SCHED={}", model_name(cfg_.model), sched_name(sched));
@@ -659,7 +662,7 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
 }
 
 void KernelRun::observe_reports() {
-  while (reports_observed_ < result_.reports.size()) observer_->report(result_.reports[reports_observed_++]);
+  while (reports_observed_ < result_.reports.size()) listeners_.report(result_.reports[reports_observed_++]);
 }
 
 // SYNCLAB_MEMORY_CHECK=1: the execution the relaxed model produced must be one the PTX model's

@@ -6,10 +6,10 @@
 //   control_flow.cpp        calls, returns, exits and barriers, shared by both models
 //   instr/                  instruction semantics: memory, ALU, warp operations, built-ins, dispatch
 //   progress.cpp            spin checks, hang and deadlock reports
-//   sim/check/*_checker.cpp the race checker's hooks and report wording; the init and sync
-//                           checkers are classes of their own (init_checker.h, sync_checker.h)
+//   run_observer.h          the run's listeners, called through one list: the race, init and sync
+//                           checkers (sim/check/*_checker.h), the trace recorder (trace_recorder.h,
+//                           SYNCLAB_TRACE) and the performance counters (perf_counters.h), each
 //                           reading the run through RunView (run_view.h)
-//   trace_recorder.*        the trace of the run (SYNCLAB_TRACE), an observer (run_observer.h)
 #pragma once
 
 #include <chrono>
@@ -23,8 +23,6 @@
 #include <vector>
 
 #include "sim/check/hang_detector.h"
-#include "sim/check/host_checker.h"
-#include "sim/check/race_detector.h"
 #include <synclab/trace_format.h>
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
@@ -33,7 +31,6 @@
 #include "sim/exec/report.h"
 #include "sim/exec/run_observer.h"
 #include "sim/exec/run_view.h"
-#include "sim/exec/sync_events.h"
 #include "sim/exec/simulator.h"
 #include "sim/exec/warp.h"
 #include "sim/exec/warp_model.h"
@@ -45,7 +42,6 @@ namespace synclab::sim {
 
 class Simulator;
 class PerfCounters;
-class InitChecker;
 
 // Sets Instr::exec and Instr::fast for every instruction of a function (called once when its
 // module is loaded). fast = false (SYNCLAB_FAST=0) leaves every instruction to the general
@@ -138,6 +134,12 @@ class KernelRun final : private RunView {
   const std::string& kernel_name() const override { return entry_.name; }
   uint32_t current_loc() const override { return cur_loc_; }
   uint64_t seed() const override { return cfg_.seed; }
+  const Config& config() const override { return cfg_; }
+  const DeviceMemory& device_memory() const override { return sim_.memory(); }
+  const ConsistencyModel* relaxed_model() const override { return relaxed_; }
+  uint64_t read_version(int lane) const override { return read_version_[lane]; }
+  uint64_t write_version(int lane) const override { return write_version_[lane]; }
+  bool mbarriers_used() const override { return mbarriers_used_; }
   SourceLoc where(const ptx::Instr& I) const override;
   std::string lane_name(const Warp& w, int lane) const override;
   std::string replay_line() const override;
@@ -207,9 +209,6 @@ class KernelRun final : private RunView {
   std::unordered_map<uint64_t, AsyncThread> async_;  // by thread: block * threads per block + thread
   uint64_t async_pending_ = 0;                       // copies pending in all threads
   bool mbarriers_used_ = false;                      // the launch executed an mbarrier instruction
-  // A copy of a wait instruction with relaxed order: what the race checker sees of a wait that
-  // found its phase incomplete (it acquires nothing).
-  std::unordered_map<const ptx::Instr*, std::unique_ptr<ptx::Instr>> relaxed_twin_;
   struct MbarPoll {
     uint32_t loc = ~0u;  // the wait instruction
     uint64_t epoch = 0;  // HangDetector::epoch() when it last found the phase incomplete
@@ -220,57 +219,22 @@ class KernelRun final : private RunView {
   void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);
   void exec_builtin_call(Warp& w, uint32_t act, const ptx::Function& caller, const ptx::Function& callee,
                          const ptx::CallSite& cs, const ptx::Instr& I);
-  // Who hears the synchronization events (sync_events.h): the sync checker
-  // (sim/check/sync_checker.h) when SYNCLAB_CHECK includes sync, else nobody.
-  std::unique_ptr<SyncEvents> sync_;
-  // The race and init checkers (sim/check/race_checker.cpp, init_checker.h): every checked
-  // shared/global access, fence and synchronization.
-  void check_access(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, bool atomic, const ptx::Instr& I);
-  std::unique_ptr<InitChecker> init_;  // SYNCLAB_CHECK includes init
-  // The same for the active lanes of a row-form ld/st (lane l at generic address X[l] + gen_off).
-  void check_rows(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
-                  const ptx::Instr& I);
-  void check_fence(Warp& w, uint32_t act, const ptx::Instr& I);
-  // Lanes of one store instruction writing the same bytes (race_checker.cpp), before the store's
-  // other checks: lane l at generic address G[l] + g_off (the row form's addresses), or, with G
-  // null, computed from the instruction. Its report, at a generic address:
-  // `values` per lane, or null when the store is not of one scalar.
-  void check_store_collisions(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
-                              uint64_t g_off);
-  void report_store_collision(Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
-                              const uint64_t* values);
-  void check_atomic_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I);
-  void flush_findings();
-  // The host as a thread (host_checker.h): before and after a device access to host-visible
-  // memory, and its findings as reports.
-  void host_look() {
-    if (host_check_) host_check_->look();
-  }
+  // Lanes of one store writing the same bytes (lane l at G[l] + g_off, the row form's addresses,
+  // or, with G null, computed from the instruction): the listeners hear of the first such address
+  // (RunObserver::store_collision).
+  void find_store_collision(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
+                            uint64_t g_off);
   // Under the relaxed model: the word (`size` bytes, one element of the model) the device is about
   // to access holds what host threads wrote; the model takes those writes as the host's.
   void host_word(Warp& w, uint64_t generic, uint32_t size, const uint8_t* p) {
     if (relaxed_) relaxed_->host_word(mm_key(w, generic), size, p, steps_);
   }
-  void host_accessed(Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
-                     const ptx::Instr& I, const uint64_t* read = nullptr, const uint64_t* left = nullptr);
-  void flush_host_findings();
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const override;
-  std::string describe_access(uint32_t gid, uint32_t loc, uint8_t flags) const;
-  // "atom at lock.cu:12" for an instruction given as (function << 20) | pc.
-  std::string line_of(uint32_t loc) const;
-  SourceLoc where_of(uint32_t loc) const;          // where() of that instruction ({} when none)
-  const ptx::Instr* instr_at(uint32_t loc) const;  // that instruction, or null
-  bool updates_in_place(uint32_t loc) const;       // a load/store with its other half on its line
-  // For a plain load/store, an atomic of its function on the same word (a lock given back with
-  // atomicExch); with needs_read_and_write, only where the function also both reads and writes that
-  // word plainly (a lock taken by `if (*lock == 0) *lock = 1`). nullptr: none.
-  const ptx::Instr* atomic_of_plain_word(uint32_t loc, bool needs_read_and_write) const;
-  const char* release_at(uint32_t loc) const;  // how a store/atomic releases, or null
-  // What watches the run (run_observer.h): the reports raised since it last heard.
+  // The listeners hear the reports raised since they last heard.
   void observe_reports();
-  // A load or store of a shared or global address happened (the checkers and the observer hear of
-  // it); rows_accessed: the same for the active lanes of a row-form ld/st, lane l at X[l] + gen_off
-  // with value V[l].
+  // A load or store of a shared or global address happened (the listeners hear of it);
+  // rows_accessed: the same for the active lanes of a row-form ld/st, lane l at X[l] + gen_off with
+  // value V[l].
   void accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I, uint64_t value);
   void rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                      const ptx::Instr& I, const uint64_t* V);
@@ -316,16 +280,14 @@ class KernelRun final : private RunView {
   uint64_t settled_epoch_ = UINT64_MAX;
   uint64_t settled_net_epoch_ = UINT64_MAX;  // the same, for a hang of lanes that only wait (check_progress)
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,
-  // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers.
+  // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers
+  // (LaunchShape::reserved_smem_base).
   static constexpr uint64_t kReservedSmemBytes = 1024;
-  uint64_t reserved_smem_base_ = 0;  // 0: none reserved
-  uint64_t shared_bytes_ = 0;        // each block's shared memory: static, dynamic, reserved
-  uint64_t time_base_ns_ = 0;        // simulated time before this launch
-  uint64_t clock_base_ = 0;          // SM clock cycles before this launch
-  bool lane_pcs_live_ = false;       // lanes' own PCs are authoritative right now
-  uint64_t grid_workspace_ = 0;      // cooperative launches: grid barrier words
+  uint64_t time_base_ns_ = 0;    // simulated time before this launch
+  uint64_t clock_base_ = 0;      // SM clock cycles before this launch
+  bool lane_pcs_live_ = false;   // lanes' own PCs are authoritative right now
+  uint64_t grid_workspace_ = 0;  // cooperative launches: grid barrier words
   std::vector<uint32_t> scratch_masks_;
-  std::unique_ptr<RaceDetector> race_;  // SYNCLAB_CHECK includes race
   // Per function: the registers the clock feeds (progress.cpp; empty when none), computed once.
   std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed_;
   const std::vector<uint8_t>& clock_fed(uint32_t func);
@@ -333,12 +295,17 @@ class KernelRun final : private RunView {
   // times (ItsModel::pick_group); split_draw says when and how, from the seed and the step.
   bool split_warps_ = false;
   uint64_t split_draw(const Warp& w) const;
-  std::string proxy_not_covered_;            // relaxed: a proxy fence ran (reported as not covered)
-  std::unique_ptr<HostChecker> host_check_;  // the host as a thread (SYNCLAB_CHECK includes race)
-  bool check_race_ = false;
+  std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
   std::vector<uint32_t> scratch_tids_;
-  std::unique_ptr<RunObserver> observer_;  // null: nobody watches
-  PerfCounters* counters_ = nullptr;       // among the observers under SYNCLAB_PROFILE
+  // Who listens (run_observer.h), in this order: the trace recorder (SYNCLAB_TRACE), the
+  // performance counters (SYNCLAB_PROFILE), the init, race and sync checkers (SYNCLAB_CHECK).
+  ObserverList listeners_;
+  bool listening_ = false;            // someone listens
+  bool watched_ = false;              // the recorder or the counters (they hear the memory model too)
+  bool steps_heard_ = false;          // someone hears every step (RunObserver::kSteps)
+  bool check_race_ = false;           // the race checker listens (store collisions are looked for)
+  bool check_sync_ = false;           // the sync checker listens (member masks are read)
+  PerfCounters* counters_ = nullptr;  // among the listeners under SYNCLAB_PROFILE
   size_t reports_observed_ = 0;
   std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
   bool dispatch_reverse_ = false;
@@ -379,7 +346,7 @@ class KernelRun final : private RunView {
   };
   std::vector<ModelNote> mm_notes_;
   // Per lane, the relaxed model's versions of the write its last load read and of the write its
-  // last store made (ConsistencyModel::read_version), for the race checker (check_access).
+  // last store made (ConsistencyModel::read_version), for the race checker (RunView::read_version).
   uint64_t read_version_[32] = {}, write_version_[32] = {};
   void note_load(int lane, uint64_t generic, uint32_t size, uint64_t stale_before, uint64_t newest) {
     if (relaxed_->stale_reads() != stale_before)
@@ -387,24 +354,9 @@ class KernelRun final : private RunView {
   }
   void note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value, uint64_t kept);
   void flush_memory_model(const Warp& w);
-  bool checks_ = false;    // check_race_ or init_: memory accesses are checked
-  bool watching_ = false;  // checks_ or an observer: every shared/global access is shown to them
-  uint32_t cur_loc_ = 0;   // (function << 20) | pc of the instruction executing
-  uint64_t race_reports_ = 0, race_warnings_ = 0;
+  uint32_t cur_loc_ = 0;              // (function << 20) | pc of the instruction executing
   mutable bool envreg_read_ = false;  // the kernel read the grid-sync workspace registers
   bool null_page_fault_ = false;      // the fault being reported is an access below 4096
-  // Store instructions whose lanes collided: the report's index in result_.reports and how many
-  // more executions of the instruction collided in this launch.
-  struct Collision {
-    size_t report;  // SIZE_MAX: not reported (too many reports already)
-    uint64_t more = 0;
-  };
-  std::map<uint32_t, Collision> collisions_;
-  uint64_t race_suppressed_ = 0;
-  std::vector<std::pair<size_t, RaceFinding>> race_report_findings_;  // race reports and their findings             //
-                                                                      // warp-level warnings a collision report explains
-  // Appends "... and N more like it in this launch" to the reports that stood for several.
-  void note_repeats();
   std::vector<bool> scratch_yielded_;
 };
 

@@ -102,10 +102,10 @@ void LockstepModel::released(Warp& w, uint32_t lanes, uint32_t, bool, uint32_t, 
 void LockstepModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, const ptx::Function&,
                               const ptx::Instr& I) {
   // The active lanes are the warp: pre-Volta hardware had no finer synchronization.
-  if (k.sync_)
+  if (k.check_sync_)
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.sync_->member_mask(w, lane, static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1])), act, I, true);
+      k.listeners_.member_mask(w, lane, static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1])), act, I, true);
     }
   if (I.op != ptx::Op::BarWarpSync) k.exec_warp_op(w, act, I);
   advance(k, w, g, g.mask);

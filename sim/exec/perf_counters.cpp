@@ -212,13 +212,13 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
   if (n == 1) atom_instr_[key] = &I;
 }
 
-void PerfCounters::barrier_arrive(const Warp& w, uint32_t, uint32_t) {
+void PerfCounters::barrier_arrive(const Warp& w, uint32_t, uint32_t, const BarrierArrival&) {
   finish_request();
   ++summary_.barrier_arrivals;
   end_phase_of(w);
 }
 
-void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t) {
+void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t, const std::vector<uint32_t>&) {
   ++summary_.barrier_releases;
   uint64_t& m = phase_max_[c.linear];
   block_path_[c.linear] += m + kBarrierCycles;

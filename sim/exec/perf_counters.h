@@ -94,8 +94,8 @@ class PerfCounters final : public RunObserver {
               const ptx::Instr& I) override;
   void memory_model(const Warp&, int, trace::MemoryModelKind, uint64_t, uint64_t, uint32_t) override {}
   void memory_visible(uint64_t) override {}
-  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
-  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
+  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival&) override;
+  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>&) override;
   void lanes_exited(const Warp& w, uint32_t lanes) override;
   void report(const Report&) override {}
   void launch_end(LaunchStatus status) override;

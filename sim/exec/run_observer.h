@@ -1,9 +1,14 @@
-// Something that watches a kernel run without steering it: the trace recorder (trace_recorder.h)
-// is one. The run calls an observer at fixed points of the code paths it takes anyway, so a watched
-// run executes exactly what an unwatched one does: the same instruction paths (row forms and fast
-// paths included), the same scheduling, the same reports. Calls come in the order things happen:
-// a warp step first, then what its instruction does (accesses, atomics, barrier arrivals and
-// releases, exits), then the reports it raised.
+// A listener of a kernel run: something that hears what the run does without steering it. Every
+// listener is one: the race checker, the init checker and the sync checker (sim/check/), the trace
+// recorder (trace_recorder.h) and the performance counters (perf_counters.h). The run holds them
+// in one ObserverList and calls the list at fixed points of the code paths it takes anyway, so a
+// watched run executes exactly what an unwatched one does: the same instruction paths (row forms and
+// fast paths included), the same scheduling. Calls come in the order things happen: a warp step
+// first, then what its instruction does (accesses, atomics, fences, barrier arrivals and releases,
+// warp synchronization, exits), then the reports it raised. A listener reads the run through
+// RunView (run_view.h); the one thing it may write in the run's state is its own per-block slot
+// (Cta::race, set up at cta_start). Every event has an empty default: a listener overrides what it
+// hears, and says in events() which of the frequent ones (steps, accesses) it wants at all.
 #pragma once
 
 #include <synclab/trace_format.h>
@@ -20,79 +25,217 @@
 
 namespace synclab::sim {
 
+// A barrier arrival as the checkers see it: the instruction, its thread count operand (0: the
+// whole block), the phase's state (the sync checker notes where its first arrival waits), and
+// whether the launch's warp model is lockstep (where lanes on another path cannot arrive at all).
+struct BarrierArrival {
+  const ptx::Instr& instr;
+  int first;       // the first arriving lane
+  uint32_t count;  // bar.sync a, b: b (0 when absent)
+  BarrierState& state;
+  bool lockstep;
+};
+
 class RunObserver {
  public:
   virtual ~RunObserver() = default;
-  virtual void launch_begin() = 0;
-  // Group g of warp w is about to execute its instruction.
-  virtual void step(const Warp& w, const Group& g) = 0;
-  // A load (write false) or store of `size` bytes at a shared or global generic address; value: the
-  // bytes read or written (the low `size` bytes).
-  virtual void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
-                      const ptx::Instr& I) = 0;
-  // An atomic read-modify-write; old and new are the word's values before and after.
-  virtual void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
-                      const ptx::Instr& I) = 0;
+
+  // The frequent events a listener hears (events()); the others reach every listener.
+  static constexpr unsigned kSteps = 1, kAccesses = 2;
+  virtual unsigned events() const { return kSteps | kAccesses; }
+
+  virtual void launch_begin() {}
+  // A block starts on an SM (a listener may set up its slot, Cta::race) and ends.
+  virtual void cta_start(Cta&) {}
+  virtual void cta_end(const Cta&) {}
+  // Group g of warp w is about to execute its instruction (kSteps).
+  virtual void step(const Warp&, const Group&) {}
+
+  // A load (write false) or store of `size` bytes at a shared or global generic address
+  // (kAccesses); value: the bytes read or written (the low `size` bytes).
+  virtual void access(const Warp&, int /*lane*/, uint64_t /*generic*/, uint32_t /*size*/, bool /*write*/,
+                      uint64_t /*value*/, const ptx::Instr&) {}
+  // The same for the active lanes of one row-form ld/st (kAccesses): lane l at X[l] + gen_off with
+  // value V[l]. By default, access() for each lane in lane order.
+  virtual void rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+                    const ptx::Instr& I, const uint64_t* V) {
+    for (uint32_t m = act; m; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      access(w, l, X[l] + gen_off, size, write, V[l], I);
+    }
+  }
+  // A wait on an mbarrier read its word (value); complete: it found its phase complete (an
+  // incomplete wait acquires nothing). By default, a load.
+  virtual void mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t value, bool /*complete*/,
+                             const ptx::Instr& I) {
+    access(w, lane, generic, 8, false, value, I);
+  }
+  // A read-modify-write (atom, red, an mbarrier arrival, an asynchronous copy's arrival) is about
+  // to read `size` bytes at `generic` (the checkers' view of its read half).
+  virtual void atomic_read(const Warp&, int /*lane*/, uint64_t /*generic*/, uint32_t /*size*/, const ptx::Instr&) {}
+  // It wrote (not a compare-and-swap that failed): the checkers' view of its write half.
+  virtual void atomic_wrote(const Warp&, int /*lane*/, uint64_t /*generic*/, const ptx::Instr&) {}
+  // What it did: old and new are the word's values before and after.
+  virtual void atomic(const Warp&, int /*lane*/, uint64_t /*generic*/, uint32_t /*size*/, uint64_t /*old*/,
+                      uint64_t /*nw*/, const ptx::Instr&) {}
+  // Lanes `act` of warp w executed the fence (or membar) I.
+  virtual void fence(const Warp&, uint32_t /*act*/, const ptx::Instr&) {}
+  // Lanes `act` of a store are about to write; two or more of them write the same bytes, at
+  // `generic` (`bytes` each): only one lane's value survives. values: what each lane stores (null
+  // when the store is not of one scalar).
+  virtual void store_collision(const Warp&, const ptx::Instr&, uint64_t /*generic*/, uint32_t /*bytes*/,
+                               uint32_t /*writers*/, const uint64_t* /*values*/) {}
+
+  // Host-visible memory (mapped, managed): before a device access to it, and the access itself
+  // (`p` the word's memory; read: what a load or read-modify-write read; left: what a store or
+  // read-modify-write left there).
+  virtual void host_look() {}
+  virtual void host_access(const Warp&, int /*lane*/, uint64_t /*generic*/, uint32_t /*size*/, const uint8_t* /*p*/,
+                           bool /*write*/, bool /*atomic*/, const ptx::Instr&, const uint64_t* /*read*/,
+                           const uint64_t* /*left*/) {}
+
+  // Lanes `lanes` of warp w arrived at block barrier `id`.
+  virtual void barrier_arrive(const Warp&, uint32_t /*id*/, uint32_t /*lanes*/, const BarrierArrival&) {}
+  // Barrier `id` of block c released the `arrived` threads that waited; waiters: their threads
+  // (linear in the block), warp by warp.
+  virtual void barrier_release(const Cta&, uint32_t /*id*/, uint32_t /*arrived*/,
+                               const std::vector<uint32_t>& /*waiters*/) {}
+  // Lanes `lanes` of warp w met at a __syncwarp() (or a shuffle, which orders as it does here).
+  virtual void warp_sync(const Warp&, uint32_t /*lanes*/) {}
+  // Lane `lane` executes the warp-synchronous instruction I with member mask `member`; `here`: the
+  // lanes that have arrived at it.
+  virtual void member_mask(const Warp&, int /*lane*/, uint32_t /*member*/, uint32_t /*here*/, const ptx::Instr&,
+                           bool /*lockstep*/) {}
+  // A shfl.sync whose lane reads `source`, which is not in `member` and the lanes executing it.
+  virtual void shfl_outside(const Warp&, int /*lane*/, const ptx::Instr&, int /*source*/, uint32_t /*member*/) {}
+  virtual void lanes_exited(const Warp&, uint32_t /*lanes*/) {}
+
   // What the relaxed memory model did (trace::MemoryModelKind), right after the access it is
   // about: lane -1 for a whole-warp event (LateLoad: a is the lanes' mask).
   // size: the access's bytes (0 for LateLoad).
-  virtual void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
-                            uint32_t size) = 0;
-  // The newest write of the memory model's location `key` (KernelRun::mm_key) became the only
-  // value any thread can read.
-  virtual void memory_visible(uint64_t key) = 0;
-  virtual void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) = 0;
-  virtual void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) = 0;
-  virtual void lanes_exited(const Warp& w, uint32_t lanes) = 0;
-  virtual void report(const Report& r) = 0;
-  virtual void launch_end(LaunchStatus status) = 0;
+  virtual void memory_model(const Warp&, int /*lane*/, trace::MemoryModelKind, uint64_t /*a*/, uint64_t /*b*/,
+                            uint32_t /*size*/) {}
+  // The newest write of the memory model's location `key` (location_key) became the only value any
+  // thread can read.
+  virtual void memory_visible(uint64_t /*key*/) {}
+
+  // A report of the launch (raised by the run or by a listener).
+  virtual void report(const Report&) {}
+  // The step loop ended: a checker completes its reports (before the listeners hear them).
+  virtual void finish_reports() {}
+  // What the launch's summary line counts (the checkers' reports).
+  struct Counts {
+    uint64_t race_errors = 0, race_warnings = 0, sync_errors = 0, init_reads = 0;
+    uint64_t more = 0;  // repeats of reported races not shown
+  };
+  virtual void count(Counts&) const {}
+  virtual void launch_end(LaunchStatus) {}
 };
 
-// Several observers of one run (a trace and the performance counters): each hears every call, in
-// the order they were added.
-class ObserverList final : public RunObserver {
+// The listeners of one run: each hears every event it wants, in the order they were added.
+class ObserverList final {
  public:
-  void add(std::unique_ptr<RunObserver> o) { list_.push_back(std::move(o)); }
-  size_t size() const { return list_.size(); }
-  void launch_begin() override {
-    for (auto& o : list_) o->launch_begin();
+  void add(std::unique_ptr<RunObserver> o) {
+    RunObserver* p = o.get();
+    if (p->events() & RunObserver::kSteps) steps_.push_back(p);
+    if (p->events() & RunObserver::kAccesses) accesses_.push_back(p);
+    all_.push_back(p);
+    owned_.push_back(std::move(o));
   }
-  void step(const Warp& w, const Group& g) override {
-    for (auto& o : list_) o->step(w, g);
+  bool empty() const { return all_.empty(); }
+  // Someone hears steps, or accesses.
+  bool steps() const { return !steps_.empty(); }
+  bool accesses() const { return !accesses_.empty(); }
+
+  void launch_begin() {
+    for (auto* o : all_) o->launch_begin();
+  }
+  void cta_start(Cta& c) {
+    for (auto* o : all_) o->cta_start(c);
+  }
+  void cta_end(const Cta& c) {
+    for (auto* o : all_) o->cta_end(c);
+  }
+  void step(const Warp& w, const Group& g) {
+    for (auto* o : steps_) o->step(w, g);
   }
   void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
-              const ptx::Instr& I) override {
-    for (auto& o : list_) o->access(w, lane, generic, size, write, value, I);
+              const ptx::Instr& I) {
+    for (auto* o : accesses_) o->access(w, lane, generic, size, write, value, I);
+  }
+  void rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+            const ptx::Instr& I, const uint64_t* V) {
+    for (auto* o : accesses_) o->rows(w, act, X, gen_off, size, write, I, V);
+  }
+  void mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t value, bool complete, const ptx::Instr& I) {
+    for (auto* o : accesses_) o->mbarrier_wait(w, lane, generic, value, complete, I);
+  }
+  void atomic_read(const Warp& w, int lane, uint64_t generic, uint32_t size, const ptx::Instr& I) {
+    for (auto* o : all_) o->atomic_read(w, lane, generic, size, I);
+  }
+  void atomic_wrote(const Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
+    for (auto* o : all_) o->atomic_wrote(w, lane, generic, I);
   }
   void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
-              const ptx::Instr& I) override {
-    for (auto& o : list_) o->atomic(w, lane, generic, size, old, nw, I);
+              const ptx::Instr& I) {
+    for (auto* o : all_) o->atomic(w, lane, generic, size, old, nw, I);
   }
-  void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
-                    uint32_t size) override {
-    for (auto& o : list_) o->memory_model(w, lane, kind, a, b, size);
+  void fence(const Warp& w, uint32_t act, const ptx::Instr& I) {
+    for (auto* o : all_) o->fence(w, act, I);
   }
-  void memory_visible(uint64_t key) override {
-    for (auto& o : list_) o->memory_visible(key);
+  void store_collision(const Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
+                       const uint64_t* values) {
+    for (auto* o : all_) o->store_collision(w, I, generic, bytes, writers, values);
   }
-  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override {
-    for (auto& o : list_) o->barrier_arrive(w, id, lanes);
+  void host_look() {
+    for (auto* o : all_) o->host_look();
   }
-  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override {
-    for (auto& o : list_) o->barrier_release(c, id, arrived);
+  void host_access(const Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
+                   const ptx::Instr& I, const uint64_t* read, const uint64_t* left) {
+    for (auto* o : all_) o->host_access(w, lane, generic, size, p, write, atomic, I, read, left);
   }
-  void lanes_exited(const Warp& w, uint32_t lanes) override {
-    for (auto& o : list_) o->lanes_exited(w, lanes);
+  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival& a) {
+    for (auto* o : all_) o->barrier_arrive(w, id, lanes, a);
   }
-  void report(const Report& r) override {
-    for (auto& o : list_) o->report(r);
+  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>& waiters) {
+    for (auto* o : all_) o->barrier_release(c, id, arrived, waiters);
   }
-  void launch_end(LaunchStatus status) override {
-    for (auto& o : list_) o->launch_end(status);
+  void warp_sync(const Warp& w, uint32_t lanes) {
+    for (auto* o : all_) o->warp_sync(w, lanes);
+  }
+  void member_mask(const Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I, bool lockstep) {
+    for (auto* o : all_) o->member_mask(w, lane, member, here, I, lockstep);
+  }
+  void shfl_outside(const Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member) {
+    for (auto* o : all_) o->shfl_outside(w, lane, I, source, member);
+  }
+  void lanes_exited(const Warp& w, uint32_t lanes) {
+    for (auto* o : all_) o->lanes_exited(w, lanes);
+  }
+  void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b, uint32_t size) {
+    for (auto* o : all_) o->memory_model(w, lane, kind, a, b, size);
+  }
+  void memory_visible(uint64_t key) {
+    for (auto* o : all_) o->memory_visible(key);
+  }
+  void report(const Report& r) {
+    for (auto* o : all_) o->report(r);
+  }
+  void finish_reports() {
+    for (auto* o : all_) o->finish_reports();
+  }
+  RunObserver::Counts counts() const {
+    RunObserver::Counts c;
+    for (auto* o : all_) o->count(c);
+    return c;
+  }
+  void launch_end(LaunchStatus status) {
+    for (auto* o : all_) o->launch_end(status);
   }
 
  private:
-  std::vector<std::unique_ptr<RunObserver>> list_;
+  std::vector<std::unique_ptr<RunObserver>> owned_;
+  std::vector<RunObserver*> all_, steps_, accesses_;
 };
 
 }  // namespace synclab::sim

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/report.h"
 #include "sim/exec/simulator.h"
@@ -16,6 +17,8 @@
 #include "sim/ptx/ir.h"
 
 namespace synclab::sim {
+
+class ConsistencyModel;  // sim/memory/memory_model.h
 
 // A module after loading: the IR with symbols resolved, and the addresses of its variables.
 struct LoadedModuleView {
@@ -33,6 +36,10 @@ struct LaunchShape {
   uint64_t blocks = 0;               // in the grid
   uint64_t static_shared = 0;        // the kernel's static shared memory, bytes
   uint64_t dynamic_shared_base = 0;  // where its dynamic shared memory starts
+  uint64_t shared_bytes = 0;         // each block's shared memory: static, dynamic, reserved
+  // sm_80+: where the shared memory the system reserves for each block starts (after the kernel's
+  // own, when its code reads %reserved_smem_offset_*; 0: none reserved). It starts zeroed.
+  uint64_t reserved_smem_base = 0;
 };
 
 // The key of a shared or global location for the memory model and the trace's memory-model events
@@ -40,6 +47,22 @@ struct LaunchShape {
 // block above bit 32 and the offset below.
 inline uint64_t location_key(const Warp& w, uint64_t generic) {
   return generic >= kSharedWindow ? (1ull << 63) | (w.cta->linear << 32) | (generic - kSharedWindow) : generic;
+}
+
+// Where a checked access lands: shared memory (`off` in the block's shared memory) or global (`off`
+// the address). False for what no checker looks at: local memory (the thread's own) and
+// __constant__ variables.
+inline bool checked_location(const Warp& w, uint64_t generic, bool* shared, uint64_t* off) {
+  if (generic >= kSharedWindow) {
+    if (generic >= kLocalWindow) return false;
+    *shared = true;
+    *off = generic - kSharedWindow;
+    return true;
+  }
+  if (w.cache_kind == AllocKind::ModuleConst) return false;
+  *shared = false;
+  *off = generic;
+  return true;
 }
 
 class RunView {
@@ -70,6 +93,31 @@ class RunView {
   virtual std::string replay_line() const = 0;
   // The schedule's seed.
   virtual uint64_t seed() const = 0;
+  // The launch's settings (warp model, scheduler, checks, report options).
+  virtual const Config& config() const = 0;
+  // The device memory (its allocations, and which bytes were written).
+  virtual const DeviceMemory& device_memory() const = 0;
+  // The relaxed memory model (sim/memory/memory_model.h) under SYNCLAB_MEMORY=relaxed, else null;
+  // and which of its writes lane `lane` of the warp executing last read and last made (its
+  // versions, ConsistencyModel::read_version; 0 under sc).
+  virtual const ConsistencyModel* relaxed_model() const = 0;
+  virtual uint64_t read_version(int lane) const = 0;
+  virtual uint64_t write_version(int lane) const = 0;
+  // The launch executed an mbarrier instruction.
+  virtual bool mbarriers_used() const = 0;
+
+  // The instruction at (function << 20) | pc (current_loc()'s form), or null; and where it is in
+  // the user's source ({} when there is no such instruction).
+  const ptx::Instr* instr_at(uint32_t loc) const {
+    const ptx::Module& m = module();
+    const uint32_t func = loc >> 20, pc = loc & 0xfffff;
+    if (func >= m.functions.size() || pc >= m.functions[func].code.size()) return nullptr;
+    return &m.functions[func].code[pc];
+  }
+  SourceLoc where_of(uint32_t loc) const {
+    const ptx::Instr* I = instr_at(loc);
+    return I ? where(*I) : SourceLoc{};
+  }
 
  protected:
   ~RunView() = default;

@@ -772,11 +772,11 @@ void TraceRecorder::memory_visible(uint64_t key) {
   buffered_.erase(it);
 }
 
-void TraceRecorder::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) {
+void TraceRecorder::barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival&) {
   simple(warp_id(w), EventKind::BarrierArrive, trace::kAllLanes, static_cast<uint16_t>(id), lanes, w.cta->linear);
 }
 
-void TraceRecorder::barrier_release(const Cta& c, uint32_t id, uint32_t arrived) {
+void TraceRecorder::barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>&) {
   simple(static_cast<uint32_t>(c.linear * run_.shape().warps_per_block), EventKind::BarrierRelease, trace::kAllLanes,
          static_cast<uint16_t>(id), arrived, c.linear);
 }

@@ -31,8 +31,8 @@ class TraceRecorder final : public RunObserver {
   void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b,
                     uint32_t size) override;
   void memory_visible(uint64_t key) override;
-  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes) override;
-  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived) override;
+  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival&) override;
+  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>&) override;
   void lanes_exited(const Warp& w, uint32_t lanes) override;
   void report(const Report& r) override;
   void launch_end(LaunchStatus status) override;

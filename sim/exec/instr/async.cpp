@@ -165,7 +165,7 @@ bool KernelRun::mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t add
           fmt::format("address 0x{:x}: the simulator models mbarrier objects in shared memory only", addr));
     return false;
   }
-  if (checks_) check_access(w, lane, generic, 8, true, true, I);
+  if (listening_) listeners_.atomic_read(w, lane, generic, 8, I);
   uint64_t old;
   std::memcpy(&old, p, 8);
   if (!(old & kValid)) {
@@ -216,14 +216,14 @@ bool KernelRun::mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t add
   const uint64_t nw = encode(pending, expected, txc, phase);
   std::memcpy(p, &nw, 8);
   if (nw != old) note_write(w, lane, generic, I);
-  if (checks_) check_atomic_write(w, lane, generic, I);
+  if (listening_) listeners_.atomic_wrote(w, lane, generic, I);
   if (relaxed_) {
     // The arrival read the newest state and its write is the newest (the model is told so).
     const MemThread t = mm_thread(w, lane);
     relaxed_->rmw_read(t, mm_key(w, generic), 8, old, {I.sem, I.scope}, steps_, true);
     relaxed_->rmw_write(t, mm_key(w, generic), 8, nw, true, {I.sem, I.scope}, steps_);
   }
-  if (observer_) observer_->atomic(w, lane, generic, 8, old, nw, I);
+  if (listening_) listeners_.atomic(w, lane, generic, 8, old, nw, I);
   w.last_load[lane] = generic;
   return true;
 }
@@ -306,19 +306,7 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       }
       const uint64_t want = operand(w, lane, I.src[1]);
       const bool done = I.parity ? (phase_of(v) & 1) != (want & 1) : phase_of(v) != phase_of(want);
-      if (checks_) {
-        const ptx::Instr* seen = &I;
-        if (!done) {  // an incomplete phase acquires nothing
-          auto& twin = relaxed_twin_[&I];
-          if (!twin) {
-            twin = std::make_unique<ptx::Instr>(I);
-            twin->sem = Sem::Relaxed;
-          }
-          seen = twin.get();
-        }
-        check_access(w, lane, generic, 8, false, false, *seen);
-      }
-      if (observer_) observer_->access(w, lane, generic, 8, false, newest, I);
+      if (listeners_.accesses()) listeners_.mbarrier_wait(w, lane, generic, newest, done, I);
       w.last_load[lane] = generic;  // what a spinning wait polls
       w.regp[lane][I.dst[0].reg] = done ? 1 : 0;
       if (!done) {

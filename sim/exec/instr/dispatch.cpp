@@ -92,8 +92,8 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_early(mm_thread(w, __builtin_ctz(m)));
   cur_loc_ = (g.func << 20) | g.pc;
   if (stop_) return true;
-  if (observer_)
-    observer_->memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
+  if (watched_)
+    listeners_.memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
                             fn.code[plan.early[plan.n_early - 1]].user_line, 0);
   w.lb_lanes = g.mask;
   relaxed_->note_late_load();
@@ -122,7 +122,7 @@ void KernelRun::run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_
     case Op::Ld:
     case Op::Ldu: exec_ld(w, a, fn, J); break;
     case Op::Fence:
-      check_fence(w, a, J);
+      if (listening_) listeners_.fence(w, a, J);
       relaxed_fence(w, a, J);
       break;
     case Op::Atom:
@@ -231,7 +231,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Pmevent: M::advance(*this, w, g, g.mask); return;
     case Op::Membar:
     case Op::Fence:
-      if (act) check_fence(w, act, I);
+      if (act && listening_) listeners_.fence(w, act, I);
       if (act && relaxed_) relaxed_fence(w, act, I);
       M::advance(*this, w, g, g.mask);
       return;

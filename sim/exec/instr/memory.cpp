@@ -4,7 +4,7 @@
 // Where things are (the sections below, in this order):
 //   Address translation translate (an address in a state space -> the simulator's memory, or a fault: misaligned,
 //                       out of bounds, freed, near null); param_ptr (kernel and call parameters)
-//   Watchers            accessed, rows_accessed: an access shown to the trace observer and the checkers
+//   Listeners           accessed, rows_accessed: an access shown to the run's listeners (run_observer.h)
 //   Loads and stores    load_bytes, store_bytes (one lane's access, through mapped host memory and the relaxed
 //                       model where they apply); note_write, lane_change (which writes the hang detector counts
 //                       as visible changes)
@@ -19,6 +19,7 @@
 //   Atomic operations   atomic_apply (one AtomOp on a value), cas_bits, atomic_rmw, atomic_compute
 //   atom and red        atom_lanes (for one value type: its row form, else lane by lane, with the relaxed
 //                       model choosing the value read), exec_atom (the instruction's type -> atom_lanes)
+//   Store collisions    find_store_collision: lanes of one store writing the same bytes, for the race checker
 
 #include <fmt/format.h>
 
@@ -153,21 +154,16 @@ uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const 
   return L.params.data() + a;
 }
 
-// Where an access meets those who watch: the observer (trace recording) and the memory checkers.
+// Where an access meets those who listen (run_observer.h): the trace recorder, the counters, the
+// checkers.
 inline void KernelRun::accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I,
                                 uint64_t value) {
-  if (observer_ && generic < kLocalWindow) observer_->access(w, lane, generic, size, write, value, I);
-  if (checks_) check_access(w, lane, generic, size, write, false, I);
+  if (generic < kLocalWindow) listeners_.access(w, lane, generic, size, write, value, I);
 }
 
 void KernelRun::rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                               const ptx::Instr& I, const uint64_t* V) {
-  if (observer_)
-    for (uint32_t m = act; m; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      observer_->access(w, l, X[l] + gen_off, size, write, V[l], I);
-    }
-  if (checks_) check_rows(w, act, X, gen_off, size, write, I);
+  listeners_.rows(w, act, X, gen_off, size, write, I, V);
 }
 
 bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I) {
@@ -177,16 +173,16 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
     host_watch::DeviceAccess in_order;
-    host_look();
+    listeners_.host_look();
     if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
     const uint64_t v = host_watch::load_word(p, size);
     std::memcpy(dst, &v, size);
-    if (host_check_) host_accessed(w, lane, generic, size, p, false, false, I, &v);
+    if (listening_) listeners_.host_access(w, lane, generic, size, p, false, false, I, &v, nullptr);
   } else {
     std::memcpy(dst, p, size);
   }
   if (relaxed_) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
-  if (watching_) {
+  if (listeners_.accesses()) {
     uint64_t v = 0;
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
     accessed(w, lane, generic, size, false, I, v);
@@ -249,7 +245,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
   const bool host_mem = host_visible(w.cache_kind) && generic < kSharedWindow;
   if (host_mem) {
     in_order.emplace();
-    host_look();
+    listeners_.host_look();
     if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
   }
   uint64_t stored = 0;
@@ -265,7 +261,7 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     relaxed_store(w, lane, generic, placed, p, size, I);
     src = placed;
   }
-  if (watching_) accessed(w, lane, generic, size, true, I, stored);
+  if (listeners_.accesses()) accessed(w, lane, generic, size, true, I, stored);
   if (model && !mm_notes_.empty()) flush_memory_model(w);
   if (std::memcmp(p, src, size) != 0) {
     uint64_t before = 0, after = 0;
@@ -287,12 +283,12 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     }
     note_write(w, lane, generic, I, before, after, size <= 8 ? size : 0);
   }
-  if (host_mem && host_check_ && size <= 8) {
+  if (host_mem && listening_ && size <= 8) {
     // What the store left in memory, as the checker's record of the word: reading memory back
     // instead would take a host write made since for the device's.
     uint64_t left = 0;
     std::memcpy(&left, src, size);
-    host_accessed(w, lane, generic, size, p, true, false, I, nullptr, &left);
+    listeners_.host_access(w, lane, generic, size, p, true, false, I, nullptr, &left);
   }
   return true;
 }
@@ -451,11 +447,11 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       const uint64_t v =
           relaxed_->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, {I.sem, I.scope}, steps_);
       read_version_[l] = relaxed_->read_version();
-      if (observer_) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
+      if (watched_) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
     }
   }
-  if (watching_) rows_accessed(w, act, X, gen_off, es, false, I, D);
+  if (listeners_.accesses()) rows_accessed(w, act, X, gen_off, es, false, I, D);
   if (!mm_notes_.empty()) flush_memory_model(w);
   if (hang_.suspicious(steps_)) {
     for (uint32_t m = act; m; m &= m - 1) {
@@ -518,11 +514,11 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
                 &gen_off))
     return false;
-  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es, X, gen_off);
+  if (check_race_ && (act & (act - 1))) find_store_collision(w, act, I, es, X, gen_off);
   const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
-  if (watching_) {
+  if (listeners_.accesses()) {
     alignas(16) uint64_t vals[32];
-    if (!V && observer_)
+    if (!V && watched_)
       for (uint32_t m = act; m; m &= m - 1) vals[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), v);
     rows_accessed(w, act, X, gen_off, es, true, I, V ? V : vals);
   }
@@ -543,7 +539,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       const bool newest =
           relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope}, steps_);
       write_version_[l] = relaxed_->write_version();
-      if (observer_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
+      if (watched_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
       if (!newest) continue;
     }
     const bool open = open_lanes >> l & 1;
@@ -589,7 +585,7 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
     const uint64_t stale_before = relaxed_->stale_reads();
     const uint64_t v = relaxed_->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, steps_);
     if (off == 0) read_version_[lane] = relaxed_->read_version();  // (the race checker's key is the first element's)
-    if (observer_) note_load(lane, generic + off, es, stale_before, newest);
+    if (watched_) note_load(lane, generic + off, es, stale_before, newest);
     if (v != newest) write_bits(bytes + off, v, es);
   }
 }
@@ -604,7 +600,7 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
     const uint64_t v = read_bits(bytes + off, es), latest = read_bits(memory + off, es);
     const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
     if (off == 0) write_version_[lane] = relaxed_->write_version();
-    if (observer_) note_store(w, lane, generic + off, es, newest, v, latest);
+    if (watched_) note_store(w, lane, generic + off, es, newest, v, latest);
     if (!newest) std::memcpy(bytes + off, memory + off, es);
   }
 }
@@ -618,7 +614,7 @@ void KernelRun::note_store(const Warp& w, int lane, uint64_t generic, uint32_t s
 }
 
 void KernelRun::flush_memory_model(const Warp& w) {
-  for (const ModelNote& n : mm_notes_) observer_->memory_model(w, n.lane, n.kind, n.generic, n.value, n.size);
+  for (const ModelNote& n : mm_notes_) listeners_.memory_model(w, n.lane, n.kind, n.generic, n.value, n.size);
   mm_notes_.clear();
 }
 
@@ -690,7 +686,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
         default: std::memcpy(&v, p, 8); break;
       }
       R[d.reg] = extend_loaded(v, es, I.type);
-      if (watching_) accessed(w, lane, generic, es, false, I, v);
+      if (listeners_.accesses()) accessed(w, lane, generic, es, false, I, v);
       if (track) w.last_load[lane] = generic;
       continue;
     }
@@ -731,14 +727,14 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
-  if (check_race_ && (act & (act - 1))) check_store_collisions(w, act, I, es * n, nullptr, 0);
+  if (check_race_ && (act & (act - 1))) find_store_collision(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
   if (scalar) {
     uint64_t generic = 0;
     const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
     if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
       const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
-      if (watching_) accessed(w, lane, generic, es, true, I, val);
+      if (listeners_.accesses()) accessed(w, lane, generic, es, true, I, val);
       // Little-endian: the value's low bytes are what is stored. Only a change is visible.
       uint64_t old = 0;
       bool changed;
@@ -937,7 +933,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           const int l = __builtin_ctz(m);
           uint64_t nb = 0;
           const uint64_t generic = X[l] + gen_off;
-          if (checks_) check_access(w, l, generic, size, true, true, I);
+          if (listening_) listeners_.atomic_read(w, l, generic, size, I);
           const uint64_t old =
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
           if ((old & keep) != (nb & keep)) {
@@ -947,8 +943,8 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
           // compare-and-swap is a write for the race checker.
-          if (checks_ && !(cas && (old & keep) != (B[l] & keep))) check_atomic_write(w, l, generic, I);
-          if (observer_) observer_->atomic(w, l, generic, size, old & keep, nb & keep, I);
+          if (listening_ && !(cas && (old & keep) != (B[l] & keep))) listeners_.atomic_wrote(w, l, generic, I);
+          if (listening_) listeners_.atomic(w, l, generic, size, old & keep, nb & keep, I);
           w.last_load[l] = generic;
           if (D) D[l] = old;
         }
@@ -977,7 +973,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   const bool host_shared = generic < kSharedWindow && host_visible(w.cache_kind);
   const bool model = relaxed_ && generic < kLocalWindow;
   // (under the relaxed model, once the model has chosen the write the read reads)
-  if (checks_ && !model) check_access(w, lane, generic, size, true, true, I);
+  if (listening_ && !model) listeners_.atomic_read(w, lane, generic, size, I);
   const uint64_t b = value(lane, R, ob);
   const uint64_t c = cas ? value(lane, R, oc) : 0;
   uint64_t nb = 0;
@@ -991,7 +987,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     std::optional<host_watch::DeviceAccess> in_order;
     if (host_shared) {
       in_order.emplace();
-      host_look();
+      listeners_.host_look();
       host_word(w, generic, size, p);
     }
     uint64_t latest = 0;
@@ -1002,7 +998,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     const uint64_t read = relaxed_->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, steps_, false,
                                              cas ? &expected : nullptr);
     read_version_[lane] = relaxed_->read_version();
-    if (checks_) check_access(w, lane, generic, size, true, true, I);
+    if (listening_) listeners_.atomic_read(w, lane, generic, size, I);
     old = atomic_compute<T>(read, I.aop, b, c, &nb);
     failed_cas = cas && (old & keep) != (b & keep);
     const bool newest = relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_);
@@ -1026,17 +1022,15 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
         std::memcpy(p, &nb, size);
       }
     }
-    if (host_shared && host_check_) {
-      host_accessed(w, lane, generic, size, p, false, true, I, &was, &left);
-    }
+    if (host_shared && listening_) listeners_.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
   } else {
     if (host_shared) {
       host_watch::DeviceAccess in_order;
-      host_look();
+      listeners_.host_look();
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-      if (host_check_) {
+      if (listening_) {
         const uint64_t was = old & keep, left = nb & keep;
-        host_accessed(w, lane, generic, size, p, false, true, I, &was, &left);
+        listeners_.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
       }
     } else {
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
@@ -1048,11 +1042,11 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   // Every read-modify-write is a write in the memory model, also when it leaves the value as
   // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
   // continues release sequences. Only a failed compare-and-swap writes nothing.
-  if (checks_ && !failed_cas) check_atomic_write(w, lane, generic, I);
-  if (observer_) {
-    observer_->atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
-    if (relaxed_ && generic < kLocalWindow && !failed_cas && relaxed_->has_older(mm_key(w, generic)))
-      observer_->memory_model(w, lane, trace::MemoryModelKind::Buffered, generic, nb_cmp, size);
+  if (listening_ && !failed_cas) listeners_.atomic_wrote(w, lane, generic, I);
+  if (listening_) {
+    listeners_.atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+    if (watched_ && relaxed_ && generic < kLocalWindow && !failed_cas && relaxed_->has_older(mm_key(w, generic)))
+      listeners_.memory_model(w, lane, trace::MemoryModelKind::Buffered, generic, nb_cmp, size);
   }
   w.last_load[lane] = generic;
   if (write_back) R[I.dst[0].reg] = old;
@@ -1087,13 +1081,99 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
     fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
     return;
   }
-  if (checks_) check_access(w, lane, generic, size, true, true, I);
+  if (listening_) listeners_.atomic_read(w, lane, generic, size, I);
   operand(w, lane, I.src[1]);
   if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
   fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
         fmt::format("{}.{} is not modelled", ptx::op_name(I.op), ptx::type_name(I.type)));
   return;
   END_LANES
+}
+
+// Lanes of one warp are ordered between the instructions they execute together, never within
+// one: when two lanes of this store write the same bytes, only one lane's value survives, under
+// every warp model and on every GPU. Found here, before the store, where every lane's address and
+// value are at hand (the race detector leaves such pairs to this check, Access::step); the race
+// checker hears of it (store_collision) and reports it.
+void KernelRun::find_store_collision(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t bytes, const uint64_t* G,
+                                     uint64_t g_off) {
+  // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
+  // and parameter memory is each thread's own.
+  using ptx::Sem;
+  if (I.sem != Sem::None && I.sem != Sem::Weak && I.sem != Sem::Volatile) return;
+  if (I.space == Space::Local || I.space == Space::Param) return;
+  if (G) {  // the row form: every lane in one window; most rows rise without overlap
+    uint64_t end = 0;
+    bool first = true, rising = true;
+    for (uint32_t m = act; m && rising; m &= m - 1) {
+      const uint64_t x = G[__builtin_ctz(m)];
+      rising = first || x >= end;
+      end = x + bytes;
+      first = false;
+    }
+    if (rising) return;
+  }
+  // Every lane's generic address: the row form's (G[l] + g_off), or computed here.
+  const Operand& a = I.src[0];
+  uint64_t A[32];
+  uint32_t lanes = 0;
+  bool ordered = true;  // addresses rise with the lane number without overlap: the common case
+  uint64_t prev_end = 0;
+  for (uint32_t m = act; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    uint64_t x;
+    if (G) {
+      x = G[l] + g_off;
+    } else {
+      x = address(w.lanes[l], a);
+      if (I.space == Space::Shared || I.space == Space::SharedCluster) x += kSharedWindow;
+    }
+    if (x >= kLocalWindow && x < kLocalWindow + kWindowSize) continue;
+    A[l] = x;
+    if (lanes && x < prev_end) ordered = false;
+    prev_end = x + bytes;
+    lanes |= 1u << l;
+  }
+  if (ordered) return;
+  // Lanes in address order (at most 32: insertion sort), then the first address two lanes share.
+  int order[32], k = 0;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    int j = k++;
+    while (j > 0 && A[order[j - 1]] > A[l]) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = l;
+  }
+  for (int i = 1; i < k; ++i) {
+    const uint64_t at = A[order[i]];
+    if (at >= A[order[i - 1]] + bytes) continue;
+    // Every lane whose bytes cover `at`, and what each stored (scalar stores only).
+    uint32_t writers = 0;
+    uint64_t V[32] = {0};
+    const Operand& v = I.src[1];
+    const bool scalar = v.kind != Operand::Kind::Vector && bytes <= 8;
+    for (int j = 0; j < k; ++j) {
+      const int l = order[j];
+      if (A[l] <= at && at < A[l] + bytes) {
+        writers |= 1u << l;
+        if (scalar) {
+          V[l] = operand(w, l, v);
+          if (bytes < 8) V[l] &= (1ull << (8 * bytes)) - 1;
+        }
+      }
+    }
+    // Toolkit code (cooperative groups' multi-warp collectives) has every lane of a warp store the
+    // same value on purpose: a value computed for the warp, not read back and changed.
+    if (I.toolkit && scalar) {
+      bool same = true;
+      for (uint32_t m = writers; m; m &= m - 1) same = same && V[__builtin_ctz(m)] == V[__builtin_ctz(writers)];
+      if (same) continue;
+    }
+    listeners_.store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
+    return;
+  }
 }
 
 }  // namespace synclab::sim

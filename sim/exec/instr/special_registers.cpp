@@ -54,10 +54,10 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
     // hardware's layout is not documented; cooperative groups needs its scratch at offset_1 to be
     // at least 288 bytes that nothing else uses, which offset_1 = begin + 512 gives.
     case SReg::ReservedSmemBegin:
-    case SReg::ReservedSmemOffset0: return reserved_smem_base_;
-    case SReg::ReservedSmemEnd: return reserved_smem_base_ + kReservedSmemBytes;
+    case SReg::ReservedSmemOffset0: return shape_.reserved_smem_base;
+    case SReg::ReservedSmemEnd: return shape_.reserved_smem_base + kReservedSmemBytes;
     case SReg::ReservedSmemCap: return kReservedSmemBytes;
-    case SReg::ReservedSmemOffset1: return reserved_smem_base_ + kReservedSmemBytes / 2;
+    case SReg::ReservedSmemOffset1: return shape_.reserved_smem_base + kReservedSmemBytes / 2;
     default: break;
   }
   int env = static_cast<int>(r) - static_cast<int>(SReg::EnvReg0);
