@@ -150,7 +150,7 @@ void KernelRun::ret(Warp& w, const Group& g, uint32_t act) {
 template <class M>
 void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   Cta& c = *w.cta;
-  if (async_pending_) {  // cp.async copies still pending complete before their thread exits
+  if (async_.pending) {  // cp.async copies still pending complete before their thread exits
     complete_async_at_exit(w, mask);
     if (stop_) return;
   }
@@ -163,11 +163,11 @@ void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   }
   w.exited_mask |= mask;
   w.ready_mask &= ~mask;
-  if (listening_) listeners_.lanes_exited(w, mask);
+  if (listen_.any) listen_.list.lanes_exited(w, mask);
   w.update_uniform_base();
   w.yielded_mask &= ~mask;
   M::exited(w, mask);
-  hang_.visible_change(steps_);
+  hang_.visible_change(clock_.steps);
   // Barriers expecting every thread of the block now expect fewer.
   for (uint32_t id = 0; id < 16; ++id)
     if (c.barriers[id].arrived) try_release_barrier<M>(c, id);
@@ -202,12 +202,12 @@ void KernelRun::block_at_barrier(Warp& w, const Group& g, uint32_t act, const pt
   BarrierState& b = c.barriers[id];
   if (b.arrived == 0) b.expected = count;
   b.arrived += __builtin_popcount(act);
-  if (relaxed_) {
+  if (mm_.relaxed) {
     // Under lockstep the warp is one thread of the memory model: it arrives once.
     for (uint32_t m = warp_is_unit(M::kKind) ? act & -act : act; m; m &= m - 1)
-      relaxed_->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
+      mm_.relaxed->barrier_arrive(mm_thread(w, __builtin_ctz(m)), id);
   }
-  if (listening_) listeners_.barrier_arrive(w, id, act, BarrierArrival{I, first, count, b, warp_is_unit(M::kKind)});
+  if (listen_.any) listen_.list.barrier_arrive(w, id, act, BarrierArrival{I, first, count, b, warp_is_unit(M::kKind)});
   if (I.bar == ptx::BarKind::Red) {
     for (uint32_t m = act; m; m &= m - 1) {
       bool p = operand(w, __builtin_ctz(m), I.src[I.nsrc - 1]) & 1;
@@ -247,10 +247,10 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   if (b.arrived < needed || b.arrived == 0) return;
   const BarrierState done = b;
   b = BarrierState{};
-  hang_.visible_change(steps_);
+  hang_.visible_change(clock_.steps);
   std::vector<uint32_t>* waiters = nullptr;
-  if (listening_ || relaxed_) {
-    waiters = &scratch_tids_;
+  if (listen_.any || mm_.relaxed) {
+    waiters = &scratch_.tids;
     waiters->clear();
   }
   auto red_value = [&](const ptx::Instr& I) -> uint64_t {
@@ -263,7 +263,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   };
   for (Warp& w : c.warps) {
     uint32_t released = 0;
-    if (&w != executing_) M::materialize(w);
+    if (&w != now_.warp) M::materialize(w);
     // Where the released lanes go on (all at one PC, the usual case, or not).
     uint32_t rfunc = ~0u, rpc = ~0u;
     bool one_pc = true;
@@ -318,7 +318,7 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     w.ready_mask |= released;
     M::released(w, released, ready_before, one_pc, rfunc, rpc);
   }
-  if (relaxed_) {
+  if (mm_.relaxed) {
     // Everyone released sees what every arriving thread knew (bar.sync orders memory in the block).
     std::vector<uint64_t> ids;
     const uint64_t base = c.linear * shape_.threads_per_block;
@@ -326,9 +326,9 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
       const uint64_t id = base + (warp_is_unit(M::kKind) ? t / 32 * 32 : t);
       if (ids.empty() || ids.back() != id) ids.push_back(id);
     }
-    relaxed_->barrier_release(c.linear, id, ids, done.expected == 0, !warp_is_unit(M::kKind));
+    mm_.relaxed->barrier_release(c.linear, id, ids, done.expected == 0, !warp_is_unit(M::kKind));
   }
-  if (listening_) listeners_.barrier_release(c, id, done.arrived, *waiters);
+  if (listen_.any) listen_.list.barrier_release(c, id, done.arrived, *waiters);
 }
 
 #define SYNCLAB_CONTROL_FLOW_FOR(M)                                                                         \

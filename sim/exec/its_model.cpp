@@ -32,7 +32,7 @@ void ItsModel::groups(const Warp& w, std::vector<Group>* out) {
 }
 
 bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
-  std::vector<Group>& groups_here = k.scratch_groups_;
+  std::vector<Group>& groups_here = k.scratch_.groups;
   if (w.split_hold) {
     // Lanes a split left behind run again when their time is up, or when no other lane can run.
     if (w.split_hold_steps == 0 || !(w.ready_mask & ~w.split_hold))
@@ -48,20 +48,20 @@ bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
     *g = groups_here[0];
     return true;
   }
-  k.scratch_masks_.clear();
-  k.scratch_yielded_.clear();
+  k.scratch_.masks.clear();
+  k.scratch_.yielded.clear();
   for (const Group& gr : groups_here) {
-    k.scratch_masks_.push_back(gr.mask);
-    k.scratch_yielded_.push_back((gr.mask & w.yielded_mask) != 0);
+    k.scratch_.masks.push_back(gr.mask);
+    k.scratch_.yielded.push_back((gr.mask & w.yielded_mask) != 0);
   }
-  const size_t pick = k.sched_->pick_group(w, k.scratch_masks_, k.scratch_yielded_);
+  const size_t pick = k.sched_->pick_group(w, k.scratch_.masks, k.scratch_.yielded);
   *g = groups_here[pick];
   // A group that took a backward branch (a spin) yields until every other group has had its
   // turn: its lanes stay marked while the others run, so two spinning groups cannot starve a
   // third that would release them. When every group has yielded, the round starts over.
-  if (k.scratch_yielded_[pick]) {
+  if (k.scratch_.yielded[pick]) {
     bool all = true;
-    for (bool y : k.scratch_yielded_) all = all && y;
+    for (bool y : k.scratch_.yielded) all = all && y;
     if (all)
       w.yielded_mask = 0;
     else
@@ -102,7 +102,7 @@ void ItsModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uin
   if (w.converged && (!taken || !not_taken)) {
     // A uniform branch keeps a converged warp converged: only its one PC moves.
     w.cpc = taken ? target : g.pc + 1;
-    if (backward && taken && k.hang_.suspicious(k.steps_)) k.check_progress(w, taken, g.func, target);
+    if (backward && taken && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
     return;
   }
   if (w.converged) materialize(w);
@@ -111,7 +111,7 @@ void ItsModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uin
   if (taken && not_taken) w.converged = false;
   if (backward && taken) {
     if (!w.converged || taken != w.ready_mask) w.yielded_mask |= taken;
-    if (k.hang_.suspicious(k.steps_)) k.check_progress(w, taken, g.func, target);
+    if (k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
   }
 }
 
@@ -143,10 +143,10 @@ void ItsModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, co
     w.lanes[lane].sync_mask = member;
   }
   const uint32_t arrived = act | warp_sync_waiters(k, w, g.func, g.pc);
-  if (k.check_sync_)
+  if (k.listen_.sync)
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.listeners_.member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
+      k.listen_.list.member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
     }
   if (act != g.mask) advance(k, w, g, g.mask & ~act);
   for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
@@ -208,11 +208,11 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
     // syncs with one lane's acquire and hands the outcome to its warp-mates by a shuffle;
     // docs/memory-model.md).
     if (I.op == Op::BarWarpSync || I.op == Op::Shfl) {
-      if (k.listening_) k.listeners_.warp_sync(w, group);
-      if (k.relaxed_) {
+      if (k.listen_.any) k.listen_.list.warp_sync(w, group);
+      if (k.mm_.relaxed) {
         std::vector<uint64_t> ids;
         for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
-        k.relaxed_->warp_sync(w.cta->linear, ids);
+        k.mm_.relaxed->warp_sync(w.cta->linear, ids);
       }
     }
     if (I.op != Op::BarWarpSync) k.exec_warp_op(w, group, I);
@@ -228,7 +228,7 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
   w.runnable = w.ready_mask;
   // Lanes that waited go on: a change a spin check must see (a group that arrives and goes on
   // together, as in a loop around __syncwarp(), changes nothing others can see).
-  if (done & ~fresh) k.hang_.visible_change(k.steps_);
+  if (done & ~fresh) k.hang_.visible_change(k.clock_.steps);
   return true;
 }
 

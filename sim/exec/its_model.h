@@ -36,14 +36,14 @@ struct ItsModel {
   }
 
   static void advance(KernelRun& k, Warp& w, const Group& g, uint32_t mask) {
-    if (w.converged && mask == g.mask && !k.lane_pcs_live_)
+    if (w.converged && mask == g.mask && !k.now_.lane_pcs_live)
       w.cpc = g.pc + 1;
     else
       advance_lanes(w, g, mask);
   }
 
   static void skip_to(KernelRun& k, Warp& w, const Group& g, uint32_t pc) {
-    if (w.converged && !k.lane_pcs_live_)
+    if (w.converged && !k.now_.lane_pcs_live)
       w.cpc = pc;
     else
       for (uint32_t m = g.mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = pc;

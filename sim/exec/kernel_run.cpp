@@ -98,19 +98,19 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
   // the lanes of a converged warp's memory access at different times (ItsModel::pick_group).
   split_warps_ = cfg.model == WarpModel::Its && !replay_ && !rr_ &&
                  (cfg.sched == SchedPolicy::Random || cfg.sched == SchedPolicy::Pct);
-  sm_load_.assign(prof.sm_count, 0);
-  sm_steps_.assign(prof.sm_count, 0);
+  dispatch_.sm_load.assign(prof.sm_count, 0);
+  clock_.sm_steps.assign(prof.sm_count, 0);
   if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
-  time_base_ns_ = time_base_ns;
-  clock_base_ = static_cast<uint64_t>(double(time_base_ns) * prof.clock_khz / 1e6);
+  clock_.time_base_ns = time_base_ns;
+  clock_.clock_base = static_cast<uint64_t>(double(time_base_ns) * prof.clock_khz / 1e6);
 }
 
 void KernelRun::start_cta(uint64_t linear) {
   // Blocks of one launch all have the same shape: reuse a retired block's storage.
   std::unique_ptr<Cta> cta;
-  if (!cta_pool_.empty()) {
-    cta = std::move(cta_pool_.back());
-    cta_pool_.pop_back();
+  if (!dispatch_.pool.empty()) {
+    cta = std::move(dispatch_.pool.back());
+    dispatch_.pool.pop_back();
   } else {
     cta = std::make_unique<Cta>();
   }
@@ -124,20 +124,20 @@ void KernelRun::start_cta(uint64_t linear) {
   // The least loaded SM takes the block (lowest index on ties), as a hardware dispatcher would.
   uint32_t sm = 0;
   for (uint32_t i = 1; i < prof_.sm_count; ++i)
-    if (sm_load_[i] < sm_load_[sm]) sm = i;
+    if (dispatch_.sm_load[i] < dispatch_.sm_load[sm]) sm = i;
   c.sm = sm;
-  ++sm_load_[sm];
+  ++dispatch_.sm_load[sm];
   c.threads = shape_.threads_per_block;
   c.live_threads = shape_.threads_per_block;
   c.shared.assign(shape_.shared_bytes, 0);
-  if (listening_) listeners_.cta_start(c);
-  if (relaxed_) relaxed_->start_block(linear);
+  if (listen_.any) listen_.list.cta_start(c);
+  if (mm_.relaxed) mm_.relaxed->start_block(linear);
   c.warps.resize(shape_.warps_per_block);
   for (uint32_t wi = 0; wi < shape_.warps_per_block; ++wi) {
     Warp& w = c.warps[wi];
     w.cta = &c;
     w.index = wi;
-    w.global_index = next_warp_serial_++;
+    w.global_index = dispatch_.next_warp_serial++;
     w.present_mask = w.exited_mask = w.yielded_mask = w.open_lanes = 0;
     w.bar_mask = 0;
     w.lb_lanes = 0;
@@ -177,34 +177,35 @@ void KernelRun::start_cta(uint64_t linear) {
     w.stack.reset(static_cast<uint32_t>(p_.function), 0, w.present_mask);
   }
   for (Warp& w : c.warps) warps_.push_back(&w);
-  resident_.push_back(std::move(cta));
-  hang_.visible_change(steps_);
+  dispatch_.resident.push_back(std::move(cta));
+  hang_.visible_change(clock_.steps);
 }
 
 void KernelRun::dispatch_ctas() {
-  while (next_cta_ < shape_.blocks) {
+  while (dispatch_.next < shape_.blocks) {
     bool free_slot = false;
     for (uint32_t i = 0; i < prof_.sm_count; ++i)
-      if (sm_load_[i] < shape_.blocks_per_sm) free_slot = true;
+      if (dispatch_.sm_load[i] < shape_.blocks_per_sm) free_slot = true;
     if (!free_slot) return;
-    const uint64_t i = next_cta_++;
-    start_cta(dispatch_perm_.empty() ? (dispatch_reverse_ ? shape_.blocks - 1 - i : i) : dispatch_perm_[i]);
+    const uint64_t i = dispatch_.next++;
+    start_cta(dispatch_.perm.empty() ? (dispatch_.reverse ? shape_.blocks - 1 - i : i) : dispatch_.perm[i]);
   }
 }
 
 void KernelRun::retire_cta(Cta& cta) {
   cta.done = true;
-  if (listening_) listeners_.cta_end(cta);
-  if (relaxed_) relaxed_->end_block(cta.linear);
-  --sm_load_[cta.sm];
-  ++retired_ctas_;
+  if (listen_.any) listen_.list.cta_end(cta);
+  if (mm_.relaxed) mm_.relaxed->end_block(cta.linear);
+  --dispatch_.sm_load[cta.sm];
+  ++dispatch_.retired;
   warps_.erase(std::remove_if(warps_.begin(), warps_.end(), [&](Warp* w) { return w->cta == &cta; }), warps_.end());
-  for (auto& c : resident_)
+  for (auto& c : dispatch_.resident)
     if (c.get() == &cta) {
-      cta_pool_.push_back(std::move(c));
+      dispatch_.pool.push_back(std::move(c));
       break;
     }
-  resident_.erase(std::remove(resident_.begin(), resident_.end(), nullptr), resident_.end());
+  dispatch_.resident.erase(std::remove(dispatch_.resident.begin(), dispatch_.resident.end(), nullptr),
+                           dispatch_.resident.end());
   dispatch_ctas();
 }
 
@@ -234,29 +235,30 @@ void KernelRun::step_loop() {
     }
     if (replay_) replay_->picked(w, g, std::is_same_v<M, LockstepModel>);
     Cta* cta = w.cta;
-    executing_ = &w;
-    if (steps_heard_) listeners_.step(w, g);  // before its effects (docs/trace-format.md)
+    now_.warp = &w;
+    if (listen_.steps) listen_.list.step(w, g);  // before its effects (docs/trace-format.md)
     uint8_t xf = execute<M>(w, g);
-    if (watched_ && reports_observed_ < result_.reports.size()) observe_reports();
-    ++steps_;
-    uint64_t& sm_steps = sm_steps_[cta->sm];
+    if (listen_.watched && listen_.reports_heard < result_.reports.size()) observe_reports();
+    ++clock_.steps;
+    uint64_t& sm_steps = clock_.sm_steps[cta->sm];
     ++sm_steps;
-    if (sched_on_step_) sched_->on_step(w, g.mask, steps_);
+    if (sched_on_step_) sched_->on_step(w, g.mask, clock_.steps);
     // Instructions that touch only the group's own registers, parameters or local memory cannot
     // be observed by any other thread, so running the next ones right away gives the same set of
     // possible outcomes as interleaving them: a partial-order reduction that spares the scheduler.
-    for (int burst = 0; burst < 64 && (xf & ptx::Instr::kExecPrivate) && !stop_ && steps_ < cfg_.budget; ++burst) {
+    for (int burst = 0; burst < 64 && (xf & ptx::Instr::kExecPrivate) && !stop_ && clock_.steps < cfg_.budget;
+         ++burst) {
       if (!M::continue_group(w, &g)) break;
       if (replay_ && !replay_->continue_burst(w, g)) break;  // the schedule runs another warp now
-      if (steps_heard_) listeners_.step(w, g);
+      if (listen_.steps) listen_.list.step(w, g);
       xf = execute<M>(w, g);
-      if (watched_ && reports_observed_ < result_.reports.size()) observe_reports();
-      ++steps_;
+      if (listen_.watched && listen_.reports_heard < result_.reports.size()) observe_reports();
+      ++clock_.steps;
       ++sm_steps;
-      if (sched_on_step_) sched_->on_step(w, g.mask, steps_);
+      if (sched_on_step_) sched_->on_step(w, g.mask, clock_.steps);
     }
     if (cta->live_threads == 0 && !cta->done) retire_cta(*cta);
-    if (steps_ >= cfg_.budget && !stop_) {
+    if (clock_.steps >= cfg_.budget && !stop_) {
       Report r;
       r.kind = ReportKind::Budget;
       r.kernel = entry_.name;
@@ -277,7 +279,7 @@ void KernelRun::step_loop() {
 KernelRun::~KernelRun() = default;
 
 LaunchResult KernelRun::run() {
-  wall_start_ = std::chrono::steady_clock::now();
+  clock_.wall_start = std::chrono::steady_clock::now();
   const uint64_t threads = p_.block.count();
   auto invalid = [&](const std::string& msg) {
     result_.status = LaunchStatus::InvalidConfiguration;
@@ -308,43 +310,44 @@ LaunchResult KernelRun::run() {
           shape_.blocks, uint64_t(shape_.blocks_per_sm) * prof_.sm_count, prof_.sm_count, shape_.blocks_per_sm);
       return result_;
     }
-    grid_workspace_ =
+    dispatch_.grid_workspace =
         reinterpret_cast<uint64_t>(sim_.memory().allocate(64, AllocKind::Device, "cooperative grid barrier workspace"));
-    sim_.memory().mark_initialized(grid_workspace_, 64);  // zeroed, as the driver does
+    sim_.memory().mark_initialized(dispatch_.grid_workspace, 64);  // zeroed, as the driver does
   }
 
   // Who listens (run_observer.h): the trace recorder (SYNCLAB_TRACE), the performance counters
   // (SYNCLAB_PROFILE), then the checkers (SYNCLAB_CHECK), each hearing every event in that order.
   if (trace::Writer* tw = sim_.trace_writer(cfg_)) {
-    listeners_.add(std::make_unique<TraceRecorder>(view(), sim_, *tw));
+    listen_.list.add(std::make_unique<TraceRecorder>(view(), sim_, *tw));
     if (replay_)
       replay_->begin_traced_launch(shape_.blocks, shape_.warps_per_block);  // numbered as the trace numbers it
   }
   if (!cfg_.profile.empty() || cfg_.count) {
     auto counters = std::make_unique<PerfCounters>(M_, entry_.name, p_.grid, p_.block, prof_, shape_.blocks_per_sm);
-    counters_ = counters.get();
-    listeners_.add(std::move(counters));
+    listen_.counters = counters.get();
+    listen_.list.add(std::move(counters));
   }
-  watched_ = !listeners_.empty();
-  if (cfg_.check_enabled("init")) listeners_.add(std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports));
-  check_race_ = cfg_.check_enabled("race");
-  if (check_race_) listeners_.add(std::make_unique<RaceChecker>(view(), result_.reports));
-  check_sync_ = cfg_.check_enabled("sync");
-  if (check_sync_) listeners_.add(std::make_unique<SyncChecker>(view(), result_.reports));
-  listening_ = !listeners_.empty();
-  steps_heard_ = listeners_.steps();
-  if (listening_) listeners_.launch_begin();
+  listen_.watched = !listen_.list.empty();
+  if (cfg_.check_enabled("init"))
+    listen_.list.add(std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports));
+  listen_.race = cfg_.check_enabled("race");
+  if (listen_.race) listen_.list.add(std::make_unique<RaceChecker>(view(), result_.reports));
+  listen_.sync = cfg_.check_enabled("sync");
+  if (listen_.sync) listen_.list.add(std::make_unique<SyncChecker>(view(), result_.reports));
+  listen_.any = !listen_.list.empty();
+  listen_.steps = listen_.list.steps();
+  if (listen_.any) listen_.list.launch_begin();
   // A launch that follows a schedule file with a `seed` line makes the memory model's choices as the
   // recorded run made them (trace_schedule.h).
   const uint64_t model_seed = replay_ && replay_->follows_schedule() && cfg_.schedule && cfg_.schedule->has_seed
                                   ? cfg_.schedule->seed
                                   : cfg_.seed;
-  memory_ = make_consistency_model(cfg_.memory == MemoryModel::Relaxed, model_seed, shape_.threads_per_block,
-                                   cfg_.memory == MemoryModel::Relaxed && cfg_.memory_check);
-  if (memory_->relaxed()) {
-    relaxed_ = memory_.get();
-    if (watched_) relaxed_->on_visible([this](uint64_t key) { listeners_.memory_visible(key); });
-    if (replay_) relaxed_->set_read_chooser(replay_);
+  mm_.model = make_consistency_model(cfg_.memory == MemoryModel::Relaxed, model_seed, shape_.threads_per_block,
+                                     cfg_.memory == MemoryModel::Relaxed && cfg_.memory_check);
+  if (mm_.model->relaxed()) {
+    mm_.relaxed = mm_.model.get();
+    if (listen_.watched) mm_.relaxed->on_visible([this](uint64_t key) { listen_.list.memory_visible(key); });
+    if (replay_) mm_.relaxed->set_read_chooser(replay_);
   }
 
   DispatchOrder order = cfg_.dispatch;
@@ -353,15 +356,15 @@ LaunchResult KernelRun::run() {
     SchedPolicy sched = replay_ && replay_->follows_schedule() ? cfg_.replay_after.value_or(cfg_.sched) : cfg_.sched;
     order = sched == SchedPolicy::RoundRobin ? DispatchOrder::InOrder : DispatchOrder::Random;
   }
-  dispatch_reverse_ = order == DispatchOrder::Reverse;
+  dispatch_.reverse = order == DispatchOrder::Reverse;
   if (order == DispatchOrder::Random && shape_.blocks > 1 && shape_.blocks <= (1u << 24)) {
-    dispatch_perm_.resize(shape_.blocks);
-    for (uint64_t i = 0; i < shape_.blocks; ++i) dispatch_perm_[i] = static_cast<uint32_t>(i);
+    dispatch_.perm.resize(shape_.blocks);
+    for (uint64_t i = 0; i < shape_.blocks; ++i) dispatch_.perm[i] = static_cast<uint32_t>(i);
     uint64_t x = cfg_.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
     for (uint64_t i = shape_.blocks - 1; i > 0; --i) {  // Fisher-Yates with a splitmix64 stream
       x += 0x9E3779B97F4A7C15ull;
       const uint64_t z = mix64(x);
-      std::swap(dispatch_perm_[i], dispatch_perm_[z % (i + 1)]);
+      std::swap(dispatch_.perm[i], dispatch_.perm[z % (i + 1)]);
     }
   }
   dispatch_ctas();
@@ -370,8 +373,8 @@ LaunchResult KernelRun::run() {
     step_loop<LockstepModel>();
   else
     step_loop<ItsModel>();
-  if (grid_workspace_) sim_.memory().release(reinterpret_cast<void*>(grid_workspace_));
-  if (relaxed_) {
+  if (dispatch_.grid_workspace) sim_.memory().release(reinterpret_cast<void*>(dispatch_.grid_workspace));
+  if (mm_.relaxed) {
     auto not_covered = [&](const char* what, std::string details) {
       Report r;
       r.kind = ReportKind::Info;
@@ -383,37 +386,37 @@ LaunchResult KernelRun::run() {
       r.replay = replay_line();
       result_.reports.push_back(r);
     };
-    if (std::string what = relaxed_->take_not_covered(); !what.empty()) not_covered("mixed-size accesses", what);
-    if (!proxy_not_covered_.empty()) not_covered("proxy fences", proxy_not_covered_);
+    if (std::string what = mm_.relaxed->take_not_covered(); !what.empty()) not_covered("mixed-size accesses", what);
+    if (!mm_.proxy_not_covered.empty()) not_covered("proxy fences", mm_.proxy_not_covered);
   }
-  if (relaxed_ && cfg_.memory_check) check_memory_model();
-  listeners_.finish_reports();
-  if (watched_) {
+  if (mm_.relaxed && cfg_.memory_check) check_memory_model();
+  listen_.list.finish_reports();
+  if (listen_.watched) {
     // The launch's end orders every write before what follows: each newest write is visible to all.
-    if (relaxed_) relaxed_->settle();
+    if (mm_.relaxed) mm_.relaxed->settle();
     observe_reports();
-    if (counters_) {
+    if (listen_.counters) {
       // The counters end when the launch does; a trace gets them as a note of its own (the viewer's
       // Reports window lists it), which is not one of the launch's reports (nothing on stderr, no
       // effect on the exit status).
-      counters_->launch_end(result_.status);
+      listen_.counters->launch_end(result_.status);
       Report r;
       r.kind = ReportKind::Info;
       r.severity = Severity::Info;
       r.kernel = entry_.name;
-      r.title = counters_->summary().headline();
-      r.details = counters_->summary().render();
+      r.title = listen_.counters->summary().headline();
+      r.details = listen_.counters->summary().render();
       r.seed = cfg_.seed;
       r.replay = replay_line();
-      listeners_.report(r);
+      listen_.list.report(r);
     }
   }
-  if (listening_) listeners_.launch_end(result_.status);
-  if (counters_) {
-    result_.profile = std::make_shared<PerfSummary>(counters_->summary());
+  if (listen_.any) listen_.list.launch_end(result_.status);
+  if (listen_.counters) {
+    result_.profile = std::make_shared<PerfSummary>(listen_.counters->summary());
     result_.counted = cfg_.count;
   }
-  const RunObserver::Counts n = listeners_.counts();
+  const RunObserver::Counts n = listen_.list.counts();
   if (n.race_errors + n.race_warnings + n.sync_errors + n.init_reads) {
     // Repeats of the reported races (each report counts its own; warp-level pairs that a lost-update
     // report explains are not counted).
@@ -427,17 +430,17 @@ LaunchResult KernelRun::run() {
         n.race_warnings == 1 ? "" : "s", n.sync_errors, n.sync_errors == 1 ? "" : "s", n.init_reads,
         n.init_reads == 1 ? "" : "s", dup);
   }
-  result_.warp_steps = steps_;
-  result_.thread_instructions = instrs_;
+  result_.warp_steps = clock_.steps;
+  result_.thread_instructions = clock_.instrs;
   uint64_t max_sm = 0;
-  for (uint64_t s : sm_steps_) max_sm = std::max(max_sm, s);
+  for (uint64_t s : clock_.sm_steps) max_sm = std::max(max_sm, s);
   result_.simulated_ms = double(max_sm) / double(prof_.clock_khz);
   return result_;
 }
 
 double KernelRun::sim_ns() const {
   uint64_t max_sm = 0;
-  for (uint64_t s : sm_steps_) max_sm = std::max(max_sm, s);
+  for (uint64_t s : clock_.sm_steps) max_sm = std::max(max_sm, s);
   return double(max_sm) * 1e6 / double(prof_.clock_khz);
 }
 
@@ -554,7 +557,7 @@ uint64_t KernelRun::split_draw(const Warp& w) const {
   // One step in sixteen (of a converged warp's memory accesses) splits; which lanes go first and
   // how long the others wait come from the same hash. A function of the seed, the step and the warp: the replay line
   // (SYNCLAB_SCHED and SYNCLAB_SEED) repeats it.
-  const uint64_t x = mix64(cfg_.seed * 0x9E3779B97F4A7C15ull ^ steps_ * 0xD1B54A32D192ED03ull ^
+  const uint64_t x = mix64(cfg_.seed * 0x9E3779B97F4A7C15ull ^ clock_.steps * 0xD1B54A32D192ED03ull ^
                            (w.cta->linear << 16 | w.index) * 0x94D049BB133111EBull);
   if (x & 15) return 0;
   // lanes to run first (bits 0-31, not all zero), how long the others wait (bits 32-35)
@@ -662,17 +665,17 @@ void KernelRun::fault(Warp& w, int lane, const ptx::Instr& I, LaunchStatus statu
 }
 
 void KernelRun::observe_reports() {
-  while (reports_observed_ < result_.reports.size()) listeners_.report(result_.reports[reports_observed_++]);
+  while (listen_.reports_heard < result_.reports.size()) listen_.list.report(result_.reports[listen_.reports_heard++]);
 }
 
 // SYNCLAB_MEMORY_CHECK=1: the execution the relaxed model produced must be one the PTX model's
 // axioms allow; otherwise the simulator has a bug, which the report says with the run's replay line.
 void KernelRun::check_memory_model() {
-  const memory::Execution* x = relaxed_->execution();
+  const memory::Execution* x = mm_.relaxed->execution();
   if (!x) return;
   result_.execution = std::make_shared<memory::Execution>(*x);
   const memory::AxiomResult res = memory::check_ptx(*x);
-  const std::string limit = relaxed_->recording_limit();
+  const std::string limit = mm_.relaxed->recording_limit();
   if (res.allowed && limit.empty()) return;
   Report r;
   r.kind = ReportKind::Info;

@@ -129,17 +129,17 @@ class KernelRun final : private RunView {
   const LoadedModuleView& loaded_module() const override { return mod_; }
   const std::vector<Warp*>& resident_warps() const override { return warps_; }
   const LaunchShape& shape() const override { return shape_; }
-  uint64_t steps() const override { return steps_; }
+  uint64_t steps() const override { return clock_.steps; }
   const ptx::Module& module() const override { return M_; }
   const std::string& kernel_name() const override { return entry_.name; }
-  uint32_t current_loc() const override { return cur_loc_; }
+  uint32_t current_loc() const override { return now_.loc; }
   uint64_t seed() const override { return cfg_.seed; }
   const Config& config() const override { return cfg_; }
   const DeviceMemory& device_memory() const override { return sim_.memory(); }
-  const ConsistencyModel* relaxed_model() const override { return relaxed_; }
-  uint64_t read_version(int lane) const override { return read_version_[lane]; }
-  uint64_t write_version(int lane) const override { return write_version_[lane]; }
-  bool mbarriers_used() const override { return mbarriers_used_; }
+  const ConsistencyModel* relaxed_model() const override { return mm_.relaxed; }
+  uint64_t read_version(int lane) const override { return mm_.read_version[lane]; }
+  uint64_t write_version(int lane) const override { return mm_.write_version[lane]; }
+  bool mbarriers_used() const override { return async_.mbarriers_used; }
   SourceLoc where(const ptx::Instr& I) const override;
   std::string lane_name(const Warp& w, int lane) const override;
   std::string replay_line() const override;
@@ -206,14 +206,10 @@ class KernelRun final : private RunView {
     std::vector<AsyncCopy> copies;
     uint64_t committed = 0;  // cp.async.commit_group count
   };
-  std::unordered_map<uint64_t, AsyncThread> async_;  // by thread: block * threads per block + thread
-  uint64_t async_pending_ = 0;                       // copies pending in all threads
-  bool mbarriers_used_ = false;                      // the launch executed an mbarrier instruction
   struct MbarPoll {
     uint32_t loc = ~0u;  // the wait instruction
     uint64_t epoch = 0;  // HangDetector::epoch() when it last found the phase incomplete
   };
-  std::unordered_map<uint64_t, MbarPoll> mbar_poll_;  // by thread, as async_
   void exec_alu(Warp& w, uint32_t act, const ptx::Instr& I);
   bool fast_alu(Warp& w, uint32_t act, const ptx::Instr& I);
   void gather(Warp& w, uint32_t act, const ptx::Operand& o, uint64_t* out);
@@ -227,7 +223,7 @@ class KernelRun final : private RunView {
   // Under the relaxed model: the word (`size` bytes, one element of the model) the device is about
   // to access holds what host threads wrote; the model takes those writes as the host's.
   void host_word(Warp& w, uint64_t generic, uint32_t size, const uint8_t* p) {
-    if (relaxed_) relaxed_->host_word(mm_key(w, generic), size, p, steps_);
+    if (mm_.relaxed) mm_.relaxed->host_word(mm_key(w, generic), size, p, clock_.steps);
   }
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const override;
   // The listeners hear the reports raised since they last heard.
@@ -258,64 +254,25 @@ class KernelRun final : private RunView {
   bool sched_on_step_ = false;  // sched_ wants on_step
   HangDetector hang_;
 
-  LaunchShape shape_;  // the launch's shape and shared-memory layout (run_view.h)
-  uint64_t next_cta_ = 0, retired_ctas_ = 0;
-  std::vector<uint32_t> sm_load_;  // resident CTAs per SM
-  std::vector<std::unique_ptr<Cta>> resident_;
-  std::vector<std::unique_ptr<Cta>> cta_pool_;  // retired blocks, reused by later ones
-  Warp* executing_ = nullptr;
+  LaunchShape shape_;         // the launch's shape and shared-memory layout (run_view.h)
   std::vector<Warp*> warps_;  // resident warps (scheduler's view)
-  uint32_t next_warp_serial_ = 0;
 
   LaunchResult result_;
   bool stop_ = false;
-  uint64_t steps_ = 0;
-  uint64_t instrs_ = 0;
-  std::vector<uint64_t> sm_steps_;
-  std::chrono::steady_clock::time_point wall_start_;
-  std::vector<Group> scratch_groups_;
-  bool host_grace_started_ = false;
-  std::chrono::steady_clock::time_point host_grace_since_;
-  // Relaxed memory: the epoch that began when the last suspected hang settled memory (check_progress).
-  uint64_t settled_epoch_ = UINT64_MAX;
-  uint64_t settled_net_epoch_ = UINT64_MAX;  // the same, for a hang of lanes that only wait (check_progress)
   // sm_80+: the shared memory the system reserves for each block (cudaDevAttrReservedSharedMemoryPerBlock,
   // 1 KB; %reserved_smem_offset_*), placed after the kernel's own when its code reads those registers
   // (LaunchShape::reserved_smem_base).
   static constexpr uint64_t kReservedSmemBytes = 1024;
-  uint64_t time_base_ns_ = 0;    // simulated time before this launch
-  uint64_t clock_base_ = 0;      // SM clock cycles before this launch
-  bool lane_pcs_live_ = false;   // lanes' own PCs are authoritative right now
-  uint64_t grid_workspace_ = 0;  // cooperative launches: grid barrier words
-  std::vector<uint32_t> scratch_masks_;
-  // Per function: the registers the clock feeds (progress.cpp; empty when none), computed once.
-  std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed_;
   const std::vector<uint8_t>& clock_fed(uint32_t func);
   // Under its with random or pct: a converged warp's memory access may run its lanes at two
   // times (ItsModel::pick_group); split_draw says when and how, from the seed and the step.
   bool split_warps_ = false;
   uint64_t split_draw(const Warp& w) const;
-  std::string proxy_not_covered_;  // relaxed: a proxy fence ran (reported as not covered)
-  std::vector<uint32_t> scratch_tids_;
-  // Who listens (run_observer.h), in this order: the trace recorder (SYNCLAB_TRACE), the
-  // performance counters (SYNCLAB_PROFILE), the init, race and sync checkers (SYNCLAB_CHECK).
-  ObserverList listeners_;
-  bool listening_ = false;            // someone listens
-  bool watched_ = false;              // the recorder or the counters (they hear the memory model too)
-  bool steps_heard_ = false;          // someone hears every step (RunObserver::kSteps)
-  bool check_race_ = false;           // the race checker listens (store collisions are looked for)
-  bool check_sync_ = false;           // the sync checker listens (member masks are read)
-  PerfCounters* counters_ = nullptr;  // among the listeners under SYNCLAB_PROFILE
-  size_t reports_observed_ = 0;
-  std::vector<uint32_t> dispatch_perm_;  // random dispatch: the order blocks start in
-  bool dispatch_reverse_ = false;
   // The memory model (sim/memory/memory_model.h): sc or relaxed, the one that picks what each load
-  // reads and where each store goes in coherence order. relaxed_ is it under SYNCLAB_MEMORY=relaxed
+  // reads and where each store goes in coherence order. mm_.relaxed is it under SYNCLAB_MEMORY=relaxed
   // and null under sc, whose accesses take the interpreter's fast paths and never call it. Its
   // thread for lane `lane` of warp w: under lockstep the warp (its lanes execute in lockstep and see
   // one another's accesses), under its the lane.
-  std::unique_ptr<ConsistencyModel> memory_;
-  ConsistencyModel* relaxed_ = nullptr;
   MemThread mm_thread(const Warp& w, int lane) const {
     const uint64_t base = w.cta->linear * shape_.threads_per_block;
     return {base + (warp_is_unit(cfg_.model) ? w.index * 32 : w.lanes[lane].tid_linear), w.cta->linear, false};
@@ -344,20 +301,92 @@ class KernelRun final : private RunView {
     uint32_t size;
     uint64_t generic, value;
   };
-  std::vector<ModelNote> mm_notes_;
-  // Per lane, the relaxed model's versions of the write its last load read and of the write its
-  // last store made (ConsistencyModel::read_version), for the race checker (RunView::read_version).
-  uint64_t read_version_[32] = {}, write_version_[32] = {};
   void note_load(int lane, uint64_t generic, uint32_t size, uint64_t stale_before, uint64_t newest) {
-    if (relaxed_->stale_reads() != stale_before)
-      mm_notes_.push_back({lane, trace::MemoryModelKind::StaleRead, size, generic, newest});
+    if (mm_.relaxed->stale_reads() != stale_before)
+      mm_.notes.push_back({lane, trace::MemoryModelKind::StaleRead, size, generic, newest});
   }
   void note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value, uint64_t kept);
   void flush_memory_model(const Warp& w);
-  uint32_t cur_loc_ = 0;              // (function << 20) | pc of the instruction executing
   mutable bool envreg_read_ = false;  // the kernel read the grid-sync workspace registers
   bool null_page_fault_ = false;      // the fault being reported is an access below 4096
-  std::vector<bool> scratch_yielded_;
+
+  // The run's state, part by part.
+  // Block dispatch onto the SMs (kernel_run.cpp).
+  struct Dispatch {
+    uint64_t next = 0, retired = 0;              // blocks started, blocks done
+    std::vector<uint32_t> sm_load;               // resident blocks per SM
+    std::vector<std::unique_ptr<Cta>> resident;  // the blocks resident now
+    std::vector<std::unique_ptr<Cta>> pool;      // retired blocks, reused by later ones
+    uint32_t next_warp_serial = 0;               // Warp::global_index of the next warp
+    std::vector<uint32_t> perm;                  // random dispatch: the order blocks start in
+    bool reverse = false;                        // reverse dispatch
+    uint64_t grid_workspace = 0;                 // cooperative launches: grid barrier words
+  } dispatch_;
+  // What executes now.
+  struct Now {
+    Warp* warp = nullptr;        // the warp whose group executes
+    uint32_t loc = 0;            // (function << 20) | pc of the instruction executing
+    bool lane_pcs_live = false;  // lanes' own PCs are authoritative right now
+  } now_;
+  // The run's clocks.
+  struct Clock {
+    uint64_t steps = 0;                                // warp steps so far
+    uint64_t instrs = 0;                               // thread-instructions executed
+    std::vector<uint64_t> sm_steps;                    // per SM: its warp steps (SM cycles)
+    std::chrono::steady_clock::time_point wall_start;  // when the step loop began
+    uint64_t time_base_ns = 0;                         // simulated time before this launch
+    uint64_t clock_base = 0;                           // SM clock cycles before this launch
+  } clock_;
+  // Progress checks (progress.cpp) beside the hang detector.
+  struct Progress {
+    bool host_grace_started = false;  // waiting on mapped memory the host may still write
+    std::chrono::steady_clock::time_point host_grace_since;
+    // Relaxed memory: the epoch that began when the last suspected hang settled memory; the same
+    // for a hang of lanes that only wait (check_progress).
+    uint64_t settled_epoch = UINT64_MAX, settled_net_epoch = UINT64_MAX;
+    // Per function: the registers the clock feeds (empty when none), computed once.
+    std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed;
+  } progress_;
+  // Who listens (run_observer.h), in this order: the trace recorder (SYNCLAB_TRACE), the
+  // performance counters (SYNCLAB_PROFILE), the init, race and sync checkers (SYNCLAB_CHECK).
+  struct Listening {
+    ObserverList list;
+    bool any = false;                  // someone listens
+    bool watched = false;              // the recorder or the counters (they hear the memory model too)
+    bool steps = false;                // someone hears every step (RunObserver::kSteps)
+    bool race = false;                 // the race checker listens (store collisions are looked for)
+    bool sync = false;                 // the sync checker listens (member masks are read)
+    PerfCounters* counters = nullptr;  // among the listeners under SYNCLAB_PROFILE
+    size_t reports_heard = 0;          // the launch's reports the listeners have heard
+  } listen_;
+  // The memory model (sim/memory/memory_model.h): sc or relaxed, the one that picks what each load
+  // reads and where each store goes in coherence order.
+  struct MemoryModelState {
+    std::unique_ptr<ConsistencyModel> model;
+    // The model under SYNCLAB_MEMORY=relaxed; null under sc, whose accesses take the interpreter's
+    // fast paths and never call it.
+    ConsistencyModel* relaxed = nullptr;
+    // What the model did to the accesses of one instruction, kept (only while a trace is recorded)
+    // until the listeners have heard the accesses, then told them (flush_memory_model).
+    std::vector<ModelNote> notes;
+    // Per lane, the model's versions of the write its last load read and of the write its last
+    // store made (ConsistencyModel::read_version), for the race checker (RunView::read_version).
+    uint64_t read_version[32] = {}, write_version[32] = {};
+    std::string proxy_not_covered;  // a proxy fence ran (reported as not covered)
+  } mm_;
+  // Asynchronous copies and mbarriers (instr/async.cpp).
+  struct AsyncState {
+    std::unordered_map<uint64_t, AsyncThread> threads;  // by thread: block * threads per block + thread
+    uint64_t pending = 0;                               // copies pending in all threads
+    bool mbarriers_used = false;                        // the launch executed an mbarrier instruction
+    std::unordered_map<uint64_t, MbarPoll> polls;       // by thread, as threads
+  } async_;
+  // Buffers the step loop reuses.
+  struct Scratch {
+    std::vector<Group> groups;
+    std::vector<uint32_t> masks, tids;
+    std::vector<bool> yielded;
+  } scratch_;
 };
 
 }  // namespace synclab::sim

@@ -44,7 +44,7 @@ void LockstepModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken
     const bool taken_exit = exits_thread(k, g.func, target);
     t.pc = taken_exit ? g.pc + 1 : target;
     k.exit_lanes<LockstepModel>(w, g, taken_exit ? taken : not_taken);  // pops the stack, sets runnable
-    if (backward && !taken_exit && k.hang_.suspicious(k.steps_)) k.check_progress(w, taken, g.func, target);
+    if (backward && !taken_exit && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
     return;
   } else {
     const ptx::Function& fn = k.M_.functions[g.func];
@@ -60,7 +60,7 @@ void LockstepModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken
   }
   w.stack.pop_reconverged();
   set_runnable(w);
-  if (backward && taken && k.hang_.suspicious(k.steps_)) k.check_progress(w, taken, g.func, target);
+  if (backward && taken && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
 }
 
 bool LockstepModel::branch_apart(KernelRun& k, Warp& w, int lane, uint32_t, uint32_t, const ptx::Instr& I) {
@@ -102,10 +102,10 @@ void LockstepModel::released(Warp& w, uint32_t lanes, uint32_t, bool, uint32_t, 
 void LockstepModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, const ptx::Function&,
                               const ptx::Instr& I) {
   // The active lanes are the warp: pre-Volta hardware had no finer synchronization.
-  if (k.check_sync_)
+  if (k.listen_.sync)
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.listeners_.member_mask(w, lane, static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1])), act, I, true);
+      k.listen_.list.member_mask(w, lane, static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1])), act, I, true);
     }
   if (I.op != ptx::Op::BarWarpSync) k.exec_warp_op(w, act, I);
   advance(k, w, g, g.mask);

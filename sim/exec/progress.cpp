@@ -68,8 +68,8 @@ const char* verb(uint32_t mask, const char* one, const char* many) {
 }  // namespace
 
 const std::vector<uint8_t>& KernelRun::clock_fed(uint32_t func) {
-  if (clock_fed_.size() <= func) clock_fed_.resize(M_.functions.size());
-  auto& e = clock_fed_[func];
+  if (progress_.clock_fed.size() <= func) progress_.clock_fed.resize(M_.functions.size());
+  auto& e = progress_.clock_fed[func];
   if (!e.first) {
     e.first = true;
     e.second = clock_fed_registers(M_.functions[func]);
@@ -91,7 +91,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   if (w.open_lanes & lanes) {
     // A change these lanes made and did not undo before coming round their loop is a change.
     w.open_lanes &= ~lanes;
-    hang_.visible_change(steps_);
+    hang_.visible_change(clock_.steps);
   }
   const uint64_t epoch = hang_.epoch(), net = hang_.net_epoch();
   bool new_spin = false;
@@ -162,8 +162,8 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   // reconvergence point, held at a barrier) with no memory changed, so that the spinners left
   // were already spinning (tests/checks/divergent_barrier_spin_pct.cu). Running the check again
   // changes nothing about what it proves.
-  const bool overdue = hang_.overdue(steps_);
-  if (!new_spin && !host_grace_started_ && !overdue) return false;
+  const bool overdue = hang_.overdue(clock_.steps);
+  if (!new_spin && !progress_.host_grace_started && !overdue) return false;
   // Every live lane must be spinning (in this epoch) or unable to run. When nothing has changed
   // for good for eight quiet periods (overdue), a lane that only waits also counts: its loop
   // writes memory on every pass (a lock taken and released) but undoes it, and the net epoch has
@@ -201,23 +201,24 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   if (host_memory) {
     // The host may still write the polled word: give it time before calling this a hang.
     using namespace std::chrono;
-    if (!host_grace_started_) {
-      host_grace_started_ = true;
-      host_grace_since_ = steady_clock::now();
+    if (!progress_.host_grace_started) {
+      progress_.host_grace_started = true;
+      progress_.host_grace_since = steady_clock::now();
       return false;
     }
-    if (steady_clock::now() - host_grace_since_ < seconds(3)) return false;
+    if (steady_clock::now() - progress_.host_grace_since < seconds(3)) return false;
   }
-  if (relaxed_ && (lock_traffic ? settled_net_epoch_ != hang_.net_epoch() : settled_epoch_ != hang_.epoch())) {
+  if (mm_.relaxed &&
+      (lock_traffic ? progress_.settled_net_epoch != hang_.net_epoch() : progress_.settled_epoch != hang_.epoch())) {
     // Some spinning thread may have read an old value: every location's newest value becomes the
     // only one it can read, and the spin check starts over in a new epoch, in which every thread
     // must show again that it spins (a waiting lane found again is run last, so each gets its
     // turn). A hang is a hang with nothing stale. (Lanes that only wait move the epoch on every
     // pass: for them the net epoch says whether the check started over.)
-    relaxed_->settle();
-    hang_.visible_change(steps_);
-    settled_epoch_ = hang_.epoch();
-    settled_net_epoch_ = hang_.net_epoch();
+    mm_.relaxed->settle();
+    hang_.visible_change(clock_.steps);
+    progress_.settled_epoch = hang_.epoch();
+    progress_.settled_net_epoch = hang_.net_epoch();
     return false;
   }
   report_hang(simt_deadlock, lock_traffic);
@@ -314,7 +315,8 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
         what = fmt::format("0x{:x}", polled);
         if (const Allocation* a = sim_.memory().find(polled))
           what += fmt::format(" ({} + {})", a->name, polled - a->base);
-        if (grid_workspace_ && polled >= grid_workspace_ && polled < grid_workspace_ + 64) ++at_grid_barrier;
+        if (dispatch_.grid_workspace && polled >= dispatch_.grid_workspace && polled < dispatch_.grid_workspace + 64)
+          ++at_grid_barrier;
       }
       line += fmt::format(", polling {}", what);
       if (const LastWriter* lw = hang_.last_writer(writer_key(polled, x->cta->linear))) {
@@ -356,11 +358,11 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
     r.block = static_cast<int64_t>(first_w->cta->linear);
     r.thread = L.tid_linear;
   }
-  if (next_cta_ < shape_.blocks)
+  if (dispatch_.next < shape_.blocks)
     details += fmt::format(
         "{} more block(s) wait for a free SM slot: only {} block(s) of this shape fit at once "
         "({} SMs x {} per SM on device '{}')\n",
-        shape_.blocks - next_cta_, uint64_t(shape_.blocks_per_sm) * prof_.sm_count, prof_.sm_count,
+        shape_.blocks - dispatch_.next, uint64_t(shape_.blocks_per_sm) * prof_.sm_count, prof_.sm_count,
         shape_.blocks_per_sm, prof_.name);
   if (simt_deadlock) {
     r.kind = ReportKind::Deadlock;
@@ -403,7 +405,7 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
         "writes a word) and gives it back, and the condition it waits for stays false. Whatever the loop waits "
         "for is never written: look for the thread that should write it (it may have exited, or never been "
         "started)\n",
-        steps_ - hang_.last_change_step());
+        clock_.steps - hang_.last_change_step());
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";

@@ -76,18 +76,18 @@ void KernelRun::exec_cp_async(Warp& w, uint32_t act, const ptx::Instr& I) {
           fmt::format("src-size {} with cp-size {} (PTX requires src-size <= cp-size)", src_size, size));
     return;
   }
-  AsyncThread& t = async_[w.cta->linear * shape_.threads_per_block + L.tid_linear];
-  t.copies.push_back(AsyncCopy{cur_loc_, t.committed, address(L, I.src[0]), address(L, I.src[1]), size,
+  AsyncThread& t = async_.threads[w.cta->linear * shape_.threads_per_block + L.tid_linear];
+  t.copies.push_back(AsyncCopy{now_.loc, t.committed, address(L, I.src[0]), address(L, I.src[1]), size,
                                static_cast<uint32_t>(src_size)});
-  ++async_pending_;
+  ++async_.pending;
   END_LANES
 }
 
 bool KernelRun::complete_async(Warp& w, int lane, uint64_t before) {
-  auto it = async_.find(w.cta->linear * shape_.threads_per_block + w.lanes[lane].tid_linear);
-  if (it == async_.end() || it->second.copies.empty()) return true;
+  auto it = async_.threads.find(w.cta->linear * shape_.threads_per_block + w.lanes[lane].tid_linear);
+  if (it == async_.threads.end() || it->second.copies.empty()) return true;
   std::vector<AsyncCopy>& copies = it->second.copies;
-  const uint32_t saved_loc = cur_loc_;
+  const uint32_t saved_loc = now_.loc;
   bool ok = true;
   size_t kept = 0;
   for (size_t k = 0; k < copies.size(); ++k) {
@@ -96,10 +96,10 @@ bool KernelRun::complete_async(Warp& w, int lane, uint64_t before) {
       copies[kept++] = c;
       continue;
     }
-    --async_pending_;
+    --async_.pending;
     const ptx::Instr* at = instr_at(c.loc);
     if (!at) continue;
-    cur_loc_ = c.loc;  // the checkers and reports name the cp.async
+    now_.loc = c.loc;  // the checkers and reports name the cp.async
     uint8_t buf[16] = {0};
     // The source bytes: one read when the size allows it, else byte by byte (src-size 3, ...).
     if (c.src_size && (c.src_size & (c.src_size - 1)) == 0 && c.src % c.src_size == 0) {
@@ -112,7 +112,7 @@ bool KernelRun::complete_async(Warp& w, int lane, uint64_t before) {
     if (stop_) ok = false;
   }
   copies.resize(kept);
-  cur_loc_ = saved_loc;
+  now_.loc = saved_loc;
   return ok;
 }
 
@@ -124,17 +124,17 @@ void KernelRun::exec_cp_async_group(Warp& w, uint32_t act, const ptx::Instr& I) 
   FOR_LANES(act)
   const uint64_t key = w.cta->linear * shape_.threads_per_block + L.tid_linear;
   if (I.op == Op::CpAsyncCommit) {
-    ++async_[key].committed;
+    ++async_.threads[key].committed;
     continue;
   }
-  auto it = async_.find(key);
+  auto it = async_.threads.find(key);
   if (I.wait_all) {
-    if (it == async_.end()) continue;  // nothing issued, nothing to wait for
+    if (it == async_.threads.end()) continue;  // nothing issued, nothing to wait for
     ++it->second.committed;
     if (!complete_async(w, lane, ~0ull)) return;
     continue;
   }
-  if (it == async_.end()) continue;
+  if (it == async_.threads.end()) continue;
   const uint64_t n = static_cast<uint64_t>(I.src[0].imm);
   const uint64_t committed = it->second.committed;
   if (committed > n && !complete_async(w, lane, committed - n)) return;
@@ -142,7 +142,7 @@ void KernelRun::exec_cp_async_group(Warp& w, uint32_t act, const ptx::Instr& I) 
 }
 
 void KernelRun::exec_cp_async_mbar_arrive(Warp& w, uint32_t act, const ptx::Instr& I) {
-  mbarriers_used_ = true;
+  async_.mbarriers_used = true;
   FOR_LANES(act)
   // The arrive-on happens when all of the thread's earlier copies have completed: here they do.
   if (!complete_async(w, lane, ~0ull)) return;
@@ -165,7 +165,7 @@ bool KernelRun::mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t add
           fmt::format("address 0x{:x}: the simulator models mbarrier objects in shared memory only", addr));
     return false;
   }
-  if (listening_) listeners_.atomic_read(w, lane, generic, 8, I);
+  if (listen_.any) listen_.list.atomic_read(w, lane, generic, 8, I);
   uint64_t old;
   std::memcpy(&old, p, 8);
   if (!(old & kValid)) {
@@ -216,20 +216,20 @@ bool KernelRun::mbar_arrive(Warp& w, int lane, const ptx::Instr& I, uint64_t add
   const uint64_t nw = encode(pending, expected, txc, phase);
   std::memcpy(p, &nw, 8);
   if (nw != old) note_write(w, lane, generic, I);
-  if (listening_) listeners_.atomic_wrote(w, lane, generic, I);
-  if (relaxed_) {
+  if (listen_.any) listen_.list.atomic_wrote(w, lane, generic, I);
+  if (mm_.relaxed) {
     // The arrival read the newest state and its write is the newest (the model is told so).
     const MemThread t = mm_thread(w, lane);
-    relaxed_->rmw_read(t, mm_key(w, generic), 8, old, {I.sem, I.scope}, steps_, true);
-    relaxed_->rmw_write(t, mm_key(w, generic), 8, nw, true, {I.sem, I.scope}, steps_);
+    mm_.relaxed->rmw_read(t, mm_key(w, generic), 8, old, {I.sem, I.scope}, clock_.steps, true);
+    mm_.relaxed->rmw_write(t, mm_key(w, generic), 8, nw, true, {I.sem, I.scope}, clock_.steps);
   }
-  if (listening_) listeners_.atomic(w, lane, generic, 8, old, nw, I);
+  if (listen_.any) listen_.list.atomic(w, lane, generic, 8, old, nw, I);
   w.last_load[lane] = generic;
   return true;
 }
 
 uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
-  mbarriers_used_ = true;
+  async_.mbarriers_used = true;
   uint32_t stalled = 0;
   FOR_LANES(act)
   switch (I.mbar) {
@@ -298,7 +298,8 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       // Under the relaxed model the wait may read an older state (then it finds the phase
       // incomplete and the program tries again); it reads with acquire order, which only ever
       // orders more than a failed wait needs.
-      if (relaxed_) v = relaxed_->load(mm_thread(w, lane), mm_key(w, generic), 8, v, {Sem::Acquire, I.scope}, steps_);
+      if (mm_.relaxed)
+        v = mm_.relaxed->load(mm_thread(w, lane), mm_key(w, generic), 8, v, {Sem::Acquire, I.scope}, clock_.steps);
       if (!(v & kValid)) {
         fault(w, lane, I, LaunchStatus::Fault, "wait on an mbarrier that is not initialized",
               "the 64-bit word was not set up by mbarrier.init, or mbarrier.inval ended its use");
@@ -306,15 +307,15 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       }
       const uint64_t want = operand(w, lane, I.src[1]);
       const bool done = I.parity ? (phase_of(v) & 1) != (want & 1) : phase_of(v) != phase_of(want);
-      if (listeners_.accesses()) listeners_.mbarrier_wait(w, lane, generic, newest, done, I);
+      if (listen_.list.accesses()) listen_.list.mbarrier_wait(w, lane, generic, newest, done, I);
       w.last_load[lane] = generic;  // what a spinning wait polls
       w.regp[lane][I.dst[0].reg] = done ? 1 : 0;
       if (!done) {
-        MbarPoll& poll = mbar_poll_[w.cta->linear * shape_.threads_per_block + L.tid_linear];
-        if (poll.loc == cur_loc_ && poll.epoch == hang_.epoch())
+        MbarPoll& poll = async_.polls[w.cta->linear * shape_.threads_per_block + L.tid_linear];
+        if (poll.loc == now_.loc && poll.epoch == hang_.epoch())
           stalled |= 1u << lane;
         else
-          poll = MbarPoll{cur_loc_, hang_.epoch()};
+          poll = MbarPoll{now_.loc, hang_.epoch()};
       }
       break;
     }

@@ -78,25 +78,25 @@ class GroupProbe final : public relaxed::LbProbe {
 template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
-  if (!relaxed_->try_load_buffering(mm_thread(w, __builtin_ctz(g.mask)))) return false;
+  if (!mm_.relaxed->try_load_buffering(mm_thread(w, __builtin_ctz(g.mask)))) return false;
   GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
   relaxed::LbPlan plan;
-  if (!relaxed::plan_load_buffering(fn, g.pc, probe, relaxed_->random(1u << 30), !check_race_, &plan)) return false;
+  if (!relaxed::plan_load_buffering(fn, g.pc, probe, mm_.relaxed->random(1u << 30), !listen_.race, &plan)) return false;
   const uint32_t lanes = warp_is_unit(M::kKind) ? g.mask & -g.mask : g.mask;
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
+  for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
-      relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i]);
+      mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i]);
     run_one(w, g.mask, fn, g.func, plan.early[i]);
   }
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_early(mm_thread(w, __builtin_ctz(m)));
-  cur_loc_ = (g.func << 20) | g.pc;
+  for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->end_early(mm_thread(w, __builtin_ctz(m)));
+  now_.loc = (g.func << 20) | g.pc;
   if (stop_) return true;
-  if (watched_)
-    listeners_.memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
-                            fn.code[plan.early[plan.n_early - 1]].user_line, 0);
+  if (listen_.watched)
+    listen_.list.memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
+                              fn.code[plan.early[plan.n_early - 1]].user_line, 0);
   w.lb_lanes = g.mask;
-  relaxed_->note_late_load();
+  mm_.relaxed->note_late_load();
   w.lb_func = g.func;
   w.lb_pc = g.pc;
   w.lb_resume = plan.resume;
@@ -114,15 +114,15 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
 void KernelRun::run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc) {
   const ptx::Instr& J = fn.code[pc];
   const uint32_t a = guard_mask(w, mask, J);
-  instrs_ += __builtin_popcount(a);
-  cur_loc_ = (func << 20) | pc;
+  clock_.instrs += __builtin_popcount(a);
+  now_.loc = (func << 20) | pc;
   if (!a) return;
   switch (J.op) {
     case Op::St: exec_st(w, a, fn, J); break;
     case Op::Ld:
     case Op::Ldu: exec_ld(w, a, fn, J); break;
     case Op::Fence:
-      if (listening_) listeners_.fence(w, a, J);
+      if (listen_.any) listen_.list.fence(w, a, J);
       relaxed_fence(w, a, J);
       break;
     case Op::Atom:
@@ -143,13 +143,13 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
   const uint32_t others = g.mask & ~early;
   const uint32_t lanes = warp_is_unit(M::kKind) ? early & -early : early;
   for (uint32_t m = lanes; m; m &= m - 1)
-    relaxed_->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
+    mm_.relaxed->begin_late(mm_thread(w, __builtin_ctz(m)), ptx::Scope(w.lb_late_acquire));
   for (uint32_t i = 0; i < w.lb_n_late && !stop_; ++i) {
-    for (uint32_t m = lanes; m; m &= m - 1) relaxed_->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
+    for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), w.lb_late_pos[i]);
     run_one(w, early, fn, g.func, w.lb_late[i]);
   }
-  for (uint32_t m = lanes; m; m &= m - 1) relaxed_->end_late(mm_thread(w, __builtin_ctz(m)));
-  cur_loc_ = (g.func << 20) | g.pc;
+  for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->end_late(mm_thread(w, __builtin_ctz(m)));
+  now_.loc = (g.func << 20) | g.pc;
   if (stop_) return;
   if (others) run_one(w, others, fn, g.func, g.pc);
   if (stop_) return;
@@ -169,8 +169,8 @@ void KernelRun::run_late(Warp& w, const Group& g, const ptx::Function& fn, const
 template <class M>
 inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   const uint32_t act = guard_mask(w, g.mask, I);
-  instrs_ += __builtin_popcount(act);
-  cur_loc_ = (g.func << 20) | g.pc;
+  clock_.instrs += __builtin_popcount(act);
+  now_.loc = (g.func << 20) | g.pc;
   switch (I.op) {
     case Op::Bra: M::branch(*this, w, g, act, static_cast<uint32_t>(I.src[0].imm)); return;
     case Op::Brx: {
@@ -231,12 +231,12 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
     case Op::Pmevent: M::advance(*this, w, g, g.mask); return;
     case Op::Membar:
     case Op::Fence:
-      if (act && listening_) listeners_.fence(w, act, I);
-      if (act && relaxed_) relaxed_fence(w, act, I);
+      if (act && listen_.any) listen_.list.fence(w, act, I);
+      if (act && mm_.relaxed) relaxed_fence(w, act, I);
       M::advance(*this, w, g, g.mask);
       return;
     case Op::Nanosleep:
-      sm_steps_[w.cta->sm] += 1;
+      clock_.sm_steps[w.cta->sm] += 1;
       M::advance(*this, w, g, g.mask);
       return;
     case Op::Bar:
@@ -252,7 +252,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       return;
     case Op::Ld:
     case Op::Ldu:
-      if (relaxed_) {
+      if (mm_.relaxed) {
         if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
           run_late<M>(w, g, fn, I);  // the load that was held back, and what waited for it
           return;
@@ -280,7 +280,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
           // changed since: they stay at the wait, a spin at this instruction (the progress checks
           // see unchanged registers, and the mbarrier as the word they poll).
           if (!w.converged || g.mask != w.ready_mask) w.yielded_mask |= g.mask;
-          if (hang_.suspicious(steps_)) check_progress(w, g.mask, g.func, g.pc);
+          if (hang_.suspicious(clock_.steps)) check_progress(w, g.mask, g.func, g.pc);
           return;
         }
       }
@@ -293,7 +293,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
       break;
     case Op::Atom:
     case Op::Red:
-      if (relaxed_) {
+      if (mm_.relaxed) {
         // An atom's (or red's) read may take effect after later stores too (load buffering).
         if (w.lb_lanes & g.mask && w.lb_func == g.func && w.lb_pc == g.pc) {
           run_late<M>(w, g, fn, I);
@@ -332,8 +332,8 @@ uint8_t KernelRun::execute(Warp& w, const Group& g) {
   const ptx::Instr& I = code.code[g.pc];
   if (I.fast) {  // plain, private, never faults (see fast_handler_index)
     const uint32_t act = guard_mask(w, g.mask, I);
-    instrs_ += __builtin_popcount(act);
-    cur_loc_ = (g.func << 20) | g.pc;
+    clock_.instrs += __builtin_popcount(act);
+    now_.loc = (g.func << 20) | g.pc;
     if (act) kFastHandlers[I.fast](w, act, I);
     M::advance(*this, w, g, g.mask);
     return I.exec;
@@ -350,9 +350,9 @@ void KernelRun::fall_off(Warp& w, const Group& g) {
     L.func = g.func;
     L.pc = g.pc;
   }
-  lane_pcs_live_ = true;
+  now_.lane_pcs_live = true;
   ret<M>(w, g, g.mask);
-  lane_pcs_live_ = false;
+  now_.lane_pcs_live = false;
   M::lane_pcs_written(w);
 }
 
@@ -366,11 +366,11 @@ void KernelRun::execute_general(Warp& w, const Group& g, const ptx::Instr& I) {
       L.func = g.func;
       L.pc = g.pc;
     }
-    lane_pcs_live_ = true;
+    now_.lane_pcs_live = true;
   }
   exec_instr<M>(w, g, fn, I);
   if (!plain) {
-    lane_pcs_live_ = false;
+    now_.lane_pcs_live = false;
     M::lane_pcs_written(w);
   }
 }

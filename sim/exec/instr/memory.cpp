@@ -158,12 +158,12 @@ uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const 
 // checkers.
 inline void KernelRun::accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I,
                                 uint64_t value) {
-  if (generic < kLocalWindow) listeners_.access(w, lane, generic, size, write, value, I);
+  if (generic < kLocalWindow) listen_.list.access(w, lane, generic, size, write, value, I);
 }
 
 void KernelRun::rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
                               const ptx::Instr& I, const uint64_t* V) {
-  listeners_.rows(w, act, X, gen_off, size, write, I, V);
+  listen_.list.rows(w, act, X, gen_off, size, write, I, V);
 }
 
 bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I) {
@@ -173,20 +173,20 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
     host_watch::DeviceAccess in_order;
-    listeners_.host_look();
-    if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
+    listen_.list.host_look();
+    if (mm_.relaxed && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
     const uint64_t v = host_watch::load_word(p, size);
     std::memcpy(dst, &v, size);
-    if (listening_) listeners_.host_access(w, lane, generic, size, p, false, false, I, &v, nullptr);
+    if (listen_.any) listen_.list.host_access(w, lane, generic, size, p, false, false, I, &v, nullptr);
   } else {
     std::memcpy(dst, p, size);
   }
-  if (relaxed_) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
-  if (listeners_.accesses()) {
+  if (mm_.relaxed) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
+  if (listen_.list.accesses()) {
     uint64_t v = 0;
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
     accessed(w, lane, generic, size, false, I, v);
-    if (!mm_notes_.empty()) flush_memory_model(w);
+    if (!mm_.notes.empty()) flush_memory_model(w);
   }
   w.last_load[lane] = generic;
   return true;
@@ -197,7 +197,7 @@ void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr
   hang_.record_writer(writer_key(generic, w.cta->linear), w.cta->linear, w.lanes[lane].tid_linear, I.user_line,
                       I.ptx_line, I.user_file);
   if ((atomic || (w.open_lanes >> lane & 1)) && !lane_change(w, lane, generic, old, now, size, atomic)) return;
-  hang_.visible_change(steps_);
+  hang_.visible_change(clock_.steps);
 }
 
 bool KernelRun::lane_change(Warp& w, int lane, uint64_t generic, uint64_t old, uint64_t now, uint32_t size,
@@ -245,14 +245,14 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
   const bool host_mem = host_visible(w.cache_kind) && generic < kSharedWindow;
   if (host_mem) {
     in_order.emplace();
-    listeners_.host_look();
-    if (relaxed_ && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
+    listen_.list.host_look();
+    if (mm_.relaxed && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
   }
   uint64_t stored = 0;
   std::memcpy(&stored, src, std::min<uint32_t>(size, 8));
   uint8_t placed[64];
-  const bool model = relaxed_ && size <= sizeof placed;
-  write_version_[lane] = 0;
+  const bool model = mm_.relaxed && size <= sizeof placed;
+  mm_.write_version[lane] = 0;
   if (model) {
     // The memory model may put (elements of) the store before newer writes: memory keeps those.
     // (Before the checkers see the store: the race checker files its release under the model's
@@ -261,8 +261,8 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     relaxed_store(w, lane, generic, placed, p, size, I);
     src = placed;
   }
-  if (listeners_.accesses()) accessed(w, lane, generic, size, true, I, stored);
-  if (model && !mm_notes_.empty()) flush_memory_model(w);
+  if (listen_.list.accesses()) accessed(w, lane, generic, size, true, I, stored);
+  if (model && !mm_.notes.empty()) flush_memory_model(w);
   if (std::memcmp(p, src, size) != 0) {
     uint64_t before = 0, after = 0;
     if ((w.open_lanes >> lane & 1) && size <= 8) {
@@ -283,12 +283,12 @@ bool KernelRun::store_bytes(Warp& w, int lane, Space sp, uint64_t addr, const vo
     }
     note_write(w, lane, generic, I, before, after, size <= 8 ? size : 0);
   }
-  if (host_mem && listening_ && size <= 8) {
+  if (host_mem && listen_.any && size <= 8) {
     // What the store left in memory, as the checker's record of the word: reading memory back
     // instead would take a host write made since for the device's.
     uint64_t left = 0;
     std::memcpy(&left, src, size);
-    listeners_.host_access(w, lane, generic, size, p, true, false, I, nullptr, &left);
+    listen_.list.host_access(w, lane, generic, size, p, true, false, I, nullptr, &left);
   }
   return true;
 }
@@ -438,22 +438,22 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     case 4: sgn ? load_lanes<int32_t>(D, X, act, host_off) : load_lanes<uint32_t>(D, X, act, host_off); break;
     default: load_lanes<uint64_t>(D, X, act, host_off); break;
   }
-  if (relaxed_) {
+  if (mm_.relaxed) {
     // The memory model may have each lane read an older value (the row holds memory's).
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
-      const uint64_t stale_before = relaxed_->stale_reads();
-      const uint64_t v =
-          relaxed_->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, {I.sem, I.scope}, steps_);
-      read_version_[l] = relaxed_->read_version();
-      if (watched_) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
+      const uint64_t stale_before = mm_.relaxed->stale_reads();
+      const uint64_t v = mm_.relaxed->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask,
+                                           {I.sem, I.scope}, clock_.steps);
+      mm_.read_version[l] = mm_.relaxed->read_version();
+      if (listen_.watched) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
     }
   }
-  if (listeners_.accesses()) rows_accessed(w, act, X, gen_off, es, false, I, D);
-  if (!mm_notes_.empty()) flush_memory_model(w);
-  if (hang_.suspicious(steps_)) {
+  if (listen_.list.accesses()) rows_accessed(w, act, X, gen_off, es, false, I, D);
+  if (!mm_.notes.empty()) flush_memory_model(w);
+  if (hang_.suspicious(clock_.steps)) {
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       w.last_load[l] = X[l] + gen_off;
@@ -514,11 +514,11 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   if (!row_span(w, act, I.space, a.reg != Operand::kNoReg ? w.row(a.reg) : nullptr, off, X, es, true, &host_off,
                 &gen_off))
     return false;
-  if (check_race_ && (act & (act - 1))) find_store_collision(w, act, I, es, X, gen_off);
+  if (listen_.race && (act & (act - 1))) find_store_collision(w, act, I, es, X, gen_off);
   const uint64_t* V = v.kind == Operand::Kind::Reg && !v.negate ? w.row(v.reg) : nullptr;
-  if (listeners_.accesses()) {
+  if (listen_.list.accesses()) {
     alignas(16) uint64_t vals[32];
-    if (!V && watched_)
+    if (!V && listen_.watched)
       for (uint32_t m = act; m; m &= m - 1) vals[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), v);
     rows_accessed(w, act, X, gen_off, es, true, I, V ? V : vals);
   }
@@ -532,14 +532,14 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     const int l = __builtin_ctz(m);
     const uint64_t val = V ? V[l] : operand(w, l, v);
     uint8_t* p = reinterpret_cast<uint8_t*>(X[l] + host_off);
-    if (relaxed_) {
+    if (mm_.relaxed) {
       // Before newer values in coherence order: memory keeps the newest.
       const uint64_t latest = read_bits(p, es);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
-      const bool newest =
-          relaxed_->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest, {I.sem, I.scope}, steps_);
-      write_version_[l] = relaxed_->write_version();
-      if (watched_) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
+      const bool newest = mm_.relaxed->store(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, val & mask, latest,
+                                             {I.sem, I.scope}, clock_.steps);
+      mm_.write_version[l] = mm_.relaxed->write_version();
+      if (listen_.watched) note_store(w, l, X[l] + gen_off, es, newest, val & mask, latest);
       if (!newest) continue;
     }
     const bool open = open_lanes >> l & 1;
@@ -566,8 +566,8 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       if (!open || lane_change(w, l, generic, before, val & mask, es, false)) changed_any = true;
     }
   }
-  if (changed_any) hang_.visible_change(steps_);
-  if (!mm_notes_.empty()) flush_memory_model(w);
+  if (changed_any) hang_.visible_change(clock_.steps);
+  if (!mm_.notes.empty()) flush_memory_model(w);
   return true;
 }
 
@@ -576,16 +576,17 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
 // value, each store may go before newer ones in coherence order (then `bytes` takes memory's).
 void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I) {
   if (generic >= kLocalWindow) return;
-  read_version_[lane] = 0;
+  mm_.read_version[lane] = 0;
   const uint32_t es = std::min<uint32_t>(elem_size(I.type), 8);
   if (es == 0 || size % es) return;
   const MemThread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t newest = read_bits(bytes + off, es);
-    const uint64_t stale_before = relaxed_->stale_reads();
-    const uint64_t v = relaxed_->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, steps_);
-    if (off == 0) read_version_[lane] = relaxed_->read_version();  // (the race checker's key is the first element's)
-    if (watched_) note_load(lane, generic + off, es, stale_before, newest);
+    const uint64_t stale_before = mm_.relaxed->stale_reads();
+    const uint64_t v = mm_.relaxed->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, clock_.steps);
+    if (off == 0)
+      mm_.read_version[lane] = mm_.relaxed->read_version();  // (the race checker's key is the first element's)
+    if (listen_.watched) note_load(lane, generic + off, es, stale_before, newest);
     if (v != newest) write_bits(bytes + off, v, es);
   }
 }
@@ -598,9 +599,9 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
   const MemThread t = mm_thread(w, lane);
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t v = read_bits(bytes + off, es), latest = read_bits(memory + off, es);
-    const bool newest = relaxed_->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, steps_);
-    if (off == 0) write_version_[lane] = relaxed_->write_version();
-    if (watched_) note_store(w, lane, generic + off, es, newest, v, latest);
+    const bool newest = mm_.relaxed->store(t, mm_key(w, generic + off), es, v, latest, {I.sem, I.scope}, clock_.steps);
+    if (off == 0) mm_.write_version[lane] = mm_.relaxed->write_version();
+    if (listen_.watched) note_store(w, lane, generic + off, es, newest, v, latest);
     if (!newest) std::memcpy(bytes + off, memory + off, es);
   }
 }
@@ -608,23 +609,23 @@ void KernelRun::relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* byte
 void KernelRun::note_store(const Warp& w, int lane, uint64_t generic, uint32_t size, bool newest, uint64_t value,
                            uint64_t kept) {
   if (!newest)
-    mm_notes_.push_back({lane, trace::MemoryModelKind::EarlyStore, size, generic, kept});
-  else if (relaxed_->has_older(mm_key(w, generic)))
-    mm_notes_.push_back({lane, trace::MemoryModelKind::Buffered, size, generic, value});
+    mm_.notes.push_back({lane, trace::MemoryModelKind::EarlyStore, size, generic, kept});
+  else if (mm_.relaxed->has_older(mm_key(w, generic)))
+    mm_.notes.push_back({lane, trace::MemoryModelKind::Buffered, size, generic, value});
 }
 
 void KernelRun::flush_memory_model(const Warp& w) {
-  for (const ModelNote& n : mm_notes_) listeners_.memory_model(w, n.lane, n.kind, n.generic, n.value, n.size);
-  mm_notes_.clear();
+  for (const ModelNote& n : mm_.notes) listen_.list.memory_model(w, n.lane, n.kind, n.generic, n.value, n.size);
+  mm_.notes.clear();
 }
 
 // membar is fence.sc; a fence without .sem is fence.acq_rel; proxy fences order no memory
 // accesses of threads (PTX ISA, membar/fence).
 void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
   if (I.proxy) {
-    if (proxy_not_covered_.empty()) {
+    if (mm_.proxy_not_covered.empty()) {
       const SourceLoc s = where(I);
-      proxy_not_covered_ = fmt::format(
+      mm_.proxy_not_covered = fmt::format(
           "a proxy fence ran at {}: the relaxed memory model covers the generic proxy only (ordinary loads, "
           "stores and atomics), so what a proxy fence orders between proxies (the async proxy of "
           "cp.async.bulk and tensor-map copies, surfaces, textures) is not modelled: accesses through other "
@@ -636,7 +637,7 @@ void KernelRun::relaxed_fence(Warp& w, uint32_t act, const ptx::Instr& I) {
   MemOrder o{I.sem, I.scope};
   if (I.op == Op::Membar || o.sem == ptx::Sem::None) o.sem = I.op == Op::Membar ? ptx::Sem::Sc : ptx::Sem::AcqRel;
   if (warp_is_unit(cfg_.model)) act &= -act;  // one view per warp
-  for (uint32_t m = act; m; m &= m - 1) relaxed_->fence(mm_thread(w, __builtin_ctz(m)), o);
+  for (uint32_t m = act; m; m &= m - 1) mm_.relaxed->fence(mm_thread(w, __builtin_ctz(m)), o);
 }
 
 void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const ptx::Instr& I) {
@@ -644,13 +645,13 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const uint32_t n = I.vec ? I.vec : 1;
   const Operand& d = I.dst[0];
   const Operand& a = I.src[0];
-  const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
+  const bool scalar = cfg_.fast && !mm_.relaxed && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
                       (a.base == Operand::Base::Absolute || a.base == Operand::Base::DynamicShared) &&
                       I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
-  const bool track = hang_.suspicious(steps_);
+  const bool track = hang_.suspicious(clock_.steps);
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
     // A kernel parameter: the same value for every lane.
@@ -686,7 +687,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
         default: std::memcpy(&v, p, 8); break;
       }
       R[d.reg] = extend_loaded(v, es, I.type);
-      if (listeners_.accesses()) accessed(w, lane, generic, es, false, I, v);
+      if (listen_.list.accesses()) accessed(w, lane, generic, es, false, I, v);
       if (track) w.last_load[lane] = generic;
       continue;
     }
@@ -721,20 +722,20 @@ void KernelRun::exec_st(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   // st [addr], value: the parser puts the address in src[0] and the value in src[1].
   const Operand* a = &I.src[0];
   const Operand* v = &I.src[1];
-  const bool scalar = cfg_.fast && !relaxed_ && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
+  const bool scalar = cfg_.fast && !mm_.relaxed && n == 1 && es <= 8 && v->kind != Operand::Kind::Vector &&
                       (a->base == Operand::Base::Absolute || a->base == Operand::Base::DynamicShared) &&
                       a->kind == Operand::Kind::Addr && I.space != Space::Param && I.space != Space::Local;
   const uint64_t base_off = a->base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && st_rows(w, act, I, es)) return;
-  if (check_race_ && (act & (act - 1))) find_store_collision(w, act, I, es * n, nullptr, 0);
+  if (listen_.race && (act & (act - 1))) find_store_collision(w, act, I, es * n, nullptr, 0);
   FOR_LANES(act)
   if (scalar) {
     uint64_t generic = 0;
     const uint64_t addr = (a->reg != Operand::kNoReg ? R[a->reg] : 0) + static_cast<uint64_t>(a->imm) + base_off;
     if (uint8_t* p = fast_ptr(w, I.space, addr, es, true, &generic)) {
       const uint64_t val = v->kind == Operand::Kind::Reg && !v->negate ? R[v->reg] : operand(w, lane, *v);
-      if (listeners_.accesses()) accessed(w, lane, generic, es, true, I, val);
+      if (listen_.list.accesses()) accessed(w, lane, generic, es, true, I, val);
       // Little-endian: the value's low bytes are what is stored. Only a change is visible.
       uint64_t old = 0;
       bool changed;
@@ -900,7 +901,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     if (o.kind == Operand::Kind::Imm) return static_cast<uint64_t>(o.imm);
     return operand(w, lane, o);
   };
-  if (abs_addr && !relaxed_ && w.uniform_base != Warp::kMixedBase && act) {
+  if (abs_addr && !mm_.relaxed && w.uniform_base != Warp::kMixedBase && act) {
     // Row form (see row_span): every lane's word is in shared memory or the warp's cached
     // global allocation (not mapped host memory), so no lane can fault; the lanes still apply
     // their operations one after the other, in lane order.
@@ -933,7 +934,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           const int l = __builtin_ctz(m);
           uint64_t nb = 0;
           const uint64_t generic = X[l] + gen_off;
-          if (listening_) listeners_.atomic_read(w, l, generic, size, I);
+          if (listen_.any) listen_.list.atomic_read(w, l, generic, size, I);
           const uint64_t old =
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
           if ((old & keep) != (nb & keep)) {
@@ -943,8 +944,8 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
           // compare-and-swap is a write for the race checker.
-          if (listening_ && !(cas && (old & keep) != (B[l] & keep))) listeners_.atomic_wrote(w, l, generic, I);
-          if (listening_) listeners_.atomic(w, l, generic, size, old & keep, nb & keep, I);
+          if (listen_.any && !(cas && (old & keep) != (B[l] & keep))) listen_.list.atomic_wrote(w, l, generic, I);
+          if (listen_.any) listen_.list.atomic(w, l, generic, size, old & keep, nb & keep, I);
           w.last_load[l] = generic;
           if (D) D[l] = old;
         }
@@ -955,7 +956,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
         case AtomOp::Add: lanes([] { return AtomOp::Add; }); break;
         default: lanes([&] { return I.aop; }); break;
       }
-      if (changed_any) hang_.visible_change(steps_);
+      if (changed_any) hang_.visible_change(clock_.steps);
       return;
     }
   }
@@ -971,9 +972,9 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     return;
   }
   const bool host_shared = generic < kSharedWindow && host_visible(w.cache_kind);
-  const bool model = relaxed_ && generic < kLocalWindow;
+  const bool model = mm_.relaxed && generic < kLocalWindow;
   // (under the relaxed model, once the model has chosen the write the read reads)
-  if (listening_ && !model) listeners_.atomic_read(w, lane, generic, size, I);
+  if (listen_.any && !model) listen_.list.atomic_read(w, lane, generic, size, I);
   const uint64_t b = value(lane, R, ob);
   const uint64_t c = cas ? value(lane, R, oc) : 0;
   uint64_t nb = 0;
@@ -987,7 +988,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     std::optional<host_watch::DeviceAccess> in_order;
     if (host_shared) {
       in_order.emplace();
-      listeners_.host_look();
+      listen_.list.host_look();
       host_word(w, generic, size, p);
     }
     uint64_t latest = 0;
@@ -995,14 +996,14 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     const MemThread t = mm_thread(w, lane);
     const uint64_t key = mm_key(w, generic);
     const uint64_t expected = b & keep;
-    const uint64_t read = relaxed_->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, steps_, false,
-                                             cas ? &expected : nullptr);
-    read_version_[lane] = relaxed_->read_version();
-    if (listening_) listeners_.atomic_read(w, lane, generic, size, I);
+    const uint64_t read = mm_.relaxed->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, clock_.steps,
+                                                false, cas ? &expected : nullptr);
+    mm_.read_version[lane] = mm_.relaxed->read_version();
+    if (listen_.any) listen_.list.atomic_read(w, lane, generic, size, I);
     old = atomic_compute<T>(read, I.aop, b, c, &nb);
     failed_cas = cas && (old & keep) != (b & keep);
-    const bool newest = relaxed_->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, steps_);
-    write_version_[lane] = relaxed_->write_version();
+    const bool newest = mm_.relaxed->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, clock_.steps);
+    mm_.write_version[lane] = mm_.relaxed->write_version();
     uint64_t was = latest & keep, left = latest & keep;  // left: what memory holds after it
     if (newest && !failed_cas) {
       left = nb & keep;
@@ -1016,21 +1017,21 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
           failed_cas = cas && (old & keep) != (b & keep);
           was = old & keep;
           left = nb & keep;
-          relaxed_->host_raced(t, key, size, p, steps_);
+          mm_.relaxed->host_raced(t, key, size, p, clock_.steps);
         }
       } else {
         std::memcpy(p, &nb, size);
       }
     }
-    if (host_shared && listening_) listeners_.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
+    if (host_shared && listen_.any) listen_.list.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
   } else {
     if (host_shared) {
       host_watch::DeviceAccess in_order;
-      listeners_.host_look();
+      listen_.list.host_look();
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
-      if (listening_) {
+      if (listen_.any) {
         const uint64_t was = old & keep, left = nb & keep;
-        listeners_.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
+        listen_.list.host_access(w, lane, generic, size, p, false, true, I, &was, &left);
       }
     } else {
       old = atomic_rmw<T>(p, host_shared, I.aop, b, c, &nb);
@@ -1042,11 +1043,12 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
   // Every read-modify-write is a write in the memory model, also when it leaves the value as
   // it was (atomicAdd(p, 0), atomicMax that does not raise): it can be a release and it
   // continues release sequences. Only a failed compare-and-swap writes nothing.
-  if (listening_ && !failed_cas) listeners_.atomic_wrote(w, lane, generic, I);
-  if (listening_) {
-    listeners_.atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
-    if (watched_ && relaxed_ && generic < kLocalWindow && !failed_cas && relaxed_->has_older(mm_key(w, generic)))
-      listeners_.memory_model(w, lane, trace::MemoryModelKind::Buffered, generic, nb_cmp, size);
+  if (listen_.any && !failed_cas) listen_.list.atomic_wrote(w, lane, generic, I);
+  if (listen_.any) {
+    listen_.list.atomic(w, lane, generic, size, old_cmp, nb_cmp, I);
+    if (listen_.watched && mm_.relaxed && generic < kLocalWindow && !failed_cas &&
+        mm_.relaxed->has_older(mm_key(w, generic)))
+      listen_.list.memory_model(w, lane, trace::MemoryModelKind::Buffered, generic, nb_cmp, size);
   }
   w.last_load[lane] = generic;
   if (write_back) R[I.dst[0].reg] = old;
@@ -1081,7 +1083,7 @@ void KernelRun::exec_atom(Warp& w, uint32_t act, const ptx::Instr& I) {
     fault(w, lane, I, LaunchStatus::Fault, "atomic on constant memory", "");
     return;
   }
-  if (listening_) listeners_.atomic_read(w, lane, generic, size, I);
+  if (listen_.any) listen_.list.atomic_read(w, lane, generic, size, I);
   operand(w, lane, I.src[1]);
   if (I.aop == AtomOp::Cas) operand(w, lane, I.src[2]);
   fault(w, lane, I, LaunchStatus::Fault, "unsupported atomic type",
@@ -1171,7 +1173,7 @@ void KernelRun::find_store_collision(Warp& w, uint32_t act, const ptx::Instr& I,
       for (uint32_t m = writers; m; m &= m - 1) same = same && V[__builtin_ctz(m)] == V[__builtin_ctz(writers)];
       if (same) continue;
     }
-    listeners_.store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
+    listen_.list.store_collision(w, I, at, bytes, writers, scalar ? V : nullptr);
     return;
   }
 }

@@ -42,12 +42,13 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
     case SReg::LanemaskLt: return (1u << lane) - 1;
     case SReg::LanemaskGe: return ~((1u << lane) - 1);
     case SReg::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
-    case SReg::Clock: return static_cast<uint32_t>(clock_base_ + sm_steps_[c.sm]);
-    case SReg::ClockHi: return static_cast<uint32_t>((clock_base_ + sm_steps_[c.sm]) >> 32);
-    case SReg::Clock64: return clock_base_ + sm_steps_[c.sm];
-    case SReg::GlobalTimer: return time_base_ns_ + static_cast<uint64_t>(sim_ns());
-    case SReg::GlobalTimerLo: return static_cast<uint32_t>(time_base_ns_ + static_cast<uint64_t>(sim_ns()));
-    case SReg::GlobalTimerHi: return static_cast<uint32_t>((time_base_ns_ + static_cast<uint64_t>(sim_ns())) >> 32);
+    case SReg::Clock: return static_cast<uint32_t>(clock_.clock_base + clock_.sm_steps[c.sm]);
+    case SReg::ClockHi: return static_cast<uint32_t>((clock_.clock_base + clock_.sm_steps[c.sm]) >> 32);
+    case SReg::Clock64: return clock_.clock_base + clock_.sm_steps[c.sm];
+    case SReg::GlobalTimer: return clock_.time_base_ns + static_cast<uint64_t>(sim_ns());
+    case SReg::GlobalTimerLo: return static_cast<uint32_t>(clock_.time_base_ns + static_cast<uint64_t>(sim_ns()));
+    case SReg::GlobalTimerHi:
+      return static_cast<uint32_t>((clock_.time_base_ns + static_cast<uint64_t>(sim_ns())) >> 32);
     case SReg::DynamicSmemSize: return p_.dynamic_shared;
     case SReg::TotalSmemSize: return shape_.dynamic_shared_base + p_.dynamic_shared;
     // The reserved region (sm_80+; kernel_run.h): 1 KB after the kernel's own shared memory. The
@@ -65,8 +66,8 @@ uint64_t KernelRun::special(const Warp& w, int lane, SReg r) const {
     // %envreg1 (high half) and %envreg2 (low half) hold the address of the cooperative
     // grid-barrier workspace: cooperative_groups joins them with bfi.b64 ..., 32, 32.
     if ((env == 1 || env == 2) && !p_.cooperative) envreg_read_ = true;
-    if (env == 1) return grid_workspace_ >> 32;
-    if (env == 2) return grid_workspace_ & 0xffffffffu;
+    if (env == 1) return dispatch_.grid_workspace >> 32;
+    if (env == 2) return dispatch_.grid_workspace & 0xffffffffu;
     return 0;
   }
   return 0;

@@ -59,9 +59,9 @@ void KernelRun::exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I) {
       if (!pval) j = lane;
       // A source lane outside the member mask (or one that does not execute the shuffle) gives an
       // undefined value in CUDA; here the reading lane's own, and the sync checker says so.
-      if (check_sync_ && I.nsrc > 3 && j != lane) {
+      if (listen_.sync && I.nsrc > 3 && j != lane) {
         const uint32_t member = uint32_t(operand(w, lane, I.src[3]));
-        if (!((member & act) >> (j & 31) & 1)) listeners_.shfl_outside(w, lane, I, j & 31, member);
+        if (!((member & act) >> (j & 31) & 1)) listen_.list.shfl_outside(w, lane, I, j & 31, member);
       }
       uint64_t v = ((act >> (j & 31)) & 1) ? vals[j & 31] : vals[lane];
       R[d.reg] = v;
