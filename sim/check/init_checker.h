@@ -37,6 +37,11 @@ class InitChecker final : public RunObserver {
               const ptx::Instr& I) override {
     check(w, lane, generic, size, write, false, I);
   }
+  void rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
+            const ptx::Instr& I, const uint64_t*) override {
+    for (uint32_t m = act; m; m &= m - 1)
+      check(w, __builtin_ctz(m), X[__builtin_ctz(m)] + gen_off, size, write, false, I);
+  }
   void atomic_read(const Warp& w, int lane, uint64_t generic, uint32_t size, const ptx::Instr& I) override {
     check(w, lane, generic, size, true, true, I);
   }

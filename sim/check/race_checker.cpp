@@ -53,6 +53,7 @@ const char* access_word(uint8_t flags) {
 RaceChecker::RaceChecker(const RunView& run, std::vector<Report>& reports)
     : run_(run),
       cfg_(run.config()),
+      lane_by_lane_(run.config().check_enabled("init")),
       reports_(reports),
       race_(run.config().model, run.shape().threads_per_block, run.shape().shared_bytes) {
   race_.set_report_all(cfg_.reports_all);
@@ -104,9 +105,10 @@ void RaceChecker::rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t 
   // the block's shared memory or one global allocation.
   const uint8_t sem = sem_flags(I, cfg_.volatile_data);
   Cta& c = *w.cta;
-  if (sem) {
+  if (sem || lane_by_lane_) {
     // What check does, lane by lane (a strong access's memory-order effects interleave with the
-    // next lane's check).
+    // next lane's check; with the init checker on, every plain store's version is noted, as the
+    // lane by lane check does).
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       check(w, l, X[l] + gen_off, size, write, false, I);

@@ -307,7 +307,7 @@ bool RaceDetector::check(RaceThread& t, uint32_t gid, uint32_t cta, uint32_t war
   if (agid == gid) return true;
   const bool same_warp = agid / tpc_ == cta && (agid % tpc_) / 32 == warp;
   // One execution of one instruction by lanes of a warp: the interpreter reports its collisions
-  // (KernelRun::check_store_collisions). A later execution of the same instruction is an
+  // (KernelRun::find_store_collision, RaceChecker::store_collision). A later execution of the same instruction is an
   // ordinary pair of accesses below (ordered under lockstep, needs __syncwarp under its).
   if (same_warp && prev.loc == loc && prev.step == step_) return true;
   constexpr uint8_t kSync = kAtomic | kStrong | kVolatile;

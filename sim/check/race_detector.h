@@ -80,9 +80,9 @@ struct Access {
   uint8_t flags = 0;   // kWrite | kAtomic | kStrong | kVolatile
   // The low bits of the launch's warp-step counter when the access was made: two lanes' accesses
   // at one instruction with the same step are one execution of it (their collisions are the
-  // interpreter's to report, see KernelRun::check_store_collisions); a different step is a later
-  // execution, which under its is ordered only by synchronization. A wrapped-around match only
-  // ever silences a pair, never invents one.
+  // interpreter's to report, see KernelRun::find_store_collision and RaceChecker::store_collision); a different step is
+  // a later execution, which under its is ordered only by synchronization. A wrapped-around match only ever silences a
+  // pair, never invents one.
   uint16_t step = 0;
 };
 static_assert(sizeof(Access) == 20, "shadow cells stay three 20-byte accesses");

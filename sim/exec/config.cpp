@@ -1,5 +1,7 @@
 #include "sim/exec/config.h"
 
+#include <synclab/trace_schedule.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "sim/exec/profile.h"
-#include "sim/sched/replay_scheduler.h"
 
 namespace synclab::sim {
 
@@ -202,7 +203,7 @@ std::string Config::set(const std::string& name, const std::string& value) {
   return "";
 }
 
-Config Config::from_environment() {
+Config Config::from_environment(const ScheduleLoader& load_schedule) {
   Config c;
   for (const std::string& name : variables()) {
     const char* v = std::getenv(name.c_str());
@@ -223,7 +224,7 @@ Config Config::from_environment() {
                    "(docs/simulator.md, \"Replaying a schedule\")\n");
       std::exit(2);
     }
-    c.schedule = load_schedule_or_exit(c.schedule_path);  // exits with 3 on a bad file
+    c.schedule = load_schedule(c.schedule_path);  // exits with 3 on a bad file
     // The policy after the file: SYNCLAB_SCHED_AFTER, else the file's `then` (replay_after, which
     // a program's own set_scheduler does not replace), else the scheduler the program sets, else
     // SYNCLAB_SCHED when it names one, else rr (Config's default).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,8 +95,10 @@ struct Config {
   // SYNCLAB_TRACE, SYNCLAB_QUIET, SYNCLAB_REPORTS, SYNCLAB_FAST, SYNCLAB_ERROR_EXITCODE, SYNCLAB_SCHEDULE,
   // SYNCLAB_SCHED_AFTER, SYNCLAB_MEMORY_CHECK (0|1), SYNCLAB_PROFILE. An invalid value prints a message naming the
   // variable and its allowed values and exits with 2; a schedule file that cannot be read or parsed prints `synclab:
-  // schedule FILE:LINE: why` and exits with 3.
-  static Config from_environment();  // exits with status 2 and a message on a bad value
+  // schedule FILE:LINE: why` and exits with 3. load_schedule reads and parses a schedule file
+  // (sim/sched/replay_scheduler.h: load_schedule_or_exit), or exits.
+  using ScheduleLoader = std::function<std::shared_ptr<const trace::Schedule>(const std::string&)>;
+  static Config from_environment(const ScheduleLoader& load_schedule);  // exits with status 2 on a bad value
   // Applies one SYNCLAB_* variable: "" when the value is valid (or empty: unset), else what the
   // variable expects ("sc or relaxed"); the configuration is then unchanged.
   std::string set(const std::string& name, const std::string& value);

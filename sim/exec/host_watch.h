@@ -17,18 +17,9 @@
 #include <string>
 #include <vector>
 
-namespace synclab::sim::host_watch {
+#include "sim/memory/host_word.h"  // load_word
 
-// One word (1, 2, 4 or 8 bytes; 8 for any other size) of memory that host threads may write at any
-// moment (mapped pinned or managed memory), read at once.
-inline uint64_t load_word(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
-    case 2: return __atomic_load_n(reinterpret_cast<const uint16_t*>(p), __ATOMIC_RELAXED);
-    case 4: return __atomic_load_n(reinterpret_cast<const uint32_t*>(p), __ATOMIC_RELAXED);
-    default: return __atomic_load_n(reinterpret_cast<const uint64_t*>(p), __ATOMIC_RELAXED);
-  }
-}
+namespace synclab::sim::host_watch {
 
 // A watched range: accesses are noted per element of `grain` bytes (1, 2, 4 or 8).
 struct Range {

@@ -10,8 +10,9 @@
 //   2. The step loop (a template over the warp model, warp_model.h)
 //        Step loop          step_loop: the scheduler picks a warp, the model its lanes; bursts of private
 //                           instructions; the step budget
-//        Launch             run: the launch's shape and shared memory, the observers (TraceRecorder,
-//                           PerfCounters), the memory model, the checkers, the dispatch order; the step loop;
+//        Launch             run: the launch's shape and shared memory, the listeners (TraceRecorder,
+//                           PerfCounters, the checkers from the simulator's parts), the memory model, the
+//                           dispatch order; the step loop;
 //                           then the closing reports and the summary line; sim_ns (simulated time so far)
 //        Instruction flags  annotate_for_exec and its tests (private_instr, is_plain, scalar_access)
 //   3. Where, who and how to replay: what every report says
@@ -22,15 +23,13 @@
 //        Reports out        observe_reports; check_memory_model (SYNCLAB_MEMORY_CHECK=1)
 // Elsewhere: the warp models (lockstep_model.h, its_model.h), the control flow they share
 // (control_flow.cpp), instruction semantics (instr/), progress and hang reports (progress.cpp),
-// the run's listeners (run_observer.h): the checkers (sim/check/), trace recording (trace_recorder.h)
+// the run's listeners (run_observer.h): the checkers (sim/check/, plugged in by the simulator's
+// parts), trace recording (trace_recorder.h)
 // and the performance counters (perf_counters.h).
 #include "sim/exec/kernel_run.h"
 
-#include "sim/check/init_checker.h"
-#include "sim/check/race_checker.h"
-#include "sim/check/sync_checker.h"
-
 #include <synclab/mix64.h>
+#include <synclab/trace_schedule.h>
 
 #include "sim/memory/oracle/ptx_axioms.h"
 
@@ -81,7 +80,7 @@ void install_interrupt_handler() {
 }  // namespace
 
 KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
-                     const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns)
+                     const DeviceProfile& prof, std::unique_ptr<Scheduler> sched, uint64_t time_base_ns)
     : sim_(sim),
       mod_(mod),
       M_(*mod.module),
@@ -89,9 +88,9 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       cfg_(cfg),
       prof_(prof),
       entry_(mod.module->functions[p.function]),
-      sched_(Scheduler::create(cfg, pct_step_estimate)) {
+      sched_(std::move(sched)) {
   rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
-  replay_ = dynamic_cast<ReplayScheduler*>(sched_.get());
+  replay_ = sched_->replays() ? sched_.get() : nullptr;
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
   sched_on_step_ = sched_->observes_steps();
   // Independent thread scheduling promises no convergence: the exploring schedulers sometimes run
@@ -328,12 +327,10 @@ LaunchResult KernelRun::run() {
     listen_.list.add(std::move(counters));
   }
   listen_.watched = !listen_.list.empty();
-  if (cfg_.check_enabled("init"))
-    listen_.list.add(std::make_unique<InitChecker>(view(), sim_.memory(), result_.reports));
+  // (The checkers come from sim/check/, through the simulator's parts.)
+  if (sim_.parts().checkers) sim_.parts().checkers(listen_.list, view(), sim_.memory(), result_.reports, cfg_);
   listen_.race = cfg_.check_enabled("race");
-  if (listen_.race) listen_.list.add(std::make_unique<RaceChecker>(view(), result_.reports));
   listen_.sync = cfg_.check_enabled("sync");
-  if (listen_.sync) listen_.list.add(std::make_unique<SyncChecker>(view(), result_.reports));
   listen_.any = !listen_.list.empty();
   listen_.steps = listen_.list.steps();
   if (listen_.any) listen_.list.launch_begin();
@@ -347,7 +344,7 @@ LaunchResult KernelRun::run() {
   if (mm_.model->relaxed()) {
     mm_.relaxed = mm_.model.get();
     if (listen_.watched) mm_.relaxed->on_visible([this](uint64_t key) { listen_.list.memory_visible(key); });
-    if (replay_) mm_.relaxed->set_read_chooser(replay_);
+    if (replay_) mm_.relaxed->set_read_chooser(replay_->read_chooser());
   }
 
   DispatchOrder order = cfg_.dispatch;

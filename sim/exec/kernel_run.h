@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/hang_detector.h"
+#include "sim/exec/hang_detector.h"
 #include <synclab/trace_format.h>
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
@@ -35,8 +35,7 @@
 #include "sim/exec/warp.h"
 #include "sim/exec/warp_model.h"
 #include "sim/ptx/ir.h"
-#include "sim/sched/scheduler.h"
-#include "sim/sched/replay_scheduler.h"
+#include "sim/exec/scheduler.h"
 
 namespace synclab::sim {
 
@@ -52,8 +51,9 @@ uint8_t fast_handler_index(const ptx::Instr& I);
 
 class KernelRun final : private RunView {
  public:
+  // sched: the launch's scheduling policy (SimulatorParts::scheduler).
   KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchParams& p, const Config& cfg,
-            const DeviceProfile& prof, uint64_t pct_step_estimate, uint64_t time_base_ns = 0);
+            const DeviceProfile& prof, std::unique_ptr<Scheduler> sched, uint64_t time_base_ns = 0);
   ~KernelRun();
   KernelRun(const KernelRun&) = delete;
   KernelRun& operator=(const KernelRun&) = delete;
@@ -110,7 +110,7 @@ class KernelRun final : private RunView {
                   uint32_t size = 0, bool atomic = false);
   // Whether a lane's change of a word is visible now (the caller moves the epoch) or tentative:
   // the first change by an atomic (may_open) since the lane's last visible change, or any change of
-  // that same word, which a later one may undo (a lock taken, then released) (check/hang_detector.h).
+  // that same word, which a later one may undo (a lock taken, then released) (hang_detector.h).
   bool lane_change(Warp& w, int lane, uint64_t addr, uint64_t old, uint64_t now, uint32_t size, bool may_open);
   uint8_t* fast_ptr(Warp& w, ptx::Space sp, uint64_t addr, uint32_t size, bool write, uint64_t* generic);
   bool row_span(Warp& w, uint32_t act, ptx::Space sp, const uint64_t* A, uint64_t off, uint64_t* X, uint32_t size,
@@ -245,7 +245,7 @@ class KernelRun final : private RunView {
   const ptx::Function& entry_;
   std::unique_ptr<Scheduler> sched_;
   RoundRobinScheduler* rr_ = nullptr;  // sched_ when it is round robin (called directly)
-  ReplayScheduler* replay_ = nullptr;  // sched_ when it replays a schedule file (SYNCLAB_SCHED=replay)
+  Scheduler* replay_ = nullptr;        // sched_ when it follows a schedule file (SYNCLAB_SCHED=replay)
   struct CodeRef {
     const ptx::Instr* code;
     uint32_t size;
@@ -293,8 +293,8 @@ class KernelRun final : private RunView {
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,
                      const ptx::Instr& I);
-  // What the model did to the accesses of one instruction, kept (only while a trace is recorded)
-  // until the observer has seen the accesses, then told it (flush_memory_model).
+  // What the model did to the accesses of one instruction, kept (only while the recorder or the
+  // counters listen) until the listeners have heard the accesses, then told them (flush_memory_model).
   struct ModelNote {
     int lane;
     trace::MemoryModelKind kind;

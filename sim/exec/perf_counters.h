@@ -1,4 +1,4 @@
-// Performance counters (SYNCLAB_PROFILE, `synclab-run --profile`): an observer of a kernel run
+// Performance counters (SYNCLAB_PROFILE, `synclab-run --profile`): a listener of a kernel run
 // (run_observer.h) that counts, per launch, what Nsight Compute would report for the same kernel
 // on a GPU, so that a student without a GPU can see why a kernel would be slow:
 //   - global memory: requests (one per warp-level load or store instruction) and the 32-byte

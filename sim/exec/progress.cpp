@@ -1,5 +1,5 @@
 // Progress: whether the threads of a launch can still get anywhere. A spin check after backward
-// branches (check_progress, with the HangDetector of sim/check/hang_detector.h) finds threads
+// branches (check_progress, with the HangDetector of sim/exec/hang_detector.h) finds threads
 // that spin while nothing they could see changes; the step loop finds a deadlock when no warp can
 // run. Each ends the launch with a report that says where every thread is and why it cannot go
 // on.

@@ -6,9 +6,11 @@
 // fast paths included), the same scheduling. Calls come in the order things happen: a warp step
 // first, then what its instruction does (accesses, atomics, fences, barrier arrivals and releases,
 // warp synchronization, exits), then the reports it raised. A listener reads the run through
-// RunView (run_view.h); the one thing it may write in the run's state is its own per-block slot
-// (Cta::race, set up at cta_start). Every event has an empty default: a listener overrides what it
-// hears, and says in events() which of the frequent ones (steps, accesses) it wants at all.
+// RunView (run_view.h); what it may write of the run's state is its own: the race checker's
+// per-block slot (Cta::race, set up at cta_start), the sync checker's note of where a barrier's
+// phase waits (BarrierArrival::state), the init checker's record of written device memory. Every
+// event has an empty default: a listener overrides what it hears, and says in events() which of the
+// frequent ones (steps, accesses) it wants at all.
 #pragma once
 
 #include <synclab/trace_format.h>

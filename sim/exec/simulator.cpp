@@ -45,12 +45,8 @@ struct Simulator::LoadedModule {
   LoadedModuleView view;
 };
 
-Simulator& Simulator::instance() {
-  static Simulator* sim = new Simulator();  // never destroyed: host threads may outlive main
-  return *sim;
-}
-
-Simulator::Simulator() : config_(Config::from_environment()) {
+Simulator::Simulator(SimulatorParts parts)
+    : parts_(std::move(parts)), config_(Config::from_environment(parts_.load_schedule)) {
 #if defined(__GLIBC__)
   // A launch sets up and frees state of a few megabytes when many blocks are resident at once
   // (under the relaxed memory model, about 2.4 KB per thread). glibc handed that memory back to
@@ -425,7 +421,8 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   const uint64_t warps = p.grid.count() * ((p.block.count() + 31) / 32);
   const uint64_t estimate = std::clamp<uint64_t>(warps * std::max<size_t>(fn.code.size(), 1), 64, 10000);
   Config cfg = config_;
-  KernelRun run(*this, lm.view, p, cfg, profile(), estimate, static_cast<uint64_t>(sim_time_ms_ * 1e6));
+  KernelRun run(*this, lm.view, p, cfg, profile(), parts_.scheduler(cfg, estimate),
+                static_cast<uint64_t>(sim_time_ms_ * 1e6));
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
   if (!cfg.quiet) report_log_.print(r, cfg.reports_all, stderr);

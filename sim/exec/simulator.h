@@ -81,9 +81,30 @@ struct LaunchResult {
   bool counted = false;  // the control API was counting (synclab_sim_count): its sums take this launch
 };
 
+class Scheduler;     // scheduler.h
+class ObserverList;  // run_observer.h
+class RunView;       // run_view.h
+
+// What a launch gets from the layers above sim/exec, plugged in where the simulator is assembled
+// (sim/simulator_instance.cpp): its scheduling policy (sim/sched/), its checkers (sim/check/), and
+// the reader of schedule files.
+struct SimulatorParts {
+  // The policy for a launch with these settings (SYNCLAB_SCHED, replay); expected_steps: what pct
+  // spreads its change points over.
+  std::function<std::unique_ptr<Scheduler>(const Config&, uint64_t expected_steps)> scheduler;
+  // Adds the checkers the settings ask for (SYNCLAB_CHECK) to a launch's listeners; they read the
+  // run through `run`, the device memory's record of written bytes, and append to `reports`.
+  std::function<void(ObserverList&, const RunView& run, DeviceMemory& memory, std::vector<Report>& reports,
+                     const Config&)>
+      checkers;
+  Config::ScheduleLoader load_schedule;  // SYNCLAB_SCHEDULE's file
+};
+
 class Simulator {
  public:
+  // The process's simulator, assembled from its parts (sim/simulator_instance.cpp).
   static Simulator& instance();
+  const SimulatorParts& parts() const { return parts_; }
 
   Config& config() { return config_; }
   const DeviceProfile& profile() const;
@@ -154,9 +175,10 @@ class Simulator {
                             bool* dynamic) const;
 
  private:
-  Simulator();
+  explicit Simulator(SimulatorParts parts);
   ~Simulator();
   struct LoadedModule;
+  SimulatorParts parts_;
   Config config_;
   DeviceMemory memory_;
   std::vector<std::unique_ptr<LoadedModule>> modules_;

@@ -237,7 +237,8 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
   static bool registered = false;
   if (!registered) {
     registered = true;
-    std::atexit([] { Simulator::instance().close_trace(); });
+    static Simulator* self = this;
+    std::atexit([] { self->close_trace(); });
   }
   return trace_.get();
 }

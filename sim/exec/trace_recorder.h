@@ -1,4 +1,4 @@
-// The trace recorder: an observer of a kernel run (run_observer.h) that writes what it sees into
+// The trace recorder: a listener of a kernel run (run_observer.h) that writes what it sees into
 // the trace file (SYNCLAB_TRACE; the format is docs/trace-format.md). One per traced launch.
 #pragma once
 

@@ -50,7 +50,7 @@ struct Lane {
   uint32_t sync_mask = 0;  // AtWarpSync: the member mask given
   LaneRegs rp;             // the current frame's registers (kept by Warp::sync_regp)
   uint32_t tid[3] = {0, 0, 0};
-  // Progress detection (see check/hang_detector.h; the lane's last load address is
+  // Progress detection (see hang_detector.h; the lane's last load address is
   // Warp::last_load).
   uint32_t spin_func = ~0u, spin_pc = ~0u;
   uint64_t spin_hash = 0, spin_epoch = ~0ull;
@@ -125,7 +125,7 @@ struct Warp {
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
   uint64_t last_load[32] = {};
-  // PCT's own (sched/scheduler.cpp): the highest priority among the lanes of pct_mask, while
+  // PCT's own (sched/policies.cpp): the highest priority among the lanes of pct_mask, while
   // pct_known (the scheduler forgets it when it changes a lane's priority).
   uint32_t pct_mask = 0;
   bool pct_known = false;
@@ -171,7 +171,7 @@ struct Cta {
   std::vector<Warp> warps;
   BarrierState barriers[16];
   bool done = false;
-  std::shared_ptr<RaceCta> race;  // the race detector's per-block state (checks on)
+  std::shared_ptr<RaceCta> race;  // the race checker's per-block state (race check on)
 };
 
 }  // namespace synclab::sim

@@ -22,7 +22,7 @@
 #include <synclab/trace_schedule.h>
 
 #include "sim/memory/memory_model.h"
-#include "sim/sched/scheduler.h"
+#include "sim/exec/scheduler.h"
 
 namespace synclab::sim {
 
@@ -42,9 +42,9 @@ class ReplayScheduler final : public Scheduler, public ReadChooser {
 
   // The launch is traced (its trace number is the count of traced launches before it): from now
   // on the schedule's choices for it are followed. warps_per_block and total warps for messages.
-  void begin_traced_launch(uint64_t blocks, uint32_t warps_per_block);
+  void begin_traced_launch(uint64_t blocks, uint32_t warps_per_block) override;
   bool replaying() const { return active_ && pos_ < choices_->size(); }
-  bool follows_schedule() const { return active_; }  // this launch has choices in the schedule
+  bool follows_schedule() const override { return active_; }  // this launch has choices in the schedule
 
   size_t pick_warp(const std::vector<Warp*>& warps) override;
   size_t pick_group(const Warp& w, const std::vector<uint32_t>& masks, const std::vector<bool>& yielded) override;
@@ -56,12 +56,14 @@ class ReplayScheduler final : public Scheduler, public ReadChooser {
 
   // The step loop, after the warp model chose the group `g` of the picked warp: checks it against
   // the line's mask (a converged warp, or lockstep, has one group).
-  void picked(const Warp& w, const Group& g, bool lockstep);
+  void picked(const Warp& w, const Group& g, bool lockstep) override;
   // The step loop would run the warp's next instruction at once (a private burst): true when the
   // schedule agrees (its next line is this warp and group, or it has run out), consuming the line.
-  bool continue_burst(const Warp& w, const Group& g);
+  bool continue_burst(const Warp& w, const Group& g) override;
 
   int64_t choose_read(uint32_t lane, size_t n) override;
+  bool replays() const override { return true; }
+  ReadChooser* read_chooser() override { return this; }
 
  private:
   [[noreturn]] void fail(int line, const std::string& why) const;

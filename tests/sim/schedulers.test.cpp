@@ -1,4 +1,4 @@
-// The scheduling policies (sim/sched/scheduler.h) on hand-made warps: only the fields a policy
+// The scheduling policies (sim/exec/scheduler.h) on hand-made warps: only the fields a policy
 // reads are set (Warp::runnable, Lane::pct_priority through on_lane_start). Expected picks come
 // from the header's contract: rr continues after the warp it picked last, random picks any
 // runnable warp, pct runs the runnable lane of highest priority and changes priorities at no
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/sched/scheduler.h"
+#include "sim/sched/policies.h"
 
 using namespace synclab::sim;
 
@@ -46,7 +46,7 @@ std::unique_ptr<Scheduler> make(SchedPolicy p, uint64_t seed, uint32_t depth = 3
   c.sched = p;
   c.seed = seed;
   c.pct_depth = depth;
-  return Scheduler::create(c, expected);
+  return make_scheduler(c, expected);
 }
 
 // Some warps runnable (with a random subset of lanes), some not.

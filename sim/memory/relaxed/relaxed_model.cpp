@@ -28,7 +28,7 @@
 
 #include "sim/memory/relaxed/relaxed_model.h"
 
-#include "sim/exec/host_watch.h"
+#include "sim/memory/host_word.h"
 
 #include <fmt/format.h>
 #include <synclab/mix64.h>

@@ -1,14 +1,7 @@
-// Scheduling policies: which resident warp issues next, and under `its` which of its lane groups.
-// All policies are deterministic functions of their seed, so a reported run replays exactly.
-//   rr      round robin over warps; inside a warp the group at the lowest PC runs, except that a
-//           group that just branched backwards yields once to the others (forward progress for
-//           spin loops, quick reconvergence otherwise).
-//   random  a uniformly random ready warp and group at every step.
-//   pct     probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
-//           ASPLOS 2010): random lane priorities, d-1 priority change points spread over the
-//           expected number of steps; the ready lane with the highest priority runs.
-//   replay  (SYNCLAB_SCHED=replay) the choices of a schedule file, then one of the above
-//           (replay_scheduler.h).
+// What the step loop asks a scheduling policy: which resident warp issues next, and under `its`
+// which of its lane groups. The policies (all deterministic functions of their seed, so a reported
+// run replays exactly) are made in sim/sched/ (policies.h) and handed to each launch by the
+// simulator; round robin, the default, is here so that the step loop calls it directly.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +11,8 @@
 
 #include "sim/exec/config.h"
 #include "sim/exec/warp.h"
+#include "sim/exec/warp_model.h"
+#include "sim/memory/memory_model.h"
 
 namespace synclab::sim {
 
@@ -40,8 +35,20 @@ class Scheduler {
   // running them forever must let the others run.
   virtual void on_spin(Warp& w, uint32_t lanes) {}
 
-  // The policy cfg.sched; under cfg.replay a ReplayScheduler that hands over to it.
-  static std::unique_ptr<Scheduler> create(const Config& cfg, uint64_t expected_steps);
+  // A policy that follows a schedule file (sim/sched/replay_scheduler.h) says so, and the step
+  // loop then tells it more; the defaults are those of a policy that follows none.
+  virtual bool replays() const { return false; }
+  // The launch is traced (launches are numbered as a trace numbers them): blocks and warps.
+  virtual void begin_traced_launch(uint64_t blocks, uint32_t warps_per_block) {}
+  // This launch has choices in the schedule file.
+  virtual bool follows_schedule() const { return false; }
+  // The step loop picked group g of warp w (lockstep: the warp's one group).
+  virtual void picked(const Warp& w, const Group& g, bool lockstep) {}
+  // The step loop would run the warp's next instruction at once (a private burst): true when the
+  // policy agrees.
+  virtual bool continue_burst(const Warp& w, const Group& g) { return true; }
+  // What chooses the relaxed memory model's reads when the schedule file says (null: the model).
+  virtual ReadChooser* read_chooser() { return nullptr; }
 };
 
 // Round robin over warps; lowest-PC group first inside a warp, with backward-branch yield.

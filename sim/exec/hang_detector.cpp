@@ -1,4 +1,4 @@
-#include "sim/check/hang_detector.h"
+#include "sim/exec/hang_detector.h"
 
 namespace synclab::sim {
 

@@ -1,5 +1,6 @@
 // Progress detection: tells a hang (threads spinning on memory nothing will change) from a long
-// computation, without a step budget.
+// computation, without a step budget. Part of the run itself (sim/exec), not one of its listeners:
+// its verdict ends the run (progress.cpp reports the hang), and a listener never steers a run.
 //
 // The kernel keeps a "visible change epoch": it moves whenever a store or atomic changes memory
 // another thread could read, a barrier releases, or a thread exits. When the epoch has not moved

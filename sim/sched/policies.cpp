@@ -1,4 +1,5 @@
-#include "sim/sched/scheduler.h"
+// The scheduling policies (policies.h).
+#include "sim/sched/policies.h"
 
 #include <algorithm>
 #include <climits>
@@ -118,7 +119,7 @@ std::unique_ptr<Scheduler> create_policy(SchedPolicy policy, const Config& cfg, 
 }
 }  // namespace
 
-std::unique_ptr<Scheduler> Scheduler::create(const Config& cfg, uint64_t expected_steps) {
+std::unique_ptr<Scheduler> make_scheduler(const Config& cfg, uint64_t expected_steps) {
   if (cfg.replay && cfg.schedule)
     return std::make_unique<ReplayScheduler>(cfg,
                                              create_policy(cfg.replay_after.value_or(cfg.sched), cfg, expected_steps));
