@@ -84,7 +84,11 @@ __device__ __forceinline__ void store4(uint4* p, uint4 v) {
 // the inclusive prefix, store. tiles[t] is tile t's status and value (0 before the launch).
 // kMode (time-only diagnostics, the rows named "diag:"): kFull scans; kNoLookBack scans the tile
 // alone (no descriptors, no look-back: wrong sums); kCopyOnly loads and stores the tile unchanged.
-constexpr int kFull = 0, kNoLookBack = 1, kCopyOnly = 2;
+// kEarly scans too, but publishes the tile's aggregate before scanning it: a reduction of the loaded
+// values gives the aggregate, warp 0 publishes it and looks back while the other warps scan their
+// values (warp 0 scans its own after the look-back), so a successor waits for a load and a sum
+// instead of a load and a scan.
+constexpr int kFull = 0, kNoLookBack = 1, kCopyOnly = 2, kEarly = 3;
 template <int kBlock, int kItems, bool kStreaming, int kWindow, int kMode = kFull>
 __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n,
                                           unsigned long long* __restrict__ tiles, size_t tile,
@@ -119,24 +123,36 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
     }
     return;
   }
-  // Scan in registers and across the warp, chunk by chunk, with a running carry.
-  unsigned carry = 0;
+  // Scan in registers and across the warp, chunk by chunk, with a running carry (its total).
+  auto scan_warp = [&]() {
+    unsigned carry = 0;
 #pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    v[k].y += v[k].x;
-    v[k].z += v[k].y;
-    v[k].w += v[k].z;
-    unsigned s = v[k].w;
+    for (int k = 0; k < kChunks; ++k) {
+      v[k].y += v[k].x;
+      v[k].z += v[k].y;
+      v[k].w += v[k].z;
+      unsigned s = v[k].w;
 #pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const unsigned up = __shfl_up_sync(0xffffffffu, s, d);
-      if (lane >= unsigned(d)) s += up;
+      for (int d = 1; d < 32; d *= 2) {
+        const unsigned up = __shfl_up_sync(0xffffffffu, s, d);
+        if (lane >= unsigned(d)) s += up;
+      }
+      const unsigned before = carry + s - v[k].w;
+      v[k].x += before, v[k].y += before, v[k].z += before, v[k].w += before;
+      carry += __shfl_sync(0xffffffffu, s, 31);
     }
-    const unsigned before = carry + s - v[k].w;
-    v[k].x += before, v[k].y += before, v[k].z += before, v[k].w += before;
-    carry += __shfl_sync(0xffffffffu, s, 31);
+    return carry;
+  };
+  if constexpr (kMode == kEarly) {
+    unsigned sum = 0;
+#pragma unroll
+    for (int k = 0; k < kChunks; ++k) sum += v[k].x + v[k].y + v[k].z + v[k].w;
+    sum = __reduce_add_sync(0xffffffffu, sum);
+    if (lane == 0) warp_totals[warp] = sum;
+  } else {
+    const unsigned carry = scan_warp();
+    if (lane == 0) warp_totals[warp] = carry;
   }
-  if (lane == 0) warp_totals[warp] = carry;
   __syncthreads();
   unsigned warp_offset = 0, aggregate = 0;
 #pragma unroll
@@ -177,6 +193,7 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
     }
     if (lane == 0) *exclusive_s = exclusive;
   }
+  if constexpr (kMode == kEarly) scan_warp();  // warp 0 after its look-back, the others meanwhile
   __syncthreads();
   const unsigned offset = *exclusive_s + warp_offset;
   if (full) {
@@ -269,7 +286,7 @@ Version single_pass(Descriptors* d, const std::string& name) {
                        <<<unsigned(tiles), kBlock>>>(in, out, n, d->p);
                    CHECK(cudaGetLastError());
                  },
-                 false, kMode != kFull};
+                 false, kMode == kNoLookBack || kMode == kCopyOnly};
 }
 
 template <int kBlock, int kItems, bool kStreaming>
@@ -411,6 +428,10 @@ int main(int argc, char** argv) {
   versions.push_back(single_pass<128, 64, true, 8, kFull, true, 5>(&desc, "single pass, 128 x 64, streaming, window 8, 5 blocks/SM"));
   versions.push_back(single_pass<128, 64, true, 8, kFull, true, 6>(&desc, "single pass, 128 x 64, streaming, window 8, 6 blocks/SM"));
   versions.push_back(persistent<128, 64, true>(&desc, "persistent, 128 x 64, streaming, window 32"));
+  versions.push_back(single_pass<128, 64, true, 8, kEarly>(&desc, "early aggregate, 128 x 64, streaming, window 8"));
+  versions.push_back(single_pass<128, 64, true, 8, kEarly, true, 6>(&desc, "early aggregate, 128 x 64, window 8, 6 blocks/SM"));
+  versions.push_back(single_pass<128, 96, true, 8, kEarly>(&desc, "early aggregate, 128 x 96, streaming, window 8"));
+  versions.push_back(single_pass<256, 64, true, 8, kEarly>(&desc, "early aggregate, 256 x 64, streaming, window 8"));
   // Time-only diagnostics: where the reference's time goes (its tile and its loads, one part taken
   // out at a time; bench/results/lab05_scan.md).
   versions.push_back(single_pass<128, 64, true, 8, kFull, false>(&desc, "diag: reference, tile = blockIdx (no counter)"));
