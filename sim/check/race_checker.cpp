@@ -53,7 +53,6 @@ const char* access_word(uint8_t flags) {
 RaceChecker::RaceChecker(const RunView& run, std::vector<Report>& reports)
     : run_(run),
       cfg_(run.config()),
-      lane_by_lane_(run.config().check_enabled("init")),
       reports_(reports),
       race_(run.config().model, run.shape().threads_per_block, run.shape().shared_bytes) {
   race_.set_report_all(cfg_.reports_all);
@@ -105,10 +104,9 @@ void RaceChecker::rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t 
   // the block's shared memory or one global allocation.
   const uint8_t sem = sem_flags(I, cfg_.volatile_data);
   Cta& c = *w.cta;
-  if (sem || lane_by_lane_) {
+  if (sem) {
     // What check does, lane by lane (a strong access's memory-order effects interleave with the
-    // next lane's check; with the init checker on, every plain store's version is noted, as the
-    // lane by lane check does).
+    // next lane's check).
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       check(w, l, X[l] + gen_off, size, write, false, I);
@@ -121,11 +119,12 @@ void RaceChecker::rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t 
   const uint8_t flags = write ? RaceDetector::kWrite : 0;
   race_.set_step(run_.steps());
   if (!race_.access_row(c, w.index, act, X, adjust, shared, size, flags, run_.current_loc())) flush_findings();
-  // A plain write ends what a release published at its address; only release states are read
-  // here, so doing it after the row's checks changes nothing.
-  if (write && race_.any_sync()) {
+  // A plain write ends what a release published at its address, and under the relaxed model it is
+  // a version of that address (as check() does for each lane); only release states and versions
+  // are read here, so doing it after the row's checks changes nothing.
+  const bool relaxed = run_.relaxed_model() != nullptr;
+  if (write && (race_.any_sync() || (relaxed && race_.any_versions()))) {
     const uint64_t key_adjust = shared ? kSharedWindow + (c.linear << 32) + adjust : adjust;
-    const bool relaxed = run_.relaxed_model() != nullptr;
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       race_.plain_write(X[l] + key_adjust);

@@ -74,7 +74,6 @@ class RaceChecker final : public RunObserver {
 
   const RunView& run_;
   const Config& cfg_;
-  const bool lane_by_lane_;  // rows() checks lane by lane always (the init checker is on too)
   std::vector<Report>& reports_;
   RaceDetector race_;
   HostChecker host_;

@@ -232,6 +232,9 @@ class RaceDetector {
   void version_written(uint64_t key, uint64_t version);
   // Whether any address holds a release state (else plain writes have nothing to forget).
   bool any_sync() const { return !sync_.empty(); }
+  // Whether any address has versions recorded (else version_written of an address without a release
+  // state records nothing).
+  bool any_versions() const { return !versions_.empty(); }
   void fence(const Cta& c, uint32_t tid, const ptx::Instr& I);
   void barrier_arrive(const Cta& c, uint32_t tid, uint32_t id, bool partial);
   void barrier_release(const Cta& c, uint32_t id, const std::vector<uint32_t>& waiters, uint32_t live_threads);

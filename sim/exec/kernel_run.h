@@ -228,12 +228,9 @@ class KernelRun final : private RunView {
   std::string describe_address(uint64_t addr, bool shared, uint64_t cta) const override;
   // The listeners hear the reports raised since they last heard.
   void observe_reports();
-  // A load or store of a shared or global address happened (the listeners hear of it);
-  // rows_accessed: the same for the active lanes of a row-form ld/st, lane l at X[l] + gen_off with
-  // value V[l].
+  // A load or store of a shared or global address happened (the listeners hear of it; a row form's
+  // lanes go to ObserverList::rows).
   void accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I, uint64_t value);
-  void rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
-                     const ptx::Instr& I, const uint64_t* V);
   double sim_ns() const;
 
   Simulator& sim_;

@@ -4,7 +4,7 @@
 // Where things are (the sections below, in this order):
 //   Address translation translate (an address in a state space -> the simulator's memory, or a fault: misaligned,
 //                       out of bounds, freed, near null); param_ptr (kernel and call parameters)
-//   Listeners           accessed, rows_accessed: an access shown to the run's listeners (run_observer.h)
+//   Listeners           accessed: an access shown to the run's listeners (run_observer.h)
 //   Loads and stores    load_bytes, store_bytes (one lane's access, through mapped host memory and the relaxed
 //                       model where they apply); note_write, lane_change (which writes the hang detector counts
 //                       as visible changes)
@@ -159,11 +159,6 @@ uint8_t* KernelRun::param_ptr(Warp& w, int lane, const ptx::Function& fn, const 
 inline void KernelRun::accessed(Warp& w, int lane, uint64_t generic, uint32_t size, bool write, const ptx::Instr& I,
                                 uint64_t value) {
   if (generic < kLocalWindow) listen_.list.access(w, lane, generic, size, write, value, I);
-}
-
-void KernelRun::rows_accessed(Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
-                              const ptx::Instr& I, const uint64_t* V) {
-  listen_.list.rows(w, act, X, gen_off, size, write, I, V);
 }
 
 bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst, uint32_t size, const ptx::Instr& I) {
@@ -451,7 +446,7 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
     }
   }
-  if (listen_.list.accesses()) rows_accessed(w, act, X, gen_off, es, false, I, D);
+  if (listen_.list.accesses()) listen_.list.rows(w, act, X, gen_off, es, false, I, D);
   if (!mm_.notes.empty()) flush_memory_model(w);
   if (hang_.suspicious(clock_.steps)) {
     for (uint32_t m = act; m; m &= m - 1) {
@@ -520,7 +515,7 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
     alignas(16) uint64_t vals[32];
     if (!V && listen_.watched)
       for (uint32_t m = act; m; m &= m - 1) vals[__builtin_ctz(m)] = operand(w, __builtin_ctz(m), v);
-    rows_accessed(w, act, X, gen_off, es, true, I, V ? V : vals);
+    listen_.list.rows(w, act, X, gen_off, es, true, I, V ? V : vals);
   }
   bool changed_any = false;
   const uint64_t cta = w.cta->linear;
