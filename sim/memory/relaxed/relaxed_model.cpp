@@ -1277,6 +1277,9 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     if (any) cand.push_back(i);
   }
   const uint32_t newest = uint32_t(L->msgs.size() - 1);
+  // A full history drops its oldest message before the write is placed (write_common): a write
+  // whose read read that message could no longer be kept next to it, so the oldest is not read.
+  if (L->msgs.size() == kMaxMsgs && !cand.empty() && cand.front() == 0 && newest != 0) cand.erase(cand.begin());
   if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
   if (cand.empty() || newest_only) cand.assign(1, newest);
   const uint32_t i = pick(cand, newest, t);
