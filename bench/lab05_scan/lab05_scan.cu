@@ -84,12 +84,13 @@ __device__ __forceinline__ void store4(uint4* p, uint4 v) {
 // the inclusive prefix, store. tiles[t] is tile t's status and value (0 before the launch).
 // kMode (time-only diagnostics, the rows named "diag:"): kFull scans; kNoLookBack scans the tile
 // alone (no descriptors, no look-back: wrong sums); kCopyOnly loads and stores the tile unchanged.
-// kEarly scans too, but publishes the tile's aggregate before scanning it: a reduction of the loaded
+// kSleep > 0: the look-back sleeps kSleep ns after a poll that found a predecessor not ready,
+// doubling up to 1 us. kEarly scans too, but publishes the tile's aggregate before scanning it: a reduction of the loaded
 // values gives the aggregate, warp 0 publishes it and looks back while the other warps scan their
 // values (warp 0 scans its own after the look-back), so a successor waits for a load and a sum
 // instead of a load and a scan.
 constexpr int kFull = 0, kNoLookBack = 1, kCopyOnly = 2, kEarly = 3;
-template <int kBlock, int kItems, bool kStreaming, int kWindow, int kMode = kFull>
+template <int kBlock, int kItems, bool kStreaming, int kWindow, int kMode = kFull, int kSleep = 0>
 __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n,
                                           unsigned long long* __restrict__ tiles, size_t tile,
                                           unsigned* warp_totals, unsigned* exclusive_s) {
@@ -175,9 +176,17 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
       while (true) {
         const long long j = window - lane;
         unsigned long long d;
-        do {
+        unsigned pause = kSleep;
+        while (true) {
           d = lane >= unsigned(kWindow) ? pack(kAggregate, 0) : j >= 0 ? load_descriptor(&tiles[j]) : pack(kPrefix, 0);
-        } while (__any_sync(0xffffffffu, (d >> 32) == kInvalid));
+          if (!__any_sync(0xffffffffu, (d >> 32) == kInvalid)) break;
+          if constexpr (kSleep > 0) {
+            // Back off between polls (doubling up to 1 us), so that the polls leave the memory
+            // system to the predecessors' loads.
+            __nanosleep(pause);
+            pause = pause * 2 < 1000 ? pause * 2 : 1000;
+          }
+        }
         const unsigned prefixes = __ballot_sync(0xffffffffu, (d >> 32) == kPrefix);
         unsigned value = unsigned(d);
         if (prefixes) {
@@ -221,7 +230,7 @@ __device__ __forceinline__ void scan_tile(const unsigned* __restrict__ in, unsig
 // kTicket false (a time-only diagnostic): the tile is blockIdx.x, no counter. kMinBlocks: the
 // blocks per SM the compiler must leave registers for (1: its own choice).
 template <int kBlock, int kItems, bool kStreaming, int kWindow = 32, int kMode = kFull, bool kTicket = true,
-          int kMinBlocks = 1>
+          int kMinBlocks = 1, int kSleep = 0>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
     scan_single_pass(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n,
                      unsigned long long* __restrict__ desc) {
@@ -229,7 +238,8 @@ __global__ void __launch_bounds__(kBlock, kMinBlocks)
   __shared__ unsigned warp_totals[kBlock / 32];
   if (threadIdx.x == 0) tile_s = kTicket ? atomicAdd(reinterpret_cast<unsigned*>(desc), 1u) : blockIdx.x;
   __syncthreads();
-  scan_tile<kBlock, kItems, kStreaming, kWindow, kMode>(in, out, n, desc + 1, tile_s, warp_totals, &exclusive_s);
+  scan_tile<kBlock, kItems, kStreaming, kWindow, kMode, kSleep>(in, out, n, desc + 1, tile_s, warp_totals,
+                                                                &exclusive_s);
 }
 
 // The same with a persistent grid (every block resident): each block loops over tiles, and takes
@@ -272,7 +282,7 @@ struct Descriptors {
 };
 
 template <int kBlock, int kItems, bool kStreaming, int kWindow = 32, int kMode = kFull, bool kTicket = true,
-          int kMinBlocks = 1>
+          int kMinBlocks = 1, int kSleep = 0>
 Version single_pass(Descriptors* d, const std::string& name) {
   return Version{name, [d](const unsigned* in, size_t n, unsigned* out) {
                    constexpr size_t kTile = size_t(kBlock) * kItems;
@@ -282,7 +292,7 @@ Version single_pass(Descriptors* d, const std::string& name) {
                      std::exit(1);
                    }
                    CHECK(cudaMemsetAsync(d->p, 0, (tiles + 1) * sizeof(unsigned long long)));
-                   scan_single_pass<kBlock, kItems, kStreaming, kWindow, kMode, kTicket, kMinBlocks>
+                   scan_single_pass<kBlock, kItems, kStreaming, kWindow, kMode, kTicket, kMinBlocks, kSleep>
                        <<<unsigned(tiles), kBlock>>>(in, out, n, d->p);
                    CHECK(cudaGetLastError());
                  },
@@ -432,6 +442,10 @@ int main(int argc, char** argv) {
   versions.push_back(single_pass<128, 64, true, 8, kEarly, true, 6>(&desc, "early aggregate, 128 x 64, window 8, 6 blocks/SM"));
   versions.push_back(single_pass<128, 96, true, 8, kEarly>(&desc, "early aggregate, 128 x 96, streaming, window 8"));
   versions.push_back(single_pass<256, 64, true, 8, kEarly>(&desc, "early aggregate, 256 x 64, streaming, window 8"));
+  versions.push_back(single_pass<128, 64, true, 8, kFull, true, 1, 50>(&desc, "back-off 50 ns, 128 x 64, streaming, window 8"));
+  versions.push_back(single_pass<128, 64, true, 8, kFull, true, 1, 200>(&desc, "back-off 200 ns, 128 x 64, streaming, window 8"));
+  versions.push_back(single_pass<128, 64, true, 8, kFull, true, 6, 100>(&desc, "back-off 100 ns, 128 x 64, window 8, 6 blocks/SM"));
+  versions.push_back(single_pass<128, 96, true, 8, kFull, true, 1, 100>(&desc, "back-off 100 ns, 128 x 96, streaming, window 8"));
   // Time-only diagnostics: where the reference's time goes (its tile and its loads, one part taken
   // out at a time; bench/results/lab05_scan.md).
   versions.push_back(single_pass<128, 64, true, 8, kFull, false>(&desc, "diag: reference, tile = blockIdx (no counter)"));
