@@ -9,6 +9,8 @@
 #       MAIN <file.cu>              provided: the harness program's main (sub-commands)
 #       [TESTS <file.cpp...>]       Catch2 graded tests (tests/labs/...), host C++ only
 #       [WRONG_DIR <dir>]           plausible wrong solutions (each .cu there replaces one student file)
+#       [DESIGN_DIR <dir>]          other right designs of an open-design task (each .cu there
+#                                   replaces one student file and must pass that task's cases)
 #       [GPU_SKELETON_MAY_PASS <regex>])  graded cases (names matching the regex) that the skeletons
 #                                   may pass on a GPU: a missing fence caught only when the hardware
 #                                   shows the reordering (skeleton_fails.gpu; check_graded.sh --may-pass)
@@ -20,6 +22,7 @@
 #   <PROGRAM>_tests_labs      graded tests linked with the skeletons (must all fail)
 #   <PROGRAM>_tests_solutions graded tests linked with the solutions (must all pass)
 #   <PROGRAM>_tests_wrong_<w> graded tests linked with solutions/ except one file replaced by wrong/<w>.cu
+#   <PROGRAM>_tests_design_<d> the same with one file replaced by a design of DESIGN_DIR
 # Simulator executables go to bin/sim/, GPU ones (SYNCLAB_BUILD_GPU=ON) to bin/gpu/.
 #
 # CTests (tests/labs/check_graded.sh runs each graded case in its own process, as the grader does):
@@ -27,6 +30,7 @@
 #   labs.<NN-topic>.skeleton_fails       label sim: every graded case fails on the untouched skeletons
 #   labs.<NN-topic>.wrong.<w>            label sim: the case named in wrong/<w>.cu fails with its message
 #   labs.<NN-topic>.wrong.<w>.fixed      label sim: with its WRONG-FIX edits applied, that case passes, silent
+#   labs.<NN-topic>.design.<d>.<k>       label sim: the design's k-th DESIGN-PASSES case passes, silent
 #   labs.<NN-topic>.harness              label sim: the solutions' harness program checks itself
 #   labs.<NN-topic>.skeleton_program     label sim: the students' program runs every check on the skeletons
 #   labs.<NN-topic>.findbug_pool         label sim: the find-the-bug pool's files; one program is
@@ -42,6 +46,11 @@
 # (build/labs/wrong-fixed/<lab>/<w>.cu), linked as <PROGRAM>_tests_fixed_<w>; the CTest
 # labs.<NN-topic>.wrong.<w>.fixed asserts that the named case passes on it with nothing reported.
 # Each edit's text must occur exactly once in the file (the WRONG- lines left out).
+#
+# A design of an open-design task (a second way to meet the task's contract, beside the reference
+# solution's) declares the file it replaces and the graded cases it must pass:
+#   // DESIGN-REPLACES: own_barrier.cu
+#   // DESIGN-PASSES: <exact name of a graded test case>   (repeatable)
 include_guard(GLOBAL)
 include(SynclabCuda)  # SYNCLAB_GPU_NVCC_FLAGS
 
@@ -323,7 +332,8 @@ function(_synclab_lab_wrong_fix out w lab)
 endfunction()
 
 function(synclab_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PROGRAM;MAIN;WRONG_DIR;GPU_SKELETON_MAY_PASS" "STUDENT;HARNESS;TESTS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PROGRAM;MAIN;WRONG_DIR;DESIGN_DIR;GPU_SKELETON_MAY_PASS"
+                        "STUDENT;HARNESS;TESTS")
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_PROGRAM OR NOT ARG_STUDENT OR NOT ARG_MAIN)
     message(FATAL_ERROR "synclab_lab(${lab}): needs PROGRAM, STUDENT and MAIN (got: ${ARGN})")
   endif()
@@ -414,6 +424,37 @@ function(synclab_lab lab)
     endforeach()
   endif()
 
+  # Other designs of open-design tasks: <name> -> replaced file, cases.
+  set(design_names)
+  if(build_tests AND ARG_DESIGN_DIR AND IS_DIRECTORY ${ARG_DESIGN_DIR})
+    file(GLOB design_files CONFIGURE_DEPENDS ${ARG_DESIGN_DIR}/*.cu)
+    list(SORT design_files)
+    foreach(d IN LISTS design_files)
+      cmake_path(GET d STEM dname)
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${d})
+      file(STRINGS ${d} replaces REGEX "^// DESIGN-REPLACES: ")
+      file(STRINGS ${d} passes REGEX "^// DESIGN-PASSES: ")
+      list(LENGTH replaces nr)
+      if(NOT nr EQUAL 1 OR NOT passes)
+        message(FATAL_ERROR "${d}: needs one '// DESIGN-REPLACES: file' and at least one '// DESIGN-PASSES: test case' line")
+      endif()
+      string(REPLACE "// DESIGN-REPLACES: " "" replaces "${replaces}")
+      string(STRIP "${replaces}" replaces)
+      if(NOT replaces IN_LIST ARG_STUDENT)
+        message(FATAL_ERROR "${d}: DESIGN-REPLACES names '${replaces}', which is not a student file of ${lab}")
+      endif()
+      set(design_${dname}_file ${d})
+      set(design_${dname}_replaces ${replaces})
+      set(design_${dname}_cases)
+      foreach(c IN LISTS passes)
+        string(REPLACE "// DESIGN-PASSES: " "" c "${c}")
+        string(STRIP "${c}" c)
+        list(APPEND design_${dname}_cases "${c}")
+      endforeach()
+      list(APPEND design_names ${dname})
+    endforeach()
+  endif()
+
   foreach(backend IN LISTS backends)
     # Objects, each compiled once.
     set(harness_objs)
@@ -480,22 +521,31 @@ function(synclab_lab lab)
       list(APPEND manifest_backends "    \"${backend}\": {\n      \"compiler\": ${j_cc},\n      \"cu_flags\": ${j_cu_flags},\n      \"cpp_flags\": ${j_cpp_flags},\n      \"linker\": ${j_linker},\n      \"libs\": ${j_libs},\n      \"test_objects\": ${j_test_objs},\n      \"harness_objects\": ${j_harness_objs},\n      \"main_objects\": ${j_main_obj},\n      \"solution_objects\": {${sol_json}},\n      \"reference_tests\": \"${reference}\"\n    }")
       list(APPEND grade_main_objs ${main_obj})
       if(backend STREQUAL "sim" AND has_solutions)
-        foreach(wname IN LISTS wrong_names)
-          _synclab_lab_object(wobj ${backend} ${wrong_${wname}_file} ${objdir} ${incs})
-          set(objs)
+        # The solutions' objects with the one of student file $2 replaced by $3: into $1.
+        macro(_synclab_lab_objs_replacing out replaced obj)
+          set(${out})
           foreach(f IN LISTS ARG_STUDENT)
-            if(f STREQUAL wrong_${wname}_replaces)
-              list(APPEND objs ${wobj})
+            if(f STREQUAL ${replaced})
+              list(APPEND ${out} ${obj})
             else()
-              list(APPEND objs ${solutions_obj_${f}})
+              list(APPEND ${out} ${solutions_obj_${f}})
             endif()
           endforeach()
+        endmacro()
+        foreach(wname IN LISTS wrong_names)
+          _synclab_lab_object(wobj ${backend} ${wrong_${wname}_file} ${objdir} ${incs})
+          _synclab_lab_objs_replacing(objs ${wrong_${wname}_replaces} ${wobj})
           _synclab_lab_link(sim ${prog}_tests_wrong_${wname} ${test_objs} ${harness_objs} ${objs})
           if(wrong_${wname}_fixed)
             _synclab_lab_object(fobj ${backend} ${wrong_${wname}_fixed} ${objdir} ${incs})
             list(TRANSFORM objs REPLACE "^${wobj}$" "${fobj}")
             _synclab_lab_link(sim ${prog}_tests_fixed_${wname} ${test_objs} ${harness_objs} ${objs})
           endif()
+        endforeach()
+        foreach(dname IN LISTS design_names)
+          _synclab_lab_object(dobj ${backend} ${design_${dname}_file} ${objdir} ${incs})
+          _synclab_lab_objs_replacing(objs ${design_${dname}_replaces} ${dobj})
+          _synclab_lab_link(sim ${prog}_tests_design_${dname} ${test_objs} ${harness_objs} ${objs})
         endforeach()
       endif()
     endif()
@@ -569,6 +619,15 @@ ${backends_json}
                          -- ${sim}/${prog}_tests_fixed_${wname})
         list(APPEND names labs.${lab}.wrong.${wname}.fixed)
       endif()
+    endforeach()
+    foreach(dname IN LISTS design_names)
+      set(k 0)
+      foreach(c IN LISTS design_${dname}_cases)
+        math(EXPR k "${k} + 1")
+        add_test(NAME labs.${lab}.design.${dname}.${k}
+                 COMMAND ${SYNCLAB_LAB_CHECK_GRADED} --expect-pass-case "${c}" -- ${sim}/${prog}_tests_design_${dname})
+        list(APPEND names labs.${lab}.design.${dname}.${k})
+      endforeach()
     endforeach()
     add_test(NAME labs.${lab}.harness COMMAND ${sim}/${prog}_solutions all)
     list(APPEND names labs.${lab}.harness)

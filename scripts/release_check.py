@@ -9,7 +9,8 @@
   release_check.py check ROOT RELEASE [--window N]
       Fails (exit 1, one line per finding) when a text file of RELEASE holds N consecutive code
       lines (default 4) of a reference solution (ROOT/solutions/) or a wrong solution
-      (ROOT/tests/labs/wrong/) that the lab's own files (ROOT/labs/, the skeletons and the provided
+      (ROOT/tests/labs/wrong/) or another design of an open-design task (ROOT/tests/labs/designs/)
+      that the lab's own files (ROOT/labs/, the skeletons and the provided
       code, which the release holds anyway) do not hold. Lines are compared normalized: `//`
       comments cut, blanks squeezed, lines of braces and punctuation alone and lines shorter than
       four characters skipped, so a copy re-indented or with other comments is still found.
@@ -56,7 +57,7 @@ def files_under(top):
 
 def check(root, release, n):
     forbidden = {}
-    for top in ("solutions", "tests/labs/wrong"):
+    for top in ("solutions", "tests/labs/wrong", "tests/labs/designs"):
         for path in files_under(os.path.join(root, top)):
             if path.endswith(TEXT_SUFFIXES):
                 for w, first, _ in windows(path, n):

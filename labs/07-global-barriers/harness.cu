@@ -6,6 +6,7 @@
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -53,19 +54,22 @@ const char* name(Way w) {
     case Way::lockfree: return "lockfree";
     case Way::sense: return "sense";
     case Way::grid_sync: return "grid-sync";
+    case Way::own: return "own";
   }
   return "?";
 }
 
 Way way(const std::string& n) {
   for (Way w : {Way::cpu_explicit, Way::cpu_implicit, Way::simple, Way::tree, Way::lockfree, Way::sense,
-                Way::grid_sync})
+                Way::grid_sync, Way::own})
     if (n == name(w)) return w;
   throw std::invalid_argument("unknown method '" + n +
-                              "' (explicit, implicit, simple, tree, lockfree, sense or grid-sync)");
+                              "' (explicit, implicit, simple, tree, lockfree, sense, grid-sync or own)");
 }
 
 bool in_one_launch(Way w) { return w != Way::cpu_explicit && w != Way::cpu_implicit; }
+
+int barrier_rounds(Way w, int rounds) { return w == Way::own ? 2 * rounds + 1 : rounds; }
 
 const char* todo_of(Way w) {
   switch (w) {
@@ -75,6 +79,7 @@ const char* todo_of(Way w) {
     case Way::tree: return "TODO(4)";
     case Way::lockfree: return "TODO(5)";
     case Way::sense: return "TODO(6)";
+    case Way::own: return "TODO(10)";
     default: return "the TODO";
   }
 }
@@ -98,6 +103,12 @@ std::string stuck_advice(Way w) {
              "from 0 again; every other block spins until *sense == my_sense. Use atomicExch(count, 0u) for the "
              "reset (device scope, not a plain store or atomicExch_block): every block's next atomicAdd must come "
              "after it";
+    case Way::own:
+      return "a block waits for a release that never comes, already in the first launch: check that some block "
+             "finds that it is the last to arrive in every round (atomicAdd returns the count before its own "
+             "addition, so the last block sees gridDim.x - 1 when every block adds 1), that the block which "
+             "finds it writes what the others wait for, and that they wait for that word to change (or to "
+             "reach a value), not to equal a value it may already have passed";
     default:
       return "a block waits for an arrival that never comes: wait until the counter reaches the goal (>=), not for "
              "it to equal the goal -- a fast block may already have added its arrival for the next round";
@@ -110,10 +121,12 @@ std::string spin_load_advice(Way w) {
   const char* word = w == Way::tree       ? "*top"
                      : w == Way::lockfree ? "arrive[t] or depart[blockIdx.x]"
                      : w == Way::sense    ? "*sense"
+                     : w == Way::own      ? "the word of state that your wait loop polls"
                                           : "*count";
   const char* example = w == Way::tree       ? "*(volatile unsigned*)top"
                         : w == Way::lockfree ? "*(volatile unsigned*)&depart[blockIdx.x]"
                         : w == Way::sense    ? "*(volatile unsigned*)sense"
+                        : w == Way::own      ? "*(volatile unsigned*)&state[i]"
                                              : "*(volatile unsigned*)count";
   return std::string("the wait loop reads no memory: the compiler read ") + word +
          " once, before the loop (a plain load), and the loop tests that register for ever -- read it in the "
@@ -134,6 +147,20 @@ std::string syncthreads_advice(Way w) {
 
 std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, bool values_unchanged) {
   if (r.refused) return "the cooperative launch was refused: " + r.error;
+  if (w == Way::own && !r.reports.empty() && r.reports.front().kind == "fault")
+    return "your barrier touched memory outside its state: it has kOwnWords (" + std::to_string(kOwnWords) +
+           ") words, whatever the number of blocks, so a word per block does not fit once there are more blocks "
+           "than that -- keep what the barrier needs in a fixed number of words";
+  if (w == Way::own && r.first_launch_right && (r.stuck || !values_right || !r.reports.empty()))
+    return std::string("the first launch was right and the second ") +
+           (r.stuck ? "got stuck" : "was not") +
+           ". The second launch starts from the state the first one left (it is not zeroed again) and counts its "
+           "rounds from 1 again, so a barrier that compares a counter that is never reset with a goal computed "
+           "from `round`, or keeps its sense only in a register that starts at 0, lets blocks through before the "
+           "others arrived, or waits for a value the state never takes. Make every round leave the state "
+           "where the next round (of this launch or the next) starts: for example reset what counts the "
+           "arrivals, and have the waiting blocks wait for a word to change rather than to reach a value computed "
+           "from `round`";
   if (r.stuck && !r.reports.empty() && r.reports.front().text.find("wait for a free SM slot") != std::string::npos)
     return "more blocks than the device holds at once: the resident blocks wait at the barrier for blocks that "
            "cannot start until one of them ends -- launch at most coresident_blocks() blocks (task 7)";
@@ -234,6 +261,13 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
                   "the last block after its atomicAdd returned gridDim.x - 1 (one __threadfence() after the "
                   "if/else serves both), before the second __syncthreads()";
         break;
+      case Way::own:
+        release = "a __threadfence() right before each atomic or store with which a block signals its arrival, "
+                  "passes other blocks' arrivals on, or releases the waiting blocks";
+        acquire = "a __threadfence() right after each thread that waited saw the release (after its wait loop), "
+                  "and in the block that releases the others right after the atomic that told it every block had "
+                  "arrived, before the second __syncthreads()";
+        break;
       default:
         release = "thread 0 calls __threadfence() right before its atomicAdd signals the block's arrival";
         acquire = "thread 0 calls __threadfence() right after its wait loop, before the second __syncthreads()";
@@ -266,7 +300,9 @@ long long predicted_bitonic_barriers(int n) { return bitonic_barriers(n); }
 
 int coresident(Way w, int threads) {
   if (!in_one_launch(w)) return 0;
-  const void* kernel = w == Way::grid_sync ? (const void*)exchange_grid_sync : (const void*)exchange_gpu;
+  const void* kernel = w == Way::grid_sync ? (const void*)exchange_grid_sync
+                       : w == Way::own      ? (const void*)exchange_own
+                                            : (const void*)exchange_gpu;
   return coresident_blocks(kernel, threads);
 }
 
@@ -291,7 +327,8 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
                                 "thread t watches block t)");
   DeviceArray<unsigned> a(n), b(n, synclab::lab::zeroed), slots(2 * n, synclab::lab::zeroed);
   DeviceArray<unsigned> count(1, synclab::lab::zeroed), groups(blocks, synclab::lab::zeroed),
-      arrive(blocks, synclab::lab::zeroed), depart(blocks, synclab::lab::zeroed), sense(1, synclab::lab::zeroed);
+      arrive(blocks, synclab::lab::zeroed), depart(blocks, synclab::lab::zeroed), sense(1, synclab::lab::zeroed),
+      own(kOwnWords, synclab::lab::zeroed);
   a.upload(in);
   if (trace) {
     synclab_region(slots.ptr, slots.bytes(), "slots", "matrix", 2 * blocks, threads);
@@ -303,8 +340,14 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
       synclab_region(arrive.ptr, arrive.bytes(), "arrive", "array", blocks);
       synclab_region(depart.ptr, depart.bytes(), "depart", "array", blocks);
     }
+    if (w == Way::own) synclab_region(own.ptr, own.bytes(), "state", "array", kOwnWords);
   }
-  const OnFailure on_failure = keep_stuck ? OnFailure::keep_stuck : OnFailure::throw_error;
+  if (w == Way::own) own.named("state");  // as own_grid_barrier's parameter is called
+  // Task 10 keeps a fault as a result too: an access outside the barrier's words is a way to break
+  // its contract, which the advice names.
+  const OnFailure on_failure = !keep_stuck     ? OnFailure::throw_error
+                               : w == Way::own ? OnFailure::keep_any
+                                               : OnFailure::keep_stuck;
   unsigned* result = b.ptr;
   {
     TraceScope scope(trace);
@@ -335,13 +378,39 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
       }
       default: {
         BarrierState st{count.ptr, groups.ptr, arrive.ptr, depart.ptr, sense.ptr};
-        exchange_gpu<<<blocks, threads>>>(Method(int(w)), a.ptr, b.ptr, slots.ptr, st, rounds);
-        synclab::lab::Finish f = finish_launch(r.reports, on_failure);
-        if (f.stuck) {
-          r.stuck = true;
-          r.error = f.error;
-          synclab::lab::reset_device();
-          return r;
+        // Task 10: a second launch on the first one's values, with the barrier state as the first
+        // launch left it.
+        const int launches = w == Way::own ? 2 : 1;
+        for (int k = 0; k < launches; ++k) {
+          unsigned* from = k == 0 ? a.ptr : b.ptr;
+          unsigned* to = k == 0 ? b.ptr : a.ptr;
+          if (w == Way::own)
+            exchange_own<<<blocks, threads>>>(from, to, slots.ptr, own.ptr, rounds + k);
+          else
+            exchange_gpu<<<blocks, threads>>>(Method(int(w)), from, to, slots.ptr, st, rounds);
+          synclab::lab::Finish f = finish_launch(r.reports, on_failure);
+          if (f.stuck) {
+            r.stuck = true;
+            r.error = f.error;
+            synclab::lab::reset_device();
+            return r;
+          }
+          if (!f.ok) {  // OnFailure::keep_any (task 10): the device is reset already
+            r.stuck = std::any_of(r.reports.begin(), r.reports.end(), synclab::lab::is_stuck_report);
+            r.faulted = !r.stuck;
+            r.error = f.error;
+            return r;
+          }
+          result = to;
+          if (w == Way::own && k == 0) {
+            // For the advice only (the graded tests check the values against their own reference).
+            std::vector<unsigned> x = in, y(n);
+            for (int round = 0; round < rounds; ++round, x.swap(y))
+              for (size_t i = 0; i < n; ++i) y[i] = exchange_step(x[i], x[(i + threads) % n], round);
+            std::vector<unsigned> got(n);
+            SYNCLAB_LAB_CHECK(cudaMemcpy(got.data(), to, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+            r.first_launch_right = got == x && r.reports.empty();
+          }
         }
       }
     }
@@ -353,7 +422,7 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
   // the sense flipped back: then it is not judged. After an odd number the sense is 1.)
   r.barrier_used = w == Way::sense && rounds % 2 == 0;
   if (in_one_launch(w) && w != Way::grid_sync && !r.barrier_used) {
-    for (const DeviceArray<unsigned>* d : {&count, &groups, &arrive, &depart, &sense})
+    for (const DeviceArray<unsigned>* d : {&count, &groups, &arrive, &depart, &sense, &own})
       for (unsigned v : d->download()) r.barrier_used = r.barrier_used || v != 0;
   }
   return r;

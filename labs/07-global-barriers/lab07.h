@@ -17,10 +17,14 @@ namespace lab07 {
 using synclab::lab::Report;
 
 // The methods, in the order of the paper's Figure 8 (lab07_kernels.cuh has the same enum).
-enum class Way { cpu_explicit, cpu_implicit, simple, tree, lockfree, sense, grid_sync };
-const char* name(Way w);          // "explicit", "implicit", "simple", "tree", "lockfree", "sense", "grid-sync"
+// own: task 10, the student's own design (lab07_kernels.cuh, own_grid_barrier).
+enum class Way { cpu_explicit, cpu_implicit, simple, tree, lockfree, sense, grid_sync, own };
+const char* name(Way w);  // "explicit", "implicit", "simple", "tree", "lockfree", "sense", "grid-sync", "own"
 Way way(const std::string& name);  // from name()
 bool in_one_launch(Way w);        // the GPU barriers and grid.sync (every block must be resident)
+// The barrier rounds that run_exchange(w, ..., rounds, ...) runs: `rounds`, but for task 10, whose
+// exchange is two launches on one barrier state (rounds, then rounds + 1): 2 x rounds + 1.
+int barrier_rounds(Way w, int rounds);
 
 // ---- inputs ------------------------------------------------------------------------------------
 // n values from a fixed generator (xorshift from `seed`): the graded tests and the harness program
@@ -36,15 +40,21 @@ struct ExchangeResult {
   std::vector<Report> reports;   // the simulator's reports (none on a GPU)
   int blocks = 0;                // the blocks launched (blocks = 0 asks coresident())
   bool stuck = false;            // keep_stuck: the simulator found the launch stuck (hang, deadlock)
+  bool faulted = false;          // task 10 with keep_stuck: a launch failed otherwise (a fault:
+                                 // an access outside the barrier's state); values empty
   bool refused = false;          // grid-sync: the cooperative launch was refused
   std::string error;             // CUDA's message when refused or stuck
+  bool first_launch_right = false;  // task 10: the first of the two launches gave the exchange's
+                                    // values with nothing reported (the harness's own host check)
   bool barrier_used = false;     // a GPU barrier's counters or arrays changed (not all still 0;
                                  // always true for the sense-reversing barrier after an even number
                                  // of rounds, which a right one ends at 0)
 };
 // `rounds` rounds of the exchange of `in` (blocks x threads values) with method w. blocks = 0: the
 // student's coresident_blocks() for the method's kernel. keep_stuck: a stuck launch is a result
-// (stuck = true) instead of a CudaFailure.
+// (stuck = true) instead of a CudaFailure. Task 10 (own): two launches of exchange_gpu on one
+// barrier state, zeroed before the first only: `rounds` rounds, then `rounds` + 1 more on the first
+// launch's values (each launch counts its rounds from 0).
 ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, int threads, int rounds,
                             bool keep_stuck = false, const char* trace = nullptr);
 // What to fix, from what a run of the exchange shows (the program and the graded tests print it):

@@ -63,6 +63,23 @@ __device__ void gpu_sync_sense(unsigned* count, unsigned* sense, unsigned& my_se
 __global__ void exchange_gpu(Method method, const unsigned* in, unsigned* out, unsigned* slots, BarrierState st,
                              int rounds);
 
+// ---- task 10 (own_barrier.cu): a grid barrier of your own design --------------------------------
+// The contract (README, task 10). Every thread of every block calls own_grid_barrier(state, round)
+// with round = 1, 2, 3, ... (the r-th barrier of the launch). Then
+//   - no thread returns from its r-th call before every thread of the grid has made its r-th call;
+//   - every write a thread made before its r-th call is visible to every read that any thread
+//     makes after its own r-th call returns;
+//   - it works for any number of co-resident blocks (1 block, and more blocks than threads per
+//     block) and any number of rounds, and it never hangs when every block is resident;
+//   - its memory is `state`: kOwnWords words of global memory, all 0 before the launch, which no
+//     other code touches (no __device__ variables of your own: they would keep their values from
+//     one launch to the next); it may not grow with the number of blocks;
+//   - it costs at most two atomic operations per block and round.
+constexpr int kOwnWords = 32;
+__device__ void own_grid_barrier(unsigned* state, unsigned round);
+// Provided (own_barrier.cu): the exchange of exchange_gpu with own_grid_barrier between rounds.
+__global__ void exchange_own(const unsigned* in, unsigned* out, unsigned* slots, unsigned* state, int rounds);
+
 // ---- task 7 (residency.cu) -------------------------------------------------------------------------
 // 7: the most blocks of `threads` threads running `kernel` that the device holds at once.
 int coresident_blocks(const void* kernel, int threads);

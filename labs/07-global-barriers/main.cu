@@ -2,9 +2,10 @@
 // student's code, checks the result against a host reference, and says what went wrong.
 //
 //   lab07 explicit|implicit   [--blocks B --threads T --rounds R --data-seed S]     tasks 1, 2
-//   lab07 simple|tree|lockfree|sense|grid-sync
-//                             [--blocks B --threads T --rounds R --data-seed S]   tasks 3-6
-//                             (--blocks 0: as many as coresident_blocks() says fit at once)
+//   lab07 simple|tree|lockfree|sense|grid-sync|own
+//                             [--blocks B --threads T --rounds R --data-seed S --device P]
+//                             tasks 3-6 and 10 (--blocks 0: as many as coresident_blocks() says fit
+//                             at once; --device: the simulator's device profile, e.g. h100)
 //   lab07 residency           [--threads T]   task 7: the co-resident maximum, a barrier with one
 //                             block more (hangs), a cooperative launch with one more (refused)
 //   lab07 bitonic             [--n N --blocks B --threads T --data-seed S]   task 8
@@ -23,6 +24,7 @@
 // replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -57,23 +59,43 @@ std::vector<unsigned> host_exchange(std::vector<unsigned> x, int blocks, int thr
   return x;
 }
 
+// The simulator's device profile for a shape's runs (no-op on a GPU), back to the program's own
+// (SYNCLAB_DEVICE, or "teaching") afterwards.
+struct DeviceProfileScope {
+  bool on;
+  explicit DeviceProfileScope(const std::string& profile) : on(!profile.empty()) {
+    if (on) synclab::sim::set_device(profile.c_str());
+  }
+  ~DeviceProfileScope() {
+    const char* env = std::getenv("SYNCLAB_DEVICE");
+    if (on) synclab::sim::set_device(env && *env ? env : "teaching");
+  }
+  DeviceProfileScope(const DeviceProfileScope&) = delete;
+  DeviceProfileScope& operator=(const DeviceProfileScope&) = delete;
+};
+
 bool exchange_command(const Args& a, lab07::Way w) {
   const bool gpu_barrier = lab07::in_one_launch(w);
   struct Shape {
     int blocks, threads, rounds;
+    std::string device;  // "" : the program's
+    int seeds;           // pct and random seeds 1..seeds (--seeds overrides)
   };
   std::vector<Shape> shapes;
-  if (a.has("blocks") || a.has("threads") || a.has("rounds"))
-    shapes.push_back({int(a.num("blocks", 3)), int(a.num("threads", 32)), int(a.num("rounds", 3))});
+  if (a.has("blocks") || a.has("threads") || a.has("rounds") || a.has("device"))
+    shapes.push_back({int(a.num("blocks", 3)), int(a.num("threads", 32)), int(a.num("rounds", 3)), a.get("device", ""),
+                      gpu_barrier ? 4 : 1});
+  else if (w == lab07::Way::own)  // the graded tests' shapes and seeds (task 10)
+    shapes = {{1, 32, 3, "", 2}, {3, 32, 3, "", 2}, {4, 64, 2, "", 2}, {40, 32, 2, "h100", 1}};
   else if (gpu_barrier)
-    shapes = {{3, 32, 3}, {4, 32, 2}};
+    shapes = {{3, 32, 3, "", 4}, {4, 32, 2, "", 4}};
   else
-    shapes = {{6, 32, 3}};
-  const int seeds = gpu_barrier ? 4 : 1;
+    shapes = {{6, 32, 3, "", 1}};
   const std::vector<std::string> mem = gpu_barrier ? std::vector<std::string>{"sc", "relaxed"}
                                                    : std::vector<std::string>{"sc"};
   bool ok = true;
   for (const Shape& sh : shapes) {
+    DeviceProfileScope device(sh.device);
     int blocks = sh.blocks;
     if (blocks == 0) {
       blocks = lab07::coresident(w, sh.threads);
@@ -86,11 +108,14 @@ bool exchange_command(const Args& a, lab07::Way w) {
     }
     const uint32_t seed = uint32_t(a.num("data-seed", lab07::inputs_seed(blocks, sh.threads)));
     const std::vector<unsigned> in = lab07::random_inputs(blocks * sh.threads, seed);
-    const std::vector<unsigned> want = host_exchange(in, blocks, sh.threads, sh.rounds);
+    std::vector<unsigned> want = host_exchange(in, blocks, sh.threads, sh.rounds);
+    // Task 10: two launches on one barrier state, the second of rounds + 1 rounds (run_exchange).
+    if (w == lab07::Way::own) want = host_exchange(want, blocks, sh.threads, sh.rounds + 1);
     std::string args = std::string(lab07::name(w)) + " --blocks " + std::to_string(blocks) + " --threads " +
                        std::to_string(sh.threads) + " --rounds " + std::to_string(sh.rounds);
+    if (!sh.device.empty()) args += " --device " + sh.device;
     if (a.has("data-seed")) args += " --data-seed " + std::to_string(seed);
-    const std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, seeds, mem));
+    const std::vector<Schedule> ss = synclab::lab::schedules(exploration(a, sh.seeds, mem));
     int bad = 0;
     std::vector<Report> reports;
     std::string first_cmd, advice;
@@ -105,7 +130,7 @@ bool exchange_command(const Args& a, lab07::Way w) {
         ++bad;
         continue;
       }
-      const bool wrong = r.refused || r.stuck || r.values != want;
+      const bool wrong = r.refused || r.stuck || r.faulted || r.values != want;
       if (trace.wants(wrong || !r.reports.empty(), r.reports.empty() ? "clean" : "race")) {
         trace.recording(s);
         synclab::lab::run_under(s, [&] {
@@ -119,8 +144,11 @@ bool exchange_command(const Args& a, lab07::Way w) {
         advice = lab07::exchange_advice(w, r, !wrong, r.values == in);
       }
     }
-    std::printf("%s<<<%d, %d>>>, %d rounds, %s: %s\n", lab07::name(w), blocks, sh.threads, sh.rounds,
-                synclab::lab::describe(ss).c_str(),
+    const std::string second =
+        w == lab07::Way::own ? " then " + std::to_string(sh.rounds + 1) + " in a second launch" : "";
+    const std::string device_note = sh.device.empty() ? "" : ", device " + sh.device;
+    std::printf("%s<<<%d, %d>>>, %d rounds%s%s, %s: %s\n", lab07::name(w), blocks, sh.threads, sh.rounds,
+                second.c_str(), device_note.c_str(), synclab::lab::describe(ss).c_str(),
                 bad ? (std::to_string(bad) + " bad runs").c_str() : "every run right, nothing reported");
     print_reports(reports);
     if (bad) {
@@ -260,7 +288,7 @@ bool sw_command(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab07", "Lab 07: global barriers (labs/07-global-barriers/README.md)");
-  const std::vector<std::string> shape{"blocks", "threads", "rounds", "data-seed", "trace", "show"};
+  const std::vector<std::string> shape{"blocks", "threads", "rounds", "data-seed", "device", "trace", "show"};
   const struct {
     lab07::Way w;
     const char* help;
@@ -272,10 +300,12 @@ int main(int argc, char** argv) {
       {lab07::Way::lockfree, "task 5: the lock-free barrier (Arrayin/Arrayout)"},
       {lab07::Way::sense, "task 6: the sense-reversing barrier"},
       {lab07::Way::grid_sync, "the reference: cooperative groups' grid.sync() in a cooperative launch"},
+      {lab07::Way::own, "task 10: a grid barrier of your own design (its contract: lab07_kernels.cuh)"},
   };
   for (const auto& x : ways) {
     const lab07::Way w = x.w;
-    cmds.add(lab07::name(w), "[--blocks B --threads T --rounds R --data-seed S] [--show any|bad|good|race|clean --trace FILE]",
+    cmds.add(lab07::name(w),
+             "[--blocks B --threads T --rounds R --data-seed S --device P] [--show any|bad|good|race|clean --trace FILE]",
              x.help, shape, [w](const Args& a) { return exchange_command(a, w); });
   }
   cmds.add("residency", "[--threads T]",

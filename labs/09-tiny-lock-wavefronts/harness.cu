@@ -359,6 +359,25 @@ ChainRun run_chain(int scheme, uint64_t seed, const char* trace) {
   return r;
 }
 
+// ---- task 6 ---------------------------------------------------------------------------------------------
+static_assert(kPipeWarpsHost == kPipeWarps, "lab09.h's kPipeWarpsHost is lab09_kernels.cuh's kPipeWarps");
+
+PipeRun run_pipeline(int values, const char* trace) {
+  if (values < 1 || values > 1000) throw std::invalid_argument("--values takes 1..1000");
+  PipeRun r;
+  DeviceArray<int> out(static_cast<size_t>(32 * values));
+  SYNCLAB_LAB_CHECK(cudaMemset(out.ptr, 0xff, out.bytes()));
+  if (naming_regions(trace))  // s.value, the first member of the kernel's __shared__ PipeShared s: a row per link
+    synclab_region_shared(pipeline, "s", size_t(kPipeWarps) * 32 * sizeof(int), "matrix", kPipeWarps, 32);
+  {
+    TraceScope scope(trace);
+    pipeline<<<1, 32 * kPipeWarps>>>(out.ptr, values);
+    if (!finish(r)) return r;
+  }
+  r.out = out.download();
+  return r;
+}
+
 // ---- task 5 ---------------------------------------------------------------------------------------------
 const char* name(NwVersion v) { return v == NwVersion::wavefront ? "wavefront" : "dataflow"; }
 

@@ -72,6 +72,13 @@ ChainRun run_chain(int scheme, uint64_t seed, const char* trace = nullptr);
 // task4_answers_text(), TODO(4q)); "" when the table has no such row.
 std::string task4_answer(const std::string& question);
 
+// ---- task 6: a hand-over of your own design -------------------------------------------------------
+constexpr int kPipeWarpsHost = 8;  // kPipeWarps (lab09_kernels.cuh): the pipeline's warps
+struct PipeRun : Outcome {
+  std::vector<int> out;  // out[lane * values + i]: the last warp's i-th value of lane `lane`
+};
+PipeRun run_pipeline(int values, const char* trace = nullptr);
+
 // ---- task 5: Needleman-Wunsch ----------------------------------------------------------------------------
 enum class NwVersion { wavefront, dataflow };        // task 5a, task 5b
 const char* name(NwVersion v);                       // "wavefront", "dataflow"

@@ -90,3 +90,32 @@ void launch_chain(Scheme s, const int* input, int* out, long long* cycles);
 const void* chain_kernel_address(Scheme s);
 // Question 3 (README, task 4): the student's short answers, a row each (chain.cu, TODO(4q)).
 const char* task4_answers_text();
+
+// ---- task 6: a hand-over of your own design (own_pipeline.cu) -------------------------------------
+// A pipeline of kPipeWarps warps in one block. Warp 0 makes `values` values per lane
+// (pipe_value); each warp w > 0 receives them one at a time from warp w - 1, applies pipe_step,
+// and hands the result on to warp w + 1; the last warp writes out[lane * values + i]. The link
+// from warp w - 1 into warp w is yours to design; the contract (README, task 6):
+//   - pipe_send(s, w, lane, v): lane `lane` of warp w - 1 hands v to lane `lane` of warp w; all 32
+//     lanes of warp w - 1 call it together, once per value, in order. pipe_receive(s, w, lane):
+//     lane `lane` of warp w returns the next value handed to it; all 32 lanes of warp w call it
+//     together. Every value arrives exactly once and in the order sent, however far apart the two
+//     warps run (a send must not overwrite a value its receiver has not yet taken);
+//   - memory: the link into warp w is s.value[w] (one value per lane) and s.word[w]
+//     (kPipeLinkWords words), all 0 before the first value; no variables of your own
+//     (__shared__ or __device__). No __syncthreads(): the other warps are not at it. Named
+//     barriers 1-15 (bar.sync / bar.arrive with a thread count) are yours if you want them;
+//   - cost: at most two atomic operations per warp and value (an atomic per lane is 32).
+// Graded by these properties only, under both warp models and both memory models.
+constexpr int kPipeWarps = 8;
+constexpr int kPipeLinkWords = 4;
+struct PipeShared {
+  int value[kPipeWarps][32];              // value[w][lane]: the link into warp w (w >= 1)
+  int word[kPipeWarps][kPipeLinkWords];   // word[w][...]: the link into warp w, yours
+};
+__device__ void pipe_send(PipeShared& s, int w, int lane, int v);
+__device__ int pipe_receive(PipeShared& s, int w, int lane);
+// Provided (own_pipeline.cu): one block of 32 x kPipeWarps threads, `values` values per lane.
+__global__ void pipeline(int* out, int values);
+__host__ __device__ inline int pipe_value(int lane, int i) { return lane * 1000 + i * 7 + 1; }
+__host__ __device__ inline int pipe_step(int w, int lane, int v) { return 3 * v + 100 * w + lane; }

@@ -38,8 +38,8 @@ done
 python3 - "$root" "$out" <<'PY' || fail "the release holds what it must not, or lacks what the labs include (above)"
 import hashlib, os, re, sys
 root, out = sys.argv[1], sys.argv[2]
-forbidden = ["solutions", "tests/labs/wrong", "tests/grader", "tests/conformance", "tests/fixtures",
-             "tests/checks", "tests/litmus"]
+forbidden = ["solutions", "tests/labs/wrong", "tests/labs/designs", "tests/grader", "tests/conformance",
+             "tests/fixtures", "tests/checks", "tests/litmus"]
 programs = (".cu", ".cuh", ".cpp", ".h", ".c")
 
 def files(top):

@@ -34,9 +34,10 @@ for f in setup.sh run_autograder; do
 done
 [ ! -e "$ag/source/tests/grader/cases" ] || fail "the package holds the grader's test cases"
 [ -f "$ag/source/hidden/more_shapes.test.cpp" ] || fail "the package lacks the hidden tests"
-# Only lab 01's reference solutions; no other lab's, no wrong solutions, no example hidden tests.
+# Only lab 01's reference solutions; no other lab's, no wrong solutions or other designs, no example
+# hidden tests.
 [ -f "$ag/source/solutions/01-data-races/histogram.cu" ] || fail "the package lacks lab 01's reference solutions"
-others="$(cd "$ag/source" && ls -d solutions/*/ tests/labs/wrong tests/grader/hidden 2>/dev/null | grep -v '^solutions/01-data-races/$')"
+others="$(cd "$ag/source" && ls -d solutions/*/ tests/labs/wrong tests/labs/designs tests/grader/hidden 2>/dev/null | grep -v '^solutions/01-data-races/$')"
 [ -z "$others" ] || fail "the package of lab 01 holds $(tr '\n' ' ' <<<"$others")"
 echo "ok: zip with setup.sh, run_autograder, the source and hidden/"
 

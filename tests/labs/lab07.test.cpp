@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -95,29 +96,34 @@ std::string shape_args(lab07::Way w, int blocks, int threads, int rounds) {
          std::to_string(threads) + " --rounds " + std::to_string(rounds);
 }
 
-// Tasks 1-6: the exchange right under every schedule, nothing reported. blocks = 0: coresident().
+// Tasks 1-6 and 10: the exchange right under every schedule, nothing reported. blocks = 0:
+// coresident(). device: the simulator's device profile the runs use ("": the default), named in
+// the replay line.
 void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds,
-                    const std::vector<std::string>& memories) {
+                    const std::vector<std::string>& memories, const std::string& device = "") {
   if (blocks == 0) {
     blocks = lab07::coresident(w, threads);
     if (!(blocks >= 1)) FAIL("coresident_blocks() says " << blocks << " blocks of " << threads
                                                              << " threads fit at once (is TODO(7) done?)");
   }
   const std::vector<unsigned> in = lab07::random_inputs(blocks * threads, lab07::inputs_seed(blocks, threads));
-  const std::vector<unsigned> want = host_exchange(in, blocks, threads, rounds);
+  std::vector<unsigned> want = host_exchange(in, blocks, threads, rounds);
+  // Task 10: a second launch of rounds + 1 rounds on the first one's values (run_exchange).
+  if (w == lab07::Way::own) want = host_exchange(want, blocks, threads, rounds + 1);
   for (const Schedule& s : synclab::lab::schedules(exploration(seeds, memories))) {
     lab07::ExchangeResult r = synclab::lab::run_under(
         s, [&] { return lab07::run_exchange(w, in, blocks, threads, rounds, /*keep_stuck=*/true); });
     const std::string what = std::string(lab07::name(w)) + " exchange <<<" + std::to_string(blocks) + ", " +
                              std::to_string(threads) + ">>>, " + std::to_string(rounds) + " rounds";
     const std::string cmd =
-        replay(shape_args(w, blocks, threads, rounds) + (s.memory == "sc" && !s.on_gpu() && memories.size() > 1
-                                                             ? " --memory sc"
-                                                             : ""),
+        replay(shape_args(w, blocks, threads, rounds) + (device.empty() ? "" : " --device " + device) +
+                   (s.memory == "sc" && !s.on_gpu() && memories.size() > 1 ? " --memory sc" : ""),
                s);
     std::string wrong;
     if (r.stuck) {
       wrong = "the launch " + synclab::lab::stuck_word(r.reports);
+    } else if (r.faulted) {
+      wrong = "a launch failed: " + r.error;
     } else {
       for (size_t i = 0; wrong.empty() && i < want.size(); ++i)
         if (r.values[i] != want[i])
@@ -136,15 +142,16 @@ void check_exchange(lab07::Way w, int blocks, int threads, int rounds, int seeds
     synclab_sim_counts c{};
     synclab::lab::run_counted([&] { return lab07::run_exchange(w, in, blocks, threads, rounds, true); }, &c);
     REQUIRE((c.launches >= 1 && c.warps_launched > 0));
-    const uint64_t allowed = 2ull * uint64_t(blocks) * uint64_t(rounds);
+    const int all_rounds = lab07::barrier_rounds(w, rounds);
+    const uint64_t allowed = 2ull * uint64_t(blocks) * uint64_t(all_rounds);
     CHECKED_ELSE(c.global_atomic_lane_ops <= allowed)
     FAIL(std::string(lab07::name(w)) + " exchange <<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
          ">>>, " + std::to_string(rounds) + " rounds: " + std::to_string(c.global_atomic_lane_ops) +
-         " atomic operations for " + std::to_string(blocks) + " blocks in " + std::to_string(rounds) +
-         " rounds. One thread of each block (thread 0) arrives for the whole block, between the barrier's two "
+         " atomic operations for " + std::to_string(blocks) + " blocks in " + std::to_string(all_rounds) +
+         " rounds, more than two per block and round. One thread of each block (thread 0) arrives for the whole block, between the barrier's two "
          "__syncthreads(); the block's other threads wait at the __syncthreads(), not on the counter; and the spin reads the counter with a volatile load (or a cuda::atomic_ref load), not with atomics such as atomicAdd(count, 0) or atomicCAS. " +
          synclab::lab::program_command("lab07") + " " + shape_args(w, blocks, threads, rounds) +
-         " --profile counts them.");
+         (device.empty() ? "" : " --device " + device) + " --profile counts them.");
   }
 }
 
@@ -311,3 +318,41 @@ TEST_CASE("lab07 task9b count the grid barriers of both applications", "[lab07][
 }
 
 }  // namespace
+
+// ---- task 10: a barrier of your own design ---------------------------------------------------------
+// Graded by its contract (lab07_kernels.cuh, above own_grid_barrier) and nothing else: any design
+// that keeps it passes (the reference solution's central counter and generation word, and the
+// combining tree of tests/labs/designs/07-global-barriers/, both do). Each shape runs the exchange
+// as two launches on one barrier state, zeroed before the first only; every explored run must give
+// the host's values with nothing reported and no hang, under both warp models and both memory
+// models; and the atomics, counted in one run, are at most two per block and round.
+
+namespace {
+// The simulator's device profile for the runs of one case (no-op on a GPU); back to the one the
+// program started with (SYNCLAB_DEVICE, or the default "teaching") afterwards.
+struct DeviceProfileScope {
+  explicit DeviceProfileScope(const char* profile) { synclab::sim::set_device(profile); }
+  ~DeviceProfileScope() {
+    const char* env = std::getenv("SYNCLAB_DEVICE");
+    synclab::sim::set_device(env && *env ? env : "teaching");
+  }
+  DeviceProfileScope(const DeviceProfileScope&) = delete;
+  DeviceProfileScope& operator=(const DeviceProfileScope&) = delete;
+};
+}  // namespace
+
+TEST_CASE("lab07 task10 own_grid_barrier keeps its contract over two launches on one state under both warp and "
+          "memory models",
+          "[lab07][task10][pts:4]") {
+  check_exchange(lab07::Way::own, 1, 32, 3, 2, {"sc", "relaxed"});
+  check_exchange(lab07::Way::own, 3, 32, 3, 2, {"sc", "relaxed"});
+  check_exchange(lab07::Way::own, 4, 64, 2, 2, {"sc", "relaxed"});
+}
+
+// The teaching profile holds 4 blocks at once; the simulated H100 holds 40 blocks of 32 threads
+// (so does a real one).
+TEST_CASE("lab07 task10 own_grid_barrier holds more blocks than threads per block (40 blocks of 32 threads)",
+          "[lab07][task10][pts:2]") {
+  DeviceProfileScope h100("h100");
+  check_exchange(lab07::Way::own, 40, 32, 2, 1, {"sc", "relaxed"}, "h100");
+}

@@ -146,6 +146,24 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
     return "TODO(5b): thread 0 waits for the north and west tiles' flags, ready[(ti - 1) * tiles + tj] and\n"
            "   ready[ti * tiles + tj - 1] (ld_acquire_gpu), __syncthreads, nw_tile, then thread 0 raises\n"
            "   ready[ti * tiles + tj] (st_release_gpu); index the flags by the tile, not by the ticket";
+  if (task == "6" && kind == "race" && r.reports.front().text.find("write-after-read") != std::string::npos)
+    return "a send wrote a value into the link while its receiver had not yet read the one before: one slot per\n"
+           "   lane means a send must wait until the receiver has taken the previous value (a counter or flag the\n"
+           "   receiver releases after reading, which the sender acquires before writing), and nothing else orders\n"
+           "   the sender's write after the receiver's read";
+  if (task == "6" && kind == "race")
+    return "a lane read a value before its sender's write was published to it, or a lane's write was not in the\n"
+           "   release: a release (or acquire) by one lane covers the other lanes of its warp only through a\n"
+           "   __syncwarp() between their accesses and it -- __syncwarp() after the 32 writes and before the\n"
+           "   releasing store, and after the acquiring load and before the 32 reads";
+  if (task == "6" && !r.finished)
+    return "the pipeline got stuck: a warp waits for something the other side of its link never does. Check that\n"
+           "   every value sent can be received and every value received frees its slot, from the first value on\n"
+           "   (the link's words are 0 before the first), and that all 32 lanes reach each __syncwarp()";
+  if (task == "6")
+    return "a value was lost, repeated or read before it was written: a send must wait until its receiver took the\n"
+           "   value before (one slot per lane), a receive until a new value was sent, and each side's lanes must\n"
+           "   meet at a __syncwarp() between the lane that waits or publishes and the lanes that read or write";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
   if (task == "2" && kind == "race")
     return "a race on the bins: either a lane counted without holding the bin's bit (do the count and tl_unlock\n"
@@ -437,4 +455,61 @@ TEST_CASE("lab09 task5a the tile wavefront scores two sequences like the host", 
 
 TEST_CASE("lab09 task5b the dataflow tiles score two sequences like the host", "[lab09][task5b][pts:4]") {
   check_nw(lab09::NwVersion::dataflow, 48, "5b", {"sc", "relaxed"});
+}
+
+// ---- task 6: a hand-over of your own design --------------------------------------------------------------
+// Graded by its contract (lab09_kernels.cuh, above pipe_send) and nothing else: any design that keeps
+// it passes (the reference solution's two counters per link and the named barriers of
+// tests/labs/designs/09-tiny-lock-wavefronts/ both do).
+
+namespace {
+// What the last warp writes: pipe_value, then pipe_step of warps 1..7 (lab09_kernels.cuh's
+// formulas, written again here).
+std::vector<int> host_pipeline(int values) {
+  std::vector<int> out;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < values; ++i) {
+      int v = lane * 1000 + i * 7 + 1;
+      for (int w = 1; w < 8; ++w) v = 3 * v + 100 * w + lane;
+      out.push_back(v);
+    }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("lab09 task6 pipe_send and pipe_receive hand every value through seven links once and in order",
+          "[lab09][task6][pts:4]") {
+  const int values = 4;
+  const std::vector<int> want = host_pipeline(values);
+  for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
+    lab09::PipeRun r = synclab::lab::run_under(s, [&] { return lab09::run_pipeline(values); });
+    const std::string problem = r.finished ? compare(r.out, want, "value") : "";
+    if (!r.finished || !problem.empty() || !r.reports.empty())
+      FAIL(failure(r, "8 warps, 4 values per lane", problem, replay("pipeline --values 4", s), s, "6"));
+  }
+}
+
+// The counted run (its, rr, as for a GPU's profile): shared and global atomics together. (On a GPU
+// the simulator's counters are not there: the case checks one run's values; Nsight Compute counts.)
+TEST_CASE("lab09 task6 the hand-over costs at most two atomic operations per warp and value", "[lab09][task6][pts:2]") {
+  const int values = 4;
+  synclab_sim_counts c{};
+  const Schedule counted = synclab::lab::counting_schedule();
+  lab09::PipeRun r = synclab::lab::on_simulator()
+                         ? synclab::lab::run_counted([&] { return lab09::run_pipeline(values); }, &c)
+                         : lab09::run_pipeline(values);
+  const std::string problem = r.finished ? compare(r.out, host_pipeline(values), "value") : "";
+  if (!r.finished || !problem.empty() || !r.reports.empty())
+    FAIL(failure(r, "8 warps, 4 values per lane (the counted run)", problem, replay("pipeline --values 4", counted),
+                 counted, "6"));
+  if (!synclab::lab::on_simulator()) return;
+  const unsigned long long atomics = c.shared_atomic_lane_ops + c.global_atomic_lane_ops;
+  const unsigned long long bound = 2ull * 8 * values;
+  CHECKED_ELSE(atomics <= bound)
+  FAIL(std::to_string(atomics) + " atomic operations for 8 warps x " + std::to_string(values) +
+       " values, more than two per warp and value (" + std::to_string(bound) +
+       "): a hand-over where every lane takes part with an atomic (a lock bit or a mailbox per lane) costs 32 per "
+       "warp and value. One lane can wait and publish for its warp, with __syncwarp() passing what it acquired "
+       "to the other lanes and gathering their writes before it releases. " +
+       synclab::lab::program_command("lab09") + " pipeline prints the count.");
 }
