@@ -165,18 +165,30 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   uint64_t generic = 0;
   uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
   if (!p) return false;
-  if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
+  std::optional<host_watch::DeviceAccess> in_order;
+  uint64_t host_v = 0;
+  const bool host_load = host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8;
+  if (host_load) {
     // Mapped host memory may be written by host threads while the kernel runs.
-    host_watch::DeviceAccess in_order;
+    in_order.emplace();
     listen_.list.host_look();
     if (mm_.relaxed && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
-    const uint64_t v = host_watch::load_word(p, size);
-    std::memcpy(dst, &v, size);
-    if (listen_.any) listen_.list.host_access(w, lane, generic, size, p, false, false, I, &v, nullptr);
+    host_v = host_watch::load_word(p, size);
+    std::memcpy(dst, &host_v, size);
   } else {
     std::memcpy(dst, p, size);
   }
   if (mm_.relaxed) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
+  if (host_load && listen_.any) {
+    // The listeners hear what the load read. The relaxed model takes in the host's writes again
+    // when memory moved after host_v was read (a host write in between): when the thread got
+    // memory's value of now, newer than host_v, that is what it read (else the race checker would
+    // not know that an acquire took the host's newer write, and would report the data behind it).
+    uint64_t got = 0;
+    std::memcpy(&got, dst, size);
+    const uint64_t read = got != host_v && got == host_watch::load_word(p, size) ? got : host_v;
+    listen_.list.host_access(w, lane, generic, size, p, false, false, I, &read, nullptr);
+  }
   if (listen_.list.accesses()) {
     uint64_t v = 0;
     std::memcpy(&v, dst, std::min<uint32_t>(size, 8));
@@ -999,7 +1011,12 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     failed_cas = cas && (old & keep) != (b & keep);
     const bool newest = mm_.relaxed->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, clock_.steps);
     mm_.write_version[lane] = mm_.relaxed->write_version();
-    uint64_t was = latest & keep, left = latest & keep;  // left: what memory holds after it
+    // was: what the read read for the listeners (as in load_bytes: the model may have taken in a
+    // host write made after `latest` was read, when memory moved); left: what memory holds after it.
+    uint64_t was = latest & keep, left = latest & keep;
+    if (host_shared && (read & keep) != was) {
+      if ((host_watch::load_word(p, size) & keep) == (read & keep)) was = left = read & keep;
+    }
     if (newest && !failed_cas) {
       left = nb & keep;
       if (host_shared) {
