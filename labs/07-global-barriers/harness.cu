@@ -71,6 +71,21 @@ bool in_one_launch(Way w) { return w != Way::cpu_explicit && w != Way::cpu_impli
 
 int barrier_rounds(Way w, int rounds) { return w == Way::own ? 2 * rounds + 1 : rounds; }
 
+std::string atomics_advice(Way w) {
+  if (w == Way::own)
+    return "Count every atomic of your barrier in a round: the arrival (one per block), what the block that "
+           "completes the round does with atomics (a reset with atomicExch, a generation moved with atomicAdd: "
+           "with one block that block pays for them too, so one atomic arrival plus two more is three), and a "
+           "wait that polls with atomics (atomicAdd(x, 0), atomicCAS: one per poll). Arrive with one atomic, "
+           "and let the last block reset and release with plain (volatile) stores after a __threadfence(), "
+           "the waiting blocks poll with loads (through a volatile pointer), or arrive with an atomic that "
+           "wraps by itself (atomicInc).";
+  return "One thread of each block (thread 0) arrives for the whole block, between the barrier's two "
+         "__syncthreads(); the block's other threads wait at the __syncthreads(), not on the counter; and the spin "
+         "reads the counter with a volatile load (or a cuda::atomic_ref load), not with atomics such as "
+         "atomicAdd(count, 0) or atomicCAS.";
+}
+
 const char* todo_of(Way w) {
   switch (w) {
     case Way::cpu_explicit: return "TODO(1)";
@@ -277,6 +292,12 @@ std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, b
     if (acquire_missing) return fix + "The waiting side is missing: " + acquire;
     return fix + "Both sides are missing: " + release + "; and " + acquire;
   }
+  if (w == Way::own)  // (a design of the student's: name every part a barrier needs)
+    return "a thread read a neighbour's slot before that block's write of it was ordered before the read: a grid "
+           "barrier needs all four of its parts -- a __syncthreads() before the block's arrival (every thread's "
+           "write first), a __threadfence() between the writes and the arrival (release), a __threadfence() "
+           "after the wait saw the release (acquire), and a __syncthreads() after the wait (no thread of the "
+           "block goes on before it) -- check which of them your barrier lacks on the path this run took";
   return syncthreads_advice(w);
 }
 

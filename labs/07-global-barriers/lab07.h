@@ -61,6 +61,8 @@ ExchangeResult run_exchange(Way w, const std::vector<unsigned>& in, int blocks, 
 // "" when the run was right and nothing was reported. values_right: the values matched the host's
 // exchange; values_unchanged: every value is still its input.
 std::string exchange_advice(Way w, const ExchangeResult& r, bool values_right, bool values_unchanged);
+// What to change when a GPU barrier (tasks 3-6, 10) took more than two atomics per block and round.
+std::string atomics_advice(Way w);
 // "TODO(n)", the skeleton's marker of method w's task.
 const char* todo_of(Way w);
 // Task 7: the student's coresident_blocks() for the kernel that method w launches with `threads`

@@ -144,7 +144,10 @@ bool pipeline_command(const Args& a) {
   const unsigned long long bound = 2ull * lab09::kPipeWarpsHost * unsigned(values);
   std::printf("atomic operations (its, rr): %llu for %d warps x %d values; the contract allows %llu%s\n", atomics,
               lab09::kPipeWarpsHost, values, bound,
-              atomics <= bound ? "" : ": NOT YET (one lane takes part in the hand-over for its warp)");
+              atomics <= bound ? ""
+                               : ": NOT YET -- let one lane wait and publish for its warp, polling with loads "
+                                 "(ld_acquire_cta), not atomics (tl_is_set is one), and pass what it acquired on "
+                                 "with __syncwarp()");
   return right && r.finished && atomics <= bound;
 }
 

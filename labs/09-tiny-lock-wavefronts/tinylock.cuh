@@ -113,7 +113,8 @@ __device__ inline void tl_lock(TinyLockTable& t, const void* p, LockLog* log = n
   if (log) log->wants_bit[tl_thread()] = -1;
 }
 
-// True when the bit of p is set (held, or a full channel slot). A plain look, no ordering.
+// True when the bit of p is set (held, or a full channel slot). A look that orders nothing, made with
+// an atomic (atomicOr of 0): each call is one atomic operation.
 __device__ inline bool tl_is_set(TinyLockTable& t, const void* p) {
   const unsigned b = tl_bit(p);
   return (atomicOr(&t.word[b >> 5], 0u) >> (b & 31)) & 1u;

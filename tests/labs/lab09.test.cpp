@@ -509,7 +509,9 @@ TEST_CASE("lab09 task6 the hand-over costs at most two atomic operations per war
   FAIL(std::to_string(atomics) + " atomic operations for 8 warps x " + std::to_string(values) +
        " values, more than two per warp and value (" + std::to_string(bound) +
        "): a hand-over where every lane takes part with an atomic (a lock bit or a mailbox per lane) costs 32 per "
-       "warp and value. One lane can wait and publish for its warp, with __syncwarp() passing what it acquired "
-       "to the other lanes and gathering their writes before it releases. " +
+       "warp and value, and a wait that polls with an atomic (tl_is_set, atomicOr(x, 0), atomicAdd(x, 0)) costs one "
+       "per poll. One lane can wait and publish for its warp, polling with loads (ld_acquire_cta), with "
+       "__syncwarp() passing what it acquired to the other lanes and gathering their writes before it "
+       "releases. " +
        synclab::lab::program_command("lab09") + " pipeline prints the count.");
 }

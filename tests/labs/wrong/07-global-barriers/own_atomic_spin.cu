@@ -4,7 +4,7 @@
 // WRONG-REPLACES: own_barrier.cu
 // WRONG-FAILS: lab07 task10 own_grid_barrier keeps its contract over two launches on one state under both warp and memory models
 // WRONG-MESSAGE: atomic operations for [0-9]+ blocks in 7 rounds, more than two per block and round
-// WRONG-MESSAGE: not with atomics such as atomicAdd\(count, 0\)
+// WRONG-MESSAGE: a wait that polls with atomics \(atomicAdd\(x, 0\), atomicCAS: one per poll\)
 // WRONG-FIX: while (atomicAdd(generation, 0u) == mine) { => while (*(volatile unsigned*)generation == mine) {
 //
 // Lab 07, task 10: a grid barrier of your own design (README, "Task 10").

@@ -5,7 +5,7 @@
 // WRONG-REPLACES: own_pipeline.cu
 // WRONG-FAILS: lab09 task6 the hand-over costs at most two atomic operations per warp and value
 // WRONG-MESSAGE: atomic operations for 8 warps x 4 values, more than two per warp and value
-// WRONG-MESSAGE: One lane can wait and publish for its warp
+// WRONG-MESSAGE: One lane can wait and publish for its warp, polling with loads
 //
 // Lab 09, task 6: a hand-over between warps of your own design (README, task 6).
 #include "lab09_kernels.cuh"
