@@ -259,6 +259,20 @@ function(_synclab_lab_link backend name)
   add_custom_target(${target} ALL DEPENDS ${exe})
 endfunction()
 
+# _synclab_lab_objs_replacing(<out> <student file> <object>), inside synclab_lab(): the solutions'
+# objects of the lab's student files (ARG_STUDENT, solutions_obj_<f>), with the one of <student
+# file> replaced by <object> (a wrong solution's or another design's).
+macro(_synclab_lab_objs_replacing out replaced obj)
+  set(${out})
+  foreach(f IN LISTS ARG_STUDENT)
+    if(f STREQUAL ${replaced})
+      list(APPEND ${out} ${obj})
+    else()
+      list(APPEND ${out} ${solutions_obj_${f}})
+    endif()
+  endforeach()
+endmacro()
+
 # _synclab_lab_wrong_fix(<out-file> <wrong .cu> <lab>): writes the fixed twin of a wrong solution
 # (its WRONG-FIX edits applied, in order) and sets <out-file> to its path, or to "" when the file has
 # no WRONG-FIX line. The lines are read with string(FIND) rather than as a CMake list, which would
@@ -521,17 +535,6 @@ function(synclab_lab lab)
       list(APPEND manifest_backends "    \"${backend}\": {\n      \"compiler\": ${j_cc},\n      \"cu_flags\": ${j_cu_flags},\n      \"cpp_flags\": ${j_cpp_flags},\n      \"linker\": ${j_linker},\n      \"libs\": ${j_libs},\n      \"test_objects\": ${j_test_objs},\n      \"harness_objects\": ${j_harness_objs},\n      \"main_objects\": ${j_main_obj},\n      \"solution_objects\": {${sol_json}},\n      \"reference_tests\": \"${reference}\"\n    }")
       list(APPEND grade_main_objs ${main_obj})
       if(backend STREQUAL "sim" AND has_solutions)
-        # The solutions' objects with the one of student file $2 replaced by $3: into $1.
-        macro(_synclab_lab_objs_replacing out replaced obj)
-          set(${out})
-          foreach(f IN LISTS ARG_STUDENT)
-            if(f STREQUAL ${replaced})
-              list(APPEND ${out} ${obj})
-            else()
-              list(APPEND ${out} ${solutions_obj_${f}})
-            endif()
-          endforeach()
-        endmacro()
         foreach(wname IN LISTS wrong_names)
           _synclab_lab_object(wobj ${backend} ${wrong_${wname}_file} ${objdir} ${incs})
           _synclab_lab_objs_replacing(objs ${wrong_${wname}_replaces} ${wobj})

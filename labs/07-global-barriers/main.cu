@@ -24,7 +24,6 @@
 // replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -48,32 +47,6 @@ std::string replay(const std::string& args, const Schedule& s) {
 
 using synclab::lab::TraceChoice;
 
-// The exchange on the host: thread t of block b, round r: x = 3x + x(thread t of block b+1) + r.
-std::vector<unsigned> host_exchange(std::vector<unsigned> x, int blocks, int threads, int rounds) {
-  const size_t n = size_t(blocks) * threads;
-  for (int r = 0; r < rounds; ++r) {
-    std::vector<unsigned> next(n);
-    for (size_t i = 0; i < n; ++i) next[i] = 3u * x[i] + x[(i + threads) % n] + unsigned(r);
-    x = next;
-  }
-  return x;
-}
-
-// The simulator's device profile for a shape's runs (no-op on a GPU), back to the program's own
-// (SYNCLAB_DEVICE, or "teaching") afterwards.
-struct DeviceProfileScope {
-  bool on;
-  explicit DeviceProfileScope(const std::string& profile) : on(!profile.empty()) {
-    if (on) synclab::sim::set_device(profile.c_str());
-  }
-  ~DeviceProfileScope() {
-    const char* env = std::getenv("SYNCLAB_DEVICE");
-    if (on) synclab::sim::set_device(env && *env ? env : "teaching");
-  }
-  DeviceProfileScope(const DeviceProfileScope&) = delete;
-  DeviceProfileScope& operator=(const DeviceProfileScope&) = delete;
-};
-
 bool exchange_command(const Args& a, lab07::Way w) {
   const bool gpu_barrier = lab07::in_one_launch(w);
   struct Shape {
@@ -95,7 +68,7 @@ bool exchange_command(const Args& a, lab07::Way w) {
                                                    : std::vector<std::string>{"sc"};
   bool ok = true;
   for (const Shape& sh : shapes) {
-    DeviceProfileScope device(sh.device);
+    const synclab::lab::DeviceProfileScope device(sh.device);
     int blocks = sh.blocks;
     if (blocks == 0) {
       blocks = lab07::coresident(w, sh.threads);
@@ -108,9 +81,9 @@ bool exchange_command(const Args& a, lab07::Way w) {
     }
     const uint32_t seed = uint32_t(a.num("data-seed", lab07::inputs_seed(blocks, sh.threads)));
     const std::vector<unsigned> in = lab07::random_inputs(blocks * sh.threads, seed);
-    std::vector<unsigned> want = host_exchange(in, blocks, sh.threads, sh.rounds);
+    std::vector<unsigned> want = lab07::exchange_on_host(in, blocks, sh.threads, sh.rounds);
     // Task 10: two launches on one barrier state, the second of rounds + 1 rounds (run_exchange).
-    if (w == lab07::Way::own) want = host_exchange(want, blocks, sh.threads, sh.rounds + 1);
+    if (w == lab07::Way::own) want = lab07::exchange_on_host(want, blocks, sh.threads, sh.rounds + 1);
     std::string args = std::string(lab07::name(w)) + " --blocks " + std::to_string(blocks) + " --threads " +
                        std::to_string(sh.threads) + " --rounds " + std::to_string(sh.rounds);
     if (!sh.device.empty()) args += " --device " + sh.device;
@@ -188,7 +161,7 @@ bool residency_command(const Args& a) {
   bool ok = true;
   const std::vector<unsigned> in = lab07::random_inputs(most * threads, lab07::inputs_seed(most, threads));
   lab07::ExchangeResult r = lab07::run_exchange(lab07::Way::simple, in, most, threads, 2, true);
-  const bool fits = !r.stuck && r.values == host_exchange(in, most, threads, 2);
+  const bool fits = !r.stuck && r.values == lab07::exchange_on_host(in, most, threads, 2);
   std::printf("simple barrier with %d blocks: %s\n", most, fits ? "completes, right values" : "NOT right");
   ok = ok && fits;
   if (synclab::lab::on_simulator()) {

@@ -98,6 +98,24 @@ struct Exploration {
 
 inline bool on_simulator() { return synclab::sim::active(); }
 
+// The simulator's device profile ("h100", ...) for the launches made while it lives, then back to
+// the program's own (SYNCLAB_DEVICE, or the default "teaching"). "" (or a GPU): no change.
+class DeviceProfileScope {
+ public:
+  explicit DeviceProfileScope(const std::string& profile) : on_(!profile.empty()) {
+    if (on_) synclab::sim::set_device(profile.c_str());
+  }
+  ~DeviceProfileScope() {
+    const char* env = std::getenv("SYNCLAB_DEVICE");
+    if (on_) synclab::sim::set_device(env && *env ? env : "teaching");
+  }
+  DeviceProfileScope(const DeviceProfileScope&) = delete;
+  DeviceProfileScope& operator=(const DeviceProfileScope&) = delete;
+
+ private:
+  bool on_;
+};
+
 std::vector<Schedule> schedules(const Exploration& e);
 
 // What a list of schedules covers, for a summary line: "34 schedules (rr; pct seeds 1-8; random

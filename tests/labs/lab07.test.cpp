@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -326,20 +325,6 @@ TEST_CASE("lab07 task9b count the grid barriers of both applications", "[lab07][
 // the host's values with nothing reported and no hang, under both warp models and both memory
 // models; and the atomics, counted in one run, are at most two per block and round.
 
-namespace {
-// The simulator's device profile for the runs of one case (no-op on a GPU); back to the one the
-// program started with (SYNCLAB_DEVICE, or the default "teaching") afterwards.
-struct DeviceProfileScope {
-  explicit DeviceProfileScope(const char* profile) { synclab::sim::set_device(profile); }
-  ~DeviceProfileScope() {
-    const char* env = std::getenv("SYNCLAB_DEVICE");
-    synclab::sim::set_device(env && *env ? env : "teaching");
-  }
-  DeviceProfileScope(const DeviceProfileScope&) = delete;
-  DeviceProfileScope& operator=(const DeviceProfileScope&) = delete;
-};
-}  // namespace
-
 TEST_CASE("lab07 task10 own_grid_barrier keeps its contract over two launches on one state under both warp and "
           "memory models",
           "[lab07][task10][pts:4]") {
@@ -352,6 +337,6 @@ TEST_CASE("lab07 task10 own_grid_barrier keeps its contract over two launches on
 // (so does a real one).
 TEST_CASE("lab07 task10 own_grid_barrier holds more blocks than threads per block (40 blocks of 32 threads)",
           "[lab07][task10][pts:2]") {
-  DeviceProfileScope h100("h100");
+  const synclab::lab::DeviceProfileScope h100("h100");
   check_exchange(lab07::Way::own, 40, 32, 3, 1, {"sc", "relaxed"}, "h100");
 }

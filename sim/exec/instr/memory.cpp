@@ -165,29 +165,28 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
   uint64_t generic = 0;
   uint8_t* p = translate(w, lane, sp, addr, size, false, I, &generic);
   if (!p) return false;
-  std::optional<host_watch::DeviceAccess> in_order;
-  uint64_t host_v = 0;
-  const bool host_load = host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8;
-  if (host_load) {
+  if (host_visible(w.cache_kind) && generic < kSharedWindow && size <= 8) {
     // Mapped host memory may be written by host threads while the kernel runs.
-    in_order.emplace();
+    host_watch::DeviceAccess in_order;
     listen_.list.host_look();
     if (mm_.relaxed && size == std::min<uint32_t>(elem_size(I.type), 8)) host_word(w, generic, size, p);
-    host_v = host_watch::load_word(p, size);
+    const uint64_t host_v = host_watch::load_word(p, size);
     std::memcpy(dst, &host_v, size);
+    if (mm_.relaxed) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
+    if (listen_.any) {
+      // The listeners hear what the load read. The relaxed model takes in the host's writes again
+      // when memory moved after host_v was read (a host write in between): when the thread got
+      // memory's value of now, newer than host_v, that is what it read (else the race checker
+      // would not know that an acquire took the host's newer write, and would report the data
+      // behind it).
+      uint64_t got = 0;
+      std::memcpy(&got, dst, size);
+      const uint64_t read = got != host_v && got == host_watch::load_word(p, size) ? got : host_v;
+      listen_.list.host_access(w, lane, generic, size, p, false, false, I, &read, nullptr);
+    }
   } else {
     std::memcpy(dst, p, size);
-  }
-  if (mm_.relaxed) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
-  if (host_load && listen_.any) {
-    // The listeners hear what the load read. The relaxed model takes in the host's writes again
-    // when memory moved after host_v was read (a host write in between): when the thread got
-    // memory's value of now, newer than host_v, that is what it read (else the race checker would
-    // not know that an acquire took the host's newer write, and would report the data behind it).
-    uint64_t got = 0;
-    std::memcpy(&got, dst, size);
-    const uint64_t read = got != host_v && got == host_watch::load_word(p, size) ? got : host_v;
-    listen_.list.host_access(w, lane, generic, size, p, false, false, I, &read, nullptr);
+    if (mm_.relaxed) relaxed_load(w, lane, generic, static_cast<uint8_t*>(dst), size, I);
   }
   if (listen_.list.accesses()) {
     uint64_t v = 0;
@@ -889,6 +888,16 @@ __attribute__((always_inline)) inline uint64_t atomic_compute(uint64_t old_bits,
   return to_bits<T>(bitcast<T>(cur));
 }
 
+// For the listeners of a read-modify-write of host-shared memory under the relaxed model: what its
+// read read. As in load_bytes, the model may have taken in a host write made after `latest` was
+// read from memory (when memory moved); when the read got memory's value of now, that is it.
+// (Out of line: the lane loops of atom_lanes stay as they are without it.)
+[[gnu::noinline]] uint64_t host_read_seen(const uint8_t* p, uint32_t size, uint64_t keep, uint64_t latest,
+                                          uint64_t read) {
+  if ((read & keep) != (latest & keep) && (host_watch::load_word(p, size) & keep) == (read & keep)) return read & keep;
+  return latest & keep;
+}
+
 }  // namespace
 
 // One lane after the other, in lane order, with the value type T fixed for the whole loop.
@@ -1011,12 +1020,9 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     failed_cas = cas && (old & keep) != (b & keep);
     const bool newest = mm_.relaxed->rmw_write(t, key, size, nb & keep, !failed_cas, {I.sem, I.scope}, clock_.steps);
     mm_.write_version[lane] = mm_.relaxed->write_version();
-    // was: what the read read for the listeners (as in load_bytes: the model may have taken in a
-    // host write made after `latest` was read, when memory moved); left: what memory holds after it.
+    // was: what the read read for the listeners; left: what memory holds after it.
     uint64_t was = latest & keep, left = latest & keep;
-    if (host_shared && (read & keep) != was) {
-      if ((host_watch::load_word(p, size) & keep) == (read & keep)) was = left = read & keep;
-    }
+    if (host_shared) was = left = host_read_seen(p, size, keep, latest, read);
     if (newest && !failed_cas) {
       left = nb & keep;
       if (host_shared) {
