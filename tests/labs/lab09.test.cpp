@@ -149,21 +149,22 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
   if (task == "6" && kind == "race" && r.reports.front().text.find("write-after-read") != std::string::npos)
     return "a send wrote a value into the link while its receiver had not yet read the one before: one slot per\n"
            "   lane means a send must wait until the receiver has taken the previous value (a counter or flag the\n"
-           "   receiver releases after reading, which the sender acquires before writing), and nothing else orders\n"
-           "   the sender's write after the receiver's read";
+           "   receiver releases after reading, which the sender acquires before writing). Where one lane waits or\n"
+           "   releases for its warp, put a __syncwarp() between its wait and the lanes' writes, and one between\n"
+           "   the lanes' reads and its release";
   if (task == "6" && kind == "race")
     return "a lane read a value before its sender's write was published to it, or a lane's write was not in the\n"
-           "   release: a release (or acquire) by one lane covers the other lanes of its warp only through a\n"
-           "   __syncwarp() between their accesses and it -- __syncwarp() after the 32 writes and before the\n"
-           "   releasing store, and after the acquiring load and before the 32 reads";
+           "   release: a release (or acquire) by one lane covers its warp-mates only through __syncwarp().\n"
+           "   Put a __syncwarp() after the 32 writes and before the releasing store, and one after the acquiring load\n"
+           "   and before the 32 reads";
   if (task == "6" && !r.finished)
     return "the pipeline got stuck: a warp waits for something the other side of its link never does. Check that\n"
            "   every value sent can be received and every value received frees its slot, from the first value on\n"
            "   (the link's words are 0 before the first), and that all 32 lanes reach each __syncwarp()";
   if (task == "6")
     return "a value was lost, repeated or read before it was written: a send must wait until its receiver took the\n"
-           "   value before (one slot per lane), a receive until a new value was sent, and each side's lanes must\n"
-           "   meet at a __syncwarp() between the lane that waits or publishes and the lanes that read or write";
+           "   value before (one slot per lane), a receive until a new value was sent; and on each side\n"
+           "   put a __syncwarp() between the lane that waits or publishes and the lanes that read or write";
   if (task == "4b") return "TODO(4b): flags down in the setup, acquire-wait and release-raise in the hop";
   if (task == "2" && kind == "race")
     return "a race on the bins: either a lane counted without holding the bin's bit (do the count and tl_unlock\n"

@@ -4,7 +4,7 @@
 // WRONG-REPLACES: own_pipeline.cu
 // WRONG-FAILS: lab09 task6 pipe_send and pipe_receive hand every value through seven links once and in order
 // WRONG-MESSAGE: race at own_pipeline_release_before_writes\.cu:[0-9]+
-// WRONG-MESSAGE: __syncwarp\(\) after the 32 writes and before the releasing store
+// WRONG-MESSAGE: Put a __syncwarp\(\) after the 32 writes and before the releasing store
 // WRONG-FIX:   s.value[w][lane] = v;\n  if (lane == 0) =>   s.value[w][lane] = v;\n  __syncwarp();\n  if (lane == 0)
 //
 // Lab 09, task 6: a hand-over between warps of your own design (README, task 6).
