@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -237,6 +238,79 @@ std::vector<std::pair<int, int>> task3_small_launches(const std::string& student
     for (int threads = 1; blocks * threads <= 6; ++threads)
       if (blocks * threads >= 2) pool.push_back({blocks, threads});
   return synclab::lab::student_pick(student, "lab03 task3 small", pool, 3);
+}
+
+// ---- task 6 -------------------------------------------------------------------------------------
+OwnResult run_own(int blocks, int threads, int rounds, const char* trace) {
+  check_shape(blocks, threads);
+  if (rounds < 1 || rounds > 100) throw std::invalid_argument("--rounds takes 1..100");
+  OwnResult r;
+  const size_t sections = size_t(blocks) * threads * rounds;
+  DeviceArray<unsigned> state(kOwnLockWords, synclab::lab::zeroed);
+  DeviceArray<int> words(2, synclab::lab::zeroed);  // requests, counter
+  DeviceArray<int> entered(sections);
+  SYNCLAB_LAB_CHECK(cudaMemset(entered.ptr, 0xff, entered.bytes()));
+  state.named("state");
+  if (trace) {
+    synclab_region(state.ptr, state.bytes(), "state", "array", kOwnLockWords);
+    synclab_region(words.ptr + 1, sizeof(int), "counter", "array", 1);
+  }
+  {
+    TraceScope scope(trace);
+    own_count<<<blocks, threads>>>(state.ptr, words.ptr, words.ptr + 1, entered.ptr, rounds);
+    if (!finish_launch(r)) return r;
+  }
+  const std::vector<int> w = words.download();
+  r.requests = w[0];
+  r.counter = w[1];
+  r.entered = entered.download();
+  return r;
+}
+
+std::string own_problem(const OwnResult& r, int blocks, int threads, int rounds) {
+  const int n = blocks * threads, sections = n * rounds;
+  if (r.counter != sections)
+    return "the sections counted " + std::to_string(r.counter) + ", expected " + std::to_string(sections) +
+           " (two sections ran at once and one's count was lost, or a section ran twice or not at all)";
+  std::vector<int> seen(size_t(sections), 0);
+  for (int k = 0; k < sections; ++k) {
+    const int q = r.entered[size_t(k)];
+    if (q < 0 || q >= sections) return "section " + std::to_string(k) + " recorded no request (a section ran twice?)";
+    if (seen[size_t(q)]++) return "request " + std::to_string(q) + " entered twice";
+  }
+  return "";
+}
+
+std::string own_advice(const OwnResult& r, const std::string& problem) {
+  // (a hang in which a lane waits at a reconvergence point for its spinning warp-mates is the same
+  // mistake: the simulator calls it a deadlock only when the spinners poll a word that lane wrote)
+  const bool parked = !r.reports.empty() && r.reports.front().kind == "hang" &&
+                      r.reports.front().text.find("waits at the reconvergence point") != std::string::npos;
+  if (!r.finished && !r.reports.empty() && (r.reports.front().kind == "deadlock" || parked))
+    return "lanes of one warp wait for each other (the SIMD deadlock of task 1): a lane whose turn it is waits at "
+           "the end of its wait loop for warp-mates that spin in it. Run the section and the release inside the "
+           "loop, in the branch whose turn it is, and leave the loop only after that (task 1's loop shape). If they "
+           "already are inside, the compiler made a loop of its own out of part of the test (a look before the "
+           "atomic in the same if, `*v == 0 && atomicCAS(...) == 0`, invites it), and the warp now meets where "
+           "your branch starts: take the atomic out of the if (`int old = 1; if (*v == 0) old = atomicCAS(...);`) "
+           "and test its result alone (`if (old == 0) { section; release; done = true; }`)";
+  // (the skeleton: no lock, so lanes of one warp run the section in one instruction)
+  if (!r.reports.empty() && r.reports.front().text.find("lanes of one warp stored") != std::string::npos)
+    return "sections ran at the same time, lanes of one warp even in one instruction: nothing keeps them apart "
+           "yet. Is TODO(6) done? Run s.run() only while your lock is held";
+  if (!r.finished)
+    return "a thread waits for a turn that never comes. Read the turn from memory on every pass of the wait loop "
+           "(through a volatile pointer, or with an atomic load: a plain load may be read once, before the loop); "
+           "give every thread a turn from the first section on (state is 0 before the launch), and pass the turn on "
+           "whenever a section ends";
+  if (!r.reports.empty() && r.reports.front().kind == "race")
+    return "two sections were not ordered: the thread that enters must acquire what the one before it released. "
+           "Put a __threadfence() after the read that saw it is your turn, before the section, and one after the "
+           "section, before the write that passes the turn on; and make that write and the wait's read volatile "
+           "(or atomic): a fence orders the section only with volatile or atomic accesses to the lock's words, "
+           "never with plain ones";
+  if (!problem.empty()) return "two sections ran at once: is TODO(6) done, and does every thread wait for its turn?";
+  return "";
 }
 
 }  // namespace lab03

@@ -92,4 +92,17 @@ inline uint32_t keys_seed(int n, int buckets) { return uint32_t(n * 7 + buckets)
 BucketResult run_buckets(const std::vector<int>& keys, int buckets, int blocks, int threads_per_block,
                          unsigned backoff_ns, const char* trace = nullptr);
 
+// ---- task 6: a lock of your own design ------------------------------------------------------------
+struct OwnResult : Outcome {
+  int counter = 0;           // sections counted (plain load and store in the section)
+  int requests = 0;          // request numbers handed out
+  std::vector<int> entered;  // entered[k]: the request number of the k-th section (requests of them)
+};
+OwnResult run_own(int blocks, int threads_per_block, int rounds, const char* trace = nullptr);
+// What is wrong with a run of task 6 ("" when nothing): a count off, or a request that never entered
+// or entered twice.
+std::string own_problem(const OwnResult& r, int blocks, int threads_per_block, int rounds);
+// What to fix, from what own_problem and the reports say ("" when nothing is known).
+std::string own_advice(const OwnResult& r, const std::string& problem);
+
 }  // namespace lab03

@@ -56,4 +56,38 @@ __global__ void count_warp_aggregated(Counters c, int rounds);
 
 constexpr unsigned kMaxBackoffNs = 1024;  // the cap for 5a's backoff
 
+// ---- task 6 (own_lock.cu): a lock of your own design that stays cheap under contention ------------
+// The critical section of task 6 (provided): it adds 1 to *counter with a plain load and store,
+// and writes into entered[k] (k: the count before) the request number of the thread that entered.
+// Its parts are the harness's bookkeeping, not the lock's: own_locked may only call run().
+class OwnSection {
+ public:
+  __device__ OwnSection(int* counter, int* entered, int request)
+      : counter_(counter), entered_(entered), request_(request) {}
+  __device__ void run() const {
+    const int k = *counter_;
+    entered_[k] = request_;
+    *counter_ = k + 1;
+  }
+
+ private:
+  int* counter_;  // 0 before the launch
+  int* entered_;  // entered[k]: the request number of the k-th section to run
+  int request_;   // this thread's request number, taken (atomicAdd) just before own_locked
+};
+// own_locked(state, s) runs s.run() once, under a lock of your own design, and returns. The
+// contract (README, task 6):
+//   - mutual exclusion and progress: no two sections run at once, and every call returns,
+//     whichever threads call it (lanes of one warp, warps of one block, blocks), under both warp
+//     models (no SIMD deadlock) and both memory models;
+//   - cost under contention: at most two atomic operations per section, however many threads wait
+//     (a waiting thread that retries an atomic pays one per try);
+//   - memory: state, kOwnLockWords words of global memory, 0 before the launch; no variables of
+//     your own.
+constexpr int kOwnLockWords = 64;
+__device__ void own_locked(unsigned* state, const OwnSection& s);
+// Provided (own_lock.cu): each thread takes `rounds` request numbers from *requests (atomicAdd),
+// and runs a section under own_locked for each.
+__global__ void own_count(unsigned* state, int* requests, int* counter, int* entered, int rounds);
+
 }  // namespace lab03

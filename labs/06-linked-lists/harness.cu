@@ -254,4 +254,68 @@ WorklistResult run_worklist(WorklistKernel kernel, const std::vector<int>& count
   return r;
 }
 
+// ---- task 6 -------------------------------------------------------------------------------------------
+static_assert(kQueueValues == kQueueCapacity, "lab06.h and lab06_kernels.cuh must agree on the capacity");
+static_assert(kQueueWords >= 2 * kQueueCapacity + 2, "the queue's words must hold a ring of kQueueCapacity");
+
+QueueResult run_queue_pairs(int blocks, int threads, int rounds, const char* trace) {
+  check_shape(blocks, threads);
+  if (rounds < 1 || rounds > 100) throw std::invalid_argument("--rounds takes 1..100");
+  QueueResult r;
+  const size_t pops = size_t(blocks) * threads * rounds;
+  DeviceArray<unsigned> q(kQueueWords, synclab::lab::zeroed);
+  DeviceArray<int> got(pops);
+  q.named("q");
+  if (trace) {
+    synclab_region(q.ptr, q.bytes(), "q", "array", kQueueWords);
+    synclab_region(got.ptr, got.bytes(), "got", "array", int(pops));
+  }
+  {
+    TraceScope scope(trace);
+    got.upload(std::vector<int>(pops, -1));
+    queue_pairs<<<blocks, threads>>>(q.ptr, rounds, got.ptr);
+    if (!finish_launch(r)) return r;
+  }
+  r.got = got.download();
+  return r;
+}
+
+std::vector<int> queue_alone_plan() {
+  std::vector<int> plan;
+  const auto add = [&](int op, int times) { plan.insert(plan.end(), size_t(times), op); };
+  add(1, kQueueValues + 1);  // full, then one push too many
+  add(0, kQueueValues + 1);  // empty, then one pop too many
+  for (int i = 0; i < 5 * kQueueValues / 2; ++i) {  // five laps of the ring, two values at a time
+    add(1, 2);
+    add(0, 2);
+  }
+  add(1, 5);  // from the middle of a lap: 5 in, 3 out, 6 in (full), one too many, all out and one more
+  add(0, 3);
+  add(1, 6);
+  add(1, 1);
+  add(0, kQueueValues + 1);
+  return plan;
+}
+
+QueueAloneResult run_queue_alone(const std::vector<int>& plan, const char* trace) {
+  if (plan.empty() || plan.size() > 4096) throw std::invalid_argument("a plan has 1..4096 steps");
+  QueueAloneResult r;
+  const int steps = int(plan.size());
+  DeviceArray<unsigned> q(kQueueWords, synclab::lab::zeroed);
+  DeviceArray<int> dplan(plan.size()), result(plan.size()), value(plan.size());
+  q.named("q");
+  if (trace) synclab_region(q.ptr, q.bytes(), "q", "array", kQueueWords);
+  {
+    TraceScope scope(trace);
+    dplan.upload(plan);
+    result.upload(std::vector<int>(plan.size(), -1));
+    value.upload(std::vector<int>(plan.size(), -1));
+    queue_alone<<<1, 1>>>(q.ptr, dplan.ptr, steps, result.ptr, value.ptr);
+    if (!finish_launch(r)) return r;
+  }
+  r.result = result.download();
+  r.value = value.download();
+  return r;
+}
+
 }  // namespace lab06

@@ -93,4 +93,20 @@ struct WorklistResult : Outcome {
 WorklistResult run_worklist(WorklistKernel kernel, const std::vector<int>& counts, int blocks, int threads,
                             const char* trace = nullptr);
 
+// ---- task 6: a bounded queue of your own design -----------------------------------------------------
+constexpr int kQueueValues = 8;  // kQueueCapacity of lab06_kernels.cuh
+struct QueueResult : Outcome {
+  std::vector<int> got;  // queue_pairs: got[g * rounds + r], thread g's r-th pop (-1: none)
+};
+// blocks x threads threads push and pop `rounds` values each (queue_pairs).
+QueueResult run_queue_pairs(int blocks, int threads, int rounds, const char* trace = nullptr);
+struct QueueAloneResult : Outcome {
+  std::vector<int> result, value;  // per step: what the call returned (1/0), a pop's value
+};
+// One thread runs `plan` (1: push the value step + 1, 0: pop) on an empty queue (queue_alone).
+QueueAloneResult run_queue_alone(const std::vector<int>& plan, const char* trace = nullptr);
+// The plan of the graded single-thread case: fill to capacity and one more, empty it and one more,
+// then pushes and pops in turn for several laps of the ring, then fill it again from the middle.
+std::vector<int> queue_alone_plan();
+
 }  // namespace lab06

@@ -84,4 +84,32 @@ __global__ void push_warp_aggregated(const int* counts, int* worklist, int* size
 //     thread 0's first.
 __global__ void push_scan(const int* counts, int* worklist, int* size);
 
+// ---- task 6 (own_queue.cu): a bounded queue of your own design ------------------------------------
+// The contract (README, task 6); the graded tests check it and nothing else:
+//   - a FIFO queue of at most kQueueCapacity values (each value >= 1):
+//     queue_push(q, v) puts v at the tail and returns true, or returns false and leaves the queue as
+//       it was; it must succeed whenever the queue holds fewer than kQueueCapacity values and no
+//       other thread is using it;
+//     queue_pop(q, &v) takes the value at the head into v and returns true, or returns false and
+//       leaves the queue as it was; it must succeed whenever the queue holds a value and no other
+//       thread is using it;
+//   - concurrent calls (lanes of one warp, warps, blocks) under both warp models and both memory
+//     models: every value pushed is popped exactly once, nothing else is popped, and two values that
+//     one thread pushed reach any one thread in the order they were pushed;
+//   - no waiting: a call returns after a bounded number of its own steps, whatever other threads
+//     do (it may return false when another thread is in its way; the caller tries again);
+//   - memory: q, kQueueWords words of global memory, 0 before the launch; no variables of your own.
+constexpr int kQueueCapacity = 8;
+constexpr int kQueueWords = 32;
+__device__ bool queue_push(unsigned* q, int v);
+__device__ bool queue_pop(unsigned* q, int* v);
+// Provided (own_queue.cu). queue_pairs: thread g (global index), `rounds` times, pushes the value
+// g * rounds + r + 1 (trying until queue_push returns true), then pops one value (trying until
+// queue_pop returns true) into got[g * rounds + r]: each thread's pops in the order it made them.
+__global__ void queue_pairs(unsigned* q, int rounds, int* got);
+// queue_alone: one thread, no other using the queue: `steps` operations, step i a push of the
+// value i + 1 when plan[i] is 1, a pop when it is 0; result[i] = 1 or 0 (what the call returned),
+// value[i] = the value a successful pop took (0 otherwise).
+__global__ void queue_alone(unsigned* q, const int* plan, int steps, int* result, int* value);
+
 }  // namespace lab06

@@ -7,13 +7,14 @@
 //   lab06 aba       [--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R]
 //   lab06 delete    [--n N --divisor D --blocks B --threads T --data-seed S]
 //   lab06 worklist  [--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S]
+//   lab06 queue     [--blocks B --threads T --rounds R]
 //   lab06 all       every task's check
-//   (each of the five also takes --show any|bad|good|lost --trace FILE, and the exploration
+//   (each of the six also takes --show any|bad|good|lost --trace FILE, and the exploration
 //   options of synclab_lab.h: --seeds N, --model M (or --models), --sched P, --seed S, --memory M, ...)
 //
 // Without shape options a command runs the launch shapes and inputs of the task's graded tests,
 // over the same schedules (rr, pct and random seeds; both warp models; tasks 1 and 2a also under
-// the relaxed memory model); on a GPU it repeats the run. Every failure names the command that
+// the relaxed memory model, and so does task 6); on a GPU it repeats the run. Every failure names the command that
 // replays it. --trace records one run: the first explored run that --show names (synclab_lab.h).
 #include <algorithm>
 #include <cstdio>
@@ -56,7 +57,7 @@ bool explore(const Args& a, const std::string& title, const std::string& args, c
       what = "the launch did not finish (" +
              (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
     // locked and lockfree explore both memory models by default: an sc run's replay names sc.
-    const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0;
+    const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0 || args.rfind("queue", 0) == 0;
     const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
     what = tally.add(what, out.reports, replay(args + mem, s));
     if (trace.wants(!what.empty(), what.empty() ? "" : "lost")) {
@@ -362,6 +363,102 @@ bool cmd_worklist(const Args& a) {
   return ok;
 }
 
+// ---- task 6 -----------------------------------------------------------------------------------------
+// One thread alone: a host deque runs the same plan; every call must return what the deque says a
+// FIFO of kQueueCapacity values returns.
+std::string check_queue_alone(const std::vector<int>& plan, const lab06::QueueAloneResult& r) {
+  if (!r.finished) return "";
+  std::vector<int> fifo;  // front first
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const bool push = plan[i] != 0;
+    const bool can = push ? int(fifo.size()) < lab06::kQueueValues : !fifo.empty();
+    const std::string call = std::string(push ? "queue_push(" + std::to_string(i + 1) + ")" : "queue_pop") +
+                             " (step " + std::to_string(i + 1) + ", " + std::to_string(fifo.size()) +
+                             " values in the queue)";
+    if (r.result[i] != (can ? 1 : 0)) return call + " returned " + (r.result[i] ? "true" : "false");
+    if (!can) continue;
+    if (push) {
+      fifo.push_back(int(i) + 1);
+    } else {
+      if (r.value[i] != fifo.front())
+        return call + " took " + std::to_string(r.value[i]) + ", expected " + std::to_string(fifo.front()) +
+               " (the oldest)";
+      fifo.erase(fifo.begin());
+    }
+  }
+  return "";
+}
+
+// Many threads: every value popped once, and a thread's pops of one pusher's values in push order.
+std::string check_queue_pairs(const lab06::QueueResult& r, int threads, int rounds) {
+  if (!r.finished) return "";
+  const int values = threads * rounds;
+  std::vector<int> times(size_t(values) + 1, 0);
+  for (int v : r.got) {
+    if (v < 1 || v > values) return "a pop took " + std::to_string(v) + ", which no thread pushed";
+    ++times[size_t(v)];
+  }
+  for (int v = 1; v <= values; ++v)
+    if (times[size_t(v)] != 1)
+      return "value " + std::to_string(v) + " was popped " + std::to_string(times[size_t(v)]) + " times";
+  for (int g = 0; g < threads; ++g) {
+    std::vector<int> last(size_t(threads), 0);  // per pusher, the last value this thread popped
+    for (int k = 0; k < rounds; ++k) {
+      const int v = r.got[size_t(g * rounds + k)], pusher = (v - 1) / rounds;
+      if (v < last[size_t(pusher)])
+        return "thread " + std::to_string(g) + " popped " + std::to_string(v) + " after " +
+               std::to_string(last[size_t(pusher)]) + ", which thread " + std::to_string(pusher) + " pushed later";
+      last[size_t(pusher)] = v;
+    }
+  }
+  return "";
+}
+
+// Graded (6): one thread alone (the plan of queue_alone_plan); queue_pairs <<<1,32>>> 3 rounds,
+// <<<2,16>>> 3 rounds, <<<3,8>>> 2 rounds, both memory models.
+bool cmd_queue(const Args& a) {
+  bool ok = true;
+  const std::string hint =
+      "every value once and in order: a thread takes a position only once the slot says it is ready for it (a\n"
+      "   push: the value of the last lap was popped; a pop: this lap's value was written), with a fence between the\n"
+      "   word that says so and the value; a call never waits (no loop in queue_push or queue_pop). A hang in\n"
+      "   queue_pairs whose loop reads no memory: the calls return false every time (is TODO(6) done?)";
+  if (!a.has("blocks") && !a.has("threads") && !a.has("rounds")) {
+    const std::vector<int> plan = lab06::queue_alone_plan();
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 0, 1, {"sc", "relaxed"}));
+    ok &= explore(
+        a, "queue_alone<<<1, 1>>>, " + std::to_string(plan.size()) + " pushes and pops", "queue", ss,
+        [&](const Schedule&, const char* trace) {
+          lab06::QueueAloneResult r = lab06::run_queue_alone(plan, trace);
+          return std::make_pair(check_queue_alone(plan, r), lab06::Outcome(r));
+        },
+        "one thread alone: a push succeeds while fewer than 8 values are in the queue, a pop while one is, and a\n"
+        "   pop takes the oldest value (FIFO)");
+  }
+  struct Shape {
+    int blocks, threads, rounds;
+  };
+  std::vector<Shape> shapes{{1, 32, 3}, {2, 16, 3}, {3, 8, 2}};
+  if (a.has("blocks") || a.has("threads") || a.has("rounds"))
+    shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 16)), int(a.num("rounds", 3))}};
+  for (const Shape& sh : shapes) {
+    const std::string args =
+        "queue " + shape_args(sh.blocks, sh.threads) + " --rounds " + std::to_string(sh.rounds);
+    const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5, {"sc", "relaxed"}));
+    ok &= explore(
+        a,
+        "queue_pairs<<<" + std::to_string(sh.blocks) + ", " + std::to_string(sh.threads) + ">>>, " +
+            std::to_string(sh.rounds) + " rounds",
+        args, ss,
+        [&](const Schedule&, const char* trace) {
+          lab06::QueueResult r = lab06::run_queue_pairs(sh.blocks, sh.threads, sh.rounds, trace);
+          return std::make_pair(check_queue_pairs(r, sh.blocks * sh.threads, sh.rounds), lab06::Outcome(r));
+        },
+        hint);
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -385,5 +482,9 @@ int main(int argc, char** argv) {
            "[--kernel atomic|warp|scan] [--blocks B --threads T --data-seed S] [--show any|bad|good|lost --trace FILE]",
            "task 4: the three worklist pushes (default: the graded <<<2,64>>> and <<<1,96>>>)",
            {"kernel", "blocks", "threads", "data-seed", "show", "trace"}, cmd_worklist);
+  cmds.add("queue", "[--blocks B --threads T --rounds R] [--show any|bad|good|lost --trace FILE]",
+           "task 6: your queue, one thread alone, then queue_pairs under the sc and relaxed memory models\n"
+           "      (default: the graded case and shapes)",
+           {"blocks", "threads", "rounds", "show", "trace"}, cmd_queue);
   return cmds.run(argc, argv);
 }

@@ -136,7 +136,8 @@ bool pipeline_command(const Args& a) {
       [&](const Schedule&) { return "pipeline --values " + std::to_string(values); },
       "task 6: every value once and in order: a send waits until its receiver took the value before, a receive "
       "until a new value was sent, and what one lane acquires or releases reaches the warp's other lanes through "
-      "__syncwarp() (the contract: lab09_kernels.cuh)");
+      "__syncwarp() (the contract: lab09_kernels.cuh). Every value 700 + lane: pipe_receive returned 0 each time "
+      "(are the TODO(6)s done?)");
   if (!synclab::lab::on_simulator()) return right;
   synclab_sim_counts c{};
   lab09::PipeRun r = synclab::lab::run_counted([&] { return lab09::run_pipeline(values); }, &c);

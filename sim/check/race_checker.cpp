@@ -414,13 +414,16 @@ void RaceChecker::flush_findings() {
       // flag is waited for, so no fence helps; the lanes need to meet between the steps. (A lane that
       // took a lock or read a flag another lane released, without acquiring it, gets the
       // hand-over's advice below: a fence, not __syncwarp().)
-      d += "the two lanes are in the same warp and exchange values through memory in steps (a "
+      d += "the two lanes are in the same warp. If they exchange values through memory in steps (a "
            "warp-synchronous reduction or scan): volatile accesses keep each access whole, "
            "but do not order one lane's read of a step before another lane's write of the next. Under "
            "independent thread scheduling (its, Volta and later) only a barrier that both lanes pass between "
            "the accesses orders them, __syncwarp() for a warp: read into a register, __syncwarp(), "
            "write, __syncwarp(), at every step (or use __shfl_down_sync, which needs no shared memory); "
-           "under the lockstep model (before Volta) the warp's single program counter ordered them";
+           "under the lockstep model (before Volta) the warp's single program counter ordered them. If "
+           "instead the word is a flag, a lock or a turn that hands other data over from lane to lane, that "
+           "data needs the hand-over's ordering, not a barrier: a release before the store that hands over "
+           "and an acquire after the read that sees it";
     } else if (run_.relaxed_model() && run_.relaxed_model()->reorderings() && (f.unacquired || f.heard_gid1)) {
       // The hand-over analysis assumes each load read the newest value; under the relaxed model
       // this run's loads did not always, so say what happened instead.

@@ -46,6 +46,7 @@ class HangDetector {
   // spinning lane starves the others until it is found (see Scheduler::on_spin).
   static constexpr uint64_t kQuietSteps = 1 << 16;
   void set_quiet_steps(uint64_t n) { quiet_steps_ = n; }
+  uint64_t quiet_steps() const { return quiet_steps_; }
 
   HangDetector() : writers_(kWriterSlots) {}
 

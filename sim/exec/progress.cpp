@@ -132,7 +132,14 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     if (at1 || at2) {
       uint64_t& seen_net = at1 ? L.spin_net_epoch : L.spin_net_epoch2;
       if (seen_net == net) {
-        if (!L.waiting) waiters |= 1u << lane;
+        // Told when it starts to wait, and again after each quiet period it goes on waiting while
+        // it runs: the lane whose turn it is may have been put below the others when it read an
+        // old value of the turn (relaxed memory), and waiters told only once would then keep their
+        // places above it for ever (a PCT thread that yields goes last every time it yields).
+        if (!L.waiting || clock_.steps - L.waiting_told > hang_.quiet_steps()) {
+          waiters |= 1u << lane;
+          L.waiting_told = clock_.steps;
+        }
         L.waiting = true;
         L.waiting_net = net;
       } else {

@@ -61,7 +61,8 @@ struct Lane {
   uint64_t wait_hash = 0, wait_hash2 = 0;
   uint64_t spin_net_epoch = ~0ull, spin_net_epoch2 = ~0ull;  // HangDetector::net_epoch at each
   uint64_t waiting_net = ~0ull;                              // the net epoch in which `waiting` was last found
-  bool waiting = false;  // spinning by the net epoch: the scheduler was told (on_spin)
+  bool waiting = false;       // spinning by the net epoch: the scheduler was told (on_spin)
+  uint64_t waiting_told = 0;  // the step at which the scheduler was last told this lane waits
   // The word this lane changed first since its changes were last made visible, and its value
   // before (Warp::open_lanes says whether there is one): a store or atomic that puts it back
   // undoes the change (a lock taken and released), see KernelRun::lane_change.

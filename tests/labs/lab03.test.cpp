@@ -510,3 +510,92 @@ TEST_CASE("lab03 task5b count_warp_aggregated is about as fast as the reference"
 }
 
 }  // namespace
+
+// ---- task 6: a lock of your own design -------------------------------------------------------------
+// Graded by its contract (lab03_kernels.cuh, above own_locked) and nothing else: any lock that keeps
+// it passes (the reference solution's ticket lock and the array lock of
+// tests/labs/designs/03-atomic-locks/ both do). Each run's sections must be counted right and each
+// request must enter once, in every explored schedule (the check is written here from the record the
+// sections left, apart from the harness's own); and a counted run under contention may take at most
+// two atomics per section beside the harness's one.
+
+namespace {
+
+std::string own_check(const lab03::OwnResult& r, int n, int sections) {
+  if (r.counter != sections)
+    return std::to_string(r.counter) + " sections counted instead of " + std::to_string(sections) +
+           " (two sections ran at once, or one did not run)";
+  if (int(r.entered.size()) != sections || r.requests != sections) return "the sections' record is incomplete";
+  std::vector<int> order = r.entered;
+  std::sort(order.begin(), order.end());
+  for (int k = 0; k < sections; ++k)
+    if (order[size_t(k)] != k) return "the requests that entered are not each request once";
+  return "";
+}
+
+std::string own_message(const lab03::OwnResult& r, const std::string& what, const std::string& problem,
+                         const std::string& replay_line) {
+  std::ostringstream o;
+  o << what << ": ";
+  if (!problem.empty())
+    o << problem;
+  else if (!r.finished)
+    o << "the launch did not finish"
+      << (synclab::lab::stuck_word(r.reports).empty() ? " (" + r.error + ")"
+                                                       : ": it " + synclab::lab::stuck_word(r.reports));
+  else
+    o << "the simulator reported " << r.reports.size() << " problem(s)";
+  if (!r.reports.empty()) o << "; first: " << synclab::lab::brief(r.reports.front());
+  o << "\n  replay: " << replay_line << "\n";
+  if (!r.reports.empty()) o << r.reports.front().text << "\n";
+  const std::string advice = lab03::own_advice(r, problem);
+  if (!advice.empty()) o << "  (" << advice << ")\n";
+  return o.str();
+}
+
+}  // namespace
+
+TEST_CASE("lab03 task6 own_locked runs every section alone under both warp and memory models", "[lab03][task6][pts:3]") {
+  struct Shape {
+    int blocks, threads, rounds;
+  };
+  for (const Shape& sh : {Shape{1, 32, 3}, Shape{2, 16, 3}, Shape{3, 4, 2}}) {
+    const int n = sh.blocks * sh.threads, sections = n * sh.rounds;
+    const std::string args = "own " + shape_args(sh.blocks, sh.threads) + " --rounds " + std::to_string(sh.rounds);
+    for (const Schedule& s : synclab::lab::schedules(exploration(2))) {
+      lab03::OwnResult r =
+          synclab::lab::run_under(s, [&] { return lab03::run_own(sh.blocks, sh.threads, sh.rounds); });
+      const std::string problem = r.finished ? own_check(r, n, sections) : "";
+      if (!r.finished || !problem.empty() || !r.reports.empty())
+        FAIL(own_message(r, shape_text("own_count", sh.blocks, sh.threads) + ", " + std::to_string(sh.rounds) +
+                                 " rounds",
+                          problem, replay(args, s)));
+    }
+  }
+}
+
+// The counted run (its, rr, as a GPU's profile counts): the harness takes one atomic per section for
+// the request number, so a lock may add two.
+TEST_CASE("lab03 task6 own_locked costs at most two atomic operations per section", "[lab03][task6][pts:3]") {
+  const int blocks = 2, threads = 16, rounds = 3, sections = blocks * threads * rounds;
+  const Schedule counted = synclab::lab::counting_schedule();
+  synclab_sim_counts c{};
+  lab03::OwnResult r = synclab::lab::on_simulator()
+                            ? synclab::lab::run_counted([&] { return lab03::run_own(blocks, threads, rounds); }, &c)
+                            : lab03::run_own(blocks, threads, rounds);
+  const std::string problem = r.finished ? own_check(r, blocks * threads, sections) : "";
+  const std::string args = "own " + shape_args(blocks, threads) + " --rounds " + std::to_string(rounds);
+  if (!r.finished || !problem.empty() || !r.reports.empty())
+    FAIL(own_message(r, "own_count<<<2, 16>>>, 3 rounds (the counted run)", problem, replay(args, counted)));
+  if (!synclab::lab::on_simulator()) return;  // (on a GPU Nsight Compute counts the atomics)
+  const unsigned long long atomics = c.global_atomic_lane_ops + c.shared_atomic_lane_ops;
+  const unsigned long long bound = 3ull * sections;
+  CHECKED_ELSE(atomics <= bound)
+  FAIL(std::to_string(atomics) + " atomic operations for " + std::to_string(sections) +
+       " sections, more than the harness's one and two of the lock's per section (" + std::to_string(bound) +
+       "): a lock whose waiting threads retry an atomic (atomicCAS in the wait loop, or whenever they see the lock "
+       "free) pays one per try, and with many threads waiting that is many per section. Take your place with one "
+       "atomic, wait with loads (through a volatile pointer) until it is your turn, and pass the turn on with a "
+       "volatile store (the wait's loop shape and fences as in task 1). " +
+       synclab::lab::program_command("lab03") + " " + args + " prints the count.");
+}

@@ -496,3 +496,120 @@ TEST_CASE("lab06 task4c push_scan fills the worklist with a block scan and one a
   check_worklist(lab06::WorklistKernel::scan, "scan", 2, 64, 2);
   check_worklist(lab06::WorklistKernel::scan, "scan", 1, 96, 2);
 }
+
+// ---- task 6: a bounded queue of your own design ----------------------------------------------------
+// Graded by its contract (lab06_kernels.cuh, above queue_push) and nothing else: any queue that keeps
+// it passes (the reference solution's ring of turn words and the lock of
+// tests/labs/designs/06-linked-lists/ both do). The expected results come from a host FIFO (one
+// thread alone) and from what each thread pushed (many threads).
+
+namespace {
+
+// One thread alone: what a FIFO of kQueueCapacity values returns for each step of the plan.
+std::string queue_alone_problem(const std::vector<int>& plan, const lab06::QueueAloneResult& r) {
+  std::vector<int> fifo;
+  size_t front = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const size_t held = fifo.size() - front;
+    const bool push = plan[i] == 1;
+    const bool ok = push ? held < size_t(lab06::kQueueValues) : held > 0;
+    const std::string call = (push ? "push of " + std::to_string(i + 1) : std::string("pop")) + " at step " +
+                             std::to_string(i + 1) + " with " + std::to_string(held) + " value(s) in the queue";
+    if (r.result[i] != int(ok))
+      return "the " + call + " returned " + (r.result[i] == 1 ? "true" : "false") + " (capacity " +
+             std::to_string(lab06::kQueueValues) + ")";
+    if (!ok) continue;
+    if (push) {
+      fifo.push_back(int(i) + 1);
+    } else if (r.value[i] != fifo[front++]) {
+      return "the " + call + " took " + std::to_string(r.value[i]) + ", not the oldest, " + std::to_string(fifo[front - 1]);
+    }
+  }
+  return "";
+}
+
+// Many threads: each pushed value popped once, nothing else, and each thread's pops of one pusher's
+// values in the order they were pushed (thread g pushes g * rounds + 1, ..., g * rounds + rounds).
+std::string queue_pairs_problem(const lab06::QueueResult& r, int threads, int rounds) {
+  std::map<int, int> popped;
+  for (int v : r.got) ++popped[v];
+  for (const auto& [v, n] : popped)
+    if (v < 1 || v > threads * rounds)
+      return "a pop took " + std::to_string(v) + ", a value no thread pushed" + (n > 1 ? " (" + std::to_string(n) + " pops)" : "");
+  for (int v = 1; v <= threads * rounds; ++v)
+    if (popped[v] != 1)
+      return "value " + std::to_string(v) + " (thread " + std::to_string((v - 1) / rounds) + "'s) was popped " +
+             std::to_string(popped[v]) + " times";
+  for (int g = 0; g < threads; ++g)
+    for (int i = 0; i < rounds; ++i)
+      for (int j = i + 1; j < rounds; ++j) {
+        const int a = r.got[size_t(g * rounds + i)], b = r.got[size_t(g * rounds + j)];
+        if ((a - 1) / rounds == (b - 1) / rounds && a > b)
+          return "thread " + std::to_string(g) + " popped " + std::to_string(a) + " before " + std::to_string(b) +
+                 ", which thread " + std::to_string((a - 1) / rounds) + " pushed first (not FIFO)";
+      }
+  return "";
+}
+
+std::string queue_advice(const lab06::Outcome& r, const std::string& problem) {
+  const std::string kind = r.reports.empty() ? "" : r.reports.front().kind;
+  if (!r.finished && kind == "hang" && r.reports.front().title.find("reads no memory") != std::string::npos)
+    return "queue_pairs tried queue_push (or queue_pop) for ever, and the calls read no memory: they return false\n"
+           "   every time. Is TODO(6) done? A call that returns false must read the queue's words again next time\n"
+           "   (volatile or atomic loads), so that it can succeed once another thread has moved on";
+  if (!r.finished && (kind == "deadlock" || kind == "hang"))
+    return "a call must never wait for another thread: no loop in queue_push or queue_pop that waits (under lockstep a\n"
+           "   lane that waits inside a call holds back its whole warp, and so the thread it waits for). Take what you\n"
+           "   need with one atomic and return false when another thread has it; queue_pairs tries again";
+  if (kind == "race")
+    return "a slot's value goes from its pusher to its popper through the word that says the slot is full (and back,\n"
+           "   for the next lap's push, through the word that says it is free): put __threadfence() between writing the\n"
+           "   value and the store that says \"full\", and between the read that saw \"full\" and reading the value\n"
+           "   (the same for \"free\"), or use release stores and acquire loads (cuda::atomic_ref)";
+  if (!problem.empty())
+    return "taking a position is not writing a value: a pop may read a slot whose push took the position but has not\n"
+           "   written it yet, and a push may write a slot whose value nobody popped. Let a thread take a position only\n"
+           "   once the slot says it is ready for it: give each slot a word that its push sets after writing the value\n"
+           "   and its pop after reading it, and read it before the atomic that takes the position (with a fence\n"
+           "   between that word and the value on each side)";
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("lab06 task6 queue_push and queue_pop keep a FIFO of 8 values for one thread", "[lab06][task6][pts:2]") {
+  const std::vector<int> plan = lab06::queue_alone_plan();
+  for (const Schedule& s : synclab::lab::schedules(exploration(0, {"sc", "relaxed"}))) {
+    lab06::QueueAloneResult r = synclab::lab::run_under(s, [&] { return lab06::run_queue_alone(plan); });
+    const std::string problem = r.finished ? queue_alone_problem(plan, r) : "";
+    if (r.finished && r.reports.empty() && problem.empty()) continue;
+    bool untouched = r.finished;
+    for (size_t i = 0; untouched && i < r.result.size(); ++i) untouched = r.result[i] == 0;
+    const std::string advice =
+        untouched ? "every call returned false: is TODO(6) done?"
+        : !problem.empty()
+            ? "one thread alone: a push succeeds while fewer than 8 values are in the queue and returns false at 8,\n"
+              "   changing nothing; a pop takes the oldest value while there is one and returns false on an empty queue"
+            : queue_advice(r, problem);
+    FAIL(failure(r, "queue_alone<<<1, 1>>>, " + std::to_string(plan.size()) + " pushes and pops", problem,
+                 replay("queue", s), advice));
+  }
+}
+
+TEST_CASE("lab06 task6 queue_pairs pops every value once and in order under both warp and memory models",
+          "[lab06][task6][pts:4]") {
+  struct Shape {
+    int blocks, threads, rounds;
+  };
+  for (const Shape& sh : {Shape{1, 32, 3}, Shape{2, 16, 3}, Shape{3, 8, 2}}) {
+    for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
+      lab06::QueueResult r =
+          synclab::lab::run_under(s, [&] { return lab06::run_queue_pairs(sh.blocks, sh.threads, sh.rounds); });
+      const std::string problem = r.finished ? queue_pairs_problem(r, sh.blocks * sh.threads, sh.rounds) : "";
+      if (r.finished && r.reports.empty() && problem.empty()) continue;
+      const std::string args = "queue " + shape_args(sh.blocks, sh.threads) + " --rounds " + std::to_string(sh.rounds);
+      FAIL(failure(r, shape_text("queue_pairs", sh.blocks, sh.threads) + ", " + std::to_string(sh.rounds) + " rounds",
+                   problem, replay(args, s), queue_advice(r, problem)));
+    }
+  }
+}

@@ -152,6 +152,9 @@ std::string advice(const lab09::Outcome& r, const Schedule& s, const std::string
            "   receiver releases after reading, which the sender acquires before writing). Where one lane waits or\n"
            "   releases for its warp, put a __syncwarp() between its wait and the lanes' writes, and one between\n"
            "   the lanes' reads and its release";
+  if (task == "6-todo")
+    return "every value the last warp wrote came from a pipe_receive that returned 0 (700 + lane each): are the\n"
+           "   TODO(6)s of pipe_send and pipe_receive done?";
   if (task == "6" && kind == "race")
     return "a lane read a value before its sender's write was published to it, or a lane's write was not in the\n"
            "   release: a release (or acquire) by one lane covers its warp-mates only through __syncwarp().\n"
@@ -485,8 +488,12 @@ TEST_CASE("lab09 task6 pipe_send and pipe_receive hand every value through seven
   for (const Schedule& s : synclab::lab::schedules(exploration(2, {"sc", "relaxed"}))) {
     lab09::PipeRun r = synclab::lab::run_under(s, [&] { return lab09::run_pipeline(values); });
     const std::string problem = r.finished ? compare(r.out, want, "value") : "";
+    // (the skeleton: pipe_receive returns 0, so warp 7 writes pipe_step(7, lane, 0) = 700 + lane)
+    bool untouched = r.finished && !r.out.empty();
+    for (size_t k = 0; untouched && k < r.out.size(); ++k) untouched = r.out[k] == 700 + int(k) / values;
     if (!r.finished || !problem.empty() || !r.reports.empty())
-      FAIL(failure(r, "8 warps, 4 values per lane", problem, replay("pipeline --values 4", s), s, "6"));
+      FAIL(failure(r, "8 warps, 4 values per lane", problem, replay("pipeline --values 4", s), s,
+                   untouched ? "6-todo" : "6"));
   }
 }
 
