@@ -98,6 +98,8 @@ __global__ void push_scan(const int* counts, int* worklist, int* size);
 //     one thread pushed reach any one thread in the order they were pushed;
 //   - no waiting: a call returns after a bounded number of its own steps, whatever other threads
 //     do (it may return false when another thread is in its way; the caller tries again);
+//   - cost: with no other thread using the queue, at most two atomic operations for a call that
+//     succeeds, and none for a call that finds the queue full (a push) or empty (a pop);
 //   - memory: q, kQueueWords words of global memory, 0 before the launch; no variables of your own.
 constexpr int kQueueCapacity = 8;
 constexpr int kQueueWords = 32;

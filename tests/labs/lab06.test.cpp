@@ -594,6 +594,20 @@ TEST_CASE("lab06 task6 queue_push and queue_pop keep a FIFO of 8 values for one 
     FAIL(failure(r, "queue_alone<<<1, 1>>>, " + std::to_string(plan.size()) + " pushes and pops", problem,
                  replay("queue", s), advice));
   }
+  // The cost, counted on the simulator in one more run (its, rr): two atomics per call that
+  // succeeded, none for the calls that found the queue full or empty.
+  if (!synclab::lab::on_simulator()) return;  // (on a GPU Nsight Compute counts them)
+  synclab_sim_counts c{};
+  const lab06::QueueAloneResult r = synclab::lab::run_counted([&] { return lab06::run_queue_alone(plan); }, &c);
+  long succeeded = 0;
+  for (int x : r.result) succeeded += x == 1;
+  const unsigned long long atomics = c.global_atomic_lane_ops + c.shared_atomic_lane_ops;
+  CHECKED_ELSE(atomics <= 2ull * static_cast<unsigned long long>(succeeded))
+  FAIL(std::to_string(atomics) + " atomic operations for " + std::to_string(plan.size()) + " calls of one thread alone, " +
+       std::to_string(succeeded) + " of which succeeded: the contract allows two per call that succeeds and none for a "
+       "call that finds the queue full or empty (" + std::to_string(2 * succeeded) + " here). Look at the queue with "
+       "loads first, and return false without an atomic when it is full (a push) or empty (a pop). " +
+       synclab::lab::program_command("lab06") + " queue prints the count.");
 }
 
 TEST_CASE("lab06 task6 queue_pairs pops every value once and in order under both warp and memory models",
