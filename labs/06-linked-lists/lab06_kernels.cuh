@@ -85,7 +85,9 @@ __global__ void push_warp_aggregated(const int* counts, int* worklist, int* size
 __global__ void push_scan(const int* counts, int* worklist, int* size);
 
 // ---- task 6 (own_queue.cu): a bounded queue of your own design ------------------------------------
-// The contract (README, task 6); the graded tests check it and nothing else:
+// The contract (README, task 6). The graded tests check the first three rules on the runs they
+// make, and nothing else; the last two are rules of the design, which those runs meet only
+// through their effects (a call that waits can stall a lockstep warp: a hang):
 //   - a FIFO queue of at most kQueueCapacity values (each value >= 1):
 //     queue_push(q, v) puts v at the tail and returns true, or returns false and leaves the queue as
 //       it was; it must succeed whenever the queue holds fewer than kQueueCapacity values and no
@@ -96,10 +98,10 @@ __global__ void push_scan(const int* counts, int* worklist, int* size);
 //   - concurrent calls (lanes of one warp, warps, blocks) under both warp models and both memory
 //     models: every value pushed is popped exactly once, nothing else is popped, and two values that
 //     one thread pushed reach any one thread in the order they were pushed;
-//   - no waiting: a call returns after a bounded number of its own steps, whatever other threads
-//     do (it may return false when another thread is in its way; the caller tries again);
 //   - cost: with no other thread using the queue, at most two atomic operations for a call that
 //     succeeds, and none for a call that finds the queue full (a push) or empty (a pop);
+//   - no waiting: a call returns after a bounded number of its own steps, whatever other threads
+//     do (it may return false when another thread is in its way; the caller tries again);
 //   - memory: q, kQueueWords words of global memory, 0 before the launch; no variables of your own.
 constexpr int kQueueCapacity = 8;
 constexpr int kQueueWords = 32;

@@ -1,10 +1,10 @@
 // Lab 06, task 6: a bounded queue of your own design (README, task 6).
 //
-// The contract is written above queue_push in lab06_kernels.cuh, and the graded tests check it and
-// nothing else: a FIFO of at most 8 values that lanes of one warp, warps and blocks push to and pop
-// from at once, under both warp models and both memory models; calls that never wait for another
-// thread; 32 words of memory, 0 before the launch. The lists of tasks 1 and 2 each break a rule of
-// it: which?
+// The contract is written above queue_push in lab06_kernels.cuh: a FIFO of at most 8 values that
+// lanes of one warp, warps and blocks push to and pop from at once, under both warp models and both
+// memory models; at most two atomics for a call that succeeds and none for one that fails; calls
+// that never wait for another thread; 32 words of memory, 0 before the launch. The lists of tasks 1
+// and 2 each break a rule of it: which?
 #include "lab06_kernels.cuh"
 
 namespace lab06 {

@@ -6,7 +6,7 @@
 // WRONG-REPLACES: own_queue.cu
 // WRONG-FAILS: lab06 task6 queue_pairs pops every value once and in order under both warp and memory models
 // WRONG-MESSAGE: race at own_queue_no_fences\.cu:[0-9]+
-// WRONG-MESSAGE: put __threadfence\(\) between writing the\s+value and the store that says "full"
+// WRONG-MESSAGE: needs a release on the handing side and\s+an acquire on the taking side
 // WRONG-FIX:   q[kValue + slot] = unsigned(v);\n  *(volatile =>   __threadfence();\n  q[kValue + slot] = unsigned(v);\n  __threadfence();\n  *(volatile
 // WRONG-FIX:   *v = int(q[kValue + slot]);\n  *(volatile =>   __threadfence();\n  *v = int(q[kValue + slot]);\n  __threadfence();\n  *(volatile
 #include "lab06_kernels.cuh"

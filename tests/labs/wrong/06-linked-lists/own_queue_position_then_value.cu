@@ -6,7 +6,7 @@
 // WRONG-REPLACES: own_queue.cu
 // WRONG-FAILS: lab06 task6 queue_pairs pops every value once and in order under both warp and memory models
 // WRONG-MESSAGE: (was popped [02-9] times|a value no thread pushed|not FIFO)
-// WRONG-MESSAGE: taking a position is not writing a value
+// WRONG-MESSAGE: Taking a position is not writing a value
 #include "lab06_kernels.cuh"
 
 namespace lab06 {
