@@ -538,6 +538,10 @@ void RaceChecker::flush_findings() {
            "__any_sync orders no memory), or __syncthreads() where the whole block takes part; under the "
            "lockstep model (before Volta) these two instructions were ordered by the warp's single program "
            "counter";
+      if (std::string(what) == "atomic and plain access")
+        d += ". If instead the plain access is a read of a word that other lanes change with atomics (a counter, "
+             "a flag or a turn read to decide what to do next), make that read volatile or an atomic load "
+             "(cuda::atomic_ref), and order what the word guards with a release and an acquire";
     } else if (insufficient_scope && block_scoped_pair) {
       d += fmt::format(
           "both are atomic accesses (cuda::atomic_ref loads and stores, atomic functions), but at least one "
