@@ -318,4 +318,23 @@ QueueAloneResult run_queue_alone(const std::vector<int>& plan, const char* trace
   return r;
 }
 
+QueueCallCosts queue_call_atomics(const std::vector<int>& plan) {
+  QueueCallCosts costs;
+  unsigned long long before = 0;
+  for (size_t k = 1; k <= plan.size(); ++k) {
+    const std::vector<int> prefix(plan.begin(), plan.begin() + long(k));
+    synclab_sim_counts c{};
+    const QueueAloneResult r = synclab::lab::run_counted([&] { return run_queue_alone(prefix); }, &c);
+    if (!r.finished || r.result.size() != k) {
+      costs.finished = false;
+      break;
+    }
+    const unsigned long long upto = c.global_atomic_lane_ops + c.shared_atomic_lane_ops;
+    costs.result.push_back(r.result[k - 1]);
+    costs.atomics.push_back(upto - std::min(upto, before));
+    before = upto;
+  }
+  return costs;
+}
+
 }  // namespace lab06

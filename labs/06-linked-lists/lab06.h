@@ -108,5 +108,16 @@ QueueAloneResult run_queue_alone(const std::vector<int>& plan, const char* trace
 // The plan of the graded single-thread case: fill to capacity and one more, empty it and one more,
 // then pushes and pops in turn for several laps of the ring, then fill it again from the middle.
 std::vector<int> queue_alone_plan();
+// The cost of each call of `plan` for one thread alone, counted on the simulator (its, rr, as
+// --profile counts): the plan's first k calls run once for every k, and call k's atomics are what
+// the first k took more than the first k - 1. result[k] is what call k returned in its run (1/0);
+// both vectors stop at the first counted run that did not finish (then finished is false).
+// Only on the simulator.
+struct QueueCallCosts {
+  bool finished = true;
+  std::vector<int> result;
+  std::vector<unsigned long long> atomics;
+};
+QueueCallCosts queue_call_atomics(const std::vector<int>& plan);
 
 }  // namespace lab06

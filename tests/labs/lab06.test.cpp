@@ -598,21 +598,16 @@ TEST_CASE("lab06 task6 queue_push and queue_pop keep a FIFO of 8 values for one 
     FAIL(failure(r, "queue_alone<<<1, 1>>>, " + std::to_string(plan.size()) + " pushes and pops", problem,
                  replay("queue", s), advice));
   }
-  // The cost of each call, counted on the simulator (its, rr): the plan's first k calls run once
-  // for every k, and call k's atomics are what the first k took more than the first k - 1. Two
-  // for a call that succeeded, none for one that found the queue full or empty.
+  // The cost of each call, counted on the simulator (lab06::queue_call_atomics): two atomics for a
+  // call that succeeded, none for one that found the queue full or empty.
   if (!synclab::lab::on_simulator()) return;  // (on a GPU Nsight Compute counts them)
-  unsigned long long before = 0;
-  for (size_t k = 1; k <= plan.size(); ++k) {
-    const std::vector<int> prefix(plan.begin(), plan.begin() + long(k));
-    synclab_sim_counts c{};
-    const lab06::QueueAloneResult r =
-        synclab::lab::run_counted([&] { return lab06::run_queue_alone(prefix); }, &c);
-    const unsigned long long upto = c.global_atomic_lane_ops + c.shared_atomic_lane_ops;
-    if (!r.finished || r.result.size() != k) FAIL("the counted run of the first " + std::to_string(k) + " calls did not finish");
-    const bool push = plan[k - 1] == 1, ok = r.result[k - 1] == 1;
-    const unsigned long long mine = upto - std::min(upto, before), allowed = ok ? 2 : 0;
-    before = upto;
+  const lab06::QueueCallCosts costs = lab06::queue_call_atomics(plan);
+  if (!costs.finished)
+    FAIL("the counted run of the first " + std::to_string(costs.atomics.size() + 1) + " calls did not finish");
+  for (size_t i = 0; i < costs.atomics.size(); ++i) {
+    const size_t k = i + 1;
+    const bool push = plan[i] == 1, ok = costs.result[i] == 1;
+    const unsigned long long mine = costs.atomics[i], allowed = ok ? 2 : 0;
     CHECKED_ELSE(mine <= allowed)
     FAIL("call " + std::to_string(k) + " of one thread alone (a " + (push ? "push" : "pop") + " that " +
          (ok ? "succeeded" : std::string("found the queue ") + (push ? "full" : "empty")) + ") took " +
