@@ -8,6 +8,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "sim/exec/hang_detector.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/report.h"
 
@@ -165,8 +166,36 @@ void PerfCounters::end_phase_of(const Warp& w) {
   c = 0;
 }
 
+// A lane that comes back to an instruction at or before the one it ran last (in one function) has
+// gone round a loop: when its registers there are those of its last round at the same head, the
+// round changed nothing of its own: it waited (a spin on a flag or a lock, a failed try).
+void PerfCounters::loop_rounds(const Warp& w, const Group& g) {
+  std::array<LaneLoop, 32>& loops = lane_loops_[(w.cta->linear << 16) | w.index];
+  const size_t nregs = module_.functions[g.func].regs.size() + 1;
+  for (uint32_t m = g.mask; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    LaneLoop& L = loops[size_t(lane)];
+    if (L.func == g.func && g.pc <= L.pc) {
+      const uint64_t h = hash_registers(w.regp[lane].base, 32, nregs, g.func, g.pc);
+      if (L.head_func == g.func && L.head_pc == g.pc && L.head_hash == h) {
+        ++summary_.spin_rounds;
+        summary_.spin_thread_instructions += L.since;
+        ++spin_heads_[(uint64_t(g.func) << 32) | g.pc];
+      }
+      L.head_func = g.func;
+      L.head_pc = g.pc;
+      L.head_hash = h;
+      L.since = 0;
+    }
+    L.func = g.func;
+    L.pc = g.pc;
+    ++L.since;
+  }
+}
+
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
+  loop_rounds(w, g);
   ++cycles_of(w);
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
@@ -215,12 +244,20 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
 void PerfCounters::barrier_arrive(const Warp& w, uint32_t, uint32_t, const BarrierArrival&) {
   finish_request();
   ++summary_.barrier_arrivals;
+  auto& [sum, warps] = phase_arrived_[w.cta->linear];
+  sum += cycles_of(w);
+  ++warps;
   end_phase_of(w);
 }
 
 void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t, const std::vector<uint32_t>&) {
   ++summary_.barrier_releases;
   uint64_t& m = phase_max_[c.linear];
+  // Each warp that arrived waited for the phase's slowest (warps that exited in the phase count
+  // toward the slowest but did not wait).
+  auto& [sum, warps] = phase_arrived_[c.linear];
+  summary_.barrier_wait_cycles += warps * m > sum ? warps * m - sum : 0;
+  sum = warps = 0;
   block_path_[c.linear] += m + kBarrierCycles;
   m = 0;
 }
@@ -278,6 +315,17 @@ void PerfCounters::launch_end(LaunchStatus) {
   if (ended_) return;  // (the run may end the counting before the other observers hear of the end)
   ended_ = true;
   finish_request();
+  // The loop head with the most spin rounds.
+  for (const auto& [head, rounds] : spin_heads_) {
+    if (rounds < summary_.spin_top_rounds) continue;
+    const ptx::Function& fn = module_.functions[head >> 32];
+    const uint32_t pc = uint32_t(head);
+    if (pc >= fn.code.size()) continue;
+    const std::string where = line_of(fn.code[pc]);
+    if (rounds == summary_.spin_top_rounds && where >= summary_.spin_top_line) continue;
+    summary_.spin_top_rounds = rounds;
+    summary_.spin_top_line = where;
+  }
   // The most-hit atomic address of each space.
   for (const auto& [key, count] : atom_count_) {
     const bool shared = key >> 63;
@@ -349,7 +397,18 @@ std::string PerfSummary::render() const {
   atom("global atomics", global_atom);
   atom("shared atomics", shared_atom);
   if (barrier_arrivals)
-    s += fmt::format("  barriers           {} warp arrivals, {} releases\n", barrier_arrivals, barrier_releases);
+    s += fmt::format(
+        "  barriers           {} warp arrival{}, {} release{}; waits {} warp-cycles (by the estimate's latencies: "
+        "each warp's wait for its block's slowest)\n",
+        barrier_arrivals, barrier_arrivals == 1 ? "" : "s", barrier_releases, barrier_releases == 1 ? "" : "s",
+        barrier_wait_cycles);
+  if (spin_rounds)
+    s += fmt::format(
+        "  spin waits         {} loop rounds that changed no register of their thread (waiting, not working), {} "
+        "thread instructions ({:.1f}% of all); most at {} ({} rounds)\n",
+        spin_rounds, spin_thread_instructions,
+        thread_instructions ? 100.0 * double(spin_thread_instructions) / double(thread_instructions) : 0.0,
+        spin_top_line, spin_top_rounds);
   s += fmt::format(
       "  estimated time     {:.2f} us, most of it {} (a rough model, docs/profile.md): launch {:.2f} + pipes: "
       "DRAM {:.2f}, L1 {:.2f}, issue {:.2f}, shared memory {:.2f} + longest chain {:.2f} + atomics {:.2f}\n",
@@ -401,6 +460,11 @@ std::string PerfSummary::json() const {
                    {"shared_atomics", atom(shared_atom)},
                    {"barrier_arrivals", barrier_arrivals},
                    {"barrier_releases", barrier_releases},
+                   {"barrier_wait_cycles", barrier_wait_cycles},
+                   {"spin_rounds", spin_rounds},
+                   {"spin_thread_instructions", spin_thread_instructions},
+                   {"spin_top_line", spin_top_line},
+                   {"spin_top_rounds", spin_top_rounds},
                    {"warps_launched", warps_launched},
                    {"global_sectors_distinct", global_sectors_distinct},
                    {"estimate_us",

@@ -12,12 +12,17 @@
 //     request hit one address at once;
 //   - warp execution efficiency: active lanes per issued warp instruction (the simulator issues
 //     PTX instructions, a GPU SASS ones: the counts differ, the ratio is comparable);
-//   - barriers: warp arrivals and block releases.
+//   - barriers: warp arrivals and block releases, and the cycles warps wait at them for their
+//     block's slowest warp (by the estimate's latencies);
+//   - spin waits: loop rounds that came back to their loop head with every register of their
+//     thread unchanged (they waited for another thread; they did no work), the thread
+//     instructions they issued, and the loop that made the most.
 // The lines with the most excess (sectors or wavefronts beyond the ideal) are listed with their
 // source line. docs/profile.md says how each count is defined and how it compares with `ncu`
 // (tests/profile/gpu-results/ holds the comparison on an H200).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -51,6 +56,14 @@ struct PerfSummary {
   Atomics global_atom, shared_atom;
   uint64_t warp_instructions = 0, thread_instructions = 0;
   uint64_t barrier_arrivals = 0, barrier_releases = 0;
+  // Per barrier phase, for each warp that arrived, the slowest warp's chain minus its own (cycles,
+  // the estimate's latencies), summed.
+  uint64_t barrier_wait_cycles = 0;
+  // Lane rounds of a loop that came back to their loop head with every register unchanged, and the
+  // thread instructions of those rounds; the loop head with the most such rounds (its source line).
+  uint64_t spin_rounds = 0, spin_thread_instructions = 0;
+  std::string spin_top_line;
+  uint64_t spin_top_rounds = 0;
   uint64_t warps_launched = 0;  // the launch's warps (grid x warps per block)
 
   // An estimate of the launch's time on the device profile (docs/profile.md, "An estimated time"),
@@ -147,6 +160,17 @@ class PerfCounters final : public RunObserver {
   // per block, the slowest warp's of the current phase and the phases passed.
   std::unordered_map<uint64_t, uint64_t> warp_cycles_;
   std::unordered_map<uint64_t, uint64_t> phase_max_, block_path_;
+  // Per block, the arrived warps' chains of the current phase: their sum and how many (barrier waits).
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> phase_arrived_;
+  // Spin waits: per lane (keyed by warp), where it last ran, the loop head it last came back to
+  // with its registers' fingerprint there, and the instructions it ran since; rounds per loop head.
+  struct LaneLoop {
+    uint32_t func = ~0u, pc = 0, head_func = ~0u, head_pc = 0;
+    uint64_t head_hash = 0, since = 0;
+  };
+  std::unordered_map<uint64_t, std::array<LaneLoop, 32>> lane_loops_;
+  std::unordered_map<uint64_t, uint64_t> spin_heads_;  // func << 32 | pc -> rounds
+  void loop_rounds(const Warp& w, const Group& g);
   uint64_t& cycles_of(const Warp& w);
   void end_phase_of(const Warp& w);
 };

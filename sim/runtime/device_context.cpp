@@ -176,6 +176,9 @@ void add_counters(const sim::PerfSummary& s) {
   c.thread_instructions += s.thread_instructions;
   c.warps_launched += s.warps_launched;
   c.barrier_arrivals += s.barrier_arrivals;
+  c.barrier_wait_cycles += s.barrier_wait_cycles;
+  c.spin_rounds += s.spin_rounds;
+  c.spin_thread_instructions += s.spin_thread_instructions;
 }
 
 bool counted_so_far(synclab_sim_counts* out) {

@@ -33,7 +33,8 @@
 extern "C" {
 // The performance counters of the launches counted since synclab_sim_count(1) (docs/profile.md):
 // requests and their 32-byte sectors (global) or wavefronts (shared), with the fewest the same
-// bytes could take (ideal), atomics, warp instructions and their active lanes, barrier arrivals.
+// bytes could take (ideal), atomics, warp instructions and their active lanes, barrier arrivals,
+// and the waits at barriers and in spin loops.
 struct synclab_sim_counts {
   uint64_t launches;
   uint64_t global_ld_requests, global_ld_sectors, global_ld_ideal;
@@ -44,6 +45,11 @@ struct synclab_sim_counts {
   uint64_t shared_atomic_requests, shared_atomic_lane_ops;
   uint64_t warp_instructions, thread_instructions;
   uint64_t warps_launched, barrier_arrivals;
+  // Waits: barrier_wait_cycles, by the estimate's latencies, the cycles warps stood at a barrier
+  // for their block's slowest warp; spin_rounds, the loop rounds that came back to their loop head
+  // with every register of their thread unchanged (waiting, not working), and the thread
+  // instructions those rounds issued.
+  uint64_t barrier_wait_cycles, spin_rounds, spin_thread_instructions;
 };
 // 1 under the simulator.
 SYNCLAB_SIM_CONTROL_WEAK int synclab_sim_active(void);
