@@ -16,17 +16,38 @@ namespace synclab::grade {
 void Grading::grade_findbug() {
   const findbug::Pool pool = findbug::find_pool(manifest_.lab_dir);
   if (pool.empty()) return;
-  const std::string name = findbug::draw(pool, manifest_.lab, opt_.student);
+  std::string name = findbug::draw(pool, manifest_.lab, opt_.student);
   const std::string nn = manifest_.lab.substr(0, 2);
+  const fs::path given = dirs_.src / "findbug";
+  std::error_code ec;
+  // Without a student id (a student grading their own work), the program is the one the
+  // submission's findbug.cu is a copy of (its first line is the program's), as for `./synclab
+  // findbug`; the course's grader draws it by the id.
+  bool own_copy = false;
+  if (opt_.student.empty() && fs::exists(given / "findbug.cu", ec)) {
+    const std::string mine = read_private(given / "findbug.cu", kMaxStudentFile);
+    const std::string first = mine.substr(0, mine.find('\n'));
+    for (const std::string& candidate : pool.names) {
+      std::ifstream f(pool.path(candidate));
+      std::string head;
+      std::getline(f, head);
+      if (!first.empty() && head == first) {
+        own_copy = candidate != name;
+        name = candidate;
+        break;
+      }
+    }
+  }
   const std::string handed = fmt::format("labs/{}/findbug/{}.cu", manifest_.lab, name);
   const std::string get = fmt::format("`./synclab findbug {}`{} gives it to you", nn,
                                       opt_.student.empty() ? "" : " (with SYNCLAB_STUDENT=" + opt_.student + ")");
   progress(fmt::format("  find the bug: the program is {}{}", handed,
-                       opt_.student.empty() ? " (no student id)" : " (drawn for student id '" + opt_.student + "')"));
+                       !opt_.student.empty() ? " (drawn for student id '" + opt_.student + "')"
+                       : own_copy ? " (no student id: the program your findbug.cu is a copy of; the course's grader "
+                                    "grades the one your id draws: set SYNCLAB_STUDENT to check)"
+                                  : " (no student id: set SYNCLAB_STUDENT to your id, as the course's grader will)"));
   std::ifstream in(pool.path(name));
   const std::string original{std::istreambuf_iterator<char>(in), {}};
-  const fs::path given = dirs_.src / "findbug";
-  std::error_code ec;
 
   const fs::path answers = fs::path(manifest_.solutions_dir) / "findbug" / "answers.tsv";
   if (manifest_.has_reference && fs::exists(answers, ec)) {
@@ -85,8 +106,10 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
                        get);
   const findbug::FixCheck f = findbug::check_fix(original, read_private(given / "findbug.cu", kMaxStudentFile));
   if (!f.problems.empty()) {
-    std::string out = fmt::format("findbug.cu is not {} with a small fix, so it was not run:\n", handed);
-    for (const auto& p : f.problems) out += "  - " + p + "\n";
+    // The first problem on the first line: a summary shows only that one.
+    std::string out =
+        fmt::format("findbug.cu is not {} with a small fix, so it was not run: {}\n", handed, f.problems.front());
+    for (size_t i = 1; i < f.problems.size(); ++i) out += "  - " + f.problems[i] + "\n";
     return out + fmt::format("(`diff {} labs/{}/findbug.cu` shows what you changed; {})", handed, manifest_.lab, get);
   }
   const fs::path bin = fs::path(opt_.grade_dir).parent_path() / "bin";

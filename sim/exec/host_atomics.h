@@ -40,10 +40,10 @@ struct StoreNote {
   std::string file;
   uint32_t line = 0;
   uint64_t seq = 0;  // the value of count() just after it was made
-  // The source file that made the store calls a fence somewhere (atomic_thread_fence,
-  // __sync_synchronize), or cannot be read: a fence before a relaxed store makes it a release
-  // (PTX ISA, "Release and Acquire Patterns"), and the host's fences are not seen, so such a
-  // store is taken as a release.
+  // The store's source names a fence (atomic_thread_fence, __sync_synchronize) above the store's
+  // line in the same definition, or cannot be read: a fence before a relaxed store makes it a
+  // release (PTX ISA, "Release and Acquire Patterns"), and the host's fences are not seen, so such
+  // a store is taken as a release (a fence after the store is not).
   bool fenced = false;
   // A store that releases nothing.
   bool relaxed() const { return order == 0 && !fenced; }
