@@ -866,6 +866,17 @@ bool pick_report(const Trace& t, const InterleavingRequest& req, Interleaving& i
       return false;
     }
     il.picked_default = true;
+    // A report of another kind made before it (a barrier divergence, a hang): the race may be one
+    // of its consequences.
+    for (const nlohmann::json& r : t.reports) {
+      int64_t id = -1;
+      if (json_string(r, "kind") != "race" && json_int(r, "id", &id) && id < s.report_id &&
+          (il.earlier_id < 0 || id < il.earlier_id)) {
+        il.earlier_id = id;
+        il.earlier_kind = json_string(r, "kind");
+        il.earlier_title = json_string(r, "title");
+      }
+    }
   }
   if (s.report_id < 0) return true;
   s.report = t.report_by_id(uint64_t(s.report_id));
@@ -1343,6 +1354,12 @@ void write_interleaving(const Trace& t, const Interleaving& il, std::ostream& ou
           "  the first of {} race reports in this trace; --report N shows another (N as "
           "`synclab-trace summary` numbers them)\n",
           il.race_reports);
+    if (il.picked_default && il.earlier_id >= 0)
+      out << fmt::format(
+          "  report {} ({}: {}) came before it in this run: a race that follows a barrier divergence or a hang\n"
+          "  may be one of its consequences: fix what that report says first (the run prints it;\n"
+          "  `synclab-trace summary` lists the reports)\n",
+          il.earlier_id, il.earlier_kind.empty() ? "-" : il.earlier_kind, il.earlier_title);
   }
   if (il.launch >= 0 && size_t(il.launch) < t.launches.size()) {
     const Launch& L = t.launches[size_t(il.launch)];

@@ -193,11 +193,11 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
         "relaxed, pct and random seeds 1-4) with the right result and no report",
         handed, runs.size());
   const RunResult& r = ran[first];
-  std::string why = !r.started    ? "it could not be started: " + r.error
-                    : r.timed_out ? "it was still running after 30 s (a hang?)"
-                    : r.signal    ? "it was killed by " + signal_text(r.signal)
-                    : r.exit_code ? fmt::format("it exited with status {}", r.exit_code)
-                                  : std::string("it printed a warning report (a fix leaves no report, warnings too)");
+  std::string why = !r.started    ? "could not be started: " + r.error
+                    : r.timed_out ? "was still running after 30 s (a hang?)"
+                    : r.signal    ? "was killed by " + signal_text(r.signal)
+                    : r.exit_code ? fmt::format("exited with status {}", r.exit_code)
+                                  : std::string("printed a warning report (a fix leaves no report, warnings too)");
   // The first lines of its output (the checks' message or the first report), naming findbug.cu
   // as the student's own copy does.
   std::string head;

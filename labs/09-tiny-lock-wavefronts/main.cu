@@ -170,9 +170,9 @@ bool count(const Args& a) {
       },
       version_of(a) == lab09::Version::naive
           ? kNaiveCountNote
-          : "task 2: under lockstep a lane that got the bit waits at the loop's end for warp-mates spinning on it "
-            "(SIMD "
-            "deadlock): try the lock, and do the count and the unlock inside the loop (the paper's Listing 7)");
+          : "task 2: every bin still 0: is TODO(2) done? A hang under lockstep: a lane that got the bit waits at "
+            "the loop's end for warp-mates spinning on it (SIMD deadlock): try the lock, and do the count and the "
+            "unlock inside the loop (the paper's Listing 7)");
 }
 
 bool transfer_at(const Args& a, int warps);

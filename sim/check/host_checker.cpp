@@ -164,7 +164,10 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
       HostFinding f = finding(HostFinding::Rule::DeviceAfterHost, addr, size, {now, block, thread, &I, write, atomic},
                               w.host_value);
       auto ts = threads_.find(tkey);
-      if (ts != threads_.end() && ts->second.pending > w.host_lo) f.unacquired = ts->second.pending_instr;
+      if (ts != threads_.end() && ts->second.pending > w.host_lo) {
+        f.unacquired = ts->second.pending_instr;
+        f.unacquired_narrow_fence = ts->second.narrow_fence;
+      }
       if (relaxed_flag_tick_ > w.host_lo && relaxed_flag_read_) {
         f.relaxed_flag_read = relaxed_flag_read_;
         f.relaxed_flag_file = relaxed_flag_.file;
@@ -188,6 +191,7 @@ void HostChecker::access(uint32_t block, uint32_t thread, uint64_t addr, uint32_
         if (w.host_hi > t.pending) {
           t.pending = w.host_hi;
           t.pending_instr = &I;
+          t.narrow_fence = nullptr;
         }
       }
     }
@@ -213,12 +217,17 @@ void HostChecker::fence(uint32_t block, uint32_t thread, const ptx::Instr& I) {
   // membar is fence.sc; a fence without an order is fence.acq_rel (PTX ISA, "membar/fence").
   const Sem sem = I.op == ptx::Op::Membar ? Sem::Sc : I.sem == Sem::None ? Sem::AcqRel : I.sem;
   const bool sys = scope_of(I) == Scope::Sys;
-  if (sem != Sem::Release && sys) {
+  if (sem != Sem::Release) {
     auto ts = threads_.find(uint64_t(block) << 32 | thread);
     if (ts != threads_.end() && ts->second.pending) {
-      known_ = std::max(known_, ts->second.pending);
-      ts->second.pending = 0;
-      ts->second.pending_instr = nullptr;
+      if (sys) {
+        known_ = std::max(known_, ts->second.pending);
+        ts->second.pending = 0;
+        ts->second.pending_instr = nullptr;
+        ts->second.narrow_fence = nullptr;
+      } else {
+        ts->second.narrow_fence = &I;  // an acquire pattern whose scope leaves the host out
+      }
     }
   }
   if (sem != Sem::Acquire) {

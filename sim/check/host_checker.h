@@ -51,6 +51,9 @@ struct HostFinding {
   // H1: the device thread read a host write at system scope with a relaxed access and did not
   // acquire it (no fence after it): that read, for the report.
   const ptx::Instr* unacquired = nullptr;
+  // ... and a fence after that read that would have acquired it but for its scope (.gpu or .cta:
+  // __threadfence(), __threadfence_block()), for the report.
+  const ptx::Instr* unacquired_narrow_fence = nullptr;
   // H2: the device's last release before the host's write, when it was narrower than system
   // scope (the hand-over that does not reach the host), for the report.
   const ptx::Instr* narrow_release = nullptr;
@@ -121,6 +124,7 @@ class HostChecker {
   struct ThreadState {
     uint64_t pending = 0;  // a relaxed system-scope read of a host write, not yet acquired (its hi)
     const ptx::Instr* pending_instr = nullptr;
+    const ptx::Instr* narrow_fence = nullptr;  // a narrower fence since that read, which did not acquire it
   };
   static uint64_t key(uint64_t addr, uint32_t size) { return addr << 4 | size; }
   static HostFinding finding(HostFinding::Rule rule, uint64_t addr, uint32_t size, const DevAccess& a,

@@ -608,7 +608,10 @@ void RaceChecker::flush_findings() {
            "(a fence or acquire load/atomic after reading it)";
       if (!rmw && !cross_block)
         d += ". Put a __syncthreads() between them that every thread of the block reaches, or hand the value "
-             "over with a release and an acquire";
+             "over with a release and an acquire. Where one of them is a thread waiting in a loop for the other "
+             "(a lock's or a flag's word), a __syncthreads() cannot be the answer (the waiting thread never "
+             "reaches it): make that word's accesses atomic (atomicCAS/atomicExch, a cuda::atomic_ref) or "
+             "volatile, with a release on one side and an acquire on the other";
       else if (!rmw)
         d += ". The threads are in different blocks: hand the value over through a flag or a lock, with a "
              "release (__threadfence() before raising it) and an acquire (__threadfence() after seeing it), "
@@ -785,7 +788,8 @@ void RaceChecker::flush_host_findings() {
     ++race_reports_;
     if (race_warnings_ + race_reports_ > 50) continue;
     const ptx::Instr& I = *f.instr;
-    const bool narrow = narrow_strong(I, f.atomic) || f.host_scope != 0;
+    const bool narrow = narrow_strong(I, f.atomic) || f.host_scope != 0 ||
+                        (f.rule == HostFinding::Rule::DeviceAfterHost && f.unacquired && f.unacquired_narrow_fence);
     auto at = [&](const ptx::Instr& J) {
       const SourceLoc s = run_.where(J);
       return !s.file.empty() && s.line
@@ -825,6 +829,19 @@ void RaceChecker::flush_host_findings() {
           "and the GPU)",
           host_scope_name, f.host_file.empty() ? "?" : f.host_file, f.host_line, host_scope_name,
           ptx_access_name(I, f.atomic));
+    } else if (f.rule == HostFinding::Rule::DeviceAfterHost && f.unacquired && f.unacquired_narrow_fence) {
+      const ptx::Instr& F = *f.unacquired_narrow_fence;
+      const std::string fence_name = F.op == ptx::Op::Membar ? (F.scope == ptx::Scope::Cta ? "membar.cta" : "membar.gl")
+                                                             : ptx_access_name(F, false);
+      d += fmt::format(
+          "the host is a thread outside the GPU: only system scope reaches it. This thread took the host's "
+          "hand-over at {} with a relaxed load ({}), and the fence after it, at {} ({}), has {} scope: a relaxed "
+          "load and a fence acquire together only for the threads in the fence's scope, and the host is not one "
+          "of them, so what the host wrote before its flag is not ordered before this {}. Make that fence "
+          "__threadfence_system() (PTX fence.sc.sys), or load the flag with memory_order_acquire through "
+          "cuda::atomic_ref<T, cuda::thread_scope_system> (PTX ld.acquire.sys)",
+          at(*f.unacquired), ptx_access_name(*f.unacquired, false), at(F), fence_name,
+          F.scope == ptx::Scope::Cta ? "block (.cta)" : "device (.gpu)", what);
     } else if (narrow) {
       d += fmt::format(
           "the host is a thread outside the GPU: only system scope reaches it. This {} has {} scope, so it and the "

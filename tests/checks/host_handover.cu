@@ -13,6 +13,9 @@
 //   -DHOST_ASKED_DEVICE: the kernel right, the host raising `asked` through an atomic_ref at
 //    thread_scope_device, which includes no GPU thread (the report names the host's line).
 //   -DHOST_STOP_DEVICE: the same for the host's `stop`.
+//   -DASKED_FENCE_DEVICE: the kernel reads `asked` relaxed and then calls __threadfence(): an
+//    acquire pattern at device scope, which leaves the host out (an insufficient-scope race that
+//    names the fence); -DASKED_FENCE_SYSTEM: the same with __threadfence_system(), its fixed twin.
 //   -DHOST_ASKED_RELAXED: the kernel right, the host raising `asked` with a relaxed store, which
 //    releases nothing: the kernel's read of the request races with the host's write (the report
 //    names the host's line and advises memory_order_release; FIX is that advice applied).
@@ -34,7 +37,8 @@ template <class T>
 using Dev = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 #if defined(FIX) || defined(RELAXED_ASKED) || defined(ANSWERED_DEVICE) || defined(HOST_ASKED_DEVICE) || \
-    defined(HOST_STOP_DEVICE) || defined(HOST_ASKED_RELAXED)
+    defined(HOST_STOP_DEVICE) || defined(HOST_ASKED_RELAXED) || defined(ASKED_FENCE_DEVICE) ||          \
+    defined(ASKED_FENCE_SYSTEM)
 template <class T>
 using Asked = Sys<T>;
 #else
@@ -48,7 +52,7 @@ using Answered = Dev<T>;
 template <class T>
 using Answered = Sys<T>;
 #endif
-#ifdef RELAXED_ASKED
+#if defined(RELAXED_ASKED) || defined(ASKED_FENCE_DEVICE) || defined(ASKED_FENCE_SYSTEM)
 constexpr cuda::memory_order kAskedOrder = cuda::memory_order_relaxed;
 #else
 constexpr cuda::memory_order kAskedOrder = cuda::memory_order_acquire;
@@ -60,8 +64,13 @@ __global__ void server(Mailbox* mb) {
   Answered<unsigned> answered(mb->answered);
   Sys<int> stop(mb->stop);
   for (unsigned round = 1;; ++round) {
-    while (asked.load(kAskedOrder) != round)  // EXPECT(race)
+    while (asked.load(kAskedOrder) != round)              // EXPECT(race)
       if (stop.load(cuda::memory_order_acquire)) return;  // EXPECT(race)
+#ifdef ASKED_FENCE_DEVICE
+    __threadfence();
+#elif defined(ASKED_FENCE_SYSTEM)
+    __threadfence_system();
+#endif
     const int x = mb->request;  // EXPECT(race)
     mb->answer = x + 1;
     answered.store(round, cuda::memory_order_release);

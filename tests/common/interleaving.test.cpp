@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,9 @@ using tt::step;
 
 namespace {
 
-constexpr uint64_t kX = 0x1000;        // the racy word (region "x" is 4 ints from here)
-constexpr uint64_t kFlag = 0x3000;     // a flag read with an acquire load
-constexpr uint64_t kOther = 0x2000;    // memory nobody races on
+constexpr uint64_t kX = 0x1000;      // the racy word (region "x" is 4 ints from here)
+constexpr uint64_t kFlag = 0x3000;   // a flag read with an acquire load
+constexpr uint64_t kOther = 0x2000;  // memory nobody races on
 constexpr uint32_t kLoadLine = 20, kStoreLine = 22, kFenceLine = 21;
 
 uint16_t with_order(uint16_t aux, MemOrder o) { return uint16_t(aux | (uint16_t(o) << kAuxOrderShift)); }
@@ -40,7 +41,7 @@ uint16_t with_order(uint16_t aux, MemOrder o) { return uint16_t(aux | (uint16_t(
 //   warp 3 lane 1 loads x (after the window of report 0)
 // Every access comes after its WarpStep, with the same time, as the simulator writes them.
 struct Built {
-  std::vector<Event> events;       // as written, launch 0 (index = cursor)
+  std::vector<Event> events;  // as written, launch 0 (index = cursor)
   size_t a_store_early = 0, a_load = 0, b_load = 0, a_store = 0, b_store = 0, late_load = 0;
   size_t barrier = 0, fence = 0, acquire = 0, shared_load = 0, other_store = 0;
   size_t report0 = 0, report1 = 0;
@@ -50,8 +51,8 @@ Built lost_update_events(uint64_t b_read, uint64_t b_wrote) {
   Built b;
   auto& v = b.events;
   uint64_t t = 0;
-  auto mem = [&](uint32_t warp, uint8_t lane, bool write, uint64_t addr, uint64_t value, uint32_t line,
-                 InstrClass cls, MemSpace space = MemSpace::Global, MemOrder order = MemOrder::Plain) {
+  auto mem = [&](uint32_t warp, uint8_t lane, bool write, uint64_t addr, uint64_t value, uint32_t line, InstrClass cls,
+                 MemSpace space = MemSpace::Global, MemOrder order = MemOrder::Plain) {
     ++t;
     v.push_back(step(t, warp, 1u << lane, 7, line, cls));
     const size_t at = v.size();
@@ -90,8 +91,8 @@ Built lost_update_events(uint64_t b_read, uint64_t b_wrote) {
 }
 
 nlohmann::json party(int block, int warp_in_block, int lane, int line, const char* access) {
-  return {{"block", block}, {"warp", warp_in_block}, {"lane", lane}, {"line", line}, {"file", "/src/race.cu"},
-          {"ptx_line", 0}, {"access", access}};
+  return {{"block", block},         {"warp", warp_in_block}, {"lane", lane},    {"line", line},
+          {"file", "/src/race.cu"}, {"ptx_line", 0},         {"access", access}};
 }
 
 // Writes the trace: reports 0 and 1 (races, as above), 2 of an unknown kind naming nothing,
@@ -195,8 +196,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
-TEST_CASE("the first race report: both loads before both stores, with the synchronization between",
-          "[interleaving]") {
+TEST_CASE("the first race report: both loads before both stores, with the synchronization between", "[interleaving]") {
   Fixture f;
   const Interleaving il = f.run({});
   CHECK(il.picked_default);
@@ -396,6 +396,53 @@ TEST_CASE("lanes of one store instruction: the reporting lane races with the lan
   CHECK(contains(il.explanation, "4 threads"));
   CHECK(contains(il.explanation, "three increments are lost"));
   CHECK(contains(il.explanation, "not 4"));
+}
+
+TEST_CASE("a race picked by default after a report of another kind names that report first", "[interleaving]") {
+  // Report 0: a barrier divergence (no address); report 1: a race on y between lanes 0 and 1,
+  // made after it. Without the sync report (the race alone) nothing is said of one.
+  for (const bool with_sync : {true, false}) {
+    tt::TempFile file("after-sync.trace");
+    constexpr uint64_t kY = 0x4000;
+    Writer w;
+    std::string err;
+    REQUIRE(w.open(file.path, {{"program", "after-sync"}}, false, WriterOptions{}, &err));
+    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
+    w.event(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
+    if (with_sync) {
+      const uint32_t sync = w.report({{"kind", "sync"},
+                                      {"title", "barrier divergence: threads wait at different __syncthreads()"},
+                                      {"launch", 0}});
+      w.event(ev(1, 0, EventKind::Report, 0, uint16_t(ReportKindCode::Sync), sync, 4));
+    }
+    w.event(step(2, 0, 0x3u, 2, 5, InstrClass::Store));
+    for (uint8_t l = 0; l < 2; ++l) w.event(ev(2, 0, EventKind::MemAccess, l, tt::mem_aux(true), kY, l));
+    nlohmann::json parties = nlohmann::json::array();
+    for (int l = 0; l < 2; ++l) parties.push_back(party(0, 0, l, 5, "write"));
+    const uint32_t race =
+        w.report({{"kind", "race"}, {"title", "write-write race"}, {"launch", 0}, {"parties", parties}});
+    w.event(ev(3, 0, EventKind::Report, 0, uint16_t(ReportKindCode::Race), race, 5));
+    w.event(ev(4, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 0));
+    w.close();
+    auto t = load(file.path, &err);
+    REQUIRE(t);
+    Interleaving il;
+    REQUIRE(find_interleaving(*t, {}, &il, &err));
+    std::ostringstream out;
+    write_interleaving(*t, il, out);
+    INFO(out.str());
+    if (with_sync) {
+      CHECK(il.report == 1);
+      CHECK(il.earlier_id == 0);
+      CHECK(il.earlier_kind == "sync");
+      CHECK(contains(out.str(), "report 0 (sync: barrier divergence"));
+      CHECK(contains(out.str(), "came before it in this run"));
+    } else {
+      CHECK(il.report == 0);
+      CHECK(il.earlier_id == -1);
+      CHECK_FALSE(contains(out.str(), "came before it"));
+    }
+  }
 }
 
 TEST_CASE("an access's source line is its warp's latest WarpStep at or before it, with its time", "[interleaving]") {

@@ -69,6 +69,17 @@ std::string order_text(const std::vector<int>& order) {
   return o.str();
 }
 
+// Advice for a race the checker reported in the lock itself (not in the provided critical section of
+// lab02_kernels.cuh): the lock's words are shared, and only Ref's accesses are ordered.
+std::string lock_word_advice(const std::vector<Report>& reps) {
+  for (const Report& rep : reps)
+    if (rep.kind == "race" && rep.short_where().rfind("lab02_kernels.cuh", 0) != 0)
+      return "\n  (a race on the lock's own words: both threads read and write them, so every access to them "
+             "must go through Ref (cuda::atomic_ref, sequentially consistent), as the README's task says; a "
+             "plain or volatile access races, and a __syncthreads() cannot order a spin lock)";
+  return "";
+}
+
 // What was wrong with a run of a lock that must be correct, or "" when nothing was. `replay_line`
 // is the command that replays the run.
 std::string lock_problem(const lab02::LockRun& r, const std::string& replay_line) {
@@ -88,10 +99,13 @@ std::string lock_problem(const lab02::LockRun& r, const std::string& replay_line
     o << "MUTUAL EXCLUSION BROKEN: the critical sections of two threads raced: nothing in the lock "
          "ordered one before the other, first: "
       << synclab::lab::brief(reps.front())
-      << "\n  (either both threads got past the lock together, or the lock words do not order memory: "
-         "a volatile or plain flag is not a release/acquire; use Ref, which is sequentially consistent)";
+      << "\n  (either both threads got past the lock together: a doorway or a tie-break is missing (the "
+         "bakery's choosing flag, which makes a thread wait while another is still taking its number; tickets "
+         "compared as (number, id)); or the lock words do not order memory: a volatile or plain flag is not a "
+         "release/acquire, so access every lock word through Ref, which is sequentially consistent)";
   } else if (!reps.empty()) {
-    o << "the simulator reported " << reps.size() << " problem(s), first: " << synclab::lab::brief(reps.front());
+    o << "the simulator reported " << reps.size() << " problem(s), first: " << synclab::lab::brief(reps.front())
+      << lock_word_advice(reps);
   } else if (r.counter != r.entries) {
     o << "the plain counter in the critical section ended at " << r.counter << " after " << r.entries
       << " critical sections: increments were lost, so two threads were inside at once";
@@ -347,7 +361,9 @@ TEST_CASE("lab02 task1 v1 keeps mutual exclusion and lets a thread in when it is
       lab02::LockRun r = synclab::lab::run_under(s, [&] { return lab02::run_two_thread(lab02::TwoThreadKernel::v1, where, 2); });
       if (r.stuck) {  // allowed (v1 can deadlock): the checks below are for the runs that finish
         std::vector<Report> reps = checker_reports(r);
-        if (!reps.empty()) FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << "\n  replay: " << replay(args, s));
+        if (!reps.empty())
+          FAIL("v1, both threads: " << synclab::lab::brief(reps.front()) << lock_word_advice(reps)
+                                    << "\n  replay: " << replay(args, s));
         continue;
       }
       const std::string problem = note(lock_problem(r, replay(args, s)), s);

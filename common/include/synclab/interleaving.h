@@ -101,6 +101,10 @@ struct Interleaving {
   std::string report_kind, report_title;
   size_t race_reports = 0;      // race reports in the whole trace
   bool picked_default = false;  // no report or address was asked: the first race report was taken
+  // When picked by default: the first report of another kind (sync, hang) made before that race
+  // report, which the race may follow from ("": none). Its id, kind and title.
+  int64_t earlier_id = -1;
+  std::string earlier_kind, earlier_title;
   // The location.
   MemSpace space = MemSpace::Global;
   int64_t block = -1;  // shared memory: whose; -1 otherwise
