@@ -5,7 +5,6 @@
 #include <cctype>
 #include <fstream>
 #include <mutex>
-#include <sstream>
 #include <map>
 #include <tuple>
 #include <utility>
