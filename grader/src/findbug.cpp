@@ -283,8 +283,20 @@ std::vector<Run> exploration() {
   return runs;
 }
 
+std::string copy_of(const Pool& pool, const std::string& text) {
+  const std::string first = text.substr(0, text.find('\n'));
+  if (first.empty()) return "";
+  for (const std::string& name : pool.names) {
+    std::ifstream f(pool.path(name));
+    std::string head;
+    std::getline(f, head);
+    if (head == first) return name;
+  }
+  return "";
+}
+
 int command(const std::string& grade_dir, const std::string& lab, const std::string& student,
-            const std::string& check_file, const std::string& program) {
+            const std::string& check_file, const std::string& program, const std::string& copy_file) {
   try {
     const Manifest m = find_manifest(grade_dir, lab);
     const Pool pool = find_pool(m.lab_dir);
@@ -292,6 +304,16 @@ int command(const std::string& grade_dir, const std::string& lab, const std::str
       fmt::print(stderr, "synclab-grade findbug: lab {} has no find-the-bug programs ({} is missing)\n", m.lab,
                  pool.dir);
       return 2;
+    }
+    if (!copy_file.empty()) {
+      std::ifstream f(copy_file);
+      if (!f) {
+        fmt::print(stderr, "synclab-grade findbug: cannot read {}\n", copy_file);
+        return 2;
+      }
+      const std::string own = copy_of(pool, std::string(std::istreambuf_iterator<char>(f), {}));
+      if (!own.empty()) fmt::print("{}\t{}\n", own, pool.path(own));
+      return 0;
     }
     const std::string name = program.empty() ? draw(pool, m.lab, student) : program;
     if (std::find(pool.names.begin(), pool.names.end(), name) == pool.names.end()) {

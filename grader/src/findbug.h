@@ -32,6 +32,10 @@ Pool find_pool(const std::string& lab_dir);
 // same for the same id whatever its case and surrounding spaces; without an id, the first.
 std::string draw(const Pool& pool, const std::string& lab, const std::string& student);
 
+// The program of the pool that `text` (a student's findbug.cu) is a copy of: the one whose first
+// line is text's first line (each program's first line names it); "" when none is.
+std::string copy_of(const Pool& pool, const std::string& text);
+
 // findbug.txt: "program: NAME" (optional) and "line: N"; '#' starts a comment.
 struct Answer {
   std::string program;
@@ -67,9 +71,11 @@ std::vector<Run> exploration();
 // `synclab-grade findbug` (what `./synclab findbug` runs): prints "NAME<TAB>PATH" of the program
 // drawn for `student` in lab `lab` (manifests in grade_dir), or of `program` when it is given;
 // with `check_file`, then also whether
-// that file is the program with a fix the grader would run (one line per problem). Returns 0, 1
-// when check_file breaks a rule, 2 when there is no such lab or pool.
+// that file is the program with a fix the grader would run (one line per problem). With
+// `copy_file` instead: "NAME<TAB>PATH" of the program that file is a copy of (copy_of), nothing
+// when none. Returns 0, 1 when check_file breaks a rule, 2 when there is no such lab or pool or a
+// file cannot be read.
 int command(const std::string& grade_dir, const std::string& lab, const std::string& student,
-            const std::string& check_file, const std::string& program = "");
+            const std::string& check_file, const std::string& program = "", const std::string& copy_file = "");
 
 }  // namespace synclab::grade::findbug

@@ -25,17 +25,10 @@ void Grading::grade_findbug() {
   // findbug`; the course's grader draws it by the id.
   bool own_copy = false;
   if (opt_.student.empty() && fs::exists(given / "findbug.cu", ec)) {
-    const std::string mine = read_private(given / "findbug.cu", kMaxStudentFile);
-    const std::string first = mine.substr(0, mine.find('\n'));
-    for (const std::string& candidate : pool.names) {
-      std::ifstream f(pool.path(candidate));
-      std::string head;
-      std::getline(f, head);
-      if (!first.empty() && head == first) {
-        own_copy = candidate != name;
-        name = candidate;
-        break;
-      }
+    const std::string own = findbug::copy_of(pool, read_private(given / "findbug.cu", kMaxStudentFile));
+    if (!own.empty()) {
+      own_copy = own != name;
+      name = own;
     }
   }
   const std::string handed = fmt::format("labs/{}/findbug/{}.cu", manifest_.lab, name);

@@ -4,7 +4,7 @@
 //   synclab-grade normalize RESULTS OUT      (for comparing with approved results)
 //   synclab-grade check-object FILE.o...     (the rules for student code, object_check.h)
 //   synclab-grade build --lab 01 --submission DIR --out DIR   (its harness program: ./synclab run)
-//   synclab-grade findbug --lab 04 [--student ID] [--check FILE]   (./synclab findbug)
+//   synclab-grade findbug --lab 04 [--student ID] [--check FILE | --copy-of FILE]   (./synclab findbug)
 //   synclab-grade findbug --runs     (the 32 runs that grade a fix, as synclab-run options)
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -102,7 +102,7 @@ int grade_main(int argc, char** argv) {
       "check compiled student files (.o) against the rules for student code; exit 1 if any breaks them");
   check->add_option("objects", objects, "object files")->required();
 
-  std::string fb_lab, fb_student, fb_check, fb_program;
+  std::string fb_lab, fb_student, fb_check, fb_program, fb_copy;
   CLI::App* fb = app.add_subcommand(
       "findbug", "print NAME<TAB>PATH of the find-the-bug program drawn for a student (docs/findbug.md)");
   bool fb_runs = false;
@@ -113,6 +113,8 @@ int grade_main(int argc, char** argv) {
   fb->add_option("--program", fb_program, "that program of the pool instead of the one drawn (with --check)");
   fb->add_option("--check", fb_check,
                  "also check that FILE is that program with a fix the grader runs (exit 1 and the reasons if not)");
+  fb->add_option("--copy-of", fb_copy,
+                 "print NAME<TAB>PATH of the program FILE is a copy of instead (its first line; nothing when none)");
 
   try {
     app.parse(argc, argv);
@@ -132,7 +134,7 @@ int grade_main(int argc, char** argv) {
     }
     if (fb_student.empty())
       if (const char* s = std::getenv("SYNCLAB_STUDENT")) fb_student = s;
-    return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check, fb_program);
+    return synclab::grade::findbug::command(opt.grade_dir, fb_lab, fb_student, fb_check, fb_program, fb_copy);
   }
   if (build->parsed()) return synclab::grade::build_command(build_opt, build_out);
   if (times->parsed()) {

@@ -49,27 +49,13 @@ using Check = std::function<std::string(const Schedule&, const char* trace)>;
 bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
              const std::function<std::pair<std::string, lab06::Outcome>(const Schedule&, const char*)>& run,
              const std::string& hint = "") {
-  const TraceChoice trace(a, "any", {"lost"});
-  synclab::lab::RunTally tally;
-  for (const Schedule& s : ss) {
-    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    if (what.empty() && !out.finished)
-      what = "the launch did not finish (" +
-             (synclab::lab::stuck_word(out.reports).empty() ? out.error : synclab::lab::stuck_word(out.reports)) + ")";
-    // locked and lockfree explore both memory models by default: an sc run's replay names sc.
-    const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0 || args.rfind("queue", 0) == 0;
-    const std::string mem = both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : "";
-    what = tally.add(what, out.reports, replay(args + mem, s));
-    if (trace.wants(!what.empty(), what.empty() ? "" : "lost")) {
-      trace.recording(s);
-      synclab::lab::apply(s);
-      run(s, trace.file().c_str());
-    }
-  }
-  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  tally.print("every run was right", hint);
-  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
-  return tally.passed();
+  // locked and lockfree explore both memory models by default: an sc run's replay names sc.
+  const bool both = args.rfind("locked", 0) == 0 || args.rfind("lockfree", 0) == 0 || args.rfind("queue", 0) == 0;
+  return synclab::lab::explore(TraceChoice(a, "any", {"lost"}), {title, hint, "the launch did not finish", "lost"}, ss,
+                               run, [&](const Schedule& s) {
+                                 return replay(args + (both && s.memory == "sc" && !s.on_gpu() ? " --memory sc" : ""),
+                                               s);
+                               });
 }
 
 // Walks a list from `head`: its nodes in order; stops at kNoNode, at a node out of range or at a
@@ -372,9 +358,8 @@ std::string check_queue_alone(const std::vector<int>& plan, const lab06::QueueAl
   for (size_t i = 0; i < plan.size(); ++i) {
     const bool push = plan[i] != 0;
     const bool can = push ? int(fifo.size()) < lab06::kQueueValues : !fifo.empty();
-    const std::string call = std::string(push ? "queue_push(" + std::to_string(i + 1) + ")" : "queue_pop") +
-                             " (step " + std::to_string(i + 1) + ", " + std::to_string(fifo.size()) +
-                             " values in the queue)";
+    const std::string call = std::string(push ? "queue_push(" + std::to_string(i + 1) + ")" : "queue_pop") + " (step " +
+                             std::to_string(i + 1) + ", " + std::to_string(fifo.size()) + " values in the queue)";
     if (r.result[i] != (can ? 1 : 0)) return call + " returned " + (r.result[i] ? "true" : "false");
     if (!can) continue;
     if (push) {
@@ -448,9 +433,10 @@ bool cmd_queue(const Args& a) {
           over = "call " + std::to_string(k + 1) + " (a " + (plan[k] ? "push" : "pop") + " that " +
                  (won ? "succeeded" : "failed") + ") took " + std::to_string(costs.atomics[k]);
       }
-      std::printf("atomic operations (its, rr, one thread alone): %llu for %zu calls, %ld of them successful; the "
-                  "contract allows two per call that succeeds and none for one that fails%s%s\n",
-                  total, plan.size(), succeeded, over.empty() ? "" : ": NOT YET -- ", over.c_str());
+      std::printf(
+          "atomic operations (its, rr, one thread alone): %llu for %zu calls, %ld of them successful; the "
+          "contract allows two per call that succeeds and none for one that fails%s%s\n",
+          total, plan.size(), succeeded, over.empty() ? "" : ": NOT YET -- ", over.c_str());
       ok &= over.empty();
     }
   }
@@ -461,8 +447,7 @@ bool cmd_queue(const Args& a) {
   if (a.has("blocks") || a.has("threads") || a.has("rounds"))
     shapes = {{int(a.num("blocks", 2)), int(a.num("threads", 16)), int(a.num("rounds", 3))}};
   for (const Shape& sh : shapes) {
-    const std::string args =
-        "queue " + shape_args(sh.blocks, sh.threads) + " --rounds " + std::to_string(sh.rounds);
+    const std::string args = "queue " + shape_args(sh.blocks, sh.threads) + " --rounds " + std::to_string(sh.rounds);
     const auto ss = synclab::lab::schedules(synclab::lab::exploration_from(a, 2, 5, {"sc", "relaxed"}));
     ok &= explore(
         a,
@@ -482,18 +467,20 @@ bool cmd_queue(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab06", "Lab 06: linked lists and worklists (labs/06-linked-lists/README.md)");
-  cmds.add("locked", "[--kernel locked|second] [--blocks B --threads T --lists L] [--show any|bad|good|lost --trace FILE]",
+  cmds.add("locked",
+           "[--kernel locked|second] [--blocks B --threads T --lists L] [--show any|bad|good|lost --trace FILE]",
            "task 1: push_locked (1a) and push_second (1b), under the sc and relaxed memory models (default: the\n"
            "      graded shapes)",
            {"kernel", "blocks", "threads", "lists", "show", "trace"}, cmd_locked);
   cmds.add("lockfree", "[--blocks B --threads T --lists L] [--show any|bad|good|lost --trace FILE]",
            "task 2a: push_lockfree, under the sc and relaxed memory models (default: the graded shapes)",
            {"blocks", "threads", "lists", "show", "trace"}, cmd_lockfree);
-  cmds.add("aba",
-           "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|bad|good|lost --trace FILE]",
-           "task 2b: pop and push back on one stack: pop_push_tagged must keep every node; the provided\n"
-           "      pop_push_naive shows ABA (default: the graded shapes)",
-           {"kernel", "blocks", "threads", "nodes", "rounds", "show", "trace"}, cmd_aba);
+  cmds.add(
+      "aba",
+      "[--kernel tagged|naive] [--blocks B --threads T --nodes N --rounds R] [--show any|bad|good|lost --trace FILE]",
+      "task 2b: pop and push back on one stack: pop_push_tagged must keep every node; the provided\n"
+      "      pop_push_naive shows ABA (default: the graded shapes)",
+      {"kernel", "blocks", "threads", "nodes", "rounds", "show", "trace"}, cmd_aba);
   cmds.add("delete", "[--n N --divisor D --blocks B --threads T --data-seed S] [--show any|bad|good|lost --trace FILE]",
            "task 3: mark_nodes then unlink_marked (default: the graded lists)",
            {"n", "divisor", "blocks", "threads", "data-seed", "show", "trace"}, cmd_delete);

@@ -25,8 +25,8 @@ using synclab::lab::Schedule;
 
 namespace {
 
-using synclab::lab::TraceChoice;
 using synclab::lab::print_reports;
+using synclab::lab::TraceChoice;
 
 std::string replay(const std::string& args, const Schedule& s) {
   return synclab::lab::replay_command("lab08", args, s);
@@ -71,31 +71,13 @@ std::string check_items(const std::vector<int>& out, int items, bool work_of_ind
   return "";
 }
 
-
 using Run = std::function<std::pair<std::string, lab08::Outcome>(const Schedule&, const char* trace)>;
 
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
 bool explore(const Args& a, const std::string& title, const std::string& args, const std::vector<Schedule>& ss,
              const Run& run, const std::string& hint) {
-  const TraceChoice trace(a, "any");
-  synclab::lab::RunTally tally;
-  for (const Schedule& s : ss) {
-    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    if (what.empty() && !out.finished) {
-      const std::string how = synclab::lab::stuck_word(out.reports);
-      what = "a launch did not finish (" + (how.empty() ? out.error : how) + ")";
-    }
-    what = tally.add(what, out.reports, replay(args, s));
-    if (trace.wants(!what.empty())) {
-      trace.recording(s);
-      synclab::lab::apply(s);
-      run(s, trace.file().c_str());
-    }
-  }
-  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  tally.print("every run was right", hint);
-  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
-  return tally.passed();
+  return synclab::lab::explore(TraceChoice(a, "any"), {title, hint, "a launch did not finish"}, ss, run,
+                               [&](const Schedule& s) { return replay(args, s); });
 }
 
 // ---- the commands ------------------------------------------------------------------------------------
@@ -112,14 +94,13 @@ bool roundtrip(const Args& a) {
         a, 2, 20, persistent ? std::vector<std::string>{"sc", "relaxed"} : std::vector<std::string>{"sc"}));
     const std::string args = "roundtrip --method " + std::string(lab08::name(m)) + " --start " + std::to_string(start) +
                              " --rounds " + std::to_string(rounds);
-    const std::string hint = m == lab08::Method::memcpy_launch ? "task 1: transform_once and roundtrip_memcpy (TODO(1))"
-                             : m == lab08::Method::mapped_launch
-                                 ? "task 2: roundtrip_mapped (TODO(2)); wait for the launch before reading"
-                             : m == lab08::Method::persistent
-                                 ? "task 3: persistent_server, roundtrip_persistent and stop_server (TODO(3)); "
-                                   "read the words the other side writes through SystemAtomic"
-                                 : "task 3b: word_server, roundtrip_word and stop_word_server (TODO(3b)); the "
-                                   "value travels in the word of its round, read and written whole";
+    const std::string hint =
+        m == lab08::Method::memcpy_launch   ? "task 1: transform_once and roundtrip_memcpy (TODO(1))"
+        : m == lab08::Method::mapped_launch ? "task 2: roundtrip_mapped (TODO(2)); wait for the launch before reading"
+        : m == lab08::Method::persistent ? "task 3: persistent_server, roundtrip_persistent and stop_server (TODO(3)); "
+                                           "read the words the other side writes through SystemAtomic"
+                                         : "task 3b: word_server, roundtrip_word and stop_word_server (TODO(3b)); the "
+                                           "value travels in the word of its round, read and written whole";
     ok &= explore(
         a, std::string("round trips by ") + lab08::name(m), args, ss,
         [&](const Schedule&, const char* trace) {
@@ -157,9 +138,10 @@ bool host_order(const Args& a) {
   if (!asked)
     std::printf("  asked never became %u: the kernel would wait for the request forever\n", round);
   else if (!ok)
-    std::printf("  BAD: asked = %u came before the request %d; a kernel that sees asked == %u may read the request of the\n"
-                "  round before. Write the request first, then publish asked with a release store.\n",
-                round, x, round);
+    std::printf(
+        "  BAD: asked = %u came before the request %d; a kernel that sees asked == %u may read the request of the\n"
+        "  round before. Write the request first, then publish asked with a release store.\n",
+        round, x, round);
   else
     std::printf("  ok: the request is written before asked is raised\n");
   return asked && ok && h.result == host_work(x);
@@ -262,7 +244,8 @@ bool queue(const Args& a) {
 
 int main(int argc, char** argv) {
   synclab::lab::Commands cmds("lab08", "Lab 08: the CPU-GPU handoff (labs/08-cpu-gpu-handoff/README.md)");
-  cmds.add("roundtrip", "[--method memcpy|mapped|persistent|word] [--start X --rounds R] [--show any|bad|good --trace FILE]",
+  cmds.add("roundtrip",
+           "[--method memcpy|mapped|persistent|word] [--start X --rounds R] [--show any|bad|good --trace FILE]",
            "tasks 1-3b: round trips by cudaMemcpy and a launch, mapped memory and a launch, a persistent kernel "
            "(two words each way; one word each way)",
            {"method", "start", "rounds", "trace", "show"}, roundtrip);

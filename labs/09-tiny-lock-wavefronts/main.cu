@@ -54,26 +54,12 @@ using Run = std::function<std::pair<std::string, lab09::Outcome>(const Schedule&
 // Explores `run` over the schedules: prints what it found and each bad run's replay line.
 bool explore(const Args& a, const std::string& title, const std::vector<Schedule>& ss, const Run& run,
              const std::function<std::string(const Schedule&)>& args_of, const std::string& hint) {
-  const synclab::lab::TraceChoice trace(a, "any");
-  synclab::lab::RunTally tally;
-  for (const Schedule& s : ss) {
-    auto [what, out] = synclab::lab::run_under(s, [&] { return run(s, nullptr); });
-    if (what.empty() && !out.finished) {
-      const std::string how = synclab::lab::stuck_word(out.reports);
-      what = "the launch did not finish (" + (how.empty() ? out.error : how) + ")";
-      if (!out.stuck.empty()) what += "; lock bits:\n    " + indented(out.stuck);
-    }
-    what = tally.add(what, out.reports, replay(args_of(s), s));
-    if (trace.wants(!what.empty())) {
-      trace.recording(s);
-      synclab::lab::apply(s);
-      run(s, trace.file().c_str());
-    }
-  }
-  std::printf("%s, %s:\n", title.c_str(), synclab::lab::describe(ss).c_str());
-  tally.print("every run was right", hint);
-  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
-  return tally.passed();
+  return synclab::lab::explore(
+      synclab::lab::TraceChoice(a, "any"), {title, hint}, ss, run,
+      [&](const Schedule& s) { return replay(args_of(s), s); },
+      [](const lab09::Outcome& out) {
+        return out.stuck.empty() ? std::string() : "; lock bits:\n    " + indented(out.stuck);
+      });
 }
 
 // The input seed: --input S, else the schedule's seed (as the graded tests do).
@@ -312,7 +298,8 @@ int main(int argc, char** argv) {
            "task 3: transfers holding two tiny locks, some between aliasing accounts (the alias deadlock)",
            {"warps", "input", "version", "trace", "show"}, transfer);
   cmds.add("chain",
-           "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S] [--show any|bad|good --trace FILE]",
+           "[--scheme atom_lock|warp_barr|shrd_lock|tiny_lock|warp_vote|mbarrier|flag] [--input S] [--show "
+           "any|bad|good --trace FILE]",
            "task 4: the 16-warp validation kernel (default: the graded tiny_lock and flag)",
            {"scheme", "input", "trace", "show"}, chain);
   cmds.add("nw", "[--version wavefront|dataflow] [--n N --input S] [--show any|bad|good --trace FILE]",

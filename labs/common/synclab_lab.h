@@ -11,8 +11,8 @@
 //     ... check r.value, r.reports, and print replay_command(...) when something is wrong
 //   }
 //
-// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands (and --show)
-// 5. Inputs
+// Contents: 1. Schedule and exploration  2. Reports  3. Errors  4. Sub-commands (and --show, and
+// explore(): an exploring command's loop)  5. Inputs
 //
 // The harnesses' CUDA side (device memory, launches, traces) is in lab_harness.cuh beside this file.
 //
@@ -155,7 +155,6 @@ auto run_counted(Fn run, synclab_sim_counts* counts) -> decltype(run()) {
 
 // struct Report (one simulator report, split into the parts a test checks): synclab_report.h.
 
-
 // The reports of the most recent finished launch (none on a GPU). Call it after each launch.
 std::vector<Report> last_reports();
 
@@ -209,7 +208,6 @@ void print_reports(const std::vector<Report>& rs, size_t limit = 4);
 // What a command prints before it records the trace of one of its runs (--trace FILE).
 void announce_trace(const Schedule& s, const std::string& trace);
 
-
 // How a launch that did not finish got stuck, from its reports: "deadlocked" (every thread
 // blocked for good), "hung (spinning)" (threads spinning while nothing they wait for changes),
 // "ran out of its step budget", or "" when no report says.
@@ -259,10 +257,10 @@ void print_graded_cases(const std::string& graded, const std::string& own);
 
 // SYNCLAB_LAB_CHECK(cudaCall): throws synclab::lab::CudaFailure naming the call, the file:line and
 // CUDA's message. For harness code (.cu files); needs <cuda_runtime.h>.
-#define SYNCLAB_LAB_CHECK(call)                                                                     \
-  do {                                                                                              \
-    cudaError_t synclab_err_ = (call);                                                              \
-    if (synclab_err_ != cudaSuccess)                                                                \
+#define SYNCLAB_LAB_CHECK(call)                                                                      \
+  do {                                                                                               \
+    cudaError_t synclab_err_ = (call);                                                               \
+    if (synclab_err_ != cudaSuccess)                                                                 \
       synclab::lab::throw_cuda_failure(__FILE__, __LINE__, #call, cudaGetErrorString(synclab_err_)); \
   } while (0)
 
@@ -301,7 +299,7 @@ class Args {
 // as --model, --sched, --seed, --depth and --memory (the options win), so a simulator report's
 // "replay with:" line works too.
 Exploration exploration_from(const Args& a, int default_seeds, int default_gpu_runs = 20,
-                                    const std::vector<std::string>& default_memories = {"sc"});
+                             const std::vector<std::string>& default_memories = {"sc"});
 
 // A harness program's sub-commands: `prog NAME [--options]`, `prog help`, `prog all` (every
 // command marked for it, in order). A command returns true when its own checks passed. Each
@@ -313,8 +311,8 @@ class Commands {
   Commands(std::string program, std::string about) : program_(std::move(program)), about_(std::move(about)) {}
   // `options`: the option names it takes, without "--"; `explores`: it takes the exploration
   // options too.
-  void add(const std::string& name, const std::string& usage, const std::string& help,
-           std::vector<std::string> options, Fn fn, bool explores = true, bool in_all = true);
+  void add(const std::string& name, const std::string& usage, const std::string& help, std::vector<std::string> options,
+           Fn fn, bool explores = true, bool in_all = true);
   void usage(FILE* f) const;
   // Returns the process exit status: 0 when the command's checks passed, 1 when not, 2 for a
   // usage error.
@@ -359,6 +357,49 @@ class TraceChoice {
  private:
   std::string word_, file_;
 };
+
+// One exploring command's loop over its schedules (labs 06, 08 and 09; labs 02 and 10 keep
+// summaries of their own): runs `run` under each schedule (run_under), takes a run whose launch did
+// not finish as failed ("NOT_FINISHED (deadlocked)", with detail(outcome) after it when that says
+// more), tallies failed and reported runs with their replay lines (RunTally), records the run
+// --show names when --trace is given, then prints "TITLE, SCHEDULES:", the tally (with HINT when a
+// run failed) and the first report in full. True when no run failed.
+//   run(s, trace)  one run under schedule s, recorded to `trace` when not null: returns what is
+//                  wrong with its result ("" when right) and its outcome (finished, reports, error)
+//   replay_of(s)   the command line that replays the run under s
+struct Exploring {
+  std::string title, hint;
+  std::string not_finished = "the launch did not finish";
+  std::string bad_word;  // the command's own --show word for a failed run ("" when none)
+};
+struct NoDetail {
+  template <class Outcome>
+  std::string operator()(const Outcome&) const {
+    return "";
+  }
+};
+template <class Run, class Replay, class Detail = NoDetail>
+bool explore(const TraceChoice& trace, const Exploring& e, const std::vector<Schedule>& ss, Run run, Replay replay_of,
+             Detail detail = Detail{}) {
+  RunTally tally;
+  for (const Schedule& s : ss) {
+    auto [what, out] = run_under(s, [&] { return run(s, nullptr); });
+    if (what.empty() && !out.finished) {
+      const std::string how = stuck_word(out.reports);
+      what = e.not_finished + " (" + (how.empty() ? out.error : how) + ")" + detail(out);
+    }
+    what = tally.add(what, out.reports, replay_of(s));
+    if (trace.wants(!what.empty(), what.empty() ? "" : e.bad_word)) {
+      trace.recording(s);
+      apply(s);
+      run(s, trace.file().c_str());
+    }
+  }
+  std::printf("%s, %s:\n", e.title.c_str(), describe(ss).c_str());
+  tally.print("every run was right", e.hint);
+  if (!tally.reports().empty()) std::printf("  the first report in full:\n%s\n", tally.reports().front().text.c_str());
+  return tally.passed();
+}
 
 // ---- 5. Inputs -------------------------------------------------------------------------------
 

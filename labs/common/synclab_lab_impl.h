@@ -1,5 +1,14 @@
 // The definitions of synclab_lab.h's functions. synclab_lab.h includes this file (its functions are
 // then inline) unless SYNCLAB_LAB_SEPARATE is defined; then synclab_lab.cpp compiles them once.
+// In the header's order:
+//   Schedule, replay_command, schedules, describe, apply   schedules to explore and their replay lines
+//   last_reports ... print_reports, RunTally                reports and a command's tally
+//   TraceChoice                                             which run --trace records (--show)
+//   stuck_word, tree_path                                   how a launch got stuck; file names
+//   student_id, print_graded_cases, student_draw            per-student variants
+//   throw_cuda_failure                                      errors that throw
+//   counting_schedule, Args, exploration_from, Commands     sub-commands and their options
+//   answer_rows, answer_in                                  a student's table of short answers
 #pragma once
 
 #include <algorithm>

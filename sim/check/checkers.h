@@ -8,7 +8,7 @@
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/report.h"
-#include "sim/exec/run_observer.h"
+#include "sim/exec/observer_list.h"
 #include "sim/exec/run_view.h"
 
 namespace synclab::sim {

@@ -163,11 +163,10 @@ void KernelRun::exit_lanes(Warp& w, const Group& g, uint32_t mask) {
   }
   w.exited_mask |= mask;
   w.ready_mask &= ~mask;
-  if (listen_.any) listen_.list.lanes_exited(w, mask);
+  listen_.list.lanes_exited(w, mask);
   w.update_uniform_base();
   w.yielded_mask &= ~mask;
   M::exited(w, mask);
-  hang_.visible_change(clock_.steps);
   // Barriers expecting every thread of the block now expect fewer.
   for (uint32_t id = 0; id < 16; ++id)
     if (c.barriers[id].arrived) try_release_barrier<M>(c, id);
@@ -247,7 +246,6 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
   if (b.arrived < needed || b.arrived == 0) return;
   const BarrierState done = b;
   b = BarrierState{};
-  hang_.visible_change(clock_.steps);
   std::vector<uint32_t>* waiters = nullptr;
   if (listen_.any || mm_.relaxed) {
     waiters = &scratch_.tids;
@@ -328,7 +326,9 @@ void KernelRun::try_release_barrier(Cta& c, uint32_t id) {
     }
     mm_.relaxed->barrier_release(c.linear, id, ids, done.expected == 0, !warp_is_unit(M::kKind));
   }
-  if (listen_.any) listen_.list.barrier_release(c, id, done.arrived, *waiters);
+  // (Nobody but the progress detector listens when no thread list was kept: it needs none.)
+  static const std::vector<uint32_t> kNone;
+  listen_.list.barrier_release(c, id, done.arrived, waiters ? *waiters : kNone);
 }
 
 #define SYNCLAB_CONTROL_FLOW_FOR(M)                                                                         \

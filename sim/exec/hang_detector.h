@@ -1,16 +1,20 @@
 // Progress detection: tells a hang (threads spinning on memory nothing will change) from a long
-// computation, without a step budget. Part of the run itself (sim/exec), not one of its listeners:
-// its verdict ends the run (progress.cpp reports the hang), and a listener never steers a run.
+// computation, without a step budget. The detector is a listener of the run (run_observer.h), one
+// that every run has: it hears the changes other threads could see (a store or atomic that
+// changed memory, a barrier that released, lanes that exited or went on from a warp-synchronous
+// wait, a block that started, relaxed memory settled) through the run's one ObserverList
+// (observer_list.h), and keeps the epochs and last writers below. It steers nothing: the run's
+// progress check (KernelRun::check_progress, progress.cpp) reads it and decides whether the run
+// hangs.
 //
-// The kernel keeps a "visible change epoch": it moves whenever a store or atomic changes memory
-// another thread could read, a barrier releases, or a thread exits. When the epoch has not moved
-// for a while, the detector becomes suspicious and fingerprints each lane (PC and registers) at
-// every backward branch. A lane that reaches the same loop head with the same registers and no
-// visible change in between is spinning: its future depends only on memory that has not changed.
-// When every live lane is spinning or blocked behind one that is, nothing can change any more:
-// the kernel hangs. Loops that read clocks or count iterations change registers and never look
-// like spins. Mapped host memory can be written by the host at any time, so a spin on it is only
-// declared a hang after a grace period of wall time.
+// The detector keeps a "visible change epoch": it moves at each such change. When the epoch has
+// not moved for a while, the detector becomes suspicious and the progress check fingerprints each
+// lane (PC and registers) at every backward branch. A lane that reaches the same loop head with the
+// same registers and no visible change in between is spinning: its future depends only on memory
+// that has not changed. When every live lane is spinning or blocked behind one that is, nothing can
+// change any more: the kernel hangs. Loops that read clocks or count iterations change registers
+// and never look like spins. Mapped host memory can be written by the host at any time, so a spin
+// on it is only declared a hang after a grace period of wall time.
 //
 // A loop that takes a lock and releases it again while finding nothing to do changes memory on
 // every pass, but its net effect is nil. Such changes still move the epoch (so hang reports stay
@@ -24,6 +28,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "sim/exec/run_observer.h"
 
 namespace synclab::sim {
 
@@ -39,40 +45,37 @@ struct LastWriter {
   bool valid = false;
 };
 
-class HangDetector {
+class HangDetector final : public RunObserver {
  public:
   // Steps without a visible change before lanes are fingerprinted. Long enough that ordinary
   // kernels never pay for fingerprints; priority schedulers use a shorter window, because there a
   // spinning lane starves the others until it is found (see Scheduler::on_spin).
   static constexpr uint64_t kQuietSteps = 1 << 16;
-  void set_quiet_steps(uint64_t n) { quiet_steps_ = n; }
-  uint64_t quiet_steps() const { return quiet_steps_; }
 
-  HangDetector() : writers_(kWriterSlots) {}
+  // steps: the run's step clock, read at each change (the detector's only view of the run).
+  explicit HangDetector(const uint64_t* steps = nullptr, uint64_t quiet_steps = kQuietSteps)
+      : steps_(steps), quiet_steps_(quiet_steps), writers_(kWriterSlots) {}
 
-  uint64_t epoch() const { return epoch_; }
-  uint64_t net_epoch() const { return net_epoch_; }
-  void visible_change(uint64_t step) {
+  // What it hears. It hears no step and no access: the run tells it of the changes themselves.
+  unsigned events() const override { return 0; }
+  void cta_start(Cta&) override { visible_change(); }
+  void lanes_exited(const Warp&, uint32_t) override { visible_change(); }
+  void barrier_release(const Cta&, uint32_t, uint32_t, const std::vector<uint32_t>&) override { visible_change(); }
+  void warp_sync_resumed(const Warp&, uint32_t) override { visible_change(); }
+  // A change other threads can see (a store's or an atomic's, counted once per instruction; the
+  // run's progress check committing a lane's open change; relaxed memory settled).
+  void visible_change() {
     ++epoch_;
     ++net_epoch_;
-    last_change_step_ = step;
+    last_change_step_ = *steps_;
   }
   // A change that its thread may still undo (KernelRun::lane_change): the epoch moves, the net
-  // epoch and the quiet period wait for commit() or an undo.
+  // epoch and the quiet period wait for a visible change or an undo.
   void tentative_change() { ++epoch_; }
-  bool suspicious(uint64_t step) const { return step - last_change_step_ > quiet_steps_; }
-  uint64_t last_change_step() const { return last_change_step_; }
-  // Nothing visible has changed for eight quiet periods: true at most once per quiet period. A
-  // check that does not wait for a new spinner (KernelRun::check_progress, relaxed memory).
-  bool overdue(uint64_t step) {
-    if (step - last_change_step_ <= 8 * quiet_steps_ || step - last_overdue_step_ <= quiet_steps_) return false;
-    last_overdue_step_ = step;
-    return true;
-  }
-
-  // The last writer of each address is kept in a table of fixed size (a later write to an address
-  // that maps to the same slot replaces it). `tid` is the thread's linear index in its block:
-  // threads form warps in that order, so its warp is tid / 32 and its lane tid % 32.
+  // A lane wrote `addr`, changing it. `tid` is the thread's linear index in its block: threads
+  // form warps in that order, so its warp is tid / 32 and its lane tid % 32. The last writer of
+  // each address is kept in a table of fixed size (a later write to an address that maps to the
+  // same slot replaces it).
   void record_writer(uint64_t addr, uint64_t cta, uint32_t tid, uint32_t line, uint32_t ptx_line, uint16_t file) {
     record_writer_at(slot(addr), addr, cta, tid, line, ptx_line, file);
   }
@@ -92,6 +95,15 @@ class HangDetector {
     e.file = file;
     e.valid = true;
   }
+
+  // What the progress check reads.
+  uint64_t quiet_steps() const { return quiet_steps_; }
+  uint64_t epoch() const { return epoch_; }
+  uint64_t net_epoch() const { return net_epoch_; }
+  bool suspicious() const { return *steps_ - last_change_step_ > quiet_steps_; }
+  uint64_t last_change_step() const { return last_change_step_; }
+  // Nothing visible has changed for eight quiet periods.
+  bool quiet_for_long() const { return *steps_ - last_change_step_ > 8 * quiet_steps_; }
   const LastWriter* last_writer(uint64_t addr) const {
     const Entry& e = writers_[slot(addr)];
     if (!e.valid || e.addr != addr) return nullptr;
@@ -122,11 +134,11 @@ class HangDetector {
   // Words of one 16 KiB region take consecutive slots (from a hashed start), so the lanes of a
   // warp storing to consecutive words write neighbouring entries.
   static size_t slot(uint64_t addr) { return slot_in(addr, region_start(addr)); }
+  const uint64_t* steps_;
+  uint64_t quiet_steps_;
   uint64_t epoch_ = 0;
   uint64_t net_epoch_ = 0;
   uint64_t last_change_step_ = 0;
-  uint64_t last_overdue_step_ = 0;
-  uint64_t quiet_steps_ = kQuietSteps;
   std::vector<Entry> writers_;
   mutable LastWriter found_;  // what last_writer returns
 };

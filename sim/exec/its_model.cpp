@@ -32,7 +32,7 @@ void ItsModel::groups(const Warp& w, std::vector<Group>* out) {
 }
 
 bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
-  std::vector<Group>& groups_here = k.scratch_.groups;
+  std::vector<Group>& groups_here = k.group_scratch();
   if (w.split_hold) {
     // Lanes a split left behind run again when their time is up, or when no other lane can run.
     if (w.split_hold_steps == 0 || !(w.ready_mask & ~w.split_hold))
@@ -48,21 +48,13 @@ bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
     *g = groups_here[0];
     return true;
   }
-  k.scratch_.masks.clear();
-  k.scratch_.yielded.clear();
-  for (const Group& gr : groups_here) {
-    k.scratch_.masks.push_back(gr.mask);
-    k.scratch_.yielded.push_back((gr.mask & w.yielded_mask) != 0);
-  }
-  const size_t pick = k.sched_->pick_group(w, k.scratch_.masks, k.scratch_.yielded);
-  *g = groups_here[pick];
+  const KernelRun::GroupPick pick = k.pick_group(w, groups_here);
+  *g = groups_here[pick.index];
   // A group that took a backward branch (a spin) yields until every other group has had its
   // turn: its lanes stay marked while the others run, so two spinning groups cannot starve a
   // third that would release them. When every group has yielded, the round starts over.
-  if (k.scratch_.yielded[pick]) {
-    bool all = true;
-    for (bool y : k.scratch_.yielded) all = all && y;
-    if (all)
+  if (pick.yielded) {
+    if (pick.all_yielded)
       w.yielded_mask = 0;
     else
       w.yielded_mask &= ~g->mask;
@@ -71,7 +63,7 @@ bool ItsModel::pick_diverged(KernelRun& k, Warp& w, Group* g) {
 }
 
 void ItsModel::split(KernelRun& k, Warp& w, Group* g) {
-  const ptx::Instr& I = k.M_.functions[w.cfunc].code[w.cpc];
+  const ptx::Instr& I = k.function(w.cfunc).code[w.cpc];
   const bool memory = (I.op == Op::Ld || I.op == Op::St || I.op == Op::Atom || I.op == Op::Red) &&
                       I.space != ptx::Space::Param && I.space != ptx::Space::Local && I.space != ptx::Space::Const;
   if (!memory) return;
@@ -102,7 +94,7 @@ void ItsModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uin
   if (w.converged && (!taken || !not_taken)) {
     // A uniform branch keeps a converged warp converged: only its one PC moves.
     w.cpc = taken ? target : g.pc + 1;
-    if (backward && taken && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
+    if (backward && taken) k.looped(w, taken, g.func, target);
     return;
   }
   if (w.converged) materialize(w);
@@ -111,7 +103,7 @@ void ItsModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uin
   if (taken && not_taken) w.converged = false;
   if (backward && taken) {
     if (!w.converged || taken != w.ready_mask) w.yielded_mask |= taken;
-    if (k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
+    k.looped(w, taken, g.func, target);
   }
 }
 
@@ -139,14 +131,13 @@ void ItsModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, co
                          const ptx::Instr& I) {
   for (uint32_t m = act; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
-    const uint32_t member = static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1]));
-    w.lanes[lane].sync_mask = member;
+    w.lanes[lane].sync_mask = k.member_mask_of(w, lane, I);
   }
   const uint32_t arrived = act | warp_sync_waiters(k, w, g.func, g.pc);
-  if (k.listen_.sync)
+  if (k.member_masks_heard())
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.listen_.list.member_mask(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
+      k.member_mask_heard(w, lane, w.lanes[lane].sync_mask, arrived, I, false);
     }
   if (act != g.mask) advance(k, w, g, g.mask & ~act);
   for (uint32_t m = act; m; m &= m - 1) w.lanes[__builtin_ctz(m)].state = LaneState::AtWarpSync;
@@ -157,14 +148,14 @@ void ItsModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, co
 }
 
 uint32_t ItsModel::warp_sync_waiters(const KernelRun& k, const Warp& w, uint32_t func, uint32_t pc) {
-  const auto& fns = k.M_.functions;
-  const bool barwarp = fns[func].code[pc].op == Op::BarWarpSync;
+  const bool barwarp = k.function(func).code[pc].op == Op::BarWarpSync;
   uint32_t waiting = 0;
   for (uint32_t m = w.live_mask() & ~w.ready_mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     const Lane& L = w.lanes[lane];
     if (L.state != LaneState::AtWarpSync) continue;
-    if (barwarp ? fns[L.func].code[L.pc].op == Op::BarWarpSync : (L.func == func && L.pc == pc)) waiting |= 1u << lane;
+    if (barwarp ? k.function(L.func).code[L.pc].op == Op::BarWarpSync : (L.func == func && L.pc == pc))
+      waiting |= 1u << lane;
   }
   return waiting;
 }
@@ -207,14 +198,7 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
     // stronger than PTX kept because cooperative groups relies on it (a tile larger than a warp
     // syncs with one lane's acquire and hands the outcome to its warp-mates by a shuffle;
     // docs/memory-model.md).
-    if (I.op == Op::BarWarpSync || I.op == Op::Shfl) {
-      if (k.listen_.any) k.listen_.list.warp_sync(w, group);
-      if (k.mm_.relaxed) {
-        std::vector<uint64_t> ids;
-        for (uint32_t m = group; m; m &= m - 1) ids.push_back(k.mm_thread(w, __builtin_ctz(m)).id);
-        k.mm_.relaxed->warp_sync(w.cta->linear, ids);
-      }
-    }
+    if (I.op == Op::BarWarpSync || I.op == Op::Shfl) k.warp_synced(w, group);
     if (I.op != Op::BarWarpSync) k.exec_warp_op(w, group, I);
   }
   for (uint32_t m = done; m; m &= m - 1) {
@@ -228,7 +212,7 @@ bool ItsModel::complete_warp_syncs(KernelRun& k, Warp& w, uint32_t arrived, uint
   w.runnable = w.ready_mask;
   // Lanes that waited go on: a change a spin check must see (a group that arrives and goes on
   // together, as in a loop around __syncwarp(), changes nothing others can see).
-  if (done & ~fresh) k.hang_.visible_change(k.clock_.steps);
+  if (done & ~fresh) k.warp_sync_resumed(w, done & ~fresh);
   return true;
 }
 
@@ -238,7 +222,7 @@ void ItsModel::lanes_left(KernelRun& k, Warp& w) {
     const int lane = __builtin_ctz(m);
     const Lane& L = w.lanes[lane];
     if (L.state != LaneState::AtWarpSync) continue;
-    const ptx::Instr& I = k.M_.functions[L.func].code[L.pc];
+    const ptx::Instr& I = k.function(L.func).code[L.pc];
     complete_warp_syncs(k, w, warp_sync_waiters(k, w, L.func, L.pc), 0, I);
   }
 }

@@ -17,7 +17,7 @@ struct ItsModel {
     if (w.converged) {
       w.split_hold = 0;  // (converged again: nobody is held back)
       *g = {w.cfunc, w.cpc, w.ready_mask};
-      if (k.split_warps_ && (w.ready_mask & (w.ready_mask - 1))) split(k, w, g);
+      if (k.splits_warps() && (w.ready_mask & (w.ready_mask - 1))) split(k, w, g);
       return true;
     }
     return pick_diverged(k, w, g);
@@ -36,14 +36,14 @@ struct ItsModel {
   }
 
   static void advance(KernelRun& k, Warp& w, const Group& g, uint32_t mask) {
-    if (w.converged && mask == g.mask && !k.now_.lane_pcs_live)
+    if (w.converged && mask == g.mask && !k.lane_pcs_live())
       w.cpc = g.pc + 1;
     else
       advance_lanes(w, g, mask);
   }
 
   static void skip_to(KernelRun& k, Warp& w, const Group& g, uint32_t pc) {
-    if (w.converged && !k.now_.lane_pcs_live)
+    if (w.converged && !k.lane_pcs_live())
       w.cpc = pc;
     else
       for (uint32_t m = g.mask; m; m &= m - 1) w.lanes[__builtin_ctz(m)].pc = pc;

@@ -88,7 +88,10 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
       cfg_(cfg),
       prof_(prof),
       entry_(mod.module->functions[p.function]),
-      sched_(std::move(sched)) {
+      sched_(std::move(sched)),
+      // Priority schedulers check for spins sooner: there a spinning lane starves the others until
+      // it is found (Scheduler::on_spin).
+      listen_(&clock_.steps, cfg.sched == SchedPolicy::RoundRobin ? HangDetector::kQuietSteps : 2048) {
   rr_ = dynamic_cast<RoundRobinScheduler*>(sched_.get());
   replay_ = sched_->replays() ? sched_.get() : nullptr;
   for (const ptx::Function& f : M_.functions) code_.push_back({f.code.data(), static_cast<uint32_t>(f.code.size())});
@@ -99,7 +102,6 @@ KernelRun::KernelRun(Simulator& sim, const LoadedModuleView& mod, const LaunchPa
                  (cfg.sched == SchedPolicy::Random || cfg.sched == SchedPolicy::Pct);
   dispatch_.sm_load.assign(prof.sm_count, 0);
   clock_.sm_steps.assign(prof.sm_count, 0);
-  if (cfg.sched != SchedPolicy::RoundRobin) hang_.set_quiet_steps(2048);
   clock_.time_base_ns = time_base_ns;
   clock_.clock_base = static_cast<uint64_t>(double(time_base_ns) * prof.clock_khz / 1e6);
 }
@@ -129,7 +131,7 @@ void KernelRun::start_cta(uint64_t linear) {
   c.threads = shape_.threads_per_block;
   c.live_threads = shape_.threads_per_block;
   c.shared.assign(shape_.shared_bytes, 0);
-  if (listen_.any) listen_.list.cta_start(c);
+  listen_.list.cta_start(c);
   if (mm_.relaxed) mm_.relaxed->start_block(linear);
   c.warps.resize(shape_.warps_per_block);
   for (uint32_t wi = 0; wi < shape_.warps_per_block; ++wi) {
@@ -177,7 +179,6 @@ void KernelRun::start_cta(uint64_t linear) {
   }
   for (Warp& w : c.warps) warps_.push_back(&w);
   dispatch_.resident.push_back(std::move(cta));
-  hang_.visible_change(clock_.steps);
 }
 
 void KernelRun::dispatch_ctas() {
@@ -393,10 +394,9 @@ LaunchResult KernelRun::run() {
     if (mm_.relaxed) mm_.relaxed->settle();
     observe_reports();
     if (listen_.counters) {
-      // The counters end when the launch does; a trace gets them as a note of its own (the viewer's
-      // Reports window lists it), which is not one of the launch's reports (nothing on stderr, no
-      // effect on the exit status).
-      listen_.counters->launch_end(result_.status);
+      // The counters ended with the step loop (finish_reports); a trace gets them as a note of its
+      // own (the viewer's Reports window lists it), which is not one of the launch's reports
+      // (nothing on stderr, no effect on the exit status).
       Report r;
       r.kind = ReportKind::Info;
       r.severity = Severity::Info;
@@ -561,6 +561,29 @@ uint64_t KernelRun::split_draw(const Warp& w) const {
   const uint64_t m = x >> 32;
   const uint64_t wait = x >> 4 & 15;
   return (m ? m : 1) | wait << 32;
+}
+
+KernelRun::GroupPick KernelRun::pick_group(const Warp& w, const std::vector<Group>& groups) {
+  scratch_.masks.clear();
+  scratch_.yielded.clear();
+  bool all = true;
+  for (const Group& gr : groups) {
+    const bool yielded = (gr.mask & w.yielded_mask) != 0;
+    scratch_.masks.push_back(gr.mask);
+    scratch_.yielded.push_back(yielded);
+    all = all && yielded;
+  }
+  const size_t pick = sched_->pick_group(w, scratch_.masks, scratch_.yielded);
+  return {pick, bool(scratch_.yielded[pick]), all};
+}
+
+void KernelRun::warp_synced(Warp& w, uint32_t lanes) {
+  if (listen_.any) listen_.list.warp_sync(w, lanes);
+  if (mm_.relaxed) {
+    std::vector<uint64_t> ids;
+    for (uint32_t m = lanes; m; m &= m - 1) ids.push_back(mm_thread(w, __builtin_ctz(m)).id);
+    mm_.relaxed->warp_sync(w.cta->linear, ids);
+  }
 }
 
 std::string KernelRun::describe_address(uint64_t addr, bool shared, uint64_t cta) const {

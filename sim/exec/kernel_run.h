@@ -5,11 +5,13 @@
 //   lockstep_model.*, its_model.*   the warp models (warp_model.h)
 //   control_flow.cpp        calls, returns, exits and barriers, shared by both models
 //   instr/                  instruction semantics: memory, ALU, warp operations, built-ins, dispatch
-//   progress.cpp            spin checks, hang and deadlock reports
-//   run_observer.h          the run's listeners, called through one list: the race, init and sync
-//                           checkers (sim/check/*_checker.h), the trace recorder (trace_recorder.h,
-//                           SYNCLAB_TRACE) and the performance counters (perf_counters.h), each
-//                           reading the run through RunView (run_view.h)
+//   progress.cpp            spin checks, hang and deadlock reports (reading the progress detector)
+//   run_observer.h          the run's listeners, called through one list (observer_list.h): the
+//                           progress detector (hang_detector.h, in every run), the race, init and
+//                           sync checkers (sim/check/*_checker.h), the trace recorder
+//                           (trace_recorder.h, SYNCLAB_TRACE) and the performance counters
+//                           (perf_counters.h), each reading the run through RunView (run_view.h)
+//   (public)                what the warp models ask of the run; they are not its friends
 #pragma once
 
 #include <chrono>
@@ -22,13 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/exec/hang_detector.h"
 #include <synclab/trace_format.h>
 #include "sim/exec/config.h"
 #include "sim/exec/memory.h"
 #include "sim/exec/profile.h"
 #include "sim/memory/memory_model.h"
 #include "sim/exec/report.h"
+#include "sim/exec/observer_list.h"
 #include "sim/exec/run_observer.h"
 #include "sim/exec/run_view.h"
 #include "sim/exec/simulator.h"
@@ -61,11 +63,57 @@ class KernelRun final : private RunView {
 
   using Group = sim::Group;
 
- private:
-  // The warp models decide which lanes run (warp_model.h).
-  friend struct LockstepModel;
-  friend struct ItsModel;
+  // What the warp models (warp_model.h) ask of the run: they decide which lanes run, and tell the
+  // run when lanes loop, meet at a warp-synchronous instruction or leave; they see nothing else.
+  const ptx::Function& function(uint32_t func) const { return M_.functions[func]; }
+  // func is the kernel itself (its ret ends the thread).
+  bool is_kernel(uint32_t func) const { return func == static_cast<uint32_t>(p_.function); }
+  // Lanes' own PCs are authoritative right now (a converged warp's one PC is not).
+  bool lane_pcs_live() const { return now_.lane_pcs_live; }
+  // Lockstep: the taken side of a divergent branch runs first (Config::lockstep_taken_first).
+  bool lockstep_taken_first() const { return cfg_.lockstep_taken_first; }
+  // ITS under random or pct: a converged warp's memory access may run its lanes at two times;
+  // split_draw says when and how, from the seed and the step (0: not now).
+  bool splits_warps() const { return split_warps_; }
+  uint64_t split_draw(const Warp& w) const;
+  // The scheduler's pick among the warp's groups of lanes (Scheduler::pick_group); whether the
+  // group picked had yielded, and whether every group had.
+  struct GroupPick {
+    size_t index;
+    bool yielded, all_yielded;
+  };
+  GroupPick pick_group(const Warp& w, const std::vector<Group>& groups);
+  std::vector<Group>& group_scratch() { return scratch_.groups; }
+  // Lanes `lanes` of w took a backward branch to (func, pc): a spin check when nothing visible
+  // has changed for a while (progress.cpp).
+  void looped(Warp& w, uint32_t lanes, uint32_t func, uint32_t pc) {
+    if (listen_.list.progress().suspicious()) check_progress(w, lanes, func, pc);
+  }
+  // A warp-synchronous instruction's member mask (its last operand) for a lane, and the sync
+  // checker's hearing of it (member_masks_heard: whether it listens).
+  uint32_t member_mask_of(Warp& w, int lane, const ptx::Instr& I) {
+    return static_cast<uint32_t>(operand(w, lane, I.src[I.nsrc - 1]));
+  }
+  bool member_masks_heard() const { return listen_.sync; }
+  void member_mask_heard(const Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I, bool lockstep) {
+    listen_.list.member_mask(w, lane, member, here, I, lockstep);
+  }
+  // Lanes `lanes` met at a __syncwarp() or a shuffle: memory is ordered among them.
+  void warp_synced(Warp& w, uint32_t lanes);
+  // Lanes that waited at a warp-synchronous instruction go on.
+  void warp_sync_resumed(const Warp& w, uint32_t lanes) { listen_.list.warp_sync_resumed(w, lanes); }
+  // Executes a warp-synchronous instruction other than bar.warp.sync (shfl, vote, match, redux,
+  // elect) for lanes `act` (instr/warp_ops.cpp).
+  void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
+  // Lanes `mask` of group g exit now (control_flow.cpp).
+  template <class M>
+  void exit_lanes(Warp& w, const Group& g, uint32_t mask);
+  // The launch ends with a fault at lane `lane`'s instruction I.
+  void model_fault(Warp& w, int lane, const ptx::Instr& I, const std::string& title, const std::string& details) {
+    fault(w, lane, I, LaunchStatus::Fault, title, details);
+  }
 
+ private:
   // Dispatch and the main loop (kernel_run.cpp).
   void dispatch_ctas();
   void start_cta(uint64_t linear);
@@ -94,8 +142,6 @@ class KernelRun final : private RunView {
                 bool set_return_pc);
   template <class M>
   void ret(Warp& w, const Group& g, uint32_t mask);
-  template <class M>
-  void exit_lanes(Warp& w, const Group& g, uint32_t mask);
   template <class M>
   void block_at_barrier(Warp& w, const Group& g, uint32_t mask, const ptx::Instr& I);
   template <class M>
@@ -172,7 +218,6 @@ class KernelRun final : private RunView {
   void exec_atom(Warp& w, uint32_t act, const ptx::Instr& I);
   template <class T>
   void atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I);
-  void exec_warp_op(Warp& w, uint32_t act, const ptx::Instr& I);
   // Asynchronous copies and mbarriers (instr/async.cpp). A cp.async is kept with its thread until
   // it completes (cp.async.wait_group / wait_all, cp.async.mbarrier.arrive, the thread's exit);
   // then its source is read and its destination written, as a load and a store of that thread at
@@ -249,7 +294,6 @@ class KernelRun final : private RunView {
   };
   std::vector<CodeRef> code_;   // per function: its instructions (for the step loop)
   bool sched_on_step_ = false;  // sched_ wants on_step
-  HangDetector hang_;
 
   LaunchShape shape_;         // the launch's shape and shared-memory layout (run_view.h)
   std::vector<Warp*> warps_;  // resident warps (scheduler's view)
@@ -261,10 +305,7 @@ class KernelRun final : private RunView {
   // (LaunchShape::reserved_smem_base).
   static constexpr uint64_t kReservedSmemBytes = 1024;
   const std::vector<uint8_t>& clock_fed(uint32_t func);
-  // Under its with random or pct: a converged warp's memory access may run its lanes at two
-  // times (ItsModel::pick_group); split_draw says when and how, from the seed and the step.
-  bool split_warps_ = false;
-  uint64_t split_draw(const Warp& w) const;
+  bool split_warps_ = false;  // splits_warps()
   // The memory model (sim/memory/memory_model.h): sc or relaxed, the one that picks what each load
   // reads and where each store goes in coherence order. mm_.relaxed is it under SYNCLAB_MEMORY=relaxed
   // and null under sc, whose accesses take the interpreter's fast paths and never call it. Its
@@ -334,7 +375,7 @@ class KernelRun final : private RunView {
     uint64_t time_base_ns = 0;                         // simulated time before this launch
     uint64_t clock_base = 0;                           // SM clock cycles before this launch
   } clock_;
-  // Progress checks (progress.cpp) beside the hang detector.
+  // Progress checks (progress.cpp), which read the progress detector (hang_detector.h).
   struct Progress {
     bool host_grace_started = false;  // waiting on mapped memory the host may still write
     std::chrono::steady_clock::time_point host_grace_since;
@@ -343,12 +384,15 @@ class KernelRun final : private RunView {
     uint64_t settled_epoch = UINT64_MAX, settled_net_epoch = UINT64_MAX;
     // Per function: the registers the clock feeds (empty when none), computed once.
     std::vector<std::pair<bool, std::vector<uint8_t>>> clock_fed;
+    uint64_t last_overdue_step = 0;  // the last check found overdue (check_progress)
   } progress_;
-  // Who listens (run_observer.h), in this order: the trace recorder (SYNCLAB_TRACE), the
-  // performance counters (SYNCLAB_PROFILE), the init, race and sync checkers (SYNCLAB_CHECK).
+  // Who listens (run_observer.h), in this order: the progress detector (hang_detector.h, always),
+  // the trace recorder (SYNCLAB_TRACE), the performance counters (SYNCLAB_PROFILE), the init, race
+  // and sync checkers (SYNCLAB_CHECK).
   struct Listening {
+    Listening(const uint64_t* steps, uint64_t quiet_steps) : list(steps, quiet_steps) {}
     ObserverList list;
-    bool any = false;                  // someone listens
+    bool any = false;                  // someone listens besides the progress detector
     bool watched = false;              // the recorder or the counters (they hear the memory model too)
     bool steps = false;                // someone hears every step (RunObserver::kSteps)
     bool race = false;                 // the race checker listens (store collisions are looked for)

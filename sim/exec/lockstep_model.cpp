@@ -20,12 +20,12 @@ void LockstepModel::materialize(Warp& w) {
 }
 
 bool LockstepModel::exits_thread(const KernelRun& k, uint32_t func, uint32_t pc) {
-  const ptx::Function& fn = k.M_.functions[func];
+  const ptx::Function& fn = k.function(func);
   if (pc >= fn.code.size()) return false;
   const ptx::Instr& I = fn.code[pc];
   if (I.guard != ptx::Operand::kNoReg) return false;
   // `ret` ends the thread only in the kernel itself; in a device function it returns.
-  return I.op == ptx::Op::Exit || (I.op == ptx::Op::Ret && func == static_cast<uint32_t>(k.p_.function));
+  return I.op == ptx::Op::Exit || (I.op == ptx::Op::Ret && k.is_kernel(func));
 }
 
 void LockstepModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken, uint32_t target) {
@@ -44,28 +44,28 @@ void LockstepModel::branch(KernelRun& k, Warp& w, const Group& g, uint32_t taken
     const bool taken_exit = exits_thread(k, g.func, target);
     t.pc = taken_exit ? g.pc + 1 : target;
     k.exit_lanes<LockstepModel>(w, g, taken_exit ? taken : not_taken);  // pops the stack, sets runnable
-    if (backward && !taken_exit && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
+    if (backward && !taken_exit) k.looped(w, taken, g.func, target);
     return;
   } else {
-    const ptx::Function& fn = k.M_.functions[g.func];
+    const ptx::Function& fn = k.function(g.func);
     uint32_t rpc = fn.reconverge_pc.empty() ? kExitPc : fn.reconverge_pc[g.pc];
     // Reconverging at the kernel's ret/exit would park lanes that are done at a point where
     // they only exit: they would stay live and hold up every later __syncthreads() of the
     // block. Such lanes exit when they get there instead (no reconvergence entry to wait in).
     if (rpc != kExitPc && exits_thread(k, g.func, rpc)) rpc = kExitPc;
-    if (k.cfg_.lockstep_taken_first)
+    if (k.lockstep_taken_first())
       w.stack.diverge(rpc, target, taken, g.pc + 1, not_taken);
     else
       w.stack.diverge(rpc, g.pc + 1, not_taken, target, taken);
   }
   w.stack.pop_reconverged();
   set_runnable(w);
-  if (backward && taken && k.hang_.suspicious(k.clock_.steps)) k.check_progress(w, taken, g.func, target);
+  if (backward && taken) k.looped(w, taken, g.func, target);
 }
 
 bool LockstepModel::branch_apart(KernelRun& k, Warp& w, int lane, uint32_t, uint32_t, const ptx::Instr& I) {
-  k.fault(w, lane, I, LaunchStatus::Fault, "divergent brx.idx under lockstep",
-          "lanes of one warp jump through a table to different targets; not modelled under lockstep");
+  k.model_fault(w, lane, I, "divergent brx.idx under lockstep",
+                "lanes of one warp jump through a table to different targets; not modelled under lockstep");
   return false;
 }
 
@@ -102,10 +102,10 @@ void LockstepModel::released(Warp& w, uint32_t lanes, uint32_t, bool, uint32_t, 
 void LockstepModel::warp_sync(KernelRun& k, Warp& w, const Group& g, uint32_t act, const ptx::Function&,
                               const ptx::Instr& I) {
   // The active lanes are the warp: pre-Volta hardware had no finer synchronization.
-  if (k.listen_.sync)
+  if (k.member_masks_heard())
     for (uint32_t m = act; m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
-      k.listen_.list.member_mask(w, lane, static_cast<uint32_t>(k.operand(w, lane, I.src[I.nsrc - 1])), act, I, true);
+      k.member_mask_heard(w, lane, k.member_mask_of(w, lane, I), act, I, true);
     }
   if (I.op != ptx::Op::BarWarpSync) k.exec_warp_op(w, act, I);
   advance(k, w, g, g.mask);

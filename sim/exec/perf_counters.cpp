@@ -311,9 +311,7 @@ void PerfCounters::estimate() {
   e.path_us = waves * double(longest) / clock_hz * 1e6;
 }
 
-void PerfCounters::launch_end(LaunchStatus) {
-  if (ended_) return;  // (the run may end the counting before the other observers hear of the end)
-  ended_ = true;
+void PerfCounters::finish_reports() {
   finish_request();
   // The loop head with the most spin rounds.
   for (const auto& [head, rounds] : spin_heads_) {

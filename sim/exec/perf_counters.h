@@ -111,7 +111,8 @@ class PerfCounters final : public RunObserver {
   void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>&) override;
   void lanes_exited(const Warp& w, uint32_t lanes) override;
   void report(const Report&) override {}
-  void launch_end(LaunchStatus status) override;
+  // The count ends with the step loop: the summary is made then (the run reads it afterwards).
+  void finish_reports() override;
 
   const PerfSummary& summary() const { return summary_; }
 
@@ -132,7 +133,6 @@ class PerfCounters final : public RunObserver {
   const ptx::Module& module_;
   const DeviceProfile& device_;
   uint32_t blocks_per_sm_;
-  bool ended_ = false;
   PerfSummary summary_;
   // The request being collected: one instruction of one warp step.
   const ptx::Instr* cur_ = nullptr;

@@ -91,9 +91,10 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   if (w.open_lanes & lanes) {
     // A change these lanes made and did not undo before coming round their loop is a change.
     w.open_lanes &= ~lanes;
-    hang_.visible_change(clock_.steps);
+    listen_.list.visible_change();
   }
-  const uint64_t epoch = hang_.epoch(), net = hang_.net_epoch();
+  const HangDetector& detector = listen_.list.progress();
+  const uint64_t epoch = detector.epoch(), net = detector.net_epoch();
   bool new_spin = false;
   const ptx::Function& fn = M_.functions[func];
   uint32_t spinners = 0, waiters = 0;
@@ -136,7 +137,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
         // it runs: the lane whose turn it is may have been put below the others when it read an
         // old value of the turn (relaxed memory), and waiters told only once would then keep their
         // places above it for ever (a PCT thread that yields goes last every time it yields).
-        if (!L.waiting || clock_.steps - L.waiting_told > hang_.quiet_steps()) {
+        if (!L.waiting || clock_.steps - L.waiting_told > detector.quiet_steps()) {
           waiters |= 1u << lane;
           L.waiting_told = clock_.steps;
         }
@@ -169,7 +170,13 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
   // reconvergence point, held at a barrier) with no memory changed, so that the spinners left
   // were already spinning (tests/checks/divergent_barrier_spin_pct.cu). Running the check again
   // changes nothing about what it proves.
-  const bool overdue = hang_.overdue(clock_.steps);
+  // Nothing visible has changed for eight quiet periods: overdue at most once per quiet period (a
+  // check that does not wait for a new spinner; relaxed memory).
+  bool overdue = false;
+  if (detector.quiet_for_long() && clock_.steps - progress_.last_overdue_step > detector.quiet_steps()) {
+    progress_.last_overdue_step = clock_.steps;
+    overdue = true;
+  }
   if (!new_spin && !progress_.host_grace_started && !overdue) return false;
   // Every live lane must be spinning (in this epoch) or unable to run. When nothing has changed
   // for good for eight quiet periods (overdue), a lane that only waits also counts: its loop
@@ -200,7 +207,7 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
       for (uint32_t m = running; m; m &= m - 1) {
         const uint64_t polled = x->last_load[__builtin_ctz(m)];
         if (!polled) continue;
-        const LastWriter* lw = hang_.last_writer(writer_key(polled, x->cta->linear));
+        const LastWriter* lw = detector.last_writer(writer_key(polled, x->cta->linear));
         if (lw && lw->cta == x->cta->linear && lw->warp == x->index && (parked >> lw->lane & 1)) simt_deadlock = true;
       }
     }
@@ -215,17 +222,17 @@ bool KernelRun::check_progress(Warp& w, uint32_t lanes, uint32_t func, uint32_t 
     }
     if (steady_clock::now() - progress_.host_grace_since < seconds(3)) return false;
   }
-  if (mm_.relaxed &&
-      (lock_traffic ? progress_.settled_net_epoch != hang_.net_epoch() : progress_.settled_epoch != hang_.epoch())) {
+  if (mm_.relaxed && (lock_traffic ? progress_.settled_net_epoch != detector.net_epoch()
+                                   : progress_.settled_epoch != detector.epoch())) {
     // Some spinning thread may have read an old value: every location's newest value becomes the
     // only one it can read, and the spin check starts over in a new epoch, in which every thread
     // must show again that it spins (a waiting lane found again is run last, so each gets its
     // turn). A hang is a hang with nothing stale. (Lanes that only wait move the epoch on every
     // pass: for them the net epoch says whether the check started over.)
     mm_.relaxed->settle();
-    hang_.visible_change(clock_.steps);
-    progress_.settled_epoch = hang_.epoch();
-    progress_.settled_net_epoch = hang_.net_epoch();
+    listen_.list.visible_change();
+    progress_.settled_epoch = detector.epoch();
+    progress_.settled_net_epoch = detector.net_epoch();
     return false;
   }
   report_hang(simt_deadlock, lock_traffic);
@@ -326,7 +333,7 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
           ++at_grid_barrier;
       }
       line += fmt::format(", polling {}", what);
-      if (const LastWriter* lw = hang_.last_writer(writer_key(polled, x->cta->linear))) {
+      if (const LastWriter* lw = listen_.list.progress().last_writer(writer_key(polled, x->cta->linear))) {
         std::string file = lw->file < M_.files.size() ? M_.files[lw->file].path : "?";
         line += fmt::format("; last written by block {} thread {} (warp {} lane {}) at {}:{}", lw->cta, lw->tid,
                             lw->warp, lw->lane, file, lw->line);
@@ -412,7 +419,7 @@ void KernelRun::report_hang(bool simt_deadlock, bool lock_traffic) {
         "writes a word) and gives it back, and the condition it waits for stays false. Whatever the loop waits "
         "for is never written: look for the thread that should write it (it may have exited, or never been "
         "started)\n",
-        clock_.steps - hang_.last_change_step());
+        clock_.steps - listen_.list.progress().last_change_step());
   } else {
     r.kind = ReportKind::Hang;
     r.title = "hang: every running thread spins on memory that nothing can change any more";

@@ -1,7 +1,8 @@
 // A listener of a kernel run: something that hears what the run does without steering it. Every
-// listener is one: the race checker, the init checker and the sync checker (sim/check/), the trace
-// recorder (trace_recorder.h) and the performance counters (perf_counters.h). The run holds them
-// in one ObserverList and calls the list at fixed points of the code paths it takes anyway, so a
+// listener is one: the progress detector (hang_detector.h, in every run), the race checker, the
+// init checker and the sync checker (sim/check/), the trace recorder (trace_recorder.h) and the
+// performance counters (perf_counters.h). The run holds them in one ObserverList
+// (observer_list.h) and calls the list at fixed points of the code paths it takes anyway, so a
 // watched run executes exactly what an unwatched one does: the same instruction paths (row forms and
 // fast paths included), the same scheduling. Calls come in the order things happen: a warp step
 // first, then what its instruction does (accesses, atomics, fences, barrier arrivals and releases,
@@ -111,6 +112,9 @@ class RunObserver {
   // A shfl.sync whose lane reads `source`, which is not in `member` and the lanes executing it.
   virtual void shfl_outside(const Warp&, int /*lane*/, const ptx::Instr&, int /*source*/, uint32_t /*member*/) {}
   virtual void lanes_exited(const Warp&, uint32_t /*lanes*/) {}
+  // Lanes `lanes` of warp w, which waited at a warp-synchronous instruction for lanes that had not
+  // arrived, go on (lanes that arrive together and go on at once are not among them).
+  virtual void warp_sync_resumed(const Warp&, uint32_t /*lanes*/) {}
 
   // What the relaxed memory model did (trace::MemoryModelKind), right after the access it is
   // about: lane -1 for a whole-warp event (LateLoad: a is the lanes' mask).
@@ -132,112 +136,6 @@ class RunObserver {
   };
   virtual void count(Counts&) const {}
   virtual void launch_end(LaunchStatus) {}
-};
-
-// The listeners of one run: each hears every event it wants, in the order they were added.
-class ObserverList final {
- public:
-  void add(std::unique_ptr<RunObserver> o) {
-    RunObserver* p = o.get();
-    if (p->events() & RunObserver::kSteps) steps_.push_back(p);
-    if (p->events() & RunObserver::kAccesses) accesses_.push_back(p);
-    all_.push_back(p);
-    owned_.push_back(std::move(o));
-  }
-  bool empty() const { return all_.empty(); }
-  // Someone hears steps, or accesses.
-  bool steps() const { return !steps_.empty(); }
-  bool accesses() const { return !accesses_.empty(); }
-
-  void launch_begin() {
-    for (auto* o : all_) o->launch_begin();
-  }
-  void cta_start(Cta& c) {
-    for (auto* o : all_) o->cta_start(c);
-  }
-  void cta_end(const Cta& c) {
-    for (auto* o : all_) o->cta_end(c);
-  }
-  void step(const Warp& w, const Group& g) {
-    for (auto* o : steps_) o->step(w, g);
-  }
-  void access(const Warp& w, int lane, uint64_t generic, uint32_t size, bool write, uint64_t value,
-              const ptx::Instr& I) {
-    for (auto* o : accesses_) o->access(w, lane, generic, size, write, value, I);
-  }
-  void rows(const Warp& w, uint32_t act, const uint64_t* X, uint64_t gen_off, uint32_t size, bool write,
-            const ptx::Instr& I, const uint64_t* V) {
-    for (auto* o : accesses_) o->rows(w, act, X, gen_off, size, write, I, V);
-  }
-  void mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t value, bool complete, const ptx::Instr& I) {
-    for (auto* o : accesses_) o->mbarrier_wait(w, lane, generic, value, complete, I);
-  }
-  void atomic_read(const Warp& w, int lane, uint64_t generic, uint32_t size, const ptx::Instr& I) {
-    for (auto* o : all_) o->atomic_read(w, lane, generic, size, I);
-  }
-  void atomic_wrote(const Warp& w, int lane, uint64_t generic, const ptx::Instr& I) {
-    for (auto* o : all_) o->atomic_wrote(w, lane, generic, I);
-  }
-  void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
-              const ptx::Instr& I) {
-    for (auto* o : all_) o->atomic(w, lane, generic, size, old, nw, I);
-  }
-  void fence(const Warp& w, uint32_t act, const ptx::Instr& I) {
-    for (auto* o : all_) o->fence(w, act, I);
-  }
-  void store_collision(const Warp& w, const ptx::Instr& I, uint64_t generic, uint32_t bytes, uint32_t writers,
-                       const uint64_t* values) {
-    for (auto* o : all_) o->store_collision(w, I, generic, bytes, writers, values);
-  }
-  void host_look() {
-    for (auto* o : all_) o->host_look();
-  }
-  void host_access(const Warp& w, int lane, uint64_t generic, uint32_t size, const uint8_t* p, bool write, bool atomic,
-                   const ptx::Instr& I, const uint64_t* read, const uint64_t* left) {
-    for (auto* o : all_) o->host_access(w, lane, generic, size, p, write, atomic, I, read, left);
-  }
-  void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival& a) {
-    for (auto* o : all_) o->barrier_arrive(w, id, lanes, a);
-  }
-  void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>& waiters) {
-    for (auto* o : all_) o->barrier_release(c, id, arrived, waiters);
-  }
-  void warp_sync(const Warp& w, uint32_t lanes) {
-    for (auto* o : all_) o->warp_sync(w, lanes);
-  }
-  void member_mask(const Warp& w, int lane, uint32_t member, uint32_t here, const ptx::Instr& I, bool lockstep) {
-    for (auto* o : all_) o->member_mask(w, lane, member, here, I, lockstep);
-  }
-  void shfl_outside(const Warp& w, int lane, const ptx::Instr& I, int source, uint32_t member) {
-    for (auto* o : all_) o->shfl_outside(w, lane, I, source, member);
-  }
-  void lanes_exited(const Warp& w, uint32_t lanes) {
-    for (auto* o : all_) o->lanes_exited(w, lanes);
-  }
-  void memory_model(const Warp& w, int lane, trace::MemoryModelKind kind, uint64_t a, uint64_t b, uint32_t size) {
-    for (auto* o : all_) o->memory_model(w, lane, kind, a, b, size);
-  }
-  void memory_visible(uint64_t key) {
-    for (auto* o : all_) o->memory_visible(key);
-  }
-  void report(const Report& r) {
-    for (auto* o : all_) o->report(r);
-  }
-  void finish_reports() {
-    for (auto* o : all_) o->finish_reports();
-  }
-  RunObserver::Counts counts() const {
-    RunObserver::Counts c;
-    for (auto* o : all_) o->count(c);
-    return c;
-  }
-  void launch_end(LaunchStatus status) {
-    for (auto* o : all_) o->launch_end(status);
-  }
-
- private:
-  std::vector<std::unique_ptr<RunObserver>> owned_;
-  std::vector<RunObserver*> all_, steps_, accesses_;
 };
 
 }  // namespace synclab::sim

@@ -82,7 +82,7 @@ struct LaunchResult {
 };
 
 class Scheduler;     // scheduler.h
-class ObserverList;  // run_observer.h
+class ObserverList;  // observer_list.h
 class RunView;       // run_view.h
 
 // What a launch gets from the layers above sim/exec, plugged in where the simulator is assembled

@@ -7,10 +7,12 @@
 //   its_model.h       Volta and later (independent thread scheduling): a PC per lane, lanes at
 //                     the same PC grouped at every step, any group may run next
 //
-// Both are structs of static functions over a KernelRun (whose state they read and write: they
-// are its friends). The step loop, the dispatcher and the control-flow code are templates over
-// the model (KernelRun::step_loop<Model> and the rest), chosen once per launch, so the hot loop
-// makes no call through a pointer to decide anything about the model. Every model provides:
+// Both are structs of static functions over a KernelRun, which they reach through its public
+// section for the warp models (the module's code, the scheduler's pick among groups, the spin
+// check at a backward branch, warp synchronization, exits); a warp's own state (Warp, Lane, the
+// reconvergence stack) is theirs to read and write. The step loop, the dispatcher and the control-flow code are
+// templates over the model (KernelRun::step_loop<Model> and the rest), chosen once per launch, so the hot loop makes no
+// call through a pointer to decide anything about the model. Every model provides:
 //
 //   kKind                                   the WarpModel it implements
 //   pick_group(k, w, &g)                    the lanes that run at the warp's next step (false: none)

@@ -386,6 +386,26 @@ TEST_CASE("find the bug: the answer file and the draw", "[grader][findbug]") {
   CHECK(seen.size() == 5);  // every program is drawn for some of 100 students
 }
 
+TEST_CASE("find the bug: which program of the pool a student's copy is", "[grader][findbug]") {
+  namespace fs = std::filesystem;
+  char templ[] = "/tmp/findbug-copy.XXXXXX";
+  REQUIRE(mkdtemp(templ));
+  const fs::path dir = templ;
+  std::ofstream(dir / "ring_sum.cu") << "// ring_sum: a sum around a ring\nint main() { return 0; }\n";
+  std::ofstream(dir / "tile_max.cu") << "// tile_max: the largest of each tile\nint main() { return 1; }\n";
+  findbug::Pool pool;
+  pool.dir = dir.string();
+  pool.names = {"ring_sum", "tile_max"};
+  // The first line names the program, whatever the student changed below it.
+  CHECK(findbug::copy_of(pool, "// tile_max: the largest of each tile\nint main() { fixed(); }\n") == "tile_max");
+  CHECK(findbug::copy_of(pool, "// ring_sum: a sum around a ring") == "ring_sum");
+  // A first line of no program (edited, or empty): none.
+  CHECK(findbug::copy_of(pool, "// ring_sum: my version\nint main() { return 0; }\n").empty());
+  CHECK(findbug::copy_of(pool, "\n// ring_sum: a sum around a ring\n").empty());
+  CHECK(findbug::copy_of(pool, "").empty());
+  fs::remove_all(dir);
+}
+
 namespace {
 
 void write_file(const std::filesystem::path& p, const std::string& text) {

@@ -312,10 +312,10 @@ uint32_t KernelRun::exec_mbarrier(Warp& w, uint32_t act, const ptx::Instr& I) {
       w.regp[lane][I.dst[0].reg] = done ? 1 : 0;
       if (!done) {
         MbarPoll& poll = async_.polls[w.cta->linear * shape_.threads_per_block + L.tid_linear];
-        if (poll.loc == now_.loc && poll.epoch == hang_.epoch())
+        if (poll.loc == now_.loc && poll.epoch == listen_.list.progress().epoch())
           stalled |= 1u << lane;
         else
-          poll = MbarPoll{now_.loc, hang_.epoch()};
+          poll = MbarPoll{now_.loc, listen_.list.progress().epoch()};
       }
       break;
     }

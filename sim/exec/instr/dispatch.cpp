@@ -280,7 +280,7 @@ inline void KernelRun::exec_instr(Warp& w, const Group& g, const ptx::Function& 
           // changed since: they stay at the wait, a spin at this instruction (the progress checks
           // see unchanged registers, and the mbarrier as the word they poll).
           if (!w.converged || g.mask != w.ready_mask) w.yielded_mask |= g.mask;
-          if (hang_.suspicious(clock_.steps)) check_progress(w, g.mask, g.func, g.pc);
+          if (listen_.list.progress().suspicious()) check_progress(w, g.mask, g.func, g.pc);
           return;
         }
       }

@@ -200,10 +200,9 @@ bool KernelRun::load_bytes(Warp& w, int lane, Space sp, uint64_t addr, void* dst
 
 void KernelRun::note_write(Warp& w, int lane, uint64_t generic, const ptx::Instr& I, uint64_t old, uint64_t now,
                            uint32_t size, bool atomic) {
-  hang_.record_writer(writer_key(generic, w.cta->linear), w.cta->linear, w.lanes[lane].tid_linear, I.user_line,
-                      I.ptx_line, I.user_file);
+  listen_.list.wrote(writer_key(generic, w.cta->linear), w.cta->linear, w.lanes[lane].tid_linear, I);
   if ((atomic || (w.open_lanes >> lane & 1)) && !lane_change(w, lane, generic, old, now, size, atomic)) return;
-  hang_.visible_change(clock_.steps);
+  listen_.list.visible_change();
 }
 
 bool KernelRun::lane_change(Warp& w, int lane, uint64_t generic, uint64_t old, uint64_t now, uint32_t size,
@@ -214,7 +213,7 @@ bool KernelRun::lane_change(Warp& w, int lane, uint64_t generic, uint64_t old, u
     if (L.open_addr == generic && L.open_size == size) {
       // The open word again: still changed, or put back (the lock released): nothing to commit.
       if (now == L.open_old) w.open_lanes &= ~bit;
-      hang_.tentative_change();
+      listen_.list.tentative_change();
       return false;
     }
     w.open_lanes &= ~bit;  // a second word: both changes are visible now
@@ -227,7 +226,7 @@ bool KernelRun::lane_change(Warp& w, int lane, uint64_t generic, uint64_t old, u
   L.open_addr = generic;
   L.open_old = old;
   L.open_size = size;
-  hang_.tentative_change();
+  listen_.list.tentative_change();
   return false;
 }
 
@@ -459,7 +458,7 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
   }
   if (listen_.list.accesses()) listen_.list.rows(w, act, X, gen_off, es, false, I, D);
   if (!mm_.notes.empty()) flush_memory_model(w);
-  if (hang_.suspicious(clock_.steps)) {
+  if (listen_.list.progress().suspicious()) {
     for (uint32_t m = act; m; m &= m - 1) {
       const int l = __builtin_ctz(m);
       w.last_load[l] = X[l] + gen_off;
@@ -566,13 +565,12 @@ bool KernelRun::st_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
         region = key >> 14;
         region_start = HangDetector::region_start(key);
       }
-      hang_.record_writer_at(HangDetector::slot_in(key, region_start), key, cta, tid0 + l, I.user_line, I.ptx_line,
-                             I.user_file);
+      listen_.list.wrote_at(HangDetector::slot_in(key, region_start), key, cta, tid0 + l, I);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
       if (!open || lane_change(w, l, generic, before, val & mask, es, false)) changed_any = true;
     }
   }
-  if (changed_any) hang_.visible_change(clock_.steps);
+  if (changed_any) listen_.list.visible_change();
   if (!mm_.notes.empty()) flush_memory_model(w);
   return true;
 }
@@ -657,7 +655,7 @@ void KernelRun::exec_ld(Warp& w, uint32_t act, const ptx::Function& fn, const pt
   const uint64_t base_off = a.base == Operand::Base::DynamicShared ? shape_.dynamic_shared_base : 0;
   if (!act) return;
   if ((I.exec & ptx::Instr::kExecLdScalar) && w.uniform_base != Warp::kMixedBase && ld_rows(w, act, I, es)) return;
-  const bool track = hang_.suspicious(clock_.steps);
+  const bool track = listen_.list.progress().suspicious();
   if (I.space == Space::Param && n == 1 && es <= 8 && d.kind == Operand::Kind::Reg &&
       a.base == Operand::Base::KernelParams && a.reg == Operand::kNoReg) {
     // A kernel parameter: the same value for every lane.
@@ -955,7 +953,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
               atomic_rmw<T>(reinterpret_cast<uint8_t*>(X[l] + host_off), false, op, B[l], C ? C[l] : 0, &nb);
           if ((old & keep) != (nb & keep)) {
             // note_write, with one epoch step for the instruction.
-            hang_.record_writer(writer_key(generic, cta), cta, w.index * 32 + l, I.user_line, I.ptx_line, I.user_file);
+            listen_.list.wrote(writer_key(generic, cta), cta, w.index * 32 + l, I);
             if (lane_change(w, l, generic, old & keep, nb & keep, size, true)) changed_any = true;
           }
           // As in the lane-by-lane path below: every read-modify-write but a failed
@@ -972,7 +970,7 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
         case AtomOp::Add: lanes([] { return AtomOp::Add; }); break;
         default: lanes([&] { return I.aop; }); break;
       }
-      if (changed_any) hang_.visible_change(clock_.steps);
+      if (changed_any) listen_.list.visible_change();
       return;
     }
   }
