@@ -57,6 +57,13 @@ LockRun run_two_thread_sequence(TwoThreadKernel k, Where where, int rounds);
 //   5: victim=other; flag[me]=1; while (flag[other] && victim == other)
 //   6: flag[me]=1; victim=other; while (flag[other] && victim == me)
 //   7: flag[me]=1; victim=other; while (victim == other && flag[other])
+// What to do when task 3c's kernel gets stuck under lockstep (the graded test and `lab02
+// peterson-lanes` say it).
+constexpr const char* kLanesLockstepAdvice =
+    "stuck under lockstep: the warp runs one path at a time, so while one lane spins for its warp-mate the "
+    "warp-mate's path never runs, task 3b's deadlock. Keep both lanes in one loop while either still wants in "
+    "(__any_sync(0x3u, waiting) gives both the same answer, so the loop's exit does not split the warp), and inside "
+    "it let the lane that may enter run critical_section and its unlock: the README's hint for 3c";
 constexpr int kOrderings = 8;
 extern const char* const kOrderingText[kOrderings];
 LockRun run_ordering(int ordering, Where where, int rounds, const char* trace = nullptr);

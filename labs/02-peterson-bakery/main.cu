@@ -61,7 +61,7 @@ using synclab::lab::print_reports;
 // What exploring one lock found. The first_* strings are the commands that replay those runs.
 struct Summary {
   int runs = 0, completed = 0, stuck = 0, deadlocked = 0, hung = 0, overlapping = 0, bad_state = 0, lost = 0,
-      unordered = 0;
+      unordered = 0, stuck_lockstep = 0;
   std::string first_stuck, first_overlap, first_bad, first_lost, first_report, first_unordered;
   std::vector<Report> checker_reports;  // reports other than hang/deadlock
   std::vector<Report> stuck_reports;
@@ -93,6 +93,7 @@ Summary explore(const std::vector<Schedule>& ss, const std::string& args, RunFn 
     if (cs_race && !s.unordered++) s.first_unordered = replay(args, sc);
     if (r.stuck) {
       if (!s.stuck++) s.first_stuck = replay(args, sc);
+      s.stuck_lockstep += sc.model == "lockstep";
       const std::string how = synclab::lab::stuck_word(r.reports);
       s.deadlocked += how == "deadlocked";
       s.hung += how == "hung (spinning)";
@@ -271,6 +272,7 @@ bool cmd_peterson_lanes(const Args& a) {
   print_summary(s);
   bool ok = safe_runs(s) && s.completed == s.runs;
   if (!ok) std::printf("  expected: every run completes under both warp models, one lane inside at a time\n");
+  if (s.stuck_lockstep) std::printf("  (%s)\n", lab02::kLanesLockstepAdvice);
   return ok;
 }
 

@@ -158,7 +158,8 @@ bool count(const Args& a) {
           ? kNaiveCountNote
           : "task 2: every bin still 0: is TODO(2) done? A hang under lockstep: a lane that got the bit waits at "
             "the loop's end for warp-mates spinning on it (SIMD deadlock): try the lock, and do the count and the "
-            "unlock inside the loop (the paper's Listing 7)");
+            "unlock inside the loop (the paper's Listing 7), with its done flag volatile (else nvcc may move the "
+            "count and the unlock after the loop, which brings the deadlock back)");
 }
 
 bool transfer_at(const Args& a, int warps);
