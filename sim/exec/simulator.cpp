@@ -426,7 +426,9 @@ LaunchResult Simulator::launch(const LaunchParams& p) {
   LaunchResult r = run.run();
   sim_time_ms_ += r.simulated_ms;
   if (!cfg.quiet) report_log_.print(r, cfg.reports_all, stderr);
-  if (r.profile && !cfg.profile.empty()) write_profile(cfg.profile, *r.profile);
+  // A launch the program counts for itself (the control API's count: a harness running again what
+  // it already ran, to count its atomics) is not one of the profile's: its sums go to the program.
+  if (r.profile && !cfg.profile.empty() && !r.counted) write_profile(cfg.profile, *r.profile);
   return r;
 }
 

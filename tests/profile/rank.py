@@ -7,7 +7,8 @@ TIMING.txt (lab_timing.txt): lines "GROUP NAME PROGRAM ARGS...". Each run goes t
 simulator (SIM_BIN_DIR/PROGRAM_solutions ARGS --model its --sched rr --memory sc, device profile
 h100, SYNCLAB_PROFILE) and its launches' estimated times (docs/profile.md) are added up; the GPU's
 time is the sum of gpu__time_duration over the run's kernels in GPU_DIR/NAME-h200.csv (Nsight
-Compute on an H200, run_ncu.sh). Per group, Spearman's rank correlation of the two; exit status 1
+Compute on an H200, run_ncu.sh), or NAME-h100.csv for a group measured on an H100 (every run of
+a group on one kind of GPU). Per group, Spearman's rank correlation of the two; exit status 1
 when a group's is below 0.9.
 """
 import csv
@@ -83,17 +84,19 @@ def main(argv):
             continue
         group, name, program, *rest = line.split()
         groups.setdefault(group, []).append((name, program, rest))
-    out = ["| group | run | GPU (H200) | estimated (simulator) | GPU rank | estimated rank |",
-           "|---|---|---:|---:|---:|---:|"]
+    out = ["| group | run | GPU | GPU time | estimated (simulator) | GPU rank | estimated rank |",
+           "|---|---|---|---:|---:|---:|---:|"]
     summary, bad = [], 0
     for group, runs in groups.items():
         gpu, est = [], []
+        kinds = [k for k in ("h200", "h100") if os.path.exists(os.path.join(gpu_dir, f"{runs[0][0]}-{k}.csv"))]
+        kind = kinds[0] if kinds else "h200"
         for name, program, rest in runs:
-            gpu.append(gpu_time_us(os.path.join(gpu_dir, f"{name}-h200.csv")))
+            gpu.append(gpu_time_us(os.path.join(gpu_dir, f"{name}-{kind}.csv")))
             est.append(sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest)[0])
         rg, re_ = ranks(gpu), ranks(est)
         for (name, _, rest), g, e, a, b in zip(runs, gpu, est, rg, re_):
-            out.append(f"| {group} | {name} | {g:.2f} us | {e:.2f} us | {a:.0f} | {b:.0f} |")
+            out.append(f"| {group} | {name} | {kind.upper()} | {g:.2f} us | {e:.2f} us | {a:.0f} | {b:.0f} |")
         rho = spearman(gpu, est)
         bad += rho < 0.9
         summary.append(f"{group}: Spearman {rho:.2f} over {len(runs)} versions{'' if rho >= 0.9 else ' (below 0.9)'}")
