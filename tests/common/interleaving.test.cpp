@@ -194,6 +194,13 @@ const InterleavingItem& at_cursor(const Interleaving& il, uint64_t c) {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// Opens a trace of one launch of kernel k, one block of one warp, and begins the launch.
+void begin_one_warp(Writer& w, const std::string& path, const char* program) {
+  std::string err;
+  REQUIRE(w.open(path, {{"program", program}}, false, WriterOptions{}, &err));
+  w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
+}
+
 }  // namespace
 
 TEST_CASE("the first race report: both loads before both stores, with the synchronization between", "[interleaving]") {
@@ -363,9 +370,8 @@ TEST_CASE("lanes of one store instruction: the reporting lane races with the lan
   tt::TempFile file("warp.trace");
   constexpr uint64_t kY = 0x4000;
   Writer w;
+  begin_one_warp(w, file.path, "warp-demo");
   std::string err;
-  REQUIRE(w.open(file.path, {{"program", "warp-demo"}}, false, WriterOptions{}, &err));
-  w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
   std::vector<Event> v;
   v.push_back(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
   v.push_back(step(1, 0, 0xfu, 1, 5, InstrClass::Load));
@@ -405,9 +411,8 @@ TEST_CASE("a race picked by default after a report of another kind names that re
     tt::TempFile file("after-sync.trace");
     constexpr uint64_t kY = 0x4000;
     Writer w;
+    begin_one_warp(w, file.path, "after-sync");
     std::string err;
-    REQUIRE(w.open(file.path, {{"program", "after-sync"}}, false, WriterOptions{}, &err));
-    w.kernel({{"name", "k"}, {"launch", 0}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"warps_per_block", 1}});
     w.event(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
     if (with_sync) {
       const uint32_t sync = w.report({{"kind", "sync"},
