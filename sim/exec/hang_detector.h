@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/exec/run_observer.h"
@@ -54,7 +55,10 @@ class HangDetector final : public RunObserver {
 
   // steps: the run's step clock, read at each change (the detector's only view of the run).
   explicit HangDetector(const uint64_t* steps = nullptr, uint64_t quiet_steps = kQuietSteps)
-      : steps_(steps), quiet_steps_(quiet_steps), writers_(kWriterSlots) {}
+      : steps_(steps), quiet_steps_(quiet_steps), writers_(WriterTable::take()) {}
+  ~HangDetector() override { WriterTable::give_back(std::move(writers_)); }
+  HangDetector(const HangDetector&) = delete;
+  HangDetector& operator=(const HangDetector&) = delete;
 
   // What it hears (ObserverList calls it directly, whoever else listens; it hears no step and no
   // access: the run tells it of the changes themselves).
@@ -86,14 +90,14 @@ class HangDetector final : public RunObserver {
   }
   void record_writer_at(size_t slot, uint64_t addr, uint64_t cta, uint32_t tid, uint32_t line, uint32_t ptx_line,
                         uint16_t file) {
-    Entry& e = writers_[slot];
+    Entry& e = writers_->entries[slot];
     e.addr = addr;
     e.cta = cta;
     e.tid = tid;
     e.line = line;
     e.ptx_line = ptx_line;
     e.file = file;
-    e.valid = true;
+    e.gen = writers_->gen;
   }
 
   // What the progress check reads.
@@ -105,8 +109,8 @@ class HangDetector final : public RunObserver {
   // Nothing visible has changed for eight quiet periods.
   bool quiet_for_long() const { return *steps_ - last_change_step_ > 8 * quiet_steps_; }
   const LastWriter* last_writer(uint64_t addr) const {
-    const Entry& e = writers_[slot(addr)];
-    if (!e.valid || e.addr != addr) return nullptr;
+    const Entry& e = writers_->entries[slot(addr)];
+    if (e.gen != writers_->gen || e.addr != addr) return nullptr;
     found_.addr = e.addr;
     found_.cta = e.cta;
     found_.tid = e.tid;
@@ -120,7 +124,8 @@ class HangDetector final : public RunObserver {
   }
 
  private:
-  // 32 bytes, two to a cache line.
+  // 32 bytes, two to a cache line. An entry holds a writer of this launch when its generation is
+  // its table's.
   struct Entry {
     uint64_t addr = 0;
     uint64_t cta = 0;
@@ -128,9 +133,20 @@ class HangDetector final : public RunObserver {
     uint32_t line = 0;
     uint32_t ptx_line = 0;
     uint16_t file = 0;
-    bool valid = false;
+    uint16_t gen = 0;
   };
   static constexpr size_t kWriterSlots = 1 << 16;
+  // The table of last writers (2 MiB) outlives its launch: the next launch on the same thread takes
+  // it and moves to the next generation instead of allocating and zeroing it again (programs
+  // that launch thousands of small kernels spent a tenth of their time there).
+  struct WriterTable {
+    std::unique_ptr<Entry[]> entries;
+    uint16_t gen = 0;  // generation 0 marks no entry
+    static std::unique_ptr<WriterTable> take();
+    static void give_back(std::unique_ptr<WriterTable> table);
+    static constexpr size_t kMaxSpare = 4;  // kept per thread (a run made during another takes a second)
+    static std::vector<std::unique_ptr<WriterTable>>& spares();
+  };
   // Words of one 16 KiB region take consecutive slots (from a hashed start), so the lanes of a
   // warp storing to consecutive words write neighbouring entries.
   static size_t slot(uint64_t addr) { return slot_in(addr, region_start(addr)); }
@@ -139,7 +155,7 @@ class HangDetector final : public RunObserver {
   uint64_t epoch_ = 0;
   uint64_t net_epoch_ = 0;
   uint64_t last_change_step_ = 0;
-  std::vector<Entry> writers_;
+  std::unique_ptr<WriterTable> writers_;
   mutable LastWriter found_;  // what last_writer returns
 };
 

@@ -134,10 +134,14 @@ void DeviceThread::covered_locked(const Coverage& known) {
 void DeviceThread::wait(uint64_t ticket, const Coverage& known) {
   if (on_device_thread()) return;
   std::unique_lock<std::mutex> lock(mutex_);
-  ++host_waiting_;
-  work_cv_.notify_one();
-  done_cv_.wait(lock, [&] { return done_locked(ticket); });
-  --host_waiting_;
+  if (!done_locked(ticket)) {
+    // Only a wait that finds work not done wakes the device thread (a notify when it is idle
+    // costs a needless wake-up: two context switches per synchronous call).
+    ++host_waiting_;
+    work_cv_.notify_one();
+    done_cv_.wait(lock, [&] { return done_locked(ticket); });
+    --host_waiting_;
+  }
   if (!stopping_) covered_locked(known);
 }
 
@@ -145,10 +149,12 @@ void DeviceThread::wait_idle() {
   if (on_device_thread()) return;
   std::unique_lock<std::mutex> lock(mutex_);
   const uint64_t t = submitted_;
-  ++host_waiting_;
-  work_cv_.notify_one();
-  done_cv_.wait(lock, [&] { return done_prefix_ >= t; });
-  --host_waiting_;
+  if (done_prefix_ < t) {  // as in wait(): no wake-up when everything has run
+    ++host_waiting_;
+    work_cv_.notify_one();
+    done_cv_.wait(lock, [&] { return done_prefix_ >= t; });
+    --host_waiting_;
+  }
   Coverage all;
   all.floor = t;
   if (!stopping_) covered_locked(all);

@@ -2,8 +2,8 @@
 # Rewrites tests/conformance/same_ptx_sm90.verified: runs every conformance.*.sm90_same_ptx check
 # of the build folder (default build/) with SYNCLAB_SM90_RECHECK=1, so that each compiles its
 # program for sm_90 and compares the PTX, and keeps the key of every program found equal. Run it
-# after changing a conformance program, conformance.h, common/include, synclab-nvcc or the
-# toolkit, and commit the list; until then the checks compile (and still pass or fail rightly).
+# after changing a conformance program, a header it includes, synclab-nvcc or the toolkit, and
+# commit the list; until then the checks compile (and still pass or fail rightly).
 #
 #   tests/conformance/record_same_ptx.sh [BUILD_DIR]
 set -euo pipefail

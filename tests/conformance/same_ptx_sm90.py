@@ -17,9 +17,10 @@ architecture; the sources are the arguments that end in .cu.
 The PTX is a function of its inputs, so a verdict once reached holds while they stay the same:
 same_ptx_sm90.verified (beside this script) lists, for each program found equal, a SHA-256 of
 everything its PTX depends on (the toolkit's `nvcc --version`, the flags with this tree's paths
-taken out, synclab-nvcc and its include folder, every -I folder, the sources and the headers they
-include by quoted name). A program whose key is listed passes without compiling; any change to
-one of those inputs gives another key, and the check compiles and compares as above. After a
+taken out, synclab-nvcc and its include folder, the sources and every header they include that
+is found beside them or in an -I folder, followed through those headers). A program whose key
+is listed passes without compiling; any change to one of those inputs gives another key, and the
+check compiles and compares as above. After a
 PASS that compiled, the output ends with the line to add to the list ("verified: NAME KEY");
 tests/conformance/record_same_ptx.sh rewrites the whole list. SYNCLAB_SM90_RECHECK=1 compiles
 whatever the list says.
@@ -60,17 +61,18 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RECORD = os.path.join(HERE, "same_ptx_sm90.verified")
 
 
-def quoted_includes(path, dirs, seen):
-    """`path` and the files it includes by quoted name (found beside it or in `dirs`), recursively."""
+def included_files(path, dirs, seen):
+    """`path` and the files it includes, recursively: by quoted name found beside it or in `dirs`,
+    by <name> found in `dirs` (the -I folders; the toolkit's own headers are keyed by its version)."""
     if path in seen or not os.path.isfile(path):
         return
     seen.add(path)
     text = open(path, "rb").read().decode("latin-1")
-    for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
-        for d in [os.path.dirname(path)] + dirs:
+    for quote, name in re.findall(r'^\s*#\s*include\s*([<"])([^">]+)[">]', text, re.M):
+        for d in ([os.path.dirname(path)] if quote == '"' else []) + dirs:
             cand = os.path.normpath(os.path.join(d, name))
             if os.path.isfile(cand):
-                quoted_includes(cand, dirs, seen)
+                included_files(cand, dirs, seen)
                 break
 
 
@@ -92,13 +94,12 @@ def key_of(name, compiler, flags, sources):
     h.update(version.stdout.encode())
     h.update(("\0".join([name] + [f.replace(build, "<build>").replace(ROOT, "<root>") for f in flags])).encode())
     inc_dirs = [f[2:] for f in flags if f.startswith("-I") and len(f) > 2]
-    trees = inc_dirs + [os.path.join(os.path.dirname(nvcc), "synclab-nvcc-include")]
+    own = os.path.join(os.path.dirname(nvcc), "synclab-nvcc-include")  # first on nvcc's path
     files = {nvcc}
-    for d in trees:
-        for dirpath, _, names in os.walk(d):
-            files.update(os.path.join(dirpath, n) for n in names)
+    for dirpath, _, names in os.walk(own):
+        files.update(os.path.join(dirpath, n) for n in names)
     for src in sources:
-        quoted_includes(os.path.abspath(src), inc_dirs, files)
+        included_files(os.path.abspath(src), [own] + inc_dirs, files)
     for f in sorted(files, key=rel):
         h.update(rel(f).encode() + b"\0")
         with open(f, "rb") as fh:
