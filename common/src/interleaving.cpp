@@ -45,6 +45,8 @@ constexpr size_t kStepSearch = 4096;  // events searched for an access's WarpSte
 bool is_access(const Event& e) {
   return e.kind == uint8_t(EventKind::MemAccess) || e.kind == uint8_t(EventKind::Atomic);
 }
+// The host's access to mapped or managed memory (warp 0, lane kAllLanes: the host is no warp).
+bool is_host_access(const Event& e) { return e.kind == uint8_t(EventKind::HostAccess) && host_access_well_formed(e); }
 uint32_t access_size(const Event& e) { return 1u << ((e.aux >> kAuxSizeShift) & 0x7); }
 MemSpace access_space(const Event& e) { return MemSpace(e.aux & kAuxSpaceMask); }
 bool access_write(const Event& e) { return (e.aux & kAuxWrite) != 0; }
@@ -77,6 +79,12 @@ struct LaunchView {
     const bool sh = access_space(e) == MemSpace::Shared;
     if (sh != loc.shared) return false;
     if (sh && block_of(e.warp) != loc.block) return false;
+    const uint64_t lo = e.a, hi = e.a + access_size(e);
+    return lo < loc.address + loc.bytes && loc.address < hi;
+  }
+  // A host access to the location (never shared memory).
+  bool host_touches(const Event& e, const Location& loc) const {
+    if (!is_host_access(e) || loc.shared) return false;
     const uint64_t lo = e.a, hi = e.a + access_size(e);
     return lo < loc.address + loc.bytes && loc.address < hi;
   }
@@ -166,6 +174,8 @@ struct Party {
   uint32_t line = 0;
   Want want = Want::Any;
   bool valid = false;
+  bool host = false;  // the host (the race checker's host rules: "host write", no warp)
+  std::string file;   // the host's source file, when the report names its line
 };
 
 Want want_of(const std::string& access) {
@@ -198,8 +208,15 @@ std::vector<Party> parties_of(const LaunchView& v, const nlohmann::json& report)
     json_int(q, "warp", &warp);
     json_int(q, "lane", &lane);
     json_int(q, "line", &line);
-    party.want = want_of(json_string(q, "access"));
+    const std::string access = json_string(q, "access");
+    party.want = want_of(access);
     party.line = line > 0 ? uint32_t(line) : 0;
+    if (access.rfind("host", 0) == 0 && warp < 0) {
+      party.host = true;
+      party.file = json_string(q, "file");
+      out.push_back(party);
+      continue;
+    }
     party.lane = lane >= 0 && lane < 32 ? int(lane) : -1;
     if (warp >= 0) {
       if (v.wpb && block >= 0 && uint64_t(warp) < v.wpb)
@@ -291,7 +308,37 @@ struct RacePair {
   size_t first = SIZE_MAX, second = SIZE_MAX;  // event indices, first < second
   Location loc;
   std::vector<std::string> notes;
+  // When one of the two is the host's: where its code made the access, as the report names it.
+  uint32_t host_line = 0;
+  std::string host_file;
 };
+
+// The host's access the report names, next to the device's access at event `at`: of the host's
+// accesses to the location (of the wanted kind), the last before it or the first after it (the
+// simulator may record a host write only at the device's next step, so after a device access that
+// already saw it). For a device load, the one that wrote the value the load returned; else, for a
+// load, the one after (the host wrote what the load did not see), and for a store or an atomic the
+// nearer of the two.
+size_t find_host_access(const LaunchView& v, size_t at, Want want, const Location& loc) {
+  const Trace& t = *v.t;
+  auto fits = [&](const Event& e) {
+    return v.host_touches(e, loc) && (want == Want::Any || (want == Want::Store) == host_access_writes(e));
+  };
+  size_t before = SIZE_MAX, after = SIZE_MAX;
+  for (size_t i = at; i > v.L->first_event && before == SIZE_MAX; --i)
+    if (fits(t.event(i - 1))) before = i - 1;
+  for (size_t i = at + 1; i < v.L->end_event && after == SIZE_MAX; ++i)
+    if (fits(t.event(i))) after = i;
+  if (before == SIZE_MAX || after == SIZE_MAX) return before == SIZE_MAX ? after : before;
+  const Event& dev = t.event(at);
+  if (dev.kind == uint8_t(EventKind::MemAccess) && !access_write(dev)) {
+    const uint64_t mask = access_size(dev) >= 8 ? ~0ull : (1ull << (8 * access_size(dev))) - 1;
+    if ((t.event(before).b & mask) == (dev.b & mask)) return before;
+    if ((t.event(after).b & mask) == (dev.b & mask)) return after;
+    return after;
+  }
+  return at - before <= after - at ? before : after;
+}
 
 // The two accesses of a race report, found from its parties (see interleaving.h).
 bool locate_race(const LaunchView& v, const nlohmann::json& report, size_t rep_event, RacePair* out) {
@@ -312,6 +359,30 @@ bool locate_race(const LaunchView& v, const nlohmann::json& report, size_t rep_e
   if (c == SIZE_MAX) c = find_access(v, begin, end, cur.warp, -1, cur.want, cur.line, nullptr);
   if (c == SIZE_MAX) return false;
   out->loc = location_of(v, t.event(c));
+  if (ps.size() >= 2 && ps[1].host) {
+    const size_t h = find_host_access(v, c, ps[1].want, out->loc);
+    if (h == SIZE_MAX) {
+      out->notes.push_back(
+          "the host's access the report names is not in the trace: a trace records the host's accesses only to "
+          "named regions of mapped or managed memory (synclab_region(), synclab/regions.h), made while a kernel "
+          "runs");
+      out->first = out->second = c;
+      return true;
+    }
+    out->first = std::min(h, c);
+    out->second = std::max(h, c);
+    out->host_line = ps[1].line;
+    out->host_file = ps[1].file;
+    // Without the host watch the simulator finds a host write by comparing memory before each
+    // step, so the event can come after the device access that already saw it.
+    const std::string how = v.t->header.is_object() ? json_string(v.t->header, "host_accesses") : "";
+    if (h > c && how.rfind("reads and writes", 0) != 0)
+      out->notes.push_back(
+          "the host's write is listed where the trace found it, at the device's next step after the host made "
+          "it (this trace compares memory before each step to see host writes: docs/trace-format.md, "
+          "\"HostAccess\"), so it may have come before the device's access listed above it");
+    return true;
+  }
   if (ps.size() < 2 || !ps[1].valid) {
     out->first = out->second = c;
     return true;
@@ -487,8 +558,27 @@ InterleavingItem access_item(const LaunchView& v, size_t i, InterleavingItemKind
   return it;
 }
 
+// The host's access as an item: no warp, lane, block or thread; its source line is known only
+// when the report names it (set by the caller).
+InterleavingItem host_item(const LaunchView& v, size_t i) {
+  const Event& e = v.t->event(i);
+  InterleavingItem it;
+  it.event = i;
+  it.cursor = it.last_cursor = i - v.L->first_event;
+  it.host = true;
+  it.lanes = 0;
+  it.time = e.time;
+  it.address = e.a;
+  it.size = access_size(e);
+  it.space = access_space(e);
+  it.value = e.b;
+  it.kind = host_access_writes(e) ? InterleavingItemKind::Store : InterleavingItemKind::Load;
+  it.what = it.kind == InterleavingItemKind::Store ? "host store" : "host load";
+  return it;
+}
+
 bool same_deed(const InterleavingItem& a, const InterleavingItem& b) {
-  if (a.kind != b.kind || a.racing || b.racing) return false;
+  if (a.kind != b.kind || a.racing || b.racing || a.host != b.host) return false;
   if (a.kind == InterleavingItemKind::Report || a.kind == InterleavingItemKind::Elided) return false;
   return a.warp == b.warp && a.block == b.block && a.address == b.address && a.value == b.value &&
          a.new_value == b.new_value && a.line == b.line && a.what == b.what;
@@ -573,6 +663,10 @@ std::vector<InterleavingItem> collect(const LaunchView& v, const Location& loc, 
         flush_others();
         out.push_back(access_item(v, i, InterleavingItemKind::SyncAccess));
       }
+    } else if (k == EventKind::HostAccess) {
+      if (!v.host_touches(e, loc)) continue;
+      flush_others();
+      out.push_back(host_item(v, i));
     } else if (k == EventKind::BarrierRelease) {
       if (!inv.blocks.count(int64_t(e.b))) continue;
       InterleavingItem it;
@@ -1073,9 +1167,10 @@ Involved involved_threads(const LaunchView& v, const Search& s) {
   if (s.have_race) {
     const Event& a = v.t->event(s.race.first);
     const Event& b = v.t->event(s.race.second);
-    inv.add(v, a.warp, a.lane);
-    inv.add(v, b.warp, b.lane);
-    inv.same_warp_race = a.warp == b.warp;
+    // (The host is no thread of the launch: its accesses are listed, it has no synchronization here.)
+    if (!is_host_access(a)) inv.add(v, a.warp, a.lane);
+    if (!is_host_access(b)) inv.add(v, b.warp, b.lane);
+    inv.same_warp_race = a.warp == b.warp && !is_host_access(a) && !is_host_access(b);
   } else if (s.report) {
     for (const Party& p : parties_of(v, *s.report))
       if (p.valid && p.lane >= 0 && inv.threads.size() < 64) inv.add(v, p.warp, uint8_t(p.lane));
@@ -1111,7 +1206,8 @@ void window(const LaunchView& v, const InterleavingRequest& req, const Search& s
     // its read-modify-write: what makes an update lost).
     *hi = s.race.second;
     // The rest of the later access's instruction: lanes of one warp storing together.
-    for (size_t i = s.race.second + 1; i < end && t.event(i).time == t.event(s.race.second).time; ++i)
+    for (size_t i = s.race.second + 1;
+         !is_host_access(t.event(s.race.second)) && i < end && t.event(i).time == t.event(s.race.second).time; ++i)
       if (t.event(i).warp == t.event(s.race.second).warp && v.touches(t.event(i), loc)) *hi = i;
     std::map<uint64_t, bool> last_was_load;  // racing thread -> its last access up to hi was a load
     for (size_t i = s.race.second + 1; i > first; --i) {
@@ -1255,14 +1351,20 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
       collect(v, loc, inv, lo, hi, s.rep_event, s.report_id, s.have_race && !req.all ? s.race.second : SIZE_MAX);
   if (s.have_race)
     for (InterleavingItem& it : raw)
-      if (it.event == s.race.first || it.event == s.race.second) it.racing = true;
+      if (it.event == s.race.first || it.event == s.race.second) {
+        it.racing = true;
+        if (it.host && s.race.host_line) {
+          it.line = s.race.host_line;
+          it.file = s.race.host_file;
+        }
+      }
 
   // The explanation reads the plain accesses of the window (before any are cut).
   {
     std::vector<InterleavingItem> acc;
     const InterleavingItem* later = nullptr;
     for (const InterleavingItem& it : raw)
-      if (is_location_access(it)) acc.push_back(it);
+      if (is_location_access(it) && !it.host) acc.push_back(it);
     for (const InterleavingItem& it : acc)
       if (it.racing && s.have_race && it.event == s.race.second) later = &it;
     il.explanation = explain(acc, later);
@@ -1289,6 +1391,7 @@ bool find_interleaving(const Trace& t, const InterleavingRequest& req, Interleav
 // ---- 7. text ------------------------------------------------------------------------------------
 
 std::string interleaving_thread_name(const InterleavingItem& it, bool brief) {
+  if (it.host) return "the host";
   if (it.kind == InterleavingItemKind::Barrier) return it.block >= 0 ? fmt::format("block {}", it.block) : "";
   if (it.kind == InterleavingItemKind::Elided || it.kind == InterleavingItemKind::Report) return "";
   if (it.lane == kAllLanes) return it.block >= 0 ? fmt::format("block {}", it.block) : fmt::format("warp {}", it.warp);

@@ -21,6 +21,8 @@
 //    names the host's line and advises memory_order_release; FIX is that advice applied).
 #include <cuda/atomic>
 
+#include <synclab/regions.h>
+
 #include "checks.h"
 
 struct Mailbox {
@@ -102,6 +104,9 @@ int main() {
   Mailbox* d = nullptr;
   CHECK(cudaSetDeviceFlags(cudaDeviceMapHost));
   CHECK(cudaHostAlloc(&h, sizeof(Mailbox), cudaHostAllocMapped));
+  // Named, so that a trace records the host's writes to it (synclab-trace interleaving lists them:
+  // common.interleaving.host_handover).
+  synclab_region(h, sizeof(Mailbox), "mailbox", "array");
   *h = Mailbox{};
   CHECK(cudaHostGetDevicePointer(&d, h, 0));
   server<<<1, 32>>>(d);

@@ -404,6 +404,96 @@ TEST_CASE("lanes of one store instruction: the reporting lane races with the lan
   CHECK(contains(il.explanation, "not 4"));
 }
 
+TEST_CASE("a race with the host: the host's write is listed and marked, and is no thread of the launch",
+          "[interleaving]") {
+  // Mapped memory word m: lane 0 stores 1 (step 1); the host writes 2 while the kernel runs; lane 0
+  // loads m at step 3 and reads 2, and the race checker reports the load against the host's write
+  // (its host rules: the party "host write (...)" has no warp). A host write to another word is no
+  // access to m. Three traces:
+  //   before: the host's write recorded before the load;
+  //   after:  recorded after it (a trace that compares memory before each step finds a host write
+  //           at the device's next step), with an earlier host write of 5 to m before the load:
+  //           the write of the value the load returned (2) is the one marked, and a note says why
+  //           it comes after;
+  //   none:   no host event on m (not a named region): a note says so, the device load alone.
+  constexpr uint64_t kM = 0x5000, kOtherWord = 0x5008;
+  constexpr uint32_t kHostLine = 42;
+  enum class Host { Before, After, None };
+  for (const Host where : {Host::Before, Host::After, Host::None}) {
+    CAPTURE(int(where));
+    tt::TempFile file("host.trace");
+    Writer w;
+    begin_one_warp(w, file.path, "host-race");
+    std::string err;
+    std::vector<Event> v;
+    auto host_write = [&](uint64_t t, uint64_t addr, uint64_t value) {
+      v.push_back(ev(t, 0, EventKind::HostAccess, kAllLanes, tt::mem_aux(true, 2, MemSpace::HostMapped), addr, value));
+      return v.size() - 1;
+    };
+    v.push_back(ev(0, 0, EventKind::KernelBegin, kAllLanes, 0, 0, 1));
+    v.push_back(step(1, 0, 1u, 1, 6, InstrClass::Store));
+    v.push_back(ev(1, 0, EventKind::MemAccess, 0, tt::mem_aux(true, 2, MemSpace::HostMapped), kM, 1));
+    host_write(2, kOtherWord, 9);
+    size_t host_at = SIZE_MAX;
+    if (where == Host::Before) host_at = host_write(2, kM, 2);
+    if (where == Host::After) host_write(2, kM, 5);
+    v.push_back(step(2, 0, 1u, 2, 6, InstrClass::Alu));
+    v.push_back(step(3, 0, 1u, 3, 7, InstrClass::Load));
+    const size_t load_at = v.size();
+    v.push_back(ev(3, 0, EventKind::MemAccess, 0, tt::mem_aux(false, 2, MemSpace::HostMapped), kM, 2));
+    if (where == Host::After) host_at = host_write(4, kM, 2);
+    for (const Event& e : v) w.event(e);
+    nlohmann::json host = {{"block", -1},
+                           {"warp", -1},
+                           {"lane", -1},
+                           {"file", "/src/host.cu"},
+                           {"line", kHostLine},
+                           {"ptx_line", 0},
+                           {"access", "host write (system scope)"}};
+    const uint32_t id = w.report({{"kind", "race"},
+                                  {"title", "host and device race on host-mapped memory"},
+                                  {"launch", 0},
+                                  {"parties", {party(0, 0, 0, 7, "read"), host}}});
+    w.event(ev(5, 0, EventKind::Report, 0, uint16_t(ReportKindCode::Race), id, 7));
+    w.event(ev(6, 0, EventKind::KernelEnd, kAllLanes, 0, 0, 0));
+    w.close();
+    auto t = load(file.path, &err);
+    REQUIRE(t);
+    Interleaving il;
+    REQUIRE(find_interleaving(*t, {}, &il, &err));
+    std::ostringstream text;
+    write_interleaving(*t, il, text);
+    INFO(text.str());
+    if (where == Host::None) {
+      CHECK(il.racing[1] < 0);
+      CHECK(contains(text.str(), "the host's access the report names is not in the trace"));
+      CHECK(contains(text.str(), "synclab_region()"));
+      continue;
+    }
+    REQUIRE(il.racing[0] >= 0);
+    REQUIRE(il.racing[1] >= 0);
+    const InterleavingItem& h = il.items[size_t(il.racing[where == Host::Before ? 0 : 1])];
+    const InterleavingItem& d = il.items[size_t(il.racing[where == Host::Before ? 1 : 0])];
+    CHECK(h.host);
+    CHECK(h.cursor == host_at);
+    CHECK(h.kind == InterleavingItemKind::Store);
+    CHECK(h.value == 2);
+    CHECK(interleaving_thread_name(h) == "the host");
+    CHECK(h.line == kHostLine);
+    CHECK_FALSE(d.host);
+    CHECK(d.cursor == load_at);
+    CHECK(d.kind == InterleavingItemKind::Load);
+    // Listed: the device store, the host's store(s) to m (not the other word's), the device load.
+    size_t host_items = 0;
+    for (const InterleavingItem& it : il.items) host_items += it.host;
+    CHECK(host_items == (where == Host::Before ? 1u : 2u));
+    CHECK(contains(text.str(), "the host"));
+    CHECK(contains(text.str(), "host store 2"));
+    CHECK(contains(text.str(), "host.cu:42"));
+    CHECK(contains(text.str(), "listed where the trace found it") == (where == Host::After));
+  }
+}
+
 TEST_CASE("a race picked by default after a report of another kind names that report first", "[interleaving]") {
   // Report 0: a barrier divergence (no address); report 1: a race on y between lanes 0 and 1,
   // made after it. Without the sync report (the race alone) nothing is said of one.

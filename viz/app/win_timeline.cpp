@@ -292,7 +292,7 @@ void draw_timeline_window(App& app) {
           const bool access = it.kind == synclab::trace::InterleavingItemKind::Load ||
                               it.kind == synclab::trace::InterleavingItemKind::Store ||
                               it.kind == synclab::trace::InterleavingItemKind::Atomic;
-          if (!access || it.warp != w) continue;
+          if (!access || it.host || it.warp != w) continue;  // (the host has no row)
           const float x = x_of(double(it.time) - origin + 0.5);
           const float half = it.racing ? 2.5f : 1.5f;
           const ImVec2 a(x - half, p.y), b(x + half, p.y + row_h - 2);

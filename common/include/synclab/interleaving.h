@@ -92,6 +92,7 @@ struct InterleavingItem {
   uint32_t line = 0;       // CUDA source line (0: unknown)
   std::string file;        // source file ("" when unknown)
   bool racing = false;     // one of the two accesses the report names
+  bool host = false;       // the host's access (a HostAccess event): no warp, lane, block or thread
   std::string what;        // "load", "store", "atomic", "acquire load", "barrier 0 released", ...
 };
 
