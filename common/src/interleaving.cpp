@@ -79,14 +79,14 @@ struct LaunchView {
     const bool sh = access_space(e) == MemSpace::Shared;
     if (sh != loc.shared) return false;
     if (sh && block_of(e.warp) != loc.block) return false;
-    const uint64_t lo = e.a, hi = e.a + access_size(e);
-    return lo < loc.address + loc.bytes && loc.address < hi;
+    return overlaps(e, loc);
   }
   // A host access to the location (never shared memory).
   bool host_touches(const Event& e, const Location& loc) const {
-    if (!is_host_access(e) || loc.shared) return false;
-    const uint64_t lo = e.a, hi = e.a + access_size(e);
-    return lo < loc.address + loc.bytes && loc.address < hi;
+    return is_host_access(e) && !loc.shared && overlaps(e, loc);
+  }
+  static bool overlaps(const Event& e, const Location& loc) {
+    return e.a < loc.address + loc.bytes && loc.address < e.a + access_size(e);
   }
 };
 
@@ -566,7 +566,6 @@ InterleavingItem host_item(const LaunchView& v, size_t i) {
   it.event = i;
   it.cursor = it.last_cursor = i - v.L->first_event;
   it.host = true;
-  it.lanes = 0;
   it.time = e.time;
   it.address = e.a;
   it.size = access_size(e);
