@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "sim/exec/hang_detector.h"
@@ -28,8 +29,21 @@ constexpr double kWavefrontsPerCycle = 1.0;
 constexpr double kL1SectorsPerCycle = 4.0;  // 128 bytes a cycle per SM
 constexpr double kAtomicCycles = 2.0;
 // Latencies on a warp's chain: a load from DRAM (a sector's first touch), from the caches, from
-// shared memory (plus one cycle per wavefront), and a barrier.
+// shared memory (plus one cycle per wavefront), and a barrier. A load's latency is half the way to
+// the point where it meets stores (L2, or the block's shared memory) and half the way back; a
+// store reaches that point after the first half, an atomic is served there and its value comes
+// back in the second half.
 constexpr uint64_t kDramLoadCycles = 500, kCachedLoadCycles = 150, kSharedLoadCycles = 30, kBarrierCycles = 20;
+// A fence at block scope (__threadfence_block()), a fence.sc at GPU or system scope
+// (__threadfence(), membar.gl), and a release or acquire fence at GPU or system scope (also before
+// a releasing store or read-modify-write at those scopes: st.release.gpu, atom.add.release.gpu).
+constexpr uint64_t kFenceCtaCycles = 10, kFenceScCycles = 500, kFenceAcqRelCycles = 250;
+
+uint64_t fence_cycles(ptx::Sem sem, ptx::Scope scope) {
+  if (scope == ptx::Scope::Cta) return kFenceCtaCycles;
+  return sem == ptx::Sem::Sc ? kFenceScCycles : kFenceAcqRelCycles;
+}
+constexpr uint64_t kGlobalWayCycles = kCachedLoadCycles / 2, kSharedWayCycles = kSharedLoadCycles / 2;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -97,6 +111,9 @@ std::string PerfCounters::line_of(const ptx::Instr& I) const {
 void PerfCounters::finish_request() {
   if (!cur_) return;
   const ptx::Instr& I = *cur_;
+  // A releasing access first waits as a release fence of its scope does.
+  if (cur_warp_ && (I.sem == ptx::Sem::Release || I.sem == ptx::Sem::AcqRel))
+    clock_of(*cur_warp_) += fence_cycles(ptx::Sem::AcqRel, I.scope);
   if (cur_atomic_) {
     // Lanes of one request on one address serialize.
     PerfSummary::Atomics& a = shared_.empty() ? summary_.global_atom : summary_.shared_atom;
@@ -111,18 +128,44 @@ void PerfCounters::finish_request() {
     }
     a.serialized += most;
     // The atomics an address's unit performs one after another: a request whose lanes all hit one
-    // address with an operation that combines (add, min, max, and, or, xor, inc, dec) counts once
-    // (the H200 combines a warp's atomicAdd(&x, v): docs/profile.md), otherwise each lane counts.
+    // global address with an operation that combines (add, min, max, and, or, xor, inc, dec) counts
+    // once (the H200 combines a warp's atomicAdd(&x, v): docs/profile.md), otherwise each lane
+    // counts (shared memory's atomics on one word take their turns).
     std::sort(atom_keys_.begin(), atom_keys_.end());
     const bool combinable = I.aop != ptx::AtomOp::Exch && I.aop != ptx::AtomOp::Cas;  // (nothing combines those)
-    const bool uniform = combinable && !atom_keys_.empty() && atom_keys_.front() == atom_keys_.back();
+    // (An mbarrier's arrivals of one warp count as one: the hardware takes a warp's arrivals on one
+    // mbarrier together.)
+    const bool uniform = combinable && (shared_.empty() || I.op == ptx::Op::Mbarrier) && !atom_keys_.empty() &&
+                         atom_keys_.front() == atom_keys_.back();
+    std::vector<std::pair<uint64_t, uint64_t>> turns;  // per address, the operations its unit performs
     for (size_t i = 0; i < atom_keys_.size();) {
       size_t j = i;
       while (j < atom_keys_.size() && atom_keys_[j] == atom_keys_[i]) ++j;
-      atom_serial_[atom_keys_[i]] += uniform ? 1 : j - i;
+      turns.push_back({atom_keys_[i], uniform ? 1 : j - i});
+      atom_serial_[atom_keys_[i]] += turns.back().second;
       i = j;
     }
     atom_keys_.clear();
+    // On the chain: served when the warp's request reaches the word's unit, the unit is free and
+    // the word's last plain write of another warp has arrived; a value that comes back is waited for.
+    if (cur_warp_) {
+      const bool in_shared = !shared_.empty();
+      const uint64_t way = in_shared ? kSharedWayCycles : kGlobalWayCycles;
+      const uint64_t me = (cur_warp_->cta->linear << 16) | cur_warp_->index;
+      uint64_t& clock = clock_of(*cur_warp_);
+      uint64_t served = clock;
+      wait_for_writes(me, served, word_keys(in_shared), 0);
+      served = std::max(served, clock + way);
+      for (const auto& [k, n] : turns)
+        if (const auto f = unit_free_.find(k); f != unit_free_.end()) served = std::max(served, f->second);
+      if (cur_wrote_) {
+        for (const auto& [k, n] : turns) {
+          unit_free_[k] = served + uint64_t(kAtomicCycles) * n;
+          written_[k] = {served, me};
+        }
+      }
+      if (cur_returns_) clock = std::max(clock, served + way);
+    }
     if (!global_.empty() && !shared_.empty()) {  // a generic atomic on both (rare): count the global ones too
       ++summary_.global_atom.requests;
       summary_.global_atom.lane_ops += global_.size();
@@ -136,17 +179,19 @@ void PerfCounters::finish_request() {
       bool first_touch = false;
       for_each_unit(global_, kSectorBytes,
                     [&](uint64_t k) { first_touch = sectors_seen_.insert(k).second || first_touch; });
-      if (!cur_write_ && cur_warp_) cycles_of(*cur_warp_) += first_touch ? kDramLoadCycles : kCachedLoadCycles;
+      if (cur_warp_) clock_of(*cur_warp_) = chain_access(false, first_touch ? kDramLoadCycles : kCachedLoadCycles);
       PerfSummary::Memory& m = cur_write_ ? summary_.global_st : summary_.global_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
+      if (cur_warp_) round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].sectors += units;
       ++pi.global.requests, pi.global.units += units, pi.global.ideal += ideal;
     }
     if (!shared_.empty()) {
       uint64_t units = 0, ideal = 0;
       shared_request(shared_, &units, &ideal);
-      if (cur_warp_) cycles_of(*cur_warp_) += units + (cur_write_ ? 0 : kSharedLoadCycles);
+      if (cur_warp_) clock_of(*cur_warp_) = chain_access(true, kSharedLoadCycles) + units;
       PerfSummary::Memory& m = cur_write_ ? summary_.shared_st : summary_.shared_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
+      if (cur_warp_) round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].wavefronts += units;
       ++pi.shared.requests, pi.shared.units += units, pi.shared.ideal += ideal;
     }
   }
@@ -155,15 +200,57 @@ void PerfCounters::finish_request() {
   cur_ = nullptr;
 }
 
-uint64_t& PerfCounters::cycles_of(const Warp& w) { return warp_cycles_[(w.cta->linear << 16) | w.index]; }
+// The current warp's clock after its load or store request (global or shared): a store gets to
+// where reads meet it after half a load's way there; a load waits for the writes of other warps
+// it reads, then takes `latency` (a store nothing: the warp goes on).
+uint64_t PerfCounters::chain_access(bool shared, uint64_t latency) {
+  const uint64_t clock = clock_of(*cur_warp_);
+  const uint64_t me = (cur_warp_->cta->linear << 16) | cur_warp_->index;
+  const uint64_t way = shared ? kSharedWayCycles : kGlobalWayCycles;
+  if (cur_write_) {
+    for (uint64_t k : word_keys(shared)) written_[k] = {clock + way, me};
+    return clock;
+  }
+  uint64_t start = clock;
+  wait_for_writes(me, start, word_keys(shared), way);
+  return start + latency;
+}
 
-// The warp's chain since its last barrier ends (at a barrier, or when its lanes exit): the block's
-// phase lasts as long as its slowest warp's.
-void PerfCounters::end_phase_of(const Warp& w) {
-  uint64_t& c = cycles_of(w);
-  uint64_t& m = phase_max_[w.cta->linear];
-  m = std::max(m, c);
-  c = 0;
+// Whether any instruction of I's function reads I's destination (an atom whose value nobody
+// reads is a reduction: ptxas makes it a RED, and the warp does not wait for it).
+bool PerfCounters::result_used(const ptx::Instr& I) {
+  if (I.ndst == 0 || I.dst[0].kind != ptx::Operand::Kind::Reg) return false;
+  const auto known = result_used_.find(&I);
+  if (known != result_used_.end()) return known->second;
+  bool used = true;  // (an instruction of no function we know: assume its value is waited for)
+  for (const ptx::Function& fn : module_.functions) {
+    if (fn.code.empty() || &I < fn.code.data() || &I >= fn.code.data() + fn.code.size()) continue;
+    used = std::any_of(fn.code.begin(), fn.code.end(),
+                       [&](const ptx::Instr& J) { return ptx::reads_reg(J, I.dst[0].reg); });
+    break;
+  }
+  result_used_.emplace(&I, used);
+  return used;
+}
+
+uint64_t& PerfCounters::clock_of(const Warp& w) { return clock_[(w.cta->linear << 16) | w.index]; }
+
+std::vector<uint64_t> PerfCounters::word_keys(bool shared) const {
+  std::vector<uint64_t> keys;
+  const auto& list = shared ? shared_ : global_;
+  for_each_unit(list, kBankBytes, [&](uint64_t k) {
+    keys.push_back(shared ? (1ull << 63) | (cur_cta_ << 32) | (k * kBankBytes) : k * kBankBytes);
+  });
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+void PerfCounters::wait_for_writes(uint64_t me, uint64_t& clock, const std::vector<uint64_t>& keys, uint64_t to) {
+  for (uint64_t k : keys) {
+    const auto it = written_.find(k);
+    if (it != written_.end() && it->second.warp != me && it->second.at > clock + to) clock = it->second.at - to;
+  }
 }
 
 // A lane that comes back to an instruction at or before the one it ran last (in one function) has
@@ -172,6 +259,11 @@ void PerfCounters::end_phase_of(const Warp& w) {
 void PerfCounters::loop_rounds(const Warp& w, const Group& g) {
   std::array<LaneLoop, 32>& loops = lane_loops_[(w.cta->linear << 16) | w.index];
   const size_t nregs = module_.functions[g.func].regs.size() + 1;
+  uint64_t& clock = clock_of(w);
+  bool spun = false, worked = false;
+  uint64_t round_instructions = 0;  // the warp instructions of the round that waited
+  uint64_t round_began = 0;
+  uint32_t back = 0;  // the lanes that came back to a loop head
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = __builtin_ctz(m);
     LaneLoop& L = loops[size_t(lane)];
@@ -180,23 +272,42 @@ void PerfCounters::loop_rounds(const Warp& w, const Group& g) {
       if (L.head_func == g.func && L.head_pc == g.pc && L.head_hash == h) {
         ++summary_.spin_rounds;
         summary_.spin_thread_instructions += L.since;
+        round_instructions = std::max(round_instructions, L.since);
         ++spin_heads_[(uint64_t(g.func) << 32) | g.pc];
+        spun = true;
+        round_began = std::max(round_began, L.head_clock);
+      } else {
+        worked = true;
       }
       L.head_func = g.func;
       L.head_pc = g.pc;
       L.head_hash = h;
       L.since = 0;
+      back |= 1u << lane;
     }
     L.func = g.func;
     L.pc = g.pc;
     ++L.since;
   }
+  // A round that only waited costs the chain nothing: how many rounds a spin goes depends on the
+  // schedule; the round that ends the wait (its read of the awaited write) is what counts.
+  if (back) {
+    RoundWork& work = round_work_[(w.cta->linear << 16) | w.index];
+    if (spun && !worked) {
+      if (round_began < clock) clock = round_began;
+      spin_work_.instructions += round_instructions;
+      spin_work_.sectors += work.sectors;
+      spin_work_.wavefronts += work.wavefronts;
+    }
+    work = RoundWork{};
+  }
+  for (uint32_t m = back; m; m &= m - 1) loops[size_t(__builtin_ctz(m))].head_clock = clock;
 }
 
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
   loop_rounds(w, g);
-  ++cycles_of(w);
+  ++clock_of(w);
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
   cur_warp_ = &w;
@@ -212,6 +323,7 @@ void PerfCounters::access(const Warp& w, int, uint64_t generic, uint32_t size, b
     cur_warp_ = &w;
     cur_write_ = write;
     cur_atomic_ = false;
+    cur_cta_ = w.cta->linear;
   }
   if (generic >= kSharedWindow && generic < kLocalWindow)
     shared_.push_back({generic - kSharedWindow, size});
@@ -219,7 +331,7 @@ void PerfCounters::access(const Warp& w, int, uint64_t generic, uint32_t size, b
     global_.push_back({generic, size});
 }
 
-void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, uint64_t, uint64_t,
+void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
                           const ptx::Instr& I) {
   if (cur_ != &I || cur_warp_ != &w || !cur_atomic_) {
     finish_request();
@@ -227,7 +339,11 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
     cur_warp_ = &w;
     cur_atomic_ = true;
     cur_write_ = true;
+    cur_cta_ = w.cta->linear;
+    cur_returns_ = I.op == ptx::Op::Atom && result_used(I);
+    cur_wrote_ = false;
   }
+  cur_wrote_ = cur_wrote_ || old != nw;
   const bool shared = generic >= kSharedWindow && generic < kLocalWindow;
   uint64_t key = generic;
   if (shared) {
@@ -236,37 +352,42 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
   } else {
     global_.push_back({generic, size});
   }
-  atom_keys_.push_back(key);
+  // Only a lane that changed its word takes a turn at the unit (a failed try, like a poll, is the
+  // schedule's: how many there are depends on it).
+  if (old != nw) atom_keys_.push_back(key);
   const uint64_t n = ++atom_count_[key];
   if (n == 1) atom_instr_[key] = &I;
 }
 
-void PerfCounters::barrier_arrive(const Warp& w, uint32_t, uint32_t, const BarrierArrival&) {
+void PerfCounters::fence(const Warp& w, uint32_t, const ptx::Instr& I) {
+  finish_request();
+  clock_of(w) += fence_cycles(I.op == ptx::Op::Membar ? ptx::Sem::Sc : I.sem, I.scope);
+}
+
+void PerfCounters::barrier_arrive(const Warp& w, uint32_t id, uint32_t, const BarrierArrival&) {
   finish_request();
   ++summary_.barrier_arrivals;
-  auto& [sum, warps] = phase_arrived_[w.cta->linear];
-  sum += cycles_of(w);
-  ++warps;
-  end_phase_of(w);
+  uint64_t& m = phase_max_[(w.cta->linear << 4) | id];
+  m = std::max(m, clock_of(w));
 }
 
-void PerfCounters::barrier_release(const Cta& c, uint32_t, uint32_t, const std::vector<uint32_t>&) {
+// The warps that waited go on when the phase's last arrival (bar.arrive's included) is in, and
+// each waited for it.
+void PerfCounters::barrier_release(const Cta& c, uint32_t id, uint32_t, const std::vector<uint32_t>& waiters) {
   ++summary_.barrier_releases;
-  uint64_t& m = phase_max_[c.linear];
-  // Each warp that arrived waited for the phase's slowest (warps that exited in the phase count
-  // toward the slowest but did not wait).
-  auto& [sum, warps] = phase_arrived_[c.linear];
-  summary_.barrier_wait_cycles += warps * m > sum ? warps * m - sum : 0;
-  sum = warps = 0;
-  block_path_[c.linear] += m + kBarrierCycles;
-  m = 0;
+  const uint64_t latest = std::exchange(phase_max_[(c.linear << 4) | id], 0);
+  uint64_t last_warp = ~0ull;
+  for (uint32_t t : waiters) {
+    const uint64_t key = (c.linear << 16) | (t / 32);
+    if (key == last_warp) continue;
+    last_warp = key;
+    uint64_t& clock = clock_[key];
+    summary_.barrier_wait_cycles += latest > clock ? latest - clock : 0;
+    clock = std::max(clock, latest) + kBarrierCycles;
+  }
 }
 
-void PerfCounters::lanes_exited(const Warp& w, uint32_t) {
-  finish_request();
-  // The warp's chain ends when its last lanes leave (lanes that leave early do not cut it short).
-  if ((w.exited_mask & w.present_mask) == w.present_mask) end_phase_of(w);
-}
+void PerfCounters::lanes_exited(const Warp&, uint32_t) { finish_request(); }
 
 // The terms are added: the model assumes that nothing overlaps (the pipes' work, the chain's waits,
 // the atomics' turns), which overestimates a launch that hides its latency behind other warps' work.
@@ -291,23 +412,22 @@ void PerfCounters::estimate() {
   s.global_sectors_distinct = sectors_seen_.size();
   e.launch_us = kLaunchUs;
   e.dram_us = double(s.global_sectors_distinct) * 32.0 / dram_bytes_per_s * 1e6;
-  e.l1_us = sectors / (sms * kL1SectorsPerCycle * clock_hz) * 1e6;
-  e.issue_us = double(s.warp_instructions) / (sms * kIssuePerCycle * clock_hz) * 1e6;
-  e.shared_us = double(s.shared_ld.units + s.shared_st.units) / (sms * kWavefrontsPerCycle * clock_hz) * 1e6;
+  e.l1_us = std::max(0.0, sectors - double(spin_work_.sectors)) / (sms * kL1SectorsPerCycle * clock_hz) * 1e6;
+  // Rounds that only waited issue nothing the estimate counts (their number is the schedule's).
+  const uint64_t issued = s.warp_instructions - std::min(s.warp_instructions, spin_work_.instructions);
+  e.issue_us = double(issued) / (sms * kIssuePerCycle * clock_hz) * 1e6;
+  const uint64_t wavefronts = s.shared_ld.units + s.shared_st.units;
+  e.shared_us =
+      double(wavefronts - std::min(wavefronts, spin_work_.wavefronts)) / (sms * kWavefrontsPerCycle * clock_hz) * 1e6;
   uint64_t serial = 0;
   for (const auto& [key, n] : atom_serial_) serial = std::max(serial, n);
   e.atomic_us = double(serial) * kAtomicCycles / clock_hz * 1e6;
   // The longest block's chain, once per wave of blocks the SMs hold at once.
   const uint32_t per_sm = std::max(1u, blocks_per_sm_);
   const double waves = std::ceil(blocks / double(std::max(1u, device_.sm_count) * per_sm));
-  for (const auto& [key, cycles] : warp_cycles_) {  // warps that never left (a hang): their chain so far
-    uint64_t& m = phase_max_[key >> 16];
-    m = std::max(m, cycles);
-  }
+  // Every warp's chain where it ended (or stopped: a hang), the longest.
   uint64_t longest = 0;
-  for (const auto& [b, path] : block_path_) longest = std::max(longest, path + phase_max_[b]);
-  for (const auto& [b, m] : phase_max_)
-    if (!block_path_.count(b)) longest = std::max(longest, m);
+  for (const auto& [key, clock] : clock_) longest = std::max(longest, clock);
   e.path_us = waves * double(longest) / clock_hz * 1e6;
 }
 

@@ -69,9 +69,9 @@ struct PerfSummary {
   // An estimate of the launch's time on the device profile (docs/profile.md, "An estimated time"),
   // the sum of: a fixed launch cost; what the SMs the grid occupies must get through (DRAM traffic
   // of the distinct sectors, the sectors through L1, the instructions issued, the shared-memory
-  // wavefronts); the longest chain of one block (per barrier phase its slowest warp's latencies,
-  // phase after phase) times the waves of blocks; the atomics on the busiest address one after
-  // another. Microseconds.
+  // wavefronts); the longest chain of latencies (a warp's own, joined at barriers and at hand-overs
+  // through memory: a read waits for the write it read) times the waves of blocks; the atomics on
+  // the busiest address one after another. Microseconds.
   uint64_t global_sectors_distinct = 0;  // the distinct sectors the launch touched (its footprint)
   struct Estimate {
     double launch_us = 0, dram_us = 0, l1_us = 0, issue_us = 0, shared_us = 0, atomic_us = 0, path_us = 0;
@@ -107,6 +107,7 @@ class PerfCounters final : public RunObserver {
               const ptx::Instr& I) override;
   void memory_model(const Warp&, int, trace::MemoryModelKind, uint64_t, uint64_t, uint32_t) override {}
   void memory_visible(uint64_t) override {}
+  void fence(const Warp& w, uint32_t act, const ptx::Instr& I) override;
   void barrier_arrive(const Warp& w, uint32_t id, uint32_t lanes, const BarrierArrival&) override;
   void barrier_release(const Cta& c, uint32_t id, uint32_t arrived, const std::vector<uint32_t>&) override;
   void lanes_exited(const Warp& w, uint32_t lanes) override;
@@ -156,23 +157,49 @@ class PerfCounters final : public RunObserver {
   std::vector<uint64_t> atom_keys_;
   // The sectors touched so far (a sector's first touch is DRAM traffic, later ones cache hits).
   std::unordered_set<uint64_t> sectors_seen_;
-  // The chain of latencies: per warp (block << 16 | warp index), the cycles since its last barrier;
-  // per block, the slowest warp's of the current phase and the phases passed.
-  std::unordered_map<uint64_t, uint64_t> warp_cycles_;
-  std::unordered_map<uint64_t, uint64_t> phase_max_, block_path_;
-  // Per block, the arrived warps' chains of the current phase: their sum and how many (barrier waits).
-  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> phase_arrived_;
+  // The chain of latencies (docs/profile.md, "An estimated time"): per warp (block << 16 | warp
+  // index), the cycle its chain has reached since the launch began; per barrier (block << 4 | id),
+  // the latest arrival of its current phase.
+  std::unordered_map<uint64_t, uint64_t> clock_;
+  std::unordered_map<uint64_t, uint64_t> phase_max_;
+  // Hand-overs through memory: per four-byte word (shared words keyed with their block, as
+  // atom_count_), when its last write reached the point where reads meet it (L2, or the block's
+  // shared memory) and which warp wrote it; per word, when its atomic unit is free again.
+  struct Written {
+    uint64_t at = 0, warp = 0;
+  };
+  std::unordered_map<uint64_t, Written> written_;
+  std::unordered_map<uint64_t, uint64_t> unit_free_;
+  // The current atomic request: whether it returns a value the warp waits for (atom, not red or an
+  // mbarrier arrival) and whether any lane changed its word (a compare-and-swap that failed, or an
+  // atomicOr of a bit already set, hands nothing over and, like a poll, does not hold the unit).
+  bool cur_returns_ = false, cur_wrote_ = false;
   // Spin waits: per lane (keyed by warp), where it last ran, the loop head it last came back to
   // with its registers' fingerprint there, and the instructions it ran since; rounds per loop head.
   struct LaneLoop {
     uint32_t func = ~0u, pc = 0, head_func = ~0u, head_pc = 0;
     uint64_t head_hash = 0, since = 0;
+    uint64_t head_clock = 0;  // the warp's clock when the lane came back to the head last
   };
   std::unordered_map<uint64_t, std::array<LaneLoop, 32>> lane_loops_;
   std::unordered_map<uint64_t, uint64_t> spin_heads_;  // func << 32 | pc -> rounds
+  // The work of rounds in which every lane only waited (the estimate's pipes leave it out: how many
+  // such rounds run is the schedule's), and per warp the work of its current round.
+  struct RoundWork {
+    uint64_t instructions = 0, sectors = 0, wavefronts = 0;
+  };
+  RoundWork spin_work_;
+  std::unordered_map<uint64_t, RoundWork> round_work_;
   void loop_rounds(const Warp& w, const Group& g);
-  uint64_t& cycles_of(const Warp& w);
-  void end_phase_of(const Warp& w);
+  uint64_t& clock_of(const Warp& w);
+  bool result_used(const ptx::Instr& I);
+  uint64_t chain_access(bool shared, uint64_t latency);
+  std::unordered_map<const ptx::Instr*, bool> result_used_;
+  // Word keys of the current request's accesses (shared words keyed with block `cta`).
+  std::vector<uint64_t> word_keys(bool shared) const;
+  // A load of `keys` by warp `me` starts no earlier than the newest write of them by another warp
+  // reached the point where reads meet it, less the load's way there (`to` cycles).
+  void wait_for_writes(uint64_t me, uint64_t& clock, const std::vector<uint64_t>& keys, uint64_t to);
 };
 
 }  // namespace synclab::sim

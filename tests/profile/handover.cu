@@ -1,0 +1,190 @@
+// The estimate's chain across hand-overs (docs/profile.md, "An estimated time"): a read waits for
+// the write it read, rounds of a spin that only waited cost nothing, a failed try takes no turn at
+// an atomic unit, and shared-memory atomics of one warp on one word take one turn each. Each check
+// compares two launches whose difference is that one rule, through the estimate's parts in
+// SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has no estimate).
+#include <synclab/sim_control.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#define CHECK(call)                                                                               \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+constexpr int kWords = 4096;
+
+// Block 0's thread 0 reads `work` words one after another, then raises the flag; block 1's thread
+// 0 waits for it (wait != 0) or does not, then writes.
+__global__ void flag_between_blocks(const int* in, int work, int wait, volatile int* flag, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    int s = 0, at = 0;
+    for (int i = 0; i < work; ++i) {
+      s += in[at];
+      at = (at + 32 + (s & 1)) % kWords;
+    }
+    out[0] = s;
+    __threadfence();
+    *flag = 1;
+  } else {
+    if (wait)
+      while (*flag == 0) {
+      }
+    out[1] = 1;
+  }
+}
+
+// Lane 0 of warp 0 holds a lock word and lets it go after `work` loads; lane 0 of warp 1 tries to
+// take it with atomicCAS until it gets it (its failed tries change nothing).
+__global__ void cas_lock(const int* in, int work, int* lock, int* out) {
+  if (threadIdx.x == 0) {
+    int s = 0;
+    for (int i = 0; i < work; ++i) s += in[(i * 32) % kWords];
+    out[0] = s;
+    __threadfence();
+    atomicExch(lock, 0);
+  } else if (threadIdx.x == 32) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    out[1] = 1;
+  }
+}
+
+// Every lane of one warp adds to one word: of shared memory, or of global memory.
+__global__ void one_word(int* global_word, int shared) {
+  __shared__ int word;
+  if (threadIdx.x == 0) word = 0;
+  __syncwarp();
+  if (shared)
+    atomicAdd(&word, 1);
+  else
+    atomicAdd(global_word, 1);
+  __syncwarp();
+  if (threadIdx.x == 0 && shared) global_word[1] = word;
+}
+
+struct Estimate {
+  double path = 0, atomic = 0, issue = 0;
+  unsigned long long spin_rounds = 0;
+};
+
+const char* g_file = nullptr;
+
+double number_after(const std::string& line, const std::string& key) {
+  const size_t at = line.rfind("\"" + key + "\":");
+  if (at == std::string::npos) {
+    std::fprintf(stderr, "handover: no \"%s\" in the profile line: %s\n", key.c_str(), line.c_str());
+    std::exit(2);
+  }
+  return std::atof(line.c_str() + at + key.size() + 3);
+}
+
+// The estimate of the last launch written to the profile file.
+Estimate last_estimate() {
+  std::ifstream f(g_file);
+  std::string line, last;
+  while (std::getline(f, line))
+    if (!line.empty()) last = line;
+  if (last.empty()) {
+    std::fprintf(stderr, "handover: %s holds no profile (this test runs on the simulator only)\n", g_file);
+    std::exit(2);
+  }
+  Estimate e;
+  e.path = number_after(last, "path");
+  e.atomic = number_after(last, "atomic");
+  e.issue = number_after(last, "issue");
+  e.spin_rounds = static_cast<unsigned long long>(number_after(last, "spin_rounds"));
+  return e;
+}
+
+int failures = 0;
+void expect(bool ok, const char* what, double a, double b) {
+  std::printf("%s %s (%.4f, %.4f)\n", ok ? "ok:  " : "FAIL:", what, a, b);
+  failures += !ok;
+}
+
+int* g_in;
+int* g_out;
+int* g_flag;
+
+Estimate flag_run(int work, int wait, const char* sched, unsigned long long seed) {
+  synclab::sim::set_scheduler(sched, seed);
+  CHECK(cudaMemset(g_flag, 0, sizeof(int)));
+  flag_between_blocks<<<2, 32>>>(g_in, work, wait, g_flag, g_out);
+  CHECK(cudaDeviceSynchronize());
+  return last_estimate();
+}
+
+Estimate lock_run(const char* sched, unsigned long long seed) {
+  synclab::sim::set_scheduler(sched, seed);
+  CHECK(cudaMemset(g_flag, 0xff, sizeof(int)));  // held (not 0)
+  cas_lock<<<1, 64>>>(g_in, 100, g_flag, g_out);
+  CHECK(cudaDeviceSynchronize());
+  return last_estimate();
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: handover PROFILE.jsonl (a file this test writes)\n");
+    return 2;
+  }
+  g_file = argv[1];
+  std::remove(g_file);
+  synclab::sim::set_device("h100");
+  synclab::sim::set_profile(g_file);
+  CHECK(cudaMalloc(&g_in, kWords * sizeof(int)));
+  CHECK(cudaMalloc(&g_out, kWords * sizeof(int)));
+  CHECK(cudaMalloc(&g_flag, 2 * sizeof(int)));
+  CHECK(cudaMemset(g_in, 0, kWords * sizeof(int)));
+
+  // A read that ends a wait starts after the write it read: block 1's chain takes block 0's work
+  // when it waits for the flag, and not when it does not.
+  const Estimate alone = flag_run(400, 0, "rr", 1), waits = flag_run(400, 1, "rr", 1);
+  const Estimate short_wait = flag_run(100, 1, "rr", 1);
+  expect(waits.path > alone.path, "flag_between_blocks: the waiting block's chain ends after the flag's write",
+         waits.path, alone.path);
+  expect(waits.path > short_wait.path, "flag_between_blocks: more work before the flag, a longer chain", waits.path,
+         short_wait.path);
+
+  // However many rounds the spin goes (the schedule's choice), the chain is the same.
+  const Estimate rr = flag_run(400, 1, "rr", 1), random1 = flag_run(400, 1, "random", 3),
+                 random2 = flag_run(400, 1, "random", 11);
+  expect(rr.spin_rounds != random1.spin_rounds || rr.spin_rounds != random2.spin_rounds,
+         "flag_between_blocks: the schedules spin for different numbers of rounds", double(random1.spin_rounds),
+         double(random2.spin_rounds));
+  expect(rr.path == random1.path && rr.path == random2.path,
+         "flag_between_blocks: the chain does not depend on how many rounds the spin went", random1.path, random2.path);
+  expect(rr.issue == random1.issue && rr.issue == random2.issue,
+         "flag_between_blocks: nor do the instructions the estimate counts", random1.issue, random2.issue);
+
+  // Failed compare-and-swap tries take no turn at the word's unit, and the chain of the taker does
+  // not depend on how many it made.
+  const Estimate lock_rr = lock_run("rr", 1), lock_random = lock_run("random", 5);
+  expect(lock_rr.path == lock_random.path, "cas_lock: the chain does not depend on the failed tries", lock_rr.path,
+         lock_random.path);
+  expect(lock_rr.atomic == lock_random.atomic, "cas_lock: nor do the atomics' turns", lock_rr.atomic,
+         lock_random.atomic);
+
+  // 32 lanes on one word: shared memory takes 32 turns, global memory combines the warp's adds.
+  synclab::sim::set_scheduler("rr", 1);
+  one_word<<<1, 32>>>(g_out, 1);
+  CHECK(cudaDeviceSynchronize());
+  const Estimate shared = last_estimate();
+  one_word<<<1, 32>>>(g_out, 0);
+  CHECK(cudaDeviceSynchronize());
+  const Estimate global = last_estimate();
+  expect(global.atomic > 0 && shared.atomic > 31.5 * global.atomic && shared.atomic < 32.5 * global.atomic,
+         "one_word: a warp's shared atomics on one word take 32 turns, its global ones one", shared.atomic,
+         global.atomic);
+
+  std::printf("%s\n", failures ? "handover: FAILED" : "handover: all passed");
+  return failures ? 1 : 0;
+}
