@@ -188,10 +188,14 @@ void PerfCounters::finish_request() {
     if (!shared_.empty()) {
       uint64_t units = 0, ideal = 0;
       shared_request(shared_, &units, &ideal);
-      if (cur_warp_) clock_of(*cur_warp_) = chain_access(true, kSharedLoadCycles) + units;
+      if (cur_waiting_)
+        spin_work_.wavefronts += units;  // an mbarrier wait that found its phase incomplete: a poll
+      else if (cur_warp_)
+        clock_of(*cur_warp_) = chain_access(true, kSharedLoadCycles) + units;
       PerfSummary::Memory& m = cur_write_ ? summary_.shared_st : summary_.shared_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
-      if (cur_warp_) round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].wavefronts += units;
+      if (cur_warp_ && !cur_waiting_)
+        round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].wavefronts += units;
       ++pi.shared.requests, pi.shared.units += units, pi.shared.ideal += ideal;
     }
   }
@@ -323,12 +327,22 @@ void PerfCounters::access(const Warp& w, int, uint64_t generic, uint32_t size, b
     cur_warp_ = &w;
     cur_write_ = write;
     cur_atomic_ = false;
+    cur_waiting_ = false;
     cur_cta_ = w.cta->linear;
   }
   if (generic >= kSharedWindow && generic < kLocalWindow)
     shared_.push_back({generic - kSharedWindow, size});
   else if (generic < kSharedWindow)
     global_.push_back({generic, size});
+}
+
+// A wait on an mbarrier reads its word; when every lane found the phase incomplete, it waited and
+// did nothing else (a try_wait may wait inside the instruction, with no loop round to see).
+void PerfCounters::mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t value, bool complete,
+                                 const ptx::Instr& I) {
+  const bool fresh = cur_ != &I || cur_warp_ != &w || cur_atomic_;
+  access(w, lane, generic, 8, false, value, I);
+  cur_waiting_ = (fresh || cur_waiting_) && !complete;
 }
 
 void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,

@@ -105,6 +105,8 @@ class PerfCounters final : public RunObserver {
               const ptx::Instr& I) override;
   void atomic(const Warp& w, int lane, uint64_t generic, uint32_t size, uint64_t old, uint64_t nw,
               const ptx::Instr& I) override;
+  void mbarrier_wait(const Warp& w, int lane, uint64_t generic, uint64_t value, bool complete,
+                     const ptx::Instr& I) override;
   void memory_model(const Warp&, int, trace::MemoryModelKind, uint64_t, uint64_t, uint32_t) override {}
   void memory_visible(uint64_t) override {}
   void fence(const Warp& w, uint32_t act, const ptx::Instr& I) override;
@@ -174,6 +176,7 @@ class PerfCounters final : public RunObserver {
   // mbarrier arrival) and whether any lane changed its word (a compare-and-swap that failed, or an
   // atomicOr of a bit already set, hands nothing over and, like a poll, does not hold the unit).
   bool cur_returns_ = false, cur_wrote_ = false;
+  bool cur_waiting_ = false;  // an mbarrier wait whose lanes all found the phase incomplete
   // Spin waits: per lane (keyed by warp), where it last ran, the loop head it last came back to
   // with its registers' fingerprint there, and the instructions it ran since; rounds per loop head.
   struct LaneLoop {

@@ -5,6 +5,7 @@
 // SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has no estimate).
 #include <synclab/sim_control.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,6 +59,32 @@ __global__ void cas_lock(const int* in, int work, int* lock, int* out) {
   }
 }
 
+// Warp 0 reads `work` words, then its 32 lanes arrive on a shared-memory mbarrier; warp 1 waits
+// for the phase with mbarrier.try_wait (which may wait inside the instruction, no loop round seen).
+__global__ void mbarrier_handover(const int* in, int work, int* out) {
+  __shared__ unsigned long long bar;
+  const unsigned addr = unsigned(__cvta_generic_to_shared(&bar));
+  if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(addr), "r"(32) : "memory");
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    int s = 0;
+    for (int i = 0; i < work; ++i) s += in[(i * 32 + int(threadIdx.x)) % kWords];
+    out[threadIdx.x] = s;
+    unsigned long long state;
+    asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(addr) : "memory");
+  } else {
+    unsigned done = 0;
+    do {
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+          : "=r"(done)
+          : "r"(addr), "r"(0)
+          : "memory");
+    } while (!done);
+    out[threadIdx.x] = 1;
+  }
+}
+
 // Every lane of one warp adds to one word: of shared memory, or of global memory.
 __global__ void one_word(int* global_word, int shared) {
   __shared__ int word;
@@ -72,8 +99,9 @@ __global__ void one_word(int* global_word, int shared) {
 }
 
 struct Estimate {
-  double path = 0, atomic = 0, issue = 0;
+  double path = 0, atomic = 0, issue = 0, shared = 0, total = 0;
   unsigned long long spin_rounds = 0;
+  unsigned long long shared_loads = 0;  // shared-memory load requests (counted, polls included)
 };
 
 const char* g_file = nullptr;
@@ -101,7 +129,13 @@ Estimate last_estimate() {
   e.path = number_after(last, "path");
   e.atomic = number_after(last, "atomic");
   e.issue = number_after(last, "issue");
+  e.shared = number_after(last, "shared");
+  e.total = number_after(last, "total");
   e.spin_rounds = static_cast<unsigned long long>(number_after(last, "spin_rounds"));
+  const size_t shared_ld = last.find("\"shared_ld_wavefronts\"");
+  if (shared_ld != std::string::npos)
+    e.shared_loads = static_cast<unsigned long long>(
+        number_after(last.substr(shared_ld, last.find('}', shared_ld) - shared_ld), "requests"));
   return e;
 }
 
@@ -172,6 +206,33 @@ int main(int argc, char** argv) {
          lock_random.path);
   expect(lock_rr.atomic == lock_random.atomic, "cas_lock: nor do the atomics' turns", lock_rr.atomic,
          lock_random.atomic);
+
+  // An mbarrier wait that found its phase incomplete is a poll: the estimate is the same however
+  // long the waiting warp polled.
+  Estimate bar[3];
+  const char* scheds[3] = {"rr", "random", "random"};
+  for (int k = 0; k < 3; ++k) {
+    synclab::sim::set_scheduler(scheds[k], 7 + 10 * k);
+    mbarrier_handover<<<1, 64>>>(g_in, 200, g_out);
+    CHECK(cudaDeviceSynchronize());
+    bar[k] = last_estimate();
+  }
+  expect(bar[0].shared_loads != bar[1].shared_loads || bar[0].shared_loads != bar[2].shared_loads,
+         "mbarrier_handover: the schedules' waits polled different numbers of times", double(bar[1].shared_loads),
+         double(bar[2].shared_loads));
+  expect(bar[0].shared == bar[1].shared && bar[0].shared == bar[2].shared && bar[0].shared > 0,
+         "mbarrier_handover: the estimate's shared-memory pipe counts the wait that found the phase complete, "
+         "not the polls",
+         bar[1].shared, bar[2].shared);
+  // (The chain, up to the last try's few instructions: polls counted would add hundreds of cycles.)
+  expect(std::fabs(bar[0].path - bar[1].path) < 0.005 && std::fabs(bar[0].path - bar[2].path) < 0.005,
+         "mbarrier_handover: nor does the chain", bar[1].path, bar[2].path);
+  synclab::sim::set_scheduler("rr", 7);
+  mbarrier_handover<<<1, 64>>>(g_in, 0, g_out);
+  CHECK(cudaDeviceSynchronize());
+  const Estimate no_work = last_estimate();
+  expect(bar[0].path > no_work.path, "mbarrier_handover: the wait ends after warp 0's work and arrival", bar[0].path,
+         no_work.path);
 
   // 32 lanes on one word: shared memory takes 32 turns, global memory combines the warp's adds.
   synclab::sim::set_scheduler("rr", 1);
