@@ -260,8 +260,23 @@ void PerfCounters::wait_for_writes(uint64_t me, uint64_t& clock, const std::vect
 // A lane that comes back to an instruction at or before the one it ran last (in one function) has
 // gone round a loop: when its registers there are those of its last round at the same head, the
 // round changed nothing of its own: it waited (a spin on a flag or a lock, a failed try).
-void PerfCounters::loop_rounds(const Warp& w, const Group& g) {
+bool PerfCounters::loop_rounds(const Warp& w, const Group& g) {
   std::array<LaneLoop, 32>& loops = lane_loops_[(w.cta->linear << 16) | w.index];
+  // Every lane runs the instruction it ran last again: it did not advance (a wait inside the
+  // instruction, as mbarrier.try_wait's): a round that only waited, at the loop head it had.
+  bool again = true;
+  for (uint32_t m = g.mask; m && again; m &= m - 1) {
+    const LaneLoop& L = loops[size_t(__builtin_ctz(m))];
+    again = L.func == g.func && L.pc == g.pc;
+  }
+  if (again) {
+    const uint64_t lanes = uint64_t(__builtin_popcount(g.mask));
+    summary_.spin_rounds += lanes;
+    summary_.spin_thread_instructions += lanes;
+    ++spin_heads_[(uint64_t(g.func) << 32) | g.pc];
+    ++spin_work_.instructions;
+    return true;
+  }
   const size_t nregs = module_.functions[g.func].regs.size() + 1;
   uint64_t& clock = clock_of(w);
   bool spun = false, worked = false;
@@ -306,12 +321,12 @@ void PerfCounters::loop_rounds(const Warp& w, const Group& g) {
     work = RoundWork{};
   }
   for (uint32_t m = back; m; m &= m - 1) loops[size_t(__builtin_ctz(m))].head_clock = clock;
+  return false;
 }
 
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
-  loop_rounds(w, g);
-  ++clock_of(w);
+  if (!loop_rounds(w, g)) ++clock_of(w);
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
   cur_warp_ = &w;
@@ -428,8 +443,8 @@ void PerfCounters::estimate() {
   e.dram_us = double(s.global_sectors_distinct) * 32.0 / dram_bytes_per_s * 1e6;
   e.l1_us = std::max(0.0, sectors - double(spin_work_.sectors)) / (sms * kL1SectorsPerCycle * clock_hz) * 1e6;
   // Rounds that only waited issue nothing the estimate counts (their number is the schedule's).
-  const uint64_t issued = s.warp_instructions - std::min(s.warp_instructions, spin_work_.instructions);
-  e.issue_us = double(issued) / (sms * kIssuePerCycle * clock_hz) * 1e6;
+  e.instructions = s.warp_instructions - std::min(s.warp_instructions, spin_work_.instructions);
+  e.issue_us = double(e.instructions) / (sms * kIssuePerCycle * clock_hz) * 1e6;
   const uint64_t wavefronts = s.shared_ld.units + s.shared_st.units;
   e.shared_us =
       double(wavefronts - std::min(wavefronts, spin_work_.wavefronts)) / (sms * kWavefrontsPerCycle * clock_hz) * 1e6;
@@ -607,6 +622,7 @@ std::string PerfSummary::json() const {
                      {"shared", estimate.shared_us},
                      {"atomic", estimate.atomic_us},
                      {"path", estimate.path_us},
+                     {"instructions", estimate.instructions},
                      {"launch", estimate.launch_us}}}};
   nlohmann::json w = nlohmann::json::array();
   for (const Line& l : worst) w.push_back({{"where", l.where}, {"what", l.what}, {"counts", mem(l.m)}});

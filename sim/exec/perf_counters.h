@@ -75,6 +75,7 @@ struct PerfSummary {
   uint64_t global_sectors_distinct = 0;  // the distinct sectors the launch touched (its footprint)
   struct Estimate {
     double launch_us = 0, dram_us = 0, l1_us = 0, issue_us = 0, shared_us = 0, atomic_us = 0, path_us = 0;
+    uint64_t instructions = 0;  // the warp instructions the issue term counts (waiting rounds left out)
     double total_us() const;
     const char* bound() const;  // which part is the largest: the pipes, the chain or the atomics
   };
@@ -193,7 +194,8 @@ class PerfCounters final : public RunObserver {
   };
   RoundWork spin_work_;
   std::unordered_map<uint64_t, RoundWork> round_work_;
-  void loop_rounds(const Warp& w, const Group& g);
+  // Notes the loop rounds of the step; true when every lane ran the same instruction again (a wait).
+  bool loop_rounds(const Warp& w, const Group& g);
   uint64_t& clock_of(const Warp& w);
   bool result_used(const ptx::Instr& I);
   uint64_t chain_access(bool shared, uint64_t latency);

@@ -227,6 +227,10 @@ int main(int argc, char** argv) {
   // (The chain, up to the last try's few instructions: polls counted would add hundreds of cycles.)
   expect(std::fabs(bar[0].path - bar[1].path) < 0.005 && std::fabs(bar[0].path - bar[2].path) < 0.005,
          "mbarrier_handover: nor does the chain", bar[1].path, bar[2].path);
+  // (Nor the instructions issued, up to the last try's few: each poll's, counted, would be a few
+  // more, some 40 polls apart between these schedules.)
+  expect(std::fabs(bar[0].issue - bar[1].issue) < 0.001 && std::fabs(bar[0].issue - bar[2].issue) < 0.001,
+         "mbarrier_handover: nor do the instructions counted", bar[1].issue, bar[2].issue);
   synclab::sim::set_scheduler("rr", 7);
   mbarrier_handover<<<1, 64>>>(g_in, 0, g_out);
   CHECK(cudaDeviceSynchronize());
