@@ -427,7 +427,7 @@ double PerfSummary::Estimate::total_us() const {
 const char* PerfSummary::Estimate::bound() const {
   const double pipes = dram_us + l1_us + issue_us + shared_us;
   if (atomic_us >= pipes && atomic_us >= path_us) return "atomics on one address";
-  return path_us > pipes ? "latency (the longest block's chain)" : "throughput (the SMs' pipes)";
+  return path_us > pipes ? "latency (the longest chain of waits)" : "throughput (the SMs' pipes)";
 }
 
 void PerfCounters::estimate() {
