@@ -87,37 +87,21 @@ __global__ void atom_shared(long long* out) {
   out[1] = v;
 }
 
-__global__ void fence_gpu(unsigned* word, long long* out) {
-  const long long t0 = clock64();
-  for (int k = 0; k < kIters; ++k) {
-    *(volatile unsigned*)word = k;
-    __threadfence();
-  }
-  const long long t1 = clock64();
-  out[0] = (t1 - t0) / kIters;
-  out[1] = *word;
-}
-
-__global__ void fence_acq_rel(unsigned* word, long long* out) {
-  const long long t0 = clock64();
-  for (int k = 0; k < kIters; ++k) {
-    *(volatile unsigned*)word = k;
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");
-  }
-  const long long t1 = clock64();
-  out[0] = (t1 - t0) / kIters;
-  out[1] = *word;
-}
-
-__global__ void st_release(unsigned* word, long long* out) {
+// A plain store of one global word, then an order: __threadfence() (fence.sc.gpu), fence.acq_rel.gpu,
+// or st.release.gpu of another word; per pair.
+enum class Order { fence_sc, fence_acq_rel, st_release };
+template <Order kOrder>
+__global__ void store_then(unsigned* word, long long* out) {
   const long long t0 = clock64();
   for (int k = 0; k < kIters; ++k) {
     *(volatile unsigned*)(word + 8) = k;
-    asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(word), "r"(k) : "memory");
+    if (kOrder == Order::fence_sc) __threadfence();
+    if (kOrder == Order::fence_acq_rel) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    if (kOrder == Order::st_release) asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(word), "r"(k) : "memory");
   }
   const long long t1 = clock64();
   out[0] = (t1 - t0) / kIters;
-  out[1] = *word;
+  out[1] = word[8];
 }
 
 __global__ void atom_release(unsigned* word, long long* out) {
@@ -240,9 +224,10 @@ int main() {
   rows.push_back({"shared_load", median_of([&] { shared_load<<<1, 1>>>(d_out); }, d_out)});
   rows.push_back({"atom_global", median_of([&] { zero(), atom_global<<<1, 1>>>(d_word, d_out); }, d_out)});
   rows.push_back({"atom_shared", median_of([&] { atom_shared<<<1, 1>>>(d_out); }, d_out)});
-  rows.push_back({"fence_gpu", median_of([&] { fence_gpu<<<1, 1>>>(d_word, d_out); }, d_out)});
-  rows.push_back({"fence_acq_rel", median_of([&] { fence_acq_rel<<<1, 1>>>(d_word, d_out); }, d_out)});
-  rows.push_back({"st_release", median_of([&] { st_release<<<1, 1>>>(d_word, d_out); }, d_out)});
+  rows.push_back({"fence_gpu", median_of([&] { store_then<Order::fence_sc><<<1, 1>>>(d_word, d_out); }, d_out)});
+  rows.push_back(
+      {"fence_acq_rel", median_of([&] { store_then<Order::fence_acq_rel><<<1, 1>>>(d_word, d_out); }, d_out)});
+  rows.push_back({"st_release", median_of([&] { store_then<Order::st_release><<<1, 1>>>(d_word, d_out); }, d_out)});
   rows.push_back({"atom_release", median_of([&] { zero(), atom_release<<<1, 1>>>(d_word, d_out); }, d_out)});
   rows.push_back({"fence_cta", median_of([&] { fence_cta<<<1, 1>>>(d_out); }, d_out)});
   rows.push_back({"syncthreads", median_of([&] { syncthreads_cost<<<1, 128>>>(d_out); }, d_out)});

@@ -151,7 +151,7 @@ void PerfCounters::finish_request() {
     if (cur_warp_) {
       const bool in_shared = !shared_.empty();
       const uint64_t way = in_shared ? kSharedWayCycles : kGlobalWayCycles;
-      const uint64_t me = (cur_warp_->cta->linear << 16) | cur_warp_->index;
+      const uint64_t me = warp_key(*cur_warp_);
       uint64_t& clock = clock_of(*cur_warp_);
       uint64_t served = clock;
       wait_for_writes(me, served, word_keys(in_shared), 0);
@@ -182,7 +182,7 @@ void PerfCounters::finish_request() {
       if (cur_warp_) clock_of(*cur_warp_) = chain_access(false, first_touch ? kDramLoadCycles : kCachedLoadCycles);
       PerfSummary::Memory& m = cur_write_ ? summary_.global_st : summary_.global_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
-      if (cur_warp_) round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].sectors += units;
+      if (cur_warp_) state_of(*cur_warp_).round.sectors += units;
       ++pi.global.requests, pi.global.units += units, pi.global.ideal += ideal;
     }
     if (!shared_.empty()) {
@@ -194,8 +194,7 @@ void PerfCounters::finish_request() {
         clock_of(*cur_warp_) = chain_access(true, kSharedLoadCycles) + units;
       PerfSummary::Memory& m = cur_write_ ? summary_.shared_st : summary_.shared_ld;
       ++m.requests, m.units += units, m.ideal += ideal;
-      if (cur_warp_ && !cur_waiting_)
-        round_work_[(cur_warp_->cta->linear << 16) | cur_warp_->index].wavefronts += units;
+      if (cur_warp_ && !cur_waiting_) state_of(*cur_warp_).round.wavefronts += units;
       ++pi.shared.requests, pi.shared.units += units, pi.shared.ideal += ideal;
     }
   }
@@ -209,7 +208,7 @@ void PerfCounters::finish_request() {
 // it reads, then takes `latency` (a store nothing: the warp goes on).
 uint64_t PerfCounters::chain_access(bool shared, uint64_t latency) {
   const uint64_t clock = clock_of(*cur_warp_);
-  const uint64_t me = (cur_warp_->cta->linear << 16) | cur_warp_->index;
+  const uint64_t me = warp_key(*cur_warp_);
   const uint64_t way = shared ? kSharedWayCycles : kGlobalWayCycles;
   if (cur_write_) {
     for (uint64_t k : word_keys(shared)) written_[k] = {clock + way, me};
@@ -237,8 +236,6 @@ bool PerfCounters::result_used(const ptx::Instr& I) {
   return used;
 }
 
-uint64_t& PerfCounters::clock_of(const Warp& w) { return clock_[(w.cta->linear << 16) | w.index]; }
-
 std::vector<uint64_t> PerfCounters::word_keys(bool shared) const {
   std::vector<uint64_t> keys;
   const auto& list = shared ? shared_ : global_;
@@ -260,8 +257,8 @@ void PerfCounters::wait_for_writes(uint64_t me, uint64_t& clock, const std::vect
 // A lane that comes back to an instruction at or before the one it ran last (in one function) has
 // gone round a loop: when its registers there are those of its last round at the same head, the
 // round changed nothing of its own: it waited (a spin on a flag or a lock, a failed try).
-bool PerfCounters::loop_rounds(const Warp& w, const Group& g) {
-  std::array<LaneLoop, 32>& loops = lane_loops_[(w.cta->linear << 16) | w.index];
+bool PerfCounters::loop_rounds(WarpState& state, const Warp& w, const Group& g) {
+  std::array<LaneLoop, 32>& loops = state.loops;
   // Every lane runs the instruction it ran last again: it did not advance (a wait inside the
   // instruction, as mbarrier.try_wait's): a round that only waited, at the loop head it had.
   bool again = true;
@@ -278,7 +275,7 @@ bool PerfCounters::loop_rounds(const Warp& w, const Group& g) {
     return true;
   }
   const size_t nregs = module_.functions[g.func].regs.size() + 1;
-  uint64_t& clock = clock_of(w);
+  uint64_t& clock = state.clock;
   bool spun = false, worked = false;
   uint64_t round_instructions = 0;  // the warp instructions of the round that waited
   uint64_t round_began = 0;
@@ -311,7 +308,7 @@ bool PerfCounters::loop_rounds(const Warp& w, const Group& g) {
   // A round that only waited costs the chain nothing: how many rounds a spin goes depends on the
   // schedule; the round that ends the wait (its read of the awaited write) is what counts.
   if (back) {
-    RoundWork& work = round_work_[(w.cta->linear << 16) | w.index];
+    RoundWork& work = state.round;
     if (spun && !worked) {
       if (round_began < clock) clock = round_began;
       spin_work_.instructions += round_instructions;
@@ -326,7 +323,8 @@ bool PerfCounters::loop_rounds(const Warp& w, const Group& g) {
 
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
-  if (!loop_rounds(w, g)) ++clock_of(w);
+  WarpState& state = state_of(w);
+  if (!loop_rounds(state, w, g)) ++state.clock;
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
   cur_warp_ = &w;
@@ -410,7 +408,7 @@ void PerfCounters::barrier_release(const Cta& c, uint32_t id, uint32_t, const st
     const uint64_t key = (c.linear << 16) | (t / 32);
     if (key == last_warp) continue;
     last_warp = key;
-    uint64_t& clock = clock_[key];
+    uint64_t& clock = warps_[key].clock;
     summary_.barrier_wait_cycles += latest > clock ? latest - clock : 0;
     clock = std::max(clock, latest) + kBarrierCycles;
   }
@@ -456,7 +454,7 @@ void PerfCounters::estimate() {
   const double waves = std::ceil(blocks / double(std::max(1u, device_.sm_count) * per_sm));
   // Every warp's chain where it ended (or stopped: a hang), the longest.
   uint64_t longest = 0;
-  for (const auto& [key, clock] : clock_) longest = std::max(longest, clock);
+  for (const auto& [key, state] : warps_) longest = std::max(longest, state.clock);
   e.path_us = waves * double(longest) / clock_hz * 1e6;
 }
 

@@ -160,10 +160,8 @@ class PerfCounters final : public RunObserver {
   std::vector<uint64_t> atom_keys_;
   // The sectors touched so far (a sector's first touch is DRAM traffic, later ones cache hits).
   std::unordered_set<uint64_t> sectors_seen_;
-  // The chain of latencies (docs/profile.md, "An estimated time"): per warp (block << 16 | warp
-  // index), the cycle its chain has reached since the launch began; per barrier (block << 4 | id),
-  // the latest arrival of its current phase.
-  std::unordered_map<uint64_t, uint64_t> clock_;
+  // The chain of latencies (docs/profile.md, "An estimated time"): per barrier (block << 4 | id),
+  // the latest arrival of its current phase (each warp's clock is in its WarpState, below).
   std::unordered_map<uint64_t, uint64_t> phase_max_;
   // Hand-overs through memory: per four-byte word (shared words keyed with their block, as
   // atom_count_), when its last write reached the point where reads meet it (L2, or the block's
@@ -185,18 +183,26 @@ class PerfCounters final : public RunObserver {
     uint64_t head_hash = 0, since = 0;
     uint64_t head_clock = 0;  // the warp's clock when the lane came back to the head last
   };
-  std::unordered_map<uint64_t, std::array<LaneLoop, 32>> lane_loops_;
   std::unordered_map<uint64_t, uint64_t> spin_heads_;  // func << 32 | pc -> rounds
   // The work of rounds in which every lane only waited (the estimate's pipes leave it out: how many
-  // such rounds run is the schedule's), and per warp the work of its current round.
+  // such rounds run is the schedule's).
   struct RoundWork {
     uint64_t instructions = 0, sectors = 0, wavefronts = 0;
   };
   RoundWork spin_work_;
-  std::unordered_map<uint64_t, RoundWork> round_work_;
+  // Per warp (warp_key): the cycle its chain has reached since the launch began, the work of its
+  // current loop round, and its lanes' loops.
+  struct WarpState {
+    uint64_t clock = 0;
+    RoundWork round;
+    std::array<LaneLoop, 32> loops;
+  };
+  std::unordered_map<uint64_t, WarpState> warps_;
+  static uint64_t warp_key(const Warp& w) { return (w.cta->linear << 16) | w.index; }
+  WarpState& state_of(const Warp& w) { return warps_[warp_key(w)]; }
+  uint64_t& clock_of(const Warp& w) { return state_of(w).clock; }
   // Notes the loop rounds of the step; true when every lane ran the same instruction again (a wait).
-  bool loop_rounds(const Warp& w, const Group& g);
-  uint64_t& clock_of(const Warp& w);
+  bool loop_rounds(WarpState& state, const Warp& w, const Group& g);
   bool result_used(const ptx::Instr& I);
   uint64_t chain_access(bool shared, uint64_t latency);
   std::unordered_map<const ptx::Instr*, bool> result_used_;

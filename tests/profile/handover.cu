@@ -1,8 +1,10 @@
 // The estimate's chain across hand-overs (docs/profile.md, "An estimated time"): a read waits for
 // the write it read, rounds of a spin that only waited cost nothing, a failed try takes no turn at
-// an atomic unit, and shared-memory atomics of one warp on one word take one turn each. Each check
-// compares two launches whose difference is that one rule, through the estimate's parts in
-// SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has no estimate).
+// an atomic unit, an mbarrier wait that found its phase incomplete is a poll, and shared-memory
+// atomics of one warp on one word take one turn each. Each check compares two launches whose
+// difference is that one rule, through the estimate's parts in SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has
+// no estimate).
+#include <synclab/cuda_check.h>
 #include <synclab/sim_control.h>
 
 #include <cmath>
@@ -10,15 +12,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
-
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
 
 constexpr int kWords = 4096;
 
