@@ -49,10 +49,12 @@
 // the median of 51 launches after 5 untimed ones.
 //
 // Then Needleman-Wunsch by warps that own strips of columns (nw_strips.cuh: strips-wavefront, a
-// launch per diagonal of tiles, and strips-dataflow, one launch), milliseconds per fill, n x n
-// cells for n = 1024 .. 16384 (--nw-strips N...: only that table, for those sizes); a version whose
-// shared memory does not fit the device prints "-". --nw-strips-profile N: where strips-dataflow's
-// time goes, per strip (its start, its first west cells, its end).
+// launch per diagonal of tiles; strips-dataflow, one launch; strips-dataflow-block, one launch
+// with the hand-overs inside a block through shared memory), milliseconds per fill, n x n cells
+// for n = 1024 .. 16384 (--nw-strips N...: only that table, for those sizes; --nw-strips-ways
+// TEXT: only the versions whose name holds TEXT); a version whose shared memory does not fit the
+// device prints "-". --nw-strips-profile N: where the dataflow versions' time goes, per strip (its
+// start, its first west cells, its end).
 //
 // --trace FILE --nw-trace N records the tile dataflow fill of N x N cells ((N / 16)^2 tiles) with
 // trace.cuh instead of timing anything: launch 0 with row-major tickets (dataflow-rows with
@@ -62,7 +64,7 @@
 // "tile order" matrix (tiles x tiles ints), which the viewer's Wavefront window draws.
 //
 //   lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]
-//   lab09_tinylock --nw-strips N...
+//   lab09_tinylock --nw-strips N... [--nw-strips-ways TEXT]
 //   lab09_tinylock --nw-strips-profile N
 //   lab09_tinylock --trace FILE [--nw-trace N]
 //   (--smoke: 3 launches each, a 32 x 32 and a 62 x 62 Needleman-Wunsch, for the simulator; --nw:
@@ -406,6 +408,10 @@ template <int R, int Q>
 void strips_flow(int* S, const int* a, const int* b, int n, int* ready, int* next) {
   nw_strips_dataflow_fill<R, Q>(S, a, b, n, ready, next);
 }
+template <int R, int Q, int K, bool Rows = false>
+void strips_flow_block(int* S, const int* a, const int* b, int n, int* ready, int* next) {
+  nw_strips_dataflow_block_fill<R, Q, K, Rows>(S, a, b, n, ready, next);
+}
 const StripWay kStripWays[] = {
     {"5a: 16 x 16 tiles, a launch per tile diagonal", true, [] { return true; }, [](int* S, const int* a, const int* b, int n, int*, int*) { nw_wavefront(S, a, b, n); }},
     {"strips-wavefront R=4 Q=2 RT=64", false, nw_strips_setup<4, 2>, strips_wave<4, 2, 64>},
@@ -415,6 +421,15 @@ const StripWay kStripWays[] = {
     {"strips-dataflow R=4 Q=4", false, nw_strips_setup<4, 4>, strips_flow<4, 4>},
     {"strips-dataflow R=8 Q=2", false, nw_strips_setup<8, 2>, strips_flow<8, 2>},
     {"strips-dataflow R=8 Q=4", false, nw_strips_setup<8, 4>, strips_flow<8, 4>},
+    {"strips-dataflow-block R=4 Q=2 K=2", false, nw_strips_block_setup<4, 2, 2>, strips_flow_block<4, 2, 2>},
+    {"strips-dataflow-block R=4 Q=2 K=4", false, nw_strips_block_setup<4, 2, 4>, strips_flow_block<4, 2, 4>},
+    {"strips-dataflow-block R=4 Q=2 K=6", false, nw_strips_block_setup<4, 2, 6>, strips_flow_block<4, 2, 6>},
+    {"strips-dataflow-block R=4 Q=1 K=4", false, nw_strips_block_setup<4, 1, 4>, strips_flow_block<4, 1, 4>},
+    {"strips-dataflow-block R=4 Q=1 K=8", false, nw_strips_block_setup<4, 1, 8>, strips_flow_block<4, 1, 8>},
+    {"strips-dataflow-block R=8 Q=2 K=3", false, nw_strips_block_setup<8, 2, 3>, strips_flow_block<8, 2, 3>},
+    {"strips-dataflow-block R=4 Q=2 K=2 rows", false, nw_strips_block_setup<4, 2, 2, true>, strips_flow_block<4, 2, 2, true>},
+    {"strips-dataflow-block R=4 Q=2 K=4 rows", false, nw_strips_block_setup<4, 2, 4, true>, strips_flow_block<4, 2, 4, true>},
+    {"strips-dataflow-block R=4 Q=2 K=6 rows", false, nw_strips_block_setup<4, 2, 6, true>, strips_flow_block<4, 2, 6, true>},
 };
 
 // The strips' matrix before a fill (strip_at's layout): row 0 and column 0 the gap penalties, every
@@ -427,9 +442,10 @@ std::vector<int> strips_init(int n) {
 
 // Where strips-dataflow's time goes: per strip, %globaltimer at its start, once its first chunk of
 // west cells is there, at its end, and how many times it found a west cell not written yet.
-template <int R, int Q>
+// K > 0: strips-dataflow-block with K warps a block.
+template <int R, int Q, int K = 0>
 void nw_strips_profile(int n) {
-  if (!nw_strips_setup<R, Q>()) return;
+  if (K == 0 ? !nw_strips_setup<R, Q>() : !nw_strips_block_setup<R, Q, (K > 0 ? K : 1)>()) return;
   const NwCase c(n);
   NwBuffers d(c, n / kNwTile);
   const int strips = n / (32 * R);
@@ -440,15 +456,21 @@ void nw_strips_profile(int n) {
   CHECK(cudaMalloc(&st, size_t(strips) * 4 * sizeof(long long)));
   for (int k = 0; k < 3; ++k) {
     CHECK(cudaMemcpy(dM, init.data(), init.size() * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemsetAsync(d.ready, 0, size_t(strips) * sizeof(int)));
-    CHECK(cudaMemsetAsync(d.next, 0, sizeof(int)));
-    nw_strips_dataflow<R, Q><<<strips, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(dM, d.a, d.b, n, d.ready, d.next, st);
+    if (K == 0) {
+      CHECK(cudaMemsetAsync(d.ready, 0, size_t(strips) * sizeof(int)));
+      CHECK(cudaMemsetAsync(d.next, 0, sizeof(int)));
+      nw_strips_dataflow<R, Q><<<strips, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(dM, d.a, d.b, n, d.ready, d.next, st);
+    } else {
+      nw_strips_dataflow_block_fill<R, Q, (K > 0 ? K : 1)>(dM, d.a, d.b, n, d.ready, d.next, st);
+    }
     CHECK(cudaDeviceSynchronize());
   }
   std::vector<long long> h(size_t(strips) * 4);
   CHECK(cudaMemcpy(h.data(), st, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
   const long long t0 = h[0];
-  std::printf("profile R=%d Q=%d n=%d: strip: start, first chunk ready, end (us from strip 0's start), duration, waits\n", R, Q, n);
+  std::printf("profile %s R=%d Q=%d K=%d n=%d: strip: start, first west cells there, end (us from strip 0's start), "
+              "duration, waits\n",
+              K == 0 ? "strips-dataflow" : "strips-dataflow-block", R, Q, K == 0 ? 1 : K, n);
   for (int s = 0; s < strips; ++s) {
     const long long* p = &h[size_t(s) * 4];
     if (s < 4 || s % 16 == 0 || s == strips - 1)
@@ -458,6 +480,9 @@ void nw_strips_profile(int n) {
   CHECK(cudaFree(st));
   CHECK(cudaFree(dM));
 }
+
+// --nw-strips-ways TEXT: only the versions whose name holds TEXT ("" : every one).
+std::string g_strip_ways;
 
 bool nw_strips_table(int n, int reps, bool smoke) {
   const NwCase c(n);
@@ -477,6 +502,7 @@ bool nw_strips_table(int n, int reps, bool smoke) {
   bool ok = true;
   std::printf("| %d x %d |", n, n);
   for (const StripWay& v : kStripWays) {
+    if (std::strstr(v.name, g_strip_ways.c_str()) == nullptr) continue;
     if (!v.setup()) {
       std::printf(" - |");  // its ring does not fit this device's shared memory
       continue;
@@ -858,6 +884,8 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "lab09_tinylock: --nw-strips takes sizes up to %d, not %d\n", kStripsMaxN, n);
           return 2;
         }
+    } else if (!std::strcmp(argv[i], "--nw-strips-ways") && i + 1 < argc) {
+      g_strip_ways = argv[++i];
     } else if (!std::strcmp(argv[i], "--nw-paper")) {
       paper_given = true;
       if (!sizes(i, paper_sizes, kPaperCells, "--nw-paper")) return 2;
@@ -872,7 +900,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: lab09_tinylock [--reps N] [--nw N...] [--nw-paper N...] [--smoke]\n"
-                   "       lab09_tinylock --nw-strips N...\n"
+                   "       lab09_tinylock --nw-strips N... [--nw-strips-ways TEXT]\n"
                    "       lab09_tinylock --nw-strips-profile N\n"
                    "       lab09_tinylock --trace FILE [--nw-trace N]\n");
       return 2;
@@ -885,9 +913,11 @@ int main(int argc, char** argv) {
     std::printf("\nNeedleman-Wunsch by warps owning strips of columns (nw_strips.cuh), milliseconds per fill (median of "
                 "%d, each version checked against a host fill):\n| cells |",
                 strip_reps);
-    for (const StripWay& v : kStripWays) std::printf(" %s |", v.name);
+    for (const StripWay& v : kStripWays)
+      if (std::strstr(v.name, g_strip_ways.c_str())) std::printf(" %s |", v.name);
     std::printf("\n| --- |");
-    for (size_t k = 0; k < sizeof kStripWays / sizeof kStripWays[0]; ++k) std::printf(" ---: |");
+    for (const StripWay& v : kStripWays)
+      if (std::strstr(v.name, g_strip_ways.c_str())) std::printf(" ---: |");
     std::printf("\n");
     bool good = true;
     for (int n : strip_sizes) good = nw_strips_table(n, strip_reps, smoke) && good;
@@ -896,6 +926,7 @@ int main(int argc, char** argv) {
   if (profile_n) {
     nw_strips_profile<4, 2>(profile_n);
     nw_strips_profile<8, 2>(profile_n);
+    nw_strips_profile<4, 2, 4>(profile_n);
     return 0;
   }
   if (strips_only) return strips() ? 0 : 1;

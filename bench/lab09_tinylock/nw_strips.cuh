@@ -53,6 +53,36 @@ __device__ inline void st_relaxed_gpu_v4(int4* p, int4 v) {
                : "memory");
 }
 
+// Block-scope accesses for the hand-over between two warps of one block (strips-dataflow-block;
+// ld_acquire_cta and st_release_cta are tinylock.cuh's).
+__device__ inline unsigned ld_relaxed_cta(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.cta.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ inline void st_relaxed_cta(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.cta.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// The hand-over between two warps of one block (strips-dataflow-block): a ring of kHandRows words
+// in shared memory, the east column of the west warp's strip, row i in word i mod kHandRows. Each
+// word is its own message, as in global memory, but a ring's words are written again (row i +
+// kHandRows in the word of row i), so a word carries its row's lap (i / kHandRows) in its top 12
+// bits above the cell's 20 (scores stay within -2n .. 2n, n <= kStripsMaxN): a reader takes a word
+// whose lap is its row's, and the value in it is final. The reader tells how far it has read
+// (a release store of its next row, every 16 steps); the writer, every 32 steps, waits until the
+// words it is about to write again have been read (an acquire load of that). So the writer may run
+// up to 256 - 32Q - 16Q - Q rows ahead of the reader before it waits (Q <= 4), which it is not in
+// a fill on a GPU (the reader runs about 35 steps behind it), but may be under a simulator's
+// schedule.
+constexpr int kHandRows = 256;
+constexpr unsigned kHandEmpty = 0xfff00000u;  // a lap no row has: a word not written yet
+__host__ __device__ inline unsigned hand_word(int row, int v) {
+  return (unsigned(v) & 0xfffffu) | (unsigned(row / kHandRows) << 20);
+}
+__device__ inline bool hand_has(unsigned w, int row) { return (w >> 20) == unsigned(row / kHandRows); }
+__device__ inline int hand_value(unsigned w) { return int(w << 12) >> 12; }
+
 // The bank conflicts of one ring store: lane l stores R / 4 vectors of 16 bytes into row c - Q * l,
 // and shared memory serves 8 lanes' vectors at a time. Lanes per group of banks, at most, for a
 // row pitch of 32R + 4 * pad words; and the pad (0..7) with the fewest.
@@ -106,7 +136,8 @@ struct StripShape {
 template <int R, int Q>
 __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, int r0, int r1, bool west_message,
                               const int* west_started, bool east_message, int* my_started, int* ring,
-                              long long* stamps = nullptr) {
+                              long long* stamps = nullptr, unsigned* east_hand = nullptr, const int* east_read = nullptr,
+                              const unsigned* west_hand = nullptr, int* west_read = nullptr, bool west_rows = false) {
   using Shape = StripShape<R, Q>;
   constexpr unsigned kAll = 0xffffffffu;
   constexpr int kCols = 32 * R, kPitch = Shape::kPitch, kVec = R / 4;
@@ -150,7 +181,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
   auto fetch = [&](int first, int& fw, int (&fl)[Q]) {
     const int row = first + lane;
     const int* p = &M[strip_at(n, row, c0 - 1)];
-    fw = row >= r1 ? 0 : west_message ? ld_relaxed_gpu(p) : *p;
+    fw = row >= r1 || west_hand ? 0 : west_message ? ld_relaxed_gpu(p) : *p;
 #pragma unroll
     for (int q = 0; q < Q; ++q) {
       const int rq = first + Q * lane + q;
@@ -184,7 +215,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
     fetch(r0, cur_w, fl);
     cur_l = pack(fl);
   }
-  settle(r0, cur_w);
+  if (!west_rows) settle(r0, cur_w);
   if (stamps && lane == 0) stamps[1] = now();
   // The ring's slot of this lane's block at step t ((t - lane) mod 33) and of the block that
   // leaves at step t ((t - 32) mod 33), kept as counters.
@@ -194,6 +225,14 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
   // a strip's row starts a 16-byte vector (strip_at), and rows are P / 4 vectors apart.
   const int P4 = P / 4;
   int4* dst = reinterpret_cast<int4*>(M + strip_at(n, r0, c0)) + lane;
+  // (west_hand) the words of lane 0's next Q rows, read a step ahead.
+  const int steps = rows / Q;
+  unsigned hw[Q];
+  auto hand_load = [&](int first) {
+#pragma unroll
+    for (int q = 0; q < Q; ++q) hw[q] = ld_relaxed_cta(&west_hand[(first + q) % kHandRows]);
+  };
+  if (west_hand) hand_load(r0);
   auto step = [&](int t, bool check, bool flush) {
     int4 out[Q][kVec];
     if (flush) {
@@ -208,15 +247,58 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
       const int first = r0 + Q * t;  // the chunk that starts now at lane 0
       if (t > 0 && first < r1) {
         cur_w = next_w, cur_l = pack(next_l);
-        settle(first, cur_w);
+        if (!west_rows) settle(first, cur_w);
       }
       if (first + 32 < r1) fetch(first + 32, next_w, next_l);
+    }
+    if (west_rows && west_message && t < steps) {
+      // (west_rows) Only the rows lane 0 takes now must be there: lanes Qm .. Qm + Q - 1 of the
+      // chunk. Every lane whose row is still the poison loads it again.
+      const int* p = &M[strip_at(n, r0 + Q * (t - m) + lane, c0 - 1)];
+      auto here = [&] {
+        bool ok = true;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) ok = ok && __shfl_sync(kAll, cur_w, Q * m + q) != kNwPoison;
+        return ok;
+      };
+      while (!here()) {
+        ++waits;
+        if (cur_w == kNwPoison) cur_w = ld_relaxed_gpu(p);
+      }
     }
     int in_w[Q], up_w[Q];
 #pragma unroll
     for (int q = 0; q < Q; ++q) {
       in_w[q] = __shfl_sync(kAll, cur_w, Q * m + q);
       up_w[q] = __shfl_up_sync(kAll, E[q], 1);
+    }
+    if (west_hand && t < steps) {
+      // Lane 0's west cells of rows r0 + Qt ..: every lane reads the same words (one broadcast
+      // read); until each has its row's lap.
+      const int first = r0 + Q * t;
+      auto here = [&] {
+        bool ok = true;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) ok = ok && hand_has(hw[q], first + q);
+        return ok;
+      };
+      while (!__all_sync(kAll, here())) {
+        ++waits;
+        hand_load(first);
+      }
+      if (stamps && lane == 0 && t == 0) stamps[1] = now();
+#pragma unroll
+      for (int q = 0; q < Q; ++q) in_w[q] = hand_value(hw[q]);
+      if (t + 1 < steps) hand_load(first + Q);
+      if (t % 16 == 0 && t > 0 && lane == 0) st_release_cta(west_read, first);  // rows before `first` are read
+    }
+    if (east_hand && t >= 31 && t < steps + 31 && (t - 31) % 32 == 0) {
+      // Lane 31 writes rows r0 + Q(t - 31) .. + 32Q - 1 in the next 32 steps, into words that held
+      // rows kHandRows earlier: those must have been read.
+      static_assert(32 * Q + 16 * Q + Q <= kHandRows, "the writer can always get 32 steps ahead");
+      const int need = r0 + Q * (t - 31) + 32 * Q - kHandRows;
+      while (!__all_sync(kAll, ld_acquire_cta(east_read) >= need)) {
+      }
     }
     const int in_l = __shfl_sync(kAll, cur_l, m);
     const int up_l = __shfl_up_sync(kAll, letters, 1);
@@ -249,6 +331,10 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
         E[q] = left;
       }
       corner = west[Q - 1];
+      if (east_hand && lane == 31) {
+#pragma unroll
+        for (int q = 0; q < Q; ++q) st_relaxed_cta(&east_hand[(i0 + q) % kHandRows], hand_word(i0 + q, E[q]));
+      }
     }
     __syncwarp();  // the ring's rows are written before the next step's flush reads them
     wslot = wslot + 1 == K ? 0 : wslot + 1;
@@ -268,7 +354,6 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
       dst += Q * P4;
     }
   };
-  const int steps = rows / Q;
   int t = 0;
   for (; t < 32; ++t) step(t, true, false);         // lanes start one step after each other
   for (; t < steps; ++t) step(t, false, true);       // every lane has a block
@@ -287,6 +372,43 @@ __global__ void nw_strips_dataflow(int* M, const int* a, const int* b, int n, in
   const int strips = n / (32 * R);
   nw_strip_rows<R, Q>(M, a, b, n, s, 1, n + 1, s > 0, s > 0 ? &started[s - 1] : nullptr, s + 1 < strips, &started[s],
                       reinterpret_cast<int*>(ring4), stamps ? stamps + 4 * s : nullptr);
+}
+
+// strips-dataflow-block: as strips-dataflow, but a block of K warps takes K neighbouring strips
+// (one ticket), and the hand-over between two of its warps goes through a ring in shared memory
+// (kHandRows above) instead of global memory: a shared-memory word is there for the next warp some
+// tens of cycles after it is written, where a global one takes a trip through L2. Only the first
+// warp of a block takes its west column from global memory, from the last warp of the block before.
+// Shared memory: the K warps' rings, then K - 1 hand rings, then K counters (how far each warp has
+// read its west hand ring).
+template <int R, int Q, int K>
+constexpr int strips_block_words() {
+  return K * StripShape<R, Q>::kWords + (K - 1) * kHandRows + K;
+}
+// Rows: the first warp takes its west cells from global memory as soon as the rows of each step
+// are there (nw_strip_rows' west_rows), not a chunk of 32 rows at a time.
+template <int R, int Q, int K, bool Rows = false>
+__global__ void nw_strips_dataflow_block(int* M, const int* a, const int* b, int n, int* started, int* next,
+                                         long long* stamps = nullptr) {
+  extern __shared__ int4 smem4[];
+  __shared__ int ticket;
+  int* rings = reinterpret_cast<int*>(smem4);
+  unsigned* hand = reinterpret_cast<unsigned*>(rings + K * StripShape<R, Q>::kWords);
+  int* read = reinterpret_cast<int*>(hand + (K - 1) * kHandRows);
+  for (int i = int(threadIdx.x); i < (K - 1) * kHandRows; i += int(blockDim.x)) hand[i] = kHandEmpty;
+  if (threadIdx.x < K) read[threadIdx.x] = 1;
+  if (threadIdx.x == 0) ticket = atomicAdd(next, 1);  // K strips in the order blocks start
+  __syncthreads();
+  const int w = int(threadIdx.x) / 32;
+  const int s = ticket * K + w;
+  const int strips = n / (32 * R);
+  if (s >= strips) return;  // (the last block, when K does not divide the strips)
+  const bool first = w == 0, last = w == K - 1 || s + 1 == strips;
+  nw_strip_rows<R, Q>(M, a, b, n, s, 1, n + 1, first && s > 0, first && s > 0 ? &started[s - 1] : nullptr,
+                      w == K - 1 && s + 1 < strips, &started[s], rings + w * StripShape<R, Q>::kWords,
+                      stamps ? stamps + 4 * s : nullptr,
+                      last ? nullptr : hand + w * kHandRows, last ? nullptr : &read[w + 1],
+                      first ? nullptr : hand + (w - 1) * kHandRows, first ? nullptr : &read[w], Rows);
 }
 
 // strips-wavefront: the tiles (strip, row tile) with strip + row tile == td, a warp each.
@@ -323,6 +445,29 @@ void nw_strips_dataflow_fill(int* M, const int* a, const int* b, int n, int* sta
   CHECK(cudaMemsetAsync(started, 0, size_t(strips) * sizeof(int)));
   CHECK(cudaMemsetAsync(next, 0, sizeof(int)));
   nw_strips_dataflow<R, Q><<<strips, 32, StripShape<R, Q>::kWords * sizeof(int)>>>(M, a, b, n, started, next);
+}
+
+template <int R, int Q, int K, bool Rows = false>
+bool nw_strips_block_setup() {
+  const int bytes = strips_block_words<R, Q, K>() * int(sizeof(int));
+  int dev = 0, optin = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (bytes + int(sizeof(int)) > optin) return false;
+  CHECK(cudaFuncSetAttribute(nw_strips_dataflow_block<R, Q, K, Rows>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             bytes));
+  return true;
+}
+
+// One fill by strips-dataflow-block; started (n / 32R ints) and next are zeroed here.
+template <int R, int Q, int K, bool Rows = false>
+void nw_strips_dataflow_block_fill(int* M, const int* a, const int* b, int n, int* started, int* next,
+                                   long long* stamps = nullptr) {
+  const int strips = n / (32 * R);
+  CHECK(cudaMemsetAsync(started, 0, size_t(strips) * sizeof(int)));
+  CHECK(cudaMemsetAsync(next, 0, sizeof(int)));
+  nw_strips_dataflow_block<R, Q, K, Rows><<<(strips + K - 1) / K, 32 * K, strips_block_words<R, Q, K>() * sizeof(int)>>>(
+      M, a, b, n, started, next, stamps);
 }
 
 // One fill by strips-wavefront with row tiles of rt rows (n a multiple of rt, rt of 32).

@@ -4,6 +4,7 @@
 # every ring; a strip of 128 columns hands its east column to the next one cell at a time), under
 # both warp models and both memory models, round-robin and random schedules, the race checker on.
 # Each run checks every fill against the host's; any WRONG, race report or failure fails the test.
+# Then strips-dataflow-block with K = 2 alone on 512 x 512 (two blocks), four runs.
 #
 #   tests/labs/nw_strips_explore.sh LAB09_TINYLOCK_SIM_EXE
 set -u
@@ -26,6 +27,25 @@ for model in its lockstep; do
         echo "ok: $model $memory $1 $2: $row"
       fi
     done
+  done
+done
+# strips-dataflow-block on 512 x 512 cells: with K = 2, two blocks, so a hand-over between blocks
+# (global memory, a chunk of 32 rows at a time or, "rows", the rows of each step) as well as inside
+# each (shared memory, whose ring of 256 rows then goes round twice).
+for model in its lockstep; do
+  for memory in sc relaxed; do
+    out="$(SYNCLAB_DEVICE=h100 SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=random SYNCLAB_SEED=3 \
+      SYNCLAB_QUIET=1 "$exe" --smoke --nw-strips 512 --nw-strips-ways "dataflow-block R=4 Q=2 K=2" 2>&1)"
+    rc=$?
+    runs=$((runs + 1))
+    row="$(printf '%s\n' "$out" | grep '^| 512 x 512' || true)"
+    if [ $rc -ne 0 ] || [ -z "$row" ] || printf '%s\n' "$out" | grep -q 'WRONG\|SyncLab ERROR'; then
+      echo "FAILED: SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=random SYNCLAB_SEED=3 (exit $rc)"
+      printf '%s\n' "$out" | tail -20
+      fails=$((fails + 1))
+    else
+      echo "ok: $model $memory random 3: $row"
+    fi
   done
 done
 echo "$runs runs, $fails failed"
