@@ -24,6 +24,7 @@ std::string RunOrderLimits::relaxed() const {
       "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes "
       "and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
+  add(early_loads, "a load run before an earlier load of its thread");
   return s;
 }
 
@@ -39,12 +40,14 @@ struct Plan {
 // The plans that start at instruction s, as sim/memory/relaxed/load_buffering.cpp makes them
 // (a litmus thread has no computations or branches: only the memory operations, fences and
 // barriers matter).
-std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim) {
-  std::vector<Plan> out;
+// hold_same: the store to the load's location that may run early is held back with it instead
+// (the model's choice, load_buffering.cpp); *met_same: there was such a store.
+void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold_same, bool* met_same,
+              std::vector<Plan>& out) {
   const LitmusOp& L = T.ops[size_t(s)];
   const bool is_atom = L.kind == LitmusOp::Kind::Atom || L.kind == LitmusOp::Kind::Red;
-  if (L.kind != LitmusOp::Kind::Ld && !is_atom) return out;
-  if (is_atom && L.acquire && !lim.hold_acquire_rmw) return out;
+  if (L.kind != LitmusOp::Kind::Ld && !is_atom) return;
+  if (is_atom && L.acquire && !lim.hold_acquire_rmw) return;
   std::vector<int> taint, late_locs{int(L.loc)};
   if (L.reg >= 0) taint.push_back(L.reg);
   auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
@@ -71,6 +74,12 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
     bool stop = false;
     switch (J.kind) {
       case LitmusOp::Kind::Ld:
+        if (lim.early_loads && J.loc != L.loc) {
+          // (run before the held-back load, as a store would be: the plan may end with it)
+          cuts.push_back(path.size());
+          path.push_back({int(j), true});
+          break;
+        }
         // (an acquire load too: held back with the load)
         path.push_back({int(j), false});
         late_locs.push_back(int(J.loc));
@@ -86,16 +95,26 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
+        bool hold = false;  // (hold_same) this is the store held back by choice
         if (J.loc == L.loc) {
           // after a load (not a read-modify-write), one store to its location may run early, or a
           // read-modify-write that always writes and does not acquire
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          if (is_atom || same_location_early || (rmw && !rmw_may))
+          if (is_atom || same_location_early || (rmw && !rmw_may)) {
             alias = alias || !lim.early_same_location;
-          else if (!depends && !alias)
-            same_location_early = true;
+            if (!alias && !depends) {  // (the rule lifted: it may also be held back by choice)
+              *met_same = true;
+              hold = hold_same;
+            }
+          } else if (!depends && !alias) {
+            *met_same = true;
+            if (hold_same)
+              hold = true;
+            else
+              same_location_early = true;
+          }
         }
-        if (depends || (alias && !lim.early_same_location)) {
+        if (depends || hold || (alias && !lim.early_same_location)) {
           if (rmw && J.acquire && !lim.hold_acquire_rmw) {
             stop = true;
             break;
@@ -136,6 +155,13 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
     p.next = path[c].first + 1;
     out.push_back(std::move(p));
   }
+}
+
+std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim) {
+  std::vector<Plan> out;
+  bool met_same = false;
+  plans_at(T, s, lim, false, &met_same, out);
+  if (met_same) plans_at(T, s, lim, true, &met_same, out);
   return out;
 }
 

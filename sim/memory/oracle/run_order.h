@@ -33,6 +33,9 @@ struct RunOrderLimits {
   // a store may run before an earlier access whose address depends on the load (or a fence or
   // barrier after a branch on it): the model cannot tell the address yet, so it stops there
   bool early_past_dependent_address = false;
+  // a later load (and the stores that depend on it alone) may run before the load held back: the
+  // model holds every later load back with it
+  bool early_loads = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
 };

@@ -161,9 +161,13 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // order: the model also keeps the load from observing writes coherence-after the message
       // that read read); not an acquire one (the load's observation would be acquired by it:
       // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
+      // Or it is held back with the load, which lets the stores after it run early (a choice:
+      // bits 20-22 of `choice` all zero: one plan in eight).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
         if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
+          alias = true;
+        else if (!(depends || guard_tainted || alias) && ((choice >> 20) & 7) == 0)
           alias = true;
         else
           same_location_early = !(depends || guard_tainted || alias);
