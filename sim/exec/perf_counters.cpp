@@ -37,7 +37,7 @@ constexpr uint64_t kDramLoadCycles = 500, kCachedLoadCycles = 150, kSharedLoadCy
 // A fence at block scope (__threadfence_block()), a fence.sc at GPU or system scope
 // (__threadfence(), membar.gl), and a release or acquire fence at GPU or system scope (also before
 // a releasing store or read-modify-write at those scopes: st.release.gpu, atom.add.release.gpu).
-constexpr uint64_t kFenceCtaCycles = 10, kFenceScCycles = 500, kFenceAcqRelCycles = 250;
+constexpr uint64_t kFenceCtaCycles = 10, kFenceScCycles = 670, kFenceAcqRelCycles = 670;
 
 uint64_t fence_cycles(ptx::Sem sem, ptx::Scope scope) {
   if (scope == ptx::Scope::Cta) return kFenceCtaCycles;
