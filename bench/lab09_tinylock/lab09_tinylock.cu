@@ -421,6 +421,7 @@ const StripWay kStripWays[] = {
     {"strips-dataflow R=4 Q=4", false, nw_strips_setup<4, 4>, strips_flow<4, 4>},
     {"strips-dataflow R=8 Q=2", false, nw_strips_setup<8, 2>, strips_flow<8, 2>},
     {"strips-dataflow R=8 Q=4", false, nw_strips_setup<8, 4>, strips_flow<8, 4>},
+    {"strips-dataflow-block R=4 Q=2 K=1", false, nw_strips_block_setup<4, 2, 1>, strips_flow_block<4, 2, 1>},
     {"strips-dataflow-block R=4 Q=2 K=2", false, nw_strips_block_setup<4, 2, 2>, strips_flow_block<4, 2, 2>},
     {"strips-dataflow-block R=4 Q=2 K=4", false, nw_strips_block_setup<4, 2, 4>, strips_flow_block<4, 2, 4>},
     {"strips-dataflow-block R=4 Q=2 K=6", false, nw_strips_block_setup<4, 2, 6>, strips_flow_block<4, 2, 6>},

@@ -25,6 +25,8 @@
 // Both fill the matrix in strip_at's layout (below), checked against the host fill.
 #pragma once
 
+#include <type_traits>
+
 #include "nw_tile.cuh"
 
 // A cell's value is never this (scores stay within -2n .. 2n): a west cell still holding it has not
@@ -55,14 +57,10 @@ __device__ inline void st_relaxed_gpu_v4(int4* p, int4 v) {
 
 // Block-scope accesses for the hand-over between two warps of one block (strips-dataflow-block;
 // ld_acquire_cta and st_release_cta are tinylock.cuh's).
-__device__ inline unsigned ld_relaxed_cta(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.cta.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ inline void st_relaxed_cta(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.cta.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
+// (volatile accesses, relaxed at system scope in PTX: unlike inline PTX with a "memory" clobber,
+// they leave the compiler free to move the block's other shared-memory accesses around them)
+__device__ inline unsigned ld_relaxed_cta(const unsigned* p) { return *static_cast<const volatile unsigned*>(p); }
+__device__ inline void st_relaxed_cta(unsigned* p, unsigned v) { *static_cast<volatile unsigned*>(p) = v; }
 
 // The hand-over between two warps of one block (strips-dataflow-block): a ring of kHandRows words
 // in shared memory, the east column of the west warp's strip, row i in word i mod kHandRows. Each
@@ -133,7 +131,8 @@ struct StripShape {
 // ring: StripShape<R, Q>::kWords ints, 16-byte aligned. stamps (--nw-strips-profile): %globaltimer
 // at the start, once the first chunk of west cells is there, and at the end, then how many times a
 // chunk's west cells were not all written yet; or nullptr.
-template <int R, int Q>
+// WH, EH: whether west_hand and east_hand may be given (compiled in only where a caller needs them).
+template <int R, int Q, bool WH = false, bool EH = false>
 __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, int r0, int r1, bool west_message,
                               const int* west_started, bool east_message, int* my_started, int* ring,
                               long long* stamps = nullptr, unsigned* east_hand = nullptr, const int* east_read = nullptr,
@@ -181,7 +180,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
   auto fetch = [&](int first, int& fw, int (&fl)[Q]) {
     const int row = first + lane;
     const int* p = &M[strip_at(n, row, c0 - 1)];
-    fw = row >= r1 || west_hand ? 0 : west_message ? ld_relaxed_gpu(p) : *p;
+    fw = row >= r1 || (WH && west_hand) ? 0 : west_message ? ld_relaxed_gpu(p) : *p;
 #pragma unroll
     for (int q = 0; q < Q; ++q) {
       const int rq = first + Q * lane + q;
@@ -232,7 +231,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
 #pragma unroll
     for (int q = 0; q < Q; ++q) hw[q] = ld_relaxed_cta(&west_hand[(first + q) % kHandRows]);
   };
-  if (west_hand) hand_load(r0);
+  if (WH && west_hand) hand_load(r0);
   auto step = [&](int t, bool check, bool flush) {
     int4 out[Q][kVec];
     if (flush) {
@@ -272,7 +271,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
       in_w[q] = __shfl_sync(kAll, cur_w, Q * m + q);
       up_w[q] = __shfl_up_sync(kAll, E[q], 1);
     }
-    if (west_hand && t < steps) {
+    if (WH && west_hand && t < steps) {
       // Lane 0's west cells of rows r0 + Qt ..: every lane reads the same words (one broadcast
       // read); until each has its row's lap.
       const int first = r0 + Q * t;
@@ -292,7 +291,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
       if (t + 1 < steps) hand_load(first + Q);
       if (t % 16 == 0 && t > 0 && lane == 0) st_release_cta(west_read, first);  // rows before `first` are read
     }
-    if (east_hand && t >= 31 && t < steps + 31 && (t - 31) % 32 == 0) {
+    if (EH && east_hand && t >= 31 && t < steps + 31 && (t - 31) % 32 == 0) {
       // Lane 31 writes rows r0 + Q(t - 31) .. + 32Q - 1 in the next 32 steps, into words that held
       // rows kHandRows earlier: those must have been read.
       static_assert(32 * Q + 16 * Q + Q <= kHandRows, "the writer can always get 32 steps ahead");
@@ -331,7 +330,7 @@ __device__ void nw_strip_rows(int* M, const int* a, const int* b, int n, int s, 
         E[q] = left;
       }
       corner = west[Q - 1];
-      if (east_hand && lane == 31) {
+      if (EH && east_hand && lane == 31) {
 #pragma unroll
         for (int q = 0; q < Q; ++q) st_relaxed_cta(&east_hand[(i0 + q) % kHandRows], hand_word(i0 + q, E[q]));
       }
@@ -404,11 +403,24 @@ __global__ void nw_strips_dataflow_block(int* M, const int* a, const int* b, int
   const int strips = n / (32 * R);
   if (s >= strips) return;  // (the last block, when K does not divide the strips)
   const bool first = w == 0, last = w == K - 1 || s + 1 == strips;
-  nw_strip_rows<R, Q>(M, a, b, n, s, 1, n + 1, first && s > 0, first && s > 0 ? &started[s - 1] : nullptr,
-                      w == K - 1 && s + 1 < strips, &started[s], rings + w * StripShape<R, Q>::kWords,
-                      stamps ? stamps + 4 * s : nullptr,
-                      last ? nullptr : hand + w * kHandRows, last ? nullptr : &read[w + 1],
-                      first ? nullptr : hand + (w - 1) * kHandRows, first ? nullptr : &read[w], Rows);
+  auto run = [&](auto wh, auto eh) {
+    nw_strip_rows<R, Q, decltype(wh)::value, decltype(eh)::value>(
+        M, a, b, n, s, 1, n + 1, first && s > 0, first && s > 0 ? &started[s - 1] : nullptr,
+        w == K - 1 && s + 1 < strips, &started[s], rings + w * StripShape<R, Q>::kWords, stamps ? stamps + 4 * s : nullptr,
+        last ? nullptr : hand + w * kHandRows, last ? nullptr : &read[w + 1], first ? nullptr : hand + (w - 1) * kHandRows,
+        first ? nullptr : &read[w], Rows);
+  };
+  using Y = std::true_type;
+  using N = std::false_type;
+  // (each warp's code holds only the hand-overs it makes)
+  if (first && last)
+    run(N{}, N{});
+  else if (first)
+    run(N{}, Y{});
+  else if (last)
+    run(Y{}, N{});
+  else
+    run(Y{}, Y{});
 }
 
 // strips-wavefront: the tiles (strip, row tile) with strip + row tile == td, a warp each.
