@@ -10,22 +10,28 @@
 set -u
 exe="${1:?usage: nw_strips_explore.sh LAB09_TINYLOCK_SIM_EXE}"
 fails=0 runs=0
+# explore MODEL MEMORY SCHED SEED N [WAYS]: one run of the table on N x N cells (WAYS: only the
+# versions whose name holds it); a failure is counted and its output shown.
+explore() {
+  local model=$1 memory=$2 sched=$3 seed=$4 n=$5 ways=${6:-}
+  local out rc row
+  out="$(SYNCLAB_DEVICE=h100 SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$sched SYNCLAB_SEED=$seed \
+    SYNCLAB_QUIET=1 "$exe" --smoke --nw-strips "$n" ${ways:+--nw-strips-ways "$ways"} 2>&1)"
+  rc=$?
+  runs=$((runs + 1))
+  row="$(printf '%s\n' "$out" | grep "^| $n x $n" || true)"
+  if [ $rc -ne 0 ] || [ -z "$row" ] || printf '%s\n' "$out" | grep -q 'WRONG\|SyncLab ERROR'; then
+    echo "FAILED: SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$sched SYNCLAB_SEED=$seed (exit $rc)"
+    printf '%s\n' "$out" | tail -20
+    fails=$((fails + 1))
+  else
+    echo "ok: $model $memory $sched $seed: $row"
+  fi
+}
 for model in its lockstep; do
   for memory in sc relaxed; do
     for sched in "rr 0" "random 1" "random 2"; do
-      set -- $sched
-      out="$(SYNCLAB_DEVICE=h100 SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$1 SYNCLAB_SEED=$2 \
-        SYNCLAB_QUIET=1 "$exe" --smoke --nw-strips 256 2>&1)"
-      rc=$?
-      runs=$((runs + 1))
-      row="$(printf '%s\n' "$out" | grep '^| 256 x 256' || true)"
-      if [ $rc -ne 0 ] || [ -z "$row" ] || printf '%s\n' "$out" | grep -q 'WRONG\|SyncLab ERROR'; then
-        echo "FAILED: SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=$1 SYNCLAB_SEED=$2 (exit $rc)"
-        printf '%s\n' "$out" | tail -20
-        fails=$((fails + 1))
-      else
-        echo "ok: $model $memory $1 $2: $row"
-      fi
+      explore $model $memory $sched 256
     done
   done
 done
@@ -34,18 +40,7 @@ done
 # each (shared memory, whose ring of 256 rows then goes round twice).
 for model in its lockstep; do
   for memory in sc relaxed; do
-    out="$(SYNCLAB_DEVICE=h100 SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=random SYNCLAB_SEED=3 \
-      SYNCLAB_QUIET=1 "$exe" --smoke --nw-strips 512 --nw-strips-ways "dataflow-block R=4 Q=2 K=2" 2>&1)"
-    rc=$?
-    runs=$((runs + 1))
-    row="$(printf '%s\n' "$out" | grep '^| 512 x 512' || true)"
-    if [ $rc -ne 0 ] || [ -z "$row" ] || printf '%s\n' "$out" | grep -q 'WRONG\|SyncLab ERROR'; then
-      echo "FAILED: SYNCLAB_MODEL=$model SYNCLAB_MEMORY=$memory SYNCLAB_SCHED=random SYNCLAB_SEED=3 (exit $rc)"
-      printf '%s\n' "$out" | tail -20
-      fails=$((fails + 1))
-    else
-      echo "ok: $model $memory random 3: $row"
-    fi
+    explore $model $memory random 3 512 "dataflow-block R=4 Q=2 K=2"
   done
 done
 echo "$runs runs, $fails failed"

@@ -165,12 +165,11 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // bits 20-22 of `choice` all zero: one plan in eight).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
-        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may))
-          alias = true;
-        else if (!(depends || guard_tainted || alias) && ((choice >> 20) & 7) == 0)
+        const bool may_early = !(depends || guard_tainted || alias);
+        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0))
           alias = true;
         else
-          same_location_early = !(depends || guard_tainted || alias);
+          same_location_early = may_early;
       }
       if (depends || guard_tainted || alias) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
