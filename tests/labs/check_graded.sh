@@ -60,13 +60,23 @@ if [ "$expect" = reject ] || [ "$expect" = pass-case ]; then
   [ $found = 1 ] || { echo "check_graded.sh: $bin has no test case named '$reject'" >&2; exit 2; }
 fi
 
+# Each case's points: one listing per [pts:N] tag that --list-tags names, instead of one listing
+# per case (a wrong solution's check runs one case of a dozen; the listings were most of its time).
+declare -A pts_of=()
+mapfile -t pts_tags < <("$bin" --list-tags 2>/dev/null | grep -oE '\[pts:[0-9]+\]' | sort -u)
+for tag in "${pts_tags[@]+"${pts_tags[@]}"}"; do
+  while IFS= read -r name; do
+    name="${name%"${name##*[![:space:]]}"}"
+    [ -n "$name" ] && [ -z "${pts_of[$name]+set}" ] && pts_of[$name]="${tag//[^0-9]/}"
+  done < <("$bin" --list-test-names-only "$tag" 2>/dev/null)
+done
+
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 bad=0 passed=0 failed=0 pts_total=0 pts_passed=0 i=0
 for c in "${cases[@]}"; do
   i=$((i + 1))
-  listing="$("$bin" --list-tests "$c" 2>/dev/null)"
-  pts="$(grep -oE '\[pts:[0-9]+\]' <<<"$listing" | head -n 1 | tr -dc '0-9')"
+  pts="${pts_of[$c]:-}"
   if [ -z "$pts" ]; then
     echo "ERROR   '$c' has no [pts:N] tag: every graded case must say what it is worth"
     bad=1
