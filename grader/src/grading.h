@@ -179,6 +179,9 @@ class Grading {
   // ---- the graded cases, from the trusted reference program ------------------------------------
   std::vector<std::string> list_names(const std::string& program);
   std::vector<std::string> tags_of(const std::string& program, const std::string& name);
+  // Every name's tags, from one listing where it can be read (tags_of for the others).
+  std::map<std::string, std::vector<std::string>> tags_of_all(const std::string& program,
+                                                              const std::vector<std::string>& names);
   void list_cases();
   void finish_case_list();
 

@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -231,6 +232,12 @@ RunResult run_sandboxed(const RunSpec& spec) {
   bool open = true;
   int status = 0;
   bool reaped = false;
+  // Once its output has closed, the program is waited for on a pidfd, which wakes when it exits;
+  // where the kernel has none, by sleeps of 1 ms doubling up to 50. (A fixed 50 ms sleep made
+  // each short run, such as a test program's listing, cost about 50 ms more than it took.)
+  int pidfd = -1;
+  bool pidfd_tried = false;
+  int backoff_ms = 1;
   while (!reaped) {
     auto now = clock::now();
     if (!res.timed_out && now >= deadline) {
@@ -258,7 +265,17 @@ RunResult run_sandboxed(const RunSpec& spec) {
         }
       }
     } else {
-      usleep(useconds_t(std::min(wait_ms, 50)) * 1000);
+      if (!pidfd_tried) {
+        pidfd_tried = true;
+        pidfd = int(syscall(SYS_pidfd_open, pid, 0));  // (glibc 2.36's <sys/pidfd.h> lacks extern "C")
+      }
+      if (pidfd >= 0) {
+        pollfd p{pidfd, POLLIN, 0};
+        poll(&p, 1, wait_ms);
+      } else {
+        usleep(useconds_t(std::min(wait_ms, backoff_ms)) * 1000);
+        backoff_ms = std::min(backoff_ms * 2, 50);
+      }
     }
     pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) reaped = true;
@@ -271,6 +288,7 @@ RunResult run_sandboxed(const RunSpec& spec) {
     while ((n = read(out[0], buf, sizeof buf)) > 0) keep(buf, size_t(n));
   }
   close(out[0]);
+  if (pidfd >= 0) close(pidfd);
   kill(-pid, SIGKILL);                                          // anything the program left running
   if (spec.kill_identity_after) kill_leftovers(spec.identity);  // ... also outside its process group
   res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
