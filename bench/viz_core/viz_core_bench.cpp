@@ -10,6 +10,7 @@
 // (atomicCAS; the losers spin re-reading the lock), meet at block barriers, and exit at the end.
 // A second, "steps only" trace (every event a WarpStep, mostly converged warps) is the worst case
 // for the per-step index.
+#include "viz/core/huge_pages.h"
 #include "viz/core/model.h"
 
 #include <synclab/trace_writer.h>
@@ -285,6 +286,8 @@ FrameStats stats(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As synclab-viz does (SYNCLAB_NO_HUGEPAGES=1 measures without).
+  synclab::viz::restart_on_huge_pages(argv);
   uint64_t big = 10000000, small = 1000000;
   std::string dir = "/tmp";
   int frames = 400;

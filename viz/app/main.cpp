@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "options.h"
+#include "viz/core/huge_pages.h"
 #include "renderer.h"
 
 using namespace synclab::viz;
@@ -216,6 +217,7 @@ int run_window(App& app, const CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  restart_on_huge_pages(argv);  // (viz/core/huge_pages.h: the model's memory on huge pages)
   CliOptions o;
   if (const int status = parse_command_line(argc, argv, &o); status >= 0) return status;
 
