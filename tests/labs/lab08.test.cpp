@@ -143,7 +143,8 @@ std::string advice(const lab08::Outcome& r, const std::string& problem, const st
            "   before's";
   if (task == "3")
     return "TODO(3): persistent_server must answer round k once asked == k (acquire), publish answered = k after\n"
-           "   the answer (release), and return once stop is set; roundtrip_persistent waits with keep_waiting()";
+           "   the answer (release), and return once stop is set; roundtrip_persistent writes the request before\n"
+           "   it publishes asked = k (release) and waits with keep_waiting() until answered == k (acquire)";
   if (task == "5b-last-item" && r.finished && problem.find("never came back") != std::string::npos)
     return "TODO(5b): the host pushed its last item and set stop right after it, while queue_server polled the\n"
            "   empty work ring, and the kernel returned without that item: read stop BEFORE the pop, with\n"
@@ -224,22 +225,31 @@ TEST_CASE("lab08 task2 roundtrip_mapped returns every round trip's result throug
 
 TEST_CASE("lab08 task3 a persistent kernel answers every round trip and returns after the stop flag",
           "[lab08][task3][pts:4]") {
-  // The host and the kernel hand the request and the answer over through flags: relaxed too.
-  check_roundtrips(lab08::Method::persistent, "3", 5, 4, 2, {"sc", "relaxed"});
-  // No run shows the order of the host's own writes (the kernel reads the request a while after
-  // the flag, when the host has long written it): it is checked on its own, write by write.
+  // The order of the host's own writes first, write by write: a run shows a request written after
+  // asked only when the kernel reads the request before the host's late write lands, which depends
+  // on timing; the host's writes in program order show it every time.
+  // (A skeleton that never stores asked has no order to check: the round trips below say what is missing.)
   const lab08::HostOrder h = lab08::run_host_order(5, 3);
+  const std::string host_replay =
+      synclab::lab::program_command("lab08") + " host-order --start 5 --round 3";
   if (!h.supported) {
     WARN("the order of roundtrip_persistent's writes is checked on x86-64 Linux only (the course's grader)");
-    return;
+  } else {
+    const std::string problem = host_order_problem(h, 5, 3);
+    INFO("round trip 3 on the host alone: "
+         << problem << "\n  replay: " << host_replay << "\n"
+         << "  (a kernel that sees asked == 3 may read the request of the round before: write the request first,\n"
+         << "   then publish asked with a release store; the release orders the writes before it, not after)\n");
+    REQUIRE(problem.empty());
   }
-  const std::string problem = host_order_problem(h, 5, 3);
-  INFO("round trip 3 on the host alone: "
-       << problem << "\n  replay: " << synclab::lab::program_command("lab08") << " host-order --start 5 --round 3\n"
-       << "  (a kernel that sees asked == 3 may read the request of the round before: write the request first,\n"
-       << "   then publish asked with a release store; the release orders the writes before it, not after)\n");
-  CHECK(problem.empty());
-  CHECK(h.result == host_work(5));
+  // The host and the kernel hand the request and the answer over through flags: relaxed too.
+  check_roundtrips(lab08::Method::persistent, "3", 5, 4, 2, {"sc", "relaxed"});
+  if (h.supported) {
+    INFO("round trip 3 on the host alone, with answered already 3 and the answer "
+         << host_work(5) << " in the mailbox: roundtrip_persistent returned " << h.result << "\n  replay: " << host_replay << "\n"
+         << "  (return the answer once answered == round, read after that acquire load)\n");
+    CHECK(h.result == host_work(5));
+  }
 }
 
 // Task 4's exploration between two blocks. The slides' bad schedule needs one preemption at one

@@ -1,8 +1,8 @@
 // WRONG SOLUTION (lab 08, task 3): the kernel's side is right, but the host publishes `asked`
 // before it writes the request. The release orders the host's writes before it, not the one after:
-// a kernel that sees asked == k may still read the request of round k - 1. No simulated run shows
-// it (the kernel reads the request long after the host wrote it); the host's writes, noted in
-// program order, do.
+// a kernel that sees asked == k may still read the request of round k - 1. A simulated run shows
+// it only when the kernel reads the request before the host's late write lands (a matter of
+// timing); the host's writes, noted in program order and checked first, show it every time.
 // WRONG-REPLACES: roundtrip.cu
 // WRONG-FAILS: lab08 task3 a persistent kernel answers every round trip and returns after the stop flag
 // WRONG-MESSAGE: roundtrip_persistent stored asked = 3 before it wrote the request 5
