@@ -179,6 +179,8 @@ class Grading {
   // ---- the graded cases, from the trusted reference program ------------------------------------
   std::vector<std::string> list_names(const std::string& program);
   std::vector<std::string> tags_of(const std::string& program, const std::string& name);
+  // `program args...` in the sandbox, as the case listings run it (list_names, tags_of, tags_of_all).
+  RunResult run_listing(const std::string& program, const std::vector<std::string>& args);
   // Every name's tags, from one listing where it can be read (tags_of for the others).
   std::map<std::string, std::vector<std::string>> tags_of_all(const std::string& program,
                                                               const std::vector<std::string>& names);

@@ -99,15 +99,29 @@ void Grading::collect_submission() {
     progress(fmt::format("  {} other file(s) ignored (not student files of this lab)", ignored_.size()));
 }
 
+namespace {
+
+// The tags of a --list-tests line that holds them ("[lab01][task1][pts:2]"), in order.
+void append_tags(const std::string& line, std::vector<std::string>& tags) {
+  static const std::regex tag("\\[([^\\]]+)\\]");
+  for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) tags.push_back((*m)[1].str());
+}
+
+}  // namespace
+
+RunResult Grading::run_listing(const std::string& program, const std::vector<std::string>& args) {
+  RunSpec spec;
+  spec.argv = {program};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = base_env(dirs_.run);
+  spec.cwd = dirs_.run.string();
+  spec.timeout_s = 60;
+  return run_sandboxed(spec);
+}
+
 std::vector<std::string> Grading::list_names(const std::string& program) {
-  auto listing = [&](std::vector<std::string> args) {
-    RunSpec spec;
-    spec.argv = {program};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.env = base_env(dirs_.run);
-    spec.cwd = dirs_.run.string();
-    spec.timeout_s = 60;
-    RunResult r = run_sandboxed(spec);
+  auto listing = [&](const std::vector<std::string>& args) {
+    const RunResult r = run_listing(program, args);
     if (!r.started) throw GradeError(fmt::format("cannot run {}: {}", program, r.error));
     return r.output;
   };
@@ -125,16 +139,10 @@ std::map<std::string, std::vector<std::string>> Grading::tags_of_all(const std::
   // indented further (Catch2's --list-tests; the lab programs' console is wide enough that no
   // name wraps). A name this reading does not find as listed (wrapped, or another layout) is
   // asked for on its own, as before: one run each.
-  RunSpec spec;
-  spec.argv = {program, "--list-tests"};
-  spec.env = base_env(dirs_.run);
-  spec.cwd = dirs_.run.string();
-  spec.timeout_s = 60;
-  const RunResult r = run_sandboxed(spec);
+  const RunResult r = run_listing(program, {"--list-tests"});
   std::map<std::string, std::vector<std::string>> listed;
   std::istringstream in(r.output);
   std::string line, last;
-  const std::regex tag("\\[([^\\]]+)\\]");
   while (std::getline(in, line)) {
     const size_t a = line.find_first_not_of(' ');
     if (a == std::string::npos) {
@@ -146,7 +154,7 @@ std::map<std::string, std::vector<std::string>> Grading::tags_of_all(const std::
       while (!last.empty() && last.back() == ' ') last.pop_back();
       listed[last];
     } else if (a > 2 && line[a] == '[' && !last.empty()) {
-      for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) listed[last].push_back((*m)[1].str());
+      append_tags(line, listed[last]);
       last.clear();
     } else {
       last.clear();
@@ -162,20 +170,13 @@ std::map<std::string, std::vector<std::string>> Grading::tags_of_all(const std::
 }
 
 std::vector<std::string> Grading::tags_of(const std::string& program, const std::string& name) {
-  RunSpec spec;
-  spec.argv = {program, "--list-tests", catch_test_spec(name)};
-  spec.env = base_env(dirs_.run);
-  spec.cwd = dirs_.run.string();
-  spec.timeout_s = 60;
-  RunResult r = run_sandboxed(spec);
+  const RunResult r = run_listing(program, {"--list-tests", catch_test_spec(name)});
   std::vector<std::string> tags;
   std::istringstream in(r.output);
   std::string line;
-  std::regex tag("\\[([^\\]]+)\\]");
   while (std::getline(in, line)) {
-    size_t a = line.find_first_not_of(' ');
-    if (a == std::string::npos || line[a] != '[') continue;
-    for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) tags.push_back((*m)[1].str());
+    const size_t a = line.find_first_not_of(' ');
+    if (a != std::string::npos && line[a] == '[') append_tags(line, tags);
   }
   return tags;
 }
