@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <pugixml.hpp>
+#include <algorithm>
+#include <regex>
+#include <sstream>
 #include <vector>
 
 namespace synclab::grade {
@@ -196,6 +199,37 @@ std::string catch_test_spec(const std::string& name) {
     out += c;
   }
   return out;
+}
+
+void append_catch_tags(const std::string& line, std::vector<std::string>& tags) {
+  static const std::regex tag("\\[([^\\]]+)\\]");
+  for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) tags.push_back((*m)[1].str());
+}
+
+CaseTags read_tag_listing(const std::string& output, int exit_code) {
+  CaseTags listed;
+  std::istringstream in(output);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    const size_t a = line.find_first_not_of(' ');
+    if (a == std::string::npos) {
+      last.clear();
+      continue;
+    }
+    if (a == 2 && line[a] != '[') {
+      last = line.substr(a);
+      while (!last.empty() && last.back() == ' ') last.pop_back();
+      listed[last];
+    } else if (a > 2 && line[a] == '[' && !last.empty()) {
+      append_catch_tags(line, listed[last]);
+      last.clear();
+    } else {
+      last.clear();
+    }
+  }
+  const size_t n = listed.size();
+  if (exit_code != 0 && size_t(exit_code) != n % 256 && size_t(exit_code) != std::min<size_t>(n, 255)) return {};
+  return listed;
 }
 
 }  // namespace synclab::grade

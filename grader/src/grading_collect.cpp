@@ -99,16 +99,6 @@ void Grading::collect_submission() {
     progress(fmt::format("  {} other file(s) ignored (not student files of this lab)", ignored_.size()));
 }
 
-namespace {
-
-// The tags of a --list-tests line that holds them ("[lab01][task1][pts:2]"), in order.
-void append_tags(const std::string& line, std::vector<std::string>& tags) {
-  static const std::regex tag("\\[([^\\]]+)\\]");
-  for (std::sregex_iterator m(line.begin(), line.end(), tag), e; m != e; ++m) tags.push_back((*m)[1].str());
-}
-
-}  // namespace
-
 RunResult Grading::run_listing(const std::string& program, const std::vector<std::string>& args) {
   RunSpec spec;
   spec.argv = {program};
@@ -135,36 +125,14 @@ std::vector<std::string> Grading::list_names(const std::string& program) {
 
 std::map<std::string, std::vector<std::string>> Grading::tags_of_all(const std::string& program,
                                                                      const std::vector<std::string>& names) {
-  // One listing of every case: a name on a line indented by two spaces, its tags on the next,
-  // indented further (Catch2's --list-tests; the lab programs' console is wide enough that no
-  // name wraps). A name this reading does not find as listed (wrapped, or another layout) is
-  // asked for on its own, as before: one run each.
+  // One listing of every case (catch_report.h); a name it does not show as listed (wrapped, or
+  // another layout) is asked for on its own, as before: one run each.
   const RunResult r = run_listing(program, {"--list-tests"});
-  std::map<std::string, std::vector<std::string>> listed;
-  std::istringstream in(r.output);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    const size_t a = line.find_first_not_of(' ');
-    if (a == std::string::npos) {
-      last.clear();
-      continue;
-    }
-    if (a == 2 && line[a] != '[') {
-      last = line.substr(a);
-      while (!last.empty() && last.back() == ' ') last.pop_back();
-      listed[last];
-    } else if (a > 2 && line[a] == '[' && !last.empty()) {
-      append_tags(line, listed[last]);
-      last.clear();
-    } else {
-      last.clear();
-    }
-  }
+  const auto listed = r.started && !r.timed_out ? read_tag_listing(r.output, r.exit_code) : CaseTags{};
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& n : names) {
     const auto it = listed.find(n);
-    out[n] =
-        (r.started && r.exit_code == 0 && it != listed.end() && !it->second.empty()) ? it->second : tags_of(program, n);
+    out[n] = (it != listed.end() && !it->second.empty()) ? it->second : tags_of(program, n);
   }
   return out;
 }
@@ -176,7 +144,7 @@ std::vector<std::string> Grading::tags_of(const std::string& program, const std:
   std::string line;
   while (std::getline(in, line)) {
     const size_t a = line.find_first_not_of(' ');
-    if (a != std::string::npos && line[a] == '[') append_tags(line, tags);
+    if (a != std::string::npos && line[a] == '[') append_catch_tags(line, tags);
   }
   return tags;
 }

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <stdexcept>
 #include <set>
 #include <string>
@@ -143,6 +144,55 @@ TEST_CASE("the host-code scan finds assembly and placement attributes in the stu
   CHECK(p[2] == "histogram.cu:17: an attribute that places code or data (naked) in host code");
   // Device code (inside #if 0) and the system headers' asm labels are fine.
   CHECK(check_host_source("# 1 \"/w/src/histogram.cu\"\n#if 0\n{ asm(\"x\"); }\n#endif\nint y;\n", student).empty());
+}
+
+TEST_CASE("the host-code scan asks whether a file is the student's once per file, and skips other lines fast",
+          "[grader][host]") {
+  std::map<std::string, int> asked;
+  auto student = [&](const std::string& f) {
+    ++asked[f];
+    return f == "/w/src/histogram.cu";
+  };
+  // A front end's output switches between headers and the student's file many times.
+  std::string text;
+  for (int i = 0; i < 200; ++i)
+    text += "# 3 \"/usr/include/stdio.h\"\nint printf(const char *, ...);\n  #  5 \"/w/src/histogram.cu\"\nint y" +
+            std::to_string(i) + ";\n";
+  text += "int z() { asm(\"nop\"); return 0; }\n";
+  const std::vector<std::string> p = check_host_source(text, student);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "histogram.cu:6: assembly in host code");  // (the marker's line 5, then y199 on 5, z on 6)
+  CHECK(asked.size() == 2);
+  CHECK(asked["/usr/include/stdio.h"] == 1);
+  CHECK(asked["/w/src/histogram.cu"] == 1);
+}
+
+TEST_CASE("one --list-tests gives every case's tags, whatever exit status Catch2 gives a listing", "[grader][catch]") {
+  const std::string listing =
+      "All available test cases:\n"
+      "  lab10 task1 predict litmus test 1 of 6 under sc tso and ptx\n"
+      "      [lab10][pts:2][task1]\n"
+      "  lab10 task2a mp_fixed forbids the stale read\n"
+      "      [lab10][pts:2][task2]\n"
+      "  a case without tags\n"
+      "\n"
+      "3 test cases\n";
+  for (int status : {0, 3}) {  // Catch2 3.x exits with 0, 2.x with the number of cases listed
+    INFO("exit status " << status);
+    const CaseTags t = read_tag_listing(listing, status);
+    REQUIRE(t.size() == 3);
+    CHECK(t.at("lab10 task1 predict litmus test 1 of 6 under sc tso and ptx") ==
+          std::vector<std::string>{"lab10", "pts:2", "task1"});
+    CHECK(t.at("lab10 task2a mp_fixed forbids the stale read") == std::vector<std::string>{"lab10", "pts:2", "task2"});
+    CHECK(t.at("a case without tags").empty());
+  }
+  // Another status (a crash, an unknown option) is no listing: the caller asks case by case.
+  CHECK(read_tag_listing(listing, 1).empty());
+  CHECK(read_tag_listing(listing, 139).empty());
+  // 300 cases: 2.x's status is 300 modulo 256.
+  std::string many = "All available test cases:\n";
+  for (int i = 0; i < 300; ++i) many += "  case " + std::to_string(i) + "\n      [t]\n";
+  CHECK(read_tag_listing(many, 300 % 256).size() == 300);
 }
 
 TEST_CASE("the system-call filter refuses processes, signals to others, ptrace and the network", "[grader][guard]") {
