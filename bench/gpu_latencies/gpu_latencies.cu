@@ -163,6 +163,22 @@ __global__ void store_then(unsigned* word, long long* out) {
   out[1] = word[8];
 }
 
+// K warps of one block (or one warp in each of K blocks: `stride` words apart) each store a word
+// per lane and then __threadfence(), over and over: whether fences of warps on one SM wait for
+// each other (the cycles per pair grow with K) or not (they stay at one warp's).
+__global__ void store_fence_warps(unsigned* words, long long* out) {
+  const unsigned warp = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  unsigned* mine = words + warp * 32 + threadIdx.x % 32;
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int k = 0; k < kIters; ++k) {
+    *(volatile unsigned*)mine = k;
+    __threadfence();
+  }
+  const long long t1 = clock64();
+  if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = (t1 - t0) / kIters, out[1] = *mine;
+}
+
 __global__ void atom_release(unsigned* word, long long* out) {
   unsigned v = 1;
   const long long t0 = clock64();
@@ -375,6 +391,14 @@ int main(int argc, char** argv) {
   rows.push_back({"st_release", median_of([&] { store_then<Order::st_release><<<1, 1>>>(d_word, d_out); }, d_out)});
   rows.push_back({"atom_release", median_of([&] { zero(), atom_release<<<1, 1>>>(d_word, d_out); }, d_out)});
   rows.push_back({"fence_cta", median_of([&] { fence_cta<<<1, 1>>>(d_out); }, d_out)});
+  rows.push_back({"fence_warps_1", median_of([&] { store_fence_warps<<<1, 32>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_warps_2", median_of([&] { store_fence_warps<<<1, 64>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_warps_3", median_of([&] { store_fence_warps<<<1, 96>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_warps_4", median_of([&] { store_fence_warps<<<1, 128>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_warps_8", median_of([&] { store_fence_warps<<<1, 256>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_warps_32", median_of([&] { store_fence_warps<<<1, 1024>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_blocks_4", median_of([&] { store_fence_warps<<<4, 32>>>(d_ring, d_out); }, d_out)});
+  rows.push_back({"fence_blocks_66", median_of([&] { store_fence_warps<<<66, 32>>>(d_ring, d_out); }, d_out)});
   rows.push_back({"syncthreads", median_of([&] { syncthreads_cost<<<1, 128>>>(d_out); }, d_out)});
   rows.push_back({"syncthreads_after_store",
                   median_of([&] { syncthreads_after_store<<<1, 128>>>(d_ring, d_out); }, d_out)});
