@@ -25,6 +25,7 @@ std::string RunOrderLimits::relaxed() const {
       "and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
+  add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
   return s;
 }
 
@@ -55,7 +56,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   std::vector<std::pair<int, bool>> path;  // (instruction, early)
   std::vector<size_t> cuts;
   bool released = false;
-  bool same_location_early = false;  // a store to the load's location ran early (one at most)
+  bool same_location_early = false;                           // a store to the load's location ran early (one at most)
+  bool acquired = L.kind == LitmusOp::Kind::Ld && L.acquire;  // an acquire is held back so far
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
@@ -84,6 +86,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         path.push_back({int(j), false});
         late_locs.push_back(int(J.loc));
         if (J.reg >= 0) taint.push_back(J.reg);
+        acquired = acquired || J.acquire;
         break;
       case LitmusOp::Kind::St:
       case LitmusOp::Kind::Atom:
@@ -94,6 +97,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           break;
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
+        const bool after_acquire = rmw && acquired && !lim.early_rmw_after_acquire;
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
         bool hold = false;  // (hold_same) this is the store held back by choice
         if (J.loc == L.loc) {
@@ -102,11 +106,11 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
           if (is_atom || same_location_early || (rmw && !rmw_may)) {
             alias = alias || !lim.early_same_location;
-            if (!alias && !depends) {  // (the rule lifted: it may also be held back by choice)
+            if (!alias && !depends && !after_acquire) {  // (the rule lifted: it may also be held back by choice)
               *met_same = true;
               hold = hold_same;
             }
-          } else if (!depends && !alias) {
+          } else if (!depends && !alias && !after_acquire) {
             *met_same = true;
             if (hold_same)
               hold = true;
@@ -114,7 +118,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
               same_location_early = true;
           }
         }
-        if (depends || hold || (alias && !lim.early_same_location)) {
+        if (depends || hold || after_acquire || (alias && !lim.early_same_location)) {
           if (rmw && J.acquire && !lim.hold_acquire_rmw) {
             stop = true;
             break;
@@ -136,6 +140,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         }
         path.push_back({int(j), false});
         if (J.fence != FenceKind::Acquire) released = true;
+        if (J.fence != FenceKind::Release) acquired = true;
         break;
       case LitmusOp::Kind::Bar:
         if (!lim.hold_past_barrier) {

@@ -36,6 +36,9 @@ struct RunOrderLimits {
   // a later load (and the stores that depend on it alone) may run before the load held back: the
   // model holds every later load back with it
   bool early_loads = false;
+  // a read-modify-write after a held-back acquire (the load itself, a later acquire load, an
+  // acquire fence) may run early: the model holds it back with them
+  bool early_rmw_after_acquire = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
 };

@@ -63,14 +63,17 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     bool early;
   };
   std::vector<Step> path;
-  std::vector<uint32_t> taint;                   // registers the held-back instructions write
-  std::vector<uint32_t> late_reads;              // registers they read (an early write to one would change them)
-  std::vector<uint32_t> written;                 // registers written on the way (a branch on one is not known now)
-  std::vector<const ptx::Instr*> late_mem{&L};   // the held-back memory accesses, the load first
-  bool same_location_early = false;              // a store to the load's location runs early (one at most)
-  std::vector<size_t> cuts;                      // indices in `path` of early stores
-  std::vector<ptx::Scope> hidden;                // per path step: an early store after a release (its scope)
-  bool released = false;                         // a release store or fence is on the path so far
+  std::vector<uint32_t> taint;                  // registers the held-back instructions write
+  std::vector<uint32_t> late_reads;             // registers they read (an early write to one would change them)
+  std::vector<uint32_t> written;                // registers written on the way (a branch on one is not known now)
+  std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
+  bool same_location_early = false;             // a store to the load's location runs early (one at most)
+  std::vector<size_t> cuts;                     // indices in `path` of early stores
+  std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
+  bool released = false;                        // a release store or fence is on the path so far
+  // An acquire is held back on the path so far (the load itself, a later acquire load, an acquire
+  // fence): a read-modify-write after it may not run early (see below).
+  bool acquired = is_load && L.sem == ptx::Sem::Acquire;
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
   auto widen = [&](ptx::Scope s) {
     if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
@@ -135,6 +138,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || address_reads(J, taint) || writes_late_read) break;
         hold(J, cur);
         late_mem.push_back(&J);
+        acquired = acquired || J.sem == ptx::Sem::Acquire;
         ++cur;
         continue;
       }
@@ -152,6 +156,12 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
           writes_late_read)
         break;
+      // A read-modify-write after a held-back acquire waits for it: run early, its read would come
+      // before the acquire, and a release the acquire then reads could carry a write of the
+      // location coherence-after what that read read (Causality: the read would miss a write before
+      // it in causality order; the model's checks at the acquire look at the early writes, not at
+      // what an early read read, and a failed compare-and-swap writes nothing).
+      const bool after_acquire = J.op != Op::St && acquired;
       bool alias = false;
       for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
       // A store that may touch the load's own location goes early only after a load (not a
@@ -165,13 +175,13 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // bits 20-22 of `choice` all zero: one plan in eight).
       if (probe.may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
-        const bool may_early = !(depends || guard_tainted || alias);
+        const bool may_early = !(depends || guard_tainted || alias || after_acquire);
         if (!is_load || same_location_early || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0))
           alias = true;
         else
           same_location_early = may_early;
       }
-      if (depends || guard_tainted || alias) {
+      if (depends || guard_tainted || alias || after_acquire) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
         // (not an acquire read-modify-write: see above).
         if (rmw_acquire) break;
@@ -201,6 +211,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (!releases && J.sem != ptx::Sem::Acquire) break;
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
       hold(J, cur);
+      acquired = acquired || sem != ptx::Sem::Release;
       if (sem != ptx::Sem::Acquire) {
         released = true;
         widen(J.scope);
