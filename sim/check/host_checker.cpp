@@ -20,7 +20,7 @@ Scope scope_of(const ptx::Instr& I) {
   return I.scope == Scope::None ? Scope::Gpu : I.scope;
 }
 
-bool strong(const ptx::Instr& I, bool atomic) { return atomic || (I.sem != Sem::None && I.sem != Sem::Weak); }
+bool strong(const ptx::Instr& I, bool atomic) { return atomic || !ptx::is_weak(I.sem); }
 
 bool acquires(const ptx::Instr& I) { return I.sem == Sem::Acquire || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }
 bool releases(const ptx::Instr& I) { return I.sem == Sem::Release || I.sem == Sem::AcqRel || I.sem == Sem::Sc; }

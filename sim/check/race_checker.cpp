@@ -252,7 +252,7 @@ const ptx::Instr* RaceChecker::atomic_of_plain_word(uint32_t loc, bool needs_rea
   const ptx::Instr* at = run_.instr_at(loc);
   if (!at) return nullptr;
   const ptx::Instr& I = *at;
-  auto plain = [](const ptx::Instr& J) { return J.sem == ptx::Sem::None || J.sem == ptx::Sem::Weak; };
+  auto plain = [](const ptx::Instr& J) { return ptx::is_weak(J.sem); };
   if (!plain(I) || (I.op != Op::Ld && I.op != Op::St) || I.src[0].kind != Operand::Kind::Addr) return nullptr;
   bool load = false, store = false;
   const ptx::Instr* atomic = nullptr;
@@ -770,7 +770,7 @@ std::string ptx_access_name(const ptx::Instr& I, bool atomic) {
 }
 
 bool narrow_strong(const ptx::Instr& I, bool atomic) {
-  return (atomic || (I.sem != Sem::None && I.sem != Sem::Weak)) && !HostChecker::reaches_host(I, atomic);
+  return (atomic || !ptx::is_weak(I.sem)) && !HostChecker::reaches_host(I, atomic);
 }
 
 }  // namespace

@@ -182,7 +182,7 @@ void PerfCounters::finish_request() {
                     [&](uint64_t k) { first_touch = sectors_seen_.insert(k).second || first_touch; });
       // (a volatile or strong load is served by L2, never by L1: ld.volatile, ld.relaxed/acquire at
       // gpu or system scope)
-      const bool strong = !(I.sem == ptx::Sem::None || I.sem == ptx::Sem::Weak) && I.scope != ptx::Scope::Cta;
+      const bool strong = !ptx::is_weak(I.sem) && I.scope != ptx::Scope::Cta;
       if (cur_warp_)
         clock_of(*cur_warp_) = chain_access(false, first_touch ? kDramLoadCycles
                                                    : strong    ? kL2LoadCycles

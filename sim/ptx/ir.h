@@ -108,6 +108,9 @@ enum class MulMode : uint8_t { None, Lo, Hi, Wide };
 // Memory ordering of ld/st/atom/red/fence. Volatile is kept apart from Relaxed because the
 // checkers treat them differently.
 enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc, Mmio };
+// A weak (plain) access: no .relaxed/.acquire/.release/.volatile qualifier (None) or an explicit
+// .weak. Not morally strong with anything (PTX ISA, "Memory Consistency Model": strong operations).
+inline bool is_weak(Sem s) { return s == Sem::None || s == Sem::Weak; }
 enum class Scope : uint8_t { None, Cta, Cluster, Gpu, Sys };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class BarKind : uint8_t { None, Sync, Arrive, Red };  // bar.sync / barrier.sync = Sync

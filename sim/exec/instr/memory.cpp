@@ -1118,7 +1118,7 @@ void KernelRun::find_store_collision(Warp& w, uint32_t act, const ptx::Instr& I,
   // Explicit atomics (st.relaxed/.release, cuda::atomic_ref stores) are ordered by coherence; local
   // and parameter memory is each thread's own.
   using ptx::Sem;
-  if (I.sem != Sem::None && I.sem != Sem::Weak && I.sem != Sem::Volatile) return;
+  if (!ptx::is_weak(I.sem) && I.sem != Sem::Volatile) return;
   if (I.space == Space::Local || I.space == Space::Param) return;
   if (G) {  // the row form: every lane in one window; most rows rise without overlap
     uint64_t end = 0;

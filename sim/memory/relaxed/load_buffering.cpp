@@ -16,9 +16,7 @@ bool memory_space(ptx::Space s) {
 }
 // Orders that put nothing between an access and the later stores of its thread: weak, relaxed and
 // volatile (relaxed at .sys). Acquire and release patterns, fences and barriers do.
-bool unordered(ptx::Sem s) {
-  return s == ptx::Sem::None || s == ptx::Sem::Weak || s == ptx::Sem::Relaxed || s == ptx::Sem::Volatile;
-}
+bool unordered(ptx::Sem s) { return ptx::is_weak(s) || s == ptx::Sem::Relaxed || s == ptx::Sem::Volatile; }
 
 template <class F>
 void for_each_dst(const ptx::Instr& J, F f) {
@@ -96,6 +94,17 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     }
     if (J.guard != Operand::kNoReg) late_reads.push_back(J.guard);
   };
+  // Whether two accesses may touch a common byte. The probe computes addresses from the registers
+  // as they are now, before the plan runs: an address register written on the path so far (by an
+  // early computation, say `xor r, r1, r1` after an atom run early) has no value yet, so such an
+  // access may touch anything.
+  auto known_address = [&](const ptx::Instr& X) {
+    const Operand& a = X.src[0];
+    return !(a.kind == Operand::Kind::Addr && a.reg != Operand::kNoReg && contains(written, a.reg));
+  };
+  auto may_alias = [&](const ptx::Instr& A, const ptx::Instr& B) {
+    return !known_address(A) || !known_address(B) || probe.may_alias(A, B);
+  };
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])
   hidden.clear();
@@ -163,7 +172,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // what an early read read, and a failed compare-and-swap writes nothing).
       const bool after_acquire = J.op != Op::St && acquired;
       bool alias = false;
-      for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || probe.may_alias(J, *late_mem[k]);
+      for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || may_alias(J, *late_mem[k]);
       // A store that may touch the load's own location goes early only after a load (not a
       // read-modify-write), once: the model then keeps the load from reading it, or anything
       // coherence-after it that would close a cycle (RelaxedModel::readable). A read-modify-write
@@ -173,7 +182,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
       // Or it is held back with the load, which lets the stores after it run early (a choice:
       // bits 20-22 of `choice` all zero: one plan in eight).
-      if (probe.may_alias(J, L)) {
+      if (may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
         const bool may_early = !(depends || guard_tainted || alias || after_acquire);
         if (!is_load || same_location_early || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0))
@@ -262,7 +271,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   // An acquire load held back after a read of its location (the load, or a held-back load or atom)
   // makes that read's releases acquired too (acquire pattern): it counts as an acquire fence.
   auto reads_here = [&](const ptx::Instr& X, const ptx::Instr& J) {
-    return (X.op == Op::Ld || X.op == Op::Ldu || X.op == Op::Atom) && probe.may_alias(J, X);
+    return (X.op == Op::Ld || X.op == Op::Ldu || X.op == Op::Atom) && may_alias(J, X);
   };
   for (size_t i = 0; i <= cut; ++i) {
     if (path[i].early) continue;

@@ -1267,8 +1267,16 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
     bool any = cas_expected && ((L->msgs[i].value ^ *cas_expected) & mask) != 0;
     const uint64_t vkey = any || ts.early ? ~0ull : view_after_read(ts, L->msgs[i], r, key, acquire);
-    if (!any) P.know();
-    for (size_t after = 0; after < L->msgs.size() && !any; ++after) {
+    // The write goes after the newest write of the thread's causal past once the read is taken
+    // (write_common's lower bound, from the view the read leaves): only places from there count.
+    size_t lo = 0;
+    if (!any) {
+      P.know();
+      const uint64_t wkey = view_after_read(ts, L->msgs[i], r, key, acquire);
+      for (size_t j = 0; j < L->msgs.size(); ++j)
+        if (L->msgs[j].key <= wkey) lo = j;
+    }
+    for (size_t after = lo; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && P.strong_w[i]) continue;
       // Atomicity (may_place): past a morally strong write after the message read, no place is.
       if (after > i && P.strong_w[after]) break;
