@@ -1272,7 +1272,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     size_t lo = 0;
     if (!any) {
       P.know();
-      const uint64_t wkey = view_after_read(ts, L->msgs[i], r, key, acquire);
+      const uint64_t wkey = ts.early ? view_after_read(ts, L->msgs[i], r, key, acquire) : vkey;
       for (size_t j = 0; j < L->msgs.size(); ++j)
         if (L->msgs[j].key <= wkey) lo = j;
     }
