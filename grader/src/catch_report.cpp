@@ -228,7 +228,7 @@ CaseTags read_tag_listing(const std::string& output, int exit_code) {
     }
   }
   const size_t n = listed.size();
-  if (exit_code != 0 && size_t(exit_code) != n % 256 && size_t(exit_code) != std::min<size_t>(n, 255)) return {};
+  if (exit_code != 0 && size_t(exit_code) != std::min<size_t>(n, 255)) return {};
   return listed;
 }
 

@@ -28,8 +28,8 @@ std::string catch_test_spec(const std::string& name);
 
 // Every case's tags from one `--list-tests` (without a test spec): a name on a line indented by two
 // spaces, its tags on the next, indented further ("[lab01][task1][pts:2]" gives lab01, task1,
-// pts:2). `exit_code` is the listing's: Catch2 2.x exits with the number of cases listed (modulo
-// 256), 3.x with 0; any other status gives an empty map (the caller then asks case by case).
+// pts:2). `exit_code` is the listing's: Catch2 2.x exits with the number of cases listed (at most
+// 255), 3.x with 0; any other status gives an empty map (the caller then asks case by case).
 using CaseTags = std::map<std::string, std::vector<std::string>>;
 CaseTags read_tag_listing(const std::string& output, int exit_code);
 

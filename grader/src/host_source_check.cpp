@@ -27,7 +27,7 @@ std::vector<std::string> check_host_source(const std::string& cudafe,
   while (std::getline(in, line)) {
     // Only a line whose first non-blank character is '#' can be a directive or a line marker; the
     // regular expressions run on those alone (a front end's output is some 80,000 lines).
-    const size_t first = line.find_first_not_of(" \t");
+    const size_t first = line.find_first_not_of(" \t\v\f\r");  // (the patterns' \s)
     const bool directive = first != std::string::npos && line[first] == '#';
     std::smatch m;
     if (skipping > 0) {

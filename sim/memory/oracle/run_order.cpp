@@ -71,6 +71,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) ||
           J.kind == LitmusOp::Kind::Bar)
         released = true;
+      if ((J.kind == LitmusOp::Kind::Ld && J.acquire) ||
+          (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release))
+        acquired = true;
       continue;
     }
     bool stop = false;

@@ -197,10 +197,15 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         hold(J, cur);
         late_mem.push_back(&J);
       } else {
+        // (an atom run early must not write a register a held-back instruction writes: the late
+        // one would leave its value there; the early result is written now, so an address made
+        // from it later on the path is not known now either)
+        if (writes_taint) break;
         if (release) widen(J.scope);
         cuts.push_back(path.size());
         path.push_back({cur, true});
         hidden.push_back(released || release ? released_scope : ptx::Scope::None);
+        for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
       }
       if (release) widen(J.scope);
       released = released || release;
