@@ -98,12 +98,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   // as they are now, before the plan runs: an address register written on the path so far (by an
   // early computation, say `xor r, r1, r1` after an atom run early) has no value yet, so such an
   // access may touch anything.
-  auto known_address = [&](const ptx::Instr& X) {
-    const Operand& a = X.src[0];
-    return !(a.kind == Operand::Kind::Addr && a.reg != Operand::kNoReg && contains(written, a.reg));
-  };
   auto may_alias = [&](const ptx::Instr& A, const ptx::Instr& B) {
-    return !known_address(A) || !known_address(B) || probe.may_alias(A, B);
+    return address_reads(A, written) || address_reads(B, written) || probe.may_alias(A, B);
   };
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])

@@ -135,6 +135,14 @@ struct RelaxedModel::Loc {
       if (msgs[i].slot == slot) return int(i);
     return -1;
   }
+  // The lowest place a write whose causal past reaches coherence key `vkey` may go after: the last
+  // message with a key at most vkey (0 when none).
+  size_t lowest_place(uint64_t vkey) const {
+    size_t lo = 0;
+    for (size_t i = 0; i < msgs.size(); ++i)
+      if (msgs[i].key <= vkey) lo = i;
+    return lo;
+  }
 };
 
 struct RelaxedModel::ThreadState {
@@ -1175,9 +1183,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   RelList rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
-  size_t lo = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (L->msgs[i].key <= vkey) lo = i;
+  const size_t lo = L->lowest_place(vkey);
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
@@ -1272,9 +1278,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     size_t lo = 0;
     if (!any) {
       P.know();
-      const uint64_t wkey = ts.early ? view_after_read(ts, L->msgs[i], r, key, acquire) : vkey;
-      for (size_t j = 0; j < L->msgs.size(); ++j)
-        if (L->msgs[j].key <= wkey) lo = j;
+      lo = L->lowest_place(ts.early ? view_after_read(ts, L->msgs[i], r, key, acquire) : vkey);
     }
     for (size_t after = lo; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && P.strong_w[i]) continue;
