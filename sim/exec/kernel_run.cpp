@@ -515,6 +515,61 @@ bool scalar_access(const ptx::Instr& I) {
 }
 }  // namespace
 
+namespace {
+
+// Whether I may acquire: anything but a computation, a branch, a return, a non-acquire access or
+// a release-only (or proxy) fence.
+bool may_acquire(const ptx::Instr& I) {
+  if (private_instr(I)) return false;
+  switch (I.op) {
+    case Op::Bra:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Prefetch:
+    case Op::Nanosleep: return false;
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::Atom:
+    case Op::Red: return I.sem == ptx::Sem::Acquire || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
+    case Op::St: return false;
+    case Op::Fence: return !I.proxy && I.sem != ptx::Sem::Release;
+    default: return true;
+  }
+}
+
+// kExecNoAcquireAfter: no instruction that may acquire is reachable after each one (over the
+// function's control-flow graph; without one, none is marked).
+void mark_no_acquire_after(ptx::Function& fn) {
+  const size_t nb = fn.blocks.size();
+  if (!nb || fn.block_of.size() != fn.code.size()) return;
+  std::vector<char> in_block(nb, 0), from_start(nb, 0);  // an acquiring instruction in / from the block's start
+  for (size_t b = 0; b < nb; ++b)
+    for (uint32_t i = fn.blocks[b].first; i <= fn.blocks[b].last && i < fn.code.size(); ++i)
+      in_block[b] = in_block[b] || may_acquire(fn.code[i]);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = nb; b-- > 0;) {
+      char v = in_block[b];
+      for (uint32_t s : fn.blocks[b].succs) v = v || (s < nb && from_start[s]);
+      if (v != from_start[b]) {
+        from_start[b] = v;
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    bool later = false;  // an acquiring instruction after i
+    for (uint32_t s : fn.blocks[b].succs) later = later || (s < nb && from_start[s]);
+    for (uint32_t i = std::min<uint32_t>(fn.blocks[b].last, uint32_t(fn.code.size() - 1)) + 1;
+         i-- > fn.blocks[b].first;) {
+      if (!later) fn.code[i].exec |= ptx::Instr::kExecNoAcquireAfter;
+      later = later || may_acquire(fn.code[i]);
+    }
+  }
+}
+
+}  // namespace
+
 void annotate_for_exec(ptx::Function& fn, bool fast) {
   for (ptx::Instr& I : fn.code) {
     uint8_t f = ptx::Instr::kExecAnnotated;
@@ -524,6 +579,7 @@ void annotate_for_exec(ptx::Function& fn, bool fast) {
     I.exec = f;
     I.fast = fast ? fast_handler_index(I) : 0;
   }
+  mark_no_acquire_after(fn);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -449,8 +449,8 @@ bool KernelRun::ld_rows(Warp& w, uint32_t act, const ptx::Instr& I, uint32_t es)
       const int l = __builtin_ctz(m);
       const uint64_t mask = es >= 8 ? ~0ull : (1ull << (es * 8)) - 1;
       const uint64_t stale_before = mm_.relaxed->stale_reads();
-      const uint64_t v = mm_.relaxed->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask,
-                                           {I.sem, I.scope}, clock_.steps);
+      const uint64_t v =
+          mm_.relaxed->load(mm_thread(w, l), mm_key(w, X[l] + gen_off), es, D[l] & mask, load_order(I), clock_.steps);
       mm_.read_version[l] = mm_.relaxed->read_version();
       if (listen_.watched) note_load(l, X[l] + gen_off, es, stale_before, D[l] & mask);
       if (v != (D[l] & mask)) D[l] = extend_loaded(v, es, I.type);
@@ -587,7 +587,7 @@ void KernelRun::relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes
   for (uint32_t off = 0; off < size; off += es) {
     const uint64_t newest = read_bits(bytes + off, es);
     const uint64_t stale_before = mm_.relaxed->stale_reads();
-    const uint64_t v = mm_.relaxed->load(t, mm_key(w, generic + off), es, newest, {I.sem, I.scope}, clock_.steps);
+    const uint64_t v = mm_.relaxed->load(t, mm_key(w, generic + off), es, newest, load_order(I), clock_.steps);
     if (off == 0)
       mm_.read_version[lane] = mm_.relaxed->read_version();  // (the race checker's key is the first element's)
     if (listen_.watched) note_load(lane, generic + off, es, stale_before, newest);

@@ -495,7 +495,7 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
     return enumerate_outcomes(t, opt).ptx.count(o) > 0;
   };
   if (reaches(RunOrderLimits{})) return "";
-  std::vector<RunOrderLimits> one(9);
+  std::vector<RunOrderLimits> one(10);
   one[0].fence_sc_in_run_order = false;
   one[1].hold_past_fence_sc = true;
   one[2].hold_past_barrier = true;
@@ -505,12 +505,14 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
   one[6].early_past_dependent_address = true;
   one[7].early_loads = true;
   one[8].early_rmw_after_acquire = true;
+  one[9].hidden_readable = true;
   for (const RunOrderLimits& lim : one)
     if (reaches(lim)) return lim.relaxed();
   RunOrderLimits all;
   all.fence_sc_in_run_order = false;
   all.hold_past_fence_sc = all.hold_past_barrier = all.hold_acquire_rmw = all.early_release_rmw =
-      all.early_same_location = all.early_past_dependent_address = all.early_loads = all.early_rmw_after_acquire = true;
+      all.early_same_location = all.early_past_dependent_address = all.early_loads = all.early_rmw_after_acquire =
+          all.hidden_readable = true;
   return reaches(all) ? "several rules" : "none of these rules";
 }
 

@@ -9,8 +9,6 @@
 
 namespace synclab::memory {
 
-namespace {
-
 // Whether the scope of event e includes thread t (ptx.als: t in e.scope.*subscope).
 bool includes(const Execution& x, const Event& e, uint32_t t) {
   const ThreadPlace& me = x.threads[e.thread];
@@ -27,6 +25,8 @@ bool includes(const Execution& x, const Event& e, uint32_t t) {
   }
   return false;
 }
+
+namespace {
 
 bool is_mem(const Event& e) { return e.kind == EventKind::Read || e.kind == EventKind::Write; }
 

@@ -49,6 +49,8 @@ PtxRelations ptx_relations(const Execution& x);
 // Checks the axioms (and the facts of a candidate execution) in the order above.
 AxiomResult check_ptx(const Execution& x);
 AxiomResult check_ptx(const Execution& x, const PtxRelations& r);
+// Whether the scope of event e includes thread t (ptx.als: t in e.scope.*subscope).
+bool includes(const Execution& x, const Event& e, uint32_t t);
 // Whether a and b are morally strong: each one's scope includes the other's thread (a weak
 // access's scope is its own thread), as in ptx.als's strong_r.
 bool morally_strong(const Execution& x, uint32_t a, uint32_t b);

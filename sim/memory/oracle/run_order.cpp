@@ -21,21 +21,41 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
-      "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes "
-      "and does not acquire, after a load)");
+      "a store run before an earlier read of its location (beyond one store; a read-modify-write that always writes "
+      "and does not acquire, after a load only)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
+  add(hidden_readable,
+      "an early store after a release read by a morally strong read-modify-write or acquiring reader before the "
+      "held-back part ran");
   return s;
 }
 
 namespace {
 
+// A store run early after a release of its plan (the store itself, an earlier release store, a
+// release fence held back): the model keeps it from the morally strong readers that the widest of
+// those releases (`scope`) covers until the plan's held-back part has run (Msg::hidden in
+// relaxed_model.cpp).
+struct Hidden {
+  int store = 0;      // the early store
+  int last_late = 0;  // the plan's last held-back instruction
+  Scope scope = Scope::Cta;
+};
+
 // One load-buffering plan of a thread: the instructions run early (stores), then the held-back
 // ones (the load first), then the thread goes on at `next`.
 struct Plan {
   std::vector<int> early, late;
+  std::vector<Hidden> hidden;
   int next = 0;
+};
+
+// One order the model can run a thread's instructions in, with its plans' hidden stores.
+struct Schedule {
+  std::vector<int> order;
+  std::vector<Hidden> hidden;
 };
 
 // The plans that start at instruction s, as sim/memory/relaxed/load_buffering.cpp makes them
@@ -54,8 +74,11 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
   auto value_tainted = [&](const LitmusValue& v) { return v.is_reg && tainted(int(v.value)); };
   std::vector<std::pair<int, bool>> path;  // (instruction, early)
+  std::vector<Scope> hidden;               // per path step: an early store after a release (the widest one's scope)
   std::vector<size_t> cuts;
   bool released = false;
+  Scope released_scope = Scope::Thread;  // the widest release so far
+  auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
   bool same_location_early = false;                           // a store to the load's location ran early (one at most)
   bool acquired = L.kind == LitmusOp::Kind::Ld && L.acquire;  // an acquire is held back so far
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
@@ -66,11 +89,14 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     if (dep) {
       // (held back with the load)
       path.push_back({int(j), false});
+      hidden.push_back(Scope::Thread);
       if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar) late_locs.push_back(int(J.loc));
       if (J.reg >= 0) taint.push_back(J.reg);
       if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) ||
-          J.kind == LitmusOp::Kind::Bar)
+          J.kind == LitmusOp::Kind::Bar) {
         released = true;
+        widen(J.kind == LitmusOp::Kind::Bar ? Scope::Cta : J.scope);
+      }
       if ((J.kind == LitmusOp::Kind::Ld && J.acquire) ||
           (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release))
         acquired = true;
@@ -83,10 +109,12 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           // (run before the held-back load, as a store would be: the plan may end with it)
           cuts.push_back(path.size());
           path.push_back({int(j), true});
+          hidden.push_back(Scope::Thread);
           break;
         }
         // (an acquire load too: held back with the load)
         path.push_back({int(j), false});
+        hidden.push_back(Scope::Thread);
         late_locs.push_back(int(J.loc));
         if (J.reg >= 0) taint.push_back(J.reg);
         acquired = acquired || J.acquire;
@@ -104,10 +132,13 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
         bool hold = false;  // (hold_same) this is the store held back by choice
         if (J.loc == L.loc) {
-          // after a load (not a read-modify-write), one store to its location may run early, or a
-          // read-modify-write that always writes and does not acquire
+          // one store to its location may run early (after a read-modify-write: only one that
+          // always writes and does not release, and only a store); after a load (not a
+          // read-modify-write), a read-modify-write that always writes and does not acquire may be
+          // that store
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          if (is_atom || same_location_early || (rmw && !rmw_may)) {
+          const bool rmw_may_hold = L.rmw != LitmusOp::Rmw::Cas && !L.release;  // (and not acquire: see above)
+          if ((is_atom && (rmw || !rmw_may_hold)) || same_location_early || (rmw && !rmw_may)) {
             alias = alias || !lim.early_same_location;
             if (!alias && !depends && !after_acquire) {  // (the rule lifted: it may also be held back by choice)
               *met_same = true;
@@ -127,12 +158,16 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
             break;
           }
           path.push_back({int(j), false});
+          hidden.push_back(Scope::Thread);
           late_locs.push_back(int(J.loc));
           if (J.reg >= 0) taint.push_back(J.reg);
         } else {
+          if (J.release) widen(J.scope);
           cuts.push_back(path.size());
           path.push_back({int(j), true});
+          hidden.push_back(released || J.release ? released_scope : Scope::Thread);
         }
+        if (J.release) widen(J.scope);
         released = released || J.release;
         break;
       }
@@ -142,7 +177,11 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           break;
         }
         path.push_back({int(j), false});
-        if (J.fence != FenceKind::Acquire) released = true;
+        hidden.push_back(Scope::Thread);
+        if (J.fence != FenceKind::Acquire) {
+          released = true;
+          widen(J.scope);
+        }
         if (J.fence != FenceKind::Release) acquired = true;
         break;
       case LitmusOp::Kind::Bar:
@@ -151,7 +190,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           break;
         }
         path.push_back({int(j), false});
+        hidden.push_back(Scope::Thread);
         released = true;
+        widen(Scope::Cta);
         break;
     }
     if (stop) break;
@@ -160,6 +201,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     Plan p;
     p.late.push_back(s);
     for (size_t i = 0; i <= c; ++i) (path[i].second ? p.early : p.late).push_back(path[i].first);
+    if (!lim.hidden_readable)
+      for (size_t i = 0; i <= c; ++i)
+        if (path[i].second && hidden[i] != Scope::Thread) p.hidden.push_back({path[i].first, p.late.back(), hidden[i]});
     p.next = path[c].first + 1;
     out.push_back(std::move(p));
   }
@@ -174,21 +218,22 @@ std::vector<Plan> plans_at(const LitmusThread& T, int s, const RunOrderLimits& l
 }
 
 // Every order the model can run thread T's instructions in.
-void schedules(const LitmusThread& T, int i, std::vector<int>& cur, const RunOrderLimits& lim,
-               std::vector<std::vector<int>>* out) {
+void schedules(const LitmusThread& T, int i, Schedule& cur, const RunOrderLimits& lim, std::vector<Schedule>* out) {
   if (size_t(i) == T.ops.size()) {
     out->push_back(cur);
     return;
   }
-  cur.push_back(i);
+  cur.order.push_back(i);
   schedules(T, i + 1, cur, lim, out);
-  cur.pop_back();
+  cur.order.pop_back();
   for (const Plan& p : plans_at(T, i, lim)) {
-    const size_t keep = cur.size();
-    cur.insert(cur.end(), p.early.begin(), p.early.end());
-    cur.insert(cur.end(), p.late.begin(), p.late.end());
+    const size_t keep = cur.order.size(), keep_hidden = cur.hidden.size();
+    cur.order.insert(cur.order.end(), p.early.begin(), p.early.end());
+    cur.order.insert(cur.order.end(), p.late.begin(), p.late.end());
+    cur.hidden.insert(cur.hidden.end(), p.hidden.begin(), p.hidden.end());
     schedules(T, p.next, cur, lim, out);
-    cur.resize(keep);
+    cur.order.resize(keep);
+    cur.hidden.resize(keep_hidden);
   }
 }
 
@@ -258,19 +303,53 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
           fixed.push_back({node_of(uint32_t(a)), node_of(uint32_t(b))});
   }
   // Each thread's possible orders; some choice per thread must leave no cycle.
-  std::vector<std::vector<std::vector<int>>> per_thread(t.threads.size());
+  std::vector<std::vector<Schedule>> per_thread(t.threads.size());
   for (size_t th = 0; th < t.threads.size(); ++th) {
-    std::vector<int> cur;
+    Schedule cur;
     schedules(t.threads[th], 0, cur, lim, &per_thread[th]);
   }
+  // The readers of each write that the model keeps from a hidden early store: all but a load that
+  // can never acquire (not an acquire itself, no acquire fence, barrier or acquire access after it
+  // in its thread: RelaxedModel::readable's sees_hidden).
+  auto may_acquire = [](const LitmusOp& o) {
+    return (o.kind == LitmusOp::Kind::Fence && o.fence != FenceKind::Release) || o.kind == LitmusOp::Kind::Bar ||
+           (o.kind != LitmusOp::Kind::St && o.kind != LitmusOp::Kind::Fence && o.acquire);
+  };
+  auto sees_hidden = [&](uint32_t r) {
+    const auto [th, i] = place_of_event[r];
+    if (th < 0) return false;
+    const std::vector<LitmusOp>& ops = t.threads[size_t(th)].ops;
+    if (ops[size_t(i)].kind != LitmusOp::Kind::Ld || ops[size_t(i)].acquire) return false;
+    for (size_t j = size_t(i) + 1; j < ops.size(); ++j)
+      if (may_acquire(ops[j])) return false;
+    return true;
+  };
+  std::vector<std::vector<uint32_t>> readers(x.events.size());
+  for (size_t e = 0; e < x.events.size(); ++e)
+    if (x.events[e].kind == EventKind::Read && x.rf[e] >= 0 && !sees_hidden(uint32_t(e)))
+      readers[size_t(x.rf[e])].push_back(uint32_t(e));
   std::vector<size_t> pick(t.threads.size(), 0);
   for (;;) {
     std::vector<std::pair<int, int>> edges = fixed;
     for (size_t th = 0; th < t.threads.size(); ++th) {
-      const std::vector<int>& order = per_thread[th][pick[th]];
+      const Schedule& s = per_thread[th][pick[th]];
+      const std::vector<int>& order = s.order;
       for (size_t k = 0; k + 1 < order.size(); ++k)
         if (node[th][size_t(order[k])] != node[th][size_t(order[k + 1])])
           edges.push_back({node[th][size_t(order[k])], node[th][size_t(order[k + 1])]});
+      // A hidden early store's morally strong readers that its plan's releases cover (not its own
+      // thread's, nor a load that can never acquire) read it only after the plan's held-back part
+      // has run.
+      for (const Hidden& h : s.hidden)
+        for (uint32_t w : ev[th][size_t(h.store)]) {
+          if (x.events[w].kind != EventKind::Write) continue;
+          Event wide = x.events[w];
+          wide.scope = h.scope;
+          for (uint32_t r : readers[w])
+            if (x.events[r].thread != x.events[w].thread && morally_strong(x, w, r) &&
+                includes(x, wide, x.events[r].thread) && node_of(r) >= 0)
+              edges.push_back({node[th][size_t(h.last_late)], node_of(r)});
+        }
     }
     if (acyclic(size_t(n), edges)) return true;
     size_t th = 0;

@@ -27,8 +27,9 @@ struct RunOrderLimits {
   bool hold_past_barrier = false;     // ... past a barrier
   bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
   bool early_release_rmw = false;     // a read-modify-write that releases may run early
-  // a store may run before an earlier read of its location other than the one store (or
-  // read-modify-write that always writes and does not acquire) the model allows after a load
+  // a store may run before an earlier read of its location other than the one store the model
+  // allows after a load or a read-modify-write (after a load, it may be a read-modify-write that
+  // always writes and does not acquire)
   bool early_same_location = false;
   // a store may run before an earlier access whose address depends on the load (or a fence or
   // barrier after a branch on it): the model cannot tell the address yet, so it stops there
@@ -39,6 +40,12 @@ struct RunOrderLimits {
   // a read-modify-write after a held-back acquire (the load itself, a later acquire load, an
   // acquire fence) may run early: the model holds it back with them
   bool early_rmw_after_acquire = false;
+  // a store run early after a release of its plan (or a release itself) may be read by a morally
+  // strong reader those releases cover before the held-back part has run: the model keeps it
+  // hidden from them until then (what it releases is not known yet), except from a load that can
+  // never acquire (neither an acquire nor followed by an acquire fence, a barrier or an acquire
+  // access in its thread)
+  bool hidden_readable = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
 };
