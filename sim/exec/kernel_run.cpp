@@ -517,13 +517,14 @@ bool scalar_access(const ptx::Instr& I) {
 
 namespace {
 
-// Whether I may acquire: anything but a computation, a branch, a return, a non-acquire access or
-// a release-only (or proxy) fence.
-bool may_acquire(const ptx::Instr& I) {
+// Whether I may acquire: anything but a computation, a branch, the end of the thread, a
+// non-acquire access or a release-only (or proxy) fence. (A return from a function called by
+// another may: its caller goes on.)
+bool may_acquire(const ptx::Instr& I, bool entry) {
   if (private_instr(I)) return false;
   switch (I.op) {
+    case Op::Ret: return !entry;
     case Op::Bra:
-    case Op::Ret:
     case Op::Exit:
     case Op::Prefetch:
     case Op::Nanosleep: return false;
@@ -538,14 +539,15 @@ bool may_acquire(const ptx::Instr& I) {
 }
 
 // kExecNoAcquireAfter: no instruction that may acquire is reachable after each one (over the
-// function's control-flow graph; without one, none is marked).
+// function's control-flow graph; without one, none is marked; in a function other than a kernel,
+// its return counts as one).
 void mark_no_acquire_after(ptx::Function& fn) {
   const size_t nb = fn.blocks.size();
   if (!nb || fn.block_of.size() != fn.code.size()) return;
   std::vector<char> in_block(nb, 0), from_start(nb, 0);  // an acquiring instruction in / from the block's start
   for (size_t b = 0; b < nb; ++b)
     for (uint32_t i = fn.blocks[b].first; i <= fn.blocks[b].last && i < fn.code.size(); ++i)
-      in_block[b] = in_block[b] || may_acquire(fn.code[i]);
+      in_block[b] = in_block[b] || may_acquire(fn.code[i], fn.is_entry);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = nb; b-- > 0;) {
@@ -563,7 +565,7 @@ void mark_no_acquire_after(ptx::Function& fn) {
     for (uint32_t i = std::min<uint32_t>(fn.blocks[b].last, uint32_t(fn.code.size() - 1)) + 1;
          i-- > fn.blocks[b].first;) {
       if (!later) fn.code[i].exec |= ptx::Instr::kExecNoAcquireAfter;
-      later = later || may_acquire(fn.code[i]);
+      later = later || may_acquire(fn.code[i], fn.is_entry);
     }
   }
 }

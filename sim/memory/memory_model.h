@@ -39,10 +39,10 @@ struct MemOrder {
   // The read of a reduction (red), which forms no acquire pattern (PTX ISA 9.0, "Reductions do
   // not form Acquire Patterns").
   bool reduction = false;
-  // A load after which its thread can acquire nothing (no acquire fence, barrier, acquire access
-  // or call follows on any path; independent thread scheduling): it can never be part of an
-  // acquire pattern, so it may read a store that waits for a release of a load-buffering plan
-  // (plan_step's hidden below).
+  // A load after which its thread can acquire nothing (independent thread scheduling; no
+  // instruction that may acquire is reachable after it: ptx::Instr::kExecNoAcquireAfter): it can
+  // never be part of an acquire pattern, so it may read a store that waits for a release of a
+  // load-buffering plan (plan_step's hidden below).
   bool no_acquire_after = false;
 };
 
@@ -110,10 +110,7 @@ class ConsistencyModel {
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}
-  // guards_rmw: the early store that follows may touch the location of a held-back
-  // read-modify-write, whose write must go before it in coherence order.
-  virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None,
-                         bool guards_rmw = false) {}
+  virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None) {}
 
   // Every location's newest value becomes the only one any thread may read (a suspected hang,
   // the end of a traced launch). True when some thread could have read an older value before.

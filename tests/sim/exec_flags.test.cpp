@@ -81,3 +81,57 @@ $L_bar:
   CHECK_FALSE(no_acquire_after(f, 3));  // the branch: its target's barrier
   CHECK(no_acquire_after(f, 8));        // the barrier itself
 }
+
+TEST_CASE("no acquire after: only the taken branch's target acquires", "[exec][relaxed]") {
+  using namespace exec_flags_test;
+  const ptx::Function f = annotated(R"(
+  .reg .b32 %r<5>; .reg .b64 %rd<3>; .reg .pred %p<2>;
+  ld.param.u64 %rd1, [k_p];
+  ld.relaxed.gpu.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $L_acq;
+  st.relaxed.gpu.global.u32 [%rd1+4], %r1;
+  ret;
+$L_acq:
+  fence.acq_rel.gpu;
+  ret;)");
+  REQUIRE(f.code.size() == 8);
+  CHECK_FALSE(no_acquire_after(f, 1));  // the branch's target holds a fence
+  CHECK_FALSE(no_acquire_after(f, 3));
+  CHECK(no_acquire_after(f, 4));  // the fall-through path: a store and the end
+  CHECK(no_acquire_after(f, 6));  // the fence itself
+}
+
+TEST_CASE("no acquire after: in a called function, the return to the caller may acquire", "[exec][relaxed]") {
+  ptx::Module m = ptx::parse_module(R"(.version 8.0
+.target sm_80
+.address_size 64
+.func helper(.param .b64 helper_p)
+{
+  .reg .b32 %r<3>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [helper_p];
+  ld.relaxed.gpu.global.u32 %r1, [%rd1];
+  st.relaxed.gpu.global.u32 [%rd1+4], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 k_p)
+{
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [k_p];
+  ld.relaxed.gpu.global.u32 %rd2, [%rd1];
+  ret;
+}
+)",
+                                    "flags_call.ptx");
+  const int h = m.find_function("helper"), k = m.find_function("k");
+  REQUIRE(h >= 0);
+  REQUIRE(k >= 0);
+  annotate_for_exec(m.functions[size_t(h)], false);
+  annotate_for_exec(m.functions[size_t(k)], false);
+  const ptx::Function& helper = m.functions[size_t(h)];
+  REQUIRE(helper.code.size() == 4);
+  CHECK_FALSE(exec_flags_test::no_acquire_after(helper, 1));  // its caller may fence after the return
+  CHECK(exec_flags_test::no_acquire_after(helper, 3));        // the return itself
+  const ptx::Function& kernel = m.functions[size_t(k)];
+  CHECK(exec_flags_test::no_acquire_after(kernel, 1));  // a kernel's return ends the thread
+}

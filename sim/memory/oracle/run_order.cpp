@@ -21,8 +21,8 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
-      "a store run before an earlier read of its location (beyond one store; a read-modify-write that always writes "
-      "and does not acquire, after a load only)");
+      "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes "
+      "and does not acquire, after a load)");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
@@ -132,13 +132,10 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
         bool hold = false;  // (hold_same) this is the store held back by choice
         if (J.loc == L.loc) {
-          // one store to its location may run early (after a read-modify-write: only one that
-          // always writes and does not release, and only a store); after a load (not a
-          // read-modify-write), a read-modify-write that always writes and does not acquire may be
-          // that store
+          // after a load (not a read-modify-write), one store to its location may run early, or a
+          // read-modify-write that always writes and does not acquire
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          const bool rmw_may_hold = L.rmw != LitmusOp::Rmw::Cas && !L.release;  // (and not acquire: see above)
-          if ((is_atom && (rmw || !rmw_may_hold)) || same_location_early || (rmw && !rmw_may)) {
+          if (is_atom || same_location_early || (rmw && !rmw_may)) {
             alias = alias || !lim.early_same_location;
             if (!alias && !depends && !after_acquire) {  // (the rule lifted: it may also be held back by choice)
               *met_same = true;

@@ -27,9 +27,8 @@ struct RunOrderLimits {
   bool hold_past_barrier = false;     // ... past a barrier
   bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
   bool early_release_rmw = false;     // a read-modify-write that releases may run early
-  // a store may run before an earlier read of its location other than the one store the model
-  // allows after a load or a read-modify-write (after a load, it may be a read-modify-write that
-  // always writes and does not acquire)
+  // a store may run before an earlier read of its location other than the one store (or
+  // read-modify-write that always writes and does not acquire) the model allows after a load
   bool early_same_location = false;
   // a store may run before an earlier access whose address depends on the load (or a fence or
   // barrier after a branch on it): the model cannot tell the address yet, so it stops there

@@ -169,25 +169,19 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       const bool after_acquire = J.op != Op::St && acquired;
       bool alias = false;
       for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || may_alias(J, *late_mem[k]);
-      // A store that may touch the load's own location goes early once: the model then keeps the
-      // load from reading it, or anything coherence-after it that would close a cycle
-      // (RelaxedModel::readable), and a held-back read-modify-write puts its write before it in
-      // coherence order (RelaxedModel::rmw_read). After a load (not a read-modify-write) a
-      // read-modify-write that always writes may be that store (its read, run early, is after the
-      // load in program order: the model also keeps the load from observing writes
-      // coherence-after the message that read read); not an acquire one (the load's observation
-      // would be acquired by it: acquire pattern) nor a compare-and-swap (a failed one leaves a
-      // read and no write).
+      // A store that may touch the load's own location goes early only after a load (not a
+      // read-modify-write), once: the model then keeps the load from reading it, or anything
+      // coherence-after it that would close a cycle (RelaxedModel::readable). A read-modify-write
+      // that always writes may be that store (its read, run early, is after the load in program
+      // order: the model also keeps the load from observing writes coherence-after the message
+      // that read read); not an acquire one (the load's observation would be acquired by it:
+      // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
       // Or it is held back with the load, which lets the stores after it run early (a choice:
       // bits 20-22 of `choice` all zero: one plan in eight).
       if (may_alias(J, L)) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
         const bool may_early = !(depends || guard_tainted || alias || after_acquire);
-        // (after a read-modify-write: one that always writes, whose write then orders what it read
-        // before the store, and does not release, which the store would carry: release pattern)
-        const bool rmw_may_hold = L.aop != ptx::AtomOp::Cas && (L.sem == ptx::Sem::None || L.sem == ptx::Sem::Relaxed);
-        if ((!is_load && (J.op != Op::St || !rmw_may_hold)) || same_location_early || (J.op != Op::St && !rmw_may) ||
-            (may_early && ((choice >> 20) & 7) == 0))
+        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0))
           alias = true;
         else
           same_location_early = may_early;
@@ -259,7 +253,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     if (path[i].early) {
       plan->early_pos[plan->n_early] = uint32_t(i + 1);
       plan->early_hidden[plan->n_early] = hidden[i];
-      plan->early_guards[plan->n_early] = !is_load && may_alias(fn.code[path[i].pc], L);
       plan->early[plan->n_early++] = path[i].pc;
     } else {
       plan->late_pos[plan->n_late] = uint32_t(i + 1);

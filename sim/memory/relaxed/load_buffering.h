@@ -36,9 +36,6 @@ struct LbPlan {
   // then, from the morally strong readers those releases could synchronize with:
   // ConsistencyModel::plan_step). The widest scope of those releases; ptx::Scope::None: none.
   ptx::Scope early_hidden[kMax];
-  // (a held-back read-modify-write) an early store that may touch its location: its write goes
-  // before that store in coherence order (RelaxedModel's Msg::guards_rmw)
-  bool early_guards[kMax];
   uint32_t n_early = 0;
   uint32_t late[kMax];
   uint32_t late_pos[kMax];

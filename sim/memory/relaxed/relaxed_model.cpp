@@ -77,11 +77,6 @@ struct RelaxedModel::Msg {
   // (read_of_early), so that the plan's late acquire does not take a release that follows such a
   // read (the read would be before, in causality order, the write it read).
   bool early = false;
-  // A store run early whose plan holds back a read-modify-write (of this location, when it
-  // touches it): that one's write must go before this store in coherence order, so another
-  // read-modify-write morally strong with it does not put its write after this store having read
-  // a message before it (which would leave the held-back one no place: RelaxedModel::may_place).
-  bool guards_rmw = false;
   uint64_t key = 0;                     // coherence key: grows along coherence order
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
@@ -196,7 +191,6 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
-  bool plan_guards = false;              // (early) the store of this plan step: Msg::guards_rmw
   bool late_read = false;                // the late part's first read (the held-back load itself) has run
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
@@ -633,7 +627,7 @@ void RelaxedModel::forget_old(uint64_t now) {
 // ---- reads ----------------------------------------------------------------------------------------
 
 void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
-                            std::vector<uint32_t>* out, bool sees_hidden, bool rmw) {
+                            std::vector<uint32_t>* out, bool sees_hidden) {
   out->clear();
   const size_t n = L.msgs.size();
   // Causality: nothing coherence-before a write of the causal past (the messages whose keys are at
@@ -657,7 +651,6 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       if (e.key == key && !e.load_done) own_later = &e;
   uint64_t own_later_after = 0;  // (own_later) the messages coherence-before it
   bool own_later_found = false;
-  size_t own_later_index = n;  // (own_later) its place in the history
   if (own_later) {
     reach = own_later->reach_before;
     bool read_found = !own_later->rmw;
@@ -666,7 +659,6 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       if (L.msgs[i].key == own_later->msg_key) {
         own_later_after = L.msgs[i].co_before;
         own_later_found = true;
-        own_later_index = i;
       }
       if (own_later->rmw && L.msgs[i].key == own_later->read_msg_key) {
         read_upto = L.msgs[i].co_before | bit(L.msgs[i].slot);
@@ -676,21 +668,17 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     own_later_found = own_later_found && read_found;
     own_later_after &= read_upto;
   }
-  // (a held-back read-modify-write may also read a write before the store in the history that
-  // coherence order left unordered with it: its own write, which goes between them, orders them)
-  const bool rmw_orders = rmw && own_later && !own_later->rmw;
   for (size_t i = 0; i < n; ++i) {
     if (own_later && (L.msgs[i].key == own_later->msg_key ||
-                      (strong(L.msgs[i].writer, r) && (!own_later_found || (!(own_later_after & bit(L.msgs[i].slot)) &&
-                                                                            !(rmw_orders && i < own_later_index))))))
+                      (strong(L.msgs[i].writer, r) && (!own_later_found || !(own_later_after & bit(L.msgs[i].slot))))))
       continue;
     if (past_after & bit(L.msgs[i].slot)) continue;
     const Msg& m = L.msgs[i];
     if (i + 1 < n && m.superseded_at + kWindow < now) continue;  // long overwritten
     // Not released yet (see Msg::hidden), for a reader its releases could synchronize with (not
     // its own thread's later reads, which come after it in program order; nor a load that can
-    // never acquire: it observes the store and synchronizes with nothing, and a read-modify-write
-    // would pass on what its write does not yet carry).
+    // never acquire: it observes the store and synchronizes with nothing, while a
+    // read-modify-write would pass on what its write does not yet carry).
     const bool own = m.writer.tid == r.tid && m.writer.cta == r.cta && m.writer.host == r.host;
     if (m.hidden && !own && !sees_hidden && strong(m.writer, r) &&
         includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
@@ -829,15 +817,9 @@ void RelaxedModel::acquire_pending_all(ThreadState& ts, const Who& acq) {
 void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                              bool reduction) {
   Msg& m = L.msgs[i];
-  // (the held-back load of a plan that ran a store to its location early: what reaches the read is
-  // what reached the thread before that store, which comes after it in program order)
-  uint64_t before_own_later = ~0ull;
   if (ts.late) {
     for (ThreadState::Early& e : ts.early_stores)
-      if (e.key == key) {
-        if (!ts.late_read && !e.load_done) before_own_later = e.reach_before;
-        e.load_done = true;
-      }
+      if (e.key == key) e.load_done = true;
   }
   if (i + 1 != L.msgs.size()) ++stale_reads_;
   const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
@@ -852,13 +834,12 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
     reach = &L.reach.back().mask;
   }
   if (obs) *reach |= m.anc | bit(m.slot);
-  const uint64_t read_reach = before_own_later == ~0ull ? *reach : before_own_later | (obs ? m.anc | bit(m.slot) : 0);
   if (L.msgs.size() > 1) {
     // Who read it, for the from-read edges of writes placed after it later.
     bool merged = false;
     for (Msg::Reader& rd : m.readers)
       if (rd.any || (rd.who.tid == r.tid && rd.who.host == r.host && rd.who.scope == r.scope)) {
-        rd.mask |= read_reach;
+        rd.mask |= *reach;
         merged = true;
         break;
       }
@@ -867,10 +848,10 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
         Msg::Reader all;
         all.any = true;
         for (const Msg::Reader& rd : m.readers) all.mask |= rd.mask;
-        all.mask |= read_reach;
+        all.mask |= *reach;
         m.readers.assign(1, all);
       } else {
-        m.readers.push_back({r, read_reach, false});
+        m.readers.push_back({r, *reach, false});
       }
     }
   }
@@ -926,7 +907,7 @@ uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who
   // What reaches a write put after message `after`: the thread's earlier accesses (program
   // order), the morally strong writes before it (coherence order), and the morally strong reads
   // of messages before it (from-read).
-  uint64_t a = reach_override_ ? *reach_override_ : L.reach_mask(w);
+  uint64_t a = L.reach_mask(w);
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
     if (strong(m.writer, w)) a |= m.anc | bit(m.slot);
@@ -946,7 +927,6 @@ struct RelaxedModel::Places {
   const Loc& L;
   const Who& w;
   size_t n;
-  const uint64_t* reach_override = nullptr;  // (RelaxedModel::reach_override_)
   bool strong_w[kMax], covered_w[kMax];
   int src[kMax];  // (a read-modify-write's message) the index of the message its read read; -1: none there
   bool known = false, anc_known = false, before_known = false;
@@ -967,7 +947,7 @@ struct RelaxedModel::Places {
   }
   uint64_t anc_of_new(uint32_t after) {
     if (!anc_known) {
-      uint64_t a = reach_override ? *reach_override : L.reach_mask(w);
+      uint64_t a = L.reach_mask(w);
       for (size_t i = 0; i < n; ++i) {
         const Msg& m = L.msgs[i];
         if (strong_w[i]) a |= m.anc | bit(m.slot);
@@ -994,21 +974,15 @@ struct RelaxedModel::Places {
   }
 };
 
-bool RelaxedModel::may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey,
-                             int keep_unordered_to) const {
+bool RelaxedModel::may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const {
   const Loc& L = P.L;
   const size_t n = P.n;
   if (after + 1 < n && L.msgs[after + 1].key - L.msgs[after].key < 2) return false;  // no key between them
   if (rmw_read_index >= 0 || after + 1 < n) P.know();
   if (rmw_read_index >= 0) {
-    // Atomicity: no morally strong write between the read's message and the write; nor a store run
-    // early before a held-back read-modify-write that may be morally strong with this one (whose
-    // own write must go before that store: Msg::guards_rmw).
+    // Atomicity: no morally strong write between the read's message and the write.
     for (size_t k = size_t(rmw_read_index) + 1; k <= after; ++k)
-      if (P.strong_w[k] ||
-          (L.msgs[k].guards_rmw && L.msgs[k].writer.tid != P.w.tid &&
-           includes(P.w, Who{L.msgs[k].writer.tid, L.msgs[k].writer.cta, L.msgs[k].writer.host, Scope::Sys})))
-        return false;
+      if (P.strong_w[k]) return false;
     // Before the message it read: only when they are not morally strong (else the read, its
     // write and that message make a cycle; may_place's reach test below finds it too).
     if (after < size_t(rmw_read_index) && P.strong_w[size_t(rmw_read_index)]) return false;
@@ -1029,7 +1003,7 @@ bool RelaxedModel::may_place(Places& P, uint32_t after, int rmw_read_index, uint
   // order left unordered stay so (reads made since may rely on it).
   const uint64_t before = P.co_before_new(after, vkey);
   for (size_t k = after + 1; k < n; ++k)
-    if (P.covered_w[k] && int(k) != keep_unordered_to && (before & ~L.msgs[k].co_before)) return false;
+    if (P.covered_w[k] && (before & ~L.msgs[k].co_before)) return false;
   return true;
 }
 
@@ -1212,29 +1186,16 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   const size_t lo = L->lowest_place(vkey);
-  // (A held-back read-modify-write whose plan ran a store to its location early: before that store,
-  // rmw_read.)
-  const bool before_own_later = own_rmw && rmw_.own_later_key != 0;
-  size_t limit = n;
-  if (before_own_later) {
-    limit = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (L->msgs[i].key == rmw_.own_later_key) limit = i;
-    reach_override_ = &rmw_.own_later_reach;
-  }
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
   {
     Places P(*L, w);
-    P.reach_override = reach_override_;
-    for (size_t after = lo; after < limit; ++after)
-      if (may_place(P, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey, before_own_later ? int(limit) : -1))
-        cand.push_back(uint32_t(after));
+    for (size_t after = lo; after < n; ++after)
+      if (may_place(P, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
   }
   uint32_t after = uint32_t(n - 1);
-  if (cand.empty() && before_own_later && limit > 0) cand.assign(1, uint32_t(limit - 1));  // (rmw_read's last resort)
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
     // Usually at the end; sometimes (and never for a store run early, see begin_early) before
@@ -1247,7 +1208,6 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // read, which came first)
   const uint64_t reach_before = !ts.early ? 0 : own_rmw ? rmw_.reach_before : L->reach_mask(w);
   const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels));
-  reach_override_ = nullptr;
   L->msgs[idx].event = ev;
   if (rec_ && ev >= 0) {
     // Its place in the recorded linear extension of coherence order: right after the nearest
@@ -1272,7 +1232,6 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
-    L->msgs[idx].guards_rmw = ts.plan_guards;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false,
                                own_rmw, own_rmw ? rmw_.read_msg_key : 0});
   }
@@ -1306,25 +1265,11 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     rmw_.read_event = ev;
     return latest;
   }
-  readable(*L, ts, r, key, acquire, now, &scratch_, false, cas_expected == nullptr);
-  // A held-back read-modify-write whose plan ran a store to its location early (load_buffering.cpp
-  // allows one): its write goes before that store in coherence order (program order on one
-  // location), and what the store reached does not reach it.
-  const ThreadState::Early* own_later = nullptr;
-  if (ts.late && !ts.late_read)
-    for (const ThreadState::Early& e : ts.early_stores)
-      if (e.key == key && !e.load_done && !e.rmw) own_later = &e;
-  size_t later_index = L->msgs.size();  // (own_later) the store's place: the write goes before it
-  if (own_later) {
-    later_index = 0;  // (gone from the history: no place)
-    for (size_t i = 0; i < L->msgs.size(); ++i)
-      if (L->msgs[i].key == own_later->msg_key) later_index = i;
-  }
+  readable(*L, ts, r, key, acquire, now, &scratch_);
   // Only messages after which the write can go (atomicity, and the write's own constraints).
   std::vector<uint32_t>& cand = rmw_cand_;
   cand.clear();
   Places P(*L, r);
-  if (own_later) P.reach_override = &own_later->reach_before;
   const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
@@ -1337,11 +1282,11 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
       P.know();
       lo = L->lowest_place(ts.early ? view_after_read(ts, L->msgs[i], r, key, acquire) : vkey);
     }
-    for (size_t after = lo; after < L->msgs.size() && after < later_index && !any; ++after) {
+    for (size_t after = lo; after < L->msgs.size() && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && P.strong_w[i]) continue;
       // Atomicity (may_place): past a morally strong write after the message read, no place is.
       if (after > i && P.strong_w[after]) break;
-      any = may_place(P, uint32_t(after), int(i), vkey, own_later ? int(later_index) : -1);
+      any = may_place(P, uint32_t(after), int(i), vkey);
     }
     if (any) cand.push_back(i);
   }
@@ -1350,15 +1295,6 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   // whose read read that message could no longer be kept next to it, so the oldest is not read.
   if (L->msgs.size() == kMaxMsgs && !cand.empty() && cand.front() == 0 && newest != 0) cand.erase(cand.begin());
   if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
-  if (cand.empty() && own_later && !newest_only) {
-    // (Held back past a store to its location, it must not read that store or a later write: the
-    // newest readable message before the store, whose write then goes right before the store,
-    // write_common. Not seen in the generated suite: the stores run early keep other
-    // read-modify-writes from leaving it no place, may_place.)
-    for (uint32_t i : scratch_)
-      if (i < later_index) cand.assign(1, i);
-    if (cand.empty() && later_index > 0) cand.assign(1, uint32_t(later_index - 1));
-  }
   if (cand.empty() || newest_only) cand.assign(1, newest);
   const uint32_t i = pick(cand, newest, t);
   const uint64_t v = L->msgs[i].value;
@@ -1370,10 +1306,6 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.read_event = ev;
   rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
   rmw_.reach_before = ts.early ? L->reach_mask(r) : 0;  // (read only for a store run early)
-  if (own_later) {
-    rmw_.own_later_key = own_later->msg_key;
-    rmw_.own_later_reach = own_later->reach_before;
-  }
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;
@@ -1572,19 +1504,17 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
   ts.saved_po = ts.po;
 }
 
-void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool guards_rmw) {
+void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) {
   ThreadState& ts = thread(t);
   ts.po = ts.late_po + kPoPerInstr * pos;
   ts.plan_hidden = hidden != ptx::Scope::None;
   ts.plan_hidden_scope = ts.plan_hidden ? scope_of(hidden) : Scope::Gpu;
-  ts.plan_guards = guards_rmw;
 }
 
 void RelaxedModel::end_early(const MemThread& t) {
   ThreadState& ts = thread(t);
   ts.early = false;
   ts.plan_hidden = false;
-  ts.plan_guards = false;
   ts.po = ts.saved_po;
 }
 
@@ -1607,7 +1537,7 @@ void RelaxedModel::end_late(const MemThread& t) {
     Loc* L = find(e.key);
     if (!L) continue;
     for (Msg& m : L->msgs)
-      if (m.key == e.msg_key) m.early = m.guards_rmw = false;
+      if (m.key == e.msg_key) m.early = false;
     if (!e.hidden) continue;
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key && m.hidden) {

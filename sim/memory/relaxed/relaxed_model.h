@@ -72,7 +72,7 @@ class RelaxedModel final : public ConsistencyModel {
                        bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
   void begin_early(const MemThread& t, uint32_t length) override;
-  void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool guards_rmw) override;
+  void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
   void end_late(const MemThread& t) override;
@@ -108,11 +108,8 @@ class RelaxedModel final : public ConsistencyModel {
   // Which messages the read `r` (thread state `ts`) may read; returns their indices.
   // sees_hidden: a load that can never acquire (MemOrder::no_acquire_after, not an acquire itself)
   // may read a message that waits for a release (Msg::hidden).
-  // rmw: the read of a read-modify-write that always writes (held back past a store to its
-  // location, it may read a write unordered with that store and before it in the history: its
-  // write orders them; a compare-and-swap that fails orders nothing).
   void readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
-                std::vector<uint32_t>* out, bool sees_hidden = false, bool rmw = false);
+                std::vector<uint32_t>* out, bool sees_hidden = false);
   // The thread's view of `key` after it reads m (what a read-modify-write's write must follow).
   uint64_t view_after_read(const ThreadState& ts, const Msg& m, const Who& r, uint64_t key, bool acquire) const;
   uint32_t pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t);
@@ -121,9 +118,7 @@ class RelaxedModel final : public ConsistencyModel {
                  bool reduction = false);
   // Positions (insert after message index `after`) where a write may go; `lo`: the first allowed.
   struct Places;  // (what may_place asks of one location about one writer)
-  // keep_unordered_to: the index of a message the new write may order after messages that were
-  // unordered with it (the store a held-back read-modify-write must come before); -1: none.
-  bool may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey, int keep_unordered_to = -1) const;
+  bool may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const;
   // The messages a new write put after index `after` comes after in coherence order (see order()).
   uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey) const;
   uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
@@ -250,16 +245,7 @@ class RelaxedModel final : public ConsistencyModel {
     // run early to a held-back load's location: ThreadState::Early::reach_before; 0 when the
     // thread is not running early, where nothing reads it).
     uint64_t reach_before = 0;
-    // A held-back read-modify-write whose plan ran a store to its location early (that store comes
-    // after it in program order, so its write goes before the store in coherence order): the
-    // store's coherence key, and what reached the thread's accesses of the location before the
-    // store (ThreadState::Early::reach_before). own_later_key 0: none.
-    uint64_t own_later_key = 0;
-    uint64_t own_later_reach = 0;
   } rmw_;
-  // (set while such a write is placed) the reach of its thread that anc_of_new takes instead of
-  // the location's record, which already holds the later store
-  const uint64_t* reach_override_ = nullptr;
 };
 
 }  // namespace synclab::sim::relaxed
