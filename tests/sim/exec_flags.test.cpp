@@ -13,13 +13,17 @@ using namespace synclab::sim;
 
 namespace exec_flags_test {
 
+// A module (its header added) with every function annotated.
+ptx::Module annotated_module(const std::string& functions) {
+  ptx::Module m = ptx::parse_module(".version 8.0\n.target sm_80\n.address_size 64\n" + functions, "flags.ptx");
+  for (ptx::Function& f : m.functions) annotate_for_exec(f, false);
+  return m;
+}
+
+// One kernel k(.param .u64 k_p) with this body, annotated.
 ptx::Function annotated(const std::string& body) {
-  ptx::Module m = ptx::parse_module(".version 8.0\n.target sm_80\n.address_size 64\n"
-                                    ".visible .entry k(.param .u64 k_p)\n{\n" +
-                                        body + "\n}\n",
-                                    "flags.ptx");
+  ptx::Module m = annotated_module(".visible .entry k(.param .u64 k_p)\n{\n" + body + "\n}\n");
   REQUIRE(m.functions.size() == 1);
-  annotate_for_exec(m.functions[0], false);
   return m.functions[0];
 }
 
@@ -103,10 +107,7 @@ $L_acq:
 }
 
 TEST_CASE("no acquire after: in a called function, the return to the caller may acquire", "[exec][relaxed]") {
-  ptx::Module m = ptx::parse_module(R"(.version 8.0
-.target sm_80
-.address_size 64
-.func helper(.param .b64 helper_p)
+  const ptx::Module m = exec_flags_test::annotated_module(R"(.func helper(.param .b64 helper_p)
 {
   .reg .b32 %r<3>; .reg .b64 %rd<2>;
   ld.param.b64 %rd1, [helper_p];
@@ -121,13 +122,10 @@ TEST_CASE("no acquire after: in a called function, the return to the caller may 
   ld.relaxed.gpu.global.u32 %rd2, [%rd1];
   ret;
 }
-)",
-                                    "flags_call.ptx");
+)");
   const int h = m.find_function("helper"), k = m.find_function("k");
   REQUIRE(h >= 0);
   REQUIRE(k >= 0);
-  annotate_for_exec(m.functions[size_t(h)], false);
-  annotate_for_exec(m.functions[size_t(k)], false);
   const ptx::Function& helper = m.functions[size_t(h)];
   REQUIRE(helper.code.size() == 4);
   CHECK_FALSE(exec_flags_test::no_acquire_after(helper, 1));  // its caller may fence after the return
