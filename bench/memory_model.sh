@@ -2,7 +2,7 @@
 # bench/memory_model.sh: the whole generated litmus suite against the relaxed memory model, the
 # run that CI's sample (memory.relaxed.generated) stands in for.
 #
-#   bench/memory_model.sh [--seeds N] [--instances K] [--sc-seeds N] [--jobs J] [--out DIR]
+#   bench/memory_model.sh [--seeds N] [--instances K] [--aim A] [--sc-seeds N] [--jobs J] [--out DIR]
 #                         [--build DIR | --tool FILE]
 #
 # Generates the suite (`synclab-litmus generate`, its defaults: 2,500 tests of 2-4 threads), runs
@@ -11,6 +11,9 @@
 # the coverage is that of N seeds) under SYNCLAB_MEMORY=relaxed with the oracle checking each launch's execution
 # (--check) and, for each weak outcome PTX allows that did not show, the rule of the model that
 # keeps it out (--gaps); then every test under sc (only sequentially consistent outcomes may show).
+# --aim A (default 0: none): then up to A more seeds for each test whose weak outcomes did not all
+# show, each copy aimed at one of them, and A seeds for each test whose `exists` PTX forbids, aimed
+# at it (synclab-litmus run --aim); the report counts the outcomes seen only when aimed apart.
 # --jobs J (default: the number of cores): synclab-litmus runs the tests in J processes side by
 # side (the outcomes and counts do not depend on J). --tool FILE: run that
 # synclab-litmus (built elsewhere) instead of building it in DIR. Writes DIR/generated.litmus,
@@ -21,6 +24,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seeds=20000
 instances=8
 sc_seeds=100
+aim=0
 jobs=$(nproc 2>/dev/null || echo 1)
 out=$here/build/bench-memory-model
 build=$here/build
@@ -30,11 +34,12 @@ while [ $# -gt 0 ]; do
     --seeds) seeds=$2; shift 2 ;;
     --instances) instances=$2; shift 2 ;;
     --sc-seeds) sc_seeds=$2; shift 2 ;;
+    --aim) aim=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --tool) tool=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench/memory_model.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +47,9 @@ done
 [[ $instances =~ ^[0-9]+$ && $instances -gt 0 ]] || { echo "bench/memory_model.sh: --instances wants a positive number" >&2; exit 2; }
 [[ $sc_seeds =~ ^[0-9]+$ && $sc_seeds -gt 0 ]] || { echo "bench/memory_model.sh: --sc-seeds wants a positive number" >&2; exit 2; }
 [[ $jobs =~ ^[0-9]+$ && $jobs -gt 0 ]] || { echo "bench/memory_model.sh: --jobs wants a positive number" >&2; exit 2; }
+[[ $aim =~ ^[0-9]+$ ]] || { echo "bench/memory_model.sh: --aim wants a number of seeds (0: none)" >&2; exit 2; }
+aim_args=()
+[ "$aim" -gt 0 ] && aim_args=(--aim "$aim")
 mkdir -p "$out"
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$here" status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit (with local changes)"; fi
@@ -56,8 +64,8 @@ tests=$(grep -c '^litmus ' "$out/generated.litmus")
 echo "running $tests tests x up to $seeds seeds x $instances instances under relaxed in $jobs processes side by side, each test until every weak outcome PTX allows has shown (the oracle checks every run; about an hour and a half of one core's time at the defaults) ..."
 start=$(date +%s)
 set +e
-"$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --until-seen --check --gaps --quiet \
-  --jobs "$jobs" > "$out/relaxed.txt" 2>&1
+"$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --until-seen "${aim_args[@]}" --check \
+  --gaps --quiet --jobs "$jobs" > "$out/relaxed.txt" 2>&1
 relaxed_rc=$?
 mid=$(date +%s)
 echo "running $tests tests x $sc_seeds seeds under sc ..."
@@ -73,7 +81,7 @@ sc_line=$(grep -E '^[0-9]+ tests run' "$out/sc.txt" | tail -1)
   echo "commit: $commit"
   echo "suite: synclab-litmus generate (defaults), $tests tests, in $jobs processes side by side"
   echo
-  echo "relaxed, up to $seeds seeds x $instances instances each, --until-seen --check --gaps ($((mid - start)) s): $relaxed_line"
+  echo "relaxed, up to $seeds seeds x $instances instances each, --until-seen ${aim_args[*]} --check --gaps ($((mid - start)) s): $relaxed_line"
   sed -n '/^weak outcomes not seen, by what keeps the model from them:/,$p' "$out/relaxed.txt"
   echo
   echo "sc, $sc_seeds seeds each ($((end - mid)) s): $sc_line"

@@ -15,6 +15,8 @@ struct Schedule;
 
 namespace synclab::sim {
 
+struct OutcomeAim;  // sim/memory/memory_model.h
+
 enum class WarpModel { Its, Lockstep };
 // The unit of ordering inside a warp: under lockstep a warp's lanes run every instruction
 // together, so the warp is the unit that program order follows (one thread, as far as the race
@@ -57,6 +59,9 @@ struct Config {
   // does for the run it records), which otherwise runs after the choices.
   std::optional<SchedPolicy> replay_after;
   uint64_t seed = 1;
+  // (set by a program, no variable) a relaxed launch prefers the choices that give this outcome
+  // (synclab-litmus run --aim); null: the seed alone decides.
+  std::shared_ptr<const OutcomeAim> aim;
   uint32_t pct_depth = 3;                           // PCT bug depth d (number of priority change points + 1)
   uint64_t budget = 2'000'000'000ull;               // warp-steps per launch before giving up (last resort)
   std::string device = "teaching";                  // device profile name

@@ -346,6 +346,7 @@ LaunchResult KernelRun::run() {
     mm_.relaxed = mm_.model.get();
     if (listen_.watched) mm_.relaxed->on_visible([this](uint64_t key) { listen_.list.memory_visible(key); });
     if (replay_) mm_.relaxed->set_read_chooser(replay_->read_chooser());
+    if (cfg_.aim) mm_.relaxed->set_aim(cfg_.aim.get());
   }
 
   DispatchOrder order = cfg_.dispatch;

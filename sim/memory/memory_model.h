@@ -55,11 +55,23 @@ struct ReadChooser {
   virtual int64_t choose_read(uint32_t lane, size_t n) = 0;
 };
 
+// An outcome a search wants to see (synclab-litmus run --aim): the relaxed model still makes only
+// the choices its rules allow, but among them prefers those that give the outcome, so that a rare
+// outcome (several threads reading old values at once) shows in a few seeds. wants_read: thread t
+// reading `value` from `key` is what the outcome's register holds. wants_final: 1 when `value` is
+// the final value the outcome wants at `key`, 0 when it wants another, -1 when it names none.
+struct OutcomeAim {
+  virtual ~OutcomeAim() = default;
+  virtual bool wants_read(const MemThread& t, uint64_t key, uint64_t value) const = 0;
+  virtual int wants_final(uint64_t key, uint64_t value) const = 0;
+};
+
 class ConsistencyModel {
  public:
   virtual ~ConsistencyModel() = default;
   virtual bool relaxed() const = 0;
   virtual void set_read_chooser(ReadChooser* c) {}
+  virtual void set_aim(const OutcomeAim* a) {}
 
   // A block starts or finishes.
   virtual void start_block(uint64_t cta) {}

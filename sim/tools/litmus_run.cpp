@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "sim/exec/simulator.h"
+#include "sim/memory/memory_model.h"
 #include "sim/memory/oracle/ptx_axioms.h"
 
 namespace synclab::litmus {
@@ -45,6 +46,54 @@ Placement place(const LitmusTest& t) {
   p.block_threads = 32 * (max_warp + 1);
   return p;
 }
+
+// What an aimed launch wants (RunOptions::aim_seeds): per copy of the test, the outcome it aims at,
+// as the values each thread's reads should return (by thread number in the launch and location
+// address) and the locations' final values.
+class LitmusAim final : public sim::OutcomeAim {
+ public:
+  void add(const LitmusTest& t, const Placement& pl, uint32_t copy, uint64_t mem, const memory::Outcome& o) {
+    const uint64_t mem_each = 4 * std::max<size_t>(t.locs.size(), 1);
+    size_t at = 0;
+    for (size_t i = 0; i < t.threads.size(); ++i) {
+      const uint64_t id = uint64_t(copy * pl.blocks + pl.cta[i]) * pl.block_threads + pl.tid[i];
+      for (const LitmusOp& op : t.threads[i].ops)
+        if (op.reg >= 0 && (op.kind == LitmusOp::Kind::Ld || op.kind == LitmusOp::Kind::Atom) &&
+            at + size_t(op.reg) < o.size())
+          reads_[{id, mem + mem_each * copy + 4 * op.loc}].push_back(uint32_t(o[at + size_t(op.reg)]));
+      at += size_t(t.threads[i].regs);
+    }
+    for (size_t l = 0; l < t.locs.size() && at + l < o.size(); ++l)
+      finals_[mem + mem_each * copy + 4 * l] = uint32_t(o[at + l]);
+  }
+  // The values the test's `exists` names (registers and final values; the others free).
+  void add_exists(const LitmusTest& t, const Placement& pl, uint32_t copy, uint64_t mem) {
+    const uint64_t mem_each = 4 * std::max<size_t>(t.locs.size(), 1);
+    for (const memory::LitmusCond& c : t.exists) {
+      if (!c.is_reg) {
+        finals_[mem + mem_each * copy + 4 * c.loc] = uint32_t(c.value);
+        continue;
+      }
+      if (c.thread >= t.threads.size()) continue;
+      const uint64_t id = uint64_t(copy * pl.blocks + pl.cta[c.thread]) * pl.block_threads + pl.tid[c.thread];
+      for (const LitmusOp& op : t.threads[c.thread].ops)
+        if (op.reg == c.reg && (op.kind == LitmusOp::Kind::Ld || op.kind == LitmusOp::Kind::Atom))
+          reads_[{id, mem + mem_each * copy + 4 * op.loc}].push_back(uint32_t(c.value));
+    }
+  }
+  bool wants_read(const sim::MemThread& t, uint64_t key, uint64_t value) const override {
+    const auto it = reads_.find({t.id, key});
+    return it != reads_.end() && std::find(it->second.begin(), it->second.end(), uint32_t(value)) != it->second.end();
+  }
+  int wants_final(uint64_t key, uint64_t value) const override {
+    const auto it = finals_.find(key);
+    return it == finals_.end() ? -1 : it->second == uint32_t(value) ? 1 : 0;
+  }
+
+ private:
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<uint32_t>> reads_;
+  std::map<uint64_t, uint32_t> finals_;
+};
 
 std::string scope_q(Scope s) { return s == Scope::Cta ? "cta" : s == Scope::Gpu ? "gpu" : "sys"; }
 
@@ -288,8 +337,9 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
   cfg.trace_path.clear();
   RunResult res;
   size_t wanted_seen = 0;  // (until_seen) how many of those outcomes have shown
-  for (uint64_t s = opt.first_seed; s < opt.first_seed + opt.seeds; ++s) {
-    if (opt.until_seen && wanted_seen == opt.until_seen->size() && s - opt.first_seed >= opt.until_seen_min) break;
+  bool aimed = false;      // the launch below is aimed
+  // One launch of seed s: its copies' outcomes counted, its execution checked.
+  const auto run_seed = [&](uint64_t s) {
     std::memset(mem, 0, mem_bytes);
     std::memset(out, 0, out_bytes);
     cfg.seed = s;
@@ -299,10 +349,11 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
     cfg.pct_depth = uint32_t(1 + (s / 2) % 4);
     const LaunchResult lr = sim.launch(lp);
     ++res.runs;
+    if (aimed) ++res.aimed_runs;
     if (lr.status != LaunchStatus::Success) {
-      res.problems.push_back(
-          fmt::format("seed {}: the launch ended with {}: {}", s, launch_status_name(lr.status), lr.message));
-      continue;
+      res.problems.push_back(fmt::format("seed {}{}: the launch ended with {}: {}", s, aimed ? " (aimed)" : "",
+                                         launch_status_name(lr.status), lr.message));
+      return;
     }
     for (uint32_t c = 0; c < copies; ++c) {
       memory::Outcome o;
@@ -317,11 +368,14 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
         std::memcpy(&v, mem + mem_each * c + 4 * l, 4);
         o.push_back(v);
       }
-      if (++res.counts[o] == 1 && opt.until_seen && opt.until_seen->count(o)) ++wanted_seen;
+      if (++res.counts[o] == 1 && opt.until_seen && opt.until_seen->count(o)) {
+        ++wanted_seen;
+        if (aimed) res.aimed_seen.insert(o);
+      }
     }
     for (const Report& r : lr.reports)
       if (r.title.find("simulator bug") != std::string::npos)
-        res.problems.push_back(fmt::format("seed {}: {}: {}", s, r.title, r.details));
+        res.problems.push_back(fmt::format("seed {}{}: {}: {}", s, aimed ? " (aimed)" : "", r.title, r.details));
     if (cfg.memory_check && lr.execution) {
       memory::Execution x = *lr.execution;
       // Every copy's dependencies, then the oracle on the whole execution (the copies share no
@@ -330,14 +384,43 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
       bool matched = true;
       for (uint32_t c = 0; c < copies && matched; ++c) matched = add_dependencies(t, pl, c, x, &why);
       if (!matched) {
-        res.problems.push_back(fmt::format("seed {}: {}", s, why));
+        res.problems.push_back(fmt::format("seed {}{}: {}", s, aimed ? " (aimed)" : "", why));
       } else {
         const memory::AxiomResult ar = memory::check_ptx(x);
         if (!ar.allowed)
-          res.problems.push_back(fmt::format("seed {}: with the test's dependencies the execution breaks {}: {}{}", s,
-                                             ar.axiom, ar.explain, opt.explain ? "\n" + execution_text(x) : ""));
+          res.problems.push_back(fmt::format("seed {}{}: with the test's dependencies the execution breaks {}: {}{}",
+                                             s, aimed ? " (aimed)" : "", ar.axiom, ar.explain,
+                                             opt.explain ? "\n" + execution_text(x) : ""));
       }
     }
+  };
+  for (uint64_t s = opt.first_seed; s < opt.first_seed + opt.seeds; ++s) {
+    if (opt.until_seen && wanted_seen == opt.until_seen->size() && s - opt.first_seed >= opt.until_seen_min) break;
+    run_seed(s);
+  }
+  if (opt.until_seen && opt.relaxed && opt.aim_seeds > 0) {
+    // Aimed seeds: copy c of launch k aims at the (k * copies + c)-th of the outcomes still
+    // missing (null: the forbidden `exists`).
+    aimed = true;
+    std::vector<const memory::Outcome*> missing;
+    for (uint64_t k = 0; k < opt.aim_seeds; ++k) {
+      missing.clear();
+      for (const memory::Outcome& o : *opt.until_seen)
+        if (!res.counts.count(o)) missing.push_back(&o);
+      if (opt.aim_forbidden_exists) missing.push_back(nullptr);
+      if (missing.empty()) break;
+      auto aim = std::make_shared<LitmusAim>();
+      for (uint32_t c = 0; c < copies; ++c) {
+        const memory::Outcome* o = missing[(k * copies + c) % missing.size()];
+        if (o)
+          aim->add(t, pl, c, mem_addr, *o);
+        else
+          aim->add_exists(t, pl, c, mem_addr);
+      }
+      cfg.aim = aim;
+      run_seed(opt.first_seed + opt.seeds + k);
+    }
+    cfg.aim.reset();
   }
   cfg = saved;
   sim.memory().release(mem);

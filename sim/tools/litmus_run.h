@@ -37,11 +37,21 @@ struct RunOptions {
   // weak outcome (or one whose weak outcomes show at once) would otherwise not be run for.
   const std::set<memory::Outcome>* until_seen = nullptr;
   uint64_t until_seen_min = 1000;
+  // (with until_seen) Aimed seeds: when the seeds are done and some of those outcomes have not
+  // shown, up to this many more seeds (numbered after them), each launch's copies aimed at the
+  // outcomes still missing, one outcome a copy in turn (sim::OutcomeAim: among the choices the
+  // model's rules allow, the ones that give the outcome first). 0: none.
+  uint64_t aim_seeds = 0;
+  // (with aim_seeds) The test's `exists` is an outcome PTX forbids: aim at it too, in every aimed
+  // seed (it must never show: a search for the model's soundness bugs), and run all aim_seeds.
+  bool aim_forbidden_exists = false;
 };
 
 struct RunResult {
   std::map<memory::Outcome, uint64_t> counts;
   uint64_t runs = 0;  // launches (seeds); each counts RunOptions::instances outcomes
+  uint64_t aimed_runs = 0;                 // of them, aimed launches (RunOptions::aim_seeds)
+  std::set<memory::Outcome> aimed_seen;    // outcomes of until_seen first shown by an aimed launch
   // Runs that went wrong: a launch that failed, an execution the oracle forbids (with the seed).
   std::vector<std::string> problems;
 };

@@ -721,12 +721,19 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   }
 }
 
-uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t) {
+uint32_t RelaxedModel::pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t, const Loc& L,
+                            uint64_t key) {
   if (cand.size() == 1) return cand[0];
   if (chooser_) {
     // Replay: the k-th newest readable value.
     const int64_t k = chooser_->choose_read(uint32_t((t.id % tpb_) % 32), cand.size());
     if (k >= 0 && size_t(k) < cand.size()) return cand[cand.size() - 1 - size_t(k)];
+  }
+  if (aim_) {
+    aimed_.clear();
+    for (uint32_t c : cand)
+      if (aim_->wants_read(t, key, L.msgs[c].value)) aimed_.push_back(c);
+    if (!aimed_.empty() && random(8) != 0) return aimed_[random(aimed_.size())];
   }
   const bool has_newest = cand.back() == newest;
   if (has_newest && random(16) < newest_rate(t)) return newest;
@@ -893,7 +900,7 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
     ++dead_ends_;
     scratch_.push_back(newest);
   }
-  const uint32_t i = pick(scratch_, newest, t);
+  const uint32_t i = pick(scratch_, newest, t, *L, key);
   const uint64_t v = L->msgs[i].value;
   read_version_ = i == newest ? 0 : L->msgs[i].key;
   take_read(*L, i, ts, r, key, acquire, ev);
@@ -1200,8 +1207,13 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     const bool end_ok = cand.back() == n - 1;
     // Usually at the end; sometimes (and never for a store run early, see begin_early) before
     // newer messages.
-    if (!end_ok || (cand.size() > 1 && !ts.early && random(16) >= end_rate(t)))
+    // (aim_: the end when the value is the final one wanted, before newer messages when another is)
+    const int wish = aim_ && cand.size() > 1 && end_ok && !ts.early ? aim_->wants_final(key, value) : -1;
+    if (wish >= 0 && random(8) != 0) {
+      if (wish == 0) after = cand[random(cand.size() - 1)];
+    } else if (!end_ok || (cand.size() > 1 && !ts.early && random(16) >= end_rate(t))) {
       after = cand[random(end_ok ? cand.size() - 1 : cand.size())];
+    }
   }
   const int src_slot = rmw_read_msg ? rmw_read_msg->slot : -1;
   // (a store run early: what reached the location before it; for a read-modify-write, before its
@@ -1296,7 +1308,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   if (L->msgs.size() == kMaxMsgs && !cand.empty() && cand.front() == 0 && newest != 0) cand.erase(cand.begin());
   if (cand.empty()) ++dead_ends_;  // (no message both readable and followed by a place: see dead_ends())
   if (cand.empty() || newest_only) cand.assign(1, newest);
-  const uint32_t i = pick(cand, newest, t);
+  const uint32_t i = pick(cand, newest, t, *L, key);
   const uint64_t v = L->msgs[i].value;
   rmw_.key = key;
   rmw_.latest = L->msgs.back().value;

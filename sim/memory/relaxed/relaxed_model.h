@@ -57,6 +57,7 @@ class RelaxedModel final : public ConsistencyModel {
 
   bool relaxed() const override { return true; }
   void set_read_chooser(ReadChooser* c) override { chooser_ = c; }
+  void set_aim(const OutcomeAim* a) override { aim_ = a; }
   void start_block(uint64_t cta) override;
   void end_block(uint64_t cta) override;
   uint64_t load(const MemThread& t, uint64_t key, uint32_t size, uint64_t latest, MemOrder o, uint64_t now) override;
@@ -112,7 +113,8 @@ class RelaxedModel final : public ConsistencyModel {
                 std::vector<uint32_t>* out, bool sees_hidden = false);
   // The thread's view of `key` after it reads m (what a read-modify-write's write must follow).
   uint64_t view_after_read(const ThreadState& ts, const Msg& m, const Who& r, uint64_t key, bool acquire) const;
-  uint32_t pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t);
+  // (aim_: the wanted values of thread t's read of `key` first, at seven chances in eight)
+  uint32_t pick(const std::vector<uint32_t>& cand, uint32_t newest, const MemThread& t, const Loc& L, uint64_t key);
   // The read of message i takes effect: views, releases, reach, readers.
   void take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                  bool reduction = false);
@@ -169,6 +171,8 @@ class RelaxedModel final : public ConsistencyModel {
   uint32_t lb_rate(const MemThread& t) const;
   uint32_t tpb_;
   ReadChooser* chooser_ = nullptr;
+  const OutcomeAim* aim_ = nullptr;
+  std::vector<uint32_t> aimed_;
   uint64_t next_key_ = 0;
   using LocMap = std::unordered_map<uint64_t, std::unique_ptr<Loc>>;
   LocMap locs_;
