@@ -388,8 +388,8 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
       } else {
         const memory::AxiomResult ar = memory::check_ptx(x);
         if (!ar.allowed)
-          res.problems.push_back(fmt::format("seed {}{}: with the test's dependencies the execution breaks {}: {}{}",
-                                             s, aimed ? " (aimed)" : "", ar.axiom, ar.explain,
+          res.problems.push_back(fmt::format("seed {}{}: with the test's dependencies the execution breaks {}: {}{}", s,
+                                             aimed ? " (aimed)" : "", ar.axiom, ar.explain,
                                              opt.explain ? "\n" + execution_text(x) : ""));
       }
     }

@@ -49,9 +49,9 @@ struct RunOptions {
 
 struct RunResult {
   std::map<memory::Outcome, uint64_t> counts;
-  uint64_t runs = 0;  // launches (seeds); each counts RunOptions::instances outcomes
-  uint64_t aimed_runs = 0;                 // of them, aimed launches (RunOptions::aim_seeds)
-  std::set<memory::Outcome> aimed_seen;    // outcomes of until_seen first shown by an aimed launch
+  uint64_t runs = 0;                     // launches (seeds); each counts RunOptions::instances outcomes
+  uint64_t aimed_runs = 0;               // of them, aimed launches (RunOptions::aim_seeds)
+  std::set<memory::Outcome> aimed_seen;  // outcomes of until_seen first shown by an aimed launch
   // Runs that went wrong: a launch that failed, an execution the oracle forbids (with the seed).
   std::vector<std::string> problems;
 };

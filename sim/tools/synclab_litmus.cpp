@@ -151,7 +151,7 @@ struct TestReport {
   std::string text;  // the lines printed for it (empty in --quiet mode when nothing is to say)
   bool failed = false;
   size_t weak_allowed = 0, weak_seen = 0, gap_outcomes = 0;
-  size_t weak_aimed = 0;  // of weak_seen, those first seen in an aimed seed (--aim)
+  size_t weak_aimed = 0;               // of weak_seen, those first seen in an aimed seed (--aim)
   std::map<std::string, size_t> gaps;  // weak outcomes not seen, by what keeps the model from them
 };
 
@@ -436,8 +436,9 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (files.empty() && !generated) return usage();
   if (opt.aim_seeds && !(f.until_seen && opt.relaxed)) {
-    std::fprintf(stderr, "synclab-litmus: --aim aims at the weak outcomes not yet seen: it needs --until-seen (and "
-                         "--memory relaxed)\n");
+    std::fprintf(stderr,
+                 "synclab-litmus: --aim aims at the weak outcomes not yet seen: it needs --until-seen (and "
+                 "--memory relaxed)\n");
     return 2;
   }
   if (generated) files.push_back("");  // (one pass over the generated tests)
@@ -494,8 +495,7 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("; weak outcomes seen: %zu of %zu (%.1f%%)", weak_seen, weak_allowed,
                 weak_allowed ? 100.0 * double(weak_seen) / double(weak_allowed) : 100.0);
   if (opt.relaxed && opt.aim_seeds)
-    std::printf(", %zu of them only when aimed (%zu, %.1f%%, by the unaimed seeds)", weak_aimed,
-                weak_seen - weak_aimed,
+    std::printf(", %zu of them only when aimed (%zu, %.1f%%, by the unaimed seeds)", weak_aimed, weak_seen - weak_aimed,
                 weak_allowed ? 100.0 * double(weak_seen - weak_aimed) / double(weak_allowed) : 100.0);
   if (host_skipped) std::printf("; %zu tests with a host thread not run", host_skipped);
   if (gap_outcomes)
