@@ -824,9 +824,20 @@ void RelaxedModel::acquire_pending_all(ThreadState& ts, const Who& acq) {
 void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                              bool reduction) {
   Msg& m = L.msgs[i];
+  // (the held-back load of a plan that ran a store to its own location early: that store is after
+  // it in program order, so what reaches this read is what reached the thread before the store,
+  // as readable() took it; the thread's reach, which the store joined, is for its later accesses)
+  bool before_own_later = false;
+  uint64_t reach_before = 0;
   if (ts.late) {
     for (ThreadState::Early& e : ts.early_stores)
-      if (e.key == key) e.load_done = true;
+      if (e.key == key) {
+        if (!ts.late_read && !e.load_done) {
+          before_own_later = true;
+          reach_before = e.reach_before;
+        }
+        e.load_done = true;
+      }
   }
   if (i + 1 != L.msgs.size()) ++stale_reads_;
   const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
@@ -843,10 +854,11 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
   if (obs) *reach |= m.anc | bit(m.slot);
   if (L.msgs.size() > 1) {
     // Who read it, for the from-read edges of writes placed after it later.
+    const uint64_t mask = before_own_later ? reach_before | (obs ? m.anc | bit(m.slot) : 0) : *reach;
     bool merged = false;
     for (Msg::Reader& rd : m.readers)
       if (rd.any || (rd.who.tid == r.tid && rd.who.host == r.host && rd.who.scope == r.scope)) {
-        rd.mask |= *reach;
+        rd.mask |= mask;
         merged = true;
         break;
       }
@@ -855,10 +867,10 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
         Msg::Reader all;
         all.any = true;
         for (const Msg::Reader& rd : m.readers) all.mask |= rd.mask;
-        all.mask |= *reach;
+        all.mask |= mask;
         m.readers.assign(1, all);
       } else {
-        m.readers.push_back({r, *reach, false});
+        m.readers.push_back({r, mask, false});
       }
     }
   }
