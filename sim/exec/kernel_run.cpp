@@ -519,8 +519,10 @@ bool scalar_access(const ptx::Instr& I) {
 namespace {
 
 // Whether I may acquire: anything but a computation, a branch, the end of the thread, a
-// non-acquire access or a release-only (or proxy) fence. (A return from a function called by
-// another may: its caller goes on.)
+// non-acquire load or store or a release-only (or proxy) fence. (A return from a function called by
+// another may: its caller goes on.) A read-modify-write counts too, whatever its order: after a load
+// that read a store still waiting for a release (hidden), it could read nothing else at that
+// location, and its write would pass on a release the store does not carry yet.
 bool may_acquire(const ptx::Instr& I, bool entry) {
   if (private_instr(I)) return false;
   switch (I.op) {
@@ -530,9 +532,9 @@ bool may_acquire(const ptx::Instr& I, bool entry) {
     case Op::Prefetch:
     case Op::Nanosleep: return false;
     case Op::Ld:
-    case Op::Ldu:
+    case Op::Ldu: return I.sem == ptx::Sem::Acquire || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
     case Op::Atom:
-    case Op::Red: return I.sem == ptx::Sem::Acquire || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
+    case Op::Red: return true;
     case Op::St: return false;
     case Op::Fence: return !I.proxy && I.sem != ptx::Sem::Release;
     default: return true;
@@ -755,6 +757,22 @@ void KernelRun::check_memory_model() {
   result_.execution = std::make_shared<memory::Execution>(*x);
   const memory::AxiomResult res = memory::check_ptx(*x);
   const std::string limit = mm_.relaxed->recording_limit();
+  if (const uint64_t dead = mm_.relaxed->dead_ends()) {
+    // The model's rules left some read nothing to read: it took the newest value, which the
+    // axioms may or may not allow (the report below says when they do not).
+    Report d;
+    d.kind = ReportKind::Info;
+    d.kernel = entry_.name;
+    d.seed = cfg_.seed;
+    d.replay = replay_line();
+    d.severity = Severity::Error;
+    d.title = "simulator bug: the relaxed memory model found nothing a read could read under its rules";
+    d.details = fmt::format(
+        "{} read{} took memory's newest value instead (sim/memory/relaxed/relaxed_model.h, dead_ends); the oracle {} "
+        "the execution. Please report it with the replay line.",
+        dead, dead == 1 ? "" : "s", res.allowed ? "allows" : "forbids");
+    result_.reports.push_back(d);
+  }
   if (res.allowed && limit.empty()) return;
   Report r;
   r.kind = ReportKind::Info;

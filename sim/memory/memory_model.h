@@ -40,9 +40,9 @@ struct MemOrder {
   // not form Acquire Patterns").
   bool reduction = false;
   // A load after which its thread can acquire nothing (independent thread scheduling; no
-  // instruction that may acquire is reachable after it: ptx::Instr::kExecNoAcquireAfter): it can
-  // never be part of an acquire pattern, so it may read a store that waits for a release of a
-  // load-buffering plan (plan_step's hidden below).
+  // instruction that may acquire, and no read-modify-write, is reachable after it:
+  // ptx::Instr::kExecNoAcquireAfter): it can never be part of an acquire pattern, so it may read a
+  // store that waits for a release of a load-buffering plan (plan_step's hidden below).
   bool no_acquire_after = false;
 };
 
@@ -135,6 +135,9 @@ class ConsistencyModel {
 
   // What the model did, for reports and the trace.
   virtual uint64_t stale_reads() const { return 0; }
+  // Reads that found nothing the model's rules let them read, and took the newest value (a defect
+  // of the model: SYNCLAB_MEMORY_CHECK reports every run that has one).
+  virtual uint64_t dead_ends() const { return 0; }
   virtual uint64_t early_stores() const { return 0; }
   virtual uint64_t late_loads() const { return 0; }
   virtual void note_late_load() {}

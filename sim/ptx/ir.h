@@ -385,10 +385,10 @@ struct Instr {
     kExecLdScalar = 8,   // ld/st of one register-sized value at [reg+imm] in shared/global/generic
     // No instruction after this one on any path of the function may acquire (a fence other than
     // fence.release, a barrier or warp synchronization, an acquire access, a call, a return to a
-    // caller: anything but a computation, a branch, a non-acquire access or the kernel's end): a
-    // morally strong relaxed load here can never be part of an acquire pattern (the relaxed model
-    // lets it read a store that waits for a release of a load-buffering plan,
-    // RelaxedModel::readable).
+    // caller: anything but a computation, a branch, a non-acquire load or store or the kernel's
+    // end) or read-modify-write (any atom or red: one could pass on a release): a morally strong
+    // relaxed load here can never be part of an acquire pattern (the relaxed model lets it read a
+    // store that waits for a release of a load-buffering plan, RelaxedModel::readable).
     kExecNoAcquireAfter = 16,
   };
   uint8_t exec = 0;

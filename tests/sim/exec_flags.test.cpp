@@ -133,3 +133,25 @@ TEST_CASE("no acquire after: in a called function, the return to the caller may 
   const ptx::Function& kernel = m.functions[size_t(k)];
   CHECK(exec_flags_test::no_acquire_after(kernel, 1));  // a kernel's return ends the thread
 }
+
+TEST_CASE("no acquire after: a relaxed read-modify-write or reduction unmarks what comes before", "[exec][relaxed]") {
+  using namespace exec_flags_test;
+  const ptx::Function f = annotated(R"(
+  .reg .b32 %r<5>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [k_p];
+  ld.relaxed.gpu.global.u32 %r1, [%rd1];
+  atom.relaxed.gpu.global.exch.b32 %r2, [%rd1], 2;
+  ld.relaxed.gpu.global.u32 %r3, [%rd1+4];
+  red.relaxed.gpu.global.add.u32 [%rd1+4], 1;
+  ld.relaxed.gpu.global.u32 %r4, [%rd1+8];
+  ret;)");
+  REQUIRE(f.code.size() == 7);
+  CHECK(f.code[2].op == ptx::Op::Atom);
+  CHECK(f.code[4].op == ptx::Op::Red);
+  // (a load that read a store waiting for a release would leave a read-modify-write of its
+  // location nothing else to read, and that write would pass on the release too early)
+  CHECK_FALSE(no_acquire_after(f, 1));  // the exchange after it
+  CHECK_FALSE(no_acquire_after(f, 3));  // the reduction after it
+  CHECK(no_acquire_after(f, 4));
+  CHECK(no_acquire_after(f, 5));
+}

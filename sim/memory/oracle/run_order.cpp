@@ -306,10 +306,12 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
     schedules(t.threads[th], 0, cur, lim, &per_thread[th]);
   }
   // The readers of each write that the model keeps from a hidden early store: all but a load that
-  // can never acquire (not an acquire itself, no acquire fence, barrier or acquire access after it
-  // in its thread: RelaxedModel::readable's sees_hidden).
+  // can never acquire (not an acquire itself, no acquire fence, barrier, acquire access or
+  // read-modify-write after it in its thread: RelaxedModel::readable's sees_hidden, the
+  // interpreter's kExecNoAcquireAfter).
   auto may_acquire = [](const LitmusOp& o) {
     return (o.kind == LitmusOp::Kind::Fence && o.fence != FenceKind::Release) || o.kind == LitmusOp::Kind::Bar ||
+           o.kind == LitmusOp::Kind::Atom || o.kind == LitmusOp::Kind::Red ||
            (o.kind != LitmusOp::Kind::St && o.kind != LitmusOp::Kind::Fence && o.acquire);
   };
   auto sees_hidden = [&](uint32_t r) {

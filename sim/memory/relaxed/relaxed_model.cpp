@@ -696,6 +696,10 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       // (the acquire may be the load itself, or an acquire fence held back with it)
       auto covers = [&](const Release& rel, Scope acq) {
         if (!strong(rel.head, Who{r.tid, r.cta, r.host, acq})) return false;
+        // (the thread's own release: program order already puts it before the read, and the
+        // early stores after both. One made in the plan's held-back part took the thread's view
+        // as it is now, early stores included, which its place in program order does not hold.)
+        if (rel.head.tid == r.tid && rel.head.cta == r.cta && rel.head.host == r.host) return false;
         for (const ThreadState::Early& e : ts.early_stores) {
           const uint64_t vk = rel.view.get(e.key);
           if (vk >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
