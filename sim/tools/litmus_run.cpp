@@ -53,32 +53,21 @@ Placement place(const LitmusTest& t) {
 class LitmusAim final : public sim::OutcomeAim {
  public:
   void add(const LitmusTest& t, const Placement& pl, uint32_t copy, uint64_t mem, const memory::Outcome& o) {
-    const uint64_t mem_each = 4 * std::max<size_t>(t.locs.size(), 1);
     size_t at = 0;
     for (size_t i = 0; i < t.threads.size(); ++i) {
-      const uint64_t id = uint64_t(copy * pl.blocks + pl.cta[i]) * pl.block_threads + pl.tid[i];
-      for (const LitmusOp& op : t.threads[i].ops)
-        if (op.reg >= 0 && (op.kind == LitmusOp::Kind::Ld || op.kind == LitmusOp::Kind::Atom) &&
-            at + size_t(op.reg) < o.size())
-          reads_[{id, mem + mem_each * copy + 4 * op.loc}].push_back(uint32_t(o[at + size_t(op.reg)]));
+      for (int reg = 0; reg < t.threads[i].regs && at + size_t(reg) < o.size(); ++reg)
+        want_reg(t, pl, copy, mem, i, reg, o[at + size_t(reg)]);
       at += size_t(t.threads[i].regs);
     }
-    for (size_t l = 0; l < t.locs.size() && at + l < o.size(); ++l)
-      finals_[mem + mem_each * copy + 4 * l] = uint32_t(o[at + l]);
+    for (size_t l = 0; l < t.locs.size() && at + l < o.size(); ++l) finals_[key(t, copy, mem, l)] = uint32_t(o[at + l]);
   }
   // The values the test's `exists` names (registers and final values; the others free).
   void add_exists(const LitmusTest& t, const Placement& pl, uint32_t copy, uint64_t mem) {
-    const uint64_t mem_each = 4 * std::max<size_t>(t.locs.size(), 1);
     for (const memory::LitmusCond& c : t.exists) {
-      if (!c.is_reg) {
-        finals_[mem + mem_each * copy + 4 * c.loc] = uint32_t(c.value);
-        continue;
-      }
-      if (c.thread >= t.threads.size()) continue;
-      const uint64_t id = uint64_t(copy * pl.blocks + pl.cta[c.thread]) * pl.block_threads + pl.tid[c.thread];
-      for (const LitmusOp& op : t.threads[c.thread].ops)
-        if (op.reg == c.reg && (op.kind == LitmusOp::Kind::Ld || op.kind == LitmusOp::Kind::Atom))
-          reads_[{id, mem + mem_each * copy + 4 * op.loc}].push_back(uint32_t(c.value));
+      if (!c.is_reg)
+        finals_[key(t, copy, mem, c.loc)] = uint32_t(c.value);
+      else if (c.thread < t.threads.size())
+        want_reg(t, pl, copy, mem, c.thread, c.reg, c.value);
     }
   }
   bool wants_read(const sim::MemThread& t, uint64_t key, uint64_t value) const override {
@@ -91,6 +80,18 @@ class LitmusAim final : public sim::OutcomeAim {
   }
 
  private:
+  // The address of location `loc` in copy `copy` (litmus_ptx's layout).
+  static uint64_t key(const LitmusTest& t, uint32_t copy, uint64_t mem, size_t loc) {
+    return mem + 4 * std::max<size_t>(t.locs.size(), 1) * copy + 4 * loc;
+  }
+  // Thread i's register `reg` should hold `value`: the read (ld or atom) that writes it should read it.
+  void want_reg(const LitmusTest& t, const Placement& pl, uint32_t copy, uint64_t mem, size_t i, int reg,
+                int64_t value) {
+    const uint64_t id = uint64_t(copy * pl.blocks + pl.cta[i]) * pl.block_threads + pl.tid[i];
+    for (const LitmusOp& op : t.threads[i].ops)
+      if (op.reg == reg && (op.kind == LitmusOp::Kind::Ld || op.kind == LitmusOp::Kind::Atom))
+        reads_[{id, key(t, copy, mem, op.loc)}].push_back(uint32_t(value));
+  }
   std::map<std::pair<uint64_t, uint64_t>, std::vector<uint32_t>> reads_;
   std::map<uint64_t, uint32_t> finals_;
 };

@@ -214,6 +214,14 @@ struct RelaxedModel::ThreadState {
     uint64_t read_msg_key = 0;
   };
   std::vector<Early> early_stores;
+  // The early store to `key` that the plan's held-back load comes before in program order, while
+  // that load has not run (the late part's first read; null otherwise).
+  const Early* own_later(uint64_t key) const {
+    if (!late || late_read) return nullptr;
+    for (const Early& e : early_stores)
+      if (e.key == key && !e.load_done) return &e;
+    return nullptr;
+  }
   // Recording.
   int rec_thread = -1;
   uint32_t po = 0, late_po = 0, saved_po = 0;
@@ -645,10 +653,8 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   // read-modify-write, the same holds for its read: the load observes only the message that read
   // read or writes coherence-before it (else the read would miss a write before it in causality
   // order; weak writes may stand between that message and the read-modify-write's own).
-  const ThreadState::Early* own_later = nullptr;
-  if (ts.late && !ts.late_read)  // (the held-back load runs first; the reads after it follow it)
-    for (const ThreadState::Early& e : ts.early_stores)
-      if (e.key == key && !e.load_done) own_later = &e;
+  // (the held-back load runs first; the reads after it follow it)
+  const ThreadState::Early* own_later = ts.own_later(key);
   uint64_t own_later_after = 0;  // (own_later) the messages coherence-before it
   bool own_later_found = false;
   if (own_later) {
@@ -831,17 +837,12 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
   // (the held-back load of a plan that ran a store to its own location early: that store is after
   // it in program order, so what reaches this read is what reached the thread before the store,
   // as readable() took it; the thread's reach, which the store joined, is for its later accesses)
-  bool before_own_later = false;
-  uint64_t reach_before = 0;
+  const ThreadState::Early* later = ts.own_later(key);
+  const bool before_own_later = later != nullptr;
+  const uint64_t reach_before = later ? later->reach_before : 0;
   if (ts.late) {
     for (ThreadState::Early& e : ts.early_stores)
-      if (e.key == key) {
-        if (!ts.late_read && !e.load_done) {
-          before_own_later = true;
-          reach_before = e.reach_before;
-        }
-        e.load_done = true;
-      }
+      if (e.key == key) e.load_done = true;
   }
   if (i + 1 != L.msgs.size()) ++stale_reads_;
   const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
