@@ -617,7 +617,24 @@ void RaceDetector::version_written(uint64_t key, uint64_t version) {
     place.sync = *s;
   else
     place.sync = LocSync{};
-  place.writer = w != writers_.end() ? w->second : VCRef{};
+  place.writer = w != writers_.end() ? w->second.vc : VCRef{};
+}
+
+void RaceDetector::hear(RaceThread& t, uint64_t key, const WriterClock& w) {
+  RaceThreadSync::PendingWriter& p = t.s->heard_pending;
+  if (!w.vc || w.vc == p.vc) return;
+  // The location's later clock of the same run of read-modify-writes knows all of the pending one.
+  if (!(p.vc && p.key == key && w.chain <= p.seq)) hear_now(t);
+  p.vc = w.vc;
+  p.key = key;
+  p.seq = w.seq;
+}
+
+void RaceDetector::hear_now(RaceThread& t) {
+  RaceThreadSync::PendingWriter& p = t.s->heard_pending;
+  if (!p.vc) return;
+  if (p.vc != t.s->heard) join_into(t.s->heard, p.vc, tpc_);
+  p = RaceThreadSync::PendingWriter{};
 }
 
 void RaceDetector::strong_read(const Cta& c, uint32_t tid, uint64_t key, const ptx::Instr& I, uint64_t version) {
@@ -650,11 +667,14 @@ void RaceDetector::strong_read(const Cta& c, uint32_t tid, uint64_t key, const p
     earlier(t.s->pend_remote, s != Scope::Cta);
   }
   if (older) {
-    if (older->writer && older->writer != t.s->heard) join_into(t.s->heard, older->writer, tpc_);
+    if (older->writer && older->writer != t.s->heard) {
+      hear_now(t);
+      join_into(t.s->heard, older->writer, tpc_);
+    }
   } else if (!writers_.empty()) {
     // Fence-SC order: the write this read reads, and what its writer knew (see sc_fences_).
     auto it = writers_.find(key);
-    if (it != writers_.end() && it->second != t.s->heard) join_into(t.s->heard, it->second, tpc_);
+    if (it != writers_.end()) hear(t, key, it->second);
   }
   if (older_unreleased || (!older && sync_.empty())) return;
   const LocSync* found = older ? &older->sync : find_sync(key);
@@ -695,7 +715,8 @@ void RaceDetector::strong_write(const Cta& c, uint32_t tid, uint64_t key, const 
     // value's readers' later fence.sc). Only after some fence.sc ran: before that no fence can be
     // before this write.
     settle(t);
-    VCRef& w = writers_[key];
+    WriterClock& wc = writers_[key];
+    VCRef& w = wc.vc;
     // A read-modify-write whose location's writer clock already knows this thread as it is now (a
     // spinning atomic, or the lanes of one warp in turn) would join nothing new into it.
     auto knows_vc = [&] {
@@ -711,9 +732,12 @@ void RaceDetector::strong_write(const Cta& c, uint32_t tid, uint64_t key, const 
       auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
       if (t.phase) v->add_cta(cta, t.phase);
       v->add_thr(sync_gid(gid), t.phase, t.clock);
-      if (rmw && w) v->join(*w);
+      const bool continues = rmw && w;
+      if (continues) v->join(*w);
       v->prune(tpc_);
       w = std::move(v);
+      wc.seq = ++writer_seq_;
+      if (!continues) wc.chain = wc.seq;
     }
   }
   VCRef snap;
@@ -801,7 +825,11 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
     // Fence-SC order: each earlier fence.sc that must be before this one (this thread heard of a
     // write made after it, and the two are morally strong: one block, or both at .gpu or .sys)
     // gives this thread what it knew (cause order: po; sc; po). Per thread, its last such fence.
-    const VClock* h = t.s->heard.get();
+    hear_now(t);
+    // (Every fence.sc `heard` names ran before the write it heard of: one that the thread's last
+    // fence.sc considered with the same `heard` is all there is.)
+    const VClock* h = t.s->heard != t.s->heard_at_fence ? t.s->heard.get() : nullptr;
+    t.s->heard_at_fence = t.s->heard;
     auto consider = [&](uint32_t fgid, const std::vector<ScFence>& list) {
       const uint32_t fcta = fgid / tpc_;
       if (s == Scope::Cta && fcta != cta) return;  // not morally strong with any of them
@@ -882,6 +910,7 @@ void RaceDetector::barrier_arrive(const Cta& c, uint32_t tid, uint32_t id, bool 
   b.arrivers.push_back({cta * tpc_ + slot(tid), t.phase, t.clock});
   ++t.clock;
   b.partial |= partial;
+  hear_now(t);
   if (t.s->heard && t.s->heard != b.heard) join_into(b.heard, t.s->heard, tpc_);
 }
 
@@ -932,6 +961,7 @@ void RaceDetector::warp_sync(const Cta& c, uint32_t warp, uint32_t lanes) {
       last = t.vc.get();
     }
     acc->add_thr(cta * tpc_ + tid, t.phase, t.clock);
+    hear_now(t);
     if (t.s->heard && t.s->heard != heard) join_into(heard, t.s->heard, tpc_);
   }
   acc->prune(tpc_);

@@ -138,6 +138,18 @@ struct RaceThreadSync {
   // fence.sc of another thread that is before such a write must come before this thread's next
   // fence.sc in Fence-SC order (RaceDetector::fence).
   VCRef heard;
+  // The writer clock of the last strong read not yet joined into `heard` (RaceDetector::hear):
+  // `heard` is needed only at this thread's fence.sc and its barriers, and a read of the same
+  // location's later writer clock, which knows all of this one (RaceDetector::WriterClock::chain),
+  // replaces it instead of joining it. A thread spinning on a lock joins once per fence.sc then,
+  // not once each time the lock's writer clock changes.
+  struct PendingWriter {
+    VCRef vc;
+    uint64_t key = 0, seq = 0;
+  } heard_pending;
+  // `heard` as this thread's last fence.sc found it: the same clock again at its next fence.sc
+  // names no fence.sc that was not considered then (RaceDetector::fence).
+  VCRef heard_at_fence;
   // The last writer clock (RaceDetector::writers_) found to know all of vc, and that vc: a spinning
   // read-modify-write of this thread checks the two once.
   VCRef known_w, known_vc;
@@ -257,8 +269,10 @@ class RaceDetector {
   bool known(RaceThread& t, uint32_t gid, uint32_t cta, const Access& a);
   // check()'s verdict "no race" where it needs nothing but the two epochs (and has no side
   // effects): most accesses end here, without the divisions and the vector-clock lookup.
-  bool quick_clean(const Access& prev, const RaceThread& t, uint32_t gid1, uint32_t cbase, uint32_t warp, uint8_t flags,
-                   uint8_t mask) const {
+  // (Always inlined: it is most of access_row's work, and GCC stopped inlining it there once
+  // race_detector.cpp grew.)
+  __attribute__((always_inline)) bool quick_clean(const Access& prev, const RaceThread& t, uint32_t gid1,
+                                                  uint32_t cbase, uint32_t warp, uint8_t flags, uint8_t mask) const {
     if (!prev.gid1 || !(prev.mask & mask)) return true;
     const uint8_t both = prev.flags | flags;
     if (!(both & kWrite)) return true;                                       // read/read
@@ -359,8 +373,20 @@ class RaceDetector {
   std::unordered_map<uint32_t, std::vector<ScFence>> sc_fences_;  // by thread (sync_gid), in the order run
   std::unordered_map<uint32_t, uint32_t> sc_min_phase_;           // per block: the lowest phase of its fences there
   // Per location: the last strong write's writer and what it knew (a read-modify-write joins
-  // what the writes it continues knew: a read of it observes them too).
-  std::unordered_map<uint64_t, VCRef> writers_;
+  // what the writes it continues knew: a read of it observes them too). seq numbers the clocks
+  // made (over all locations); chain is the seq of the first clock of the location's run of
+  // read-modify-writes that this one ends, each knowing all of the one before: every clock of the
+  // location with a seq from chain to seq is known by this one.
+  struct WriterClock {
+    VCRef vc;
+    uint64_t seq = 0, chain = 0;
+  };
+  std::unordered_map<uint64_t, WriterClock> writers_;
+  uint64_t writer_seq_ = 0;
+  // A strong read of `key` whose write's writer clock is w (Fence-SC order's `heard`), and the
+  // join of what such reads left pending, before `heard` is used.
+  void hear(RaceThread& t, uint64_t key, const WriterClock& w);
+  void hear_now(RaceThread& t);
   std::unordered_map<uint64_t, LocSync> sync_;  // release state per synchronization address
   // The entry found last (a spinning warp polls one address); ~0: none. Erasing forgets it.
   uint64_t sync_key_ = ~0ull;
