@@ -41,9 +41,10 @@ done
 case $profile_kernel in none|reduce_tree|scan_hillis|lock_counter) ;;
   *) echo "sim_throughput.sh: --profile takes reduce_tree, scan_hillis, lock_counter or none" >&2; exit 2 ;;
 esac
-if [ "$profile_kernel" != none ] && ! command -v perf >/dev/null; then
-  echo "sim_throughput.sh: perf is not installed (apt-get install linux-perf), or pass --profile none" >&2
-  exit 2
+if [ "$profile_kernel" != none ]; then
+  # perf (linux-perf): installed as root, else named (or pass --profile none).
+  "$here/scripts/bootstrap" --profilers --quiet ||
+    { echo "sim_throughput.sh: the profiler is missing (above); or pass --profile none" >&2; exit 2; }
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
