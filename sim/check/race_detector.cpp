@@ -827,9 +827,13 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
     // gives this thread what it knew (cause order: po; sc; po). Per thread, its last such fence.
     hear_now(t);
     // (Every fence.sc `heard` names ran before the write it heard of: one that the thread's last
-    // fence.sc considered with the same `heard` is all there is.)
-    const VClock* h = t.s->heard != t.s->heard_at_fence ? t.s->heard.get() : nullptr;
-    t.s->heard_at_fence = t.s->heard;
+    // fence.sc considered with the same `heard`, at a scope as wide, is all there is.)
+    const bool seen = t.s->heard == t.s->heard_at_fence && (t.s->heard_at_fence_scope != Scope::Cta || s == Scope::Cta);
+    const VClock* h = seen ? nullptr : t.s->heard.get();
+    if (!seen || s != Scope::Cta) {
+      t.s->heard_at_fence = t.s->heard;
+      t.s->heard_at_fence_scope = s;
+    }
     auto consider = [&](uint32_t fgid, const std::vector<ScFence>& list) {
       const uint32_t fcta = fgid / tpc_;
       if (s == Scope::Cta && fcta != cta) return;  // not morally strong with any of them

@@ -147,9 +147,12 @@ struct RaceThreadSync {
     VCRef vc;
     uint64_t key = 0, seq = 0;
   } heard_pending;
-  // `heard` as this thread's last fence.sc found it: the same clock again at its next fence.sc
-  // names no fence.sc that was not considered then (RaceDetector::fence).
+  // `heard` as this thread's last fence.sc found it, and that fence's scope: the same clock again
+  // at a next fence.sc of no wider scope names no fence.sc that was not considered then
+  // (RaceDetector::fence). (A fence.sc.cta considers only its block's fences: a fence.sc.gpu
+  // after it must look again.)
   VCRef heard_at_fence;
+  ptx::Scope heard_at_fence_scope = ptx::Scope::None;
   // The last writer clock (RaceDetector::writers_) found to know all of vc, and that vc: a spinning
   // read-modify-write of this thread checks the two once.
   VCRef known_w, known_vc;
