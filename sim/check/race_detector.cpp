@@ -828,8 +828,12 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
     hear_now(t);
     // (Every fence.sc `heard` names ran before the write it heard of: one that the thread's last
     // fence.sc considered with the same `heard`, at a scope as wide, is all there is.)
-    const bool seen = t.s->heard == t.s->heard_at_fence && (t.s->heard_at_fence_scope != Scope::Cta || s == Scope::Cta);
+    const bool as_wide = t.s->heard_at_fence_scope != Scope::Cta || s == Scope::Cta;
+    const bool seen = t.s->heard == t.s->heard_at_fence && as_wide;
     const VClock* h = seen ? nullptr : t.s->heard.get();
+    // (and a thread's entry of `heard` that the last search saw with the same clock gives nothing
+    // new either: the fences it names are the ones that search found)
+    const VCRef searched = as_wide ? t.s->heard_at_fence : VCRef{};
     if (!seen || s != Scope::Cta) {
       t.s->heard_at_fence = t.s->heard;
       t.s->heard_at_fence_scope = s;
@@ -877,8 +881,11 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
         // sorted lists).
         static const std::vector<VClock::ThrEntry> none;
         const std::vector<VClock::ThrEntry>& known = t.vc ? t.vc->thr : none;
-        size_t k = 0;
+        const std::vector<VClock::ThrEntry>& before = searched ? searched->thr : none;
+        size_t k = 0, b = 0;
         for (const VClock::ThrEntry& e : h->thr) {
+          while (b < before.size() && before[b].gid < e.gid) ++b;
+          if (b < before.size() && before[b].gid == e.gid && before[b].clock == e.clock) continue;
           while (k < known.size() && known[k].gid < e.gid) ++k;
           if (k < known.size() && known[k].gid == e.gid && known[k].clock >= e.clock) continue;
           auto it = sc_fences_.find(e.gid);
