@@ -154,6 +154,19 @@ Scope narrower(Scope a, Scope b) {
 bool acquires(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Sem::Sc; }
 bool releases(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
 
+// A copy of src (none: an empty clock) with room for one more block entry and one more thread
+// entry, so that the add_cta and add_thr that follow it do not move it again.
+std::shared_ptr<VClock> copy_with_room(const VCRef& src) {
+  auto v = std::make_shared<VClock>();
+  if (src) {
+    v->ctas.reserve(src->ctas.size() + 1);
+    v->ctas.assign(src->ctas.begin(), src->ctas.end());
+    v->thr.reserve(src->thr.size() + 1);
+    v->thr.assign(src->thr.begin(), src->thr.end());
+  }
+  return v;
+}
+
 void join_into(VCRef& dst, const VClock& src, uint32_t tpc) {
   // dst is pruned: when it already knows all that src does, the join is dst itself.
   if (dst && !(VClock::relate(*dst, src) & 2)) return;
@@ -590,7 +603,7 @@ void RaceDetector::keep_reader(ReaderSet& more, uint64_t key, const Access& r2, 
 
 VCRef RaceDetector::snapshot(RaceThread& t, uint32_t gid, uint32_t cta) {
   settle(t);
-  auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
+  auto v = copy_with_room(t.vc);
   if (t.phase) v->add_cta(cta, t.phase);
   v->add_thr(gid, t.phase, t.clock);
   v->prune(tpc_);
@@ -729,7 +742,7 @@ void RaceDetector::strong_write(const Cta& c, uint32_t tid, uint64_t key, const 
     const bool nothing_new = rmw && w && (!t.phase || w->cta_phase(cta) >= t.phase) &&
                              (w->thr_clock(sync_gid(gid)) >= t.clock || w->cta_phase(cta) > t.phase) && knows_vc();
     if (!nothing_new) {
-      auto v = std::make_shared<VClock>(t.vc ? *t.vc : VClock{});
+      auto v = copy_with_room(t.vc);
       if (t.phase) v->add_cta(cta, t.phase);
       v->add_thr(sync_gid(gid), t.phase, t.clock);
       const bool continues = rmw && w;
@@ -821,6 +834,7 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
     }
     if (t.s->heard_gid1) t.s->heard_fenced = true;
   }
+  VCRef sc_snap;  // (a fence.sc's knowledge, which its release half releases too)
   if (sem == Sem::Sc) {
     // Fence-SC order: each earlier fence.sc that must be before this one (this thread heard of a
     // write made after it, and the two are morally strong: one block, or both at .gpu or .sys)
@@ -893,14 +907,15 @@ void RaceDetector::fence(const Cta& c, uint32_t tid, const ptx::Instr& I) {
         }
       }
     }
-    const VCRef snap = snapshot(t, cta * tpc_ + slot(tid), cta);
-    sc_fences_[sync_gid(cta * tpc_ + slot(tid))].push_back({t.phase, snap->self_clock, snap, s, cta});
+    sc_snap = snapshot(t, cta * tpc_ + slot(tid), cta);
+    sc_fences_[sync_gid(cta * tpc_ + slot(tid))].push_back({t.phase, sc_snap->self_clock, sc_snap, s, cta});
     auto [low, first] = sc_min_phase_.emplace(cta, t.phase);
     if (!first) low->second = std::min(low->second, t.phase);
   }
   if (sem != Sem::Acquire) {
-    // The release half: a later strong write releases what the thread knows now.
-    t.fence_rel = snapshot(t, cta * tpc_ + slot(tid), cta);
+    // The release half: a later strong write releases what the thread knows now (for a fence.sc,
+    // the snapshot just taken: nothing happened in the thread since).
+    t.fence_rel = sc_snap ? sc_snap : snapshot(t, cta * tpc_ + slot(tid), cta);
     t.fence_scope = s;
   }
   t.fenced = true;
