@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench/grade_speed.sh: how long a student waits for a verdict. For each lab, from its reference
 # solution copied into a fresh submission folder:
+# The submission is complete, as at the end of a lab: the student files and the find-the-bug
+# answer (findbug.cu: the pool's first program with its reference fix; findbug.txt: its line).
 #   first     ./synclab grade of the submission (its files compiled for the first time);
 #   regrade   the same again after one student file changed (a function added to the first: a
 #             change the compiler sees, unlike a comment, which a compiler cache may skip); the
@@ -63,12 +65,27 @@ for round in $(seq 1 "$rounds"); do
     sub="$work/sub-$nn-$round"
     rm -rf "$sub"
     cp -r "$sol" "$sub"
+    rm -rf "$sub/findbug"
+    if [ -d "$lab/findbug" ]; then
+      fb=$(ls "$lab"/findbug/*.cu | head -1)
+      fb_name=$(basename "$fb" .cu)
+      cp "$fb" "$sub/findbug.cu"
+      patch -s "$sub/findbug.cu" <"$sol/findbug/$fb_name.patch"
+      fb_line=$(awk -F'\t' -v n="$fb_name" '$1 == n { split($2, a, ","); print a[1] }' "$sol/findbug/answers.tsv")
+      echo "line: $fb_line" >"$sub/findbug.txt"
+    fi
     first_file=$(cd "$sol" && ls ./*.cu 2>/dev/null | head -1)  # (the first student source file)
     first_file=${first_file#./}
     # a first grade compiles everything: an object cache of its own, empty (docs/grader.md)
     export SYNCLAB_OBJECT_CACHE="$work/cache-$nn-$round"
     first=$(seconds ./synclab grade --lab "$nn" --submission "$sub" --results "$work/r.json" --quiet "${par[@]}")
     grep -q '"score"' "$work/r.json"
+    # (the find-the-bug answer graded as right: its two cases passed)
+    python3 - "$work/r.json" <<'PY' || { echo "grade_speed.sh: lab $nn's find-the-bug answer did not pass" >&2; exit 1; }
+import json, sys
+tests = [t for t in json.load(open(sys.argv[1]))["tests"] if t["name"].startswith("Find the bug")]
+sys.exit(0 if len(tests) == 2 and all(t["status"] == "passed" for t in tests) else 1)
+PY
     edit="inline void synclab_bench_edit_${round}_$(date +%s%N)() {}"
     echo "$edit" >>"$sub/$first_file"
     regrade=$(seconds ./synclab grade --lab "$nn" --submission "$sub" --results "$work/r.json" --quiet "${par[@]}")

@@ -277,8 +277,14 @@ class Grading {
   // Two cases: the line of the bug (findbug.txt, against the reference answers: not in a student
   // release) and the fix (findbug.cu: the student's program with a small change above its checks,
   // built with synclab-nvcc and run under findbug::exploration(); every run must end with status 0
-  // and no report).
-  void grade_findbug();
+  // and no report). Returns them; it touches no other case, so it may run on a thread of its own
+  // beside the build and the cases (findbug_beside).
+  std::vector<TestResult> grade_findbug();
+  // Whether the find-the-bug program can build and run beside the student files' build and the
+  // cases: on the simulator, with two or more runs at once, and as a sandbox user whose leftovers
+  // can be killed without touching theirs (findbug_id_: a user of its own when the cases have
+  // one; the same otherwise, as then nothing is killed by user).
+  bool findbug_beside();
 
   // The fix case's verdict: "passed: ..." or why not.
   std::string findbug_fix(const std::string& name, const std::string& handed, const std::string& get,
@@ -297,6 +303,7 @@ class Grading {
   std::string backend_ = "sim";
   Backend be_;
   Identity identity_;
+  Identity findbug_id_;  // the sandbox user of the find-the-bug program's build and runs
   Dirs dirs_;
   bool made_work_ = false;
   std::string sanitizer_;
@@ -311,6 +318,7 @@ class Grading {
   std::vector<TestResult> results_;
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
   ObjectCache cache_;
+  bool cache_opened_ = false;  // (open_cache ran)
   std::string cache_context_;
   // The work directory the cache's keys leave out: the grading's own temporary one; with --work,
   // none (the objects then name that directory's files, which stay, so only it shares them).

@@ -128,6 +128,8 @@ unsigned Grading::at_once() const {
 }
 
 void Grading::open_cache() {
+  if (cache_opened_) return;
+  cache_opened_ = true;
   if (opt_.object_cache == "off") return;
   const fs::path dir =
       opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache" : fs::path(opt_.object_cache);

@@ -13,9 +13,20 @@
 
 namespace synclab::grade {
 
-void Grading::grade_findbug() {
+bool Grading::findbug_beside() {
+  findbug_id_ = identity_;
+  if (backend_ != "sim" || at_once() < 2) return false;
+  if (!identity_.drop || !identity_.exclusive) return true;  // (kill_leftovers kills no user's processes)
+  Identity other = sandbox_identity();
+  if (!other.drop || !other.exclusive) return false;
+  findbug_id_ = other;
+  return true;
+}
+
+std::vector<TestResult> Grading::grade_findbug() {
+  std::vector<TestResult> out;
   const findbug::Pool pool = findbug::find_pool(manifest_.lab_dir);
-  if (pool.empty()) return;
+  if (pool.empty()) return out;
   std::string name = findbug::draw(pool, manifest_.lab, opt_.student);
   const std::string nn = manifest_.lab.substr(0, 2);
   const fs::path given = dirs_.src / "findbug";
@@ -73,7 +84,7 @@ void Grading::grade_findbug() {
     } else {
       t.output = fmt::format("line {} of {} is not where the bug is", a.line, handed);
     }
-    results_.push_back(t);
+    out.push_back(t);
   } else {
     findbug_note_ =
         "Find the bug: the line (findbug.txt) is graded by the course's grader only (a student "
@@ -87,7 +98,8 @@ void Grading::grade_findbug() {
   t.output = findbug_fix(name, handed, get, original, given);
   t.passed = t.output.rfind("passed", 0) == 0;
   t.score = t.passed ? t.max_score : 0;
-  results_.push_back(t);
+  out.push_back(t);
+  return out;
 }
 
 std::string Grading::findbug_fix(const std::string& name, const std::string& handed, const std::string& get,
@@ -106,11 +118,15 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
     return out + fmt::format("(`diff {} labs/{}/findbug.cu` shows what you changed; {})", handed, manifest_.lab, get);
   }
   const fs::path bin = fs::path(opt_.grade_dir).parent_path() / "bin";
-  const fs::path dir = dirs_.run / "findbug";
+  // Built where the student files are (item 2 of docs/grader.md): in the kept programs folder when
+  // they are compiled there, so that the object, which names its source file, names one that
+  // stays, and the next grading, which builds in the same folder, takes it from the object cache;
+  // else in this grading's work folder.
+  const fs::path dir = src_kept_ ? keep_dir_ / "findbug" : dirs_.run / "findbug";
   fs::create_directories(dir);
-  own(dir, identity_, 0700);
+  own(dir, findbug_id_, 0700);
   fs::copy_file(given / "findbug.cu", dir / "findbug.cu", fs::copy_options::overwrite_existing);
-  own(dir / "findbug.cu", identity_, 0600);
+  own(dir / "findbug.cu", findbug_id_, 0600);
   // Compiled (or taken from the object cache), then linked: two synclab-nvcc calls.
   const fs::path obj = dir / "findbug.o", deps = dir / "findbug.d";
   RunSpec cc;
@@ -119,7 +135,7 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
   cc.env = base_env(dir);
   cc.cwd = dir.string();
   cc.timeout_s = opt_.compile_timeout_s;
-  cc.identity = identity_;
+  cc.identity = findbug_id_;
   cc.processes = 512;
   std::string key;
   bool cached = false;
@@ -164,7 +180,7 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
     spec.cwd = dir.string();
     spec.timeout_s = std::min(30.0, opt_.timeout_s);
     spec.memory_bytes = opt_.memory_mb << 20;
-    spec.identity = identity_;
+    spec.identity = findbug_id_;
     spec.processes = 512;
     specs.push_back(std::move(spec));
   }

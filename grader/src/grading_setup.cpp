@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 namespace synclab::grade {
 
@@ -103,8 +105,18 @@ std::string Grading::build_stamp() const {
   return fmt::format("{:016x}\n", h);
 }
 
+namespace {
+// Progress lines of a thread that works beside the others (the find-the-bug program's), held
+// back to be printed in their place.
+thread_local std::vector<std::string>* held_progress = nullptr;
+}  // namespace
+
 void Grading::progress(const std::string& line) {
-  if (!opt_.quiet && !hush_) std::cout << line << std::endl;
+  if (opt_.quiet || hush_) return;
+  if (held_progress)
+    held_progress->push_back(line);
+  else
+    std::cout << line << std::endl;
 }
 
 std::string Grading::shorten(std::string s) const {
@@ -145,10 +157,41 @@ void Grading::grade() {
   collect_submission();
   list_cases();
   if (!build_hidden()) return;
+  open_cache();
+  // The find-the-bug program uses nothing of the student files: it builds and runs beside their
+  // build and the cases (a re-grade's one compile leaves a core idle most of the time; nvcc runs
+  // its phases one after another), and its lines and cases come after theirs, as alone.
+  std::vector<std::string> findbug_lines;
+  std::vector<TestResult> findbug_results;
+  std::exception_ptr findbug_error;
+  std::thread beside;
+  if (findbug_beside())
+    beside = std::thread([&] {
+      held_progress = &findbug_lines;
+      try {
+        findbug_results = grade_findbug();
+      } catch (...) {
+        findbug_error = std::current_exception();
+      }
+      held_progress = nullptr;
+    });
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{beside};
   const bool built = build_submission();
   keep_programs(built);
   if (built) run_cases();
-  grade_findbug();
+  if (beside.joinable()) {
+    beside.join();
+    for (const std::string& line : findbug_lines) progress(line);
+    if (findbug_error) std::rethrow_exception(findbug_error);
+  } else {
+    findbug_results = grade_findbug();
+  }
+  results_.insert(results_.end(), findbug_results.begin(), findbug_results.end());
 }
 
 void Grading::choose_backend() {
@@ -205,6 +248,7 @@ void Grading::make_dirs() {
     std::error_code ec;
     const fs::path kept_src = keep_dir_ / "src";
     fs::remove_all(kept_src, ec);
+    fs::remove_all(keep_dir_ / "findbug", ec);  // (the last grading's find-the-bug program: grade_findbug)
     fs::create_directories(kept_src, ec);
     if (!ec) {
       dirs_.src = kept_src;
@@ -359,7 +403,10 @@ bool Grading::keep_in(const fs::path& keep, bool built) {
   const std::string prog = manifest_.program;
   for (const std::string& name : {prog, prog + "_tests", std::string("stamp"), std::string(kKeptAbout)})
     fs::remove_all(keep / name, ec);
-  if (!src_kept_) fs::remove_all(keep / "src", ec);
+  if (!src_kept_) {
+    fs::remove_all(keep / "src", ec);
+    fs::remove_all(keep / "findbug", ec);  // (built there only beside a kept src/)
+  }
   fs::create_directories(keep, ec);
   if (ec) {
     keep_note_ = fmt::format("Note: nothing was kept: cannot create {}: {}", keep.string(), ec.message());
