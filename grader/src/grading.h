@@ -303,7 +303,8 @@ class Grading {
   std::string backend_ = "sim";
   Backend be_;
   Identity identity_;
-  Identity findbug_id_;  // the sandbox user of the find-the-bug program's build and runs
+  Identity findbug_id_;           // the sandbox user of the find-the-bug program's build and runs
+  unsigned findbug_at_once_ = 0;  // its runs at once (0: at_once()); one when beside the others
   Dirs dirs_;
   bool made_work_ = false;
   std::string sanitizer_;

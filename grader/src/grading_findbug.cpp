@@ -15,11 +15,15 @@ namespace synclab::grade {
 
 bool Grading::findbug_beside() {
   findbug_id_ = identity_;
+  findbug_at_once_ = 0;
   if (backend_ != "sim" || at_once() < 2) return false;
-  if (!identity_.drop || !identity_.exclusive) return true;  // (kill_leftovers kills no user's processes)
-  Identity other = sandbox_identity();
-  if (!other.drop || !other.exclusive) return false;
-  findbug_id_ = other;
+  if (identity_.drop && identity_.exclusive) {
+    Identity other = sandbox_identity();
+    if (!other.drop || !other.exclusive) return false;
+    findbug_id_ = other;
+  }  // (else kill_leftovers kills no user's processes: the same user will do)
+  // One run at a time: the core that the compile's phases, one after another, leave idle.
+  findbug_at_once_ = 1;
   return true;
 }
 
@@ -186,7 +190,7 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
   }
   progress(fmt::format("  running findbug.cu {} times (its and lockstep x sc and relaxed x pct and random seeds 1-4)",
                        runs.size()));
-  const std::vector<RunResult> ran = run_sandboxed_together(specs, at_once());
+  const std::vector<RunResult> ran = run_sandboxed_together(specs, findbug_at_once_ ? findbug_at_once_ : at_once());
   // A run fails on a wrong result, an error report (exit status 1) and a warning report too (a
   // race between lanes of one warp is a warning): a fix leaves no report at all.
   auto warned = [](const RunResult& r) { return r.output.find("SyncLab WARNING") != std::string::npos; };
