@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/grade_speed.sh: how long a student waits for a verdict. For each lab, from its reference
-# solution copied into a fresh submission folder:
-# The submission is complete, as at the end of a lab: the student files and the find-the-bug
-# answer (findbug.cu: the pool's first program with its reference fix; findbug.txt: its line).
+# solution copied into a fresh submission folder, complete as at the end of a lab (the student
+# files and the find-the-bug answer: findbug.cu, the pool's first program with its reference fix;
+# findbug.txt, its line):
 #   first     ./synclab grade of the submission (its files compiled for the first time);
 #   regrade   the same again after one student file changed (a function added to the first: a
 #             change the compiler sees, unlike a comment, which a compiler cache may skip); the

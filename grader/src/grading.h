@@ -304,7 +304,7 @@ class Grading {
   Backend be_;
   Identity identity_;
   Identity findbug_id_;           // the sandbox user of the find-the-bug program's build and runs
-  unsigned findbug_at_once_ = 0;  // its runs at once (0: at_once()); one when beside the others
+  unsigned findbug_at_once_ = 1;  // its runs at once: at_once(), or one beside the others
   Dirs dirs_;
   bool made_work_ = false;
   std::string sanitizer_;
@@ -319,7 +319,6 @@ class Grading {
   std::vector<TestResult> results_;
   std::string build_error_, internal_error_, results_written_, sandbox_note_, guard_note_;
   ObjectCache cache_;
-  bool cache_opened_ = false;  // (open_cache ran)
   std::string cache_context_;
   // The work directory the cache's keys leave out: the grading's own temporary one; with --work,
   // none (the objects then name that directory's files, which stay, so only it shares them).

@@ -128,8 +128,6 @@ unsigned Grading::at_once() const {
 }
 
 void Grading::open_cache() {
-  if (cache_opened_) return;
-  cache_opened_ = true;
   if (opt_.object_cache == "off") return;
   const fs::path dir =
       opt_.object_cache.empty() ? fs::path(opt_.grade_dir).parent_path() / "grade-cache" : fs::path(opt_.object_cache);
@@ -176,7 +174,6 @@ void Grading::store_cached(const std::string& key, const fs::path& obj, const fs
 }
 
 bool Grading::build_submission() {
-  open_cache();
   std::vector<std::string> objs;
   const std::vector<std::string>& files = manifest_.student_files;
   // The student files compile side by side; their results are taken in the manifest's order.

@@ -15,7 +15,7 @@ namespace synclab::grade {
 
 bool Grading::findbug_beside() {
   findbug_id_ = identity_;
-  findbug_at_once_ = 0;
+  findbug_at_once_ = at_once();
   if (backend_ != "sim" || at_once() < 2) return false;
   if (identity_.drop && identity_.exclusive) {
     Identity other = sandbox_identity();
@@ -190,7 +190,7 @@ std::string Grading::findbug_fix(const std::string& name, const std::string& han
   }
   progress(fmt::format("  running findbug.cu {} times (its and lockstep x sc and relaxed x pct and random seeds 1-4)",
                        runs.size()));
-  const std::vector<RunResult> ran = run_sandboxed_together(specs, findbug_at_once_ ? findbug_at_once_ : at_once());
+  const std::vector<RunResult> ran = run_sandboxed_together(specs, findbug_at_once_);
   // A run fails on a wrong result, an error report (exit status 1) and a warning report too (a
   // race between lanes of one warp is a warning): a fix leaves no report at all.
   auto warned = [](const RunResult& r) { return r.output.find("SyncLab WARNING") != std::string::npos; };

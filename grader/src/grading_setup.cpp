@@ -64,6 +64,7 @@ int Grading::build_only(const std::string& out) {
       for (const auto& [f, from] : taken_) progress(fmt::format("  student file {} <- {}", f, from));
       for (const auto& f : missing_)
         progress(fmt::format("  student file {} is missing: the handed-out skeleton is built in its place", f));
+      open_cache();
       const bool built = build_submission();
       if (!built) {
         std::cerr << build_error_ << "\n";
@@ -403,10 +404,7 @@ bool Grading::keep_in(const fs::path& keep, bool built) {
   const std::string prog = manifest_.program;
   for (const std::string& name : {prog, prog + "_tests", std::string("stamp"), std::string(kKeptAbout)})
     fs::remove_all(keep / name, ec);
-  if (!src_kept_) {
-    fs::remove_all(keep / "src", ec);
-    fs::remove_all(keep / "findbug", ec);  // (built there only beside a kept src/)
-  }
+  if (!src_kept_) fs::remove_all(keep / "src", ec);
   fs::create_directories(keep, ec);
   if (ec) {
     keep_note_ = fmt::format("Note: nothing was kept: cannot create {}: {}", keep.string(), ec.message());
