@@ -142,6 +142,7 @@ void KernelRun::start_cta(uint64_t linear) {
     w.present_mask = w.exited_mask = w.yielded_mask = w.open_lanes = 0;
     w.bar_mask = 0;
     w.lb_lanes = 0;
+    w.lb_hold_until = 0;
     w.converged = true;
     w.cfunc = static_cast<uint32_t>(p_.function);
     w.cpc = 0;
@@ -224,6 +225,18 @@ void KernelRun::step_loop() {
       break;
     }
     size_t wi = rr_ ? rr_->pick_warp(warps_) : sched_->pick_warp(warps_);
+    // A warp waiting between the two parts of a load-buffering plan (Warp::lb_hold_until) is passed
+    // over for another the policy picks, if one of three more picks finds one (a schedule file
+    // decides alone; pct would pick the same warp again).
+    if (wi < warps_.size() && warps_[wi]->lb_hold_until > clock_.steps && !replay_ && cfg_.sched != SchedPolicy::Pct) {
+      for (int k = 0; k < 3; ++k) {
+        const size_t o = rr_ ? rr_->pick_warp(warps_) : sched_->pick_warp(warps_);
+        if (o < warps_.size() && warps_[o]->lb_hold_until <= clock_.steps) {
+          wi = o;
+          break;
+        }
+      }
+    }
     if (wi >= warps_.size()) {
       report_deadlock();
       break;

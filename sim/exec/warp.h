@@ -122,7 +122,10 @@ struct Warp {
   uint32_t lb_lanes = 0, lb_func = 0, lb_pc = 0, lb_resume = 0, lb_n_late = 0;
   uint32_t lb_late[12], lb_late_pos[12];
   uint8_t lb_late_acquire = 0;  // (a ptx::Scope: LbPlan::late_acquire)
-  LaneRegs regp[32];            // lanes[i].R(), cached for the interpreter's inner loops
+  // The step (KernelRun's count) until which the scheduler passes this warp over when another can
+  // run: its lanes ran a plan's early part and have nothing else to run before the held-back part.
+  uint64_t lb_hold_until = 0;
+  LaneRegs regp[32];  // lanes[i].R(), cached for the interpreter's inner loops
   // Per lane: the generic address of its last load or atomic (what a spinning lane polls), kept
   // here rather than in Lane so that a warp-wide access writes one contiguous row.
   uint64_t last_load[32] = {};

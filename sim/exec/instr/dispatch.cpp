@@ -96,6 +96,22 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
     listen_.list.memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
                               fn.code[plan.early[plan.n_early - 1]].user_line, 0);
   w.lb_lanes = g.mask;
+  // Other lanes of the warp on other paths (under its): on half the plans the lanes that ran early
+  // wait 1 to 16 of the warp's steps before their held-back part, as a split's lanes wait
+  // (ItsModel::split), so that the others can run several instructions in between.
+  // When no other lane of the warp can run, the warp waits instead: on half the plans the scheduler
+  // passes it over for up to 16 steps per resident warp (at most 512) while another warp can run
+  // (KernelRun::step_loop), so that the others' instructions can come between the early
+  // and the held-back part.
+  if (!w.converged && (w.ready_mask & ~g.mask & ~w.split_hold)) {
+    const uint64_t d = mm_.relaxed->random(32);
+    if (d >= 16) {
+      w.split_hold |= g.mask;
+      w.split_hold_steps = std::max<uint32_t>(w.split_hold_steps, 1 + uint32_t(d - 16));
+    }
+  } else if (mm_.relaxed->random(2)) {
+    w.lb_hold_until = clock_.steps + 1 + mm_.relaxed->random(std::min<uint64_t>(16 * warps_.size(), 512));
+  }
   mm_.relaxed->note_late_load();
   w.lb_func = g.func;
   w.lb_pc = g.pc;
