@@ -42,7 +42,8 @@ struct EnumerateOptions {
 
 // Why the simulator's relaxed model cannot produce a weak outcome PTX allows: the first of its
 // rules (run_order.h) whose relaxation alone reaches it; "" when the rules allow it (then only
-// chance keeps it from showing), "several rules" or "none of these rules" otherwise.
+// chance keeps it from showing); else "several rules: A + B" for the first two rules whose
+// relaxation together reaches it, "several rules (three or more)" or "none of these rules".
 std::string gap_of(const LitmusTest& t, const Outcome& o);
 
 Enumeration enumerate_outcomes(const LitmusTest& t, const EnumerateOptions& opt = {});
