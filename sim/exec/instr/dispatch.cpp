@@ -96,13 +96,10 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
     listen_.list.memory_model(w, -1, trace::MemoryModelKind::LateLoad, g.mask,
                               fn.code[plan.early[plan.n_early - 1]].user_line, 0);
   w.lb_lanes = g.mask;
-  // Other lanes of the warp on other paths (under its): on half the plans the lanes that ran early
-  // wait 1 to 16 of the warp's steps before their held-back part, as a split's lanes wait
-  // (ItsModel::split), so that the others can run several instructions in between.
-  // When no other lane of the warp can run, the warp waits instead: on half the plans the scheduler
-  // passes it over for up to 16 steps per resident warp (at most 512) while another warp can run
-  // (KernelRun::step_loop), so that the others' instructions can come between the early
-  // and the held-back part.
+  // On half the plans the held-back part waits, so that other threads' instructions can come in
+  // between: while other lanes of the warp on other paths can run, the lanes that ran early wait
+  // 1 to 16 of the warp's steps, as a split's lanes wait (ItsModel::split); else the scheduler
+  // passes the warp over for up to 16 steps per resident warp, at most 512 (KernelRun::step_loop).
   if (!w.converged && (w.ready_mask & ~g.mask & ~w.split_hold)) {
     const uint64_t d = mm_.relaxed->random(32);
     if (d >= 16) {

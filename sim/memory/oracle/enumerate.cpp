@@ -511,27 +511,10 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
   // Two rules at once: the first pair, in the order above, whose relaxation reaches it (which
   // rules a change of the model would have to lift together).
   for (size_t a = 0; a < one.size(); ++a)
-    for (size_t b = a + 1; b < one.size(); ++b) {
-      const RunOrderLimits& x = one[a];
-      const RunOrderLimits& y = one[b];
-      RunOrderLimits both;
-      both.fence_sc_in_run_order = x.fence_sc_in_run_order && y.fence_sc_in_run_order;
-      both.hold_past_fence_sc = x.hold_past_fence_sc || y.hold_past_fence_sc;
-      both.hold_past_barrier = x.hold_past_barrier || y.hold_past_barrier;
-      both.hold_acquire_rmw = x.hold_acquire_rmw || y.hold_acquire_rmw;
-      both.early_release_rmw = x.early_release_rmw || y.early_release_rmw;
-      both.early_same_location = x.early_same_location || y.early_same_location;
-      both.early_past_dependent_address = x.early_past_dependent_address || y.early_past_dependent_address;
-      both.early_loads = x.early_loads || y.early_loads;
-      both.early_rmw_after_acquire = x.early_rmw_after_acquire || y.early_rmw_after_acquire;
-      both.hidden_readable = x.hidden_readable || y.hidden_readable;
-      if (reaches(both)) return "several rules: " + x.relaxed() + " + " + y.relaxed();
-    }
+    for (size_t b = a + 1; b < one.size(); ++b)
+      if (reaches(one[a].with(one[b]))) return "several rules: " + one[a].relaxed() + " + " + one[b].relaxed();
   RunOrderLimits all;
-  all.fence_sc_in_run_order = false;
-  all.hold_past_fence_sc = all.hold_past_barrier = all.hold_acquire_rmw = all.early_release_rmw =
-      all.early_same_location = all.early_past_dependent_address = all.early_loads = all.early_rmw_after_acquire =
-          all.hidden_readable = true;
+  for (const RunOrderLimits& lim : one) all = all.with(lim);
   return reaches(all) ? "several rules (three or more)" : "none of these rules";
 }
 

@@ -32,6 +32,21 @@ std::string RunOrderLimits::relaxed() const {
   return s;
 }
 
+RunOrderLimits RunOrderLimits::with(const RunOrderLimits& o) const {
+  RunOrderLimits r;
+  r.fence_sc_in_run_order = fence_sc_in_run_order && o.fence_sc_in_run_order;
+  r.hold_past_fence_sc = hold_past_fence_sc || o.hold_past_fence_sc;
+  r.hold_past_barrier = hold_past_barrier || o.hold_past_barrier;
+  r.hold_acquire_rmw = hold_acquire_rmw || o.hold_acquire_rmw;
+  r.early_release_rmw = early_release_rmw || o.early_release_rmw;
+  r.early_same_location = early_same_location || o.early_same_location;
+  r.early_past_dependent_address = early_past_dependent_address || o.early_past_dependent_address;
+  r.early_loads = early_loads || o.early_loads;
+  r.early_rmw_after_acquire = early_rmw_after_acquire || o.early_rmw_after_acquire;
+  r.hidden_readable = hidden_readable || o.hidden_readable;
+  return r;
+}
+
 namespace {
 
 // A store run early after a release of its plan (the store itself, an earlier release store, a

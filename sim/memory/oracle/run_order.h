@@ -47,6 +47,8 @@ struct RunOrderLimits {
   bool hidden_readable = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
+  // The rules relaxed here or in o, both.
+  RunOrderLimits with(const RunOrderLimits& o) const;
 };
 
 // The events of each instruction: per thread, per instruction index, the execution's events for it
