@@ -21,8 +21,8 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
-      "a store run before an earlier read of its location (beyond one store, or read-modify-write that always writes "
-      "and does not acquire, after a load)");
+      "a store run before an earlier read-modify-write of its location, or a compare-and-swap or acquiring "
+      "read-modify-write before an earlier read of its location");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
@@ -84,7 +84,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   const bool is_atom = L.kind == LitmusOp::Kind::Atom || L.kind == LitmusOp::Kind::Red;
   if (L.kind != LitmusOp::Kind::Ld && !is_atom) return;
   if (is_atom && L.acquire && !lim.hold_acquire_rmw) return;
-  std::vector<int> taint, late_locs{int(L.loc)};
+  // the locations of the accesses held back after L: plain loads (late_read_locs) and the others
+  std::vector<int> taint, late_locs, late_read_locs;
   if (L.reg >= 0) taint.push_back(L.reg);
   auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
   auto value_tainted = [&](const LitmusValue& v) { return v.is_reg && tainted(int(v.value)); };
@@ -94,7 +95,6 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   bool released = false;
   Scope released_scope = Scope::Thread;  // the widest release so far
   auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
-  bool same_location_early = false;                           // a store to the load's location ran early (one at most)
   bool acquired = L.kind == LitmusOp::Kind::Ld && L.acquire;  // an acquire is held back so far
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
@@ -105,7 +105,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       // (held back with the load)
       path.push_back({int(j), false});
       hidden.push_back(Scope::Thread);
-      if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar) late_locs.push_back(int(J.loc));
+      if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar)
+        (J.kind == LitmusOp::Kind::Ld ? late_read_locs : late_locs).push_back(int(J.loc));
       if (J.reg >= 0) taint.push_back(J.reg);
       if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) ||
           J.kind == LitmusOp::Kind::Bar) {
@@ -130,7 +131,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         // (an acquire load too: held back with the load)
         path.push_back({int(j), false});
         hidden.push_back(Scope::Thread);
-        late_locs.push_back(int(J.loc));
+        late_read_locs.push_back(int(J.loc));
         if (J.reg >= 0) taint.push_back(J.reg);
         acquired = acquired || J.acquire;
         break;
@@ -144,13 +145,15 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         const bool after_acquire = rmw && acquired && !lim.early_rmw_after_acquire;
-        bool alias = std::find(late_locs.begin() + 1, late_locs.end(), int(J.loc)) != late_locs.end();
+        bool alias = std::find(late_locs.begin(), late_locs.end(), int(J.loc)) != late_locs.end();
+        const bool alias_read =
+            std::find(late_read_locs.begin(), late_read_locs.end(), int(J.loc)) != late_read_locs.end();
         bool hold = false;  // (hold_same) this is the store held back by choice
-        if (J.loc == L.loc) {
-          // after a load (not a read-modify-write), one store to its location may run early, or a
-          // read-modify-write that always writes and does not acquire
+        if (J.loc == L.loc || alias_read) {
+          // after a load (not a read-modify-write), stores to the location of a held-back load
+          // may run early, and read-modify-writes that always write and do not acquire
           const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          if (is_atom || same_location_early || (rmw && !rmw_may)) {
+          if (is_atom || (rmw && !rmw_may)) {
             alias = alias || !lim.early_same_location;
             if (!alias && !depends && !after_acquire) {  // (the rule lifted: it may also be held back by choice)
               *met_same = true;
@@ -158,10 +161,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
             }
           } else if (!depends && !alias && !after_acquire) {
             *met_same = true;
-            if (hold_same)
-              hold = true;
-            else
-              same_location_early = true;
+            hold = hold_same;
           }
         }
         if (depends || hold || after_acquire || (alias && !lim.early_same_location)) {

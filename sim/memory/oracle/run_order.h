@@ -27,8 +27,9 @@ struct RunOrderLimits {
   bool hold_past_barrier = false;     // ... past a barrier
   bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
   bool early_release_rmw = false;     // a read-modify-write that releases may run early
-  // a store may run before an earlier read of its location other than the one store (or
-  // read-modify-write that always writes and does not acquire) the model allows after a load
+  // a store may run before an earlier read of its location other than a held-back load after a
+  // held-back load (the model runs stores, and read-modify-writes that always write and do not
+  // acquire, before held-back loads of their location, not before a held-back read-modify-write)
   bool early_same_location = false;
   // a store may run before an earlier access whose address depends on the load (or a fence or
   // barrier after a branch on it): the model cannot tell the address yet, so it stops there

@@ -65,7 +65,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<uint32_t> late_reads;             // registers they read (an early write to one would change them)
   std::vector<uint32_t> written;                // registers written on the way (a branch on one is not known now)
   std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
-  bool same_location_early = false;             // a store to the load's location runs early (one at most)
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
   bool released = false;                        // a release store or fence is on the path so far
@@ -167,24 +166,28 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // it in causality order; the model's checks at the acquire look at the early writes, not at
       // what an early read read, and a failed compare-and-swap writes nothing).
       const bool after_acquire = J.op != Op::St && acquired;
-      bool alias = false;
-      for (size_t k = 1; k < late_mem.size(); ++k) alias = alias || may_alias(J, *late_mem[k]);
-      // A store that may touch the load's own location goes early only after a load (not a
-      // read-modify-write), once: the model then keeps the load from reading it, or anything
-      // coherence-after it that would close a cycle (RelaxedModel::readable). A read-modify-write
-      // that always writes may be that store (its read, run early, is after the load in program
-      // order: the model also keeps the load from observing writes coherence-after the message
-      // that read read); not an acquire one (the load's observation would be acquired by it:
-      // acquire pattern) nor a compare-and-swap (a failed one leaves a read and no write).
-      // Or it is held back with the load, which lets the stores after it run early (a choice:
-      // bits 20-22 of `choice` all zero: one plan in eight).
-      if (may_alias(J, L)) {
+      // (a held-back load it may touch: alias_read; any other held-back access: alias)
+      bool alias = false, alias_read = false;
+      for (size_t k = 1; k < late_mem.size(); ++k)
+        if (may_alias(J, *late_mem[k])) {
+          const bool read = late_mem[k]->op == Op::Ld || late_mem[k]->op == Op::Ldu;
+          (read ? alias_read : alias) = true;
+        }
+      // Stores that may touch the location of a held-back load (the load itself or a later one)
+      // go early only when the held-back part starts with a load (not a read-modify-write): the
+      // model then keeps each held-back load from reading the first of them after it in program
+      // order, or anything coherence-after it that would close a cycle (RelaxedModel::readable);
+      // the later ones are coherence-after the first (one thread, one location). A
+      // read-modify-write that always writes may be such a store (its read, run early, is after
+      // those loads in program order: the model also keeps them from observing writes
+      // coherence-after the message that read read); not an acquire one (a load's observation
+      // would be acquired by it: acquire pattern) nor a compare-and-swap (a failed one leaves a
+      // read and no write). Or they are held back, which lets the stores after them run early (a
+      // choice: bits 20-22 of `choice` all zero: one plan in eight).
+      if (may_alias(J, L) || alias_read) {
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
         const bool may_early = !(depends || guard_tainted || alias || after_acquire);
-        if (!is_load || same_location_early || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0))
-          alias = true;
-        else
-          same_location_early = may_early;
+        if (!is_load || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0)) alias = true;
       }
       if (depends || guard_tainted || alias || after_acquire) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load

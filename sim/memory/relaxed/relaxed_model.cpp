@@ -191,7 +191,7 @@ struct RelaxedModel::ThreadState {
   std::vector<ReleaseRef> rel_always;  // (RelLoc entries pushed out: every later write carries them)
   // Load buffering.
   bool early = false, late = false;
-  bool late_read = false;                // the late part's first read (the held-back load itself) has run
+  uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
@@ -201,25 +201,26 @@ struct RelaxedModel::ThreadState {
     bool hidden;
     bool release;  // a release store (its own release is made at end_late)
     Who who;
-    // A store (or a read-modify-write) to the held-back load's own location (load_buffering.cpp
-    // allows one, after a plain load): what reached the thread's accesses there before it (before
-    // its read, for a read-modify-write), and whether the load has run.
+    // For the held-back loads of its location before it in program order (load_buffering.cpp
+    // lets a store, or a read-modify-write, run before held-back loads, not read-modify-writes):
+    // what reached the thread's accesses there before it (before its read, for a
+    // read-modify-write), joined with what those loads observed once they have run.
     uint64_t reach_before = 0;
-    bool load_done = false;
     // (a read-modify-write) the message its read read: the load may observe only writes
     // coherence-before it or that message itself. An observed write is before the later read in
     // causality order (observation, then program order on one location), and weak writes may
     // stand between that message and the read-modify-write's own.
     bool rmw = false;
     uint64_t read_msg_key = 0;
+    uint32_t pos = 0;  // its place in the plan
   };
   std::vector<Early> early_stores;
-  // The early store to `key` that the plan's held-back load comes before in program order, while
-  // that load has not run (the late part's first read; null otherwise).
+  // The first early store to `key` that the held-back read running now comes before in program
+  // order (null when none: the read is not in a plan's late part, or comes after them all).
   const Early* own_later(uint64_t key) const {
-    if (!late || late_read) return nullptr;
+    if (!late) return nullptr;
     for (const Early& e : early_stores)
-      if (e.key == key && !e.load_done) return &e;
+      if (e.key == key && plan_pos < e.pos) return &e;
     return nullptr;
   }
   // Recording.
@@ -272,19 +273,6 @@ RelaxedModel::RelaxedModel(uint64_t seed, uint32_t threads_per_block, bool recor
 }
 
 RelaxedModel::~RelaxedModel() = default;
-
-namespace {
-// In the late part of a plan the first read is the held-back load (RelaxedModel::readable treats
-// it apart); every read marks that it has run.
-template <class TS>
-struct AfterLateRead {
-  TS& ts;
-  ~AfterLateRead() {
-    if (ts.late) ts.late_read = true;
-  }
-};
-
-}  // namespace
 
 uint32_t RelaxedModel::thread_rate(const MemThread& t, uint64_t salt, const uint32_t (&rates)[3],
                                    uint32_t run_rate) const {
@@ -645,7 +633,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   for (size_t i = 0; i < n; ++i)
     if (L.msgs[i].key <= vkey) past_after |= L.msgs[i].co_before;
   uint64_t reach = L.reach_mask(r);
-  // The held-back load of a plan that ran a store to its own location early: that store comes
+  // A held-back load before a store to its location that its plan ran early: that store comes
   // after it in program order, so it is not in what reaches the load. The load may not read the
   // store, and it may observe (read with a morally strong read) only writes coherence-before the
   // store: an observed write is before the store in causality order (observation, then program
@@ -653,7 +641,8 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   // read-modify-write, the same holds for its read: the load observes only the message that read
   // read or writes coherence-before it (else the read would miss a write before it in causality
   // order; weak writes may stand between that message and the read-modify-write's own).
-  // (the held-back load runs first; the reads after it follow it)
+  // (the first such store after the load in program order: later ones to the location are
+  // coherence-after it, one thread's writes)
   const ThreadState::Early* own_later = ts.own_later(key);
   uint64_t own_later_after = 0;  // (own_later) the messages coherence-before it
   bool own_later_found = false;
@@ -834,18 +823,19 @@ void RelaxedModel::acquire_pending_all(ThreadState& ts, const Who& acq) {
 void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, uint64_t key, bool acquire, int ev,
                              bool reduction) {
   Msg& m = L.msgs[i];
-  // (the held-back load of a plan that ran a store to its own location early: that store is after
+  // (a held-back load before a store to its location that its plan ran early: that store is after
   // it in program order, so what reaches this read is what reached the thread before the store,
   // as readable() took it; the thread's reach, which the store joined, is for its later accesses)
   const ThreadState::Early* later = ts.own_later(key);
   const bool before_own_later = later != nullptr;
   const uint64_t reach_before = later ? later->reach_before : 0;
-  if (ts.late) {
-    for (ThreadState::Early& e : ts.early_stores)
-      if (e.key == key) e.load_done = true;
-  }
   if (i + 1 != L.msgs.size()) ++stale_reads_;
   const bool obs = strong(m.writer, r);  // observation: a morally strong read of the write
+  // (what this read observed reaches the held-back reads after it that come before those stores
+  // too: the load's, then a later held-back load's)
+  if (later && obs)
+    for (ThreadState::Early& e : ts.early_stores)
+      if (e.key == key && ts.plan_pos < e.pos) e.reach_before |= m.anc | bit(m.slot);
   // Sequential consistency per location: what reaches the read now.
   uint64_t* reach = L.reach_of(r);
   if (!reach) {
@@ -902,7 +892,6 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
   Loc* L = history(key, size, latest, now, false);
   const bool acquire = is_acquire(o.sem);
   ThreadState& ts = thread(t);
-  const AfterLateRead<ThreadState> late_read{ts};
   if (!L && !rec_ && !acquire) return latest;  // no recent write: memory's value, nothing to learn
   const Who r = who(t, o);
   const int ev = rec_read(t, r, key, acquire, latest);
@@ -1261,8 +1250,8 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
-    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, false,
-                               own_rmw, own_rmw ? rmw_.read_msg_key : 0});
+    ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, own_rmw,
+                               own_rmw ? rmw_.read_msg_key : 0, ts.plan_pos});
   }
   *newest = idx + 1 == L->msgs.size();
   write_version_ = L->msgs[idx].key;
@@ -1285,7 +1274,6 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   Loc* L = history(key, size, latest, now, true);
   const Who r = who(t, o, true);
   ThreadState& ts = thread(t);
-  const AfterLateRead<ThreadState> late_read{ts};
   const bool acquire = is_acquire(o.sem);
   const int ev = rec_read(t, r, key, acquire, latest);
   if (!L) {
@@ -1536,6 +1524,7 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
 void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) {
   ThreadState& ts = thread(t);
   ts.po = ts.late_po + kPoPerInstr * pos;
+  ts.plan_pos = pos;
   ts.plan_hidden = hidden != ptx::Scope::None;
   ts.plan_hidden_scope = ts.plan_hidden ? scope_of(hidden) : Scope::Gpu;
 }
@@ -1550,7 +1539,6 @@ void RelaxedModel::end_early(const MemThread& t) {
 void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
   ThreadState& ts = thread(t);
   ts.late = true;
-  ts.late_read = false;
   ts.saved_po = ts.po;
   ts.late_fence_acquire = fence_acquire != ptx::Scope::None;
   ts.late_fence_scope = scope_of(fence_acquire);
