@@ -117,12 +117,15 @@ class ConsistencyModel {
   // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
   // synchronize with until end_late, then gives it what they release. begin_late's
   // fence_acquire: the widest scope of an acquire fence held back with the load (ptx::Scope::None:
-  // none).
+  // none). plan_step's before_late_write: a held-back write of the plan may touch the location of
+  // the early store that follows and come before it in program order (it will have to go before
+  // that store in coherence order).
   virtual void begin_early(const MemThread& t, uint32_t length) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}
-  virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None) {}
+  virtual void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden = ptx::Scope::None,
+                         bool before_late_write = false) {}
 
   // Every location's newest value becomes the only one any thread may read (a suspected hang,
   // the end of a traced launch). True when some thread could have read an older value before.

@@ -86,7 +86,8 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
-      mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i]);
+      mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i],
+                             plan.early_before_write[i]);
     run_one(w, g.mask, fn, g.func, plan.early[i]);
   }
   for (uint32_t m = lanes; m; m &= m - 1) mm_.relaxed->end_early(mm_thread(w, __builtin_ctz(m)));

@@ -21,8 +21,8 @@ std::string RunOrderLimits::relaxed() const {
   add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
-      "a store run before an earlier read-modify-write of its location, or a compare-and-swap or acquiring "
-      "read-modify-write before an earlier read of its location");
+      "a read-modify-write run before an earlier held-back write of its location, or a compare-and-swap or "
+      "acquiring read-modify-write before an earlier read of its location");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
@@ -145,26 +145,26 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         const bool after_acquire = rmw && acquired && !lim.early_rmw_after_acquire;
-        bool alias = std::find(late_locs.begin(), late_locs.end(), int(J.loc)) != late_locs.end();
+        // (the locations of the held-back writes, the load's if it is a read-modify-write, and of
+        // the held-back reads)
+        const bool alias_write =
+            std::find(late_locs.begin(), late_locs.end(), int(J.loc)) != late_locs.end() || (is_atom && J.loc == L.loc);
         const bool alias_read =
-            std::find(late_read_locs.begin(), late_read_locs.end(), int(J.loc)) != late_read_locs.end();
+            std::find(late_read_locs.begin(), late_read_locs.end(), int(J.loc)) != late_read_locs.end() ||
+            (!is_atom && J.loc == L.loc);
+        bool alias = false;
         bool hold = false;  // (hold_same) this is the store held back by choice
-        if (J.loc == L.loc || alias_read) {
-          // after a load (not a read-modify-write), stores to the location of a held-back load
-          // may run early, and read-modify-writes that always write and do not acquire
-          const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas;
-          if (is_atom || (rmw && !rmw_may)) {
-            alias = alias || !lim.early_same_location;
-            if (!alias && !depends && !after_acquire) {  // (the rule lifted: it may also be held back by choice)
-              *met_same = true;
-              hold = hold_same;
-            }
-          } else if (!depends && !alias && !after_acquire) {
+        if (alias_write || alias_read) {
+          // stores to the location of a held-back access may run early, and read-modify-writes
+          // that always write and do not acquire, past held-back loads only
+          const bool rmw_may = rmw && !J.acquire && J.rmw != LitmusOp::Rmw::Cas && !alias_write;
+          if (rmw && !rmw_may) alias = !lim.early_same_location;
+          if (!alias && !depends && !after_acquire) {  // (it may also be held back by choice)
             *met_same = true;
             hold = hold_same;
           }
         }
-        if (depends || hold || after_acquire || (alias && !lim.early_same_location)) {
+        if (depends || hold || after_acquire || alias) {
           if (rmw && J.acquire && !lim.hold_acquire_rmw) {
             stop = true;
             break;

@@ -27,10 +27,10 @@ struct RunOrderLimits {
   bool hold_past_barrier = false;     // ... past a barrier
   bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
   bool early_release_rmw = false;     // a read-modify-write that releases may run early
-  // a store may run before an earlier held-back read-modify-write of its location, and a
-  // compare-and-swap or acquiring read-modify-write before an earlier read of its location (the
-  // model runs other stores and read-modify-writes before held-back loads of their location, when
-  // the plan's held-back part starts with a load)
+  // a read-modify-write may run before an earlier held-back write of its location (the load
+  // itself, if it is a read-modify-write), and a compare-and-swap or acquiring read-modify-write
+  // before an earlier read of its location (the model runs stores before any held-back access of
+  // their location, and other read-modify-writes before held-back loads of their location)
   bool early_same_location = false;
   // a store may run before an earlier access whose address depends on the load (or a fence or
   // barrier after a branch on it): the model cannot tell the address yet, so it stops there

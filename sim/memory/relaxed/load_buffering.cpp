@@ -67,6 +67,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<const ptx::Instr*> late_mem{&L};  // the held-back memory accesses, the load first
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
+  std::vector<bool> after_write;                // per path step: an early store after a held-back write it may touch
   bool released = false;                        // a release store or fence is on the path so far
   // An acquire is held back on the path so far (the load itself, a later acquire load, an acquire
   // fence): a read-modify-write after it may not run early (see below).
@@ -79,6 +80,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   auto hold = [&](const ptx::Instr& J, uint32_t at) {
     path.push_back({at, false});
     hidden.push_back(ptx::Scope::None);
+    after_write.push_back(false);
     for_each_dst(J, [&](uint32_t r) {
       taint.push_back(r);
       written.push_back(r);
@@ -103,6 +105,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])
   hidden.clear();
+  after_write.clear();
 
   uint32_t cur = pc + 1;
   for (int steps = 0; steps < LbPlan::kMax - 1 && cur < fn.code.size(); ++steps) {
@@ -166,28 +169,31 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // it in causality order; the model's checks at the acquire look at the early writes, not at
       // what an early read read, and a failed compare-and-swap writes nothing).
       const bool after_acquire = J.op != Op::St && acquired;
-      // (a held-back load it may touch: alias_read; any other held-back access: alias)
-      bool alias = false, alias_read = false;
+      // (a held-back load it may touch, the load itself included: alias_read; a held-back store or
+      // read-modify-write: alias_write)
+      bool alias = false, alias_read = false, alias_write = false;
       for (size_t k = 1; k < late_mem.size(); ++k)
         if (may_alias(J, *late_mem[k])) {
           const bool read = late_mem[k]->op == Op::Ld || late_mem[k]->op == Op::Ldu;
-          (read ? alias_read : alias) = true;
+          (read ? alias_read : alias_write) = true;
         }
-      // Stores that may touch the location of a held-back load (the load itself or a later one)
-      // go early only when the held-back part starts with a load (not a read-modify-write): the
-      // model then keeps each held-back load from reading the first of them after it in program
-      // order, or anything coherence-after it that would close a cycle (RelaxedModel::readable);
-      // the later ones are coherence-after the first (one thread, one location). A
-      // read-modify-write that always writes may be such a store (its read, run early, is after
-      // those loads in program order: the model also keeps them from observing writes
+      if (may_alias(J, L)) (is_load ? alias_read : alias_write) = true;
+      // A store to the location of a held-back access (the load itself or a later one) may go
+      // early. The model keeps each held-back load from reading the first such store after it in
+      // program order, or anything coherence-after it that would close a cycle, and puts each
+      // held-back write (a read-modify-write's, with what it reads) before that store in
+      // coherence order (RelaxedModel::readable, write_common); the later ones are
+      // coherence-after the first (one thread, one location). A read-modify-write that always
+      // writes may be such a store when the accesses it passes are loads (its read, run early, is
+      // after them in program order: the model also keeps them from observing writes
       // coherence-after the message that read read); not an acquire one (a load's observation
       // would be acquired by it: acquire pattern) nor a compare-and-swap (a failed one leaves a
       // read and no write). Or they are held back, which lets the stores after them run early (a
       // choice: bits 20-22 of `choice` all zero: one plan in eight).
-      if (may_alias(J, L) || alias_read) {
-        const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas;
-        const bool may_early = !(depends || guard_tainted || alias || after_acquire);
-        if (!is_load || (J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0)) alias = true;
+      if (alias_read || alias_write) {
+        const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas && !alias_write;
+        const bool may_early = !(depends || guard_tainted || after_acquire);
+        if ((J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0)) alias = true;
       }
       if (depends || guard_tainted || alias || after_acquire) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load
@@ -204,6 +210,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         cuts.push_back(path.size());
         path.push_back({cur, true});
         hidden.push_back(released || release ? released_scope : ptx::Scope::None);
+        after_write.push_back(alias_write);
         for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
       }
       if (release) widen(J.scope);
@@ -243,6 +250,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (writes_late_read || writes_taint) break;  // would change what a held-back instruction reads
       path.push_back({cur, true});
       hidden.push_back(ptx::Scope::None);
+      after_write.push_back(false);
       for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
     }
     ++cur;
@@ -256,6 +264,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     if (path[i].early) {
       plan->early_pos[plan->n_early] = uint32_t(i + 1);
       plan->early_hidden[plan->n_early] = hidden[i];
+      plan->early_before_write[plan->n_early] = after_write[i];
       plan->early[plan->n_early++] = path[i].pc;
     } else {
       plan->late_pos[plan->n_late] = uint32_t(i + 1);

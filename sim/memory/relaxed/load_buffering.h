@@ -7,8 +7,9 @@
 //
 // The interpreter makes that happen by running some instructions early: at a load (or an atom) it
 // asks plan_load_buffering() for a plan over the next few instructions of the group's path:
-//   early  instructions that do not depend on the load, run now (computations, and stores to
-//          addresses the load and the held-back accesses do not touch);
+//   early  instructions that do not depend on the load, run now (computations and stores; a
+//          store to the location of a held-back access comes after that access in coherence
+//          order, and the model keeps the two in that order: load_buffering.cpp);
 //   late   the load itself, then every instruction that depends on it or must keep its order
 //          with it (other loads, acquire ones too; stores of values or to addresses computed
 //          from it), run at the
@@ -36,6 +37,10 @@ struct LbPlan {
   // then, from the morally strong readers those releases could synchronize with:
   // ConsistencyModel::plan_step). The widest scope of those releases; ptx::Scope::None: none.
   ptx::Scope early_hidden[kMax];
+  // An early store that a held-back write (a store or read-modify-write) of its location may come
+  // before in program order: that write will go before it in coherence order, so the model keeps
+  // room there (ConsistencyModel::plan_step's before_late_write).
+  bool early_before_write[kMax];
   uint32_t n_early = 0;
   uint32_t late[kMax];
   uint32_t late_pos[kMax];

@@ -77,6 +77,10 @@ struct RelaxedModel::Msg {
   // (read_of_early), so that the plan's late acquire does not take a release that follows such a
   // read (the read would be before, in causality order, the write it read).
   bool early = false;
+  // (early) a held-back write of its plan may come before it in program order and will go before
+  // it in coherence order (plan_step's before_late_write): until the plan has run, other threads'
+  // writes that may go before it do (write_common), so that the held-back write finds a place.
+  bool before_late = false;
   uint64_t key = 0;                     // coherence key: grows along coherence order
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
@@ -192,6 +196,7 @@ struct RelaxedModel::ThreadState {
   // Load buffering.
   bool early = false, late = false;
   uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
+  bool plan_before_write = false;        // the store of this plan step: plan_step's before_late_write
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
@@ -916,11 +921,12 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
 
 // ---- writes ---------------------------------------------------------------------------------------
 
-uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const {
+uint64_t RelaxedModel::anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after,
+                                  const uint64_t* reach) const {
   // What reaches a write put after message `after`: the thread's earlier accesses (program
   // order), the morally strong writes before it (coherence order), and the morally strong reads
   // of messages before it (from-read).
-  uint64_t a = L.reach_mask(w);
+  uint64_t a = reach ? *reach : L.reach_mask(w);
   for (uint32_t i = 0; i <= after; ++i) {
     const Msg& m = L.msgs[i];
     if (strong(m.writer, w)) a |= m.anc | bit(m.slot);
@@ -946,8 +952,14 @@ struct RelaxedModel::Places {
   uint64_t anc[kMax];  // anc_of_new(L, ts, w, i)
   uint64_t before[kMax];
   uint64_t before_vkey = 0;
+  // What reached the writer's accesses of the location before this one: its reach there, or (a
+  // held-back write before a store of its plan run early) what reached them before that store.
+  uint64_t reach;
 
-  Places(const Loc& loc, const Who& writer) : L(loc), w(writer), n(loc.msgs.size()) { assert(n <= kMax); }
+  Places(const Loc& loc, const Who& writer, const uint64_t* reach_before = nullptr)
+      : L(loc), w(writer), n(loc.msgs.size()), reach(reach_before ? *reach_before : loc.reach_mask(writer)) {
+    assert(n <= kMax);
+  }
   void know() {
     if (known) return;
     for (size_t i = 0; i < n; ++i) {
@@ -960,7 +972,7 @@ struct RelaxedModel::Places {
   }
   uint64_t anc_of_new(uint32_t after) {
     if (!anc_known) {
-      uint64_t a = L.reach_mask(w);
+      uint64_t a = reach;
       for (size_t i = 0; i < n; ++i) {
         const Msg& m = L.msgs[i];
         if (strong_w[i]) a |= m.anc | bit(m.slot);
@@ -1083,10 +1095,10 @@ RelList RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t
 }
 
 uint32_t RelaxedModel::place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value,
-                             bool rmw, int rmw_src, uint64_t now, RelList&& rels) {
+                             bool rmw, int rmw_src, uint64_t now, RelList&& rels, const uint64_t* reach_before) {
   const size_t n = L.msgs.size();
   const bool at_end = after + 1 == n;
-  const uint64_t anc = anc_of_new(L, ts, w, after);
+  const uint64_t anc = anc_of_new(L, ts, w, after, reach_before);
   Msg m;
   m.value = value;
   m.key = at_end ? new_end_key() : L.msgs[after].key + (L.msgs[after + 1].key - L.msgs[after].key) / 2;
@@ -1145,7 +1157,12 @@ void RelaxedModel::order(Loc& L, uint32_t idx, uint64_t vkey) {
   const uint64_t wbit = bit(w.slot);
   for (size_t j = idx + 1; j < n; ++j) {
     Msg& m = L.msgs[j];
-    if (covered(w.writer, m.writer)) m.co_before |= wbit | before;
+    // (another thread's store run early that a held-back write of its plan will go before: this
+    // write comes before it too, so that the held-back write may follow this one, or what follows
+    // it, and still go before the store without putting two unordered writes in order)
+    const bool before_late = m.before_late && !(m.writer.tid == w.writer.tid && m.writer.cta == w.writer.cta &&
+                                                m.writer.host == w.writer.host);
+    if (covered(w.writer, m.writer) || before_late) m.co_before |= wbit | before;
     // (closed: what comes before a message before m comes before m)
     for (size_t i = 0; i < j; ++i)
       if (m.co_before & bit(L.msgs[i].slot)) m.co_before |= L.msgs[i].co_before;
@@ -1199,15 +1216,44 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   const size_t lo = L->lowest_place(vkey);
+  // A held-back write before a store of its location that its plan ran early: program order puts
+  // it before that store in coherence order, so it goes before the store's message; what reaches
+  // it there is what reached the thread's accesses of the location before that store, with what
+  // the held-back reads before it observed (Early::reach_before), not the store itself.
+  size_t end = n;
+  uint64_t before_reach = 0;
+  const ThreadState::Early* before_early = ts.own_later(key);
+  if (before_early) {
+    before_reach = before_early->reach_before;
+    end = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (L->msgs[i].key == before_early->msg_key) end = i;
+  }
+  // Another thread's store run early that a held-back write of its plan will go before
+  // (Msg::before_late): a write that may go before it does, where it can, so that the held-back
+  // write is not left with nothing to read and no place (a read-modify-write that read a message
+  // before that store and wrote after it would keep it from every place between them).
+  size_t room = n;
+  if (!before_early)
+    for (size_t i = lo + 1; i < n && room == n; ++i)
+      if (L->msgs[i].before_late &&
+          !(L->msgs[i].writer.tid == w.tid && L->msgs[i].writer.cta == w.cta && L->msgs[i].writer.host == w.host))
+        room = i;
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
   cand.clear();
   {
-    Places P(*L, w);
-    for (size_t after = lo; after < n; ++after)
+    Places P(*L, w, before_early ? &before_reach : nullptr);
+    for (size_t after = lo; after < end; ++after)
       if (may_place(P, uint32_t(after), rmw_read_index, ts.early ? ~0ull : vkey)) cand.push_back(uint32_t(after));
   }
+  if (room < n) {
+    size_t k = 0;
+    while (k < cand.size() && cand[k] < room) ++k;
+    if (k > 0) cand.resize(k);
+  }
+  if (before_early && cand.empty()) ++dead_ends_;  // (rmw_read and the plan leave one: see dead_ends())
   uint32_t after = uint32_t(n - 1);
   if (!cand.empty()) {
     const bool end_ok = cand.back() == n - 1;
@@ -1225,8 +1271,13 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // (a store run early: what reached the location before it; for a read-modify-write, before its
   // read, which came first)
   const uint64_t reach_before = !ts.early ? 0 : own_rmw ? rmw_.reach_before : L->reach_mask(w);
-  const uint32_t idx = place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels));
+  const uint32_t idx =
+      place(*L, key, ts, w, after, value, rmw, src_slot, now, std::move(rels), before_early ? &before_reach : nullptr);
   L->msgs[idx].event = ev;
+  // (it reaches the held-back reads after it that come before those stores too)
+  if (before_early)
+    for (ThreadState::Early& e : ts.early_stores)
+      if (e.key == key && ts.plan_pos < e.pos) e.reach_before |= L->msgs[idx].anc | bit(L->msgs[idx].slot);
   if (rec_ && ev >= 0) {
     // Its place in the recorded linear extension of coherence order: right after the nearest
     // recorded message it follows here, else after the writes that left the history.
@@ -1250,6 +1301,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
+    L->msgs[idx].before_late = ts.plan_before_write;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, own_rmw,
                                own_rmw ? rmw_.read_msg_key : 0, ts.plan_pos});
   }
@@ -1283,10 +1335,21 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     return latest;
   }
   readable(*L, ts, r, key, acquire, now, &scratch_);
+  // (held back before a store of its location that its plan ran early: its write goes before that
+  // store, write_common; what it reads is readable()'s to choose)
+  size_t end = L->msgs.size();
+  uint64_t before_reach = 0;
+  const ThreadState::Early* before_early = ts.own_later(key);
+  if (before_early) {
+    before_reach = before_early->reach_before;
+    end = 0;
+    for (size_t i = 0; i < L->msgs.size(); ++i)
+      if (L->msgs[i].key == before_early->msg_key) end = i;
+  }
   // Only messages after which the write can go (atomicity, and the write's own constraints).
   std::vector<uint32_t>& cand = rmw_cand_;
   cand.clear();
-  Places P(*L, r);
+  Places P(*L, r, before_early ? &before_reach : nullptr);
   const uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
   for (uint32_t i : scratch_) {
     // A compare-and-swap that would fail on this value writes nothing: no place needed.
@@ -1299,7 +1362,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
       P.know();
       lo = L->lowest_place(ts.early ? view_after_read(ts, L->msgs[i], r, key, acquire) : vkey);
     }
-    for (size_t after = lo; after < L->msgs.size() && !any; ++after) {
+    for (size_t after = lo; after < end && !any; ++after) {
       if (L->msgs[after].key < L->msgs[i].key && P.strong_w[i]) continue;
       // Atomicity (may_place): past a morally strong write after the message read, no place is.
       if (after > i && P.strong_w[after]) break;
@@ -1521,8 +1584,9 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
   ts.saved_po = ts.po;
 }
 
-void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) {
+void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) {
   ThreadState& ts = thread(t);
+  ts.plan_before_write = before_late_write;
   ts.po = ts.late_po + kPoPerInstr * pos;
   ts.plan_pos = pos;
   ts.plan_hidden = hidden != ptx::Scope::None;
@@ -1554,7 +1618,7 @@ void RelaxedModel::end_late(const MemThread& t) {
     Loc* L = find(e.key);
     if (!L) continue;
     for (Msg& m : L->msgs)
-      if (m.key == e.msg_key) m.early = false;
+      if (m.key == e.msg_key) m.early = m.before_late = false;
     if (!e.hidden) continue;
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key && m.hidden) {

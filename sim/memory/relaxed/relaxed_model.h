@@ -73,7 +73,7 @@ class RelaxedModel final : public ConsistencyModel {
                        bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
   void begin_early(const MemThread& t, uint32_t length) override;
-  void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden) override;
+  void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
   void end_late(const MemThread& t) override;
@@ -124,10 +124,13 @@ class RelaxedModel final : public ConsistencyModel {
   bool may_place(Places& P, uint32_t after, int rmw_read_index, uint64_t vkey) const;
   // The messages a new write put after index `after` comes after in coherence order (see order()).
   uint64_t co_before_new(const Loc& L, const Who& w, uint32_t after, uint64_t vkey) const;
-  uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after) const;
+  // (reach: what reached the writer's accesses of the location before this one, when not its
+  // reach there now: a held-back write before a store of its plan run early)
+  uint64_t anc_of_new(const Loc& L, const ThreadState& ts, const Who& w, uint32_t after,
+                      const uint64_t* reach = nullptr) const;
   // Puts a new message after index `after`; returns its index.
   uint32_t place(Loc& L, uint64_t key, ThreadState& ts, const Who& w, uint32_t after, uint64_t value, bool rmw,
-                 int rmw_src, uint64_t now, RelList&& rels);
+                 int rmw_src, uint64_t now, RelList&& rels, const uint64_t* reach = nullptr);
   // Coherence order around the new message `idx`: before it, the messages some scope instance
   // covers with it and those of its causal past (keys up to `vkey`); after it, the later messages
   // some scope instance covers with it. Keeps co_before closed.
