@@ -554,16 +554,38 @@ bool may_acquire(const ptx::Instr& I, bool entry) {
   }
 }
 
-// kExecNoAcquireAfter: no instruction that may acquire is reachable after each one (over the
+// Whether I may release: a release or acq_rel store or read-modify-write, a fence other than an
+// acquire-only (or proxy) one, and anything but a computation, a branch, the end of the thread, a
+// load, a store or a read-modify-write. (A return from a function called by another may: its
+// caller goes on.)
+bool may_release(const ptx::Instr& I, bool entry) {
+  if (private_instr(I)) return false;
+  switch (I.op) {
+    case Op::Ret: return !entry;
+    case Op::Bra:
+    case Op::Exit:
+    case Op::Prefetch:
+    case Op::Nanosleep:
+    case Op::Ld:
+    case Op::Ldu: return false;
+    case Op::Atom:
+    case Op::Red:
+    case Op::St: return I.sem == ptx::Sem::Release || I.sem == ptx::Sem::AcqRel || I.sem == ptx::Sem::Sc;
+    case Op::Fence: return !I.proxy && I.sem != ptx::Sem::Acquire;
+    default: return true;
+  }
+}
+
+// `flag` on each instruction after which no instruction `may` holds is reachable (over the
 // function's control-flow graph; without one, none is marked; in a function other than a kernel,
-// its return counts as one).
-void mark_no_acquire_after(ptx::Function& fn) {
+// its return counts as one): kExecNoAcquireAfter, kExecNoReleaseAfter.
+void mark_none_after(ptx::Function& fn, bool (*may)(const ptx::Instr&, bool), uint8_t flag) {
   const size_t nb = fn.blocks.size();
   if (!nb || fn.block_of.size() != fn.code.size()) return;
-  std::vector<char> in_block(nb, 0), from_start(nb, 0);  // an acquiring instruction in / from the block's start
+  std::vector<char> in_block(nb, 0), from_start(nb, 0);  // such an instruction in / from the block's start
   for (size_t b = 0; b < nb; ++b)
     for (uint32_t i = fn.blocks[b].first; i <= fn.blocks[b].last && i < fn.code.size(); ++i)
-      in_block[b] = in_block[b] || may_acquire(fn.code[i], fn.is_entry);
+      in_block[b] = in_block[b] || may(fn.code[i], fn.is_entry);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = nb; b-- > 0;) {
@@ -576,12 +598,12 @@ void mark_no_acquire_after(ptx::Function& fn) {
     }
   }
   for (size_t b = 0; b < nb; ++b) {
-    bool later = false;  // an acquiring instruction after i
+    bool later = false;  // such an instruction after i
     for (uint32_t s : fn.blocks[b].succs) later = later || (s < nb && from_start[s]);
     for (uint32_t i = std::min<uint32_t>(fn.blocks[b].last, uint32_t(fn.code.size() - 1)) + 1;
          i-- > fn.blocks[b].first;) {
-      if (!later) fn.code[i].exec |= ptx::Instr::kExecNoAcquireAfter;
-      later = later || may_acquire(fn.code[i], fn.is_entry);
+      if (!later) fn.code[i].exec |= flag;
+      later = later || may(fn.code[i], fn.is_entry);
     }
   }
 }
@@ -597,7 +619,8 @@ void annotate_for_exec(ptx::Function& fn, bool fast) {
     I.exec = f;
     I.fast = fast ? fast_handler_index(I) : 0;
   }
-  mark_no_acquire_after(fn);
+  mark_none_after(fn, may_acquire, ptx::Instr::kExecNoAcquireAfter);
+  mark_none_after(fn, may_release, ptx::Instr::kExecNoReleaseAfter);
 }
 
 // ---------------------------------------------------------------------------------------------

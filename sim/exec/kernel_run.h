@@ -329,11 +329,12 @@ class KernelRun final : private RunView {
   void run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
   void run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
-  // A load's memory order for the model (no_acquire_after under independent thread scheduling,
-  // where each lane is a thread of its own).
+  // A load's memory order for the model (no_acquire_after and no_release_after under independent
+  // thread scheduling, where each lane is a thread of its own).
   MemOrder load_order(const ptx::Instr& I) const {
     MemOrder o{I.sem, I.scope};
     o.no_acquire_after = cfg_.model == WarpModel::Its && (I.exec & ptx::Instr::kExecNoAcquireAfter);
+    o.no_release_after = cfg_.model == WarpModel::Its && (I.exec & ptx::Instr::kExecNoReleaseAfter);
     return o;
   }
   void relaxed_store(Warp& w, int lane, uint64_t generic, uint8_t* bytes, const uint8_t* memory, uint32_t size,

@@ -44,6 +44,11 @@ struct MemOrder {
   // ptx::Instr::kExecNoAcquireAfter): it can never be part of an acquire pattern, so it may read a
   // store that waits for a release of a load-buffering plan (plan_step's hidden below).
   bool no_acquire_after = false;
+  // A read after which its thread can release nothing (independent thread scheduling; no
+  // instruction that may release is reachable after it: ptx::Instr::kExecNoReleaseAfter): what it
+  // observes goes on to no other thread, so it may read a store run early by a load-buffering plan
+  // that holds back an acquiring read-modify-write (begin_early's acquire_rmw_held below).
+  bool no_release_after = false;
 };
 
 // Who may choose the value a load reads instead of the seed (a schedule file's `read` lines,
@@ -116,11 +121,16 @@ class ConsistencyModel {
   // plan_step's hidden: the early store that follows waits for releases of the plan, at most this
   // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
   // synchronize with until end_late, then gives it what they release. begin_late's
-  // fence_acquire: the widest scope of an acquire fence held back with the load (ptx::Scope::None:
+  // begin_early's acquire_rmw_held: the plan holds back a read-modify-write that may acquire (an
+  // acquire one, or one with an acquire held back after it); its early stores are kept from the
+  // morally strong readers of other threads that may release after the read (a release could
+  // carry such a store to where the held-back read-modify-write reads, and leave it nothing it
+  // may read) until end_late. fence_acquire: the widest scope of an acquire fence held back with
+  // the load (ptx::Scope::None:
   // none). plan_step's before_late_write: a held-back write of the plan may touch the location of
   // the early store that follows and come before it in program order (it will have to go before
   // that store in coherence order).
-  virtual void begin_early(const MemThread& t, uint32_t length) {}
+  virtual void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held = false) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}

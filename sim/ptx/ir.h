@@ -390,6 +390,13 @@ struct Instr {
     // relaxed load here can never be part of an acquire pattern (the relaxed model lets it read a
     // store that waits for a release of a load-buffering plan, RelaxedModel::readable).
     kExecNoAcquireAfter = 16,
+    // No instruction after this one on any path of the function may release (a release or
+    // acq_rel store or read-modify-write, a fence other than fence.acquire, a barrier or warp
+    // synchronization, a call, a return to a caller): a read here that is not a release itself
+    // passes what it observed on to no other thread (the relaxed model lets it read a store that
+    // a load-buffering plan holding back an acquiring read-modify-write ran early,
+    // RelaxedModel::readable).
+    kExecNoReleaseAfter = 32,
   };
   uint8_t exec = 0;
   uint8_t fast = 0;  // the interpreter's handler for this arithmetic form (0: the general path)

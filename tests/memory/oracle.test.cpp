@@ -158,8 +158,8 @@ TEST_CASE("litmus files: errors name the file, the line and what is wrong", "[me
   CHECK(error_of("litmus a\nthread 0\n  st.release [x], 1\n").find("t.litmus:3:") == 0);
   CHECK(error_of("litmus a\nthread 0\n  st.relaxed.gpu [x], r0\n").find("used before") != std::string::npos);
   CHECK(error_of("litmus a\nthread 0\n  frob [x]\n").find("unknown instruction") != std::string::npos);
-  CHECK(error_of("litmus a\nthread 0\n  r0 = ld.relaxed.gpu [x]\n  r0 = ld.relaxed.gpu [y]\n")
-            .find("written twice") != std::string::npos);
+  CHECK(error_of("litmus a\nthread 0\n  r0 = ld.relaxed.gpu [x]\n  r0 = ld.relaxed.gpu [y]\n").find("written twice") !=
+        std::string::npos);
   CHECK(error_of("litmus a\nthread 0 cta 0\n  bar.sync\nthread 1 cta 0\n  st [x], 1\nexists x=1\n")
             .find("different numbers of bar.sync") != std::string::npos);
   CHECK(error_of("litmus a\nthread 0\n  st [x], 1\nexists x=1\ndisagree\n").find("`disagree` needs") !=
@@ -198,15 +198,16 @@ TEST_CASE("enumeration: every sequentially consistent outcome is one PTX allows,
 
 TEST_CASE("gap_of names the rule, or the two rules, that keep a weak outcome out of the model's reach",
           "[memory][enumerate]") {
-  // Load buffering whose held-back read is an acquire read-modify-write and whose early write a
-  // releasing one: T1 keeps its order (a dependency), so T0 must run its release of y before its
-  // acquire of x takes effect. PTX allows it (neither read synchronizes: T1's store is relaxed,
-  // T1's load is no acquire); the model holds back no acquire read-modify-write and runs no
-  // releasing one early, so it needs both rules lifted. With T0's first atom relaxed, one rule.
+  // Load buffering whose held-back read is an acquire load and whose early write a releasing
+  // read-modify-write: T1 keeps its order (a dependency), so T0 must run its release of y before
+  // its acquire of x takes effect. PTX allows it (neither read synchronizes: T1's store is relaxed,
+  // T0's .cta acquire leaves T1's block out, T1's load is no acquire); the model runs no
+  // read-modify-write early past an acquire it holds back and no releasing one early, so it needs
+  // both rules lifted. With T0's load relaxed, one rule.
   const auto tests = parse_litmus(
-      "litmus pair\nthread 0 cta 0\n r0 = atom.acquire.gpu.add [x], 1\n r1 = atom.release.gpu.add [y], 1\n"
+      "litmus pair\nthread 0 cta 0\n r0 = ld.acquire.cta [x]\n r1 = atom.release.gpu.add [y], 1\n"
       "thread 1 cta 1\n r0 = ld.relaxed.gpu [y]\n st.relaxed.gpu [x], 1 dep r0\nexists 0:r0=1 & 1:r0=1\n"
-      "litmus one\nthread 0 cta 0\n r0 = atom.relaxed.gpu.add [x], 1\n r1 = atom.release.gpu.add [y], 1\n"
+      "litmus one\nthread 0 cta 0\n r0 = ld.relaxed.gpu [x]\n r1 = atom.release.gpu.add [y], 1\n"
       "thread 1 cta 1\n r0 = ld.relaxed.gpu [y]\n st.relaxed.gpu [x], 1 dep r0\nexists 0:r0=1 & 1:r0=1\n",
       "t.litmus");
   REQUIRE(tests.size() == 2);
@@ -220,7 +221,8 @@ TEST_CASE("gap_of names the rule, or the two rules, that keep a weak outcome out
     CHECK(en.sc.count(*weak) == 0);
     if (t.name == "pair")
       CHECK(gap_of(t, *weak) ==
-            "several rules: an acquire read-modify-write held back + a releasing read-modify-write run early");
+            "several rules: a releasing read-modify-write run early + a read-modify-write run before an earlier "
+            "acquire held back");
     else
       CHECK(gap_of(t, *weak) == "a releasing read-modify-write run early");
   }

@@ -1010,8 +1010,10 @@ void KernelRun::atom_lanes(Warp& w, uint32_t act, const ptx::Instr& I) {
     const MemThread t = mm_thread(w, lane);
     const uint64_t key = mm_key(w, generic);
     const uint64_t expected = b & keep;
-    const uint64_t read = mm_.relaxed->rmw_read(t, key, size, latest & keep, {I.sem, I.scope, is_red}, clock_.steps,
-                                                false, cas ? &expected : nullptr);
+    MemOrder ro{I.sem, I.scope, is_red};
+    ro.no_release_after = cfg_.model == WarpModel::Its && (I.exec & ptx::Instr::kExecNoReleaseAfter);
+    const uint64_t read =
+        mm_.relaxed->rmw_read(t, key, size, latest & keep, ro, clock_.steps, false, cas ? &expected : nullptr);
     mm_.read_version[lane] = mm_.relaxed->read_version();
     if (listen_.any) listen_.list.atomic_read(w, lane, generic, size, I);
     old = atomic_compute<T>(read, I.aop, b, c, &nb);

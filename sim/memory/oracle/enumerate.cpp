@@ -499,13 +499,13 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
   one[0].fence_sc_in_run_order = false;
   one[1].hold_past_fence_sc = true;
   one[2].hold_past_barrier = true;
-  one[3].hold_acquire_rmw = true;
-  one[4].early_release_rmw = true;
-  one[5].early_same_location = true;
-  one[6].early_past_dependent_address = true;
-  one[7].early_loads = true;
-  one[8].early_rmw_after_acquire = true;
-  one[9].hidden_readable = true;
+  one[3].early_release_rmw = true;
+  one[4].early_same_location = true;
+  one[5].early_past_dependent_address = true;
+  one[6].early_loads = true;
+  one[7].early_rmw_after_acquire = true;
+  one[8].hidden_readable = true;
+  one[9].acquire_hidden_readable = true;
   for (const RunOrderLimits& lim : one)
     if (reaches(lim)) return lim.relaxed();
   // Two rules at once: the first pair, in the order above, whose relaxation reaches it (which

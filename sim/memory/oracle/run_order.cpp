@@ -18,7 +18,6 @@ std::string RunOrderLimits::relaxed() const {
   add(!fence_sc_in_run_order, "fence.sc ordered against the order they run");
   add(hold_past_fence_sc, "a load held back past a fence.sc");
   add(hold_past_barrier, "a load held back past a barrier");
-  add(hold_acquire_rmw, "an acquire read-modify-write held back");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
       "a read-modify-write run before an earlier held-back write of its location, or a compare-and-swap or "
@@ -29,6 +28,9 @@ std::string RunOrderLimits::relaxed() const {
   add(hidden_readable,
       "an early store after a release read by a morally strong read-modify-write or acquiring reader before the "
       "held-back part ran");
+  add(acquire_hidden_readable,
+      "an early store of a plan holding back an acquiring read-modify-write read by a reader that may release "
+      "before the held-back part ran");
   return s;
 }
 
@@ -37,12 +39,12 @@ RunOrderLimits RunOrderLimits::with(const RunOrderLimits& o) const {
   r.fence_sc_in_run_order = fence_sc_in_run_order && o.fence_sc_in_run_order;
   r.hold_past_fence_sc = hold_past_fence_sc || o.hold_past_fence_sc;
   r.hold_past_barrier = hold_past_barrier || o.hold_past_barrier;
-  r.hold_acquire_rmw = hold_acquire_rmw || o.hold_acquire_rmw;
   r.early_release_rmw = early_release_rmw || o.early_release_rmw;
   r.early_same_location = early_same_location || o.early_same_location;
   r.early_past_dependent_address = early_past_dependent_address || o.early_past_dependent_address;
   r.early_loads = early_loads || o.early_loads;
   r.early_rmw_after_acquire = early_rmw_after_acquire || o.early_rmw_after_acquire;
+  r.acquire_hidden_readable = acquire_hidden_readable || o.acquire_hidden_readable;
   r.hidden_readable = hidden_readable || o.hidden_readable;
   return r;
 }
@@ -53,10 +55,14 @@ namespace {
 // release fence held back): the model keeps it from the morally strong readers that the widest of
 // those releases (`scope`) covers until the plan's held-back part has run (Msg::hidden in
 // relaxed_model.cpp).
+// Or a store run early by a plan that holds back a read-modify-write that may acquire: kept from
+// the readers of other threads that may release after the read, morally strong or not (`acq`;
+// Msg::hidden_acq).
 struct Hidden {
   int store = 0;      // the early store
   int last_late = 0;  // the plan's last held-back instruction
   Scope scope = Scope::Cta;
+  bool acq = false;
 };
 
 // One load-buffering plan of a thread: the instructions run early (stores), then the held-back
@@ -83,7 +89,6 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   const LitmusOp& L = T.ops[size_t(s)];
   const bool is_atom = L.kind == LitmusOp::Kind::Atom || L.kind == LitmusOp::Kind::Red;
   if (L.kind != LitmusOp::Kind::Ld && !is_atom) return;
-  if (is_atom && L.acquire && !lim.hold_acquire_rmw) return;
   // the locations of the accesses held back after L: plain loads (late_read_locs) and the others
   std::vector<int> taint, late_locs, late_read_locs;
   if (L.reg >= 0) taint.push_back(L.reg);
@@ -95,7 +100,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   bool released = false;
   Scope released_scope = Scope::Thread;  // the widest release so far
   auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
-  bool acquired = L.kind == LitmusOp::Kind::Ld && L.acquire;  // an acquire is held back so far
+  bool acquired = L.acquire;  // an acquire is held back so far
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
@@ -113,7 +118,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         released = true;
         widen(J.kind == LitmusOp::Kind::Bar ? Scope::Cta : J.scope);
       }
-      if ((J.kind == LitmusOp::Kind::Ld && J.acquire) ||
+      if (((J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire) ||
           (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release))
         acquired = true;
       continue;
@@ -165,14 +170,11 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           }
         }
         if (depends || hold || after_acquire || alias) {
-          if (rmw && J.acquire && !lim.hold_acquire_rmw) {
-            stop = true;
-            break;
-          }
           path.push_back({int(j), false});
           hidden.push_back(Scope::Thread);
           late_locs.push_back(int(J.loc));
           if (J.reg >= 0) taint.push_back(J.reg);
+          acquired = acquired || (rmw && J.acquire);
         } else {
           if (J.release) widen(J.scope);
           cuts.push_back(path.size());
@@ -184,7 +186,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         break;
       }
       case LitmusOp::Kind::Fence:
-        if ((J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) || (is_atom && !lim.hold_acquire_rmw)) {
+        if (J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) {
           stop = true;
           break;
         }
@@ -216,6 +218,26 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     if (!lim.hidden_readable)
       for (size_t i = 0; i <= c; ++i)
         if (path[i].second && hidden[i] != Scope::Thread) p.hidden.push_back({path[i].first, p.late.back(), hidden[i]});
+    // A held-back read-modify-write that may acquire (an acquire one, or any with an acquire held
+    // back: a fence other than a release fence, or an acquire load after a held-back read of its
+    // location, as load_buffering.cpp's late_acquire): the plan's early stores are kept from
+    // readers that may release (Msg::hidden_acq).
+    bool late_acquire = false, rmw = false, rmw_acquire = false;
+    for (size_t k = 0; k < p.late.size(); ++k) {
+      const LitmusOp& J = T.ops[size_t(p.late[k])];
+      if (J.kind == LitmusOp::Kind::Atom) {
+        rmw = true;
+        rmw_acquire = rmw_acquire || J.acquire;
+      }
+      if (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release) late_acquire = true;
+      if (k > 0 && (J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire)
+        for (size_t i = 0; i < k; ++i) {
+          const LitmusOp& X = T.ops[size_t(p.late[i])];
+          if ((X.kind == LitmusOp::Kind::Ld || X.kind == LitmusOp::Kind::Atom) && X.loc == J.loc) late_acquire = true;
+        }
+    }
+    if (rmw && (rmw_acquire || late_acquire) && !lim.acquire_hidden_readable)
+      for (int e : p.early) p.hidden.push_back({e, p.late.back(), Scope::Sys, true});
     p.next = path[c].first + 1;
     out.push_back(std::move(p));
   }
@@ -342,6 +364,26 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
   for (size_t e = 0; e < x.events.size(); ++e)
     if (x.events[e].kind == EventKind::Read && x.rf[e] >= 0 && !sees_hidden(uint32_t(e)))
       readers[size_t(x.rf[e])].push_back(uint32_t(e));
+  // The readers the model keeps from a store of a plan holding back an acquiring read-modify-write:
+  // all but a read that releases nothing, with nothing after it in its thread that may (a release
+  // access, a fence other than an acquire fence, a barrier: RelaxedModel::readable's
+  // sees_unreleasing, the interpreter's kExecNoReleaseAfter).
+  auto may_release = [](const LitmusOp& o) {
+    return (o.kind == LitmusOp::Kind::Fence && o.fence != FenceKind::Acquire) || o.kind == LitmusOp::Kind::Bar ||
+           (o.kind != LitmusOp::Kind::Fence && o.kind != LitmusOp::Kind::Ld && o.release);
+  };
+  auto sees_unreleasing = [&](uint32_t r) {
+    const auto [th, i] = place_of_event[r];
+    if (th < 0) return false;
+    const std::vector<LitmusOp>& ops = t.threads[size_t(th)].ops;
+    for (size_t j = size_t(i); j < ops.size(); ++j)
+      if (may_release(ops[j])) return false;
+    return true;
+  };
+  std::vector<std::vector<uint32_t>> releasing_readers(x.events.size());
+  for (size_t e = 0; e < x.events.size(); ++e)
+    if (x.events[e].kind == EventKind::Read && x.rf[e] >= 0 && !sees_unreleasing(uint32_t(e)))
+      releasing_readers[size_t(x.rf[e])].push_back(uint32_t(e));
   std::vector<size_t> pick(t.threads.size(), 0);
   for (;;) {
     std::vector<std::pair<int, int>> edges = fixed;
@@ -359,9 +401,9 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
           if (x.events[w].kind != EventKind::Write) continue;
           Event wide = x.events[w];
           wide.scope = h.scope;
-          for (uint32_t r : readers[w])
-            if (x.events[r].thread != x.events[w].thread && morally_strong(x, w, r) &&
-                includes(x, wide, x.events[r].thread) && node_of(r) >= 0)
+          for (uint32_t r : h.acq ? releasing_readers[w] : readers[w])
+            if (x.events[r].thread != x.events[w].thread &&
+                (h.acq || (morally_strong(x, w, r) && includes(x, wide, x.events[r].thread))) && node_of(r) >= 0)
               edges.push_back({node[th][size_t(h.last_late)], node_of(r)});
         }
     }

@@ -25,7 +25,6 @@ struct RunOrderLimits {
   bool fence_sc_in_run_order = true;  // morally strong fence.sc run in their Fence-SC order
   bool hold_past_fence_sc = false;    // a load may be held back past a fence.sc
   bool hold_past_barrier = false;     // ... past a barrier
-  bool hold_acquire_rmw = false;      // an acquire read-modify-write may be the load held back
   bool early_release_rmw = false;     // a read-modify-write that releases may run early
   // a read-modify-write may run before an earlier held-back write of its location (the load
   // itself, if it is a read-modify-write), and a compare-and-swap or acquiring read-modify-write
@@ -47,6 +46,11 @@ struct RunOrderLimits {
   // never acquire (neither an acquire nor followed by an acquire fence, a barrier or an acquire
   // access in its thread)
   bool hidden_readable = false;
+  // a store run early by a plan that holds back a read-modify-write that may acquire may be read,
+  // before the held-back part has run, by a reader of another thread that may release after the
+  // read: the model keeps it hidden from such readers until then (such a release could carry it to
+  // where the held-back read-modify-write reads and leave that nothing to read)
+  bool acquire_hidden_readable = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
   // The rules relaxed here or in o, both.

@@ -50,11 +50,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   const bool is_atom = (L.op == Op::Atom || L.op == Op::Red) && memory_space(L.space);
   if (!is_load && !is_atom) return false;
   if (is_load && !unordered(L.sem) && L.sem != ptx::Sem::Acquire) return false;
-  // An acquire read-modify-write is not held back: run late, it may find no value to read whose
-  // release leaves the early stores out of its causal past and that its write can follow without
-  // a morally strong write between (a load can always read the value memory had when the plan
-  // began).
-  if (is_atom && (L.sem == ptx::Sem::Acquire || L.sem == ptx::Sem::AcqRel || L.sem == ptx::Sem::Sc)) return false;
+  // An acquire read-modify-write may be held back as an acquire load may: run late, it reads no
+  // release whose view holds an early store (RelaxedModel::readable).
+  if (is_atom && L.sem == ptx::Sem::Sc) return false;
 
   struct Step {
     uint32_t pc;
@@ -71,7 +69,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   bool released = false;                        // a release store or fence is on the path so far
   // An acquire is held back on the path so far (the load itself, a later acquire load, an acquire
   // fence): a read-modify-write after it may not run early (see below).
-  bool acquired = is_load && L.sem == ptx::Sem::Acquire;
+  bool acquired = L.sem == ptx::Sem::Acquire || (is_atom && L.sem == ptx::Sem::AcqRel);
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
   auto widen = [&](ptx::Scope s) {
     if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
@@ -196,11 +194,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         if ((J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0)) alias = true;
       }
       if (depends || guard_tainted || alias || after_acquire) {
-        // A store of the loaded value (or to where a held-back access goes) waits for the load
-        // (not an acquire read-modify-write: see above).
-        if (rmw_acquire) break;
+        // A store of the loaded value (or to where a held-back access goes) waits for the load.
         hold(J, cur);
         late_mem.push_back(&J);
+        acquired = acquired || rmw_acquire;
       } else {
         // (an atom run early must not write a register a held-back instruction writes: the late
         // one would leave its value there; the early result is written now, so an address made
@@ -225,9 +222,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // Fence-SC order, which synchronizes, so whatever came before that fence (a read of an early
       // store, even a weak one) would be before the early stores in causality order.
       if (J.op == Op::Membar || J.proxy || J.sem == ptx::Sem::Sc || J.guard != Operand::kNoReg) break;
-      // (not with a held-back read-modify-write: with an acquire fence after it, it would be an
-      // acquire read-modify-write, for which see above)
-      if (is_atom) break;
       if (!releases && J.sem != ptx::Sem::Acquire) break;
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
       hold(J, cur);
@@ -281,8 +275,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         (sc == ptx::Scope::Gpu && plan->late_acquire == ptx::Scope::Cta))
       plan->late_acquire = sc;
   };
-  // An acquire load held back after a read of its location (the load, or a held-back load or atom)
-  // makes that read's releases acquired too (acquire pattern): it counts as an acquire fence.
+  // An acquire load or read-modify-write held back after a read of its location (the load, or a
+  // held-back load or atom) makes that read's releases acquired too (acquire pattern): it counts
+  // as an acquire fence.
   auto reads_here = [&](const ptx::Instr& X, const ptx::Instr& J) {
     return (X.op == Op::Ld || X.op == Op::Ldu || X.op == Op::Atom) && may_alias(J, X);
   };
@@ -291,11 +286,18 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     const ptx::Instr& J = fn.code[path[i].pc];
     if (J.op == Op::Fence && J.sem != ptx::Sem::Release) {
       widen_acquire(J.scope);
-    } else if ((J.op == Op::Ld || J.op == Op::Ldu) && J.sem == ptx::Sem::Acquire) {
+    } else if ((J.op == Op::Ld || J.op == Op::Ldu || J.op == Op::Atom) && J.sem == ptx::Sem::Acquire) {
       bool pattern = reads_here(L, J);
       for (size_t k = 0; k < i && !pattern; ++k) pattern = !path[k].early && reads_here(fn.code[path[k].pc], J);
       if (pattern) widen_acquire(J.scope);
     }
+  }
+  plan->acquire_rmw_held = false;
+  for (uint32_t k = 0; k < plan->n_late; ++k) {
+    const ptx::Instr& J = fn.code[plan->late[k]];
+    if (J.op == Op::Atom &&
+        (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || plan->late_acquire != ptx::Scope::None))
+      plan->acquire_rmw_held = true;
   }
   return true;
 }

@@ -51,6 +51,9 @@ struct LbPlan {
   // or of an acquire load held back after a read of its location (acquire pattern)
   // (ptx::Scope::None: none): what the load reads may then synchronize with it.
   ptx::Scope late_acquire = ptx::Scope::None;
+  // A held-back read-modify-write (atom) that may acquire: an acquire one, or any with late_acquire
+  // set (ConsistencyModel::begin_early's acquire_rmw_held).
+  bool acquire_rmw_held = false;
 };
 
 // What the planner must know of the group's state now.

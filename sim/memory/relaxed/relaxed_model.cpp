@@ -81,6 +81,13 @@ struct RelaxedModel::Msg {
   // it in coherence order (plan_step's before_late_write): until the plan has run, other threads'
   // writes that may go before it do (write_common), so that the held-back write finds a place.
   bool before_late = false;
+  // (early) its plan holds back a read-modify-write that may acquire (begin_early's
+  // acquire_rmw_held): until the plan has run, readers of other threads that may release after the
+  // read do not read it, morally strong or not (a read of a store run early is noted in the
+  // reader's view: read_of_early). Such a release could carry the store to the location the
+  // held-back read-modify-write reads, and a read-modify-write of that thread could take the last
+  // message there it could read: it would be left with nothing to read.
+  bool hidden_acq = false;
   uint64_t key = 0;                     // coherence key: grows along coherence order
   uint64_t created = 0;                 // the step it was made
   uint64_t superseded_at = UINT64_MAX;  // the step a message came after it in coherence order
@@ -197,6 +204,7 @@ struct RelaxedModel::ThreadState {
   bool early = false, late = false;
   uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
   bool plan_before_write = false;        // the store of this plan step: plan_step's before_late_write
+  bool plan_acquire_rmw = false;         // the plan holds back an acquiring read-modify-write (begin_early)
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
@@ -628,7 +636,7 @@ void RelaxedModel::forget_old(uint64_t now) {
 // ---- reads ----------------------------------------------------------------------------------------
 
 void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
-                            std::vector<uint32_t>* out, bool sees_hidden) {
+                            std::vector<uint32_t>* out, bool sees_hidden, bool sees_unreleasing, bool reduction) {
   out->clear();
   const size_t n = L.msgs.size();
   // Causality: nothing coherence-before a write of the causal past (the messages whose keys are at
@@ -683,6 +691,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     if (m.hidden && !own && !sees_hidden && strong(m.writer, r) &&
         includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
       continue;
+    if (m.hidden_acq && !own && !sees_unreleasing) continue;
     // Sequential consistency per location: a morally strong write after m that reaches this read
     // (through the thread's earlier accesses, or through m itself when the read observes m) would
     // close a cycle with the read's from-read edge to it.
@@ -717,7 +726,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       };
       for (const ReleaseRef& rel : m.rels) {
         if (acquire) ok = ok && !covers(*rel, r.scope);
-        if (ts.late_fence_acquire) ok = ok && !covers(*rel, ts.late_fence_scope);
+        if (ts.late_fence_acquire && !reduction) ok = ok && !covers(*rel, ts.late_fence_scope);
       }
     }
 
@@ -905,7 +914,8 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
     if (rec_ && ev >= 0) rec_->x.rf[size_t(ev)] = rec_->last_write(key);
     return latest;
   }
-  readable(*L, ts, r, key, acquire, now, &scratch_, o.no_acquire_after && !acquire);
+  readable(*L, ts, r, key, acquire, now, &scratch_, o.no_acquire_after && !acquire,
+           o.no_release_after && !is_release(o.sem));
   const uint32_t newest = uint32_t(L->msgs.size() - 1);
   if (scratch_.empty()) {
     ++dead_ends_;
@@ -1301,7 +1311,8 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden = ts.plan_hidden;
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
-    L->msgs[idx].before_late = ts.plan_before_write;
+    L->msgs[idx].before_late = ts.plan_before_write || ts.plan_acquire_rmw;
+    L->msgs[idx].hidden_acq = ts.plan_acquire_rmw;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, own_rmw,
                                own_rmw ? rmw_.read_msg_key : 0, ts.plan_pos});
   }
@@ -1334,7 +1345,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
     rmw_.read_event = ev;
     return latest;
   }
-  readable(*L, ts, r, key, acquire, now, &scratch_);
+  readable(*L, ts, r, key, acquire, now, &scratch_, false, o.no_release_after && !is_release(o.sem), o.reduction);
   // (held back before a store of its location that its plan ran early: its write goes before that
   // store, write_common; what it reads is readable()'s to choose)
   size_t end = L->msgs.size();
@@ -1575,8 +1586,9 @@ void RelaxedModel::warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {
 // (kPoPerInstr events each: an atom is two, a vector access several), whether they run early or late.
 constexpr uint32_t kPoPerInstr = 16;
 
-void RelaxedModel::begin_early(const MemThread& t, uint32_t length) {
+void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held) {
   ThreadState& ts = thread(t);
+  ts.plan_acquire_rmw = acquire_rmw_held;
   ts.early = true;
   ts.early_stores.clear();
   ts.late_po = ts.po;
@@ -1618,7 +1630,7 @@ void RelaxedModel::end_late(const MemThread& t) {
     Loc* L = find(e.key);
     if (!L) continue;
     for (Msg& m : L->msgs)
-      if (m.key == e.msg_key) m.early = m.before_late = false;
+      if (m.key == e.msg_key) m.early = m.before_late = m.hidden_acq = false;
     if (!e.hidden) continue;
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key && m.hidden) {

@@ -72,7 +72,7 @@ class RelaxedModel final : public ConsistencyModel {
   void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
                        bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
-  void begin_early(const MemThread& t, uint32_t length) override;
+  void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held) override;
   void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
@@ -110,8 +110,13 @@ class RelaxedModel final : public ConsistencyModel {
   // Which messages the read `r` (thread state `ts`) may read; returns their indices.
   // sees_hidden: a load that can never acquire (MemOrder::no_acquire_after, not an acquire itself)
   // may read a message that waits for a release (Msg::hidden).
+  // sees_unreleasing: a read that can release nothing after it (MemOrder::no_release_after, not
+  // a release itself) may read a store a plan holding back an acquiring read-modify-write ran
+  // early (Msg::hidden_acq).
+  // reduction: the read of a red, which forms no acquire pattern with an acquire fence held back.
   void readable(Loc& L, const ThreadState& ts, const Who& r, uint64_t key, bool acquire, uint64_t now,
-                std::vector<uint32_t>* out, bool sees_hidden = false);
+                std::vector<uint32_t>* out, bool sees_hidden = false, bool sees_unreleasing = false,
+                bool reduction = false);
   // The thread's view of `key` after it reads m (what a read-modify-write's write must follow).
   uint64_t view_after_read(const ThreadState& ts, const Msg& m, const Who& r, uint64_t key, bool acquire) const;
   // (aim_: the wanted values of thread t's read of `key` first, at seven chances in eight)
