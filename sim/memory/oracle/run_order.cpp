@@ -91,6 +91,10 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   if (L.kind != LitmusOp::Kind::Ld && !is_atom) return;
   // the locations of the accesses held back after L: plain loads (late_read_locs) and the others
   std::vector<int> taint, late_locs, late_read_locs;
+  // (the releasing ones among the held-back writes: their location and scope; a later strong write
+  // there carries their release, so a store run early there waits for it, hidden)
+  std::vector<std::pair<int, Scope>> late_releases;
+  if (is_atom && L.release) late_releases.push_back({int(L.loc), L.scope});
   if (L.reg >= 0) taint.push_back(L.reg);
   auto tainted = [&](int r) { return std::find(taint.begin(), taint.end(), r) != taint.end(); };
   auto value_tainted = [&](const LitmusValue& v) { return v.is_reg && tainted(int(v.value)); };
@@ -112,6 +116,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       hidden.push_back(Scope::Thread);
       if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar)
         (J.kind == LitmusOp::Kind::Ld ? late_read_locs : late_locs).push_back(int(J.loc));
+      if (J.kind != LitmusOp::Kind::Ld && J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar && J.release)
+        late_releases.push_back({int(J.loc), J.scope});
       if (J.reg >= 0) taint.push_back(J.reg);
       if (J.release || (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Acquire) ||
           J.kind == LitmusOp::Kind::Bar) {
@@ -175,11 +181,15 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           late_locs.push_back(int(J.loc));
           if (J.reg >= 0) taint.push_back(J.reg);
           acquired = acquired || (rmw && J.acquire);
+          if (J.release) late_releases.push_back({int(J.loc), J.scope});
         } else {
           if (J.release) widen(J.scope);
           cuts.push_back(path.size());
           path.push_back({int(j), true});
-          hidden.push_back(released || J.release ? released_scope : Scope::Thread);
+          Scope h = released || J.release ? released_scope : Scope::Thread;
+          for (auto [loc, sc] : late_releases)
+            if (loc == int(J.loc)) h = std::max(h, sc == Scope::Thread ? Scope::Gpu : sc);
+          hidden.push_back(h);
         }
         if (J.release) widen(J.scope);
         released = released || J.release;

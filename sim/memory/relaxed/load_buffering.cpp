@@ -169,13 +169,26 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       const bool after_acquire = J.op != Op::St && acquired;
       // (a held-back load it may touch, the load itself included: alias_read; a held-back store or
       // read-modify-write: alias_write)
+      // (same_release: the widest scope of the releasing writes among those held-back writes: a
+      // later strong write to their location carries their release, release pattern 2, so a
+      // store run early before them waits for it, hidden, as after a release of the plan)
       bool alias = false, alias_read = false, alias_write = false;
+      ptx::Scope same_release = ptx::Scope::None;
+      auto note_release = [&](const ptx::Instr& X) {
+        if (X.sem != ptx::Sem::Release && X.sem != ptx::Sem::AcqRel && X.sem != ptx::Sem::Sc) return;
+        const ptx::Scope s = X.scope == ptx::Scope::None ? ptx::Scope::Gpu : X.scope;
+        if (same_release == ptx::Scope::None || uint8_t(s) > uint8_t(same_release)) same_release = s;
+      };
       for (size_t k = 1; k < late_mem.size(); ++k)
         if (may_alias(J, *late_mem[k])) {
           const bool read = late_mem[k]->op == Op::Ld || late_mem[k]->op == Op::Ldu;
           (read ? alias_read : alias_write) = true;
+          if (!read) note_release(*late_mem[k]);
         }
-      if (may_alias(J, L)) (is_load ? alias_read : alias_write) = true;
+      if (may_alias(J, L)) {
+        (is_load ? alias_read : alias_write) = true;
+        if (!is_load) note_release(L);
+      }
       // A store to the location of a held-back access (the load itself or a later one) may go
       // early. The model keeps each held-back load from reading the first such store after it in
       // program order, or anything coherence-after it that would close a cycle, and puts each
@@ -192,6 +205,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         const bool rmw_may = J.op != Op::St && !rmw_acquire && J.aop != ptx::AtomOp::Cas && !alias_write;
         const bool may_early = !(depends || guard_tainted || after_acquire);
         if ((J.op != Op::St && !rmw_may) || (may_early && ((choice >> 20) & 7) == 0)) alias = true;
+        if (!releases && same_release != ptx::Scope::None) alias = true;
       }
       if (depends || guard_tainted || alias || after_acquire) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load.
@@ -206,7 +220,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         if (release) widen(J.scope);
         cuts.push_back(path.size());
         path.push_back({cur, true});
-        hidden.push_back(released || release ? released_scope : ptx::Scope::None);
+        ptx::Scope h = released || release ? released_scope : ptx::Scope::None;
+        if (same_release != ptx::Scope::None && (h == ptx::Scope::None || uint8_t(same_release) > uint8_t(h)))
+          h = same_release;
+        hidden.push_back(h);
         after_write.push_back(alias_write);
         for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
       }
