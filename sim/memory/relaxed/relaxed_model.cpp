@@ -53,6 +53,14 @@ bool is_acquire(Sem s) { return s == Sem::Acquire || s == Sem::AcqRel || s == Se
 // of locations are addresses below 2^63, or shared-memory keys with bit 63 set and bit 62 clear).
 uint64_t read_of_early(uint64_t key) { return key | (uint64_t(1) << 62); }
 bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Sem::Sc; }
+// A release the reading thread made itself: acquiring it teaches the thread nothing (its view only
+// grows, and program order already puts what preceded the release before the read), while its
+// view, coarser where its entries overflowed (View's shared key), could put more in the thread's
+// past than there is: a write placed before another thread's early store could then find no place
+// (memory.relaxed.view_overflow).
+bool own_release(const Release& rel, const Who& r) {
+  return !rel.joined_others && rel.head.tid == r.tid && rel.head.cta == r.cta && rel.head.host == r.host;
+}
 uint64_t bit(uint8_t slot) { return uint64_t(1) << slot; }
 
 Scope scope_of(ptx::Scope s) {
@@ -760,7 +768,7 @@ uint64_t RelaxedModel::view_after_read(const ThreadState& ts, const Msg& m, cons
   v = std::max(v, m.key);
   if (acquire) {
     for (const ReleaseRef& rel : m.rels)
-      if (strong(rel->head, r)) v = std::max(v, rel->view.get(key));
+      if (strong(rel->head, r) && !own_release(*rel, r)) v = std::max(v, rel->view.get(key));
     for (const ThreadState::PendLoc& p : ts.pend_loc)
       if (p.key == key && p.p.has) v = std::max({v, p.p.any.get(key), p.p.gpu.get(key), p.p.sys.get(key)});
   }
@@ -769,7 +777,7 @@ uint64_t RelaxedModel::view_after_read(const ThreadState& ts, const Msg& m, cons
 
 void RelaxedModel::acquire_from(ThreadState& ts, const Who& acq, const RelList& rels) {
   for (const ReleaseRef& rel : rels)
-    if (strong(rel->head, acq)) ts.view.join(rel->view);
+    if (strong(rel->head, acq) && !own_release(*rel, acq)) ts.view.join(rel->view);
 }
 
 void RelaxedModel::hold_pending(ThreadState& ts, const Who& reader, uint64_t key, uint64_t msg, const RelList& rels) {
@@ -1067,6 +1075,7 @@ RelList RelaxedModel::releases_for_write(ThreadState& ts, const Who& w, uint64_t
         }
         auto merged = std::make_shared<Release>(*have);
         merged->view.join(r->view);
+        merged->joined_others = merged->joined_others || r->joined_others || r->head.tid != have->head.tid;
         have = merged;
         return;
       }

@@ -137,6 +137,9 @@ struct View {
 struct Release {
   View view;  // what the releaser knew
   Who head;   // the release (its thread and scope)
+  // joined with a release of another thread (a read-modify-write chain's messages carry their
+  // releases on, joined per block and scope): `head` then names only one of the releasers
+  bool joined_others = false;
 };
 using ReleaseRef = std::shared_ptr<const Release>;
 
