@@ -58,9 +58,9 @@ bool is_release(Sem s) { return s == Sem::Release || s == Sem::AcqRel || s == Se
 // view, coarser where its entries overflowed (View's shared key), could put more in the thread's
 // past than there is: a write placed before another thread's early store could then find no place
 // (memory.relaxed.view_overflow).
-bool own_release(const Release& rel, const Who& r) {
-  return !rel.joined_others && rel.head.tid == r.tid && rel.head.cta == r.cta && rel.head.host == r.host;
-}
+// Whether two accesses are of one thread.
+bool same_thread(const Who& a, const Who& b) { return a.tid == b.tid && a.cta == b.cta && a.host == b.host; }
+bool own_release(const Release& rel, const Who& r) { return !rel.joined_others && same_thread(rel.head, r); }
 uint64_t bit(uint8_t slot) { return uint64_t(1) << slot; }
 
 Scope scope_of(ptx::Scope s) {
@@ -153,6 +153,12 @@ struct RelaxedModel::Loc {
     for (size_t i = 0; i < msgs.size(); ++i)
       if (msgs[i].slot == slot) return int(i);
     return -1;
+  }
+  // The index of the message with coherence key `key`; msgs.size() when it left the history.
+  size_t index_of_key(uint64_t key) const {
+    for (size_t i = 0; i < msgs.size(); ++i)
+      if (msgs[i].key == key) return i;
+    return msgs.size();
   }
   // The lowest place a write whose causal past reaches coherence key `vkey` may go after: the last
   // message with a key at most vkey (0 when none).
@@ -695,7 +701,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     // its own thread's later reads, which come after it in program order; nor a load that can
     // never acquire: it observes the store and synchronizes with nothing, while a
     // read-modify-write would pass on what its write does not yet carry).
-    const bool own = m.writer.tid == r.tid && m.writer.cta == r.cta && m.writer.host == r.host;
+    const bool own = same_thread(m.writer, r);
     if (m.hidden && !own && !sees_hidden && strong(m.writer, r) &&
         includes(Who{m.writer.tid, m.writer.cta, m.writer.host, m.hidden_scope}, r))
       continue;
@@ -716,7 +722,7 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
         // (the thread's own release: program order already puts it before the read, and the
         // early stores after both. One made in the plan's held-back part took the thread's view
         // as it is now, early stores included, which its place in program order does not hold.)
-        if (rel.head.tid == r.tid && rel.head.cta == r.cta && rel.head.host == r.host) return false;
+        if (same_thread(rel.head, r)) return false;
         for (const ThreadState::Early& e : ts.early_stores) {
           const uint64_t vk = rel.view.get(e.key);
           if (vk >= e.msg_key || rel.view.get(read_of_early(e.key)) >= e.msg_key) return true;
@@ -1179,8 +1185,7 @@ void RelaxedModel::order(Loc& L, uint32_t idx, uint64_t vkey) {
     // (another thread's store run early that a held-back write of its plan will go before: this
     // write comes before it too, so that the held-back write may follow this one, or what follows
     // it, and still go before the store without putting two unordered writes in order)
-    const bool before_late = m.before_late && !(m.writer.tid == w.writer.tid && m.writer.cta == w.writer.cta &&
-                                                m.writer.host == w.writer.host);
+    const bool before_late = m.before_late && !same_thread(m.writer, w.writer);
     if (covered(w.writer, m.writer) || before_late) m.co_before |= wbit | before;
     // (closed: what comes before a message before m comes before m)
     for (size_t i = 0; i < j; ++i)
@@ -1244,9 +1249,8 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   const ThreadState::Early* before_early = ts.own_later(key);
   if (before_early) {
     before_reach = before_early->reach_before;
-    end = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (L->msgs[i].key == before_early->msg_key) end = i;
+    end = L->index_of_key(before_early->msg_key);
+    if (end == n) end = 0;  // (the store left the history: no place is known to be before it)
   }
   // Another thread's store run early that a held-back write of its plan will go before
   // (Msg::before_late): a write that may go before it does, where it can, so that the held-back
@@ -1255,9 +1259,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   size_t room = n;
   if (!before_early)
     for (size_t i = lo + 1; i < n && room == n; ++i)
-      if (L->msgs[i].before_late &&
-          !(L->msgs[i].writer.tid == w.tid && L->msgs[i].writer.cta == w.cta && L->msgs[i].writer.host == w.host))
-        room = i;
+      if (L->msgs[i].before_late && !same_thread(L->msgs[i].writer, w)) room = i;
   // (A read-modify-write's write usually follows the message its read read; it may also come
   // before it, when the two are not morally strong and nothing else orders them.)
   std::vector<uint32_t>& cand = scratch_;
@@ -1362,9 +1364,8 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   const ThreadState::Early* before_early = ts.own_later(key);
   if (before_early) {
     before_reach = before_early->reach_before;
-    end = 0;
-    for (size_t i = 0; i < L->msgs.size(); ++i)
-      if (L->msgs[i].key == before_early->msg_key) end = i;
+    end = L->index_of_key(before_early->msg_key);
+    if (end == L->msgs.size()) end = 0;  // (the store left the history: see write_common)
   }
   // Only messages after which the write can go (atomicity, and the write's own constraints).
   std::vector<uint32_t>& cand = rmw_cand_;
