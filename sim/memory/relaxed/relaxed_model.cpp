@@ -976,12 +976,13 @@ struct RelaxedModel::Places {
   uint64_t anc[kMax];  // anc_of_new(L, ts, w, i)
   uint64_t before[kMax];
   uint64_t before_vkey = 0;
-  // What reached the writer's accesses of the location before this one: its reach there, or (a
-  // held-back write before a store of its plan run early) what reached them before that store.
-  uint64_t reach;
+  // What reached the writer's accesses of the location before this one: its reach there (looked up
+  // only when anc_of_new needs it), or (a held-back write before a store of its plan run early)
+  // what reached them before that store.
+  const uint64_t* reach_before;
 
-  Places(const Loc& loc, const Who& writer, const uint64_t* reach_before = nullptr)
-      : L(loc), w(writer), n(loc.msgs.size()), reach(reach_before ? *reach_before : loc.reach_mask(writer)) {
+  Places(const Loc& loc, const Who& writer, const uint64_t* reach = nullptr)
+      : L(loc), w(writer), n(loc.msgs.size()), reach_before(reach) {
     assert(n <= kMax);
   }
   void know() {
@@ -996,7 +997,7 @@ struct RelaxedModel::Places {
   }
   uint64_t anc_of_new(uint32_t after) {
     if (!anc_known) {
-      uint64_t a = reach;
+      uint64_t a = reach_before ? *reach_before : L.reach_mask(w);
       for (size_t i = 0; i < n; ++i) {
         const Msg& m = L.msgs[i];
         if (strong_w[i]) a |= m.anc | bit(m.slot);
