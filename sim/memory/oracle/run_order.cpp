@@ -16,7 +16,7 @@ std::string RunOrderLimits::relaxed() const {
     if (on) s += (s.empty() ? "" : ", ") + std::string(what);
   };
   add(!fence_sc_in_run_order, "fence.sc ordered against the order they run");
-  add(hold_past_fence_sc, "a load held back past a fence.sc");
+  add(hold_past_fence_sc, "a load held back past a fence.sc after a held-back write, fence or read-modify-write");
   add(hold_past_barrier, "a load held back past a barrier");
   add(early_release_rmw, "a releasing read-modify-write run early");
   add(early_same_location,
@@ -105,6 +105,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   Scope released_scope = Scope::Thread;  // the widest release so far
   auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
   bool acquired = L.acquire;  // an acquire is held back so far
+  // only loads are held back so far: a fence.sc may run early, in its place (load_buffering.cpp)
+  bool only_loads = !is_atom, sc_early = false;
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
@@ -112,6 +114,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     if (dep && !lim.early_past_dependent_address) break;
     if (dep) {
       // (held back with the load)
+      if (J.kind != LitmusOp::Kind::Ld) only_loads = false;
       path.push_back({int(j), false});
       hidden.push_back(Scope::Thread);
       if (J.kind != LitmusOp::Kind::Fence && J.kind != LitmusOp::Kind::Bar)
@@ -176,6 +179,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           }
         }
         if (depends || hold || after_acquire || alias) {
+          only_loads = false;
           path.push_back({int(j), false});
           hidden.push_back(Scope::Thread);
           late_locs.push_back(int(J.loc));
@@ -196,10 +200,22 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         break;
       }
       case LitmusOp::Kind::Fence:
+        if (J.fence == FenceKind::Sc && only_loads && !sc_early) {
+          // (run early, in its place: stores after it are hidden as after a release, and
+          // read-modify-writes after it wait as after an acquire)
+          sc_early = true;
+          path.push_back({int(j), true});
+          hidden.push_back(Scope::Thread);
+          released = true;
+          widen(J.scope);
+          acquired = true;
+          break;
+        }
         if (J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) {
           stop = true;
           break;
         }
+        only_loads = false;
         path.push_back({int(j), false});
         hidden.push_back(Scope::Thread);
         if (J.fence != FenceKind::Acquire) {
@@ -213,6 +229,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           stop = true;
           break;
         }
+        only_loads = false;
         path.push_back({int(j), false});
         hidden.push_back(Scope::Thread);
         released = true;
@@ -233,6 +250,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     // location, as load_buffering.cpp's late_acquire): the plan's early stores are kept from
     // readers that may release (Msg::hidden_acq).
     bool late_acquire = false, rmw = false, rmw_acquire = false;
+    for (int e : p.early)
+      if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence) late_acquire = true;  // (the early fence.sc)
     for (size_t k = 0; k < p.late.size(); ++k) {
       const LitmusOp& J = T.ops[size_t(p.late[k])];
       if (J.kind == LitmusOp::Kind::Atom) {

@@ -23,9 +23,11 @@ namespace synclab::memory {
 
 struct RunOrderLimits {
   bool fence_sc_in_run_order = true;  // morally strong fence.sc run in their Fence-SC order
-  bool hold_past_fence_sc = false;    // a load may be held back past a fence.sc
-  bool hold_past_barrier = false;     // ... past a barrier
-  bool early_release_rmw = false;     // a read-modify-write that releases may run early
+  // a load may be held back past a fence.sc when a write, a fence or a read-modify-write is held
+  // back before it (the model runs a fence.sc early when only loads are held back before it)
+  bool hold_past_fence_sc = false;
+  bool hold_past_barrier = false;  // ... past a barrier
+  bool early_release_rmw = false;  // a read-modify-write that releases may run early
   // a read-modify-write may run before an earlier held-back write of its location (the load
   // itself, if it is a read-modify-write), and a compare-and-swap or acquiring read-modify-write
   // before an earlier read of its location (the model runs stores before any held-back access of

@@ -67,6 +67,10 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
   std::vector<bool> after_write;                // per path step: an early store after a held-back write it may touch
   bool released = false;                        // a release store or fence is on the path so far
+  // Only loads (and computations) are held back so far: a fence.sc may then run early, in its
+  // place in program order (below).
+  bool only_loads_held = is_load;
+  bool sc_fence_early = false;  // a fence.sc of the path runs early (one at most)
   // An acquire is held back on the path so far (the load itself, a later acquire load, an acquire
   // fence): a read-modify-write after it may not run early (see below).
   bool acquired = L.sem == ptx::Sem::Acquire || (is_atom && L.sem == ptx::Sem::AcqRel);
@@ -141,6 +145,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         // acquire load may be held back as the first one may: run late, it does not acquire a
         // release whose view holds an early store (RelaxedModel::readable).
         if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || address_reads(J, taint) || writes_late_read) break;
+        // (a held-back load after the early fence.sc comes after it in program order: it takes
+        // what the fence acquired, and nothing the fence released waits for it)
         hold(J, cur);
         late_mem.push_back(&J);
         acquired = acquired || J.sem == ptx::Sem::Acquire;
@@ -210,6 +216,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (depends || guard_tainted || alias || after_acquire) {
         // A store of the loaded value (or to where a held-back access goes) waits for the load.
         hold(J, cur);
+        only_loads_held = false;
         late_mem.push_back(&J);
         acquired = acquired || rmw_acquire;
       } else {
@@ -238,10 +245,30 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // fence.sc of another thread that ran while this one was held back would come before it in
       // Fence-SC order, which synchronizes, so whatever came before that fence (a read of an early
       // store, even a weak one) would be before the early stores in causality order.
-      if (J.op == Op::Membar || J.proxy || J.sem == ptx::Sem::Sc || J.guard != Operand::kNoReg) break;
+      if (J.op == Op::Membar || J.proxy || J.guard != Operand::kNoReg) break;
       if (!releases && J.sem != ptx::Sem::Acquire) break;
+      if (J.sem == ptx::Sem::Sc) {
+        // A fence.sc runs early, in its place in program order and in Fence-SC order, when only
+        // loads are held back before it: the model then keeps those loads from reading what the
+        // fence came before in causality order (a write made, or a read that read, after a
+        // morally strong fence.sc that followed it in Fence-SC order: RelaxedModel::readable),
+        // and gives what they observe to what the fence releases once they have run. The stores
+        // after it are hidden as after any release of the plan until then; read-modify-writes
+        // after it wait, as after any held-back acquire.
+        if (!only_loads_held || sc_fence_early) break;
+        sc_fence_early = true;
+        path.push_back({cur, true});
+        hidden.push_back(ptx::Scope::None);
+        after_write.push_back(false);
+        acquired = true;
+        released = true;
+        widen(J.scope);
+        ++cur;
+        continue;
+      }
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
       hold(J, cur);
+      only_loads_held = false;
       acquired = acquired || sem != ptx::Sem::Release;
       if (sem != ptx::Sem::Acquire) {
         released = true;
@@ -299,9 +326,11 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     return (X.op == Op::Ld || X.op == Op::Ldu || X.op == Op::Atom) && may_alias(J, X);
   };
   for (size_t i = 0; i <= cut; ++i) {
-    if (path[i].early) continue;
+    if (path[i].early && fn.code[path[i].pc].op != Op::Fence) continue;
     const ptx::Instr& J = fn.code[path[i].pc];
-    if (J.op == Op::Fence && J.sem != ptx::Sem::Release) {
+    if (J.op == Op::Fence && J.sem == ptx::Sem::Sc) {
+      widen_acquire(J.scope);  // (the early fence.sc: acquire pattern with the loads before it)
+    } else if (J.op == Op::Fence && J.sem != ptx::Sem::Release) {
       widen_acquire(J.scope);
     } else if ((J.op == Op::Ld || J.op == Op::Ldu || J.op == Op::Atom) && J.sem == ptx::Sem::Acquire) {
       bool pattern = reads_here(L, J);

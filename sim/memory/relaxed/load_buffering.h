@@ -7,9 +7,9 @@
 //
 // The interpreter makes that happen by running some instructions early: at a load (or an atom) it
 // asks plan_load_buffering() for a plan over the next few instructions of the group's path:
-//   early  instructions that do not depend on the load, run now (computations and stores; a
-//          store to the location of a held-back access comes after that access in coherence
-//          order, and the model keeps the two in that order: load_buffering.cpp);
+//   early  instructions that do not depend on the load, run now (computations, stores, a
+//          fence.sc; a store to the location of a held-back access comes after that access in
+//          coherence order, and the model keeps the two in that order: load_buffering.cpp);
 //   late   the load itself, then every instruction that depends on it or must keep its order
 //          with it (other loads, acquire ones too; stores of values or to addresses computed
 //          from it), run at the
@@ -17,9 +17,11 @@
 // the plan ends with an early store (one of those found, by `choice`), and the group then goes on
 // after it. Branches on the way are followed when their condition is known now and the same for
 // the whole group. Release stores may run early, and fences other than fence.sc are held back with
-// the load (an early store after a release then waits for what it releases: early_hidden); a
-// fence.sc, a barrier, a read-modify-write that releases or anything else that leaves the
-// straight path ends the search.
+// the load (an early store after a release then waits for what it releases: early_hidden). A
+// fence.sc runs early, in its place, when only loads are held back before it (the model keeps
+// those loads from what follows it in causality order: RelaxedModel::readable); another fence.sc,
+// a barrier, a read-modify-write that releases or anything else that leaves the straight path
+// ends the search.
 #pragma once
 
 #include <cstdint>

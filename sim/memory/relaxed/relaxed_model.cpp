@@ -223,6 +223,15 @@ struct RelaxedModel::ThreadState {
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
   Scope late_fence_scope = Scope::Gpu;   // ...at this scope
+  // A fence.sc of the plan ran early (load_buffering.cpp: only loads are held back before it), and
+  // the loads held back before it have not run yet (RelaxedModel::sc_fence_late): its place in the
+  // plan, who it was, and whether a morally strong fence.sc of another thread has run since (it
+  // then comes after it in Fence-SC order: RelaxedModel::readable).
+  bool sc_early = false;
+  bool sc_taken = false;
+  uint32_t sc_pos = 0;
+  Who sc_who;
+  View sc_known;  // what the thread knew when the fence ran (known(): its own writes included)
   struct Early {
     uint64_t key, msg_key;
     bool hidden;
@@ -362,6 +371,8 @@ void RelaxedModel::end_block(uint64_t cta) {
   auto it = blocks_.find(cta);
   if (it == blocks_.end()) return;
   for (uint64_t key : it->second->shared_keys) drop_loc(key);
+  for (const ThreadState& ts : it->second->threads)
+    if (ts.sc_early) sc_early_.erase(std::find(sc_early_.begin(), sc_early_.end(), &ts));
   blocks_.erase(it);
   sc_cta_.erase(cta);
   last_block_ = nullptr;
@@ -690,7 +701,18 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     own_later_found = own_later_found && read_found;
     own_later_after &= read_upto;
   }
+  // A held-back load before a fence.sc its plan ran early, when a morally strong fence.sc of
+  // another thread ran after that fence (ThreadState::sc_taken): the load comes before, in
+  // causality order, whatever follows that fence.sc (Fence-SC order synchronizes), some of which
+  // may have run already. Such a write it may not read (Causality), and what it observes must be
+  // coherence-before their writes and not after what their reads read (Coherence, Causality). The
+  // writes the thread knew when the fence ran satisfy both (everything after the fence has them
+  // in its causal past: the fence passed them on), and so does the value memory had when the
+  // history began (before every write): it reads one of them.
+  const bool past_only = ts.late && ts.sc_early && ts.sc_taken && ts.plan_pos < ts.sc_pos;
+  const uint64_t known_key = past_only ? ts.sc_known.get(key) : 0;
   for (size_t i = 0; i < n; ++i) {
+    if (past_only && L.msgs[i].key > known_key && !(i == 0 && L.msgs[i].base)) continue;
     if (own_later && (L.msgs[i].key == own_later->msg_key ||
                       (strong(L.msgs[i].writer, r) && (!own_later_found || !(own_later_after & bit(L.msgs[i].slot))))))
       continue;
@@ -1457,6 +1479,20 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
   // The acquire half: what the reads before it observed (acquire patterns), at its scope.
   if (sem != Sem::Release) acquire_pending_all(ts, f);
   if (sem == Sem::Sc) {
+    // (a fence.sc run early by another thread's plan that still holds loads back before it comes
+    // before this one in Fence-SC order when the two are morally strong: ThreadState::sc_taken)
+    for (ThreadState* p : sc_early_)
+      if (p != &ts && strong(p->sc_who, f)) p->sc_taken = true;
+    if (ts.early && !t.host) {
+      // A fence.sc run early in a load-buffering plan (load_buffering.cpp).
+      ts.sc_early = true;
+      ts.sc_taken = false;
+      ts.sc_pos = ts.plan_pos;
+      ts.sc_who = f;
+      sc_early_.push_back(&ts);
+    }
+  }
+  if (sem == Sem::Sc) {
     // Fence-SC order: each fence.sc comes after the morally strong fence.sc before it, and takes
     // what they knew. Joined views per who may take them.
     if (t.host) {
@@ -1468,6 +1504,7 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
       if (f.scope != Scope::Cta) ts.view.join(sc_gpu_);
       if (f.scope == Scope::Sys) ts.view.join(sc_sys_);
       const View k = ts.known();
+      if (ts.early && ts.sc_early) ts.sc_known = k;
       cta.join(k);
       if (f.scope != Scope::Cta) sc_gpu_.join(k);
       if (f.scope == Scope::Sys) sc_sys_.join(k);
@@ -1481,6 +1518,27 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
     if (f.scope == Scope::Sys && !t.host) sys_released_.join(rel->view);  // (for the host: sync_host)
     ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
   }
+}
+
+void RelaxedModel::sc_fence_late(const MemThread& t, ThreadState& ts) {
+  // The held-back loads before a fence.sc run early have run: the fence's acquire half takes the
+  // releases they read (acquire pattern), its place in Fence-SC order passes on what they
+  // observed to the fence.sc after it, and its release half, carried by the writes after it (the
+  // plan's hidden stores included, end_late), takes it too. (More than the fence knew in program
+  // order: what the thread learned since; that only orders more.)
+  const Who& f = ts.sc_who;
+  acquire_pending_all(ts, f);
+  View& cta = sc_cta_[t.cta];
+  cta.join(ts.view);
+  if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
+  if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
+  auto rel = std::make_shared<Release>();
+  rel->view = ts.known();
+  rel->head = f;
+  if (f.scope == Scope::Sys) sys_released_.join(rel->view);
+  ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
+  ts.sc_early = ts.sc_taken = false;
+  sc_early_.erase(std::find(sc_early_.begin(), sc_early_.end(), &ts));
 }
 
 void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
@@ -1609,6 +1667,7 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire
 
 void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) {
   ThreadState& ts = thread(t);
+  if (ts.late && ts.sc_early && pos > ts.sc_pos) sc_fence_late(t, ts);
   ts.plan_before_write = before_late_write;
   ts.po = ts.late_po + kPoPerInstr * pos;
   ts.plan_pos = pos;
@@ -1633,6 +1692,7 @@ void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
 
 void RelaxedModel::end_late(const MemThread& t) {
   ThreadState& ts = thread(t);
+  if (ts.sc_early) sc_fence_late(t, ts);
   ts.late = false;
   ts.late_fence_acquire = false;
   // The early stores that waited for a release of the plan get it now (what the thread knows after
