@@ -495,7 +495,7 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
     return enumerate_outcomes(t, opt).ptx.count(o) > 0;
   };
   if (reaches(RunOrderLimits{})) return "";
-  std::vector<RunOrderLimits> one(10);
+  std::vector<RunOrderLimits> one(11);
   one[0].fence_sc_in_run_order = false;
   one[1].hold_past_fence_sc = true;
   one[2].hold_past_barrier = true;
@@ -506,6 +506,7 @@ std::string gap_of(const LitmusTest& t, const Outcome& o) {
   one[7].early_rmw_after_acquire = true;
   one[8].hidden_readable = true;
   one[9].acquire_hidden_readable = true;
+  one[10].taken_readable = true;
   for (const RunOrderLimits& lim : one)
     if (reaches(lim)) return lim.relaxed();
   // Two rules at once: the first pair, in the order above, whose relaxation reaches it (which

@@ -18,7 +18,7 @@ std::string RunOrderLimits::relaxed() const {
   add(!fence_sc_in_run_order, "fence.sc ordered against the order they run");
   add(hold_past_fence_sc, "a load held back past a fence.sc after a held-back write, fence or read-modify-write");
   add(hold_past_barrier, "a load held back past a barrier");
-  add(early_release_rmw, "a releasing read-modify-write run early");
+  add(early_release_rmw, "a releasing read-modify-write run early after a held-back write, fence or read-modify-write");
   add(early_same_location,
       "a read-modify-write run before an earlier held-back write of its location, or a compare-and-swap or "
       "acquiring read-modify-write before an earlier read of its location");
@@ -26,11 +26,14 @@ std::string RunOrderLimits::relaxed() const {
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
   add(hidden_readable,
-      "an early store after a release read by a morally strong read-modify-write or acquiring reader before the "
-      "held-back part ran");
+      "an early store after a release that follows a held-back write or fence, read by a morally strong "
+      "read-modify-write or acquiring reader before the held-back part ran");
   add(acquire_hidden_readable,
       "an early store of a plan holding back an acquiring read-modify-write read by a reader that may release "
       "before the held-back part ran");
+  add(taken_readable,
+      "a load held back before a release run early reading what its thread did not know then, after a reader took "
+      "that release");
   return s;
 }
 
@@ -45,6 +48,7 @@ RunOrderLimits RunOrderLimits::with(const RunOrderLimits& o) const {
   r.early_loads = early_loads || o.early_loads;
   r.early_rmw_after_acquire = early_rmw_after_acquire || o.early_rmw_after_acquire;
   r.acquire_hidden_readable = acquire_hidden_readable || o.acquire_hidden_readable;
+  r.taken_readable = taken_readable || o.taken_readable;
   r.hidden_readable = hidden_readable || o.hidden_readable;
   return r;
 }
@@ -67,9 +71,24 @@ struct Hidden {
 
 // One load-buffering plan of a thread: the instructions run early (stores), then the held-back
 // ones (the load first), then the thread goes on at `next`.
+// A release (or fence) a plan ran early with only loads held back before it (load_buffering.cpp,
+// RelaxedModel::readable): once something that follows it in causality order has run (a read
+// that may acquire, of one of the plan's early stores from the release on, in the release's
+// scope; a morally strong fence.sc of another thread after a fence.sc), the held-back loads
+// before it read only what their thread knew when it ran (taken here as: a write that ran before
+// it, or the initial value).
+struct Taken {
+  int release = 0;          // the release or fence
+  std::vector<int> loads;   // the held-back loads before it
+  std::vector<int> stores;  // the early stores from it on
+  bool sc = false;          // a fence.sc
+  Scope scope = Scope::Gpu;
+};
+
 struct Plan {
   std::vector<int> early, late;
   std::vector<Hidden> hidden;
+  std::vector<Taken> taken;
   int next = 0;
 };
 
@@ -77,6 +96,7 @@ struct Plan {
 struct Schedule {
   std::vector<int> order;
   std::vector<Hidden> hidden;
+  std::vector<Taken> taken;
 };
 
 // The plans that start at instruction s, as sim/memory/relaxed/load_buffering.cpp makes them
@@ -100,13 +120,15 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   auto value_tainted = [&](const LitmusValue& v) { return v.is_reg && tainted(int(v.value)); };
   std::vector<std::pair<int, bool>> path;  // (instruction, early)
   std::vector<Scope> hidden;               // per path step: an early store after a release (the widest one's scope)
+  std::vector<int> light;                  // path steps of releases and fences run early (Taken)
   std::vector<size_t> cuts;
   bool released = false;
   Scope released_scope = Scope::Thread;  // the widest release so far
   auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
   bool acquired = L.acquire;  // an acquire is held back so far
-  // only loads are held back so far: a fence.sc may run early, in its place (load_buffering.cpp)
-  bool only_loads = !is_atom, sc_early = false;
+  // only loads are held back so far: a fence runs early, in its place, and a release needs no
+  // hiding (load_buffering.cpp)
+  bool only_loads = !is_atom;
   for (size_t j = size_t(s) + 1; j < T.ops.size() && path.size() < 11; ++j) {
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
@@ -153,7 +175,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       case LitmusOp::Kind::Atom:
       case LitmusOp::Kind::Red: {
         const bool rmw = J.kind != LitmusOp::Kind::St;
-        if (rmw && (J.release || released) && !lim.early_release_rmw) {
+        if (rmw && (released || (J.release && !only_loads)) && !lim.early_release_rmw) {
           stop = true;
           break;
         }
@@ -178,6 +200,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
             hold = hold_same;
           }
         }
+        const bool heavy = J.release && (depends || hold || after_acquire || alias || !only_loads);
         if (depends || hold || after_acquire || alias) {
           only_loads = false;
           path.push_back({int(j), false});
@@ -187,28 +210,28 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           acquired = acquired || (rmw && J.acquire);
           if (J.release) late_releases.push_back({int(J.loc), J.scope});
         } else {
-          if (J.release) widen(J.scope);
+          if (heavy) widen(J.scope);
           cuts.push_back(path.size());
           path.push_back({int(j), true});
-          Scope h = released || J.release ? released_scope : Scope::Thread;
+          Scope h = released || heavy ? released_scope : Scope::Thread;
           for (auto [loc, sc] : late_releases)
             if (loc == int(J.loc)) h = std::max(h, sc == Scope::Thread ? Scope::Gpu : sc);
           hidden.push_back(h);
+          if (J.release && !heavy) light.push_back(int(path.size() - 1));
         }
-        if (J.release) widen(J.scope);
-        released = released || J.release;
+        if (heavy) {
+          widen(J.scope);
+          released = true;
+        }
         break;
       }
       case LitmusOp::Kind::Fence:
-        if (J.fence == FenceKind::Sc && only_loads && !sc_early) {
-          // (run early, in its place: stores after it are hidden as after a release, and
-          // read-modify-writes after it wait as after an acquire)
-          sc_early = true;
+        if (only_loads) {
+          // (run early, in its place; read-modify-writes after an acquire fence wait)
           path.push_back({int(j), true});
           hidden.push_back(Scope::Thread);
-          released = true;
-          widen(J.scope);
-          acquired = true;
+          if (J.fence != FenceKind::Acquire) light.push_back(int(path.size() - 1));
+          if (J.fence != FenceKind::Release) acquired = true;
           break;
         }
         if (J.fence == FenceKind::Sc && !lim.hold_past_fence_sc) {
@@ -245,13 +268,30 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     if (!lim.hidden_readable)
       for (size_t i = 0; i <= c; ++i)
         if (path[i].second && hidden[i] != Scope::Thread) p.hidden.push_back({path[i].first, p.late.back(), hidden[i]});
+    if (!lim.taken_readable)
+      for (int li : light) {
+        if (size_t(li) > c) continue;
+        Taken tk;
+        const LitmusOp& R = T.ops[size_t(path[size_t(li)].first)];
+        tk.release = path[size_t(li)].first;
+        tk.sc = R.kind == LitmusOp::Kind::Fence && R.fence == FenceKind::Sc;
+        tk.scope = R.scope == Scope::Thread ? Scope::Gpu : R.scope;
+        tk.loads.push_back(s);
+        for (size_t i = 0; i <= c; ++i) {
+          const LitmusOp& X = T.ops[size_t(path[i].first)];
+          if (!path[i].second && int(i) < li && X.kind == LitmusOp::Kind::Ld) tk.loads.push_back(path[i].first);
+          if (path[i].second && int(i) >= li && X.kind != LitmusOp::Kind::Fence) tk.stores.push_back(path[i].first);
+        }
+        p.taken.push_back(std::move(tk));
+      }
     // A held-back read-modify-write that may acquire (an acquire one, or any with an acquire held
     // back: a fence other than a release fence, or an acquire load after a held-back read of its
     // location, as load_buffering.cpp's late_acquire): the plan's early stores are kept from
     // readers that may release (Msg::hidden_acq).
     bool late_acquire = false, rmw = false, rmw_acquire = false;
-    for (int e : p.early)
-      if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence) late_acquire = true;  // (the early fence.sc)
+    for (int e : p.early)  // (a fence run early: its acquire half takes what the held-back loads read)
+      if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence && T.ops[size_t(e)].fence != FenceKind::Release)
+        late_acquire = true;
     for (size_t k = 0; k < p.late.size(); ++k) {
       const LitmusOp& J = T.ops[size_t(p.late[k])];
       if (J.kind == LitmusOp::Kind::Atom) {
@@ -290,13 +330,15 @@ void schedules(const LitmusThread& T, int i, Schedule& cur, const RunOrderLimits
   schedules(T, i + 1, cur, lim, out);
   cur.order.pop_back();
   for (const Plan& p : plans_at(T, i, lim)) {
-    const size_t keep = cur.order.size(), keep_hidden = cur.hidden.size();
+    const size_t keep = cur.order.size(), keep_hidden = cur.hidden.size(), keep_taken = cur.taken.size();
     cur.order.insert(cur.order.end(), p.early.begin(), p.early.end());
     cur.order.insert(cur.order.end(), p.late.begin(), p.late.end());
     cur.hidden.insert(cur.hidden.end(), p.hidden.begin(), p.hidden.end());
+    cur.taken.insert(cur.taken.end(), p.taken.begin(), p.taken.end());
     schedules(T, p.next, cur, lim, out);
     cur.order.resize(keep);
     cur.hidden.resize(keep_hidden);
+    cur.taken.resize(keep_taken);
   }
 }
 
@@ -436,7 +478,61 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
               edges.push_back({node[th][size_t(h.last_late)], node_of(r)});
         }
     }
-    if (acyclic(size_t(n), edges)) return true;
+    // Taken releases (Taken): for each held-back load before one and each thing that would take
+    // it, one of: the load runs before it, it runs before the release (not taken), or the write
+    // the load reads ran before the release. Each choice is tried.
+    std::vector<std::vector<std::pair<int, int>>> either;
+    for (size_t th = 0; th < t.threads.size(); ++th) {
+      const Schedule& s = per_thread[th][pick[th]];
+      for (const Taken& tk : s.taken) {
+        const int rel = node[th][size_t(tk.release)];
+        std::vector<int> takers;
+        if (tk.sc) {
+          uint32_t f1 = ~0u;
+          for (uint32_t e : ev[th][size_t(tk.release)])
+            if (x.events[e].kind == EventKind::Fence) f1 = e;
+          for (size_t e = 0; e < x.events.size() && f1 != ~0u; ++e)
+            if (x.events[e].kind == EventKind::Fence && x.events[e].fence == FenceKind::Sc &&
+                x.events[e].thread != x.events[f1].thread && morally_strong(x, f1, uint32_t(e)) &&
+                node_of(uint32_t(e)) >= 0)
+              takers.push_back(node_of(uint32_t(e)));
+        } else {
+          for (int st : tk.stores)
+            for (uint32_t w : ev[th][size_t(st)]) {
+              if (x.events[w].kind != EventKind::Write) continue;
+              Event wide = x.events[w];
+              wide.scope = tk.scope;
+              for (uint32_t r : readers[w])
+                if (x.events[r].thread != x.events[w].thread && morally_strong(x, w, r) &&
+                    includes(x, wide, x.events[r].thread) && node_of(r) >= 0)
+                  takers.push_back(node_of(r));
+            }
+        }
+        for (int ld : tk.loads)
+          for (uint32_t le : ev[th][size_t(ld)]) {
+            if (x.events[le].kind != EventKind::Read || x.rf[le] < 0) continue;  // (the initial value)
+            const int src = node_of(uint32_t(x.rf[le]));
+            for (int tkr : takers) {
+              std::vector<std::pair<int, int>> opts{{node[th][size_t(ld)], tkr}, {tkr, rel}};
+              if (src >= 0) opts.push_back({src, rel});
+              either.push_back(std::move(opts));
+            }
+          }
+      }
+    }
+    if (either.empty()) {
+      if (acyclic(size_t(n), edges)) return true;
+    } else {
+      std::vector<size_t> choice(either.size(), 0);
+      for (bool more = true; more;) {
+        std::vector<std::pair<int, int>> all = edges;
+        for (size_t k = 0; k < either.size(); ++k) all.push_back(either[k][choice[k]]);
+        if (acyclic(size_t(n), all)) return true;
+        size_t k = 0;
+        while (k < choice.size() && ++choice[k] == either[k].size()) choice[k++] = 0;
+        more = k < choice.size();
+      }
+    }
     size_t th = 0;
     while (th < pick.size() && ++pick[th] == per_thread[th].size()) pick[th++] = 0;
     if (th == pick.size()) return false;

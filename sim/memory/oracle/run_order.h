@@ -27,7 +27,9 @@ struct RunOrderLimits {
   // back before it (the model runs a fence.sc early when only loads are held back before it)
   bool hold_past_fence_sc = false;
   bool hold_past_barrier = false;  // ... past a barrier
-  bool early_release_rmw = false;  // a read-modify-write that releases may run early
+  // a read-modify-write that releases may run early after a held-back write, fence or
+  // read-modify-write (the model runs one early when only loads are held back before it)
+  bool early_release_rmw = false;
   // a read-modify-write may run before an earlier held-back write of its location (the load
   // itself, if it is a read-modify-write), and a compare-and-swap or acquiring read-modify-write
   // before an earlier read of its location (the model runs stores before any held-back access of
@@ -53,6 +55,12 @@ struct RunOrderLimits {
   // read: the model keeps it hidden from such readers until then (such a release could carry it to
   // where the held-back read-modify-write reads and leave that nothing to read)
   bool acquire_hidden_readable = false;
+  // a load held back before a release or fence run early (only loads held back before it) may
+  // read a write its thread did not know at the release once something that follows the release
+  // in causality order has run (a read that may acquire, of a store the plan ran early from the
+  // release on; a morally strong fence.sc after a fence.sc): the model keeps it to what its thread
+  // knew then
+  bool taken_readable = false;
   // A name for the rules relaxed here ("" when none is).
   std::string relaxed() const;
   // The rules relaxed here or in o, both.

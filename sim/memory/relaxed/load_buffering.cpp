@@ -66,11 +66,15 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   std::vector<size_t> cuts;                     // indices in `path` of early stores
   std::vector<ptx::Scope> hidden;               // per path step: an early store after a release (its scope)
   std::vector<bool> after_write;                // per path step: an early store after a held-back write it may touch
-  bool released = false;                        // a release store or fence is on the path so far
-  // Only loads (and computations) are held back so far: a fence.sc may then run early, in its
-  // place in program order (below).
-  bool only_loads_held = is_load;
-  bool sc_fence_early = false;  // a fence.sc of the path runs early (one at most)
+  // A release store or fence is on the path so far that came after a held-back write or fence (the
+  // stores run early after it wait for it: hidden).
+  bool released = false;
+  // Only loads (and computations) are held back so far. A release then needs no hiding: a fence
+  // runs early, in its place in program order, and a release store or read-modify-write releases
+  // when it runs; the model keeps the held-back loads before it from contradicting what its
+  // release reaches before they have run (RelaxedModel::readable), and gives what they observe to
+  // that release once they have (RelaxedModel::plan_release_late).
+  bool only_loads_held = is_load && releases;
   // An acquire is held back on the path so far (the load itself, a later acquire load, an acquire
   // fence): a read-modify-write after it may not run early (see below).
   bool acquired = L.sem == ptx::Sem::Acquire || (is_atom && L.sem == ptx::Sem::AcqRel);
@@ -157,16 +161,19 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // A store, or a read-modify-write without an acquire (its read, run early too, is a read
       // after the load in program order: nothing keeps two reads of different locations in order).
       const bool release = J.sem == ptx::Sem::Release;
-      // A read-modify-write goes early only when it releases nothing (a store that waits for a
-      // release is kept from morally strong readers, and another thread's read-modify-write may
-      // find nothing else to read and nowhere to put its write). An acquire one may: its acquire
-      // orders what follows it, not the load before it.
-      const bool rmw_acquire = J.op == Op::Atom && J.sem == ptx::Sem::Acquire;
-      if (J.op != Op::St && (J.sem == ptx::Sem::AcqRel || J.sem == ptx::Sem::Sc || release || released)) break;
+      // A read-modify-write goes early only when it releases nothing, or only loads are held back
+      // before it (a write that waits for a release is kept from morally strong readers, and
+      // another thread's read-modify-write may find nothing else to read and nowhere to put its
+      // write). An acquire one may: its acquire orders what follows it, not the load before it.
+      const bool rmw_acquire = J.op == Op::Atom && (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel);
+      const bool rmw_release = J.sem == ptx::Sem::AcqRel || release;
+      if (J.op != Op::St && (J.sem == ptx::Sem::Sc || released || (rmw_release && !only_loads_held))) break;
       if (!releases && (release || released)) break;
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
           writes_late_read)
         break;
+      // (a release with only loads held back before it: it releases when it runs, unhidden)
+      const bool light = (release || rmw_release) && only_loads_held;
       // A read-modify-write after a held-back acquire waits for it: run early, its read would come
       // before the acquire, and a release the acquire then reads could carry a write of the
       // location coherence-after what that read read (Causality: the read would miss a write before
@@ -224,51 +231,48 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         // one would leave its value there; the early result is written now, so an address made
         // from it later on the path is not known now either)
         if (writes_taint) break;
-        if (release) widen(J.scope);
+        if ((release || rmw_release) && !light) widen(J.scope);
         cuts.push_back(path.size());
         path.push_back({cur, true});
-        ptx::Scope h = released || release ? released_scope : ptx::Scope::None;
+        ptx::Scope h = released || ((release || rmw_release) && !light) ? released_scope : ptx::Scope::None;
         if (same_release != ptx::Scope::None && (h == ptx::Scope::None || uint8_t(same_release) > uint8_t(h)))
           h = same_release;
         hidden.push_back(h);
         after_write.push_back(alias_write);
         for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
       }
-      if (release) widen(J.scope);
-      released = released || release;
+      // (held back, or after a held-back write or fence: its release waits, and so do the stores
+      // run early after it)
+      const bool held = depends || guard_tainted || alias || after_acquire;
+      if ((release || rmw_release) && (held || !light)) {
+        widen(J.scope);
+        released = true;
+      }
       ++cur;
       continue;
     } else if (J.op == Op::Fence || J.op == Op::Membar) {
-      // fence.acq_rel, fence.acquire, fence.release are held back with the load: what they order
-      // around them is then ordered (their acquire half after the load; their release half before
-      // the early stores, which wait for it). fence.sc and membar end the search: a morally strong
-      // fence.sc of another thread that ran while this one was held back would come before it in
-      // Fence-SC order, which synchronizes, so whatever came before that fence (a read of an early
-      // store, even a weak one) would be before the early stores in causality order.
+      // A fence runs early, in its place in program order (and fence.sc in Fence-SC order), when
+      // only loads are held back before it (only_loads_held). Else fence.acq_rel, fence.acquire and
+      // fence.release are held back with the load: what they order around them is then ordered
+      // (their acquire half after the load; their release half before the early stores, which wait
+      // for it); a fence.sc and membar end the search: a morally strong fence.sc of another thread
+      // that ran while this one was held back would come before it in Fence-SC order, which
+      // synchronizes, so whatever came before that fence (a read of an early store, even a weak
+      // one) would be before the early stores in causality order. Read-modify-writes after a fence
+      // with an acquire half wait, as after any held-back acquire.
       if (J.op == Op::Membar || J.proxy || J.guard != Operand::kNoReg) break;
       if (!releases && J.sem != ptx::Sem::Acquire) break;
-      if (J.sem == ptx::Sem::Sc) {
-        // A fence.sc runs early, in its place in program order and in Fence-SC order, when only
-        // loads are held back before it: the model then keeps those loads from reading what the
-        // fence came before in causality order (a write made, or a read that read, after a
-        // morally strong fence.sc that followed it in Fence-SC order: RelaxedModel::readable),
-        // and gives what they observe to what the fence releases once they have run. The stores
-        // after it are hidden as after any release of the plan until then; read-modify-writes
-        // after it wait, as after any held-back acquire.
-        if (!only_loads_held || sc_fence_early) break;
-        sc_fence_early = true;
+      const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
+      if (only_loads_held) {
         path.push_back({cur, true});
         hidden.push_back(ptx::Scope::None);
         after_write.push_back(false);
-        acquired = true;
-        released = true;
-        widen(J.scope);
+        acquired = acquired || sem != ptx::Sem::Release;
         ++cur;
         continue;
       }
-      const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
+      if (sem == ptx::Sem::Sc) break;
       hold(J, cur);
-      only_loads_held = false;
       acquired = acquired || sem != ptx::Sem::Release;
       if (sem != ptx::Sem::Acquire) {
         released = true;

@@ -223,15 +223,30 @@ struct RelaxedModel::ThreadState {
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
   Scope late_fence_scope = Scope::Gpu;   // ...at this scope
-  // A fence.sc of the plan ran early (load_buffering.cpp: only loads are held back before it), and
-  // the loads held back before it have not run yet (RelaxedModel::sc_fence_late): its place in the
-  // plan, who it was, and whether a morally strong fence.sc of another thread has run since (it
-  // then comes after it in Fence-SC order: RelaxedModel::readable).
-  bool sc_early = false;
-  bool sc_taken = false;
-  uint32_t sc_pos = 0;
-  Who sc_who;
-  View sc_known;  // what the thread knew when the fence ran (known(): its own writes included)
+  // The releases and fences the plan ran early with only loads held back before them
+  // (load_buffering.cpp), in program order, until those loads have run (plan_release_late). Each
+  // with what the thread knew then: once something that follows it in causality order may have
+  // run (`taken`: a morally strong fence.sc of another thread after a fence.sc; a read that may
+  // acquire of a store the plan ran early after a release), the held-back loads before it read
+  // only writes it knew (RelaxedModel::readable).
+  struct PlanRel {
+    uint32_t pos = 0;  // its place in the plan
+    Who who;           // the fence, or the releasing write
+    View known;        // the thread's known() when it ran
+    bool taken = false;
+    bool fence = false, sc = false, acquire = false, release = false;
+    uint64_t key = ~0ull;  // (a releasing write) its location
+    ReleaseRef rel;        // (a releasing write) the release it left for the thread's later writes there
+  };
+  std::vector<PlanRel> plan_rels;
+  size_t plan_rels_done = 0;      // (those whose held-back loads have run)
+  uint32_t plan_first_rel = ~0u;  // the place of the plan's first such release (until end_late)
+  // The thread's view when the plan began (begin_early). The held-back loads before the plan's
+  // first release or fence run early run with it (begin_late): their causal past is not what those
+  // fences acquired since (plan_view_after), which joins it once they have run.
+  View plan_view0, plan_view_after;
+  bool plan_view_swapped = false;
+  Who plan_who;  // (the thread, as plan_rels_ finds it)
   struct Early {
     uint64_t key, msg_key;
     bool hidden;
@@ -372,7 +387,7 @@ void RelaxedModel::end_block(uint64_t cta) {
   if (it == blocks_.end()) return;
   for (uint64_t key : it->second->shared_keys) drop_loc(key);
   for (const ThreadState& ts : it->second->threads)
-    if (ts.sc_early) sc_early_.erase(std::find(sc_early_.begin(), sc_early_.end(), &ts));
+    if (!ts.plan_rels.empty()) plan_rels_.erase(std::find(plan_rels_.begin(), plan_rels_.end(), &ts));
   blocks_.erase(it);
   sc_cta_.erase(cta);
   last_block_ = nullptr;
@@ -701,16 +716,20 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
     own_later_found = own_later_found && read_found;
     own_later_after &= read_upto;
   }
-  // A held-back load before a fence.sc its plan ran early, when a morally strong fence.sc of
-  // another thread ran after that fence (ThreadState::sc_taken): the load comes before, in
-  // causality order, whatever follows that fence.sc (Fence-SC order synchronizes), some of which
-  // may have run already. Such a write it may not read (Causality), and what it observes must be
-  // coherence-before their writes and not after what their reads read (Coherence, Causality). The
-  // writes the thread knew when the fence ran satisfy both (everything after the fence has them
-  // in its causal past: the fence passed them on), and so does the value memory had when the
-  // history began (before every write): it reads one of them.
-  const bool past_only = ts.late && ts.sc_early && ts.sc_taken && ts.plan_pos < ts.sc_pos;
-  const uint64_t known_key = past_only ? ts.sc_known.get(key) : 0;
+  // A held-back load before a release or fence its plan ran early (ThreadState::plan_rels), once
+  // something that follows it in causality order may have run (`taken`): the load comes before
+  // all that (release patterns, Fence-SC order), so it may not read their writes (Causality), and
+  // what it observes must be coherence-before their writes and not after what their reads read
+  // (Coherence, Causality). The writes the thread knew when the release or fence ran satisfy both
+  // (everything after it has them in its causal past: it passed them on), and so does the value
+  // memory had when the history began (before every write): it reads one of them. (The first
+  // such release after the load in program order: the later ones knew more.)
+  const View* known_then = nullptr;
+  if (ts.late)
+    for (size_t k = ts.plan_rels_done; k < ts.plan_rels.size() && !known_then; ++k)
+      if (ts.plan_rels[k].pos > ts.plan_pos && ts.plan_rels[k].taken) known_then = &ts.plan_rels[k].known;
+  const bool past_only = known_then != nullptr;
+  const uint64_t known_key = past_only ? known_then->get(key) : 0;
   for (size_t i = 0; i < n; ++i) {
     if (past_only && L.msgs[i].key > known_key && !(i == 0 && L.msgs[i].base)) continue;
     if (own_later && (L.msgs[i].key == own_later->msg_key ||
@@ -929,6 +948,19 @@ void RelaxedModel::take_read(Loc& L, uint32_t i, ThreadState& ts, const Who& r, 
   }
   // Acquire pattern: an acquire takes what earlier morally strong reads of its location observed.
   if (acquire) acquire_pending_loc(ts, r, key);
+  // A store run early after a release or fence its plan made early, read by a read that may
+  // acquire it (now or later, in the release's scope): what follows that release in causality
+  // order may now run (ThreadState::PlanRel).
+  if (m.early && obs && !plan_rels_.empty() && !m.rels.empty() && (acquire || read_may_acquire_) &&
+      !same_thread(m.writer, r))
+    for (ThreadState* p : plan_rels_) {
+      if (p->plan_who.tid != m.writer.tid || p->plan_who.host != m.writer.host) continue;
+      for (const ThreadState::Early& e : p->early_stores)
+        if (e.key == key && e.msg_key == m.key)
+          for (size_t k = p->plan_rels_done; k < p->plan_rels.size(); ++k)
+            if (p->plan_rels[k].release && p->plan_rels[k].pos <= e.pos && includes(p->plan_rels[k].who, r))
+              p->plan_rels[k].taken = true;
+    }
   if (rec_ && ev >= 0) {
     rec_->x.rf[size_t(ev)] = m.event;
     rec_->x.events[size_t(ev)].reduction = reduction;
@@ -952,6 +984,7 @@ uint64_t RelaxedModel::load(const MemThread& t, uint64_t key, uint32_t size, uin
   }
   readable(*L, ts, r, key, acquire, now, &scratch_, o.no_acquire_after && !acquire,
            o.no_release_after && !is_release(o.sem));
+  read_may_acquire_ = !o.no_acquire_after || acquire;
   const uint32_t newest = uint32_t(L->msgs.size() - 1);
   if (scratch_.empty()) {
     ++dead_ends_;
@@ -1260,6 +1293,19 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   // (an early store that waits for a release gets it at end_late)
   const bool release_now = is_release(o.sem) && !(ts.early && ts.plan_hidden);
   RelList rels = releases_for_write(ts, w, key, release_now, rmw_read_msg);
+  if (release_now && ts.early && !t.host) {
+    // A release run early with only loads held back before it (load_buffering.cpp).
+    ThreadState::PlanRel e;
+    e.pos = ts.plan_pos;
+    e.who = w;
+    e.known = ts.known();
+    e.release = true;
+    e.key = key;
+    for (const ThreadState::RelLoc& rl : ts.rel_loc)
+      if (rl.key == key) e.rel = rl.rel;
+    ts.plan_rels.push_back(std::move(e));
+    add_plan_rel(t, ts);
+  }
   // Coherence: after the newest write of the causal past (and after what a read-modify-write read).
   const uint64_t vkey = rmw_read_index >= 0 ? std::min(ts.view.get(key), rmw_.view_key) : ts.view.get(key);
   const size_t lo = L->lowest_place(vkey);
@@ -1430,6 +1476,7 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
   rmw_.read_event = ev;
   rmw_.view_key = view_after_read(ts, L->msgs[i], r, key, acquire);
   rmw_.reach_before = ts.early ? L->reach_mask(r) : 0;  // (read only for a store run early)
+  read_may_acquire_ = true;                             // (its write carries on what it read)
   take_read(*L, i, ts, r, key, acquire, ev, o.reduction);
   if (rec_ && ev >= 0) rec_->x.events[size_t(ev)].value = v;
   return v;
@@ -1480,17 +1527,11 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
   if (sem != Sem::Release) acquire_pending_all(ts, f);
   if (sem == Sem::Sc) {
     // (a fence.sc run early by another thread's plan that still holds loads back before it comes
-    // before this one in Fence-SC order when the two are morally strong: ThreadState::sc_taken)
-    for (ThreadState* p : sc_early_)
-      if (p != &ts && strong(p->sc_who, f)) p->sc_taken = true;
-    if (ts.early && !t.host) {
-      // A fence.sc run early in a load-buffering plan (load_buffering.cpp).
-      ts.sc_early = true;
-      ts.sc_taken = false;
-      ts.sc_pos = ts.plan_pos;
-      ts.sc_who = f;
-      sc_early_.push_back(&ts);
-    }
+    // before this one in Fence-SC order when the two are morally strong: ThreadState::PlanRel)
+    for (ThreadState* p : plan_rels_)
+      if (p != &ts)
+        for (size_t k = p->plan_rels_done; k < p->plan_rels.size(); ++k)
+          if (p->plan_rels[k].sc && strong(p->plan_rels[k].who, f)) p->plan_rels[k].taken = true;
   }
   if (sem == Sem::Sc) {
     // Fence-SC order: each fence.sc comes after the morally strong fence.sc before it, and takes
@@ -1504,7 +1545,6 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
       if (f.scope != Scope::Cta) ts.view.join(sc_gpu_);
       if (f.scope == Scope::Sys) ts.view.join(sc_sys_);
       const View k = ts.known();
-      if (ts.early && ts.sc_early) ts.sc_known = k;
       cta.join(k);
       if (f.scope != Scope::Cta) sc_gpu_.join(k);
       if (f.scope == Scope::Sys) sc_sys_.join(k);
@@ -1518,27 +1558,70 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
     if (f.scope == Scope::Sys && !t.host) sys_released_.join(rel->view);  // (for the host: sync_host)
     ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
   }
+  // A fence run early in a load-buffering plan (load_buffering.cpp: only loads are held back
+  // before it).
+  if (ts.early && !t.host) {
+    ThreadState::PlanRel e;
+    e.pos = ts.plan_pos;
+    e.who = f;
+    e.known = ts.known();
+    e.fence = true;
+    e.sc = sem == Sem::Sc;
+    e.acquire = sem != Sem::Release;
+    e.release = sem != Sem::Acquire;
+    ts.plan_rels.push_back(std::move(e));
+    add_plan_rel(t, ts);
+  }
 }
 
-void RelaxedModel::sc_fence_late(const MemThread& t, ThreadState& ts) {
-  // The held-back loads before a fence.sc run early have run: the fence's acquire half takes the
-  // releases they read (acquire pattern), its place in Fence-SC order passes on what they
-  // observed to the fence.sc after it, and its release half, carried by the writes after it (the
-  // plan's hidden stores included, end_late), takes it too. (More than the fence knew in program
-  // order: what the thread learned since; that only orders more.)
-  const Who& f = ts.sc_who;
-  acquire_pending_all(ts, f);
-  View& cta = sc_cta_[t.cta];
-  cta.join(ts.view);
-  if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
-  if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
-  auto rel = std::make_shared<Release>();
-  rel->view = ts.known();
-  rel->head = f;
-  if (f.scope == Scope::Sys) sys_released_.join(rel->view);
-  ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
-  ts.sc_early = ts.sc_taken = false;
-  sc_early_.erase(std::find(sc_early_.begin(), sc_early_.end(), &ts));
+void RelaxedModel::add_plan_rel(const MemThread& t, ThreadState& ts) {
+  if (ts.plan_rels.size() == 1) {
+    plan_rels_.push_back(&ts);
+    ts.plan_who = Who{t.id, t.cta, t.host, Scope::Thread};
+  }
+  ts.plan_first_rel = std::min(ts.plan_first_rel, ts.plan_rels.back().pos);
+}
+
+void RelaxedModel::plan_release_late(const MemThread& t, ThreadState& ts, uint32_t pos) {
+  // The held-back loads before a release or fence run early have run (those before `pos`): a
+  // fence's acquire half takes the releases they read (acquire pattern); a fence.sc's place in
+  // Fence-SC order passes on what they observed to the fence.sc after it; and a release, carried
+  // by the thread's later writes (the plan's early stores too, end_late), now holds it too. (More
+  // than the release knew in program order: what the thread learned since; that only orders more.)
+  if (ts.plan_view_swapped && !ts.plan_rels.empty() && ts.plan_rels.front().pos < pos) {
+    ts.view.join(ts.plan_view_after);
+    ts.plan_view_swapped = false;
+  }
+  for (; ts.plan_rels_done < ts.plan_rels.size() && ts.plan_rels[ts.plan_rels_done].pos < pos; ++ts.plan_rels_done) {
+    const ThreadState::PlanRel& e = ts.plan_rels[ts.plan_rels_done];
+    const Who& f = e.who;
+    if (e.fence && e.acquire) acquire_pending_all(ts, f);
+    if (e.sc) {
+      View& cta = sc_cta_[t.cta];
+      cta.join(ts.view);
+      if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
+      if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
+    }
+    if (!e.release) continue;
+    auto rel = std::make_shared<Release>();
+    rel->view = ts.known();
+    rel->head = f;
+    if (f.scope == Scope::Sys) sys_released_.join(rel->view);
+    if (e.fence) {
+      ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
+    } else {
+      // (release pattern 2: the thread's later writes to the location carry it)
+      for (ThreadState::RelLoc& rl : ts.rel_loc)
+        if (rl.rel == e.rel) rl.rel = rel;
+      for (ReleaseRef& r : ts.rel_always)
+        if (r == e.rel) r = rel;
+    }
+  }
+  if (ts.plan_rels_done == ts.plan_rels.size() && !ts.plan_rels.empty()) {
+    ts.plan_rels.clear();
+    ts.plan_rels_done = 0;
+    plan_rels_.erase(std::find(plan_rels_.begin(), plan_rels_.end(), &ts));
+  }
 }
 
 void RelaxedModel::barrier_arrive(const MemThread& t, uint32_t barrier) {
@@ -1658,6 +1741,7 @@ constexpr uint32_t kPoPerInstr = 16;
 void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held) {
   ThreadState& ts = thread(t);
   ts.plan_acquire_rmw = acquire_rmw_held;
+  ts.plan_view0 = ts.view;
   ts.early = true;
   ts.early_stores.clear();
   ts.late_po = ts.po;
@@ -1667,7 +1751,7 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire
 
 void RelaxedModel::plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) {
   ThreadState& ts = thread(t);
-  if (ts.late && ts.sc_early && pos > ts.sc_pos) sc_fence_late(t, ts);
+  if (ts.late && ts.plan_rels_done < ts.plan_rels.size()) plan_release_late(t, ts, pos);
   ts.plan_before_write = before_late_write;
   ts.po = ts.late_po + kPoPerInstr * pos;
   ts.plan_pos = pos;
@@ -1685,6 +1769,11 @@ void RelaxedModel::end_early(const MemThread& t) {
 void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
   ThreadState& ts = thread(t);
   ts.late = true;
+  if (ts.plan_first_rel != ~0u) {
+    ts.plan_view_after = ts.view;
+    ts.view = ts.plan_view0;
+    ts.plan_view_swapped = true;
+  }
   ts.saved_po = ts.po;
   ts.late_fence_acquire = fence_acquire != ptx::Scope::None;
   ts.late_fence_scope = scope_of(fence_acquire);
@@ -1692,7 +1781,9 @@ void RelaxedModel::begin_late(const MemThread& t, ptx::Scope fence_acquire) {
 
 void RelaxedModel::end_late(const MemThread& t) {
   ThreadState& ts = thread(t);
-  if (ts.sc_early) sc_fence_late(t, ts);
+  if (!ts.plan_rels.empty()) plan_release_late(t, ts, ~0u);
+  const uint32_t first_rel = ts.plan_first_rel;  // (releases made early: see below)
+  ts.plan_first_rel = ~0u;
   ts.late = false;
   ts.late_fence_acquire = false;
   // The early stores that waited for a release of the plan get it now (what the thread knows after
@@ -1702,6 +1793,16 @@ void RelaxedModel::end_late(const MemThread& t) {
     if (!L) continue;
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key) m.early = m.before_late = m.hidden_acq = false;
+    if (!e.hidden && e.pos >= first_rel) {
+      // A store after a release or fence the plan made early (ThreadState::PlanRel) carries it, and
+      // now also what the loads held back before it observed.
+      for (Msg& m : L->msgs)
+        if (m.key == e.msg_key) {
+          const RelList more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
+          for (const ReleaseRef& r : more) m.rels.push_back(r);
+        }
+      continue;
+    }
     if (!e.hidden) continue;
     for (Msg& m : L->msgs)
       if (m.key == e.msg_key && m.hidden) {

@@ -106,8 +106,10 @@ class RelaxedModel final : public ConsistencyModel {
   Loc* find(uint64_t key);
   Loc* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create);
   void forget_old(uint64_t now);
-  // The held-back loads before a fence.sc that ran early have run (ThreadState::sc_early).
-  void sc_fence_late(const MemThread& t, ThreadState& ts);
+  // Load buffering with releases run early (ThreadState::PlanRel): one was made (the last of
+  // ts.plan_rels); the held-back loads before plan place `pos` have run.
+  void add_plan_rel(const MemThread& t, ThreadState& ts);
+  void plan_release_late(const MemThread& t, ThreadState& ts, uint32_t pos);
   void drop_loc(uint64_t key);
   // Which messages the read `r` (thread state `ts`) may read; returns their indices.
   // sees_hidden: a load that can never acquire (MemOrder::no_acquire_after, not an acquire itself)
@@ -242,8 +244,11 @@ class RelaxedModel final : public ConsistencyModel {
   // Reads that found nothing they could read without breaking an axiom, and took the newest
   // (SYNCLAB_MEMORY_CHECK reports them; none shows in the generated litmus suites).
   uint64_t dead_ends_ = 0;
-  // The threads whose plan ran a fence.sc early and has not yet run the loads held back before it.
-  std::vector<ThreadState*> sc_early_;
+  // The threads whose plan made releases or ran fences early and has not yet run the loads held
+  // back before them (ThreadState::PlanRel).
+  std::vector<ThreadState*> plan_rels_;
+  // Whether the read being taken may acquire what it reads, now or later (take_read).
+  bool read_may_acquire_ = true;
   std::vector<uint32_t> scratch_, rmw_cand_;
   // The read-modify-write between rmw_read and rmw_write.
   struct PendingRmw {
