@@ -125,12 +125,17 @@ class ConsistencyModel {
   // acquire one, or one with an acquire held back after it); its early stores are kept from the
   // morally strong readers of other threads that may release after the read (a release could
   // carry such a store to where the held-back read-modify-write reads, and leave it nothing it
-  // may read) until end_late. fence_acquire: the widest scope of an acquire fence held back with
+  // may read) until end_late. begin_early's acquire_held: the plan holds back an acquire (the
+  // load, a later acquire load or read-modify-write, an acquire fence, an acquire pattern) that the
+  // read-modify-writes it runs early come after in program order: their reads take what it would
+  // acquire of the releases the thread read before as already known. fence_acquire: the widest
+  // scope of an acquire fence held back with
   // the load (ptx::Scope::None:
   // none). plan_step's before_late_write: a held-back write of the plan may touch the location of
   // the early store that follows and come before it in program order (it will have to go before
   // that store in coherence order).
-  virtual void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held = false) {}
+  virtual void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held = false,
+                           bool acquire_held = false) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}

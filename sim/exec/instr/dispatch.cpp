@@ -84,7 +84,7 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   if (!relaxed::plan_load_buffering(fn, g.pc, probe, mm_.relaxed->random(1u << 30), !listen_.race, &plan)) return false;
   const uint32_t lanes = warp_is_unit(M::kKind) ? g.mask & -g.mask : g.mask;
   for (uint32_t m = lanes; m; m &= m - 1)
-    mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length, plan.acquire_rmw_held);
+    mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length, plan.acquire_rmw_held, plan.acquire_held);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
       mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i],

@@ -24,7 +24,9 @@ std::string RunOrderLimits::relaxed() const {
       "acquiring read-modify-write before an earlier read of its location");
   add(early_past_dependent_address, "a store run before an access whose address depends on the load");
   add(early_loads, "a load run before an earlier load of its thread");
-  add(early_rmw_after_acquire, "a read-modify-write run before an earlier acquire held back");
+  add(early_rmw_after_acquire,
+      "a compare-and-swap, acquiring read-modify-write, or read-modify-write after a held-back one or to the "
+      "location of a held-back access, run before an earlier acquire held back");
   add(hidden_readable,
       "an early store after a release that follows a held-back write or fence, read by a morally strong "
       "read-modify-write or acquiring reader before the held-back part ran");
@@ -180,7 +182,11 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           break;
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
-        const bool after_acquire = rmw && acquired && !lim.early_rmw_after_acquire;
+        bool atom_held = is_atom;
+        for (const auto& [k, early] : path)
+          if (!early && T.ops[size_t(k)].kind != LitmusOp::Kind::Ld && T.ops[size_t(k)].kind != LitmusOp::Kind::St &&
+              T.ops[size_t(k)].kind != LitmusOp::Kind::Fence && T.ops[size_t(k)].kind != LitmusOp::Kind::Bar)
+            atom_held = true;
         // (the locations of the held-back writes, the load's if it is a read-modify-write, and of
         // the held-back reads)
         const bool alias_write =
@@ -188,6 +194,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         const bool alias_read =
             std::find(late_read_locs.begin(), late_read_locs.end(), int(J.loc)) != late_read_locs.end() ||
             (!is_atom && J.loc == L.loc);
+        const bool after_acquire =
+            rmw && acquired && (J.rmw == LitmusOp::Rmw::Cas || J.acquire || atom_held || alias_read || alias_write) &&
+            !lim.early_rmw_after_acquire;
         bool alias = false;
         bool hold = false;  // (hold_same) this is the store held back by choice
         if (alias_write || alias_read) {

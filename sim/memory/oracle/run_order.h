@@ -41,8 +41,9 @@ struct RunOrderLimits {
   // a later load (and the stores that depend on it alone) may run before the load held back: the
   // model holds every later load back with it
   bool early_loads = false;
-  // a read-modify-write after a held-back acquire (the load itself, a later acquire load, an
-  // acquire fence) may run early: the model holds it back with them
+  // a compare-and-swap after a held-back acquire (the load itself, a later acquire load, an
+  // acquire fence) may run early: the model holds it back with them (a failed one writes nothing,
+  // which its checks at the acquire could not see)
   bool early_rmw_after_acquire = false;
   // a store run early after a release of its plan (or a release itself) may be read by a morally
   // strong reader those releases cover before the held-back part has run: the model keeps it

@@ -179,7 +179,18 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // location coherence-after what that read read (Causality: the read would miss a write before
       // it in causality order; the model's checks at the acquire look at the early writes, not at
       // what an early read read, and a failed compare-and-swap writes nothing).
-      const bool after_acquire = J.op != Op::St && acquired;
+      // A compare-and-swap still waits (a failed one writes nothing, which the checks at the
+      // acquire, RelaxedModel::readable's covers, could not see), and so does an acquiring one, or
+      // any when a read-modify-write is held back (the rules for a plan that holds back an
+      // acquiring one do not cover early ones after it), and any to the location of a held-back
+      // access (the rules for those do not cover an acquire between). Another read-modify-write
+      // may run early:
+      // those checks keep the acquire from a release whose view holds a write of its location that
+      // is not the message its read read or coherence-before it, and its read takes what the
+      // acquire would take of the releases the thread read before the plan as known
+      // (RelaxedModel::readable: acquire_held).
+      bool atom_held = false;
+      for (const ptx::Instr* X : late_mem) atom_held = atom_held || X->op == Op::Atom || X->op == Op::Red;
       // (a held-back load it may touch, the load itself included: alias_read; a held-back store or
       // read-modify-write: alias_write)
       // (same_release: the widest scope of the releasing writes among those held-back writes: a
@@ -202,6 +213,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         (is_load ? alias_read : alias_write) = true;
         if (!is_load) note_release(L);
       }
+      const bool after_acquire = J.op != Op::St && acquired &&
+                                 (J.aop == ptx::AtomOp::Cas || rmw_acquire || atom_held || alias_read || alias_write);
       // A store to the location of a held-back access (the load itself or a later one) may go
       // early. The model keeps each held-back load from reading the first such store after it in
       // program order, or anything coherence-after it that would close a cycle, and puts each
@@ -343,8 +356,11 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     }
   }
   plan->acquire_rmw_held = false;
+  plan->acquire_held = plan->late_acquire != ptx::Scope::None;
   for (uint32_t k = 0; k < plan->n_late; ++k) {
     const ptx::Instr& J = fn.code[plan->late[k]];
+    if (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || (J.op == Op::Fence && J.sem != ptx::Sem::Release))
+      plan->acquire_held = true;
     if (J.op == Op::Atom &&
         (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || plan->late_acquire != ptx::Scope::None))
       plan->acquire_rmw_held = true;

@@ -56,6 +56,10 @@ struct LbPlan {
   // A held-back read-modify-write (atom) that may acquire: an acquire one, or any with late_acquire
   // set (ConsistencyModel::begin_early's acquire_rmw_held).
   bool acquire_rmw_held = false;
+  // An acquire is held back (the load, a later acquire load or read-modify-write, an acquire
+  // fence, an acquire pattern: late_acquire) that read-modify-writes run early come after in
+  // program order (ConsistencyModel::begin_early's acquire_held).
+  bool acquire_held = false;
 };
 
 // What the planner must know of the group's state now.

@@ -219,6 +219,7 @@ struct RelaxedModel::ThreadState {
   uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
   bool plan_before_write = false;        // the store of this plan step: plan_step's before_late_write
   bool plan_acquire_rmw = false;         // the plan holds back an acquiring read-modify-write (begin_early)
+  bool plan_acquire_held = false;        // the plan holds back an acquire (begin_early's acquire_held)
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
   bool late_fence_acquire = false;       // an acquire fence is held back with the load...
@@ -680,8 +681,11 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
   out->clear();
   const size_t n = L.msgs.size();
   // Causality: nothing coherence-before a write of the causal past (the messages whose keys are at
-  // most the view's).
-  const uint64_t vkey = ts.view.get(key);
+  // most the view's). (A read-modify-write run early after a held-back acquire: what that acquire
+  // will take of the releases the thread read before counts as known already.)
+  uint64_t vkey = ts.view.get(key);
+  if (ts.early && ts.plan_acquire_held && ts.pend.has)
+    vkey = std::max({vkey, ts.pend.any.get(key), ts.pend.gpu.get(key), ts.pend.sys.get(key)});
   uint64_t past_after = 0;  // co_before masks of the causal past's messages, joined
   for (size_t i = 0; i < n; ++i)
     if (L.msgs[i].key <= vkey) past_after |= L.msgs[i].co_before;
@@ -775,6 +779,15 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
               if (s.key == e.msg_key) co_before = s.co_before;
             for (const Msg& s : Le->msgs)
               if (s.key <= vk && !(co_before & bit(s.slot))) return true;
+            // A read-modify-write run early: its read comes after the acquire in program order, so
+            // the release's writes of its location must be the message it read or before it in
+            // coherence order (Causality); one that left the history counts as any.
+            if (e.rmw) {
+              const size_t ri = Le->index_of_key(e.read_msg_key);
+              const uint64_t read_before = ri < Le->msgs.size() ? Le->msgs[ri].co_before : 0;
+              for (const Msg& s : Le->msgs)
+                if (s.key <= vk && s.key != e.read_msg_key && !(read_before & bit(s.slot))) return true;
+            }
           }
         }
         return false;
@@ -1738,9 +1751,10 @@ void RelaxedModel::warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {
 // (kPoPerInstr events each: an atom is two, a vector access several), whether they run early or late.
 constexpr uint32_t kPoPerInstr = 16;
 
-void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held) {
+void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held, bool acquire_held) {
   ThreadState& ts = thread(t);
   ts.plan_acquire_rmw = acquire_rmw_held;
+  ts.plan_acquire_held = acquire_held;
   ts.plan_view0 = ts.view;
   ts.early = true;
   ts.early_stores.clear();
