@@ -174,21 +174,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         break;
       // (a release with only loads held back before it: it releases when it runs, unhidden)
       const bool light = (release || rmw_release) && only_loads_held;
-      // A read-modify-write after a held-back acquire waits for it: run early, its read would come
-      // before the acquire, and a release the acquire then reads could carry a write of the
-      // location coherence-after what that read read (Causality: the read would miss a write before
-      // it in causality order; the model's checks at the acquire look at the early writes, not at
-      // what an early read read, and a failed compare-and-swap writes nothing).
-      // A compare-and-swap still waits (a failed one writes nothing, which the checks at the
-      // acquire, RelaxedModel::readable's covers, could not see), and so does an acquiring one, or
-      // any when a read-modify-write is held back (the rules for a plan that holds back an
+      // A read-modify-write after a held-back acquire, run early, reads before the acquire: a
+      // release the acquire then reads could carry a write of the location coherence-after what
+      // that read read (Causality: the read would miss a write before it in causality order). The
+      // model's checks at the acquire (RelaxedModel::readable's covers) keep the acquire from such
+      // a release, and the read takes what the acquire would take of the releases the thread read
+      // before the plan as known (RelaxedModel::readable: acquire_held). Still held back: a
+      // compare-and-swap (a failed one writes nothing, which those checks cannot see), an acquiring
+      // one, any when a read-modify-write is held back (the rules for a plan that holds back an
       // acquiring one do not cover early ones after it), and any to the location of a held-back
-      // access (the rules for those do not cover an acquire between). Another read-modify-write
-      // may run early:
-      // those checks keep the acquire from a release whose view holds a write of its location that
-      // is not the message its read read or coherence-before it, and its read takes what the
-      // acquire would take of the releases the thread read before the plan as known
-      // (RelaxedModel::readable: acquire_held).
+      // access (the rules for those do not cover an acquire between).
       bool atom_held = false;
       for (const ptx::Instr* X : late_mem) atom_held = atom_held || X->op == Op::Atom || X->op == Op::Red;
       // (a held-back load it may touch, the load itself included: alias_read; a held-back store or
@@ -271,8 +266,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // for it); a fence.sc and membar end the search: a morally strong fence.sc of another thread
       // that ran while this one was held back would come before it in Fence-SC order, which
       // synchronizes, so whatever came before that fence (a read of an early store, even a weak
-      // one) would be before the early stores in causality order. Read-modify-writes after a fence
-      // with an acquire half wait, as after any held-back acquire.
+      // one) would be before the early stores in causality order. A fence with an acquire half
+      // counts as a held-back acquire for the read-modify-writes after it (above).
       if (J.op == Op::Membar || J.proxy || J.guard != Operand::kNoReg) break;
       if (!releases && J.sem != ptx::Sem::Acquire) break;
       const ptx::Sem sem = J.sem == ptx::Sem::None ? ptx::Sem::AcqRel : J.sem;
