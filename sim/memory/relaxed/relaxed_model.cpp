@@ -63,6 +63,9 @@ bool same_thread(const Who& a, const Who& b) { return a.tid == b.tid && a.cta ==
 bool own_release(const Release& rel, const Who& r) { return !rel.joined_others && same_thread(rel.head, r); }
 uint64_t bit(uint8_t slot) { return uint64_t(1) << slot; }
 
+// ThreadState::fence_rel's slot for a fence of scope s.
+size_t fence_slot(Scope s) { return s == Scope::Cta ? 0 : s == Scope::Gpu ? 1 : 2; }
+
 Scope scope_of(ptx::Scope s) {
   switch (s) {
     case ptx::Scope::Cta: return Scope::Cta;
@@ -1545,8 +1548,6 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
       if (p != &ts)
         for (size_t k = p->plan_rels_done; k < p->plan_rels.size(); ++k)
           if (p->plan_rels[k].sc && strong(p->plan_rels[k].who, f)) p->plan_rels[k].taken = true;
-  }
-  if (sem == Sem::Sc) {
     // Fence-SC order: each fence.sc comes after the morally strong fence.sc before it, and takes
     // what they knew. Joined views per who may take them.
     if (t.host) {
@@ -1557,20 +1558,11 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
       ts.view.join(cta);
       if (f.scope != Scope::Cta) ts.view.join(sc_gpu_);
       if (f.scope == Scope::Sys) ts.view.join(sc_sys_);
-      const View k = ts.known();
-      cta.join(k);
-      if (f.scope != Scope::Cta) sc_gpu_.join(k);
-      if (f.scope == Scope::Sys) sc_sys_.join(k);
+      join_sc(t, f.scope, ts.known());
     }
   }
   // The release half: later writes carry what the thread knows now.
-  if (sem != Sem::Acquire) {
-    auto rel = std::make_shared<Release>();
-    rel->view = ts.known();
-    rel->head = f;
-    if (f.scope == Scope::Sys && !t.host) sys_released_.join(rel->view);  // (for the host: sync_host)
-    ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
-  }
+  if (sem != Sem::Acquire) ts.fence_rel[fence_slot(f.scope)] = release_now(ts, f);
   // A fence run early in a load-buffering plan (load_buffering.cpp: only loads are held back
   // before it).
   if (ts.early && !t.host) {
@@ -1585,6 +1577,20 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
     ts.plan_rels.push_back(std::move(e));
     add_plan_rel(t, ts);
   }
+}
+
+void RelaxedModel::join_sc(const MemThread& t, Scope scope, const View& k) {
+  sc_cta_[t.cta].join(k);
+  if (scope != Scope::Cta) sc_gpu_.join(k);
+  if (scope == Scope::Sys) sc_sys_.join(k);
+}
+
+ReleaseRef RelaxedModel::release_now(const ThreadState& ts, const Who& head) {
+  auto rel = std::make_shared<Release>();
+  rel->view = ts.known();
+  rel->head = head;
+  if (head.scope == Scope::Sys && !head.host) sys_released_.join(rel->view);  // (for the host: sync_host)
+  return rel;
 }
 
 void RelaxedModel::add_plan_rel(const MemThread& t, ThreadState& ts) {
@@ -1609,19 +1615,11 @@ void RelaxedModel::plan_release_late(const MemThread& t, ThreadState& ts, uint32
     const ThreadState::PlanRel& e = ts.plan_rels[ts.plan_rels_done];
     const Who& f = e.who;
     if (e.fence && e.acquire) acquire_pending_all(ts, f);
-    if (e.sc) {
-      View& cta = sc_cta_[t.cta];
-      cta.join(ts.view);
-      if (f.scope != Scope::Cta) sc_gpu_.join(ts.view);
-      if (f.scope == Scope::Sys) sc_sys_.join(ts.view);
-    }
+    if (e.sc) join_sc(t, f.scope, ts.view);
     if (!e.release) continue;
-    auto rel = std::make_shared<Release>();
-    rel->view = ts.known();
-    rel->head = f;
-    if (f.scope == Scope::Sys) sys_released_.join(rel->view);
+    ReleaseRef rel = release_now(ts, f);
     if (e.fence) {
-      ts.fence_rel[f.scope == Scope::Cta ? 0 : f.scope == Scope::Gpu ? 1 : 2] = std::move(rel);
+      ts.fence_rel[fence_slot(f.scope)] = std::move(rel);
     } else {
       // (release pattern 2: the thread's later writes to the location carry it)
       for (ThreadState::RelLoc& rl : ts.rel_loc)
@@ -1810,11 +1808,10 @@ void RelaxedModel::end_late(const MemThread& t) {
     if (!e.hidden && e.pos >= first_rel) {
       // A store after a release or fence the plan made early (ThreadState::PlanRel) carries it, and
       // now also what the loads held back before it observed.
-      for (Msg& m : L->msgs)
-        if (m.key == e.msg_key) {
-          const RelList more = releases_for_write(ts, e.who, e.key, e.release, nullptr);
-          for (const ReleaseRef& r : more) m.rels.push_back(r);
-        }
+      const size_t i = L->index_of_key(e.msg_key);
+      if (i < L->msgs.size())
+        for (const ReleaseRef& r : releases_for_write(ts, e.who, e.key, e.release, nullptr))
+          L->msgs[i].rels.push_back(r);
       continue;
     }
     if (!e.hidden) continue;

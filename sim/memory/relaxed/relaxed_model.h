@@ -109,6 +109,11 @@ class RelaxedModel final : public ConsistencyModel {
   // Load buffering with releases run early (ThreadState::PlanRel): one was made (the last of
   // ts.plan_rels); the held-back loads before plan place `pos` have run.
   void add_plan_rel(const MemThread& t, ThreadState& ts);
+  // Fence-SC order: what a fence.sc of thread t at `scope` passes on to the morally strong
+  // fence.sc after it.
+  void join_sc(const MemThread& t, Scope scope, const View& k);
+  // A release by `head` of what ts knows now.
+  ReleaseRef release_now(const ThreadState& ts, const Who& head);
   void plan_release_late(const MemThread& t, ThreadState& ts, uint32_t pos);
   void drop_loc(uint64_t key);
   // Which messages the read `r` (thread state `ts`) may read; returns their indices.
