@@ -3,7 +3,7 @@
 # run that CI's sample (memory.relaxed.generated) stands in for.
 #
 #   bench/memory_model.sh [--seeds N] [--instances K] [--aim A] [--sc-seeds N] [--jobs J] [--out DIR]
-#                         [--build DIR | --tool FILE]
+#                         [--build DIR | --tool FILE] [--resume]
 #
 # Generates the suite (`synclab-litmus generate`, its defaults: 2,500 tests of 2-4 threads), runs
 # every test up to N times (default 20,000; each launch holding K copies of it, default 8; a test's
@@ -18,6 +18,9 @@
 # side (the outcomes and counts do not depend on J). --tool FILE: run that
 # synclab-litmus (built elsewhere) instead of building it in DIR. Writes DIR/generated.litmus,
 # DIR/relaxed.txt, DIR/sc.txt and DIR/summary.md (the numbers for bench/results/memory_model.md).
+# Each test's result is kept in DIR/relaxed.results and DIR/sc.results as it ends (synclab-litmus
+# run --save); --resume: go on from those files after a run cut short (same tool, same options),
+# instead of starting over. The times in summary.md are then those of the last part alone.
 # Exit status 1 when a run showed an outcome the model forbids.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +32,7 @@ jobs=$(nproc 2>/dev/null || echo 1)
 out=$here/build/bench-memory-model
 build=$here/build
 tool=
+resume=0
 while [ $# -gt 0 ]; do
   case $1 in
     --seeds) seeds=$2; shift 2 ;;
@@ -39,7 +43,8 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --tool) tool=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --resume) resume=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench/memory_model.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +56,7 @@ done
 aim_args=()
 [ "$aim" -gt 0 ] && aim_args=(--aim "$aim")
 mkdir -p "$out"
+[ $resume -eq 1 ] || rm -f "$out/relaxed.results" "$out/sc.results"
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$here" status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit (with local changes)"; fi
 if [ -z "$tool" ]; then
@@ -65,11 +71,11 @@ echo "running $tests tests x up to $seeds seeds x $instances instances under rel
 start=$(date +%s)
 set +e
 "$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --until-seen "${aim_args[@]}" --check \
-  --gaps --quiet --jobs "$jobs" > "$out/relaxed.txt" 2>&1
+  --gaps --quiet --jobs "$jobs" --save "$out/relaxed.results" > "$out/relaxed.txt" 2>&1
 relaxed_rc=$?
 mid=$(date +%s)
 echo "running $tests tests x $sc_seeds seeds under sc ..."
-"$tool" run "$out/generated.litmus" --memory sc --seeds "$sc_seeds" --quiet --jobs "$jobs" > "$out/sc.txt" 2>&1
+"$tool" run "$out/generated.litmus" --memory sc --seeds "$sc_seeds" --quiet --jobs "$jobs" --save "$out/sc.results" > "$out/sc.txt" 2>&1
 sc_rc=$?
 set -e
 end=$(date +%s)

@@ -337,8 +337,11 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
   cfg.quiet = true;
   cfg.trace_path.clear();
   RunResult res;
-  size_t wanted_seen = 0;  // (until_seen) how many of those outcomes have shown
-  bool aimed = false;      // the launch below is aimed
+  // (until_seen) how many of its outcomes not in kept_out there are, and how many have shown
+  size_t reach_total = 0, reach_seen = 0;
+  if (opt.until_seen)
+    for (const memory::Outcome& o : *opt.until_seen) reach_total += !(opt.kept_out && opt.kept_out->count(o));
+  bool aimed = false;  // the launch below is aimed
   // One launch of seed s: its copies' outcomes counted, its execution checked.
   const auto run_seed = [&](uint64_t s) {
     std::memset(mem, 0, mem_bytes);
@@ -356,6 +359,7 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
                                          launch_status_name(lr.status), lr.message));
       return;
     }
+    bool explain_kept = false;  // (explain) a copy's outcome is one kept_out says cannot show
     for (uint32_t c = 0; c < copies; ++c) {
       memory::Outcome o;
       for (size_t i = 0; i < t.threads.size(); ++i)
@@ -369,8 +373,10 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
         std::memcpy(&v, mem + mem_each * c + 4 * l, 4);
         o.push_back(v);
       }
+      if (opt.explain && opt.kept_out && opt.kept_out->count(o)) explain_kept = true;
+      if (res.counts[o] == 0) res.first_seed[o] = s;
       if (++res.counts[o] == 1 && opt.until_seen && opt.until_seen->count(o)) {
-        ++wanted_seen;
+        reach_seen += !(opt.kept_out && opt.kept_out->count(o));
         if (aimed) res.aimed_seen.insert(o);
       }
     }
@@ -387,6 +393,10 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
       if (!matched) {
         res.problems.push_back(fmt::format("seed {}{}: {}", s, aimed ? " (aimed)" : "", why));
       } else {
+        if (explain_kept)
+          res.problems.push_back(
+              fmt::format("seed {}{}: an outcome the rules' mirror keeps out showed; the execution:\n{}", s,
+                          aimed ? " (aimed)" : "", execution_text(x)));
         const memory::AxiomResult ar = memory::check_ptx(x);
         if (!ar.allowed)
           res.problems.push_back(fmt::format("seed {}{}: with the test's dependencies the execution breaks {}: {}{}", s,
@@ -396,7 +406,7 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
     }
   };
   for (uint64_t s = opt.first_seed; s < opt.first_seed + opt.seeds; ++s) {
-    if (opt.until_seen && wanted_seen == opt.until_seen->size() && s - opt.first_seed >= opt.until_seen_min) break;
+    if (opt.until_seen && reach_seen == reach_total && s - opt.first_seed >= opt.until_seen_min) break;
     run_seed(s);
   }
   if (opt.until_seen && opt.relaxed && opt.aim_seeds > 0) {

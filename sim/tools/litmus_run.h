@@ -37,6 +37,11 @@ struct RunOptions {
   // weak outcome (or one whose weak outcomes show at once) would otherwise not be run for.
   const std::set<memory::Outcome>* until_seen = nullptr;
   uint64_t until_seen_min = 1000;
+  // (with until_seen) Those of its outcomes that the model's rules keep out of reach (gap_of in
+  // sim/memory/oracle/enumerate.h): the unaimed seeds stop without waiting for them. They are
+  // still counted if they show (which would mean the rules' mirror is out of date), and the
+  // aimed seeds still aim at them.
+  const std::set<memory::Outcome>* kept_out = nullptr;
   // (with until_seen) Aimed seeds: when the seeds are done and some of those outcomes have not
   // shown, up to this many more seeds (numbered after them), each launch's copies aimed at the
   // outcomes still missing, one outcome a copy in turn (sim::OutcomeAim: among the choices the
@@ -49,9 +54,10 @@ struct RunOptions {
 
 struct RunResult {
   std::map<memory::Outcome, uint64_t> counts;
-  uint64_t runs = 0;                     // launches (seeds); each counts RunOptions::instances outcomes
-  uint64_t aimed_runs = 0;               // of them, aimed launches (RunOptions::aim_seeds)
-  std::set<memory::Outcome> aimed_seen;  // outcomes of until_seen first shown by an aimed launch
+  uint64_t runs = 0;                               // launches (seeds); each counts RunOptions::instances outcomes
+  uint64_t aimed_runs = 0;                         // of them, aimed launches (RunOptions::aim_seeds)
+  std::set<memory::Outcome> aimed_seen;            // outcomes of until_seen first shown by an aimed launch
+  std::map<memory::Outcome, uint64_t> first_seed;  // the seed in which each outcome first showed
   // Runs that went wrong: a launch that failed, an execution the oracle forbids (with the seed).
   std::vector<std::string> problems;
 };

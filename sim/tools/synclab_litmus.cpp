@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,7 +41,7 @@ int usage() {
                "outcomes: every outcome PTX allows (weak ones marked) and the sequentially consistent ones\n"
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--instances K]\n"
                "                      [--check] [--first-seed S] [--explain] [--quiet] [--gaps] [--counts]\n"
-               "                      [--min-weak PERCENT] [--until-seen [--aim A]] [--jobs J]\n"
+               "                      [--min-weak PERCENT] [--until-seen [--aim A]] [--jobs J] [--save FILE]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
@@ -49,9 +50,11 @@ int usage() {
                "     (in the seeds that were not aimed, with --aim).\n"
                "     --instances: K copies of the test in each seed's launch, their threads interleaved (default 1):\n"
                "     K outcomes a seed.\n"
-               "     --until-seen: (relaxed) a test's seeds stop once every weak outcome PTX allows has shown, and\n"
-               "     at least 1000 (or N) have run, so that every test is also checked for forbidden outcomes: N\n"
-               "     is then the most seeds a test gets; the coverage is what N seeds would give, at less cost.\n"
+               "     --until-seen: (relaxed) a test's seeds stop once every weak outcome PTX allows has shown\n"
+               "     (but for those the model's rules keep out of reach, as --gaps names them), and at least 1000\n"
+               "     (or N) have run, so that every test is also checked for forbidden outcomes: N is then the\n"
+               "     most seeds a test gets; the coverage is what N seeds would give, at less cost. An outcome\n"
+               "     the rules keep out that shows anyway fails the test (their mirror is out of date).\n"
                "     --aim: (with --until-seen) then up to A more seeds for a test whose weak outcomes have not\n"
                "     all shown, each copy of the test aimed at one of them: the model still makes only choices\n"
                "     its rules allow, but prefers the reads and final values the outcome names. Outcomes first\n"
@@ -62,7 +65,10 @@ int usage() {
                "     (sim/memory/oracle/run_order.h), or that the rules allow it and the seeds did not draw it.\n"
                "     --generated: COUNT tests of `generate` (seed S, default 1) instead of files.\n"
                "     --jobs: J processes side by side, each taking every J-th test; the report, in the tests'\n"
-               "     order, and its summary are those of one process (only the summary line names J).\n");
+               "     order, and its summary are those of one process (only the summary line names J).\n"
+               "     --save: keep each test's result in FILE as it ends; run again with the same FILE (and the\n"
+               "     same tests and options) to go on after a run cut short: the tests FILE holds do not run\n"
+               "     again, and the report is that of one uninterrupted run.\n");
   return 2;
 }
 
@@ -165,11 +171,22 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
   TestReport r;
   Enumeration en;
   synclab::litmus::RunResult rr;
+  std::map<Outcome, std::string> kept_out;  // weak outcome -> the rule keeping the model from it ("": none)
   try {
     en = enumerate_outcomes(t);
     synclab::litmus::RunOptions o = opt;
     const std::set<Outcome> wanted = f.until_seen && opt.relaxed ? en.weak() : std::set<Outcome>{};
     if (f.until_seen && opt.relaxed) o.until_seen = &wanted;
+    // What keeps the model from each weak outcome (relaxed, with --until-seen or --gaps): the
+    // unaimed seeds do not wait for those its rules keep out.
+    std::set<Outcome> kept;
+    if (opt.relaxed && (f.until_seen || f.gaps))
+      for (const Outcome& w : en.weak()) {
+        std::string g = gap_of(t, w);
+        if (!g.empty()) kept.insert(w);
+        kept_out.emplace(w, std::move(g));
+      }
+    if (f.until_seen && opt.relaxed) o.kept_out = &kept;
     if (o.aim_seeds && !t.exists.empty()) {
       // A forbidden `exists` is aimed at too (it must not show).
       bool allowed_exists = false;
@@ -200,7 +217,7 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
             fmt::format("outcome {} showed, but the test says the model cannot produce it ({}): the "
                         "table in docs/memory-model.md is out of date",
                         outcome_text(t, o), t.gap));
-      const std::string g = gap_of(t, o);
+      const std::string g = kept_out.count(o) ? kept_out[o] : gap_of(t, o);
       if (g != t.gap)
         bad.push_back(fmt::format("outcome {}: the oracle finds it {}, not kept out by '{}'", outcome_text(t, o),
                                   g.empty() ? "within the model's rules" : "kept out by '" + g + "'", t.gap));
@@ -209,8 +226,14 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
     if (rr.counts.count(o)) {
       ++seen;
       r.weak_aimed += rr.aimed_seen.count(o);
+      if (kept_out.count(o) && !kept_out[o].empty())
+        bad.push_back(
+            fmt::format("outcome {} showed (first in seed {}), but the mirror of the model's rules "
+                        "(sim/memory/oracle/run_order.cpp) says '{}' keeps it out: the mirror is out of "
+                        "date (--explain prints the executions)",
+                        outcome_text(t, o), rr.first_seed[o], kept_out[o]));
     } else if (f.gaps && opt.relaxed) {
-      std::string g = gap_of(t, o);
+      const std::string& g = kept_out[o];
       missing.push_back(outcome_text(t, o) + " (" + (g.empty() ? "reachable: not drawn" : "needs " + g) + ")");
       ++r.gaps[g.empty() ? "reachable under the model's rules, not drawn in these seeds" : g];
     } else {
@@ -241,74 +264,202 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
   return r;
 }
 
-// --jobs: a report crosses from a worker process to the parent as one record of a file: a header
-// line (index, failed, weak_allowed, weak_seen, gap_outcomes, number of gap lines, bytes of text),
-// the gap lines ("count rule"), then the text.
-void write_report(std::FILE* out, size_t index, const TestReport& r) {
-  std::fprintf(out, "%zu %d %zu %zu %zu %zu %zu %zu\n", index, r.failed ? 1 : 0, r.weak_allowed, r.weak_seen,
-               r.weak_aimed, r.gap_outcomes, r.gaps.size(), r.text.size());
-  for (const auto& [g, n] : r.gaps) std::fprintf(out, "%zu %s\n", n, g.c_str());
-  std::fwrite(r.text.data(), 1, r.text.size(), out);
+// A report crosses from a worker process to the parent (--jobs), and into a --save file, as one
+// record: a header line (index, failed, weak_allowed, weak_seen, weak_aimed, gap_outcomes, number
+// of gap lines, bytes of text, bytes of the test's name), the name, the gap lines ("count rule"),
+// then the text. A record is written with one write(), so that processes appending to one file
+// do not interleave, and a run cut short leaves at most its last record incomplete.
+std::string report_record(size_t index, const std::string& name, const TestReport& r) {
+  std::string s = fmt::format("{} {} {} {} {} {} {} {} {}\n", index, r.failed ? 1 : 0, r.weak_allowed, r.weak_seen,
+                              r.weak_aimed, r.gap_outcomes, r.gaps.size(), r.text.size(), name.size());
+  s += name;
+  for (const auto& [g, n] : r.gaps) s += fmt::format("{} {}\n", n, g);
+  s += r.text;
+  return s;
 }
 
-bool read_reports(const std::string& path, std::map<size_t, TestReport>* into) {
-  std::FILE* in = std::fopen(path.c_str(), "rb");
-  if (!in) return false;
-  bool ok = true;
+bool write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+struct Record {
+  std::string name;
+  TestReport report;
+};
+
+// Reads records from `in` until its end. Returns the offset just past the last whole record; sets
+// *torn when something after it is not a whole record (a run cut short while writing it).
+long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
+  *torn = false;
+  long good = std::ftell(in);
   for (;;) {
-    size_t index = 0, allowed = 0, seen = 0, aimed = 0, gapo = 0, ngaps = 0, bytes = 0;
+    size_t index = 0, allowed = 0, seen = 0, aimed = 0, gapo = 0, ngaps = 0, bytes = 0, name_bytes = 0;
     int failed = 0;
-    const int got = std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &aimed, &gapo,
-                                &ngaps, &bytes);
+    const int got = std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &aimed,
+                                &gapo, &ngaps, &bytes, &name_bytes);
     if (got == EOF) break;
-    if (got != 8 || std::fgetc(in) != '\n') {
-      ok = false;
+    if (got != 9 || std::fgetc(in) != '\n' || name_bytes > 4096 || ngaps > 1000) {
+      *torn = true;
       break;
     }
-    TestReport r;
+    Record rec;
+    TestReport& r = rec.report;
     r.failed = failed != 0;
     r.weak_allowed = allowed;
     r.weak_seen = seen;
     r.weak_aimed = aimed;
     r.gap_outcomes = gapo;
+    rec.name.resize(name_bytes);
+    bool ok = std::fread(rec.name.data(), 1, name_bytes, in) == name_bytes;
     char line[4096];
     for (size_t g = 0; g < ngaps && ok; ++g) {
       size_t n = 0;
-      if (std::fscanf(in, "%zu ", &n) != 1 || !std::fgets(line, sizeof line, in)) ok = false;
+      if (std::fscanf(in, "%zu ", &n) != 1 || !std::fgets(line, sizeof line, in)) {
+        ok = false;
+        break;
+      }
       std::string rule = line;
-      if (!rule.empty() && rule.back() == '\n') rule.pop_back();
+      if (rule.empty() || rule.back() != '\n') {
+        ok = false;
+        break;
+      }
+      rule.pop_back();
       r.gaps[rule] += n;
     }
     r.text.resize(bytes);
     if (!ok || std::fread(r.text.data(), 1, bytes, in) != bytes) {
-      ok = false;
+      *torn = true;
       break;
     }
-    (*into)[index] = std::move(r);
+    (*into)[index] = std::move(rec);
+    good = std::ftell(in);
   }
-  std::fclose(in);
-  return ok;
+  return good;
+}
+
+// What a --save file's first line says: the settings and tests its records belong to.
+std::string save_header(const std::vector<const LitmusTest*>& tests, const RunFlags& f) {
+  const synclab::litmus::RunOptions& o = f.opt;
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the tests' text
+  for (const LitmusTest* t : tests)
+    for (char c : t->to_text() + '\0') h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return fmt::format(
+      "synclab-litmus run results, format 1: {} tests (text hash {:016x}); memory {}, seeds {} from {}, "
+      "instances {}, aim {}{}{}{}{}{}{}\n",
+      tests.size(), h, o.relaxed ? "relaxed" : "sc", (unsigned long long)o.seeds, (unsigned long long)o.first_seed,
+      o.instances, (unsigned long long)o.aim_seeds, f.until_seen ? ", until-seen" : "", o.check ? ", check" : "",
+      o.explain ? ", explain" : "", f.gaps ? ", gaps" : "", f.counts ? ", counts" : "", f.quiet ? ", quiet" : "");
+}
+
+// --save FILE: opens FILE for appending records, after reading the records already there into
+// *done (each checked against the test it names). A new file gets the header; an existing one
+// must have the same header (the same tests and settings). -1 (with a message) when it cannot.
+int open_save(const std::string& path, const std::string& header, const std::vector<const LitmusTest*>& tests,
+              std::map<size_t, Record>* done) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  long keep = 0;
+  if (in) {
+    std::string first;
+    for (int c; (c = std::fgetc(in)) != EOF;) {
+      first += char(c);
+      if (c == '\n' || first.size() > 4096) break;
+    }
+    if (first.empty()) {
+      std::fclose(in);
+      in = nullptr;  // (an empty file: as a new one)
+    } else if (first != header) {
+      std::fclose(in);
+      if (!first.empty() && first.back() == '\n') first.pop_back();
+      std::fprintf(stderr,
+                   "synclab-litmus: --save %s holds the results of another run (%s), not of this one (%s); "
+                   "name another file, or remove it to start over\n",
+                   path.c_str(), first.c_str(), header.substr(0, header.size() - 1).c_str());
+      return -1;
+    }
+  }
+  if (in) {
+    bool torn = false;
+    keep = read_records(in, done, &torn);
+    std::fclose(in);
+    for (const auto& [i, rec] : *done)
+      if (i >= tests.size() || tests[i]->name != rec.name) {
+        std::fprintf(stderr, "synclab-litmus: --save %s: its record %zu is of test '%s', which this run %s\n",
+                     path.c_str(), i, rec.name.c_str(),
+                     i >= tests.size() ? "does not have" : ("has as '" + tests[i]->name + "'").c_str());
+        return -1;
+      }
+    if (torn) {
+      std::fprintf(stderr,
+                   "synclab-litmus: --save %s: dropping an incomplete record after byte %ld (a run cut short "
+                   "while writing it); its test runs again\n",
+                   path.c_str(), keep);
+      if (truncate(path.c_str(), keep) != 0) {
+        std::fprintf(stderr, "synclab-litmus: --save %s: cannot cut it to %ld bytes: %s\n", path.c_str(), keep,
+                     std::strerror(errno));
+        return -1;
+      }
+    }
+    std::fprintf(stderr, "synclab-litmus: --save %s: %zu of %zu tests already ran; running the other %zu\n",
+                 path.c_str(), done->size(), tests.size(), tests.size() - done->size());
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    std::fprintf(stderr, "synclab-litmus: --save %s: cannot open it for writing: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return -1;
+  }
+  if (!in && !write_all(fd, header)) {
+    std::fprintf(stderr, "synclab-litmus: --save %s: cannot write to it: %s\n", path.c_str(), std::strerror(errno));
+    ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 // Runs reports[i] = run_one(tests[i]) for every i, in `jobs` worker processes (each takes every
-// jobs-th test) when jobs > 1. False (with a message) when a worker could not run or died.
-bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, unsigned jobs,
-             std::vector<TestReport>* reports) {
+// jobs-th test still to run) when jobs > 1. The tests in `done` (read from a --save file) do not
+// run again; with save_fd >= 0 (--save), every test's record is appended to it as it ends.
+// False (with a message) when a worker could not run or died, or a record could not be kept.
+bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, unsigned jobs, const std::string& save,
+             int save_fd, std::map<size_t, Record> done, std::vector<TestReport>* reports) {
   reports->assign(tests.size(), TestReport{});
-  if (jobs <= 1 || tests.size() <= 1) {
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (!done.count(i)) todo.push_back(i);
+  bool ok = true;
+  if (jobs <= 1 || todo.size() <= 1) {
+    // (one process: the report is printed as it goes, so long runs show progress)
     for (size_t i = 0; i < tests.size(); ++i) {
-      (*reports)[i] = run_one(*tests[i], f);
-      std::fputs((*reports)[i].text.c_str(), stdout);  // (as it goes: the long runs show progress)
+      if (done.count(i)) {
+        (*reports)[i] = std::move(done[i].report);
+      } else {
+        (*reports)[i] = run_one(*tests[i], f);
+        if (save_fd >= 0 && ok && !write_all(save_fd, report_record(i, tests[i]->name, (*reports)[i]))) {
+          std::fprintf(stderr, "synclab-litmus: --save %s: cannot write to it: %s\n", save.c_str(),
+                       std::strerror(errno));
+          ok = false;
+        }
+      }
+      std::fputs((*reports)[i].text.c_str(), stdout);
       std::fflush(stdout);
     }
-    return true;
+    if (save_fd >= 0) ::close(save_fd);
+    return ok;
   }
-  jobs = unsigned(std::min<size_t>(jobs, tests.size()));
+  jobs = unsigned(std::min<size_t>(jobs, todo.size()));
   const char* tmp = std::getenv("TMPDIR");
   std::string dir_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/synclab-litmus.XXXXXX";
   const char* dir = mkdtemp(dir_template.data());
   if (!dir) {
     std::fprintf(stderr, "synclab-litmus: --jobs: cannot make a temporary directory: %s\n", std::strerror(errno));
+    if (save_fd >= 0) ::close(save_fd);
     return false;
   }
   std::fflush(stdout);
@@ -319,37 +470,48 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
     if (pid < 0) {
       std::fprintf(stderr, "synclab-litmus: --jobs: cannot start worker %u: %s\n", j, std::strerror(errno));
       for (pid_t p : pids) waitpid(p, nullptr, 0);
+      if (save_fd >= 0) ::close(save_fd);
       return false;
     }
     if (pid == 0) {
       const std::string path = fmt::format("{}/part.{}", dir, j);
-      std::FILE* out = std::fopen(path.c_str(), "wb");
-      if (!out) _exit(3);
-      for (size_t i = j; i < tests.size(); i += jobs) write_report(out, i, run_one(*tests[i], f));
-      _exit(std::fclose(out) == 0 ? 0 : 3);
+      const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (out < 0) _exit(3);
+      for (size_t k = j; k < todo.size(); k += jobs) {
+        const size_t i = todo[k];
+        const std::string rec = report_record(i, tests[i]->name, run_one(*tests[i], f));
+        if (!write_all(out, rec)) _exit(3);
+        if (save_fd >= 0 && !write_all(save_fd, rec)) _exit(4);
+      }
+      _exit(::close(out) == 0 ? 0 : 3);
     }
     pids.push_back(pid);
   }
-  bool ok = true;
-  std::map<size_t, TestReport> got;
+  if (save_fd >= 0) ::close(save_fd);
+  std::map<size_t, Record> got;
   for (unsigned j = 0; j < jobs; ++j) {
     int status = 0;
     waitpid(pids[j], &status, 0);
     const std::string path = fmt::format("{}/part.{}", dir, j);
+    bool torn = false;
+    std::FILE* in = nullptr;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       std::fprintf(stderr, "synclab-litmus: --jobs: worker %u %s\n", j,
-                   WIFSIGNALED(status) ? fmt::format("died of signal {}", WTERMSIG(status)).c_str()
-                                       : fmt::format("exited with status {}", WEXITSTATUS(status)).c_str());
+                   WIFSIGNALED(status)        ? fmt::format("died of signal {}", WTERMSIG(status)).c_str()
+                   : WEXITSTATUS(status) == 4 ? fmt::format("could not write to --save {}", save).c_str()
+                                              : fmt::format("exited with status {}", WEXITSTATUS(status)).c_str());
       ok = false;
-    } else if (!read_reports(path, &got)) {
+    } else if (!(in = std::fopen(path.c_str(), "rb")) || (read_records(in, &got, &torn), torn)) {
       std::fprintf(stderr, "synclab-litmus: --jobs: worker %u's results (%s) are unreadable\n", j, path.c_str());
       ok = false;
     }
+    if (in) std::fclose(in);
     std::remove(path.c_str());
   }
   rmdir(dir);
-  for (auto& [i, r] : got)
-    if (i < reports->size()) (*reports)[i] = std::move(r);
+  for (auto& [i, rec] : done) got[i] = std::move(rec);
+  for (auto& [i, rec] : got)
+    if (i < reports->size()) (*reports)[i] = std::move(rec.report);
   if (ok && got.size() != tests.size()) {
     std::fprintf(stderr, "synclab-litmus: --jobs: %zu of %zu tests came back\n", got.size(), tests.size());
     ok = false;
@@ -360,7 +522,7 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
 
 int cmd_run(const std::vector<std::string>& args) {
   std::vector<std::string> files;
-  std::string only;
+  std::string only, save;
   RunFlags f;
   synclab::litmus::RunOptions& opt = f.opt;
   double min_weak = -1;
@@ -404,6 +566,8 @@ int cmd_run(const std::vector<std::string>& args) {
         return 2;
       }
       ++i;
+    } else if (a == "--save" && i + 1 < args.size()) {
+      save = args[++i];
     } else if (a == "--gaps") {
       f.gaps = true;
     } else if (a == "--counts") {
@@ -472,8 +636,11 @@ int cmd_run(const std::vector<std::string>& args) {
     else
       run.push_back(&t);
   }
+  std::map<size_t, Record> done;
+  int save_fd = -1;
+  if (!save.empty() && (save_fd = open_save(save, save_header(run, f), run, &done)) < 0) return 2;
   std::vector<TestReport> reports;
-  const bool workers_ok = run_all(run, f, unsigned(jobs), &reports);
+  const bool workers_ok = run_all(run, f, unsigned(jobs), save, save_fd, std::move(done), &reports);
   size_t failed = 0, weak_allowed = 0, weak_seen = 0, weak_aimed = 0, gap_outcomes = 0;
   std::map<std::string, size_t> gap_count;  // missing weak outcomes by what keeps the model from them
   for (const TestReport& r : reports) {
@@ -506,7 +673,8 @@ int cmd_run(const std::vector<std::string>& args) {
     for (const auto& [g, n] : gap_count) std::printf("  %6zu  %s\n", n, g.c_str());
   }
   if (!workers_ok) {
-    std::printf("FAIL: a worker process of --jobs did not finish (messages above)\n");
+    std::printf(
+        "FAIL: a worker process of --jobs did not finish, or --save could not keep a result (messages above)\n");
     return 1;
   }
   // (--min-weak counts what the unaimed seeds showed: what a run of a program would)

@@ -270,6 +270,26 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     }
     if (stop) break;
   }
+  // Whether the early store at path step i carries a release when it runs (the model takes a
+  // plan's releases only through a message that carries one: RelaxedModel::take_read): it is a
+  // release itself, or a fence that releases, a barrier, or a release write to its location ran
+  // before it in its thread (before the plan, or early in it). (A read-modify-write also carries
+  // what the write it read carried; that, and the releases a thread's third released location
+  // pushes onto all its later writes, are left out: the mirror then lets a load read more than
+  // the model lets it, never less.)
+  auto carries_release = [&](size_t i) {
+    const LitmusOp& S = T.ops[size_t(path[i].first)];
+    if (S.release) return true;
+    auto gives = [&](const LitmusOp& K) {
+      return (K.kind == LitmusOp::Kind::Fence && K.fence != FenceKind::Acquire) || K.kind == LitmusOp::Kind::Bar ||
+             (K.kind != LitmusOp::Kind::Ld && K.kind != LitmusOp::Kind::Fence && K.release && K.loc == S.loc);
+    };
+    for (int k = 0; k < s; ++k)
+      if (gives(T.ops[size_t(k)])) return true;
+    for (size_t k = 0; k < i; ++k)
+      if (path[k].second && gives(T.ops[size_t(path[k].first)])) return true;
+    return false;
+  };
   for (size_t c : cuts) {
     Plan p;
     p.late.push_back(s);
@@ -289,7 +309,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         for (size_t i = 0; i <= c; ++i) {
           const LitmusOp& X = T.ops[size_t(path[i].first)];
           if (!path[i].second && int(i) < li && X.kind == LitmusOp::Kind::Ld) tk.loads.push_back(path[i].first);
-          if (path[i].second && int(i) >= li && X.kind != LitmusOp::Kind::Fence) tk.stores.push_back(path[i].first);
+          if (path[i].second && int(i) >= li && X.kind != LitmusOp::Kind::Fence && carries_release(i))
+            tk.stores.push_back(path[i].first);
         }
         p.taken.push_back(std::move(tk));
       }
