@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,7 @@ int usage() {
                "       synclab-litmus run FILE... [--test NAME] [--memory relaxed|sc] [--seeds N] [--instances K]\n"
                "                      [--check] [--first-seed S] [--explain] [--quiet] [--gaps] [--counts]\n"
                "                      [--min-weak PERCENT] [--until-seen [--aim A]] [--jobs J] [--save FILE]\n"
+               "                      [--progress]\n"
                "       synclab-litmus run --generated COUNT [--gen-seed S] [options as above]\n"
                "run: each test on the simulator over N seeds (default 1000): every outcome must be one the model\n"
                "     allows (relaxed: PTX, enumerated; sc: an interleaving's); prints how many of the weak outcomes\n"
@@ -68,7 +70,9 @@ int usage() {
                "     order, and its summary are those of one process (only the summary line names J).\n"
                "     --save: keep each test's result in FILE as it ends; run again with the same FILE (and the\n"
                "     same tests and options) to go on after a run cut short: the tests FILE holds do not run\n"
-               "     again, and the report is that of one uninterrupted run.\n");
+               "     again, and the report is that of one uninterrupted run.\n"
+               "     --progress: \"N of M tests done\" on stderr as the run goes (the default when stderr is a\n"
+               "     terminal).\n");
   return 2;
 }
 
@@ -164,6 +168,26 @@ struct TestReport {
 struct RunFlags {
   synclab::litmus::RunOptions opt;
   bool quiet = false, gaps = false, counts = false, until_seen = false;
+  bool progress = false;  // "N of M tests done" lines on stderr as the run goes
+};
+
+// --progress (or stderr a terminal): a line on stderr when another tenth of the tests, or 10
+// seconds' worth, has ended.
+struct Progress {
+  size_t total = 0, done = 0, last_shown = 0;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  bool on = false;
+  void step(size_t n = 1) {
+    done += n;
+    if (!on) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done == total || done - last_shown >= std::max<size_t>(total / 10, 1) ||
+        now - last >= std::chrono::seconds(10)) {
+      std::fprintf(stderr, "synclab-litmus: %zu of %zu tests done\n", done, total);
+      last_shown = done;
+      last = now;
+    }
+  }
 };
 
 TestReport run_one(const LitmusTest& t, const RunFlags& f) {
@@ -434,6 +458,9 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
   for (size_t i = 0; i < tests.size(); ++i)
     if (!done.count(i)) todo.push_back(i);
   bool ok = true;
+  Progress progress;
+  progress.on = f.progress;
+  progress.total = todo.size();
   if (jobs <= 1 || todo.size() <= 1) {
     // (one process: the report is printed as it goes, so long runs show progress)
     for (size_t i = 0; i < tests.size(); ++i) {
@@ -441,6 +468,7 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
         (*reports)[i] = std::move(done[i].report);
       } else {
         (*reports)[i] = run_one(*tests[i], f);
+        progress.step();
         if (save_fd >= 0 && ok && !write_all(save_fd, report_record(i, tests[i]->name, (*reports)[i]))) {
           std::fprintf(stderr, "synclab-litmus: --save %s: cannot write to it: %s\n", save.c_str(),
                        std::strerror(errno));
@@ -464,6 +492,9 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  // (each worker writes a byte here per test it ends: the parent's progress)
+  int done_pipe[2] = {-1, -1};
+  if (pipe(done_pipe) != 0) done_pipe[0] = done_pipe[1] = -1;
   std::vector<pid_t> pids;
   for (unsigned j = 0; j < jobs; ++j) {
     const pid_t pid = fork();
@@ -477,17 +508,29 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
       const std::string path = fmt::format("{}/part.{}", dir, j);
       const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       if (out < 0) _exit(3);
+      if (done_pipe[0] >= 0) ::close(done_pipe[0]);
       for (size_t k = j; k < todo.size(); k += jobs) {
         const size_t i = todo[k];
         const std::string rec = report_record(i, tests[i]->name, run_one(*tests[i], f));
         if (!write_all(out, rec)) _exit(3);
         if (save_fd >= 0 && !write_all(save_fd, rec)) _exit(4);
+        if (done_pipe[1] >= 0) write_all(done_pipe[1], std::string(1, '.'));
       }
       _exit(::close(out) == 0 ? 0 : 3);
     }
     pids.push_back(pid);
   }
   if (save_fd >= 0) ::close(save_fd);
+  if (done_pipe[1] >= 0) {
+    ::close(done_pipe[1]);
+    char buf[256];
+    for (ssize_t n; (n = ::read(done_pipe[0], buf, sizeof buf)) != 0;)
+      if (n > 0)
+        progress.step(size_t(n));
+      else if (errno != EINTR)
+        break;
+    ::close(done_pipe[0]);
+  }
   std::map<size_t, Record> got;
   for (unsigned j = 0; j < jobs; ++j) {
     int status = 0;
@@ -568,6 +611,8 @@ int cmd_run(const std::vector<std::string>& args) {
       ++i;
     } else if (a == "--save" && i + 1 < args.size()) {
       save = args[++i];
+    } else if (a == "--progress") {
+      f.progress = true;
     } else if (a == "--gaps") {
       f.gaps = true;
     } else if (a == "--counts") {
@@ -599,6 +644,7 @@ int cmd_run(const std::vector<std::string>& args) {
     }
   }
   if (files.empty() && !generated) return usage();
+  f.progress = f.progress || isatty(STDERR_FILENO);
   if (opt.aim_seeds && !(f.until_seen && opt.relaxed)) {
     std::fprintf(stderr,
                  "synclab-litmus: --aim aims at the weak outcomes not yet seen: it needs --until-seen (and "
