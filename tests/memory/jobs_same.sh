@@ -2,7 +2,8 @@
 # synclab-litmus run --jobs J reports what one process reports: the same lines in the same order
 # and the same summary (less the ", J processes" it adds). The seeds of a test do not depend on
 # which process runs it, so the outcomes and counts must agree exactly. So does a run with --save
-# that was cut short (killed, or its file cut inside a record) and then run again with that file.
+# that was cut short (killed, or its file cut inside a record) and then run again with that file,
+# and one with --progress (its lines go to stderr).
 #   jobs_same.sh SYNCLAB_LITMUS FILE
 set -euo pipefail
 tool=$1 file=$2
@@ -39,6 +40,13 @@ if out=$("$tool" run "$file" --seeds 299 --check --gaps --counts --save "$tmp/sa
 fi
 echo "$out" | grep -q 'holds the results of another run' || { echo "$out"; echo "FAIL: the refusal's message"; exit 1; }
 [ "$(md5sum <"$tmp/saved")" = "$sum" ] || { echo "FAIL: the refused file was changed"; exit 1; }
+# --progress: lines on stderr, the last one with every test done; the report on stdout unchanged.
+"$tool" "${args[@]}" --jobs 2 --progress >"$tmp/progress.txt" 2>"$tmp/progress.err" ||
+  { cat "$tmp/progress.err"; echo "FAIL: the run with --progress failed"; exit 1; }
+sed 's/, 2 processes)/)/' "$tmp/progress.txt" | diff -q "$tmp/one.txt" - >/dev/null ||
+  { echo "FAIL: --progress changed the report"; exit 1; }
+tail -1 "$tmp/progress.err" | grep -Eq '^synclab-litmus: ([0-9]+) of \1 tests done$' ||
+  { cat "$tmp/progress.err"; echo "FAIL: --progress did not end with every test done"; exit 1; }
 lines=$(wc -l <"$tmp/one.txt")
 [ "$lines" -gt 20 ] || { cat "$tmp/one.txt"; echo "FAIL: only $lines lines: the report is not the per-test one"; exit 1; }
 # A bad count is refused before anything runs.
