@@ -73,6 +73,9 @@ set +e
 "$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --until-seen "${aim_args[@]}" --check \
   --gaps --quiet --jobs "$jobs" --save "$out/relaxed.results" > "$out/relaxed.txt" 2>&1
 relaxed_rc=$?
+if [ $relaxed_rc -eq 2 ]; then  # (refused before running: a bad option, or a --save file of another run)
+  cat "$out/relaxed.txt"; echo "bench/memory_model.sh: synclab-litmus refused the run (above)" >&2; exit 2
+fi
 mid=$(date +%s)
 echo "running $tests tests x $sc_seeds seeds under sc ..."
 "$tool" run "$out/generated.litmus" --memory sc --seeds "$sc_seeds" --quiet --jobs "$jobs" --save "$out/sc.results" > "$out/sc.txt" 2>&1

@@ -37,10 +37,11 @@ struct RunOptions {
   // weak outcome (or one whose weak outcomes show at once) would otherwise not be run for.
   const std::set<memory::Outcome>* until_seen = nullptr;
   uint64_t until_seen_min = 1000;
-  // (with until_seen) Those of its outcomes that the model's rules keep out of reach (gap_of in
-  // sim/memory/oracle/enumerate.h): the unaimed seeds stop without waiting for them. They are
-  // still counted if they show (which would mean the rules' mirror is out of date), and the
-  // aimed seeds still aim at them.
+  // Outcomes that the model's rules keep out of reach (gap_of in sim/memory/oracle/enumerate.h):
+  // with until_seen, the unaimed seeds stop without waiting for those among its outcomes (the
+  // aimed seeds still aim at them). They are still counted if they show (which would mean the
+  // rules' mirror is out of date); with explain, the execution of the run where each first shows
+  // is a problem of the result.
   const std::set<memory::Outcome>* kept_out = nullptr;
   // (with until_seen) Aimed seeds: when the seeds are done and some of those outcomes have not
   // shown, up to this many more seeds (numbered after them), each launch's copies aimed at the

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +57,8 @@ int usage() {
                "     (but for those the model's rules keep out of reach, as --gaps names them), and at least 1000\n"
                "     (or N) have run, so that every test is also checked for forbidden outcomes: N is then the\n"
                "     most seeds a test gets; the coverage is what N seeds would give, at less cost. An outcome\n"
-               "     the rules keep out that shows anyway fails the test (their mirror is out of date).\n"
+               "     the rules keep out that shows anyway fails the test (their mirror is out of date; so with\n"
+               "     --gaps too).\n"
                "     --aim: (with --until-seen) then up to A more seeds for a test whose weak outcomes have not\n"
                "     all shown, each copy of the test aimed at one of them: the model still makes only choices\n"
                "     its rules allow, but prefers the reads and final values the outcome names. Outcomes first\n"
@@ -210,7 +212,7 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
         if (!g.empty()) kept.insert(w);
         kept_out.emplace(w, std::move(g));
       }
-    if (f.until_seen && opt.relaxed) o.kept_out = &kept;
+    if (!kept.empty()) o.kept_out = &kept;
     if (o.aim_seeds && !t.exists.empty()) {
       // A forbidden `exists` is aimed at too (it must not show).
       bool allowed_exists = false;
@@ -221,6 +223,7 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "synclab-litmus: %s: %s\n", t.name.c_str(), e.what());
     r.failed = true;
+    r.text = fmt::format("FAIL {}: could not run: {}\n", t.name, e.what());
     return r;
   }
   const std::set<Outcome>& allowed = opt.relaxed ? en.ptx : en.sc;
@@ -252,10 +255,11 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
       r.weak_aimed += rr.aimed_seen.count(o);
       if (kept_out.count(o) && !kept_out[o].empty())
         bad.push_back(
-            fmt::format("outcome {} showed (first in seed {}), but the mirror of the model's rules "
+            fmt::format("outcome {} showed (first in seed {}{}), but the mirror of the model's rules "
                         "(sim/memory/oracle/run_order.cpp) says '{}' keeps it out: the mirror is out of "
-                        "date (--explain prints the executions)",
-                        outcome_text(t, o), rr.first_seed[o], kept_out[o]));
+                        "date (--explain prints the execution)",
+                        outcome_text(t, o), rr.first_seed[o],
+                        rr.first_seed[o] >= opt.first_seed + opt.seeds ? ", an aimed one" : "", kept_out[o]));
     } else if (f.gaps && opt.relaxed) {
       const std::string& g = kept_out[o];
       missing.push_back(outcome_text(t, o) + " (" + (g.empty() ? "reachable: not drawn" : "needs " + g) + ")");
@@ -288,17 +292,24 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
   return r;
 }
 
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (char c : s) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return h;
+}
+
 // A report crosses from a worker process to the parent (--jobs), and into a --save file, as one
 // record: a header line (index, failed, weak_allowed, weak_seen, weak_aimed, gap_outcomes, number
-// of gap lines, bytes of text, bytes of the test's name), the name, the gap lines ("count rule"),
-// then the text. A record is written with one write(), so that processes appending to one file
-// do not interleave, and a run cut short leaves at most its last record incomplete.
+// of gap lines, bytes of text, bytes of the test's name), the name on a line, the gap lines
+// ("count rule"), the text, then "end INDEX HASH" (FNV-1a of all before it). A record is written
+// with one write(), so that processes appending to one file do not interleave, and the end line
+// tells a whole record from one cut short (or one that another's bytes broke into).
 std::string report_record(size_t index, const std::string& name, const TestReport& r) {
   std::string s = fmt::format("{} {} {} {} {} {} {} {} {}\n", index, r.failed ? 1 : 0, r.weak_allowed, r.weak_seen,
                               r.weak_aimed, r.gap_outcomes, r.gaps.size(), r.text.size(), name.size());
-  s += name;
+  s += name + "\n";
   for (const auto& [g, n] : r.gaps) s += fmt::format("{} {}\n", n, g);
   s += r.text;
+  s += fmt::format("end {} {:016x}\n", index, fnv1a(s));
   return s;
 }
 
@@ -319,17 +330,26 @@ struct Record {
 };
 
 // Reads records from `in` until its end. Returns the offset just past the last whole record; sets
-// *torn when something after it is not a whole record (a run cut short while writing it).
+// *torn when something after it is not a whole record (a run cut short while writing it, or a
+// record another's bytes broke into): what follows is not read.
 long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
   *torn = false;
   long good = std::ftell(in);
+  std::fseek(in, 0, SEEK_END);
+  const long size = std::ftell(in);
+  std::fseek(in, good, SEEK_SET);
+  char line[4096];
   for (;;) {
+    const long start = std::ftell(in);
+    if (!std::fgets(line, sizeof line, in)) break;  // (the end)
+    std::string raw = line;
     size_t index = 0, allowed = 0, seen = 0, aimed = 0, gapo = 0, ngaps = 0, bytes = 0, name_bytes = 0;
-    int failed = 0;
-    const int got = std::fscanf(in, "%zu %d %zu %zu %zu %zu %zu %zu %zu", &index, &failed, &allowed, &seen, &aimed,
-                                &gapo, &ngaps, &bytes, &name_bytes);
-    if (got == EOF) break;
-    if (got != 9 || std::fgetc(in) != '\n' || name_bytes > 4096 || ngaps > 1000) {
+    int failed = 0, used = 0;
+    const long left = size - start;
+    if (raw.empty() || raw.back() != '\n' ||
+        std::sscanf(raw.c_str(), "%zu %d %zu %zu %zu %zu %zu %zu %zu%n", &index, &failed, &allowed, &seen, &aimed,
+                    &gapo, &ngaps, &bytes, &name_bytes, &used) != 9 ||
+        size_t(used) + 1 != raw.size() || name_bytes > 4096 || ngaps > 1000 || long(bytes) > left) {
       *torn = true;
       break;
     }
@@ -341,24 +361,25 @@ long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
     r.weak_aimed = aimed;
     r.gap_outcomes = gapo;
     rec.name.resize(name_bytes);
-    bool ok = std::fread(rec.name.data(), 1, name_bytes, in) == name_bytes;
-    char line[4096];
+    bool ok = std::fread(rec.name.data(), 1, name_bytes, in) == name_bytes && std::fgetc(in) == '\n';
+    raw += rec.name + "\n";
     for (size_t g = 0; g < ngaps && ok; ++g) {
+      ok = std::fgets(line, sizeof line, in) != nullptr;
+      std::string gl = ok ? line : "";
       size_t n = 0;
-      if (std::fscanf(in, "%zu ", &n) != 1 || !std::fgets(line, sizeof line, in)) {
-        ok = false;
-        break;
-      }
-      std::string rule = line;
-      if (rule.empty() || rule.back() != '\n') {
-        ok = false;
-        break;
-      }
-      rule.pop_back();
-      r.gaps[rule] += n;
+      int at = 0;
+      ok = ok && !gl.empty() && gl.back() == '\n' && std::sscanf(gl.c_str(), "%zu %n", &n, &at) == 1;
+      if (!ok) break;
+      raw += gl;
+      r.gaps[gl.substr(size_t(at), gl.size() - size_t(at) - 1)] += n;
     }
     r.text.resize(bytes);
-    if (!ok || std::fread(r.text.data(), 1, bytes, in) != bytes) {
+    ok = ok && std::fread(r.text.data(), 1, bytes, in) == bytes;
+    raw += r.text;
+    // (the end line: this record's index and the hash of all of it)
+    ok = ok && std::fgets(line, sizeof line, in) &&
+         std::string(line) == fmt::format("end {} {:016x}\n", index, fnv1a(raw));
+    if (!ok) {
       *torn = true;
       break;
     }
@@ -372,14 +393,21 @@ long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
 std::string save_header(const std::vector<const LitmusTest*>& tests, const RunFlags& f) {
   const synclab::litmus::RunOptions& o = f.opt;
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the tests' text
-  for (const LitmusTest* t : tests)
-    for (char c : t->to_text() + '\0') h = (h ^ uint8_t(c)) * 1099511628211ull;
+  for (const LitmusTest* t : tests) h = fnv1a(t->to_text() + '\0', h);
+  // (and over this program: results of another build of the model do not mix with its own)
+  uint64_t tool = 1469598103934665603ull;
+  if (std::FILE* self = std::fopen("/proc/self/exe", "rb")) {
+    char buf[1 << 16];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, self)) > 0;) tool = fnv1a(std::string(buf, n), tool);
+    std::fclose(self);
+  }
   return fmt::format(
-      "synclab-litmus run results, format 1: {} tests (text hash {:016x}); memory {}, seeds {} from {}, "
-      "instances {}, aim {}{}{}{}{}{}{}\n",
-      tests.size(), h, o.relaxed ? "relaxed" : "sc", (unsigned long long)o.seeds, (unsigned long long)o.first_seed,
-      o.instances, (unsigned long long)o.aim_seeds, f.until_seen ? ", until-seen" : "", o.check ? ", check" : "",
-      o.explain ? ", explain" : "", f.gaps ? ", gaps" : "", f.counts ? ", counts" : "", f.quiet ? ", quiet" : "");
+      "synclab-litmus run results, format 2, program {:016x}: {} tests (text hash {:016x}); memory {}, seeds {} "
+      "from {}, instances {}, aim {}{}{}{}{}{}{}\n",
+      tool, tests.size(), h, o.relaxed ? "relaxed" : "sc", (unsigned long long)o.seeds,
+      (unsigned long long)o.first_seed, o.instances, (unsigned long long)o.aim_seeds,
+      f.until_seen ? ", until-seen" : "", o.check ? ", check" : "", o.explain ? ", explain" : "",
+      f.gaps ? ", gaps" : "", f.counts ? ", counts" : "", f.quiet ? ", quiet" : "");
 }
 
 // --save FILE: opens FILE for appending records, after reading the records already there into
@@ -387,63 +415,71 @@ std::string save_header(const std::vector<const LitmusTest*>& tests, const RunFl
 // must have the same header (the same tests and settings). -1 (with a message) when it cannot.
 int open_save(const std::string& path, const std::string& header, const std::vector<const LitmusTest*>& tests,
               std::map<size_t, Record>* done) {
-  std::FILE* in = std::fopen(path.c_str(), "rb");
-  long keep = 0;
-  if (in) {
-    std::string first;
-    for (int c; (c = std::fgetc(in)) != EOF;) {
-      first += char(c);
-      if (c == '\n' || first.size() > 4096) break;
-    }
-    if (first.empty()) {
-      std::fclose(in);
-      in = nullptr;  // (an empty file: as a new one)
-    } else if (first != header) {
-      std::fclose(in);
-      if (!first.empty() && first.back() == '\n') first.pop_back();
-      std::fprintf(stderr,
-                   "synclab-litmus: --save %s holds the results of another run (%s), not of this one (%s); "
-                   "name another file, or remove it to start over\n",
-                   path.c_str(), first.c_str(), header.substr(0, header.size() - 1).c_str());
-      return -1;
-    }
-  }
-  if (in) {
-    bool torn = false;
-    keep = read_records(in, done, &torn);
-    std::fclose(in);
-    for (const auto& [i, rec] : *done)
-      if (i >= tests.size() || tests[i]->name != rec.name) {
-        std::fprintf(stderr, "synclab-litmus: --save %s: its record %zu is of test '%s', which this run %s\n",
-                     path.c_str(), i, rec.name.c_str(),
-                     i >= tests.size() ? "does not have" : ("has as '" + tests[i]->name + "'").c_str());
-        return -1;
-      }
-    if (torn) {
-      std::fprintf(stderr,
-                   "synclab-litmus: --save %s: dropping an incomplete record after byte %ld (a run cut short "
-                   "while writing it); its test runs again\n",
-                   path.c_str(), keep);
-      if (truncate(path.c_str(), keep) != 0) {
-        std::fprintf(stderr, "synclab-litmus: --save %s: cannot cut it to %ld bytes: %s\n", path.c_str(), keep,
-                     std::strerror(errno));
-        return -1;
-      }
-    }
-    std::fprintf(stderr, "synclab-litmus: --save %s: %zu of %zu tests already ran; running the other %zu\n",
-                 path.c_str(), done->size(), tests.size(), tests.size() - done->size());
-  }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
     std::fprintf(stderr, "synclab-litmus: --save %s: cannot open it for writing: %s\n", path.c_str(),
                  std::strerror(errno));
     return -1;
   }
-  if (!in && !write_all(fd, header)) {
-    std::fprintf(stderr, "synclab-litmus: --save %s: cannot write to it: %s\n", path.c_str(), std::strerror(errno));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    std::fprintf(stderr, "synclab-litmus: --save %s: another run is writing to it (it is locked)\n", path.c_str());
     ::close(fd);
     return -1;
   }
+  auto fail = [&] {
+    ::close(fd);
+    return -1;
+  };
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (!in) {
+    std::fprintf(stderr, "synclab-litmus: --save %s: cannot read it: %s\n", path.c_str(), std::strerror(errno));
+    return fail();
+  }
+  std::string first;
+  for (int c; (c = std::fgetc(in)) != EOF;) {
+    first += char(c);
+    if (c == '\n' || first.size() > 4096) break;
+  }
+  if (first.empty()) {  // (a new or empty file)
+    std::fclose(in);
+    if (!write_all(fd, header)) {
+      std::fprintf(stderr, "synclab-litmus: --save %s: cannot write to it: %s\n", path.c_str(), std::strerror(errno));
+      return fail();
+    }
+    return fd;
+  }
+  if (first != header) {
+    std::fclose(in);
+    if (first.back() == '\n') first.pop_back();
+    std::fprintf(stderr,
+                 "synclab-litmus: --save %s holds the results of another run (%s), not of this one (%s); "
+                 "name another file, or remove it to start over\n",
+                 path.c_str(), first.c_str(), header.substr(0, header.size() - 1).c_str());
+    return fail();
+  }
+  bool torn = false;
+  const long keep = read_records(in, done, &torn);
+  std::fclose(in);
+  for (const auto& [i, rec] : *done)
+    if (i >= tests.size() || tests[i]->name != rec.name) {
+      std::fprintf(stderr, "synclab-litmus: --save %s: its record %zu is of test '%s', which this run %s\n",
+                   path.c_str(), i, rec.name.c_str(),
+                   i >= tests.size() ? "does not have" : ("has as '" + tests[i]->name + "'").c_str());
+      return fail();
+    }
+  if (torn) {
+    std::fprintf(stderr,
+                 "synclab-litmus: --save %s: dropping what follows byte %ld, which is no whole record (a run cut "
+                 "short while writing it); those tests run again\n",
+                 path.c_str(), keep);
+    if (ftruncate(fd, keep) != 0) {
+      std::fprintf(stderr, "synclab-litmus: --save %s: cannot cut it to %ld bytes: %s\n", path.c_str(), keep,
+                   std::strerror(errno));
+      return fail();
+    }
+  }
+  std::fprintf(stderr, "synclab-litmus: --save %s: %zu of %zu tests already ran; running the other %zu\n", path.c_str(),
+               done->size(), tests.size(), tests.size() - done->size());
   return fd;
 }
 
@@ -509,14 +545,16 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
       const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       if (out < 0) _exit(3);
       if (done_pipe[0] >= 0) ::close(done_pipe[0]);
+      bool save_failed = false;  // (the worker still runs its tests: the report has them)
       for (size_t k = j; k < todo.size(); k += jobs) {
         const size_t i = todo[k];
         const std::string rec = report_record(i, tests[i]->name, run_one(*tests[i], f));
         if (!write_all(out, rec)) _exit(3);
-        if (save_fd >= 0 && !write_all(save_fd, rec)) _exit(4);
+        if (save_fd >= 0 && !save_failed && !write_all(save_fd, rec)) save_failed = true;
         if (done_pipe[1] >= 0) write_all(done_pipe[1], std::string(1, '.'));
       }
-      _exit(::close(out) == 0 ? 0 : 3);
+      if (::close(out) != 0) _exit(3);
+      _exit(save_failed ? 4 : 0);
     }
     pids.push_back(pid);
   }
@@ -538,11 +576,16 @@ bool run_all(const std::vector<const LitmusTest*>& tests, const RunFlags& f, uns
     const std::string path = fmt::format("{}/part.{}", dir, j);
     bool torn = false;
     std::FILE* in = nullptr;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 4) {  // (its tests ran: their results are in its file)
+      std::fprintf(stderr, "synclab-litmus: --jobs: worker %u could not write to --save %s: %s\n", j, save.c_str(),
+                   "its results are in the report, not in the file");
+      ok = false;
+    }
+    if (code != 0 && code != 4) {
       std::fprintf(stderr, "synclab-litmus: --jobs: worker %u %s\n", j,
-                   WIFSIGNALED(status)        ? fmt::format("died of signal {}", WTERMSIG(status)).c_str()
-                   : WEXITSTATUS(status) == 4 ? fmt::format("could not write to --save {}", save).c_str()
-                                              : fmt::format("exited with status {}", WEXITSTATUS(status)).c_str());
+                   WIFSIGNALED(status) ? fmt::format("died of signal {}", WTERMSIG(status)).c_str()
+                                       : fmt::format("exited with status {}", code).c_str());
       ok = false;
     } else if (!(in = std::fopen(path.c_str(), "rb")) || (read_records(in, &got, &torn), torn)) {
       std::fprintf(stderr, "synclab-litmus: --jobs: worker %u's results (%s) are unreadable\n", j, path.c_str());

@@ -20,19 +20,40 @@ if ! diff "$tmp/one.txt" "$tmp/three-plain.txt"; then
 fi
 # --save: killed after a second (however far it got), then run again with the file.
 timeout -s TERM 1 "$tool" "${args[@]}" --jobs 2 --save "$tmp/saved" >/dev/null 2>&1 || true
-[ -s "$tmp/saved" ] || { echo "FAIL: --save left no file"; exit 1; }
 "$tool" "${args[@]}" --jobs 2 --save "$tmp/saved" >"$tmp/resumed.txt" 2>"$tmp/resumed.err" ||
   { cat "$tmp/resumed.txt" "$tmp/resumed.err"; echo "FAIL: the run resumed with --save failed"; exit 1; }
 sed 's/, 2 processes)/)/' "$tmp/resumed.txt" | diff "$tmp/one.txt" - ||
   { echo "FAIL: the run resumed with --save reported otherwise than one process (diff above)"; exit 1; }
-# The file cut inside its tenth record: nine come back, the torn one is dropped, the rest run again.
-cut=$(grep -b -m 11 -E '^[0-9]+ [01] [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$tmp/saved" | tail -1 | cut -d: -f1)
-head -c $((cut - 5)) "$tmp/saved" >"$tmp/torn"
+# (the whole file: its records end with "end INDEX HASH" lines)
+total=$(grep -c -E '^end [0-9]+ [0-9a-f]{16}$' "$tmp/saved")
+[ "$total" -gt 20 ] || { echo "FAIL: the whole --save file holds $total records"; exit 1; }
+# (end_of N: the byte offset of the N-th record's end line; after N: just past it)
+end_of() { grep -b -E '^end [0-9]+ [0-9a-f]{16}$' "$tmp/saved" | sed -n "$1p" | cut -d: -f1; }
+after() { grep -b -E '^end [0-9]+ [0-9a-f]{16}$' "$tmp/saved" | sed -n "$1p" | awk -F: '{ print $1 + length($2) + 1 }'; }
+# Cut after its twentieth record: the other tests run again, three processes side by side.
+head -c "$(after 20)" "$tmp/saved" >"$tmp/part"
+"$tool" "${args[@]}" --jobs 3 --save "$tmp/part" >"$tmp/part.txt" 2>"$tmp/part.err" ||
+  { cat "$tmp/part.txt" "$tmp/part.err"; echo "FAIL: the run resumed from 20 records failed"; exit 1; }
+sed 's/, 3 processes)/)/' "$tmp/part.txt" | diff "$tmp/one.txt" - ||
+  { echo "FAIL: resumed from 20 records with --jobs 3, the report differs (diff above)"; exit 1; }
+grep -q ": 20 of $total tests already ran; running the other $((total - 20))" "$tmp/part.err" ||
+  { cat "$tmp/part.err"; echo "FAIL: not 20 records kept"; exit 1; }
+# Cut inside its tenth record: nine come back, the torn one is dropped, the rest run again.
+head -c $(($(end_of 10) + 5)) "$tmp/saved" >"$tmp/torn"
 "$tool" "${args[@]}" --save "$tmp/torn" >"$tmp/torn.txt" 2>"$tmp/torn.err" ||
   { cat "$tmp/torn.txt" "$tmp/torn.err"; echo "FAIL: the run resumed from a torn --save file failed"; exit 1; }
 diff "$tmp/one.txt" "$tmp/torn.txt" || { echo "FAIL: resumed from a torn file, the report differs (diff above)"; exit 1; }
-grep -q 'dropping an incomplete record' "$tmp/torn.err" || { cat "$tmp/torn.err"; echo "FAIL: no word of the torn record"; exit 1; }
+grep -q 'which is no whole record' "$tmp/torn.err" || { cat "$tmp/torn.err"; echo "FAIL: no word of the torn record"; exit 1; }
 grep -q ': 9 of [0-9]* tests already ran' "$tmp/torn.err" || { cat "$tmp/torn.err"; echo "FAIL: not 9 records kept"; exit 1; }
+# Ten bytes gone from the middle of its fifth record, whole records after it: the four before it
+# come back, nothing of the broken one or after it (its byte count would swallow the next).
+a=$(after 4); b=$(end_of 5)
+{ head -c $((a + 40)) "$tmp/saved"; tail -c +$((a + 51)) "$tmp/saved"; } >"$tmp/broken"
+"$tool" "${args[@]}" --save "$tmp/broken" >"$tmp/broken.txt" 2>"$tmp/broken.err" ||
+  { cat "$tmp/broken.txt" "$tmp/broken.err"; echo "FAIL: the run resumed from a broken --save file failed"; exit 1; }
+diff "$tmp/one.txt" "$tmp/broken.txt" || { echo "FAIL: resumed from a broken file, the report differs (diff above)"; exit 1; }
+grep -q ': 4 of [0-9]* tests already ran' "$tmp/broken.err" || { cat "$tmp/broken.err"; echo "FAIL: not 4 records kept"; exit 1; }
+[ "$b" -gt $((a + 51)) ] || { echo "FAIL: the fifth record is too short for this test"; exit 1; }
 # A file of another run (other seeds) is refused, and left as it was.
 sum=$(md5sum <"$tmp/saved")
 if out=$("$tool" run "$file" --seeds 299 --check --gaps --counts --save "$tmp/saved" 2>&1); then
@@ -52,4 +73,4 @@ lines=$(wc -l <"$tmp/one.txt")
 # A bad count is refused before anything runs.
 if out=$("$tool" run "$file" --jobs 0 2>&1); then echo "FAIL: --jobs 0 was accepted"; exit 1; fi
 echo "$out" | grep -q 'jobs 0: a number from 1 to 1024' || { echo "$out"; echo "FAIL: --jobs 0's message"; exit 1; }
-echo "PASS: --jobs 3, and --save cut short and run again, gave the $lines lines of one process"
+echo "PASS: --jobs 3, and --save cut short, torn or broken and run again, gave the $lines lines of one process"

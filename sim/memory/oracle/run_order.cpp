@@ -226,7 +226,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           for (auto [loc, sc] : late_releases)
             if (loc == int(J.loc)) h = std::max(h, sc == Scope::Thread ? Scope::Gpu : sc);
           hidden.push_back(h);
-          if (J.release && !heavy) light.push_back(int(path.size() - 1));
+          // (a release compare-and-swap that fails writes nothing and releases nothing: the mirror
+          // leaves every one out, which lets a load read more than the model may, never less)
+          if (J.release && !heavy && J.rmw != LitmusOp::Rmw::Cas) light.push_back(int(path.size() - 1));
         }
         if (heavy) {
           widen(J.scope);
@@ -274,15 +276,19 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   // plan's releases only through a message that carries one: RelaxedModel::take_read): it is a
   // release itself, or a fence that releases, a barrier, or a release write to its location ran
   // before it in its thread (before the plan, or early in it). (A read-modify-write also carries
-  // what the write it read carried; that, and the releases a thread's third released location
-  // pushes onto all its later writes, are left out: the mirror then lets a load read more than
-  // the model lets it, never less.)
+  // what the write it read carried; that, the releases a thread's third released location pushes
+  // onto all its later writes, and those of a compare-and-swap, which releases only when it
+  // writes, are left out: the mirror then lets a load read more than the model lets it, never
+  // less.)
   auto carries_release = [&](size_t i) {
     const LitmusOp& S = T.ops[size_t(path[i].first)];
-    if (S.release) return true;
+    // (a hidden early store gets its own release only when the plan has run: end_late; a
+    // compare-and-swap, as below)
+    if (S.release && hidden[i] == Scope::Thread && S.rmw != LitmusOp::Rmw::Cas) return true;
     auto gives = [&](const LitmusOp& K) {
       return (K.kind == LitmusOp::Kind::Fence && K.fence != FenceKind::Acquire) || K.kind == LitmusOp::Kind::Bar ||
-             (K.kind != LitmusOp::Kind::Ld && K.kind != LitmusOp::Kind::Fence && K.release && K.loc == S.loc);
+             (K.kind != LitmusOp::Kind::Ld && K.kind != LitmusOp::Kind::Fence && K.release && K.loc == S.loc &&
+              K.rmw != LitmusOp::Rmw::Cas);
     };
     for (int k = 0; k < s; ++k)
       if (gives(T.ops[size_t(k)])) return true;
