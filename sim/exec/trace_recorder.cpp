@@ -35,6 +35,7 @@
 #include <synclab/trace_writer.h>
 
 #include "sim/exec/trace_recorder.h"
+#include <synclab/fnv1a.h>
 
 namespace synclab::sim {
 
@@ -184,14 +185,8 @@ trace::Writer* Simulator::trace_writer(const Config& cfg) {
            if (const char* v = std::getenv(n.c_str()); v && *v) env[n] = v;
          char cwd[4096];
          const bool have_cwd = getcwd(cwd, sizeof cwd) != nullptr;
-         std::ifstream exe("/proc/self/exe", std::ios::binary);
-         uint64_t hash = 14695981039346656037ull, bytes = 0;
-         std::vector<char> buf(1 << 16);
-         while (exe.read(buf.data(), std::streamsize(buf.size())) || exe.gcount() > 0) {
-           for (std::streamsize i = 0; i < exe.gcount(); ++i)
-             hash = (hash ^ uint8_t(buf[size_t(i)])) * 1099511628211ull;
-           bytes += uint64_t(exe.gcount());
-         }
+         uint64_t hash = kFnv1aBasis, bytes = 0;
+         file_fnv1a("/proc/self/exe", &hash, &bytes);
          return nlohmann::json{{"cwd", have_cwd ? cwd : ""},
                                {"env", env},
                                {"trace", cfg.trace_path},

@@ -120,7 +120,7 @@ class ConsistencyModel {
   // program order stays the program's.
   // plan_step's hidden: the early store that follows waits for releases of the plan, at most this
   // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
-  // synchronize with until end_late, then gives it what they release. begin_late's
+  // synchronize with until end_late, then gives it what they release.
   // begin_early's acquire_rmw_held: the plan holds back a read-modify-write that may acquire (an
   // acquire one, or one with an acquire held back after it); its early stores are kept from the
   // morally strong readers of other threads that may release after the read (a release could
@@ -128,12 +128,11 @@ class ConsistencyModel {
   // may read) until end_late. begin_early's acquire_held: the plan holds back an acquire (the
   // load, a later acquire load or read-modify-write, an acquire fence, an acquire pattern) that the
   // read-modify-writes it runs early come after in program order: their reads take what it would
-  // acquire of the releases the thread read before as already known. fence_acquire: the widest
-  // scope of an acquire fence held back with
-  // the load (ptx::Scope::None:
-  // none). plan_step's before_late_write: a held-back write of the plan may touch the location of
-  // the early store that follows and come before it in program order (it will have to go before
-  // that store in coherence order).
+  // acquire of the releases the thread read before as already known. begin_late's fence_acquire:
+  // the widest scope of an acquire fence held back with the load (ptx::Scope::None: none).
+  // plan_step's before_late_write: a held-back write of the plan may touch the location of the
+  // early store that follows and come before it in program order (it will have to go before that
+  // store in coherence order).
   virtual void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held = false,
                            bool acquire_held = false) {}
   virtual void end_early(const MemThread& t) {}

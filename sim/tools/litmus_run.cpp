@@ -373,11 +373,14 @@ RunResult run_litmus(const LitmusTest& t, const RunOptions& opt) {
         std::memcpy(&v, mem + mem_each * c + 4 * l, 4);
         o.push_back(v);
       }
-      // (explained once: the run in which it first shows)
-      if (opt.explain && opt.kept_out && opt.kept_out->count(o) && !res.counts.count(o)) explain_kept = true;
-      if (!res.counts.count(o)) res.first_seed[o] = s;
-      if (++res.counts[o] == 1 && opt.until_seen && opt.until_seen->count(o)) {
-        reach_seen += !(opt.kept_out && opt.kept_out->count(o));
+      const auto [it, first] = res.counts.try_emplace(o, 0);
+      ++it->second;
+      if (!first) continue;
+      res.first_seed[o] = s;
+      const bool kept = opt.kept_out && opt.kept_out->count(o);
+      if (opt.explain && kept) explain_kept = true;  // (explained once: the run in which it first shows)
+      if (opt.until_seen && opt.until_seen->count(o)) {
+        reach_seen += !kept;
         if (aimed) res.aimed_seen.insert(o);
       }
     }

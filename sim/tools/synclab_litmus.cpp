@@ -28,6 +28,7 @@
 #include "sim/memory/oracle/generate.h"
 #include "sim/memory/oracle/litmus.h"
 #include "sim/tools/litmus_run.h"
+#include <synclab/fnv1a.h>
 
 using namespace synclab::memory;
 
@@ -292,11 +293,6 @@ TestReport run_one(const LitmusTest& t, const RunFlags& f) {
   return r;
 }
 
-uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
-  for (char c : s) h = (h ^ uint8_t(c)) * 1099511628211ull;
-  return h;
-}
-
 // A report crosses from a worker process to the parent (--jobs), and into a --save file, as one
 // record: a header line (index, failed, weak_allowed, weak_seen, weak_aimed, gap_outcomes, number
 // of gap lines, bytes of text, bytes of the test's name), the name on a line, the gap lines
@@ -309,7 +305,7 @@ std::string report_record(size_t index, const std::string& name, const TestRepor
   s += name + "\n";
   for (const auto& [g, n] : r.gaps) s += fmt::format("{} {}\n", n, g);
   s += r.text;
-  s += fmt::format("end {} {:016x}\n", index, fnv1a(s));
+  s += fmt::format("end {} {:016x}\n", index, synclab::fnv1a(s));
   return s;
 }
 
@@ -378,7 +374,7 @@ long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
     raw += r.text;
     // (the end line: this record's index and the hash of all of it)
     ok = ok && std::fgets(line, sizeof line, in) &&
-         std::string(line) == fmt::format("end {} {:016x}\n", index, fnv1a(raw));
+         std::string(line) == fmt::format("end {} {:016x}\n", index, synclab::fnv1a(raw));
     if (!ok) {
       *torn = true;
       break;
@@ -392,15 +388,11 @@ long read_records(std::FILE* in, std::map<size_t, Record>* into, bool* torn) {
 // What a --save file's first line says: the settings and tests its records belong to.
 std::string save_header(const std::vector<const LitmusTest*>& tests, const RunFlags& f) {
   const synclab::litmus::RunOptions& o = f.opt;
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the tests' text
-  for (const LitmusTest* t : tests) h = fnv1a(t->to_text() + '\0', h);
+  uint64_t h = synclab::kFnv1aBasis;  // over the tests' text
+  for (const LitmusTest* t : tests) h = synclab::fnv1a(t->to_text() + '\0', h);
   // (and over this program: results of another build of the model do not mix with its own)
-  uint64_t tool = 1469598103934665603ull;
-  if (std::FILE* self = std::fopen("/proc/self/exe", "rb")) {
-    char buf[1 << 16];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, self)) > 0;) tool = fnv1a(std::string(buf, n), tool);
-    std::fclose(self);
-  }
+  uint64_t tool = 0, tool_bytes = 0;
+  synclab::file_fnv1a("/proc/self/exe", &tool, &tool_bytes);
   return fmt::format(
       "synclab-litmus run results, format 2, program {:016x}: {} tests (text hash {:016x}); memory {}, seeds {} "
       "from {}, instances {}, aim {}{}{}{}{}{}{}\n",

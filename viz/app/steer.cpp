@@ -19,6 +19,7 @@
 #include <synclab/trace_schedule.h>
 
 #include "app.h"
+#include <synclab/fnv1a.h>
 
 extern char** environ;
 
@@ -64,14 +65,8 @@ std::string absolute(const std::string& p) {
 }  // namespace
 
 bool file_fnv1a(const std::string& path, std::string* hex, uint64_t* bytes) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  uint64_t h = 14695981039346656037ull, n = 0;
-  std::vector<char> buf(1 << 16);
-  while (f.read(buf.data(), std::streamsize(buf.size())) || f.gcount() > 0) {
-    for (std::streamsize i = 0; i < f.gcount(); ++i) h = (h ^ uint8_t(buf[size_t(i)])) * 1099511628211ull;
-    n += uint64_t(f.gcount());
-  }
+  uint64_t h = 0, n = 0;
+  if (!synclab::file_fnv1a(path, &h, &n)) return false;
   char b[24];
   std::snprintf(b, sizeof b, "%016" PRIx64, h);
   *hex = b;

@@ -182,10 +182,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
           break;
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
-        bool atom_held = is_atom;
+        bool atom_held = is_atom;  // (a read-modify-write is held back)
         for (const auto& [k, early] : path)
-          if (!early && T.ops[size_t(k)].kind != LitmusOp::Kind::Ld && T.ops[size_t(k)].kind != LitmusOp::Kind::St &&
-              T.ops[size_t(k)].kind != LitmusOp::Kind::Fence && T.ops[size_t(k)].kind != LitmusOp::Kind::Bar)
+          if (!early && (T.ops[size_t(k)].kind == LitmusOp::Kind::Atom || T.ops[size_t(k)].kind == LitmusOp::Kind::Red))
             atom_held = true;
         // (the locations of the held-back writes, the load's if it is a read-modify-write, and of
         // the held-back reads)
@@ -556,18 +555,15 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
           }
       }
     }
-    if (either.empty()) {
-      if (acyclic(size_t(n), edges)) return true;
-    } else {
-      std::vector<size_t> choice(either.size(), 0);
-      for (bool more = true; more;) {
-        std::vector<std::pair<int, int>> all = edges;
-        for (size_t k = 0; k < either.size(); ++k) all.push_back(either[k][choice[k]]);
-        if (acyclic(size_t(n), all)) return true;
-        size_t k = 0;
-        while (k < choice.size() && ++choice[k] == either[k].size()) choice[k++] = 0;
-        more = k < choice.size();
-      }
+    // (with no choice to make, one pass over `edges` alone)
+    std::vector<size_t> choice(either.size(), 0);
+    for (bool more = true; more;) {
+      std::vector<std::pair<int, int>> all = edges;
+      for (size_t k = 0; k < either.size(); ++k) all.push_back(either[k][choice[k]]);
+      if (acyclic(size_t(n), all)) return true;
+      size_t k = 0;
+      while (k < choice.size() && ++choice[k] == either[k].size()) choice[k++] = 0;
+      more = k < choice.size();
     }
     size_t th = 0;
     while (th < pick.size() && ++pick[th] == per_thread[th].size()) pick[th++] = 0;

@@ -1312,9 +1312,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
   if (release_now && ts.early && !t.host) {
     // A release run early with only loads held back before it (load_buffering.cpp).
     ThreadState::PlanRel e;
-    e.pos = ts.plan_pos;
     e.who = w;
-    e.known = ts.known();
     e.release = true;
     e.key = key;
     for (const ThreadState::RelLoc& rl : ts.rel_loc)
@@ -1567,9 +1565,7 @@ void RelaxedModel::fence(const MemThread& t, MemOrder o) {
   // before it).
   if (ts.early && !t.host) {
     ThreadState::PlanRel e;
-    e.pos = ts.plan_pos;
     e.who = f;
-    e.known = ts.known();
     e.fence = true;
     e.sc = sem == Sem::Sc;
     e.acquire = sem != Sem::Release;
@@ -1594,6 +1590,8 @@ ReleaseRef RelaxedModel::release_now(const ThreadState& ts, const Who& head) {
 }
 
 void RelaxedModel::add_plan_rel(const MemThread& t, ThreadState& ts) {
+  ts.plan_rels.back().pos = ts.plan_pos;
+  ts.plan_rels.back().known = ts.known();
   if (ts.plan_rels.size() == 1) {
     plan_rels_.push_back(&ts);
     ts.plan_who = Who{t.id, t.cta, t.host, Scope::Thread};

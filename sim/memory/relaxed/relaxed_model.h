@@ -106,8 +106,9 @@ class RelaxedModel final : public ConsistencyModel {
   Loc* find(uint64_t key);
   Loc* history(uint64_t key, uint32_t size, uint64_t latest, uint64_t now, bool create);
   void forget_old(uint64_t now);
-  // Load buffering with releases run early (ThreadState::PlanRel): one was made (the last of
-  // ts.plan_rels); the held-back loads before plan place `pos` have run.
+  // Load buffering with releases run early (ThreadState::PlanRel): one was made now (the last of
+  // ts.plan_rels, its kind, who and location set); it gets the thread's place in its plan and what
+  // the thread knows. plan_release_late: the held-back loads before plan place `pos` have run.
   void add_plan_rel(const MemThread& t, ThreadState& ts);
   // Fence-SC order: what a fence.sc of thread t at `scope` passes on to the morally strong
   // fence.sc after it.
