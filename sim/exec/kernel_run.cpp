@@ -621,6 +621,9 @@ void annotate_for_exec(ptx::Function& fn, bool fast) {
   }
   mark_none_after(fn, may_acquire, ptx::Instr::kExecNoAcquireAfter);
   mark_none_after(fn, may_release, ptx::Instr::kExecNoReleaseAfter);
+  for (ptx::Instr& I : fn.code)
+    if ((I.exec & ptx::Instr::kExecNoReleaseAfter) && !may_release(I, fn.is_entry))
+      I.exec |= ptx::Instr::kExecNoReleaseFrom;
 }
 
 // ---------------------------------------------------------------------------------------------

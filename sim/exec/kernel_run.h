@@ -327,6 +327,10 @@ class KernelRun final : private RunView {
   bool reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
   template <class M>
   void run_late(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I);
+  // Whether no thread of w's block but the lanes `plan` of w may release from now on: each has
+  // exited or is about to run an instruction from which no release is reachable
+  // (ptx::Instr::kExecNoReleaseFrom).
+  bool block_releases_no_more(const Warp& w, uint32_t plan) const;
   void run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   // A load's memory order for the model (no_acquire_after and no_release_after under independent

@@ -122,10 +122,12 @@ class ConsistencyModel {
   // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
   // synchronize with until end_late, then gives it what they release.
   // begin_early's acquire_rmw_held: the plan holds back a read-modify-write that may acquire (an
-  // acquire one, or one with an acquire held back after it); its early stores are kept from the
-  // morally strong readers of other threads that may release after the read (a release could
+  // acquire one, or one with an acquire held back after it). With hide_acq, its early stores are
+  // kept from the readers of other threads that may release after the read (a release could
   // carry such a store to where the held-back read-modify-write reads, and leave it nothing it
-  // may read) until end_late. begin_early's acquire_held: the plan holds back an acquire (the
+  // may read) until end_late; without, no release the plan may acquire can be made from now on
+  // (its acquires are .cta and no other thread of its block may release any more: the
+  // interpreter's KernelRun::reorder_load). begin_early's acquire_held: the plan holds back an acquire (the
   // load, a later acquire load or read-modify-write, an acquire fence, an acquire pattern) that the
   // read-modify-writes it runs early come after in program order: their reads take what it would
   // acquire of the releases the thread read before as already known. begin_late's fence_acquire:
@@ -134,7 +136,7 @@ class ConsistencyModel {
   // early store that follows and come before it in program order (it will have to go before that
   // store in coherence order).
   virtual void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held = false,
-                           bool acquire_held = false) {}
+                           bool acquire_held = false, bool hide_acq = false) {}
   virtual void end_early(const MemThread& t) {}
   virtual void begin_late(const MemThread& t, ptx::Scope fence_acquire) {}
   virtual void end_late(const MemThread& t) {}

@@ -397,6 +397,9 @@ struct Instr {
     // a load-buffering plan holding back an acquiring read-modify-write ran early,
     // RelaxedModel::readable).
     kExecNoReleaseAfter = 32,
+    // Neither this instruction nor any after it may release: a thread about to run it will never
+    // release again (KernelRun::reorder_load's block_releases_no_more).
+    kExecNoReleaseFrom = 64,
   };
   uint8_t exec = 0;
   uint8_t fast = 0;  // the interpreter's handler for this arithmetic form (0: the general path)

@@ -130,9 +130,17 @@ std::string litmus_ptx(const LitmusTest& t, uint32_t instances) {
   s += "  mad.lo.u32 %r2, %r0, 1024, %r1;\n";
   for (size_t l = 0; l < t.locs.size(); ++l)
     s += fmt::format("  add.u64 %rd{}, %rd0, {};  // [{}]\n", 16 + l, 4 * l, t.locs[l]);
+  // The lanes that run no thread of the test leave first, so that a block's idle lanes are soon
+  // at its end (whether a block's other threads may still release matters to the relaxed model:
+  // KernelRun::block_releases_no_more).
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    s += fmt::format("  setp.eq.u32 {}, %r2, {};\n", i ? "%p3" : "%p2", pl.cta[i] * 1024 + pl.tid[i]);
+    if (i) s += "  or.pred %p2, %p2, %p3;\n";
+  }
+  s += "  @!%p2 bra $Idle;\n";
   for (size_t i = 0; i < t.threads.size(); ++i)
     s += fmt::format("  setp.eq.u32 %p0, %r2, {};\n  @%p0 bra $T{};\n", pl.cta[i] * 1024 + pl.tid[i], i);
-  s += "  ret;\n";
+  s += "$Idle:\n  ret;\n";
   int tmp = 0, tmpd = 0;
   for (size_t i = 0; i < t.threads.size(); ++i) {
     const memory::LitmusThread& th = t.threads[i];

@@ -69,6 +69,20 @@ class GroupProbe final : public relaxed::LbProbe {
 
 }  // namespace
 
+bool KernelRun::block_releases_no_more(const Warp& w, uint32_t plan) const {
+  for (const Warp& o : w.cta->warps)
+    for (uint32_t m = o.live_mask() & ~(&o == &w ? plan : 0u); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = o.lanes[lane];
+      // (a converged warp's ready lanes are at its cfunc, cpc: their own PCs may be stale)
+      const bool at_c = o.converged && (o.ready_mask >> lane & 1);
+      const uint32_t func = at_c ? o.cfunc : L.func, pc = at_c ? o.cpc : L.pc;
+      const ptx::Function& f = M_.functions[func];
+      if (pc >= f.code.size() || !(f.code[pc].exec & ptx::Instr::kExecNoReleaseFrom)) return false;
+    }
+  return true;
+}
+
 // Load buffering (relaxed memory model): a relaxed, plain or acquire load (or an atom) may take
 // effect after later stores of its thread that do not depend on it (sim/memory/relaxed/
 // load_buffering.h). When the seed says so (under its; pre-Volta lockstep is outside the PTX
@@ -83,8 +97,14 @@ bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, c
   relaxed::LbPlan plan;
   if (!relaxed::plan_load_buffering(fn, g.pc, probe, mm_.relaxed->random(1u << 30), !listen_.race, &plan)) return false;
   const uint32_t lanes = warp_is_unit(M::kKind) ? g.mask & -g.mask : g.mask;
+  // A held-back acquiring read-modify-write whose acquires are all .cta, of a plan of one thread, in
+  // a block where no other thread may release any more: nothing it reads can carry a release it
+  // acquires made since, so the early stores need not be kept from readers that may release.
+  const bool hide_acq = plan.acquire_rmw_held && !(plan.acquire_scope == ptx::Scope::Cta &&
+                                                   (lanes & (lanes - 1)) == 0 && block_releases_no_more(w, lanes));
   for (uint32_t m = lanes; m; m &= m - 1)
-    mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length, plan.acquire_rmw_held, plan.acquire_held);
+    mm_.relaxed->begin_early(mm_thread(w, __builtin_ctz(m)), plan.length, plan.acquire_rmw_held, plan.acquire_held,
+                             hide_acq);
   for (uint32_t i = 0; i < plan.n_early && !stop_; ++i) {
     for (uint32_t m = lanes; m; m &= m - 1)
       mm_.relaxed->plan_step(mm_thread(w, __builtin_ctz(m)), plan.early_pos[i], plan.early_hidden[i],

@@ -22,7 +22,7 @@ std::string RunOrderLimits::relaxed() const {
   add(early_same_location,
       "a read-modify-write run before an earlier held-back write of its location, or a compare-and-swap or "
       "acquiring read-modify-write before an earlier read of its location");
-  add(early_past_dependent_address, "a store run before an access whose address depends on the load");
+  add(early_past_dependent_address, "a store run past a fence or barrier after a branch on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire,
       "a compare-and-swap, acquiring read-modify-write, or read-modify-write after a held-back one or to the "
@@ -63,12 +63,16 @@ namespace {
 // relaxed_model.cpp).
 // Or a store run early by a plan that holds back a read-modify-write that may acquire: kept from
 // the readers of other threads that may release after the read, morally strong or not (`acq`;
-// Msg::hidden_acq).
+// Msg::hidden_acq), unless every acquire the plan holds back is .cta (`cta_only`) and no other
+// thread of its block may release once the plan starts (its first early instruction, `first`;
+// the interpreter's KernelRun::block_releases_no_more).
 struct Hidden {
   int store = 0;      // the early store
   int last_late = 0;  // the plan's last held-back instruction
   Scope scope = Scope::Cta;
   bool acq = false;
+  bool cta_only = false;
+  int first = 0;
 };
 
 // One load-buffering plan of a thread: the instructions run early (stores), then the held-back
@@ -135,7 +139,10 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     const LitmusOp& J = T.ops[j];
     bool dep = false;  // an address (or, for a fence or barrier, control) dependency on the held-back reads
     for (int r : J.deps) dep = dep || tainted(r);
-    if (dep && !lim.early_past_dependent_address) break;
+    // (the planner knows an address the litmus program computes from the load, `xor z, r, r`
+    // added to the location's, and holds the access back; a branch on the load ends its search)
+    if (dep && (J.kind == LitmusOp::Kind::Fence || J.kind == LitmusOp::Kind::Bar) && !lim.early_past_dependent_address)
+      break;
     if (dep) {
       // (held back with the load)
       if (J.kind != LitmusOp::Kind::Ld) only_loads = false;
@@ -324,9 +331,18 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     // location, as load_buffering.cpp's late_acquire): the plan's early stores are kept from
     // readers that may release (Msg::hidden_acq).
     bool late_acquire = false, rmw = false, rmw_acquire = false;
+    // (the widest scope of those acquires and of every acquire held back, as load_buffering.cpp's
+    // acquire_scope)
+    Scope acquire_scope = Scope::Thread;
+    auto widen = [&](const LitmusOp& J) {
+      const Scope sc = J.scope == Scope::Thread ? Scope::Gpu : J.scope;
+      if (uint8_t(sc) > uint8_t(acquire_scope)) acquire_scope = sc;
+    };
     for (int e : p.early)  // (a fence run early: its acquire half takes what the held-back loads read)
-      if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence && T.ops[size_t(e)].fence != FenceKind::Release)
+      if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence && T.ops[size_t(e)].fence != FenceKind::Release) {
         late_acquire = true;
+        widen(T.ops[size_t(e)]);
+      }
     for (size_t k = 0; k < p.late.size(); ++k) {
       const LitmusOp& J = T.ops[size_t(p.late[k])];
       if (J.kind == LitmusOp::Kind::Atom) {
@@ -334,6 +350,9 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         rmw_acquire = rmw_acquire || J.acquire;
       }
       if (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release) late_acquire = true;
+      if ((J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release) ||
+          ((J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire))
+        widen(J);
       if (k > 0 && (J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire)
         for (size_t i = 0; i < k; ++i) {
           const LitmusOp& X = T.ops[size_t(p.late[i])];
@@ -341,7 +360,8 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
         }
     }
     if (rmw && (rmw_acquire || late_acquire) && !lim.acquire_hidden_readable)
-      for (int e : p.early) p.hidden.push_back({e, p.late.back(), Scope::Sys, true});
+      for (int e : p.early)
+        p.hidden.push_back({e, p.late.back(), Scope::Sys, true, acquire_scope == Scope::Cta, p.early.front()});
     p.next = path[c].first + 1;
     out.push_back(std::move(p));
   }
@@ -490,9 +510,26 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
   for (size_t e = 0; e < x.events.size(); ++e)
     if (x.events[e].kind == EventKind::Read && x.rf[e] >= 0 && !sees_unreleasing(uint32_t(e)))
       releasing_readers[size_t(x.rf[e])].push_back(uint32_t(e));
+  // For a plan whose acquires are all .cta: the last instruction of each other thread of its block
+  // that may release (-1: none). The plan's early stores are kept from releasing readers unless
+  // every one of those ran before the plan started.
+  std::vector<int> last_release(t.threads.size(), -1);
+  for (size_t th = 0; th < t.threads.size(); ++th)
+    for (size_t j = 0; j < t.threads[th].ops.size(); ++j)
+      if (may_release(t.threads[th].ops[j])) last_release[th] = int(j);
+  auto block_mates = [&](size_t th) {
+    std::vector<size_t> v;
+    for (size_t o = 0; o < t.threads.size(); ++o)
+      if (o != th && !t.threads[o].place.host && !t.threads[th].place.host &&
+          t.threads[o].place.cta == t.threads[th].place.cta && last_release[o] >= 0)
+        v.push_back(o);
+    return v;
+  };
   std::vector<size_t> pick(t.threads.size(), 0);
   for (;;) {
     std::vector<std::pair<int, int>> edges = fixed;
+    // Choices: one of the lists of edges of each entry must hold.
+    std::vector<std::vector<std::vector<std::pair<int, int>>>> either;
     for (size_t th = 0; th < t.threads.size(); ++th) {
       const Schedule& s = per_thread[th][pick[th]];
       const std::vector<int>& order = s.order;
@@ -502,7 +539,8 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
       // A hidden early store's morally strong readers that its plan's releases cover (not its own
       // thread's, nor a load that can never acquire) read it only after the plan's held-back part
       // has run.
-      for (const Hidden& h : s.hidden)
+      for (const Hidden& h : s.hidden) {
+        std::vector<std::pair<int, int>> hide;
         for (uint32_t w : ev[th][size_t(h.store)]) {
           if (x.events[w].kind != EventKind::Write) continue;
           Event wide = x.events[w];
@@ -510,13 +548,20 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
           for (uint32_t r : h.acq ? releasing_readers[w] : readers[w])
             if (x.events[r].thread != x.events[w].thread &&
                 (h.acq || (morally_strong(x, w, r) && includes(x, wide, x.events[r].thread))) && node_of(r) >= 0)
-              edges.push_back({node[th][size_t(h.last_late)], node_of(r)});
+              hide.push_back({node[th][size_t(h.last_late)], node_of(r)});
         }
+        if (!(h.acq && h.cta_only)) {
+          edges.insert(edges.end(), hide.begin(), hide.end());
+          continue;
+        }
+        std::vector<std::pair<int, int>> quiet;  // the block's other releases all ran before the plan
+        for (size_t o : block_mates(th)) quiet.push_back({node[o][size_t(last_release[o])], node[th][size_t(h.first)]});
+        if (!hide.empty() && !quiet.empty()) either.push_back({std::move(hide), std::move(quiet)});
+      }
     }
     // Taken releases (Taken): for each held-back load before one and each thing that would take
     // it, one of: the load runs before it, it runs before the release (not taken), or the write
     // the load reads ran before the release. Each choice is tried.
-    std::vector<std::vector<std::pair<int, int>>> either;
     for (size_t th = 0; th < t.threads.size(); ++th) {
       const Schedule& s = per_thread[th][pick[th]];
       for (const Taken& tk : s.taken) {
@@ -548,8 +593,8 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
             if (x.events[le].kind != EventKind::Read || x.rf[le] < 0) continue;  // (the initial value)
             const int src = node_of(uint32_t(x.rf[le]));
             for (int tkr : takers) {
-              std::vector<std::pair<int, int>> opts{{node[th][size_t(ld)], tkr}, {tkr, rel}};
-              if (src >= 0) opts.push_back({src, rel});
+              std::vector<std::vector<std::pair<int, int>>> opts{{{node[th][size_t(ld)], tkr}}, {{tkr, rel}}};
+              if (src >= 0) opts.push_back({{src, rel}});
               either.push_back(std::move(opts));
             }
           }
@@ -559,7 +604,7 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
     std::vector<size_t> choice(either.size(), 0);
     for (bool more = true; more;) {
       std::vector<std::pair<int, int>> all = edges;
-      for (size_t k = 0; k < either.size(); ++k) all.push_back(either[k][choice[k]]);
+      for (size_t k = 0; k < either.size(); ++k) all.insert(all.end(), either[k][choice[k]].begin(), either[k][choice[k]].end());
       if (acyclic(size_t(n), all)) return true;
       size_t k = 0;
       while (k < choice.size() && ++choice[k] == either[k].size()) choice[k++] = 0;

@@ -35,8 +35,8 @@ struct RunOrderLimits {
   // before an earlier read of its location (the model runs stores before any held-back access of
   // their location, and other read-modify-writes before held-back loads of their location)
   bool early_same_location = false;
-  // a store may run before an earlier access whose address depends on the load (or a fence or
-  // barrier after a branch on it): the model cannot tell the address yet, so it stops there
+  // a store may run past a fence or barrier that depends on the load (a branch on the loaded
+  // value before it): the model holds back everything after such a branch, so it stops there
   bool early_past_dependent_address = false;
   // a later load (and the stores that depend on it alone) may run before the load held back: the
   // model holds every later load back with it

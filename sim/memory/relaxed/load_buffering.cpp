@@ -2,6 +2,7 @@
 
 #include "sim/memory/relaxed/load_buffering.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace synclab::sim::relaxed {
@@ -40,6 +41,19 @@ bool address_reads(const ptx::Instr& J, const std::vector<uint32_t>& regs) {
   const Operand& a = J.src[0];
   return a.kind == Operand::Kind::Addr && a.reg != Operand::kNoReg && contains(regs, a.reg);
 }
+
+// What the planner knows of a register written on the path without running anything: its value
+// is a register's value before the plan plus a constant (`base`), or a constant (base kNoReg).
+// An address computed from the load as the litmus programs make a dependency, `xor z, r, r`
+// (zero whatever r is) added to a location's address, is then known where it points.
+struct Known {
+  uint32_t reg;
+  uint32_t base;
+  uint64_t offset;
+};
+
+bool integer_64(ptx::Type t) { return t == ptx::Type::U64 || t == ptx::Type::S64 || t == ptx::Type::B64; }
+bool integer_32(ptx::Type t) { return t == ptx::Type::U32 || t == ptx::Type::S32 || t == ptx::Type::B32; }
 
 }  // namespace
 
@@ -83,7 +97,84 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
     if (released_scope == ptx::Scope::None || uint8_t(s) > uint8_t(released_scope)) released_scope = s;
   };
+  // Whether two accesses may touch a common byte. The probe computes addresses from the registers
+  // as they are now, before the plan runs: an address register written on the path so far (by an
+  // early computation, say `xor r, r1, r1` after an atom run early) has no value yet, so such an
+  // access may touch anything.
+  // (an address register the path wrote counts when `known` has it: the access then stands for
+  // one at the address it will have)
+  std::vector<Known> known;
+  auto known_of = [&](uint32_t r) -> const Known* {
+    for (size_t k = known.size(); k-- > 0;)
+      if (known[k].reg == r) return &known[k];
+    return nullptr;
+  };
+  auto resolved = [&](const ptx::Instr& A, ptx::Instr* out) {
+    if (!address_reads(A, written)) return &A;
+    const Known* k = known_of(A.src[0].reg);
+    if (!k) return static_cast<const ptx::Instr*>(nullptr);
+    *out = A;
+    out->src[0].reg = k->base;
+    out->src[0].imm = int64_t(uint64_t(A.src[0].imm) + k->offset);
+    return static_cast<const ptx::Instr*>(out);
+  };
+  auto may_alias = [&](const ptx::Instr& A, const ptx::Instr& B) {
+    ptx::Instr a2, b2;
+    const ptx::Instr* a = resolved(A, &a2);
+    const ptx::Instr* b = resolved(B, &b2);
+    return !a || !b || probe.may_alias(*a, *b);
+  };
+  // Whether J's address, if it reads a register the path wrote, is known (above).
+  auto address_known = [&](const ptx::Instr& J) {
+    return J.src[0].kind == Operand::Kind::Addr && J.src[0].reg != Operand::kNoReg && known_of(J.src[0].reg);
+  };
+  // After J (run early or held back) writes its destination: what is known of its value.
+  auto learn = [&](const ptx::Instr& J) {
+    if (J.ndst != 1 || J.dst[0].kind != Operand::Kind::Reg || J.dst[0].reg == Operand::kNoReg) return;
+    const uint32_t d = J.dst[0].reg;
+    // A source: a constant, a register not written on the path (its value now), or a known one.
+    struct Val {
+      bool ok;
+      uint32_t base;
+      uint64_t offset;
+    };
+    auto val = [&](const Operand& o) -> Val {
+      if (o.kind == Operand::Kind::Imm) return {true, Operand::kNoReg, uint64_t(o.imm)};
+      if (o.kind != Operand::Kind::Reg || o.reg == Operand::kNoReg) return {false, 0, 0};
+      if (const Known* k = known_of(o.reg)) return {true, k->base, k->offset};
+      if (!contains(written, o.reg)) return {true, o.reg, 0};
+      return {false, 0, 0};
+    };
+    Val v{false, 0, 0};
+    const bool w32 = integer_32(J.type), w64 = integer_64(J.type);
+    if (J.op == Op::Xor && J.nsrc == 2 && (w32 || w64) && J.src[0].kind == Operand::Kind::Reg &&
+        J.src[1].kind == Operand::Kind::Reg && J.src[0].reg == J.src[1].reg) {
+      v = {true, Operand::kNoReg, 0};  // x ^ x
+    } else if ((J.op == Op::Xor || J.op == Op::Add) && J.nsrc == 2 && (w32 || w64)) {
+      const Val a = val(J.src[0]), b = val(J.src[1]);
+      if (a.ok && b.ok && a.base == Operand::kNoReg && b.base == Operand::kNoReg)
+        v = {true, Operand::kNoReg, J.op == Op::Xor ? a.offset ^ b.offset : a.offset + b.offset};
+      else if (J.op == Op::Add && w64 && a.ok && b.ok && (a.base == Operand::kNoReg || b.base == Operand::kNoReg))
+        v = {true, a.base == Operand::kNoReg ? b.base : a.base, a.offset + b.offset};
+      if (v.ok && w32) {
+        if (v.base != Operand::kNoReg) v.ok = false;
+        v.offset &= 0xffffffffu;
+      }
+    } else if ((J.op == Op::Mov || (J.op == Op::Cvt && (integer_32(J.type2) || integer_64(J.type2)) &&
+                                    J.type2 != ptx::Type::S32)) &&
+               J.nsrc == 1 && (w32 || w64)) {
+      // (a move, or a conversion from an unsigned 32-bit or a 64-bit integer)
+      const Val a = val(J.src[0]);
+      if (a.ok && (a.base == Operand::kNoReg || w64)) v = a;
+      if (v.ok && w32) v.offset &= 0xffffffffu;
+      if (v.ok && J.op == Op::Cvt && integer_32(J.type2) && v.base == Operand::kNoReg) v.offset &= 0xffffffffu;
+      if (v.ok && J.op == Op::Cvt && integer_32(J.type2) && v.base != Operand::kNoReg) v.ok = false;
+    }
+    known.erase(std::remove_if(known.begin(), known.end(), [&](const Known& k) { return k.reg == d; }), known.end());
+    if (v.ok) known.push_back({d, v.base, v.offset});
+  };
   auto hold = [&](const ptx::Instr& J, uint32_t at) {
+    learn(J);
     path.push_back({at, false});
     hidden.push_back(ptx::Scope::None);
     after_write.push_back(false);
@@ -100,13 +191,6 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
           if (o.vec[e] != Operand::kNoReg) late_reads.push_back(o.vec[e]);
     }
     if (J.guard != Operand::kNoReg) late_reads.push_back(J.guard);
-  };
-  // Whether two accesses may touch a common byte. The probe computes addresses from the registers
-  // as they are now, before the plan runs: an address register written on the path so far (by an
-  // early computation, say `xor r, r1, r1` after an atom run early) has no value yet, so such an
-  // access may touch anything.
-  auto may_alias = [&](const ptx::Instr& A, const ptx::Instr& B) {
-    return address_reads(A, written) || address_reads(B, written) || probe.may_alias(A, B);
   };
   hold(L, pc);
   path.clear();  // (the load itself is not on the path: it is late[0])
@@ -148,7 +232,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         // address waits for the load (then no later store can be shown not to alias it). An
         // acquire load may be held back as the first one may: run late, it does not acquire a
         // release whose view holds an early store (RelaxedModel::readable).
-        if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || address_reads(J, taint) || writes_late_read) break;
+        if ((!unordered(J.sem) && J.sem != ptx::Sem::Acquire) || (address_reads(J, taint) && !address_known(J)) ||
+            writes_late_read)
+          break;
         // (a held-back load after the early fence.sc comes after it in program order: it takes
         // what the fence acquired, and nothing the fence released waits for it)
         hold(J, cur);
@@ -169,7 +255,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       const bool rmw_release = J.sem == ptx::Sem::AcqRel || release;
       if (J.op != Op::St && (J.sem == ptx::Sem::Sc || released || (rmw_release && !only_loads_held))) break;
       if (!releases && (release || released)) break;
-      if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) || address_reads(J, taint) ||
+      if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) ||
+          (address_reads(J, taint) && !address_known(J)) ||
           writes_late_read)
         break;
       // (a release with only loads held back before it: it releases when it runs, unhidden)
@@ -247,6 +334,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
           h = same_release;
         hidden.push_back(h);
         after_write.push_back(alias_write);
+        learn(J);
         for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
       }
       // (held back, or after a held-back write or fence: its release waits, and so do the stores
@@ -301,6 +389,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       path.push_back({cur, true});
       hidden.push_back(ptx::Scope::None);
       after_write.push_back(false);
+      learn(J);
       for_each_dst(J, [&](uint32_t r) { written.push_back(r); });
     }
     ++cur;
@@ -326,10 +415,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   // (an acquire fence after the cut is not held back: only those before it count)
   plan->late_acquire = ptx::Scope::None;
   auto widen_acquire = [&](ptx::Scope sc) {
-    if (sc == ptx::Scope::None) sc = ptx::Scope::Gpu;
-    if (plan->late_acquire == ptx::Scope::None || sc == ptx::Scope::Sys ||
-        (sc == ptx::Scope::Gpu && plan->late_acquire == ptx::Scope::Cta))
-      plan->late_acquire = sc;
+    // (no scope is .gpu; .cluster counts as .gpu, as the model takes it)
+    if (sc == ptx::Scope::None || sc == ptx::Scope::Cluster) sc = ptx::Scope::Gpu;
+    if (plan->late_acquire == ptx::Scope::None || uint8_t(sc) > uint8_t(plan->late_acquire)) plan->late_acquire = sc;
   };
   // An acquire load or read-modify-write held back after a read of its location (the load, or a
   // held-back load or atom) makes that read's releases acquired too (acquire pattern): it counts
@@ -352,10 +440,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   }
   plan->acquire_rmw_held = false;
   plan->acquire_held = plan->late_acquire != ptx::Scope::None;
+  plan->acquire_scope = plan->late_acquire;
   for (uint32_t k = 0; k < plan->n_late; ++k) {
     const ptx::Instr& J = fn.code[plan->late[k]];
-    if (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || (J.op == Op::Fence && J.sem != ptx::Sem::Release))
+    if (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || (J.op == Op::Fence && J.sem != ptx::Sem::Release)) {
       plan->acquire_held = true;
+      const ptx::Scope sc =
+          J.scope == ptx::Scope::None || J.scope == ptx::Scope::Cluster ? ptx::Scope::Gpu : J.scope;
+      if (plan->acquire_scope == ptx::Scope::None || uint8_t(sc) > uint8_t(plan->acquire_scope))
+        plan->acquire_scope = sc;
+    }
     if (J.op == Op::Atom &&
         (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || plan->late_acquire != ptx::Scope::None))
       plan->acquire_rmw_held = true;

@@ -56,6 +56,11 @@ struct LbPlan {
   // A held-back read-modify-write (atom) that may acquire: an acquire one, or any with late_acquire
   // set (ConsistencyModel::begin_early's acquire_rmw_held).
   bool acquire_rmw_held = false;
+  // The widest scope of the acquires held back (late_acquire, and every held-back acquire load,
+  // read-modify-write or fence other than a release fence; ptx::Scope::None: none). With
+  // acquire_rmw_held, a plan whose acquires are all .cta can synchronize only with releases of
+  // its own block (KernelRun::reorder_load's block_releases_no_more).
+  ptx::Scope acquire_scope = ptx::Scope::None;
   // An acquire is held back (the load, a later acquire load or read-modify-write, an acquire
   // fence, an acquire pattern: late_acquire) that read-modify-writes run early come after in
   // program order (ConsistencyModel::begin_early's acquire_held).

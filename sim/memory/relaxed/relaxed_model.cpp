@@ -97,7 +97,9 @@ struct RelaxedModel::Msg {
   // read do not read it, morally strong or not (a read of a store run early is noted in the
   // reader's view: read_of_early). Such a release could carry the store to the location the
   // held-back read-modify-write reads, and a read-modify-write of that thread could take the last
-  // message there it could read: it would be left with nothing to read.
+  // message there it could read: it would be left with nothing to read. (Not when every acquire
+  // the plan holds back is .cta and no other thread of its block may release any more: nothing
+  // the held-back part reads can then carry a release it acquires made since.)
   bool hidden_acq = false;
   uint64_t key = 0;                     // coherence key: grows along coherence order
   uint64_t created = 0;                 // the step it was made
@@ -222,6 +224,7 @@ struct RelaxedModel::ThreadState {
   uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
   bool plan_before_write = false;        // the store of this plan step: plan_step's before_late_write
   bool plan_acquire_rmw = false;         // the plan holds back an acquiring read-modify-write (begin_early)
+  bool plan_hide_acq = false;  // its early stores are kept from readers that may release (Msg::hidden_acq)
   bool plan_acquire_held = false;        // the plan holds back an acquire (begin_early's acquire_held)
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
@@ -1406,7 +1409,7 @@ uint64_t RelaxedModel::write_common(const MemThread& t, uint64_t key, uint32_t s
     L->msgs[idx].hidden_scope = ts.plan_hidden_scope;
     L->msgs[idx].early = true;
     L->msgs[idx].before_late = ts.plan_before_write || ts.plan_acquire_rmw;
-    L->msgs[idx].hidden_acq = ts.plan_acquire_rmw;
+    L->msgs[idx].hidden_acq = ts.plan_hide_acq;
     ts.early_stores.push_back({key, L->msgs[idx].key, ts.plan_hidden, is_release(o.sem), w, reach_before, own_rmw,
                                own_rmw ? rmw_.read_msg_key : 0, ts.plan_pos});
   }
@@ -1747,9 +1750,11 @@ void RelaxedModel::warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) {
 // (kPoPerInstr events each: an atom is two, a vector access several), whether they run early or late.
 constexpr uint32_t kPoPerInstr = 16;
 
-void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held, bool acquire_held) {
+void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held, bool acquire_held,
+                               bool hide_acq) {
   ThreadState& ts = thread(t);
   ts.plan_acquire_rmw = acquire_rmw_held;
+  ts.plan_hide_acq = acquire_rmw_held && hide_acq;
   ts.plan_acquire_held = acquire_held;
   ts.plan_view0 = ts.view;
   ts.early = true;

@@ -72,7 +72,8 @@ class RelaxedModel final : public ConsistencyModel {
   void barrier_release(uint64_t cta, uint32_t barrier, const std::vector<uint64_t>& ids, bool whole_block,
                        bool waited = false) override;
   void warp_sync(uint64_t cta, const std::vector<uint64_t>& ids) override;
-  void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held, bool acquire_held) override;
+  void begin_early(const MemThread& t, uint32_t length, bool acquire_rmw_held, bool acquire_held,
+                   bool hide_acq) override;
   void plan_step(const MemThread& t, uint32_t pos, ptx::Scope hidden, bool before_late_write) override;
   void end_early(const MemThread& t) override;
   void begin_late(const MemThread& t, ptx::Scope fence_acquire) override;
