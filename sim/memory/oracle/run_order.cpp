@@ -604,7 +604,8 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
     std::vector<size_t> choice(either.size(), 0);
     for (bool more = true; more;) {
       std::vector<std::pair<int, int>> all = edges;
-      for (size_t k = 0; k < either.size(); ++k) all.insert(all.end(), either[k][choice[k]].begin(), either[k][choice[k]].end());
+      for (size_t k = 0; k < either.size(); ++k)
+        all.insert(all.end(), either[k][choice[k]].begin(), either[k][choice[k]].end());
       if (acyclic(size_t(n), all)) return true;
       size_t k = 0;
       while (k < choice.size() && ++choice[k] == either[k].size()) choice[k++] = 0;

@@ -160,8 +160,8 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         if (v.base != Operand::kNoReg) v.ok = false;
         v.offset &= 0xffffffffu;
       }
-    } else if ((J.op == Op::Mov || (J.op == Op::Cvt && (integer_32(J.type2) || integer_64(J.type2)) &&
-                                    J.type2 != ptx::Type::S32)) &&
+    } else if ((J.op == Op::Mov ||
+                (J.op == Op::Cvt && (integer_32(J.type2) || integer_64(J.type2)) && J.type2 != ptx::Type::S32)) &&
                J.nsrc == 1 && (w32 || w64)) {
       // (a move, or a conversion from an unsigned 32-bit or a 64-bit integer)
       const Val a = val(J.src[0]);
@@ -256,8 +256,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       if (J.op != Op::St && (J.sem == ptx::Sem::Sc || released || (rmw_release && !only_loads_held))) break;
       if (!releases && (release || released)) break;
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) ||
-          (address_reads(J, taint) && !address_known(J)) ||
-          writes_late_read)
+          (address_reads(J, taint) && !address_known(J)) || writes_late_read)
         break;
       // (a release with only loads held back before it: it releases when it runs, unhidden)
       const bool light = (release || rmw_release) && only_loads_held;
@@ -445,8 +444,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     const ptx::Instr& J = fn.code[plan->late[k]];
     if (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || (J.op == Op::Fence && J.sem != ptx::Sem::Release)) {
       plan->acquire_held = true;
-      const ptx::Scope sc =
-          J.scope == ptx::Scope::None || J.scope == ptx::Scope::Cluster ? ptx::Scope::Gpu : J.scope;
+      const ptx::Scope sc = J.scope == ptx::Scope::None || J.scope == ptx::Scope::Cluster ? ptx::Scope::Gpu : J.scope;
       if (plan->acquire_scope == ptx::Scope::None || uint8_t(sc) > uint8_t(plan->acquire_scope))
         plan->acquire_scope = sc;
     }

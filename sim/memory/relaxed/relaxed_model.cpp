@@ -224,7 +224,7 @@ struct RelaxedModel::ThreadState {
   uint32_t plan_pos = 0;                 // the place in its plan of the instruction running (plan_step)
   bool plan_before_write = false;        // the store of this plan step: plan_step's before_late_write
   bool plan_acquire_rmw = false;         // the plan holds back an acquiring read-modify-write (begin_early)
-  bool plan_hide_acq = false;  // its early stores are kept from readers that may release (Msg::hidden_acq)
+  bool plan_hide_acq = false;            // its early stores are kept from readers that may release (Msg::hidden_acq)
   bool plan_acquire_held = false;        // the plan holds back an acquire (begin_early's acquire_held)
   bool plan_hidden = false;              // the store of this plan step waits for a release of the plan...
   Scope plan_hidden_scope = Scope::Gpu;  // ...at most this wide
