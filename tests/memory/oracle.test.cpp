@@ -199,18 +199,18 @@ TEST_CASE("enumeration: every sequentially consistent outcome is one PTX allows,
 TEST_CASE("gap_of names the rule, or the two rules, that keep a weak outcome out of the model's reach",
           "[memory][enumerate]") {
   // Load buffering whose held-back read is an acquire load, with a store of the loaded value held
-  // back, then a releasing compare-and-swap: T1 keeps its order (a dependency), so T0 must run its
-  // compare-and-swap before its acquire of x takes effect. PTX allows it (neither read
-  // synchronizes: T1's store is relaxed, T0's .cta acquire leaves T1's block out, T1's load is no
-  // acquire); the model runs no compare-and-swap early past an acquire it holds back and no
-  // releasing read-modify-write early after a held-back write, so it needs both rules lifted. With
-  // T0's load relaxed, one rule.
+  // back, then an acq_rel exchange: T1 keeps its order (a dependency), so T0 must run its exchange
+  // before its acquire of x takes effect. PTX allows it (neither read synchronizes: T1's store is
+  // relaxed, T0's .cta acquire leaves T1's block out, T1's load is no acquire); the model runs no
+  // acquiring read-modify-write early past an acquire it holds back and no releasing
+  // read-modify-write early after a held-back write, so it needs both rules lifted. With T0's load
+  // relaxed, one rule.
   const auto tests = parse_litmus(
       "litmus pair\nthread 0 cta 0\n r0 = ld.acquire.cta [x]\n st.relaxed.gpu [z], r0\n"
-      " r1 = atom.release.gpu.cas [y], 0, 1\n"
+      " r1 = atom.acq_rel.gpu.exch [y], 1\n"
       "thread 1 cta 1\n r0 = ld.relaxed.gpu [y]\n st.relaxed.gpu [x], 1 dep r0\nexists 0:r0=1 & 1:r0=1\n"
       "litmus one\nthread 0 cta 0\n r0 = ld.relaxed.gpu [x]\n st.relaxed.gpu [z], r0\n"
-      " r1 = atom.release.gpu.cas [y], 0, 1\n"
+      " r1 = atom.acq_rel.gpu.exch [y], 1\n"
       "thread 1 cta 1\n r0 = ld.relaxed.gpu [y]\n st.relaxed.gpu [x], 1 dep r0\nexists 0:r0=1 & 1:r0=1\n",
       "t.litmus");
   REQUIRE(tests.size() == 2);
@@ -225,8 +225,8 @@ TEST_CASE("gap_of names the rule, or the two rules, that keep a weak outcome out
     if (t.name == "pair")
       CHECK(gap_of(t, *weak) ==
             "several rules: a releasing read-modify-write run early after a held-back write, fence or "
-            "read-modify-write + a compare-and-swap, acquiring read-modify-write, or read-modify-write after a "
-            "held-back one or to the location of a held-back access, run before an earlier acquire held back");
+            "read-modify-write + an acquiring read-modify-write, or a read-modify-write after a held-back one or "
+            "to the location of a held-back access, run before an earlier acquire held back");
     else
       CHECK(gap_of(t, *weak) ==
             "a releasing read-modify-write run early after a held-back write, fence or read-modify-write");

@@ -25,7 +25,7 @@ std::string RunOrderLimits::relaxed() const {
   add(early_past_dependent_address, "a store run past a fence or barrier after a branch on the load");
   add(early_loads, "a load run before an earlier load of its thread");
   add(early_rmw_after_acquire,
-      "a compare-and-swap, acquiring read-modify-write, or read-modify-write after a held-back one or to the "
+      "an acquiring read-modify-write, or a read-modify-write after a held-back one or to the "
       "location of a held-back access, run before an earlier acquire held back");
   add(hidden_readable,
       "an early store after a release that follows a held-back write or fence, read by a morally strong "
@@ -201,8 +201,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
             std::find(late_read_locs.begin(), late_read_locs.end(), int(J.loc)) != late_read_locs.end() ||
             (!is_atom && J.loc == L.loc);
         const bool after_acquire =
-            rmw && acquired && (J.rmw == LitmusOp::Rmw::Cas || J.acquire || atom_held || alias_read || alias_write) &&
-            !lim.early_rmw_after_acquire;
+            rmw && acquired && (J.acquire || atom_held || alias_read || alias_write) && !lim.early_rmw_after_acquire;
         bool alias = false;
         bool hold = false;  // (hold_same) this is the store held back by choice
         if (alias_write || alias_read) {

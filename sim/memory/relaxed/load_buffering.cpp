@@ -265,9 +265,9 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // that read read (Causality: the read would miss a write before it in causality order). The
       // model's checks at the acquire (RelaxedModel::readable's covers) keep the acquire from such
       // a release, and the read takes what the acquire would take of the releases the thread read
-      // before the plan as known (RelaxedModel::readable: acquire_held). Still held back: a
-      // compare-and-swap (a failed one writes nothing, which those checks cannot see), an acquiring
-      // one, any when a read-modify-write is held back (the rules for a plan that holds back an
+      // before the plan as known (RelaxedModel::readable: acquire_held; a compare-and-swap that
+      // fails leaves its read for those checks: ThreadState::early_reads). Still held back: an
+      // acquiring one, any when a read-modify-write is held back (the rules for a plan that holds back an
       // acquiring one do not cover early ones after it), and any to the location of a held-back
       // access (the rules for those do not cover an acquire between).
       bool atom_held = false;
@@ -294,8 +294,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         (is_load ? alias_read : alias_write) = true;
         if (!is_load) note_release(L);
       }
-      const bool after_acquire = J.op != Op::St && acquired &&
-                                 (J.aop == ptx::AtomOp::Cas || rmw_acquire || atom_held || alias_read || alias_write);
+      const bool after_acquire = J.op != Op::St && acquired && (rmw_acquire || atom_held || alias_read || alias_write);
       // A store to the location of a held-back access (the load itself or a later one) may go
       // early. The model keeps each held-back load from reading the first such store after it in
       // program order, or anything coherence-after it that would close a cycle, and puts each

@@ -273,6 +273,13 @@ struct RelaxedModel::ThreadState {
     uint32_t pos = 0;  // its place in the plan
   };
   std::vector<Early> early_stores;
+  // A compare-and-swap run early that failed: a read, after the plan's held-back acquire in program
+  // order, and no write. The acquire reads no release whose view holds a write of its location
+  // other than the message it read or one coherence-before it (RelaxedModel::readable's covers).
+  struct EarlyRead {
+    uint64_t key, read_msg_key;
+  };
+  std::vector<EarlyRead> early_reads;
   // The first early store to `key` that the held-back read running now comes before in program
   // order (null when none: the read is not in a plan's late part, or comes after them all).
   const Early* own_later(uint64_t key) const {
@@ -766,7 +773,16 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
       if ((R & bit(L.msgs[j].slot)) && strong(r, L.msgs[j].writer) && (L.msgs[j].co_before & bit(m.slot))) ok = false;
     // A load run after later stores of its thread: it must not acquire a release whose view
     // holds one of those stores (the store would be before itself in causality order).
-    if (ok && ts.late && !ts.early_stores.empty() && strong(m.writer, r)) {
+    if (ok && ts.late && (!ts.early_stores.empty() || !ts.early_reads.empty()) && strong(m.writer, r)) {
+      // Whether a view whose key at a location is vk holds a write there other than the message a
+      // read run early read or one coherence-before it (one that left the history counts as any).
+      auto reads_past = [&](const Loc& Le, uint64_t vk, uint64_t read_msg_key) {
+        const size_t ri = Le.index_of_key(read_msg_key);
+        const uint64_t read_before = ri < Le.msgs.size() ? Le.msgs[ri].co_before : 0;
+        for (const Msg& s : Le.msgs)
+          if (s.key <= vk && s.key != read_msg_key && !(read_before & bit(s.slot))) return true;
+        return false;
+      };
       // (the acquire may be the load itself, or an acquire fence held back with it)
       auto covers = [&](const Release& rel, Scope acq) {
         if (!strong(rel.head, Who{r.tid, r.cta, r.host, acq})) return false;
@@ -788,14 +804,12 @@ void RelaxedModel::readable(Loc& L, const ThreadState& ts, const Who& r, uint64_
             // A read-modify-write run early: its read comes after the acquire in program order, so
             // the release's writes of its location must be the message it read or before it in
             // coherence order (Causality); one that left the history counts as any.
-            if (e.rmw) {
-              const size_t ri = Le->index_of_key(e.read_msg_key);
-              const uint64_t read_before = ri < Le->msgs.size() ? Le->msgs[ri].co_before : 0;
-              for (const Msg& s : Le->msgs)
-                if (s.key <= vk && s.key != e.read_msg_key && !(read_before & bit(s.slot))) return true;
-            }
+            if (e.rmw && reads_past(*Le, vk, e.read_msg_key)) return true;
           }
         }
+        for (const ThreadState::EarlyRead& e : ts.early_reads)
+          if (const Loc* Le = e.key == key ? &L : find(e.key))
+            if (reads_past(*Le, rel.view.get(e.key), e.read_msg_key)) return true;
         return false;
       };
       for (const ReleaseRef& rel : m.rels) {
@@ -1502,6 +1516,8 @@ uint64_t RelaxedModel::rmw_read(const MemThread& t, uint64_t key, uint32_t size,
 bool RelaxedModel::rmw_write(const MemThread& t, uint64_t key, uint32_t size, uint64_t value, bool wrote, MemOrder o,
                              uint64_t now) {
   if (!wrote) {
+    ThreadState& ts = thread(t);
+    if (ts.early && ts.plan_acquire_held) ts.early_reads.push_back({key, rmw_.read_msg_key});
     rmw_ = PendingRmw{};
     write_version_ = 0;
     return false;
@@ -1759,6 +1775,7 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire
   ts.plan_view0 = ts.view;
   ts.early = true;
   ts.early_stores.clear();
+  ts.early_reads.clear();
   ts.late_po = ts.po;
   ts.po += kPoPerInstr * length;
   ts.saved_po = ts.po;
@@ -1826,6 +1843,7 @@ void RelaxedModel::end_late(const MemThread& t) {
       }
   }
   ts.early_stores.clear();
+  ts.early_reads.clear();
   ts.po = ts.saved_po;
 }
 
