@@ -331,6 +331,9 @@ class KernelRun final : private RunView {
   // exited or is about to run an instruction from which no release is reachable
   // (ptx::Instr::kExecNoReleaseFrom).
   bool block_releases_no_more(const Warp& w, uint32_t plan) const;
+  // Whether every thread of w's block but the lanes `plan` of w has exited or ends with its next
+  // instruction (a ret or exit of the kernel).
+  bool block_exiting(const Warp& w, uint32_t plan) const;
   void run_one(Warp& w, uint32_t mask, const ptx::Function& fn, uint32_t func, uint32_t pc);
   void relaxed_load(Warp& w, int lane, uint64_t generic, uint8_t* bytes, uint32_t size, const ptx::Instr& I);
   // A load's memory order for the model (no_acquire_after and no_release_after under independent

@@ -27,8 +27,9 @@ namespace {
 // What the load-buffering planner asks of a group's state now (load_buffering.h).
 class GroupProbe final : public relaxed::LbProbe {
  public:
-  GroupProbe(KernelRun& k, Warp& w, uint32_t mask, uint64_t (*addr)(KernelRun&, Lane&, const Operand&))
-      : k_(k), w_(w), mask_(mask), addr_(addr) {}
+  GroupProbe(KernelRun& k, Warp& w, uint32_t mask, uint64_t (*addr)(KernelRun&, Lane&, const Operand&),
+             bool (*exiting)(const KernelRun&, const Warp&, uint32_t))
+      : k_(k), w_(w), mask_(mask), addr_(addr), exiting_(exiting) {}
   int predicate(uint32_t reg) const override {
     int v = -1;
     for (uint32_t m = mask_; m; m &= m - 1) {
@@ -40,6 +41,7 @@ class GroupProbe final : public relaxed::LbProbe {
     }
     return v;
   }
+  bool block_exiting() const override { return exiting_(k_, w_, mask_); }
   bool may_alias(const ptx::Instr& I, const ptx::Instr& J) const override {
     // Both addresses as generic addresses (shared memory in its window), per lane.
     auto where = [&](const ptx::Instr& X, Lane& L, uint64_t* at, uint64_t* size) {
@@ -65,9 +67,25 @@ class GroupProbe final : public relaxed::LbProbe {
   Warp& w_;
   uint32_t mask_;
   uint64_t (*addr_)(KernelRun&, Lane&, const Operand&);
+  bool (*exiting_)(const KernelRun&, const Warp&, uint32_t);
 };
 
 }  // namespace
+
+bool KernelRun::block_exiting(const Warp& w, uint32_t plan) const {
+  for (const Warp& o : w.cta->warps)
+    for (uint32_t m = o.live_mask() & ~(&o == &w ? plan : 0u); m; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const Lane& L = o.lanes[lane];
+      const bool at_c = o.converged && (o.ready_mask >> lane & 1);
+      const uint32_t func = at_c ? o.cfunc : L.func, pc = at_c ? o.cpc : L.pc;
+      const ptx::Function& f = M_.functions[func];
+      if (!f.is_entry || pc >= f.code.size() || f.code[pc].guard != Operand::kNoReg ||
+          (f.code[pc].op != Op::Ret && f.code[pc].op != Op::Exit))
+        return false;
+    }
+  return true;
+}
 
 bool KernelRun::block_releases_no_more(const Warp& w, uint32_t plan) const {
   for (const Warp& o : w.cta->warps)
@@ -93,7 +111,9 @@ template <class M>
 bool KernelRun::reorder_load(Warp& w, const Group& g, const ptx::Function& fn, const ptx::Instr& I) {
   if (cfg_.model != WarpModel::Its || w.lb_lanes || I.guard != Operand::kNoReg) return false;
   if (!mm_.relaxed->try_load_buffering(mm_thread(w, __builtin_ctz(g.mask)))) return false;
-  GroupProbe probe(*this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); });
+  GroupProbe probe(
+      *this, w, g.mask, [](KernelRun& k, Lane& L, const Operand& o) { return k.address(L, o); },
+      [](const KernelRun& k, const Warp& w, uint32_t mask) { return k.block_exiting(w, mask); });
   relaxed::LbPlan plan;
   if (!relaxed::plan_load_buffering(fn, g.pc, probe, mm_.relaxed->random(1u << 30), !listen_.race, &plan)) return false;
   const uint32_t lanes = warp_is_unit(M::kKind) ? g.mask & -g.mask : g.mask;

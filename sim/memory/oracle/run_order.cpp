@@ -96,6 +96,9 @@ struct Plan {
   std::vector<Hidden> hidden;
   std::vector<Taken> taken;
   int next = 0;
+  // The plan's first instruction when it runs a releasing read-modify-write early whose releases
+  // are all .cta: every other thread of its block must have ended before it (-1: no such need).
+  int quiet = -1;
 };
 
 // One order the model can run a thread's instructions in, with its plans' hidden stores.
@@ -103,6 +106,7 @@ struct Schedule {
   std::vector<int> order;
   std::vector<Hidden> hidden;
   std::vector<Taken> taken;
+  std::vector<int> quiet;  // Plan::quiet of its plans
 };
 
 // The plans that start at instruction s, as sim/memory/relaxed/load_buffering.cpp makes them
@@ -128,6 +132,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
   std::vector<Scope> hidden;               // per path step: an early store after a release (the widest one's scope)
   std::vector<int> light;                  // path steps of releases and fences run early (Taken)
   std::vector<size_t> cuts;
+  int quiet_from = -1;  // the first path step that runs early only once the block's other threads are done
   bool released = false;
   Scope released_scope = Scope::Thread;  // the widest release so far
   auto widen = [&](Scope sc) { released_scope = std::max(released_scope, sc == Scope::Thread ? Scope::Gpu : sc); };
@@ -185,8 +190,15 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       case LitmusOp::Kind::Red: {
         const bool rmw = J.kind != LitmusOp::Kind::St;
         if (rmw && (released || (J.release && !only_loads)) && !lim.early_release_rmw) {
-          stop = true;
-          break;
+          // (unless every release it waits for is .cta: the model then runs it early when no
+          // other thread of its block is left, load_buffering.cpp's block_only)
+          Scope wide = released ? released_scope : Scope::Thread;
+          if (J.release) wide = std::max(wide, J.scope == Scope::Thread ? Scope::Gpu : J.scope);
+          if (wide != Scope::Cta) {
+            stop = true;
+            break;
+          }
+          if (quiet_from < 0) quiet_from = int(path.size());
         }
         const bool depends = value_tainted(J.value) || value_tainted(J.value2);
         bool atom_held = is_atom;  // (a read-modify-write is held back)
@@ -305,6 +317,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     Plan p;
     p.late.push_back(s);
     for (size_t i = 0; i <= c; ++i) (path[i].second ? p.early : p.late).push_back(path[i].first);
+    if (quiet_from >= 0 && c >= size_t(quiet_from)) p.quiet = p.early.front();
     if (!lim.hidden_readable)
       for (size_t i = 0; i <= c; ++i)
         if (path[i].second && hidden[i] != Scope::Thread) p.hidden.push_back({path[i].first, p.late.back(), hidden[i]});
@@ -384,7 +397,9 @@ void schedules(const LitmusThread& T, int i, Schedule& cur, const RunOrderLimits
   schedules(T, i + 1, cur, lim, out);
   cur.order.pop_back();
   for (const Plan& p : plans_at(T, i, lim)) {
-    const size_t keep = cur.order.size(), keep_hidden = cur.hidden.size(), keep_taken = cur.taken.size();
+    const size_t keep = cur.order.size(), keep_hidden = cur.hidden.size(), keep_taken = cur.taken.size(),
+                 keep_quiet = cur.quiet.size();
+    if (p.quiet >= 0) cur.quiet.push_back(p.quiet);
     cur.order.insert(cur.order.end(), p.early.begin(), p.early.end());
     cur.order.insert(cur.order.end(), p.late.begin(), p.late.end());
     cur.hidden.insert(cur.hidden.end(), p.hidden.begin(), p.hidden.end());
@@ -393,6 +408,7 @@ void schedules(const LitmusThread& T, int i, Schedule& cur, const RunOrderLimits
     cur.order.resize(keep);
     cur.hidden.resize(keep_hidden);
     cur.taken.resize(keep_taken);
+    cur.quiet.resize(keep_quiet);
   }
 }
 
@@ -538,6 +554,11 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
       // A hidden early store's morally strong readers that its plan's releases cover (not its own
       // thread's, nor a load that can never acquire) read it only after the plan's held-back part
       // has run.
+      for (int q : s.quiet)
+        for (size_t o = 0; o < t.threads.size(); ++o)
+          if (o != th && !t.threads[o].place.host && !t.threads[th].place.host &&
+              t.threads[o].place.cta == t.threads[th].place.cta && !t.threads[o].ops.empty())
+            edges.push_back({node[o][t.threads[o].ops.size() - 1], node[th][size_t(q)]});
       for (const Hidden& h : s.hidden) {
         std::vector<std::pair<int, int>> hide;
         for (uint32_t w : ev[th][size_t(h.store)]) {

@@ -253,7 +253,16 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // write). An acquire one may: its acquire orders what follows it, not the load before it.
       const bool rmw_acquire = J.op == Op::Atom && (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel);
       const bool rmw_release = J.sem == ptx::Sem::AcqRel || release;
-      if (J.op != Op::St && (J.sem == ptx::Sem::Sc || released || (rmw_release && !only_loads_held))) break;
+      // (unless every release it would wait for is .cta and no other thread of the block may read
+      // it: hidden from the block's morally strong readers, it is then hidden from none)
+      ptx::Scope wide = released ? released_scope : ptx::Scope::None;
+      if (rmw_release) {
+        const ptx::Scope js = J.scope == ptx::Scope::None ? ptx::Scope::Gpu : J.scope;
+        if (wide == ptx::Scope::None || uint8_t(js) > uint8_t(wide)) wide = js;
+      }
+      const bool block_only = wide == ptx::Scope::Cta && probe.block_exiting();
+      if (J.op != Op::St && (J.sem == ptx::Sem::Sc || ((released || (rmw_release && !only_loads_held)) && !block_only)))
+        break;
       if (!releases && (release || released)) break;
       if (!memory_space(J.space) || (!unordered(J.sem) && !release && !rmw_acquire) ||
           (address_reads(J, taint) && !address_known(J)) || writes_late_read)

@@ -77,6 +77,9 @@ class LbProbe {
   // Whether the memory accesses of I and J may touch a common byte for some lane of the group
   // (false only when both addresses are computed from registers as they are now and differ).
   virtual bool may_alias(const ptx::Instr& I, const ptx::Instr& J) const = 0;
+  // Whether every other thread of the group's block has exited or ends with its next instruction
+  // (a store the plan keeps from the block's morally strong readers is then kept from none).
+  virtual bool block_exiting() const { return false; }
 };
 
 // A plan for the load (ld or atom) at fn.code[pc]; false when no later store may go first.
