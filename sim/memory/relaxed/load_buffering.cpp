@@ -119,6 +119,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     return static_cast<const ptx::Instr*>(out);
   };
   auto may_alias = [&](const ptx::Instr& A, const ptx::Instr& B) {
+    if (!address_reads(A, written) && !address_reads(B, written)) return probe.may_alias(A, B);
     ptx::Instr a2, b2;
     const ptx::Instr* a = resolved(A, &a2);
     const ptx::Instr* b = resolved(B, &b2);
