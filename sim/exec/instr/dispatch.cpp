@@ -70,35 +70,34 @@ class GroupProbe final : public relaxed::LbProbe {
   bool (*exiting_)(const KernelRun&, const Warp&, uint32_t);
 };
 
-}  // namespace
-
-bool KernelRun::block_exiting(const Warp& w, uint32_t plan) const {
-  for (const Warp& o : w.cta->warps)
-    for (uint32_t m = o.live_mask() & ~(&o == &w ? plan : 0u); m; m &= m - 1) {
-      const int lane = __builtin_ctz(m);
-      const Lane& L = o.lanes[lane];
-      const bool at_c = o.converged && (o.ready_mask >> lane & 1);
-      const uint32_t func = at_c ? o.cfunc : L.func, pc = at_c ? o.cpc : L.pc;
-      const ptx::Function& f = M_.functions[func];
-      if (!f.is_entry || pc >= f.code.size() || f.code[pc].guard != Operand::kNoReg ||
-          (f.code[pc].op != Op::Ret && f.code[pc].op != Op::Exit))
-        return false;
-    }
-  return true;
-}
-
-bool KernelRun::block_releases_no_more(const Warp& w, uint32_t plan) const {
+// Whether `next(f, pc)` holds for every live lane of w's block but the lanes `plan` of w, at the
+// instruction it runs next (f.code[pc], pc possibly past the end).
+template <class F>
+bool every_other_lane(const ptx::Module& M, const Warp& w, uint32_t plan, F next) {
   for (const Warp& o : w.cta->warps)
     for (uint32_t m = o.live_mask() & ~(&o == &w ? plan : 0u); m; m &= m - 1) {
       const int lane = __builtin_ctz(m);
       const Lane& L = o.lanes[lane];
       // (a converged warp's ready lanes are at its cfunc, cpc: their own PCs may be stale)
       const bool at_c = o.converged && (o.ready_mask >> lane & 1);
-      const uint32_t func = at_c ? o.cfunc : L.func, pc = at_c ? o.cpc : L.pc;
-      const ptx::Function& f = M_.functions[func];
-      if (pc >= f.code.size() || !(f.code[pc].exec & ptx::Instr::kExecNoReleaseFrom)) return false;
+      if (!next(M.functions[at_c ? o.cfunc : L.func], at_c ? o.cpc : L.pc)) return false;
     }
   return true;
+}
+
+}  // namespace
+
+bool KernelRun::block_exiting(const Warp& w, uint32_t plan) const {
+  return every_other_lane(M_, w, plan, [](const ptx::Function& f, uint32_t pc) {
+    return f.is_entry && pc < f.code.size() && f.code[pc].guard == Operand::kNoReg &&
+           (f.code[pc].op == Op::Ret || f.code[pc].op == Op::Exit);
+  });
+}
+
+bool KernelRun::block_releases_no_more(const Warp& w, uint32_t plan) const {
+  return every_other_lane(M_, w, plan, [](const ptx::Function& f, uint32_t pc) {
+    return pc < f.code.size() && (f.code[pc].exec & ptx::Instr::kExecNoReleaseFrom);
+  });
 }
 
 // Load buffering (relaxed memory model): a relaxed, plain or acquire load (or an atom) may take
