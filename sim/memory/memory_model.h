@@ -122,7 +122,8 @@ class ConsistencyModel {
   // wide (ptx::Scope::None: none); the model keeps it from the morally strong readers they could
   // synchronize with until end_late, then gives it what they release.
   // begin_early's acquire_rmw_held: the plan holds back a read-modify-write that may acquire (an
-  // acquire one, or one with an acquire held back after it). With hide_acq, its early stores are
+  // acquire one, or one with an acquire held back after it). With hide_acq (only with
+  // acquire_rmw_held), its early stores are
   // kept from the readers of other threads that may release after the read (a release could
   // carry such a store to where the held-back read-modify-write reads, and leave it nothing it
   // may read) until end_late; without, no release the plan may acquire can be made from now on

@@ -346,14 +346,14 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
     // (the widest scope of those acquires and of every acquire held back, as load_buffering.cpp's
     // acquire_scope)
     Scope acquire_scope = Scope::Thread;
-    auto widen = [&](const LitmusOp& J) {
+    auto widen_acquire = [&](const LitmusOp& J) {
       const Scope sc = J.scope == Scope::Thread ? Scope::Gpu : J.scope;
       if (uint8_t(sc) > uint8_t(acquire_scope)) acquire_scope = sc;
     };
     for (int e : p.early)  // (a fence run early: its acquire half takes what the held-back loads read)
       if (T.ops[size_t(e)].kind == LitmusOp::Kind::Fence && T.ops[size_t(e)].fence != FenceKind::Release) {
         late_acquire = true;
-        widen(T.ops[size_t(e)]);
+        widen_acquire(T.ops[size_t(e)]);
       }
     for (size_t k = 0; k < p.late.size(); ++k) {
       const LitmusOp& J = T.ops[size_t(p.late[k])];
@@ -364,7 +364,7 @@ void plans_at(const LitmusThread& T, int s, const RunOrderLimits& lim, bool hold
       if (J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release) late_acquire = true;
       if ((J.kind == LitmusOp::Kind::Fence && J.fence != FenceKind::Release) ||
           ((J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire))
-        widen(J);
+        widen_acquire(J);
       if (k > 0 && (J.kind == LitmusOp::Kind::Ld || J.kind == LitmusOp::Kind::Atom) && J.acquire)
         for (size_t i = 0; i < k; ++i) {
           const LitmusOp& X = T.ops[size_t(p.late[i])];
@@ -532,13 +532,10 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
   for (size_t th = 0; th < t.threads.size(); ++th)
     for (size_t j = 0; j < t.threads[th].ops.size(); ++j)
       if (may_release(t.threads[th].ops[j])) last_release[th] = int(j);
-  auto block_mates = [&](size_t th) {
-    std::vector<size_t> v;
-    for (size_t o = 0; o < t.threads.size(); ++o)
-      if (o != th && !t.threads[o].place.host && !t.threads[th].place.host &&
-          t.threads[o].place.cta == t.threads[th].place.cta && last_release[o] >= 0)
-        v.push_back(o);
-    return v;
+  // Whether threads o and th are two threads of one block.
+  auto block_mates = [&](size_t o, size_t th) {
+    return o != th && !t.threads[o].place.host && !t.threads[th].place.host &&
+           t.threads[o].place.cta == t.threads[th].place.cta;
   };
   std::vector<size_t> pick(t.threads.size(), 0);
   for (;;) {
@@ -556,8 +553,7 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
       // has run.
       for (int q : s.quiet)
         for (size_t o = 0; o < t.threads.size(); ++o)
-          if (o != th && !t.threads[o].place.host && !t.threads[th].place.host &&
-              t.threads[o].place.cta == t.threads[th].place.cta && !t.threads[o].ops.empty())
+          if (block_mates(o, th) && !t.threads[o].ops.empty())
             edges.push_back({node[o][t.threads[o].ops.size() - 1], node[th][size_t(q)]});
       for (const Hidden& h : s.hidden) {
         std::vector<std::pair<int, int>> hide;
@@ -575,7 +571,9 @@ bool run_order_exists(const LitmusTest& t, const Execution& x, const InstrEvents
           continue;
         }
         std::vector<std::pair<int, int>> quiet;  // the block's other releases all ran before the plan
-        for (size_t o : block_mates(th)) quiet.push_back({node[o][size_t(last_release[o])], node[th][size_t(h.first)]});
+        for (size_t o = 0; o < t.threads.size(); ++o)
+          if (block_mates(o, th) && last_release[o] >= 0)
+            quiet.push_back({node[o][size_t(last_release[o])], node[th][size_t(h.first)]});
         if (!hide.empty() && !quiet.empty()) either.push_back({std::move(hide), std::move(quiet)});
       }
     }

@@ -52,6 +52,13 @@ struct Known {
   uint64_t offset;
 };
 
+// The wider of `acc` (ptx::Scope::None: none yet) and s; no scope counts as .gpu, and so does
+// .cluster, as the model takes it.
+ptx::Scope wider(ptx::Scope acc, ptx::Scope s) {
+  if (s == ptx::Scope::None || s == ptx::Scope::Cluster) s = ptx::Scope::Gpu;
+  return acc == ptx::Scope::None || uint8_t(s) > uint8_t(acc) ? s : acc;
+}
+
 bool integer_64(ptx::Type t) { return t == ptx::Type::U64 || t == ptx::Type::S64 || t == ptx::Type::B64; }
 bool integer_32(ptx::Type t) { return t == ptx::Type::U32 || t == ptx::Type::S32 || t == ptx::Type::B32; }
 
@@ -93,10 +100,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   // fence): a read-modify-write after it may not run early (see below).
   bool acquired = L.sem == ptx::Sem::Acquire || (is_atom && L.sem == ptx::Sem::AcqRel);
   ptx::Scope released_scope = ptx::Scope::None;  // the widest of their scopes
-  auto widen = [&](ptx::Scope s) {
-    if (s == ptx::Scope::None) s = ptx::Scope::Gpu;
-    if (released_scope == ptx::Scope::None || uint8_t(s) > uint8_t(released_scope)) released_scope = s;
-  };
+  auto widen = [&](ptx::Scope s) { released_scope = wider(released_scope, s); };
   // Whether two accesses may touch a common byte. The probe computes addresses from the registers
   // as they are now, before the plan runs: an address register written on the path so far (by an
   // early computation, say `xor r, r1, r1` after an atom run early) has no value yet, so such an
@@ -155,21 +159,17 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       const Val a = val(J.src[0]), b = val(J.src[1]);
       if (a.ok && b.ok && a.base == Operand::kNoReg && b.base == Operand::kNoReg)
         v = {true, Operand::kNoReg, J.op == Op::Xor ? a.offset ^ b.offset : a.offset + b.offset};
-      else if (J.op == Op::Add && w64 && a.ok && b.ok && (a.base == Operand::kNoReg || b.base == Operand::kNoReg))
+      else if (J.op == Op::Add && a.ok && b.ok && (a.base == Operand::kNoReg || b.base == Operand::kNoReg))
         v = {true, a.base == Operand::kNoReg ? b.base : a.base, a.offset + b.offset};
-      if (v.ok && w32) {
-        if (v.base != Operand::kNoReg) v.ok = false;
-        v.offset &= 0xffffffffu;
-      }
     } else if ((J.op == Op::Mov ||
                 (J.op == Op::Cvt && (integer_32(J.type2) || integer_64(J.type2)) && J.type2 != ptx::Type::S32)) &&
                J.nsrc == 1 && (w32 || w64)) {
-      // (a move, or a conversion from an unsigned 32-bit or a 64-bit integer)
-      const Val a = val(J.src[0]);
-      if (a.ok && (a.base == Operand::kNoReg || w64)) v = a;
-      if (v.ok && w32) v.offset &= 0xffffffffu;
-      if (v.ok && J.op == Op::Cvt && integer_32(J.type2) && v.base == Operand::kNoReg) v.offset &= 0xffffffffu;
-      if (v.ok && J.op == Op::Cvt && integer_32(J.type2) && v.base != Operand::kNoReg) v.ok = false;
+      v = val(J.src[0]);  // (a move, or a conversion from an unsigned 32-bit or a 64-bit integer)
+    }
+    // A 32-bit value (or one converted from 32 bits) is known only as a constant, cut to 32 bits.
+    if (v.ok && (w32 || (J.op == Op::Cvt && integer_32(J.type2)))) {
+      v.ok = v.base == Operand::kNoReg;
+      v.offset &= 0xffffffffu;
     }
     known.erase(std::remove_if(known.begin(), known.end(), [&](const Known& k) { return k.reg == d; }), known.end());
     if (v.ok) known.push_back({d, v.base, v.offset});
@@ -257,10 +257,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       // (unless every release it would wait for is .cta and no other thread of the block may read
       // it: hidden from the block's morally strong readers, it is then hidden from none)
       ptx::Scope wide = released ? released_scope : ptx::Scope::None;
-      if (rmw_release) {
-        const ptx::Scope js = J.scope == ptx::Scope::None ? ptx::Scope::Gpu : J.scope;
-        if (wide == ptx::Scope::None || uint8_t(js) > uint8_t(wide)) wide = js;
-      }
+      if (rmw_release) wide = wider(wide, J.scope);
       const bool block_only = wide == ptx::Scope::Cta && probe.block_exiting();
       if (J.op != Op::St && (J.sem == ptx::Sem::Sc || ((released || (rmw_release && !only_loads_held)) && !block_only)))
         break;
@@ -291,8 +288,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
       ptx::Scope same_release = ptx::Scope::None;
       auto note_release = [&](const ptx::Instr& X) {
         if (X.sem != ptx::Sem::Release && X.sem != ptx::Sem::AcqRel && X.sem != ptx::Sem::Sc) return;
-        const ptx::Scope s = X.scope == ptx::Scope::None ? ptx::Scope::Gpu : X.scope;
-        if (same_release == ptx::Scope::None || uint8_t(s) > uint8_t(same_release)) same_release = s;
+        same_release = wider(same_release, X.scope);
       };
       for (size_t k = 1; k < late_mem.size(); ++k)
         if (may_alias(J, *late_mem[k])) {
@@ -338,8 +334,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
         cuts.push_back(path.size());
         path.push_back({cur, true});
         ptx::Scope h = released || ((release || rmw_release) && !light) ? released_scope : ptx::Scope::None;
-        if (same_release != ptx::Scope::None && (h == ptx::Scope::None || uint8_t(same_release) > uint8_t(h)))
-          h = same_release;
+        if (same_release != ptx::Scope::None) h = wider(h, same_release);
         hidden.push_back(h);
         after_write.push_back(alias_write);
         learn(J);
@@ -422,11 +417,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
   plan->length = uint32_t(cut + 2);
   // (an acquire fence after the cut is not held back: only those before it count)
   plan->late_acquire = ptx::Scope::None;
-  auto widen_acquire = [&](ptx::Scope sc) {
-    // (no scope is .gpu; .cluster counts as .gpu, as the model takes it)
-    if (sc == ptx::Scope::None || sc == ptx::Scope::Cluster) sc = ptx::Scope::Gpu;
-    if (plan->late_acquire == ptx::Scope::None || uint8_t(sc) > uint8_t(plan->late_acquire)) plan->late_acquire = sc;
-  };
+  auto widen_acquire = [&](ptx::Scope sc) { plan->late_acquire = wider(plan->late_acquire, sc); };
   // An acquire load or read-modify-write held back after a read of its location (the load, or a
   // held-back load or atom) makes that read's releases acquired too (acquire pattern): it counts
   // as an acquire fence.
@@ -453,9 +444,7 @@ bool plan_load_buffering(const ptx::Function& fn, uint32_t pc, const LbProbe& pr
     const ptx::Instr& J = fn.code[plan->late[k]];
     if (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || (J.op == Op::Fence && J.sem != ptx::Sem::Release)) {
       plan->acquire_held = true;
-      const ptx::Scope sc = J.scope == ptx::Scope::None || J.scope == ptx::Scope::Cluster ? ptx::Scope::Gpu : J.scope;
-      if (plan->acquire_scope == ptx::Scope::None || uint8_t(sc) > uint8_t(plan->acquire_scope))
-        plan->acquire_scope = sc;
+      plan->acquire_scope = wider(plan->acquire_scope, J.scope);
     }
     if (J.op == Op::Atom &&
         (J.sem == ptx::Sem::Acquire || J.sem == ptx::Sem::AcqRel || plan->late_acquire != ptx::Scope::None))

@@ -1770,7 +1770,7 @@ void RelaxedModel::begin_early(const MemThread& t, uint32_t length, bool acquire
                                bool hide_acq) {
   ThreadState& ts = thread(t);
   ts.plan_acquire_rmw = acquire_rmw_held;
-  ts.plan_hide_acq = acquire_rmw_held && hide_acq;
+  ts.plan_hide_acq = hide_acq;
   ts.plan_acquire_held = acquire_held;
   ts.plan_view0 = ts.view;
   ts.early = true;
