@@ -159,6 +159,26 @@ void PerfCounters::finish_request() {
       served = std::max(served, clock + way);
       for (const auto& [k, n] : turns)
         if (const auto f = unit_free_.find(k); f != unit_free_.end()) served = std::max(served, f->second);
+      if (!in_shared) {
+        // A request that changes a global word waits behind the tries queued at its unit, and the
+        // warp's lanes that tried join (or leave) the word's waiters.
+        uint64_t queued = 0;
+        for (const auto& [k, n] : turns) queued = std::max(queued, queued_tries(k, me));
+        served += queued;
+        std::sort(try_keys_.begin(), try_keys_.end());
+        const uint64_t period = 2 * way + std::exchange(slept_[me], 0);
+        for (const auto& [k, n] : turns)
+          if (!std::binary_search(try_keys_.begin(), try_keys_.end(), k)) {
+            if (const auto t = trying_.find(k); t != trying_.end()) t->second.erase(me);
+          }
+        for (size_t i = 0; i < try_keys_.size();) {
+          size_t j = i;
+          while (j < try_keys_.size() && try_keys_[j] == try_keys_[i]) ++j;
+          trying_[try_keys_[i]][me] = {j - i, period};
+          i = j;
+        }
+      }
+      try_keys_.clear();
       if (cur_wrote_) {
         for (const auto& [k, n] : turns) {
           unit_free_[k] = served + uint64_t(kAtomicCycles) * n;
@@ -331,6 +351,14 @@ bool PerfCounters::loop_rounds(WarpState& state, const Warp& w, const Group& g) 
 void PerfCounters::step(const Warp& w, const Group& g) {
   finish_request();
   WarpState& state = state_of(w);
+  // A nanosleep: how long the warp stays away before its next try (its first lane's argument).
+  if (const ptx::Instr& I = module_.functions[g.func].code[g.pc]; I.op == ptx::Op::Nanosleep && g.mask) {
+    const ptx::Operand& t = I.src[0];
+    const uint64_t ns = t.kind == ptx::Operand::Kind::Imm   ? uint64_t(t.imm)
+                        : t.kind == ptx::Operand::Kind::Reg ? uint32_t(w.regp[__builtin_ctz(g.mask)][t.reg])
+                                                            : 0;
+    slept_[warp_key(w)] += ns * device_.clock_khz / 1'000'000;
+  }
   if (!loop_rounds(state, w, g)) ++state.clock;
   ++summary_.warp_instructions;
   summary_.thread_instructions += uint64_t(__builtin_popcount(g.mask));
@@ -387,8 +415,12 @@ void PerfCounters::atomic(const Warp& w, int, uint64_t generic, uint32_t size, u
     global_.push_back({generic, size});
   }
   // Only a lane that changed its word takes a turn at the unit (a failed try, like a poll, is the
-  // schedule's: how many there are depends on it).
-  if (old != nw) atom_keys_.push_back(key);
+  // schedule's: how many there are depends on it); a global word's tries are counted as its
+  // waiters (queued_tries).
+  if (old != nw)
+    atom_keys_.push_back(key);
+  else if (!shared)
+    try_keys_.push_back(key);
   const uint64_t n = ++atom_count_[key];
   if (n == 1) atom_instr_[key] = &I;
 }
@@ -421,7 +453,39 @@ void PerfCounters::barrier_release(const Cta& c, uint32_t id, uint32_t, const st
   }
 }
 
-void PerfCounters::lanes_exited(const Warp&, uint32_t) { finish_request(); }
+void PerfCounters::lanes_exited(const Warp& w, uint32_t) {
+  finish_request();
+  // (Lanes of the warp that still try will say so at their next try.)
+  const uint64_t me = warp_key(w);
+  for (auto& [k, waiters] : trying_) waiters.erase(me);
+}
+
+// The warps trying a word keep one request each in flight: their lanes take a turn each at the
+// unit, then the request comes back and the warp tries again after `period` cycles. When the unit
+// cannot keep up (the tries' turns per cycle add up to more than one), a queue builds, of the
+// length at which each warp's lanes spend the queue's wait q in it out of every q + period cycles:
+// q = sum of turns_i * q / (q + period_i), solved for q > 0. A request that changes the word waits
+// q behind them. When the unit keeps up, no queue is counted.
+uint64_t PerfCounters::queued_tries(uint64_t key, uint64_t me) const {
+  const auto it = trying_.find(key);
+  if (it == trying_.end()) return 0;
+  double turns = 0, load = 0;
+  for (const auto& [warp, t] : it->second) {
+    if (warp == me) continue;
+    turns += kAtomicCycles * double(t.lanes);
+    load += kAtomicCycles * double(t.lanes) / double(std::max<uint64_t>(1, t.period));
+  }
+  if (load <= 1.0) return 0;
+  double lo = 0, hi = turns;
+  for (int i = 0; i < 50; ++i) {
+    const double q = (lo + hi) / 2;
+    double held = 0;
+    for (const auto& [warp, t] : it->second)
+      if (warp != me) held += kAtomicCycles * double(t.lanes) * q / (q + double(t.period));
+    (held > q ? lo : hi) = q;
+  }
+  return uint64_t(lo);
+}
 
 // The terms are added: the model assumes that nothing overlaps (the pipes' work, the chain's waits,
 // the atomics' turns), which overestimates a launch that hides its latency behind other warps' work.

@@ -171,6 +171,20 @@ class PerfCounters final : public RunObserver {
   };
   std::unordered_map<uint64_t, Written> written_;
   std::unordered_map<uint64_t, uint64_t> unit_free_;
+  // Contention (docs/profile.md, "An estimated time"): per global word, the warps whose last
+  // atomic request on it had lanes that left it as it was (a failed compare-and-swap: a try), with
+  // those lanes and the cycles between their tries (the way there and back, and what the warp slept
+  // before the try); per warp, the cycles it slept (nanosleep) since its last atomic request. The
+  // current request's lanes that tried, by word.
+  struct Trying {
+    uint64_t lanes = 0, period = 0;
+  };
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, Trying>> trying_;
+  std::unordered_map<uint64_t, uint64_t> slept_;
+  std::vector<uint64_t> try_keys_;
+  // The cycles a request that changes word `key` waits behind the tries of the other warps
+  // trying it (`me` left out).
+  uint64_t queued_tries(uint64_t key, uint64_t me) const;
   // The current atomic request: whether it returns a value the warp waits for (atom, not red or an
   // mbarrier arrival) and whether any lane changed its word (a compare-and-swap that failed, or an
   // atomicOr of a bit already set, hands nothing over and, like a poll, does not hold the unit).
