@@ -1,9 +1,9 @@
 // The estimate's chain across hand-overs (docs/profile.md, "An estimated time"): a read waits for
 // the write it read, rounds of a spin that only waited cost nothing, a failed try takes no turn at
-// an atomic unit, an mbarrier wait that found its phase incomplete is a poll, and shared-memory
-// atomics of one warp on one word take one turn each. Each check compares two launches whose
-// difference is that one rule, through the estimate's parts in SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has
-// no estimate).
+// an atomic unit (but many waiters' tries queue there: contention), an mbarrier wait that found its
+// phase incomplete is a poll, and shared-memory atomics of one warp on one word take one turn each.
+// Each check compares two launches whose difference is that one rule, through the estimate's parts
+// in SYNCLAB_PROFILE's JSON lines. Simulator only (a GPU has no estimate).
 #include <synclab/cuda_check.h>
 #include <synclab/sim_control.h>
 
@@ -89,6 +89,24 @@ __global__ void one_word(int* global_word, int shared) {
     atomicAdd(global_word, 1);
   __syncwarp();
   if (threadIdx.x == 0 && shared) global_word[1] = word;
+}
+
+// Every thread of the first `lanes` of each warp takes a lock word once (try, and on a failure
+// sleep `sleep_ns` before the next try), adds 1 under it and lets it go.
+__global__ void contended(int* lock, int* count, int lanes, unsigned sleep_ns) {
+  if (int(threadIdx.x % 32) >= lanes) return;
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      __threadfence();
+      *count += 1;
+      __threadfence();
+      atomicExch(lock, 0);
+      done = true;
+    } else if (sleep_ns) {
+      __nanosleep(sleep_ns);
+    }
+  }
 }
 
 struct Estimate {
@@ -199,6 +217,23 @@ int main(int argc, char** argv) {
          lock_random.path);
   expect(lock_rr.atomic == lock_random.atomic, "cas_lock: nor do the atomics' turns", lock_rr.atomic,
          lock_random.atomic);
+
+  // Contention: 8 warps of 32 lanes trying one lock word turn up at its unit faster than it serves
+  // them (256 turns of 2 cycles every 290 cycles), so every take and release waits for the queue;
+  // a waiter that sleeps 1 or 2 us after a failed try comes seldom enough that no queue builds, and
+  // the sleep itself is off the chain (a round that only waited).
+  auto contended_run = [&](int lanes, unsigned sleep_ns) {
+    synclab::sim::set_scheduler("rr", 1);
+    CHECK(cudaMemset(g_flag, 0, 2 * sizeof(int)));
+    contended<<<1, 256>>>(g_flag, g_flag + 1, lanes, sleep_ns);
+    CHECK(cudaDeviceSynchronize());
+    return last_estimate();
+  };
+  const Estimate spin = contended_run(32, 0), sleep1 = contended_run(32, 1000), sleep2 = contended_run(32, 2000);
+  expect(spin.path > sleep1.path, "contended: waiters that try without pause make the lock's hand-overs slower",
+         spin.path, sleep1.path);
+  expect(sleep1.path == sleep2.path, "contended: waiters that sleep build no queue, and the sleep is off the chain",
+         sleep1.path, sleep2.path);
 
   // An mbarrier wait that found its phase incomplete is a poll: the estimate is the same however
   // long the waiting warp polled.
