@@ -165,6 +165,11 @@ void PerfCounters::finish_request() {
         uint64_t queued = 0;
         for (const auto& [k, n] : turns) queued = std::max(queued, queued_tries(k, me));
         served += queued;
+        if (queued) {
+          ++summary_.contended_requests;
+          summary_.contended_cycles += queued;
+          contended_by_instr_[&I] += queued;
+        }
         std::sort(try_keys_.begin(), try_keys_.end());
         const uint64_t period = 2 * way + std::exchange(slept_[me], 0);
         for (const auto& [k, n] : turns)
@@ -542,6 +547,14 @@ void PerfCounters::finish_reports() {
     summary_.spin_top_rounds = rounds;
     summary_.spin_top_line = where;
   }
+  // The instruction that waited longest behind queued tries (ties: the first line).
+  uint64_t most = 0;
+  for (const auto& [instr, cycles] : contended_by_instr_) {
+    const std::string where = line_of(*instr);
+    if (cycles < most || (cycles == most && where >= summary_.contended_top_line)) continue;
+    most = cycles;
+    summary_.contended_top_line = where;
+  }
   // The most-hit atomic address of each space.
   for (const auto& [key, count] : atom_count_) {
     const bool shared = key >> 63;
@@ -625,6 +638,11 @@ std::string PerfSummary::render() const {
         spin_rounds, spin_thread_instructions,
         thread_instructions ? 100.0 * double(spin_thread_instructions) / double(thread_instructions) : 0.0,
         spin_top_line, spin_top_rounds);
+  if (contended_requests)
+    s += fmt::format(
+        "  contention         {} atomic request{} that changed a word waited behind other warps' failed tries "
+        "queued at its unit, {} cycles in all (by the estimate's latencies; part of its chain); most at {}\n",
+        contended_requests, contended_requests == 1 ? "" : "s", contended_cycles, contended_top_line);
   s += fmt::format(
       "  estimated time     {:.2f} us, most of it {} (a rough model, docs/profile.md): launch {:.2f} + pipes: "
       "DRAM {:.2f}, L1 {:.2f}, issue {:.2f}, shared memory {:.2f} + longest chain {:.2f} + atomics {:.2f}\n",
@@ -681,6 +699,9 @@ std::string PerfSummary::json() const {
                    {"spin_thread_instructions", spin_thread_instructions},
                    {"spin_top_line", spin_top_line},
                    {"spin_top_rounds", spin_top_rounds},
+                   {"contended_requests", contended_requests},
+                   {"contended_cycles", contended_cycles},
+                   {"contended_top_line", contended_top_line},
                    {"warps_launched", warps_launched},
                    {"global_sectors_distinct", global_sectors_distinct},
                    {"estimate_us",

@@ -65,6 +65,11 @@ struct PerfSummary {
   std::string spin_top_line;
   uint64_t spin_top_rounds = 0;
   uint64_t warps_launched = 0;  // the launch's warps (grid x warps per block)
+  // Contention (the estimate's chain): atomic requests that changed a global word and waited behind
+  // the tries other warps had queued at its unit, the cycles they waited, and the line of the
+  // instruction that waited longest in all.
+  uint64_t contended_requests = 0, contended_cycles = 0;
+  std::string contended_top_line;
 
   // An estimate of the launch's time on the device profile (docs/profile.md, "An estimated time"),
   // the sum of: a fixed launch cost; what the SMs the grid occupies must get through (DRAM traffic
@@ -182,6 +187,7 @@ class PerfCounters final : public RunObserver {
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, Trying>> trying_;
   std::unordered_map<uint64_t, uint64_t> slept_;
   std::vector<uint64_t> try_keys_;
+  std::unordered_map<const ptx::Instr*, uint64_t> contended_by_instr_;
   // The cycles a request that changes word `key` waits behind the tries of the other warps
   // trying it (`me` left out).
   uint64_t queued_tries(uint64_t key, uint64_t me) const;

@@ -112,6 +112,7 @@ __global__ void contended(int* lock, int* count, int lanes, unsigned sleep_ns) {
 struct Estimate {
   double path = 0, atomic = 0, issue = 0, shared = 0, total = 0;
   unsigned long long spin_rounds = 0;
+  unsigned long long contended = 0;     // atomic requests that waited behind queued tries
   unsigned long long shared_loads = 0;  // shared-memory load requests (counted, polls included)
 };
 
@@ -143,6 +144,7 @@ Estimate last_estimate() {
   e.shared = number_after(last, "shared");
   e.total = number_after(last, "total");
   e.spin_rounds = static_cast<unsigned long long>(number_after(last, "spin_rounds"));
+  e.contended = static_cast<unsigned long long>(number_after(last, "contended_requests"));
   const size_t shared_ld = last.find("\"shared_ld_wavefronts\"");
   if (shared_ld != std::string::npos)
     e.shared_loads = static_cast<unsigned long long>(
@@ -232,6 +234,9 @@ int main(int argc, char** argv) {
   const Estimate spin = contended_run(32, 0), sleep1 = contended_run(32, 1000), sleep2 = contended_run(32, 2000);
   expect(spin.path > sleep1.path, "contended: waiters that try without pause make the lock's hand-overs slower",
          spin.path, sleep1.path);
+  expect(spin.contended > 0 && sleep1.contended == 0,
+         "contended: the profile counts the requests that waited behind the tries (none when the waiters sleep)",
+         double(spin.contended), double(sleep1.contended));
   expect(sleep1.path == sleep2.path, "contended: waiters that sleep build no queue, and the sleep is off the chain",
          sleep1.path, sleep2.path);
 
