@@ -69,7 +69,7 @@ fi
 [ -x "$tool" ] || { echo "bench/memory_model.sh: --tool $tool: no such program" >&2; exit 2; }
 "$tool" generate --out "$out/generated.litmus"
 tests=$(grep -c '^litmus ' "$out/generated.litmus")
-echo "running $tests tests x up to $seeds seeds x $instances instances under relaxed in $jobs processes side by side, each test until every weak outcome PTX allows has shown (the oracle checks every run; about an hour and a half of one core's time at the defaults) ..."
+echo "running $tests tests x up to $seeds seeds x $instances instances under relaxed in $jobs processes side by side, each test until every weak outcome PTX allows has shown (the oracle checks every run; about three hours of one core's time at the defaults: 88 minutes on 2 cores) ..."
 start=$(date +%s)
 set +e
 "$tool" run "$out/generated.litmus" --seeds "$seeds" --instances "$instances" --until-seen "${aim_args[@]}" --check \
