@@ -55,6 +55,18 @@ void for_each_unit(const std::vector<std::pair<uint64_t, uint32_t>>& accesses, u
     for (uint64_t k = addr / unit; k <= (addr + std::max(size, 1u) - 1) / unit; ++k) f(k);
 }
 
+// The distinct keys of `keys` with how often each occurs, in key order; empties `keys`.
+std::vector<std::pair<uint64_t, uint64_t>> key_runs(std::vector<uint64_t>& keys) {
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  for (uint64_t k : keys) {
+    if (runs.empty() || runs.back().first != k) runs.push_back({k, 0});
+    ++runs.back().second;
+  }
+  keys.clear();
+  return runs;
+}
+
 // The bytes the lanes asked for, each byte once.
 uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint32_t>> a) {
   std::sort(a.begin(), a.end());
@@ -132,21 +144,13 @@ void PerfCounters::finish_request() {
     // global address with an operation that combines (add, min, max, and, or, xor, inc, dec) counts
     // once (the H200 combines a warp's atomicAdd(&x, v): docs/profile.md), otherwise each lane
     // counts (shared memory's atomics on one word take their turns).
-    std::sort(atom_keys_.begin(), atom_keys_.end());
     const bool combinable = I.aop != ptx::AtomOp::Exch && I.aop != ptx::AtomOp::Cas;  // (nothing combines those)
     // (An mbarrier's arrivals of one warp count as one: the hardware takes a warp's arrivals on one
     // mbarrier together.)
-    const bool uniform = combinable && (shared_.empty() || I.op == ptx::Op::Mbarrier) && !atom_keys_.empty() &&
-                         atom_keys_.front() == atom_keys_.back();
-    std::vector<std::pair<uint64_t, uint64_t>> turns;  // per address, the operations its unit performs
-    for (size_t i = 0; i < atom_keys_.size();) {
-      size_t j = i;
-      while (j < atom_keys_.size() && atom_keys_[j] == atom_keys_[i]) ++j;
-      turns.push_back({atom_keys_[i], uniform ? 1 : j - i});
-      atom_serial_[atom_keys_[i]] += turns.back().second;
-      i = j;
-    }
-    atom_keys_.clear();
+    std::vector<std::pair<uint64_t, uint64_t>> turns = key_runs(atom_keys_);  // per address, its unit's operations
+    if (turns.size() == 1 && combinable && (shared_.empty() || I.op == ptx::Op::Mbarrier)) turns[0].second = 1;
+    for (const auto& [k, n] : turns) atom_serial_[k] += n;
+    const std::vector<std::pair<uint64_t, uint64_t>> tried = key_runs(try_keys_);  // per global word, lanes that tried
     // On the chain: served when the warp's request reaches the word's unit, the unit is free and
     // the word's last plain write of another warp has arrived; a value that comes back is waited for.
     if (cur_warp_) {
@@ -170,20 +174,13 @@ void PerfCounters::finish_request() {
           summary_.contended_cycles += queued;
           contended_by_instr_[&I] += queued;
         }
-        std::sort(try_keys_.begin(), try_keys_.end());
         const uint64_t period = 2 * way + std::exchange(slept_[me], 0);
         for (const auto& [k, n] : turns)
-          if (!std::binary_search(try_keys_.begin(), try_keys_.end(), k)) {
+          if (std::none_of(tried.begin(), tried.end(), [k = k](const auto& t) { return t.first == k; })) {
             if (const auto t = trying_.find(k); t != trying_.end()) t->second.erase(me);
           }
-        for (size_t i = 0; i < try_keys_.size();) {
-          size_t j = i;
-          while (j < try_keys_.size() && try_keys_[j] == try_keys_[i]) ++j;
-          trying_[try_keys_[i]][me] = {j - i, period};
-          i = j;
-        }
+        for (const auto& [k, n] : tried) trying_[k][me] = {n, period};
       }
-      try_keys_.clear();
       if (cur_wrote_) {
         for (const auto& [k, n] : turns) {
           unit_free_[k] = served + uint64_t(kAtomicCycles) * n;
