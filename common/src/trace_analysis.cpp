@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -105,7 +106,7 @@ class Spins {
         if (!g) break;
         g->iter_read = true;
         g->iter_sig += mix(e.a * 0x9e3779b97f4a7c15ull ^ 0x100 ^ (e.aux & 0x7f));
-        WarpState& w = warps_[e.warp];
+        WarpState& w = warp(e.warp);
         if (e.aux & kAux64) {
           w.atomic64_pending = true;  // decided by the AtomicWide record
         } else if ((e.b & 0xffffffffull) != (e.b >> 32)) {
@@ -114,18 +115,17 @@ class Spins {
         break;
       }
       case EventKind::AtomicWide: {
-        auto it = warps_.find(e.warp);
-        if (it == warps_.end() || !it->second.atomic64_pending) break;
-        it->second.atomic64_pending = false;
+        WarpState* w = find_warp(e.warp);
+        if (!w || !w->atomic64_pending) break;
+        w->atomic64_pending = false;
         Group* g = current(e);
         if (g && e.a != e.b) taint(*g);
         break;
       }
       case EventKind::BarrierArrive: {
-        auto it = warps_.find(e.warp);
-        if (it == warps_.end()) break;
-        WarpState& w = it->second;
-        if (w.cur >= 0) taint(w.groups[size_t(w.cur)]);
+        WarpState* w = find_warp(e.warp);
+        if (!w) break;
+        if (w->cur >= 0) taint(w->groups[size_t(w->cur)]);
         break;
       }
       default: break;
@@ -135,10 +135,10 @@ class Spins {
 
   void finish() {
     // Groups whose lanes moved on first, then those still in their loop (stretched to the end).
-    for (auto& [warp, w] : warps_)
+    for (WarpState& w : warps_)
       for (Group& g : w.groups)
         if (!alive(w, g)) leave(g, false);
-    for (auto& [warp, w] : warps_)
+    for (WarpState& w : warps_)
       for (Group& g : w.groups) leave(g, true);
     for (size_t r = 0; r < runs_.size(); ++r)
       if (runs_[r].refs > 0) emit(runs_[r]);
@@ -148,9 +148,9 @@ class Spins {
   // The group of the instruction event e belongs to: its warp's last WarpStep (the simulator
   // writes a step before its instruction's accesses), when that step's mask holds e's lane.
   Group* current(const Event& e) {
-    auto it = warps_.find(e.warp);
-    if (it == warps_.end() || it->second.cur < 0) return nullptr;
-    Group& g = it->second.groups[size_t(it->second.cur)];
+    WarpState* w = find_warp(e.warp);
+    if (!w || w->cur < 0) return nullptr;
+    Group& g = w->groups[size_t(w->cur)];
     if (e.lane != kAllLanes && e.lane < 32 && !((g.mask >> e.lane) & 1u)) return nullptr;
     return &g;
   }
@@ -175,18 +175,18 @@ class Spins {
   }
 
   void step(const Event& e, size_t index) {
-    WarpState& w = warps_[e.warp];
+    WarpState& w = warp(e.warp);
     const uint32_t mask = uint32_t(e.a);
     const uint64_t pc = e.a >> 32;
     const uint32_t line = uint32_t(e.b);
     const uint32_t func = uint32_t(e.b >> 32) & 0xffffu;
-    int gi = -1;
-    for (size_t i = 0; i < w.groups.size(); ++i)
-      if (w.groups[i].mask == mask) {
-        gi = int(i);
-        break;
-      }
-    if (gi < 0 || !owns_lanes(w, w.groups[size_t(gi)], mask)) {
+    // The warp's last step was by the same lanes (the common case): they are that group's, and
+    // their stamps stay as they are (no other group of the warp stepped since).
+    const bool again = w.cur >= 0 && w.groups[size_t(w.cur)].mask == mask;
+    int gi = again ? w.cur : -1;
+    for (size_t i = 0; gi < 0 && i < w.groups.size(); ++i)
+      if (w.groups[i].mask == mask) gi = int(i);
+    if (!again && (gi < 0 || !owns_lanes(w, w.groups[size_t(gi)], mask))) {
       // A new group (or one whose lanes ran elsewhere since): lanes that split off a group they
       // all last stepped in carry on with its loop state; otherwise they start afresh.
       Group g;
@@ -229,8 +229,10 @@ class Spins {
     g.last_pc = pc;
     g.last_func = func;
     g.last_line = line;
-    g.stamp = ++w.counter;
-    for (uint32_t m = mask; m; m &= m - 1) w.lane_stamp[__builtin_ctz(m)] = g.stamp;
+    if (!again) {
+      g.stamp = ++w.counter;
+      for (uint32_t m = mask; m; m &= m - 1) w.lane_stamp[__builtin_ctz(m)] = g.stamp;
+    }
     w.cur = gi;
     w.atomic64_pending = false;
   }
@@ -326,10 +328,34 @@ class Spins {
     out_->push_back(iv);
   }
 
+  // The state of warp `id`, made when first asked for. Warp ids are dense in practice (block x
+  // warps per block + warp): a table indexed by id finds them without hashing; larger ids (up to
+  // the event format's 32 bits) go to a map.
+  WarpState& warp(uint32_t id) {
+    if (WarpState* w = find_warp(id)) return *w;
+    warps_.emplace_back();
+    WarpState* w = &warps_.back();
+    if (id < kDenseWarps) {
+      if (id >= dense_.size()) dense_.resize(size_t(id) + 1, nullptr);
+      dense_[id] = w;
+    } else {
+      sparse_[id] = w;
+    }
+    return *w;
+  }
+  WarpState* find_warp(uint32_t id) const {
+    if (id < kDenseWarps) return id < dense_.size() ? dense_[id] : nullptr;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? nullptr : it->second;
+  }
+
+  static constexpr uint32_t kDenseWarps = 1u << 20;  // (a table of at most 8 MiB)
   int launch_;
   uint32_t min_;
   std::vector<Interval>* out_;
-  std::unordered_map<uint32_t, WarpState> warps_;
+  std::deque<WarpState> warps_;  // (a deque: its elements stay where they are as it grows)
+  std::vector<WarpState*> dense_;
+  std::unordered_map<uint32_t, WarpState*> sparse_;
   std::vector<Run> runs_;
   uint64_t last_time_ = 0;
 };

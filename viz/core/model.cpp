@@ -197,7 +197,12 @@ struct LaunchData {
   LaunchCtx ctx;
   // per-warp WarpSteps (CSR): steps of warp w are [step_off[w], step_off[w + 1])
   std::vector<uint32_t> step_off;
+  // Each step's time (the latest Event::time so far: sorted per warp), as an offset from time_base
+  // in 32 bits when the launch's times span less than 2^32 (step_time32), else whole (step_time).
+  RawVec<uint32_t> step_time32;
   RawVec<uint64_t> step_time;
+  uint64_t time_base = 0;
+  bool narrow_times = false;
   RawVec<uint32_t> step_cursor;
   RawVec<uint32_t> step_lanes;  // inclusive prefix sums of active-lane counts (mod 2^32)
   // navigation marks (cursors, sorted), indexed by Mark
@@ -534,7 +539,12 @@ void count_steps(const trace::Trace& tr, size_t l, LaunchInfo& L, LaunchData& D,
   for (uint32_t w = 0; w < L.warps; ++w)
     if (seen[w]) D.active_warps.push_back(w);
   const size_t nsteps = D.step_off[L.warps];
-  D.step_time.resize(nsteps);
+  D.time_base = L.first_time;
+  D.narrow_times = L.last_time - L.first_time <= uint64_t(UINT32_MAX);
+  if (D.narrow_times)
+    D.step_time32.resize(nsteps);
+  else
+    D.step_time.resize(nsteps);
   D.step_cursor.resize(nsteps);
   D.step_lanes.resize(nsteps);
 }
@@ -662,7 +672,10 @@ void replay_launch(Model::Impl& I, size_t l, const ModelOptions& opt,
       case EventKind::WarpStep:
         if (e.warp < L.warps) {
           const uint32_t k = fill[e.warp]++;
-          D.step_time[k] = latest_time;
+          if (D.narrow_times)
+            D.step_time32[k] = uint32_t(latest_time - D.time_base);  // (latest_time >= first_time)
+          else
+            D.step_time[k] = latest_time;
           D.step_cursor[k] = c;
           const uint32_t prev = k > D.step_off[e.warp] ? D.step_lanes[k - 1] : 0;
           D.step_lanes[k] = prev + popcount32(uint32_t(e.a));
@@ -998,7 +1011,8 @@ size_t Model::memory_bytes() const {
   size_t b = sizeof(Impl) + I.trace->index_bytes();
   for (const LaunchData& D : I.data) {
     b += sizeof(LaunchData);
-    b += D.step_off.capacity() * 4 + D.step_time.capacity() * 8 + D.step_cursor.capacity() * 4 +
+    b += D.step_off.capacity() * 4 + D.step_time32.capacity() * 4 + D.step_time.capacity() * 8 +
+         D.step_cursor.capacity() * 4 +
          D.step_lanes.capacity() * 4;
     for (const auto& m : D.marks) b += m.capacity() * 4;
     b += D.spans.capacity() * sizeof(Span) + D.span_off.capacity() * 4 + D.span_max_last.capacity() * 4 +
@@ -1377,26 +1391,37 @@ void Model::spans_in(int launch, uint32_t warp, uint64_t t0, uint64_t t1, std::v
     if (D.spans[i].end >= t0 && D.spans[i].begin <= t1) out->push_back(uint32_t(i));
 }
 
-void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32_t buckets,
-                     std::vector<ActivityBucket>* out) const {
-  out->assign(buckets, ActivityBucket{});
-  if (!valid_launch(*impl_, launch) || buckets == 0 || t1 <= t0) return;
-  const LaunchData& D = impl_->data[size_t(launch)];
-  if (size_t(warp) + 1 >= D.step_off.size()) return;
-  const uint32_t s = D.step_off[warp], e = D.step_off[warp + 1];
-  if (s == e) return;
-  const uint64_t* times = D.step_time.data();
+namespace {
+
+// Calls f(times, base) with launch D's step times: base + times[k] is step k's time.
+template <class F>
+decltype(auto) with_step_times(const LaunchData& D, F&& f) {
+  if (D.narrow_times) return f(D.step_time32.data(), D.time_base);
+  return f(D.step_time.data(), uint64_t(0));
+}
+
+// The first k in [b, e) whose time base + times[k] is at least t.
+template <class T>
+size_t first_at_or_after(const T* times, uint64_t base, size_t b, size_t e, uint64_t t) {
+  return size_t(std::lower_bound(times + b, times + e, t, [base](T x, uint64_t v) { return base + x < v; }) - times);
+}
+
+template <class T>
+void activity_of(const LaunchData& D, const T* times, uint64_t base, uint32_t s, uint32_t e, uint64_t t0, uint64_t t1,
+                 uint32_t buckets, std::vector<ActivityBucket>* out) {
+  auto time = [&](size_t k) { return base + times[k]; };
   auto lanes_before = [&](size_t k) -> uint32_t { return k > s ? D.step_lanes[k - 1] : 0u; };
   const unsigned __int128 span = t1 - t0;
-  size_t k0 = size_t(std::lower_bound(times + s, times + e, t0) - times);
-  const size_t kend = size_t(std::lower_bound(times + k0, times + e, t1) - times);
+  size_t k0 = first_at_or_after(times, base, s, e, t0);
+  const size_t kend = first_at_or_after(times, base, k0, e, t1);
   if (kend - k0 <= 8 * size_t(buckets)) {
     // few steps in the window: visit them
     for (size_t k = k0; k < kend; ++k) {
+      const uint64_t tk = time(k);
       // the bucket b with t0 + span*b/B <= t < t0 + span*(b+1)/B
-      uint64_t b = uint64_t((unsigned __int128)(times[k] - t0) * buckets / span);
-      while (b + 1 < buckets && times[k] >= t0 + uint64_t(span * (b + 1) / buckets)) ++b;
-      while (b > 0 && times[k] < t0 + uint64_t(span * b / buckets)) --b;
+      uint64_t b = uint64_t((unsigned __int128)(tk - t0) * buckets / span);
+      while (b + 1 < buckets && tk >= t0 + uint64_t(span * (b + 1) / buckets)) ++b;
+      while (b > 0 && tk < t0 + uint64_t(span * b / buckets)) --b;
       ActivityBucket& x = (*out)[size_t(std::min<uint64_t>(b, buckets - 1))];  // never past the end
       ++x.steps;
       x.lanes += D.step_lanes[k] - lanes_before(k);
@@ -1407,25 +1432,39 @@ void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32
     const uint64_t hi_t = t0 + uint64_t(span * (b + 1) / buckets);
     // galloping search from k0 for the first step at or after hi_t
     size_t step = 1, lo = k0, hi = k0;
-    while (hi < e && times[hi] < hi_t) {
+    while (hi < e && time(hi) < hi_t) {
       lo = hi;
       hi = std::min<size_t>(e, hi + step);
       step *= 2;
     }
-    const size_t k1 = size_t(std::lower_bound(times + lo, times + hi, hi_t) - times);
+    const size_t k1 = first_at_or_after(times, base, lo, hi, hi_t);
     (*out)[b].steps = uint32_t(k1 - k0);
     (*out)[b].lanes = lanes_before(k1) - lanes_before(k0);
     k0 = k1;
   }
 }
 
+}  // namespace
+
+void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32_t buckets,
+                     std::vector<ActivityBucket>* out) const {
+  out->assign(buckets, ActivityBucket{});
+  if (!valid_launch(*impl_, launch) || buckets == 0 || t1 <= t0) return;
+  const LaunchData& D = impl_->data[size_t(launch)];
+  if (size_t(warp) + 1 >= D.step_off.size()) return;
+  const uint32_t s = D.step_off[warp], e = D.step_off[warp + 1];
+  if (s == e) return;
+  with_step_times(D, [&](const auto* times, uint64_t base) { activity_of(D, times, base, s, e, t0, t1, buckets, out); });
+}
+
 uint64_t Model::step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) const {
   if (!valid_launch(*impl_, launch) || t1 <= t0) return 0;
   const LaunchData& D = impl_->data[size_t(launch)];
   if (size_t(warp) + 1 >= D.step_off.size()) return 0;
-  const uint64_t* b = D.step_time.data() + D.step_off[warp];
-  const uint64_t* e = D.step_time.data() + D.step_off[warp + 1];
-  return uint64_t(std::lower_bound(b, e, t1) - std::lower_bound(b, e, t0));
+  const size_t b = D.step_off[warp], e = D.step_off[warp + 1];
+  return with_step_times(D, [&](const auto* times, uint64_t base) {
+    return uint64_t(first_at_or_after(times, base, b, e, t1) - first_at_or_after(times, base, b, e, t0));
+  });
 }
 
 const std::vector<uint32_t>& Model::active_warps(int launch) const {

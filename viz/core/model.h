@@ -95,13 +95,14 @@
 //
 // ---- Memory ---------------------------------------------------------------------------------
 // The events stay in the trace's read-only mapping (never copied). Per event the model keeps at
-// most: per WarpStep 16 bytes (its time, cursor and a running lane count, for the timeline's
-// activity and per-warp navigation), a 4-byte cursor per navigation mark (reports, acquires,
-// releases, barrier arrivals/releases, exits, region updates), 60 bytes per derived interval
-// (Span and its index), and checkpoints within ModelOptions::checkpoint_bytes_per_event. So a
-// trace of only WarpSteps costs about 16 + 8 bytes per event; a simulator trace, where most
-// events are per-lane memory accesses, far less. bench/viz_core measures it
-// (bench/results/viz_core.md).
+// most: per WarpStep 12 bytes (its time, cursor and a running lane count, for the timeline's
+// activity and per-warp navigation; the time is 4 bytes, an offset from the launch's first time,
+// when the launch's times span less than 2^32, else 8), a 4-byte cursor per navigation mark
+// (reports, acquires, releases, barrier arrivals/releases, exits, region updates), 60 bytes per
+// derived interval (Span and its index), and checkpoints within
+// ModelOptions::checkpoint_bytes_per_event. So a trace of only WarpSteps costs about 12 + 3.5
+// bytes per event; a simulator trace, where most events are per-lane memory accesses, far less.
+// bench/viz_core measures it (bench/results/viz_core.md).
 //
 // ---- Errors ---------------------------------------------------------------------------------
 // Model::open never throws and never crashes on a damaged file: a file that is not a readable
@@ -366,8 +367,9 @@ struct ActivityBucket {
 
 struct ModelOptions {
   // Checkpoint memory allowed per event of a launch (bytes), and the fewest events between two
-  // checkpoints. Smaller budget: less memory, longer replays.
-  double checkpoint_bytes_per_event = 8.0;
+  // checkpoints. Smaller budget: less memory, longer replays (bench/viz_core's steps-only trace
+  // takes one about every 2,200 events with 3.5 bytes; its mixed one about every 18,000).
+  double checkpoint_bytes_per_event = 3.5;
   uint32_t min_checkpoint_interval = 1024;
   synclab::trace::AnalysisOptions analysis{};
 };

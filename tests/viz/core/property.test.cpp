@@ -426,9 +426,11 @@ TEST_CASE("navigation agrees with scanning the events", "[viz][navigation]") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("timeline queries agree with scanning", "[viz][timeline]") {
-  const std::string path = temp_path("timeline");
-  write_synthetic(path, 20000, 77);
+namespace {
+
+// Spans, activity, step counts and cursor_at_time of a synthetic trace against scanning its events,
+// in random windows of up to `window` time units.
+void check_timeline(const std::string& path, uint64_t window) {
   std::string err;
   auto m = Model::open(path, &err);
   REQUIRE(m);
@@ -446,7 +448,7 @@ TEST_CASE("timeline queries agree with scanning", "[viz][timeline]") {
   for (int i = 0; i < 200; ++i) {
     const uint32_t w = uint32_t(rng() % L.warps);
     uint64_t t0 = L.first_time + rng() % (L.last_time - L.first_time + 1);
-    uint64_t t1 = t0 + rng() % 3000;
+    uint64_t t1 = t0 + rng() % window;
     m->spans_in(0, w, t0, t1, &got);
     std::vector<uint32_t> want;
     for (size_t k = 0; k < spans.size(); ++k)
@@ -482,4 +484,24 @@ TEST_CASE("timeline queries agree with scanning", "[viz][timeline]") {
   }
   CHECK(m->active_warps(0).size() == L.warps);
   std::remove(path.c_str());
+}
+
+}  // namespace
+
+TEST_CASE("timeline queries agree with scanning", "[viz][timeline]") {
+  const std::string path = temp_path("timeline");
+  write_synthetic(path, 20000, 77);
+  check_timeline(path, 3000);
+}
+
+// The model keeps a step's time in 4 bytes, as an offset from the launch's first time, when the
+// launch's times span less than 2^32, and whole otherwise: both ways must answer alike.
+TEST_CASE("timeline queries agree with scanning on GPU-like times, near and far apart", "[viz][timeline]") {
+  const uint64_t origin = 1'764'000'000'000'000'000ull;  // ns since 1970, as %globaltimer counts
+  const std::string near = temp_path("timeline-near");
+  write_synthetic(near, 20000, 78, 1, origin, 1000);  // 1 us a step: the launch spans about 9 ms
+  check_timeline(near, 3000 * 1000);
+  const std::string far = temp_path("timeline-far");
+  write_synthetic(far, 20000, 79, 1, origin, 1ull << 22);  // 4 ms a step: it spans about 38 s
+  check_timeline(far, 3000ull << 22);
 }

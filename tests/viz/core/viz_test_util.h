@@ -101,7 +101,10 @@ inline std::string temp_path(const std::string& name) {
 // a matrix and flags, steps with random masks, barrier arrivals and releases, byte-wide lock
 // updates, exits and reports. Events are in time order; as on the simulator, a step's WarpStep
 // comes first and the events after it (of any warp) have its time.
-inline void write_synthetic(const std::string& path, uint64_t events_per_launch, uint32_t seed, int launches = 1) {
+// time0: the first event's time; time_step: how far each WarpStep moves the time (GPU traces
+// count nanoseconds from a large origin, and a launch's times may span more than 2^32).
+inline void write_synthetic(const std::string& path, uint64_t events_per_launch, uint32_t seed, int launches = 1,
+                            uint64_t time0 = 0, uint64_t time_step = 1) {
   synclab::trace::Writer w;
   std::string err;
   nlohmann::json header = {{"program", "synthetic"}, {"backend", "sim"}, {"model", "its"},
@@ -113,7 +116,7 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
   std::mt19937_64 rng(seed);
   auto rnd = [&](uint64_t n) { return n ? rng() % n : 0; };
   const uint32_t wpb = 3, blocks = 2, warps = wpb * blocks;
-  uint64_t time = 0;
+  uint64_t time = time0;
   for (int l = 0; l < launches; ++l) {
     nlohmann::json k = {{"name", "synthetic_kernel"}, {"launch", l}, {"grid", {blocks, 1, 1}},
                         {"block", {96, 1, 1}}, {"warps_per_block", wpb}};
@@ -134,7 +137,7 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
         // a step, sometimes a backward jump (a loop: spins happen when it only reads)
         const uint32_t mask = live ? (uint32_t(rng()) | 1u << __builtin_ctz(live)) & live : 0u;
         pc[warp] = rnd(4) == 0 ? 0 : (pc[warp] + 1) % 8;
-        w.event(ev(++time, warp, EventKind::WarpStep, 0xff, uint16_t(rnd(12)), uint64_t(mask) | (uint64_t(pc[warp]) << 32),
+        w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, uint16_t(rnd(12)), uint64_t(mask) | (uint64_t(pc[warp]) << 32),
                    uint64_t(pc[warp] + 1)));
       } else if (r < 60) {
         const uint8_t lane = uint8_t(rnd(32));
@@ -175,9 +178,9 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
         // sometimes one of the spinning lanes holds a lock bit (it waits for a second lock)
         if (mask && rnd(2)) w.event(ev(time, warp, EventKind::RegionUpdate, uint8_t(31 - __builtin_clz(mask)), 0, rnd(64), 1));
         for (uint64_t it = 0; it < iterations && mask; ++it) {
-          w.event(ev(++time, warp, EventKind::WarpStep, 0xff, 1, uint64_t(mask) | (10ull << 32), 9));
+          w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, 1, uint64_t(mask) | (10ull << 32), 9));
           w.event(ev(time, warp, EventKind::MemAccess, uint8_t(__builtin_ctz(mask)), uint16_t(2 << 4), 0x3000, 0));
-          w.event(ev(++time, warp, EventKind::WarpStep, 0xff, 4, uint64_t(mask) | (11ull << 32), 9));
+          w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, 4, uint64_t(mask) | (11ull << 32), 9));
         }
         pc[warp] = 0;
       } else {
