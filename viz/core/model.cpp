@@ -1012,8 +1012,7 @@ size_t Model::memory_bytes() const {
   for (const LaunchData& D : I.data) {
     b += sizeof(LaunchData);
     b += D.step_off.capacity() * 4 + D.step_time32.capacity() * 4 + D.step_time.capacity() * 8 +
-         D.step_cursor.capacity() * 4 +
-         D.step_lanes.capacity() * 4;
+         D.step_cursor.capacity() * 4 + D.step_lanes.capacity() * 4;
     for (const auto& m : D.marks) b += m.capacity() * 4;
     b += D.spans.capacity() * sizeof(Span) + D.span_off.capacity() * 4 + D.span_max_last.capacity() * 4 +
          D.span_max_end.capacity() * 8;
@@ -1454,7 +1453,8 @@ void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32
   if (size_t(warp) + 1 >= D.step_off.size()) return;
   const uint32_t s = D.step_off[warp], e = D.step_off[warp + 1];
   if (s == e) return;
-  with_step_times(D, [&](const auto* times, uint64_t base) { activity_of(D, times, base, s, e, t0, t1, buckets, out); });
+  with_step_times(D,
+                  [&](const auto* times, uint64_t base) { activity_of(D, times, base, s, e, t0, t1, buckets, out); });
 }
 
 uint64_t Model::step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) const {
