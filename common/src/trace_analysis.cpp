@@ -23,19 +23,6 @@ std::pair<size_t, size_t> launch_range(const Trace& t, int launch) {
   return {l.first_event, l.end_event};
 }
 
-// Visits events [begin, end) chunk by chunk (no per-event binary search).
-template <class F>
-void for_each_event(const Trace& t, size_t begin, size_t end, F&& f) {
-  if (begin >= end) return;
-  const auto& chunks = t.chunks();
-  for (size_t c = t.chunk_of(begin); c < chunks.size() && chunks[c].first < end; ++c) {
-    const EventChunk& ch = chunks[c];
-    size_t lo = std::max(begin, ch.first) - ch.first;
-    size_t hi = std::min(end, ch.first + ch.count) - ch.first;
-    for (size_t k = lo; k < hi; ++k) f(ch.events[k], ch.first + k);
-  }
-}
-
 uint64_t mix(uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
@@ -463,7 +450,7 @@ std::vector<Interval> analyze_launch(const Trace& t, int launch, const AnalysisO
   uint64_t last_time = 0;
   size_t last_index = begin;
 
-  for_each_event(t, begin, end, [&](const Event& e, size_t index) {
+  t.scan(begin, end, [&](const Event& e, size_t index) {
     last_time = std::max(last_time, e.time);
     last_index = index;
     if (opt.spins) spins.on_event(e, index);
@@ -546,7 +533,7 @@ LaunchStats launch_stats(const Trace& t, int launch) {
   const auto [begin, end] = launch_range(t, launch);
   std::unordered_set<uint32_t> warps;
   bool first = true;
-  for_each_event(t, begin, end, [&](const Event& e, size_t) {
+  t.scan(begin, end, [&](const Event& e, size_t) {
     ++s.events;
     ++s.by_kind[e.kind < 16 ? e.kind : 0];
     if (first) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -35,6 +36,22 @@ const char* chunk_kind_name(uint32_t kind) {
 
 Trace::~Trace() {
   if (map_) munmap(map_, map_bytes_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool Trace::read_events(const EventChunk& ch, size_t k, size_t n, Event* out) const {
+  if (fd_ < 0 || !map_) return false;
+  const auto* at = reinterpret_cast<const unsigned char*>(ch.events + k);
+  const off_t off = off_t(at - static_cast<const unsigned char*>(map_));
+  auto* dst = reinterpret_cast<unsigned char*>(out);
+  size_t want = n * sizeof(Event), done = 0;
+  while (done < want) {
+    const ssize_t got = ::pread(fd_, dst + done, want - done, off + off_t(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;  // (the file shrank, or cannot be read: the caller uses the mapping)
+    done += size_t(got);
+  }
+  return true;
 }
 
 const nlohmann::json* Trace::report_by_id(uint64_t id) const {
@@ -338,6 +355,7 @@ std::unique_ptr<Trace> load(const std::string& path, std::string* error) {
     if (i) t->warning += '\n';
     t->warning += t->warnings[i];
   }
+  t->fd_ = std::exchange(f.fd, -1);  // kept for Trace::scan
   return t;
 }
 

@@ -585,6 +585,21 @@ TEST_CASE("random access over many chunks of irregular sizes", "[trace][io]") {
   }
   for (size_t l = 0; l < t->launches.size(); ++l)
     for (size_t i = t->launches[l].first_event; i < t->launches[l].end_event; ++i) REQUIRE(launch_of[i] == int(l));
+  // Trace::scan (pread in blocks of 8,192 events) visits the same events, in order, for ranges that
+  // start and end inside chunks and blocks, and stops at the end of the trace.
+  std::mt19937 pick(11);
+  for (int r = 0; r < 40; ++r) {
+    size_t b = pick() % events.size(), e = b + pick() % 20000;
+    if (r == 0) b = 0, e = events.size();
+    if (r == 1) e = events.size() + 100;
+    size_t next = b, bad = 0;
+    t->scan(b, e, [&](const Event& x, size_t i) {
+      if (i != next++ || !tt::same(x, events[i])) ++bad;
+    });
+    INFO("scan " << b << " .. " << e);
+    CHECK(bad == 0);
+    CHECK(next == std::min(e, events.size()));
+  }
 }
 
 TEST_CASE("filter: kernels match the symbol, the demangled name, or its bare name", "[trace][filter]") {

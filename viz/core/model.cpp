@@ -99,7 +99,8 @@ std::vector<uint32_t> ju32_array(const nlohmann::json& j) {
   return v;
 }
 
-// Visits events [begin, end) chunk by chunk.
+// Visits events [begin, end) chunk by chunk, in the mapping (a seek's replay: a few thousand events,
+// often visited before; whole-launch passes use Trace::scan).
 template <class F>
 void for_each_event(const trace::Trace& t, size_t begin, size_t end, F&& f) {
   if (begin >= end || t.event_count() == 0) return;
@@ -480,7 +481,7 @@ void count_steps(const trace::Trace& tr, size_t l, LaunchInfo& L, LaunchData& D,
   // Times should never decrease within a launch (docs/trace-format.md); a damaged file's may.
   // The model then uses the latest time so far wherever it needs sorted times.
   uint64_t back_at = 0, back_time = 0, back_prev = 0;
-  for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+  tr.scan(L.first_event, L.end_event, [&](const Event& e, size_t index) {
     if (first) {
       L.first_time = L.last_time = e.time;
       first = false;
@@ -656,7 +657,7 @@ void replay_launch(Model::Impl& I, size_t l, const ModelOptions& opt,
       }
     }
   };
-  for_each_event(tr, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+  tr.scan(L.first_event, L.end_event, [&](const Event& e, size_t index) {
     const uint32_t c = uint32_t(index - L.first_event);
     latest_time = std::max(latest_time, e.time);
     marks.acquire = marks.release = false;
@@ -1328,7 +1329,7 @@ uint64_t Model::peak(int launch, const std::vector<int>& regions, PeakMeasure ho
   // Every cell's weight changes only through RegionUpdate and HostAccess events: keep a running total.
   unsigned __int128 total = 0, best = 0;
   uint64_t best_cursor = kNoCursor;
-  for_each_event(*I.trace, L.first_event, L.end_event, [&](const Event& e, size_t index) {
+  I.trace->scan(L.first_event, L.end_event, [&](const Event& e, size_t index) {
     if (e.kind == K(EventKind::HostAccess)) {  // a host write changes the cells it covers
       size_t r = 0;
       uint64_t lo = 0, hi = 0;
