@@ -2,8 +2,8 @@
 // lane states, navigation marks and timeline queries.
 //
 // Where things are (the sections below, in this order):
-//   JSON access       fields that may have the wrong type (jstr, ju64, ji64, ju32_array); for_each_event (a range
-//                     of events, chunk by chunk); the limits on warps and region cells
+//   JSON access       fields that may have the wrong type (jstr, ju64, ji64, ju32_array); the limits on warps
+//                     and region cells (passes over events: Trace::scan, Trace::visit)
 //   Names             launch_status_name, lane_state_name, mark_name
 //   The model's data  LaunchData (a launch's steps per warp, marks, spans, checkpoints) and Model::Impl; reading
 //                     the header, region, report and module chunks (parse_header, parse_region, parse_report,
@@ -99,21 +99,6 @@ std::vector<uint32_t> ju32_array(const nlohmann::json& j) {
   return v;
 }
 
-// Visits events [begin, end) chunk by chunk, in the mapping (a seek's replay: a few thousand events,
-// often visited before; whole-launch passes use Trace::scan).
-template <class F>
-void for_each_event(const trace::Trace& t, size_t begin, size_t end, F&& f) {
-  if (begin >= end || t.event_count() == 0) return;
-  end = std::min(end, t.event_count());
-  const auto& chunks = t.chunks();
-  for (size_t c = t.chunk_of(begin); c < chunks.size() && chunks[c].first < end; ++c) {
-    const trace::EventChunk& ch = chunks[c];
-    size_t lo = std::max(begin, ch.first) - ch.first;
-    size_t hi = std::min(end, ch.first + ch.count) - ch.first;
-    for (size_t k = lo; k < hi; ++k) f(ch.events[k], ch.first + k);
-  }
-}
-
 constexpr uint64_t kMaxWarpsGuess = 1u << 22;     // more warps than this are not believed
 constexpr uint64_t kMaxRegionCells = 1ull << 26;  // larger regions are not tracked
 
@@ -203,7 +188,7 @@ struct LaunchData {
   RawVec<uint32_t> step_time32;
   RawVec<uint64_t> step_time;
   uint64_t time_base = 0;
-  bool narrow_times = false;
+  bool narrow_times() const { return step_time.empty(); }  // (also when the launch has no steps)
   RawVec<uint32_t> step_cursor;
   RawVec<uint32_t> step_lanes;  // inclusive prefix sums of active-lane counts (mod 2^32)
   // navigation marks (cursors, sorted), indexed by Mark
@@ -541,8 +526,7 @@ void count_steps(const trace::Trace& tr, size_t l, LaunchInfo& L, LaunchData& D,
     if (seen[w]) D.active_warps.push_back(w);
   const size_t nsteps = D.step_off[L.warps];
   D.time_base = L.first_time;
-  D.narrow_times = L.last_time - L.first_time <= uint64_t(UINT32_MAX);
-  if (D.narrow_times)
+  if (L.last_time - L.first_time <= uint64_t(UINT32_MAX))
     D.step_time32.resize(nsteps);
   else
     D.step_time.resize(nsteps);
@@ -673,7 +657,7 @@ void replay_launch(Model::Impl& I, size_t l, const ModelOptions& opt,
       case EventKind::WarpStep:
         if (e.warp < L.warps) {
           const uint32_t k = fill[e.warp]++;
-          if (D.narrow_times)
+          if (D.narrow_times())
             D.step_time32[k] = uint32_t(latest_time - D.time_base);  // (latest_time >= first_time)
           else
             D.step_time[k] = latest_time;
@@ -1206,7 +1190,7 @@ void replay(const Model::Impl& I, int launch, ReplayState* rs, uint64_t target_a
   const LaunchData& D = I.data[size_t(launch)];
   size_t cloned = 0;
   const uint64_t from = rs->applied;
-  for_each_event(*I.trace, L.first_event + from, L.first_event + target_applied, [&](const Event& e, size_t index) {
+  I.trace->visit(L.first_event + from, L.first_event + target_applied, [&](const Event& e, size_t index) {
     detail::apply(D.ctx, e, uint32_t(index - L.first_event), rs, &cloned, nullptr);
   });
   rs->applied = std::max(from, target_applied);
@@ -1396,7 +1380,7 @@ namespace {
 // Calls f(times, base) with launch D's step times: base + times[k] is step k's time.
 template <class F>
 decltype(auto) with_step_times(const LaunchData& D, F&& f) {
-  if (D.narrow_times) return f(D.step_time32.data(), D.time_base);
+  if (D.narrow_times()) return f(D.step_time32.data(), D.time_base);
   return f(D.step_time.data(), uint64_t(0));
 }
 

@@ -107,26 +107,29 @@ class Trace {
     return lo;
   }
 
-  // Visits events [begin, end) in order, calling f(event, index), for a pass over many events:
-  // it reads them with pread() in blocks of 8,192 into a buffer of its own rather than touching
-  // the mapping, whose first touch costs far more per byte than a copy (page by page, in the
-  // kernel: bench/results/viz_core.md). The event is valid only during the call. Where the file
-  // cannot be read (it shrank), the rest comes from the mapping.
+  // Visits events [begin, end) in order, calling f(event, index), in place in the mapping: for a
+  // short range (a seek's replay), whose pages are often mapped already.
+  template <class F>
+  void visit(size_t begin, size_t end, F&& f) const {
+    each_range(begin, end, [&](const EventChunk& ch, size_t lo, size_t hi) {
+      for (size_t k = lo; k < hi; ++k) f(ch.events[k], ch.first + k);
+    });
+  }
+  // The same for a pass over many events: it reads them with pread() in blocks of 8,192 into a
+  // buffer of its own rather than touching the mapping, whose first touch costs far more per byte
+  // than a copy (page by page, in the kernel: bench/results/viz_core.md). The event is valid only
+  // during the call. Where the file cannot be read (it shrank), the rest comes from the mapping.
   template <class F>
   void scan(size_t begin, size_t end, F&& f) const {
-    end = end < event_count_ ? end : event_count_;
-    if (begin >= end) return;
-    std::vector<Event> buf(kScanBlock);
-    for (size_t c = chunk_of(begin); c < chunks_.size() && chunks_[c].first < end; ++c) {
-      const EventChunk& ch = chunks_[c];
-      const size_t lo = (begin > ch.first ? begin : ch.first) - ch.first;
-      const size_t hi = (end < ch.first + ch.count ? end : ch.first + ch.count) - ch.first;
+    std::vector<Event> buf;
+    each_range(begin, end, [&](const EventChunk& ch, size_t lo, size_t hi) {
+      if (buf.empty()) buf.resize(kScanBlock);
       for (size_t k = lo; k < hi; k += kScanBlock) {
         const size_t n = hi - k < kScanBlock ? hi - k : kScanBlock;
         const Event* src = read_events(ch, k, n, buf.data()) ? buf.data() : ch.events + k;
         for (size_t j = 0; j < n; ++j) f(src[j], ch.first + k + j);
       }
-    }
+    });
   }
 
   // The Report / Region chunk with this "id", or nullptr.
@@ -139,6 +142,17 @@ class Trace {
  private:
   Trace() = default;
   friend std::unique_ptr<Trace> load(const std::string& path, std::string* error);
+  // g(chunk, lo, hi) for each chunk holding events of [begin, end): its events [lo, hi) are those.
+  template <class G>
+  void each_range(size_t begin, size_t end, G&& g) const {
+    end = end < event_count_ ? end : event_count_;
+    if (begin >= end) return;
+    for (size_t c = chunk_of(begin); c < chunks_.size() && chunks_[c].first < end; ++c) {
+      const EventChunk& ch = chunks_[c];
+      g(ch, (begin > ch.first ? begin : ch.first) - ch.first,
+        (end < ch.first + ch.count ? end : ch.first + ch.count) - ch.first);
+    }
+  }
   // Copies events [k, k + n) of chunk ch into out with pread(); false when they cannot be read.
   bool read_events(const EventChunk& ch, size_t k, size_t n, Event* out) const;
   static constexpr size_t kScanBlock = 8192;  // events a pread() of scan() reads (256 KiB)
