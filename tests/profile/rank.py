@@ -8,8 +8,11 @@ simulator (SIM_BIN_DIR/PROGRAM_solutions ARGS --model its --sched rr --memory sc
 h100, SYNCLAB_PROFILE) and its launches' estimated times (docs/profile.md) are added up; the GPU's
 time is the sum of gpu__time_duration over the run's kernels in GPU_DIR/NAME-h200.csv (Nsight
 Compute on an H200, run_ncu.sh), or NAME-h100.csv for a group measured on an H100 (every run of
-a group on one kind of GPU). Per group, Spearman's rank correlation of the two; exit status 1
-when a group's is below 0.9.
+a group on one kind of GPU). Where what a version costs is not one kernel's time (lab 08's round
+trips: the host's side, copies and launches), GPU_DIR/NAME-h200.host says where the GPU's time
+is instead, in a benchmark's logs (read_host_time). Per group, Spearman's rank correlation of the
+two (tied values share the mean of their places; estimates within EST_TIE of each other are
+tied); exit status 1 when a group's is below 0.9.
 """
 import csv
 import json
@@ -20,13 +23,18 @@ import tempfile
 from collections import OrderedDict
 
 
-def ranks(values):
+# Estimates this close (relative) are one estimate: two versions whose estimates differ only in
+# rounding (lab 06's two locked pushes: 596.7822 and 596.7812 us) are a tie, not an order.
+EST_TIE = 1e-4
+
+
+def ranks(values, rel_tie=0.0):
     order = sorted(range(len(values)), key=lambda i: values[i])
     r = [0.0] * len(values)
     i = 0
     while i < len(order):  # ties share the mean of their places
         j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+        while j + 1 < len(order) and values[order[j + 1]] - values[order[i]] <= rel_tie * abs(values[order[j + 1]]):
             j += 1
         for k in range(i, j + 1):
             r[order[k]] = (i + j) / 2 + 1
@@ -34,8 +42,8 @@ def ranks(values):
     return r
 
 
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
+def spearman(a, b, rel_tie_b=0.0):
+    ra, rb = ranks(a), ranks(b, rel_tie_b)
     n = len(a)
     ma, mb = sum(ra) / n, sum(rb) / n
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
@@ -52,6 +60,49 @@ def gpu_time_us(path):
         sys.exit(f"rank.py: {path}: no gpu__time_duration.sum column")
     col = header.index("gpu__time_duration.sum")
     return sum(float(r[col].replace(",", "")) for r in rows[2:] if len(r) == len(header)) / 1000.0
+
+
+def read_host_time(path):
+    """A version's GPU time from a benchmark's logs, as a .host file names them:
+
+      log PATH         (one line per log, relative to the repository root; one run of the benchmark each)
+      row LABEL        the table row whose first number is this version's median, in microseconds
+      times N          what the simulated run repeats it (its --rounds)
+
+    The time is the median over the logs of the row's median, times N. Every log must have the row."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    logs, row, times = [], None, None
+    for n, line in enumerate(open(path), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, value = line.partition(" ")
+        if key == "log":
+            logs.append(os.path.join(root, value.strip()))
+        elif key == "row":
+            row = value.strip()
+        elif key == "times":
+            times = float(value)
+        else:
+            sys.exit(f"rank.py: {path}:{n}: unknown key '{key}' (log, row or times)")
+    if not logs or row is None or times is None:
+        sys.exit(f"rank.py: {path}: needs at least one 'log', a 'row' and 'times'")
+    medians = []
+    for log in logs:
+        if not os.path.exists(log):
+            sys.exit(f"rank.py: {path}: no log {log}")
+        cells = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(log) if l.startswith("|")]
+        found = [c for c in cells if c and c[0] == row]
+        if len(found) != 1:
+            sys.exit(f"rank.py: {path}: {log} has {len(found)} rows '{row}' (want 1)")
+        try:
+            medians.append(float(found[0][1]))
+        except (IndexError, ValueError):
+            sys.exit(f"rank.py: {path}: {log}: row '{row}' has no number after its label")
+    medians.sort()
+    mid = len(medians) // 2
+    median = medians[mid] if len(medians) % 2 else (medians[mid - 1] + medians[mid]) / 2
+    return median * times
 
 
 def sim_time_us(program, args):
@@ -89,15 +140,19 @@ def main(argv):
     summary, bad = [], 0
     for group, runs in groups.items():
         gpu, est = [], []
-        kinds = [k for k in ("h200", "h100") if os.path.exists(os.path.join(gpu_dir, f"{runs[0][0]}-{k}.csv"))]
-        kind = kinds[0] if kinds else "h200"
+        kinds = [(k, ext) for k in ("h200", "h100") for ext in ("csv", "host")
+                 if os.path.exists(os.path.join(gpu_dir, f"{runs[0][0]}-{k}.{ext}"))]
+        kind, ext = kinds[0] if kinds else ("h200", "csv")
         for name, program, rest in runs:
-            gpu.append(gpu_time_us(os.path.join(gpu_dir, f"{name}-{kind}.csv")))
+            where = os.path.join(gpu_dir, f"{name}-{kind}.{ext}")
+            if not os.path.exists(where):
+                sys.exit(f"rank.py: group {group}: no {where} (every version of a group is timed the same way)")
+            gpu.append(gpu_time_us(where) if ext == "csv" else read_host_time(where))
             est.append(sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest)[0])
-        rg, re_ = ranks(gpu), ranks(est)
+        rg, re_ = ranks(gpu), ranks(est, EST_TIE)
         for (name, _, rest), g, e, a, b in zip(runs, gpu, est, rg, re_):
-            out.append(f"| {group} | {name} | {kind.upper()} | {g:.2f} us | {e:.2f} us | {a:.0f} | {b:.0f} |")
-        rho = spearman(gpu, est)
+            out.append(f"| {group} | {name} | {kind.upper()} | {g:.2f} us | {e:.2f} us | {a:g} | {b:g} |")
+        rho = spearman(gpu, est, EST_TIE)
         bad += rho < 0.9
         summary.append(f"{group}: Spearman {rho:.2f} over {len(runs)} versions{'' if rho >= 0.9 else ' (below 0.9)'}")
     text = "\n".join(out) + "\n\n" + "\n".join(summary)
