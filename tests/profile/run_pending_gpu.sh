@@ -5,10 +5,14 @@
 #     (bench/lab06_lists/lock_place.cu) times both with their words at 24 and at 12 addresses, and
 #     the three pushes run again under Nsight Compute (a second sitting);
 #   - lab 08's round trips (task 3's protocol and the one-word variant, 100 rounds) under Nsight
-#     Compute, for a ranked group of lab 08, and plainly (the harness's own GPU timing).
+#     Compute, and plainly (the harness's own GPU timing), beside the bench's host-clock times that
+#     lab_timing.txt's lab 08 group uses;
+#   - lab 10's task 5 kernels under Nsight Compute (the one lab whose kernels have no counters
+#     compared yet): last-block for lab_runs.txt (exact counts), look-back, barrier and queue for
+#     lab_runs_spin.txt (they spin: per-request ratios).
 # Needs, built on any machine with the toolkit:
 #   nvcc -O3 -std=c++17 -arch=sm_90 -o build/devexp/lock_place bench/lab06_lists/lock_place.cu
-#   cmake --preset gpu && ninja -C build-gpu lab06_solutions_gpu lab08_solutions_gpu
+#   cmake --preset gpu && ninja -C build-gpu lab06_solutions_gpu lab08_solutions_gpu lab10_solutions_gpu
 # CSVs as tests/profile/gpu-results/ names them (NAME-h100.csv or NAME-h200.csv) go to OUTDIR.
 set -u
 out=${1:?usage: $0 OUTDIR}
@@ -39,6 +43,10 @@ for m in persistent word; do
     --rounds 100 >"$out/ncu_lab08_$m.log" 2>&1 || tail -5 "$out/ncu_lab08_$m.log"
   "$gpu/lab08_solutions" roundtrip --method "$m" --rounds 100 >"$out/plain_lab08_$m.txt" 2>&1
   tail -2 "$out/plain_lab08_$m.txt"
+done
+for p in last-block look-back barrier queue; do
+  tests/profile/run_ncu.sh "$out/lab10_pattern_${p//-/_}-$kind.csv" "$gpu/lab10_solutions" pattern --pattern "$p" \
+    --blocks 8 --runs 1 >"$out/ncu_lab10_$p.log" 2>&1 || tail -5 "$out/ncu_lab10_$p.log"
 done
 python3 - "$out" <<'P'
 import csv, glob, os, sys
