@@ -2,7 +2,17 @@
 // of one frame (the state at a random cursor plus the timeline queries of the visible window).
 // Results: bench/results/viz_core.md.
 //
-//   viz_core_bench [--events N] [--frame-events N] [--dir DIR] [--frames N] [--keep]
+//   viz_core_bench [--events N] [--frame-events N] [--dir DIR] [--frames N] [--fresh N]
+//                  [--checkpoint-bytes B] [--keep]
+//   viz_core_bench [--checkpoint-bytes B] --open TRACE   one Model::open of TRACE, as synclab-viz opens it
+//
+// --checkpoint-bytes B: ModelOptions::checkpoint_bytes_per_event for every open (default: the
+// model's).
+//
+// --fresh N (default 5): after the in-process measurements, each large trace is also opened N
+// times by a new process of this program (--open), the two traces in turns: the time a viewer
+// started on the trace waits, with none of the memory a process that opened traces before has
+// kept or given back.
 //
 // Traces are synthetic, written with synclab::trace::Writer, shaped like the simulator's: 64
 // blocks x 4 warps; warps compute (ALU steps), load (a MemAccess per lane), store into a 64x64
@@ -26,6 +36,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace synclab;
 using synclab::trace::Event;
@@ -242,8 +254,10 @@ struct OpenResult {
   uint64_t events = 0;
 };
 
+viz::ModelOptions g_options;  // --checkpoint-bytes
+
 OpenResult measure_open(const std::string& path, std::unique_ptr<viz::Model>* keep = nullptr,
-                        const viz::ModelOptions& opt = {}) {
+                        const viz::ModelOptions& opt = g_options) {
   OpenResult r;
   malloc_trim(0);
   long a0, f0, a1, f1;
@@ -285,13 +299,39 @@ FrameStats stats(std::vector<double> v) {
 
 }  // namespace
 
+// Opens `path` in a new process of this program (--open) and returns Model::open's seconds, or a
+// negative number when the child failed.
+double fresh_open(const std::string& exe, const std::string& path) {
+  const std::string cmd = "'" + exe + "' --checkpoint-bytes " + std::to_string(g_options.checkpoint_bytes_per_event) +
+                          " --open '" + path + "'";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return -1;
+  char line[512];
+  double sec = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (const char* at = std::strstr(line, "Model::open ")) sec = std::atof(at + std::strlen("Model::open "));
+  return pclose(f) == 0 ? sec : -1;
+}
+
 int main(int argc, char** argv) {
   // As synclab-viz does (SYNCLAB_NO_HUGEPAGES=1 measures without).
   synclab::viz::restart_on_huge_pages(argv);
   uint64_t big = 10000000, small = 1000000;
   std::string dir = "/tmp";
-  int frames = 400;
+  int frames = 400, fresh = 5;
   bool keep = false;
+  if (argc >= 3 && std::strcmp(argv[argc - 2], "--open") == 0) {
+    if (argc == 5 && std::strcmp(argv[1], "--checkpoint-bytes") == 0)
+      g_options.checkpoint_bytes_per_event = std::atof(argv[2]);
+    else if (argc != 3) {
+      std::fprintf(stderr, "usage: %s [--checkpoint-bytes B] --open TRACE\n", argv[0]);
+      return 2;
+    }
+    const OpenResult r = measure_open(argv[argc - 1]);
+    std::printf("%s: %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event\n", argv[argc - 1],
+                (unsigned long long)r.events, r.seconds, r.anon_per_event);
+    return 0;
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -303,10 +343,18 @@ int main(int argc, char** argv) {
       dir = next();
     else if (a == "--frames")
       frames = std::stoi(next());
+    else if (a == "--fresh")
+      fresh = std::stoi(next());
+    else if (a == "--checkpoint-bytes")
+      g_options.checkpoint_bytes_per_event = std::stod(next());
     else if (a == "--keep")
       keep = true;
     else {
-      std::fprintf(stderr, "usage: %s [--events N] [--frame-events N] [--dir DIR] [--frames N] [--keep]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--events N] [--frame-events N] [--dir DIR] [--frames N] [--fresh N]\n"
+                   "          [--checkpoint-bytes B] [--keep]\n"
+                   "       %s [--checkpoint-bytes B] --open TRACE\n",
+                   argv[0], argv[0]);
       return 2;
     }
   }
@@ -338,17 +386,61 @@ int main(int argc, char** argv) {
     const auto a = Clock::now();
     const size_t n = trace::analyze(*t).size();
     std::printf("%s: trace::analyze alone (on one core): %.3f s (%zu intervals)\n", path.c_str(), seconds_since(a), n);
-    viz::ModelOptions no_analysis;
+    viz::ModelOptions no_analysis = g_options;
     no_analysis.analysis.barrier_waits = no_analysis.analysis.spins = no_analysis.analysis.critical_sections = false;
     const OpenResult r = measure_open(path, nullptr, no_analysis);
     std::printf("  and Model::open without the analysis: %.3f s\n", r.seconds);
   }
   {
-    const OpenResult r = measure_open(steps_path);
+    std::unique_ptr<viz::Model> ms;
+    const OpenResult r = measure_open(steps_path, &ms);
     std::printf(
         "steps-only %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event; model's own count "
         "%.2f B/event; %zu checkpoints\n",
         (unsigned long long)r.events, r.seconds, r.anon_per_event, r.accounted_per_event, r.checkpoints);
+    // a seek in it: the state at a random cursor (the farthest replay from a checkpoint)
+    std::mt19937_64 rng(7);
+    viz::State st;
+    std::vector<double> t;
+    const uint64_t steps = ms->launches()[0].steps;
+    for (int f = 0; f < frames; ++f) {
+      const uint64_t c = rng() % steps;
+      const auto a = Clock::now();
+      ms->state_at(0, c, &st);
+      t.push_back(seconds_since(a) * 1e3);
+    }
+    const FrameStats q = stats(t);
+    std::printf("state_at in the steps-only trace (random cursor): mean %.3f ms, p50 %.3f, p99 %.3f, max %.3f\n",
+                q.mean_ms, q.p50_ms, q.p99_ms, q.max_ms);
+  }
+
+  // ---- each large trace opened by new processes, in turns
+  if (fresh > 0) {
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+      std::fprintf(stderr, "cannot find this program's path (/proc/self/exe)\n");
+      return 1;
+    }
+    exe[n] = 0;
+    std::vector<double> tm, ts;
+    for (int i = 0; i < fresh; ++i) {
+      tm.push_back(fresh_open(exe, big_path));
+      ts.push_back(fresh_open(exe, steps_path));
+      if (tm.back() < 0 || ts.back() < 0) {
+        std::fprintf(stderr, "a new process could not open the traces (%s --open ...)\n", exe);
+        return 1;
+      }
+    }
+    auto show = [&](const char* what, std::vector<double> v) {
+      std::string all;
+      for (double x : v) all += fmt::format("{}{:.2f}", all.empty() ? "" : " ", x);
+      std::sort(v.begin(), v.end());
+      std::printf("%s, a new process each time: Model::open median %.3f s, %.3f-%.3f s over %zu (%s)\n", what,
+                  v[v.size() / 2], v.front(), v.back(), v.size(), all.c_str());
+    };
+    show("mixed", tm);
+    show("steps-only", ts);
   }
 
   // ---- frames on the 1M-event trace
