@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does the simulator's estimated time put each lab's versions in the GPU's order?
 
-  rank.py TIMING.txt GPU_DIR SIM_BIN_DIR [--table OUT.md]
+  rank.py TIMING.txt GPU_DIR SIM_BIN_DIR [--table OUT.md] [--counters TOL]
 
 TIMING.txt (lab_timing.txt): lines "GROUP NAME PROGRAM ARGS...". Each run goes through the
 simulator (SIM_BIN_DIR/PROGRAM_solutions ARGS --model its --sched rr --memory sc, device profile
@@ -12,7 +12,9 @@ a group on one kind of GPU). Where what a version costs is not one kernel's time
 trips: the host's side, copies and launches), GPU_DIR/NAME-h200.host says where the GPU's time
 is instead, in a benchmark's logs (read_host_time). Per group, Spearman's rank correlation of the
 two (tied values share the mean of their places; estimates within EST_TIE of each other are
-tied); exit status 1 when a group's is below 0.9.
+tied); exit status 1 when a group's is below 0.9. --counters TOL: each run timed by a CSV also has
+its counters per request compared with the CSV's (compare.py --per-request TOL --repeats, with
+known_differences.txt), from the same simulator run; a run that differs fails too.
 """
 import csv
 import json
@@ -105,7 +107,10 @@ def read_host_time(path):
     return median * times
 
 
-def sim_time_us(program, args):
+def sim_time_us(program, args, counters=None):
+    """The run's estimated time (the sum over its launches) and its launch count. With counters =
+    (TOL, GPU.csv, NAME): also compare.py's verdict on its counters per request against the CSV's,
+    as (passed, output)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "sim.jsonl")
         env = dict(os.environ, SYNCLAB_DEVICE="h100", SYNCLAB_PROFILE=out, SYNCLAB_CHECK="none")
@@ -114,15 +119,27 @@ def sim_time_us(program, args):
         if p.returncode != 0 or not os.path.exists(out):
             sys.exit(f"rank.py: {program} {' '.join(args)} failed:\n{p.stdout[-2000:]}")
         launches = [json.loads(line) for line in open(out) if line.strip()]
-    return sum(j["estimate_us"]["total"] for j in launches), len(launches)
+        verdict = None
+        if counters:
+            tol, csv_path, name = counters
+            here = os.path.dirname(os.path.abspath(__file__))
+            c = subprocess.run([sys.executable, os.path.join(here, "compare.py"), out, csv_path, "--per-request",
+                                str(tol), "--repeats", "--known", os.path.join(here, "known_differences.txt"), "--run",
+                                name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            verdict = (c.returncode == 0, c.stdout)
+    return sum(j["estimate_us"]["total"] for j in launches), len(launches), verdict
 
 
 def main(argv):
     args = argv[1:]
-    table = None
+    table, counters = None, None
     if "--table" in args:
         i = args.index("--table")
         table = args[i + 1]
+        del args[i:i + 2]
+    if "--counters" in args:
+        i = args.index("--counters")
+        counters = float(args[i + 1])
         del args[i:i + 2]
     if len(args) != 3:
         print(__doc__, file=sys.stderr)
@@ -138,6 +155,7 @@ def main(argv):
     out = ["| group | run | GPU | GPU time | estimated (simulator) | GPU rank | estimated rank |",
            "|---|---|---|---:|---:|---:|---:|"]
     summary, bad = [], 0
+    checked_counters, bad_counters = 0, []
     for group, runs in groups.items():
         gpu, est = [], []
         kinds = [(k, ext) for k in ("h200", "h100") for ext in ("csv", "host")
@@ -148,13 +166,24 @@ def main(argv):
             if not os.path.exists(where):
                 sys.exit(f"rank.py: group {group}: no {where} (every version of a group is timed the same way)")
             gpu.append(gpu_time_us(where) if ext == "csv" else read_host_time(where))
-            est.append(sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest)[0])
+            check = (counters, where, name) if counters is not None and ext == "csv" else None
+            t, _, verdict = sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest, check)
+            est.append(t)
+            if verdict is not None:
+                checked_counters += 1
+                if not verdict[0]:
+                    bad_counters.append(f"{name}:\n{verdict[1]}")
         rg, re_ = ranks(gpu), ranks(est, EST_TIE)
         for (name, _, rest), g, e, a, b in zip(runs, gpu, est, rg, re_):
             out.append(f"| {group} | {name} | {kind.upper()} | {g:.2f} us | {e:.2f} us | {a:g} | {b:g} |")
         rho = spearman(gpu, est, EST_TIE)
         bad += rho < 0.9
         summary.append(f"{group}: Spearman {rho:.2f} over {len(runs)} versions{'' if rho >= 0.9 else ' (below 0.9)'}")
+    if counters is not None:
+        summary.append(f"counters per request (compare.py --per-request {counters:g} --repeats): "
+                       f"{checked_counters - len(bad_counters)} of {checked_counters} runs agree with Nsight Compute's")
+        summary.extend(bad_counters)
+        bad += len(bad_counters)
     text = "\n".join(out) + "\n\n" + "\n".join(summary)
     print(text)
     if table:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/profile/run_compare.sh [--run NAME] [--per-request TOL] GPU.csv PROGRAM [ARGS...]: runs PROGRAM (a simulator
+# tests/profile/run_compare.sh [--run NAME] [--per-request TOL [--repeats]] GPU.csv PROGRAM [ARGS...]: runs PROGRAM (a simulator
 # build) with SYNCLAB_PROFILE and compares its counters with what Nsight Compute measured for the
 # same program and input on a GPU (GPU.csv, written there by run_ncu.sh). Fails when a count
 # differs, except the differences known_differences.txt lists for run NAME.
@@ -10,6 +10,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --run) run=$2; shift 2 ;;
     --per-request) extra+=(--per-request "$2"); shift 2 ;;
+    --repeats) extra+=(--repeats); shift ;;
     *) break ;;
   esac
 done
