@@ -111,8 +111,7 @@ LaneState ref_lane(const Model& m, int launch, const std::vector<synclab::trace:
     // a spin still open at the end lasts to the launch's last event
     if (x.kind == synclab::trace::IntervalKind::Spin && f <= c && (c <= l || x.open_at_end) && (x.lanes & bit))
       spin = true;
-    if (x.kind == synclab::trace::IntervalKind::CriticalSection && x.lane == lane && f <= c &&
-        (c < l || x.open_at_end))
+    if (x.kind == synclab::trace::IntervalKind::CriticalSection && x.lane == lane && f <= c && (c < l || x.open_at_end))
       crit = true;
   }
   // the current instruction: the warp's last step up to the cursor
@@ -133,8 +132,7 @@ LaneState ref_lane(const Model& m, int launch, const std::vector<synclab::trace:
 }
 
 // Checks the model's state at c against the reference; adds how many lanes were in each state.
-void check_against_reference(const Model& m, int launch, uint64_t c, size_t* seen = nullptr,
-                             Overlaps* ov = nullptr) {
+void check_against_reference(const Model& m, int launch, uint64_t c, size_t* seen = nullptr, Overlaps* ov = nullptr) {
   const State s = m.state_at(launch, c);
   const RefState r = reference(m, launch, c);
   static std::map<std::pair<const Model*, int>, std::vector<synclab::trace::Interval>> cache;
@@ -170,7 +168,7 @@ TEST_CASE("seek(k) through checkpoints equals replaying events 0..k", "[viz][see
   ModelOptions dense;  // many checkpoints
   dense.checkpoint_bytes_per_event = 1000;
   dense.min_checkpoint_interval = 16;
-  ModelOptions none;   // only the one at the start: every seek replays from event 0
+  ModelOptions none;  // only the one at the start: every seek replays from event 0
   none.min_checkpoint_interval = ~0u;
   ModelOptions normal;
   auto a = Model::open(path, &err, dense);

@@ -33,12 +33,12 @@ using tt::write_all;
 inline std::string record(const std::string& exe, const std::string& name, const std::string& model,
                           int* status = nullptr, const std::string& extra_env = "", const std::string& args = "") {
   mkdir(VIZ_TRACE_DIR, 0755);
-  const std::string trace = std::string(VIZ_TRACE_DIR) + "/" + name + "-" + model + "-" +
-                            std::to_string(getpid()) + ".trace";
+  const std::string trace =
+      std::string(VIZ_TRACE_DIR) + "/" + name + "-" + model + "-" + std::to_string(getpid()) + ".trace";
   const std::string log = trace + ".log";
   std::remove(trace.c_str());
-  const std::string cmd = "env SYNCLAB_MODEL=" + model + " SYNCLAB_TRACE='" + trace + "' " + extra_env + " '" +
-                          exe + "' " + args + " >'" + log + "' 2>&1";
+  const std::string cmd = "env SYNCLAB_MODEL=" + model + " SYNCLAB_TRACE='" + trace + "' " + extra_env + " '" + exe +
+                          "' " + args + " >'" + log + "' 2>&1";
   const int rc = std::system(cmd.c_str());
   if (status) *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   struct stat st;
@@ -108,7 +108,7 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
   synclab::trace::Writer w;
   std::string err;
   nlohmann::json header = {{"program", "synthetic"}, {"backend", "sim"}, {"model", "its"},
-                           {"scheduler", "random"}, {"seed", seed}, {"device", {{"name", "teaching"}}}};
+                           {"scheduler", "random"},  {"seed", seed},     {"device", {{"name", "teaching"}}}};
   if (!w.open(path, header, false, {}, &err)) throw std::runtime_error(err);
   w.region(synclab::trace::region_json(0, "locks", "lock-bits", 0x1000, 8, 1, {64}));
   w.region(synclab::trace::region_json(1, "grid", "matrix", 0x2000, 64, 32, {4, 4}));
@@ -118,12 +118,17 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
   const uint32_t wpb = 3, blocks = 2, warps = wpb * blocks;
   uint64_t time = time0;
   for (int l = 0; l < launches; ++l) {
-    nlohmann::json k = {{"name", "synthetic_kernel"}, {"launch", l}, {"grid", {blocks, 1, 1}},
-                        {"block", {96, 1, 1}}, {"warps_per_block", wpb}};
+    nlohmann::json k = {{"name", "synthetic_kernel"},
+                        {"launch", l},
+                        {"grid", {blocks, 1, 1}},
+                        {"block", {96, 1, 1}},
+                        {"warps_per_block", wpb}};
     if (l == 0) {
       k["files"] = {"synthetic.cu"};
-      k["functions"] = {{{"name", "synthetic_kernel"}, {"display", "synthetic_kernel()"},
-                         {"lines", {1, 2, 3, 4, 5, 6, 7, 8}}, {"files", {0, 0, 0, 0, 0, 0, 0, 0}}}};
+      k["functions"] = {{{"name", "synthetic_kernel"},
+                         {"display", "synthetic_kernel()"},
+                         {"lines", {1, 2, 3, 4, 5, 6, 7, 8}},
+                         {"files", {0, 0, 0, 0, 0, 0, 0, 0}}}};
     }
     w.kernel(k);
     w.event(ev(time, 0, EventKind::KernelBegin, 0xff, 0, uint64_t(l), warps));
@@ -137,11 +142,12 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
         // a step, sometimes a backward jump (a loop: spins happen when it only reads)
         const uint32_t mask = live ? (uint32_t(rng()) | 1u << __builtin_ctz(live)) & live : 0u;
         pc[warp] = rnd(4) == 0 ? 0 : (pc[warp] + 1) % 8;
-        w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, uint16_t(rnd(12)), uint64_t(mask) | (uint64_t(pc[warp]) << 32),
-                   uint64_t(pc[warp] + 1)));
+        w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, uint16_t(rnd(12)),
+                   uint64_t(mask) | (uint64_t(pc[warp]) << 32), uint64_t(pc[warp] + 1)));
       } else if (r < 60) {
         const uint8_t lane = uint8_t(rnd(32));
-        w.event(ev(time, warp, EventKind::MemAccess, lane, uint16_t((rnd(2) ? 0x8 : 0) | (2 << 4)), 0x1000 + 4 * rnd(4), rng()));
+        w.event(ev(time, warp, EventKind::MemAccess, lane, uint16_t((rnd(2) ? 0x8 : 0) | (2 << 4)), 0x1000 + 4 * rnd(4),
+                   rng()));
       } else if (r < 72) {
         const uint8_t lane = uint8_t(rnd(32));
         const uint64_t which = rnd(3);
@@ -156,7 +162,8 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
           w.event(ev(time, warp, EventKind::RegionUpdate, lane, 2, rnd(8), rnd(2)));
         }
       } else if (r < 80) {
-        if (live) w.event(ev(time, warp, EventKind::BarrierArrive, 0xff, uint16_t(rnd(2)), uint32_t(rng()) & live, warp / wpb));
+        if (live)
+          w.event(ev(time, warp, EventKind::BarrierArrive, 0xff, uint16_t(rnd(2)), uint32_t(rng()) & live, warp / wpb));
       } else if (r < 86) {
         const uint32_t block = uint32_t(rnd(blocks));
         w.event(ev(time, block * wpb, EventKind::BarrierRelease, 0xff, uint16_t(rnd(2)), 32, block));
@@ -167,8 +174,13 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
           w.event(ev(time, warp, EventKind::LaneExit, 0xff, 0, mask, 0));
         }
       } else if (r < 89) {
-        nlohmann::json rep = {{"kind", "race"}, {"severity", "error"}, {"title", "a made-up race"}, {"text", "t"},
-                              {"launch", l}, {"line", 3}, {"parties", {{{"block", warp / wpb}, {"warp", warp}, {"lane", 1}}}}};
+        nlohmann::json rep = {{"kind", "race"},
+                              {"severity", "error"},
+                              {"title", "a made-up race"},
+                              {"text", "t"},
+                              {"launch", l},
+                              {"line", 3},
+                              {"parties", {{{"block", warp / wpb}, {"warp", warp}, {"lane", 1}}}}};
         const uint32_t id = w.report(rep);
         w.event(ev(time, warp, EventKind::Report, 1, 6, id, 3));
       } else if (r < 92) {
@@ -176,7 +188,8 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
         const uint32_t mask = live ? (uint32_t(rng()) | 1u << __builtin_ctz(live)) & live : 0u;
         const uint64_t iterations = 2 + rnd(5);
         // sometimes one of the spinning lanes holds a lock bit (it waits for a second lock)
-        if (mask && rnd(2)) w.event(ev(time, warp, EventKind::RegionUpdate, uint8_t(31 - __builtin_clz(mask)), 0, rnd(64), 1));
+        if (mask && rnd(2))
+          w.event(ev(time, warp, EventKind::RegionUpdate, uint8_t(31 - __builtin_clz(mask)), 0, rnd(64), 1));
         for (uint64_t it = 0; it < iterations && mask; ++it) {
           w.event(ev(time += time_step, warp, EventKind::WarpStep, 0xff, 1, uint64_t(mask) | (10ull << 32), 9));
           w.event(ev(time, warp, EventKind::MemAccess, uint8_t(__builtin_ctz(mask)), uint16_t(2 << 4), 0x3000, 0));
@@ -186,7 +199,8 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
       } else {
         const uint8_t lane = uint8_t(rnd(32));
         const uint64_t v = rng() & 0xff;
-        w.event(ev(time, warp, EventKind::Atomic, lane, uint16_t(0x8 | (2 << 4)), 0x1000, v | ((rnd(2) ? v : v + 1) << 32)));
+        w.event(ev(time, warp, EventKind::Atomic, lane, uint16_t(0x8 | (2 << 4)), 0x1000,
+                   v | ((rnd(2) ? v : v + 1) << 32)));
       }
     }
     w.event(ev(time, 0, EventKind::KernelEnd, 0xff, 0, uint64_t(l), 0));
@@ -195,8 +209,8 @@ inline void write_synthetic(const std::string& path, uint64_t events_per_launch,
 }
 
 inline bool same_event(const Event& x, const Event& y) {
-  return x.time == y.time && x.warp == y.warp && x.kind == y.kind && x.lane == y.lane && x.aux == y.aux &&
-         x.a == y.a && x.b == y.b;
+  return x.time == y.time && x.warp == y.warp && x.kind == y.kind && x.lane == y.lane && x.aux == y.aux && x.a == y.a &&
+         x.b == y.b;
 }
 
 // Field-by-field comparison; returns "" or what differs first.
