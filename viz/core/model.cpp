@@ -183,11 +183,11 @@ struct LaunchData {
   LaunchCtx ctx;
   // per-warp WarpSteps (CSR): steps of warp w are [step_off[w], step_off[w + 1])
   std::vector<uint32_t> step_off;
-  // Each step's time (the latest Event::time so far: sorted per warp), as an offset from time_base
-  // in 32 bits when the launch's times span less than 2^32 (step_time32), else whole (step_time).
+  // Each step's time (the latest Event::time so far: sorted per warp), as an offset from the
+  // launch's first time (LaunchInfo::first_time) in 32 bits when the launch's times span less than
+  // 2^32 (step_time32), else whole (step_time).
   RawVec<uint32_t> step_time32;
   RawVec<uint64_t> step_time;
-  uint64_t time_base = 0;
   bool narrow_times() const { return step_time.empty(); }  // (also when the launch has no steps)
   RawVec<uint32_t> step_cursor;
   RawVec<uint32_t> step_lanes;  // inclusive prefix sums of active-lane counts (mod 2^32)
@@ -525,7 +525,6 @@ void count_steps(const trace::Trace& tr, size_t l, LaunchInfo& L, LaunchData& D,
   for (uint32_t w = 0; w < L.warps; ++w)
     if (seen[w]) D.active_warps.push_back(w);
   const size_t nsteps = D.step_off[L.warps];
-  D.time_base = L.first_time;
   if (L.last_time - L.first_time <= uint64_t(UINT32_MAX))
     D.step_time32.resize(nsteps);
   else
@@ -658,7 +657,7 @@ void replay_launch(Model::Impl& I, size_t l, const ModelOptions& opt,
         if (e.warp < L.warps) {
           const uint32_t k = fill[e.warp]++;
           if (D.narrow_times())
-            D.step_time32[k] = uint32_t(latest_time - D.time_base);  // (latest_time >= first_time)
+            D.step_time32[k] = uint32_t(latest_time - L.first_time);  // (latest_time >= first_time)
           else
             D.step_time[k] = latest_time;
           D.step_cursor[k] = c;
@@ -1377,10 +1376,10 @@ void Model::spans_in(int launch, uint32_t warp, uint64_t t0, uint64_t t1, std::v
 
 namespace {
 
-// Calls f(times, base) with launch D's step times: base + times[k] is step k's time.
+// Calls f(times, base) with launch L's step times (D): base + times[k] is step k's time.
 template <class F>
-decltype(auto) with_step_times(const LaunchData& D, F&& f) {
-  if (D.narrow_times()) return f(D.step_time32.data(), D.time_base);
+decltype(auto) with_step_times(const LaunchInfo& L, const LaunchData& D, F&& f) {
+  if (D.narrow_times()) return f(D.step_time32.data(), L.first_time);
   return f(D.step_time.data(), uint64_t(0));
 }
 
@@ -1438,7 +1437,7 @@ void Model::activity(int launch, uint32_t warp, uint64_t t0, uint64_t t1, uint32
   if (size_t(warp) + 1 >= D.step_off.size()) return;
   const uint32_t s = D.step_off[warp], e = D.step_off[warp + 1];
   if (s == e) return;
-  with_step_times(D,
+  with_step_times(impl_->launches[size_t(launch)], D,
                   [&](const auto* times, uint64_t base) { activity_of(D, times, base, s, e, t0, t1, buckets, out); });
 }
 
@@ -1447,7 +1446,7 @@ uint64_t Model::step_count(int launch, uint32_t warp, uint64_t t0, uint64_t t1) 
   const LaunchData& D = impl_->data[size_t(launch)];
   if (size_t(warp) + 1 >= D.step_off.size()) return 0;
   const size_t b = D.step_off[warp], e = D.step_off[warp + 1];
-  return with_step_times(D, [&](const auto* times, uint64_t base) {
+  return with_step_times(impl_->launches[size_t(launch)], D, [&](const auto* times, uint64_t base) {
     return uint64_t(first_at_or_after(times, base, b, e, t1) - first_at_or_after(times, base, b, e, t0));
   });
 }
