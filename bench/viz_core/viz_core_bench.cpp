@@ -320,18 +320,7 @@ int main(int argc, char** argv) {
   std::string dir = "/tmp";
   int frames = 400, fresh = 5;
   bool keep = false;
-  if (argc >= 3 && std::strcmp(argv[argc - 2], "--open") == 0) {
-    if (argc == 5 && std::strcmp(argv[1], "--checkpoint-bytes") == 0)
-      g_options.checkpoint_bytes_per_event = std::atof(argv[2]);
-    else if (argc != 3) {
-      std::fprintf(stderr, "usage: %s [--checkpoint-bytes B] --open TRACE\n", argv[0]);
-      return 2;
-    }
-    const OpenResult r = measure_open(argv[argc - 1]);
-    std::printf("%s: %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event\n", argv[argc - 1],
-                (unsigned long long)r.events, r.seconds, r.anon_per_event);
-    return 0;
-  }
+  std::string open_one;  // --open TRACE
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -349,6 +338,8 @@ int main(int argc, char** argv) {
       g_options.checkpoint_bytes_per_event = std::stod(next());
     else if (a == "--keep")
       keep = true;
+    else if (a == "--open")
+      open_one = next();
     else {
       std::fprintf(stderr,
                    "usage: %s [--events N] [--frame-events N] [--dir DIR] [--frames N] [--fresh N]\n"
@@ -357,6 +348,12 @@ int main(int argc, char** argv) {
                    argv[0], argv[0]);
       return 2;
     }
+  }
+  if (!open_one.empty()) {
+    const OpenResult r = measure_open(open_one);
+    std::printf("%s: %llu events: Model::open %.3f s; anonymous RSS growth %.2f B/event\n", open_one.c_str(),
+                (unsigned long long)r.events, r.seconds, r.anon_per_event);
+    return 0;
   }
   const std::string big_path = dir + "/viz_core_bench_big.trace";
   const std::string steps_path = dir + "/viz_core_bench_steps.trace";
