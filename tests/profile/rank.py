@@ -19,6 +19,7 @@ known_differences.txt), from the same simulator run; a run that differs fails to
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -101,14 +102,11 @@ def read_host_time(path):
             medians.append(float(found[0][1]))
         except (IndexError, ValueError):
             sys.exit(f"rank.py: {path}: {log}: row '{row}' has no number after its label")
-    medians.sort()
-    mid = len(medians) // 2
-    median = medians[mid] if len(medians) % 2 else (medians[mid - 1] + medians[mid]) / 2
-    return median * times
+    return statistics.median(medians) * times
 
 
 def sim_time_us(program, args, counters=None):
-    """The run's estimated time (the sum over its launches) and its launch count. With counters =
+    """The run's estimated time (the sum over its launches). With counters =
     (TOL, GPU.csv, NAME): also compare.py's verdict on its counters per request against the CSV's,
     as (passed, output)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,7 +125,7 @@ def sim_time_us(program, args, counters=None):
                                 str(tol), "--repeats", "--known", os.path.join(here, "known_differences.txt"), "--run",
                                 name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             verdict = (c.returncode == 0, c.stdout)
-    return sum(j["estimate_us"]["total"] for j in launches), len(launches), verdict
+    return sum(j["estimate_us"]["total"] for j in launches), verdict
 
 
 def main(argv):
@@ -167,7 +165,7 @@ def main(argv):
                 sys.exit(f"rank.py: group {group}: no {where} (every version of a group is timed the same way)")
             gpu.append(gpu_time_us(where) if ext == "csv" else read_host_time(where))
             check = (counters, where, name) if counters is not None and ext == "csv" else None
-            t, _, verdict = sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest, check)
+            t, verdict = sim_time_us(os.path.join(bin_dir, f"{program}_solutions"), rest, check)
             est.append(t)
             if verdict is not None:
                 checked_counters += 1
